@@ -1,0 +1,213 @@
+package dev.memhook.api;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One stored memory version: what the batched injection shows ({@link #summary()}), what a full
+ * fetch shows ({@link #content()}), and what makes it findable besides its text (who said it, when,
+ * in which session, which concepts and files it touches).
+ *
+ * <p>Memories are made by {@link MemoryService#remember(MemoryDraft)} and
+ * {@link MemoryService#update(MemoryId, MemoryDraft)}; stores rebuild them with {@link #builder()}.
+ * Updating writes a new version whose {@link #supersedes()} names the old id; the old version is
+ * kept with {@link #latest()} false and is never recalled.
+ *
+ * <p>Immutable and thread-safe. Collections are copied and unmodifiable. All components are
+ * non-null except {@link #sourceSession()} and {@link #supersedes()}, which are null when absent.
+ *
+ * @param id this version's id
+ * @param type what kind of knowledge this is
+ * @param title a short title, at most {@value #MAX_TITLE} characters
+ * @param summary what a batched injection shows, at most {@value #MAX_SUMMARY} characters
+ * @param content the full text a {@code get_memory(id)} call returns
+ * @param concepts lower-case concept tags used by the graph signal
+ * @param files file paths the memory is about, used by the graph signal
+ * @param scope the partition this memory belongs to
+ * @param sourceSession the session it came from, or null
+ * @param origin who or what it came from
+ * @param attributes host-defined string attributes, searchable as text
+ * @param importance how much it matters, from 0 to 1
+ * @param version 1 for a new memory, n+1 for an update of version n
+ * @param supersedes the id of the version this one replaces, or null
+ * @param latest whether this is the newest version (only latest versions are recalled)
+ * @param occurredAt when the remembered thing happened (may differ from when it was stored)
+ * @param createdAt when this version was stored
+ * @param sourcePins the sources this memory was learnt from
+ */
+public record Memory(
+    MemoryId id,
+    MemoryType type,
+    String title,
+    String summary,
+    String content,
+    List<String> concepts,
+    List<String> files,
+    Scope scope,
+    String sourceSession,
+    Origin origin,
+    Map<String, String> attributes,
+    double importance,
+    int version,
+    MemoryId supersedes,
+    boolean latest,
+    Instant occurredAt,
+    Instant createdAt,
+    List<SourcePin> sourcePins) {
+
+  /** The longest title, in characters. */
+  public static final int MAX_TITLE = 200;
+  /** The longest summary, in characters. */
+  public static final int MAX_SUMMARY = 1_000;
+  /** The longest content, in characters. */
+  public static final int MAX_CONTENT = 100_000;
+
+  /** Validates the components and copies the collections. */
+  public Memory {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(summary, "summary");
+    Objects.requireNonNull(content, "content");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(occurredAt, "occurredAt");
+    Objects.requireNonNull(createdAt, "createdAt");
+    checkLength("title", title, MAX_TITLE);
+    checkLength("summary", summary, MAX_SUMMARY);
+    checkLength("content", content, MAX_CONTENT);
+    if (content.isBlank()) {
+      throw new IllegalArgumentException("memory content must not be blank");
+    }
+    if (!(importance >= 0.0 && importance <= 1.0)) {
+      throw new IllegalArgumentException("importance must be in [0, 1], got " + importance);
+    }
+    if (version < 1) {
+      throw new IllegalArgumentException("version must be >= 1, got " + version);
+    }
+    if (version == 1 && supersedes != null) {
+      throw new IllegalArgumentException("version 1 cannot supersede " + supersedes);
+    }
+    if (version > 1 && supersedes == null) {
+      throw new IllegalArgumentException("version " + version + " must name the version it supersedes");
+    }
+    if (sourceSession != null && sourceSession.isBlank()) {
+      throw new IllegalArgumentException("sourceSession must be null or non-blank");
+    }
+    concepts = copyStrings("concepts", concepts);
+    files = copyStrings("files", files);
+    attributes = copyAttributes(attributes);
+    sourcePins = List.copyOf(Objects.requireNonNull(sourcePins, "sourcePins"));
+  }
+
+  /** A builder with no values set; {@link Builder#build()} says which are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding every component of this memory, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .id(id).type(type).title(title).summary(summary).content(content).concepts(concepts)
+        .files(files).scope(scope).sourceSession(sourceSession).origin(origin)
+        .attributes(attributes).importance(importance).version(version).supersedes(supersedes)
+        .latest(latest).occurredAt(occurredAt).createdAt(createdAt).sourcePins(sourcePins);
+  }
+
+  /** This memory with {@link #latest()} set to {@code value}. */
+  public Memory withLatest(boolean value) {
+    return value == latest ? this : toBuilder().latest(value).build();
+  }
+
+  private static void checkLength(String name, String value, int max) {
+    if (value.length() > max) {
+      throw new IllegalArgumentException(name + " must be at most " + max + " characters, got " + value.length());
+    }
+  }
+
+  private static List<String> copyStrings(String name, List<String> values) {
+    Objects.requireNonNull(values, name);
+    for (String v : values) {
+      if (v == null || v.isBlank()) {
+        throw new IllegalArgumentException(name + " must not hold null or blank entries");
+      }
+    }
+    return List.copyOf(values);
+  }
+
+  static Map<String, String> copyAttributes(Map<String, String> attributes) {
+    Objects.requireNonNull(attributes, "attributes");
+    Map<String, String> copy = new LinkedHashMap<>();
+    attributes.forEach((k, v) -> {
+      if (k == null || k.isBlank() || v == null) {
+        throw new IllegalArgumentException("attributes must have non-blank keys and non-null values");
+      }
+      copy.put(k, v);
+    });
+    return Collections.unmodifiableMap(copy);
+  }
+
+  /**
+   * Builds a {@link Memory}. Not thread-safe. Required: id, scope, content; the rest default to:
+   * type {@link MemoryType#OBSERVATION}, empty title, summary and collections, origin
+   * {@link Origin#user()}, importance 0.5, version 1, latest true, both instants required unless set.
+   */
+  public static final class Builder {
+    private MemoryId id;
+    private MemoryType type = MemoryType.OBSERVATION;
+    private String title = "";
+    private String summary = "";
+    private String content;
+    private List<String> concepts = List.of();
+    private List<String> files = List.of();
+    private Scope scope;
+    private String sourceSession;
+    private Origin origin = Origin.user();
+    private Map<String, String> attributes = Map.of();
+    private double importance = 0.5;
+    private int version = 1;
+    private MemoryId supersedes;
+    private boolean latest = true;
+    private Instant occurredAt;
+    private Instant createdAt;
+    private List<SourcePin> sourcePins = List.of();
+
+    private Builder() {}
+
+    public Builder id(MemoryId value) { this.id = Objects.requireNonNull(value, "id"); return this; }
+    public Builder type(MemoryType value) { this.type = Objects.requireNonNull(value, "type"); return this; }
+    public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
+    public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
+    public Builder content(String value) { this.content = Objects.requireNonNull(value, "content"); return this; }
+    public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
+    public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
+    public Builder scope(Scope value) { this.scope = Objects.requireNonNull(value, "scope"); return this; }
+    /** Sets the source session; null clears it. */
+    public Builder sourceSession(String value) { this.sourceSession = value; return this; }
+    public Builder origin(Origin value) { this.origin = Objects.requireNonNull(value, "origin"); return this; }
+    public Builder attributes(Map<String, String> value) { this.attributes = Objects.requireNonNull(value, "attributes"); return this; }
+    public Builder importance(double value) { this.importance = value; return this; }
+    public Builder version(int value) { this.version = value; return this; }
+    /** Sets the superseded version; null clears it. */
+    public Builder supersedes(MemoryId value) { this.supersedes = value; return this; }
+    public Builder latest(boolean value) { this.latest = value; return this; }
+    public Builder occurredAt(Instant value) { this.occurredAt = Objects.requireNonNull(value, "occurredAt"); return this; }
+    public Builder createdAt(Instant value) { this.createdAt = Objects.requireNonNull(value, "createdAt"); return this; }
+    public Builder sourcePins(List<SourcePin> value) { this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return this; }
+
+    /**
+     * Builds the memory.
+     *
+     * @throws NullPointerException if id, scope, content, occurredAt or createdAt was not set
+     * @throws IllegalArgumentException if a value breaks a rule stated on {@link Memory}
+     */
+    public Memory build() {
+      return new Memory(id, type, title, summary, content, concepts, files, scope, sourceSession,
+          origin, attributes, importance, version, supersedes, latest, occurredAt, createdAt, sourcePins);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.memhook.api;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a host knows about something worth remembering, before the service sanitizes, summarises,
+ * embeds and stores it as a {@link Memory}.
+ *
+ * <p>Only the scope and the content are required. An empty title or summary is derived from the
+ * content; a null {@code occurredAt} means "when it is stored". Text longer than the limits on
+ * {@link Memory} is rejected by {@link MemoryService#remember(MemoryDraft)}, never cut silently.
+ *
+ * <p>Immutable and thread-safe. Collections are copied. Null is accepted only for
+ * {@code sourceSession} and {@code occurredAt}.
+ *
+ * @param scope the partition to store into
+ * @param content the full text
+ * @param type the kind of knowledge
+ * @param title a short title, or empty to derive one
+ * @param summary what a batched injection shows, or empty to derive one
+ * @param concepts concept tags
+ * @param files file paths the memory is about
+ * @param sourceSession the session it came from, or null
+ * @param origin who or what it came from
+ * @param attributes host-defined string attributes
+ * @param importance from 0 to 1
+ * @param occurredAt when it happened, or null for "now"
+ * @param sourcePins sources it was learnt from
+ */
+public record MemoryDraft(
+    Scope scope,
+    String content,
+    MemoryType type,
+    String title,
+    String summary,
+    List<String> concepts,
+    List<String> files,
+    String sourceSession,
+    Origin origin,
+    Map<String, String> attributes,
+    double importance,
+    Instant occurredAt,
+    List<SourcePin> sourcePins) {
+
+  /** Validates and copies. */
+  public MemoryDraft {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(content, "content");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(summary, "summary");
+    Objects.requireNonNull(origin, "origin");
+    if (content.isBlank()) {
+      throw new IllegalArgumentException("content must not be blank");
+    }
+    if (!(importance >= 0.0 && importance <= 1.0)) {
+      throw new IllegalArgumentException("importance must be in [0, 1], got " + importance);
+    }
+    if (sourceSession != null && sourceSession.isBlank()) {
+      throw new IllegalArgumentException("sourceSession must be null or non-blank");
+    }
+    concepts = List.copyOf(Objects.requireNonNull(concepts, "concepts"));
+    files = List.copyOf(Objects.requireNonNull(files, "files"));
+    attributes = Memory.copyAttributes(attributes);
+    sourcePins = List.copyOf(Objects.requireNonNull(sourcePins, "sourcePins"));
+  }
+
+  /** A draft of {@code content} in {@code scope} with every other component at its default. */
+  public static MemoryDraft of(Scope scope, String content) {
+    return builder(scope, content).build();
+  }
+
+  /** A builder for a draft of {@code content} in {@code scope}. */
+  public static Builder builder(Scope scope, String content) {
+    return new Builder(scope, content);
+  }
+
+  /**
+   * Builds a {@link MemoryDraft}. Not thread-safe. Defaults: type {@link MemoryType#OBSERVATION},
+   * empty title and summary (derived), no concepts, files, attributes or pins, origin
+   * {@link Origin#user()}, importance 0.5, no session, occurred "now".
+   */
+  public static final class Builder {
+    private final Scope scope;
+    private final String content;
+    private MemoryType type = MemoryType.OBSERVATION;
+    private String title = "";
+    private String summary = "";
+    private List<String> concepts = List.of();
+    private List<String> files = List.of();
+    private String sourceSession;
+    private Origin origin = Origin.user();
+    private Map<String, String> attributes = Map.of();
+    private double importance = 0.5;
+    private Instant occurredAt;
+    private List<SourcePin> sourcePins = List.of();
+
+    private Builder(Scope scope, String content) {
+      this.scope = Objects.requireNonNull(scope, "scope");
+      this.content = Objects.requireNonNull(content, "content");
+    }
+
+    public Builder type(MemoryType value) { this.type = Objects.requireNonNull(value, "type"); return this; }
+    public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
+    public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
+    public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
+    public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
+    /** Sets the session; null clears it. */
+    public Builder sourceSession(String value) { this.sourceSession = value; return this; }
+    public Builder origin(Origin value) { this.origin = Objects.requireNonNull(value, "origin"); return this; }
+    public Builder attributes(Map<String, String> value) { this.attributes = Objects.requireNonNull(value, "attributes"); return this; }
+    /** Sets the importance; must be in [0, 1]. */
+    public Builder importance(double value) {
+      if (!(value >= 0.0 && value <= 1.0)) {
+        throw new IllegalArgumentException("importance must be in [0, 1], got " + value);
+      }
+      this.importance = value;
+      return this;
+    }
+    /** Sets when it happened; null means "when stored". */
+    public Builder occurredAt(Instant value) { this.occurredAt = value; return this; }
+    public Builder sourcePins(List<SourcePin> value) { this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return this; }
+
+    /** Builds the draft. */
+    public MemoryDraft build() {
+      return new MemoryDraft(scope, content, type, title, summary, concepts, files, sourceSession,
+          origin, attributes, importance, occurredAt, sourcePins);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.memhook.api;
+
+import java.util.Set;
+
+/**
+ * One attachment of a {@link MemoryService} to one chat service, with its own record of the memory
+ * ids it has injected. An id is injected at most once per hook, however the callbacks interleave.
+ *
+ * <p>Thread-safe. {@link #dispose()} and {@link #close()} are the same, idempotent operation: they
+ * unregister both callbacks and the {@code get_memory} tool, and a disposed hook never injects
+ * again. A callback already running when the hook is disposed completes without injecting.
+ */
+public interface MemoryHook extends AutoCloseable {
+
+  /** A random id naming this hook in logs and listener events. */
+  String id();
+
+  /** The scope this hook recalls from. */
+  Scope scope();
+
+  /** A snapshot of the ids this hook has injected, in injection order; unmodifiable. */
+  Set<MemoryId> injectedIds();
+
+  /** Whether {@link #dispose()} has been called. */
+  boolean isDisposed();
+
+  /** Unregisters both callbacks and the tool. Idempotent. */
+  void dispose();
+
+  /** Same as {@link #dispose()}. */
+  @Override
+  default void close() {
+    dispose();
+  }
+}

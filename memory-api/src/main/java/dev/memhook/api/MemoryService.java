@@ -1,0 +1,90 @@
+package dev.memhook.api;
+
+import dev.memhook.api.chat.ChatService;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Long-term memory for one application: remember, recall, forget, and hook into chat services so
+ * each turn is enriched with the memories that matter.
+ *
+ * <p>Obtain one from {@code dev.memhook.core.Memhook.builder()}. Implementations are thread-safe:
+ * one instance serves every thread and every chat service of the application. Methods reject null
+ * arguments with a {@link NullPointerException}. Run-time failures of the store or the embedder
+ * surface as {@link MemoryException} subtypes from the direct methods ({@code remember},
+ * {@code recall}, …); inside a hook they never reach the host's turn.
+ *
+ * <p>Lifecycle: {@link #close()} detaches every hook, stops background work and closes the store
+ * and embedder the service owns; it is idempotent. After close every other method throws
+ * {@link IllegalStateException}.
+ */
+public interface MemoryService extends AutoCloseable {
+
+  /**
+   * Sanitizes, completes (title and summary when empty), embeds and durably stores a new memory.
+   * When this returns, the memory is acknowledged: it survives a restart of a durable store.
+   *
+   * @return the stored memory, with its new id, version 1 and timestamps
+   * @throws IllegalArgumentException if the draft breaks a limit stated on {@link Memory}
+   * @throws MemoryException if the store or embedder fails; nothing is half-written
+   */
+  Memory remember(MemoryDraft draft);
+
+  /**
+   * Writes a new version of a memory: the new version gets a new id, {@code version + 1} and
+   * {@code supersedes = id}; the old version stays readable by id but is no longer latest, so it is
+   * never recalled.
+   *
+   * @throws IllegalArgumentException if {@code id} is unknown, not the latest version, or the draft's
+   *     scope differs from the memory's
+   */
+  Memory update(MemoryId id, MemoryDraft draft);
+
+  /** The memory with this id, latest or not, or empty if it is unknown or forgotten. */
+  Optional<Memory> get(MemoryId id);
+
+  /**
+   * Recalls the latest memories of the query's scope that matter for its text, best first, at most
+   * {@code query.limit()}. An empty result means nothing was relevant enough.
+   */
+  RecallResult recall(RecallQuery query);
+
+  /**
+   * Forgets a memory and every older version it supersedes: removed from every index at once,
+   * never recalled, injected or fetched again. Leaves a {@link ForgetRecord} per removed version.
+   *
+   * @return whether anything was forgotten
+   */
+  boolean forget(MemoryId id, String actor, String reason);
+
+  /** {@link #forget(MemoryId, String, String)} with actor {@code "host"} and reason {@code "unspecified"}. */
+  default boolean forget(MemoryId id) {
+    return forget(id, "host", "unspecified");
+  }
+
+  /** The audit records of memories forgotten in {@code scope}, oldest first. */
+  List<ForgetRecord> forgotten(Scope scope);
+
+  /**
+   * Hooks this service into a chat service with {@link HookOptions#defaults()}.
+   *
+   * @see #hookInto(ChatService, HookOptions)
+   */
+  default MemoryHook hookInto(ChatService chat) {
+    return hookInto(chat, HookOptions.defaults());
+  }
+
+  /**
+   * Creates a fresh {@link MemoryHook} on {@code chat}: registers the {@code get_memory} tool and
+   * the {@code beforeSendLoop} and {@code afterSend} callbacks, as the hook contract in the project
+   * design states. Close the hook to detach.
+   *
+   * @throws IllegalStateException if this service already has a live hook on {@code chat}, or the
+   *     chat service already has a tool named {@code get_memory}
+   */
+  MemoryHook hookInto(ChatService chat, HookOptions options);
+
+  /** Detaches all hooks and releases what the service owns. Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,19 @@
+package dev.memhook.api;
+
+/** What kind of knowledge a memory holds. Hosts may filter and rank by it. */
+public enum MemoryType {
+  /** A recurring way of doing something in a code base or a conversation. */
+  PATTERN,
+  /** What a user or a team prefers. */
+  PREFERENCE,
+  /** A structural decision and its reasons. */
+  ARCHITECTURE,
+  /** A defect, its symptom and its fix. */
+  BUG,
+  /** A sequence of steps that gets something done. */
+  WORKFLOW,
+  /** A stated fact. */
+  FACT,
+  /** Something that was seen or said, not yet distilled; the default for captured turns. */
+  OBSERVATION
+}

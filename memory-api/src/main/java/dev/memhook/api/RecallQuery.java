@@ -1,0 +1,39 @@
+package dev.memhook.api;
+
+import java.util.Objects;
+
+/**
+ * A request to recall the memories of one scope that matter for a piece of text.
+ *
+ * <p>Immutable and thread-safe; null components are rejected.
+ *
+ * @param scope the only scope searched (a hard filter)
+ * @param text what to recall for: a user message, a model's reasoning, a question
+ * @param limit the most memories returned, 1 to {@value #MAX_LIMIT}
+ */
+public record RecallQuery(Scope scope, String text, int limit) {
+
+  /** The default number of memories returned. */
+  public static final int DEFAULT_LIMIT = 5;
+  /** The largest accepted limit. */
+  public static final int MAX_LIMIT = 100;
+
+  /** Validates the query. */
+  public RecallQuery {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(text, "text");
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be in [1, " + MAX_LIMIT + "], got " + limit);
+    }
+  }
+
+  /** A query for {@code text} in {@code scope} returning at most {@value #DEFAULT_LIMIT} memories. */
+  public static RecallQuery of(Scope scope, String text) {
+    return new RecallQuery(scope, text, DEFAULT_LIMIT);
+  }
+
+  /** This query with another limit. */
+  public RecallQuery withLimit(int newLimit) {
+    return new RecallQuery(scope, text, newLimit);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.memhook.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a recall returned, best first, and what it left out.
+ *
+ * <p>An empty {@link #memories()} is a good answer: it means no candidate had enough evidence to be
+ * worth the model's attention. Immutable and thread-safe.
+ *
+ * @param memories the recalled memories, best first
+ * @param dropped candidates left out after fusion, and by which rule
+ */
+public record RecallResult(List<RecalledMemory> memories, List<DroppedCandidate> dropped) {
+
+  /** Copies the lists. */
+  public RecallResult {
+    memories = List.copyOf(Objects.requireNonNull(memories, "memories"));
+    dropped = List.copyOf(Objects.requireNonNull(dropped, "dropped"));
+  }
+
+  /** A result with nothing recalled and nothing dropped. */
+  public static RecallResult empty() {
+    return new RecallResult(List.of(), List.of());
+  }
+
+  /** The ids of the recalled memories, best first. */
+  public List<MemoryId> ids() {
+    return memories.stream().map(RecalledMemory::id).toList();
+  }
+
+  /** A multi-line account of the ranking and of every rule that dropped a candidate. */
+  public String explain() {
+    StringBuilder sb = new StringBuilder();
+    int rank = 1;
+    for (RecalledMemory m : memories) {
+      sb.append(rank++).append(". ").append(m.id()).append("  ").append(m.why()).append('\n');
+    }
+    for (DroppedCandidate d : dropped) {
+      sb.append("dropped ").append(d.id()).append(" by ").append(d.rule()).append(": ")
+          .append(d.detail()).append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,11 @@
+package dev.memhook.api;
+
+/** The retrieval signals whose ranks are fused into one recall ranking. */
+public enum Signal {
+  /** BM25 over the memory's text fields, with code-aware analysis where the store provides it. */
+  TEXT,
+  /** Nearest neighbours of the query's embedding. */
+  VECTOR,
+  /** Memories that share concepts or files with the top hits of the other signals. */
+  GRAPH
+}
