@@ -59,10 +59,10 @@ import org.slf4j.LoggerFactory;
  * batch and single results agree (bit for bit in our measurements). The int8 model quantises its
  * activations with one scale per tensor, computed over the whole batch, so a text embedded in a
  * batch differs slightly from the same text embedded alone. Measured on all-MiniLM-L6-v2-q over
- * 140 texts of 1 to 40 words: cosine similarity between batch and single vectors at least 0.9908,
- * largest component difference 0.029. The tolerance this class states for int8 is therefore
- * cosine &ge; {@value #BATCH_COSINE_TOLERANCE_DOC}; set {@code batchSize(1)} where bit-identical
- * results matter more than throughput.
+ * three sets of 80 to 140 texts of 1 to 40 words: cosine similarity between batch and single
+ * vectors at least 0.989, largest component difference 0.029. The tolerance this class states for
+ * int8 is cosine &ge; {@value #BATCH_COSINE_TOLERANCE_DOC}; set {@code batchSize(1)} where
+ * bit-identical results matter more than throughput.
  *
  * <h2>Threads and resources</h2>
  * Thread-safe: do not synchronise on it. Calls run on the caller's thread, up to {@code
@@ -88,8 +88,8 @@ import org.slf4j.LoggerFactory;
 public final class DjlEmbedder implements Embedder {
   private static final Logger LOG = LoggerFactory.getLogger(DjlEmbedder.class);
 
-  /** The stated batch-versus-single cosine floor for the int8 model (measured 0.9908). */
-  static final String BATCH_COSINE_TOLERANCE_DOC = "0.99";
+  /** The stated batch-versus-single cosine floor for the int8 model (measured minimum 0.989). */
+  static final String BATCH_COSINE_TOLERANCE_DOC = "0.98";
 
   /**
    * Default token window: 256, the sequence length all-MiniLM-L6-v2 was trained with. Its position
