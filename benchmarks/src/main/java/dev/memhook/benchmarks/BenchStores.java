@@ -1,0 +1,167 @@
+package dev.memhook.benchmarks;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.store.InMemoryMemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
+
+/**
+ * Opens the stores the benchmarks compare, filled with a {@link SyntheticCorpus}, fast: records go
+ * in with {@link MemoryStore#putAll} in batches of {@value #BATCH} with precomputed embeddings, not
+ * one {@code remember} at a time.
+ *
+ * <p>On-disk indexes are kept between JMH forks and runs under {@code java.io.tmpdir/memhook-bench}
+ * (override with {@code -Dmemhook.bench.dir=...}), one directory per store, corpus, vector space
+ * and option set, completed by a marker file; {@code -Dmemhook.bench.rebuild=true} forces a
+ * rebuild. Building 100,000 memories into an HNSW index takes minutes on a small machine, and every
+ * JMH parameter combination runs in its own fork.
+ */
+public final class BenchStores {
+
+  /** Memories per {@code putAll}. */
+  static final int BATCH = 1_000;
+  private static final String MARKER = "memhook-bench-complete";
+
+  /** The stores a benchmark can run on, by their {@code @Param} name. */
+  public enum Kind {
+    /** {@link InMemoryMemoryStore}: exact BM25 and an exact cosine scan. */
+    MEMORY("memory");
+
+    private final String param;
+
+    Kind(String param) {
+      this.param = param;
+    }
+
+    /** The {@code @Param} value naming this kind. */
+    public String param() {
+      return param;
+    }
+
+    /**
+     * The kind named {@code param}.
+     *
+     * @throws IllegalArgumentException if no kind has that name
+     */
+    public static Kind of(String param) {
+      for (Kind k : values()) {
+        if (k.param.equals(param)) {
+          return k;
+        }
+      }
+      throw new IllegalArgumentException("unknown store '" + param + "'; known: lucene, memory");
+    }
+  }
+
+  /**
+   * Store settings that change the index.
+   *
+   * @param quantized scalar-quantize vectors (Lucene only)
+   * @param efSearch HNSW candidates per vector search (Lucene only); 0 for the store's default
+   */
+  public record Settings(boolean quantized, int efSearch) {
+    /** The store defaults. */
+    public static final Settings DEFAULTS = new Settings(false, 0);
+  }
+
+  private BenchStores() {}
+
+  /**
+   * A store of {@code kind} holding every memory of {@code corpus} in {@code scope}, attached to
+   * {@code space}, with the embedding of item {@code i} given by {@code embeddings}.
+   */
+  public static MemoryStore open(Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space,
+      IntFunction<Embedding> embeddings, Settings settings) {
+    switch (kind) {
+      case MEMORY: {
+        MemoryStore store = new InMemoryMemoryStore();
+        fill(store, corpus, scope, space, embeddings);
+        return store;
+      }
+      default:
+        throw new AssertionError(kind);
+    }
+  }
+
+  /** Attaches {@code space} and writes the corpus in batches. */
+  static void fill(MemoryStore store, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space,
+      IntFunction<Embedding> embeddings) {
+    store.attach(space);
+    Map<Memory, Embedding> batch = new LinkedHashMap<>();
+    for (int i = 0; i < corpus.size(); i++) {
+      batch.put(corpus.memory(i, scope), embeddings.apply(i));
+      if (batch.size() == BATCH) {
+        store.putAll(batch);
+        batch.clear();
+      }
+    }
+    if (!batch.isEmpty()) {
+      store.putAll(batch);
+    }
+  }
+
+  /** The directory an on-disk index of this configuration is kept in. */
+  static Path indexDirectory(Kind kind, SyntheticCorpus corpus, EmbeddingSpace space, Settings settings) {
+    Path base = Path.of(System.getProperty("memhook.bench.dir",
+        Path.of(System.getProperty("java.io.tmpdir"), "memhook-bench").toString()));
+    String name = String.format(Locale.ROOT, "%s-n%d-seed%d-%s-d%d-q%d-g%d", kind.param(), corpus.size(),
+        corpus.seed(), space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
+        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION);
+    return base.resolve(name);
+  }
+
+  /** Whether {@code dir} holds a completely built index (and no rebuild was asked for). */
+  static boolean isComplete(Path dir) {
+    return !Boolean.getBoolean("memhook.bench.rebuild") && Files.exists(dir.resolve(MARKER));
+  }
+
+  /** Marks {@code dir} as completely built. */
+  static void markComplete(Path dir) {
+    try {
+      Files.writeString(dir.resolve(MARKER), "complete\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it, if it exists. */
+  public static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete " + dir, e);
+    }
+  }
+
+  /** The total size of the files under {@code dir}, in bytes. */
+  public static long sizeOnDisk(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      return paths.filter(Files::isRegularFile).mapToLong(p -> {
+        try {
+          return Files.size(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).sum();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
