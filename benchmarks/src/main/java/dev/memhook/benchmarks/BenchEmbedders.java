@@ -1,0 +1,27 @@
+package dev.memhook.benchmarks;
+
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.core.HashingEmbedder;
+import dev.memhook.djl.DjlEmbedder;
+
+/** The embedders the benchmarks and the evaluation run with, by their command-line name. */
+public final class BenchEmbedders {
+
+  private BenchEmbedders() {}
+
+  /**
+   * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model),
+   * {@code djl-int8} ({@link DjlEmbedder#bundledMiniLm()}) or {@code djl-fp32}
+   * ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
+   *
+   * @throws IllegalArgumentException if the name is unknown
+   */
+  public static Embedder create(String name) {
+    return switch (name) {
+      case "hashing" -> HashingEmbedder.create();
+      case "djl-int8" -> DjlEmbedder.bundledMiniLm();
+      case "djl-fp32" -> DjlEmbedder.bundledMiniLmFp32();
+      default -> throw new IllegalArgumentException("unknown embedder '" + name + "'; known: hashing, djl-int8, djl-fp32");
+    };
+  }
+}
