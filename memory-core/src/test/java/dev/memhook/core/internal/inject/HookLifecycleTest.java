@@ -145,14 +145,15 @@ class HookLifecycleTest {
   @Test
   void injection_isCappedPerMessageAndPerCallback() throws Exception {
     try (MemoryService memory = service()) {
-      for (int i = 0; i < 10; i++) {
+      for (int i = 0; i < 5; i++) {
         memory.remember(MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alert rule number " + i));
+        memory.remember(MemoryDraft.of(Scope.DEFAULT, "Redis eviction policy note number " + i));
       }
       FakeChatService chat = FakeChatService.create();
       MemoryHook hook = memory.hookInto(chat, HookOptions.builder()
           .maxPerMessage(3).maxPerCallback(4).recallTimeout(GENEROUS).build());
       chat.append(dev.memhook.api.chat.ChatMessage.user("kafka consumer lag alert rule"),
-          dev.memhook.api.chat.ChatMessage.user("consumer lag alert rule for kafka"));
+          dev.memhook.api.chat.ChatMessage.user("redis eviction policy note"));
       chat.fireBeforeSendLoop().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertEquals(1, chat.toolCalls("get_memory").size(), "one batch for both messages");
       assertEquals(4, hook.injectedIds().size(), "3 from the first message, then capped at 4");
