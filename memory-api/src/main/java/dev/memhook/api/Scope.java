@@ -17,11 +17,12 @@ import java.util.regex.Pattern;
  */
 public record Scope(String value) {
 
-  /** The scope used when a host names none. */
-  public static final Scope DEFAULT = new Scope("default");
-
+  // declared before DEFAULT: static fields initialise in order
   private static final Pattern VALID =
       Pattern.compile("[A-Za-z0-9._@+-]{1,64}(/[A-Za-z0-9._@+-]{1,64}){0,7}");
+
+  /** The scope used when a host names none. */
+  public static final Scope DEFAULT = new Scope("default");
 
   /** Validates the path. */
   public Scope {

@@ -72,6 +72,16 @@ public interface MemoryStore extends AutoCloseable {
   /** Ranks the latest memories of {@code scope} by text relevance to {@code query} (BM25 or alike). */
   List<StoreHit> searchText(Scope scope, String query, int k);
 
+  /**
+   * The highest score {@link #searchText} could give any memory of {@code scope} for {@code query}:
+   * for BM25, the sum over the analysed query terms of {@code idf(t) * (k1 + 1) * boost}, the limit
+   * a document approaches when it holds every query term many times in every boosted field. The
+   * relevance gate divides raw text scores by it, so a floor on text evidence means the same for
+   * every query ("the memory reaches this fraction of what the query could match"). Zero when no
+   * query term occurs in the store (statistics may be store-wide rather than per scope).
+   */
+  double textScoreCeiling(Scope scope, String query);
+
   /** The latest memories of {@code scope} nearest to {@code query}, scored by cosine similarity. */
   List<StoreHit> searchVector(Scope scope, Embedding query, int k);
 

@@ -1,0 +1,254 @@
+package dev.memhook.core;
+
+import dev.memhook.api.spi.Reranker;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How recall ranks and filters: per-signal candidate depth, the weights and {@code k} of reciprocal
+ * rank fusion, graph expansion, the per-session cap, the relevance gate's floors and the optional
+ * reranker.
+ *
+ * <p>Fused score: {@code Σ weight_s / (rrfK + rank_s)} over the signals (text, vector, graph) that
+ * returned the candidate. A candidate passes the relevance gate only if at least one signal clears
+ * its absolute floor: cosine similarity {@code >= minCosine}, text score divided by the query's
+ * {@linkplain dev.memhook.api.spi.MemoryStore#textScoreCeiling ceiling} {@code >= minTextScore}, or
+ * {@code >= minSharedEntities} concepts and files shared with a top hit that itself passed.
+ *
+ * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
+ */
+public final class RecallOptions {
+
+  /** Default candidates taken from each signal: 50, deep enough for fusion to reorder. */
+  public static final int DEFAULT_CANDIDATES_PER_SIGNAL = 50;
+  /** Default RRF {@code k}: 60, the value from the original RRF paper that damps the top ranks. */
+  public static final int DEFAULT_RRF_K = 60;
+  /** Default text weight: 1. */
+  public static final double DEFAULT_TEXT_WEIGHT = 1.0;
+  /** Default vector weight: 1. */
+  public static final double DEFAULT_VECTOR_WEIGHT = 1.0;
+  /** Default graph weight: 0.5, since sharing a concept is weaker evidence than matching the query. */
+  public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
+  /** Default number of top fused hits the graph expands from: 5. */
+  public static final int DEFAULT_GRAPH_SEEDS = 5;
+  /** Default cap of results per source session: 3. */
+  public static final int DEFAULT_MAX_PER_SESSION = 3;
+  /** Default cosine floor of the relevance gate. */
+  public static final double DEFAULT_MIN_COSINE = 0.35;
+  /** Default normalised-text floor of the relevance gate. */
+  public static final double DEFAULT_MIN_TEXT_SCORE = 0.25;
+  /** Default number of shared concepts and files for a graph-only candidate to pass the gate: 2. */
+  public static final int DEFAULT_MIN_SHARED_ENTITIES = 2;
+  /** Default number of top candidates a reranker sees: 20. */
+  public static final int DEFAULT_RERANK_TOP = 20;
+  /** Default size of the query-embedding cache, in entries. */
+  public static final int DEFAULT_QUERY_CACHE_SIZE = 10_000;
+
+  private final int candidatesPerSignal;
+  private final int rrfK;
+  private final double textWeight;
+  private final double vectorWeight;
+  private final double graphWeight;
+  private final int graphSeeds;
+  private final int maxPerSession;
+  private final double minCosine;
+  private final double minTextScore;
+  private final int minSharedEntities;
+  private final Reranker reranker;
+  private final int rerankTop;
+  private final int queryCacheSize;
+
+  private RecallOptions(Builder b) {
+    this.candidatesPerSignal = b.candidatesPerSignal;
+    this.rrfK = b.rrfK;
+    this.textWeight = b.textWeight;
+    this.vectorWeight = b.vectorWeight;
+    this.graphWeight = b.graphWeight;
+    this.graphSeeds = b.graphSeeds;
+    this.maxPerSession = b.maxPerSession;
+    this.minCosine = b.minCosine;
+    this.minTextScore = b.minTextScore;
+    this.minSharedEntities = b.minSharedEntities;
+    this.reranker = b.reranker;
+    this.rerankTop = b.rerankTop;
+    this.queryCacheSize = b.queryCacheSize;
+  }
+
+  /** The defaults stated on each constant. */
+  public static RecallOptions defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.candidatesPerSignal = candidatesPerSignal;
+    b.rrfK = rrfK;
+    b.textWeight = textWeight;
+    b.vectorWeight = vectorWeight;
+    b.graphWeight = graphWeight;
+    b.graphSeeds = graphSeeds;
+    b.maxPerSession = maxPerSession;
+    b.minCosine = minCosine;
+    b.minTextScore = minTextScore;
+    b.minSharedEntities = minSharedEntities;
+    b.reranker = reranker;
+    b.rerankTop = rerankTop;
+    b.queryCacheSize = queryCacheSize;
+    return b;
+  }
+
+  public int candidatesPerSignal() { return candidatesPerSignal; }
+  public int rrfK() { return rrfK; }
+  public double textWeight() { return textWeight; }
+  public double vectorWeight() { return vectorWeight; }
+  public double graphWeight() { return graphWeight; }
+  public int graphSeeds() { return graphSeeds; }
+  /** The per-session cap; {@link Integer#MAX_VALUE} when off. */
+  public int maxPerSession() { return maxPerSession; }
+  public double minCosine() { return minCosine; }
+  public double minTextScore() { return minTextScore; }
+  public int minSharedEntities() { return minSharedEntities; }
+  /** The reranker, if one was set. */
+  public Optional<Reranker> reranker() { return Optional.ofNullable(reranker); }
+  public int rerankTop() { return rerankTop; }
+  public int queryCacheSize() { return queryCacheSize; }
+
+  @Override
+  public String toString() {
+    return "RecallOptions[candidates=" + candidatesPerSignal + ", rrfK=" + rrfK + ", weights(text="
+        + textWeight + ", vector=" + vectorWeight + ", graph=" + graphWeight + "), graphSeeds=" + graphSeeds
+        + ", maxPerSession=" + (maxPerSession == Integer.MAX_VALUE ? "off" : maxPerSession)
+        + ", minCosine=" + minCosine + ", minTextScore=" + minTextScore + ", minShared=" + minSharedEntities
+        + ", reranker=" + (reranker == null ? "none" : reranker) + "]";
+  }
+
+  /** Builds {@link RecallOptions}. Not thread-safe. */
+  public static final class Builder {
+    private int candidatesPerSignal = DEFAULT_CANDIDATES_PER_SIGNAL;
+    private int rrfK = DEFAULT_RRF_K;
+    private double textWeight = DEFAULT_TEXT_WEIGHT;
+    private double vectorWeight = DEFAULT_VECTOR_WEIGHT;
+    private double graphWeight = DEFAULT_GRAPH_WEIGHT;
+    private int graphSeeds = DEFAULT_GRAPH_SEEDS;
+    private int maxPerSession = DEFAULT_MAX_PER_SESSION;
+    private double minCosine = DEFAULT_MIN_COSINE;
+    private double minTextScore = DEFAULT_MIN_TEXT_SCORE;
+    private int minSharedEntities = DEFAULT_MIN_SHARED_ENTITIES;
+    private Reranker reranker;
+    private int rerankTop = DEFAULT_RERANK_TOP;
+    private int queryCacheSize = DEFAULT_QUERY_CACHE_SIZE;
+
+    private Builder() {}
+
+    /** Candidates taken from each signal, 1 to 1000. */
+    public Builder candidatesPerSignal(int value) {
+      this.candidatesPerSignal = inRange("candidatesPerSignal", value, 1, 1000);
+      return this;
+    }
+
+    /** The RRF constant {@code k}, 1 to 1000. */
+    public Builder rrfK(int value) {
+      this.rrfK = inRange("rrfK", value, 1, 1000);
+      return this;
+    }
+
+    /** The fusion weights, each in [0, 10]; at least one of text and vector must be positive. */
+    public Builder weights(double text, double vector, double graph) {
+      this.textWeight = weight("text", text);
+      this.vectorWeight = weight("vector", vector);
+      this.graphWeight = weight("graph", graph);
+      if (text == 0 && vector == 0) {
+        throw new IllegalArgumentException("at least one of the text and vector weights must be positive");
+      }
+      return this;
+    }
+
+    /** How many top fused hits the graph expands from, 0 (graph off) to 100. */
+    public Builder graphSeeds(int value) {
+      this.graphSeeds = inRange("graphSeeds", value, 0, 100);
+      return this;
+    }
+
+    /** At most this many results per source session, 1 to 1000. */
+    public Builder maxPerSession(int value) {
+      this.maxPerSession = inRange("maxPerSession", value, 1, 1000);
+      return this;
+    }
+
+    /** Turns the per-session cap off. */
+    public Builder noSessionCap() {
+      this.maxPerSession = Integer.MAX_VALUE;
+      return this;
+    }
+
+    /** The cosine floor, in [-1, 1]; above 1 disables the vector route through the gate. */
+    public Builder minCosine(double value) {
+      if (!(value >= -1 && value <= 1.01)) {
+        throw new IllegalArgumentException("minCosine must be in [-1, 1.01], got " + value);
+      }
+      this.minCosine = value;
+      return this;
+    }
+
+    /** The normalised text floor, in [0, 1]; above 1 disables the text route through the gate. */
+    public Builder minTextScore(double value) {
+      if (!(value >= 0 && value <= 1.01)) {
+        throw new IllegalArgumentException("minTextScore must be in [0, 1.01], got " + value);
+      }
+      this.minTextScore = value;
+      return this;
+    }
+
+    /** Turns the relevance gate off: every fused candidate passes. */
+    public Builder noRelevanceGate() {
+      this.minCosine = -1;
+      this.minTextScore = 0;
+      this.minSharedEntities = 0;
+      return this;
+    }
+
+    /** Shared concepts and files a graph-only candidate needs, 0 to 100. */
+    public Builder minSharedEntities(int value) {
+      this.minSharedEntities = inRange("minSharedEntities", value, 0, 100);
+      return this;
+    }
+
+    /** A reranker over the top {@code top} candidates (1 to 1000). */
+    public Builder reranker(Reranker value, int top) {
+      this.reranker = Objects.requireNonNull(value, "reranker");
+      this.rerankTop = inRange("rerankTop", top, 1, 1000);
+      return this;
+    }
+
+    /** Entries in the query-embedding cache, 0 (off) to 10,000,000. */
+    public Builder queryCacheSize(int value) {
+      this.queryCacheSize = inRange("queryCacheSize", value, 0, 10_000_000);
+      return this;
+    }
+
+    /** Builds the options. */
+    public RecallOptions build() {
+      return new RecallOptions(this);
+    }
+
+    private static int inRange(String name, int value, int min, int max) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], got " + value);
+      }
+      return value;
+    }
+
+    private static double weight(String name, double value) {
+      if (!(value >= 0 && value <= 10)) {
+        throw new IllegalArgumentException(name + " weight must be in [0, 10], got " + value);
+      }
+      return value;
+    }
+  }
+}

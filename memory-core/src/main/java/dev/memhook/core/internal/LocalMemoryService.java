@@ -1,0 +1,209 @@
+package dev.memhook.core.internal;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.Scope;
+import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.RecallOptions;
+import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.inject.AsyncMemoryHook;
+import dev.memhook.core.internal.inject.GetMemoryTool;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import dev.memhook.core.internal.recall.RecallEngine;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link MemoryService} that {@code Memhook.builder()} builds: it wires the data path in order,
+ * observe ({@link MemoryIntake}: validate, sanitize, complete) → store → index (the store's) →
+ * recall ({@link RecallEngine}) → inject ({@link AsyncMemoryHook}, {@link GetMemoryTool}).
+ *
+ * <p>Thread-safe. Owns the store, the embedder and, when it created it, the executor.
+ */
+public final class LocalMemoryService implements MemoryService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryService.class);
+
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final RecallEngine engine;
+  private final MemoryIntake intake;
+  private final Clock clock;
+  private final Executor executor;
+  private final ExecutorService ownedExecutor;
+  /** Live hooks by chat service identity; guarded by itself. */
+  private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
+  private final Object writeLock = new Object();
+  private volatile boolean closed;
+
+  public LocalMemoryService(MemoryStore store, Embedder embedder, RecallOptions options, Clock clock,
+      Executor executor, ExecutorService ownedExecutor) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.embedder = Objects.requireNonNull(embedder, "embedder");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.executor = Objects.requireNonNull(executor, "executor");
+    this.ownedExecutor = ownedExecutor;
+    this.intake = new MemoryIntake(clock);
+    this.engine = new RecallEngine(store, embedder, options);
+    store.attach(embedder.space());
+  }
+
+  @Override
+  public Memory remember(MemoryDraft draft) {
+    Objects.requireNonNull(draft, "draft");
+    checkOpen();
+    Memory memory = intake.newMemory(draft);
+    Embedding embedding = embedder.embed(EmbeddingText.of(memory));
+    store.put(memory, embedding);
+    return memory;
+  }
+
+  @Override
+  public Memory update(MemoryId id, MemoryDraft draft) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(draft, "draft");
+    checkOpen();
+    // one writer at a time, so two updates of one version cannot both succeed
+    synchronized (writeLock) {
+      Memory previous = store.get(id)
+          .orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
+      if (!previous.latest()) {
+        throw new IllegalArgumentException(id + " is not the latest version; update the latest one");
+      }
+      Memory next = intake.nextVersion(previous, draft);
+      Embedding embedding = embedder.embed(EmbeddingText.of(next));
+      Map<Memory, Embedding> batch = new LinkedHashMap<>();
+      batch.put(next, embedding);
+      batch.put(previous.withLatest(false), embedder.embed(EmbeddingText.of(previous)));
+      store.putAll(batch);
+      return next;
+    }
+  }
+
+  @Override
+  public Optional<Memory> get(MemoryId id) {
+    Objects.requireNonNull(id, "id");
+    checkOpen();
+    return store.get(id);
+  }
+
+  @Override
+  public RecallResult recall(RecallQuery query) {
+    Objects.requireNonNull(query, "query");
+    checkOpen();
+    return engine.recall(query);
+  }
+
+  @Override
+  public boolean forget(MemoryId id, String actor, String reason) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(actor, "actor");
+    Objects.requireNonNull(reason, "reason");
+    if (actor.isBlank()) {
+      throw new IllegalArgumentException("actor must not be blank");
+    }
+    checkOpen();
+    synchronized (writeLock) {
+      boolean any = false;
+      MemoryId next = id;
+      int guard = 0;
+      while (next != null && guard++ < 10_000) {
+        Optional<Memory> memory = store.get(next);
+        if (memory.isEmpty()) {
+          break;
+        }
+        Memory m = memory.get();
+        any |= store.delete(m.id(), new ForgetRecord(m.id(), m.scope(), actor, reason, clock.instant()));
+        next = m.supersedes();
+      }
+      return any;
+    }
+  }
+
+  @Override
+  public List<ForgetRecord> forgotten(Scope scope) {
+    Objects.requireNonNull(scope, "scope");
+    checkOpen();
+    return store.forgotten(scope);
+  }
+
+  @Override
+  public MemoryHook hookInto(ChatService chat, HookOptions options) {
+    Objects.requireNonNull(chat, "chat");
+    Objects.requireNonNull(options, "options");
+    checkOpen();
+    synchronized (hooks) {
+      if (hooks.containsKey(chat)) {
+        throw new IllegalStateException("this service already has a live hook on " + chat
+            + "; dispose it before hooking in again");
+      }
+      AsyncMemoryHook[] self = new AsyncMemoryHook[1];
+      AsyncMemoryHook hook = new AsyncMemoryHook(chat, options, new GetMemoryTool(store, options.scope()),
+          engine::recall, executor, () -> {
+            synchronized (hooks) {
+              hooks.remove(chat, self[0]);
+            }
+          });
+      self[0] = hook;
+      hooks.put(chat, hook);
+      return hook;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<AsyncMemoryHook> live;
+    synchronized (hooks) {
+      live = new ArrayList<>(hooks.values());
+    }
+    live.forEach(AsyncMemoryHook::dispose);
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdownNow();
+    }
+    try {
+      store.close();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the store failed", e);
+    }
+    try {
+      embedder.close();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the embedder failed", e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("memory service is closed");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "MemoryService[store=" + store + ", embedder=" + embedder.modelId() + ", " + engine.options() + "]";
+  }
+}

@@ -1,0 +1,296 @@
+package dev.memhook.core.internal.inject;
+
+import com.ibm.asyncutil.locks.AsyncLock;
+import dev.memhook.api.HookListener;
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.HookPhase;
+import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.RecallTimeoutException;
+import dev.memhook.api.Scope;
+import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.Registration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hook contract, in one class.
+ *
+ * <h2>Design note</h2>
+ * Both callbacks run under one fair {@link AsyncLock}, so they never interleave and the tracking
+ * set needs no further coordination: under the lock a callback (1) takes the messages it has not
+ * scanned yet that match its phase (user messages before the loop, model reasoning after a reply),
+ * (2) recalls for each on the service's executor, bounded by the recall timeout, (3) drops ids
+ * already injected, caps the rest, records them, and (4) injects them in one {@code get_memory}
+ * call. Only {@code afterSend} asks for a resend, and only when it injected. The lock is released
+ * on every path, and the returned stage always completes normally: failures and timeouts go to the
+ * listener and the log, never to the host. A lock acquisition is asynchronous, so no thread waits.
+ *
+ * <p>Thread-safe.
+ */
+public final class AsyncMemoryHook implements MemoryHook {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AsyncMemoryHook.class);
+
+  private final String id = "hook_" + UUID.randomUUID().toString().substring(0, 8);
+  private final ChatService chat;
+  private final HookOptions options;
+  private final Function<RecallQuery, RecallResult> recall;
+  private final Executor executor;
+  private final Runnable onDispose;
+  private final AsyncLock lock = AsyncLock.createFair();
+  /** Guarded by itself; read by {@link #injectedIds()} from any thread. */
+  private final Set<MemoryId> injected = new LinkedHashSet<>();
+  /** Ids of messages already scanned; only touched under {@link #lock}. */
+  private final Set<String> scanned = new LinkedHashSet<>();
+  private final List<Registration> registrations = new ArrayList<>(3);
+  private volatile boolean disposed;
+
+  /**
+   * Creates the hook and registers the tool and both callbacks on {@code chat}.
+   *
+   * @param recall the service's recall
+   * @param onDispose run once when the hook is disposed (the service forgets the chat service)
+   */
+  public AsyncMemoryHook(ChatService chat, HookOptions options, GetMemoryTool tool,
+      Function<RecallQuery, RecallResult> recall, Executor executor, Runnable onDispose) {
+    this.chat = Objects.requireNonNull(chat, "chat");
+    this.options = Objects.requireNonNull(options, "options");
+    this.recall = Objects.requireNonNull(recall, "recall");
+    this.executor = Objects.requireNonNull(executor, "executor");
+    this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
+    registrations.add(chat.registerTool(GetMemoryTool.DEFINITION, Objects.requireNonNull(tool, "tool")));
+    try {
+      registrations.add(chat.onBeforeSendLoop(this::beforeSendLoop));
+      registrations.add(chat.onAfterSend(this::afterSend));
+    } catch (RuntimeException e) {
+      registrations.forEach(Registration::remove);
+      throw e;
+    }
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public Scope scope() {
+    return options.scope();
+  }
+
+  @Override
+  public Set<MemoryId> injectedIds() {
+    synchronized (injected) {
+      return Collections.unmodifiableSet(new LinkedHashSet<>(injected));
+    }
+  }
+
+  @Override
+  public boolean isDisposed() {
+    return disposed;
+  }
+
+  @Override
+  public void dispose() {
+    synchronized (registrations) {
+      if (disposed) {
+        return;
+      }
+      disposed = true;
+      for (Registration r : registrations) {
+        try {
+          r.remove();
+        } catch (RuntimeException e) {
+          LOG.warn("hook {}: unregistering from the chat service failed", id, e);
+        }
+      }
+      registrations.clear();
+    }
+    onDispose.run();
+  }
+
+  /** Fired at the start of each send loop: new user messages only; never asks for a resend. */
+  public CompletionStage<Void> beforeSendLoop() {
+    return run(HookPhase.BEFORE_SEND_LOOP,
+        m -> m.role() == ChatRole.USER && m.origin() == MessageOrigin.USER);
+  }
+
+  /** Fired after each model reply: new model reasoning only; asks for a resend only if it injected. */
+  public CompletionStage<Void> afterSend() {
+    return run(HookPhase.AFTER_SEND,
+        m -> m.role() == ChatRole.REASONING && m.origin() == MessageOrigin.MODEL);
+  }
+
+  private CompletionStage<Void> run(HookPhase phase, Predicate<ChatMessage> wanted) {
+    if (disposed) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    lock.acquireLock().whenComplete((token, lockError) -> {
+      if (lockError != null) {
+        report(phase, lockError);
+        done.complete(null);
+        return;
+      }
+      CompletionStage<Void> work;
+      try {
+        work = underLock(phase, wanted);
+      } catch (RuntimeException e) {
+        work = CompletableFuture.failedFuture(e);
+      }
+      work.whenComplete((ignored, error) -> {
+        token.releaseLock();
+        if (error != null) {
+          report(phase, unwrap(error));
+        }
+        done.complete(null);
+      });
+    });
+    return done;
+  }
+
+  private CompletionStage<Void> underLock(HookPhase phase, Predicate<ChatMessage> wanted) {
+    if (disposed) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<ChatMessage> fresh = new ArrayList<>();
+    for (ChatMessage m : chat.messages()) {
+      if (wanted.test(m) && scanned.add(m.id())) {
+        fresh.add(m);
+      }
+    }
+    if (fresh.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    long timeoutMillis = options.recallTimeout().toMillis();
+    return CompletableFuture.supplyAsync(() -> recallAll(fresh), executor)
+        .orTimeout(Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS)
+        .handle((ids, error) -> {
+          if (error != null) {
+            Throwable cause = unwrap(error);
+            if (cause instanceof TimeoutException) {
+              cause = new RecallTimeoutException("recall took longer than " + options.recallTimeout()
+                  + " for " + fresh.size() + " message(s); the turn goes on without memories");
+            }
+            report(phase, cause);
+            return List.<MemoryId>of();
+          }
+          return ids;
+        })
+        .thenCompose(ids -> inject(phase, ids));
+  }
+
+  /** Recalls for each message in order, keeping new ids up to the per-callback cap. */
+  private List<MemoryId> recallAll(List<ChatMessage> messages) {
+    Set<MemoryId> already = injectedIds();
+    LinkedHashSet<MemoryId> chosen = new LinkedHashSet<>();
+    for (ChatMessage m : messages) {
+      if (chosen.size() >= options.maxPerCallback()) {
+        break;
+      }
+      if (m.text().isBlank()) {
+        continue;
+      }
+      RecallResult result = recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
+      for (MemoryId memoryId : result.ids()) {
+        if (chosen.size() >= options.maxPerCallback()) {
+          break;
+        }
+        if (!already.contains(memoryId)) {
+          chosen.add(memoryId);
+        }
+      }
+    }
+    return new ArrayList<>(chosen);
+  }
+
+  private CompletionStage<Void> inject(HookPhase phase, List<MemoryId> candidates) {
+    if (disposed || candidates.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<MemoryId> ids = new ArrayList<>();
+    synchronized (injected) {
+      for (MemoryId memoryId : candidates) {
+        if (injected.add(memoryId)) {
+          ids.add(memoryId);
+        }
+      }
+    }
+    if (ids.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Map<String, Object> args = new LinkedHashMap<>();
+    args.put("ids", ids.stream().map(MemoryId::value).toList());
+    args.put("summary", true);
+    CompletionStage<?> call;
+    try {
+      call = chat.injectToolCall(GetMemoryTool.NAME, args);
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    return call.handle((result, error) -> {
+      if (error != null) {
+        synchronized (injected) {
+          ids.forEach(injected::remove);
+        }
+        report(phase, unwrap(error));
+        return null;
+      }
+      if (phase == HookPhase.AFTER_SEND) {
+        chat.setNeedsResend();
+      }
+      try {
+        options.listener().injected(id, phase, List.copyOf(ids));
+      } catch (RuntimeException e) {
+        LOG.warn("hook {}: listener failed", id, e);
+      }
+      return null;
+    });
+  }
+
+  private void report(HookPhase phase, Throwable error) {
+    LOG.warn("hook {} {}: the turn goes on without memories: {}", id, phase, error.toString());
+    HookListener listener = options.listener();
+    try {
+      listener.failed(id, phase, error);
+    } catch (RuntimeException e) {
+      LOG.warn("hook {}: listener failed", id, e);
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  @Override
+  public String toString() {
+    return "MemoryHook[" + id + ", scope=" + options.scope() + (disposed ? ", disposed" : "") + "]";
+  }
+}

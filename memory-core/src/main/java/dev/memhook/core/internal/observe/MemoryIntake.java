@@ -1,0 +1,155 @@
+package dev.memhook.core.internal.observe;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Origin;
+import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Turns what a host hands in (a {@link MemoryDraft}) into a storable {@link Memory}: validate,
+ * sanitize every free-text field, attribute, and complete the title and summary when the host gave
+ * none (the local, synthetic compression). Nothing is stored here; a draft that breaks a limit is
+ * rejected whole with an {@link IllegalArgumentException} naming the limit.
+ *
+ * <p>Stateless apart from its clock; thread-safe.
+ */
+public final class MemoryIntake {
+
+  /** Derived titles are cut at a word boundary near this length. */
+  static final int DERIVED_TITLE_LENGTH = 80;
+  /** Derived summaries are cut at a sentence or word boundary near this length. */
+  static final int DERIVED_SUMMARY_LENGTH = 300;
+
+  private final Clock clock;
+
+  public MemoryIntake(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** A new version-1 memory from {@code draft}. */
+  public Memory newMemory(MemoryDraft draft) {
+    return build(draft, MemoryId.random(), 1, null);
+  }
+
+  /** Version {@code previous.version() + 1} of {@code previous}, with the draft's content. */
+  public Memory nextVersion(Memory previous, MemoryDraft draft) {
+    if (!previous.scope().equals(draft.scope())) {
+      throw new IllegalArgumentException("an update must stay in scope " + previous.scope()
+          + ", got " + draft.scope());
+    }
+    return build(draft, MemoryId.random(), previous.version() + 1, previous.id());
+  }
+
+  private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
+    String content = Sanitizer.sanitize(draft.content()).strip();
+    if (content.isEmpty()) {
+      throw new IllegalArgumentException("content is empty after sanitizing");
+    }
+    if (content.length() > Memory.MAX_CONTENT) {
+      throw new IllegalArgumentException("content must be at most " + Memory.MAX_CONTENT
+          + " characters, got " + content.length() + "; split it into several memories");
+    }
+    String title = Sanitizer.sanitize(draft.title()).strip();
+    if (title.length() > Memory.MAX_TITLE) {
+      throw new IllegalArgumentException("title must be at most " + Memory.MAX_TITLE + " characters, got " + title.length());
+    }
+    String summary = Sanitizer.sanitize(draft.summary()).strip();
+    if (summary.length() > Memory.MAX_SUMMARY) {
+      throw new IllegalArgumentException("summary must be at most " + Memory.MAX_SUMMARY + " characters, got " + summary.length());
+    }
+    Instant now = clock.instant();
+    Origin origin = draft.origin().name() == null
+        ? draft.origin()
+        : new Origin(draft.origin().kind(), Sanitizer.sanitize(draft.origin().name()));
+    Map<String, String> attributes = new LinkedHashMap<>();
+    draft.attributes().forEach((k, v) -> attributes.put(k, Sanitizer.sanitize(v)));
+    return Memory.builder()
+        .id(id)
+        .type(draft.type())
+        .title(title.isEmpty() ? deriveTitle(content) : title)
+        .summary(summary.isEmpty() ? deriveSummary(content) : summary)
+        .content(content)
+        .concepts(normalizeConcepts(draft.concepts()))
+        .files(normalizeFiles(draft.files()))
+        .scope(draft.scope())
+        .sourceSession(draft.sourceSession())
+        .origin(origin)
+        .attributes(attributes)
+        .importance(draft.importance())
+        .version(version)
+        .supersedes(supersedes)
+        .latest(true)
+        .occurredAt(draft.occurredAt() == null ? now : draft.occurredAt())
+        .createdAt(now)
+        .sourcePins(draft.sourcePins())
+        .build();
+  }
+
+  /** The first line of the content, cut at a word boundary near {@value #DERIVED_TITLE_LENGTH}. */
+  static String deriveTitle(String content) {
+    String firstLine = content.lines().filter(l -> !l.isBlank()).findFirst().orElse(content).strip();
+    return cut(firstLine, DERIVED_TITLE_LENGTH);
+  }
+
+  /** Whole sentences from the start, up to about {@value #DERIVED_SUMMARY_LENGTH} characters. */
+  static String deriveSummary(String content) {
+    String flat = content.replaceAll("\\s+", " ").strip();
+    if (flat.length() <= DERIVED_SUMMARY_LENGTH) {
+      return flat;
+    }
+    int end = -1;
+    for (int i = 0; i < DERIVED_SUMMARY_LENGTH; i++) {
+      char c = flat.charAt(i);
+      if ((c == '.' || c == '!' || c == '?') && i + 1 < flat.length() && flat.charAt(i + 1) == ' ') {
+        end = i + 1;
+      }
+    }
+    return end >= DERIVED_SUMMARY_LENGTH / 3 ? flat.substring(0, end) : cut(flat, DERIVED_SUMMARY_LENGTH);
+  }
+
+  private static String cut(String text, int length) {
+    if (text.length() <= length) {
+      return text;
+    }
+    int space = text.lastIndexOf(' ', length - 1);
+    int end = space >= length / 2 ? space : length - 1;
+    return text.substring(0, end).strip() + "…";
+  }
+
+  private static List<String> normalizeConcepts(List<String> concepts) {
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String c : concepts) {
+      Objects.requireNonNull(c, "concept");
+      String n = Sanitizer.sanitize(c).strip().toLowerCase(Locale.ROOT);
+      if (!n.isEmpty()) {
+        out.add(n.length() > 100 ? n.substring(0, 100) : n);
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
+  private static List<String> normalizeFiles(List<String> files) {
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    for (String f : files) {
+      Objects.requireNonNull(f, "file");
+      String n = f.strip().replace('\\', '/');
+      if (!n.isEmpty()) {
+        if (n.length() > 500) {
+          throw new IllegalArgumentException("file path must be at most 500 characters: " + n.substring(0, 40) + "…");
+        }
+        out.add(n);
+      }
+    }
+    return new ArrayList<>(out);
+  }
+}
