@@ -58,7 +58,9 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
@@ -114,7 +116,8 @@ import org.slf4j.LoggerFactory;
  *       idempotent; afterwards every other method throws {@link IllegalStateException}. One
  *       directory can be open in one store at a time; a second store (in this or another process)
  *       fails with a {@link MemoryStoreException} naming the lock.
- *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums; {@link #searchVector} returns cosine
+ *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by
+ *       {@link #textScoreCeiling}; {@link #searchVector} returns cosine
  *       similarity in [-1, 1]; {@link #searchRelated} returns the number of shared concepts and files.
  *   <li><b>Empty inputs:</b> a text query that analyzes to no terms, a zero query vector and empty
  *       concept and file sets all return an empty list. A memory put with a zero embedding is stored
@@ -525,6 +528,66 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(scopeAndLatest(scope), Occur.FILTER)
         .build();
     return withSearcher(s -> hits(s, s.search(q, k), k, false));
+  }
+
+  /**
+   * The sum, over the leaf clauses of the query {@link #searchText} builds for {@code query}, of
+   * {@code boost * idf}: Lucene's BM25 scores a term as {@code boost * idf * tf / (tf + k1 * norm)},
+   * which approaches but never reaches {@code boost * idf}, so no text score exceeds this. A phrase
+   * counts the sum of its terms' idf, as Lucene scores it. Statistics are store-wide (all scopes);
+   * terms absent from the store count 0, so a query of unknown words has ceiling 0.
+   */
+  @Override
+  public double textScoreCeiling(Scope scope, String query) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(query, "query");
+    ensureOpen();
+    Query text = textQuery(query);
+    if (text == null) {
+      return 0;
+    }
+    return withSearcher(s -> ceiling(s, text, 1.0));
+  }
+
+  private static double ceiling(IndexSearcher searcher, Query q, double boost) throws IOException {
+    if (q instanceof BoostQuery b) {
+      return ceiling(searcher, b.getQuery(), boost * b.getBoost());
+    }
+    if (q instanceof BooleanQuery bq) {
+      double sum = 0;
+      for (BooleanClause c : bq.clauses()) {
+        if (c.getOccur() == Occur.SHOULD || c.getOccur() == Occur.MUST) {
+          sum += ceiling(searcher, c.getQuery(), boost);
+        }
+      }
+      return sum;
+    }
+    if (q instanceof TermQuery tq) {
+      return boost * idf(searcher, tq.getTerm());
+    }
+    if (q instanceof PhraseQuery pq) {
+      double sum = 0;
+      for (Term t : pq.getTerms()) {
+        double idf = idf(searcher, t);
+        if (idf == 0) {
+          return 0; // a phrase with an unknown term matches nothing
+        }
+        sum += idf;
+      }
+      return boost * sum;
+    }
+    throw new IllegalStateException("unexpected query in a text query: " + q.getClass().getName());
+  }
+
+  /** BM25's idf as Lucene computes it, or 0 for a term no document holds. */
+  private static double idf(IndexSearcher searcher, Term term) throws IOException {
+    int docFreq = searcher.getIndexReader().docFreq(term);
+    if (docFreq == 0) {
+      return 0;
+    }
+    CollectionStatistics stats = searcher.collectionStatistics(term.field());
+    long docCount = stats == null ? docFreq : stats.docCount();
+    return (float) Math.log(1 + (docCount - docFreq + 0.5D) / (docFreq + 0.5D));
   }
 
   /**
