@@ -16,6 +16,7 @@ import dev.memhook.core.internal.index.CodeAwareAnalyzer;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.PositionedTerm;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.Variant;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -43,6 +44,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.core.KeywordTokenizer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
@@ -133,32 +137,30 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   public enum SearchField {
     /** The title; boost 2: a short, deliberate description. */
-    TITLE("title", 2.0f, true),
+    TITLE("title", 2.0f),
     /** The summary; boost 1.5. */
-    SUMMARY("summary", 1.5f, true),
+    SUMMARY("summary", 1.5f),
     /** The full content; boost 1. */
-    CONTENT("content", 1.0f, true),
+    CONTENT("content", 1.0f),
     /** The concept tags; boost 1.5: chosen words. */
-    CONCEPTS("concepts", 1.5f, true),
+    CONCEPTS("concepts", 1.5f),
     /** The file paths and source pin paths; boost 1.5. */
-    FILES("files", 1.5f, true),
-    /** The origin's kind and name (who said it); boost 1. */
-    SPEAKER("speaker", 1.0f, false),
+    FILES("files", 1.5f),
+    /** The origin's name: the speaker, agent or tool (who said it); boost 1. */
+    SPEAKER("speaker", 1.0f),
     /** The source session id; boost 0.5: rarely what a question names. */
-    SESSION("session", 0.5f, false),
+    SESSION("session", 0.5f),
     /** Attribute keys and values; boost 1. */
-    ATTRIBUTES("attributes", 1.0f, false),
+    ATTRIBUTES("attributes", 1.0f),
     /** When it happened, as text ({@code Monday 8 May 2023 2023-05-08}, UTC); boost 1. */
-    DATE("date", 1.0f, false);
+    DATE("date", 1.0f);
 
     private final String fieldName;
     private final float defaultBoost;
-    private final boolean exactVariant;
 
-    SearchField(String fieldName, float defaultBoost, boolean exactVariant) {
+    SearchField(String fieldName, float defaultBoost) {
       this.fieldName = fieldName;
       this.defaultBoost = defaultBoost;
-      this.exactVariant = exactVariant;
     }
 
     /** The default boost of this field. */
@@ -172,10 +174,6 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     String exactFieldName() {
       return fieldName + EXACT_SUFFIX;
-    }
-
-    boolean hasExactVariant() {
-      return exactVariant;
     }
   }
 
@@ -195,6 +193,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   static final String F_AUDIT_ID = "audit_id";
   static final String F_AUDIT_SCOPE = "audit_scope";
   static final String EXACT_SUFFIX = "_exact";
+  /** The token of an empty text field; query analysis never produces control characters. */
+  static final String PLACEHOLDER = "\u0001";
   static final String USER_DATA_MODEL = "memhook.space.model";
   static final String USER_DATA_DIMENSION = "memhook.space.dimension";
   static final String USER_DATA_FORMAT = "memhook.index.format";
@@ -204,7 +204,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * The most distinct terms per analysis variant a text query uses; the rest of a very long query
    * is ignored. Keeps the expanded query under Lucene's default limit of 1024 clauses.
    */
-  static final int MAX_QUERY_TERMS = 64;
+  static final int MAX_QUERY_TERMS = 48;
   /** The longest query (in exact tokens) also searched as a phrase. */
   static final int MAX_PHRASE_TERMS = 16;
   /** The most concepts plus files {@link #searchRelated} accepts. */
@@ -814,15 +814,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (SearchField f : SearchField.values()) {
       String text = fieldText(f, m);
       if (text.isBlank()) {
+        // BM25 computes idf from the documents that have the field: a field most memories lack
+        // (session, speaker, title) would give its rare values a tiny idf. An unmatchable
+        // placeholder token (no query analysis yields a control character) keeps the count honest.
+        doc.add(new TextField(f.fieldName(), placeholder()));
+        doc.add(new TextField(f.exactFieldName(), placeholder()));
         continue;
       }
       doc.add(new TextField(f.fieldName(), text, Field.Store.NO));
-      if (f.hasExactVariant()) {
-        doc.add(new TextField(f.exactFieldName(), text, Field.Store.NO));
-      }
+      doc.add(new TextField(f.exactFieldName(), text, Field.Store.NO));
       all.append(text).append('\n');
     }
     doc.add(new TextField(F_SHA, all.toString(), Field.Store.NO));
+    doc.add(new TextField(F_SHA, placeholder())); // most texts hold no SHA: keep its idf honest
     for (String c : new LinkedHashSet<>(m.concepts())) {
       doc.add(new StringField(F_CONCEPT_KEY, c.toLowerCase(Locale.ROOT), Field.Store.NO));
     }
@@ -833,6 +837,12 @@ public final class LuceneMemoryStore implements MemoryStore {
       doc.add(new KnnFloatVectorField(F_VECTOR, embedding.toArray(), VectorSimilarityFunction.COSINE));
     }
     return doc;
+  }
+
+  private static TokenStream placeholder() {
+    Tokenizer t = new KeywordTokenizer();
+    t.setReader(new StringReader(PLACEHOLDER));
+    return t;
   }
 
   static String fieldText(SearchField f, Memory m) {
@@ -846,8 +856,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         m.sourcePins().forEach(p -> paths.add(p.path()));
         yield String.join("\n", paths);
       }
-      case SPEAKER -> m.origin().kind().name().toLowerCase(Locale.ROOT)
-          + (m.origin().name() == null ? "" : " " + m.origin().name());
+      case SPEAKER -> m.origin().name() == null ? "" : m.origin().name();
       case SESSION -> m.sourceSession() == null ? "" : m.sourceSession();
       case ATTRIBUTES -> m.attributes().entrySet().stream()
           .map(e -> e.getKey() + " " + e.getValue())
@@ -880,15 +889,13 @@ public final class LuceneMemoryStore implements MemoryStore {
         continue;
       }
       addTerms(any, f.fieldName(), codeTerms, boost);
-      if (f.hasExactVariant()) {
-        addTerms(any, f.exactFieldName(), exactDistinct, boost * exactWeight);
-        if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
-          PhraseQuery.Builder phrase = new PhraseQuery.Builder();
-          for (PositionedTerm t : exactTerms) {
-            phrase.add(new Term(f.exactFieldName(), t.term()), t.position());
-          }
-          any.add(new BoostQuery(phrase.build(), boost * phraseWeight), Occur.SHOULD);
+      addTerms(any, f.exactFieldName(), exactDistinct, boost * exactWeight);
+      if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
+        PhraseQuery.Builder phrase = new PhraseQuery.Builder();
+        for (PositionedTerm t : exactTerms) {
+          phrase.add(new Term(f.exactFieldName(), t.term()), t.position());
         }
+        any.add(new BoostQuery(phrase.build(), boost * phraseWeight), Occur.SHOULD);
       }
     }
     addTerms(any, F_SHA, hexTerms, shaBoost);
