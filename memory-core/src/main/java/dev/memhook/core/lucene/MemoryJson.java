@@ -90,7 +90,7 @@ final class MemoryJson {
         .occurredAt(Instant.parse(text(n, "occurredAt")))
         .createdAt(Instant.parse(text(n, "createdAt")));
     Map<String, String> attributes = new LinkedHashMap<>();
-    n.path("attributes").fields().forEachRemaining(e -> attributes.put(e.getKey(), e.getValue().asText()));
+    n.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
     b.attributes(attributes);
     List<SourcePin> pins = new ArrayList<>();
     for (JsonNode pin : n.path("sourcePins")) {
