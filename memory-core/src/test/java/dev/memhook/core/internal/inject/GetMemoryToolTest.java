@@ -1,0 +1,189 @@
+package dev.memhook.core.internal.inject;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Scope;
+import dev.memhook.api.chat.ToolResult;
+import dev.memhook.core.HashingEmbedder;
+import dev.memhook.core.Memhook;
+import dev.memhook.testkit.FakeChatService;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The real get_memory tool, called as the model would call it, through FakeChatService. */
+class GetMemoryToolTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private MemoryService memory;
+  private FakeChatService chat;
+  private MemoryHook hook;
+  private Memory first;
+  private Memory second;
+  private Memory otherScope;
+
+  @BeforeEach
+  void setUp() {
+    memory = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+    first = memory.remember(MemoryDraft.builder(Scope.DEFAULT, "Deploys happen on Tuesdays after the standup.")
+        .summary("Deploys: Tuesdays").concepts(List.of("deploy")).build());
+    second = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The on-call rotation changes every Monday."));
+    otherScope = memory.remember(MemoryDraft.of(Scope.of("other-team"), "Their secret roadmap."));
+    chat = FakeChatService.create();
+    hook = memory.hookInto(chat);
+  }
+
+  @AfterEach
+  void tearDown() {
+    hook.close();
+    memory.close();
+  }
+
+  private ToolResult call(Map<String, Object> args) throws Exception {
+    return chat.callTool("get_memory", args).toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static Map<String, Object> args(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  private static String errorCode(ToolResult result) throws Exception {
+    assertTrue(result.error(), "expected an error result: " + result.content());
+    return JSON.readTree(result.content()).path("error").path("code").asText();
+  }
+
+  @Test
+  void singleId_returnsTheFullMemory() throws Exception {
+    ToolResult result = call(args("id", first.id().value()));
+    assertFalse(result.error());
+    JsonNode node = JSON.readTree(result.content());
+    assertEquals(first.id().value(), node.get("id").asText());
+    assertEquals("Deploys happen on Tuesdays after the standup.", node.get("content").asText());
+    assertEquals("Deploys: Tuesdays", node.get("summary").asText());
+    assertEquals("deploy", node.get("concepts").get(0).asText());
+  }
+
+  @Test
+  void summaryBatch_returnsIdAndSummaryPairs_inOneResult() throws Exception {
+    ToolResult result = call(args("ids", List.of(first.id().value(), second.id().value()), "summary", true));
+    assertFalse(result.error());
+    JsonNode array = JSON.readTree(result.content());
+    assertEquals(2, array.size());
+    assertEquals(first.id().value(), array.get(0).get("id").asText());
+    assertEquals("Deploys: Tuesdays", array.get(0).get("summary").asText());
+    assertEquals(List.of("id", "summary"), fieldNames(array.get(0)));
+    assertEquals(second.id().value(), array.get(1).get("id").asText());
+  }
+
+  @Test
+  void unknownIds_areReportedPerId_inABatch_andAsNotFound_alone() throws Exception {
+    JsonNode array = JSON.readTree(call(args("ids", List.of("mem_unknown", first.id().value()), "summary", true)).content());
+    assertEquals("not_found", array.get(0).get("error").asText());
+    assertEquals("Deploys: Tuesdays", array.get(1).get("summary").asText());
+    assertEquals("not_found", errorCode(call(args("id", "mem_unknown"))));
+  }
+
+  @Test
+  void anotherScopesMemory_looksExactlyLikeAnUnknownOne() throws Exception {
+    assertEquals("not_found", errorCode(call(args("id", otherScope.id().value()))));
+    JsonNode array = JSON.readTree(call(args("ids", List.of(otherScope.id().value()), "summary", true)).content());
+    assertEquals("not_found", array.get(0).get("error").asText());
+    assertFalse(array.toString().contains("roadmap"));
+  }
+
+  @Test
+  void forgottenMemory_isNotFound() throws Exception {
+    memory.forget(first.id(), "alice", "outdated");
+    assertEquals("not_found", errorCode(call(args("id", first.id().value()))));
+  }
+
+  @Test
+  void nonStringIds_areAStructuredError() throws Exception {
+    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of(42, first.id().value()), "summary", true))));
+    assertEquals("invalid_arguments", errorCode(call(args("id", 42))));
+    List<Object> withNull = new ArrayList<>();
+    withNull.add(null);
+    assertEquals("invalid_arguments", errorCode(call(args("ids", withNull, "summary", true))));
+    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of("not a valid id!"), "summary", true))));
+  }
+
+  @Test
+  void nonListIds_isAStructuredError() throws Exception {
+    assertEquals("invalid_arguments", errorCode(call(args("ids", first.id().value(), "summary", true))));
+    assertEquals("invalid_arguments", errorCode(call(args("ids", Map.of("a", "b")))));
+  }
+
+  @Test
+  void emptyList_isAStructuredError() throws Exception {
+    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of(), "summary", true))));
+  }
+
+  @Test
+  void tenThousandIds_isRejectedAsTooMany_withTheLimitInTheMessage() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      ids.add("mem_" + i);
+    }
+    ToolResult result = call(args("ids", ids, "summary", true));
+    assertEquals("too_many_ids", errorCode(result));
+    assertTrue(result.content().contains("at most " + GetMemoryTool.MAX_SUMMARY_IDS), result.content());
+    assertTrue(result.content().length() < 500, "the error stays small");
+  }
+
+  @Test
+  void missingArgument_bothArguments_unknownArgument_andBadSummary_areStructuredErrors() throws Exception {
+    assertEquals("invalid_arguments", errorCode(call(args())));
+    assertEquals("invalid_arguments", errorCode(call(args("id", first.id().value(), "ids", List.of(first.id().value())))));
+    assertEquals("invalid_arguments", errorCode(call(args("id", first.id().value(), "verbose", true))));
+    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of(first.id().value()), "summary", "yes"))));
+    Map<String, Object> nullId = new HashMap<>();
+    nullId.put("id", null);
+    assertEquals("invalid_arguments", errorCode(call(nullId)));
+  }
+
+  @Test
+  void fullBatch_withoutSummary_returnsFullMemories_upToItsOwnLimit() throws Exception {
+    JsonNode array = JSON.readTree(call(args("ids", List.of(first.id().value(), second.id().value()))).content());
+    assertEquals("The on-call rotation changes every Monday.", array.get(1).get("content").asText());
+    List<String> eleven = new ArrayList<>();
+    for (int i = 0; i < GetMemoryTool.MAX_FULL_IDS + 1; i++) {
+      eleven.add("mem_" + i);
+    }
+    assertEquals("too_many_ids", errorCode(call(args("ids", eleven))));
+  }
+
+  @Test
+  void theModelsOwnToolCall_isExecutedAndAnsweredInTheConversation() throws Exception {
+    chat.scriptReplies(dev.memhook.testkit.ModelReply.builder()
+        .toolCall("get_memory", args("id", second.id().value())).build());
+    chat.sendUser("unrelated words zzz").toCompletableFuture().get(10, TimeUnit.SECONDS);
+    String resultText = chat.messages().stream()
+        .filter(m -> m.role() == dev.memhook.api.chat.ChatRole.TOOL_RESULT && m.toolCall().arguments().containsKey("id"))
+        .findFirst().orElseThrow().text();
+    assertTrue(resultText.contains("The on-call rotation changes every Monday."), resultText);
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+}
