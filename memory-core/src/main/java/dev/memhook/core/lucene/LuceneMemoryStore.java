@@ -366,7 +366,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(embedding, "embedding");
     ensureOpen();
     Document doc = toDocument(memory, embedding);
-    write(List.of(memory.id()), () -> writer.updateDocument(idTerm(memory.id()), doc));
+    write(List.of(memory.id()), () -> {
+      writer.updateDocument(idTerm(memory.id()), doc);
+      return true;
+    });
   }
 
   /**
@@ -391,7 +394,10 @@ public final class LuceneMemoryStore implements MemoryStore {
       docs.add(toDocument(m, e));
     });
     List<MemoryId> ids = List.copyOf(byId.keySet());
-    write(ids, () -> writer.updateDocuments(idsQuery(ids), docs));
+    write(ids, () -> {
+      writer.updateDocuments(idsQuery(ids), docs);
+      return true;
+    });
   }
 
   @Override
@@ -475,6 +481,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       if (existed[0]) {
         writer.updateDocuments(idTerm(id), List.of(auditDoc));
       }
+      return existed[0];
     });
     return existed[0];
   }
@@ -527,7 +534,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(text, Occur.MUST)
         .add(scopeAndLatest(scope), Occur.FILTER)
         .build();
-    return withSearcher(s -> hits(s, s.search(q, k), k, false));
+    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
   }
 
   /**
@@ -610,8 +617,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (query.norm() == 0) {
       return List.of();
     }
-    Query q = new KnnFloatVectorQuery(F_VECTOR, query.toArray(), Math.max(k, efSearch), scopeAndLatest(scope));
-    return withSearcher(searcher -> hits(searcher, searcher.search(q, k), k, true));
+    float[] target = query.toArray();
+    return withSearcher(searcher -> {
+      int candidates = cap(searcher, Math.max(k, efSearch));
+      Query q = new KnnFloatVectorQuery(F_VECTOR, target, candidates, scopeAndLatest(scope));
+      return hits(searcher, searcher.search(q, cap(searcher, k)), k, true);
+    });
   }
 
   /**
@@ -651,7 +662,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(shared.build(), Occur.MUST)
         .add(scopeAndLatest(scope), Occur.FILTER)
         .build();
-    return withSearcher(s -> hits(s, s.search(q, k), k, false));
+    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
   }
 
   @Override
@@ -728,7 +739,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   @FunctionalInterface
   private interface IndexAction {
-    void run() throws IOException;
+    /** Applies the change; returns false if there was nothing to change. */
+    boolean run() throws IOException;
   }
 
   @FunctionalInterface
@@ -744,12 +756,16 @@ public final class LuceneMemoryStore implements MemoryStore {
         throw new MemoryStoreException("an earlier write to the " + location + " failed ("
             + writeFailure.getMessage() + "); close and reopen the store before writing again", writeFailure);
       }
+      boolean changed;
       try {
-        action.run();
+        changed = action.run();
       } catch (IOException | AlreadyClosedException e) {
         writeFailure = e;
         throw new MemoryStoreException("writing to the " + location + " failed: " + e.getMessage()
             + "; nothing was committed; check disk space and permissions, then close and reopen the store", e);
+      }
+      if (!changed) {
+        return;
       }
       if (committer == null) {
         commitNow("commit a write");
@@ -931,6 +947,11 @@ public final class LuceneMemoryStore implements MemoryStore {
         .add(new TermQuery(new Term(F_SCOPE, scope.value())), Occur.FILTER)
         .add(new TermQuery(new Term(F_LATEST, "true")), Occur.FILTER)
         .build();
+  }
+
+  /** {@code k} bounded by the number of documents, so a huge {@code k} allocates nothing huge. */
+  private static int cap(IndexSearcher searcher, int k) {
+    return Math.max(1, Math.min(k, searcher.getIndexReader().maxDoc()));
   }
 
   private static List<StoreHit> hits(IndexSearcher searcher, TopDocs top, int k, boolean cosine) throws IOException {

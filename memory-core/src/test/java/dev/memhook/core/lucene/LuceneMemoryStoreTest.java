@@ -157,6 +157,16 @@ class LuceneMemoryStoreTest {
   }
 
   @Test
+  void hugeK_isFine() {
+    try (LuceneMemoryStore store = inMemory()) {
+      store.put(memory("m1", A, "kafka").toBuilder().concepts(List.of("c")).build(), vector(1));
+      assertEquals(1, store.searchText(A, "kafka", Integer.MAX_VALUE).size());
+      assertEquals(1, store.searchVector(A, vector(1), Integer.MAX_VALUE).size());
+      assertEquals(1, store.searchRelated(A, Set.of("c"), Set.of(), Integer.MAX_VALUE).size());
+    }
+  }
+
+  @Test
   void k_mustBePositive() {
     try (LuceneMemoryStore store = inMemory()) {
       assertThrows(IllegalArgumentException.class, () -> store.searchText(A, "x", 0));
@@ -190,7 +200,12 @@ class LuceneMemoryStoreTest {
         Set<String> concepts = Set.of(CONCEPTS.get(random.nextInt(CONCEPTS.size())));
         Set<String> files = Set.of(FILES.get(random.nextInt(FILES.size())));
         List<StoreHit> hits = new ArrayList<>();
-        hits.addAll(store.searchText(scope, query, 50));
+        List<StoreHit> textHits = store.searchText(scope, query, 50);
+        double ceiling = store.textScoreCeiling(scope, query);
+        for (StoreHit h : textHits) {
+          assertTrue(h.score() <= ceiling, h + " above ceiling " + ceiling + " for '" + query + "'; seed " + seed);
+        }
+        hits.addAll(textHits);
         hits.addAll(store.searchVector(scope, randomVector(random), 50));
         hits.addAll(store.searchRelated(scope, concepts, files, 50));
         for (StoreHit hit : hits) {
