@@ -25,7 +25,6 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import java.time.Duration;
@@ -37,12 +36,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class HookLifecycleTest {
+abstract class HookLifecycleContract {
+
+  /** A new, empty, unattached store for one service. */
+  abstract dev.memhook.api.spi.MemoryStore newStore();
+
 
   private static final Duration GENEROUS = Duration.ofSeconds(30);
 
-  private static MemoryService service() {
-    return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+  private MemoryService service() {
+    return Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
   }
 
   @Test
@@ -162,7 +165,7 @@ class HookLifecycleTest {
 
   @Test
   void aFailingStore_neverBreaksTheTurn_andTheFailureIsReported() throws Exception {
-    MemoryStore failing = new ForwardingStore(new InMemoryMemoryStore()) {
+    MemoryStore failing = new ForwardingStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         throw new MemoryStoreException("disk on fire");
@@ -191,7 +194,7 @@ class HookLifecycleTest {
   @Test
   void aSlowRecall_timesOut_andTheCallbackCompletesWithoutInjecting() throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    MemoryStore slow = new ForwardingStore(new InMemoryMemoryStore()) {
+    MemoryStore slow = new ForwardingStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         try {
