@@ -30,7 +30,7 @@ public final class Demo {
   public static void main(String[] args) throws Exception {
     Path directory = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("memhook-demo");
     Scope scope = Scope.of("acme", "checkout-service");
-    try (MemoryService memory = Memhook.builder().inMemory().build()) {
+    try (MemoryService memory = Memhook.builder().directory(directory).build()) {
       memory.remember(MemoryDraft.builder(scope, "Card payments go through Stripe; the webhook secret lives in Vault.")
           .type(MemoryType.ARCHITECTURE).concepts(List.of("payments", "stripe")).build());
       memory.remember(MemoryDraft.builder(scope, "Stripe webhooks retry for up to three days; handlers must be idempotent.")
@@ -59,6 +59,6 @@ public final class Demo {
         System.out.print(memory.recall(RecallQuery.of(scope, "stripe webhook ran twice")).explain());
       }
     }
-    System.out.println("(data directory for the on-disk store: " + directory + ")");
+    System.out.println("(memories stored durably in " + directory + "; pass a directory as the first argument to keep them)");
   }
 }

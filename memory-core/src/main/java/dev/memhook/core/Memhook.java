@@ -5,7 +5,9 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.core.store.InMemoryMemoryStore;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * The entry point: builds a {@link MemoryService}.
  *
  * <pre>{@code
- * try (MemoryService memory = Memhook.builder().inMemory().build();
+ * try (MemoryService memory = Memhook.builder().directory(Path.of("memory")).build();
  *      MemoryHook hook = memory.hookInto(chat)) {
  *   ...
  * }
@@ -68,7 +70,8 @@ public final class Memhook {
    * Builds a {@link MemoryService}. Not thread-safe; each setter validates at once and each thing
    * is set one way.
    *
-   * <p>Required: where memories live, by {@link #store(MemoryStore)} or {@link #inMemory()}.
+   * <p>Required: where memories live, by {@link #directory(Path)} (the embedded default, Lucene on
+   * disk), {@link #store(MemoryStore)} or {@link #inMemory()}.
    * Optional: the embedder (default: the highest-priority {@link EmbedderProvider} found by
    * {@link ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else
    * {@link HashingEmbedder} with a logged notice), recall options (default
@@ -92,6 +95,18 @@ public final class Memhook {
       Objects.requireNonNull(value, "store");
       checkStoreUnset();
       this.store = value;
+      return this;
+    }
+
+    /**
+     * Stores memories in the embedded default: a {@link LuceneMemoryStore} in {@code directory}
+     * (created if missing), durable when {@code remember} returns. The same directory reopens every
+     * acknowledged memory; it is locked while the service is open.
+     */
+    public Builder directory(Path directory) {
+      Objects.requireNonNull(directory, "directory");
+      checkStoreUnset();
+      this.store = LuceneMemoryStore.builder().directory(directory).build();
       return this;
     }
 
@@ -138,7 +153,7 @@ public final class Memhook {
      */
     public MemoryService build() {
       if (store == null) {
-        throw new IllegalStateException("choose where memories live: store(...) or inMemory()");
+        throw new IllegalStateException("choose where memories live: directory(path), store(...) or inMemory()");
       }
       Embedder chosen = embedder != null ? embedder : discoverEmbedder(Memhook.class.getClassLoader());
       ExecutorService owned = null;

@@ -26,7 +26,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The real get_memory tool, called as the model would call it, through FakeChatService. */
-class GetMemoryToolTest {
+abstract class GetMemoryToolContract {
+
+  /** A new, empty, unattached store for one service. */
+  abstract dev.memhook.api.spi.MemoryStore newStore();
+
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private MemoryService memory;
@@ -38,7 +42,7 @@ class GetMemoryToolTest {
 
   @BeforeEach
   void setUp() {
-    memory = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+    memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
     first = memory.remember(MemoryDraft.builder(Scope.DEFAULT, "Deploys happen on Tuesdays after the standup.")
         .summary("Deploys: Tuesdays").concepts(List.of("deploy")).build());
     second = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The on-call rotation changes every Monday."));

@@ -25,7 +25,6 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import java.time.Duration;
@@ -37,12 +36,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class HookLifecycleTest {
+abstract class HookLifecycleContract {
+
+  /** A new, empty, unattached store for one service. */
+  abstract dev.memhook.api.spi.MemoryStore newStore();
+
 
   private static final Duration GENEROUS = Duration.ofSeconds(30);
 
-  private static MemoryService service() {
-    return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+  private MemoryService service() {
+    return Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
   }
 
   @Test
@@ -145,14 +148,15 @@ class HookLifecycleTest {
   @Test
   void injection_isCappedPerMessageAndPerCallback() throws Exception {
     try (MemoryService memory = service()) {
-      for (int i = 0; i < 10; i++) {
+      for (int i = 0; i < 5; i++) {
         memory.remember(MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alert rule number " + i));
+        memory.remember(MemoryDraft.of(Scope.DEFAULT, "Redis eviction policy note number " + i));
       }
       FakeChatService chat = FakeChatService.create();
       MemoryHook hook = memory.hookInto(chat, HookOptions.builder()
           .maxPerMessage(3).maxPerCallback(4).recallTimeout(GENEROUS).build());
       chat.append(dev.memhook.api.chat.ChatMessage.user("kafka consumer lag alert rule"),
-          dev.memhook.api.chat.ChatMessage.user("consumer lag alert rule for kafka"));
+          dev.memhook.api.chat.ChatMessage.user("redis eviction policy note"));
       chat.fireBeforeSendLoop().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertEquals(1, chat.toolCalls("get_memory").size(), "one batch for both messages");
       assertEquals(4, hook.injectedIds().size(), "3 from the first message, then capped at 4");
@@ -161,7 +165,7 @@ class HookLifecycleTest {
 
   @Test
   void aFailingStore_neverBreaksTheTurn_andTheFailureIsReported() throws Exception {
-    MemoryStore failing = new ForwardingStore(new InMemoryMemoryStore()) {
+    MemoryStore failing = new ForwardingStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         throw new MemoryStoreException("disk on fire");
@@ -190,7 +194,7 @@ class HookLifecycleTest {
   @Test
   void aSlowRecall_timesOut_andTheCallbackCompletesWithoutInjecting() throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    MemoryStore slow = new ForwardingStore(new InMemoryMemoryStore()) {
+    MemoryStore slow = new ForwardingStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         try {

@@ -32,7 +32,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The four-step example flow of the hook contract in DESIGN.md, driven through FakeChatService. */
-class HookExampleFlowTest {
+abstract class HookExampleFlowContract {
+
+  /** A new, empty, unattached store for one service. */
+  abstract dev.memhook.api.spi.MemoryStore newStore();
+
 
   record Event(HookPhase phase, List<MemoryId> ids) {}
 
@@ -46,7 +50,7 @@ class HookExampleFlowTest {
 
   @BeforeEach
   void setUp() {
-    memory = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+    memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
     Scope scope = Scope.DEFAULT;
     a = memory.remember(MemoryDraft.of(scope, "The checkout service takes card payments through Stripe."));
     b = memory.remember(MemoryDraft.of(scope, "Stripe webhooks are verified with the Stripe signing secret."));

@@ -37,7 +37,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * twice by one hook, and every id that recall returned for a scanned message is injected exactly
  * once. Each case is a seed; a failure names it, and {@code -Dmemhook.seed=N} replays one.
  */
-class HookConcurrencyPropertyTest {
+abstract class HookConcurrencyPropertyContract {
+
+  /** A new, empty, unattached store for one service. */
+  abstract dev.memhook.api.spi.MemoryStore newStore();
+
 
   private static final String[] TOPICS = {
       "kafka consumer lag alerts", "postgres vacuum schedule", "redis cache eviction policy",
@@ -56,7 +60,7 @@ class HookConcurrencyPropertyTest {
   @MethodSource("seeds")
   void concurrentCallbacks_neverInjectAnIdTwice_andInjectEveryRecalledIdOnce(long seed) throws Exception {
     Random random = new Random(seed);
-    try (MemoryService memory = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build()) {
       for (String topic : TOPICS) {
         for (int i = 0; i < 3; i++) {
           memory.remember(MemoryDraft.of(Scope.DEFAULT, "Note " + i + " on " + topic + ": detail " + random.nextInt(1000)));

@@ -1,0 +1,1266 @@
+package dev.memhook.core.lucene;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.IncompatibleStoreException;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryStoreException;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.core.internal.index.CodeAwareAnalyzer;
+import dev.memhook.core.internal.index.CodeAwareAnalyzer.PositionedTerm;
+import dev.memhook.core.internal.index.CodeAwareAnalyzer.Variant;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.core.KeywordTokenizer;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded default {@link MemoryStore}: one Lucene index on disk (or in memory, for tests)
+ * holding the records as JSON, code-aware BM25 text fields, keyword fields for the entity graph and
+ * an HNSW vector field. The index layout, the durability policy and the analysis chain are described
+ * in the {@linkplain dev.memhook.core.lucene package documentation}.
+ *
+ * <pre>{@code
+ * try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(Path.of("memhook-index")).build()) {
+ *   store.attach(embedder.space());
+ *   store.put(memory, embedder.embed(memory.content()));
+ *   List<StoreHit> hits = store.searchText(scope, "why does AuthMiddleware reject tokens?", 10);
+ * }
+ * }</pre>
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Thread safety:</b> thread-safe; every method may be called from any thread. Writes are
+ *       serialized by an internal lock (so a commit never sees half of a {@link #putAll}); reads and
+ *       searches never block on writes: they use the latest near-real-time searcher. Do not
+ *       synchronize on instances.
+ *   <li><b>Durability:</b> by default every write is committed (fsync'ed) before it returns. With
+ *       {@link Builder#groupCommit(Duration)} writes return once applied and a background thread
+ *       commits them within the interval; a crash loses at most that window. Either way a write is
+ *       visible to every read and search as soon as it returns.
+ *   <li><b>Nulls:</b> every argument must be non-null ({@link NullPointerException} otherwise).
+ *   <li><b>Errors:</b> caller mistakes (a non-positive {@code k}, an embedding of the wrong dimension,
+ *       a write before {@link #attach}) throw {@link IllegalArgumentException} or
+ *       {@link IllegalStateException}; I/O failures throw {@link MemoryStoreException} saying what
+ *       to do; a space mismatch throws {@link IncompatibleStoreException}. After a failed write the
+ *       store refuses further writes: close and reopen it (nothing uncommitted is kept).
+ *   <li><b>Lifecycle:</b> {@link #close()} commits pending writes, releases the index lock and is
+ *       idempotent; afterwards every other method throws {@link IllegalStateException}. One
+ *       directory can be open in one store at a time; a second store (in this or another process)
+ *       fails with a {@link MemoryStoreException} naming the lock.
+ *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by
+ *       {@link #textScoreCeiling}; {@link #searchVector} returns cosine
+ *       similarity in [-1, 1]; {@link #searchRelated} returns the number of shared concepts and files.
+ *   <li><b>Empty inputs:</b> a text query that analyzes to no terms, a zero query vector and empty
+ *       concept and file sets all return an empty list. A memory put with a zero embedding is stored
+ *       and text-searchable but never returned by {@link #searchVector}.
+ * </ul>
+ */
+public final class LuceneMemoryStore implements MemoryStore {
+
+  /**
+   * The text fields of a memory that {@link #searchText} searches, each with its default BM25 boost.
+   * Beside title, summary and content, a memory is findable by what it carries: who said it, the
+   * session, its attributes and the date it happened.
+   */
+  public enum SearchField {
+    /** The title; boost 2: a short, deliberate description. */
+    TITLE("title", 2.0f),
+    /** The summary; boost 1.5. */
+    SUMMARY("summary", 1.5f),
+    /** The full content; boost 1. */
+    CONTENT("content", 1.0f),
+    /** The concept tags; boost 1.5: chosen words. */
+    CONCEPTS("concepts", 1.5f),
+    /** The file paths and source pin paths; boost 1.5. */
+    FILES("files", 1.5f),
+    /** The origin's name: the speaker, agent or tool (who said it); boost 1. */
+    SPEAKER("speaker", 1.0f),
+    /** The source session id; boost 0.5: rarely what a question names. */
+    SESSION("session", 0.5f),
+    /** Attribute keys and values; boost 1. */
+    ATTRIBUTES("attributes", 1.0f),
+    /** When it happened, as text ({@code Monday 8 May 2023 2023-05-08}, UTC); boost 1. */
+    DATE("date", 1.0f);
+
+    private final String fieldName;
+    private final float defaultBoost;
+
+    SearchField(String fieldName, float defaultBoost) {
+      this.fieldName = fieldName;
+      this.defaultBoost = defaultBoost;
+    }
+
+    /** The default boost of this field. */
+    public float defaultBoost() {
+      return defaultBoost;
+    }
+
+    String fieldName() {
+      return fieldName;
+    }
+
+    String exactFieldName() {
+      return fieldName + EXACT_SUFFIX;
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
+
+  static final String F_KIND = "kind";
+  static final String KIND_MEMORY = "memory";
+  static final String KIND_AUDIT = "audit";
+  static final String F_ID = "id";
+  static final String F_SCOPE = "scope";
+  static final String F_LATEST = "latest";
+  static final String F_JSON = "json";
+  static final String F_VECTOR = "vector";
+  static final String F_CONCEPT_KEY = "concept_key";
+  static final String F_FILE_KEY = "file_key";
+  static final String F_SHA = "sha";
+  static final String F_AUDIT_ID = "audit_id";
+  static final String F_AUDIT_SCOPE = "audit_scope";
+  static final String EXACT_SUFFIX = "_exact";
+  /** The token of an empty text field; query analysis never produces control characters. */
+  static final String PLACEHOLDER = "\u0001";
+  static final String USER_DATA_MODEL = "memhook.space.model";
+  static final String USER_DATA_DIMENSION = "memhook.space.dimension";
+  static final String USER_DATA_FORMAT = "memhook.index.format";
+  static final String INDEX_FORMAT = "1";
+
+  /**
+   * The most distinct terms per analysis variant a text query uses; the rest of a very long query
+   * is ignored. Keeps the expanded query under Lucene's default limit of 1024 clauses.
+   */
+  static final int MAX_QUERY_TERMS = 48;
+  /** The longest query (in exact tokens) also searched as a phrase. */
+  static final int MAX_PHRASE_TERMS = 16;
+  /** The most concepts plus files {@link #searchRelated} accepts. */
+  public static final int MAX_RELATED_TERMS = 512;
+
+  private static final DateTimeFormatter LONG_DATE = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
+
+  private final String location;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final CodeAwareAnalyzer codeAnalyzer = CodeAwareAnalyzer.of(Variant.CODE);
+  private final CodeAwareAnalyzer exactAnalyzer = CodeAwareAnalyzer.of(Variant.EXACT);
+  private final CodeAwareAnalyzer hexIndexAnalyzer = CodeAwareAnalyzer.of(Variant.HEX_INDEX);
+  private final CodeAwareAnalyzer hexQueryAnalyzer = CodeAwareAnalyzer.of(Variant.HEX_QUERY);
+  private final MemoryJson json = new MemoryJson();
+  private final Cache<MemoryId, Memory> cache;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  /** Bumped after every visible write; a read caches only if no write happened meanwhile. */
+  private final AtomicLong writeGeneration = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Map<SearchField, Float> boosts;
+  private final float exactWeight;
+  private final float phraseWeight;
+  private final float shaBoost;
+  private final int efSearch;
+  private final ScheduledExecutorService committer;
+  /** Guarded by writeLock. */
+  private boolean dirty;
+  /** Guarded by writeLock; set when a write failed half-way: the writer may hold partial changes. */
+  private Exception writeFailure;
+  /** The space recorded in the index, or attached; null until either. */
+  private volatile EmbeddingSpace space;
+  private volatile boolean attached;
+
+  private LuceneMemoryStore(Builder b) {
+    this.location = b.path == null ? "in-memory index" : "index at " + b.path.toAbsolutePath();
+    this.boosts = new EnumMap<>(b.boosts);
+    this.exactWeight = b.exactWeight;
+    this.phraseWeight = b.phraseWeight;
+    this.shaBoost = b.shaBoost;
+    this.efSearch = b.efSearch;
+    this.cache = Caffeine.newBuilder().maximumSize(b.cacheSize).build();
+    Directory dir = null;
+    IndexWriter w = null;
+    try {
+      dir = b.path == null ? new ByteBuffersDirectory() : FSDirectory.open(b.path);
+      KnnVectorsFormat vectors = b.scalarQuantization
+          ? new Lucene99HnswScalarQuantizedVectorsFormat(b.hnswMaxConn, b.hnswBeamWidth)
+          : new Lucene99HnswVectorsFormat(b.hnswMaxConn, b.hnswBeamWidth);
+      IndexWriterConfig config = new IndexWriterConfig(new FieldAnalyzer())
+          .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+          .setCommitOnClose(false)
+          .setCodec(new Lucene912Codec() {
+            @Override
+            public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+              return vectors;
+            }
+          });
+      w = new IndexWriter(dir, config);
+      Map<String, String> userData = new HashMap<>();
+      Iterable<Map.Entry<String, String>> live = w.getLiveCommitData();
+      if (live != null) {
+        live.forEach(e -> userData.put(e.getKey(), e.getValue()));
+      }
+      String format = userData.get(USER_DATA_FORMAT);
+      if (format != null && !INDEX_FORMAT.equals(format)) {
+        throw new IncompatibleStoreException("the " + location + " has index format " + format
+            + " but this Memhook reads format " + INDEX_FORMAT + "; upgrade Memhook or rebuild the index");
+      }
+      this.space = readSpace(userData);
+      userData.put(USER_DATA_FORMAT, INDEX_FORMAT);
+      w.setLiveCommitData(userData.entrySet());
+      w.commit();
+      this.searchers = new SearcherManager(w, null);
+    } catch (LockObtainFailedException e) {
+      closeQuietly(w, dir);
+      throw new MemoryStoreException("the " + location + " is locked (write.lock): another process or another"
+          + " LuceneMemoryStore in this JVM has it open; close that store first or use another directory", e);
+    } catch (IOException e) {
+      closeQuietly(w, dir);
+      throw new MemoryStoreException("could not open the " + location + ": " + e.getMessage()
+          + "; check that the directory is writable and not corrupt, then retry", e);
+    } catch (RuntimeException e) {
+      closeQuietly(w, dir);
+      throw e;
+    }
+    this.directory = dir;
+    this.writer = w;
+    if (b.groupCommit != null) {
+      long millis = Math.max(1, b.groupCommit.toMillis());
+      this.committer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "memhook-lucene-commit");
+        t.setDaemon(true);
+        return t;
+      });
+      committer.scheduleWithFixedDelay(this::commitPending, millis, millis, TimeUnit.MILLISECONDS);
+    } else {
+      this.committer = null;
+    }
+    LOG.debug("opened {} (space {})", location, space);
+  }
+
+  /** A builder; {@link Builder#build()} opens the store. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A store in memory with default settings, for tests: nothing survives {@link #close()}. */
+  public static LuceneMemoryStore inMemory() {
+    return builder().inMemory().build();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // MemoryStore
+
+  /**
+   * Checks {@code space} against the space recorded in the index and records it if none is.
+   *
+   * @throws IncompatibleStoreException if the index was built with another model or dimension
+   */
+  @Override
+  public void attach(EmbeddingSpace space) {
+    Objects.requireNonNull(space, "space");
+    writeLock.lock();
+    try {
+      ensureOpen();
+      EmbeddingSpace recorded = this.space;
+      if (recorded != null && !recorded.equals(space)) {
+        throw new IncompatibleStoreException("the " + location + " holds vectors of model '"
+            + recorded.modelId() + "' (dimension " + recorded.dimension() + ") but the configured embedder is '"
+            + space.modelId() + "' (dimension " + space.dimension() + "); configure the original model or"
+            + " rebuild the store in a new directory (vector spaces are never mixed)");
+      }
+      if (recorded == null) {
+        Map<String, String> userData = new HashMap<>();
+        writer.getLiveCommitData().forEach(e -> userData.put(e.getKey(), e.getValue()));
+        userData.put(USER_DATA_MODEL, space.modelId());
+        userData.put(USER_DATA_DIMENSION, Integer.toString(space.dimension()));
+        writer.setLiveCommitData(userData.entrySet());
+        commitNow("record the embedding space");
+        this.space = space;
+      }
+      this.attached = true;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Stores or replaces {@code memory} (upsert by id) with its embedding.
+   *
+   * @throws IllegalStateException if {@link #attach} was not called
+   * @throws IllegalArgumentException if the embedding's dimension is not the attached space's
+   */
+  @Override
+  public void put(Memory memory, Embedding embedding) {
+    Objects.requireNonNull(memory, "memory");
+    Objects.requireNonNull(embedding, "embedding");
+    ensureOpen();
+    Document doc = toDocument(memory, embedding);
+    write(List.of(memory.id()), () -> {
+      writer.updateDocument(idTerm(memory.id()), doc);
+      return true;
+    });
+  }
+
+  /**
+   * Stores or replaces all memories atomically: one Lucene update (delete by ids, add a block) and
+   * one commit, so either all are visible and durable or, if this throws, none is.
+   */
+  @Override
+  public void putAll(Map<Memory, Embedding> batch) {
+    Objects.requireNonNull(batch, "batch");
+    ensureOpen();
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<Document> docs = new ArrayList<>(batch.size());
+    Map<MemoryId, Memory> byId = new LinkedHashMap<>();
+    batch.forEach((m, e) -> {
+      Objects.requireNonNull(m, "batch key");
+      Objects.requireNonNull(e, "batch value for " + m.id());
+      if (byId.put(m.id(), m) != null) {
+        throw new IllegalArgumentException("batch holds two memories with id " + m.id());
+      }
+      docs.add(toDocument(m, e));
+    });
+    List<MemoryId> ids = List.copyOf(byId.keySet());
+    write(ids, () -> {
+      writer.updateDocuments(idsQuery(ids), docs);
+      return true;
+    });
+  }
+
+  @Override
+  public Optional<Memory> get(MemoryId id) {
+    Objects.requireNonNull(id, "id");
+    return Optional.ofNullable(getAll(List.of(id)).get(id));
+  }
+
+  /** The memories with these ids, found with one query for those not cached. */
+  @Override
+  public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
+    Objects.requireNonNull(ids, "ids");
+    ensureOpen();
+    Map<MemoryId, Memory> found = new HashMap<>();
+    Set<MemoryId> missing = new LinkedHashSet<>();
+    for (MemoryId id : ids) {
+      Objects.requireNonNull(id, "ids element");
+      Memory cached = cache.getIfPresent(id);
+      if (cached != null) {
+        found.put(id, cached);
+      } else {
+        missing.add(id);
+      }
+    }
+    if (!missing.isEmpty()) {
+      long generation = writeGeneration.get();
+      Map<MemoryId, Memory> loaded = withSearcher(searcher -> {
+        Map<MemoryId, Memory> out = new HashMap<>();
+        Query q = new BooleanQuery.Builder()
+            .add(idsQuery(missing), Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
+            .build();
+        TopDocs top = searcher.search(q, missing.size());
+        StoredFields stored = searcher.storedFields();
+        for (ScoreDoc sd : top.scoreDocs) {
+          String text = stored.document(sd.doc, Set.of(F_JSON)).get(F_JSON);
+          Memory m = decode(text);
+          out.put(m.id(), m);
+        }
+        return out;
+      });
+      // A write after `generation` may have replaced what we read: then don't cache it.
+      if (writeGeneration.get() == generation) {
+        cache.putAll(loaded);
+      }
+      found.putAll(loaded);
+    }
+    Map<MemoryId, Memory> out = new LinkedHashMap<>();
+    for (MemoryId id : ids) {
+      Memory m = found.get(id);
+      if (m != null) {
+        out.put(id, m);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Deletes the memory and, in the same atomic update and commit, stores {@code audit} as an audit
+   * document that no search sees. If the memory does not exist nothing is written.
+   *
+   * @throws IllegalArgumentException if {@code audit} names another id than {@code id}
+   */
+  @Override
+  public boolean delete(MemoryId id, ForgetRecord audit) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(audit, "audit");
+    if (!audit.id().equals(id)) {
+      throw new IllegalArgumentException("audit record is for " + audit.id() + " but the id deleted is " + id);
+    }
+    ensureOpen();
+    Document auditDoc = new Document();
+    auditDoc.add(new StringField(F_KIND, KIND_AUDIT, Field.Store.NO));
+    auditDoc.add(new StringField(F_AUDIT_ID, id.value(), Field.Store.NO));
+    auditDoc.add(new StringField(F_AUDIT_SCOPE, audit.scope().value(), Field.Store.NO));
+    auditDoc.add(new StoredField(F_JSON, json.write(audit)));
+    boolean[] existed = new boolean[1];
+    write(List.of(id), () -> {
+      // Under the write lock every write is already visible, so this count is current.
+      existed[0] = withSearcher(s -> s.count(new TermQuery(idTerm(id)))) > 0;
+      if (existed[0]) {
+        writer.updateDocuments(idTerm(id), List.of(auditDoc));
+      }
+      return existed[0];
+    });
+    return existed[0];
+  }
+
+  @Override
+  public List<ForgetRecord> forgotten(Scope scope) {
+    Objects.requireNonNull(scope, "scope");
+    ensureOpen();
+    List<ForgetRecord> out = withSearcher(searcher -> {
+      Query q = new BooleanQuery.Builder()
+          .add(new TermQuery(new Term(F_KIND, KIND_AUDIT)), Occur.FILTER)
+          .add(new TermQuery(new Term(F_AUDIT_SCOPE, scope.value())), Occur.FILTER)
+          .build();
+      int n = searcher.count(q);
+      List<ForgetRecord> records = new ArrayList<>(n);
+      if (n == 0) {
+        return records;
+      }
+      StoredFields stored = searcher.storedFields();
+      for (ScoreDoc sd : searcher.search(q, n).scoreDocs) {
+        String text = stored.document(sd.doc, Set.of(F_JSON)).get(F_JSON);
+        try {
+          records.add(json.readForget(text));
+        } catch (RuntimeException e) {
+          throw unreadable("an audit record", e);
+        }
+      }
+      return records;
+    });
+    out.sort(Comparator.comparing(ForgetRecord::at).thenComparing(r -> r.id().value()));
+    return List.copyOf(out);
+  }
+
+  /**
+   * BM25 over the {@linkplain SearchField text fields} with their boosts, plus exact-token and
+   * phrase matches on the unstemmed variants and SHA prefix matches, filtered by scope and latest.
+   * {@code query} is plain text: it is analyzed, never parsed as query syntax.
+   */
+  @Override
+  public List<StoreHit> searchText(Scope scope, String query, int k) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(query, "query");
+    checkK(k);
+    ensureOpen();
+    Query text = textQuery(query);
+    if (text == null) {
+      return List.of();
+    }
+    Query q = new BooleanQuery.Builder()
+        .add(text, Occur.MUST)
+        .add(scopeAndLatest(scope), Occur.FILTER)
+        .build();
+    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
+  }
+
+  /**
+   * The sum, over the leaf clauses of the query {@link #searchText} builds for {@code query}, of
+   * {@code boost * idf}: Lucene's BM25 scores a term as {@code boost * idf * tf / (tf + k1 * norm)},
+   * which approaches but never reaches {@code boost * idf}, so no text score exceeds this. A phrase
+   * counts the sum of its terms' idf, as Lucene scores it. Statistics are store-wide (all scopes);
+   * terms absent from the store count 0, so a query of unknown words has ceiling 0.
+   */
+  @Override
+  public double textScoreCeiling(Scope scope, String query) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(query, "query");
+    ensureOpen();
+    Query text = textQuery(query);
+    if (text == null) {
+      return 0;
+    }
+    return withSearcher(s -> ceiling(s, text, 1.0));
+  }
+
+  private static double ceiling(IndexSearcher searcher, Query q, double boost) throws IOException {
+    if (q instanceof BoostQuery b) {
+      return ceiling(searcher, b.getQuery(), boost * b.getBoost());
+    }
+    if (q instanceof BooleanQuery bq) {
+      double sum = 0;
+      for (BooleanClause c : bq.clauses()) {
+        if (c.getOccur() == Occur.SHOULD || c.getOccur() == Occur.MUST) {
+          sum += ceiling(searcher, c.getQuery(), boost);
+        }
+      }
+      return sum;
+    }
+    if (q instanceof TermQuery tq) {
+      return boost * idf(searcher, tq.getTerm());
+    }
+    if (q instanceof PhraseQuery pq) {
+      double sum = 0;
+      for (Term t : pq.getTerms()) {
+        double idf = idf(searcher, t);
+        if (idf == 0) {
+          return 0; // a phrase with an unknown term matches nothing
+        }
+        sum += idf;
+      }
+      return boost * sum;
+    }
+    throw new IllegalStateException("unexpected query in a text query: " + q.getClass().getName());
+  }
+
+  /** BM25's idf as Lucene computes it, or 0 for a term no document holds. */
+  private static double idf(IndexSearcher searcher, Term term) throws IOException {
+    int docFreq = searcher.getIndexReader().docFreq(term);
+    if (docFreq == 0) {
+      return 0;
+    }
+    CollectionStatistics stats = searcher.collectionStatistics(term.field());
+    long docCount = stats == null ? docFreq : stats.docCount();
+    return (float) Math.log(1 + (docCount - docFreq + 0.5D) / (docFreq + 0.5D));
+  }
+
+  /**
+   * Approximate nearest neighbours by HNSW with the scope and latest filter applied during the
+   * graph search; {@code max(k, efSearch)} candidates are gathered and the best {@code k} returned.
+   *
+   * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
+   */
+  @Override
+  public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(query, "query");
+    checkK(k);
+    ensureOpen();
+    EmbeddingSpace s = space;
+    if (s == null) {
+      return List.of();
+    }
+    checkDimension(query, s);
+    if (query.norm() == 0) {
+      return List.of();
+    }
+    float[] target = query.toArray();
+    return withSearcher(searcher -> {
+      int candidates = cap(searcher, Math.max(k, efSearch));
+      Query q = new KnnFloatVectorQuery(F_VECTOR, target, candidates, scopeAndLatest(scope));
+      return hits(searcher, searcher.search(q, cap(searcher, k)), k, true);
+    });
+  }
+
+  /**
+   * Scores each latest memory of {@code scope} by the number of given concepts (compared
+   * lower-cased) and files (compared exactly) it has.
+   *
+   * @throws IllegalArgumentException if more than {@value #MAX_RELATED_TERMS} concepts and files are given
+   */
+  @Override
+  public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(concepts, "concepts");
+    Objects.requireNonNull(files, "files");
+    checkK(k);
+    ensureOpen();
+    if (concepts.size() + files.size() > MAX_RELATED_TERMS) {
+      throw new IllegalArgumentException("searchRelated takes at most " + MAX_RELATED_TERMS
+          + " concepts and files, got " + (concepts.size() + files.size()));
+    }
+    Set<Term> terms = new LinkedHashSet<>();
+    for (String c : concepts) {
+      Objects.requireNonNull(c, "concepts element");
+      terms.add(new Term(F_CONCEPT_KEY, c.toLowerCase(Locale.ROOT)));
+    }
+    for (String f : files) {
+      Objects.requireNonNull(f, "files element");
+      terms.add(new Term(F_FILE_KEY, f));
+    }
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    BooleanQuery.Builder shared = new BooleanQuery.Builder();
+    for (Term t : terms) {
+      shared.add(new ConstantScoreQuery(new TermQuery(t)), Occur.SHOULD); // each share scores exactly 1
+    }
+    Query q = new BooleanQuery.Builder()
+        .add(shared.build(), Occur.MUST)
+        .add(scopeAndLatest(scope), Occur.FILTER)
+        .build();
+    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
+  }
+
+  @Override
+  public long count(Scope scope) {
+    Objects.requireNonNull(scope, "scope");
+    ensureOpen();
+    return withSearcher(s -> s.count(scopeAndLatest(scope)));
+  }
+
+  /**
+   * Commits pending writes and releases the index and its lock. Idempotent. After a failed write
+   * nothing uncommitted is committed.
+   *
+   * @throws MemoryStoreException if the final commit or the release failed
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (committer != null) {
+      committer.shutdown();
+      try {
+        committer.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    IOException failure = null;
+    writeLock.lock();
+    try {
+      if (writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
+        writer.commit();
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = e instanceof IOException io ? io : new IOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+    try {
+      searchers.close();
+    } catch (IOException e) {
+      failure = failure == null ? e : failure;
+    }
+    try {
+      if (writeFailure == null) {
+        writer.close();
+      } else {
+        writer.rollback();
+      }
+    } catch (IOException e) {
+      failure = failure == null ? e : failure;
+    }
+    try {
+      directory.close();
+    } catch (IOException e) {
+      failure = failure == null ? e : failure;
+    }
+    cache.invalidateAll();
+    if (failure != null) {
+      throw new MemoryStoreException("closing the " + location + " failed: " + failure.getMessage()
+          + "; writes since the last commit may be lost; reopen the store to check", failure);
+    }
+    LOG.debug("closed {}", location);
+  }
+
+  @Override
+  public String toString() {
+    return "LuceneMemoryStore[" + location + (closed.get() ? ", closed" : "") + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // writing
+
+  @FunctionalInterface
+  private interface IndexAction {
+    /** Applies the change; returns false if there was nothing to change. */
+    boolean run() throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface SearchAction<T> {
+    T apply(IndexSearcher searcher) throws IOException;
+  }
+
+  private void write(List<MemoryId> ids, IndexAction action) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (writeFailure != null) {
+        throw new MemoryStoreException("an earlier write to the " + location + " failed ("
+            + writeFailure.getMessage() + "); close and reopen the store before writing again", writeFailure);
+      }
+      boolean changed;
+      try {
+        changed = action.run();
+      } catch (IOException | AlreadyClosedException e) {
+        writeFailure = e;
+        throw new MemoryStoreException("writing to the " + location + " failed: " + e.getMessage()
+            + "; nothing was committed; check disk space and permissions, then close and reopen the store", e);
+      }
+      if (!changed) {
+        return;
+      }
+      if (committer == null) {
+        commitNow("commit a write");
+      } else {
+        dirty = true;
+      }
+      try {
+        searchers.maybeRefreshBlocking();
+      } catch (IOException e) {
+        throw new MemoryStoreException("the write to the " + location + " was applied but the searcher could"
+            + " not be refreshed: " + e.getMessage() + "; retry the read, or reopen the store", e);
+      } finally {
+        writeGeneration.incrementAndGet();
+        cache.invalidateAll(ids);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Commits under the write lock; a failure marks the store failed. */
+  private void commitNow(String what) {
+    try {
+      writer.commit();
+      dirty = false;
+    } catch (IOException | AlreadyClosedException e) {
+      writeFailure = e;
+      throw new MemoryStoreException("could not " + what + " to the " + location + ": " + e.getMessage()
+          + "; the write is not durable; check disk space and permissions, then close and reopen the store", e);
+    }
+  }
+
+  /** The group-commit task. */
+  private void commitPending() {
+    writeLock.lock();
+    try {
+      if (!dirty || writeFailure != null || closed.get()) {
+        return;
+      }
+      writer.commit();
+      dirty = false;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("group commit of the {} failed; will retry: {}", location, e.toString());
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private Document toDocument(Memory m, Embedding embedding) {
+    EmbeddingSpace s = space;
+    if (!attached || s == null) {
+      throw new IllegalStateException("attach(EmbeddingSpace) must be called before writing to the " + location);
+    }
+    checkDimension(embedding, s);
+    Document doc = new Document();
+    doc.add(new StringField(F_KIND, KIND_MEMORY, Field.Store.NO));
+    doc.add(new StringField(F_ID, m.id().value(), Field.Store.YES));
+    doc.add(new StringField(F_SCOPE, m.scope().value(), Field.Store.NO));
+    doc.add(new StringField(F_LATEST, Boolean.toString(m.latest()), Field.Store.NO));
+    doc.add(new StoredField(F_JSON, json.write(m)));
+    StringBuilder all = new StringBuilder();
+    for (SearchField f : SearchField.values()) {
+      String text = fieldText(f, m);
+      if (text.isBlank()) {
+        // BM25 computes idf from the documents that have the field: a field most memories lack
+        // (session, speaker, title) would give its rare values a tiny idf. An unmatchable
+        // placeholder token (no query analysis yields a control character) keeps the count honest.
+        doc.add(new TextField(f.fieldName(), placeholder()));
+        doc.add(new TextField(f.exactFieldName(), placeholder()));
+        continue;
+      }
+      doc.add(new TextField(f.fieldName(), text, Field.Store.NO));
+      doc.add(new TextField(f.exactFieldName(), text, Field.Store.NO));
+      all.append(text).append('\n');
+    }
+    doc.add(new TextField(F_SHA, all.toString(), Field.Store.NO));
+    doc.add(new TextField(F_SHA, placeholder())); // most texts hold no SHA: keep its idf honest
+    for (String c : new LinkedHashSet<>(m.concepts())) {
+      doc.add(new StringField(F_CONCEPT_KEY, c.toLowerCase(Locale.ROOT), Field.Store.NO));
+    }
+    for (String f : new LinkedHashSet<>(m.files())) {
+      doc.add(new StringField(F_FILE_KEY, f, Field.Store.NO));
+    }
+    if (embedding.norm() > 0) {
+      doc.add(new KnnFloatVectorField(F_VECTOR, embedding.toArray(), VectorSimilarityFunction.COSINE));
+    }
+    return doc;
+  }
+
+  private static TokenStream placeholder() {
+    Tokenizer t = new KeywordTokenizer();
+    t.setReader(new StringReader(PLACEHOLDER));
+    return t;
+  }
+
+  static String fieldText(SearchField f, Memory m) {
+    return switch (f) {
+      case TITLE -> m.title();
+      case SUMMARY -> m.summary();
+      case CONTENT -> m.content();
+      case CONCEPTS -> String.join("\n", m.concepts());
+      case FILES -> {
+        Set<String> paths = new LinkedHashSet<>(m.files());
+        m.sourcePins().forEach(p -> paths.add(p.path()));
+        yield String.join("\n", paths);
+      }
+      case SPEAKER -> m.origin().name() == null ? "" : m.origin().name();
+      case SESSION -> m.sourceSession() == null ? "" : m.sourceSession();
+      case ATTRIBUTES -> m.attributes().entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue())
+          .collect(Collectors.joining("\n"));
+      case DATE -> dateText(m);
+    };
+  }
+
+  private static String dateText(Memory m) {
+    ZonedDateTime t = m.occurredAt().atZone(ZoneOffset.UTC);
+    return LONG_DATE.format(t) + " " + DateTimeFormatter.ISO_LOCAL_DATE.format(t);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // searching
+
+  /** The text query, or null if {@code text} analyzes to nothing. */
+  Query textQuery(String text) {
+    List<String> codeTerms = distinct(codeAnalyzer.positionedTerms(SearchField.CONTENT.fieldName(), text));
+    List<PositionedTerm> exactTerms = exactAnalyzer.positionedTerms(SearchField.CONTENT.exactFieldName(), text);
+    List<String> exactDistinct = distinct(exactTerms);
+    List<String> hexTerms = distinct(hexQueryAnalyzer.positionedTerms(F_SHA, text));
+    if (codeTerms.isEmpty() && exactDistinct.isEmpty() && hexTerms.isEmpty()) {
+      return null;
+    }
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    for (SearchField f : SearchField.values()) {
+      float boost = boosts.get(f);
+      if (boost == 0) {
+        continue;
+      }
+      addTerms(any, f.fieldName(), codeTerms, boost);
+      addTerms(any, f.exactFieldName(), exactDistinct, boost * exactWeight);
+      if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
+        PhraseQuery.Builder phrase = new PhraseQuery.Builder();
+        for (PositionedTerm t : exactTerms) {
+          phrase.add(new Term(f.exactFieldName(), t.term()), t.position());
+        }
+        any.add(new BoostQuery(phrase.build(), boost * phraseWeight), Occur.SHOULD);
+      }
+    }
+    addTerms(any, F_SHA, hexTerms, shaBoost);
+    BooleanQuery q = any.build();
+    return q.clauses().isEmpty() ? null : q;
+  }
+
+  private static void addTerms(BooleanQuery.Builder into, String field, List<String> terms, float boost) {
+    if (terms.isEmpty() || boost == 0) {
+      return;
+    }
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    for (String t : terms) {
+      b.add(new TermQuery(new Term(field, t)), Occur.SHOULD);
+    }
+    into.add(new BoostQuery(b.build(), boost), Occur.SHOULD);
+  }
+
+  private static List<String> distinct(List<PositionedTerm> terms) {
+    Set<String> out = new LinkedHashSet<>();
+    for (PositionedTerm t : terms) {
+      if (out.size() == MAX_QUERY_TERMS) {
+        break;
+      }
+      out.add(t.term());
+    }
+    return List.copyOf(out);
+  }
+
+  private static Query scopeAndLatest(Scope scope) {
+    return new BooleanQuery.Builder()
+        .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
+        .add(new TermQuery(new Term(F_SCOPE, scope.value())), Occur.FILTER)
+        .add(new TermQuery(new Term(F_LATEST, "true")), Occur.FILTER)
+        .build();
+  }
+
+  /** {@code k} bounded by the number of documents, so a huge {@code k} allocates nothing huge. */
+  private static int cap(IndexSearcher searcher, int k) {
+    return Math.max(1, Math.min(k, searcher.getIndexReader().maxDoc()));
+  }
+
+  private static List<StoreHit> hits(IndexSearcher searcher, TopDocs top, int k, boolean cosine) throws IOException {
+    StoredFields stored = searcher.storedFields();
+    List<StoreHit> out = new ArrayList<>(Math.min(k, top.scoreDocs.length));
+    for (ScoreDoc sd : top.scoreDocs) {
+      if (out.size() == k) {
+        break;
+      }
+      String id = stored.document(sd.doc, Set.of(F_ID)).get(F_ID);
+      // Lucene scores COSINE as (1 + cos) / 2; undo it so callers see the cosine itself.
+      double score = cosine ? Math.max(-1.0, Math.min(1.0, 2.0 * sd.score - 1.0)) : sd.score;
+      out.add(new StoreHit(MemoryId.of(id), score));
+    }
+    return List.copyOf(out);
+  }
+
+  private <T> T withSearcher(SearchAction<T> action) {
+    IndexSearcher searcher;
+    try {
+      searcher = searchers.acquire();
+    } catch (AlreadyClosedException e) {
+      throw new IllegalStateException("the LuceneMemoryStore (" + location + ") is closed", e);
+    } catch (IOException e) {
+      throw new MemoryStoreException("could not open a searcher on the " + location + ": " + e.getMessage()
+          + "; retry, or reopen the store", e);
+    }
+    try {
+      return action.apply(searcher);
+    } catch (IOException e) {
+      throw new MemoryStoreException("reading the " + location + " failed: " + e.getMessage()
+          + "; retry; if it persists the index may be corrupt: reopen or rebuild it", e);
+    } catch (AlreadyClosedException e) {
+      throw new IllegalStateException("the LuceneMemoryStore (" + location + ") is closed", e);
+    } finally {
+      try {
+        searchers.release(searcher);
+      } catch (IOException | AlreadyClosedException e) {
+        LOG.debug("releasing a searcher of the {} failed", location, e);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // helpers
+
+  private Memory decode(String text) {
+    try {
+      return json.readMemory(text);
+    } catch (RuntimeException e) {
+      throw unreadable("a memory record", e);
+    }
+  }
+
+  private MemoryStoreException unreadable(String what, RuntimeException e) {
+    return new MemoryStoreException(what + " in the " + location + " is unreadable (" + e.getMessage()
+        + "); the index is corrupt or was written by a newer Memhook: upgrade, or rebuild the index", e);
+  }
+
+  private static Term idTerm(MemoryId id) {
+    return new Term(F_ID, id.value());
+  }
+
+  private static Query idsQuery(Collection<MemoryId> ids) {
+    List<BytesRef> refs = new ArrayList<>(ids.size());
+    for (MemoryId id : ids) {
+      refs.add(new BytesRef(id.value()));
+    }
+    return new TermInSetQuery(F_ID, refs);
+  }
+
+  private static EmbeddingSpace readSpace(Map<String, String> userData) {
+    String model = userData.get(USER_DATA_MODEL);
+    String dimension = userData.get(USER_DATA_DIMENSION);
+    if (model == null || dimension == null) {
+      return null;
+    }
+    return new EmbeddingSpace(model, Integer.parseInt(dimension));
+  }
+
+  private static void checkDimension(Embedding e, EmbeddingSpace s) {
+    if (e.dimension() != s.dimension()) {
+      throw new IllegalArgumentException("embedding has dimension " + e.dimension() + " but the attached space '"
+          + s.modelId() + "' has dimension " + s.dimension());
+    }
+  }
+
+  private static void checkK(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be positive, got " + k);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("the LuceneMemoryStore (" + location + ") is closed");
+    }
+  }
+
+  private static void closeQuietly(IndexWriter w, Directory dir) {
+    try {
+      if (w != null) {
+        w.rollback();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("rollback after a failed open failed", e);
+    }
+    try {
+      if (dir != null) {
+        dir.close();
+      }
+    } catch (IOException e) {
+      LOG.debug("closing the directory after a failed open failed", e);
+    }
+  }
+
+  /** Routes each field to its analysis variant. */
+  private final class FieldAnalyzer extends DelegatingAnalyzerWrapper {
+    FieldAnalyzer() {
+      super(PER_FIELD_REUSE_STRATEGY);
+    }
+
+    @Override
+    protected Analyzer getWrappedAnalyzer(String fieldName) {
+      if (fieldName.equals(F_SHA)) {
+        return hexIndexAnalyzer;
+      }
+      return fieldName.endsWith(EXACT_SUFFIX) ? exactAnalyzer : codeAnalyzer;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Configures and opens a {@link LuceneMemoryStore}. Exactly one of {@link #directory(Path)} and
+   * {@link #inMemory()} must be chosen; every other setting has a stated default. Setters reject
+   * invalid values at once ({@link IllegalArgumentException}, or {@link NullPointerException} for
+   * null). Not thread-safe.
+   */
+  public static final class Builder {
+    /** Lucene's default HNSW max connections per node; a good trade of recall and memory. */
+    public static final int DEFAULT_HNSW_MAX_CONN = 16;
+    /** Lucene's default HNSW beam width at build time. */
+    public static final int DEFAULT_HNSW_BEAM_WIDTH = 100;
+    /**
+     * Candidates gathered per vector search before the cut to {@code k}: with the defaults above,
+     * recall against an exact search stays at or above 0.98 on corpora of memory-store size.
+     */
+    public static final int DEFAULT_EF_SEARCH = 100;
+    /** Memory records kept decoded in the read cache. */
+    public static final long DEFAULT_CACHE_SIZE = 10_000;
+    /** Weight of exact-token matches on the unstemmed variants, relative to the field's boost. */
+    public static final float DEFAULT_EXACT_WEIGHT = 0.5f;
+    /** Weight of whole-query phrase matches on the unstemmed variants, relative to the field's boost. */
+    public static final float DEFAULT_PHRASE_WEIGHT = 1.0f;
+    /** Boost of commit-SHA (and 7+ character SHA prefix) matches: rare, deliberate tokens. */
+    public static final float DEFAULT_SHA_BOOST = 3.0f;
+
+    private Path path;
+    private boolean inMemory;
+    private Duration groupCommit;
+    private long cacheSize = DEFAULT_CACHE_SIZE;
+    private int hnswMaxConn = DEFAULT_HNSW_MAX_CONN;
+    private int hnswBeamWidth = DEFAULT_HNSW_BEAM_WIDTH;
+    private int efSearch = DEFAULT_EF_SEARCH;
+    private boolean scalarQuantization;
+    private float exactWeight = DEFAULT_EXACT_WEIGHT;
+    private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
+    private float shaBoost = DEFAULT_SHA_BOOST;
+    private final Map<SearchField, Float> boosts = new EnumMap<>(SearchField.class);
+
+    private Builder() {
+      for (SearchField f : SearchField.values()) {
+        boosts.put(f, f.defaultBoost());
+      }
+    }
+
+    /** Keeps the index on disk in {@code path} (created if absent). */
+    public Builder directory(Path path) {
+      this.path = Objects.requireNonNull(path, "path");
+      return this;
+    }
+
+    /** Keeps the index in memory: for tests; nothing survives {@link LuceneMemoryStore#close()}. */
+    public Builder inMemory() {
+      this.inMemory = true;
+      return this;
+    }
+
+    /**
+     * Commits in the background at most {@code interval} after a write instead of before each
+     * write returns. Writes stay immediately visible; a crash loses at most the interval's writes.
+     * Default: off (commit per write).
+     *
+     * @throws IllegalArgumentException if {@code interval} is not between 1 ms and 1 minute
+     */
+    public Builder groupCommit(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException("groupCommit interval must be between 1 ms and 1 minute, got " + interval);
+      }
+      this.groupCommit = interval;
+      return this;
+    }
+
+    /** The most records kept in the read cache; 0 disables it. Default {@value #DEFAULT_CACHE_SIZE}. */
+    public Builder cacheSize(long entries) {
+      if (entries < 0) {
+        throw new IllegalArgumentException("cacheSize must be >= 0, got " + entries);
+      }
+      this.cacheSize = entries;
+      return this;
+    }
+
+    /** HNSW max connections per node, 2 to 512. Default {@value #DEFAULT_HNSW_MAX_CONN}. */
+    public Builder hnswMaxConn(int maxConn) {
+      if (maxConn < 2 || maxConn > 512) {
+        throw new IllegalArgumentException("hnswMaxConn must be in [2, 512], got " + maxConn);
+      }
+      this.hnswMaxConn = maxConn;
+      return this;
+    }
+
+    /** HNSW beam width at build time, 2 to 3200. Default {@value #DEFAULT_HNSW_BEAM_WIDTH}. */
+    public Builder hnswBeamWidth(int beamWidth) {
+      if (beamWidth < 2 || beamWidth > 3200) {
+        throw new IllegalArgumentException("hnswBeamWidth must be in [2, 3200], got " + beamWidth);
+      }
+      this.hnswBeamWidth = beamWidth;
+      return this;
+    }
+
+    /**
+     * Candidates gathered per vector search, 1 to 10,000 (more: better recall, slower). Default
+     * {@value #DEFAULT_EF_SEARCH}.
+     */
+    public Builder efSearch(int candidates) {
+      if (candidates < 1 || candidates > 10_000) {
+        throw new IllegalArgumentException("efSearch must be in [1, 10000], got " + candidates);
+      }
+      this.efSearch = candidates;
+      return this;
+    }
+
+    /**
+     * Stores vectors scalar-quantized to 7 bits (about 4x smaller, slightly lower precision), for
+     * large corpora. Affects segments written from now on. Default off.
+     */
+    public Builder scalarQuantization(boolean enabled) {
+      this.scalarQuantization = enabled;
+      return this;
+    }
+
+    /**
+     * The BM25 boost of {@code field}; 0 leaves it out of text search. Defaults are on
+     * {@link SearchField}.
+     *
+     * @throws IllegalArgumentException if {@code boost} is negative or not finite
+     */
+    public Builder fieldBoost(SearchField field, float boost) {
+      Objects.requireNonNull(field, "field");
+      this.boosts.put(field, checkWeight("fieldBoost(" + field + ")", boost));
+      return this;
+    }
+
+    /** Weight of exact-token matches (see {@link #DEFAULT_EXACT_WEIGHT}); 0 disables them. */
+    public Builder exactMatchWeight(float weight) {
+      this.exactWeight = checkWeight("exactMatchWeight", weight);
+      return this;
+    }
+
+    /** Weight of whole-query phrase matches (see {@link #DEFAULT_PHRASE_WEIGHT}); 0 disables them. */
+    public Builder phraseWeight(float weight) {
+      this.phraseWeight = checkWeight("phraseWeight", weight);
+      return this;
+    }
+
+    /** Boost of commit-SHA matches (see {@link #DEFAULT_SHA_BOOST}); 0 disables them. */
+    public Builder shaBoost(float boost) {
+      this.shaBoost = checkWeight("shaBoost", boost);
+      return this;
+    }
+
+    private static float checkWeight(String name, float value) {
+      if (!Float.isFinite(value) || value < 0) {
+        throw new IllegalArgumentException(name + " must be finite and >= 0, got " + value);
+      }
+      return value;
+    }
+
+    /**
+     * Opens the store.
+     *
+     * @throws IllegalStateException if neither or both of {@link #directory(Path)} and
+     *     {@link #inMemory()} were chosen
+     * @throws MemoryStoreException if the index cannot be opened or is locked
+     * @throws IncompatibleStoreException if the index was written in an unknown format
+     */
+    public LuceneMemoryStore build() {
+      if (path == null && !inMemory) {
+        throw new IllegalStateException("choose directory(Path) or inMemory()");
+      }
+      if (path != null && inMemory) {
+        throw new IllegalStateException("choose either directory(" + path + ") or inMemory(), not both");
+      }
+      if (boosts.values().stream().allMatch(b -> b == 0) && shaBoost == 0) {
+        throw new IllegalStateException("every field boost is 0: text search would find nothing");
+      }
+      return new LuceneMemoryStore(this);
+    }
+  }
+}

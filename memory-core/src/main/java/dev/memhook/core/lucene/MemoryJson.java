@@ -1,0 +1,161 @@
+package dev.memhook.core.lucene;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.Scope;
+import dev.memhook.api.SourcePin;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stored form of a {@link Memory} and a {@link ForgetRecord}: JSON with instants as ISO-8601
+ * strings and a format version, written field by field so the API records carry no Jackson
+ * annotations.
+ *
+ * <p>Thread-safe (the {@link ObjectMapper} is configured once and only read). Decoding throws
+ * {@link IllegalArgumentException} for JSON that is not a record this codec wrote; the store turns
+ * that into a {@code MemoryStoreException}.
+ */
+final class MemoryJson {
+  /** Bumped when the stored form changes incompatibly. */
+  static final int FORMAT = 1;
+
+  private final ObjectMapper mapper = new ObjectMapper();
+
+  String write(Memory m) {
+    ObjectNode n = mapper.createObjectNode();
+    n.put("format", FORMAT);
+    n.put("id", m.id().value());
+    n.put("type", m.type().name());
+    n.put("title", m.title());
+    n.put("summary", m.summary());
+    n.put("content", m.content());
+    strings(n.putArray("concepts"), m.concepts());
+    strings(n.putArray("files"), m.files());
+    n.put("scope", m.scope().value());
+    if (m.sourceSession() != null) {
+      n.put("sourceSession", m.sourceSession());
+    }
+    ObjectNode origin = n.putObject("origin");
+    origin.put("kind", m.origin().kind().name());
+    if (m.origin().name() != null) {
+      origin.put("name", m.origin().name());
+    }
+    ObjectNode attributes = n.putObject("attributes");
+    m.attributes().forEach(attributes::put);
+    n.put("importance", m.importance());
+    n.put("version", m.version());
+    if (m.supersedes() != null) {
+      n.put("supersedes", m.supersedes().value());
+    }
+    n.put("latest", m.latest());
+    n.put("occurredAt", m.occurredAt().toString());
+    n.put("createdAt", m.createdAt().toString());
+    ArrayNode pins = n.putArray("sourcePins");
+    for (SourcePin pin : m.sourcePins()) {
+      pins.addObject().put("path", pin.path()).put("digest", pin.digest());
+    }
+    return serialize(n);
+  }
+
+  Memory readMemory(String json) {
+    JsonNode n = parse(json);
+    Memory.Builder b = Memory.builder()
+        .id(MemoryId.of(text(n, "id")))
+        .type(MemoryType.valueOf(text(n, "type")))
+        .title(text(n, "title"))
+        .summary(text(n, "summary"))
+        .content(text(n, "content"))
+        .concepts(strings(n.path("concepts")))
+        .files(strings(n.path("files")))
+        .scope(new Scope(text(n, "scope")))
+        .sourceSession(n.hasNonNull("sourceSession") ? n.get("sourceSession").asText() : null)
+        .origin(new Origin(Origin.Kind.valueOf(text(n.path("origin"), "kind")),
+            n.path("origin").hasNonNull("name") ? n.path("origin").get("name").asText() : null))
+        .importance(n.path("importance").asDouble())
+        .version(n.path("version").asInt())
+        .supersedes(n.hasNonNull("supersedes") ? MemoryId.of(n.get("supersedes").asText()) : null)
+        .latest(n.path("latest").asBoolean())
+        .occurredAt(Instant.parse(text(n, "occurredAt")))
+        .createdAt(Instant.parse(text(n, "createdAt")));
+    Map<String, String> attributes = new LinkedHashMap<>();
+    n.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+    b.attributes(attributes);
+    List<SourcePin> pins = new ArrayList<>();
+    for (JsonNode pin : n.path("sourcePins")) {
+      pins.add(new SourcePin(text(pin, "path"), text(pin, "digest")));
+    }
+    return b.sourcePins(pins).build();
+  }
+
+  String write(ForgetRecord r) {
+    ObjectNode n = mapper.createObjectNode();
+    n.put("format", FORMAT);
+    n.put("id", r.id().value());
+    n.put("scope", r.scope().value());
+    n.put("actor", r.actor());
+    n.put("reason", r.reason());
+    n.put("at", r.at().toString());
+    return serialize(n);
+  }
+
+  ForgetRecord readForget(String json) {
+    JsonNode n = parse(json);
+    return new ForgetRecord(MemoryId.of(text(n, "id")), new Scope(text(n, "scope")),
+        text(n, "actor"), text(n, "reason"), Instant.parse(text(n, "at")));
+  }
+
+  private String serialize(ObjectNode n) {
+    try {
+      return mapper.writeValueAsString(n);
+    } catch (JsonProcessingException e) {
+      // A tree of plain strings and numbers always serializes.
+      throw new IllegalStateException("could not serialize a memory record", e);
+    }
+  }
+
+  private JsonNode parse(String json) {
+    try {
+      JsonNode n = mapper.readTree(json);
+      if (n == null || !n.isObject()) {
+        throw new IllegalArgumentException("stored record is not a JSON object");
+      }
+      int format = n.path("format").asInt(-1);
+      if (format != FORMAT) {
+        throw new IllegalArgumentException("stored record has format " + format + ", expected " + FORMAT);
+      }
+      return n;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("stored record is not valid JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      throw new IllegalArgumentException("stored record lacks '" + field + "'");
+    }
+    return v.asText();
+  }
+
+  private static void strings(ArrayNode array, List<String> values) {
+    values.forEach(array::add);
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(v -> out.add(v.asText()));
+    return out;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The embedded default store: {@link dev.memhook.core.lucene.LuceneMemoryStore}, one Lucene index on
+ * disk (or in a {@code ByteBuffersDirectory} for tests).
+ *
+ * <h2>Index layout</h2>
+ * One index holds two kinds of document, told apart by the {@code kind} keyword field:
+ * <ul>
+ *   <li><b>memory</b>: {@code id} (keyword, stored), {@code scope} and {@code latest} (keywords,
+ *       applied as FILTER clauses to every search), {@code json} (the whole record, stored; instants
+ *       as ISO-8601 strings, with a format number), the text fields {@code title}, {@code summary},
+ *       {@code content}, {@code concepts}, {@code files} (with source-pin paths), {@code speaker}
+ *       (the origin's name), {@code session}, {@code attributes} (keys and values) and {@code date}
+ *       (when it happened, as {@code Monday 8 May 2023 2023-05-08}, UTC), each in two analyzed
+ *       variants ({@code field} and {@code field_exact}); {@code sha} (hex ids and their prefixes);
+ *       {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords for the entity
+ *       graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with cosine similarity. A zero
+ *       embedding is stored without a vector.
+ *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
+ *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
+ *       delete of the memory and the add of its audit record are one atomic Lucene update, so one
+ *       commit covers both.
+ * </ul>
+ * The index's commit user data records the embedding space ({@code memhook.space.model},
+ * {@code memhook.space.dimension}) and the index format; {@code attach} with another space throws
+ * {@link dev.memhook.api.IncompatibleStoreException}. Text fields that a memory lacks get one
+ * unmatchable placeholder token, so BM25's per-field document count (and so idf) is the same for
+ * sparse fields such as {@code session} as for {@code content}.
+ *
+ * <h2>Durability</h2>
+ * Default: <b>commit per write</b>. {@code put}, {@code putAll} and {@code delete} return only after
+ * Lucene has committed (and fsync'ed) them, so an acknowledged write survives a crash: memories are
+ * few and precious, writes are rare next to reads, and the store promises durability "when put
+ * returns". Hosts that write in bursts can choose {@code groupCommit(Duration)}: writes return once
+ * applied and a named daemon thread commits within the interval (a crash loses at most that window);
+ * {@code close()} commits what is pending. Either way a write is visible to every read and search
+ * when it returns: the near-real-time searcher is refreshed before the write returns. Writes are
+ * serialized by one lock, so a commit never holds half a batch.
+ *
+ * <h2>Search</h2>
+ * Text: the query is plain text, analyzed by the same chains as the index (never parsed as query
+ * syntax, so {@code :}, {@code /}, {@code (} are just separators); for each field a disjunction of its
+ * terms with the field's boost (title 2, summary 1.5, content 1, concepts 1.5, files 1.5, speaker 1,
+ * session 0.5, attributes 1, date 1), the exact variants at half that weight, the whole query as a
+ * phrase on the exact variants (up to 16 tokens), and SHA matches at boost 3. Vectors: HNSW (max
+ * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
+ * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the cut;
+ * the score returned is the cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one
+ * constant-score clause per concept or file, so the score is the number shared.
+ *
+ * <h2>Analysis</h2>
+ * See {@link dev.memhook.core.internal.index.CodeAwareAnalyzer}: one pattern tokenizer keeps paths,
+ * identifiers, flags and SHAs whole and separates CJK runs, which become bigrams; the main variant
+ * then adds path suffixes and segments, word-delimiter parts (case changes, digits, {@code / . _ -})
+ * and Porter stems, while the exact variant keeps whole lower-cased tokens with clean positions for
+ * exact boosts and phrases. Commit SHAs (hex tokens of 7 to 40 characters holding a digit) are
+ * indexed with all their prefixes of 7 characters or more, so a 7-character abbreviation finds the
+ * full SHA as a plain term lookup, with BM25 idf, rather than as a prefix query over the term
+ * dictionary. Why: what developers ask about is code, and a question names a file by its class name,
+ * its path or a piece of it; each must find it, and an exact spelling must rank first.
+ */
+package dev.memhook.core.lucene;

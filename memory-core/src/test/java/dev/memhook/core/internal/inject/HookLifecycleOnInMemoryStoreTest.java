@@ -1,0 +1,10 @@
+package dev.memhook.core.internal.inject;
+
+import dev.memhook.api.spi.MemoryStore;
+
+class HookLifecycleOnInMemoryStoreTest extends HookLifecycleContract {
+  @Override
+  MemoryStore newStore() {
+    return new dev.memhook.core.store.InMemoryMemoryStore();
+  }
+}

@@ -1,0 +1,16 @@
+package dev.memhook.core.lucene;
+
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.testkit.MemoryStoreContract;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract against an on-disk {@link LuceneMemoryStore} with its defaults (commit per write). */
+class LuceneMemoryStoreOnDiskContractTest extends MemoryStoreContract {
+  @TempDir Path dir;
+
+  @Override
+  protected MemoryStore newStore() {
+    return LuceneMemoryStore.builder().directory(dir.resolve("index")).build();
+  }
+}
