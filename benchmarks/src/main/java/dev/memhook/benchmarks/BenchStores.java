@@ -5,11 +5,13 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -36,6 +38,8 @@ public final class BenchStores {
 
   /** The stores a benchmark can run on, by their {@code @Param} name. */
   public enum Kind {
+    /** {@link LuceneMemoryStore} on disk: BM25 and HNSW, the embedded default. */
+    LUCENE("lucene"),
     /** {@link InMemoryMemoryStore}: exact BM25 and an exact cosine scan. */
     MEMORY("memory");
 
@@ -90,9 +94,43 @@ public final class BenchStores {
         fill(store, corpus, scope, space, embeddings);
         return store;
       }
+      case LUCENE: {
+        Path dir = indexDirectory(kind, corpus, scope, space, settings);
+        if (!isComplete(dir)) {
+          deleteRecursively(dir);
+          try (LuceneMemoryStore building = lucene(dir, settings, true)) {
+            fill(building, corpus, scope, space, embeddings);
+          }
+          markComplete(dir);
+        }
+        LuceneMemoryStore store = lucene(dir, settings, false);
+        store.attach(space);
+        long count = store.count(scope);
+        if (count != corpus.size()) {
+          store.close();
+          throw new IllegalStateException("cached index " + dir + " holds " + count + " memories, expected "
+              + corpus.size() + "; rerun with -Dmemhook.bench.rebuild=true");
+        }
+        return store;
+      }
       default:
         throw new AssertionError(kind);
     }
+  }
+
+  /**
+   * A Lucene store in {@code dir} with {@code settings}. With {@code groupCommit} (1 s), a batched
+   * build does not wait on an fsync per batch; {@code close()} commits the rest.
+   */
+  public static LuceneMemoryStore lucene(Path dir, Settings settings, boolean groupCommit) {
+    LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().directory(dir).scalarQuantization(settings.quantized());
+    if (groupCommit) {
+      b.groupCommit(Duration.ofSeconds(1));
+    }
+    if (settings.efSearch() > 0) {
+      b.efSearch(settings.efSearch());
+    }
+    return b.build();
   }
 
   /** Attaches {@code space} and writes the corpus in batches. */
@@ -113,11 +151,12 @@ public final class BenchStores {
   }
 
   /** The directory an on-disk index of this configuration is kept in. */
-  static Path indexDirectory(Kind kind, SyntheticCorpus corpus, EmbeddingSpace space, Settings settings) {
+  static Path indexDirectory(Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space, Settings settings) {
     Path base = Path.of(System.getProperty("memhook.bench.dir",
         Path.of(System.getProperty("java.io.tmpdir"), "memhook-bench").toString()));
-    String name = String.format(Locale.ROOT, "%s-n%d-seed%d-%s-d%d-q%d-g%d", kind.param(), corpus.size(),
-        corpus.seed(), space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
+    String name = String.format(Locale.ROOT, "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d", kind.param(),
+        scope.value().replace('/', '_'), corpus.size(), corpus.seed(),
+        space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
         settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION);
     return base.resolve(name);
   }

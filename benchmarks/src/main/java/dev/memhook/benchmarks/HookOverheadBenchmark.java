@@ -70,7 +70,8 @@ public class HookOverheadBenchmark {
   @Param({"hashing", "djl-int8"})
   public String embedder;
 
-  @Param({"memory"})
+  /** {@code lucene} (the default store); {@code memory} with {@code -p store=memory}. */
+  @Param({"lucene"})
   public String store;
 
   private MemoryService service;

@@ -8,10 +8,12 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * derive title and summary, embed, write. Each call stores a new memory with new text (a generated
  * developer-chat line plus a counter), so nothing is cached; the store grows through the run.
  *
- * <p>Stores: {@code memory} ({@link InMemoryMemoryStore}); Lucene variants join when the Lucene
- * store is on the class path. Embedders: {@code hashing} and {@code djl-int8}.
+ * <p>Stores: {@code lucene} (on disk, commit per write), {@code lucene-group} (on disk, group
+ * commit every second) and {@code memory} ({@link InMemoryMemoryStore}). Embedders: {@code hashing}
+ * and {@code djl-int8}.
  *
  * <p>Checks itself: the teardown reads back the last memory written and fails if it is missing.
  * Index size on disk and heap per 100,000 memories are measured by {@link FootprintReport}.
@@ -58,7 +61,11 @@ public class IngestBenchmark {
   @Param({"hashing", "djl-int8"})
   public String embedder;
 
-  @Param({"memory"})
+  /**
+   * {@code lucene}: on disk, commit (fsync) per write, the default durability;
+   * {@code lucene-group}: on disk, group commit every second; {@code memory}: in memory.
+   */
+  @Param({"lucene", "lucene-group", "memory"})
   public String store;
 
   private MemoryService service;
@@ -84,6 +91,8 @@ public class IngestBenchmark {
   static MemoryStore newStore(String name, Path directory) {
     return switch (name) {
       case "memory" -> new InMemoryMemoryStore();
+      case "lucene" -> LuceneMemoryStore.builder().directory(directory).build();
+      case "lucene-group" -> LuceneMemoryStore.builder().directory(directory).groupCommit(Duration.ofSeconds(1)).build();
       default -> throw new IllegalArgumentException("unknown store '" + name + "'");
     };
   }

@@ -63,7 +63,7 @@ public class RecallLatencyBenchmark {
   @Param({"10000", "100000"})
   public int size;
 
-  @Param({"memory"})
+  @Param({"lucene", "memory"})
   public String store;
 
   @Param({"text", "vector", "fused"})

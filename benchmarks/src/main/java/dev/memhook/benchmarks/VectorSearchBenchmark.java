@@ -55,8 +55,11 @@ public class VectorSearchBenchmark {
   @Param({"10000", "100000"})
   public int size;
 
-  /** {@code memhook-memory}: Memhook's store search; {@code langchain4j}; {@code exact}. */
-  @Param({"memhook-memory", "langchain4j", "exact"})
+  /**
+   * {@code memhook-lucene} (HNSW; {@code memhook-memory}, the exact in-memory store, with
+   * {@code -p impl=...}), {@code langchain4j}, {@code exact}.
+   */
+  @Param({"memhook-lucene", "langchain4j", "exact"})
   public String impl;
 
   /** HNSW candidates per search for a Lucene store; 0 keeps the store's default. */

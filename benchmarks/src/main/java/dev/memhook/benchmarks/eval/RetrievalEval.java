@@ -16,6 +16,7 @@ import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -64,10 +65,11 @@ import java.util.TreeMap;
  * <p>Run:
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.eval.RetrievalEval \
- *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store memory
+ *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
  * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store
- * memory} (default memory), {@code --no-session-cap}, {@code --max-per-session N},
+ * lucene|memory} (default lucene: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a
+ * RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session N},
  * {@code --min-cosine X}, {@code --min-text X}.
  */
 public final class RetrievalEval {
@@ -97,7 +99,7 @@ public final class RetrievalEval {
     public static Options parse(String... args) {
       Path data = null;
       String embedder = "hashing";
-      String store = "memory";
+      String store = "lucene";
       boolean noCap = false;
       int maxPerSession = 0;
       double minCosine = Double.NaN;
@@ -156,7 +158,7 @@ public final class RetrievalEval {
   }
 
   static final String USAGE = "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
-      + " [--store memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]";
+      + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]";
 
   /**
    * What a run measured.
@@ -205,8 +207,8 @@ public final class RetrievalEval {
       Map<MemoryId, String> evalIds = storeAll(data, scopes, services.get("fused"), out);
       out.printf(Locale.ROOT, "stored %d memories of %d conversations in %.1f s; %d queries%n", evalIds.size(),
           scopes.size(), (System.nanoTime() - started) / 1e9, data.queries().size());
-      out.println("configs: " + configs);
-      return evaluate(data, scopes, services, evalIds, out);
+      configs.forEach((name, o) -> out.println("config " + name + ": " + o));
+      return evaluate(data, scopes, services, configs.get("gated"), evalIds, out);
     } finally {
       services.values().forEach(MemoryService::close);
       store.close();
@@ -216,8 +218,9 @@ public final class RetrievalEval {
 
   static MemoryStore openStore(String name) {
     return switch (name) {
+      case "lucene" -> LuceneMemoryStore.inMemory();
       case "memory" -> new InMemoryMemoryStore();
-      default -> throw new IllegalArgumentException("unknown store '" + name + "'; known: memory");
+      default -> throw new IllegalArgumentException("unknown store '" + name + "'; known: lucene, memory");
     };
   }
 
@@ -292,7 +295,7 @@ public final class RetrievalEval {
   }
 
   private static Report evaluate(EvalData data, Map<String, Scope> scopes, Map<String, MemoryService> services,
-      Map<MemoryId, String> evalIds, PrintStream out) {
+      RecallOptions gatedOptions, Map<MemoryId, String> evalIds, PrintStream out) {
     Map<String, Metrics.Sums> overall = new LinkedHashMap<>();
     Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
     Map<String, List<String>> fusedTop = new HashMap<>();
@@ -365,7 +368,7 @@ public final class RetrievalEval {
     double precision = offTopic == 0 ? Double.NaN : (double) offTopicEmpty / offTopic;
     double cost = withEvidence == 0 ? Double.NaN : (double) evidenceLost / withEvidence;
     out.println();
-    out.println("Relevance gate (" + gatedDescription(services) + "):");
+    out.println("Relevance gate (" + gatedOptions + "):");
     out.println("  gate precision = share of off-topic recalls (conversation i's questions against conversation"
         + " i+1's memories) that return nothing");
     out.println("  gate cost = among on-topic queries whose ungated fused top " + LIMIT + " holds >= 1 relevant memory,"
@@ -385,10 +388,6 @@ public final class RetrievalEval {
         + " median %.2f ms, p99 %.2f ms, mean %.2f ms%n", latencies.length, percentile(latencies, 0.5),
         percentile(latencies, 0.99), Arrays.stream(latencies).average().orElse(0));
     return new Report(overall, perCategory, precision, cost, latencies);
-  }
-
-  private static String gatedDescription(Map<String, MemoryService> services) {
-    return services.get("gated").toString().replaceFirst("^.*?(RecallOptions\\[)", "$1");
   }
 
   private static List<String> ranked(RecallResult r, Map<MemoryId, String> evalIds) {

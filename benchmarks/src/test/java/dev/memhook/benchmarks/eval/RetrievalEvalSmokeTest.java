@@ -1,0 +1,64 @@
+package dev.memhook.benchmarks.eval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the evaluation main on a tiny synthetic file written here (never the LoCoMo data). */
+class RetrievalEvalSmokeTest {
+
+  private static final String DATA = """
+      {"type":"memory","conv":"alpha","id":"a1","session":"s1","speaker":"Ann","time":"9:00 am on 3 March, 2024","text":"I adopted a grey cat named Miso from the shelter."}
+      {"type":"memory","conv":"alpha","id":"a2","session":"s1","speaker":"Ben","time":"9:00 am on 3 March, 2024","text":"Nice! I started learning the cello last week."}
+      {"type":"memory","conv":"alpha","id":"a3","session":"s2","speaker":"Ann","time":"6:30 pm on 10 March, 2024","text":"Miso knocked my coffee over this morning.","image_caption":"a cat next to a spilled mug"}
+      {"type":"memory","conv":"alpha","id":"a4","session":"s2","speaker":"Ben","time":"6:30 pm on 10 March, 2024","text":"My cello teacher says I should practise scales daily."}
+      {"type":"memory","conv":"beta","id":"b1","session":"s1","speaker":"Cy","time":"noon-ish","text":"The kubernetes cluster upgrade is scheduled for Friday."}
+      {"type":"memory","conv":"beta","id":"b2","session":"s1","speaker":"Di","time":"2:15 pm on 4 April, 2024","text":"Remember to drain the nodes before the upgrade."}
+      {"type":"query","conv":"alpha","id":"qa1","text":"What is the name of Ann's cat?","relevant":["a1"],"category":4,"category_name":"single-hop"}
+      {"type":"query","conv":"alpha","id":"qa2","text":"Which instrument is Ben learning?","relevant":["a2","a4"],"category":1,"category_name":"multi-hop"}
+      {"type":"query","conv":"beta","id":"qb1","text":"When is the cluster upgrade?","relevant":["b1"],"category":2,"category_name":"temporal"}
+      """;
+
+  @Test
+  void run_printsMetricsPerConfigAndCategory_andTheGate(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, DATA);
+    for (String store : new String[] {"lucene", "memory"}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      RetrievalEval.Report report;
+      try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+        report = RetrievalEval.run(RetrievalEval.Options.parse("--data", file.toString(), "--embedder", "hashing",
+            "--store", store, "--max-per-session", "5"), out);
+      }
+      String printed = bytes.toString(StandardCharsets.UTF_8);
+
+      assertTrue(printed.contains("| fused / overall | 3 |"), printed);
+      assertTrue(printed.contains("| text / 4 single-hop | 1 |"), printed);
+      assertTrue(printed.contains("gate precision:"), printed);
+      assertTrue(printed.contains("1 memories had an unparseable time"), printed);
+      assertEquals(3, report.overall().get("fused").queries());
+      // four memories per conversation at most: every relevant memory is in the top 10
+      assertEquals(1.0, report.overall().get("text").recall10(), 1e-9, printed);
+      assertEquals(3, report.latencyMillis().length);
+      assertFalse(Double.isNaN(report.gatePrecision()));
+    }
+  }
+
+  @Test
+  void options_rejectUnknownAndConflictingFlags() {
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RetrievalEval.Options.parse("--data", "x", "--bogus"));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RetrievalEval.Options.parse("--embedder", "hashing"));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RetrievalEval.Options.parse("--data", "x", "--no-session-cap", "--max-per-session", "2"));
+  }
+}
