@@ -13,6 +13,7 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer;
+import dev.memhook.core.internal.index.DerivedText;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.PositionedTerm;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.Variant;
 import java.io.IOException;
@@ -863,8 +864,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   static String fieldText(SearchField f, Memory m) {
     return switch (f) {
-      case TITLE -> m.title();
-      case SUMMARY -> m.summary();
+      // a title or summary cut from the content would count the content's words twice
+      case TITLE -> DerivedText.addsTo(m.title(), m.content()) ? m.title() : "";
+      case SUMMARY -> DerivedText.addsTo(m.summary(), m.content()) ? m.summary() : "";
       case CONTENT -> m.content();
       case CONCEPTS -> String.join("\n", m.concepts());
       case FILES -> {

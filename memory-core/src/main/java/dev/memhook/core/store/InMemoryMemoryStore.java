@@ -9,6 +9,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.core.internal.index.DerivedText;
 import dev.memhook.core.internal.index.SimpleTokens;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -116,7 +117,13 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
   private static String searchableText(Memory m) {
     StringBuilder sb = new StringBuilder();
-    sb.append(m.title()).append('\n').append(m.summary()).append('\n').append(m.content());
+    if (DerivedText.addsTo(m.title(), m.content())) {
+      sb.append(m.title()).append('\n');
+    }
+    if (DerivedText.addsTo(m.summary(), m.content())) {
+      sb.append(m.summary()).append('\n');
+    }
+    sb.append(m.content());
     m.concepts().forEach(c -> sb.append('\n').append(c));
     m.files().forEach(f -> sb.append('\n').append(f));
     m.origin().optionalName().ifPresent(n -> sb.append('\n').append(n));

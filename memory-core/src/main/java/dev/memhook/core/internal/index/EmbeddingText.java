@@ -16,7 +16,7 @@ public final class EmbeddingText {
     StringBuilder sb = new StringBuilder();
     memory.origin().optionalName().ifPresent(name -> sb.append(name).append(": "));
     String title = memory.title();
-    if (!title.isEmpty() && !memory.content().startsWith(title.replace("…", ""))) {
+    if (DerivedText.addsTo(title, memory.content())) {
       sb.append(title).append(". ");
     }
     sb.append(memory.content());
