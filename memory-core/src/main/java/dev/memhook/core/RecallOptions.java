@@ -31,12 +31,26 @@ public final class RecallOptions {
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
   /** Default number of top fused hits the graph expands from: 5. */
   public static final int DEFAULT_GRAPH_SEEDS = 5;
-  /** Default cap of results per source session: 3. */
-  public static final int DEFAULT_MAX_PER_SESSION = 3;
-  /** Default cosine floor of the relevance gate. */
-  public static final double DEFAULT_MIN_COSINE = 0.35;
-  /** Default normalised-text floor of the relevance gate. */
-  public static final double DEFAULT_MIN_TEXT_SCORE = 0.25;
+  /**
+   * Default cap of results per source session: off ({@link Integer#MAX_VALUE}). Measured on the
+   * LoCoMo dev split (benchmarks/RESULTS.md), a cap of 3 cost 0.03 of fused recall@10 because
+   * evidence often clusters in one session; turn it on with {@link Builder#maxPerSession(int)} when
+   * one busy session would otherwise crowd out the rest.
+   */
+  public static final int DEFAULT_MAX_PER_SESSION = Integer.MAX_VALUE;
+  /**
+   * Default cosine floor of the relevance gate: 0.45. Chosen on the LoCoMo dev split with the
+   * local int8 MiniLM model (benchmarks/RESULTS.md, "Relevance gate"): the lowest floor at which at
+   * least 90% of off-topic questions inject nothing. Its cost there, the share of on-topic
+   * questions whose evidence it removed, is well above the 5% aimed for; see RESULTS.md.
+   */
+  public static final double DEFAULT_MIN_COSINE = 0.45;
+  /**
+   * Default normalised-text floor of the relevance gate: 0.20 of the query's
+   * {@linkplain dev.memhook.api.spi.MemoryStore#textScoreCeiling text-score ceiling}, chosen with
+   * {@link #DEFAULT_MIN_COSINE} on the same sweep.
+   */
+  public static final double DEFAULT_MIN_TEXT_SCORE = 0.20;
   /** Default number of shared concepts and files for a graph-only candidate to pass the gate: 2. */
   public static final int DEFAULT_MIN_SHARED_ENTITIES = 2;
   /** Default number of top candidates a reranker sees: 20. */
@@ -74,7 +88,7 @@ public final class RecallOptions {
     this.queryCacheSize = b.queryCacheSize;
   }
 
-  /** The defaults stated on each constant. */
+  /** The defaults stated on each constant (per-session cap off, gate on). */
   public static RecallOptions defaults() {
     return builder().build();
   }
