@@ -25,6 +25,9 @@ import java.util.Objects;
  * @param title a short title, at most {@value #MAX_TITLE} characters
  * @param summary what a batched injection shows, at most {@value #MAX_SUMMARY} characters
  * @param content the full text a {@code get_memory(id)} call returns
+ * @param context what came just before it (such as the previous turn of the conversation), at most
+ *     {@value #MAX_CONTEXT} characters; searchable at a lower weight, never shown as content; empty
+ *     when none
  * @param concepts lower-case concept tags used by the graph signal
  * @param files file paths the memory is about, used by the graph signal
  * @param scope the partition this memory belongs to
@@ -45,6 +48,7 @@ public record Memory(
     String title,
     String summary,
     String content,
+    String context,
     List<String> concepts,
     List<String> files,
     Scope scope,
@@ -65,6 +69,8 @@ public record Memory(
   public static final int MAX_SUMMARY = 1_000;
   /** The longest content, in characters. */
   public static final int MAX_CONTENT = 100_000;
+  /** The longest context, in characters. */
+  public static final int MAX_CONTEXT = 4_000;
 
   /** Validates the components and copies the collections. */
   public Memory {
@@ -73,6 +79,7 @@ public record Memory(
     Objects.requireNonNull(title, "title");
     Objects.requireNonNull(summary, "summary");
     Objects.requireNonNull(content, "content");
+    Objects.requireNonNull(context, "context");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(occurredAt, "occurredAt");
@@ -80,6 +87,7 @@ public record Memory(
     checkLength("title", title, MAX_TITLE);
     checkLength("summary", summary, MAX_SUMMARY);
     checkLength("content", content, MAX_CONTENT);
+    checkLength("context", context, MAX_CONTEXT);
     if (content.isBlank()) {
       throw new IllegalArgumentException("memory content must not be blank");
     }
@@ -112,7 +120,7 @@ public record Memory(
   /** A builder holding every component of this memory, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .id(id).type(type).title(title).summary(summary).content(content).concepts(concepts)
+        .id(id).type(type).title(title).summary(summary).content(content).context(context).concepts(concepts)
         .files(files).scope(scope).sourceSession(sourceSession).origin(origin)
         .attributes(attributes).importance(importance).version(version).supersedes(supersedes)
         .latest(latest).occurredAt(occurredAt).createdAt(createdAt).sourcePins(sourcePins);
@@ -162,6 +170,7 @@ public record Memory(
     private String title = "";
     private String summary = "";
     private String content;
+    private String context = "";
     private List<String> concepts = List.of();
     private List<String> files = List.of();
     private Scope scope;
@@ -183,6 +192,7 @@ public record Memory(
     public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
     public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
     public Builder content(String value) { this.content = Objects.requireNonNull(value, "content"); return this; }
+    public Builder context(String value) { this.context = Objects.requireNonNull(value, "context"); return this; }
     public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
     public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
     public Builder scope(Scope value) { this.scope = Objects.requireNonNull(value, "scope"); return this; }
@@ -206,7 +216,7 @@ public record Memory(
      * @throws IllegalArgumentException if a value breaks a rule stated on {@link Memory}
      */
     public Memory build() {
-      return new Memory(id, type, title, summary, content, concepts, files, scope, sourceSession,
+      return new Memory(id, type, title, summary, content, context, concepts, files, scope, sourceSession,
           origin, attributes, importance, version, supersedes, latest, occurredAt, createdAt, sourcePins);
     }
   }

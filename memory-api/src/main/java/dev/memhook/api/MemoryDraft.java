@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param type the kind of knowledge
  * @param title a short title, or empty to derive one
  * @param summary what a batched injection shows, or empty to derive one
+ * @param context what came just before it, such as the previous turn; searchable at a lower
+ *     weight, never shown as content; empty when none
  * @param concepts concept tags
  * @param files file paths the memory is about
  * @param sourceSession the session it came from, or null
@@ -36,6 +38,7 @@ public record MemoryDraft(
     MemoryType type,
     String title,
     String summary,
+    String context,
     List<String> concepts,
     List<String> files,
     String sourceSession,
@@ -52,6 +55,7 @@ public record MemoryDraft(
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(title, "title");
     Objects.requireNonNull(summary, "summary");
+    Objects.requireNonNull(context, "context");
     Objects.requireNonNull(origin, "origin");
     if (content.isBlank()) {
       throw new IllegalArgumentException("content must not be blank");
@@ -80,7 +84,7 @@ public record MemoryDraft(
 
   /**
    * Builds a {@link MemoryDraft}. Not thread-safe. Defaults: type {@link MemoryType#OBSERVATION},
-   * empty title and summary (derived), no concepts, files, attributes or pins, origin
+   * empty title and summary (derived), no context, no concepts, files, attributes or pins, origin
    * {@link Origin#user()}, importance 0.5, no session, occurred "now".
    */
   public static final class Builder {
@@ -89,6 +93,7 @@ public record MemoryDraft(
     private MemoryType type = MemoryType.OBSERVATION;
     private String title = "";
     private String summary = "";
+    private String context = "";
     private List<String> concepts = List.of();
     private List<String> files = List.of();
     private String sourceSession;
@@ -106,6 +111,8 @@ public record MemoryDraft(
     public Builder type(MemoryType value) { this.type = Objects.requireNonNull(value, "type"); return this; }
     public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
     public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
+    /** What came just before it, such as the previous turn; cut to {@link Memory#MAX_CONTEXT} characters. */
+    public Builder context(String value) { this.context = Objects.requireNonNull(value, "context"); return this; }
     public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
     public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
     /** Sets the session; null clears it. */
@@ -126,7 +133,7 @@ public record MemoryDraft(
 
     /** Builds the draft. */
     public MemoryDraft build() {
-      return new MemoryDraft(scope, content, type, title, summary, concepts, files, sourceSession,
+      return new MemoryDraft(scope, content, type, title, summary, context, concepts, files, sourceSession,
           origin, attributes, importance, occurredAt, sourcePins);
     }
   }

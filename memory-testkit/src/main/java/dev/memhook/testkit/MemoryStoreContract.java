@@ -113,6 +113,7 @@ public abstract class MemoryStoreContract {
         .files(List.of("pom.xml"))
         .attributes(Map.of("team", "platform"))
         .sourceSession("s-1")
+        .context("what came before: the build was slow")
         .importance(0.8)
         .occurredAt(T0.minus(3, ChronoUnit.DAYS))
         .build();

@@ -44,6 +44,9 @@ final class MemoryJson {
     strings(n.putArray("concepts"), m.concepts());
     strings(n.putArray("files"), m.files());
     n.put("scope", m.scope().value());
+    if (!m.context().isEmpty()) {
+      n.put("context", m.context());
+    }
     if (m.sourceSession() != null) {
       n.put("sourceSession", m.sourceSession());
     }
@@ -80,6 +83,7 @@ final class MemoryJson {
         .concepts(strings(n.path("concepts")))
         .files(strings(n.path("files")))
         .scope(new Scope(text(n, "scope")))
+        .context(n.hasNonNull("context") ? n.get("context").asText() : "")
         .sourceSession(n.hasNonNull("sourceSession") ? n.get("sourceSession").asText() : null)
         .origin(new Origin(Origin.Kind.valueOf(text(n.path("origin"), "kind")),
             n.path("origin").hasNonNull("name") ? n.path("origin").get("name").asText() : null))

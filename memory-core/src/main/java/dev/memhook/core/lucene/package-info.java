@@ -9,7 +9,8 @@
  *       applied as FILTER clauses to every search), {@code json} (the whole record, stored; instants
  *       as ISO-8601 strings, with a format number), the text fields {@code title}, {@code summary},
  *       {@code content}, {@code concepts}, {@code files} (with source-pin paths), {@code speaker}
- *       (the origin's name), {@code session}, {@code attributes} (keys and values) and {@code date}
+ *       (the origin's name), {@code session}, {@code context} (what came just before),
+ *       {@code attributes} (keys and values) and {@code date}
  *       (when it happened, as {@code Monday 8 May 2023 2023-05-08}, UTC), each in two analyzed
  *       variants ({@code field} and {@code field_exact}); {@code sha} (hex ids and their prefixes);
  *       {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords for the entity
@@ -39,8 +40,9 @@
  * <h2>Search</h2>
  * Text: the query is plain text, analyzed by the same chains as the index (never parsed as query
  * syntax, so {@code :}, {@code /}, {@code (} are just separators); for each field a disjunction of its
- * terms with the field's boost (title 2, summary 1.5, content 1, concepts 1.5, files 1.5, speaker 1,
- * session 0.5, attributes 1, date 1), the exact variants at half that weight, the whole query as a
+ * terms with the field's boost (title 2, summary 1.5, content 1, concepts 1.5, files 1.5, speaker 2,
+ * session 0.5, context 0.5, attributes 1, date 1; a title or summary cut from the content is not
+ * indexed again), the exact variants at half that weight, the whole query as a
  * phrase on the exact variants (up to 16 tokens), and SHA matches at boost 3. Vectors: HNSW (max
  * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
  * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the cut;

@@ -124,6 +124,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
       sb.append(m.summary()).append('\n');
     }
     sb.append(m.content());
+    if (!m.context().isEmpty()) {
+      sb.append('\n').append(m.context());
+    }
     m.concepts().forEach(c -> sb.append('\n').append(c));
     m.files().forEach(f -> sb.append('\n').append(f));
     m.origin().optionalName().ifPresent(n -> sb.append('\n').append(n));

@@ -67,6 +67,11 @@ public final class MemoryIntake {
     if (summary.length() > Memory.MAX_SUMMARY) {
       throw new IllegalArgumentException("summary must be at most " + Memory.MAX_SUMMARY + " characters, got " + summary.length());
     }
+    String context = Sanitizer.sanitize(draft.context()).strip();
+    if (context.length() > Memory.MAX_CONTEXT) {
+      // context only helps search; its most recent part (the end) matters most, so keep that
+      context = context.substring(context.length() - Memory.MAX_CONTEXT);
+    }
     Instant now = clock.instant();
     Origin origin = draft.origin().name() == null
         ? draft.origin()
@@ -79,6 +84,7 @@ public final class MemoryIntake {
         .title(title.isEmpty() ? deriveTitle(content) : title)
         .summary(summary.isEmpty() ? deriveSummary(content) : summary)
         .content(content)
+        .context(context)
         .concepts(normalizeConcepts(draft.concepts()))
         .files(normalizeFiles(draft.files()))
         .scope(draft.scope())

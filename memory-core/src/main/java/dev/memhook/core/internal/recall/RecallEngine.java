@@ -112,6 +112,16 @@ public final class RecallEngine {
 
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = new ArrayList<>();
+    if (!hasEvidence(fused, ceiling)) {
+      String detail = evidenceDetail(fused, ceiling);
+      for (Candidate c : fused) {
+        if (dropped.size() == MAX_LISTED_LIMIT_DROPS) {
+          break;
+        }
+        dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.RELEVANCE_GATE, detail));
+      }
+      return new RecallResult(List.of(), dropped);
+    }
     for (Candidate c : fused) {
       if (passesGate(c, ceiling)) {
         gated.add(c);
@@ -198,6 +208,34 @@ public final class RecallEngine {
     if (!missing.isEmpty()) {
       records.putAll(store.getAll(missing));
     }
+  }
+
+  /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
+  private boolean hasEvidence(List<Candidate> fused, double ceiling) {
+    for (Candidate c : fused) {
+      double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
+      double text = ceiling > 0 && c.hits.containsKey(Signal.TEXT) ? c.score(Signal.TEXT, 0) / ceiling : -1;
+      if (cosine >= options.evidenceCosine() || text >= options.evidenceTextScore()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String evidenceDetail(List<Candidate> fused, double ceiling) {
+    double bestCosine = Double.NaN;
+    double bestText = Double.NaN;
+    for (Candidate c : fused) {
+      if (c.hits.containsKey(Signal.VECTOR)) {
+        bestCosine = Double.isNaN(bestCosine) ? c.score(Signal.VECTOR, 0) : Math.max(bestCosine, c.score(Signal.VECTOR, 0));
+      }
+      if (c.hits.containsKey(Signal.TEXT) && ceiling > 0) {
+        double t = c.score(Signal.TEXT, 0) / ceiling;
+        bestText = Double.isNaN(bestText) ? t : Math.max(bestText, t);
+      }
+    }
+    return String.format(Locale.ROOT, "no candidate reached the evidence floors: best cosine %.3f < %.2f, best text %.3f < %.2f",
+        bestCosine, options.evidenceCosine(), bestText, options.evidenceTextScore());
   }
 
   private boolean passesDirectFloor(Candidate c, double ceiling) {
