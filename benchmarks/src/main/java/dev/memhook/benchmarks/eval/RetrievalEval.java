@@ -45,7 +45,9 @@ import java.util.TreeMap;
  *       title and summary derivation and the embedding text rules apply: content = text, plus
  *       {@code " [shares a photo: <caption>]"} when an image caption is present; source session =
  *       its session; origin = {@code Origin.user(speaker)}; occurredAt = its time parsed by
- *       {@link ConversationTime} (unparseable times are counted and left to "now"). The service
+ *       {@link ConversationTime} (unparseable times are counted and left to "now"); context = the
+ *       previous turn of the same session ({@code "speaker: text"}; {@code --no-context} leaves it
+ *       empty). The service
  *       assigns ids, so the eval id → memory id mapping is kept here.
  *   <li>Every query runs as {@code RecallQuery(scope, question, 10)} against its conversation with
  *       three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the gate is
@@ -70,7 +72,8 @@ import java.util.TreeMap;
  * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store
  * lucene|memory} (default lucene: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a
  * RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session N},
- * {@code --min-cosine X}, {@code --min-text X}.
+ * {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
+ * --evidence-text X} (evidence floors), {@code --no-context}.
  */
 public final class RetrievalEval {
 
@@ -87,9 +90,12 @@ public final class RetrievalEval {
    * @param maxPerSession the per-session cap, or 0 for the default
    * @param minCosine the gate's cosine floor, or NaN for the default
    * @param minText the gate's normalised text floor, or NaN for the default
+   * @param evidenceCosine the gate's evidence cosine floor, or NaN for the default
+   * @param evidenceText the gate's evidence text floor, or NaN for the default
+   * @param context store the previous turn of the same session as each memory's context
    */
   public record Options(Path data, String embedder, String store, boolean noSessionCap, int maxPerSession,
-      double minCosine, double minText) {
+      double minCosine, double minText, double evidenceCosine, double evidenceText, boolean context) {
 
     /**
      * Parses {@code args}.
@@ -104,6 +110,9 @@ public final class RetrievalEval {
       int maxPerSession = 0;
       double minCosine = Double.NaN;
       double minText = Double.NaN;
+      double evidenceCosine = Double.NaN;
+      double evidenceText = Double.NaN;
+      boolean context = true;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -114,6 +123,9 @@ public final class RetrievalEval {
           case "--max-per-session" -> maxPerSession = Integer.parseInt(value(args, ++i, a));
           case "--min-cosine" -> minCosine = Double.parseDouble(value(args, ++i, a));
           case "--min-text" -> minText = Double.parseDouble(value(args, ++i, a));
+          case "--evidence-cosine" -> evidenceCosine = Double.parseDouble(value(args, ++i, a));
+          case "--evidence-text" -> evidenceText = Double.parseDouble(value(args, ++i, a));
+          case "--no-context" -> context = false;
           default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
         }
       }
@@ -123,7 +135,11 @@ public final class RetrievalEval {
       if (noCap && maxPerSession > 0) {
         throw new IllegalArgumentException("--no-session-cap and --max-per-session exclude each other");
       }
-      return new Options(data, embedder, store, noCap, maxPerSession, minCosine, minText);
+      if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
+        throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
+      }
+      return new Options(data, embedder, store, noCap, maxPerSession, minCosine, minText, evidenceCosine,
+          evidenceText, context);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -153,12 +169,16 @@ public final class RetrievalEval {
       if (!Double.isNaN(minText)) {
         b.minTextScore(minText);
       }
+      if (!Double.isNaN(evidenceCosine)) {
+        b.evidenceFloors(evidenceCosine, evidenceText);
+      }
       return b.build();
     }
   }
 
   static final String USAGE = "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
-      + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]";
+      + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
+      + " [--evidence-cosine X --evidence-text X] [--no-context]";
 
   /**
    * What a run measured.
@@ -204,7 +224,7 @@ public final class RetrievalEval {
       out.printf(Locale.ROOT, "RetrievalEval data=%s embedder=%s store=%s%n", options.data(), embedder.modelId(),
           options.store());
       long started = System.nanoTime();
-      Map<MemoryId, String> evalIds = storeAll(data, scopes, services.get("fused"), out);
+      Map<MemoryId, String> evalIds = storeAll(data, scopes, services.get("fused"), options.context(), out);
       out.printf(Locale.ROOT, "stored %d memories of %d conversations in %.1f s; %d queries%n", evalIds.size(),
           scopes.size(), (System.nanoTime() - started) / 1e9, data.queries().size());
       configs.forEach((name, o) -> out.println("config " + name + ": " + o));
@@ -259,17 +279,32 @@ public final class RetrievalEval {
     return text.isEmpty() ? photo : text + " " + photo;
   }
 
+  /**
+   * The context a host would store with {@code m}: the previous turn of the same conversation and
+   * session ("speaker: text"), cut to {@link Memory#MAX_CONTEXT}; empty for a session's first turn.
+   */
+  static String context(EvalMemory previous, EvalMemory m) {
+    if (previous == null || !previous.conv().equals(m.conv()) || !java.util.Objects.equals(previous.session(), m.session())) {
+      return "";
+    }
+    String text = (previous.speaker() == null ? "" : previous.speaker() + ": ") + content(previous);
+    return text.length() > Memory.MAX_CONTEXT ? text.substring(0, Memory.MAX_CONTEXT) : text;
+  }
+
   private static Map<MemoryId, String> storeAll(EvalData data, Map<String, Scope> scopes, MemoryService service,
-      PrintStream out) {
+      boolean withContext, PrintStream out) {
     Map<MemoryId, String> evalIds = new HashMap<>();
     int badTimes = 0;
     int skipped = 0;
+    EvalMemory previous = null;
     for (EvalMemory m : data.memories()) {
       String content = content(m);
       if (content.isBlank()) {
         skipped++;
         continue;
       }
+      String context = withContext ? context(previous, m) : "";
+      previous = m;
       Instant at = null;
       if (m.time() != null) {
         Optional<Instant> parsed = ConversationTime.parse(m.time());
@@ -283,6 +318,7 @@ public final class RetrievalEval {
           .sourceSession(m.session() == null || m.session().isBlank() ? null : m.session())
           .origin(m.speaker() == null || m.speaker().isBlank() ? Origin.user() : Origin.user(m.speaker()))
           .occurredAt(at)
+          .context(context)
           .build();
       Memory stored = service.remember(draft);
       evalIds.put(stored.id(), m.id());

@@ -83,6 +83,19 @@ class EvalDataTest {
   }
 
   @Test
+  void context_isThePreviousTurnOfTheSameSession() {
+    EvalData.EvalMemory a = new EvalData.EvalMemory("c", "1", "s1", "Ann", null, "Hi", null);
+    EvalData.EvalMemory b = new EvalData.EvalMemory("c", "2", "s1", "Ben", null, "Look", "a cat");
+    EvalData.EvalMemory c = new EvalData.EvalMemory("c", "3", "s2", "Ann", null, "Later", null);
+    EvalData.EvalMemory d = new EvalData.EvalMemory("d", "4", "s2", "Cy", null, "Other", null);
+    assertEquals("", RetrievalEval.context(null, a));
+    assertEquals("Ann: Hi", RetrievalEval.context(a, b));
+    assertEquals("", RetrievalEval.context(b, c));
+    assertEquals("", RetrievalEval.context(c, d));
+    assertEquals("Ben: Look [shares a photo: a cat]", RetrievalEval.context(b, new EvalData.EvalMemory("c", "5", "s1", "Ann", null, "Aww", null)));
+  }
+
+  @Test
   void scopes_sanitizeConversationIdsAndKeepThemDistinct() {
     var scopes = RetrievalEval.scopes(List.of("conv-26", "c 2/x", "c_2_x"));
     assertEquals("eval/conv-26", scopes.get("conv-26").value());
