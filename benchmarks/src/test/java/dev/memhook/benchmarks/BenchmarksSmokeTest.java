@@ -81,4 +81,10 @@ class BenchmarksSmokeTest {
     assertEachProducedAResult(new Runner(smoke(IngestBenchmark.class).build()).run(),
         6); // hashing, djl-int8 x lucene, lucene-group, memory
   }
+
+  @Test
+  void embedderBenchmark_runs() throws RunnerException {
+    assertEachProducedAResult(new Runner(smoke(EmbedderBenchmark.class).build()).run(),
+        4); // djl-int8, djl-fp32 x single, batchOf32
+  }
 }
