@@ -16,6 +16,12 @@ import java.util.Objects;
  * words and word pieces get similar vectors; it knows nothing of synonyms, so it is the fallback
  * when no model is available, and what the tests use.
  *
+ * <p>Its cosine scale differs from a sentence model's: the default relevance-gate floors of
+ * {@link RecallOptions} are calibrated for the local MiniLM model and are too strict for this
+ * embedder (on the LoCoMo dev split they removed the evidence of 69% of on-topic questions; see
+ * benchmarks/RESULTS.md). Lower {@link RecallOptions.Builder#evidenceFloors} and
+ * {@link RecallOptions.Builder#minCosine} when running on it, or add {@code memory-djl-embeddings}.
+ *
  * <p>Text with no word (empty, whitespace, punctuation only) gets one fixed unit vector, the same
  * for all such texts, so it is never a zero vector (cosine is undefined for zero vectors).
  *
