@@ -14,6 +14,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer;
 import dev.memhook.core.internal.index.DerivedText;
+import dev.memhook.core.internal.index.SimpleTokens;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.PositionedTerm;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.Variant;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -230,6 +232,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final CodeAwareAnalyzer exactAnalyzer = CodeAwareAnalyzer.of(Variant.EXACT);
   private final CodeAwareAnalyzer hexIndexAnalyzer = CodeAwareAnalyzer.of(Variant.HEX_INDEX);
   private final CodeAwareAnalyzer hexQueryAnalyzer = CodeAwareAnalyzer.of(Variant.HEX_QUERY);
+  /** Function words as each analysis variant spells them (the code variant stems them). */
+  private final Set<String> codeStopTerms = analyzedStopWords(codeAnalyzer);
+  private final Set<String> exactStopTerms = analyzedStopWords(exactAnalyzer);
   private final MemoryJson json = new MemoryJson();
   private final Cache<MemoryId, Memory> cache;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -903,9 +908,10 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /** The text query, or null if {@code text} analyzes to nothing. */
   Query textQuery(String text) {
-    List<String> codeTerms = distinct(codeAnalyzer.positionedTerms(SearchField.CONTENT.fieldName(), text));
+    List<String> codeTerms = withoutStopTerms(
+        distinct(codeAnalyzer.positionedTerms(SearchField.CONTENT.fieldName(), text)), codeStopTerms);
     List<PositionedTerm> exactTerms = exactAnalyzer.positionedTerms(SearchField.CONTENT.exactFieldName(), text);
-    List<String> exactDistinct = distinct(exactTerms);
+    List<String> exactDistinct = withoutStopTerms(distinct(exactTerms), exactStopTerms);
     List<String> hexTerms = distinct(hexQueryAnalyzer.positionedTerms(F_SHA, text));
     if (codeTerms.isEmpty() && exactDistinct.isEmpty() && hexTerms.isEmpty()) {
       return null;
@@ -929,6 +935,31 @@ public final class LuceneMemoryStore implements MemoryStore {
     addTerms(any, F_SHA, hexTerms, shaBoost);
     BooleanQuery q = any.build();
     return q.clauses().isEmpty() ? null : q;
+  }
+
+  /**
+   * The terms without function words ("what", "did", "the"): they match nearly every memory, add
+   * almost nothing to BM25 and make the disjunction score every document. Phrases keep them. A
+   * query of function words only keeps them all, so it still matches something.
+   */
+  private static List<String> withoutStopTerms(List<String> terms, Set<String> stopTerms) {
+    List<String> kept = new ArrayList<>(terms.size());
+    for (String t : terms) {
+      if (!stopTerms.contains(t)) {
+        kept.add(t);
+      }
+    }
+    return kept.isEmpty() ? terms : List.copyOf(kept);
+  }
+
+  private static Set<String> analyzedStopWords(CodeAwareAnalyzer analyzer) {
+    Set<String> out = new HashSet<>();
+    for (String word : SimpleTokens.STOP_WORDS) {
+      for (PositionedTerm t : analyzer.positionedTerms(SearchField.CONTENT.fieldName(), word)) {
+        out.add(t.term());
+      }
+    }
+    return Set.copyOf(out);
   }
 
   private static void addTerms(BooleanQuery.Builder into, String field, List<String> terms, float boost) {

@@ -16,7 +16,11 @@ import java.util.Set;
  */
 public final class SimpleTokens {
 
-  private static final Set<String> STOP_WORDS = Set.of(
+  /**
+   * English function words: question words, pronouns, auxiliaries and the usual stop words. They
+   * carry almost no evidence and match nearly every memory, so searches leave them out.
+   */
+  public static final Set<String> STOP_WORDS = Set.of(
       "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
       "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
       "they", "this", "to", "was", "will", "with", "i", "you", "me", "my", "we", "our", "your",
