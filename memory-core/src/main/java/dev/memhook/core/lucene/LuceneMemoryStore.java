@@ -1148,8 +1148,13 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final long DEFAULT_CACHE_SIZE = 10_000;
     /** Weight of exact-token matches on the unstemmed variants, relative to the field's boost. */
     public static final float DEFAULT_EXACT_WEIGHT = 0.5f;
-    /** Weight of whole-query phrase matches on the unstemmed variants, relative to the field's boost. */
-    public static final float DEFAULT_PHRASE_WEIGHT = 1.0f;
+    /**
+     * Weight of whole-query phrase matches on the unstemmed variants, relative to the field's
+     * boost: 0, off. On the LoCoMo dev split phrases changed no top-10 result, and they cost a
+     * quarter of the text search time at 100k memories (benchmarks/RESULTS.md, section 7); set a
+     * positive weight where queries are often verbatim quotes of stored text.
+     */
+    public static final float DEFAULT_PHRASE_WEIGHT = 0.0f;
     /** Boost of commit-SHA (and 7+ character SHA prefix) matches: rare, deliberate tokens. */
     public static final float DEFAULT_SHA_BOOST = 3.0f;
 

@@ -42,8 +42,9 @@
  * syntax, so {@code :}, {@code /}, {@code (} are just separators); for each field a disjunction of its
  * terms with the field's boost (title 2, summary 1.5, content 1, concepts 1.5, files 1.5, speaker 2,
  * session 0.5, context 0.5, attributes 1, date 1; a title or summary cut from the content is not
- * indexed again), the exact variants at half that weight, the whole query as a
- * phrase on the exact variants (up to 16 tokens), and SHA matches at boost 3. Vectors: HNSW (max
+ * indexed again), English function words left out of the disjunction, the exact variants at half
+ * that weight, optionally the whole query as a phrase on the exact variants (up to 16 tokens; off
+ * by default), and SHA matches at boost 3. Vectors: HNSW (max
  * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
  * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the cut;
  * the score returned is the cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one
