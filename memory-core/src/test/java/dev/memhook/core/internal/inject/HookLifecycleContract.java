@@ -6,30 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
-import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatRole;
-import dev.memhook.api.spi.Embedding;
-import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import dev.memhook.testkit.ModelReply;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -165,7 +161,7 @@ abstract class HookLifecycleContract {
 
   @Test
   void aFailingStore_neverBreaksTheTurn_andTheFailureIsReported() throws Exception {
-    MemoryStore failing = new ForwardingStore(newStore()) {
+    MemoryStore failing = new ForwardingMemoryStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         throw new MemoryStoreException("disk on fire");
@@ -194,7 +190,7 @@ abstract class HookLifecycleContract {
   @Test
   void aSlowRecall_timesOut_andTheCallbackCompletesWithoutInjecting() throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    MemoryStore slow = new ForwardingStore(newStore()) {
+    MemoryStore slow = new ForwardingMemoryStore(newStore()) {
       @Override
       public List<StoreHit> searchText(Scope scope, String query, int k) {
         try {
@@ -222,28 +218,5 @@ abstract class HookLifecycleContract {
       assertInstanceOf(RecallTimeoutException.class, failure.get());
       assertTrue(hook.injectedIds().isEmpty());
     }
-  }
-
-  /** Forwards every call to a delegate; tests override what they break. */
-  static class ForwardingStore implements MemoryStore {
-    private final MemoryStore delegate;
-
-    ForwardingStore(MemoryStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public void attach(EmbeddingSpace space) { delegate.attach(space); }
-    @Override public void put(Memory memory, Embedding embedding) { delegate.put(memory, embedding); }
-    @Override public Optional<Memory> get(MemoryId id) { return delegate.get(id); }
-    @Override public boolean delete(MemoryId id, ForgetRecord audit) { return delegate.delete(id, audit); }
-    @Override public List<ForgetRecord> forgotten(Scope scope) { return delegate.forgotten(scope); }
-    @Override public List<StoreHit> searchText(Scope scope, String query, int k) { return delegate.searchText(scope, query, k); }
-    @Override public double textScoreCeiling(Scope scope, String query) { return delegate.textScoreCeiling(scope, query); }
-    @Override public List<StoreHit> searchVector(Scope scope, Embedding query, int k) { return delegate.searchVector(scope, query, k); }
-    @Override public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
-      return delegate.searchRelated(scope, concepts, files, k);
-    }
-    @Override public long count(Scope scope) { return delegate.count(scope); }
-    @Override public void close() { delegate.close(); }
   }
 }

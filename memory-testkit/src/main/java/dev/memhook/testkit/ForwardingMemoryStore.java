@@ -1,0 +1,58 @@
+package dev.memhook.testkit;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreHit;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A {@link MemoryStore} that forwards every call to a delegate, for tests that break or observe
+ * one method (a store that fails, stalls or counts calls) and benchmarks that wrap a store. Override
+ * what you change; everything else behaves as the delegate does, so thread safety and null handling
+ * are the delegate's.
+ */
+public abstract class ForwardingMemoryStore implements MemoryStore {
+
+  private final MemoryStore delegate;
+
+  /** Forwards to {@code delegate}, which must not be null. */
+  protected ForwardingMemoryStore(MemoryStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  /** The store calls are forwarded to. */
+  protected MemoryStore delegate() {
+    return delegate;
+  }
+
+  @Override public void attach(EmbeddingSpace space) { delegate.attach(space); }
+  @Override public void put(Memory memory, Embedding embedding) { delegate.put(memory, embedding); }
+  @Override public void putAll(Map<Memory, Embedding> batch) { delegate.putAll(batch); }
+  @Override public Optional<Memory> get(MemoryId id) { return delegate.get(id); }
+  @Override public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) { return delegate.getAll(ids); }
+  @Override public boolean delete(MemoryId id, ForgetRecord audit) { return delegate.delete(id, audit); }
+  @Override public List<ForgetRecord> forgotten(Scope scope) { return delegate.forgotten(scope); }
+  @Override public List<StoreHit> searchText(Scope scope, String query, int k) { return delegate.searchText(scope, query, k); }
+  @Override public double textScoreCeiling(Scope scope, String query) { return delegate.textScoreCeiling(scope, query); }
+  @Override public List<StoreHit> searchVector(Scope scope, Embedding query, int k) { return delegate.searchVector(scope, query, k); }
+  @Override public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
+    return delegate.searchRelated(scope, concepts, files, k);
+  }
+  @Override public long count(Scope scope) { return delegate.count(scope); }
+  @Override public void close() { delegate.close(); }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "[" + delegate + "]";
+  }
+}
