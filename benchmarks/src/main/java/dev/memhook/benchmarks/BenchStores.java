@@ -154,10 +154,10 @@ public final class BenchStores {
   static Path indexDirectory(Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space, Settings settings) {
     Path base = Path.of(System.getProperty("memhook.bench.dir",
         Path.of(System.getProperty("java.io.tmpdir"), "memhook-bench").toString()));
-    String name = String.format(Locale.ROOT, "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d", kind.param(),
+    String name = String.format(Locale.ROOT, "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d-f%s", kind.param(),
         scope.value().replace('/', '_'), corpus.size(), corpus.seed(),
         space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
-        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION);
+        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION, LuceneMemoryStore.INDEX_FORMAT);
     return base.resolve(name);
   }
 

@@ -49,6 +49,15 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.TokenFilter;
+import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.search.similarities.PerFieldSimilarityWrapper;
+import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.analysis.core.KeywordTokenizer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
@@ -134,9 +143,14 @@ import org.slf4j.LoggerFactory;
 public final class LuceneMemoryStore implements MemoryStore {
 
   /**
-   * The text fields of a memory that {@link #searchText} searches, each with its default BM25 boost.
-   * Beside title, summary and content, a memory is findable by what it carries: who said it, the
-   * session, its attributes and the date it happened.
+   * The parts of a memory that {@link #searchText} searches, each with its default weight. Beside
+   * title, summary and content, a memory is findable by what it carries: who said it, the session,
+   * its attributes and the date it happened.
+   *
+   * <p>The parts are indexed together as one weighted text field (BM25F): each occurrence of a term
+   * in a part counts {@code weight} times towards the term's frequency and the document's length, so
+   * a query costs one term lookup per query term, not one per term and part. Weights are therefore
+   * fixed when a memory is indexed; the index records them and refuses to open with others.
    */
   public enum SearchField {
     /** The title; boost 2: a short, deliberate description. */
@@ -183,10 +197,6 @@ public final class LuceneMemoryStore implements MemoryStore {
     String fieldName() {
       return fieldName;
     }
-
-    String exactFieldName() {
-      return fieldName + EXACT_SUFFIX;
-    }
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
@@ -204,13 +214,35 @@ public final class LuceneMemoryStore implements MemoryStore {
   static final String F_SHA = "sha";
   static final String F_AUDIT_ID = "audit_id";
   static final String F_AUDIT_SCOPE = "audit_scope";
-  static final String EXACT_SUFFIX = "_exact";
+  /** The weighted catch-all text field of every searchable part, code-aware analysis. */
+  static final String F_TEXT = "text";
+  /** The same parts with the exact (unsplit, unstemmed) analysis. */
+  static final String F_TEXT_EXACT = "text_exact";
+  /** The content, exact analysis, with positions: carries phrase matches. */
+  static final String F_PHRASE = "phrase";
+  /**
+   * Weight units per 1.0 of field weight: a field of weight 1 adds this to a term's frequency per
+   * occurrence. BM25's k1 is scaled by the same factor, so a lone field of weight 1 scores exactly as
+   * plain BM25 would, and weights resolve to steps of 1/{@value}.
+   */
+  static final int WEIGHT_UNITS = 4;
+  /** BM25 for the weighted fields: k1 scaled to the weight units, overlaps counted as tokens. */
+  private static final BM25Similarity WEIGHTED_BM25 = new BM25Similarity(1.2f * WEIGHT_UNITS, 0.75f, false);
+  /** Lucene's default BM25 for every other field. */
+  private static final BM25Similarity PLAIN_BM25 = new BM25Similarity();
+  private static final FieldType WEIGHTED_TEXT_TYPE = weightedTextType();
   /** The token of an empty text field; query analysis never produces control characters. */
   static final String PLACEHOLDER = "\u0001";
   static final String USER_DATA_MODEL = "memhook.space.model";
   static final String USER_DATA_DIMENSION = "memhook.space.dimension";
   static final String USER_DATA_FORMAT = "memhook.index.format";
-  static final String INDEX_FORMAT = "1";
+  static final String USER_DATA_WEIGHTS = "memhook.text.weights";
+  /**
+   * The index format this version writes and reads (recorded in the commit user data): an index of
+   * another format fails to open with {@link IncompatibleStoreException}. Format 2: weighted text
+   * fields (BM25F).
+   */
+  public static final String INDEX_FORMAT = "2";
 
   /**
    * The most distinct terms per analysis variant a text query uses; the rest of a very long query
@@ -241,7 +273,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Bumped after every visible write; a read caches only if no write happened meanwhile. */
   private final AtomicLong writeGeneration = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Map<SearchField, Float> boosts;
+  /** Each field's weight in {@link #WEIGHT_UNITS}; 0 leaves the field out of the text fields. */
+  private final Map<SearchField, Integer> weightUnits;
   private final float exactWeight;
   private final float phraseWeight;
   private final float shaBoost;
@@ -257,7 +290,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private LuceneMemoryStore(Builder b) {
     this.location = b.path == null ? "in-memory index" : "index at " + b.path.toAbsolutePath();
-    this.boosts = new EnumMap<>(b.boosts);
+    this.weightUnits = new EnumMap<>(SearchField.class);
+    b.boosts.forEach((f, boost) -> weightUnits.put(f, Math.round(boost * WEIGHT_UNITS)));
     this.exactWeight = b.exactWeight;
     this.phraseWeight = b.phraseWeight;
     this.shaBoost = b.shaBoost;
@@ -271,6 +305,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           ? new Lucene99HnswScalarQuantizedVectorsFormat(b.hnswMaxConn, b.hnswBeamWidth)
           : new Lucene99HnswVectorsFormat(b.hnswMaxConn, b.hnswBeamWidth);
       IndexWriterConfig config = new IndexWriterConfig(new FieldAnalyzer())
+          .setSimilarity(SIMILARITY)
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setCommitOnClose(false)
           .setCodec(new Lucene912Codec() {
@@ -291,10 +326,25 @@ public final class LuceneMemoryStore implements MemoryStore {
             + " but this Memhook reads format " + INDEX_FORMAT + "; upgrade Memhook or rebuild the index");
       }
       this.space = readSpace(userData);
+      String weights = weightsKey(weightUnits);
+      String recorded = userData.get(USER_DATA_WEIGHTS);
+      if (recorded != null && !recorded.equals(weights)) {
+        throw new IncompatibleStoreException("the " + location + " was indexed with text field weights ["
+            + recorded + "] but the store is configured with [" + weights + "]; field weights are fixed"
+            + " when memories are indexed: configure the original weights or rebuild the index in a new directory");
+      }
+      userData.put(USER_DATA_WEIGHTS, weights);
       userData.put(USER_DATA_FORMAT, INDEX_FORMAT);
       w.setLiveCommitData(userData.entrySet());
       w.commit();
-      this.searchers = new SearcherManager(w, null);
+      this.searchers = new SearcherManager(w, new SearcherFactory() {
+        @Override
+        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {
+          IndexSearcher searcher = new IndexSearcher(reader);
+          searcher.setSimilarity(SIMILARITY);
+          return searcher;
+        }
+      });
     } catch (LockObtainFailedException e) {
       closeQuietly(w, dir);
       throw new MemoryStoreException("the " + location + " is locked (write.lock): another process or another"
@@ -531,8 +581,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * BM25 over the {@linkplain SearchField text fields} with their boosts, plus exact-token and
-   * phrase matches on the unstemmed variants and SHA prefix matches, filtered by scope and latest.
+   * BM25F over the {@linkplain SearchField parts} of each memory with their weights, plus
+   * exact-token matches on the unstemmed variant, optional phrase matches on the content and SHA
+   * prefix matches, filtered by scope and latest.
    * {@code query} is plain text: it is analyzed, never parsed as query syntax.
    */
   @Override
@@ -572,6 +623,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private static double ceiling(IndexSearcher searcher, Query q, double boost) throws IOException {
+    // Lucene's BM25 scores a term at most boost * idf (as tf grows), whatever k1 and the weights.
     if (q instanceof BoostQuery b) {
       return ceiling(searcher, b.getQuery(), boost * b.getBoost());
     }
@@ -845,17 +897,16 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (SearchField f : SearchField.values()) {
       String text = fieldText(f, m);
       if (text.isBlank()) {
-        // BM25 computes idf from the documents that have the field: a field most memories lack
-        // (session, speaker, title) would give its rare values a tiny idf. An unmatchable
-        // placeholder token (no query analysis yields a control character) keeps the count honest.
-        doc.add(new TextField(f.fieldName(), placeholder()));
-        doc.add(new TextField(f.exactFieldName(), placeholder()));
         continue;
       }
-      doc.add(new TextField(f.fieldName(), text, Field.Store.NO));
-      doc.add(new TextField(f.exactFieldName(), text, Field.Store.NO));
       all.append(text).append('\n');
+      int units = weightUnits.get(f);
+      if (units > 0) {
+        doc.add(new WeightedText(F_TEXT, text, codeAnalyzer, units));
+        doc.add(new WeightedText(F_TEXT_EXACT, text, exactAnalyzer, units));
+      }
     }
+    doc.add(new TextField(F_PHRASE, m.content(), Field.Store.NO));
     doc.add(new TextField(F_SHA, all.toString(), Field.Store.NO));
     doc.add(new TextField(F_SHA, placeholder())); // most texts hold no SHA: keep its idf honest
     for (String c : new LinkedHashSet<>(m.concepts())) {
@@ -906,31 +957,29 @@ public final class LuceneMemoryStore implements MemoryStore {
   // ---------------------------------------------------------------------------------------------
   // searching
 
-  /** The text query, or null if {@code text} analyzes to nothing. */
+  /**
+   * The text query, or null if {@code text} analyzes to nothing: one flat disjunction of term
+   * queries on the weighted fields (the field weights are in the index), exact terms at
+   * {@code exactWeight}, SHA terms at {@code shaBoost} and, when {@code phraseWeight > 0}, the whole
+   * query as a phrase on the content.
+   */
   Query textQuery(String text) {
-    List<String> codeTerms = withoutStopTerms(
-        distinct(codeAnalyzer.positionedTerms(SearchField.CONTENT.fieldName(), text)), codeStopTerms);
-    List<PositionedTerm> exactTerms = exactAnalyzer.positionedTerms(SearchField.CONTENT.exactFieldName(), text);
+    List<String> codeTerms = withoutStopTerms(distinct(codeAnalyzer.positionedTerms(F_TEXT, text)), codeStopTerms);
+    List<PositionedTerm> exactTerms = exactAnalyzer.positionedTerms(F_TEXT_EXACT, text);
     List<String> exactDistinct = withoutStopTerms(distinct(exactTerms), exactStopTerms);
     List<String> hexTerms = distinct(hexQueryAnalyzer.positionedTerms(F_SHA, text));
     if (codeTerms.isEmpty() && exactDistinct.isEmpty() && hexTerms.isEmpty()) {
       return null;
     }
     BooleanQuery.Builder any = new BooleanQuery.Builder();
-    for (SearchField f : SearchField.values()) {
-      float boost = boosts.get(f);
-      if (boost == 0) {
-        continue;
+    addTerms(any, F_TEXT, codeTerms, 1.0f);
+    addTerms(any, F_TEXT_EXACT, exactDistinct, exactWeight);
+    if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
+      PhraseQuery.Builder phrase = new PhraseQuery.Builder();
+      for (PositionedTerm t : exactTerms) {
+        phrase.add(new Term(F_PHRASE, t.term()), t.position());
       }
-      addTerms(any, f.fieldName(), codeTerms, boost);
-      addTerms(any, f.exactFieldName(), exactDistinct, boost * exactWeight);
-      if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
-        PhraseQuery.Builder phrase = new PhraseQuery.Builder();
-        for (PositionedTerm t : exactTerms) {
-          phrase.add(new Term(f.exactFieldName(), t.term()), t.position());
-        }
-        any.add(new BoostQuery(phrase.build(), boost * phraseWeight), Occur.SHOULD);
-      }
+      any.add(new BoostQuery(phrase.build(), phraseWeight), Occur.SHOULD);
     }
     addTerms(any, F_SHA, hexTerms, shaBoost);
     BooleanQuery q = any.build();
@@ -955,22 +1004,22 @@ public final class LuceneMemoryStore implements MemoryStore {
   private static Set<String> analyzedStopWords(CodeAwareAnalyzer analyzer) {
     Set<String> out = new HashSet<>();
     for (String word : SimpleTokens.STOP_WORDS) {
-      for (PositionedTerm t : analyzer.positionedTerms(SearchField.CONTENT.fieldName(), word)) {
+      for (PositionedTerm t : analyzer.positionedTerms(F_TEXT, word)) {
         out.add(t.term());
       }
     }
     return Set.copyOf(out);
   }
 
+  /** Adds one SHOULD clause per term: a flat disjunction that Lucene's MaxScore/WAND can skip in. */
   private static void addTerms(BooleanQuery.Builder into, String field, List<String> terms, float boost) {
-    if (terms.isEmpty() || boost == 0) {
+    if (boost == 0) {
       return;
     }
-    BooleanQuery.Builder b = new BooleanQuery.Builder();
     for (String t : terms) {
-      b.add(new TermQuery(new Term(field, t)), Occur.SHOULD);
+      Query term = new TermQuery(new Term(field, t));
+      into.add(boost == 1.0f ? term : new BoostQuery(term, boost), Occur.SHOULD);
     }
-    into.add(new BoostQuery(b.build(), boost), Occur.SHOULD);
   }
 
   private static List<String> distinct(List<PositionedTerm> terms) {
@@ -1111,6 +1160,71 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
+  private static FieldType weightedTextType() {
+    FieldType t = new FieldType();
+    t.setTokenized(true);
+    t.setStored(false);
+    t.setOmitNorms(false);
+    // custom term frequencies (the weights) exclude positions
+    t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+    t.freeze();
+    return t;
+  }
+
+  /** The weights as recorded in the commit user data, such as {@code title=8,summary=6,...}. */
+  private static String weightsKey(Map<SearchField, Integer> units) {
+    return units.entrySet().stream()
+        .map(e -> e.getKey().fieldName() + "=" + e.getValue())
+        .collect(Collectors.joining(","));
+  }
+
+  private static final Similarity SIMILARITY = new PerFieldSimilarityWrapper() {
+    @Override
+    public Similarity get(String name) {
+      return name.equals(F_TEXT) || name.equals(F_TEXT_EXACT) ? WEIGHTED_BM25 : PLAIN_BM25;
+    }
+  };
+
+  /**
+   * One part of a memory in a weighted text field: analyzed by {@code chain}, every token counted
+   * {@code units} times (Lucene adds custom term frequencies to the term's frequency and to the
+   * field's length, which makes the field BM25F over the parts).
+   */
+  private static final class WeightedText extends Field {
+    private final Analyzer chain;
+    private final int units;
+
+    WeightedText(String name, String text, Analyzer chain, int units) {
+      super(name, text, WEIGHTED_TEXT_TYPE);
+      this.chain = chain;
+      this.units = units;
+    }
+
+    @Override
+    public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
+      return new WeightFilter(chain.tokenStream(name(), stringValue()), units);
+    }
+  }
+
+  private static final class WeightFilter extends TokenFilter {
+    private final TermFrequencyAttribute frequency = addAttribute(TermFrequencyAttribute.class);
+    private final int units;
+
+    WeightFilter(TokenStream input, int units) {
+      super(input);
+      this.units = units;
+    }
+
+    @Override
+    public boolean incrementToken() throws IOException {
+      if (!input.incrementToken()) {
+        return false;
+      }
+      frequency.setTermFrequency(units);
+      return true;
+    }
+  }
+
   /** Routes each field to its analysis variant. */
   private final class FieldAnalyzer extends DelegatingAnalyzerWrapper {
     FieldAnalyzer() {
@@ -1122,7 +1236,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       if (fieldName.equals(F_SHA)) {
         return hexIndexAnalyzer;
       }
-      return fieldName.endsWith(EXACT_SUFFIX) ? exactAnalyzer : codeAnalyzer;
+      // F_TEXT and F_TEXT_EXACT bring their own token streams (WeightedText)
+      return fieldName.equals(F_PHRASE) ? exactAnalyzer : codeAnalyzer;
     }
   }
 
@@ -1155,6 +1270,8 @@ public final class LuceneMemoryStore implements MemoryStore {
      * positive weight where queries are often verbatim quotes of stored text.
      */
     public static final float DEFAULT_PHRASE_WEIGHT = 0.0f;
+    /** The largest {@link #fieldBoost}. */
+    public static final float MAX_FIELD_BOOST = 64f;
     /** Boost of commit-SHA (and 7+ character SHA prefix) matches: rare, deliberate tokens. */
     public static final float DEFAULT_SHA_BOOST = 3.0f;
 
@@ -1254,14 +1371,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * The BM25 boost of {@code field}; 0 leaves it out of text search. Defaults are on
-     * {@link SearchField}.
+     * The weight of {@code field} in text search, in steps of 0.25 (rounded to the nearest); 0
+     * leaves it out. Defaults are on {@link SearchField}. Weights apply when memories are indexed:
+     * the index records them, and opening it with other weights throws
+     * {@link IncompatibleStoreException} (rebuild the index to change them).
      *
-     * @throws IllegalArgumentException if {@code boost} is negative or not finite
+     * @throws IllegalArgumentException if {@code boost} is not 0 and not in [0.25, {@value #MAX_FIELD_BOOST}]
      */
     public Builder fieldBoost(SearchField field, float boost) {
       Objects.requireNonNull(field, "field");
-      this.boosts.put(field, checkWeight("fieldBoost(" + field + ")", boost));
+      if (!(boost == 0 || (boost >= 0.25f && boost <= MAX_FIELD_BOOST))) {
+        throw new IllegalArgumentException("fieldBoost(" + field + ") must be 0 or in [0.25, "
+            + MAX_FIELD_BOOST + "], got " + boost);
+      }
+      this.boosts.put(field, boost);
       return this;
     }
 

@@ -7,15 +7,12 @@
  * <ul>
  *   <li><b>memory</b>: {@code id} (keyword, stored), {@code scope} and {@code latest} (keywords,
  *       applied as FILTER clauses to every search), {@code json} (the whole record, stored; instants
- *       as ISO-8601 strings, with a format number), the text fields {@code title}, {@code summary},
- *       {@code content}, {@code concepts}, {@code files} (with source-pin paths), {@code speaker}
- *       (the origin's name), {@code session}, {@code context} (what came just before),
- *       {@code attributes} (keys and values) and {@code date}
- *       (when it happened, as {@code Monday 8 May 2023 2023-05-08}, UTC), each in two analyzed
- *       variants ({@code field} and {@code field_exact}); {@code sha} (hex ids and their prefixes);
- *       {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords for the entity
- *       graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with cosine similarity. A zero
- *       embedding is stored without a vector.
+ *       as ISO-8601 strings, with a format number); {@code text} and {@code text_exact}, the weighted
+ *       text fields (below); {@code phrase} (the content, exact analysis, with positions, for phrase
+ *       matches); {@code sha} (hex ids and their prefixes); {@code concept_key} (lower-cased) and
+ *       {@code file_key} (exact) keywords for the entity graph; and {@code vector}, an HNSW
+ *       {@code KnnFloatVectorField} with cosine similarity. A zero embedding is stored without a
+ *       vector.
  *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
  *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
  *       delete of the memory and the add of its audit record are one atomic Lucene update, so one
@@ -23,9 +20,23 @@
  * </ul>
  * The index's commit user data records the embedding space ({@code memhook.space.model},
  * {@code memhook.space.dimension}) and the index format; {@code attach} with another space throws
- * {@link dev.memhook.api.IncompatibleStoreException}. Text fields that a memory lacks get one
- * unmatchable placeholder token, so BM25's per-field document count (and so idf) is the same for
- * sparse fields such as {@code session} as for {@code content}.
+ * {@link dev.memhook.api.IncompatibleStoreException}. It also records the text field weights
+ * ({@code memhook.text.weights}): opening the index with other weights throws the same exception.
+ *
+ * <h2>Weighted text fields (BM25F)</h2>
+ * A memory's searchable parts (title, summary, content, concepts, files, speaker, session, context,
+ * attributes, date) go into one field, {@code text} (and again, analyzed exactly, into
+ * {@code text_exact}), each token carrying a custom term frequency of its part's weight in quarter
+ * units (title 2 → 8, content 1 → 4, context 0.5 → 2). Lucene adds those frequencies to the term's
+ * frequency and to the field's length, which is BM25F: weights scale term frequencies before BM25's
+ * saturation, against one document length and one idf. The two fields use BM25 with
+ * {@code k1 = 1.2 × 4} (and {@code b = 0.75}), so a memory with one part of weight 1 scores exactly
+ * as plain BM25. Why: the earlier layout, a field per part and per analysis (twenty fields), made
+ * every query a disjunction of twenty clauses per term, each looked up in every segment; BM25F needs
+ * two, ranks at least as well on the LoCoMo dev split (BM25 recall@10 0.720 → 0.738, see
+ * benchmarks/RESULTS.md) and is the standard way to weight fields. The price: weights are fixed at
+ * index time. Custom frequencies exclude positions, so phrases use the separate {@code phrase}
+ * field (content only).
  *
  * <h2>Durability</h2>
  * Default: <b>commit per write</b>. {@code put}, {@code putAll} and {@code delete} return only after
@@ -39,11 +50,10 @@
  *
  * <h2>Search</h2>
  * Text: the query is plain text, analyzed by the same chains as the index (never parsed as query
- * syntax, so {@code :}, {@code /}, {@code (} are just separators); for each field a disjunction of its
- * terms with the field's boost (title 2, summary 1.5, content 1, concepts 1.5, files 1.5, speaker 2,
- * session 0.5, context 0.5, attributes 1, date 1; a title or summary cut from the content is not
- * indexed again), English function words left out of the disjunction, the exact variants at half
- * that weight, optionally the whole query as a phrase on the exact variants (up to 16 tokens; off
+ * syntax, so {@code :}, {@code /}, {@code (} are just separators) into one flat disjunction: a term
+ * query per distinct query term on {@code text}, the exact terms on {@code text_exact} at half that
+ * weight, English function words left out of both, optionally the whole query as a phrase on
+ * {@code phrase} (up to 16 tokens; off
  * by default), and SHA matches at boost 3. Vectors: HNSW (max
  * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
  * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the cut;

@@ -123,6 +123,67 @@ class LuceneMemoryStoreTest {
   }
 
   @Test
+  void reopen_withOtherFieldWeights_throwsIncompatible_andTheOriginalWeightsStillOpen() {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "kafka consumer lag"), vector(1));
+    }
+    IncompatibleStoreException e = assertThrows(IncompatibleStoreException.class,
+        () -> LuceneMemoryStore.builder().directory(index).fieldBoost(LuceneMemoryStore.SearchField.TITLE, 3f).build());
+    assertTrue(e.getMessage().contains("title=8") && e.getMessage().contains("title=12"), e.getMessage());
+    try (LuceneMemoryStore store = open(index)) {
+      assertEquals(List.of("m1"), ids(store.searchText(A, "kafka", 10)), "a refused open changes nothing");
+    }
+  }
+
+  @Test
+  void fieldWeights_orderMatchesInDifferentParts() {
+    // the same word once in each memory, in parts of different weight (same length otherwise)
+    Memory inTitle = memory("title", A, "notes from monday").toBuilder().title("kafka").build();
+    Memory inContext = memory("context", A, "notes from monday").toBuilder().context("kafka").build();
+    Memory inContent = memory("content", A, "notes from kafka");
+    try (LuceneMemoryStore store = inMemory()) {
+      store.putAll(Map.of(inTitle, vector(1), inContext, vector(2), inContent, vector(3)));
+      assertEquals(List.of("title", "content", "context"), ids(store.searchText(A, "kafka", 10)));
+    }
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory()
+        .fieldBoost(LuceneMemoryStore.SearchField.CONTEXT, 4f).build()) {
+      store.attach(SPACE);
+      store.putAll(Map.of(inTitle, vector(1), inContext, vector(2), inContent, vector(3)));
+      assertEquals(List.of("context", "title", "content"), ids(store.searchText(A, "kafka", 10)));
+    }
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory()
+        .fieldBoost(LuceneMemoryStore.SearchField.CONTEXT, 0f).build()) {
+      store.attach(SPACE);
+      store.putAll(Map.of(inTitle, vector(1), inContext, vector(2), inContent, vector(3)));
+      assertEquals(List.of("title", "content"), ids(store.searchText(A, "kafka", 10)), "weight 0 leaves the part out");
+    }
+  }
+
+  @Test
+  void phrases_whenWeighted_rankTheVerbatimContentFirst() {
+    Memory verbatim = memory("verbatim", A, "run mvn clean install before the release");
+    Memory scattered = memory("scattered", A, "install the release, then run mvn clean");
+    Memory other = memory("other", A, "the weekly report");
+    double[] margin = new double[2];
+    for (int weighted = 0; weighted < 2; weighted++) {
+      try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().phraseWeight(weighted * 2f).build()) {
+        store.attach(SPACE);
+        store.putAll(Map.of(verbatim, vector(1), scattered, vector(2), other, vector(3)));
+        List<StoreHit> hits = store.searchText(A, "mvn clean install", 10);
+        assertEquals(Set.of("verbatim", "scattered"), Set.copyOf(ids(hits)));
+        Map<String, Double> score = new HashMap<>();
+        hits.forEach(h -> score.put(h.id().value(), h.score()));
+        margin[weighted] = score.get("verbatim") - score.get("scattered");
+        double ceiling = store.textScoreCeiling(A, "mvn clean install");
+        assertTrue(hits.stream().allMatch(h -> h.score() <= ceiling), "ceiling " + ceiling + ": " + hits);
+      }
+    }
+    assertEquals(0.0, margin[0], 1e-6, "without phrases the word order does not matter");
+    assertTrue(margin[1] > 0.5, "the phrase ranks the verbatim content first, clearly: " + margin[1]);
+  }
+
+  @Test
   void secondStoreOnTheSameDirectory_failsWithALockError() {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore first = open(index)) {
@@ -153,6 +214,10 @@ class LuceneMemoryStoreTest {
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().groupCommit(Duration.ZERO));
     assertThrows(IllegalArgumentException.class,
         () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, Float.NaN));
+    assertThrows(IllegalArgumentException.class,
+        () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 0.1f));
+    assertThrows(IllegalArgumentException.class,
+        () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 65f));
     assertThrows(NullPointerException.class, () -> LuceneMemoryStore.builder().directory(null));
   }
 
