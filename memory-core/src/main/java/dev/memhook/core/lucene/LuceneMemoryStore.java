@@ -269,6 +269,14 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Set<String> exactStopTerms = analyzedStopWords(exactAnalyzer);
   private final MemoryJson json = new MemoryJson();
   private final Cache<MemoryId, Memory> cache;
+  /**
+   * The last analyzed text query: the recall engine asks {@link #searchText} and then
+   * {@link #textScoreCeiling} about the same text, and a query depends only on the text and the
+   * configuration. One entry, so that nothing is cached across recalls (nor in benchmarks).
+   */
+  private volatile AnalyzedQuery lastQuery = new AnalyzedQuery("", null);
+
+  private record AnalyzedQuery(String text, Query query) {}
   private final ReentrantLock writeLock = new ReentrantLock();
   /** Bumped after every visible write; a read caches only if no write happened meanwhile. */
   private final AtomicLong writeGeneration = new AtomicLong();
@@ -592,7 +600,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(query, "query");
     checkK(k);
     ensureOpen();
-    Query text = textQuery(query);
+    Query text = analyzed(query);
     if (text == null) {
       return List.of();
     }
@@ -615,7 +623,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(query, "query");
     ensureOpen();
-    Query text = textQuery(query);
+    Query text = analyzed(query);
     if (text == null) {
       return 0;
     }
@@ -956,6 +964,17 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   // ---------------------------------------------------------------------------------------------
   // searching
+
+  /** {@link #textQuery}, reusing the last one when the text is the same. */
+  private Query analyzed(String text) {
+    AnalyzedQuery last = lastQuery;
+    if (last.text().equals(text)) {
+      return last.query();
+    }
+    Query q = textQuery(text);
+    lastQuery = new AnalyzedQuery(text, q);
+    return q;
+  }
 
   /**
    * The text query, or null if {@code text} analyzes to nothing: one flat disjunction of term
