@@ -25,6 +25,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -63,16 +64,21 @@ import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -116,8 +122,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Thread safety:</b> thread-safe; every method may be called from any thread. Writes are
  *       serialized by an internal lock (so a commit never sees half of a {@link #putAll}); reads and
- *       searches never block on writes: they use the latest near-real-time searcher. Do not
- *       synchronize on instances.
+ *       searches never wait for that lock. A write does not refresh the near-real-time searcher; the
+ *       first read or search after it does (one refresh, which concurrent readers wait for and share,
+ *       rather than each refreshing). Do not synchronize on instances.
  *   <li><b>Durability:</b> by default every write is committed (fsync'ed) before it returns. With
  *       {@link Builder#groupCommit(Duration)} writes return once applied and a background thread
  *       commits them within the interval; a crash loses at most that window. Either way a write is
@@ -278,8 +285,19 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private record AnalyzedQuery(String text, Query query) {}
   private final ReentrantLock writeLock = new ReentrantLock();
-  /** Bumped after every visible write; a read caches only if no write happened meanwhile. */
+  /**
+   * Bumped after every applied write (and {@link #forceMerge}), before it returns. A read caches
+   * only if no write happened meanwhile, and every read first brings the searcher up to this
+   * generation.
+   */
   private final AtomicLong writeGeneration = new AtomicLong();
+  /**
+   * The write generation the current searcher reflects at least. Only raised, under refreshLock;
+   * volatile so that readers can see without locking that no refresh is needed.
+   */
+  private volatile long searcherGeneration;
+  /** Serializes refreshes, so readers that find the searcher stale together refresh it once. */
+  private final ReentrantLock refreshLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
   /** Each field's weight in {@link #WEIGHT_UNITS}; 0 leaves the field out of the text fields. */
   private final Map<SearchField, Integer> weightUnits;
@@ -316,6 +334,8 @@ public final class LuceneMemoryStore implements MemoryStore {
           .setSimilarity(SIMILARITY)
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setCommitOnClose(false)
+          .setMergePolicy(mergePolicy())
+          .setRAMBufferSizeMB(RAM_BUFFER_MB)
           .setCodec(new Lucene912Codec() {
             @Override
             public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
@@ -512,9 +532,14 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         return out;
       });
-      // A write after `generation` may have replaced what we read: then don't cache it.
+      // A write counted after `generation` may have replaced what we read: then don't cache it.
+      // A write counted between this check and the put invalidates its ids after counting, which
+      // may land before our put: the second check catches that and drops what we put.
       if (writeGeneration.get() == generation) {
         cache.putAll(loaded);
+        if (writeGeneration.get() != generation) {
+          cache.invalidateAll(loaded.keySet());
+        }
       }
       found.putAll(loaded);
     }
@@ -549,7 +574,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     auditDoc.add(new StoredField(F_JSON, json.write(audit)));
     boolean[] existed = new boolean[1];
     write(List.of(id), () -> {
-      // Under the write lock every write is already visible, so this count is current.
+      // Under the write lock no write is in flight, and withSearcher first refreshes to every
+      // applied one, so this count is current.
       existed[0] = withSearcher(s -> s.count(new TermQuery(idTerm(id)))) > 0;
       if (existed[0]) {
         writer.updateDocuments(idTerm(id), List.of(auditDoc));
@@ -692,7 +718,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (query.norm() == 0) {
       return List.of();
     }
-    float[] target = query.toArray();
+    float[] target = unit(query);
     return withSearcher(searcher -> {
       int candidates = cap(searcher, Math.max(k, efSearch));
       Query q = new KnnFloatVectorQuery(F_VECTOR, target, candidates, scopeAndLatest(scope));
@@ -745,6 +771,68 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     ensureOpen();
     return withSearcher(s -> s.count(scopeAndLatest(scope)));
+  }
+
+  /**
+   * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
+   * searcher. Every search visits every segment (a term lookup per query term, an HNSW graph
+   * descent per vector search), so fewer segments mean faster searches; {@code forceMerge(1)} is
+   * the fastest to search.
+   *
+   * <p>The merge policy (see the {@linkplain dev.memhook.core.lucene package documentation})
+   * already keeps the segment count low as the store grows, so this is for the end of a bulk
+   * import (a migration, a backfill of many {@link #putAll} batches) or a quiet moment after many
+   * forgets, never for each write: it may rewrite the whole index, which takes seconds to minutes
+   * at 100,000 memories and needs up to twice the index's size in free disk space while it runs.
+   *
+   * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
+   * searches go on meanwhile on the segments as they were. Durable when it returns, in either
+   * durability mode.
+   *
+   * @throws IllegalArgumentException if {@code maxSegments} is less than 1
+   * @throws IllegalStateException if the store is closed
+   * @throws MemoryStoreException if merging or the commit failed; the message says whether to
+   *     retry or to reopen the store. No memory is lost or changed by a failed merge.
+   */
+  public void forceMerge(int maxSegments) {
+    if (maxSegments < 1) {
+      throw new IllegalArgumentException("maxSegments must be at least 1, got " + maxSegments);
+    }
+    writeLock.lock();
+    try {
+      ensureOpen();
+      checkWritable();
+      try {
+        writer.forceMerge(maxSegments);
+      } catch (IOException | AlreadyClosedException e) {
+        if (e instanceof AlreadyClosedException || writer.getTragicException() != null) {
+          writeFailure = e;
+          throw new MemoryStoreException("merging the segments of the " + location + " failed: " + e.getMessage()
+              + "; the index writer gave up; close and reopen the store (committed memories are intact)", e);
+        }
+        throw new MemoryStoreException("merging the segments of the " + location + " failed: " + e.getMessage()
+            + "; no memory was changed; check free disk space (a merge may need twice the index's size), then"
+            + " retry", e);
+      }
+      commitNow("commit the merged segments");
+      // Counted like a write, so that if this refresh fails the next read refreshes instead.
+      writeGeneration.incrementAndGet();
+      try {
+        refreshIfStale();
+      } catch (IOException e) {
+        throw new MemoryStoreException("the " + location + " was merged and committed but the searcher could not"
+            + " be refreshed: " + e.getMessage() + "; the next read retries the refresh", e);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    LOG.debug("merged the {} down to at most {} segments", location, maxSegments);
+  }
+
+  /** The number of segments the current searcher sees, after refreshing it to every write. */
+  int segmentCount() {
+    ensureOpen();
+    return withSearcher(s -> s.getIndexReader().leaves().size());
   }
 
   /**
@@ -823,14 +911,45 @@ public final class LuceneMemoryStore implements MemoryStore {
     T apply(IndexSearcher searcher) throws IOException;
   }
 
+  /**
+   * Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. Every search
+   * visits every segment (a term lookup per query term, an HNSW graph descent per vector search),
+   * and a memory store is searched far more often than written, so it pays for more merging with
+   * fewer segments, and so faster searches, at every size.
+   */
+  static final double SEGMENTS_PER_TIER = 4;
+  /**
+   * Segments smaller than this count as this size when the merge policy picks merges; Lucene's
+   * default is 2 MB. Memories arrive a few at a time and each commit (or refresh) flushes a segment
+   * of a few kilobytes; a 16 MB floor (some thousands of memories) merges these small segments
+   * together early rather than letting them fill tiers of their own.
+   */
+  static final double FLOOR_SEGMENT_MB = 16;
+  /**
+   * Heap the writer may fill with added memories before it flushes a segment; Lucene's default is
+   * 16 MB. Only a burst of writes with no read or commit between them (a large {@link #putAll}, an
+   * import with group commit) gets near it, and then larger flushes leave fewer segments to merge.
+   */
+  static final double RAM_BUFFER_MB = 64;
+
+  private static TieredMergePolicy mergePolicy() {
+    TieredMergePolicy policy = new TieredMergePolicy();
+    policy.setSegmentsPerTier(SEGMENTS_PER_TIER);
+    policy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
+    return policy;
+  }
+
+  /**
+   * Applies a write under the write lock, commits it (or marks it for the group commit), and
+   * counts it in {@link #writeGeneration}. It does not refresh the searcher: the next read does
+   * (see {@link #refreshIfStale}), so writes with no read between them are flushed together
+   * rather than one segment per write, and a write does not pay for opening a searcher.
+   */
   private void write(List<MemoryId> ids, IndexAction action) {
     writeLock.lock();
     try {
       ensureOpen();
-      if (writeFailure != null) {
-        throw new MemoryStoreException("an earlier write to the " + location + " failed ("
-            + writeFailure.getMessage() + "); close and reopen the store before writing again", writeFailure);
-      }
+      checkWritable();
       boolean changed;
       try {
         changed = action.run();
@@ -847,17 +966,20 @@ public final class LuceneMemoryStore implements MemoryStore {
       } else {
         dirty = true;
       }
-      try {
-        searchers.maybeRefreshBlocking();
-      } catch (IOException e) {
-        throw new MemoryStoreException("the write to the " + location + " was applied but the searcher could"
-            + " not be refreshed: " + e.getMessage() + "; retry the read, or reopen the store", e);
-      } finally {
-        writeGeneration.incrementAndGet();
-        cache.invalidateAll(ids);
-      }
+      // Counted before it returns, so every read that starts after it refreshes to include it.
+      // The count comes after the commit: a write whose commit failed stays invisible, as before.
+      writeGeneration.incrementAndGet();
+      cache.invalidateAll(ids);
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /** Under the write lock: refuses to write after a failed write. */
+  private void checkWritable() {
+    if (writeFailure != null) {
+      throw new MemoryStoreException("an earlier write to the " + location + " failed ("
+          + writeFailure.getMessage() + "); close and reopen the store before writing again", writeFailure);
     }
   }
 
@@ -898,6 +1020,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Document doc = new Document();
     doc.add(new StringField(F_KIND, KIND_MEMORY, Field.Store.NO));
     doc.add(new StringField(F_ID, m.id().value(), Field.Store.YES));
+    doc.add(new BinaryDocValuesField(F_ID, new BytesRef(m.id().value()))); // what hits() reads
     doc.add(new StringField(F_SCOPE, m.scope().value(), Field.Store.NO));
     doc.add(new StringField(F_LATEST, Boolean.toString(m.latest()), Field.Store.NO));
     doc.add(new StoredField(F_JSON, json.write(m)));
@@ -924,7 +1047,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       doc.add(new StringField(F_FILE_KEY, f, Field.Store.NO));
     }
     if (embedding.norm() > 0) {
-      doc.add(new KnnFloatVectorField(F_VECTOR, embedding.toArray(), VectorSimilarityFunction.COSINE));
+      doc.add(new KnnFloatVectorField(F_VECTOR, unit(embedding), VectorSimilarityFunction.DOT_PRODUCT));
     }
     return doc;
   }
@@ -1066,23 +1189,65 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private static List<StoreHit> hits(IndexSearcher searcher, TopDocs top, int k, boolean cosine) throws IOException {
-    StoredFields stored = searcher.storedFields();
-    List<StoreHit> out = new ArrayList<>(Math.min(k, top.scoreDocs.length));
-    for (ScoreDoc sd : top.scoreDocs) {
-      if (out.size() == k) {
-        break;
-      }
-      String id = stored.document(sd.doc, Set.of(F_ID)).get(F_ID);
-      // Lucene scores COSINE as (1 + cos) / 2; undo it so callers see the cosine itself.
-      double score = cosine ? Math.max(-1.0, Math.min(1.0, 2.0 * sd.score - 1.0)) : sd.score;
-      out.add(new StoreHit(MemoryId.of(id), score));
+    int n = Math.min(k, top.scoreDocs.length);
+    String[] ids = ids(searcher, top.scoreDocs, n);
+    List<StoreHit> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      // Lucene scores DOT_PRODUCT as (1 + dot) / 2, and the dot product of unit vectors is their
+      // cosine; undo it so callers see the cosine itself.
+      float raw = top.scoreDocs[i].score;
+      double score = cosine ? Math.max(-1.0, Math.min(1.0, 2.0 * raw - 1.0)) : raw;
+      out.add(new StoreHit(MemoryId.of(ids[i]), score));
     }
     return List.copyOf(out);
   }
 
+  /**
+   * The ids of the first {@code n} hits, from the id's doc values: a stored-fields read would
+   * decompress a whole block of stored records per hit. Doc-values iterators only go forward, so
+   * the hits are visited in doc order, with one iterator per segment.
+   */
+  private static String[] ids(IndexSearcher searcher, ScoreDoc[] hits, int n) throws IOException {
+    long[] byDoc = new long[n]; // doc in the high half, the hit's rank in the low half
+    for (int i = 0; i < n; i++) {
+      byDoc[i] = ((long) hits[i].doc << 32) | i;
+    }
+    Arrays.sort(byDoc);
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    String[] ids = new String[n];
+    LeafReaderContext leaf = null;
+    BinaryDocValues values = null;
+    for (long key : byDoc) {
+      int doc = (int) (key >>> 32);
+      if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
+        leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        values = leaf.reader().getBinaryDocValues(F_ID);
+      }
+      if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+        throw new IOException("memory document " + doc + " has no id doc value");
+      }
+      ids[(int) key] = values.binaryValue().utf8ToString();
+    }
+    return ids;
+  }
+
+  /**
+   * {@code e} scaled to unit length, as the vector field holds it: the dot product of unit vectors
+   * is their cosine, and costs less per comparison than Lucene's COSINE, which divides by both
+   * norms every time.
+   */
+  private static float[] unit(Embedding e) {
+    return e.normalized().toArray();
+  }
+
+  /**
+   * Runs {@code action} on a searcher that reflects every write that returned before this call:
+   * the read-your-writes half of the write path.
+   */
   private <T> T withSearcher(SearchAction<T> action) {
     IndexSearcher searcher;
     try {
+      refreshIfStale();
       searcher = searchers.acquire();
     } catch (AlreadyClosedException e) {
       throw new IllegalStateException("the LuceneMemoryStore (" + location + ") is closed", e);
@@ -1103,6 +1268,29 @@ public final class LuceneMemoryStore implements MemoryStore {
       } catch (IOException | AlreadyClosedException e) {
         LOG.debug("releasing a searcher of the {} failed", location, e);
       }
+    }
+  }
+
+  /**
+   * Refreshes the searcher if a write was counted since its last refresh. Readers that find it
+   * stale together queue on refreshLock; the first refreshes, the rest find it done and return.
+   */
+  private void refreshIfStale() throws IOException {
+    if (searcherGeneration >= writeGeneration.get()) {
+      return;
+    }
+    refreshLock.lock();
+    try {
+      // Read before the refresh begins: every write it counts was applied to the writer before it
+      // was counted, so the refreshed searcher holds them all.
+      long target = writeGeneration.get();
+      if (searcherGeneration >= target) {
+        return;
+      }
+      searchers.maybeRefreshBlocking();
+      searcherGeneration = target;
+    } finally {
+      refreshLock.unlock();
     }
   }
 

@@ -11,8 +11,8 @@
  *       text fields (below); {@code phrase} (the content, exact analysis, with positions, for phrase
  *       matches); {@code sha} (hex ids and their prefixes); {@code concept_key} (lower-cased) and
  *       {@code file_key} (exact) keywords for the entity graph; and {@code vector}, an HNSW
- *       {@code KnnFloatVectorField} with cosine similarity. A zero embedding is stored without a
- *       vector.
+ *       {@code KnnFloatVectorField} with dot-product similarity over the embedding scaled to unit
+ *       length (see <i>Segments</i>). A zero embedding is stored without a vector.
  *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
  *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
  *       delete of the memory and the add of its audit record are one atomic Lucene update, so one
@@ -45,8 +45,26 @@
  * returns". Hosts that write in bursts can choose {@code groupCommit(Duration)}: writes return once
  * applied and a named daemon thread commits within the interval (a crash loses at most that window);
  * {@code close()} commits what is pending. Either way a write is visible to every read and search
- * when it returns: the near-real-time searcher is refreshed before the write returns. Writes are
- * serialized by one lock, so a commit never holds half a batch.
+ * when it returns: before it returns it is counted in a write generation, and every read and search
+ * first refreshes the near-real-time searcher if it reflects an older generation (readers that find
+ * it stale together wait for one refresh). A write does not refresh the searcher itself, so writes
+ * with no read between them share one refresh and one flushed segment. Writes are serialized by one
+ * lock, so a commit never holds half a batch.
+ *
+ * <h2>Segments</h2>
+ * Every search visits every segment: a term lookup per query term, an HNSW graph descent per
+ * vector search. A memory store is written a few memories at a time (each commit or refresh flushes
+ * a small segment) and searched far more often than written, so the writer trades more merging
+ * for fewer segments: a {@code TieredMergePolicy} with 4 segments per tier (Lucene's default: 10)
+ * and a 16 MB floor (default: 2 MB), so the many small flushed segments are merged together early,
+ * and a 64 MB RAM buffer (default: 16 MB), reached only by bursts of writes with no read or commit
+ * between them. After a bulk import, {@code forceMerge(n)} merges down to {@code n} segments and
+ * commits. Searches read their hits' ids from the {@code id} field's binary doc values (also
+ * stored, but a stored-field read decompresses a block of records per hit). Vectors are scaled to
+ * unit length at index and query time and compared by dot product, which for unit vectors is the
+ * cosine and is cheaper per comparison than Lucene's cosine, which divides by both norms each time.
+ * These make index format 2; an index of format 1 fails to open with an
+ * {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
  *
  * <h2>Search</h2>
  * Text: the query is plain text, analyzed by the same chains as the index (never parsed as query

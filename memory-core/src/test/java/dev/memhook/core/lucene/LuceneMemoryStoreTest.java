@@ -32,9 +32,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LuceneMemoryStoreTest {
   private static final int DIM = 8;
@@ -237,6 +246,217 @@ class LuceneMemoryStoreTest {
       assertThrows(IllegalArgumentException.class, () -> store.searchText(A, "x", 0));
       assertThrows(IllegalArgumentException.class, () -> store.searchVector(A, vector(1), 0));
       assertThrows(IllegalArgumentException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), -1));
+    }
+  }
+
+  @Test
+  void reopen_ofAFormat1Index_throwsIncompatible_namingBothFormats() throws Exception {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "x"), vector(1));
+    }
+    try (Directory d = FSDirectory.open(index)) {
+      assertEquals("2", SegmentInfos.readLatestCommit(d).getUserData().get(LuceneMemoryStore.USER_DATA_FORMAT));
+      // An index of format 1 (COSINE vectors, no id doc values), as far as the format check can tell.
+      try (IndexWriter w = new IndexWriter(d, new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
+        Map<String, String> userData = new HashMap<>();
+        w.getLiveCommitData().forEach(e -> userData.put(e.getKey(), e.getValue()));
+        userData.put(LuceneMemoryStore.USER_DATA_FORMAT, "1");
+        w.setLiveCommitData(userData.entrySet());
+        w.commit();
+      }
+    }
+    IncompatibleStoreException e = assertThrows(IncompatibleStoreException.class,
+        () -> LuceneMemoryStore.builder().directory(index).build());
+    assertTrue(e.getMessage().contains("index format 1") && e.getMessage().contains("reads format 2"), e.getMessage());
+    assertTrue(e.getMessage().contains("rebuild the index"), e.getMessage());
+    try (Directory d = FSDirectory.open(index)) {
+      assertEquals("1", SegmentInfos.readLatestCommit(d).getUserData().get(LuceneMemoryStore.USER_DATA_FORMAT),
+          "a refused open leaves the index as it was");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // write path: lazy refresh, segments, forceMerge
+
+  @ParameterizedTest(name = "groupCommit={0}")
+  @ValueSource(booleans = {false, true})
+  void readYourWrites_putThenSearchAndGet_1000Times_alwaysFindTheJustWrittenMemory(boolean groupCommit) {
+    LuceneMemoryStore.Builder builder = LuceneMemoryStore.builder().inMemory();
+    if (groupCommit) {
+      builder.groupCommit(Duration.ofMinutes(1));
+    }
+    try (LuceneMemoryStore store = builder.build()) {
+      store.attach(SPACE);
+      for (int i = 0; i < 1000; i++) {
+        Memory m = memory("rw" + i, A, "note rwmark" + i);
+        store.put(m, vector(i));
+        // Alternate which read comes first, so each read path is at times the first after a write.
+        if (i % 2 == 0) {
+          assertEquals(List.of("rw" + i), ids(store.searchText(A, "rwmark" + i, 1)), "search after put " + i);
+          assertEquals(m, store.get(m.id()).orElseThrow(), "get after put " + i);
+        } else {
+          assertEquals(m, store.get(m.id()).orElseThrow(), "get after put " + i);
+          assertEquals(List.of("rw" + i), ids(store.searchText(A, "rwmark" + i, 1)), "search after put " + i);
+        }
+        assertEquals(i + 1, store.count(A), "count after put " + i);
+      }
+    }
+  }
+
+  @Test
+  void concurrentReaders_alwaysSeeEveryWriteThatHasReturned() throws Exception {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      AtomicInteger written = new AtomicInteger(); // memories whose put has returned
+      AtomicBoolean done = new AtomicBoolean();
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      try {
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+          readers.add(pool.submit(() -> {
+            int checks = 0;
+            while (!done.get()) {
+              int n = written.get();
+              long seen = store.count(A);
+              assertTrue(seen >= n, "count " + seen + " after " + n + " puts returned");
+              if (n > 0) {
+                MemoryId last = MemoryId.of("c" + (n - 1));
+                assertTrue(store.get(last).isPresent(), last + " after " + n + " puts returned");
+              }
+              checks++;
+            }
+            return checks;
+          }));
+        }
+        Future<?> writer = pool.submit(() -> {
+          try {
+            for (int i = 0; i < 400; i++) {
+              store.put(memory("c" + i, A, "concurrent " + i), vector(i));
+              written.set(i + 1);
+            }
+          } finally {
+            done.set(true);
+          }
+          return null;
+        });
+        writer.get(120, TimeUnit.SECONDS);
+        for (Future<Integer> r : readers) {
+          assertTrue(r.get(120, TimeUnit.SECONDS) > 0);
+        }
+      } finally {
+        done.set(true);
+        pool.shutdownNow();
+      }
+      assertEquals(400, store.count(A));
+    }
+  }
+
+  @Test
+  void writesWithNoReadBetween_withGroupCommit_areFlushedAsOneSegment() {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(dir.resolve("index"))
+        .groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      for (int i = 0; i < 50; i++) {
+        store.put(memory("m" + i, A, "burst " + i), vector(i));
+      }
+      assertEquals(1, store.segmentCount(), "a refresh per write would flush a segment per write");
+      assertEquals(50, store.count(A));
+    }
+  }
+
+  @Test
+  void delete_rightAfterPut_withNoReadBetween_findsTheMemory() {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      store.count(A); // the searcher is now current, and older than the put below
+      store.put(memory("m1", A, "short lived"), vector(1));
+      assertTrue(store.delete(MemoryId.of("m1"), new ForgetRecord(MemoryId.of("m1"), A, "alice", "x", T0)));
+      assertTrue(store.get(MemoryId.of("m1")).isEmpty());
+      assertEquals(1, store.forgotten(A).size());
+    }
+  }
+
+  @Test
+  void forceMerge_leavesThatManySegments_keepsEveryMemory_andCommits() throws Exception {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      int n = 0;
+      int segments = 0;
+      // Each read after a write flushes a segment; background merges may fold some together.
+      while (n < 300 && segments < 3) {
+        store.put(memory("m" + n, A, "merge note " + n).toBuilder().concepts(List.of("merge")).build(), vector(n));
+        n++;
+        segments = store.segmentCount();
+      }
+      assertTrue(segments >= 3, "precondition: several segments, got " + segments + " after " + n + " puts");
+      try (Directory d = FSDirectory.open(index)) {
+        assertEquals(0, SegmentInfos.readLatestCommit(d).totalMaxDoc(), "precondition: group commit has not run");
+      }
+
+      store.forceMerge(1);
+
+      assertEquals(1, store.segmentCount());
+      try (Directory d = FSDirectory.open(index)) {
+        SegmentInfos committed = SegmentInfos.readLatestCommit(d);
+        assertEquals(1, committed.size(), "the merged index is committed");
+        assertEquals(n, committed.totalMaxDoc());
+      }
+      assertEquals(n, store.count(A));
+      assertEquals(n, store.searchRelated(A, Set.of("merge"), Set.of(), 1000).size());
+      for (int i = 0; i < n; i++) {
+        assertEquals(List.of("m" + i), ids(store.searchText(A, "merge note " + i, 1)));
+      }
+      store.put(memory("after", A, "written after the merge"), vector(1));
+      assertEquals(List.of("after"), ids(store.searchText(A, "after", 1)));
+    }
+  }
+
+  @Test
+  void forceMerge_rejectsFewerThanOneSegment_andAClosedStore() {
+    LuceneMemoryStore store = inMemory();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.forceMerge(0));
+    assertTrue(e.getMessage().contains("0"), e.getMessage());
+    store.forceMerge(1); // an empty index merges to nothing, fine
+    store.close();
+    assertThrows(IllegalStateException.class, () -> store.forceMerge(1));
+  }
+
+  @Test
+  void forceMerge_whileOtherThreadsWriteAndSearch_losesNothing() throws Exception {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMillis(5)).build()) {
+      store.attach(SPACE);
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      try {
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+          int thread = t;
+          futures.add(pool.submit(() -> {
+            for (int i = 0; i < 150; i++) {
+              Memory m = memory("t" + thread + "-" + i, A, "parallel " + i);
+              store.put(m, vector(i));
+              assertEquals(m, store.get(m.id()).orElseThrow());
+            }
+            return null;
+          }));
+        }
+        futures.add(pool.submit(() -> {
+          for (int i = 0; i < 10; i++) {
+            store.forceMerge(1 + i % 3);
+          }
+          return null;
+        }));
+        for (Future<?> f : futures) {
+          f.get(120, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(300, store.count(A));
+      store.forceMerge(1);
+      assertEquals(1, store.segmentCount());
+      assertEquals(300, store.count(A));
     }
   }
 
@@ -536,6 +756,52 @@ class LuceneMemoryStoreTest {
   }
 
   @Test
+  void searchVector_scoresAreTheCosine_whateverTheNormsOfStoredAndQueryVectors() {
+    try (LuceneMemoryStore store = inMemory()) {
+      store.put(memory("same", A, "x"), axes(1000f, 0f));
+      store.put(memory("diagonal", A, "x"), axes(0.001f, 0.001f));
+      store.put(memory("orthogonal", A, "x"), axes(0f, 3f));
+      store.put(memory("opposite", A, "x"), axes(-5f, 0f));
+      for (float scale : new float[] {1e-3f, 1f, 1e4f}) {
+        List<StoreHit> hits = store.searchVector(A, axes(2f * scale, 0f), 4);
+        assertEquals(List.of("same", "diagonal", "orthogonal", "opposite"), ids(hits), "scale " + scale);
+        double[] expected = {1.0, Math.sqrt(0.5), 0.0, -1.0};
+        for (int i = 0; i < 4; i++) {
+          assertEquals(expected[i], hits.get(i).score(), 1e-5, hits.get(i) + " at scale " + scale);
+        }
+      }
+    }
+  }
+
+  @Test
+  void hits_spreadOverManySegments_eachCarryTheirOwnId() {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      Map<String, Embedding> vectors = new HashMap<>();
+      int maxSegments = 0;
+      for (int i = 0; i < 40; i++) {
+        Memory m = memory("s" + i, A, "segment note seg" + i).toBuilder().concepts(List.of("segmented")).build();
+        vectors.put(m.id().value(), vector(i));
+        store.put(m, vector(i));
+        maxSegments = Math.max(maxSegments, store.segmentCount()); // a refresh: one more segment
+      }
+      assertTrue(maxSegments > 1, "precondition: hits from several segments, got " + maxSegments);
+      Set<String> all = new HashSet<>(ids(store.searchRelated(A, Set.of("segmented"), Set.of(), 100)));
+      assertEquals(vectors.keySet(), all);
+      for (int i = 0; i < 40; i++) {
+        assertEquals(List.of("s" + i), ids(store.searchText(A, "seg" + i, 1)));
+        Embedding query = vector(i);
+        List<StoreHit> hits = store.searchVector(A, query, 40);
+        assertEquals("s" + i, hits.get(0).id().value());
+        for (StoreHit h : hits) {
+          // A hit given another hit's id would have another vector's cosine.
+          assertEquals(vectors.get(h.id().value()).cosine(query), h.score(), 1e-5, h.toString());
+        }
+      }
+    }
+  }
+
+  @Test
   void searchVector_withAZeroVector_isEmpty_andZeroEmbeddingsAreStoredWithoutVector() {
     try (LuceneMemoryStore store = inMemory()) {
       store.put(memory("z", A, "zero vector memory"), Embedding.of(new float[DIM]));
@@ -669,6 +935,14 @@ class LuceneMemoryStoreTest {
     float[] v = new float[DIM];
     v[Math.floorMod(axis, DIM)] = 1f;
     v[Math.floorMod(axis + 1, DIM)] = 0.05f * (1 + Math.floorMod(axis / DIM, 5));
+    return Embedding.of(v);
+  }
+
+  /** A vector with {@code x} and {@code y} on its first two axes, zero elsewhere. */
+  private static Embedding axes(float x, float y) {
+    float[] v = new float[DIM];
+    v[0] = x;
+    v[1] = y;
     return Embedding.of(v);
   }
 
