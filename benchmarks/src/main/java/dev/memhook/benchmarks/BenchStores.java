@@ -74,10 +74,23 @@ public final class BenchStores {
    *
    * @param quantized scalar-quantize vectors (Lucene only)
    * @param efSearch HNSW candidates per vector search (Lucene only); 0 for the store's default
+   * @param merged after the bulk load, {@link LuceneMemoryStore#forceMerge(int) force-merge} the
+   *     index into one segment, as a host would after a bulk import (Lucene only); otherwise the
+   *     segments are what the store's merge policy left
    */
-  public record Settings(boolean quantized, int efSearch) {
-    /** The store defaults. */
-    public static final Settings DEFAULTS = new Settings(false, 0);
+  public record Settings(boolean quantized, int efSearch, boolean merged) {
+    /** The store defaults, segments as built. */
+    public static final Settings DEFAULTS = new Settings(false, 0, false);
+
+    /** Settings with segments as built. */
+    public Settings(boolean quantized, int efSearch) {
+      this(quantized, efSearch, false);
+    }
+
+    /** These settings, merged into one segment or not. */
+    public Settings withMerged(boolean merged) {
+      return new Settings(quantized, efSearch, merged);
+    }
   }
 
   private BenchStores() {}
@@ -100,6 +113,9 @@ public final class BenchStores {
           deleteRecursively(dir);
           try (LuceneMemoryStore building = lucene(dir, settings, true)) {
             fill(building, corpus, scope, space, embeddings);
+            if (settings.merged()) {
+              building.forceMerge(1);
+            }
           }
           markComplete(dir);
         }
@@ -157,7 +173,8 @@ public final class BenchStores {
     String name = String.format(Locale.ROOT, "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d-f%s", kind.param(),
         scope.value().replace('/', '_'), corpus.size(), corpus.seed(),
         space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
-        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION, LuceneMemoryStore.INDEX_FORMAT);
+        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION, LuceneMemoryStore.INDEX_FORMAT)
+        + (settings.merged() ? "-merged" : "");
     return base.resolve(name);
   }
 

@@ -74,6 +74,10 @@ public class HookOverheadBenchmark {
   @Param({"lucene"})
   public String store;
 
+  /** Lucene segments: {@code asbuilt} or {@code merged} (see {@link RecallLatencyBenchmark#segments}). */
+  @Param({"asbuilt"})
+  public String segments;
+
   private MemoryService service;
   private SyntheticCorpus corpus;
   private HookOptions hookOptions;
@@ -94,7 +98,7 @@ public class HookOverheadBenchmark {
           ? i -> model.embed(corpus.items().get(i).speaker() + ": " + corpus.items().get(i).text())
           : corpus::embedding;
       MemoryStore memoryStore = BenchStores.open(BenchStores.Kind.of(store), corpus, SCOPE, model.space(), vectors,
-          BenchStores.Settings.DEFAULTS);
+          BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
       service = Memhook.builder().store(memoryStore).embedder(model).build();
     } catch (RuntimeException e) {
       model.close();

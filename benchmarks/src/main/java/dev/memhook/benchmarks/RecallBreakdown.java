@@ -27,6 +27,8 @@ import java.util.function.IntConsumer;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.RecallBreakdown --size 100000 --store lucene
  * </pre>
+ * {@code --force-merge} runs on a separate cached index merged into one segment after the bulk
+ * load ({@link dev.memhook.core.lucene.LuceneMemoryStore#forceMerge(int)}).
  * Figures are medians and p99 of {@code --queries} calls (default 1,000) after one warm-up pass.
  */
 public final class RecallBreakdown {
@@ -37,13 +39,15 @@ public final class RecallBreakdown {
     int size = 100_000;
     int queries = 1_000;
     String storeName = "lucene";
+    boolean merged = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         case "--store" -> storeName = args[++i];
+        case "--force-merge" -> merged = true;
         default -> {
-          System.err.println("usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory]");
+          System.err.println("usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory] [--force-merge]");
           System.exit(2);
         }
       }
@@ -56,14 +60,15 @@ public final class RecallBreakdown {
     PrecomputedEmbedder embedder = eb.build();
     EmbeddingSpace space = embedder.space();
     MemoryStore store = BenchStores.open(BenchStores.Kind.of(storeName), corpus, scope, space, corpus::embedding,
-        BenchStores.Settings.DEFAULTS);
+        BenchStores.Settings.DEFAULTS.withMerged(merged));
     int depth = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
     Embedding[] vectors = qs.stream().map(q -> Embedding.of(q.vector())).toArray(Embedding[]::new);
     List<List<MemoryId>> top10 = new ArrayList<>();
     for (Embedding v : vectors) {
       top10.add(store.searchVector(scope, v, 10).stream().map(StoreHit::id).toList());
     }
-    System.out.printf(Locale.ROOT, "%s, store %s, %d queries%n", corpus, storeName, queries);
+    System.out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
+        merged ? " (force-merged into one segment)" : "", queries);
     System.out.println("| step | median ms | p99 ms |");
     System.out.println("|---|---|---|");
     time("searchText(k=50)", queries, i -> store.searchText(scope, qs.get(i).text(), depth));

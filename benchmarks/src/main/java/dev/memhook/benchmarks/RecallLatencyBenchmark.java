@@ -69,6 +69,13 @@ public class RecallLatencyBenchmark {
   @Param({"text", "vector", "fused"})
   public String mode;
 
+  /**
+   * Lucene segments: {@code asbuilt} (what the store's merge policy left after the bulk load) or
+   * {@code merged} (force-merged into one, as after a bulk import).
+   */
+  @Param({"asbuilt"})
+  public String segments;
+
   private MemoryService service;
   private List<SyntheticCorpus.Query> queries;
   private int next;
@@ -83,9 +90,18 @@ public class RecallLatencyBenchmark {
     PrecomputedEmbedder built = embedder.build();
     EmbeddingSpace space = built.space();
     MemoryStore memoryStore = BenchStores.open(BenchStores.Kind.of(store), corpus, SCOPE, space,
-        corpus::embedding, BenchStores.Settings.DEFAULTS);
+        corpus::embedding, BenchStores.Settings.DEFAULTS.withMerged(merged(segments)));
     service = Memhook.builder().store(memoryStore).embedder(built).recallOptions(options(mode)).build();
     check(corpus);
+  }
+
+  /** Whether {@code segments} asks for a force-merged index. */
+  static boolean merged(String segments) {
+    return switch (segments) {
+      case "asbuilt" -> false;
+      case "merged" -> true;
+      default -> throw new IllegalArgumentException("unknown segments '" + segments + "'; known: asbuilt, merged");
+    };
   }
 
   /** The recall options of {@code mode}. */
