@@ -70,6 +70,17 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.search.CollectionTerminatedException;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.FilterLeafCollector;
+import org.apache.lucene.search.LeafCollector;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.TopDocsCollector;
+import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexWriter;
@@ -214,6 +225,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   static final String F_ID = "id";
   static final String F_SCOPE = "scope";
   static final String F_LATEST = "latest";
+  /** The scope of a latest memory (keyword and sorted doc values); absent on other documents. */
+  static final String F_LIVE = "live";
   static final String F_JSON = "json";
   static final String F_VECTOR = "vector";
   static final String F_CONCEPT_KEY = "concept_key";
@@ -247,7 +260,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * The index format this version writes and reads (recorded in the commit user data): an index of
    * another format fails to open with {@link IncompatibleStoreException}. Format 2: weighted text
-   * fields (BM25F).
+   * fields (BM25F), dot-product vectors, ids and live scopes in doc values.
    */
   public static final String INDEX_FORMAT = "2";
 
@@ -630,11 +643,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (text == null) {
       return List.of();
     }
-    Query q = new BooleanQuery.Builder()
-        .add(text, Occur.MUST)
-        .add(scopeAndLatest(scope), Occur.FILTER)
-        .build();
-    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
+    return withSearcher(s -> hits(s, topInScope(s, text, scope, k), k, false));
   }
 
   /**
@@ -759,11 +768,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     for (Term t : terms) {
       shared.add(new ConstantScoreQuery(new TermQuery(t)), Occur.SHOULD); // each share scores exactly 1
     }
-    Query q = new BooleanQuery.Builder()
-        .add(shared.build(), Occur.MUST)
-        .add(scopeAndLatest(scope), Occur.FILTER)
-        .build();
-    return withSearcher(s -> hits(s, s.search(q, cap(s, k)), k, false));
+    Query q = shared.build();
+    return withSearcher(s -> hits(s, topInScope(s, q, scope, k), k, false));
   }
 
   @Override
@@ -1023,6 +1029,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     doc.add(new BinaryDocValuesField(F_ID, new BytesRef(m.id().value()))); // what hits() reads
     doc.add(new StringField(F_SCOPE, m.scope().value(), Field.Store.NO));
     doc.add(new StringField(F_LATEST, Boolean.toString(m.latest()), Field.Store.NO));
+    if (m.latest()) {
+      // what text and related searches filter on: the scope of a searchable memory
+      doc.add(new StringField(F_LIVE, m.scope().value(), Field.Store.NO));
+      doc.add(new SortedDocValuesField(F_LIVE, new BytesRef(m.scope().value())));
+    }
     doc.add(new StoredField(F_JSON, json.write(m)));
     StringBuilder all = new StringBuilder();
     for (SearchField f : SearchField.values()) {
@@ -1173,6 +1184,67 @@ public final class LuceneMemoryStore implements MemoryStore {
       out.add(t.term());
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * The best {@code k} hits of a scoring {@code query} among the latest memories of {@code scope}.
+   * The plan depends on how much of the index the scope is: when it holds at least half of the
+   * documents, the query runs unfiltered and a collector drops other documents by their doc
+   * values, which keeps Lucene's fast pure-disjunction scoring (MaxScore); a smaller scope is
+   * intersected with the query as a filter instead, so the scorer skips what is outside it. Both
+   * return the same hits. Dynamic pruning starts once {@code k} hits are collected (not Lucene's
+   * default of 1,000): no total hit count is needed.
+   */
+  private static TopDocs topInScope(IndexSearcher searcher, Query query, Scope scope, int k) throws IOException {
+    int n = cap(searcher, k);
+    Term live = new Term(F_LIVE, scope.value());
+    int inScope = searcher.getIndexReader().docFreq(live); // counts deleted documents until merged
+    if (inScope == 0) {
+      return TopDocsCollector.EMPTY_TOPDOCS;
+    }
+    TopScoreDocCollector top = TopScoreDocCollector.create(n, n);
+    if (2L * inScope >= searcher.getIndexReader().numDocs()) {
+      searcher.search(query, new InScopeCollector(top, new BytesRef(scope.value())));
+    } else {
+      searcher.search(new BooleanQuery.Builder()
+          .add(query, Occur.MUST)
+          .add(new TermQuery(live), Occur.FILTER)
+          .build(), top);
+    }
+    return top.topDocs();
+  }
+
+  /** Passes on only the documents whose {@link #F_LIVE} doc value is the scope. */
+  private static final class InScopeCollector implements Collector {
+    private final Collector in;
+    private final BytesRef scope;
+
+    InScopeCollector(Collector in, BytesRef scope) {
+      this.in = in;
+      this.scope = scope;
+    }
+
+    @Override
+    public LeafCollector getLeafCollector(LeafReaderContext context) throws IOException {
+      SortedDocValues live = DocValues.getSorted(context.reader(), F_LIVE);
+      int ord = live.lookupTerm(scope);
+      if (ord < 0) {
+        throw new CollectionTerminatedException(); // nothing of this scope in the segment
+      }
+      return new FilterLeafCollector(in.getLeafCollector(context)) {
+        @Override
+        public void collect(int doc) throws IOException {
+          if (live.advanceExact(doc) && live.ordValue() == ord) {
+            in.collect(doc);
+          }
+        }
+      };
+    }
+
+    @Override
+    public ScoreMode scoreMode() {
+      return in.scoreMode();
+    }
   }
 
   private static Query scopeAndLatest(Scope scope) {

@@ -463,6 +463,60 @@ class LuceneMemoryStoreTest {
   // ---------------------------------------------------------------------------------------------
   // properties: scope isolation, forgetting, latest-only
 
+  /**
+   * Text search filters a scope of at least half the index by doc values after scoring, and a
+   * smaller scope as a query filter; both must find exactly the scope's matching memories, and
+   * the best k must be the head of the full ranking (pruning never drops a better hit).
+   */
+  @Test
+  void searchText_inADominantAndInARareScope_findsExactlyTheScopesMatches_andTopKIsTheHeadOfTheRanking() {
+    long seed = System.nanoTime();
+    System.out.println("dominantAndRareScope seed " + seed);
+    Random random = new Random(seed);
+    List<String> vocabulary = List.of("kafka", "postgres", "redis", "rollback", "latency", "oauth", "schema", "timeout");
+    Scope big = Scope.of("big");
+    Scope small = Scope.of("small");
+    Map<String, Set<String>> wordsOf = new HashMap<>();
+    Map<String, Scope> scopeOf = new HashMap<>();
+    try (LuceneMemoryStore store = inMemory()) {
+      Map<Memory, Embedding> batch = new LinkedHashMap<>();
+      for (int i = 0; i < 330; i++) {
+        Scope scope = i < 300 ? big : small;
+        List<String> words = new ArrayList<>();
+        for (int w = 0, n = 1 + random.nextInt(5); w < n; w++) {
+          words.add(vocabulary.get(random.nextInt(vocabulary.size())));
+        }
+        String id = "m" + i;
+        wordsOf.put(id, Set.copyOf(words));
+        scopeOf.put(id, scope);
+        batch.put(memory(id, scope, String.join(" ", words)), randomVector(random));
+      }
+      store.putAll(batch);
+      for (int q = 0; q < 60; q++) {
+        Scope scope = q % 2 == 0 ? big : small;
+        Set<String> query = new HashSet<>();
+        for (int w = 0, n = 1 + random.nextInt(2); w < n; w++) {
+          query.add(vocabulary.get(random.nextInt(vocabulary.size())));
+        }
+        String text = String.join(" ", query);
+        Set<String> expected = new HashSet<>();
+        wordsOf.forEach((id, words) -> {
+          if (scopeOf.get(id).equals(scope) && words.stream().anyMatch(query::contains)) {
+            expected.add(id);
+          }
+        });
+        List<StoreHit> all = store.searchText(scope, text, 1000);
+        String context = "'" + text + "' in " + scope + "; seed " + seed;
+        assertEquals(expected, Set.copyOf(ids(all)), context);
+        List<StoreHit> top = store.searchText(scope, text, 5);
+        assertEquals(Math.min(5, all.size()), top.size(), context);
+        for (int i = 0; i < top.size(); i++) {
+          assertEquals(all.get(i).score(), top.get(i).score(), 1e-6, "rank " + i + " of " + context);
+        }
+      }
+    }
+  }
+
   @Test
   void scopeIsolation_noSearchOfOneScopeEverReturnsAnotherScopesMemory() {
     long seed = System.nanoTime();
