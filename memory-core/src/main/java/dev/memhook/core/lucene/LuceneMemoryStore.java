@@ -78,6 +78,8 @@ import org.apache.lucene.search.CollectionTerminatedException;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.FilterLeafCollector;
 import org.apache.lucene.search.LeafCollector;
+import org.apache.lucene.search.LRUQueryCache;
+import org.apache.lucene.search.QueryCachingPolicy;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.TopDocsCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
@@ -251,6 +253,20 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** Lucene's default BM25 for every other field. */
   private static final BM25Similarity PLAIN_BM25 = new BM25Similarity();
   private static final FieldType WEIGHTED_TEXT_TYPE = weightedTextType();
+  /** Scopes whose filters are cached at once. */
+  private static final int SCOPE_FILTER_CACHE_ENTRIES = 64;
+  /** At most 32 MB of cached filters: a bit per document and scope (100,000 memories: 12 KB). */
+  private static final long SCOPE_FILTER_CACHE_BYTES = 32L << 20;
+  /** Lucene caches only what this says: the scope filters, at first use. */
+  private static final QueryCachingPolicy SCOPE_FILTERS_ONLY = new QueryCachingPolicy() {
+    @Override
+    public void onUse(Query query) {}
+
+    @Override
+    public boolean shouldCache(Query query) {
+      return query instanceof TermQuery t && t.getTerm().field().equals(F_LIVE);
+    }
+  };
   /** The token of an empty text field; query analysis never produces control characters. */
   static final String PLACEHOLDER = "\u0001";
   static final String USER_DATA_MODEL = "memhook.space.model";
@@ -297,6 +313,14 @@ public final class LuceneMemoryStore implements MemoryStore {
   private volatile AnalyzedQuery lastQuery = new AnalyzedQuery("", null);
 
   private record AnalyzedQuery(String text, Query query) {}
+
+  /**
+   * Per-segment bit sets of the scope filters ({@link #inScope}), for segments of every size:
+   * a vector search needs its filter as a bit set per segment, which without the cache is built
+   * again for every query. Entries die with their segments. Shared by this store's searchers.
+   */
+  private final LRUQueryCache scopeFilters = new LRUQueryCache(
+      SCOPE_FILTER_CACHE_ENTRIES, SCOPE_FILTER_CACHE_BYTES, leaf -> true, Float.POSITIVE_INFINITY);
   private final ReentrantLock writeLock = new ReentrantLock();
   /**
    * Bumped after every applied write (and {@link #forceMerge}), before it returns. A read caches
@@ -383,6 +407,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {
           IndexSearcher searcher = new IndexSearcher(reader);
           searcher.setSimilarity(SIMILARITY);
+          searcher.setQueryCache(scopeFilters);
+          searcher.setQueryCachingPolicy(SCOPE_FILTERS_ONLY);
           return searcher;
         }
       });
@@ -730,7 +756,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     float[] target = unit(query);
     return withSearcher(searcher -> {
       int candidates = cap(searcher, Math.max(k, efSearch));
-      Query q = new KnnFloatVectorQuery(F_VECTOR, target, candidates, scopeAndLatest(scope));
+      Query q = new KnnFloatVectorQuery(F_VECTOR, target, candidates, inScope(scope));
       return hits(searcher, searcher.search(q, cap(searcher, k)), k, true);
     });
   }
@@ -776,7 +802,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public long count(Scope scope) {
     Objects.requireNonNull(scope, "scope");
     ensureOpen();
-    return withSearcher(s -> s.count(scopeAndLatest(scope)));
+    return withSearcher(s -> s.count(inScope(scope)));
   }
 
   /**
@@ -1208,7 +1234,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     } else {
       searcher.search(new BooleanQuery.Builder()
           .add(query, Occur.MUST)
-          .add(new TermQuery(live), Occur.FILTER)
+          .add(inScope(scope), Occur.FILTER)
           .build(), top);
     }
     return top.topDocs();
@@ -1247,12 +1273,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
   }
 
-  private static Query scopeAndLatest(Scope scope) {
-    return new BooleanQuery.Builder()
-        .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
-        .add(new TermQuery(new Term(F_SCOPE, scope.value())), Occur.FILTER)
-        .add(new TermQuery(new Term(F_LATEST, "true")), Occur.FILTER)
-        .build();
+  /** The latest memories of {@code scope}: a filter whose per-segment bit sets are cached. */
+  private static Query inScope(Scope scope) {
+    return new TermQuery(new Term(F_LIVE, scope.value()));
   }
 
   /** {@code k} bounded by the number of documents, so a huge {@code k} allocates nothing huge. */
