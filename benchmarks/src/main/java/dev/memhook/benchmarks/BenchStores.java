@@ -111,10 +111,18 @@ public final class BenchStores {
         Path dir = indexDirectory(kind, corpus, scope, space, settings);
         if (!isComplete(dir)) {
           deleteRecursively(dir);
-          try (LuceneMemoryStore building = lucene(dir, settings, true)) {
-            fill(building, corpus, scope, space, embeddings);
-            if (settings.merged()) {
-              building.forceMerge(1);
+          Path asBuilt = settings.merged() ? indexDirectory(kind, corpus, scope, space, settings.withMerged(false)) : null;
+          if (asBuilt != null && isComplete(asBuilt)) {
+            copyIndex(asBuilt, dir); // the same documents: merge a copy rather than index again
+            try (LuceneMemoryStore merging = lucene(dir, settings, false)) {
+              merging.forceMerge(1);
+            }
+          } else {
+            try (LuceneMemoryStore building = lucene(dir, settings, true)) {
+              fill(building, corpus, scope, space, embeddings);
+              if (settings.merged()) {
+                building.forceMerge(1);
+              }
             }
           }
           markComplete(dir);
@@ -203,6 +211,23 @@ public final class BenchStores {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete " + dir, e);
+    }
+  }
+
+  /** Copies the index files of {@code from} (not its completion marker) into a new {@code to}. */
+  private static void copyIndex(Path from, Path to) {
+    try {
+      Files.createDirectories(to);
+      try (Stream<Path> files = Files.list(from)) {
+        for (Path f : files.toList()) {
+          if (Files.isRegularFile(f) && !f.getFileName().toString().equals(MARKER)
+              && !f.getFileName().toString().equals("write.lock")) {
+            Files.copy(f, to.resolve(f.getFileName()));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not copy the index " + from + " to " + to, e);
     }
   }
 
