@@ -66,6 +66,10 @@ public class VectorSearchBenchmark {
   @Param({"0"})
   public int efSearch;
 
+  /** Lucene segments (memhook-lucene only): {@code asbuilt} or {@code merged}, as in {@link RecallLatencyBenchmark}. */
+  @Param({"asbuilt"})
+  public String segments;
+
   private SyntheticCorpus corpus;
   private float[][] queryVectors;
   private Embedding[] memhookQueries;
@@ -97,7 +101,7 @@ public class VectorSearchBenchmark {
         String storeName = impl.startsWith("memhook-") ? impl.substring("memhook-".length()) : impl;
         EmbeddingSpace space = new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
         store = BenchStores.open(BenchStores.Kind.of(storeName), corpus, SCOPE, space, corpus::embedding,
-            new BenchStores.Settings(false, efSearch));
+            new BenchStores.Settings(false, efSearch, RecallLatencyBenchmark.merged(segments)));
         memhookQueries = new Embedding[QUERIES];
         for (int i = 0; i < QUERIES; i++) {
           memhookQueries[i] = Embedding.of(queryVectors[i]);
