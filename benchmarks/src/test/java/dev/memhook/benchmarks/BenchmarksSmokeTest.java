@@ -65,6 +65,12 @@ class BenchmarksSmokeTest {
   }
 
   @Test
+  void recallLatencyBenchmark_onAForceMergedIndex_runs() throws RunnerException {
+    assertEachProducedAResult(new Runner(smoke(RecallLatencyBenchmark.class).param("size", "1000")
+        .param("store", "lucene").param("segments", "merged").build()).run(), 3); // text, vector, fused
+  }
+
+  @Test
   void vectorSearchBenchmark_runs() throws RunnerException {
     assertEachProducedAResult(new Runner(smoke(VectorSearchBenchmark.class).param("size", "1000").build()).run(),
         3); // memhook-lucene, langchain4j, exact

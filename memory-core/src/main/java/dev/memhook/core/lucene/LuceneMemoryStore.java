@@ -370,7 +370,9 @@ public final class LuceneMemoryStore implements MemoryStore {
       IndexWriterConfig config = new IndexWriterConfig(new FieldAnalyzer())
           .setSimilarity(SIMILARITY)
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-          .setCommitOnClose(false)
+          // close() waits for running merges and commits them (their work is kept); after a failed
+          // write or commit, close() rolls back instead, so nothing uncommitted is committed
+          .setCommitOnClose(true)
           .setMergePolicy(mergePolicy())
           .setRAMBufferSizeMB(RAM_BUFFER_MB)
           .setCodec(new Lucene912Codec() {
@@ -868,8 +870,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Commits pending writes and releases the index and its lock. Idempotent. After a failed write
-   * nothing uncommitted is committed.
+   * Commits pending writes, waits for segment merges that are running (so that their work is kept
+   * rather than redone at the next open; this can take seconds after a large import), and releases
+   * the index and its lock. Idempotent. After a failed write nothing uncommitted is committed.
    *
    * @throws MemoryStoreException if the final commit or the release failed
    */
@@ -903,8 +906,8 @@ public final class LuceneMemoryStore implements MemoryStore {
       failure = failure == null ? e : failure;
     }
     try {
-      if (writeFailure == null) {
-        writer.close();
+      if (writeFailure == null && failure == null) {
+        writer.close(); // waits for running merges, then commits them
       } else {
         writer.rollback();
       }
