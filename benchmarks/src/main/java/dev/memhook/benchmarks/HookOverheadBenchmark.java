@@ -77,6 +77,14 @@ public class HookOverheadBenchmark {
   @Param({"lucene"})
   public String store;
 
+  /**
+   * Where recall runs: {@code pool} (the service's default executor: the query is embedded on a
+   * pool thread while the hook's recall thread searches text) or {@code caller} (a direct executor:
+   * the hook recalls on the thread that fires the callback, embedding first, no overlap).
+   */
+  @Param({"pool"})
+  public String executor;
+
   /** Lucene segments: {@code asbuilt} or {@code merged} (see {@link RecallLatencyBenchmark#segments}). */
   @Param({"asbuilt"})
   public String segments;
@@ -99,7 +107,13 @@ public class HookOverheadBenchmark {
       IntFunction<Embedding> vectors = new BatchedEmbeddings(model, corpus);
       MemoryStore memoryStore = BenchStores.open(BenchStores.Kind.of(store), corpus, SCOPE, model.space(), vectors,
           BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
-      service = Memhook.builder().store(memoryStore).embedder(model).build();
+      Memhook.Builder builder = Memhook.builder().store(memoryStore).embedder(model);
+      switch (executor) {
+        case "pool" -> { }
+        case "caller" -> builder.executor(Runnable::run);
+        default -> throw new IllegalArgumentException("unknown executor '" + executor + "'; known: pool, caller");
+      }
+      service = builder.build();
     } catch (RuntimeException e) {
       model.close();
       throw e;
