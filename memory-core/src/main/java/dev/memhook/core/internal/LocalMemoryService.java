@@ -64,7 +64,7 @@ public final class LocalMemoryService implements MemoryService {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.ownedExecutor = ownedExecutor;
     this.intake = new MemoryIntake(clock);
-    this.engine = new RecallEngine(store, embedder, options, executor);
+    this.engine = new RecallEngine(store, embedder, options);
     store.attach(embedder.space());
   }
 

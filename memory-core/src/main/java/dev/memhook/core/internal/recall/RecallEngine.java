@@ -3,7 +3,6 @@ package dev.memhook.core.internal.recall;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.memhook.api.DroppedCandidate;
-import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
@@ -25,10 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,13 +42,7 @@ import org.slf4j.LoggerFactory;
  * The gate runs before the session cap (the design lists them the other way round) so that
  * candidates without evidence never use up a session's places.
  *
- * <p>The query is embedded while the text search runs: the embedding is handed to the executor and
- * the calling thread searches text; if no executor thread has started the embedding by then, the
- * calling thread runs it itself, so a recall never waits on a task queued behind others (no
- * starvation, whatever the pool's size or load).
- *
- * <p>Thread-safe: it holds only the store, the embedder, immutable options, the executor and
- * Caffeine caches.
+ * <p>Thread-safe: it holds only the store, the embedder, immutable options and Caffeine caches.
  */
 public final class RecallEngine {
 
@@ -67,16 +56,8 @@ public final class RecallEngine {
   private final Embedder embedder;
   private final RecallOptions options;
   private final Cache<String, Embedding> queryCache;
-  private final Executor executor;
 
-  /** An engine that embeds queries on the calling thread, after the text search. */
   public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options) {
-    this(store, embedder, options, Runnable::run);
-  }
-
-  /** An engine that embeds queries on {@code executor} while the calling thread searches text. */
-  public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options, Executor executor) {
-    this.executor = Objects.requireNonNull(executor, "executor");
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.options = Objects.requireNonNull(options, "options");
@@ -101,21 +82,10 @@ public final class RecallEngine {
       return RecallResult.empty();
     }
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
-    FutureTask<Embedding> embedding = null;
-    if (options.vectorWeight() > 0) {
-      embedding = new FutureTask<>(() -> embedQuery(text));
-      if (options.textWeight() > 0 && queryCache.getIfPresent(text) == null) {
-        try {
-          executor.execute(embedding);
-        } catch (RejectedExecutionException e) {
-          // the calling thread runs it below
-        }
-      }
-    }
     List<StoreHit> textHits = options.textWeight() > 0 ? store.searchText(query.scope(), text, depth) : List.of();
     double ceiling = textHits.isEmpty() ? 0 : store.textScoreCeiling(query.scope(), text);
-    List<StoreHit> vectorHits = embedding != null
-        ? store.searchVector(query.scope(), await(embedding), depth) : List.of();
+    List<StoreHit> vectorHits = options.vectorWeight() > 0
+        ? store.searchVector(query.scope(), embedQuery(text), depth) : List.of();
 
     List<Fusion.RankedList> lists = new ArrayList<>(3);
     lists.add(new Fusion.RankedList(Signal.TEXT, options.textWeight(), textHits));
@@ -197,26 +167,6 @@ public final class RecallEngine {
       result = new ArrayList<>(result.subList(0, query.limit()));
     }
     return new RecallResult(result, dropped);
-  }
-
-  /** Runs {@code task} here unless another thread has started it, then returns its result. */
-  private static Embedding await(FutureTask<Embedding> task) {
-    task.run(); // a no-op if it already ran or is running elsewhere
-    try {
-      return task.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new EmbeddingException("embedding the query failed: " + cause, cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EmbeddingException("interrupted while the query was being embedded", e);
-    }
   }
 
   private List<StoreHit> expand(RecallQuery query, List<Candidate> seeds, Map<MemoryId, Memory> records, int depth) {
