@@ -26,17 +26,27 @@ class BenchmarksSmokeTest {
   static Path indexes;
   private static String previousDir;
 
+  private static String previousIgnoreLock;
+
   @BeforeAll
   static void keepIndexesInTheTempDir() {
     previousDir = System.setProperty("memhook.bench.dir", indexes.toString());
+    // JMH's machine-wide lock keeps two timed runs apart; a smoke run times nothing, and must not
+    // fail because someone is running a real benchmark on the same machine
+    previousIgnoreLock = System.setProperty("jmh.ignoreLock", "true");
   }
 
   @AfterAll
   static void restore() {
-    if (previousDir == null) {
-      System.clearProperty("memhook.bench.dir");
+    restore("memhook.bench.dir", previousDir);
+    restore("jmh.ignoreLock", previousIgnoreLock);
+  }
+
+  private static void restore(String key, String previous) {
+    if (previous == null) {
+      System.clearProperty(key);
     } else {
-      System.setProperty("memhook.bench.dir", previousDir);
+      System.setProperty(key, previous);
     }
   }
 
