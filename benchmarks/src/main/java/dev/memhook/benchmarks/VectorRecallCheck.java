@@ -9,15 +9,8 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene912.Lucene912Codec;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import java.util.Arrays;
@@ -34,8 +27,9 @@ import java.util.Locale;
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.VectorRecallCheck \
  *     --size 100000 --ef 50,100,200,400 [--quantized] [--force-merge]
  * </pre>
- * {@code --force-merge} runs the sweep on a copy of the index merged into one segment (an
- * experiment outside the store's API, see {@link #mergedCopy}). Latencies here are simple means over {@code --queries} queries after one warm-up pass, for
+ * {@code --force-merge} runs the sweep on the cached index merged into one segment with
+ * {@link LuceneMemoryStore#forceMerge(int)} (as {@code segments=merged} in the JMH benchmarks).
+ * Latencies here are simple means over {@code --queries} queries after one warm-up pass, for
  * orientation; the JMH figures come from {@link VectorSearchBenchmark}.
  */
 public final class VectorRecallCheck {
@@ -65,16 +59,12 @@ public final class VectorRecallCheck {
     SyntheticCorpus corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
     List<SyntheticCorpus.Query> qs = corpus.queries(11, queries);
     EmbeddingSpace space = new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
-    BenchStores.Settings base = new BenchStores.Settings(quantized, 0);
+    BenchStores.Settings base = new BenchStores.Settings(quantized, 0, forceMerge);
     long t0 = System.nanoTime();
     BenchStores.open(BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, base).close();
     System.out.printf(Locale.ROOT, "corpus %s, index ready in %.1f s (built or reused)%n", corpus, (System.nanoTime() - t0) / 1e9);
     Path dir = BenchStores.indexDirectory(BenchStores.Kind.LUCENE, corpus, scope, space, base);
-    System.out.println("segments: " + segments(dir));
-    if (forceMerge) {
-      dir = mergedCopy(dir, quantized);
-      System.out.println("force-merged copy " + dir + ": segments " + segments(dir));
-    }
+    System.out.println("index " + dir + ": segments " + segments(dir));
 
     ExactScan exact = new ExactScan(corpus.vectors());
     int[][] truth = new int[queries][];
@@ -94,7 +84,7 @@ public final class VectorRecallCheck {
     System.out.println("| efSearch | recall@10 vs exact | Memhook mean us | vs LangChain4j | vs exact scan |");
     System.out.println("|---|---|---|---|---|");
     for (int ef : efs) {
-      try (MemoryStore store = BenchStores.lucene(dir, new BenchStores.Settings(quantized, ef), false)) {
+      try (MemoryStore store = BenchStores.lucene(dir, new BenchStores.Settings(quantized, ef, forceMerge), false)) {
         store.attach(space);
         Embedding[] mq = new Embedding[queries];
         for (int i = 0; i < queries; i++) {
@@ -112,9 +102,6 @@ public final class VectorRecallCheck {
             lc4jMicros / micros, exactMicros / micros);
       }
     }
-    if (forceMerge) {
-      BenchStores.deleteRecursively(dir);
-    }
     System.out.println("(Lucene HNSW defaults: maxConn " + LuceneMemoryStore.Builder.DEFAULT_HNSW_MAX_CONN
         + ", beamWidth " + LuceneMemoryStore.Builder.DEFAULT_HNSW_BEAM_WIDTH + ", efSearch default "
         + LuceneMemoryStore.Builder.DEFAULT_EF_SEARCH + ")");
@@ -125,41 +112,6 @@ public final class VectorRecallCheck {
     try (Directory d = FSDirectory.open(dir); DirectoryReader r = DirectoryReader.open(d)) {
       return r.leaves().size();
     }
-  }
-
-  /**
-   * A copy of the index in {@code dir} merged into one segment, written with the store's default
-   * HNSW settings (the Lucene 9.12 codec defaults: maxConn 16, beam width 100; with
-   * {@code quantized}, the same with 7-bit scalar quantization). An experiment outside the store's
-   * API: it shows what a store-level force merge after a bulk load would give.
-   */
-  static Path mergedCopy(Path dir, boolean quantized) throws IOException {
-    Path copy = Files.createTempDirectory("memhook-merged-");
-    try (var files = Files.list(dir)) {
-      for (Path f : files.toList()) {
-        if (!f.getFileName().toString().equals("write.lock")) {
-          Files.copy(f, copy.resolve(f.getFileName()));
-        }
-      }
-    }
-    KnnVectorsFormat format = quantized
-        ? new Lucene99HnswScalarQuantizedVectorsFormat(LuceneMemoryStore.Builder.DEFAULT_HNSW_MAX_CONN,
-            LuceneMemoryStore.Builder.DEFAULT_HNSW_BEAM_WIDTH)
-        : new Lucene99HnswVectorsFormat(LuceneMemoryStore.Builder.DEFAULT_HNSW_MAX_CONN,
-            LuceneMemoryStore.Builder.DEFAULT_HNSW_BEAM_WIDTH);
-    IndexWriterConfig config = new IndexWriterConfig().setCodec(new Lucene912Codec() {
-      @Override
-      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-        return format;
-      }
-    });
-    long t0 = System.nanoTime();
-    try (Directory d = FSDirectory.open(copy); IndexWriter w = new IndexWriter(d, config)) {
-      w.forceMerge(1);
-      w.commit();
-    }
-    System.out.printf(Locale.ROOT, "force merge took %.1f s%n", (System.nanoTime() - t0) / 1e9);
-    return copy;
   }
 
   /** Mean microseconds per call over {@code n} calls, after one warm-up pass. */

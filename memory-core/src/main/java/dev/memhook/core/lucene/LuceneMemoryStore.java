@@ -225,8 +225,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   static final String KIND_MEMORY = "memory";
   static final String KIND_AUDIT = "audit";
   static final String F_ID = "id";
-  static final String F_SCOPE = "scope";
-  static final String F_LATEST = "latest";
   /** The scope of a latest memory (keyword and sorted doc values); absent on other documents. */
   static final String F_LIVE = "live";
   static final String F_JSON = "json";
@@ -1054,10 +1052,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     checkDimension(embedding, s);
     Document doc = new Document();
     doc.add(new StringField(F_KIND, KIND_MEMORY, Field.Store.NO));
-    doc.add(new StringField(F_ID, m.id().value(), Field.Store.YES));
+    doc.add(new StringField(F_ID, m.id().value(), Field.Store.NO)); // upserts, deletes and getAll look it up
     doc.add(new BinaryDocValuesField(F_ID, new BytesRef(m.id().value()))); // what hits() reads
-    doc.add(new StringField(F_SCOPE, m.scope().value(), Field.Store.NO));
-    doc.add(new StringField(F_LATEST, Boolean.toString(m.latest()), Field.Store.NO));
     if (m.latest()) {
       // what text and related searches filter on: the scope of a searchable memory
       doc.add(new StringField(F_LIVE, m.scope().value(), Field.Store.NO));

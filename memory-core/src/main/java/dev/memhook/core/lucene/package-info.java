@@ -5,8 +5,9 @@
  * <h2>Index layout</h2>
  * One index holds two kinds of document, told apart by the {@code kind} keyword field:
  * <ul>
- *   <li><b>memory</b>: {@code id} (keyword, stored), {@code scope} and {@code latest} (keywords,
- *       applied as FILTER clauses to every search), {@code json} (the whole record, stored; instants
+ *   <li><b>memory</b>: {@code id} (keyword, and binary doc values that searches read their hits'
+ *       ids from), {@code live} (the scope, only on a latest memory: a keyword and sorted doc
+ *       values, the filter of every search and count), {@code json} (the whole record, stored; instants
  *       as ISO-8601 strings, with a format number); {@code text} and {@code text_exact}, the weighted
  *       text fields (below); {@code phrase} (the content, exact analysis, with positions, for phrase
  *       matches); {@code sha} (hex ids and their prefixes); {@code concept_key} (lower-cased) and
@@ -59,12 +60,13 @@
  * and a 16 MB floor (default: 2 MB), so the many small flushed segments are merged together early,
  * and a 64 MB RAM buffer (default: 16 MB), reached only by bursts of writes with no read or commit
  * between them. After a bulk import, {@code forceMerge(n)} merges down to {@code n} segments and
- * commits. Searches read their hits' ids from the {@code id} field's binary doc values (also
- * stored, but a stored-field read decompresses a block of records per hit). Vectors are scaled to
+ * commits. Searches read their hits' ids from the {@code id} field's binary doc values (a
+ * stored-field read would decompress a block of records per hit). Vectors are scaled to
  * unit length at index and query time and compared by dot product, which for unit vectors is the
  * cosine and is cheaper per comparison than Lucene's cosine, which divides by both norms each time.
- * Text and related searches filter on {@code live}, the scope of a latest memory (a keyword and
- * sorted doc values, absent on superseded memories and audit records): when the scope holds at
+ * Every search and count filters on {@code live}, the scope of a latest memory (absent on
+ * superseded memories and audit records); vector search takes it as a pre-filter whose bit set per
+ * segment is cached. For text and related searches, when the scope holds at
  * least half of the index the query runs unfiltered and a collector keeps the scope's documents by
  * their doc values, which keeps Lucene's fast scoring of a pure disjunction (MaxScore); a smaller
  * scope is intersected as a filter. Hits are collected with pruning from the first {@code k}

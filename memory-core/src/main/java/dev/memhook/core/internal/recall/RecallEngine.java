@@ -210,12 +210,19 @@ public final class RecallEngine {
     }
   }
 
+  /**
+   * The candidate's text score as a share of the query's text-score ceiling (what the text floors
+   * compare), or NaN if text did not find it or the ceiling is 0; NaN clears no floor.
+   */
+  private static double textShare(Candidate c, double ceiling) {
+    return ceiling > 0 && c.hits.containsKey(Signal.TEXT) ? c.score(Signal.TEXT, 0) / ceiling : Double.NaN;
+  }
+
   /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
   private boolean hasEvidence(List<Candidate> fused, double ceiling) {
     for (Candidate c : fused) {
       double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-      double text = ceiling > 0 && c.hits.containsKey(Signal.TEXT) ? c.score(Signal.TEXT, 0) / ceiling : -1;
-      if (cosine >= options.evidenceCosine() || text >= options.evidenceTextScore()) {
+      if (cosine >= options.evidenceCosine() || textShare(c, ceiling) >= options.evidenceTextScore()) {
         return true;
       }
     }
@@ -229,8 +236,8 @@ public final class RecallEngine {
       if (c.hits.containsKey(Signal.VECTOR)) {
         bestCosine = Double.isNaN(bestCosine) ? c.score(Signal.VECTOR, 0) : Math.max(bestCosine, c.score(Signal.VECTOR, 0));
       }
-      if (c.hits.containsKey(Signal.TEXT) && ceiling > 0) {
-        double t = c.score(Signal.TEXT, 0) / ceiling;
+      double t = textShare(c, ceiling);
+      if (!Double.isNaN(t)) {
         bestText = Double.isNaN(bestText) ? t : Math.max(bestText, t);
       }
     }
@@ -240,8 +247,7 @@ public final class RecallEngine {
 
   private boolean passesDirectFloor(Candidate c, double ceiling) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-    double text = ceiling > 0 ? c.score(Signal.TEXT, 0) / ceiling : 0;
-    return cosine >= options.minCosine() || (c.hits.containsKey(Signal.TEXT) && text >= options.minTextScore());
+    return cosine >= options.minCosine() || textShare(c, ceiling) >= options.minTextScore();
   }
 
   private boolean passesGate(Candidate c, double ceiling) {
@@ -253,8 +259,7 @@ public final class RecallEngine {
     return String.format(Locale.ROOT, "cosine %s < %.2f, text %s < %.2f, shared %s < %d",
         c.hits.containsKey(Signal.VECTOR) ? String.format(Locale.ROOT, "%.3f", c.score(Signal.VECTOR, 0)) : "-",
         options.minCosine(),
-        c.hits.containsKey(Signal.TEXT) && ceiling > 0
-            ? String.format(Locale.ROOT, "%.3f", c.score(Signal.TEXT, 0) / ceiling) : "-",
+        Double.isNaN(textShare(c, ceiling)) ? "-" : String.format(Locale.ROOT, "%.3f", textShare(c, ceiling)),
         options.minTextScore(),
         c.hits.containsKey(Signal.GRAPH) ? String.format(Locale.ROOT, "%.0f", c.score(Signal.GRAPH, 0)) : "-",
         options.minSharedEntities());
