@@ -11,8 +11,9 @@ public final class BenchEmbedders {
 
   /**
    * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model),
-   * {@code djl-int8} ({@link DjlEmbedder#bundledMiniLm()}) or {@code djl-fp32}
-   * ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
+   * {@code djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model
+   * with one ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}) or
+   * {@code djl-fp32} ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
    *
    * @throws IllegalArgumentException if the name is unknown
    */
@@ -20,8 +21,9 @@ public final class BenchEmbedders {
     return switch (name) {
       case "hashing" -> HashingEmbedder.create();
       case "djl-int8" -> DjlEmbedder.bundledMiniLm();
+      case "djl-int8-1t" -> DjlEmbedder.bundledMiniLmBuilder().intraOpThreads(1).build();
       case "djl-fp32" -> DjlEmbedder.bundledMiniLmFp32();
-      default -> throw new IllegalArgumentException("unknown embedder '" + name + "'; known: hashing, djl-int8, djl-fp32");
+      default -> throw new IllegalArgumentException("unknown embedder '" + name + "'; known: hashing, djl-int8, djl-int8-1t, djl-fp32");
     };
   }
 }

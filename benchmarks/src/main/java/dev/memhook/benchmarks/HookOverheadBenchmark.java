@@ -42,7 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * sample. The recall timeout is 10 s so a timeout cannot hide latency.
  *
  * <p>Embedders: {@code hashing} ({@link dev.memhook.core.HashingEmbedder}) and {@code djl-int8} (the
- * bundled int8 MiniLM). Either way the corpus vectors are that embedder's own embeddings of the
+ * bundled int8 MiniLM); {@code djl-int8-1t} is the same model with one ONNX Runtime thread per call
+ * (it shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that embedder's own embeddings of the
  * memories (what the service would have stored), computed in batches when the index is first
  * built and cached with it, and the query is embedded by the same embedder on every invocation.
  * (An earlier version stored synthetic vectors beside model-embedded queries; HNSW search is far

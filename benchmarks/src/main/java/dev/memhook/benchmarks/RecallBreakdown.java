@@ -1,5 +1,6 @@
 package dev.memhook.benchmarks;
 
+import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
@@ -12,15 +13,18 @@ import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.IntConsumer;
 
 /**
  * Where the time of one fused recall goes: each store call the recall engine makes, timed alone on
- * the same corpus and queries as {@link RecallLatencyBenchmark} ({@code searchText} and
+ * the same corpus as {@link RecallLatencyBenchmark} ({@code searchText} and
  * {@code textScoreCeiling} at the engine's depth of 50, {@code searchVector} at 50,
- * {@code getAll} of 10 ids), then the whole {@code recall} through the service; the difference is
+ * {@code getAll} of 10 ids nobody fetched before, {@code searchRelated} with the concepts and files
+ * of the top 5 text hits), then the whole {@code recall} through the service; the difference is
  * fusion, gate, session cap and object churn above the store.
  *
  * <p>Run:
@@ -29,7 +33,10 @@ import java.util.function.IntConsumer;
  * </pre>
  * {@code --force-merge} runs on a separate cached index merged into one segment after the bulk
  * load ({@link dev.memhook.core.lucene.LuceneMemoryStore#forceMerge(int)}).
- * Figures are medians and p99 of {@code --queries} calls (default 1,000) after one warm-up pass.
+ * Figures are medians and p99 of {@code --queries} calls (default 1,000), each step measured on
+ * questions it has not seen, after a warm-up pass over as many other questions: a repeated question
+ * would find its records in the store's read cache. (Until 2026-11-29 the warm-up pass used the
+ * measured questions, so {@code getAll} and the whole recall read cached records.)
  */
 public final class RecallBreakdown {
 
@@ -54,7 +61,11 @@ public final class RecallBreakdown {
     }
     Scope scope = RecallLatencyBenchmark.SCOPE;
     SyntheticCorpus corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
-    List<SyntheticCorpus.Query> qs = corpus.queries(7, queries);
+    // Four disjoint blocks of questions: warm-up and measurement for the store steps (the getAll step
+    // fetches the measured block's records, so they are cached from then on), then warm-up and
+    // measurement for the whole recall.
+    int n = queries;
+    List<SyntheticCorpus.Query> qs = corpus.queries(7, 4 * n);
     PrecomputedEmbedder.Builder eb = PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
     PrecomputedEmbedder embedder = eb.build();
@@ -64,30 +75,49 @@ public final class RecallBreakdown {
     int depth = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
     Embedding[] vectors = qs.stream().map(q -> Embedding.of(q.vector())).toArray(Embedding[]::new);
     List<List<MemoryId>> top10 = new ArrayList<>();
-    for (Embedding v : vectors) {
-      top10.add(store.searchVector(scope, v, 10).stream().map(StoreHit::id).toList());
+    List<List<MemoryId>> top5Text = new ArrayList<>();
+    for (int i = 0; i < 2 * n; i++) {
+      top10.add(store.searchVector(scope, vectors[i], 10).stream().map(StoreHit::id).toList());
+      top5Text.add(store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList());
     }
     System.out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
         merged ? " (force-merged into one segment)" : "", queries);
     System.out.println("| step | median ms | p99 ms |");
     System.out.println("|---|---|---|");
-    time("searchText(k=50)", queries, i -> store.searchText(scope, qs.get(i).text(), depth));
-    time("textScoreCeiling", queries, i -> store.textScoreCeiling(scope, qs.get(i).text()));
-    time("searchVector(k=50)", queries, i -> store.searchVector(scope, vectors[i], depth));
-    time("getAll(10 ids)", queries, i -> store.getAll(top10.get(i)));
+    time("searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
+    time("textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
+    time("searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
+    time("getAll(10 ids, not cached)", 0, n, i -> store.getAll(top10.get(i)));
+    // The graph step's input: the concepts and files of the top 5 text hits, read after the getAll step
+    // so that step's records are not cached by it.
+    List<Set<String>> concepts = new ArrayList<>();
+    List<Set<String>> files = new ArrayList<>();
+    for (int i = 0; i < 2 * n; i++) {
+      Set<String> c = new LinkedHashSet<>();
+      Set<String> f = new LinkedHashSet<>();
+      for (Memory m : store.getAll(top5Text.get(i)).values()) {
+        c.addAll(m.concepts());
+        f.addAll(m.files());
+      }
+      concepts.add(c);
+      files.add(f);
+    }
+    time("searchRelated(top 5 text hits' entities)", 0, n,
+        i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
     try (MemoryService fused = Memhook.builder().store(store).embedder(embedder).build()) {
-      time("recall, fused defaults (whole)", queries, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
+      time("recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
     }
   }
 
-  private static void time(String step, int n, IntConsumer call) {
-    for (int i = 0; i < n; i++) {
+  /** Runs {@code call} on questions {@code [from, from + n)} to warm up, then times it on the next {@code n}. */
+  private static void time(String step, int from, int n, IntConsumer call) {
+    for (int i = from; i < from + n; i++) {
       call.accept(i);
     }
     double[] ms = new double[n];
     for (int i = 0; i < n; i++) {
       long t0 = System.nanoTime();
-      call.accept(i);
+      call.accept(from + n + i);
       ms[i] = (System.nanoTime() - t0) / 1e6;
     }
     Arrays.sort(ms);

@@ -129,6 +129,8 @@ class DjlEmbedderLifecycleTest {
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().maxTokens(7));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().batchSize(0));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().predictorPoolSize(0));
+    assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().intraOpThreads(0));
+    assertThrows(IllegalStateException.class, () -> DjlEmbedder.builder().intraOpThreads(1).intraOpThreads(2));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().modelId(" "));
     assertThrows(NullPointerException.class, () -> DjlEmbedder.builder().pooling(null));
     assertThrows(IllegalStateException.class, () -> DjlEmbedder.builder().batchSize(4).batchSize(8));

@@ -246,4 +246,17 @@ class DjlEmbedderTest {
       assertEquals(1.0, cls.embed(COOKING).norm(), 1e-5);
     }
   }
+
+  @Test
+  void intraOpThreads_oneThreadGivesTheDefaultsVectors() {
+    try (DjlEmbedder oneThread =
+        DjlEmbedder.bundledMiniLmBuilder().intraOpThreads(1).predictorPoolSize(1).build()) {
+      assertEquals(DjlEmbedder.MINILM_INT8_ID, oneThread.modelId());
+      assertTrue(oneThread.toString().contains("intraOpThreads=1"), oneThread.toString());
+      for (String text : List.of(COOKING, "the cat sits on the mat", "")) {
+        // Threads only change the order of float sums: the same vector up to rounding.
+        assertEquals(1.0, embedder.embed(text).cosine(oneThread.embed(text)), 1e-4, text);
+      }
+    }
+  }
 }
