@@ -12,7 +12,8 @@ public final class BenchEmbedders {
   /**
    * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model),
    * {@code djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model
-   * with one ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}) or
+   * with one ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}: the
+   * embedded default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}) or
    * {@code djl-fp32} ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
    *
    * @throws IllegalArgumentException if the name is unknown

@@ -42,8 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * sample. The recall timeout is 10 s so a timeout cannot hide latency.
  *
  * <p>Embedders: {@code hashing} ({@link dev.memhook.core.HashingEmbedder}) and {@code djl-int8} (the
- * bundled int8 MiniLM); {@code djl-int8-1t} is the same model with one ONNX Runtime thread per call
- * (it shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that embedder's own embeddings of the
+ * bundled int8 MiniLM, ONNX Runtime's default threads); {@code djl-int8-1t} is the same model with
+ * one ONNX Runtime thread per call, which is what {@code Memhook.builder()} uses by default (it
+ * shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that embedder's own embeddings of the
  * memories (what the service would have stored), computed in batches when the index is first
  * built and cached with it, and the query is embedded by the same embedder on every invocation.
  * (An earlier version stored synthetic vectors beside model-embedded queries; HNSW search is far
@@ -71,7 +72,7 @@ public class HookOverheadBenchmark {
   @Param({"10000", "100000"})
   public int size;
 
-  @Param({"hashing", "djl-int8"})
+  @Param({"hashing", "djl-int8-1t", "djl-int8"})
   public String embedder;
 
   /** {@code lucene} (the default store); {@code memory} with {@code -p store=memory}. */

@@ -89,7 +89,7 @@ class BenchmarksSmokeTest {
   @Test
   void hookOverheadBenchmark_runs() throws RunnerException {
     assertEachProducedAResult(new Runner(smoke(HookOverheadBenchmark.class).param("size", "1000").build()).run(),
-        2); // hashing, djl-int8
+        3); // hashing, djl-int8-1t, djl-int8
   }
 
   @Test

@@ -4,9 +4,17 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 
 /**
- * Offers {@link DjlEmbedder#bundledMiniLm()} (int8 all-MiniLM-L6-v2, offline) as the default
- * embedder through {@link java.util.ServiceLoader}; registered in {@code
+ * Offers the bundled int8 all-MiniLM-L6-v2 (offline) as the default embedder through {@link
+ * java.util.ServiceLoader}; registered in {@code
  * META-INF/services/dev.memhook.api.spi.EmbedderProvider}.
+ *
+ * <p>It is {@link DjlEmbedder#bundledMiniLm()} with {@link DjlEmbedder.Builder#intraOpThreads(int)
+ * intraOpThreads(1)}: a memory service embeds one text per call (a query, a new memory), where one
+ * ONNX Runtime thread is as fast as several and leaves the other cores to the host and to the
+ * searches. Measured on 2 cores ({@code HookOverheadBenchmark}, 100,000 memories): a whole
+ * {@code beforeSendLoop} took 6.3 and 7.8 ms median with one thread against 10.1 and 9.3 ms with
+ * ONNX Runtime's default (two runs each, side by side). For bulk embedding with {@link
+ * DjlEmbedder#embedAll} build a {@link DjlEmbedder} with the default threads instead.
  *
  * <p>Stateless and thread-safe; every {@link #create()} loads a new embedder, which the caller
  * owns and closes.
@@ -35,13 +43,13 @@ public final class DjlEmbedderProvider implements EmbedderProvider {
   }
 
   /**
-   * Loads the bundled int8 MiniLM.
+   * Loads the bundled int8 MiniLM with one ONNX Runtime thread per call.
    *
    * @throws dev.memhook.api.EmbeddingException if the model is missing or cannot be loaded
    */
   @Override
   public Embedder create() {
-    return DjlEmbedder.bundledMiniLm();
+    return DjlEmbedder.bundledMiniLmBuilder().intraOpThreads(1).build();
   }
 
   @Override

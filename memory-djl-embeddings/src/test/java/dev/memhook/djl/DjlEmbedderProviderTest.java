@@ -21,11 +21,13 @@ class DjlEmbedderProviderTest {
   }
 
   @Test
-  void create_givesTheBundledInt8Model() {
+  void create_givesTheBundledInt8ModelWithOneThreadPerCall() {
     try (Embedder embedder = new DjlEmbedderProvider().create()) {
       assertEquals("all-minilm-l6-v2-q", embedder.modelId());
       assertEquals(384, embedder.dimension());
       assertTrue(embedder instanceof DjlEmbedder);
+      // The service embeds one text at a time: one ONNX Runtime thread per call (see create()).
+      assertTrue(embedder.toString().contains("intraOpThreads=1"), embedder.toString());
     }
   }
 }
