@@ -24,7 +24,7 @@ import java.util.function.IntConsumer;
  * the same corpus as {@link RecallLatencyBenchmark} ({@code searchText} and
  * {@code textScoreCeiling} at the engine's depth of 50, {@code searchVector} at 50,
  * {@code getAll} of 10 ids nobody fetched before, {@code searchRelated} with the concepts and files
- * of the top 5 text hits), then the whole {@code recall} through the service; the difference is
+ * of the top 5 text hits, if the corpus has any), then the whole {@code recall} through the service; the difference is
  * fusion, gate, session cap and object churn above the store.
  *
  * <p>Run:
@@ -102,8 +102,13 @@ public final class RecallBreakdown {
       concepts.add(c);
       files.add(f);
     }
-    time("searchRelated(top 5 text hits' entities)", 0, n,
-        i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
+    if (concepts.stream().allMatch(Set::isEmpty) && files.stream().allMatch(Set::isEmpty)) {
+      // The recall engine skips graph expansion then, so there is nothing to time.
+      System.out.println("| searchRelated | not run: the corpus's memories carry no concepts or files |  |");
+    } else {
+      time("searchRelated(top 5 text hits' entities)", 0, n,
+          i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
+    }
     try (MemoryService fused = Memhook.builder().store(store).embedder(embedder).build()) {
       time("recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
     }

@@ -12,8 +12,8 @@ import dev.memhook.api.spi.EmbedderProvider;
  * intraOpThreads(1)}: a memory service embeds one text per call (a query, a new memory), where one
  * ONNX Runtime thread is as fast as several and leaves the other cores to the host and to the
  * searches. Measured on 2 cores ({@code HookOverheadBenchmark}, 100,000 memories): a whole
- * {@code beforeSendLoop} took 6.3 and 7.8 ms median with one thread against 10.1 and 9.3 ms with
- * ONNX Runtime's default (two runs each, side by side). For bulk embedding with {@link
+ * {@code beforeSendLoop} took 6.3 to 7.8 ms median with one thread against 7.7 to 10.1 ms with
+ * ONNX Runtime's default (three runs each, side by side). For bulk embedding with {@link
  * DjlEmbedder#embedAll} build a {@link DjlEmbedder} with the default threads instead.
  *
  * <p>Stateless and thread-safe; every {@link #create()} loads a new embedder, which the caller
