@@ -136,7 +136,11 @@ public final class RecallEngine {
     int wanted = options.reranker().isPresent() ? Math.max(query.limit(), options.rerankTop()) : query.limit();
     int next = 0;
     while (next < gated.size() && kept.size() < wanted) {
-      int end = Math.min(gated.size(), next + Math.max(8, 2 * (wanted - kept.size())));
+      // Read the places left plus a small margin for candidates forgotten, superseded or capped
+      // since the search; the loop reads on if that was not enough. Records not in the cache cost
+      // tens of microseconds each, so reading twice the places (as this once did) doubled it.
+      int need = wanted - kept.size();
+      int end = Math.min(gated.size(), next + need + Math.max(2, need / 4));
       fetch(gated.subList(next, end), records);
       for (; next < end && kept.size() < wanted; next++) {
         Candidate c = gated.get(next);
