@@ -398,10 +398,14 @@ public final class LuceneMemoryStore implements MemoryStore {
             + recorded + "] but the store is configured with [" + weights + "]; field weights are fixed"
             + " when memories are indexed: configure the original weights or rebuild the index in a new directory");
       }
-      userData.put(USER_DATA_WEIGHTS, weights);
-      userData.put(USER_DATA_FORMAT, INDEX_FORMAT);
-      w.setLiveCommitData(userData.entrySet());
-      w.commit();
+      // Commit only what is new (a new index, or one without these keys): a commit on every open
+      // would cost an fsync and start whatever merges the policy finds, competing with searches.
+      if (!weights.equals(recorded) || format == null) {
+        userData.put(USER_DATA_WEIGHTS, weights);
+        userData.put(USER_DATA_FORMAT, INDEX_FORMAT);
+        w.setLiveCommitData(userData.entrySet());
+        w.commit();
+      }
       this.searchers = new SearcherManager(w, new SearcherFactory() {
         @Override
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {

@@ -87,6 +87,25 @@ class LuceneMemoryStoreTest {
   }
 
   @Test
+  void reopen_withNothingToWrite_makesNoCommit() throws Exception {
+    // A commit on open would cost an fsync and start pending merges beside the first searches.
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("r1", A, "reopened kafka note"), vector(1));
+    }
+    long generation;
+    try (Directory d = FSDirectory.open(index)) {
+      generation = SegmentInfos.getLastCommitGeneration(d);
+    }
+    try (LuceneMemoryStore store = open(index)) {
+      assertEquals(List.of("r1"), ids(store.searchText(A, "kafka", 5)));
+    }
+    try (Directory d = FSDirectory.open(index)) {
+      assertEquals(generation, SegmentInfos.getLastCommitGeneration(d));
+    }
+  }
+
+  @Test
   void reopen_withGroupCommit_closeCommitsPendingWrites() {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).groupCommit(Duration.ofMinutes(1)).build()) {
