@@ -128,7 +128,7 @@ public class HookOverheadBenchmark {
    * {@value #BATCH} at a time with {@link Embedder#embedAll}. The text is the one the service
    * embeds for a memory: "speaker: content" (the title is a prefix of the content).
    */
-  private static final class BatchedEmbeddings implements IntFunction<Embedding> {
+  static final class BatchedEmbeddings implements IntFunction<Embedding> {
     static final int BATCH = 256;
     private final Embedder model;
     private final SyntheticCorpus corpus;

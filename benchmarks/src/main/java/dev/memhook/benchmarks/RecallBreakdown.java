@@ -12,6 +12,7 @@ import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
 import java.util.ArrayList;
+import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +44,20 @@ public final class RecallBreakdown {
   private RecallBreakdown() {}
 
   public static void main(String[] args) {
+    try {
+      run(args, System.out);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
+  }
+
+  /**
+   * Runs with {@code args} as on the command line, printing the table to {@code out}.
+   *
+   * @throws IllegalArgumentException with the usage, for an unknown argument
+   */
+  static void run(String[] args, PrintStream out) {
     int size = 100_000;
     int queries = 1_000;
     String storeName = "lucene";
@@ -53,10 +68,7 @@ public final class RecallBreakdown {
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         case "--store" -> storeName = args[++i];
         case "--force-merge" -> merged = true;
-        default -> {
-          System.err.println("usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory] [--force-merge]");
-          System.exit(2);
-        }
+        default -> throw new IllegalArgumentException("usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory] [--force-merge]");
       }
     }
     Scope scope = RecallLatencyBenchmark.SCOPE;
@@ -80,14 +92,14 @@ public final class RecallBreakdown {
       top10.add(store.searchVector(scope, vectors[i], 10).stream().map(StoreHit::id).toList());
       top5Text.add(store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList());
     }
-    System.out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
+    out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
         merged ? " (force-merged into one segment)" : "", queries);
-    System.out.println("| step | median ms | p99 ms |");
-    System.out.println("|---|---|---|");
-    time("searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
-    time("textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
-    time("searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
-    time("getAll(10 ids, not cached)", 0, n, i -> store.getAll(top10.get(i)));
+    out.println("| step | median ms | p99 ms |");
+    out.println("|---|---|---|");
+    time(out, "searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
+    time(out, "textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
+    time(out, "searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
+    time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(top10.get(i)));
     // The graph step's input: the concepts and files of the top 5 text hits, read after the getAll step
     // so that step's records are not cached by it.
     List<Set<String>> concepts = new ArrayList<>();
@@ -104,18 +116,18 @@ public final class RecallBreakdown {
     }
     if (concepts.stream().allMatch(Set::isEmpty) && files.stream().allMatch(Set::isEmpty)) {
       // The recall engine skips graph expansion then, so there is nothing to time.
-      System.out.println("| searchRelated | not run: the corpus's memories carry no concepts or files |  |");
+      out.println("| searchRelated | not run: the corpus's memories carry no concepts or files |  |");
     } else {
-      time("searchRelated(top 5 text hits' entities)", 0, n,
+      time(out, "searchRelated(top 5 text hits' entities)", 0, n,
           i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
     }
     try (MemoryService fused = Memhook.builder().store(store).embedder(embedder).build()) {
-      time("recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
+      time(out, "recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
     }
   }
 
   /** Runs {@code call} on questions {@code [from, from + n)} to warm up, then times it on the next {@code n}. */
-  private static void time(String step, int from, int n, IntConsumer call) {
+  private static void time(PrintStream out, String step, int from, int n, IntConsumer call) {
     for (int i = from; i < from + n; i++) {
       call.accept(i);
     }
@@ -126,6 +138,6 @@ public final class RecallBreakdown {
       ms[i] = (System.nanoTime() - t0) / 1e6;
     }
     Arrays.sort(ms);
-    System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f |%n", step, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
+    out.printf(Locale.ROOT, "| %s | %.3f | %.3f |%n", step, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
   }
 }
