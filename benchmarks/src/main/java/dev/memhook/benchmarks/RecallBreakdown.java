@@ -14,6 +14,7 @@ import dev.memhook.core.RecallOptions;
 import java.util.ArrayList;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +25,8 @@ import java.util.function.IntConsumer;
  * Where the time of one fused recall goes: each store call the recall engine makes, timed alone on
  * the same corpus as {@link RecallLatencyBenchmark} ({@code searchText} and
  * {@code textScoreCeiling} at the engine's depth of 50, {@code searchVector} at 50,
- * {@code getAll} of 10 ids nobody fetched before, {@code searchRelated} with the concepts and files
+ * {@code getAll} of 10 ids nobody fetched before (the best vector hits no other call read; fewer
+ * if a question's 100 nearest hold fewer such), {@code searchRelated} with the concepts and files
  * of the top 5 text hits, if the corpus has any), then the whole {@code recall} through the service; the difference is
  * fusion, gate, session cap and object churn above the store.
  *
@@ -86,10 +88,19 @@ public final class RecallBreakdown {
         BenchStores.Settings.DEFAULTS.withMerged(merged));
     int depth = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
     Embedding[] vectors = qs.stream().map(q -> Embedding.of(q.vector())).toArray(Embedding[]::new);
-    List<List<MemoryId>> top10 = new ArrayList<>();
+    // For the getAll step: per question, the 10 best vector hits that no other call of the step
+    // reads (questions on one topic share hits, and a record read once is cached).
+    List<List<MemoryId>> unread10 = new ArrayList<>();
+    Set<MemoryId> seen = new HashSet<>();
     List<List<MemoryId>> top5Text = new ArrayList<>();
     for (int i = 0; i < 2 * n; i++) {
-      top10.add(store.searchVector(scope, vectors[i], 10).stream().map(StoreHit::id).toList());
+      List<MemoryId> ids = new ArrayList<>(10);
+      for (StoreHit hit : store.searchVector(scope, vectors[i], 100)) {
+        if (ids.size() < 10 && seen.add(hit.id())) {
+          ids.add(hit.id());
+        }
+      }
+      unread10.add(ids);
       top5Text.add(store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList());
     }
     out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
@@ -99,7 +110,7 @@ public final class RecallBreakdown {
     time(out, "searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
     time(out, "textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
     time(out, "searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
-    time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(top10.get(i)));
+    time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(unread10.get(i)));
     // The graph step's input: the concepts and files of the top 5 text hits, read after the getAll step
     // so that step's records are not cached by it.
     List<Set<String>> concepts = new ArrayList<>();
