@@ -17,14 +17,11 @@ import dev.memhook.testkit.FakeChatService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.IntConsumer;
-import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -50,12 +47,7 @@ public final class HookBreakdown {
   private HookBreakdown() {}
 
   public static void main(String[] args) {
-    try {
-      run(args, System.out);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-    }
+    StepTimes.main(args, HookBreakdown::run);
   }
 
   /**
@@ -92,16 +84,15 @@ public final class HookBreakdown {
     try (MemoryService service = Memhook.builder().store(store).embedder(model).build()) {
       out.printf(Locale.ROOT, "%s, embedder %s%s, %d questions per part%n", corpus, embedderName,
           merged ? ", index force-merged into one segment" : "", queries);
-      out.println("| part | median ms | p99 ms |");
-      out.println("|---|---|---|");
-      time(out, "embed the question", queries, i -> model.embed(question.get()));
-      time(out, "searchText(k=50)", queries, i -> store.searchText(scope, question.get(), depth));
-      time(out, "textScoreCeiling", queries, i -> store.textScoreCeiling(scope, question.get()));
+      StepTimes.header(out);
+      StepTimes.time(out, "embed the question", 0, queries, i -> model.embed(question.get()));
+      StepTimes.time(out, "searchText(k=50)", 0, queries, i -> store.searchText(scope, question.get(), depth));
+      StepTimes.time(out, "textScoreCeiling", 0, queries, i -> store.textScoreCeiling(scope, question.get()));
       Embedding[] vectors = new Embedding[2 * queries];
       for (int i = 0; i < vectors.length; i++) {
         vectors[i] = model.embed(question.get());
       }
-      time(out, "searchVector(k=50)", queries, i -> store.searchVector(scope, vectors[i], depth));
+      StepTimes.time(out, "searchVector(k=50)", 0, queries, i -> store.searchVector(scope, vectors[i], depth));
       // Five ids per call that no other call of this part reads.
       List<List<MemoryId>> unread = new ArrayList<>();
       Set<MemoryId> seen = new HashSet<>();
@@ -120,10 +111,10 @@ public final class HookBreakdown {
           unread.add(ids);
         }
       }
-      time(out, "getAll(5 ids, not cached)", queries, i -> store.getAll(unread.get(i)));
-      time(out, "recall (limit 3, whole)", queries,
+      StepTimes.time(out, "getAll(5 ids, not cached)", 0, queries, i -> store.getAll(unread.get(i)));
+      StepTimes.time(out, "recall (limit 3, whole)", 0, queries,
           i -> service.recall(new RecallQuery(scope, question.get(), hookOptions.maxPerMessage())));
-      timeNanos(out, "beforeSendLoop (whole callback)", queries, i -> {
+      StepTimes.timeNanos(out, "beforeSendLoop (whole callback)", 0, queries, i -> {
         FakeChatService chat = FakeChatService.create();
         try (MemoryHook hook = service.hookInto(chat, hookOptions)) {
           chat.append(ChatMessage.user(question.get()));
@@ -133,27 +124,5 @@ public final class HookBreakdown {
         }
       });
     }
-  }
-
-  /** Runs {@code call} {@code n} times to warm up, then times {@code n} more calls. */
-  private static void time(PrintStream out, String part, int n, IntConsumer call) {
-    timeNanos(out, part, n, i -> {
-      long t0 = System.nanoTime();
-      call.accept(i);
-      return System.nanoTime() - t0;
-    });
-  }
-
-  /** As {@link #time}, for calls that measure themselves and return the nanoseconds. */
-  private static void timeNanos(PrintStream out, String part, int n, IntToLongFunction call) {
-    for (int i = 0; i < n; i++) {
-      call.applyAsLong(i);
-    }
-    double[] ms = new double[n];
-    for (int i = 0; i < n; i++) {
-      ms[i] = call.applyAsLong(n + i) / 1e6;
-    }
-    Arrays.sort(ms);
-    out.printf(Locale.ROOT, "| %s | %.3f | %.3f |%n", part, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
   }
 }

@@ -44,9 +44,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Embedders: {@code hashing} ({@link dev.memhook.core.HashingEmbedder}) and {@code djl-int8} (the
  * bundled int8 MiniLM, ONNX Runtime's default threads); {@code djl-int8-1t} is the same model with
  * one ONNX Runtime thread per call, which is what {@code Memhook.builder()} uses by default (it
- * shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that embedder's own embeddings of the
- * memories (what the service would have stored), computed in batches when the index is first
- * built and cached with it, and the query is embedded by the same embedder on every invocation.
+ * shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that
+ * embedder's own embeddings of the memories (what the service would have stored), computed in
+ * batches when the index is first built and cached with it, and the query is embedded by the same
+ * embedder on every invocation.
  * (An earlier version stored synthetic vectors beside model-embedded queries; HNSW search is far
  * slower for queries unlike every stored vector, so that measured the wrong thing.)
  *
@@ -80,9 +81,9 @@ public class HookOverheadBenchmark {
   public String store;
 
   /**
-   * Where recall runs: {@code pool} (the service's default executor: the query is embedded on a
-   * pool thread while the hook's recall thread searches text) or {@code caller} (a direct executor:
-   * the hook recalls on the thread that fires the callback, embedding first, no overlap).
+   * Where the hook's recall runs: {@code pool} (the service's default executor, a pool thread) or
+   * {@code caller} (a direct executor: the thread that fires the callback). Either way the recall
+   * embeds the question, then searches.
    */
   @Param({"pool"})
   public String executor;

@@ -13,13 +13,12 @@ import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
 import java.util.ArrayList;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 /**
  * Where the time of one fused recall goes: each store call the recall engine makes, timed alone on
@@ -46,12 +45,7 @@ public final class RecallBreakdown {
   private RecallBreakdown() {}
 
   public static void main(String[] args) {
-    try {
-      run(args, System.out);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-    }
+    StepTimes.main(args, RecallBreakdown::run);
   }
 
   /**
@@ -92,7 +86,6 @@ public final class RecallBreakdown {
     // reads (questions on one topic share hits, and a record read once is cached).
     List<List<MemoryId>> unread10 = new ArrayList<>();
     Set<MemoryId> seen = new HashSet<>();
-    List<List<MemoryId>> top5Text = new ArrayList<>();
     for (int i = 0; i < 2 * n; i++) {
       List<MemoryId> ids = new ArrayList<>(10);
       for (StoreHit hit : store.searchVector(scope, vectors[i], 100)) {
@@ -101,54 +94,41 @@ public final class RecallBreakdown {
         }
       }
       unread10.add(ids);
-      top5Text.add(store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList());
     }
     out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
         merged ? " (force-merged into one segment)" : "", queries);
-    out.println("| step | median ms | p99 ms |");
-    out.println("|---|---|---|");
-    time(out, "searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
-    time(out, "textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
-    time(out, "searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
-    time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(unread10.get(i)));
-    // The graph step's input: the concepts and files of the top 5 text hits, read after the getAll step
-    // so that step's records are not cached by it.
-    List<Set<String>> concepts = new ArrayList<>();
-    List<Set<String>> files = new ArrayList<>();
-    for (int i = 0; i < 2 * n; i++) {
-      Set<String> c = new LinkedHashSet<>();
-      Set<String> f = new LinkedHashSet<>();
-      for (Memory m : store.getAll(top5Text.get(i)).values()) {
-        c.addAll(m.concepts());
-        f.addAll(m.files());
-      }
-      concepts.add(c);
-      files.add(f);
-    }
-    if (concepts.stream().allMatch(Set::isEmpty) && files.stream().allMatch(Set::isEmpty)) {
-      // The recall engine skips graph expansion then, so there is nothing to time.
-      out.println("| searchRelated | not run: the corpus's memories carry no concepts or files |  |");
+    StepTimes.header(out);
+    StepTimes.time(out, "searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
+    StepTimes.time(out, "textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
+    StepTimes.time(out, "searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
+    StepTimes.time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(unread10.get(i)));
+    // The recall engine expands only from seeds with concepts or files; the generated corpus may
+    // carry none, and then there is nothing to time (and no reason to read records to find out).
+    boolean entities = IntStream.range(0, Math.min(100, corpus.size())).mapToObj(i -> corpus.memory(i, scope))
+        .anyMatch(m -> !m.concepts().isEmpty() || !m.files().isEmpty());
+    if (!entities) {
+      StepTimes.skipped(out, "searchRelated", "the corpus's memories carry no concepts or files");
     } else {
-      time(out, "searchRelated(top 5 text hits' entities)", 0, n,
+      // The step's input: the concepts and files of each question's top 5 text hits, read after the
+      // getAll step so that step's records are not cached by it.
+      List<Set<String>> concepts = new ArrayList<>();
+      List<Set<String>> files = new ArrayList<>();
+      for (int i = 0; i < 2 * n; i++) {
+        Set<String> c = new LinkedHashSet<>();
+        Set<String> f = new LinkedHashSet<>();
+        List<MemoryId> top5 = store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList();
+        for (Memory m : store.getAll(top5).values()) {
+          c.addAll(m.concepts());
+          f.addAll(m.files());
+        }
+        concepts.add(c);
+        files.add(f);
+      }
+      StepTimes.time(out, "searchRelated(top 5 text hits' entities)", 0, n,
           i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
     }
     try (MemoryService fused = Memhook.builder().store(store).embedder(embedder).build()) {
-      time(out, "recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
+      StepTimes.time(out, "recall, fused defaults (whole)", 2 * n, n, i -> fused.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
     }
-  }
-
-  /** Runs {@code call} on questions {@code [from, from + n)} to warm up, then times it on the next {@code n}. */
-  private static void time(PrintStream out, String step, int from, int n, IntConsumer call) {
-    for (int i = from; i < from + n; i++) {
-      call.accept(i);
-    }
-    double[] ms = new double[n];
-    for (int i = 0; i < n; i++) {
-      long t0 = System.nanoTime();
-      call.accept(from + n + i);
-      ms[i] = (System.nanoTime() - t0) / 1e6;
-    }
-    Arrays.sort(ms);
-    out.printf(Locale.ROOT, "| %s | %.3f | %.3f |%n", step, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
   }
 }
