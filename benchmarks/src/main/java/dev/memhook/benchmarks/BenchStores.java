@@ -6,7 +6,6 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.lucene.LuceneMemoryStore;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -40,7 +39,7 @@ public final class BenchStores {
   public enum Kind {
     /** {@link LuceneMemoryStore} on disk: BM25 and HNSW, the embedded default. */
     LUCENE("lucene"),
-    /** {@link InMemoryMemoryStore}: exact BM25 and an exact cosine scan. */
+    /** {@link LuceneMemoryStore} on a heap directory: the same index, nothing on disk. */
     MEMORY("memory");
 
     private final String param;
@@ -103,7 +102,7 @@ public final class BenchStores {
       IntFunction<Embedding> embeddings, Settings settings) {
     switch (kind) {
       case MEMORY: {
-        MemoryStore store = new InMemoryMemoryStore();
+        MemoryStore store = LuceneMemoryStore.inMemory();
         fill(store, corpus, scope, space, embeddings);
         return store;
       }

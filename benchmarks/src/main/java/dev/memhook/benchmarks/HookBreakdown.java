@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * Where the time of one hook callback goes with a real embedder: the parts of {@link
  * HookOverheadBenchmark}'s {@code beforeSendLoop}, each timed alone on the same cached index
  * (the embedder's own vectors of a {@link SyntheticCorpus}): the query embedding, the store calls
- * of the recall engine ({@code searchText} and {@code textScoreCeiling} at depth 50, {@code
+ * of the recall engine ({@code searchText} with its score ceiling at depth 50, {@code
  * searchVector} at 50 with the model's query vector, {@code getAll} of 5 ids no other call of
  * the part reads),
  * then the whole {@code recall} (limit 3, as the hook asks) and the whole callback on a {@link
@@ -86,8 +86,7 @@ public final class HookBreakdown {
           merged ? ", index force-merged into one segment" : "", queries);
       StepTimes.header(out);
       StepTimes.time(out, "embed the question", 0, queries, i -> model.embed(question.get()));
-      StepTimes.time(out, "searchText(k=50)", 0, queries, i -> store.searchText(scope, question.get(), depth));
-      StepTimes.time(out, "textScoreCeiling", 0, queries, i -> store.textScoreCeiling(scope, question.get()));
+      StepTimes.time(out, "searchText(k=50, with ceiling)", 0, queries, i -> store.searchText(scope, question.get(), depth));
       Embedding[] vectors = new Embedding[2 * queries];
       for (int i = 0; i < vectors.length; i++) {
         vectors[i] = model.embed(question.get());
@@ -102,7 +101,7 @@ public final class HookBreakdown {
               + " sets of 5 memories not read before; use fewer --queries or a larger --size");
         }
         List<MemoryId> ids = new ArrayList<>(5);
-        for (StoreHit hit : store.searchText(scope, question.get(), depth)) {
+        for (StoreHit hit : store.searchText(scope, question.get(), depth).hits()) {
           if (ids.size() < 5 && seen.add(hit.id())) {
             ids.add(hit.id());
           }

@@ -9,7 +9,6 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.lucene.LuceneMemoryStore;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * developer-chat line plus a counter), so nothing is cached; the store grows through the run.
  *
  * <p>Stores: {@code lucene} (on disk, commit per write), {@code lucene-group} (on disk, group
- * commit every second) and {@code memory} ({@link InMemoryMemoryStore}). Embedders: {@code hashing}
+ * commit every second) and {@code memory} ({@link LuceneMemoryStore} on a heap directory). Embedders: {@code hashing}
  * and {@code djl-int8}.
  *
  * <p>Checks itself: the teardown reads back the last memory written and fails if it is missing.
@@ -90,7 +89,7 @@ public class IngestBenchmark {
   /** An empty store of the named kind, on disk in {@code directory} where it has one. */
   static MemoryStore newStore(String name, Path directory) {
     return switch (name) {
-      case "memory" -> new InMemoryMemoryStore();
+      case "memory" -> LuceneMemoryStore.inMemory();
       case "lucene" -> LuceneMemoryStore.builder().directory(directory).build();
       case "lucene-group" -> LuceneMemoryStore.builder().directory(directory).groupCommit(Duration.ofSeconds(1)).build();
       default -> throw new IllegalArgumentException("unknown store '" + name + "'");

@@ -22,8 +22,8 @@ import java.util.stream.IntStream;
 
 /**
  * Where the time of one fused recall goes: each store call the recall engine makes, timed alone on
- * the same corpus as {@link RecallLatencyBenchmark} ({@code searchText} and
- * {@code textScoreCeiling} at the engine's depth of 50, {@code searchVector} at 50,
+ * the same corpus as {@link RecallLatencyBenchmark} ({@code searchText} with its
+ * score ceiling at the engine's depth of 50, {@code searchVector} at 50,
  * {@code getAll} of 10 ids nobody fetched before (the best vector hits no other call read; fewer
  * if a question's 100 nearest hold fewer such), {@code searchRelated} with the concepts and files
  * of the top 5 text hits, if the corpus has any), then the whole {@code recall} through the service; the difference is
@@ -98,8 +98,7 @@ public final class RecallBreakdown {
     out.printf(Locale.ROOT, "%s, store %s%s, %d queries%n", corpus, storeName,
         merged ? " (force-merged into one segment)" : "", queries);
     StepTimes.header(out);
-    StepTimes.time(out, "searchText(k=50)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
-    StepTimes.time(out, "textScoreCeiling", 0, n, i -> store.textScoreCeiling(scope, qs.get(i).text()));
+    StepTimes.time(out, "searchText(k=50, with ceiling)", 0, n, i -> store.searchText(scope, qs.get(i).text(), depth));
     StepTimes.time(out, "searchVector(k=50)", 0, n, i -> store.searchVector(scope, vectors[i], depth));
     StepTimes.time(out, "getAll(10 ids, not cached)", 0, n, i -> store.getAll(unread10.get(i)));
     // The recall engine expands only from seeds with concepts or files; the generated corpus may
@@ -116,7 +115,7 @@ public final class RecallBreakdown {
       for (int i = 0; i < 2 * n; i++) {
         Set<String> c = new LinkedHashSet<>();
         Set<String> f = new LinkedHashSet<>();
-        List<MemoryId> top5 = store.searchText(scope, qs.get(i).text(), 5).stream().map(StoreHit::id).toList();
+        List<MemoryId> top5 = store.searchText(scope, qs.get(i).text(), 5).hits().stream().map(StoreHit::id).toList();
         for (Memory m : store.getAll(top5).values()) {
           c.addAll(m.concepts());
           f.addAll(m.files());

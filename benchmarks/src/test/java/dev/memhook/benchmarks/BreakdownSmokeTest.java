@@ -65,7 +65,7 @@ class BreakdownSmokeTest {
   @Test
   void recallBreakdown_timesEveryStepOfTheRecall() {
     String table = run(out -> RecallBreakdown.run(new String[] {"--size", "1000", "--queries", "20"}, out));
-    assertEquals(List.of("searchText(k=50)", "textScoreCeiling", "searchVector(k=50)", "getAll(10 ids, not cached)",
+    assertEquals(List.of("searchText(k=50, with ceiling)", "searchVector(k=50)", "getAll(10 ids, not cached)",
         "recall, fused defaults (whole)"), timedParts(table), table);
     assertTrue(table.contains("| searchRelated | not run:"), table);
   }
@@ -74,7 +74,7 @@ class BreakdownSmokeTest {
   void hookBreakdown_timesEveryPartOfTheCallback() {
     String table = run(out -> HookBreakdown.run(
         new String[] {"--size", "1000", "--queries", "10", "--embedder", "hashing"}, out));
-    assertEquals(List.of("embed the question", "searchText(k=50)", "textScoreCeiling", "searchVector(k=50)",
+    assertEquals(List.of("embed the question", "searchText(k=50, with ceiling)", "searchVector(k=50)",
         "getAll(5 ids, not cached)", "recall (limit 3, whole)", "beforeSendLoop (whole callback)"),
         timedParts(table), table);
   }

@@ -6,7 +6,6 @@ import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
 import dev.memhook.core.lucene.LuceneMemoryStore;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -110,10 +109,13 @@ public final class Memhook {
       return this;
     }
 
-    /** Stores memories in a new {@link InMemoryMemoryStore}: nothing survives the process. */
+    /**
+     * Stores memories in a new {@link LuceneMemoryStore} on a heap directory: the same ranking as
+     * the embedded default, and nothing survives {@link MemoryService#close()}.
+     */
     public Builder inMemory() {
       checkStoreUnset();
-      this.store = new InMemoryMemoryStore();
+      this.store = LuceneMemoryStore.inMemory();
       return this;
     }
 

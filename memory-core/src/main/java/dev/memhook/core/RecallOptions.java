@@ -13,7 +13,7 @@ import java.util.Optional;
  * returned the candidate. The relevance gate has two levels, both absolute: a recall returns
  * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine
  * {@code >= evidenceCosine}, or text score divided by the query's
- * {@linkplain dev.memhook.api.spi.MemoryStore#textScoreCeiling ceiling}
+ * {@linkplain dev.memhook.api.spi.TextHits#ceiling() ceiling}
  * {@code >= evidenceTextScore}); and then each candidate returned must clear a <em>candidate
  * floor</em> on at least one signal: cosine {@code >= minCosine}, normalised text
  * {@code >= minTextScore}, or {@code >= minSharedEntities} concepts and files shared with a top hit.
@@ -68,7 +68,7 @@ public final class RecallOptions {
   public static final double DEFAULT_EVIDENCE_COSINE = 0.50;
   /**
    * Default evidence floor on the normalised text score: 0.25 of the query's
-   * {@linkplain dev.memhook.api.spi.MemoryStore#textScoreCeiling text-score ceiling}; see
+   * {@linkplain dev.memhook.api.spi.TextHits#ceiling() text-score ceiling}; see
    * {@link #DEFAULT_EVIDENCE_COSINE}. (The ceiling is where BM25 tends as a term's frequency grows:
    * a memory holding every query term once scores about 0.45 of it.)
    */

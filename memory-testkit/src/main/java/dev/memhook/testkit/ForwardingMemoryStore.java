@@ -7,7 +7,9 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,8 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
     return delegate;
   }
 
+  @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
+  @Override public void putNewVersion(Memory next, Embedding embedding) { delegate.putNewVersion(next, embedding); }
   @Override public void attach(EmbeddingSpace space) { delegate.attach(space); }
   @Override public void put(Memory memory, Embedding embedding) { delegate.put(memory, embedding); }
   @Override public void putAll(Map<Memory, Embedding> batch) { delegate.putAll(batch); }
@@ -42,8 +46,7 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   @Override public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) { return delegate.getAll(ids); }
   @Override public boolean delete(MemoryId id, ForgetRecord audit) { return delegate.delete(id, audit); }
   @Override public List<ForgetRecord> forgotten(Scope scope) { return delegate.forgotten(scope); }
-  @Override public List<StoreHit> searchText(Scope scope, String query, int k) { return delegate.searchText(scope, query, k); }
-  @Override public double textScoreCeiling(Scope scope, String query) { return delegate.textScoreCeiling(scope, query); }
+  @Override public TextHits searchText(Scope scope, String query, int k) { return delegate.searchText(scope, query, k); }
   @Override public List<StoreHit> searchVector(Scope scope, Embedding query, int k) { return delegate.searchVector(scope, query, k); }
   @Override public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
     return delegate.searchRelated(scope, concepts, files, k);

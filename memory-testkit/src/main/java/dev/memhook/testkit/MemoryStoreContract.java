@@ -16,6 +16,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -152,7 +153,7 @@ public abstract class MemoryStoreContract {
     for (int i = 0; i < 20; i++) {
       store.put(memory("m" + i, A, "cache eviction note number " + i + " cache".repeat(1 + i % 3)), vector(i));
     }
-    List<StoreHit> hits = store.searchText(A, "cache", 5);
+    List<StoreHit> hits = store.searchText(A, "cache", 5).hits();
     assertEquals(5, hits.size());
     for (int i = 1; i < hits.size(); i++) {
       assertTrue(hits.get(i - 1).score() >= hits.get(i).score(), "scores must not increase");
@@ -160,17 +161,18 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
-  void textScoreCeiling_boundsEveryTextScore_andIsZeroForUnknownWords() {
+  void searchText_ceilingBoundsEveryTextScore_andIsZeroForUnknownWords() {
     store.put(memory("m1", A, "redis redis redis cluster failover"), vector(1));
     store.put(memory("m2", A, "redis sentinel"), vector(2));
     store.put(memory("m3", A, "something else entirely"), vector(3));
-    double ceiling = store.textScoreCeiling(A, "redis failover");
-    List<StoreHit> hits = store.searchText(A, "redis failover", 10);
-    assertFalse(hits.isEmpty());
-    for (StoreHit hit : hits) {
-      assertTrue(hit.score() <= ceiling + 1e-9, hit + " exceeds ceiling " + ceiling);
+    TextHits found = store.searchText(A, "redis failover", 10);
+    assertFalse(found.isEmpty());
+    for (StoreHit hit : found.hits()) {
+      assertTrue(hit.score() <= found.ceiling() + 1e-9, hit + " exceeds ceiling " + found.ceiling());
     }
-    assertEquals(0.0, store.textScoreCeiling(A, "zyxwvut"), 1e-12);
+    TextHits unknown = store.searchText(A, "zyxwvut", 10);
+    assertTrue(unknown.isEmpty());
+    assertEquals(0.0, unknown.ceiling(), 1e-12);
   }
 
   @Test
@@ -310,6 +312,10 @@ public abstract class MemoryStoreContract {
   }
 
   /** The ids of {@code hits}, in order. */
+  protected static List<String> ids(TextHits hits) {
+    return ids(hits.hits());
+  }
+
   protected static List<String> ids(List<StoreHit> hits) {
     return hits.stream().map(h -> h.id().value()).collect(Collectors.toList());
   }

@@ -17,7 +17,6 @@ import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
 import dev.memhook.core.lucene.LuceneMemoryStore;
-import dev.memhook.core.store.InMemoryMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -70,7 +69,7 @@ import java.util.TreeMap;
  *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
  * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store
- * lucene|memory} (default lucene: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a
+ * lucene} (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a
  * RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session N},
  * {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
  * --evidence-text X} (evidence floors), {@code --no-context}.
@@ -239,8 +238,7 @@ public final class RetrievalEval {
   static MemoryStore openStore(String name) {
     return switch (name) {
       case "lucene" -> LuceneMemoryStore.inMemory();
-      case "memory" -> new InMemoryMemoryStore();
-      default -> throw new IllegalArgumentException("unknown store '" + name + "'; known: lucene, memory");
+      default -> throw new IllegalArgumentException("unknown store '" + name + "'; known: lucene");
     };
   }
 

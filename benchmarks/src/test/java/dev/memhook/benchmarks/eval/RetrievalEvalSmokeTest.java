@@ -31,7 +31,7 @@ class RetrievalEvalSmokeTest {
   void run_printsMetricsPerConfigAndCategory_andTheGate(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tiny.jsonl");
     Files.writeString(file, DATA);
-    for (String store : new String[] {"lucene", "memory"}) {
+    for (String store : new String[] {"lucene"}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       RetrievalEval.Report report;
       try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {

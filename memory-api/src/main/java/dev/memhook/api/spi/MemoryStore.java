@@ -5,6 +5,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +30,16 @@ import java.util.Set;
  *       every method throws {@link IllegalStateException}. Null arguments are rejected with
  *       {@link NullPointerException}.
  * </ul>
- * {@code dev.memhook.testkit.MemoryStoreContract} is the test every implementation must pass.
+ * {@code dev.memhook.testkit} ships the contract tests every implementation must pass, one class
+ * per {@link StoreCapability} on top of the basic contract.
  */
 public interface MemoryStore extends AutoCloseable {
+
+  /**
+   * What this store guarantees beyond this contract. Constant for the store's lifetime; callable
+   * after {@link #close()}.
+   */
+  Set<StoreCapability> capabilities();
 
   /** Checks and records the vector space of the embeddings this store will be given. */
   void attach(EmbeddingSpace space);
@@ -40,12 +48,35 @@ public interface MemoryStore extends AutoCloseable {
   void put(Memory memory, Embedding embedding);
 
   /**
-   * Stores or replaces several memories as one write: either all are visible afterwards or, if this
-   * throws, none of them is. The default puts them one by one; transactional stores override it.
+   * Stores or replaces several memories. A store that declares {@link StoreCapability#ATOMIC_BATCH}
+   * writes them as one write: all are visible afterwards or, if this throws, none of them is
+   * written. The default puts them one by one in the map's iteration order and is <em>not</em>
+   * atomic: if it throws, the memories before the failing one are stored.
+   *
+   * @throws IllegalArgumentException if two keys have the same id
    */
   default void putAll(Map<Memory, Embedding> batch) {
+    Set<MemoryId> seen = new HashSet<>();
+    for (Memory m : batch.keySet()) {
+      if (!seen.add(m.id())) {
+        throw new IllegalArgumentException("batch holds two memories with id " + m.id());
+      }
+    }
     batch.forEach(this::put);
   }
+
+  /**
+   * Stores {@code next}, a new version of the memory {@code next.supersedes()} names, and marks that
+   * version superseded (not latest), as one write: if this throws, neither change is visible. The
+   * superseded version keeps its text and its vector; it is no longer searched, and
+   * {@link #get} returns it with {@code latest() == false}. No embedding of the old version is
+   * needed.
+   *
+   * @throws IllegalArgumentException if {@code next.supersedes()} is null, if {@code next} is not
+   *     latest, or if the memory it supersedes is not a latest memory of this store in
+   *     {@code next}'s scope; nothing is written then
+   */
+  void putNewVersion(Memory next, Embedding embedding);
 
   /** The memory with this id, latest or not; empty if unknown or forgotten. */
   Optional<Memory> get(MemoryId id);
@@ -69,18 +100,12 @@ public interface MemoryStore extends AutoCloseable {
   /** The audit records of forgotten memories in {@code scope}, oldest first. */
   List<ForgetRecord> forgotten(Scope scope);
 
-  /** Ranks the latest memories of {@code scope} by text relevance to {@code query} (BM25 or alike). */
-  List<StoreHit> searchText(Scope scope, String query, int k);
-
   /**
-   * The highest score {@link #searchText} could give any memory of {@code scope} for {@code query}:
-   * for BM25, the sum over the analysed query terms of {@code idf(t) * (k1 + 1) * boost}, the limit
-   * a document approaches when it holds every query term many times in every boosted field. The
-   * relevance gate divides raw text scores by it, so a floor on text evidence means the same for
-   * every query ("the memory reaches this fraction of what the query could match"). Zero when no
-   * query term occurs in the store (statistics may be store-wide rather than per scope).
+   * Ranks the latest memories of {@code scope} by text relevance to {@code query} (BM25 or alike),
+   * and says how high a score the query could reach: see {@link TextHits}. {@code query} is plain
+   * text, never query syntax.
    */
-  double textScoreCeiling(Scope scope, String query);
+  TextHits searchText(Scope scope, String query, int k);
 
   /** The latest memories of {@code scope} nearest to {@code query}, scored by cosine similarity. */
   List<StoreHit> searchVector(Scope scope, Embedding query, int k);

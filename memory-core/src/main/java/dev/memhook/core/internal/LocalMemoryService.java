@@ -23,7 +23,6 @@ import dev.memhook.core.internal.recall.RecallEngine;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -92,10 +91,7 @@ public final class LocalMemoryService implements MemoryService {
       }
       Memory next = intake.nextVersion(previous, draft);
       Embedding embedding = embedder.embed(EmbeddingText.of(next));
-      Map<Memory, Embedding> batch = new LinkedHashMap<>();
-      batch.put(next, embedding);
-      batch.put(previous.withLatest(false), embedder.embed(EmbeddingText.of(previous)));
-      store.putAll(batch);
+      store.putNewVersion(next, embedding);
       return next;
     }
   }

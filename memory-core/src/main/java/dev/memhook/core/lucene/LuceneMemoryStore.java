@@ -11,7 +11,9 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer;
 import dev.memhook.core.internal.index.DerivedText;
 import dev.memhook.core.internal.index.SimpleTokens;
@@ -61,6 +63,7 @@ import org.apache.lucene.search.similarities.PerFieldSimilarityWrapper;
 import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.analysis.core.KeywordTokenizer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
@@ -153,7 +156,7 @@ import org.slf4j.LoggerFactory;
  *       directory can be open in one store at a time; a second store (in this or another process)
  *       fails with a {@link MemoryStoreException} naming the lock.
  *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by
- *       {@link #textScoreCeiling}; {@link #searchVector} returns cosine
+ *       the ceiling it returns with them; {@link #searchVector} returns cosine
  *       similarity in [-1, 1]; {@link #searchRelated} returns the number of shared concepts and files.
  *   <li><b>Empty inputs:</b> a text query that analyzes to no terms, a zero query vector and empty
  *       concept and file sets all return an empty list. A memory put with a zero embedding is stored
@@ -291,6 +294,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private static final DateTimeFormatter LONG_DATE = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
 
   private final String location;
+  private final Set<StoreCapability> capabilities;
   private final Directory directory;
   private final IndexWriter writer;
   private final SearcherManager searchers;
@@ -303,14 +307,6 @@ public final class LuceneMemoryStore implements MemoryStore {
   private final Set<String> exactStopTerms = analyzedStopWords(exactAnalyzer);
   private final MemoryJson json = new MemoryJson();
   private final Cache<MemoryId, Memory> cache;
-  /**
-   * The last analyzed text query: the recall engine asks {@link #searchText} and then
-   * {@link #textScoreCeiling} about the same text, and a query depends only on the text and the
-   * configuration. One entry, so that nothing is cached across recalls (nor in benchmarks).
-   */
-  private volatile AnalyzedQuery lastQuery = new AnalyzedQuery("", null);
-
-  private record AnalyzedQuery(String text, Query query) {}
 
   /**
    * Per-segment bit sets of the scope filters ({@link #inScope}), for segments of every size:
@@ -351,6 +347,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private LuceneMemoryStore(Builder b) {
     this.location = b.path == null ? "in-memory index" : "index at " + b.path.toAbsolutePath();
+    this.capabilities = b.path == null
+        ? Set.of(StoreCapability.ATOMIC_BATCH)
+        : Set.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH);
     this.weightUnits = new EnumMap<>(SearchField.class);
     b.boosts.forEach((f, boost) -> weightUnits.put(f, Math.round(boost * WEIGHT_UNITS)));
     this.exactWeight = b.exactWeight;
@@ -457,6 +456,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   // ---------------------------------------------------------------------------------------------
   // MemoryStore
 
+  /** {@link StoreCapability#ATOMIC_BATCH} always; {@link StoreCapability#DURABLE} on disk. */
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return capabilities;
+  }
+
   /**
    * Checks {@code space} against the space recorded in the index and records it if none is.
    *
@@ -534,6 +539,64 @@ public final class LuceneMemoryStore implements MemoryStore {
       writer.updateDocuments(idsQuery(ids), docs);
       return true;
     });
+  }
+
+  /**
+   * Stores {@code next} and rewrites the version it supersedes as not latest, in one Lucene update
+   * (delete both ids, add both documents as a block) and one commit. The old version's vector is
+   * read back from the index, so nothing is embedded again.
+   */
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding) {
+    Objects.requireNonNull(next, "next");
+    Objects.requireNonNull(embedding, "embedding");
+    MemoryId previousId = next.supersedes();
+    if (previousId == null) {
+      throw new IllegalArgumentException(next.id() + " supersedes nothing; use put for a first version");
+    }
+    if (!next.latest()) {
+      throw new IllegalArgumentException("the new version " + next.id() + " must be latest");
+    }
+    ensureOpen();
+    Document nextDoc = toDocument(next, embedding);
+    List<MemoryId> ids = List.of(next.id(), previousId);
+    write(ids, () -> {
+      // Under the write lock no write is in flight, and withSearcher first refreshes to every
+      // applied one, so what it reads is current.
+      Document previousDoc = withSearcher(s -> supersededDocument(s, previousId, next.scope()));
+      writer.updateDocuments(idsQuery(ids), List.of(nextDoc, previousDoc));
+      return true;
+    });
+  }
+
+  /** The document of {@code id} rewritten as not latest, with the vector the index holds for it. */
+  private Document supersededDocument(IndexSearcher searcher, MemoryId id, Scope scope) throws IOException {
+    Query q = new BooleanQuery.Builder()
+        .add(new TermQuery(idTerm(id)), Occur.FILTER)
+        .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
+        .build();
+    TopDocs top = searcher.search(q, 1);
+    if (top.scoreDocs.length == 0) {
+      throw new IllegalArgumentException("no memory with id " + id + " to supersede");
+    }
+    int doc = top.scoreDocs[0].doc;
+    Memory previous = decode(searcher.storedFields().document(doc, Set.of(F_JSON)).get(F_JSON));
+    if (!previous.latest()) {
+      throw new IllegalArgumentException(id + " is already superseded; a new version supersedes the latest one");
+    }
+    if (!previous.scope().equals(scope)) {
+      throw new IllegalArgumentException(id + " is in scope " + previous.scope() + ", not " + scope);
+    }
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    FloatVectorValues vectors = leaf.reader().getFloatVectorValues(F_VECTOR);
+    float[] vector = null;
+    if (vectors != null && vectors.advance(doc - leaf.docBase) == doc - leaf.docBase) {
+      vector = vectors.vectorValue().clone();
+    }
+    EmbeddingSpace s = space;
+    Embedding embedding = vector != null ? Embedding.of(vector) : Embedding.of(new float[s.dimension()]);
+    return toDocument(previous.withLatest(false), embedding);
   }
 
   @Override
@@ -664,35 +727,25 @@ public final class LuceneMemoryStore implements MemoryStore {
    * {@code query} is plain text: it is analyzed, never parsed as query syntax.
    */
   @Override
-  public List<StoreHit> searchText(Scope scope, String query, int k) {
+  public TextHits searchText(Scope scope, String query, int k) {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(query, "query");
     checkK(k);
     ensureOpen();
-    Query text = analyzed(query);
+    Query text = textQuery(query);
     if (text == null) {
-      return List.of();
+      return TextHits.none();
     }
-    return withSearcher(s -> hits(s, topInScope(s, text, scope, k), k, false));
-  }
-
-  /**
-   * The sum, over the leaf clauses of the query {@link #searchText} builds for {@code query}, of
-   * {@code boost * idf}: Lucene's BM25 scores a term as {@code boost * idf * tf / (tf + k1 * norm)},
-   * which approaches but never reaches {@code boost * idf}, so no text score exceeds this. A phrase
-   * counts the sum of its terms' idf, as Lucene scores it. Statistics are store-wide (all scopes);
-   * terms absent from the store count 0, so a query of unknown words has ceiling 0.
-   */
-  @Override
-  public double textScoreCeiling(Scope scope, String query) {
-    Objects.requireNonNull(scope, "scope");
-    Objects.requireNonNull(query, "query");
-    ensureOpen();
-    Query text = analyzed(query);
-    if (text == null) {
-      return 0;
-    }
-    return withSearcher(s -> ceiling(s, text, 1.0));
+    return withSearcher(s -> {
+      List<StoreHit> hits = hits(s, topInScope(s, text, scope, k), k, false);
+      // The ceiling: the sum, over the leaf clauses of the query, of boost * idf. Lucene's BM25
+      // scores a term as boost * idf * tf / (tf + k1 * norm), which approaches but never reaches
+      // boost * idf, so no text score exceeds it. A phrase counts the sum of its terms' idf, as
+      // Lucene scores it. Statistics are store-wide (all scopes); a term absent from the store
+      // counts 0, so a query of unknown words has ceiling 0 (and no hits).
+      double ceiling = hits.isEmpty() ? 0 : ceiling(s, text, 1.0);
+      return new TextHits(hits, ceiling);
+    });
   }
 
   private static double ceiling(IndexSearcher searcher, Query q, double boost) throws IOException {
@@ -1127,17 +1180,6 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   // ---------------------------------------------------------------------------------------------
   // searching
-
-  /** {@link #textQuery}, reusing the last one when the text is the same. */
-  private Query analyzed(String text) {
-    AnalyzedQuery last = lastQuery;
-    if (last.text().equals(text)) {
-      return last.query();
-    }
-    Query q = textQuery(text);
-    lastQuery = new AnalyzedQuery(text, q);
-    return q;
-  }
 
   /**
    * The text query, or null if {@code text} analyzes to nothing: one flat disjunction of term

@@ -16,6 +16,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -198,12 +199,13 @@ class LuceneMemoryStoreTest {
       try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().phraseWeight(weighted * 2f).build()) {
         store.attach(SPACE);
         store.putAll(Map.of(verbatim, vector(1), scattered, vector(2), other, vector(3)));
-        List<StoreHit> hits = store.searchText(A, "mvn clean install", 10);
+        TextHits found = store.searchText(A, "mvn clean install", 10);
+        List<StoreHit> hits = found.hits();
         assertEquals(Set.of("verbatim", "scattered"), Set.copyOf(ids(hits)));
         Map<String, Double> score = new HashMap<>();
         hits.forEach(h -> score.put(h.id().value(), h.score()));
         margin[weighted] = score.get("verbatim") - score.get("scattered");
-        double ceiling = store.textScoreCeiling(A, "mvn clean install");
+        double ceiling = found.ceiling();
         assertTrue(hits.stream().allMatch(h -> h.score() <= ceiling), "ceiling " + ceiling + ": " + hits);
       }
     }
@@ -253,7 +255,7 @@ class LuceneMemoryStoreTest {
   void hugeK_isFine() {
     try (LuceneMemoryStore store = inMemory()) {
       store.put(memory("m1", A, "kafka").toBuilder().concepts(List.of("c")).build(), vector(1));
-      assertEquals(1, store.searchText(A, "kafka", Integer.MAX_VALUE).size());
+      assertEquals(1, store.searchText(A, "kafka", Integer.MAX_VALUE).hits().size());
       assertEquals(1, store.searchVector(A, vector(1), Integer.MAX_VALUE).size());
       assertEquals(1, store.searchRelated(A, Set.of("c"), Set.of(), Integer.MAX_VALUE).size());
     }
@@ -524,10 +526,10 @@ class LuceneMemoryStoreTest {
             expected.add(id);
           }
         });
-        List<StoreHit> all = store.searchText(scope, text, 1000);
+        List<StoreHit> all = store.searchText(scope, text, 1000).hits();
         String context = "'" + text + "' in " + scope + "; seed " + seed;
         assertEquals(expected, Set.copyOf(ids(all)), context);
-        List<StoreHit> top = store.searchText(scope, text, 5);
+        List<StoreHit> top = store.searchText(scope, text, 5).hits();
         assertEquals(Math.min(5, all.size()), top.size(), context);
         for (int i = 0; i < top.size(); i++) {
           assertEquals(all.get(i).score(), top.get(i).score(), 1e-6, "rank " + i + " of " + context);
@@ -558,8 +560,9 @@ class LuceneMemoryStoreTest {
         Set<String> concepts = Set.of(CONCEPTS.get(random.nextInt(CONCEPTS.size())));
         Set<String> files = Set.of(FILES.get(random.nextInt(FILES.size())));
         List<StoreHit> hits = new ArrayList<>();
-        List<StoreHit> textHits = store.searchText(scope, query, 50);
-        double ceiling = store.textScoreCeiling(scope, query);
+        TextHits found = store.searchText(scope, query, 50);
+        List<StoreHit> textHits = found.hits();
+        double ceiling = found.ceiling();
         for (StoreHit h : textHits) {
           assertTrue(h.score() <= ceiling, h + " above ceiling " + ceiling + " for '" + query + "'; seed " + seed);
         }
@@ -622,7 +625,7 @@ class LuceneMemoryStoreTest {
     }
     assertTrue(store.getAll(forgotten).isEmpty(), "seed " + seed);
     for (String word : WORDS) {
-      assertTrue(store.searchText(A, word, 40).stream().noneMatch(h -> forgotten.contains(h.id())), word + "; seed " + seed);
+      assertTrue(store.searchText(A, word, 40).hits().stream().noneMatch(h -> forgotten.contains(h.id())), word + "; seed " + seed);
     }
     assertTrue(store.searchRelated(A, new HashSet<>(CONCEPTS), new HashSet<>(FILES), 40).stream()
         .noneMatch(h -> forgotten.contains(h.id())), "seed " + seed);
@@ -701,7 +704,7 @@ class LuceneMemoryStoreTest {
     try (LuceneMemoryStore store = analysisCorpus()) {
       assertFirst(store, "mvn -pl core test", "cmd");
       assertFirst(store, "mvn", "cmd");
-      List<StoreHit> hits = store.searchText(A, "mvn -pl core test", 10);
+      List<StoreHit> hits = store.searchText(A, "mvn -pl core test", 10).hits();
       assertTrue(ids(hits).contains("plan"), "the loose match is found too");
     }
   }
@@ -739,7 +742,7 @@ class LuceneMemoryStoreTest {
     try (LuceneMemoryStore store = analysisCorpus()) {
       assertFirst(store, "AuthMiddleware.java:42 (NullPointerException) /* ? */ AND OR NOT \\ ~ ^ [x TO y]", "auth");
       assertTrue(store.searchText(A, ":::???((", 10).isEmpty());
-      assertEquals(0.0, store.textScoreCeiling(A, ":::"), 0.0);
+      assertEquals(0.0, store.searchText(A, ":::", 10).ceiling(), 0.0);
     }
   }
 
@@ -775,7 +778,7 @@ class LuceneMemoryStoreTest {
   }
 
   private static void assertFirst(LuceneMemoryStore store, String query, String expected) {
-    List<StoreHit> hits = store.searchText(A, query, 10);
+    List<StoreHit> hits = store.searchText(A, query, 10).hits();
     assertFalse(hits.isEmpty(), "no hit for '" + query + "'");
     assertEquals(expected, hits.get(0).id().value(), "'" + query + "' -> " + hits);
     assertTrue(hits.size() == 1 || hits.get(1).score() < hits.get(0).score(), "'" + query + "' ties: " + hits);
@@ -957,7 +960,6 @@ class LuceneMemoryStoreTest {
     assertThrows(IllegalStateException.class, () -> store.forgotten(A));
     assertThrows(IllegalStateException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), 1));
     assertThrows(IllegalStateException.class, () -> store.searchVector(A, vector(1), 1));
-    assertThrows(IllegalStateException.class, () -> store.textScoreCeiling(A, "x"));
     assertThrows(IllegalStateException.class, () -> store.getAll(List.of(MemoryId.of("x"))));
     assertThrows(IllegalStateException.class,
         () -> store.delete(MemoryId.of("x"), new ForgetRecord(MemoryId.of("x"), A, "a", "r", T0)));
@@ -1029,6 +1031,10 @@ class LuceneMemoryStoreTest {
       v[i] = (float) random.nextGaussian();
     }
     return Embedding.of(v);
+  }
+
+  private static List<String> ids(TextHits hits) {
+    return ids(hits.hits());
   }
 
   private static List<String> ids(List<StoreHit> hits) {

@@ -14,6 +14,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.Reranker;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.RecallOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,8 +83,9 @@ public final class RecallEngine {
       return RecallResult.empty();
     }
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
-    List<StoreHit> textHits = options.textWeight() > 0 ? store.searchText(query.scope(), text, depth) : List.of();
-    double ceiling = textHits.isEmpty() ? 0 : store.textScoreCeiling(query.scope(), text);
+    TextHits found = options.textWeight() > 0 ? store.searchText(query.scope(), text, depth) : TextHits.none();
+    List<StoreHit> textHits = found.hits();
+    double ceiling = found.ceiling();
     List<StoreHit> vectorHits = options.vectorWeight() > 0
         ? store.searchVector(query.scope(), embedQuery(text), depth) : List.of();
 

@@ -18,7 +18,7 @@ import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
@@ -163,7 +163,7 @@ abstract class HookLifecycleContract {
   void aFailingStore_neverBreaksTheTurn_andTheFailureIsReported() throws Exception {
     MemoryStore failing = new ForwardingMemoryStore(newStore()) {
       @Override
-      public List<StoreHit> searchText(Scope scope, String query, int k) {
+      public TextHits searchText(Scope scope, String query, int k) {
         throw new MemoryStoreException("disk on fire");
       }
     };
@@ -192,7 +192,7 @@ abstract class HookLifecycleContract {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     MemoryStore slow = new ForwardingMemoryStore(newStore()) {
       @Override
-      public List<StoreHit> searchText(Scope scope, String query, int k) {
+      public TextHits searchText(Scope scope, String query, int k) {
         try {
           Thread.sleep(2_000);
         } catch (InterruptedException e) {

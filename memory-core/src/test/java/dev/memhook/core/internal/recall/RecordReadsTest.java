@@ -12,7 +12,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.RecallOptions;
-import dev.memhook.core.store.InMemoryMemoryStore;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,7 +28,7 @@ class RecordReadsTest {
     final List<MemoryId> read = new ArrayList<>();
 
     CountingStore() {
-      super(new InMemoryMemoryStore());
+      super(LuceneMemoryStore.inMemory());
     }
 
     @Override

@@ -1,0 +1,20 @@
+package dev.memhook.api.spi;
+
+/**
+ * What a {@link MemoryStore} guarantees beyond the contract every store keeps. A store declares
+ * its capabilities in {@link MemoryStore#capabilities()}; callers that need one check it once, when
+ * they are built, rather than finding out at run time. {@code dev.memhook.testkit} runs the
+ * contract tests of each capability a store declares.
+ */
+public enum StoreCapability {
+  /**
+   * What a write stored when it returned is there again after {@link MemoryStore#close()} and a
+   * reopen of the same location (and, for a store that says so, after the process is killed).
+   */
+  DURABLE,
+  /**
+   * {@link MemoryStore#putAll} is all-or-none: after it returns every memory of the batch is
+   * visible; if it throws, none of them was written and what the store held before is unchanged.
+   */
+  ATOMIC_BATCH
+}

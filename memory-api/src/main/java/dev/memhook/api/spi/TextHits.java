@@ -1,0 +1,48 @@
+package dev.memhook.api.spi;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one text search found: the hits, best first, and the query's score ceiling in the store
+ * that ran it.
+ *
+ * <p>The ceiling is an upper bound on the raw text score any memory of the scope could get for
+ * this query in this store, so {@code hit.score() / ceiling} is a share in {@code [0, 1]} that
+ * means the same for every query. The relevance gate compares that share with its text floors. It
+ * comes with the hits because it depends on the same analysed query and the same index statistics:
+ * asking for it separately would analyse the query twice or make the store remember the last one.
+ * How a store computes it is its own (for BM25, see the store's documentation); it is 0 exactly
+ * when no query term occurs in the store, and then {@code hits} is empty.
+ *
+ * <p>An immutable value; the list is copied. Null components are rejected.
+ *
+ * @param hits at most the {@code k} asked for, best first, each in the searched scope
+ * @param ceiling a finite bound, at least every hit's score; 0 when {@code hits} is empty and no
+ *     query term occurs in the store
+ */
+public record TextHits(List<StoreHit> hits, double ceiling) {
+
+  private static final TextHits NONE = new TextHits(List.of(), 0);
+
+  /** Validates and copies. */
+  public TextHits {
+    hits = List.copyOf(Objects.requireNonNull(hits, "hits"));
+    if (!Double.isFinite(ceiling) || ceiling < 0) {
+      throw new IllegalArgumentException("ceiling must be finite and >= 0, got " + ceiling);
+    }
+    if (ceiling == 0 && !hits.isEmpty()) {
+      throw new IllegalArgumentException("a search with hits must have a positive ceiling");
+    }
+  }
+
+  /** No hits and ceiling 0: what a query that analyses to nothing, or matches nothing, returns. */
+  public static TextHits none() {
+    return NONE;
+  }
+
+  /** Whether nothing was found. */
+  public boolean isEmpty() {
+    return hits.isEmpty();
+  }
+}
