@@ -12,7 +12,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import java.util.ArrayList;
 import java.io.PrintStream;
 import java.util.HashSet;

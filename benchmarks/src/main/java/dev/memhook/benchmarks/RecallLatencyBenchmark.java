@@ -8,7 +8,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

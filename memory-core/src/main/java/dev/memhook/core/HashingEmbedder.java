@@ -2,6 +2,7 @@ package dev.memhook.core;
 
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.internal.index.SimpleTokens;

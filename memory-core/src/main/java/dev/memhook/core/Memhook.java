@@ -1,5 +1,6 @@
 package dev.memhook.core;
 
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;

@@ -15,7 +15,7 @@ import dev.memhook.benchmarks.Unowned;
 import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -14,7 +14,7 @@ import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;

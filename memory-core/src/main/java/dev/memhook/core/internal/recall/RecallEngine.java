@@ -15,7 +15,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.Reranker;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -11,7 +11,7 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.RecallOptions;
+import dev.memhook.api.RecallOptions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

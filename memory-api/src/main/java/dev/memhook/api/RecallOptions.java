@@ -1,4 +1,4 @@
-package dev.memhook.core;
+package dev.memhook.api;
 
 import dev.memhook.api.spi.Reranker;
 import java.util.Objects;
