@@ -67,121 +67,186 @@ public final class Memhook {
   }
 
   /**
-   * Builds a {@link MemoryService}. Not thread-safe; each setter validates at once and each thing
-   * is set one way.
+   * Builds a {@link MemoryService}. Not thread-safe.
+   *
+   * <p><b>Setters only record.</b> Nothing is opened, locked, loaded or started before
+   * {@link #build()}: a setter checks its argument and remembers it. Each setter may be called at
+   * most once per builder (a second call throws {@link IllegalStateException} naming what was
+   * already set), as in Caffeine's builders: a repeated or conflicting choice is a mistake to report,
+   * not to resolve silently. A builder builds one service.
    *
    * <p>Required: where memories live, by {@link #directory(Path)} (the embedded default, Lucene on
-   * disk), {@link #store(MemoryStore)} or {@link #inMemory()}.
+   * disk), {@link #inMemory()} (Lucene on a heap directory) or {@link #store(MemoryStore)}.
    * Optional: the embedder (default: the highest-priority {@link EmbedderProvider} found by
    * {@link ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else
    * {@link HashingEmbedder} with a logged notice), recall options (default
    * {@link RecallOptions#defaults()}), the executor hooks recall on (default: a daemon pool of
-   * {@code max(2, cores)} threads named {@code memhook-recall-N}, shut down on close), and the clock.
+   * {@code max(2, cores)} threads named {@code memhook-recall-N}), and the clock (default UTC).
    *
-   * <p>The service owns and closes the store and the embedder; it does not shut down an executor
-   * it was given.
+   * <p><b>Ownership</b> (the one place it is stated):
+   * <ul>
+   *   <li>The built service owns the store and the embedder, whether the builder opened them or the
+   *       host passed them in, and closes both when it is closed. To share one store or embedder
+   *       between services, pass each a view whose {@code close()} does nothing and close the real
+   *       one yourself.
+   *   <li>The service shuts down the executor only if the builder created it; an executor the host
+   *       passed in is the host's, used and never shut down.
+   *   <li>If {@code build()} fails, it closes everything it opened itself (the store of
+   *       {@code directory} or {@code inMemory}, a discovered embedder, the executor it created) and
+   *       none of what the host passed in, which stays the host's. So a failed build leaves no lock
+   *       held, and a retry in the same JVM can open the same directory.
+   * </ul>
    */
   public static final class Builder {
-    private MemoryStore store;
+    private MemoryStore givenStore;
+    private Path directory;
+    private boolean inMemory;
     private Embedder embedder;
-    private RecallOptions recallOptions = RecallOptions.defaults();
+    private RecallOptions recallOptions;
     private Executor executor;
-    private Clock clock = Clock.systemUTC();
+    private Clock clock;
+    private boolean built;
 
     private Builder() {}
 
-    /** Stores memories in {@code store}, which the service then owns. */
+    /** Stores memories in {@code store}, which the built service then owns (see ownership above). */
     public Builder store(MemoryStore value) {
       Objects.requireNonNull(value, "store");
       checkStoreUnset();
-      this.store = value;
+      this.givenStore = value;
       return this;
     }
 
     /**
      * Stores memories in the embedded default: a {@link LuceneMemoryStore} in {@code directory}
-     * (created if missing), durable when {@code remember} returns. The same directory reopens every
-     * acknowledged memory; it is locked while the service is open.
+     * (created by {@link #build()} if missing), durable when {@code remember} returns. The same
+     * directory reopens every acknowledged memory; it is locked while the service is open. Nothing
+     * touches the directory before {@link #build()}.
      */
     public Builder directory(Path directory) {
       Objects.requireNonNull(directory, "directory");
       checkStoreUnset();
-      this.store = LuceneMemoryStore.builder().directory(directory).build();
+      this.directory = directory;
       return this;
     }
 
     /**
-     * Stores memories in a new {@link LuceneMemoryStore} on a heap directory: the same ranking as
-     * the embedded default, and nothing survives {@link MemoryService#close()}.
+     * Stores memories in a new {@link LuceneMemoryStore} on a heap directory, opened by
+     * {@link #build()}: the same ranking as the embedded default, and nothing survives
+     * {@link MemoryService#close()}.
      */
     public Builder inMemory() {
       checkStoreUnset();
-      this.store = LuceneMemoryStore.inMemory();
+      this.inMemory = true;
       return this;
     }
 
-    /** Embeds with {@code value}, which the service then owns. */
+    /** Embeds with {@code value}, which the built service then owns (see ownership above). */
     public Builder embedder(Embedder value) {
       Objects.requireNonNull(value, "embedder");
-      if (embedder != null) {
-        throw new IllegalStateException("embedder is already set to " + embedder);
-      }
+      checkUnset("embedder", embedder);
       this.embedder = value;
       return this;
     }
 
     /** Ranks and filters recall with {@code value}. */
     public Builder recallOptions(RecallOptions value) {
-      this.recallOptions = Objects.requireNonNull(value, "recallOptions");
+      Objects.requireNonNull(value, "recallOptions");
+      checkUnset("recallOptions", recallOptions);
+      this.recallOptions = value;
       return this;
     }
 
-    /** Runs hook recalls on {@code value}; the service does not shut it down. */
+    /** Runs hook recalls on {@code value}; the service never shuts it down. */
     public Builder executor(Executor value) {
-      this.executor = Objects.requireNonNull(value, "executor");
+      Objects.requireNonNull(value, "executor");
+      checkUnset("executor", executor);
+      this.executor = value;
       return this;
     }
 
     /** Reads time from {@code value}. */
     public Builder clock(Clock value) {
-      this.clock = Objects.requireNonNull(value, "clock");
+      Objects.requireNonNull(value, "clock");
+      checkUnset("clock", clock);
+      this.clock = value;
       return this;
     }
 
     /**
-     * Builds the service.
+     * Opens what was chosen and builds the service. On failure, closes what it opened (see
+     * ownership above) and rethrows.
      *
-     * @throws IllegalStateException if no store was chosen
+     * @throws IllegalStateException if no store was chosen, or this builder already built a service
+     * @throws dev.memhook.api.MemoryStoreException if the store cannot be opened (for example, its
+     *     directory is locked by another open store)
      * @throws dev.memhook.api.IncompatibleStoreException if the store holds vectors of another model
      */
     public MemoryService build() {
-      if (store == null) {
+      if (built) {
+        throw new IllegalStateException("this builder already built a service; use a new builder for another");
+      }
+      if (givenStore == null && directory == null && !inMemory) {
         throw new IllegalStateException("choose where memories live: directory(path), store(...) or inMemory()");
       }
-      Embedder chosen = embedder != null ? embedder : discoverEmbedder(Memhook.class.getClassLoader());
-      ExecutorService owned = null;
-      Executor exec = executor;
-      if (exec == null) {
-        owned = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-            new NamedDaemonThreads("memhook-recall-"));
-        exec = owned;
-      }
+      built = true;
+      MemoryStore openedStore = null;
+      Embedder discovered = null;
+      ExecutorService ownedExecutor = null;
       try {
-        return new LocalMemoryService(store, chosen, recallOptions, clock, exec, owned);
-      } catch (RuntimeException e) {
-        if (owned != null) {
-          owned.shutdownNow();
+        MemoryStore store = givenStore;
+        if (store == null) {
+          openedStore = directory != null
+              ? LuceneMemoryStore.builder().directory(directory).build()
+              : LuceneMemoryStore.inMemory();
+          store = openedStore;
         }
-        if (embedder == null) {
-          chosen.close();
+        Embedder chosen = embedder;
+        if (chosen == null) {
+          discovered = discoverEmbedder(Memhook.class.getClassLoader());
+          chosen = discovered;
         }
+        Executor exec = executor;
+        if (exec == null) {
+          ownedExecutor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+              new NamedDaemonThreads("memhook-recall-"));
+          exec = ownedExecutor;
+        }
+        return new LocalMemoryService(store, chosen,
+            recallOptions != null ? recallOptions : RecallOptions.defaults(),
+            clock != null ? clock : Clock.systemUTC(), exec, ownedExecutor);
+      } catch (RuntimeException | Error e) {
+        if (ownedExecutor != null) {
+          ownedExecutor.shutdownNow();
+        }
+        closeAfterFailure(discovered, e);
+        closeAfterFailure(openedStore, e);
         throw e;
       }
     }
 
+    private static void closeAfterFailure(AutoCloseable opened, Throwable failure) {
+      if (opened == null) {
+        return;
+      }
+      try {
+        opened.close();
+      } catch (Exception | Error e) {
+        failure.addSuppressed(e);
+      }
+    }
+
     private void checkStoreUnset() {
-      if (store != null) {
-        throw new IllegalStateException("the store is already chosen: " + store);
+      if (givenStore != null || directory != null || inMemory) {
+        String chosen = givenStore != null ? "store(" + givenStore + ")"
+            : directory != null ? "directory(" + directory + ")" : "inMemory()";
+        throw new IllegalStateException("where memories live was already chosen: " + chosen);
+      }
+    }
+
+    private static void checkUnset(String name, Object current) {
+      if (current != null) {
+        throw new IllegalStateException(name + " was already set to " + current);
       }
     }
   }
