@@ -2,6 +2,8 @@ package dev.memhook.api;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * How one hook recalls and injects.
@@ -62,45 +64,64 @@ public record HookOptions(
     private Duration recallTimeout = DEFAULT_RECALL_TIMEOUT;
     private HookListener listener = HookListener.NONE;
 
+    /** The setters called on this builder: each may be called once. */
+    private final Set<String> set = new HashSet<>();
+
     private Builder() {}
 
     /** The scope the hook is bound to. */
     public Builder scope(Scope value) {
+      checkUnset("scope");
       this.scope = Objects.requireNonNull(value, "scope");
-      return this;
+      return recorded("scope");
     }
 
     /** At most this many memories per scanned message, 1 to 100. */
     public Builder maxPerMessage(int value) {
+      checkUnset("maxPerMessage");
       if (value < 1 || value > RecallQuery.MAX_LIMIT) {
         throw new IllegalArgumentException("maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + value);
       }
       this.maxPerMessage = value;
-      return this;
+      return recorded("maxPerMessage");
     }
 
     /** At most this many memories per callback, 1 to 1000. */
     public Builder maxPerCallback(int value) {
+      checkUnset("maxPerCallback");
       if (value < 1 || value > 1_000) {
         throw new IllegalArgumentException("maxPerCallback must be in [1, 1000], got " + value);
       }
       this.maxPerCallback = value;
-      return this;
+      return recorded("maxPerCallback");
     }
 
     /** How long a callback waits for recall; positive. */
     public Builder recallTimeout(Duration value) {
+      checkUnset("recallTimeout");
       Objects.requireNonNull(value, "recallTimeout");
       if (value.isNegative() || value.isZero()) {
         throw new IllegalArgumentException("recallTimeout must be positive, got " + value);
       }
       this.recallTimeout = value;
-      return this;
+      return recorded("recallTimeout");
     }
 
     /** Receives the hook's events. */
     public Builder listener(HookListener value) {
+      checkUnset("listener");
       this.listener = Objects.requireNonNull(value, "listener");
+      return recorded("listener");
+    }
+
+    private void checkUnset(String setter) {
+      if (set.contains(setter)) {
+        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+      }
+    }
+
+    private Builder recorded(String setter) {
+      set.add(setter);
       return this;
     }
 

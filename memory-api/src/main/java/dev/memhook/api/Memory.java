@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * One stored memory version: what the batched injection shows ({@link #summary()}), what a full
@@ -117,13 +119,18 @@ public record Memory(
     return new Builder();
   }
 
-  /** A builder holding every component of this memory, to derive a changed copy. */
+  /**
+   * A builder holding every component of this memory, to derive a changed copy. The copied values
+   * are where it starts: each setter may still be called once.
+   */
   public Builder toBuilder() {
-    return new Builder()
+    Builder b = new Builder()
         .id(id).type(type).title(title).summary(summary).content(content).context(context).concepts(concepts)
         .files(files).scope(scope).sourceSession(sourceSession).origin(origin)
         .attributes(attributes).importance(importance).version(version).supersedes(supersedes)
         .latest(latest).occurredAt(occurredAt).createdAt(createdAt).sourcePins(sourcePins);
+    b.set.clear();
+    return b;
   }
 
   /** This memory with {@link #latest()} set to {@code value}. */
@@ -185,29 +192,43 @@ public record Memory(
     private Instant createdAt;
     private List<SourcePin> sourcePins = List.of();
 
+    /** The setters called on this builder: each may be called once. */
+    private final Set<String> set = new HashSet<>();
+
     private Builder() {}
 
-    public Builder id(MemoryId value) { this.id = Objects.requireNonNull(value, "id"); return this; }
-    public Builder type(MemoryType value) { this.type = Objects.requireNonNull(value, "type"); return this; }
-    public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
-    public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
-    public Builder content(String value) { this.content = Objects.requireNonNull(value, "content"); return this; }
-    public Builder context(String value) { this.context = Objects.requireNonNull(value, "context"); return this; }
-    public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
-    public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
-    public Builder scope(Scope value) { this.scope = Objects.requireNonNull(value, "scope"); return this; }
+    public Builder id(MemoryId value) { checkUnset("id"); this.id = Objects.requireNonNull(value, "id"); return recorded("id"); }
+    public Builder type(MemoryType value) { checkUnset("type"); this.type = Objects.requireNonNull(value, "type"); return recorded("type"); }
+    public Builder title(String value) { checkUnset("title"); this.title = Objects.requireNonNull(value, "title"); return recorded("title"); }
+    public Builder summary(String value) { checkUnset("summary"); this.summary = Objects.requireNonNull(value, "summary"); return recorded("summary"); }
+    public Builder content(String value) { checkUnset("content"); this.content = Objects.requireNonNull(value, "content"); return recorded("content"); }
+    public Builder context(String value) { checkUnset("context"); this.context = Objects.requireNonNull(value, "context"); return recorded("context"); }
+    public Builder concepts(List<String> value) { checkUnset("concepts"); this.concepts = Objects.requireNonNull(value, "concepts"); return recorded("concepts"); }
+    public Builder files(List<String> value) { checkUnset("files"); this.files = Objects.requireNonNull(value, "files"); return recorded("files"); }
+    public Builder scope(Scope value) { checkUnset("scope"); this.scope = Objects.requireNonNull(value, "scope"); return recorded("scope"); }
     /** Sets the source session; null clears it. */
-    public Builder sourceSession(String value) { this.sourceSession = value; return this; }
-    public Builder origin(Origin value) { this.origin = Objects.requireNonNull(value, "origin"); return this; }
-    public Builder attributes(Map<String, String> value) { this.attributes = Objects.requireNonNull(value, "attributes"); return this; }
-    public Builder importance(double value) { this.importance = value; return this; }
-    public Builder version(int value) { this.version = value; return this; }
+    public Builder sourceSession(String value) { checkUnset("sourceSession"); this.sourceSession = value; return recorded("sourceSession"); }
+    public Builder origin(Origin value) { checkUnset("origin"); this.origin = Objects.requireNonNull(value, "origin"); return recorded("origin"); }
+    public Builder attributes(Map<String, String> value) { checkUnset("attributes"); this.attributes = Objects.requireNonNull(value, "attributes"); return recorded("attributes"); }
+    public Builder importance(double value) { checkUnset("importance"); this.importance = value; return recorded("importance"); }
+    public Builder version(int value) { checkUnset("version"); this.version = value; return recorded("version"); }
     /** Sets the superseded version; null clears it. */
-    public Builder supersedes(MemoryId value) { this.supersedes = value; return this; }
-    public Builder latest(boolean value) { this.latest = value; return this; }
-    public Builder occurredAt(Instant value) { this.occurredAt = Objects.requireNonNull(value, "occurredAt"); return this; }
-    public Builder createdAt(Instant value) { this.createdAt = Objects.requireNonNull(value, "createdAt"); return this; }
-    public Builder sourcePins(List<SourcePin> value) { this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return this; }
+    public Builder supersedes(MemoryId value) { checkUnset("supersedes"); this.supersedes = value; return recorded("supersedes"); }
+    public Builder latest(boolean value) { checkUnset("latest"); this.latest = value; return recorded("latest"); }
+    public Builder occurredAt(Instant value) { checkUnset("occurredAt"); this.occurredAt = Objects.requireNonNull(value, "occurredAt"); return recorded("occurredAt"); }
+    public Builder createdAt(Instant value) { checkUnset("createdAt"); this.createdAt = Objects.requireNonNull(value, "createdAt"); return recorded("createdAt"); }
+    public Builder sourcePins(List<SourcePin> value) { checkUnset("sourcePins"); this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return recorded("sourcePins"); }
+
+    private void checkUnset(String setter) {
+      if (set.contains(setter)) {
+        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+      }
+    }
+
+    private Builder recorded(String setter) {
+      set.add(setter);
+      return this;
+    }
 
     /**
      * Builds the memory.

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * What a host knows about something worth remembering, before the service sanitizes, summarises,
@@ -103,33 +105,48 @@ public record MemoryDraft(
     private Instant occurredAt;
     private List<SourcePin> sourcePins = List.of();
 
+    /** The setters called on this builder: each may be called once. */
+    private final Set<String> set = new HashSet<>();
+
     private Builder(Scope scope, String content) {
       this.scope = Objects.requireNonNull(scope, "scope");
       this.content = Objects.requireNonNull(content, "content");
     }
 
-    public Builder type(MemoryType value) { this.type = Objects.requireNonNull(value, "type"); return this; }
-    public Builder title(String value) { this.title = Objects.requireNonNull(value, "title"); return this; }
-    public Builder summary(String value) { this.summary = Objects.requireNonNull(value, "summary"); return this; }
+    public Builder type(MemoryType value) { checkUnset("type"); this.type = Objects.requireNonNull(value, "type"); return recorded("type"); }
+    public Builder title(String value) { checkUnset("title"); this.title = Objects.requireNonNull(value, "title"); return recorded("title"); }
+    public Builder summary(String value) { checkUnset("summary"); this.summary = Objects.requireNonNull(value, "summary"); return recorded("summary"); }
     /** What came just before it, such as the previous turn; cut to {@link Memory#MAX_CONTEXT} characters. */
-    public Builder context(String value) { this.context = Objects.requireNonNull(value, "context"); return this; }
-    public Builder concepts(List<String> value) { this.concepts = Objects.requireNonNull(value, "concepts"); return this; }
-    public Builder files(List<String> value) { this.files = Objects.requireNonNull(value, "files"); return this; }
+    public Builder context(String value) { checkUnset("context"); this.context = Objects.requireNonNull(value, "context"); return recorded("context"); }
+    public Builder concepts(List<String> value) { checkUnset("concepts"); this.concepts = Objects.requireNonNull(value, "concepts"); return recorded("concepts"); }
+    public Builder files(List<String> value) { checkUnset("files"); this.files = Objects.requireNonNull(value, "files"); return recorded("files"); }
     /** Sets the session; null clears it. */
-    public Builder sourceSession(String value) { this.sourceSession = value; return this; }
-    public Builder origin(Origin value) { this.origin = Objects.requireNonNull(value, "origin"); return this; }
-    public Builder attributes(Map<String, String> value) { this.attributes = Objects.requireNonNull(value, "attributes"); return this; }
+    public Builder sourceSession(String value) { checkUnset("sourceSession"); this.sourceSession = value; return recorded("sourceSession"); }
+    public Builder origin(Origin value) { checkUnset("origin"); this.origin = Objects.requireNonNull(value, "origin"); return recorded("origin"); }
+    public Builder attributes(Map<String, String> value) { checkUnset("attributes"); this.attributes = Objects.requireNonNull(value, "attributes"); return recorded("attributes"); }
     /** Sets the importance; must be in [0, 1]. */
     public Builder importance(double value) {
+      checkUnset("importance");
       if (!(value >= 0.0 && value <= 1.0)) {
         throw new IllegalArgumentException("importance must be in [0, 1], got " + value);
       }
       this.importance = value;
-      return this;
+      return recorded("importance");
     }
     /** Sets when it happened; null means "when stored". */
-    public Builder occurredAt(Instant value) { this.occurredAt = value; return this; }
-    public Builder sourcePins(List<SourcePin> value) { this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return this; }
+    public Builder occurredAt(Instant value) { checkUnset("occurredAt"); this.occurredAt = value; return recorded("occurredAt"); }
+    public Builder sourcePins(List<SourcePin> value) { checkUnset("sourcePins"); this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return recorded("sourcePins"); }
+
+    private void checkUnset(String setter) {
+      if (set.contains(setter)) {
+        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+      }
+    }
+
+    private Builder recorded(String setter) {
+      set.add(setter);
+      return this;
+    }
 
     /** Builds the draft. */
     public MemoryDraft build() {

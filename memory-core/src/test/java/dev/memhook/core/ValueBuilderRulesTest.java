@@ -1,0 +1,52 @@
+package dev.memhook.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The builders' one rule: each setter once; a failed call sets nothing; toBuilder starts afresh. */
+class ValueBuilderRulesTest {
+
+  private static final Instant T = Instant.parse("2025-01-01T00:00:00Z");
+
+  @Test
+  void aSetterCalledTwice_throwsAndNamesTheSetter() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> MemoryDraft.builder(Scope.DEFAULT, "x").title("a").title("b"));
+    assertTrue(e.getMessage().startsWith("title was already set"), e.getMessage());
+    assertThrows(IllegalStateException.class,
+        () -> HookOptions.builder().recallTimeout(Duration.ofSeconds(1)).recallTimeout(Duration.ofSeconds(2)));
+    assertThrows(IllegalStateException.class, () -> Memory.builder().content("a").content("b"));
+  }
+
+  @Test
+  void aRejectedValue_setsNothing_soACorrectedCallSucceeds() {
+    MemoryDraft.Builder b = MemoryDraft.builder(Scope.DEFAULT, "x");
+    assertThrows(IllegalArgumentException.class, () -> b.importance(2.0));
+    assertEquals(0.25, b.importance(0.25).build().importance());
+    HookOptions.Builder h = HookOptions.builder();
+    assertThrows(IllegalArgumentException.class, () -> h.maxPerMessage(0));
+    assertEquals(7, h.maxPerMessage(7).build().maxPerMessage());
+  }
+
+  @Test
+  void toBuilder_startsFromTheCopiedValues_andEachSetterMayStillBeCalledOnce() {
+    Memory m = Memory.builder().id(MemoryId.of("m1")).scope(Scope.DEFAULT).content("c")
+        .occurredAt(T).createdAt(T).build();
+    Memory copy = m.toBuilder().content("changed").build();
+    assertEquals("changed", copy.content());
+    assertEquals(m.id(), copy.id());
+    assertFalse(m.withLatest(false).latest());
+    assertThrows(IllegalStateException.class, () -> m.toBuilder().content("a").content("b"));
+  }
+}
