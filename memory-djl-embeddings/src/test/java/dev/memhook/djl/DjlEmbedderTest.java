@@ -233,8 +233,8 @@ class DjlEmbedderTest {
         DjlEmbedder.builder()
             .classpathModel(
                 DjlEmbedder.class.getClassLoader(),
-                DjlEmbedder.MINILM_INT8_MODEL,
-                DjlEmbedder.MINILM_INT8_TOKENIZER)
+                BundledModel.MINILM_INT8.modelResource,
+                BundledModel.MINILM_INT8.tokenizerResource)
             .modelId("all-minilm-l6-v2-q-cls")
             .pooling(Pooling.CLS)
             .predictorPoolSize(1)
