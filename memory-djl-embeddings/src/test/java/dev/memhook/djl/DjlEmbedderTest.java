@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The bundled int8 MiniLM, loaded once for the class. */
 class DjlEmbedderTest {
-  /** The int8 batch-versus-single tolerance stated in the DjlEmbedder Javadoc (measured minimum 0.989). */
+  /** The int8 batch-versus-single tolerance stated in the DjlEmbedder Javadoc. */
   static final double INT8_BATCH_COSINE = Double.parseDouble(DjlEmbedder.BATCH_COSINE_TOLERANCE_DOC);
 
   static DjlEmbedder embedder;
@@ -233,8 +233,8 @@ class DjlEmbedderTest {
         DjlEmbedder.builder()
             .classpathModel(
                 DjlEmbedder.class.getClassLoader(),
-                DjlEmbedder.MINILM_INT8_MODEL,
-                DjlEmbedder.MINILM_INT8_TOKENIZER)
+                BundledModel.MINILM_INT8.modelResource,
+                BundledModel.MINILM_INT8.tokenizerResource)
             .modelId("all-minilm-l6-v2-q-cls")
             .pooling(Pooling.CLS)
             .predictorPoolSize(1)

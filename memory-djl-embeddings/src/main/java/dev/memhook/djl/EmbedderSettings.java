@@ -1,0 +1,81 @@
+package dev.memhook.djl;
+
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * The options of one {@link DjlEmbedder} with the defaults applied, and the checks that {@link
+ * DjlEmbedder.Builder} applies to each option as it is set. Immutable.
+ *
+ * @param pooling how token vectors are pooled; not null
+ * @param normalize whether vectors are scaled to unit length
+ * @param maxTokens ids per window, special tokens included
+ * @param batchSize sequences per model call
+ * @param predictorPoolSize calls that may run at once
+ * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default; not null
+ * @throws IllegalArgumentException if a number is out of range (see the checks below)
+ */
+record EmbedderSettings(
+    Pooling pooling,
+    boolean normalize,
+    int maxTokens,
+    int batchSize,
+    int predictorPoolSize,
+    OptionalInt intraOpThreads) {
+
+  EmbedderSettings {
+    Objects.requireNonNull(pooling, "pooling");
+    Objects.requireNonNull(intraOpThreads, "intraOpThreads");
+    checkMaxTokens(maxTokens);
+    checkPositive("batchSize", batchSize);
+    checkPositive("predictorPoolSize", predictorPoolSize);
+    intraOpThreads.ifPresent(threads -> checkPositive("intraOpThreads", threads));
+  }
+
+  /**
+   * The settings for the builder's options, where {@code null} stands for an option not set and
+   * gets the default documented on the builder.
+   */
+  static EmbedderSettings withDefaults(
+      Pooling pooling,
+      Boolean normalize,
+      Integer maxTokens,
+      Integer batchSize,
+      Integer predictorPoolSize,
+      Integer intraOpThreads) {
+    return new EmbedderSettings(
+        pooling == null ? Pooling.MEAN : pooling,
+        normalize == null || normalize,
+        maxTokens == null ? DjlEmbedder.DEFAULT_MAX_TOKENS : maxTokens,
+        batchSize == null ? DjlEmbedder.DEFAULT_BATCH_SIZE : batchSize,
+        predictorPoolSize == null ? Runtime.getRuntime().availableProcessors() : predictorPoolSize,
+        intraOpThreads == null ? OptionalInt.empty() : OptionalInt.of(intraOpThreads));
+  }
+
+  /**
+   * {@code maxTokens} itself.
+   *
+   * @throws IllegalArgumentException if it is outside {@link DjlEmbedder#MIN_MAX_TOKENS} to {@link
+   *     DjlEmbedder#MAX_MAX_TOKENS}; the message names the value
+   */
+  static int checkMaxTokens(int maxTokens) {
+    if (maxTokens < DjlEmbedder.MIN_MAX_TOKENS || maxTokens > DjlEmbedder.MAX_MAX_TOKENS) {
+      throw new IllegalArgumentException(
+          "maxTokens must be between " + DjlEmbedder.MIN_MAX_TOKENS + " and "
+              + DjlEmbedder.MAX_MAX_TOKENS + ", got " + maxTokens);
+    }
+    return maxTokens;
+  }
+
+  /**
+   * {@code value} itself.
+   *
+   * @throws IllegalArgumentException if it is not positive; the message names the option and value
+   */
+  static int checkPositive(String option, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(option + " must be positive, got " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,194 @@
+package dev.memhook.djl;
+
+import ai.djl.Model;
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.translate.TranslateException;
+import ai.djl.util.PairList;
+import dev.memhook.api.EmbeddingException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * An ONNX sentence-embedding model and its Hugging Face tokenizer, loaded through DJL's ONNX
+ * Runtime engine from {@link ModelFiles}: what turns a text into token windows and a batch of
+ * windows into pooled vectors.
+ *
+ * <p>Loading fails fast with an {@link EmbeddingException} naming the file that is missing, not a
+ * model or tokenizer, or a model without the {@code input_ids} and {@code attention_mask} inputs;
+ * a failed load releases whatever it had loaded. The tokenizer adds the special tokens and neither
+ * truncates nor pads: {@link TokenWindows} and {@link SentenceTranslator} do that instead of the
+ * fixed-length settings a {@code tokenizer.json} may carry.
+ *
+ * <p>Thread-safe for {@link #windows} and {@link #newPredictor}; each predictor must be used by one
+ * thread at a time. {@link #close()} releases the model and the tokenizer, not the files, and
+ * must come after every predictor is closed.
+ */
+final class LoadedModel implements AutoCloseable {
+  private static final String ENGINE = "OnnxRuntime";
+  private static final String ONNX_SUFFIX = ".onnx";
+
+  private final String modelId;
+  private final Path modelFile;
+  private final HuggingFaceTokenizer tokenizer;
+  private final Model model;
+  private final SentenceTranslator translator;
+
+  private LoadedModel(
+      String modelId,
+      Path modelFile,
+      HuggingFaceTokenizer tokenizer,
+      Model model,
+      Pooling pooling) {
+    this.modelId = modelId;
+    this.modelFile = modelFile;
+    this.tokenizer = tokenizer;
+    this.model = model;
+    this.translator =
+        new SentenceTranslator(pooling, inputNames(model, modelFile), padId(tokenizer));
+  }
+
+  /**
+   * Loads the tokenizer and the model, first turning DJL's offline switch on (see {@link
+   * DjlRuntime}).
+   *
+   * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default
+   * @throws EmbeddingException if a file cannot be loaded or the model lacks the inputs above
+   */
+  static LoadedModel load(
+      ModelFiles files, String modelId, Pooling pooling, OptionalInt intraOpThreads) {
+    DjlRuntime.ensureOffline();
+    HuggingFaceTokenizer tokenizer = loadTokenizer(files.tokenizer);
+    Model model = null;
+    try {
+      model = loadModel(files.model, modelId, intraOpThreads);
+      return new LoadedModel(modelId, files.model, tokenizer, model, pooling);
+    } catch (RuntimeException e) {
+      if (model != null) {
+        model.close();
+      }
+      tokenizer.close();
+      throw e;
+    }
+  }
+
+  /** A new predictor on this model; the caller closes it before closing this. */
+  Predictor<TokenBatch, float[][]> newPredictor() {
+    return model.newPredictor(translator);
+  }
+
+  /**
+   * The token windows of {@code text}, special tokens included (see {@link TokenWindows}).
+   *
+   * @throws EmbeddingException if the tokenizer fails, or {@code maxTokens} leaves no room for
+   *     content
+   */
+  List<long[]> windows(String text, int maxTokens) {
+    Encoding encoding;
+    try {
+      encoding = tokenizer.encode(text, true, false);
+    } catch (RuntimeException e) {
+      throw new EmbeddingException(
+          "tokenizer failed for model " + modelId + ": " + e.getMessage(), e);
+    }
+    return TokenWindows.split(encoding.getIds(), encoding.getSpecialTokenMask(), maxTokens);
+  }
+
+  /**
+   * One pooled, un-normalised vector per sequence of {@code batch}, in batch order.
+   *
+   * @throws EmbeddingException if the engine fails; the message names the batch and model file
+   */
+  float[][] predict(Predictor<TokenBatch, float[][]> predictor, TokenBatch batch) {
+    try {
+      return predictor.predict(batch);
+    } catch (TranslateException | RuntimeException e) {
+      throw new EmbeddingException(
+          "model " + modelId + " failed on a batch of " + batch.size() + " sequences of up to "
+              + batch.maxLength() + " tokens; check the model file " + modelFile + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Releases the model and the tokenizer. Call once, after closing every predictor. */
+  @Override
+  public void close() {
+    try {
+      model.close();
+    } finally {
+      tokenizer.close();
+    }
+  }
+
+  private static HuggingFaceTokenizer loadTokenizer(Path file) {
+    try {
+      return HuggingFaceTokenizer.builder()
+          .optTokenizerPath(file)
+          .optAddSpecialTokens(true)
+          // Our own windowing and padding replace the file's fixed-length settings.
+          .optTruncation(false)
+          .optPadding(false)
+          .build();
+    } catch (Exception e) {
+      throw new EmbeddingException(
+          "could not load tokenizer file " + file + "; check that it is a Hugging Face"
+              + " tokenizer.json: " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static Model loadModel(Path file, String modelId, OptionalInt intraOpThreads) {
+    Model model;
+    try {
+      model = Model.newInstance(modelId, ENGINE);
+    } catch (RuntimeException e) {
+      throw new EmbeddingException(
+          "could not start DJL's ONNX Runtime engine; check that ai.djl.onnxruntime:onnxruntime-engine"
+              + " and com.microsoft.onnxruntime:onnxruntime are on the class path: " + e.getMessage(),
+          e);
+    }
+    String name = file.getFileName().toString();
+    String prefix =
+        name.endsWith(ONNX_SUFFIX) ? name.substring(0, name.length() - ONNX_SUFFIX.length()) : name;
+    try {
+      Map<String, String> options =
+          intraOpThreads.isPresent()
+              ? Map.of("intraOpNumThreads", Integer.toString(intraOpThreads.getAsInt()))
+              : Map.of();
+      model.load(file.toAbsolutePath().getParent(), prefix, options);
+      return model;
+    } catch (Exception e) {
+      model.close();
+      throw new EmbeddingException(
+          "could not load ONNX model file " + file + "; check that it is a valid ONNX model: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static Set<String> inputNames(Model model, Path file) {
+    PairList<String, Shape> inputs = model.describeInput();
+    Set<String> names = inputs == null ? Set.of() : new HashSet<>(inputs.keys());
+    if (!names.contains(SentenceTranslator.INPUT_IDS)
+        || !names.contains(SentenceTranslator.ATTENTION_MASK)) {
+      throw new EmbeddingException(
+          "ONNX model file " + file + " has inputs " + names + "; expected "
+              + SentenceTranslator.INPUT_IDS + " and " + SentenceTranslator.ATTENTION_MASK);
+    }
+    return names;
+  }
+
+  private static long padId(HuggingFaceTokenizer tokenizer) {
+    // Padded positions are masked out, so any valid id works; the empty string's first id
+    // ([CLS]) is always in the vocabulary.
+    long[] ids = tokenizer.encode("", true, false).getIds();
+    return ids.length == 0 ? 0 : ids[0];
+  }
+}
