@@ -1,6 +1,5 @@
 package dev.memhook.api;
 
-import dev.memhook.api.spi.Reranker;
 import java.util.Objects;
 import java.util.Optional;
 

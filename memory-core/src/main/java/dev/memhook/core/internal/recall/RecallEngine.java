@@ -12,7 +12,7 @@ import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.Reranker;
+import dev.memhook.api.Reranker;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.RecallOptions;

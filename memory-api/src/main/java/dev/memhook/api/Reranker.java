@@ -1,6 +1,5 @@
-package dev.memhook.api.spi;
+package dev.memhook.api;
 
-import dev.memhook.api.RecalledMemory;
 import java.util.List;
 
 /**
