@@ -24,9 +24,10 @@ public record HookOptions(
   /** Default {@link #maxPerCallback()}: 5, so one injection stays a short read for the model. */
   public static final int DEFAULT_MAX_PER_CALLBACK = 5;
   /**
-   * Default {@link #recallTimeout()}: 250 ms. Local recall takes a few milliseconds; a quarter of a
-   * second is below what a user notices before the model's own latency, and a stalled store must
-   * not hold the turn longer than that.
+   * Default {@link #recallTimeout()}: 250 ms. A quarter of a second is below what a user notices
+   * beside the model's own latency, and a stalled store must not hold the turn longer than that.
+   * (What recall actually takes, and on which first call it may not fit, is in
+   * {@code benchmarks/RESULTS.md}.)
    */
   public static final Duration DEFAULT_RECALL_TIMEOUT = Duration.ofMillis(250);
 
