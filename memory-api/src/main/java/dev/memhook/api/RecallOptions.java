@@ -21,71 +21,75 @@ import java.util.Optional;
  */
 public final class RecallOptions {
 
-  /** Default candidates taken from each signal: 50, deep enough for fusion to reorder. */
+  /** Default candidates taken from each signal ({@value}): deep enough for fusion to reorder. */
   public static final int DEFAULT_CANDIDATES_PER_SIGNAL = 50;
   /**
-   * Default RRF {@code k}: 20. The original RRF paper's 60 damps the top ranks so much that a
-   * weak signal's first hits overtake a strong signal's head. On the LoCoMo dev split with the
-   * local int8 model (benchmarks/RESULTS.md, section 5), where BM25 (recall@10 0.738) is much
-   * stronger than vectors (0.498), fused recall@10 was 0.729 at k 60 (below BM25 alone) and
-   * 0.742 to 0.749 for every k from 10 to 30 with vector weights 0.2 to 0.3, above BM25 in each
-   * question category; 20 sits in the middle of that plateau.
+   * Default RRF {@code k} ({@value}). Smaller than the RRF paper's customary {@code k}, which damps
+   * the differences between top ranks so much that a weak signal's first hits overtake a strong
+   * signal's head; with BM25 much stronger than the local embedding model, that ranks the fused
+   * list below text alone. This value sits in the middle of the range of {@code k} where the fused
+   * ranking is best and beats text alone (see benchmarks/RESULTS.md).
    */
   public static final int DEFAULT_RRF_K = 20;
-  /** Default text weight: 1. */
+  /** Default text weight ({@value}): the reference the other weights are set against. */
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
   /**
-   * Default vector weight: 0.3. Measured on the LoCoMo dev split with the int8 MiniLM model
-   * (benchmarks/RESULTS.md): the vector list alone reaches recall@10 0.50 where the text list
-   * reaches 0.68, and equal weights let its weaker ranks push good text hits down (fused 0.66);
-   * at 0.3 the vector list still lifts what text misses (fused 0.70). A stronger embedding model
-   * deserves a higher weight.
+   * Default vector weight ({@value}), well below the text weight: with the local MiniLM model the
+   * vector list alone ranks worse than the text list, and equal weights let its weaker ranks push
+   * good text hits down, while at this weight it still lifts what text misses (see
+   * benchmarks/RESULTS.md). A stronger embedding model deserves a higher weight.
    */
   public static final double DEFAULT_VECTOR_WEIGHT = 0.3;
-  /** Default graph weight: 0.5, since sharing a concept is weaker evidence than matching the query. */
+  /**
+   * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence
+   * than matching the query.
+   */
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
-  /** Default number of top fused hits the graph expands from: 5. */
+  /** Default number of top fused hits the graph expands from ({@value}). */
   public static final int DEFAULT_GRAPH_SEEDS = 5;
   /**
-   * Default cap of results per source session: off ({@link Integer#MAX_VALUE}). Measured on the
-   * LoCoMo dev split (benchmarks/RESULTS.md), a cap of 3 cost 0.03 of fused recall@10 because
-   * evidence often clusters in one session; turn it on with {@link Builder#maxPerSession(int)} when
-   * one busy session would otherwise crowd out the rest.
+   * Default cap of results per source session: off ({@link Integer#MAX_VALUE}). Evidence often
+   * clusters in one session, so a cap drops relevant memories (see benchmarks/RESULTS.md); turn it
+   * on with {@link Builder#maxPerSession(int)} when one busy session would otherwise crowd out the
+   * rest.
    */
   public static final int DEFAULT_MAX_PER_SESSION = Integer.MAX_VALUE;
   /**
-   * Default evidence floor on cosine: 0.50. A recall returns anything only if at least one
+   * Default evidence floor on cosine ({@value}). A recall returns anything only if at least one
    * candidate reaches an evidence floor (this cosine, or {@link #DEFAULT_EVIDENCE_TEXT_SCORE}).
-   * Chosen on the LoCoMo dev split with the local int8 MiniLM model and the Lucene store's weighted
-   * (BM25F) text field (benchmarks/RESULTS.md, "Relevance gate"), among round floors, as the pair
-   * that keeps at least 90% of off-topic questions from injecting anything at the lowest cost to
-   * on-topic ones: cosine 0.50 with text 0.25 (precision 0.914, cost 0.028 on the sweep). Cosine
-   * 0.45 with text 0.25 let 11.7% of off-topic questions through; text 0.30 reaches the same
-   * precision with cosine 0.45 but rejects messages that ask two things at once, where each topic
-   * covers only part of the query's terms.
+   * Calibrated for the local MiniLM model and the Lucene store's weighted (BM25F) text field: among
+   * round floors, this is the pair that keeps the targeted share of off-topic questions from
+   * injecting anything at the lowest cost to on-topic ones (the target and the sweep are in
+   * benchmarks/RESULTS.md, section 5). A lower cosine lets too many off-topic questions
+   * through; a higher text floor with a lower cosine keeps as many out but rejects messages that
+   * ask two things at once, where each topic covers only part of the query's terms.
    */
   public static final double DEFAULT_EVIDENCE_COSINE = 0.50;
   /**
-   * Default evidence floor on the normalised text score: 0.25 of the query's
+   * Default evidence floor on the normalised text score ({@value}), a share of the query's
    * {@linkplain dev.memhook.api.spi.TextHits#ceiling() text-score ceiling}; see
-   * {@link #DEFAULT_EVIDENCE_COSINE}. (The ceiling is where BM25 tends as a term's frequency grows:
-   * a memory holding every query term once scores about 0.45 of it.)
+   * {@link #DEFAULT_EVIDENCE_COSINE}. (The ceiling is where BM25 tends as a term's frequency grows,
+   * so even a memory holding every query term once scores well below it.)
    */
   public static final double DEFAULT_EVIDENCE_TEXT_SCORE = 0.25;
   /**
-   * Default candidate floor on cosine: 0.35. Once a recall has evidence, each candidate it returns
-   * must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}). On the
-   * same sweep the two floors together removed the evidence of 3.0% of on-topic questions, where
-   * one floor at the evidence level removed 16%.
+   * Default candidate floor on cosine ({@value}). Once a recall has evidence, each candidate it
+   * returns must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}).
+   * The candidate floors sit below the evidence floors so that a recall with evidence still brings
+   * the memories that go with it: one floor at the evidence level removes far more of the on-topic
+   * evidence (see benchmarks/RESULTS.md, section 5).
    */
   public static final double DEFAULT_MIN_COSINE = 0.35;
-  /** Default candidate floor on the normalised text score: 0.10; see {@link #DEFAULT_MIN_COSINE}. */
+  /** Default candidate floor on the normalised text score ({@value}); see {@link #DEFAULT_MIN_COSINE}. */
   public static final double DEFAULT_MIN_TEXT_SCORE = 0.10;
-  /** Default number of shared concepts and files for a graph-only candidate to pass the gate: 2. */
+  /**
+   * Default number of shared concepts and files for a graph-only candidate to pass the gate
+   * ({@value}): more than one, so a single common concept does not let a memory through.
+   */
   public static final int DEFAULT_MIN_SHARED_ENTITIES = 2;
-  /** Default number of top candidates a reranker sees: 20. */
+  /** Default number of top candidates a reranker sees ({@value}). */
   public static final int DEFAULT_RERANK_TOP = 20;
-  /** Default size of the query-embedding cache, in entries. */
+  /** Default size of the query-embedding cache, in entries ({@value}). */
   public static final int DEFAULT_QUERY_CACHE_SIZE = 10_000;
 
   private final int candidatesPerSignal;

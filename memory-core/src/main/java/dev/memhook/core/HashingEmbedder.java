@@ -19,8 +19,8 @@ import java.util.Objects;
  *
  * <p>Its cosine scale differs from a sentence model's: the default relevance-gate floors of
  * {@link RecallOptions} are calibrated for the local MiniLM model and are too strict for this
- * embedder (on the LoCoMo dev split they removed the evidence of 69% of on-topic questions; see
- * benchmarks/RESULTS.md). Lower {@link RecallOptions.Builder#evidenceFloors} and
+ * embedder: they reject the evidence of many on-topic questions (see benchmarks/RESULTS.md,
+ * section 5). Lower {@link RecallOptions.Builder#evidenceFloors} and
  * {@link RecallOptions.Builder#minCosine} when running on it, or add {@code memory-djl-embeddings}.
  *
  * <p>Text with no word (empty, whitespace, punctuation only) gets one fixed unit vector, the same
@@ -31,7 +31,7 @@ import java.util.Objects;
  */
 public final class HashingEmbedder implements Embedder {
 
-  /** The default dimension: 256, enough to keep collisions rare for sentence-sized text. */
+  /** The default dimension ({@value}): enough to keep collisions rare for sentence-sized text. */
   public static final int DEFAULT_DIMENSION = 256;
 
   private static final HashFunction HASH = Hashing.murmur3_32_fixed(0x6d656d68);

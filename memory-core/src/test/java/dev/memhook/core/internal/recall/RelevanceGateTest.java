@@ -1,26 +1,56 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import dev.memhook.api.SignalHit;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.Memhook;
 import dev.memhook.api.RecallOptions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The two-level relevance gate, on the vector signal alone with vectors at known cosines. */
+/**
+ * The two-level relevance gate: through the service on the vector signal alone with vectors at
+ * known cosines, and the stage itself on candidates built by hand.
+ */
 class RelevanceGateTest {
+
+  /** Candidate floors cosine 0.3, text 0.2, shared 2; evidence floors cosine 0.6, text 0.5. */
+  private static final RecallOptions FLOORS = RecallOptions.builder().minCosine(0.3).minTextScore(0.2)
+      .minSharedEntities(2).evidenceFloors(0.6, 0.5).build();
+  private static final RelevanceGate GATE = new RelevanceGate(FLOORS, RecallEngine.MAX_LISTED_TAIL_DROPS);
+  private static final double CEILING = 10;
+
+  private static SignalHit vector(double cosine) {
+    return new SignalHit(Signal.VECTOR, 1, cosine);
+  }
+
+  private static SignalHit text(double score) {
+    return new SignalHit(Signal.TEXT, 1, score);
+  }
+
+  private static SignalHit graph(double shared) {
+    return new SignalHit(Signal.GRAPH, 1, shared);
+  }
+
+  private static List<String> ids(List<Candidate> candidates) {
+    return candidates.stream().map(c -> c.id.value()).toList();
+  }
 
   /** Maps known texts to unit vectors at a given angle from the query direction (1, 0). */
   private static final class AngleEmbedder implements Embedder {
@@ -76,6 +106,84 @@ class RelevanceGateTest {
       assertEquals(2, result.dropped().size());
       assertTrue(result.dropped().get(0).detail().contains("evidence floors"), result.explain());
     }
+  }
+
+  @Test
+  void aCandidateBelowEveryFloor_isDroppedByTheGate_withItsNumbersAgainstEachFloor() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> passed = GATE.apply(List.of(
+        Candidates.of("strong", 0.05, vector(0.7)),
+        Candidates.of("weak", 0.04, vector(0.1), text(1), graph(1))), CEILING, dropped);
+    assertEquals(List.of("strong"), ids(passed));
+    assertEquals(List.of(new DroppedCandidate(MemoryId.of("weak"), DroppedCandidate.Rule.RELEVANCE_GATE,
+        "cosine 0.100 < 0.30, text 0.100 < 0.20, shared 1 < 2")), dropped);
+  }
+
+  @Test
+  void aSignalThatDidNotFindTheCandidate_isShownAsADash() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    GATE.apply(List.of(Candidates.of("strong", 0.05, vector(0.7)), Candidates.of("graphOnly", 0.01, graph(1))),
+        CEILING, dropped);
+    assertEquals("cosine - < 0.30, text - < 0.20, shared 1 < 2", dropped.get(0).detail());
+  }
+
+  @Test
+  void eachFloorAlone_letsACandidateThrough_inFusedOrder() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> passed = GATE.apply(List.of(
+        Candidates.of("byText", 0.05, text(6)),
+        Candidates.of("byCosine", 0.04, vector(0.3)),
+        Candidates.of("byGraph", 0.03, graph(2)),
+        Candidates.of("byTextShare", 0.02, text(2))), CEILING, dropped);
+    assertEquals(List.of("byText", "byCosine", "byGraph", "byTextShare"), ids(passed));
+    assertTrue(dropped.isEmpty(), dropped.toString());
+  }
+
+  @Test
+  void aQueryWithoutEvidence_passesNothing_andListsTheFirstTwentyWithTheBestNumbers() {
+    List<Candidate> fused = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      fused.add(Candidates.of("c" + i, 1.0 / (i + 1), vector(0.5 - i * 0.01), text(i == 3 ? 4 : 1)));
+    }
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> passed = GATE.apply(fused, CEILING, dropped);
+    assertTrue(passed.isEmpty());
+    assertEquals(RecallEngine.MAX_LISTED_TAIL_DROPS, dropped.size());
+    for (int i = 0; i < dropped.size(); i++) {
+      assertEquals(new DroppedCandidate(MemoryId.of("c" + i), DroppedCandidate.Rule.RELEVANCE_GATE,
+          "no candidate reached the evidence floors: best cosine 0.500 < 0.60, best text 0.400 < 0.50"),
+          dropped.get(i));
+    }
+  }
+
+  @Test
+  void aQueryWithoutEvidence_isRecognisedEvenWhenEveryCandidateClearsACandidateFloor() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    assertTrue(GATE.apply(List.of(Candidates.of("a", 0.05, vector(0.59)), Candidates.of("b", 0.04, text(4.9))),
+        CEILING, dropped).isEmpty());
+    assertEquals(List.of("a", "b"), dropped.stream().map(d -> d.id().value()).toList());
+  }
+
+  @Test
+  void oneCandidateAtAnEvidenceFloor_isEvidenceEnough() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    assertEquals(List.of("byText", "companion"), ids(GATE.apply(List.of(
+        Candidates.of("byText", 0.05, text(5)), Candidates.of("companion", 0.04, vector(0.3))), CEILING, dropped)));
+  }
+
+  @Test
+  void theDirectFloor_isCosineOrTextShare_neverTheGraph() {
+    assertTrue(GATE.passesDirectFloor(Candidates.of("a", 0, vector(0.3)), CEILING));
+    assertTrue(GATE.passesDirectFloor(Candidates.of("b", 0, text(2)), CEILING));
+    assertFalse(GATE.passesDirectFloor(Candidates.of("c", 0, vector(0.29), text(1.9)), CEILING));
+    assertFalse(GATE.passesDirectFloor(Candidates.of("d", 0, graph(50)), CEILING));
+  }
+
+  @Test
+  void textShare_isTheTextScoreOverTheCeiling_orNaNWithoutTextOrCeiling() {
+    assertEquals(0.25, Candidates.of("a", 0, text(2.5)).textShare(CEILING), 1e-12);
+    assertTrue(Double.isNaN(Candidates.of("b", 0, vector(0.9)).textShare(CEILING)));
+    assertTrue(Double.isNaN(Candidates.of("c", 0, text(2.5)).textShare(0)));
   }
 
   @Test

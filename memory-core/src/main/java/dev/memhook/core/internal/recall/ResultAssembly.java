@@ -1,0 +1,82 @@
+package dev.memhook.core.internal.recall;
+
+import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.Memory;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecalledMemory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Result assembly: turns the gated candidates, best first, into recalled memories by reading their
+ * records, skipping those forgotten, superseded or in another scope by now, capping each source
+ * session and stopping at the places wanted. Stateless and thread-safe.
+ */
+final class ResultAssembly {
+
+  private final RecallOptions options;
+  private final int maxListedLimitDrops;
+
+  /**
+   * Assembly with the session cap of {@code options}.
+   *
+   * @param maxListedLimitDrops how many of the candidates left over once the places are filled
+   *     are listed as {@link DroppedCandidate.Rule#LIMIT} drops
+   */
+  ResultAssembly(RecallOptions options, int maxListedLimitDrops) {
+    this.options = options;
+    this.maxListedLimitDrops = maxListedLimitDrops;
+  }
+
+  /**
+   * At most {@code wanted} memories from {@code gated}, in its order. Appends to {@code dropped} a
+   * {@link DroppedCandidate.Rule#SESSION_CAP} drop for each candidate whose source session already
+   * has its {@link RecallOptions#maxPerSession()}, then a {@link DroppedCandidate.Rule#LIMIT} drop
+   * for each of the first {@code maxListedLimitDrops} candidates not reached.
+   *
+   * <p>Records are read in chunks: the places left plus a margin, reading on while places are left
+   * and candidates remain.
+   */
+  List<RecalledMemory> assemble(RecallQuery query, List<Candidate> gated, int wanted, RecordReader records,
+      List<DroppedCandidate> dropped) {
+    List<RecalledMemory> kept = new ArrayList<>();
+    Map<String, Integer> perSession = new HashMap<>();
+    int next = 0;
+    while (next < gated.size() && kept.size() < wanted) {
+      // The margin covers a few candidates forgotten, superseded or capped since the search, so one
+      // read usually fills the places; the loop reads on if it did not. Each record the store has
+      // not cached is a read of its own, so reading far beyond the places left costs reads whose
+      // records are never returned (see benchmarks/RESULTS.md).
+      int need = wanted - kept.size();
+      int end = Math.min(gated.size(), next + need + Math.max(2, need / 4));
+      records.read(gated.subList(next, end));
+      for (; next < end && kept.size() < wanted; next++) {
+        Candidate c = gated.get(next);
+        Memory m = records.get(c.id);
+        if (m == null || !m.latest() || !m.scope().equals(query.scope())) {
+          continue; // forgotten or superseded between search and read: never returned
+        }
+        String session = m.sourceSession();
+        if (session != null) {
+          int count = perSession.merge(session, 1, Integer::sum);
+          if (count > options.maxPerSession()) {
+            dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.SESSION_CAP,
+                "session " + session + " already has " + options.maxPerSession()));
+            continue;
+          }
+        }
+        kept.add(new RecalledMemory(m, c.fused, c.signalHits()));
+      }
+    }
+    for (int listed = 0; next < gated.size() && listed < maxListedLimitDrops; next++, listed++) {
+      Candidate c = gated.get(next);
+      dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.LIMIT,
+          String.format(Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit())));
+    }
+    return kept;
+  }
+}

@@ -1,0 +1,110 @@
+package dev.memhook.core.internal.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine running the stages in order: what reaches each stage and what the result holds. */
+class RecallEngineTest {
+
+  private static final RecallOptions TEXT_ONLY = RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
+
+  private final ObservedStore store = new ObservedStore();
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private RecallEngine engine(RecallOptions options) {
+    return new RecallEngine(store, store.embedder, options);
+  }
+
+  private void addNotes(int count) {
+    for (int i = 0; i < count; i++) {
+      store.add("m" + i, "release train note " + i);
+    }
+  }
+
+  @Test
+  void aBlankQuery_returnsNothing_withoutAskingTheStore() {
+    addNotes(3);
+    assertEquals(RecallResult.empty(), engine(RecallOptions.defaults()).recall(RecallQuery.of(Scope.DEFAULT, " \n")));
+    assertTrue(store.textSearches.isEmpty() && store.vectorDepths.isEmpty() && store.reads.isEmpty());
+  }
+
+  @Test
+  void aLongQuery_isCutBeforeItIsSearched() {
+    addNotes(3);
+    String query = "release train ".repeat(RecallEngine.MAX_QUERY_CHARS / 10);
+    engine(TEXT_ONLY).recall(RecallQuery.of(Scope.DEFAULT, query));
+    assertEquals(List.of(query.substring(0, RecallEngine.MAX_QUERY_CHARS)), store.textSearches);
+  }
+
+  @Test
+  void eachSignal_isSearchedAtLeastAsDeepAsTheLimit() {
+    addNotes(3);
+    engine(RecallOptions.builder().candidatesPerSignal(5).build())
+        .recall(new RecallQuery(Scope.DEFAULT, "release train", 8));
+    assertEquals(List.of(8), store.textDepths);
+    assertEquals(List.of(8), store.vectorDepths);
+  }
+
+  @Test
+  void aQueryWithoutEvidence_returnsNothing_listsAtMostTwentyDrops_andReadsNoRecord() {
+    addNotes(30);
+    // graph off: its seeds would be read before the gate
+    RecallResult result = engine(RecallOptions.builder().weights(1, 0.3, 0).evidenceFloors(1.01, 1.01).build())
+        .recall(new RecallQuery(Scope.DEFAULT, "release train", 10));
+    assertTrue(result.memories().isEmpty(), result.explain());
+    assertEquals(RecallEngine.MAX_LISTED_TAIL_DROPS, result.dropped().size());
+    for (DroppedCandidate d : result.dropped()) {
+      assertEquals(DroppedCandidate.Rule.RELEVANCE_GATE, d.rule());
+      assertTrue(d.detail().startsWith("no candidate reached the evidence floors: best cosine "), d.detail());
+    }
+    assertTrue(store.reads.isEmpty(), store.reads.toString());
+  }
+
+  @Test
+  void theReranker_seesItsTop_andTheResultIsCutToTheLimitAfterwards() {
+    addNotes(20);
+    List<List<MemoryId>> given = new ArrayList<>();
+    RecallOptions options = TEXT_ONLY.toBuilder().reranker((query, candidates) -> {
+      given.add(candidates.stream().map(m -> m.id()).toList());
+      List<RecalledMemory> reversed = new ArrayList<>(candidates);
+      Collections.reverse(reversed);
+      return reversed;
+    }, 10).build();
+    RecallResult result = engine(options).recall(new RecallQuery(Scope.DEFAULT, "release train", 3));
+    assertEquals(1, given.size());
+    assertEquals(10, given.get(0).size());
+    List<MemoryId> top = given.get(0);
+    assertEquals(List.of(top.get(9), top.get(8), top.get(7)), result.ids());
+  }
+
+  @Test
+  void theGraphSeeds_readForExpansion_areNotReadAgainForTheResult() {
+    store.add("seed", "jwt tokens expire after an hour", b -> b.concepts(List.of("auth")));
+    store.add("related", "login sessions last a day", b -> b.concepts(List.of("auth")));
+    RecallResult result = engine(RecallOptions.builder().weights(1, 0, 0.5).noRelevanceGate().build())
+        .recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5));
+    assertEquals(List.of(MemoryId.of("seed"), MemoryId.of("related")), result.ids());
+    assertEquals(Signal.GRAPH, result.memories().get(1).signals().get(0).signal());
+    List<MemoryId> read = store.idsRead();
+    assertEquals(new HashSet<>(read).size(), read.size(), store.reads.toString());
+  }
+}
