@@ -1,6 +1,9 @@
 package dev.memhook.api;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -136,7 +139,7 @@ public final class RecallOptions {
     return new Builder();
   }
 
-  /** A builder holding these options. */
+  /** A builder holding these options; each setting may still be set once. */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.candidatesPerSignal = candidatesPerSignal;
@@ -205,65 +208,76 @@ public final class RecallOptions {
     private int rerankTop = DEFAULT_RERANK_TOP;
     private int queryCacheSize = DEFAULT_QUERY_CACHE_SIZE;
 
+    /** What the setters called on this builder set: each may be set once. */
+    private final Set<String> set = new HashSet<>();
+
     private Builder() {}
 
     /** Candidates taken from each signal, 1 to 1000. */
     public Builder candidatesPerSignal(int value) {
+      checkUnset("candidatesPerSignal");
       this.candidatesPerSignal = inRange("candidatesPerSignal", value, 1, 1000);
-      return this;
+      return recorded("candidatesPerSignal");
     }
 
     /** The RRF constant {@code k}, 1 to 1000. */
     public Builder rrfK(int value) {
+      checkUnset("rrfK");
       this.rrfK = inRange("rrfK", value, 1, 1000);
-      return this;
+      return recorded("rrfK");
     }
 
     /** The fusion weights, each in [0, 10]; at least one of text and vector must be positive. */
     public Builder weights(double text, double vector, double graph) {
+      checkUnset("weights");
       this.textWeight = weight("text", text);
       this.vectorWeight = weight("vector", vector);
       this.graphWeight = weight("graph", graph);
       if (text == 0 && vector == 0) {
         throw new IllegalArgumentException("at least one of the text and vector weights must be positive");
       }
-      return this;
+      return recorded("weights");
     }
 
     /** How many top fused hits the graph expands from, 0 (graph off) to 100. */
     public Builder graphSeeds(int value) {
+      checkUnset("graphSeeds");
       this.graphSeeds = inRange("graphSeeds", value, 0, 100);
-      return this;
+      return recorded("graphSeeds");
     }
 
     /** At most this many results per source session, 1 to 1000. */
     public Builder maxPerSession(int value) {
+      checkUnset("maxPerSession");
       this.maxPerSession = inRange("maxPerSession", value, 1, 1000);
-      return this;
+      return recorded("maxPerSession");
     }
 
     /** Turns the per-session cap off. */
     public Builder noSessionCap() {
+      checkUnset("maxPerSession");
       this.maxPerSession = Integer.MAX_VALUE;
-      return this;
+      return recorded("maxPerSession");
     }
 
     /** The cosine floor, in [-1, 1]; above 1 disables the vector route through the gate. */
     public Builder minCosine(double value) {
+      checkUnset("minCosine");
       if (!(value >= -1 && value <= 1.01)) {
         throw new IllegalArgumentException("minCosine must be in [-1, 1.01], got " + value);
       }
       this.minCosine = value;
-      return this;
+      return recorded("minCosine");
     }
 
     /** The normalised text floor, in [0, 1]; above 1 disables the text route through the gate. */
     public Builder minTextScore(double value) {
+      checkUnset("minTextScore");
       if (!(value >= 0 && value <= 1.01)) {
         throw new IllegalArgumentException("minTextScore must be in [0, 1.01], got " + value);
       }
       this.minTextScore = value;
-      return this;
+      return recorded("minTextScore");
     }
 
     /**
@@ -272,42 +286,47 @@ public final class RecallOptions {
      * floors, and {@link #build()} checks they are not below them.
      */
     public Builder evidenceFloors(double cosine, double textScore) {
+      checkUnset("evidenceFloors");
       if (!(cosine >= -1 && cosine <= 1.01) || !(textScore >= 0 && textScore <= 1.01)) {
         throw new IllegalArgumentException("evidence floors must be cosine in [-1, 1.01] and text in [0, 1.01], got "
             + cosine + ", " + textScore);
       }
       this.evidenceCosine = cosine;
       this.evidenceTextScore = textScore;
-      return this;
+      return recorded("evidenceFloors");
     }
 
     /** Turns the relevance gate off: every fused candidate passes. */
     public Builder noRelevanceGate() {
+      checkUnset("minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
       this.minCosine = -1;
       this.minTextScore = 0;
       this.evidenceCosine = -1;
       this.evidenceTextScore = 0;
       this.minSharedEntities = 0;
-      return this;
+      return recorded("minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
     }
 
     /** Shared concepts and files a graph-only candidate needs, 0 to 100. */
     public Builder minSharedEntities(int value) {
+      checkUnset("minSharedEntities");
       this.minSharedEntities = inRange("minSharedEntities", value, 0, 100);
-      return this;
+      return recorded("minSharedEntities");
     }
 
     /** A reranker over the top {@code top} candidates (1 to 1000). */
     public Builder reranker(Reranker value, int top) {
+      checkUnset("reranker");
       this.reranker = Objects.requireNonNull(value, "reranker");
       this.rerankTop = inRange("rerankTop", top, 1, 1000);
-      return this;
+      return recorded("reranker");
     }
 
     /** Entries in the query-embedding cache, 0 (off) to 10,000,000. */
     public Builder queryCacheSize(int value) {
+      checkUnset("queryCacheSize");
       this.queryCacheSize = inRange("queryCacheSize", value, 0, 10_000_000);
-      return this;
+      return recorded("queryCacheSize");
     }
 
     /**
@@ -321,6 +340,19 @@ public final class RecallOptions {
             + ") must not be below the candidate floors (cosine " + minCosine + ", text " + minTextScore + ")");
       }
       return new RecallOptions(this);
+    }
+
+    private void checkUnset(String... names) {
+      for (String name : names) {
+        if (set.contains(name)) {
+          throw new IllegalStateException(name + " was already set on this builder; each setting may be set once");
+        }
+      }
+    }
+
+    private Builder recorded(String... names) {
+      set.addAll(Arrays.asList(names));
+      return this;
     }
 
     private static int inRange(String name, int value, int min, int max) {

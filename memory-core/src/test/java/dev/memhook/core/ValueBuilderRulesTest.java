@@ -9,6 +9,7 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,15 @@ class ValueBuilderRulesTest {
     assertThrows(IllegalStateException.class,
         () -> HookOptions.builder().recallTimeout(Duration.ofSeconds(1)).recallTimeout(Duration.ofSeconds(2)));
     assertThrows(IllegalStateException.class, () -> Memory.builder().content("a").content("b"));
+  }
+
+  @Test
+  void recallOptions_aShortcutAndASetterOfTheSameSetting_conflict() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> RecallOptions.builder().noRelevanceGate().minCosine(0.2));
+    assertTrue(e.getMessage().startsWith("minCosine was already set"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> RecallOptions.builder().maxPerSession(2).noSessionCap());
+    assertEquals(4, RecallOptions.defaults().toBuilder().maxPerSession(4).build().maxPerSession());
   }
 
   @Test
