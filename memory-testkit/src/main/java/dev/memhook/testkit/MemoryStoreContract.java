@@ -395,6 +395,8 @@ public abstract class MemoryStoreContract {
         vector(1));
     assertEquals(List.of("m1"), ids(store.searchRelated(A, Set.of("oauth"), Set.of(), 10)));
     assertEquals(List.of("m1"), ids(store.searchRelated(A, Set.of("OAUTH"), Set.of(), 10)));
+    List<StoreHit> oneConcept = store.searchRelated(A, Set.of("oauth", "OAuth"), Set.of(), 10);
+    assertEquals(1.0, oneConcept.get(0).score(), 1e-9, "two spellings of one concept share it once");
     assertEquals(List.of("m1"), ids(store.searchRelated(A, Set.of(), Set.of("src/Auth.java"), 10)));
     assertEquals(List.of(), store.searchRelated(A, Set.of(), Set.of("src/auth.java"), 10), "file paths are case-sensitive");
     assertEquals(List.of(), store.searchRelated(A, Set.of(), Set.of("Auth.java"), 10), "file paths match whole");
