@@ -17,16 +17,23 @@ import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
+import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.testkit.Seeds;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class MemoryServiceTest {
 
@@ -61,12 +68,31 @@ class MemoryServiceTest {
   }
 
   @Test
-  void remember_onlyPrivateText_isRejected_andNothingIsStored() {
-    assertThrows(IllegalArgumentException.class,
-        () -> memory.remember(MemoryDraft.of(Scope.DEFAULT, "   ")));
-    assertThrows(IllegalArgumentException.class,
-        () -> memory.remember(MemoryDraft.of(Scope.DEFAULT, "x".repeat(Memory.MAX_CONTENT + 1))));
-    assertTrue(memory.recall(RecallQuery.of(Scope.DEFAULT, "x")).memories().isEmpty());
+  void remember_contentThatSanitizesToNothing_isRejected_andNothingIsStored() {
+    LuceneMemoryStore store = LuceneMemoryStore.inMemory();
+    try (MemoryService svc = Memhook.builder().store(store).embedder(HashingEmbedder.create()).build()) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> svc.remember(MemoryDraft.of(Scope.DEFAULT, " </private> </PRIVATE> ")));
+      assertTrue(e.getMessage().contains("empty after sanitizing"), e.getMessage());
+      assertEquals(0, store.count(Scope.DEFAULT));
+    }
+  }
+
+  @Test
+  void remember_contentOverTheLimit_isRejectedWhole_andNothingIsStored() {
+    LuceneMemoryStore store = LuceneMemoryStore.inMemory();
+    try (MemoryService svc = Memhook.builder().store(store).embedder(HashingEmbedder.create()).build()) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> svc.remember(MemoryDraft.of(Scope.DEFAULT, "x".repeat(Memory.MAX_CONTENT + 1))));
+      assertTrue(e.getMessage().contains("at most " + Memory.MAX_CONTENT), e.getMessage());
+      assertEquals(0, store.count(Scope.DEFAULT));
+    }
+  }
+
+  @Test
+  void aDraftOfBlankContent_cannotBeMade() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemoryDraft.of(Scope.DEFAULT, "   "));
+    assertTrue(e.getMessage().contains("content must not be blank"), e.getMessage());
   }
 
   @Test
@@ -132,44 +158,50 @@ class MemoryServiceTest {
         result.explain());
   }
 
-  @Test
-  void recall_capsResultsPerSourceSession_property() {
-    for (long seed = 1; seed <= 20; seed++) {
-      Random r = new Random(seed);
-      int cap = 1 + r.nextInt(3);
-      try (MemoryService svc = Memhook.builder().inMemory().embedder(HashingEmbedder.create())
-          .recallOptions(RecallOptions.builder().maxPerSession(cap).build()).build()) {
-        for (int i = 0; i < 30; i++) {
-          svc.remember(MemoryDraft.builder(Scope.DEFAULT, "release notes item " + i + " about the release train")
-              .sourceSession("s" + r.nextInt(4)).build());
-        }
-        RecallResult result = svc.recall(new RecallQuery(Scope.DEFAULT, "release train notes", 10));
-        var perSession = result.memories().stream()
-            .collect(Collectors.groupingBy(m -> m.memory().sourceSession(), Collectors.counting()));
-        long finalSeed = seed;
-        perSession.forEach((s, n) -> assertTrue(n <= cap, "seed " + finalSeed + ": session " + s + " has " + n));
-        assertEquals(Math.min(10, 4 * cap), result.memories().size(), "seed " + seed + "\n" + result.explain());
+  static LongStream seeds() {
+    return Seeds.seeds(10);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void recall_capsResultsPerSourceSession_property(long seed) {
+    Random r = new Random(seed);
+    int cap = 1 + r.nextInt(3);
+    try (MemoryService svc = Memhook.builder().inMemory().embedder(HashingEmbedder.create())
+        .recallOptions(RecallOptions.builder().maxPerSession(cap).build()).build()) {
+      Map<String, Integer> stored = new HashMap<>();
+      for (int i = 0; i < 30; i++) {
+        String session = "s" + r.nextInt(4);
+        stored.merge(session, 1, Integer::sum);
+        svc.remember(MemoryDraft.builder(Scope.DEFAULT, "release notes item " + i + " about the release train")
+            .sourceSession(session).build());
       }
+      RecallResult result = svc.recall(new RecallQuery(Scope.DEFAULT, "release train notes", 10));
+      Map<String, Long> perSession = result.memories().stream()
+          .collect(Collectors.groupingBy(m -> m.memory().sourceSession(), Collectors.counting()));
+      perSession.forEach((s, n) -> assertTrue(n <= cap, Seeds.replay(seed) + ": session " + s + " has " + n));
+      int reachable = stored.values().stream().mapToInt(n -> Math.min(cap, n)).sum();
+      assertEquals(Math.min(10, reachable), result.memories().size(),
+          "every memory matches, so the cap alone leaves some out; " + Seeds.replay(seed) + "\n" + result.explain());
     }
   }
 
-  @Test
-  void recall_neverCrossesScopes_property() {
-    for (long seed = 1; seed <= 20; seed++) {
-      Random r = new Random(seed);
-      Scope[] scopes = {Scope.of("t" + r.nextInt(100)), Scope.of("u" + r.nextInt(100), "p"), Scope.of("v")};
-      try (MemoryService svc = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
-        String[] words = {"kafka", "redis", "deploy", "timeout", "jwt", "pizza", "flutter", "gateway"};
-        for (int i = 0; i < 40; i++) {
-          svc.remember(MemoryDraft.of(scopes[r.nextInt(3)],
-              words[r.nextInt(words.length)] + " " + words[r.nextInt(words.length)] + " note " + i));
-        }
-        for (int q = 0; q < 10; q++) {
-          Scope scope = scopes[r.nextInt(3)];
-          String text = words[r.nextInt(words.length)] + " " + words[r.nextInt(words.length)];
-          for (var m : svc.recall(new RecallQuery(scope, text, 20)).memories()) {
-            assertEquals(scope, m.memory().scope(), "seed " + seed + " query " + text);
-          }
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void recall_neverCrossesScopes_property(long seed) {
+    Random r = new Random(seed);
+    Scope[] scopes = {Scope.of("t" + r.nextInt(100)), Scope.of("u" + r.nextInt(100), "p"), Scope.of("v")};
+    try (MemoryService svc = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
+      String[] words = {"kafka", "redis", "deploy", "timeout", "jwt", "pizza", "flutter", "gateway"};
+      for (int i = 0; i < 40; i++) {
+        svc.remember(MemoryDraft.of(scopes[r.nextInt(3)],
+            words[r.nextInt(words.length)] + " " + words[r.nextInt(words.length)] + " note " + i));
+      }
+      for (int q = 0; q < 10; q++) {
+        Scope scope = scopes[r.nextInt(3)];
+        String text = words[r.nextInt(words.length)] + " " + words[r.nextInt(words.length)];
+        for (var m : svc.recall(new RecallQuery(scope, text, 20)).memories()) {
+          assertEquals(scope, m.memory().scope(), Seeds.replay(seed) + ", query " + text);
         }
       }
     }

@@ -14,7 +14,9 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.TestStores;
 import dev.memhook.testkit.FakeChatService;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,13 +26,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The real get_memory tool, called as the model would call it, through FakeChatService. */
-abstract class GetMemoryToolContract {
+/**
+ * The real get_memory tool, called as the model would call it, through FakeChatService, on every
+ * {@link TestStores} configuration.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.memhook.core.TestStores#all")
+class GetMemoryToolTest {
 
-  /** A new, empty, unattached store for one service. */
-  abstract dev.memhook.api.spi.MemoryStore newStore();
-
+  /** The store configuration this class runs on. */
+  @Parameter TestStores.Kind stores;
+  @TempDir Path dir;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private MemoryService memory;
@@ -42,7 +53,7 @@ abstract class GetMemoryToolContract {
 
   @BeforeEach
   void setUp() {
-    memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
+    memory = Memhook.builder().store(stores.open(dir)).embedder(HashingEmbedder.create()).build();
     first = memory.remember(MemoryDraft.builder(Scope.DEFAULT, "Deploys happen on Tuesdays after the standup.")
         .summary("Deploys: Tuesdays").concepts(List.of("deploy")).build());
     second = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The on-call rotation changes every Monday."));

@@ -19,8 +19,10 @@ import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.TestStores;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,13 +32,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The four-step example flow of the hook contract in DESIGN.md, driven through FakeChatService. */
-abstract class HookExampleFlowContract {
+/**
+ * The four-step example flow of the hook contract in DESIGN.md, driven through FakeChatService, on
+ * every {@link TestStores} configuration.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.memhook.core.TestStores#all")
+class HookExampleFlowTest {
 
-  /** A new, empty, unattached store for one service. */
-  abstract dev.memhook.api.spi.MemoryStore newStore();
-
+  /** The store configuration this class runs on. */
+  @Parameter TestStores.Kind stores;
+  @TempDir Path dir;
 
   record Event(HookPhase phase, List<MemoryId> ids) {}
 
@@ -50,7 +61,7 @@ abstract class HookExampleFlowContract {
 
   @BeforeEach
   void setUp() {
-    memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build();
+    memory = Memhook.builder().store(stores.open(dir)).embedder(HashingEmbedder.create()).build();
     Scope scope = Scope.DEFAULT;
     a = memory.remember(MemoryDraft.of(scope, "The checkout service takes card payments through Stripe."));
     b = memory.remember(MemoryDraft.of(scope, "Stripe webhooks are verified with the Stripe signing secret."));

@@ -14,7 +14,10 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.TestStores;
 import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.Seeds;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,20 +31,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Property: however many threads fire both callbacks in whatever interleaving, no id is injected
  * twice by one hook, and every id that recall returned for a scanned message is injected exactly
- * once. Each case is a seed; a failure names it, and {@code -Dmemhook.seed=N} replays one.
+ * once, on every {@link TestStores} configuration. Each case is a store and a seed drawn by
+ * {@link Seeds}; a failure names both, and {@code -Dmemhook.seed=N} replays the seed on each store.
  */
-abstract class HookConcurrencyPropertyContract {
+class HookConcurrencyPropertyTest {
 
-  /** A new, empty, unattached store for one service. */
-  abstract dev.memhook.api.spi.MemoryStore newStore();
-
+  @TempDir Path dir;
 
   private static final String[] TOPICS = {
       "kafka consumer lag alerts", "postgres vacuum schedule", "redis cache eviction policy",
@@ -51,16 +55,25 @@ abstract class HookConcurrencyPropertyContract {
       "java virtual threads", "python packaging wheels", "docker layer caching", "spark shuffle tuning",
       "android proguard rules", "graphql schema stitching"};
 
-  static LongStream seeds() {
-    String fixed = System.getProperty("memhook.seed");
-    return fixed != null ? LongStream.of(Long.parseLong(fixed)) : LongStream.rangeClosed(1, 12);
+  /** Seeds per store kept in memory, each a new interleaving of 2 to 8 threads. */
+  private static final int SEEDS = 8;
+  /**
+   * Seeds per store kept on disk: each case remembers 60 memories, each a commit (an fsync) on such
+   * a store, so it runs one case; the property is the hook's, and the store in memory runs the rest.
+   */
+  private static final int DISK_SEEDS = 1;
+
+  static Stream<Arguments> cases() {
+    return TestStores.all().flatMap(kind -> Seeds.seeds(kind.onDisk() ? DISK_SEEDS : SEEDS)
+        .mapToObj(seed -> Arguments.of(kind, seed)));
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void concurrentCallbacks_neverInjectAnIdTwice_andInjectEveryRecalledIdOnce(long seed) throws Exception {
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @MethodSource("cases")
+  void concurrentCallbacks_neverInjectAnIdTwice_andInjectEveryRecalledIdOnce(TestStores.Kind stores, long seed)
+      throws Exception {
     Random random = new Random(seed);
-    try (MemoryService memory = Memhook.builder().store(newStore()).embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService memory = Memhook.builder().store(stores.open(dir)).embedder(HashingEmbedder.create()).build()) {
       for (String topic : TOPICS) {
         for (int i = 0; i < 3; i++) {
           memory.remember(MemoryDraft.of(Scope.DEFAULT, "Note " + i + " on " + topic + ": detail " + random.nextInt(1000)));
@@ -119,7 +132,7 @@ abstract class HookConcurrencyPropertyContract {
         }
       }
       Set<String> unique = new HashSet<>(injected);
-      assertEquals(unique.size(), injected.size(), "an id was injected twice; seed " + seed + ": " + injected);
+      assertEquals(unique.size(), injected.size(), "an id was injected twice; " + Seeds.replay(seed) + ": " + injected);
 
       Set<String> expected = new LinkedHashSet<>();
       for (String text : texts) {
@@ -127,12 +140,12 @@ abstract class HookConcurrencyPropertyContract {
           expected.add(id.value());
         }
       }
-      assertEquals(expected, unique, "every recalled id is injected once; seed " + seed);
+      assertEquals(expected, unique, "every recalled id is injected once; " + Seeds.replay(seed));
       Set<String> tracked = new HashSet<>();
       hook.injectedIds().forEach(id -> tracked.add(id.value()));
-      assertEquals(unique, tracked, "the hook's set holds exactly what it injected; seed " + seed);
+      assertEquals(unique, tracked, "the hook's set holds exactly what it injected; " + Seeds.replay(seed));
       assertTrue(chat.toolCalls("get_memory").stream().allMatch(c -> !((List<?>) c.arguments().get("ids")).isEmpty()),
-          "no empty batch is ever injected; seed " + seed);
+          "no empty batch is ever injected; " + Seeds.replay(seed));
     }
   }
 }

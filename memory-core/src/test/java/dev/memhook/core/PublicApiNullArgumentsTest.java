@@ -1,0 +1,263 @@
+package dev.memhook.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.reflect.ClassPath;
+import com.google.common.testing.NullPointerTester;
+import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.HookListener;
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Origin;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import dev.memhook.api.SignalHit;
+import dev.memhook.api.SourcePin;
+import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolDefinition;
+import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.Reranker;
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
+import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.StoreFixtures;
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every public method and constructor of the API rejects a null argument with a
+ * {@link NullPointerException}, as the API's Javadoc promises, except where the Javadoc says the
+ * argument may be null. Guava's {@link NullPointerTester} passes null to one parameter at a time;
+ * records are swept by their own test below, from a valid instance, because the tester's default
+ * arguments (an empty string, version 0) break a record's other rules before it reaches the null.
+ *
+ * <p>The types are found on the class path, so a new public type of {@code dev.memhook.api} joins
+ * the sweep by itself; a new record must be given a sample (the sweep fails until it is).
+ */
+class PublicApiNullArgumentsTest {
+
+  private static final Instant T0 = Instant.parse("2024-01-01T10:00:00Z");
+  private static final Memory MEMORY = StoreFixtures.memory("m1", Scope.DEFAULT, "the memory");
+  private static final ToolCall CALL = new ToolCall("call-1", "get_memory", Map.of("id", "m1"));
+
+  /** A valid instance of every public record of the API; its components feed the record sweep. */
+  private static final Map<Class<?>, Record> RECORDS = samples(
+      MEMORY,
+      MemoryDraft.of(Scope.DEFAULT, "the draft"),
+      MemoryId.of("m1"),
+      Scope.DEFAULT,
+      Origin.user("alice"),
+      new SourcePin("src/App.java", "sha256:abc"),
+      RecallQuery.of(Scope.DEFAULT, "what"),
+      RecallResult.empty(),
+      new RecalledMemory(MEMORY, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 2.0))),
+      new SignalHit(Signal.TEXT, 1, 2.0),
+      new DroppedCandidate(MemoryId.of("m1"), DroppedCandidate.Rule.LIMIT, "ranked 6th"),
+      new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0),
+      HookOptions.defaults(),
+      new StoreHit(MemoryId.of("m1"), 1.0),
+      TextHits.none(),
+      new EmbeddingSpace("model", 4),
+      ChatMessage.user("hello"),
+      CALL,
+      new ToolDefinition("get_memory", "reads memories", "{}"),
+      ToolResult.success("ok"));
+
+  /** Record components whose Javadoc says they may be null. */
+  private static final Map<Class<?>, Set<String>> NULLABLE_COMPONENTS = Map.of(
+      Memory.class, Set.of("sourceSession", "supersedes"),
+      MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
+      Origin.class, Set.of("name"),
+      ChatMessage.class, Set.of("toolCall"));
+
+  @TempDir Path dir;
+
+  @Test
+  void staticMethodsAndConstructors_ofEveryPublicApiType_rejectNull() throws Exception {
+    NullPointerTester tester = tester();
+    // Returns false for null instead of throwing; its Javadoc does not say null is accepted.
+    tester.ignore(MemoryId.class.getMethod("isValid", String.class));
+    // A null call fails the role rule first: IllegalArgumentException, not NullPointerException.
+    Method toolResult = ChatMessage.class.getMethod("toolResult", ToolCall.class, ToolResult.class, MessageOrigin.class);
+    tester.ignore(toolResult);
+    for (Class<?> type : apiTypes()) {
+      tester.testAllPublicStaticMethods(type);
+      // Records are swept below. The MemoryException family takes a null message or cause, as
+      // every Throwable does; left out, though its Javadoc does not say so.
+      if (!type.isRecord() && !Throwable.class.isAssignableFrom(type)) {
+        tester.testAllPublicConstructors(type);
+      }
+    }
+    tester.testMethodParameter(null, toolResult, 1);
+    tester.testMethodParameter(null, toolResult, 2);
+  }
+
+  @Test
+  void everyPublicRecord_rejectsNullForEachComponentItsJavadocDoesNotCallNullable() throws Exception {
+    Set<String> missing = new TreeSet<>();
+    for (Class<?> type : apiTypes()) {
+      if (type.isRecord() && !RECORDS.containsKey(type)) {
+        missing.add(type.getName());
+      }
+    }
+    assertEquals(Set.of(), missing, "give each public record a sample in RECORDS");
+    List<String> swept = new ArrayList<>();
+    for (Record sample : RECORDS.values()) {
+      RecordComponent[] components = sample.getClass().getRecordComponents();
+      Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+      Constructor<?> canonical = sample.getClass().getDeclaredConstructor(types);
+      Object[] valid = new Object[components.length];
+      for (int i = 0; i < components.length; i++) {
+        valid[i] = components[i].getAccessor().invoke(sample);
+      }
+      canonical.newInstance(valid); // the sample's own components are accepted
+      Set<String> nullable = NULLABLE_COMPONENTS.getOrDefault(sample.getClass(), Set.of());
+      for (int i = 0; i < components.length; i++) {
+        if (types[i].isPrimitive() || nullable.contains(components[i].getName())) {
+          continue;
+        }
+        Object[] args = valid.clone();
+        args[i] = null;
+        String what = sample.getClass().getSimpleName() + "." + components[i].getName();
+        Throwable thrown = assertThrows(java.lang.reflect.InvocationTargetException.class,
+            () -> canonical.newInstance(args), what + " accepted null").getCause();
+        assertTrue(thrown instanceof NullPointerException, what + " threw " + thrown);
+        swept.add(what);
+      }
+    }
+    assertTrue(swept.contains("Memory.id") && swept.contains("ToolCall.arguments"), swept.toString());
+  }
+
+  @Test
+  void instanceMethods_ofTheApisValuesAndBuilders_rejectNull() throws Exception {
+    NullPointerTester tester = tester();
+    tester.ignore(MemoryDraft.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
+    tester.ignore(MemoryDraft.Builder.class.getMethod("occurredAt", Instant.class)); // "null means when stored"
+    tester.ignore(Memory.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
+    tester.ignore(Memory.Builder.class.getMethod("supersedes", MemoryId.class)); // "null clears it"
+    for (Record sample : RECORDS.values()) {
+      tester.testAllPublicInstanceMethods(sample);
+    }
+    tester.testAllPublicInstanceMethods(Embedding.of(1f, 0f));
+    tester.testAllPublicInstanceMethods(RecallOptions.defaults());
+    tester.testAllPublicInstanceMethods(RecallOptions.builder());
+    tester.testAllPublicInstanceMethods(HookOptions.builder());
+    tester.testAllPublicInstanceMethods(MemoryDraft.builder(Scope.DEFAULT, "x"));
+    tester.testAllPublicInstanceMethods(Memory.builder());
+  }
+
+  @Test
+  void theBuilder_theService_theStoreAndTheHashingEmbedder_rejectNull() {
+    NullPointerTester tester = tester();
+    tester.testAllPublicStaticMethods(Memhook.class);
+    tester.testAllPublicInstanceMethods(Memhook.builder());
+    tester.testAllPublicStaticMethods(LuceneMemoryStore.class);
+    tester.testAllPublicInstanceMethods(LuceneMemoryStore.builder());
+    tester.testAllPublicStaticMethods(HashingEmbedder.class);
+    try (HashingEmbedder embedder = HashingEmbedder.create()) {
+      tester.testAllPublicInstanceMethods(embedder);
+    }
+    try (MemoryService service = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
+      tester.testAllPublicInstanceMethods(service);
+    }
+    try (LuceneMemoryStore store = LuceneMemoryStore.inMemory()) {
+      store.attach(StoreFixtures.SPACE);
+      tester.testAllPublicInstanceMethods(store);
+      assertEquals(0, store.count(Scope.DEFAULT), "no call with a null argument wrote anything");
+    }
+  }
+
+  private NullPointerTester tester() {
+    NullPointerTester tester = new NullPointerTester();
+    tester.setDefault(int.class, 1); // a valid k, limit or count
+    tester.setDefault(Scope.class, Scope.DEFAULT);
+    tester.setDefault(MemoryId.class, MemoryId.of("m1"));
+    tester.setDefault(Memory.class, MEMORY);
+    tester.setDefault(MemoryDraft.class, MemoryDraft.of(Scope.DEFAULT, "the draft"));
+    tester.setDefault(Origin.class, Origin.user());
+    tester.setDefault(SourcePin.class, new SourcePin("src/App.java", "sha256:abc"));
+    tester.setDefault(RecallQuery.class, RecallQuery.of(Scope.DEFAULT, "what"));
+    tester.setDefault(ForgetRecord.class, new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0));
+    tester.setDefault(HookOptions.class, HookOptions.defaults());
+    tester.setDefault(HookListener.class, HookListener.NONE);
+    tester.setDefault(RecallOptions.class, RecallOptions.defaults());
+    tester.setDefault(Reranker.class, (query, candidates) -> candidates);
+    tester.setDefault(Embedding.class, StoreFixtures.vector(1));
+    tester.setDefault(EmbeddingSpace.class, StoreFixtures.SPACE);
+    tester.setDefault(ChatService.class, FakeChatService.create());
+    tester.setDefault(ToolCall.class, CALL);
+    tester.setDefault(ToolResult.class, ToolResult.success("ok"));
+    tester.setDefault(StoreHit.class, new StoreHit(MemoryId.of("m1"), 1.0));
+    tester.setDefault(Instant.class, T0);
+    tester.setDefault(Duration.class, Duration.ofSeconds(1));
+    tester.setDefault(Clock.class, Clock.systemUTC());
+    tester.setDefault(Executor.class, Runnable::run);
+    tester.setDefault(Path.class, dir.resolve("unused"));
+    return tester;
+  }
+
+  /** Every public class, record, enum and interface of memory-api, nested ones included. */
+  private static List<Class<?>> apiTypes() throws IOException {
+    List<Class<?>> out = new ArrayList<>();
+    ClassPath classPath = ClassPath.from(PublicApiNullArgumentsTest.class.getClassLoader());
+    for (String pkg : List.of("dev.memhook.api", "dev.memhook.api.spi", "dev.memhook.api.chat")) {
+      for (ClassPath.ClassInfo info : classPath.getTopLevelClasses(pkg)) {
+        addPublic(info.load(), out);
+      }
+    }
+    assertTrue(out.contains(MemoryService.class) && out.contains(ToolCall.class) && out.contains(TextHits.class),
+        "found " + out);
+    return out;
+  }
+
+  private static void addPublic(Class<?> type, List<Class<?>> out) {
+    if (!Modifier.isPublic(type.getModifiers())) {
+      return;
+    }
+    out.add(type);
+    for (Class<?> nested : type.getDeclaredClasses()) {
+      addPublic(nested, out);
+    }
+  }
+
+  private static Map<Class<?>, Record> samples(Record... records) {
+    Map<Class<?>, Record> out = new LinkedHashMap<>();
+    for (Record r : records) {
+      out.put(r.getClass(), r);
+    }
+    return out;
+  }
+}

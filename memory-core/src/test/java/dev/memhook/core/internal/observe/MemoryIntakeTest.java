@@ -1,0 +1,211 @@
+package dev.memhook.core.internal.observe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.Scope;
+import dev.memhook.api.SourcePin;
+import dev.memhook.core.internal.index.DerivedText;
+import dev.memhook.testkit.Seeds;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MemoryIntakeTest {
+
+  private static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+  private final MemoryIntake intake = new MemoryIntake(Clock.fixed(NOW, ZoneOffset.UTC));
+
+  @Test
+  void newMemory_isARandomVersionOne_latest_storedNow_andHappenedNowUnlessTheDraftSays() {
+    Memory a = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    Memory b = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    assertNotEquals(a.id(), b.id());
+    assertTrue(a.id().value().matches("mem_[0-9a-z]{26}"), a.id().value());
+    assertEquals(1, a.version());
+    assertNull(a.supersedes());
+    assertTrue(a.latest());
+    assertEquals(NOW, a.createdAt());
+    assertEquals(NOW, a.occurredAt());
+    Instant then = Instant.parse("2023-05-08T09:00:00Z");
+    Memory dated = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "Launch day.").occurredAt(then).build());
+    assertEquals(then, dated.occurredAt());
+    assertEquals(NOW, dated.createdAt());
+  }
+
+  @Test
+  void whatTheHostGave_isKept() {
+    SourcePin pin = new SourcePin("src/Auth.java", "sha256:abc");
+    MemoryDraft draft = MemoryDraft.builder(Scope.of("acme", "alice"), "Tokens expire after fifteen minutes.")
+        .type(MemoryType.FACT).title("Token expiry").summary("Tokens: 15 min").sourceSession("s-7")
+        .origin(Origin.tool("grep")).importance(0.9).sourcePins(List.of(pin)).build();
+    Memory m = intake.newMemory(draft);
+    assertEquals(Scope.of("acme", "alice"), m.scope());
+    assertEquals(MemoryType.FACT, m.type());
+    assertEquals("Token expiry", m.title());
+    assertEquals("Tokens: 15 min", m.summary());
+    assertEquals("Tokens expire after fifteen minutes.", m.content());
+    assertEquals("s-7", m.sourceSession());
+    assertEquals(Origin.tool("grep"), m.origin());
+    assertEquals(0.9, m.importance());
+    assertEquals(List.of(pin), m.sourcePins());
+  }
+
+  @Test
+  void everyFreeTextField_isSanitized_andStripped() {
+    MemoryDraft draft = MemoryDraft.builder(Scope.DEFAULT, "  Deploy key is password=hunter2.  ")
+        .title(" Key <private>home</private> ")
+        .summary("token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB")
+        .context("earlier: Authorization: Bearer abc.def-ghi_jkl123456 ")
+        .concepts(List.of("password=hunter2"))
+        .origin(Origin.user("sk-proj-abcdefghijklmnopqrstuvwxyz123456"))
+        .attributes(Map.of("note", "AKIAIOSFODNN7EXAMPLE"))
+        .build();
+    Memory m = intake.newMemory(draft);
+    assertEquals("Deploy key is password=[redacted:secret]", m.content());
+    assertEquals("Key [private]", m.title());
+    assertEquals("token [redacted:github-token]", m.summary());
+    assertEquals("earlier: Authorization: Bearer [redacted:bearer]", m.context());
+    assertEquals(List.of("password=[redacted:secret]"), m.concepts());
+    assertEquals(Origin.user("[redacted:api-key]"), m.origin());
+    assertEquals(Map.of("note", "[redacted:aws-key]"), m.attributes());
+  }
+
+  @Test
+  void contentThatSanitizesToNothing_isRejected() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "</private>  </private>")));
+    assertEquals("content is empty after sanitizing", e.getMessage());
+  }
+
+  @Test
+  void limits_areCheckedAfterSanitizing_andRejectTheDraftWhole_namingTheLimit() {
+    String tooLong = "x".repeat(Memory.MAX_CONTENT + 1);
+    IllegalArgumentException content = assertThrows(IllegalArgumentException.class,
+        () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, tooLong)));
+    assertTrue(content.getMessage().startsWith("content must be at most " + Memory.MAX_CONTENT), content.getMessage());
+    IllegalArgumentException title = assertThrows(IllegalArgumentException.class, () -> intake.newMemory(
+        MemoryDraft.builder(Scope.DEFAULT, "ok").title("t".repeat(Memory.MAX_TITLE + 1)).build()));
+    assertTrue(title.getMessage().startsWith("title must be at most " + Memory.MAX_TITLE), title.getMessage());
+    IllegalArgumentException summary = assertThrows(IllegalArgumentException.class, () -> intake.newMemory(
+        MemoryDraft.builder(Scope.DEFAULT, "ok").summary("s".repeat(Memory.MAX_SUMMARY + 1)).build()));
+    assertTrue(summary.getMessage().startsWith("summary must be at most " + Memory.MAX_SUMMARY), summary.getMessage());
+
+    // a private region longer than the limit shrinks to its marker, and then the content fits
+    String withPrivate = "visible <private>" + "y".repeat(Memory.MAX_CONTENT) + "</private>";
+    assertEquals("visible [private]", intake.newMemory(MemoryDraft.of(Scope.DEFAULT, withPrivate)).content());
+  }
+
+  @Test
+  void aLongContext_keepsItsMostRecentEnd() {
+    String context = "old ".repeat(1_000) + "the latest words";
+    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "An answer.").context(context).build());
+    assertEquals(Memory.MAX_CONTEXT, m.context().length());
+    assertTrue(m.context().endsWith("old the latest words"), m.context());
+    assertEquals(context.substring(context.length() - Memory.MAX_CONTEXT), m.context());
+  }
+
+  @Test
+  void concepts_areLowerCased_deduplicatedInOrder_withoutBlanks_andCutAt100() {
+    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
+        .concepts(List.of("Auth", " JWT ", "auth", "  ", "c".repeat(120))).build());
+    assertEquals(List.of("auth", "jwt", "c".repeat(100)), m.concepts());
+  }
+
+  @Test
+  void files_useForwardSlashes_areDeduplicatedInOrder_withoutBlanks_andLongPathsAreRejected() {
+    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
+        .files(List.of("src\\main\\App.java", " src/main/App.java ", "", "README.md")).build());
+    assertEquals(List.of("src/main/App.java", "README.md"), m.files());
+    assertThrows(IllegalArgumentException.class, () -> intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
+        .files(List.of("d/".repeat(251))).build()));
+  }
+
+  @Test
+  void anEmptyTitle_isTheFirstNonBlankLine_cutAtAWordNear80() {
+    assertEquals("Deploys happen on Tuesdays.", intake.newMemory(MemoryDraft.of(Scope.DEFAULT,
+        "\n  \n  Deploys happen on Tuesdays.  \nRollbacks need two approvals.")).title());
+    String line = "word ".repeat(30).strip();
+    String title = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, line)).title();
+    assertEquals("word ".repeat(16).strip() + "…", title, "cut at the last space before 80");
+    String unbroken = "a".repeat(120);
+    assertEquals("a".repeat(79) + "…", intake.newMemory(MemoryDraft.of(Scope.DEFAULT, unbroken)).title(),
+        "no space in reach: cut hard");
+  }
+
+  @Test
+  void anEmptySummary_isTheWholeFlattenedContent_orItsSentencesUpToAbout300() {
+    assertEquals("One line. Another line.",
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "One line.\n\n  Another   line.")).summary());
+    String sentence = "This sentence has exactly fifty characters in it. ";
+    String content = sentence.repeat(10).strip();
+    assertEquals(sentence.repeat(6).strip(), intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content)).summary(),
+        "whole sentences only");
+    String words = "word ".repeat(100).strip();
+    String summary = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, words)).summary();
+    assertEquals("word ".repeat(60).strip() + "…", summary, "no sentence end: cut at a word");
+  }
+
+  static LongStream seeds() {
+    return Seeds.seeds(20);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void derivedTitlesAndSummaries_stayInTheirLengths_andNeverAddToTheContent(long seed) {
+    Random r = new Random(seed);
+    String[] words = {"deploy", "the", "gateway", "timeout", "is", "thirty", "seconds", "Kafka", "lag", "x"};
+    String[] separators = {" ", " ", " ", "  ", "\n", "\n\n", ". ", "! ", "? ", ", ", "\t"};
+    StringBuilder sb = new StringBuilder();
+    int n = 1 + r.nextInt(r.nextBoolean() ? 20 : 200);
+    for (int i = 0; i < n; i++) {
+      sb.append(words[r.nextInt(words.length)]).append(separators[r.nextInt(separators.length)]);
+    }
+    String content = sb.toString();
+    Memory m = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content));
+    String what = "content '" + content + "', " + Seeds.replay(seed);
+    assertTrue(m.title().length() <= MemoryIntake.DERIVED_TITLE_LENGTH, what);
+    assertTrue(m.summary().length() <= MemoryIntake.DERIVED_SUMMARY_LENGTH, what);
+    assertFalse(m.title().isBlank(), what);
+    assertFalse(m.summary().isBlank(), what);
+    assertFalse(DerivedText.addsTo(m.title(), m.content()), "title '" + m.title() + "', " + what);
+    assertFalse(DerivedText.addsTo(m.summary(), m.content()), "summary '" + m.summary() + "', " + what);
+  }
+
+  @Test
+  void nextVersion_supersedesThePrevious_withANewId_andTheNextVersionNumber() {
+    Memory v1 = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    Memory v2 = intake.nextVersion(v1, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 60 seconds."));
+    Memory v3 = intake.nextVersion(v2, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 90 seconds."));
+    assertEquals(List.of(1, 2, 3), List.of(v1.version(), v2.version(), v3.version()));
+    assertEquals(v1.id(), v2.supersedes());
+    assertEquals(v2.id(), v3.supersedes());
+    assertEquals(3, new ArrayList<>(List.of(v1.id(), v2.id(), v3.id())).stream().distinct().count());
+    assertTrue(v3.latest());
+    assertEquals("The gateway timeout is 90 seconds.", v3.content());
+  }
+
+  @Test
+  void nextVersion_inAnotherScope_isRejected() {
+    Memory v1 = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> intake.nextVersion(v1, MemoryDraft.of(Scope.of("elsewhere"), "moved")));
+    assertTrue(e.getMessage().contains("must stay in scope default"), e.getMessage());
+  }
+}
