@@ -12,14 +12,14 @@ import java.util.Objects;
  * means the same for every query. The relevance gate compares that share with its text floors. It
  * comes with the hits because it depends on the same analysed query and the same index statistics:
  * asking for it separately would analyse the query twice or make the store remember the last one.
- * How a store computes it is its own (for BM25, see the store's documentation); it is 0 exactly
- * when no query term occurs in the store, and then {@code hits} is empty.
+ * How a store computes it is its own (for BM25, see the store's documentation). A search without
+ * hits has nothing to normalise, so its ceiling is 0; a search with hits has a positive one.
  *
  * <p>An immutable value; the list is copied. Null components are rejected.
  *
  * @param hits at most the {@code k} asked for, best first, each in the searched scope
- * @param ceiling a finite bound, at least every hit's score; 0 when {@code hits} is empty and no
- *     query term occurs in the store
+ * @param ceiling a finite bound, at least every hit's score; positive when there are hits, 0 when
+ *     {@code hits} is empty
  */
 public record TextHits(List<StoreHit> hits, double ceiling) {
 
@@ -31,8 +31,10 @@ public record TextHits(List<StoreHit> hits, double ceiling) {
     if (!Double.isFinite(ceiling) || ceiling < 0) {
       throw new IllegalArgumentException("ceiling must be finite and >= 0, got " + ceiling);
     }
-    if (ceiling == 0 && !hits.isEmpty()) {
-      throw new IllegalArgumentException("a search with hits must have a positive ceiling");
+    if ((ceiling == 0) != hits.isEmpty()) {
+      throw new IllegalArgumentException(hits.isEmpty()
+          ? "a search without hits has ceiling 0, got " + ceiling
+          : "a search with hits must have a positive ceiling");
     }
   }
 
