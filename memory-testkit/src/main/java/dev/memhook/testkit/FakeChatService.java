@@ -367,22 +367,36 @@ public final class FakeChatService implements ChatService {
   public static final class Builder {
     private int maxLoopsPerSend = DEFAULT_MAX_LOOPS_PER_SEND;
     private Function<List<ChatMessage>, ModelReply> fallbackModel = conversation -> ModelReply.text("ok");
+    private boolean maxLoopsPerSendSet;
+    private boolean fallbackModelSet;
 
     private Builder() {}
 
     /** The most loops one send runs, 1 to 1000; a resend request past it is ignored. */
     public Builder maxLoopsPerSend(int value) {
+      checkUnset("maxLoopsPerSend", maxLoopsPerSendSet);
       if (value < 1 || value > 1000) {
         throw new IllegalArgumentException("maxLoopsPerSend must be in [1, 1000], got " + value);
       }
       this.maxLoopsPerSend = value;
+      this.maxLoopsPerSendSet = true;
       return this;
     }
 
     /** The model used when the script is empty; it sees the conversation so far. */
     public Builder fallbackModel(Function<List<ChatMessage>, ModelReply> value) {
-      this.fallbackModel = Objects.requireNonNull(value, "fallbackModel");
+      Objects.requireNonNull(value, "fallbackModel");
+      checkUnset("fallbackModel", fallbackModelSet);
+      this.fallbackModel = value;
+      this.fallbackModelSet = true;
       return this;
+    }
+
+    /** Each setter may be called once, as in every Memhook builder. */
+    private static void checkUnset(String setter, boolean set) {
+      if (set) {
+        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+      }
     }
 
     /** Builds the fake. */

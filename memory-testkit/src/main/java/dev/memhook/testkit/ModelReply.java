@@ -47,7 +47,10 @@ public record ModelReply(List<ChatMessage> messages) {
     return messages.stream().filter(m -> m.role() == ChatRole.TOOL_CALL).map(ChatMessage::toolCall).toList();
   }
 
-  /** Builds a {@link ModelReply}; parts keep the order they are added in. Not thread-safe. */
+  /**
+   * Builds a {@link ModelReply}; parts keep the order they are added in, and each call adds one
+   * (a reply is a sequence, so nothing is "set twice" here). Not thread-safe.
+   */
   public static final class Builder {
     private final List<ChatMessage> messages = new ArrayList<>();
 

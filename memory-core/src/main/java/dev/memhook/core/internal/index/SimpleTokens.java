@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A small, dependency-free tokenizer shared by the in-memory store and the hashing embedder: it
+ * A small, dependency-free tokenizer for the hashing embedder and the Lucene store's stop words: it
  * lower-cases, splits on anything that is not a letter or digit, and also emits the parts of
  * camelCase and letter-digit compounds ({@code AuthMiddleware} gives {@code authmiddleware},
  * {@code auth}, {@code middleware}). English stop words are dropped. CJK characters become
