@@ -1,5 +1,7 @@
 package dev.memhook.core;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 import dev.memhook.api.RecallOptions;
@@ -56,9 +58,7 @@ public final class HashingEmbedder implements Embedder {
    * @throws IllegalArgumentException if {@code dimension} is not in [16, 4096]
    */
   public static HashingEmbedder withDimension(int dimension) {
-    if (dimension < 16 || dimension > 4096) {
-      throw new IllegalArgumentException("dimension must be in [16, 4096], got " + dimension);
-    }
+    checkArgument(dimension >= 16 && dimension <= 4096, "dimension must be in [16, 4096], got %s", dimension);
     return new HashingEmbedder(dimension);
   }
 

@@ -1,5 +1,8 @@
 package dev.memhook.core.internal;
 
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
@@ -86,9 +89,7 @@ public final class LocalMemoryService implements MemoryService {
     synchronized (writeLock) {
       Memory previous = store.get(id)
           .orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
-      if (!previous.latest()) {
-        throw new IllegalArgumentException(id + " is not the latest version; update the latest one");
-      }
+      checkArgument(previous.latest(), "%s is not the latest version; update the latest one", id);
       Memory next = intake.nextVersion(previous, draft);
       Embedding embedding = embedder.embed(EmbeddingText.of(next));
       store.putNewVersion(next, embedding);
@@ -115,9 +116,7 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(reason, "reason");
-    if (actor.isBlank()) {
-      throw new IllegalArgumentException("actor must not be blank");
-    }
+    checkArgument(!actor.isBlank(), "actor must not be blank");
     checkOpen();
     synchronized (writeLock) {
       boolean any = false;
@@ -193,9 +192,7 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("memory service is closed");
-    }
+    checkState(!closed, "memory service is closed");
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.memhook.core.internal.observe;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
@@ -43,30 +45,23 @@ public final class MemoryIntake {
 
   /** Version {@code previous.version() + 1} of {@code previous}, with the draft's content. */
   public Memory nextVersion(Memory previous, MemoryDraft draft) {
-    if (!previous.scope().equals(draft.scope())) {
-      throw new IllegalArgumentException("an update must stay in scope " + previous.scope()
-          + ", got " + draft.scope());
-    }
+    checkArgument(previous.scope().equals(draft.scope()), "an update must stay in scope %s, got %s",
+        previous.scope(), draft.scope());
     return build(draft, MemoryId.random(), previous.version() + 1, previous.id());
   }
 
   private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
     String content = Sanitizer.sanitize(draft.content()).strip();
-    if (content.isEmpty()) {
-      throw new IllegalArgumentException("content is empty after sanitizing");
-    }
-    if (content.length() > Memory.MAX_CONTENT) {
-      throw new IllegalArgumentException("content must be at most " + Memory.MAX_CONTENT
-          + " characters, got " + content.length() + "; split it into several memories");
-    }
+    checkArgument(!content.isEmpty(), "content is empty after sanitizing");
+    checkArgument(content.length() <= Memory.MAX_CONTENT,
+        "content must be at most %s characters, got %s; split it into several memories",
+        Memory.MAX_CONTENT, content.length());
     String title = Sanitizer.sanitize(draft.title()).strip();
-    if (title.length() > Memory.MAX_TITLE) {
-      throw new IllegalArgumentException("title must be at most " + Memory.MAX_TITLE + " characters, got " + title.length());
-    }
+    checkArgument(title.length() <= Memory.MAX_TITLE, "title must be at most %s characters, got %s",
+        Memory.MAX_TITLE, title.length());
     String summary = Sanitizer.sanitize(draft.summary()).strip();
-    if (summary.length() > Memory.MAX_SUMMARY) {
-      throw new IllegalArgumentException("summary must be at most " + Memory.MAX_SUMMARY + " characters, got " + summary.length());
-    }
+    checkArgument(summary.length() <= Memory.MAX_SUMMARY, "summary must be at most %s characters, got %s",
+        Memory.MAX_SUMMARY, summary.length());
     String context = Sanitizer.sanitize(draft.context()).strip();
     if (context.length() > Memory.MAX_CONTEXT) {
       // context only helps search; its most recent part (the end) matters most, so keep that
