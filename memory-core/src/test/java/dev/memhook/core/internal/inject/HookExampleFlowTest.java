@@ -38,7 +38,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The four-step example flow of the hook contract in DESIGN.md, driven through FakeChatService, on
+ * The four-step example flow of the hook contract in docs/ARCHITECTURE.md, driven through FakeChatService, on
  * every {@link TestStores} configuration.
  */
 @ParameterizedClass(name = "{0}")
