@@ -188,8 +188,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     FILES("files", 1.5f),
     /**
      * The origin's name: the speaker, agent or tool (who said it); boost 2, because a question that
-     * names a person is usually about what that person said (on the LoCoMo dev split, BM25
-     * recall@10 0.581 at boost 1, 0.615 at boost 2; see benchmarks/RESULTS.md).
+     * names a person is usually about what that person said (see benchmarks/RESULTS.md).
      */
     SPEAKER("speaker", 2.0f),
     /** The source session id; boost 0.5: rarely what a question names. */
@@ -256,7 +255,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   private static final FieldType WEIGHTED_TEXT_TYPE = weightedTextType();
   /** Scopes whose filters are cached at once. */
   private static final int SCOPE_FILTER_CACHE_ENTRIES = 64;
-  /** At most 32 MB of cached filters: a bit per document and scope (100,000 memories: 12 KB). */
+  /** At most 32 MB of cached filters: each is a bit per document of its segment. */
   private static final long SCOPE_FILTER_CACHE_BYTES = 32L << 20;
   /** Lucene caches only what this says: the scope filters, at first use. */
   private static final QueryCachingPolicy SCOPE_FILTERS_ONLY = new QueryCachingPolicy() {
@@ -865,14 +864,14 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
    * searcher. Every search visits every segment (a term lookup per query term, an HNSW graph
-   * descent per vector search), so fewer segments mean faster searches; {@code forceMerge(1)} is
-   * the fastest to search.
+   * descent per vector search), so fewer segments mean fewer lookups per search; {@code forceMerge(1)}
+   * leaves the fewest.
    *
    * <p>The merge policy (see the {@linkplain dev.memhook.core.lucene package documentation})
    * already keeps the segment count low as the store grows, so this is for the end of a bulk
    * import (a migration, a backfill of many {@link #putAll} batches) or a quiet moment after many
-   * forgets, never for each write: it may rewrite the whole index, which takes seconds to minutes
-   * at 100,000 memories and needs up to twice the index's size in free disk space while it runs.
+   * forgets, never for each write: it may rewrite the whole index, which takes long on a large index
+   * and needs up to twice the index's size in free disk space while it runs.
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
    * searches go on meanwhile on the segments as they were. Durable when it returns, in either
@@ -926,7 +925,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * Commits pending writes, waits for segment merges that are running (so that their work is kept
-   * rather than redone at the next open; this can take seconds after a large import), and releases
+   * rather than redone at the next open; after a large import this can take a while), and releases
    * the index and its lock. Idempotent. After a failed write nothing uncommitted is committed.
    *
    * @throws MemoryStoreException if the final commit or the release failed
@@ -1005,14 +1004,14 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. Every search
    * visits every segment (a term lookup per query term, an HNSW graph descent per vector search),
    * and a memory store is searched far more often than written, so it pays for more merging with
-   * fewer segments, and so faster searches, at every size.
+   * fewer segments, and so fewer lookups per search, at every size.
    */
   static final double SEGMENTS_PER_TIER = 4;
   /**
    * Segments smaller than this count as this size when the merge policy picks merges; Lucene's
-   * default is 2 MB. Memories arrive a few at a time and each commit (or refresh) flushes a segment
-   * of a few kilobytes; a 16 MB floor (some thousands of memories) merges these small segments
-   * together early rather than letting them fill tiers of their own.
+   * default is 2 MB. Memories arrive a few at a time and each commit (or refresh) flushes a small
+   * segment; a floor that many such segments fit under merges them together early rather than
+   * letting them fill tiers of their own.
    */
   static final double FLOOR_SEGMENT_MB = 16;
   /**
@@ -1057,7 +1056,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         dirty = true;
       }
       // Counted before it returns, so every read that starts after it refreshes to include it.
-      // The count comes after the commit: a write whose commit failed stays invisible, as before.
+      // The count comes after the commit: a write whose commit failed is not counted, so no read
+      // refreshes to show it.
       writeGeneration.incrementAndGet();
       cache.invalidateAll(ids);
     } finally {
@@ -1603,7 +1603,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final int DEFAULT_HNSW_BEAM_WIDTH = 100;
     /**
      * Candidates gathered per vector search before the cut to {@code k}: with the defaults above,
-     * recall against an exact search stays at or above 0.98 on corpora of memory-store size.
+     * enough for the graph search to find nearly all of an exact search's top {@code k} on corpora
+     * of memory-store size (measured in benchmarks/RESULTS.md).
      */
     public static final int DEFAULT_EF_SEARCH = 100;
     /** Memory records kept decoded in the read cache. */
@@ -1612,9 +1613,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final float DEFAULT_EXACT_WEIGHT = 0.5f;
     /**
      * Weight of whole-query phrase matches on the unstemmed variants, relative to the field's
-     * boost: 0, off. On the LoCoMo dev split phrases changed no top-10 result, and they cost a
-     * quarter of the text search time at 100k memories (benchmarks/RESULTS.md, section 7); set a
-     * positive weight where queries are often verbatim quotes of stored text.
+     * boost: 0, off, because a phrase rarely changes which memories rank first while it adds a
+     * positional match to every text search (see benchmarks/RESULTS.md); set a positive weight
+     * where queries are often verbatim quotes of stored text.
      */
     public static final float DEFAULT_PHRASE_WEIGHT = 0.0f;
     /** The largest {@link #fieldBoost}. */
@@ -1709,8 +1710,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * Stores vectors scalar-quantized to 7 bits (about 4x smaller, slightly lower precision), for
-     * large corpora. Affects segments written from now on. Default off.
+     * Stores vectors scalar-quantized to 7 bits (a byte per dimension instead of a float, slightly
+     * lower precision), for large corpora. Affects segments written from now on. Default off.
      */
     public Builder scalarQuantization(boolean enabled) {
       this.scalarQuantization = enabled;
