@@ -79,6 +79,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.search.CollectionTerminatedException;
 import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.FilterLeafCollector;
 import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.LRUQueryCache;
@@ -86,6 +87,7 @@ import org.apache.lucene.search.QueryCachingPolicy;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.TopDocsCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexWriter;
@@ -1273,36 +1275,74 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (inScope == 0) {
       return TopDocsCollector.EMPTY_TOPDOCS;
     }
-    TopScoreDocCollector top = TopScoreDocCollector.create(n, n);
     if (2L * inScope >= searcher.getIndexReader().numDocs()) {
-      searcher.search(query, new InScopeCollector(top, new BytesRef(scope.value())));
-    } else {
-      searcher.search(new BooleanQuery.Builder()
-          .add(query, Occur.MUST)
-          .add(inScope(scope), Occur.FILTER)
-          .build(), top);
+      return searcher.search(query, new TopInScope(searcher, n, new BytesRef(scope.value())));
     }
-    return top.topDocs();
+    Query filtered = new BooleanQuery.Builder()
+        .add(query, Occur.MUST)
+        .add(inScope(scope), Occur.FILTER)
+        .build();
+    return searcher.search(filtered, new TopInScope(searcher, n, null));
   }
 
-  /** Passes on only the documents whose {@link #F_LIVE} doc value is the scope. */
-  private static final class InScopeCollector implements Collector {
-    private final Collector in;
+  /**
+   * The best {@code n} hits, behind the scope check by doc values when {@code scope} is set (null:
+   * the query filters by scope itself). Each slice of the index gets a {@link TopScoreDocCollector}
+   * that prunes once it holds {@code n} hits; their pruning state is shared only when the searcher
+   * searches several slices at once, as Lucene's own {@code IndexSearcher.search(Query, int)} does.
+   */
+  private static final class TopInScope implements CollectorManager<InScopeCollector, TopDocs> {
+    private final TopScoreDocCollectorManager tops;
     private final BytesRef scope;
 
-    InScopeCollector(Collector in, BytesRef scope) {
-      this.in = in;
+    TopInScope(IndexSearcher searcher, int n, BytesRef scope) {
+      this.tops = new TopScoreDocCollectorManager(n, null, n, searcher.getSlices().length > 1);
+      this.scope = scope;
+    }
+
+    @Override
+    public InScopeCollector newCollector() {
+      return new InScopeCollector(tops.newCollector(), scope);
+    }
+
+    @Override
+    public TopDocs reduce(Collection<InScopeCollector> collectors) throws IOException {
+      if (collectors.size() == 1) {
+        // One slice, as on this store's searchers (they have no executor): nothing to merge.
+        return collectors.iterator().next().top.topDocs();
+      }
+      List<TopScoreDocCollector> slices = new ArrayList<>(collectors.size());
+      for (InScopeCollector c : collectors) {
+        slices.add(c.top);
+      }
+      return tops.reduce(slices);
+    }
+  }
+
+  /**
+   * One slice's collector: passes on to {@code top} only the documents whose {@link #F_LIVE} doc
+   * value is {@code scope}, or every document if {@code scope} is null.
+   */
+  private static final class InScopeCollector implements Collector {
+    final TopScoreDocCollector top;
+    private final BytesRef scope;
+
+    InScopeCollector(TopScoreDocCollector top, BytesRef scope) {
+      this.top = top;
       this.scope = scope;
     }
 
     @Override
     public LeafCollector getLeafCollector(LeafReaderContext context) throws IOException {
+      if (scope == null) {
+        return top.getLeafCollector(context);
+      }
       SortedDocValues live = DocValues.getSorted(context.reader(), F_LIVE);
       int ord = live.lookupTerm(scope);
       if (ord < 0) {
         throw new CollectionTerminatedException(); // nothing of this scope in the segment
       }
-      return new FilterLeafCollector(in.getLeafCollector(context)) {
+      return new FilterLeafCollector(top.getLeafCollector(context)) {
         @Override
         public void collect(int doc) throws IOException {
           if (live.advanceExact(doc) && live.ordValue() == ord) {
@@ -1314,7 +1354,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     @Override
     public ScoreMode scoreMode() {
-      return in.scoreMode();
+      return top.scoreMode();
     }
   }
 
