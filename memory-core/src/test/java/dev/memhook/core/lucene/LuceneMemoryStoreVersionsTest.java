@@ -107,18 +107,18 @@ class LuceneMemoryStoreVersionsTest {
     }
     try (Directory d = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(d)) {
       IndexSearcher searcher = new IndexSearcher(reader);
-      TopDocs top = searcher.search(new TermQuery(new Term(LuceneMemoryStore.F_ID, "v1")), 2);
+      TopDocs top = searcher.search(new TermQuery(new Term(IndexSchema.F_ID, "v1")), 2);
       assertEquals(1, top.scoreDocs.length, "one document of v1: the superseded one");
       int doc = top.scoreDocs[0].doc;
       LeafReaderContext leaf = reader.leaves().get(ReaderUtil.subIndex(doc, reader.leaves()));
-      FloatVectorValues vectors = leaf.reader().getFloatVectorValues(LuceneMemoryStore.F_VECTOR);
+      FloatVectorValues vectors = leaf.reader().getFloatVectorValues(IndexSchema.F_VECTOR);
       assertNotNull(vectors);
       assertEquals(doc - leaf.docBase, vectors.advance(doc - leaf.docBase), "v1 keeps a vector");
       float[] unit = new float[DIM];
       unit[0] = 0.6f;
       unit[1] = 0.8f;
       assertArrayEquals(unit, vectors.vectorValue(), 1e-6f, "the vector v1 was put with, at unit length");
-      assertEquals(1, searcher.count(new TermQuery(new Term(LuceneMemoryStore.F_TEXT, "capacitor"))),
+      assertEquals(1, searcher.count(new TermQuery(new Term(IndexSchema.F_TEXT, "capacitor"))),
           "v1 keeps its text");
     }
   }
