@@ -28,29 +28,30 @@
  * A memory's searchable parts (title, summary, content, concepts, files, speaker, session, context,
  * attributes, date) go into one field, {@code text} (and again, analyzed exactly, into
  * {@code text_exact}), each token carrying a custom term frequency of its part's weight in quarter
- * units (title 2 → 8, content 1 → 4, context 0.5 → 2). Lucene adds those frequencies to the term's
- * frequency and to the field's length, which is BM25F: weights scale term frequencies before BM25's
- * saturation, against one document length and one idf. The two fields use BM25 with
- * {@code k1 = 1.2 × 4} (and {@code b = 0.75}), so a memory with one part of weight 1 scores exactly
- * as plain BM25. Why: the earlier layout, a field per part and per analysis (twenty fields), made
- * every query a disjunction of twenty clauses per term, each looked up in every segment; BM25F needs
- * two, ranks at least as well on the LoCoMo dev split (BM25 recall@10 0.720 → 0.738, see
- * benchmarks/RESULTS.md) and is the standard way to weight fields. The price: weights are fixed at
- * index time. Custom frequencies exclude positions, so phrases use the separate {@code phrase}
- * field (content only).
+ * units (a title of weight 2 counts 8 per occurrence, content of weight 1 counts 4). Lucene adds
+ * those frequencies to the term's frequency and to the field's length, which is BM25F: weights scale
+ * term frequencies before BM25's saturation, against one document length and one idf. The two
+ * fields use BM25 with {@code k1 = 1.2 × 4} (and {@code b = 0.75}), so a memory with one part of
+ * weight 1 scores exactly as plain BM25. Why one field for all parts: a field per part and per
+ * analysis would make every query a disjunction of a clause per term, part and analysis, each looked
+ * up in every segment, where BM25F needs a clause per term and analysis; and BM25F is the standard
+ * way to weight fields (how it ranks: benchmarks/RESULTS.md). The price: weights are fixed at index
+ * time. Custom frequencies exclude positions, so phrases use the separate {@code phrase} field
+ * (content only).
  *
  * <h2>Durability</h2>
- * Default: <b>commit per write</b>. {@code put}, {@code putAll} and {@code delete} return only after
- * Lucene has committed (and fsync'ed) them, so an acknowledged write survives a crash: memories are
- * few and precious, writes are rare next to reads, and the store promises durability "when put
- * returns". Hosts that write in bursts can choose {@code groupCommit(Duration)}: writes return once
- * applied and a named daemon thread commits within the interval (a crash loses at most that window);
- * {@code close()} commits what is pending. Either way a write is visible to every read and search
- * when it returns: before it returns it is counted in a write generation, and every read and search
- * first refreshes the near-real-time searcher if it reflects an older generation (readers that find
- * it stale together wait for one refresh). A write does not refresh the searcher itself, so writes
- * with no read between them share one refresh and one flushed segment. Writes are serialized by one
- * lock, so a commit never holds half a batch.
+ * Default: <b>commit per write</b>. {@code put}, {@code putAll}, {@code putNewVersion} and
+ * {@code delete} return only after Lucene has committed (and fsync'ed) them, so an acknowledged
+ * write survives a crash: memories are few and precious, writes are rare next to reads, and the
+ * store promises durability "when put returns". Hosts that write in bursts can choose
+ * {@code groupCommit(Duration)}: writes return once applied and a named daemon thread commits within
+ * the interval (a crash loses at most that window); {@code close()} commits what is pending.
+ * Either way a write is visible to every read and search when it returns: before it returns it is
+ * counted in a write generation, and every read and search first refreshes the near-real-time
+ * searcher if it reflects an older generation (readers that find it stale together wait for one
+ * refresh). A write does not refresh the searcher itself, so writes with no read between them share
+ * one refresh and one flushed segment. Writes are serialized by one lock, so a commit never holds
+ * half a batch.
  *
  * <h2>Segments</h2>
  * Every search visits every segment: a term lookup per query term, an HNSW graph descent per
@@ -70,18 +71,16 @@
  * least half of the index the query runs unfiltered and a collector keeps the scope's documents by
  * their doc values, which keeps Lucene's fast scoring of a pure disjunction (MaxScore); a smaller
  * scope is intersected as a filter. Hits are collected with pruning from the first {@code k}
- * hits on (no total hit count). On the 100k benchmark corpus (one scope) this took text search
- * from about 3.5 ms to about 1 ms at eight segments (benchmarks/RESULTS.md, section 7).
- * These make index format 2; an index of format 1 fails to open with an
- * {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
+ * hits on (no total hit count is needed). What each of these costs and saves is measured in
+ * benchmarks/RESULTS.md. These make index format 2; an index of another format fails to open with
+ * an {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
  *
  * <h2>Search</h2>
  * Text: the query is plain text, analyzed by the same chains as the index (never parsed as query
  * syntax, so {@code :}, {@code /}, {@code (} are just separators) into one flat disjunction: a term
  * query per distinct query term on {@code text}, the exact terms on {@code text_exact} at half that
  * weight, English function words left out of both, optionally the whole query as a phrase on
- * {@code phrase} (up to 16 tokens; off
- * by default), and SHA matches at boost 3. Vectors: HNSW (max
+ * {@code phrase} (up to 16 tokens; off by default), and SHA matches at boost 3. Vectors: HNSW (max
  * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
  * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the cut;
  * the score returned is the cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one

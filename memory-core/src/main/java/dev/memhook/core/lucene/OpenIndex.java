@@ -1,0 +1,120 @@
+package dev.memhook.core.lucene;
+
+import dev.memhook.api.MemoryStoreException;
+import java.io.IOException;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An index as a store opens it: the directory, the writer configured for a memory store, what the
+ * index records about itself, and the first searcher. {@link #open} opens them together or, if a
+ * step fails, leaves none of them open (and the directory's lock released).
+ *
+ * <p>The writer's configuration trades more merging for fewer segments: every search visits every
+ * segment (a term lookup per query term, an HNSW graph descent per vector search), and a memory
+ * store is written a few memories at a time but searched far more often than written.
+ *
+ * @param directory the index directory; the store's {@link WritePath} closes it
+ * @param writer the only writer of {@code directory}, locking it until the write path closes it
+ * @param metadata the format, weights and space the index records
+ * @param searchers the searchers over {@code writer}
+ */
+record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata, FreshSearchers searchers) {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
+
+  /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
+  static final double SEGMENTS_PER_TIER = 4;
+  /**
+   * Segments smaller than this count as this size when the merge policy picks merges; Lucene's
+   * default is 2 MB. Each commit (or refresh) flushes a small segment; a floor that many such
+   * segments fit under merges them together early rather than letting them fill tiers of their own.
+   */
+  static final double FLOOR_SEGMENT_MB = 16;
+  /**
+   * Heap the writer may fill with added memories before it flushes a segment; Lucene's default is
+   * 16 MB. Only a burst of writes with no read or commit between them (a large {@code putAll}, an
+   * import with group commit) gets near it, and then larger flushes leave fewer segments to merge.
+   */
+  static final double RAM_BUFFER_MB = 64;
+
+  /**
+   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, and checks
+   * what it records.
+   *
+   * @throws MemoryStoreException if the directory is locked by another store or cannot be opened
+   * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
+   */
+  static OpenIndex open(StoreSettings settings, IndexSchema schema) {
+    String location = settings.location();
+    Directory dir = null;
+    IndexWriter writer = null;
+    try {
+      dir = settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      writer = new IndexWriter(dir, config(settings, schema));
+      IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
+      return new OpenIndex(dir, writer, metadata, new FreshSearchers(writer, location));
+    } catch (LockObtainFailedException e) {
+      closeQuietly(writer, dir);
+      throw new MemoryStoreException("the " + location + " is locked (write.lock): another process or another"
+          + " LuceneMemoryStore in this JVM has it open; close that store first or use another directory", e);
+    } catch (IOException e) {
+      closeQuietly(writer, dir);
+      throw new MemoryStoreException("could not open the " + location + ": " + e.getMessage()
+          + "; check that the directory is writable and not corrupt, then retry", e);
+    } catch (RuntimeException e) {
+      closeQuietly(writer, dir);
+      throw e;
+    }
+  }
+
+  private static IndexWriterConfig config(StoreSettings settings, IndexSchema schema) {
+    KnnVectorsFormat vectors = settings.scalarQuantization()
+        ? new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth())
+        : new Lucene99HnswVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth());
+    TieredMergePolicy mergePolicy = new TieredMergePolicy();
+    mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
+    mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
+    return new IndexWriterConfig(schema.indexAnalyzer())
+        .setSimilarity(IndexSchema.SIMILARITY)
+        .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+        // close() waits for running merges and commits them (their work is kept); after a failed
+        // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is committed
+        .setCommitOnClose(true)
+        .setMergePolicy(mergePolicy)
+        .setRAMBufferSizeMB(RAM_BUFFER_MB)
+        .setCodec(new Lucene912Codec() {
+          @Override
+          public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+            return vectors;
+          }
+        });
+  }
+
+  private static void closeQuietly(IndexWriter writer, Directory dir) {
+    try {
+      if (writer != null) {
+        writer.rollback();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("rollback after a failed open failed", e);
+    }
+    try {
+      if (dir != null) {
+        dir.close();
+      }
+    } catch (IOException e) {
+      LOG.debug("closing the directory after a failed open failed", e);
+    }
+  }
+}
