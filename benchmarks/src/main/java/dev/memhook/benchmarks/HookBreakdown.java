@@ -115,11 +115,14 @@ public final class HookBreakdown {
           i -> service.recall(new RecallQuery(scope, question.get(), hookOptions.maxPerMessage())));
       StepTimes.timeNanos(out, "beforeSendLoop (whole callback)", 0, queries, i -> {
         FakeChatService chat = FakeChatService.create();
-        try (MemoryHook hook = service.hookInto(chat, hookOptions)) {
+        MemoryHook hook = service.hookInto(chat, hookOptions);
+        try {
           chat.append(ChatMessage.user(question.get()));
           long t0 = System.nanoTime(); // the chat service and hook are set up outside the timing
           chat.fireBeforeSendLoop().toCompletableFuture().join();
           return System.nanoTime() - t0;
+        } finally {
+          hook.close();
         }
       });
     }

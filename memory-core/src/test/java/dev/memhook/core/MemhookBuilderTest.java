@@ -33,7 +33,7 @@ class MemhookBuilderTest {
     Memhook.Builder builder = Memhook.builder().directory(dir).embedder(HashingEmbedder.create());
     assertFalse(Files.exists(dir), "the setter must not create the directory");
     try (MemoryService memory = builder.build()) {
-      assertTrue(Files.isDirectory(dir));
+      assertTrue(Files.isDirectory(dir), memory + " opened no directory");
     }
   }
 
@@ -108,6 +108,7 @@ class MemhookBuilderTest {
     try (MemoryService memory = builder.build()) {
       IllegalStateException e = assertThrows(IllegalStateException.class, builder::build);
       assertTrue(e.getMessage().contains("already built"), e.getMessage());
+      assertTrue(memory.forgotten(Scope.DEFAULT).isEmpty(), "the first service is still open");
     }
   }
 
