@@ -10,11 +10,11 @@ public final class BenchEmbedders {
   private BenchEmbedders() {}
 
   /**
-   * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model),
-   * {@code djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model
-   * with one ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}: the
-   * embedded default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}) or
-   * {@code djl-fp32} ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
+   * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model), {@code
+   * djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model with one
+   * ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}: the embedded
+   * default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}) or {@code djl-fp32}
+   * ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
    *
    * @throws IllegalArgumentException if the name is unknown
    */
@@ -24,7 +24,9 @@ public final class BenchEmbedders {
       case "djl-int8" -> DjlEmbedder.bundledMiniLm();
       case "djl-int8-1t" -> DjlEmbedder.bundledMiniLmBuilder().intraOpThreads(1).build();
       case "djl-fp32" -> DjlEmbedder.bundledMiniLmFp32();
-      default -> throw new IllegalArgumentException("unknown embedder '" + name + "'; known: hashing, djl-int8, djl-int8-1t, djl-fp32");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown embedder '" + name + "'; known: hashing, djl-int8, djl-int8-1t, djl-fp32");
     };
   }
 }

@@ -33,6 +33,7 @@ public final class BenchStores {
 
   /** Memories per {@code putAll}. */
   static final int BATCH = 1_000;
+
   private static final String MARKER = "memhook-bench-complete";
 
   /** The stores a benchmark can run on, by their {@code @Param} name. */
@@ -98,44 +99,60 @@ public final class BenchStores {
    * A store of {@code kind} holding every memory of {@code corpus} in {@code scope}, attached to
    * {@code space}, with the embedding of item {@code i} given by {@code embeddings}.
    */
-  public static MemoryStore open(Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space,
-      IntFunction<Embedding> embeddings, Settings settings) {
+  public static MemoryStore open(
+      Kind kind,
+      SyntheticCorpus corpus,
+      Scope scope,
+      EmbeddingSpace space,
+      IntFunction<Embedding> embeddings,
+      Settings settings) {
     switch (kind) {
-      case MEMORY: {
-        MemoryStore store = LuceneMemoryStore.inMemory();
-        fill(store, corpus, scope, space, embeddings);
-        return store;
-      }
-      case LUCENE: {
-        Path dir = indexDirectory(kind, corpus, scope, space, settings);
-        if (!isComplete(dir)) {
-          deleteRecursively(dir);
-          Path asBuilt = settings.merged() ? indexDirectory(kind, corpus, scope, space, settings.withMerged(false)) : null;
-          if (asBuilt != null && isComplete(asBuilt)) {
-            copyIndex(asBuilt, dir); // the same documents: merge a copy rather than index again
-            try (LuceneMemoryStore merging = lucene(dir, settings, false)) {
-              merging.forceMerge(1);
-            }
-          } else {
-            try (LuceneMemoryStore building = lucene(dir, settings, true)) {
-              fill(building, corpus, scope, space, embeddings);
-              if (settings.merged()) {
-                building.forceMerge(1);
+      case MEMORY:
+        {
+          MemoryStore store = LuceneMemoryStore.inMemory();
+          fill(store, corpus, scope, space, embeddings);
+          return store;
+        }
+      case LUCENE:
+        {
+          Path dir = indexDirectory(kind, corpus, scope, space, settings);
+          if (!isComplete(dir)) {
+            deleteRecursively(dir);
+            Path asBuilt =
+                settings.merged()
+                    ? indexDirectory(kind, corpus, scope, space, settings.withMerged(false))
+                    : null;
+            if (asBuilt != null && isComplete(asBuilt)) {
+              copyIndex(asBuilt, dir); // the same documents: merge a copy rather than index again
+              try (LuceneMemoryStore merging = lucene(dir, settings, false)) {
+                merging.forceMerge(1);
+              }
+            } else {
+              try (LuceneMemoryStore building = lucene(dir, settings, true)) {
+                fill(building, corpus, scope, space, embeddings);
+                if (settings.merged()) {
+                  building.forceMerge(1);
+                }
               }
             }
+            markComplete(dir);
           }
-          markComplete(dir);
+          LuceneMemoryStore store = lucene(dir, settings, false);
+          store.attach(space);
+          long count = store.count(scope);
+          if (count != corpus.size()) {
+            store.close();
+            throw new IllegalStateException(
+                "cached index "
+                    + dir
+                    + " holds "
+                    + count
+                    + " memories, expected "
+                    + corpus.size()
+                    + "; rerun with -Dmemhook.bench.rebuild=true");
+          }
+          return store;
         }
-        LuceneMemoryStore store = lucene(dir, settings, false);
-        store.attach(space);
-        long count = store.count(scope);
-        if (count != corpus.size()) {
-          store.close();
-          throw new IllegalStateException("cached index " + dir + " holds " + count + " memories, expected "
-              + corpus.size() + "; rerun with -Dmemhook.bench.rebuild=true");
-        }
-        return store;
-      }
       default:
         throw new AssertionError(kind);
     }
@@ -146,7 +163,8 @@ public final class BenchStores {
    * build does not wait on an fsync per batch; {@code close()} commits the rest.
    */
   public static LuceneMemoryStore lucene(Path dir, Settings settings, boolean groupCommit) {
-    LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().directory(dir).scalarQuantization(settings.quantized());
+    LuceneMemoryStore.Builder b =
+        LuceneMemoryStore.builder().directory(dir).scalarQuantization(settings.quantized());
     if (groupCommit) {
       b.groupCommit(Duration.ofSeconds(1));
     }
@@ -157,7 +175,11 @@ public final class BenchStores {
   }
 
   /** Attaches {@code space} and writes the corpus in batches. */
-  static void fill(MemoryStore store, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space,
+  static void fill(
+      MemoryStore store,
+      SyntheticCorpus corpus,
+      Scope scope,
+      EmbeddingSpace space,
       IntFunction<Embedding> embeddings) {
     store.attach(space);
     Map<Memory, Embedding> batch = new LinkedHashMap<>();
@@ -174,14 +196,27 @@ public final class BenchStores {
   }
 
   /** The directory an on-disk index of this configuration is kept in. */
-  static Path indexDirectory(Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space, Settings settings) {
-    Path base = Path.of(System.getProperty("memhook.bench.dir",
-        Path.of(System.getProperty("java.io.tmpdir"), "memhook-bench").toString()));
-    String name = String.format(Locale.ROOT, "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d-f%s", kind.param(),
-        scope.value().replace('/', '_'), corpus.size(), corpus.seed(),
-        space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"), space.dimension(),
-        settings.quantized() ? 1 : 0, SyntheticCorpus.GENERATOR_VERSION, LuceneMemoryStore.INDEX_FORMAT)
-        + (settings.merged() ? "-merged" : "");
+  static Path indexDirectory(
+      Kind kind, SyntheticCorpus corpus, Scope scope, EmbeddingSpace space, Settings settings) {
+    Path base =
+        Path.of(
+            System.getProperty(
+                "memhook.bench.dir",
+                Path.of(System.getProperty("java.io.tmpdir"), "memhook-bench").toString()));
+    String name =
+        String.format(
+                Locale.ROOT,
+                "%s-%s-n%d-seed%d-%s-d%d-q%d-g%d-f%s",
+                kind.param(),
+                scope.value().replace('/', '_'),
+                corpus.size(),
+                corpus.seed(),
+                space.modelId().replaceAll("[^A-Za-z0-9._-]", "_"),
+                space.dimension(),
+                settings.quantized() ? 1 : 0,
+                SyntheticCorpus.GENERATOR_VERSION,
+                LuceneMemoryStore.INDEX_FORMAT)
+            + (settings.merged() ? "-merged" : "");
     return base.resolve(name);
   }
 
@@ -219,7 +254,8 @@ public final class BenchStores {
       Files.createDirectories(to);
       try (Stream<Path> files = Files.list(from)) {
         for (Path f : files.toList()) {
-          if (Files.isRegularFile(f) && !f.getFileName().toString().equals(MARKER)
+          if (Files.isRegularFile(f)
+              && !f.getFileName().toString().equals(MARKER)
               && !f.getFileName().toString().equals("write.lock")) {
             Files.copy(f, to.resolve(f.getFileName()));
           }
@@ -233,13 +269,17 @@ public final class BenchStores {
   /** The total size of the files under {@code dir}, in bytes. */
   public static long sizeOnDisk(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
-      return paths.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
+      return paths
+          .filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -18,7 +18,10 @@ public final class ExactScan {
     this.vectors = vectors;
   }
 
-  /** The indices of the {@code k} vectors with the largest dot product with {@code query}, best first. */
+  /**
+   * The indices of the {@code k} vectors with the largest dot product with {@code query}, best
+   * first.
+   */
   public int[] topK(float[] query, int k) {
     int[] ids = new int[k];
     float[] scores = new float[k];

@@ -17,12 +17,12 @@ import java.util.Locale;
  * batched build rate ({@code putAll} of 1,000, precomputed vectors, group commit).
  *
  * <p>Heap is measured as used heap after three {@code System.gc()} calls, before and after: for
- * Lucene, before and after opening the built index and running 200 vector and text searches (so
- * the read caches hold what a running service holds); for the in-memory store, before and after
- * filling it. It is an estimate (the JVM may keep garbage); run with a fixed heap for stable
- * figures.
+ * Lucene, before and after opening the built index and running 200 vector and text searches (so the
+ * read caches hold what a running service holds); for the in-memory store, before and after filling
+ * it. It is an estimate (the JVM may keep garbage); run with a fixed heap for stable figures.
  *
  * <p>Run:
+ *
  * <pre>
  * java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.FootprintReport --size 100000
  * </pre>
@@ -42,11 +42,16 @@ public final class FootprintReport {
       }
     }
     Scope scope = Scope.of("bench", "footprint");
-    SyntheticCorpus corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
+    SyntheticCorpus corpus =
+        SyntheticCorpus.generate(
+            RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
     List<SyntheticCorpus.Query> queries = corpus.queries(3, 200);
-    EmbeddingSpace space = new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
-    System.out.printf(Locale.ROOT, "%s; per-100k figures scale linearly from %d memories%n", corpus, size);
-    System.out.println("| store | build (memories/s) | on disk | heap (open, after 200 searches) |");
+    EmbeddingSpace space =
+        new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
+    System.out.printf(
+        Locale.ROOT, "%s; per-100k figures scale linearly from %d memories%n", corpus, size);
+    System.out.println(
+        "| store | build (memories/s) | on disk | heap (open, after 200 searches) |");
     System.out.println("|---|---|---|---|");
     for (boolean quantized : new boolean[] {false, true}) {
       Path dir = Files.createTempDirectory("memhook-footprint-");
@@ -65,8 +70,13 @@ public final class FootprintReport {
           exercise(store, scope, queries);
           after = usedHeap();
         }
-        System.out.printf(Locale.ROOT, "| lucene%s | %.0f | %s | %s |%n", quantized ? " + scalar quantization" : "",
-            size / seconds, mib(disk), mib(after - before));
+        System.out.printf(
+            Locale.ROOT,
+            "| lucene%s | %.0f | %s | %s |%n",
+            quantized ? " + scalar quantization" : "",
+            size / seconds,
+            mib(disk),
+            mib(after - before));
       } finally {
         BenchStores.deleteRecursively(dir);
       }
@@ -78,14 +88,18 @@ public final class FootprintReport {
     double seconds = (System.nanoTime() - t0) / 1e9;
     exercise(memory, scope, queries.subList(0, 10));
     long after = usedHeap();
-    System.out.printf(Locale.ROOT, "| memory (Lucene on a heap directory) | %.0f | - | %s |%n", size / seconds, mib(after - before));
+    System.out.printf(
+        Locale.ROOT,
+        "| memory (Lucene on a heap directory) | %.0f | - | %s |%n",
+        size / seconds,
+        mib(after - before));
     memory.close();
   }
 
-  private static void exercise(MemoryStore store, Scope scope, List<SyntheticCorpus.Query> queries) {
+  private static void exercise(
+      MemoryStore store, Scope scope, List<SyntheticCorpus.Query> queries) {
     for (SyntheticCorpus.Query q : queries) {
-      store.searchVector(scope, Embedding.of(q.vector()), 10)
-          .forEach(h -> store.get(h.id()));
+      store.searchVector(scope, Embedding.of(q.vector()), 10).forEach(h -> store.get(h.id()));
       store.searchText(scope, q.text(), 10);
     }
   }

@@ -35,26 +35,27 @@ import org.openjdk.jmh.annotations.Warmup;
  * message, embed it, recall (default {@code RecallOptions}), drop ids already injected and inject
  * one batched {@code get_memory} call. One invocation = one fired callback, joined.
  *
- * <p>Each invocation gets a fresh chat service and a fresh hook (made in an invocation-level
- * setup, not measured) holding one NEW user message with new text (a generated question plus a
- * turn number), so the hook always has something to scan, the injected-id set never grows across
+ * <p>Each invocation gets a fresh chat service and a fresh hook (made in an invocation-level setup,
+ * not measured) holding one NEW user message with new text (a generated question plus a turn
+ * number), so the hook always has something to scan, the injected-id set never grows across
  * invocations, and the service's query-embedding cache never hits: the model cost is in every
  * sample. The recall timeout is 10 s so a timeout cannot hide latency.
  *
- * <p>Embedders: {@code hashing} ({@link dev.memhook.core.HashingEmbedder}) and {@code djl-int8} (the
- * bundled int8 MiniLM, ONNX Runtime's default threads); {@code djl-int8-1t} is the same model with
- * one ONNX Runtime thread per call, which is what {@code Memhook.builder()} uses by default (it
- * shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are that
- * embedder's own embeddings of the memories (what the service would have stored), computed in
+ * <p>Embedders: {@code hashing} ({@link dev.memhook.core.HashingEmbedder}) and {@code djl-int8}
+ * (the bundled int8 MiniLM, ONNX Runtime's default threads); {@code djl-int8-1t} is the same model
+ * with one ONNX Runtime thread per call, which is what {@code Memhook.builder()} uses by default
+ * (it shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are
+ * that embedder's own embeddings of the memories (what the service would have stored), computed in
  * batches when the index is first built and cached with it, and the query is embedded by the same
- * embedder on every invocation.
- * (An earlier version stored synthetic vectors beside model-embedded queries; HNSW search is far
- * slower for queries unlike every stored vector, so that measured the wrong thing.)
+ * embedder on every invocation. (An earlier version stored synthetic vectors beside model-embedded
+ * queries; HNSW search is far slower for queries unlike every stored vector, so that measured the
+ * wrong thing.)
  *
  * <p>Checks itself: the trial teardown prints the share of invocations that injected and fails if
  * none did.
  *
  * <p>Run:
+ *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar HookOverheadBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s
  * </pre>
@@ -62,12 +63,16 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-Dai.djl.offline=true"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx6g", "-Dai.djl.offline=true"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class HookOverheadBenchmark {
 
-  /** The scope; its name also names the cached index ("embedded": vectors from the embedder itself). */
+  /**
+   * The scope; its name also names the cached index ("embedded": vectors from the embedder itself).
+   */
   static final Scope SCOPE = Scope.of("bench", "hook-embedded");
 
   @Param({"10000", "100000"})
@@ -88,7 +93,10 @@ public class HookOverheadBenchmark {
   @Param({"pool"})
   public String executor;
 
-  /** Lucene segments: {@code asbuilt} or {@code merged} (see {@link RecallLatencyBenchmark#segments}). */
+  /**
+   * Lucene segments: {@code asbuilt} or {@code merged} (see {@link
+   * RecallLatencyBenchmark#segments}).
+   */
   @Param({"asbuilt"})
   public String segments;
 
@@ -108,13 +116,21 @@ public class HookOverheadBenchmark {
     try {
       corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, model.dimension());
       IntFunction<Embedding> vectors = new BatchedEmbeddings(model, corpus);
-      MemoryStore memoryStore = BenchStores.open(BenchStores.Kind.of(store), corpus, SCOPE, model.space(), vectors,
-          BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
+      MemoryStore memoryStore =
+          BenchStores.open(
+              BenchStores.Kind.of(store),
+              corpus,
+              SCOPE,
+              model.space(),
+              vectors,
+              BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
       Memhook.Builder builder = Memhook.builder().store(memoryStore).embedder(model);
       switch (executor) {
-        case "pool" -> { }
+        case "pool" -> {}
         case "caller" -> builder.executor(Runnable::run);
-        default -> throw new IllegalArgumentException("unknown executor '" + executor + "'; known: pool, caller");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown executor '" + executor + "'; known: pool, caller");
       }
       service = builder.build();
     } catch (RuntimeException e) {
@@ -181,8 +197,15 @@ public class HookOverheadBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    System.out.printf(Locale.ROOT, "%n[hook] embedder=%s size=%d store=%s: %d of %d turns injected (%.1f%%)%n",
-        embedder, size, store, injected, invocations, invocations == 0 ? 0.0 : 100.0 * injected / invocations);
+    System.out.printf(
+        Locale.ROOT,
+        "%n[hook] embedder=%s size=%d store=%s: %d of %d turns injected (%.1f%%)%n",
+        embedder,
+        size,
+        store,
+        injected,
+        invocations,
+        invocations == 0 ? 0.0 : 100.0 * injected / invocations);
     if (service != null) {
       service.close();
     }

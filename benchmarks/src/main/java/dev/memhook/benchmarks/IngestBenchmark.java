@@ -35,13 +35,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * developer-chat line plus a counter), so nothing is cached; the store grows through the run.
  *
  * <p>Stores: {@code lucene} (on disk, commit per write), {@code lucene-group} (on disk, group
- * commit every second) and {@code memory} ({@link LuceneMemoryStore} on a heap directory). Embedders: {@code hashing}
- * and {@code djl-int8}.
+ * commit every second) and {@code memory} ({@link LuceneMemoryStore} on a heap directory).
+ * Embedders: {@code hashing} and {@code djl-int8}.
  *
  * <p>Checks itself: the teardown reads back the last memory written and fails if it is missing.
  * Index size on disk and heap per 100,000 memories are measured by {@link FootprintReport}.
  *
  * <p>Run:
+ *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar IngestBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s
  * </pre>
@@ -49,7 +50,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-Dai.djl.offline=true"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx6g", "-Dai.djl.offline=true"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class IngestBenchmark {
@@ -61,8 +64,8 @@ public class IngestBenchmark {
   public String embedder;
 
   /**
-   * {@code lucene}: on disk, commit (fsync) per write, the default durability;
-   * {@code lucene-group}: on disk, group commit every second; {@code memory}: in memory.
+   * {@code lucene}: on disk, commit (fsync) per write, the default durability; {@code
+   * lucene-group}: on disk, group commit every second; {@code memory}: in memory.
    */
   @Param({"lucene", "lucene-group", "memory"})
   public String store;
@@ -91,7 +94,11 @@ public class IngestBenchmark {
     return switch (name) {
       case "memory" -> LuceneMemoryStore.inMemory();
       case "lucene" -> LuceneMemoryStore.builder().directory(directory).build();
-      case "lucene-group" -> LuceneMemoryStore.builder().directory(directory).groupCommit(Duration.ofSeconds(1)).build();
+      case "lucene-group" ->
+          LuceneMemoryStore.builder()
+              .directory(directory)
+              .groupCommit(Duration.ofSeconds(1))
+              .build();
       default -> throw new IllegalArgumentException("unknown store '" + name + "'");
     };
   }
@@ -100,10 +107,12 @@ public class IngestBenchmark {
   public Memory remember() {
     long n = next++;
     SyntheticCorpus.Item item = items.get((int) (n % TEXTS));
-    last = service.remember(MemoryDraft.builder(SCOPE, item.text() + " (note " + n + ")")
-        .sourceSession(item.session())
-        .origin(Origin.user(item.speaker()))
-        .build());
+    last =
+        service.remember(
+            MemoryDraft.builder(SCOPE, item.text() + " (note " + n + ")")
+                .sourceSession(item.session())
+                .origin(Origin.user(item.speaker()))
+                .build());
     return last;
   }
 
@@ -111,9 +120,15 @@ public class IngestBenchmark {
   public void tearDown() {
     try {
       if (last != null && service.get(last.id()).isEmpty()) {
-        throw new IllegalStateException("the last remembered memory " + last.id() + " cannot be read back");
+        throw new IllegalStateException(
+            "the last remembered memory " + last.id() + " cannot be read back");
       }
-      System.out.printf(Locale.ROOT, "%n[ingest] embedder=%s store=%s: %d memories written%n", embedder, store, next);
+      System.out.printf(
+          Locale.ROOT,
+          "%n[ingest] embedder=%s store=%s: %d memories written%n",
+          embedder,
+          store,
+          next);
     } finally {
       if (service != null) {
         service.close();

@@ -37,8 +37,10 @@ public final class PrecomputedEmbedder implements Embedder {
     Objects.requireNonNull(text, "text");
     Embedding e = vectors.get(text);
     if (e == null) {
-      throw new EmbeddingException("no precomputed vector for text '"
-          + (text.length() > 60 ? text.substring(0, 60) + "…" : text) + "'; register it in the benchmark setup");
+      throw new EmbeddingException(
+          "no precomputed vector for text '"
+              + (text.length() > 60 ? text.substring(0, 60) + "…" : text)
+              + "'; register it in the benchmark setup");
     }
     return e;
   }
@@ -89,7 +91,8 @@ public final class PrecomputedEmbedder implements Embedder {
       Objects.requireNonNull(text, "text");
       Objects.requireNonNull(vector, "vector");
       if (vector.length != dimension) {
-        throw new IllegalArgumentException("vector has " + vector.length + " dimensions, expected " + dimension);
+        throw new IllegalArgumentException(
+            "vector has " + vector.length + " dimensions, expected " + dimension);
       }
       vectors.put(text, Embedding.of(vector));
       return this;

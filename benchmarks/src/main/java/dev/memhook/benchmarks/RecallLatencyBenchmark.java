@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks;
 
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
@@ -8,7 +9,6 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.Memhook;
-import dev.memhook.api.RecallOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,16 +26,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Latency of one {@link MemoryService#recall} (limit 10) against corpus size, per retrieval mode:
- * {@code text} (BM25 only, {@code weights(1, 0, 0)}), {@code vector} (vectors only,
- * {@code weights(0, 1, 0)}), both with the relevance gate off so every query fetches and returns
- * ten records, and {@code fused} ({@link RecallOptions#defaults()}: text + vector + graph, session
- * cap, gate on: what a host gets).
+ * {@code text} (BM25 only, {@code weights(1, 0, 0)}), {@code vector} (vectors only, {@code
+ * weights(0, 1, 0)}), both with the relevance gate off so every query fetches and returns ten
+ * records, and {@code fused} ({@link RecallOptions#defaults()}: text + vector + graph, session cap,
+ * gate on: what a host gets).
  *
  * <p>The corpus is a {@link SyntheticCorpus} of developer-chat memories with 384-dimension vectors
- * correlated with their topic; queries come with precomputed vectors served by a
- * {@link PrecomputedEmbedder}, so no model runs. Memories are written once per trial with
- * {@code putAll} (see {@link BenchStores}); recall goes through the public service, so fusion, the
- * gate, the session cap and record fetches are measured.
+ * correlated with their topic; queries come with precomputed vectors served by a {@link
+ * PrecomputedEmbedder}, so no model runs. Memories are written once per trial with {@code putAll}
+ * (see {@link BenchStores}); recall goes through the public service, so fusion, the gate, the
+ * session cap and record fetches are measured.
  *
  * <p>Each call asks the next of {@value #QUERIES} generated questions, so with the settings below a
  * question is not asked twice in a run (except at 10k in text mode, the fastest, which wraps once):
@@ -49,6 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run (sizes 10k and 100k; add {@code -p size=1000000 -jvmArgsAppend -Xmx12g} for the longer 1M
  * run):
+ *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar RecallLatencyBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s
  * </pre>
@@ -56,16 +57,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx6g"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class RecallLatencyBenchmark {
 
   /** Vector dimension of the corpus: that of all-MiniLM-L6-v2. */
   static final int DIMENSION = 384;
+
   static final long SEED = 42;
+
   /** Questions per trial, a power of two; about 50 MB of query vectors. */
   static final int QUERIES = 1 << 15;
+
   static final Scope SCOPE = Scope.of("bench", "recall");
 
   @Param({"10000", "100000"})
@@ -93,13 +99,21 @@ public class RecallLatencyBenchmark {
   public void setUp() {
     SyntheticCorpus corpus = SyntheticCorpus.generate(SEED, size, DIMENSION);
     queries = corpus.queries(7, QUERIES);
-    PrecomputedEmbedder.Builder embedder = PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
+    PrecomputedEmbedder.Builder embedder =
+        PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
     queries.forEach(q -> embedder.put(q.text(), q.vector()));
     PrecomputedEmbedder built = embedder.build();
     EmbeddingSpace space = built.space();
-    MemoryStore memoryStore = BenchStores.open(BenchStores.Kind.of(store), corpus, SCOPE, space,
-        corpus::embedding, BenchStores.Settings.DEFAULTS.withMerged(merged(segments)));
-    service = Memhook.builder().store(memoryStore).embedder(built).recallOptions(options(mode)).build();
+    MemoryStore memoryStore =
+        BenchStores.open(
+            BenchStores.Kind.of(store),
+            corpus,
+            SCOPE,
+            space,
+            corpus::embedding,
+            BenchStores.Settings.DEFAULTS.withMerged(merged(segments)));
+    service =
+        Memhook.builder().store(memoryStore).embedder(built).recallOptions(options(mode)).build();
     check(corpus);
   }
 
@@ -108,7 +122,9 @@ public class RecallLatencyBenchmark {
     return switch (segments) {
       case "asbuilt" -> false;
       case "merged" -> true;
-      default -> throw new IllegalArgumentException("unknown segments '" + segments + "'; known: asbuilt, merged");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown segments '" + segments + "'; known: asbuilt, merged");
     };
   }
 
@@ -118,7 +134,9 @@ public class RecallLatencyBenchmark {
       case "text" -> RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
       case "vector" -> RecallOptions.builder().weights(0, 1, 0).noRelevanceGate().build();
       case "fused" -> RecallOptions.defaults();
-      default -> throw new IllegalArgumentException("unknown mode '" + mode + "'; known: text, vector, fused");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown mode '" + mode + "'; known: text, vector, fused");
     };
   }
 
@@ -133,8 +151,14 @@ public class RecallLatencyBenchmark {
       }
     }
     if (onTopic * 2 < sample) {
-      throw new IllegalStateException("only " + onTopic + " of " + sample + " queries got an on-topic top hit in mode "
-          + mode + "; the benchmark is not measuring a working recall");
+      throw new IllegalStateException(
+          "only "
+              + onTopic
+              + " of "
+              + sample
+              + " queries got an on-topic top hit in mode "
+              + mode
+              + "; the benchmark is not measuring a working recall");
     }
   }
 

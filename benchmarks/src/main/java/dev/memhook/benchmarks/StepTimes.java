@@ -22,16 +22,27 @@ final class StepTimes {
     out.println("|---|---|---|");
   }
 
-  /** Runs {@code call} on indexes {@code [from, from + n)} to warm up, times it on the next {@code n}, prints a row. */
+  /**
+   * Runs {@code call} on indexes {@code [from, from + n)} to warm up, times it on the next {@code
+   * n}, prints a row.
+   */
   static void time(PrintStream out, String step, int from, int n, IntConsumer call) {
-    timeNanos(out, step, from, n, i -> {
-      long t0 = System.nanoTime();
-      call.accept(i);
-      return System.nanoTime() - t0;
-    });
+    timeNanos(
+        out,
+        step,
+        from,
+        n,
+        i -> {
+          long t0 = System.nanoTime();
+          call.accept(i);
+          return System.nanoTime() - t0;
+        });
   }
 
-  /** As {@link #time}, for calls that time themselves (leaving out their own setup) and return nanoseconds. */
+  /**
+   * As {@link #time}, for calls that time themselves (leaving out their own setup) and return
+   * nanoseconds.
+   */
   static void timeNanos(PrintStream out, String step, int from, int n, IntToLongFunction call) {
     for (int i = from; i < from + n; i++) {
       call.applyAsLong(i);
@@ -41,7 +52,12 @@ final class StepTimes {
       ms[i] = call.applyAsLong(from + n + i) / 1e6;
     }
     Arrays.sort(ms);
-    out.printf(Locale.ROOT, "| %s | %.3f | %.3f |%n", step, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
+    out.printf(
+        Locale.ROOT,
+        "| %s | %.3f | %.3f |%n",
+        step,
+        ms[n / 2],
+        ms[Math.min(n - 1, (int) Math.ceil(0.99 * n) - 1)]);
   }
 
   /** Prints a row for a step that was not run, and why. */
@@ -50,8 +66,8 @@ final class StepTimes {
   }
 
   /**
-   * A harness's {@code main}: runs it on {@code System.out}; an {@link IllegalArgumentException}
-   * (a bad argument, with the usage) is printed to {@code System.err} and exits with status 2.
+   * A harness's {@code main}: runs it on {@code System.out}; an {@link IllegalArgumentException} (a
+   * bad argument, with the usage) is printed to {@code System.err} and exits with status 2.
    */
   static void main(String[] args, BiConsumer<String[], PrintStream> harness) {
     try {

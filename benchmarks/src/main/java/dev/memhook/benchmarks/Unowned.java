@@ -1,10 +1,9 @@
 package dev.memhook.benchmarks;
 
-import dev.memhook.testkit.ForwardingMemoryStore;
-
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.List;
 import java.util.Objects;
 
@@ -43,10 +42,27 @@ public final class Unowned {
       Objects.requireNonNull(delegate, "embedder");
     }
 
-    @Override public Embedding embed(String text) { return delegate.embed(text); }
-    @Override public List<Embedding> embedAll(List<String> texts) { return delegate.embedAll(texts); }
-    @Override public int dimension() { return delegate.dimension(); }
-    @Override public String modelId() { return delegate.modelId(); }
-    @Override public void close() { }
+    @Override
+    public Embedding embed(String text) {
+      return delegate.embed(text);
+    }
+
+    @Override
+    public List<Embedding> embedAll(List<String> texts) {
+      return delegate.embedAll(texts);
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public void close() {}
   }
 }

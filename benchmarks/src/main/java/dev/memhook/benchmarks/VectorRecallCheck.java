@@ -10,27 +10,29 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 
 /**
- * Recall@10 of Memhook's HNSW vector search against the exact answer, per HNSW search width
- * ({@code efSearch}), with the mean latency of each competitor on the same queries: the accuracy
- * side of {@link VectorSearchBenchmark}, and the sweep that picks the search width.
+ * Recall@10 of Memhook's HNSW vector search against the exact answer, per HNSW search width ({@code
+ * efSearch}), with the mean latency of each competitor on the same queries: the accuracy side of
+ * {@link VectorSearchBenchmark}, and the sweep that picks the search width.
  *
  * <p>Run:
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.VectorRecallCheck \
  *     --size 100000 --ef 50,100,200,400 [--quantized] [--force-merge]
  * </pre>
- * {@code --force-merge} runs the sweep on the cached index merged into one segment with
- * {@link LuceneMemoryStore#forceMerge(int)} (as {@code segments=merged} in the JMH benchmarks).
- * Latencies here are simple means over {@code --queries} queries after one warm-up pass, for
- * orientation; the JMH figures come from {@link VectorSearchBenchmark}.
+ *
+ * {@code --force-merge} runs the sweep on the cached index merged into one segment with {@link
+ * LuceneMemoryStore#forceMerge(int)} (as {@code segments=merged} in the JMH benchmarks). Latencies
+ * here are simple means over {@code --queries} queries after one warm-up pass, for orientation; the
+ * JMH figures come from {@link VectorSearchBenchmark}.
  */
 public final class VectorRecallCheck {
 
@@ -46,23 +48,33 @@ public final class VectorRecallCheck {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
-        case "--ef" -> efs = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+        case "--ef" ->
+            efs = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         case "--quantized" -> quantized = true;
         case "--force-merge" -> forceMerge = true;
         default -> {
-          System.err.println("usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized] [--force-merge]");
+          System.err.println(
+              "usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized] [--force-merge]");
           System.exit(2);
         }
       }
     }
     Scope scope = VectorSearchBenchmark.SCOPE;
-    SyntheticCorpus corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
+    SyntheticCorpus corpus =
+        SyntheticCorpus.generate(
+            RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
     List<SyntheticCorpus.Query> qs = corpus.queries(11, queries);
-    EmbeddingSpace space = new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
+    EmbeddingSpace space =
+        new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     BenchStores.Settings base = new BenchStores.Settings(quantized, 0, forceMerge);
     long t0 = System.nanoTime();
-    BenchStores.open(BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, base).close();
-    System.out.printf(Locale.ROOT, "corpus %s, index ready in %.1f s (built or reused)%n", corpus, (System.nanoTime() - t0) / 1e9);
+    BenchStores.open(BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, base)
+        .close();
+    System.out.printf(
+        Locale.ROOT,
+        "corpus %s, index ready in %.1f s (built or reused)%n",
+        corpus,
+        (System.nanoTime() - t0) / 1e9);
     Path dir = BenchStores.indexDirectory(BenchStores.Kind.LUCENE, corpus, scope, space, base);
     System.out.println("index " + dir + ": segments " + segments(dir));
 
@@ -73,18 +85,35 @@ public final class VectorRecallCheck {
     }
     double exactMicros = timeMicros(queries, i -> exact.topK(qs.get(i).vector(), 10));
     InMemoryEmbeddingStore<TextSegment> lc4j = VectorSearchBenchmark.langChain4jStore(corpus);
-    dev.langchain4j.data.embedding.Embedding[] lq = new dev.langchain4j.data.embedding.Embedding[queries];
+    dev.langchain4j.data.embedding.Embedding[] lq =
+        new dev.langchain4j.data.embedding.Embedding[queries];
     for (int i = 0; i < queries; i++) {
       lq[i] = dev.langchain4j.data.embedding.Embedding.from(qs.get(i).vector());
     }
-    double lc4jMicros = timeMicros(queries, i -> lc4j.search(EmbeddingSearchRequest.builder().queryEmbedding(lq[i])
-        .maxResults(10).minScore(0.0).build()));
-    System.out.printf(Locale.ROOT, "size=%d quantized=%b queries=%d: exact scan %.0f us, LangChain4j in-memory %.0f us%n",
-        size, quantized, queries, exactMicros, lc4jMicros);
-    System.out.println("| efSearch | recall@10 vs exact | Memhook mean us | vs LangChain4j | vs exact scan |");
+    double lc4jMicros =
+        timeMicros(
+            queries,
+            i ->
+                lc4j.search(
+                    EmbeddingSearchRequest.builder()
+                        .queryEmbedding(lq[i])
+                        .maxResults(10)
+                        .minScore(0.0)
+                        .build()));
+    System.out.printf(
+        Locale.ROOT,
+        "size=%d quantized=%b queries=%d: exact scan %.0f us, LangChain4j in-memory %.0f us%n",
+        size,
+        quantized,
+        queries,
+        exactMicros,
+        lc4jMicros);
+    System.out.println(
+        "| efSearch | recall@10 vs exact | Memhook mean us | vs LangChain4j | vs exact scan |");
     System.out.println("|---|---|---|---|---|");
     for (int ef : efs) {
-      try (MemoryStore store = BenchStores.lucene(dir, new BenchStores.Settings(quantized, ef, forceMerge), false)) {
+      try (MemoryStore store =
+          BenchStores.lucene(dir, new BenchStores.Settings(quantized, ef, forceMerge), false)) {
         store.attach(space);
         Embedding[] mq = new Embedding[queries];
         for (int i = 0; i < queries; i++) {
@@ -92,24 +121,38 @@ public final class VectorRecallCheck {
         }
         double recall = 0;
         for (int i = 0; i < queries; i++) {
-          int[] got = store.searchVector(scope, mq[i], 10).stream()
-              .mapToInt(h -> Integer.parseInt(h.id().value().substring("bench-".length()))).toArray();
+          int[] got =
+              store.searchVector(scope, mq[i], 10).stream()
+                  .mapToInt(h -> Integer.parseInt(h.id().value().substring("bench-".length())))
+                  .toArray();
           recall += ExactScan.recall(truth[i], got);
         }
         recall /= queries;
         double micros = timeMicros(queries, i -> store.searchVector(scope, mq[i], 10));
-        System.out.printf(Locale.ROOT, "| %d | %.4f | %.0f | %.1fx faster | %.1fx faster |%n", ef, recall, micros,
-            lc4jMicros / micros, exactMicros / micros);
+        System.out.printf(
+            Locale.ROOT,
+            "| %d | %.4f | %.0f | %.1fx faster | %.1fx faster |%n",
+            ef,
+            recall,
+            micros,
+            lc4jMicros / micros,
+            exactMicros / micros);
       }
     }
-    System.out.println("(Lucene HNSW defaults: maxConn " + LuceneMemoryStore.Builder.DEFAULT_HNSW_MAX_CONN
-        + ", beamWidth " + LuceneMemoryStore.Builder.DEFAULT_HNSW_BEAM_WIDTH + ", efSearch default "
-        + LuceneMemoryStore.Builder.DEFAULT_EF_SEARCH + ")");
+    System.out.println(
+        "(Lucene HNSW defaults: maxConn "
+            + LuceneMemoryStore.Builder.DEFAULT_HNSW_MAX_CONN
+            + ", beamWidth "
+            + LuceneMemoryStore.Builder.DEFAULT_HNSW_BEAM_WIDTH
+            + ", efSearch default "
+            + LuceneMemoryStore.Builder.DEFAULT_EF_SEARCH
+            + ")");
   }
 
   /** The number of segments of the index in {@code dir}. */
   static int segments(Path dir) throws IOException {
-    try (Directory d = FSDirectory.open(dir); DirectoryReader r = DirectoryReader.open(d)) {
+    try (Directory d = FSDirectory.open(dir);
+        DirectoryReader r = DirectoryReader.open(d)) {
       return r.leaves().size();
     }
   }

@@ -25,16 +25,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Top-10 vector search side by side, same vectors, same queries: Memhook's vector signal
- * ({@link MemoryStore#searchVector} on the store named by {@code impl}), LangChain4j's
- * {@link InMemoryEmbeddingStore} ({@code search} with an {@link EmbeddingSearchRequest}), and a plain
+ * Top-10 vector search side by side, same vectors, same queries: Memhook's vector signal ({@link
+ * MemoryStore#searchVector} on the store named by {@code impl}), LangChain4j's {@link
+ * InMemoryEmbeddingStore} ({@code search} with an {@link EmbeddingSearchRequest}), and a plain
  * exact scan over {@code float[][]} ({@link ExactScan}).
  *
  * <p>Checks itself: the setup measures each implementation's recall@10 against the exact scan over
- * {@value #RECALL_QUERIES} queries, prints it ({@code [recall@10] ...}) and fails if it is below 0.5.
- * {@link VectorRecallCheck} sweeps the HNSW search width.
+ * {@value #RECALL_QUERIES} queries, prints it ({@code [recall@10] ...}) and fails if it is below
+ * 0.5. {@link VectorRecallCheck} sweeps the HNSW search width.
  *
  * <p>Run:
+ *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar VectorSearchBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s
  * </pre>
@@ -42,7 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx6g"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class VectorSearchBenchmark {
@@ -56,8 +59,8 @@ public class VectorSearchBenchmark {
   public int size;
 
   /**
-   * {@code memhook-lucene} (HNSW; {@code memhook-memory}, the exact in-memory store, with
-   * {@code -p impl=...}), {@code langchain4j}, {@code exact}.
+   * {@code memhook-lucene} (HNSW; {@code memhook-memory}, the exact in-memory store, with {@code -p
+   * impl=...}), {@code langchain4j}, {@code exact}.
    */
   @Param({"memhook-lucene", "langchain4j", "exact"})
   public String impl;
@@ -66,7 +69,10 @@ public class VectorSearchBenchmark {
   @Param({"0"})
   public int efSearch;
 
-  /** Lucene segments (memhook-lucene only): {@code asbuilt} or {@code merged}, as in {@link RecallLatencyBenchmark}. */
+  /**
+   * Lucene segments (memhook-lucene only): {@code asbuilt} or {@code merged}, as in {@link
+   * RecallLatencyBenchmark}.
+   */
   @Param({"asbuilt"})
   public String segments;
 
@@ -81,7 +87,9 @@ public class VectorSearchBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    corpus = SyntheticCorpus.generate(RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
+    corpus =
+        SyntheticCorpus.generate(
+            RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
     List<SyntheticCorpus.Query> queries = corpus.queries(11, QUERIES);
     queryVectors = new float[QUERIES][];
     for (int i = 0; i < QUERIES; i++) {
@@ -89,7 +97,7 @@ public class VectorSearchBenchmark {
     }
     exact = new ExactScan(corpus.vectors());
     switch (impl) {
-      case "exact" -> { }
+      case "exact" -> {}
       case "langchain4j" -> {
         lc4j = langChain4jStore(corpus);
         lc4jQueries = new dev.langchain4j.data.embedding.Embedding[QUERIES];
@@ -99,9 +107,16 @@ public class VectorSearchBenchmark {
       }
       default -> {
         String storeName = impl.startsWith("memhook-") ? impl.substring("memhook-".length()) : impl;
-        EmbeddingSpace space = new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
-        store = BenchStores.open(BenchStores.Kind.of(storeName), corpus, SCOPE, space, corpus::embedding,
-            new BenchStores.Settings(false, efSearch, RecallLatencyBenchmark.merged(segments)));
+        EmbeddingSpace space =
+            new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
+        store =
+            BenchStores.open(
+                BenchStores.Kind.of(storeName),
+                corpus,
+                SCOPE,
+                space,
+                corpus::embedding,
+                new BenchStores.Settings(false, efSearch, RecallLatencyBenchmark.merged(segments)));
         memhookQueries = new Embedding[QUERIES];
         for (int i = 0; i < QUERIES; i++) {
           memhookQueries[i] = Embedding.of(queryVectors[i]);
@@ -109,10 +124,17 @@ public class VectorSearchBenchmark {
       }
     }
     double recall = recallAt10();
-    System.out.printf(Locale.ROOT, "%n[recall@10] impl=%s size=%d efSearch=%d recall@10=%.4f over %d queries%n",
-        impl, size, efSearch, recall, RECALL_QUERIES);
+    System.out.printf(
+        Locale.ROOT,
+        "%n[recall@10] impl=%s size=%d efSearch=%d recall@10=%.4f over %d queries%n",
+        impl,
+        size,
+        efSearch,
+        recall,
+        RECALL_QUERIES);
     if (recall < 0.5) {
-      throw new IllegalStateException(impl + " has recall@10 " + recall + " against the exact scan; not a working search");
+      throw new IllegalStateException(
+          impl + " has recall@10 " + recall + " against the exact scan; not a working search");
     }
   }
 
@@ -143,10 +165,14 @@ public class VectorSearchBenchmark {
   private int[] indices(int i) {
     return switch (impl) {
       case "exact" -> exact.topK(queryVectors[i], K);
-      case "langchain4j" -> lc4j.search(request(lc4jQueries[i])).matches().stream()
-          .mapToInt(m -> index(m.embeddingId())).toArray();
-      default -> store.searchVector(SCOPE, memhookQueries[i], K).stream()
-          .mapToInt(h -> index(h.id().value())).toArray();
+      case "langchain4j" ->
+          lc4j.search(request(lc4jQueries[i])).matches().stream()
+              .mapToInt(m -> index(m.embeddingId()))
+              .toArray();
+      default ->
+          store.searchVector(SCOPE, memhookQueries[i], K).stream()
+              .mapToInt(h -> index(h.id().value()))
+              .toArray();
     };
   }
 
@@ -155,7 +181,11 @@ public class VectorSearchBenchmark {
   }
 
   private static EmbeddingSearchRequest request(dev.langchain4j.data.embedding.Embedding query) {
-    return EmbeddingSearchRequest.builder().queryEmbedding(query).maxResults(K).minScore(0.0).build();
+    return EmbeddingSearchRequest.builder()
+        .queryEmbedding(query)
+        .maxResults(K)
+        .minScore(0.0)
+        .build();
   }
 
   @Benchmark

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The boundaries between modules and packages, checked on the compiled classes of every module.
- * It runs here because this module's tests see all the others (memory-api, memory-core,
+ * The boundaries between modules and packages, checked on the compiled classes of every module. It
+ * runs here because this module's tests see all the others (memory-api, memory-core,
  * memory-djl-embeddings, memory-testkit, examples and the benchmarks themselves); the rules about
  * memory-core alone are in memory-core's {@code ArchitectureTest}.
  */
@@ -21,33 +21,46 @@ class ModuleBoundariesTest {
 
   @BeforeAll
   static void importEveryModule() {
-    classes = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.memhook");
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.memhook");
   }
 
   @Test
   void everyModuleIsImported() {
-    for (String pkg : new String[] {"dev.memhook.api", "dev.memhook.core", "dev.memhook.core.internal.recall",
-        "dev.memhook.djl", "dev.memhook.testkit", "dev.memhook.examples", "dev.memhook.benchmarks"}) {
+    for (String pkg :
+        new String[] {
+          "dev.memhook.api",
+          "dev.memhook.core",
+          "dev.memhook.core.internal.recall",
+          "dev.memhook.djl",
+          "dev.memhook.testkit",
+          "dev.memhook.examples",
+          "dev.memhook.benchmarks"
+        }) {
       if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
-        throw new AssertionError("no class of " + pkg + " was imported: the rules below would check nothing there");
+        throw new AssertionError(
+            "no class of " + pkg + " was imported: the rules below would check nothing there");
       }
     }
   }
 
   @Test
   void nothingOutsideMemoryCore_usesItsInternalPackages() {
-    noClasses().that().resideOutsideOfPackage("dev.memhook.core..")
-        .should().dependOnClassesThat().resideInAPackage("dev.memhook.core.internal..")
-        .because("core.internal is not exported: hosts, adapters, stores and benchmarks use the public API")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.memhook.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memhook.core.internal..")
+        .because(
+            "core.internal is not exported: hosts, adapters, stores and benchmarks use the public API")
         .check(classes);
   }
 
   @Test
   void packagesHaveNoCycles() {
-    slices().matching("dev.memhook.(**)")
-        .should().beFreeOfCycles()
-        .check(classes);
+    slices().matching("dev.memhook.(**)").should().beFreeOfCycles().check(classes);
   }
 }

@@ -22,8 +22,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 class BenchmarksSmokeTest {
 
-  @TempDir
-  static Path indexes;
+  @TempDir static Path indexes;
   private static String previousDir;
 
   private static String previousIgnoreLock;
@@ -70,37 +69,49 @@ class BenchmarksSmokeTest {
 
   @Test
   void recallLatencyBenchmark_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(RecallLatencyBenchmark.class).param("size", "1000").build()).run(),
+    assertEachProducedAResult(
+        new Runner(smoke(RecallLatencyBenchmark.class).param("size", "1000").build()).run(),
         6); // lucene, memory x text, vector, fused
   }
 
   @Test
   void recallLatencyBenchmark_onAForceMergedIndex_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(RecallLatencyBenchmark.class).param("size", "1000")
-        .param("store", "lucene").param("segments", "merged").build()).run(), 3); // text, vector, fused
+    assertEachProducedAResult(
+        new Runner(
+                smoke(RecallLatencyBenchmark.class)
+                    .param("size", "1000")
+                    .param("store", "lucene")
+                    .param("segments", "merged")
+                    .build())
+            .run(),
+        3); // text, vector, fused
   }
 
   @Test
   void vectorSearchBenchmark_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(VectorSearchBenchmark.class).param("size", "1000").build()).run(),
+    assertEachProducedAResult(
+        new Runner(smoke(VectorSearchBenchmark.class).param("size", "1000").build()).run(),
         3); // memhook-lucene, langchain4j, exact
   }
 
   @Test
   void hookOverheadBenchmark_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(HookOverheadBenchmark.class).param("size", "1000").build()).run(),
+    assertEachProducedAResult(
+        new Runner(smoke(HookOverheadBenchmark.class).param("size", "1000").build()).run(),
         3); // hashing, djl-int8-1t, djl-int8
   }
 
   @Test
   void ingestBenchmark_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(IngestBenchmark.class).build()).run(),
+    assertEachProducedAResult(
+        new Runner(smoke(IngestBenchmark.class).build()).run(),
         6); // hashing, djl-int8 x lucene, lucene-group, memory
   }
 
   @Test
   void embedderBenchmark_runs() throws RunnerException {
-    assertEachProducedAResult(new Runner(smoke(EmbedderBenchmark.class).build()).run(),
+    assertEachProducedAResult(
+        new Runner(smoke(EmbedderBenchmark.class).build()).run(),
         4); // djl-int8, djl-fp32 x single, batchOf32
   }
 }

@@ -17,13 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the two breakdown harnesses on 1,000 memories so they cannot rot: each prints one table
- * row per part with a median and a p99 (never checked against a bound).
+ * Runs the two breakdown harnesses on 1,000 memories so they cannot rot: each prints one table row
+ * per part with a median and a p99 (never checked against a bound).
  */
 class BreakdownSmokeTest {
 
-  @TempDir
-  static Path indexes;
+  @TempDir static Path indexes;
   private static String previousDir;
 
   @BeforeAll
@@ -40,7 +39,8 @@ class BreakdownSmokeTest {
     }
   }
 
-  private static final Pattern ROW = Pattern.compile("^\\| ([^|]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|$", Pattern.MULTILINE);
+  private static final Pattern ROW =
+      Pattern.compile("^\\| ([^|]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|$", Pattern.MULTILINE);
 
   private static List<String> timedParts(String table) {
     Matcher m = ROW.matcher(table);
@@ -64,26 +64,48 @@ class BreakdownSmokeTest {
 
   @Test
   void recallBreakdown_timesEveryStepOfTheRecall() {
-    String table = run(out -> RecallBreakdown.run(new String[] {"--size", "1000", "--queries", "20"}, out));
-    assertEquals(List.of("searchText(k=50, with ceiling)", "searchVector(k=50)", "getAll(10 ids, not cached)",
-        "recall, fused defaults (whole)"), timedParts(table), table);
+    String table =
+        run(out -> RecallBreakdown.run(new String[] {"--size", "1000", "--queries", "20"}, out));
+    assertEquals(
+        List.of(
+            "searchText(k=50, with ceiling)",
+            "searchVector(k=50)",
+            "getAll(10 ids, not cached)",
+            "recall, fused defaults (whole)"),
+        timedParts(table),
+        table);
     assertTrue(table.contains("| searchRelated | not run:"), table);
   }
 
   @Test
   void hookBreakdown_timesEveryPartOfTheCallback() {
-    String table = run(out -> HookBreakdown.run(
-        new String[] {"--size", "1000", "--queries", "10", "--embedder", "hashing"}, out));
-    assertEquals(List.of("embed the question", "searchText(k=50, with ceiling)", "searchVector(k=50)",
-        "getAll(5 ids, not cached)", "recall (limit 3, whole)", "beforeSendLoop (whole callback)"),
-        timedParts(table), table);
+    String table =
+        run(
+            out ->
+                HookBreakdown.run(
+                    new String[] {"--size", "1000", "--queries", "10", "--embedder", "hashing"},
+                    out));
+    assertEquals(
+        List.of(
+            "embed the question",
+            "searchText(k=50, with ceiling)",
+            "searchVector(k=50)",
+            "getAll(5 ids, not cached)",
+            "recall (limit 3, whole)",
+            "beforeSendLoop (whole callback)"),
+        timedParts(table),
+        table);
   }
 
   @Test
   void anUnknownArgument_failsWithTheUsage() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HookBreakdown.run(new String[] {"--sise", "10"}, System.out));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> HookBreakdown.run(new String[] {"--sise", "10"}, System.out));
     assertTrue(e.getMessage().startsWith("usage: HookBreakdown"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> RecallBreakdown.run(new String[] {"--bogus"}, System.out));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RecallBreakdown.run(new String[] {"--bogus"}, System.out));
   }
 }

@@ -31,22 +31,44 @@ public final class Demo {
     Path directory = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("memhook-demo");
     Scope scope = Scope.of("acme", "checkout-service");
     try (MemoryService memory = Memhook.builder().directory(directory).build()) {
-      memory.remember(MemoryDraft.builder(scope, "Card payments go through Stripe; the webhook secret lives in Vault.")
-          .type(MemoryType.ARCHITECTURE).concepts(List.of("payments", "stripe")).build());
-      memory.remember(MemoryDraft.builder(scope, "Stripe webhooks retry for up to three days; handlers must be idempotent.")
-          .type(MemoryType.PATTERN).concepts(List.of("stripe", "webhooks")).build());
-      memory.remember(MemoryDraft.builder(scope, "Run the integration tests with: mvn -pl checkout verify -Pintegration")
-          .type(MemoryType.WORKFLOW).files(List.of("checkout/pom.xml")).build());
-      memory.remember(MemoryDraft.builder(scope, "The team prefers small pull requests reviewed within a day.")
-          .type(MemoryType.PREFERENCE).build());
+      memory.remember(
+          MemoryDraft.builder(
+                  scope, "Card payments go through Stripe; the webhook secret lives in Vault.")
+              .type(MemoryType.ARCHITECTURE)
+              .concepts(List.of("payments", "stripe"))
+              .build());
+      memory.remember(
+          MemoryDraft.builder(
+                  scope, "Stripe webhooks retry for up to three days; handlers must be idempotent.")
+              .type(MemoryType.PATTERN)
+              .concepts(List.of("stripe", "webhooks"))
+              .build());
+      memory.remember(
+          MemoryDraft.builder(
+                  scope, "Run the integration tests with: mvn -pl checkout verify -Pintegration")
+              .type(MemoryType.WORKFLOW)
+              .files(List.of("checkout/pom.xml"))
+              .build());
+      memory.remember(
+          MemoryDraft.builder(scope, "The team prefers small pull requests reviewed within a day.")
+              .type(MemoryType.PREFERENCE)
+              .build());
 
-      FakeChatService chat = FakeChatService.builder()
-          .fallbackModel(conversation -> ModelReply.text("(the model would answer here, with the memories above in view)"))
-          .build();
-      try (MemoryHook hook = memory.hookInto(chat, HookOptions.builder().scope(scope)
-          .recallTimeout(Duration.ofSeconds(5)).build())) {
-        chat.sendUser("Our Stripe webhook handler ran twice for one payment. Why, and where is the secret?")
-            .toCompletableFuture().get(30, TimeUnit.SECONDS);
+      FakeChatService chat =
+          FakeChatService.builder()
+              .fallbackModel(
+                  conversation ->
+                      ModelReply.text(
+                          "(the model would answer here, with the memories above in view)"))
+              .build();
+      try (MemoryHook hook =
+          memory.hookInto(
+              chat,
+              HookOptions.builder().scope(scope).recallTimeout(Duration.ofSeconds(5)).build())) {
+        chat.sendUser(
+                "Our Stripe webhook handler ran twice for one payment. Why, and where is the secret?")
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
         System.out.println("Memhook demo (store: " + memory + ")");
         System.out.println();
         for (ChatMessage m : chat.messages()) {
@@ -56,9 +78,13 @@ public final class Demo {
         System.out.println("Injected ids: " + hook.injectedIds());
         System.out.println();
         System.out.println("Why (recall explained):");
-        System.out.print(memory.recall(RecallQuery.of(scope, "stripe webhook ran twice")).explain());
+        System.out.print(
+            memory.recall(RecallQuery.of(scope, "stripe webhook ran twice")).explain());
       }
     }
-    System.out.println("(memories stored durably in " + directory + "; pass a directory as the first argument to keep them)");
+    System.out.println(
+        "(memories stored durably in "
+            + directory
+            + "; pass a directory as the first argument to keep them)");
   }
 }

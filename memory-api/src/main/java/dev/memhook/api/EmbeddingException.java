@@ -1,6 +1,8 @@
 package dev.memhook.api;
 
-/** The embedder could not embed a text. Check the model files and the text; retrying rarely helps. */
+/**
+ * The embedder could not embed a text. Check the model files and the text; retrying rarely helps.
+ */
 public class EmbeddingException extends MemoryException {
   private static final long serialVersionUID = 1L;
 

@@ -1,8 +1,8 @@
 package dev.memhook.api;
 
 import java.time.Duration;
-import java.util.Objects;
 import java.util.HashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -17,17 +17,25 @@ import java.util.Set;
  * @param listener receives injection and failure events
  */
 public record HookOptions(
-    Scope scope, int maxPerMessage, int maxPerCallback, Duration recallTimeout, HookListener listener) {
+    Scope scope,
+    int maxPerMessage,
+    int maxPerCallback,
+    Duration recallTimeout,
+    HookListener listener) {
 
-  /** Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message. */
+  /**
+   * Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message.
+   */
   public static final int DEFAULT_MAX_PER_MESSAGE = 3;
+
   /** Default {@link #maxPerCallback()}: 5, so one injection stays a short read for the model. */
   public static final int DEFAULT_MAX_PER_CALLBACK = 5;
+
   /**
    * Default {@link #recallTimeout()}: 250 ms. A quarter of a second is below what a user notices
    * beside the model's own latency, and a stalled store must not hold the turn longer than that.
-   * (What recall actually takes, and on which first call it may not fit, is in
-   * {@code benchmarks/RESULTS.md}.)
+   * (What recall actually takes, and on which first call it may not fit, is in {@code
+   * benchmarks/RESULTS.md}.)
    */
   public static final Duration DEFAULT_RECALL_TIMEOUT = Duration.ofMillis(250);
 
@@ -37,10 +45,12 @@ public record HookOptions(
     Objects.requireNonNull(recallTimeout, "recallTimeout");
     Objects.requireNonNull(listener, "listener");
     if (maxPerMessage < 1 || maxPerMessage > RecallQuery.MAX_LIMIT) {
-      throw new IllegalArgumentException("maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + maxPerMessage);
+      throw new IllegalArgumentException(
+          "maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + maxPerMessage);
     }
     if (maxPerCallback < 1 || maxPerCallback > 1_000) {
-      throw new IllegalArgumentException("maxPerCallback must be in [1, 1000], got " + maxPerCallback);
+      throw new IllegalArgumentException(
+          "maxPerCallback must be in [1, 1000], got " + maxPerCallback);
     }
     if (recallTimeout.isNegative() || recallTimeout.isZero()) {
       throw new IllegalArgumentException("recallTimeout must be positive, got " + recallTimeout);
@@ -81,7 +91,8 @@ public record HookOptions(
     public Builder maxPerMessage(int value) {
       checkUnset("maxPerMessage");
       if (value < 1 || value > RecallQuery.MAX_LIMIT) {
-        throw new IllegalArgumentException("maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + value);
+        throw new IllegalArgumentException(
+            "maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + value);
       }
       this.maxPerMessage = value;
       return recorded("maxPerMessage");
@@ -117,7 +128,8 @@ public record HookOptions(
 
     private void checkUnset(String setter) {
       if (set.contains(setter)) {
-        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+        throw new IllegalStateException(
+            setter + " was already set on this builder; each setter may be called once");
       }
     }
 

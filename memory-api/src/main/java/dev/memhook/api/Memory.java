@@ -2,11 +2,11 @@ package dev.memhook.api;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -14,8 +14,8 @@ import java.util.Set;
  * fetch shows ({@link #content()}), and what makes it findable besides its text (who said it, when,
  * in which session, which concepts and files it touches).
  *
- * <p>Memories are made by {@link MemoryService#remember(MemoryDraft)} and
- * {@link MemoryService#update(MemoryId, MemoryDraft)}; stores rebuild them with {@link #builder()}.
+ * <p>Memories are made by {@link MemoryService#remember(MemoryDraft)} and {@link
+ * MemoryService#update(MemoryId, MemoryDraft)}; stores rebuild them with {@link #builder()}.
  * Updating writes a new version whose {@link #supersedes()} names the old id; the old version is
  * kept with {@link #latest()} false and is never recalled.
  *
@@ -67,10 +67,13 @@ public record Memory(
 
   /** The longest title, in characters. */
   public static final int MAX_TITLE = 200;
+
   /** The longest summary, in characters. */
   public static final int MAX_SUMMARY = 1_000;
+
   /** The longest content, in characters. */
   public static final int MAX_CONTENT = 100_000;
+
   /** The longest context, in characters. */
   public static final int MAX_CONTEXT = 4_000;
 
@@ -103,7 +106,8 @@ public record Memory(
       throw new IllegalArgumentException("version 1 cannot supersede " + supersedes);
     }
     if (version > 1 && supersedes == null) {
-      throw new IllegalArgumentException("version " + version + " must name the version it supersedes");
+      throw new IllegalArgumentException(
+          "version " + version + " must name the version it supersedes");
     }
     if (sourceSession != null && sourceSession.isBlank()) {
       throw new IllegalArgumentException("sourceSession must be null or non-blank");
@@ -124,11 +128,27 @@ public record Memory(
    * are where it starts: each setter may still be called once.
    */
   public Builder toBuilder() {
-    Builder b = new Builder()
-        .id(id).type(type).title(title).summary(summary).content(content).context(context).concepts(concepts)
-        .files(files).scope(scope).sourceSession(sourceSession).origin(origin)
-        .attributes(attributes).importance(importance).version(version).supersedes(supersedes)
-        .latest(latest).occurredAt(occurredAt).createdAt(createdAt).sourcePins(sourcePins);
+    Builder b =
+        new Builder()
+            .id(id)
+            .type(type)
+            .title(title)
+            .summary(summary)
+            .content(content)
+            .context(context)
+            .concepts(concepts)
+            .files(files)
+            .scope(scope)
+            .sourceSession(sourceSession)
+            .origin(origin)
+            .attributes(attributes)
+            .importance(importance)
+            .version(version)
+            .supersedes(supersedes)
+            .latest(latest)
+            .occurredAt(occurredAt)
+            .createdAt(createdAt)
+            .sourcePins(sourcePins);
     b.set.clear();
     return b;
   }
@@ -140,7 +160,8 @@ public record Memory(
 
   private static void checkLength(String name, String value, int max) {
     if (value.length() > max) {
-      throw new IllegalArgumentException(name + " must be at most " + max + " characters, got " + value.length());
+      throw new IllegalArgumentException(
+          name + " must be at most " + max + " characters, got " + value.length());
     }
   }
 
@@ -157,19 +178,21 @@ public record Memory(
   static Map<String, String> copyAttributes(Map<String, String> attributes) {
     Objects.requireNonNull(attributes, "attributes");
     Map<String, String> copy = new LinkedHashMap<>();
-    attributes.forEach((k, v) -> {
-      if (k == null || k.isBlank() || v == null) {
-        throw new IllegalArgumentException("attributes must have non-blank keys and non-null values");
-      }
-      copy.put(k, v);
-    });
+    attributes.forEach(
+        (k, v) -> {
+          if (k == null || k.isBlank() || v == null) {
+            throw new IllegalArgumentException(
+                "attributes must have non-blank keys and non-null values");
+          }
+          copy.put(k, v);
+        });
     return Collections.unmodifiableMap(copy);
   }
 
   /**
    * Builds a {@link Memory}. Not thread-safe. Required: id, scope, content; the rest default to:
-   * type {@link MemoryType#OBSERVATION}, empty title, summary and collections, origin
-   * {@link Origin#user()}, importance 0.5, version 1, latest true, both instants required unless set.
+   * type {@link MemoryType#OBSERVATION}, empty title, summary and collections, origin {@link
+   * Origin#user()}, importance 0.5, version 1, latest true, both instants required unless set.
    */
   public static final class Builder {
     private MemoryId id;
@@ -197,31 +220,126 @@ public record Memory(
 
     private Builder() {}
 
-    public Builder id(MemoryId value) { checkUnset("id"); this.id = Objects.requireNonNull(value, "id"); return recorded("id"); }
-    public Builder type(MemoryType value) { checkUnset("type"); this.type = Objects.requireNonNull(value, "type"); return recorded("type"); }
-    public Builder title(String value) { checkUnset("title"); this.title = Objects.requireNonNull(value, "title"); return recorded("title"); }
-    public Builder summary(String value) { checkUnset("summary"); this.summary = Objects.requireNonNull(value, "summary"); return recorded("summary"); }
-    public Builder content(String value) { checkUnset("content"); this.content = Objects.requireNonNull(value, "content"); return recorded("content"); }
-    public Builder context(String value) { checkUnset("context"); this.context = Objects.requireNonNull(value, "context"); return recorded("context"); }
-    public Builder concepts(List<String> value) { checkUnset("concepts"); this.concepts = Objects.requireNonNull(value, "concepts"); return recorded("concepts"); }
-    public Builder files(List<String> value) { checkUnset("files"); this.files = Objects.requireNonNull(value, "files"); return recorded("files"); }
-    public Builder scope(Scope value) { checkUnset("scope"); this.scope = Objects.requireNonNull(value, "scope"); return recorded("scope"); }
+    public Builder id(MemoryId value) {
+      checkUnset("id");
+      this.id = Objects.requireNonNull(value, "id");
+      return recorded("id");
+    }
+
+    public Builder type(MemoryType value) {
+      checkUnset("type");
+      this.type = Objects.requireNonNull(value, "type");
+      return recorded("type");
+    }
+
+    public Builder title(String value) {
+      checkUnset("title");
+      this.title = Objects.requireNonNull(value, "title");
+      return recorded("title");
+    }
+
+    public Builder summary(String value) {
+      checkUnset("summary");
+      this.summary = Objects.requireNonNull(value, "summary");
+      return recorded("summary");
+    }
+
+    public Builder content(String value) {
+      checkUnset("content");
+      this.content = Objects.requireNonNull(value, "content");
+      return recorded("content");
+    }
+
+    public Builder context(String value) {
+      checkUnset("context");
+      this.context = Objects.requireNonNull(value, "context");
+      return recorded("context");
+    }
+
+    public Builder concepts(List<String> value) {
+      checkUnset("concepts");
+      this.concepts = Objects.requireNonNull(value, "concepts");
+      return recorded("concepts");
+    }
+
+    public Builder files(List<String> value) {
+      checkUnset("files");
+      this.files = Objects.requireNonNull(value, "files");
+      return recorded("files");
+    }
+
+    public Builder scope(Scope value) {
+      checkUnset("scope");
+      this.scope = Objects.requireNonNull(value, "scope");
+      return recorded("scope");
+    }
+
     /** Sets the source session; null clears it. */
-    public Builder sourceSession(String value) { checkUnset("sourceSession"); this.sourceSession = value; return recorded("sourceSession"); }
-    public Builder origin(Origin value) { checkUnset("origin"); this.origin = Objects.requireNonNull(value, "origin"); return recorded("origin"); }
-    public Builder attributes(Map<String, String> value) { checkUnset("attributes"); this.attributes = Objects.requireNonNull(value, "attributes"); return recorded("attributes"); }
-    public Builder importance(double value) { checkUnset("importance"); this.importance = value; return recorded("importance"); }
-    public Builder version(int value) { checkUnset("version"); this.version = value; return recorded("version"); }
+    public Builder sourceSession(String value) {
+      checkUnset("sourceSession");
+      this.sourceSession = value;
+      return recorded("sourceSession");
+    }
+
+    public Builder origin(Origin value) {
+      checkUnset("origin");
+      this.origin = Objects.requireNonNull(value, "origin");
+      return recorded("origin");
+    }
+
+    public Builder attributes(Map<String, String> value) {
+      checkUnset("attributes");
+      this.attributes = Objects.requireNonNull(value, "attributes");
+      return recorded("attributes");
+    }
+
+    public Builder importance(double value) {
+      checkUnset("importance");
+      this.importance = value;
+      return recorded("importance");
+    }
+
+    public Builder version(int value) {
+      checkUnset("version");
+      this.version = value;
+      return recorded("version");
+    }
+
     /** Sets the superseded version; null clears it. */
-    public Builder supersedes(MemoryId value) { checkUnset("supersedes"); this.supersedes = value; return recorded("supersedes"); }
-    public Builder latest(boolean value) { checkUnset("latest"); this.latest = value; return recorded("latest"); }
-    public Builder occurredAt(Instant value) { checkUnset("occurredAt"); this.occurredAt = Objects.requireNonNull(value, "occurredAt"); return recorded("occurredAt"); }
-    public Builder createdAt(Instant value) { checkUnset("createdAt"); this.createdAt = Objects.requireNonNull(value, "createdAt"); return recorded("createdAt"); }
-    public Builder sourcePins(List<SourcePin> value) { checkUnset("sourcePins"); this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return recorded("sourcePins"); }
+    public Builder supersedes(MemoryId value) {
+      checkUnset("supersedes");
+      this.supersedes = value;
+      return recorded("supersedes");
+    }
+
+    public Builder latest(boolean value) {
+      checkUnset("latest");
+      this.latest = value;
+      return recorded("latest");
+    }
+
+    public Builder occurredAt(Instant value) {
+      checkUnset("occurredAt");
+      this.occurredAt = Objects.requireNonNull(value, "occurredAt");
+      return recorded("occurredAt");
+    }
+
+    public Builder createdAt(Instant value) {
+      checkUnset("createdAt");
+      this.createdAt = Objects.requireNonNull(value, "createdAt");
+      return recorded("createdAt");
+    }
+
+    public Builder sourcePins(List<SourcePin> value) {
+      checkUnset("sourcePins");
+      this.sourcePins = Objects.requireNonNull(value, "sourcePins");
+      return recorded("sourcePins");
+    }
 
     private void checkUnset(String setter) {
       if (set.contains(setter)) {
-        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+        throw new IllegalStateException(
+            setter + " was already set on this builder; each setter may be called once");
       }
     }
 
@@ -237,8 +355,26 @@ public record Memory(
      * @throws IllegalArgumentException if a value breaks a rule stated on {@link Memory}
      */
     public Memory build() {
-      return new Memory(id, type, title, summary, content, context, concepts, files, scope, sourceSession,
-          origin, attributes, importance, version, supersedes, latest, occurredAt, createdAt, sourcePins);
+      return new Memory(
+          id,
+          type,
+          title,
+          summary,
+          content,
+          context,
+          concepts,
+          files,
+          scope,
+          sourceSession,
+          origin,
+          attributes,
+          importance,
+          version,
+          supersedes,
+          latest,
+          occurredAt,
+          createdAt,
+          sourcePins);
     }
   }
 }

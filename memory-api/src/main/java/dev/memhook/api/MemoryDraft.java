@@ -1,10 +1,10 @@
 package dev.memhook.api;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -15,16 +15,16 @@ import java.util.Set;
  * content; a null {@code occurredAt} means "when it is stored". Text longer than the limits on
  * {@link Memory} is rejected by {@link MemoryService#remember(MemoryDraft)}, never cut silently.
  *
- * <p>Immutable and thread-safe. Collections are copied. Null is accepted only for
- * {@code sourceSession} and {@code occurredAt}.
+ * <p>Immutable and thread-safe. Collections are copied. Null is accepted only for {@code
+ * sourceSession} and {@code occurredAt}.
  *
  * @param scope the partition to store into
  * @param content the full text
  * @param type the kind of knowledge
  * @param title a short title, or empty to derive one
  * @param summary what a batched injection shows, or empty to derive one
- * @param context what came just before it, such as the previous turn; searchable at a lower
- *     weight, never shown as content; empty when none
+ * @param context what came just before it, such as the previous turn; searchable at a lower weight,
+ *     never shown as content; empty when none
  * @param concepts concept tags
  * @param files file paths the memory is about
  * @param sourceSession the session it came from, or null
@@ -113,17 +113,65 @@ public record MemoryDraft(
       this.content = Objects.requireNonNull(content, "content");
     }
 
-    public Builder type(MemoryType value) { checkUnset("type"); this.type = Objects.requireNonNull(value, "type"); return recorded("type"); }
-    public Builder title(String value) { checkUnset("title"); this.title = Objects.requireNonNull(value, "title"); return recorded("title"); }
-    public Builder summary(String value) { checkUnset("summary"); this.summary = Objects.requireNonNull(value, "summary"); return recorded("summary"); }
-    /** What came just before it, such as the previous turn; cut to {@link Memory#MAX_CONTEXT} characters. */
-    public Builder context(String value) { checkUnset("context"); this.context = Objects.requireNonNull(value, "context"); return recorded("context"); }
-    public Builder concepts(List<String> value) { checkUnset("concepts"); this.concepts = Objects.requireNonNull(value, "concepts"); return recorded("concepts"); }
-    public Builder files(List<String> value) { checkUnset("files"); this.files = Objects.requireNonNull(value, "files"); return recorded("files"); }
+    public Builder type(MemoryType value) {
+      checkUnset("type");
+      this.type = Objects.requireNonNull(value, "type");
+      return recorded("type");
+    }
+
+    public Builder title(String value) {
+      checkUnset("title");
+      this.title = Objects.requireNonNull(value, "title");
+      return recorded("title");
+    }
+
+    public Builder summary(String value) {
+      checkUnset("summary");
+      this.summary = Objects.requireNonNull(value, "summary");
+      return recorded("summary");
+    }
+
+    /**
+     * What came just before it, such as the previous turn; cut to {@link Memory#MAX_CONTEXT}
+     * characters.
+     */
+    public Builder context(String value) {
+      checkUnset("context");
+      this.context = Objects.requireNonNull(value, "context");
+      return recorded("context");
+    }
+
+    public Builder concepts(List<String> value) {
+      checkUnset("concepts");
+      this.concepts = Objects.requireNonNull(value, "concepts");
+      return recorded("concepts");
+    }
+
+    public Builder files(List<String> value) {
+      checkUnset("files");
+      this.files = Objects.requireNonNull(value, "files");
+      return recorded("files");
+    }
+
     /** Sets the session; null clears it. */
-    public Builder sourceSession(String value) { checkUnset("sourceSession"); this.sourceSession = value; return recorded("sourceSession"); }
-    public Builder origin(Origin value) { checkUnset("origin"); this.origin = Objects.requireNonNull(value, "origin"); return recorded("origin"); }
-    public Builder attributes(Map<String, String> value) { checkUnset("attributes"); this.attributes = Objects.requireNonNull(value, "attributes"); return recorded("attributes"); }
+    public Builder sourceSession(String value) {
+      checkUnset("sourceSession");
+      this.sourceSession = value;
+      return recorded("sourceSession");
+    }
+
+    public Builder origin(Origin value) {
+      checkUnset("origin");
+      this.origin = Objects.requireNonNull(value, "origin");
+      return recorded("origin");
+    }
+
+    public Builder attributes(Map<String, String> value) {
+      checkUnset("attributes");
+      this.attributes = Objects.requireNonNull(value, "attributes");
+      return recorded("attributes");
+    }
+
     /** Sets the importance; must be in [0, 1]. */
     public Builder importance(double value) {
       checkUnset("importance");
@@ -133,13 +181,24 @@ public record MemoryDraft(
       this.importance = value;
       return recorded("importance");
     }
+
     /** Sets when it happened; null means "when stored". */
-    public Builder occurredAt(Instant value) { checkUnset("occurredAt"); this.occurredAt = value; return recorded("occurredAt"); }
-    public Builder sourcePins(List<SourcePin> value) { checkUnset("sourcePins"); this.sourcePins = Objects.requireNonNull(value, "sourcePins"); return recorded("sourcePins"); }
+    public Builder occurredAt(Instant value) {
+      checkUnset("occurredAt");
+      this.occurredAt = value;
+      return recorded("occurredAt");
+    }
+
+    public Builder sourcePins(List<SourcePin> value) {
+      checkUnset("sourcePins");
+      this.sourcePins = Objects.requireNonNull(value, "sourcePins");
+      return recorded("sourcePins");
+    }
 
     private void checkUnset(String setter) {
       if (set.contains(setter)) {
-        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+        throw new IllegalStateException(
+            setter + " was already set on this builder; each setter may be called once");
       }
     }
 
@@ -150,8 +209,21 @@ public record MemoryDraft(
 
     /** Builds the draft. */
     public MemoryDraft build() {
-      return new MemoryDraft(scope, content, type, title, summary, context, concepts, files, sourceSession,
-          origin, attributes, importance, occurredAt, sourcePins);
+      return new MemoryDraft(
+          scope,
+          content,
+          type,
+          title,
+          summary,
+          context,
+          concepts,
+          files,
+          sourceSession,
+          origin,
+          attributes,
+          importance,
+          occurredAt,
+          sourcePins);
     }
   }
 }

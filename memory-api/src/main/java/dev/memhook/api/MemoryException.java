@@ -2,8 +2,8 @@ package dev.memhook.api;
 
 /**
  * A run-time failure inside Memhook (store, embedder, recall), as opposed to a caller mistake,
- * which is an {@link IllegalArgumentException}, {@link IllegalStateException} or
- * {@link NullPointerException}. Subtypes say what to do about it.
+ * which is an {@link IllegalArgumentException}, {@link IllegalStateException} or {@link
+ * NullPointerException}. Subtypes say what to do about it.
  */
 public class MemoryException extends RuntimeException {
   private static final long serialVersionUID = 1L;

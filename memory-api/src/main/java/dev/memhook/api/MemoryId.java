@@ -7,13 +7,13 @@ import java.util.regex.Pattern;
 /**
  * The identity of one stored memory version.
  *
- * <p>A value of 1 to 128 characters from {@code [A-Za-z0-9._:-]}, so it is safe to show a model,
- * to put in JSON and to use as a file or index key. Ids made by {@link #random()} are 128-bit random
+ * <p>A value of 1 to 128 characters from {@code [A-Za-z0-9._:-]}, so it is safe to show a model, to
+ * put in JSON and to use as a file or index key. Ids made by {@link #random()} are 128-bit random
  * values, never guessable sequences. Hosts that import memories may keep their own ids if they fit
  * the pattern.
  *
- * <p>Immutable and thread-safe. The constructor rejects {@code null} with a
- * {@link NullPointerException} and malformed text with an {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe. The constructor rejects {@code null} with a {@link
+ * NullPointerException} and malformed text with an {@link IllegalArgumentException}.
  *
  * @param value the id text
  */
@@ -31,7 +31,11 @@ public record MemoryId(String value) implements Comparable<MemoryId> {
     Objects.requireNonNull(value, "value");
     if (!VALID.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          "memory id must be 1-" + MAX_LENGTH + " characters of [A-Za-z0-9._:-], got '" + abbreviate(value) + "'");
+          "memory id must be 1-"
+              + MAX_LENGTH
+              + " characters of [A-Za-z0-9._:-], got '"
+              + abbreviate(value)
+              + "'");
     }
   }
 
@@ -44,7 +48,9 @@ public record MemoryId(String value) implements Comparable<MemoryId> {
     return new MemoryId(value);
   }
 
-  /** Returns a fresh random id such as {@code mem_8k2v...} (26 random base-32 characters, 130 bits). */
+  /**
+   * Returns a fresh random id such as {@code mem_8k2v...} (26 random base-32 characters, 130 bits).
+   */
   public static MemoryId random() {
     StringBuilder sb = new StringBuilder(30).append("mem_");
     for (int i = 0; i < 26; i++) {

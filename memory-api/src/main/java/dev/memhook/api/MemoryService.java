@@ -11,12 +11,12 @@ import java.util.Optional;
  * <p>Obtain one from {@code dev.memhook.core.Memhook.builder()}. Implementations are thread-safe:
  * one instance serves every thread and every chat service of the application. Methods reject null
  * arguments with a {@link NullPointerException}. Run-time failures of the store or the embedder
- * surface as {@link MemoryException} subtypes from the direct methods ({@code remember},
- * {@code recall}, …); inside a hook they never reach the host's turn.
+ * surface as {@link MemoryException} subtypes from the direct methods ({@code remember}, {@code
+ * recall}, …); inside a hook they never reach the host's turn.
  *
  * <p>Lifecycle: {@link #close()} detaches every hook, stops background work and closes the store
- * and embedder the service owns; it is idempotent. After close every other method throws
- * {@link IllegalStateException}.
+ * and embedder the service owns; it is idempotent. After close every other method throws {@link
+ * IllegalStateException}.
  */
 public interface MemoryService extends AutoCloseable {
 
@@ -31,12 +31,12 @@ public interface MemoryService extends AutoCloseable {
   Memory remember(MemoryDraft draft);
 
   /**
-   * Writes a new version of a memory: the new version gets a new id, {@code version + 1} and
-   * {@code supersedes = id}; the old version stays readable by id but is no longer latest, so it is
-   * never recalled.
+   * Writes a new version of a memory: the new version gets a new id, {@code version + 1} and {@code
+   * supersedes = id}; the old version stays readable by id but is no longer latest, so it is never
+   * recalled.
    *
-   * @throws IllegalArgumentException if {@code id} is unknown, not the latest version, or the draft's
-   *     scope differs from the memory's
+   * @throws IllegalArgumentException if {@code id} is unknown, not the latest version, or the
+   *     draft's scope differs from the memory's
    */
   Memory update(MemoryId id, MemoryDraft draft);
 
@@ -50,14 +50,17 @@ public interface MemoryService extends AutoCloseable {
   RecallResult recall(RecallQuery query);
 
   /**
-   * Forgets a memory and every older version it supersedes: removed from every index at once,
-   * never recalled, injected or fetched again. Leaves a {@link ForgetRecord} per removed version.
+   * Forgets a memory and every older version it supersedes: removed from every index at once, never
+   * recalled, injected or fetched again. Leaves a {@link ForgetRecord} per removed version.
    *
    * @return whether anything was forgotten
    */
   boolean forget(MemoryId id, String actor, String reason);
 
-  /** {@link #forget(MemoryId, String, String)} with actor {@code "host"} and reason {@code "unspecified"}. */
+  /**
+   * {@link #forget(MemoryId, String, String)} with actor {@code "host"} and reason {@code
+   * "unspecified"}.
+   */
   default boolean forget(MemoryId id) {
     return forget(id, "host", "unspecified");
   }

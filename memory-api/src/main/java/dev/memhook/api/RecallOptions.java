@@ -3,8 +3,8 @@ package dev.memhook.api;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How recall ranks and filters: per-signal candidate depth, the weights and {@code k} of reciprocal
@@ -13,12 +13,12 @@ import java.util.Optional;
  *
  * <p>Fused score: {@code Σ weight_s / (rrfK + rank_s)} over the signals (text, vector, graph) that
  * returned the candidate. The relevance gate has two levels, both absolute: a recall returns
- * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine
- * {@code >= evidenceCosine}, or text score divided by the query's
- * {@linkplain dev.memhook.api.spi.TextHits#ceiling() ceiling}
- * {@code >= evidenceTextScore}); and then each candidate returned must clear a <em>candidate
- * floor</em> on at least one signal: cosine {@code >= minCosine}, normalised text
- * {@code >= minTextScore}, or {@code >= minSharedEntities} concepts and files shared with a top hit.
+ * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine {@code >=
+ * evidenceCosine}, or text score divided by the query's {@linkplain
+ * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
+ * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
+ * minCosine}, normalised text {@code >= minTextScore}, or {@code >= minSharedEntities} concepts and
+ * files shared with a top hit.
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */
@@ -26,6 +26,7 @@ public final class RecallOptions {
 
   /** Default candidates taken from each signal ({@value}): deep enough for fusion to reorder. */
   public static final int DEFAULT_CANDIDATES_PER_SIGNAL = 50;
+
   /**
    * Default RRF {@code k} ({@value}). Smaller than the RRF paper's customary {@code k}, which damps
    * the differences between top ranks so much that a weak signal's first hits overtake a strong
@@ -34,8 +35,10 @@ public final class RecallOptions {
    * ranking is best and beats text alone (see benchmarks/RESULTS.md).
    */
   public static final int DEFAULT_RRF_K = 20;
+
   /** Default text weight ({@value}): the reference the other weights are set against. */
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
+
   /**
    * Default vector weight ({@value}), well below the text weight: with the local MiniLM model the
    * vector list alone ranks worse than the text list, and equal weights let its weaker ranks push
@@ -43,13 +46,16 @@ public final class RecallOptions {
    * benchmarks/RESULTS.md). A stronger embedding model deserves a higher weight.
    */
   public static final double DEFAULT_VECTOR_WEIGHT = 0.3;
+
   /**
    * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence
    * than matching the query.
    */
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
+
   /** Default number of top fused hits the graph expands from ({@value}). */
   public static final int DEFAULT_GRAPH_SEEDS = 5;
+
   /**
    * Default cap of results per source session: off ({@link Integer#MAX_VALUE}). Evidence often
    * clusters in one session, so a cap drops relevant memories (see benchmarks/RESULTS.md); turn it
@@ -57,24 +63,27 @@ public final class RecallOptions {
    * rest.
    */
   public static final int DEFAULT_MAX_PER_SESSION = Integer.MAX_VALUE;
+
   /**
    * Default evidence floor on cosine ({@value}). A recall returns anything only if at least one
    * candidate reaches an evidence floor (this cosine, or {@link #DEFAULT_EVIDENCE_TEXT_SCORE}).
    * Calibrated for the local MiniLM model and the Lucene store's weighted (BM25F) text field: among
    * round floors, this is the pair that keeps the targeted share of off-topic questions from
    * injecting anything at the lowest cost to on-topic ones (the target and the sweep are in
-   * benchmarks/RESULTS.md, section 5). A lower cosine lets too many off-topic questions
-   * through; a higher text floor with a lower cosine keeps as many out but rejects messages that
-   * ask two things at once, where each topic covers only part of the query's terms.
+   * benchmarks/RESULTS.md, section 5). A lower cosine lets too many off-topic questions through; a
+   * higher text floor with a lower cosine keeps as many out but rejects messages that ask two
+   * things at once, where each topic covers only part of the query's terms.
    */
   public static final double DEFAULT_EVIDENCE_COSINE = 0.50;
+
   /**
    * Default evidence floor on the normalised text score ({@value}), a share of the query's
-   * {@linkplain dev.memhook.api.spi.TextHits#ceiling() text-score ceiling}; see
-   * {@link #DEFAULT_EVIDENCE_COSINE}. (The ceiling is where BM25 tends as a term's frequency grows,
-   * so even a memory holding every query term once scores well below it.)
+   * {@linkplain dev.memhook.api.spi.TextHits#ceiling() text-score ceiling}; see {@link
+   * #DEFAULT_EVIDENCE_COSINE}. (The ceiling is where BM25 tends as a term's frequency grows, so
+   * even a memory holding every query term once scores well below it.)
    */
   public static final double DEFAULT_EVIDENCE_TEXT_SCORE = 0.25;
+
   /**
    * Default candidate floor on cosine ({@value}). Once a recall has evidence, each candidate it
    * returns must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}).
@@ -83,15 +92,22 @@ public final class RecallOptions {
    * evidence (see benchmarks/RESULTS.md, section 5).
    */
   public static final double DEFAULT_MIN_COSINE = 0.35;
-  /** Default candidate floor on the normalised text score ({@value}); see {@link #DEFAULT_MIN_COSINE}. */
+
+  /**
+   * Default candidate floor on the normalised text score ({@value}); see {@link
+   * #DEFAULT_MIN_COSINE}.
+   */
   public static final double DEFAULT_MIN_TEXT_SCORE = 0.10;
+
   /**
    * Default number of shared concepts and files for a graph-only candidate to pass the gate
    * ({@value}): more than one, so a single common concept does not let a memory through.
    */
   public static final int DEFAULT_MIN_SHARED_ENTITIES = 2;
+
   /** Default number of top candidates a reranker sees ({@value}). */
   public static final int DEFAULT_RERANK_TOP = 20;
+
   /** Default size of the query-embedding cache, in entries ({@value}). */
   public static final int DEFAULT_QUERY_CACHE_SIZE = 10_000;
 
@@ -160,34 +176,102 @@ public final class RecallOptions {
     return b;
   }
 
-  public int candidatesPerSignal() { return candidatesPerSignal; }
-  public int rrfK() { return rrfK; }
-  public double textWeight() { return textWeight; }
-  public double vectorWeight() { return vectorWeight; }
-  public double graphWeight() { return graphWeight; }
-  public int graphSeeds() { return graphSeeds; }
+  public int candidatesPerSignal() {
+    return candidatesPerSignal;
+  }
+
+  public int rrfK() {
+    return rrfK;
+  }
+
+  public double textWeight() {
+    return textWeight;
+  }
+
+  public double vectorWeight() {
+    return vectorWeight;
+  }
+
+  public double graphWeight() {
+    return graphWeight;
+  }
+
+  public int graphSeeds() {
+    return graphSeeds;
+  }
+
   /** The per-session cap; {@link Integer#MAX_VALUE} when off. */
-  public int maxPerSession() { return maxPerSession; }
-  public double minCosine() { return minCosine; }
-  public double minTextScore() { return minTextScore; }
+  public int maxPerSession() {
+    return maxPerSession;
+  }
+
+  public double minCosine() {
+    return minCosine;
+  }
+
+  public double minTextScore() {
+    return minTextScore;
+  }
+
   /** The cosine at least one candidate must reach for a recall to return anything. */
-  public double evidenceCosine() { return evidenceCosine; }
-  /** The normalised text score at least one candidate must reach for a recall to return anything. */
-  public double evidenceTextScore() { return evidenceTextScore; }
-  public int minSharedEntities() { return minSharedEntities; }
+  public double evidenceCosine() {
+    return evidenceCosine;
+  }
+
+  /**
+   * The normalised text score at least one candidate must reach for a recall to return anything.
+   */
+  public double evidenceTextScore() {
+    return evidenceTextScore;
+  }
+
+  public int minSharedEntities() {
+    return minSharedEntities;
+  }
+
   /** The reranker, if one was set. */
-  public Optional<Reranker> reranker() { return Optional.ofNullable(reranker); }
-  public int rerankTop() { return rerankTop; }
-  public int queryCacheSize() { return queryCacheSize; }
+  public Optional<Reranker> reranker() {
+    return Optional.ofNullable(reranker);
+  }
+
+  public int rerankTop() {
+    return rerankTop;
+  }
+
+  public int queryCacheSize() {
+    return queryCacheSize;
+  }
 
   @Override
   public String toString() {
-    return "RecallOptions[candidates=" + candidatesPerSignal + ", rrfK=" + rrfK + ", weights(text="
-        + textWeight + ", vector=" + vectorWeight + ", graph=" + graphWeight + "), graphSeeds=" + graphSeeds
-        + ", maxPerSession=" + (maxPerSession == Integer.MAX_VALUE ? "off" : maxPerSession)
-        + ", evidence(cosine=" + evidenceCosine + ", text=" + evidenceTextScore + ")"
-        + ", minCosine=" + minCosine + ", minTextScore=" + minTextScore + ", minShared=" + minSharedEntities
-        + ", reranker=" + (reranker == null ? "none" : reranker) + "]";
+    return "RecallOptions[candidates="
+        + candidatesPerSignal
+        + ", rrfK="
+        + rrfK
+        + ", weights(text="
+        + textWeight
+        + ", vector="
+        + vectorWeight
+        + ", graph="
+        + graphWeight
+        + "), graphSeeds="
+        + graphSeeds
+        + ", maxPerSession="
+        + (maxPerSession == Integer.MAX_VALUE ? "off" : maxPerSession)
+        + ", evidence(cosine="
+        + evidenceCosine
+        + ", text="
+        + evidenceTextScore
+        + ")"
+        + ", minCosine="
+        + minCosine
+        + ", minTextScore="
+        + minTextScore
+        + ", minShared="
+        + minSharedEntities
+        + ", reranker="
+        + (reranker == null ? "none" : reranker)
+        + "]";
   }
 
   /** Builds {@link RecallOptions}. Not thread-safe. */
@@ -234,7 +318,8 @@ public final class RecallOptions {
       this.vectorWeight = weight("vector", vector);
       this.graphWeight = weight("graph", graph);
       if (text == 0 && vector == 0) {
-        throw new IllegalArgumentException("at least one of the text and vector weights must be positive");
+        throw new IllegalArgumentException(
+            "at least one of the text and vector weights must be positive");
       }
       return recorded("weights");
     }
@@ -281,15 +366,18 @@ public final class RecallOptions {
     }
 
     /**
-     * The evidence floors: a recall returns anything only if at least one candidate reaches
-     * {@code cosine} or {@code textScore} (normalised); each in the same range as the candidate
-     * floors, and {@link #build()} checks they are not below them.
+     * The evidence floors: a recall returns anything only if at least one candidate reaches {@code
+     * cosine} or {@code textScore} (normalised); each in the same range as the candidate floors,
+     * and {@link #build()} checks they are not below them.
      */
     public Builder evidenceFloors(double cosine, double textScore) {
       checkUnset("evidenceFloors");
       if (!(cosine >= -1 && cosine <= 1.01) || !(textScore >= 0 && textScore <= 1.01)) {
-        throw new IllegalArgumentException("evidence floors must be cosine in [-1, 1.01] and text in [0, 1.01], got "
-            + cosine + ", " + textScore);
+        throw new IllegalArgumentException(
+            "evidence floors must be cosine in [-1, 1.01] and text in [0, 1.01], got "
+                + cosine
+                + ", "
+                + textScore);
       }
       this.evidenceCosine = cosine;
       this.evidenceTextScore = textScore;
@@ -336,8 +424,16 @@ public final class RecallOptions {
      */
     public RecallOptions build() {
       if (evidenceCosine < minCosine || evidenceTextScore < minTextScore) {
-        throw new IllegalStateException("evidence floors (cosine " + evidenceCosine + ", text " + evidenceTextScore
-            + ") must not be below the candidate floors (cosine " + minCosine + ", text " + minTextScore + ")");
+        throw new IllegalStateException(
+            "evidence floors (cosine "
+                + evidenceCosine
+                + ", text "
+                + evidenceTextScore
+                + ") must not be below the candidate floors (cosine "
+                + minCosine
+                + ", text "
+                + minTextScore
+                + ")");
       }
       return new RecallOptions(this);
     }
@@ -345,7 +441,8 @@ public final class RecallOptions {
     private void checkUnset(String... names) {
       for (String name : names) {
         if (set.contains(name)) {
-          throw new IllegalStateException(name + " was already set on this builder; each setting may be set once");
+          throw new IllegalStateException(
+              name + " was already set on this builder; each setting may be set once");
         }
       }
     }
@@ -357,7 +454,8 @@ public final class RecallOptions {
 
     private static int inRange(String name, int value, int min, int max) {
       if (value < min || value > max) {
-        throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], got " + value);
+        throw new IllegalArgumentException(
+            name + " must be in [" + min + ", " + max + "], got " + value);
       }
       return value;
     }

@@ -15,6 +15,7 @@ public record RecallQuery(Scope scope, String text, int limit) {
 
   /** The default number of memories returned. */
   public static final int DEFAULT_LIMIT = 5;
+
   /** The largest accepted limit. */
   public static final int MAX_LIMIT = 100;
 
@@ -27,7 +28,9 @@ public record RecallQuery(Scope scope, String text, int limit) {
     }
   }
 
-  /** A query for {@code text} in {@code scope} returning at most {@value #DEFAULT_LIMIT} memories. */
+  /**
+   * A query for {@code text} in {@code scope} returning at most {@value #DEFAULT_LIMIT} memories.
+   */
   public static RecallQuery of(Scope scope, String text) {
     return new RecallQuery(scope, text, DEFAULT_LIMIT);
   }

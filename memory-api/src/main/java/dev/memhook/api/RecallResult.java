@@ -38,8 +38,13 @@ public record RecallResult(List<RecalledMemory> memories, List<DroppedCandidate>
       sb.append(rank++).append(". ").append(m.id()).append("  ").append(m.why()).append('\n');
     }
     for (DroppedCandidate d : dropped) {
-      sb.append("dropped ").append(d.id()).append(" by ").append(d.rule()).append(": ")
-          .append(d.detail()).append('\n');
+      sb.append("dropped ")
+          .append(d.id())
+          .append(" by ")
+          .append(d.rule())
+          .append(": ")
+          .append(d.detail())
+          .append('\n');
     }
     return sb.toString();
   }

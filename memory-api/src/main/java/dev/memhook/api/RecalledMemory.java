@@ -30,8 +30,14 @@ public record RecalledMemory(Memory memory, double score, List<SignalHit> signal
   public String why() {
     return String.format(java.util.Locale.ROOT, "fused %.4f: ", score)
         + signals.stream()
-            .map(h -> String.format(java.util.Locale.ROOT, "%s #%d (%.3f)",
-                h.signal().name().toLowerCase(java.util.Locale.ROOT), h.rank(), h.score()))
+            .map(
+                h ->
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%s #%d (%.3f)",
+                        h.signal().name().toLowerCase(java.util.Locale.ROOT),
+                        h.rank(),
+                        h.score()))
             .collect(Collectors.joining(", "));
   }
 }

@@ -6,10 +6,10 @@ import java.util.regex.Pattern;
 /**
  * The partition a memory belongs to, such as a tenant, a user, a project or an agent.
  *
- * <p>A scope is a path of one to eight segments joined by {@code /}, for example
- * {@code acme/alice/checkout-service}. Scope is a hard filter applied inside the store: a recall for
- * one scope never returns a memory of another, and scopes do not inherit: {@code acme/alice} does
- * not see memories stored under {@code acme}.
+ * <p>A scope is a path of one to eight segments joined by {@code /}, for example {@code
+ * acme/alice/checkout-service}. Scope is a hard filter applied inside the store: a recall for one
+ * scope never returns a memory of another, and scopes do not inherit: {@code acme/alice} does not
+ * see memories stored under {@code acme}.
  *
  * <p>Immutable and thread-safe. {@code null} is rejected with a {@link NullPointerException}.
  *
@@ -30,7 +30,8 @@ public record Scope(String value) {
     if (!VALID.matcher(value).matches()) {
       throw new IllegalArgumentException(
           "scope must be 1-8 '/'-separated segments of [A-Za-z0-9._@+-] (each 1-64 chars), got '"
-              + value + "'");
+              + value
+              + "'");
     }
   }
 

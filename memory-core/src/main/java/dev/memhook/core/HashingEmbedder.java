@@ -15,15 +15,15 @@ import java.util.Objects;
 /**
  * A deterministic, dependency-free embedder by feature hashing: each word (and each part of a
  * camelCase or snake_case identifier), each pair of neighbouring words and each character trigram
- * of a word is hashed to a signed position of the vector; the sum is L2-normalised. Texts that share
- * words and word pieces get similar vectors; it knows nothing of synonyms, so it is the fallback
- * when no model is available, and what the tests use.
+ * of a word is hashed to a signed position of the vector; the sum is L2-normalised. Texts that
+ * share words and word pieces get similar vectors; it knows nothing of synonyms, so it is the
+ * fallback when no model is available, and what the tests use.
  *
- * <p>Its cosine scale differs from a sentence model's: the default relevance-gate floors of
- * {@link RecallOptions} are calibrated for the local MiniLM model and are too strict for this
- * embedder: they reject the evidence of many on-topic questions (see benchmarks/RESULTS.md,
- * section 5). Lower {@link RecallOptions.Builder#evidenceFloors} and
- * {@link RecallOptions.Builder#minCosine} when running on it, or add {@code memory-djl-embeddings}.
+ * <p>Its cosine scale differs from a sentence model's: the default relevance-gate floors of {@link
+ * RecallOptions} are calibrated for the local MiniLM model and are too strict for this embedder:
+ * they reject the evidence of many on-topic questions (see benchmarks/RESULTS.md, section 5). Lower
+ * {@link RecallOptions.Builder#evidenceFloors} and {@link RecallOptions.Builder#minCosine} when
+ * running on it, or add {@code memory-djl-embeddings}.
  *
  * <p>Text with no word (empty, whitespace, punctuation only) gets one fixed unit vector, the same
  * for all such texts, so it is never a zero vector (cosine is undefined for zero vectors).
@@ -58,7 +58,8 @@ public final class HashingEmbedder implements Embedder {
    * @throws IllegalArgumentException if {@code dimension} is not in [16, 4096]
    */
   public static HashingEmbedder withDimension(int dimension) {
-    checkArgument(dimension >= 16 && dimension <= 4096, "dimension must be in [16, 4096], got %s", dimension);
+    checkArgument(
+        dimension >= 16 && dimension <= 4096, "dimension must be in [16, 4096], got %s", dimension);
     return new HashingEmbedder(dimension);
   }
 

@@ -1,7 +1,7 @@
 package dev.memhook.core;
 
-import dev.memhook.api.RecallOptions;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
@@ -55,35 +55,39 @@ public final class Memhook {
     for (EmbedderProvider p : providers) {
       try {
         Embedder e = p.create();
-        LOG.info("memhook: using embedder {} ({}, {} dimensions)", p.name(), e.modelId(), e.dimension());
+        LOG.info(
+            "memhook: using embedder {} ({}, {} dimensions)", p.name(), e.modelId(), e.dimension());
         return e;
       } catch (RuntimeException e) {
-        LOG.warn("memhook: embedder provider {} failed, trying the next: {}", p.name(), e.toString());
+        LOG.warn(
+            "memhook: embedder provider {} failed, trying the next: {}", p.name(), e.toString());
       }
     }
-    LOG.info("memhook: no embedding model on the class path (add memory-djl-embeddings for semantic recall);"
-        + " using the dependency-free hashing embedder");
+    LOG.info(
+        "memhook: no embedding model on the class path (add memory-djl-embeddings for semantic recall);"
+            + " using the dependency-free hashing embedder");
     return HashingEmbedder.create();
   }
 
   /**
    * Builds a {@link MemoryService}. Not thread-safe.
    *
-   * <p><b>Setters only record.</b> Nothing is opened, locked, loaded or started before
-   * {@link #build()}: a setter checks its argument and remembers it. Each setter may be called at
-   * most once per builder (a second call throws {@link IllegalStateException} naming what was
-   * already set), as in Caffeine's builders: a repeated or conflicting choice is a mistake to report,
-   * not to resolve silently. A builder builds one service.
+   * <p><b>Setters only record.</b> Nothing is opened, locked, loaded or started before {@link
+   * #build()}: a setter checks its argument and remembers it. Each setter may be called at most
+   * once per builder (a second call throws {@link IllegalStateException} naming what was already
+   * set), as in Caffeine's builders: a repeated or conflicting choice is a mistake to report, not
+   * to resolve silently. A builder builds one service.
    *
    * <p>Required: where memories live, by {@link #directory(Path)} (the embedded default, Lucene on
    * disk), {@link #inMemory()} (Lucene on a heap directory) or {@link #store(MemoryStore)}.
-   * Optional: the embedder (default: the highest-priority {@link EmbedderProvider} found by
-   * {@link ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else
-   * {@link HashingEmbedder} with a logged notice), recall options (default
-   * {@link RecallOptions#defaults()}), the executor hooks recall on (default: a daemon pool of
-   * {@code max(2, cores)} threads named {@code memhook-recall-N}), and the clock (default UTC).
+   * Optional: the embedder (default: the highest-priority {@link EmbedderProvider} found by {@link
+   * ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else {@link
+   * HashingEmbedder} with a logged notice), recall options (default {@link
+   * RecallOptions#defaults()}), the executor hooks recall on (default: a daemon pool of {@code
+   * max(2, cores)} threads named {@code memhook-recall-N}), and the clock (default UTC).
    *
    * <p><b>Ownership</b> (the one place it is stated):
+   *
    * <ul>
    *   <li>The built service owns the store and the embedder, whether the builder opened them or the
    *       host passed them in, and closes both when it is closed. To share one store or embedder
@@ -91,9 +95,9 @@ public final class Memhook {
    *       one yourself.
    *   <li>The service shuts down the executor only if the builder created it; an executor the host
    *       passed in is the host's, used and never shut down.
-   *   <li>If {@code build()} fails, it closes everything it opened itself (the store of
-   *       {@code directory} or {@code inMemory}, a discovered embedder, the executor it created) and
-   *       none of what the host passed in, which stays the host's. So a failed build leaves no lock
+   *   <li>If {@code build()} fails, it closes everything it opened itself (the store of {@code
+   *       directory} or {@code inMemory}, a discovered embedder, the executor it created) and none
+   *       of what the host passed in, which stays the host's. So a failed build leaves no lock
    *       held, and a retry in the same JVM can open the same directory.
    * </ul>
    */
@@ -109,7 +113,9 @@ public final class Memhook {
 
     private Builder() {}
 
-    /** Stores memories in {@code store}, which the built service then owns (see ownership above). */
+    /**
+     * Stores memories in {@code store}, which the built service then owns (see ownership above).
+     */
     public Builder store(MemoryStore value) {
       Objects.requireNonNull(value, "store");
       checkStoreUnset();
@@ -131,9 +137,9 @@ public final class Memhook {
     }
 
     /**
-     * Stores memories in a new {@link LuceneMemoryStore} on a heap directory, opened by
-     * {@link #build()}: the same ranking as the embedded default, and nothing survives
-     * {@link MemoryService#close()}.
+     * Stores memories in a new {@link LuceneMemoryStore} on a heap directory, opened by {@link
+     * #build()}: the same ranking as the embedded default, and nothing survives {@link
+     * MemoryService#close()}.
      */
     public Builder inMemory() {
       checkStoreUnset();
@@ -180,14 +186,17 @@ public final class Memhook {
      * @throws IllegalStateException if no store was chosen, or this builder already built a service
      * @throws dev.memhook.api.MemoryStoreException if the store cannot be opened (for example, its
      *     directory is locked by another open store)
-     * @throws dev.memhook.api.IncompatibleStoreException if the store holds vectors of another model
+     * @throws dev.memhook.api.IncompatibleStoreException if the store holds vectors of another
+     *     model
      */
     public MemoryService build() {
       if (built) {
-        throw new IllegalStateException("this builder already built a service; use a new builder for another");
+        throw new IllegalStateException(
+            "this builder already built a service; use a new builder for another");
       }
       if (givenStore == null && directory == null && !inMemory) {
-        throw new IllegalStateException("choose where memories live: directory(path), store(...) or inMemory()");
+        throw new IllegalStateException(
+            "choose where memories live: directory(path), store(...) or inMemory()");
       }
       built = true;
       MemoryStore openedStore = null;
@@ -196,9 +205,10 @@ public final class Memhook {
       try {
         MemoryStore store = givenStore;
         if (store == null) {
-          openedStore = directory != null
-              ? LuceneMemoryStore.builder().directory(directory).build()
-              : LuceneMemoryStore.inMemory();
+          openedStore =
+              directory != null
+                  ? LuceneMemoryStore.builder().directory(directory).build()
+                  : LuceneMemoryStore.inMemory();
           store = openedStore;
         }
         Embedder chosen = embedder;
@@ -208,13 +218,19 @@ public final class Memhook {
         }
         Executor exec = executor;
         if (exec == null) {
-          ownedExecutor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-              new NamedDaemonThreads("memhook-recall-"));
+          ownedExecutor =
+              Executors.newFixedThreadPool(
+                  Math.max(2, Runtime.getRuntime().availableProcessors()),
+                  new NamedDaemonThreads("memhook-recall-"));
           exec = ownedExecutor;
         }
-        return new LocalMemoryService(store, chosen,
+        return new LocalMemoryService(
+            store,
+            chosen,
             recallOptions != null ? recallOptions : RecallOptions.defaults(),
-            clock != null ? clock : Clock.systemUTC(), exec, ownedExecutor);
+            clock != null ? clock : Clock.systemUTC(),
+            exec,
+            ownedExecutor);
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();
@@ -238,8 +254,10 @@ public final class Memhook {
 
     private void checkStoreUnset() {
       if (givenStore != null || directory != null || inMemory) {
-        String chosen = givenStore != null ? "store(" + givenStore + ")"
-            : directory != null ? "directory(" + directory + ")" : "inMemory()";
+        String chosen =
+            givenStore != null
+                ? "store(" + givenStore + ")"
+                : directory != null ? "directory(" + directory + ")" : "inMemory()";
         throw new IllegalStateException("where memories live was already chosen: " + chosen);
       }
     }

@@ -22,41 +22,63 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importClasses() {
-    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.memhook");
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.memhook");
   }
 
   @Test
   void theApi_dependsOnTheJdkOnly() {
-    classes().that().resideInAPackage("dev.memhook.api..")
-        .should().onlyDependOnClassesThat().resideInAnyPackage("dev.memhook.api..", "java..")
+    classes()
+        .that()
+        .resideInAPackage("dev.memhook.api..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("dev.memhook.api..", "java..")
         .check(classes);
   }
 
   @Test
   void theTestKit_doesNotDependOnCore() {
-    noClasses().that().resideInAPackage("dev.memhook.testkit..")
-        .should().dependOnClassesThat().resideInAPackage("dev.memhook.core..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memhook.testkit..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memhook.core..")
         .check(classes);
   }
 
   @Test
   void publicCoreMethods_doNotMentionInternalTypesInTheirSignatures() {
     methods()
-        .that().arePublic()
-        .and().areDeclaredInClassesThat().arePublic()
-        .and().areDeclaredInClassesThat().resideInAPackage("dev.memhook.core..")
-        .and().areDeclaredInClassesThat().resideOutsideOfPackage("dev.memhook.core.internal..")
-        .should(new ArchCondition<JavaMethod>("not mention internal types in their signatures") {
-          @Override
-          public void check(JavaMethod method, ConditionEvents events) {
-            boolean leaks = isInternal(method.getRawReturnType())
-                || method.getRawParameterTypes().stream().anyMatch(ArchitectureTest::isInternal);
-            if (leaks) {
-              events.add(SimpleConditionEvent.violated(method, method.getFullName() + " exposes an internal type"));
-            }
-          }
-        })
+        .that()
+        .arePublic()
+        .and()
+        .areDeclaredInClassesThat()
+        .arePublic()
+        .and()
+        .areDeclaredInClassesThat()
+        .resideInAPackage("dev.memhook.core..")
+        .and()
+        .areDeclaredInClassesThat()
+        .resideOutsideOfPackage("dev.memhook.core.internal..")
+        .should(
+            new ArchCondition<JavaMethod>("not mention internal types in their signatures") {
+              @Override
+              public void check(JavaMethod method, ConditionEvents events) {
+                boolean leaks =
+                    isInternal(method.getRawReturnType())
+                        || method.getRawParameterTypes().stream()
+                            .anyMatch(ArchitectureTest::isInternal);
+                if (leaks) {
+                  events.add(
+                      SimpleConditionEvent.violated(
+                          method, method.getFullName() + " exposes an internal type"));
+                }
+              }
+            })
         .check(classes);
   }
 

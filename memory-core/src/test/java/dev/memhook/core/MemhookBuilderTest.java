@@ -40,13 +40,16 @@ class MemhookBuilderTest {
   @Test
   void aFailedBuild_releasesTheDirectoryLock_soARetryInTheSameJvmOpensIt(@TempDir Path dir) {
     Memory kept;
-    try (MemoryService memory = Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService memory =
+        Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
       kept = memory.remember(MemoryDraft.of(Scope.DEFAULT, "the gateway timeout is 30 seconds"));
     }
     // another vector space: the store opens, then refuses the embedder
-    assertThrows(IncompatibleStoreException.class,
+    assertThrows(
+        IncompatibleStoreException.class,
         () -> Memhook.builder().directory(dir).embedder(HashingEmbedder.withDimension(64)).build());
-    try (MemoryService memory = Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService memory =
+        Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
       assertEquals(kept, memory.get(kept.id()).orElseThrow());
     }
   }
@@ -54,12 +57,15 @@ class MemhookBuilderTest {
   @Test
   void aFailedBuild_leavesWhatTheHostPassedIn_openAndTheHosts() {
     try (LuceneMemoryStore store = LuceneMemoryStore.inMemory()) {
-      try (MemoryService first = Memhook.builder().store(unclosable(store)).embedder(HashingEmbedder.create()).build()) {
+      try (MemoryService first =
+          Memhook.builder().store(unclosable(store)).embedder(HashingEmbedder.create()).build()) {
         first.remember(MemoryDraft.of(Scope.DEFAULT, "recorded in the 256-dimension space"));
       }
-      assertThrows(IncompatibleStoreException.class,
+      assertThrows(
+          IncompatibleStoreException.class,
           () -> Memhook.builder().store(store).embedder(HashingEmbedder.withDimension(64)).build());
-      assertEquals(1, store.count(Scope.DEFAULT), "the host's store is still open after the failed build");
+      assertEquals(
+          1, store.count(Scope.DEFAULT), "the host's store is still open after the failed build");
     }
   }
 
@@ -68,10 +74,17 @@ class MemhookBuilderTest {
     LuceneMemoryStore store = LuceneMemoryStore.inMemory();
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      MemoryService memory = Memhook.builder().store(store).embedder(HashingEmbedder.create())
-          .executor(executor).build();
+      MemoryService memory =
+          Memhook.builder()
+              .store(store)
+              .embedder(HashingEmbedder.create())
+              .executor(executor)
+              .build();
       memory.close();
-      assertThrows(IllegalStateException.class, () -> store.count(Scope.DEFAULT), "the service closed the store");
+      assertThrows(
+          IllegalStateException.class,
+          () -> store.count(Scope.DEFAULT),
+          "the service closed the store");
       assertFalse(executor.isShutdown(), "the host's executor is the host's");
     } finally {
       executor.shutdownNow();
@@ -81,14 +94,15 @@ class MemhookBuilderTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"store", "embedder", "recallOptions", "executor", "clock"})
   void eachSetter_mayBeCalledOnce(String setter) {
-    UnaryOperator<Memhook.Builder> set = switch (setter) {
-      case "store" -> b -> b.inMemory();
-      case "embedder" -> b -> b.embedder(HashingEmbedder.create());
-      case "recallOptions" -> b -> b.recallOptions(RecallOptions.defaults());
-      case "executor" -> b -> b.executor(Runnable::run);
-      case "clock" -> b -> b.clock(Clock.systemUTC());
-      default -> throw new IllegalArgumentException(setter);
-    };
+    UnaryOperator<Memhook.Builder> set =
+        switch (setter) {
+          case "store" -> b -> b.inMemory();
+          case "embedder" -> b -> b.embedder(HashingEmbedder.create());
+          case "recallOptions" -> b -> b.recallOptions(RecallOptions.defaults());
+          case "executor" -> b -> b.executor(Runnable::run);
+          case "clock" -> b -> b.clock(Clock.systemUTC());
+          default -> throw new IllegalArgumentException(setter);
+        };
     Memhook.Builder builder = set.apply(Memhook.builder());
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> set.apply(builder));
     assertTrue(e.getMessage().contains("already"), e.getMessage());
@@ -114,8 +128,10 @@ class MemhookBuilderTest {
 
   @Test
   void buildWithoutAStore_namesTheThreeWays() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> Memhook.builder().build());
-    assertTrue(e.getMessage().contains("directory(path), store(...) or inMemory()"), e.getMessage());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> Memhook.builder().build());
+    assertTrue(
+        e.getMessage().contains("directory(path), store(...) or inMemory()"), e.getMessage());
   }
 
   private static MemoryStore unclosable(MemoryStore store) {

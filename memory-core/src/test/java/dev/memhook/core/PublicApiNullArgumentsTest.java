@@ -19,6 +19,7 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Reranker;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
@@ -31,7 +32,6 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
-import dev.memhook.api.Reranker;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.lucene.LuceneMemoryStore;
@@ -58,11 +58,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every public method and constructor of the API rejects a null argument with a
- * {@link NullPointerException}, as the API's Javadoc promises, except where the Javadoc says the
- * argument may be null. Guava's {@link NullPointerTester} passes null to one parameter at a time;
- * records are swept by their own test below, from a valid instance, because the tester's default
- * arguments (an empty string, version 0) break a record's other rules before it reaches the null.
+ * Every public method and constructor of the API rejects a null argument with a {@link
+ * NullPointerException}, as the API's Javadoc promises, except where the Javadoc says the argument
+ * may be null. Guava's {@link NullPointerTester} passes null to one parameter at a time; records
+ * are swept by their own test below, from a valid instance, because the tester's default arguments
+ * (an empty string, version 0) break a record's other rules before it reaches the null.
  *
  * <p>The types are found on the class path, so a new public type of {@code dev.memhook.api} joins
  * the sweep by itself; a new record must be given a sample (the sweep fails until it is).
@@ -74,34 +74,36 @@ class PublicApiNullArgumentsTest {
   private static final ToolCall CALL = new ToolCall("call-1", "get_memory", Map.of("id", "m1"));
 
   /** A valid instance of every public record of the API; its components feed the record sweep. */
-  private static final Map<Class<?>, Record> RECORDS = samples(
-      MEMORY,
-      MemoryDraft.of(Scope.DEFAULT, "the draft"),
-      MemoryId.of("m1"),
-      Scope.DEFAULT,
-      Origin.user("alice"),
-      new SourcePin("src/App.java", "sha256:abc"),
-      RecallQuery.of(Scope.DEFAULT, "what"),
-      RecallResult.empty(),
-      new RecalledMemory(MEMORY, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 2.0))),
-      new SignalHit(Signal.TEXT, 1, 2.0),
-      new DroppedCandidate(MemoryId.of("m1"), DroppedCandidate.Rule.LIMIT, "ranked 6th"),
-      new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0),
-      HookOptions.defaults(),
-      new StoreHit(MemoryId.of("m1"), 1.0),
-      TextHits.none(),
-      new EmbeddingSpace("model", 4),
-      ChatMessage.user("hello"),
-      CALL,
-      new ToolDefinition("get_memory", "reads memories", "{}"),
-      ToolResult.success("ok"));
+  private static final Map<Class<?>, Record> RECORDS =
+      samples(
+          MEMORY,
+          MemoryDraft.of(Scope.DEFAULT, "the draft"),
+          MemoryId.of("m1"),
+          Scope.DEFAULT,
+          Origin.user("alice"),
+          new SourcePin("src/App.java", "sha256:abc"),
+          RecallQuery.of(Scope.DEFAULT, "what"),
+          RecallResult.empty(),
+          new RecalledMemory(MEMORY, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 2.0))),
+          new SignalHit(Signal.TEXT, 1, 2.0),
+          new DroppedCandidate(MemoryId.of("m1"), DroppedCandidate.Rule.LIMIT, "ranked 6th"),
+          new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0),
+          HookOptions.defaults(),
+          new StoreHit(MemoryId.of("m1"), 1.0),
+          TextHits.none(),
+          new EmbeddingSpace("model", 4),
+          ChatMessage.user("hello"),
+          CALL,
+          new ToolDefinition("get_memory", "reads memories", "{}"),
+          ToolResult.success("ok"));
 
   /** Record components whose Javadoc says they may be null. */
-  private static final Map<Class<?>, Set<String>> NULLABLE_COMPONENTS = Map.of(
-      Memory.class, Set.of("sourceSession", "supersedes"),
-      MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
-      Origin.class, Set.of("name"),
-      ChatMessage.class, Set.of("toolCall"));
+  private static final Map<Class<?>, Set<String>> NULLABLE_COMPONENTS =
+      Map.of(
+          Memory.class, Set.of("sourceSession", "supersedes"),
+          MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
+          Origin.class, Set.of("name"),
+          ChatMessage.class, Set.of("toolCall"));
 
   @TempDir Path dir;
 
@@ -111,7 +113,9 @@ class PublicApiNullArgumentsTest {
     // Returns false for null instead of throwing; its Javadoc does not say null is accepted.
     tester.ignore(MemoryId.class.getMethod("isValid", String.class));
     // A null call fails the role rule first: IllegalArgumentException, not NullPointerException.
-    Method toolResult = ChatMessage.class.getMethod("toolResult", ToolCall.class, ToolResult.class, MessageOrigin.class);
+    Method toolResult =
+        ChatMessage.class.getMethod(
+            "toolResult", ToolCall.class, ToolResult.class, MessageOrigin.class);
     tester.ignore(toolResult);
     for (Class<?> type : apiTypes()) {
       tester.testAllPublicStaticMethods(type);
@@ -126,7 +130,8 @@ class PublicApiNullArgumentsTest {
   }
 
   @Test
-  void everyPublicRecord_rejectsNullForEachComponentItsJavadocDoesNotCallNullable() throws Exception {
+  void everyPublicRecord_rejectsNullForEachComponentItsJavadocDoesNotCallNullable()
+      throws Exception {
     Set<String> missing = new TreeSet<>();
     for (Class<?> type : apiTypes()) {
       if (type.isRecord() && !RECORDS.containsKey(type)) {
@@ -137,7 +142,8 @@ class PublicApiNullArgumentsTest {
     List<String> swept = new ArrayList<>();
     for (Record sample : RECORDS.values()) {
       RecordComponent[] components = sample.getClass().getRecordComponents();
-      Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+      Class<?>[] types =
+          Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
       Constructor<?> canonical = sample.getClass().getDeclaredConstructor(types);
       Object[] valid = new Object[components.length];
       for (int i = 0; i < components.length; i++) {
@@ -152,21 +158,30 @@ class PublicApiNullArgumentsTest {
         Object[] args = valid.clone();
         args[i] = null;
         String what = sample.getClass().getSimpleName() + "." + components[i].getName();
-        Throwable thrown = assertThrows(java.lang.reflect.InvocationTargetException.class,
-            () -> canonical.newInstance(args), what + " accepted null").getCause();
+        Throwable thrown =
+            assertThrows(
+                    java.lang.reflect.InvocationTargetException.class,
+                    () -> canonical.newInstance(args),
+                    what + " accepted null")
+                .getCause();
         assertTrue(thrown instanceof NullPointerException, what + " threw " + thrown);
         swept.add(what);
       }
     }
-    assertTrue(swept.contains("Memory.id") && swept.contains("ToolCall.arguments"), swept.toString());
+    assertTrue(
+        swept.contains("Memory.id") && swept.contains("ToolCall.arguments"), swept.toString());
   }
 
   @Test
   void instanceMethods_ofTheApisValuesAndBuilders_rejectNull() throws Exception {
     NullPointerTester tester = tester();
-    tester.ignore(MemoryDraft.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
-    tester.ignore(MemoryDraft.Builder.class.getMethod("occurredAt", Instant.class)); // "null means when stored"
-    tester.ignore(Memory.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
+    tester.ignore(
+        MemoryDraft.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
+    tester.ignore(
+        MemoryDraft.Builder.class.getMethod(
+            "occurredAt", Instant.class)); // "null means when stored"
+    tester.ignore(
+        Memory.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
     tester.ignore(Memory.Builder.class.getMethod("supersedes", MemoryId.class)); // "null clears it"
     for (Record sample : RECORDS.values()) {
       tester.testAllPublicInstanceMethods(sample);
@@ -190,7 +205,8 @@ class PublicApiNullArgumentsTest {
     try (HashingEmbedder embedder = HashingEmbedder.create()) {
       tester.testAllPublicInstanceMethods(embedder);
     }
-    try (MemoryService service = Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService service =
+        Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
       tester.testAllPublicInstanceMethods(service);
     }
     try (LuceneMemoryStore store = LuceneMemoryStore.inMemory()) {
@@ -210,7 +226,8 @@ class PublicApiNullArgumentsTest {
     tester.setDefault(Origin.class, Origin.user());
     tester.setDefault(SourcePin.class, new SourcePin("src/App.java", "sha256:abc"));
     tester.setDefault(RecallQuery.class, RecallQuery.of(Scope.DEFAULT, "what"));
-    tester.setDefault(ForgetRecord.class, new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0));
+    tester.setDefault(
+        ForgetRecord.class, new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0));
     tester.setDefault(HookOptions.class, HookOptions.defaults());
     tester.setDefault(HookListener.class, HookListener.NONE);
     tester.setDefault(RecallOptions.class, RecallOptions.defaults());
@@ -238,7 +255,10 @@ class PublicApiNullArgumentsTest {
         addPublic(info.load(), out);
       }
     }
-    assertTrue(out.contains(MemoryService.class) && out.contains(ToolCall.class) && out.contains(TextHits.class),
+    assertTrue(
+        out.contains(MemoryService.class)
+            && out.contains(ToolCall.class)
+            && out.contains(TextHits.class),
         "found " + out);
     return out;
   }

@@ -10,10 +10,10 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The store configurations that tests above the store (hook, tool) run against, each a named way
- * to open a new store. A test class takes them as
- * {@code @ParameterizedClass(name = "{0}") @MethodSource("dev.memhook.core.TestStores#all")}, so a
- * new store joins every such test by joining {@link #all()}.
+ * The store configurations that tests above the store (hook, tool) run against, each a named way to
+ * open a new store. A test class takes them as {@code @ParameterizedClass(name =
+ * "{0}") @MethodSource("dev.memhook.core.TestStores#all")}, so a new store joins every such test by
+ * joining {@link #all()}.
  */
 public final class TestStores {
 
@@ -23,8 +23,8 @@ public final class TestStores {
    * @param name what test names show
    * @param onDisk whether the store keeps its data on disk, where every write costs a commit: tests
    *     that write much run fewer cases on it
-   * @param opener opens a new, empty, unattached store in the given (new, empty) directory, which
-   *     a store that needs none ignores
+   * @param opener opens a new, empty, unattached store in the given (new, empty) directory, which a
+   *     store that needs none ignores
    */
   public record Kind(String name, boolean onDisk, Function<Path, MemoryStore> opener) {
 
@@ -47,11 +47,15 @@ public final class TestStores {
   }
 
   /** Lucene on a heap directory, as {@code Memhook.builder().inMemory()} builds it. */
-  public static final Kind LUCENE_HEAP = new Kind("lucene-heap", false, dir -> LuceneMemoryStore.inMemory());
+  public static final Kind LUCENE_HEAP =
+      new Kind("lucene-heap", false, dir -> LuceneMemoryStore.inMemory());
 
-  /** Lucene on disk with its defaults (a commit per write), as {@code Memhook.builder().directory(dir)} builds it. */
-  public static final Kind LUCENE_DISK = new Kind("lucene-disk", true,
-      dir -> LuceneMemoryStore.builder().directory(dir).build());
+  /**
+   * Lucene on disk with its defaults (a commit per write), as {@code
+   * Memhook.builder().directory(dir)} builds it.
+   */
+  public static final Kind LUCENE_DISK =
+      new Kind("lucene-disk", true, dir -> LuceneMemoryStore.builder().directory(dir).build());
 
   private TestStores() {}
 

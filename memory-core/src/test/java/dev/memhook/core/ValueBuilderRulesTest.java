@@ -15,27 +15,38 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** The builders' one rule: each setter once; a failed call sets nothing; toBuilder starts afresh. */
+/**
+ * The builders' one rule: each setter once; a failed call sets nothing; toBuilder starts afresh.
+ */
 class ValueBuilderRulesTest {
 
   private static final Instant T = Instant.parse("2025-01-01T00:00:00Z");
 
   @Test
   void aSetterCalledTwice_throwsAndNamesTheSetter() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> MemoryDraft.builder(Scope.DEFAULT, "x").title("a").title("b"));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> MemoryDraft.builder(Scope.DEFAULT, "x").title("a").title("b"));
     assertTrue(e.getMessage().startsWith("title was already set"), e.getMessage());
-    assertThrows(IllegalStateException.class,
-        () -> HookOptions.builder().recallTimeout(Duration.ofSeconds(1)).recallTimeout(Duration.ofSeconds(2)));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            HookOptions.builder()
+                .recallTimeout(Duration.ofSeconds(1))
+                .recallTimeout(Duration.ofSeconds(2)));
     assertThrows(IllegalStateException.class, () -> Memory.builder().content("a").content("b"));
   }
 
   @Test
   void recallOptions_aShortcutAndASetterOfTheSameSetting_conflict() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> RecallOptions.builder().noRelevanceGate().minCosine(0.2));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> RecallOptions.builder().noRelevanceGate().minCosine(0.2));
     assertTrue(e.getMessage().startsWith("minCosine was already set"), e.getMessage());
-    assertThrows(IllegalStateException.class, () -> RecallOptions.builder().maxPerSession(2).noSessionCap());
+    assertThrows(
+        IllegalStateException.class, () -> RecallOptions.builder().maxPerSession(2).noSessionCap());
     assertEquals(4, RecallOptions.defaults().toBuilder().maxPerSession(4).build().maxPerSession());
   }
 
@@ -51,8 +62,14 @@ class ValueBuilderRulesTest {
 
   @Test
   void toBuilder_startsFromTheCopiedValues_andEachSetterMayStillBeCalledOnce() {
-    Memory m = Memory.builder().id(MemoryId.of("m1")).scope(Scope.DEFAULT).content("c")
-        .occurredAt(T).createdAt(T).build();
+    Memory m =
+        Memory.builder()
+            .id(MemoryId.of("m1"))
+            .scope(Scope.DEFAULT)
+            .content("c")
+            .occurredAt(T)
+            .createdAt(T)
+            .build();
     Memory copy = m.toBuilder().content("changed").build();
     assertEquals("changed", copy.content());
     assertEquals(m.id(), copy.id());

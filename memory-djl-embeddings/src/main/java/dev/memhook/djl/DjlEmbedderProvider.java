@@ -15,16 +15,16 @@ import dev.memhook.api.spi.EmbedderProvider;
  * embedding with {@link DjlEmbedder#embedAll} build a {@link DjlEmbedder} with the default threads
  * instead.
  *
- * <p>Stateless and thread-safe; every {@link #create()} loads a new embedder, which the caller
- * owns and closes.
+ * <p>Stateless and thread-safe; every {@link #create()} loads a new embedder, which the caller owns
+ * and closes.
  */
 public final class DjlEmbedderProvider implements EmbedderProvider {
   /** This provider's name. */
   public static final String NAME = "djl-minilm-int8";
 
   /**
-   * This provider's priority: 100, above the dependency-free fallback and leaving room for
-   * heavier local models (higher) and remote ones (lower) registered later.
+   * This provider's priority: 100, above the dependency-free fallback and leaving room for heavier
+   * local models (higher) and remote ones (lower) registered later.
    */
   public static final int PRIORITY = 100;
 

@@ -6,10 +6,10 @@ import org.slf4j.LoggerFactory;
 /**
  * DJL's process-wide switches, set before DJL is first touched.
  *
- * <p>Design note: DJL reads its offline mode only from the environment variable {@code
- * DJL_OFFLINE} or the system property {@code ai.djl.offline}; there is no per-model setting. When
- * neither is set we set the property to {@code true}, once, so that DJL never tries to download an
- * engine, a model or a tokenizer, and skips its EC2 usage tracking (which would otherwise probe the
+ * <p>Design note: DJL reads its offline mode only from the environment variable {@code DJL_OFFLINE}
+ * or the system property {@code ai.djl.offline}; there is no per-model setting. When neither is set
+ * we set the property to {@code true}, once, so that DJL never tries to download an engine, a model
+ * or a tokenizer, and skips its EC2 usage tracking (which would otherwise probe the
  * instance-metadata address). This is the one process-wide change this module makes; it only ever
  * turns network access off, so two applications in one JVM cannot disagree about it. A host that
  * set the switch to {@code false} keeps its choice and gets a warning.

@@ -61,8 +61,12 @@ record EmbedderSettings(
   static int checkMaxTokens(int maxTokens) {
     if (maxTokens < DjlEmbedder.MIN_MAX_TOKENS || maxTokens > DjlEmbedder.MAX_MAX_TOKENS) {
       throw new IllegalArgumentException(
-          "maxTokens must be between " + DjlEmbedder.MIN_MAX_TOKENS + " and "
-              + DjlEmbedder.MAX_MAX_TOKENS + ", got " + maxTokens);
+          "maxTokens must be between "
+              + DjlEmbedder.MIN_MAX_TOKENS
+              + " and "
+              + DjlEmbedder.MAX_MAX_TOKENS
+              + ", got "
+              + maxTokens);
     }
     return maxTokens;
   }

@@ -38,8 +38,8 @@ final class EmbeddingEngine {
   }
 
   /**
-   * Finds or extracts the model files, loads the model, fills the predictor pool and embeds a
-   * probe text to learn the dimension. On failure it releases whatever it had loaded and deletes
+   * Finds or extracts the model files, loads the model, fills the predictor pool and embeds a probe
+   * text to learn the dimension. On failure it releases whatever it had loaded and deletes
    * extracted files.
    *
    * @param owner names the embedder in the message of a closed engine's exception

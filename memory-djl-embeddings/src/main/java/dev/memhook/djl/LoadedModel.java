@@ -21,14 +21,14 @@ import java.util.Set;
  * windows into pooled vectors.
  *
  * <p>Loading fails fast with an {@link EmbeddingException} naming the file that is missing, not a
- * model or tokenizer, or a model without the {@code input_ids} and {@code attention_mask} inputs;
- * a failed load releases whatever it had loaded. The tokenizer adds the special tokens and neither
+ * model or tokenizer, or a model without the {@code input_ids} and {@code attention_mask} inputs; a
+ * failed load releases whatever it had loaded. The tokenizer adds the special tokens and neither
  * truncates nor pads: {@link TokenWindows} and {@link SentenceTranslator} do that instead of the
  * fixed-length settings a {@code tokenizer.json} may carry.
  *
  * <p>Thread-safe for {@link #windows} and {@link #newPredictor}; each predictor must be used by one
- * thread at a time. {@link #close()} releases the model and the tokenizer, not the files, and
- * must come after every predictor is closed.
+ * thread at a time. {@link #close()} releases the model and the tokenizer, not the files, and must
+ * come after every predictor is closed.
  */
 final class LoadedModel implements AutoCloseable {
   private static final String ENGINE = "OnnxRuntime";
@@ -110,8 +110,15 @@ final class LoadedModel implements AutoCloseable {
       return predictor.predict(batch);
     } catch (TranslateException | RuntimeException e) {
       throw new EmbeddingException(
-          "model " + modelId + " failed on a batch of " + batch.size() + " sequences of up to "
-              + batch.maxLength() + " tokens; check the model file " + modelFile + ": "
+          "model "
+              + modelId
+              + " failed on a batch of "
+              + batch.size()
+              + " sequences of up to "
+              + batch.maxLength()
+              + " tokens; check the model file "
+              + modelFile
+              + ": "
               + e.getMessage(),
           e);
     }
@@ -138,8 +145,11 @@ final class LoadedModel implements AutoCloseable {
           .build();
     } catch (Exception e) {
       throw new EmbeddingException(
-          "could not load tokenizer file " + file + "; check that it is a Hugging Face"
-              + " tokenizer.json: " + e.getMessage(),
+          "could not load tokenizer file "
+              + file
+              + "; check that it is a Hugging Face"
+              + " tokenizer.json: "
+              + e.getMessage(),
           e);
     }
   }
@@ -151,7 +161,8 @@ final class LoadedModel implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new EmbeddingException(
           "could not start DJL's ONNX Runtime engine; check that ai.djl.onnxruntime:onnxruntime-engine"
-              + " and com.microsoft.onnxruntime:onnxruntime are on the class path: " + e.getMessage(),
+              + " and com.microsoft.onnxruntime:onnxruntime are on the class path: "
+              + e.getMessage(),
           e);
     }
     String name = file.getFileName().toString();
@@ -167,7 +178,9 @@ final class LoadedModel implements AutoCloseable {
     } catch (Exception e) {
       model.close();
       throw new EmbeddingException(
-          "could not load ONNX model file " + file + "; check that it is a valid ONNX model: "
+          "could not load ONNX model file "
+              + file
+              + "; check that it is a valid ONNX model: "
               + e.getMessage(),
           e);
     }
@@ -179,8 +192,14 @@ final class LoadedModel implements AutoCloseable {
     if (!names.contains(SentenceTranslator.INPUT_IDS)
         || !names.contains(SentenceTranslator.ATTENTION_MASK)) {
       throw new EmbeddingException(
-          "ONNX model file " + file + " has inputs " + names + "; expected "
-              + SentenceTranslator.INPUT_IDS + " and " + SentenceTranslator.ATTENTION_MASK);
+          "ONNX model file "
+              + file
+              + " has inputs "
+              + names
+              + "; expected "
+              + SentenceTranslator.INPUT_IDS
+              + " and "
+              + SentenceTranslator.ATTENTION_MASK);
     }
     return names;
   }

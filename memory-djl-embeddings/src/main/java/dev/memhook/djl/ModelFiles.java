@@ -61,7 +61,8 @@ final class ModelFiles implements AutoCloseable {
   static ModelFiles extract(ClassLoader loader, String modelResource, String tokenizerResource) {
     URL modelUrl = loader.getResource(modelResource);
     if (modelUrl == null) {
-      throw new EmbeddingException("ONNX model resource not found on the class path: " + modelResource);
+      throw new EmbeddingException(
+          "ONNX model resource not found on the class path: " + modelResource);
     }
     URL tokenizerUrl = loader.getResource(tokenizerResource);
     if (tokenizerUrl == null) {
@@ -110,8 +111,16 @@ final class ModelFiles implements AutoCloseable {
     }
     if (matches.size() != 1) {
       throw new EmbeddingException(
-          "expected " + preferred + " or exactly one " + glob + " " + what + " in " + directory
-              + ", found " + matches.size());
+          "expected "
+              + preferred
+              + " or exactly one "
+              + glob
+              + " "
+              + what
+              + " in "
+              + directory
+              + ", found "
+              + matches.size());
     }
     return matches.get(0);
   }

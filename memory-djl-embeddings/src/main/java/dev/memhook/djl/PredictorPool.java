@@ -39,8 +39,8 @@ final class PredictorPool<P> {
   }
 
   /**
-   * A pool of {@code size} predictors made by {@code factory}. If the factory fails, the
-   * predictors already made are closed and its exception is thrown.
+   * A pool of {@code size} predictors made by {@code factory}. If the factory fails, the predictors
+   * already made are closed and its exception is thrown.
    *
    * @param closer releases one predictor; called once for each, by {@link #close()}
    * @param owner names what the pool serves in the message of a closed pool's exception, such as
@@ -66,8 +66,8 @@ final class PredictorPool<P> {
   }
 
   /**
-   * Runs {@code work} with a leased predictor and returns its result; the predictor is back in
-   * the pool when this returns or throws.
+   * Runs {@code work} with a leased predictor and returns its result; the predictor is back in the
+   * pool when this returns or throws.
    *
    * @throws IllegalStateException if the pool is closed, or closes while this waits
    * @throws EmbeddingException if the thread is interrupted while waiting (its interrupt flag is

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits one tokenised text into the token-id windows the model sees, so that long text is
- * embedded whole instead of being cut at the model's sequence length.
+ * Splits one tokenised text into the token-id windows the model sees, so that long text is embedded
+ * whole instead of being cut at the model's sequence length.
  *
  * <p>Design note: a text that fits in {@code maxTokens} ids is one window, unchanged. A longer one
  * keeps its leading and trailing special tokens ({@code [CLS]}, {@code [SEP]}) on every window and
@@ -46,7 +46,10 @@ final class TokenWindows {
     int window = maxTokens - head - tail;
     if (window < 1) {
       throw new EmbeddingException(
-          "maxTokens " + maxTokens + " leaves no room for content beside " + (head + tail)
+          "maxTokens "
+              + maxTokens
+              + " leaves no room for content beside "
+              + (head + tail)
               + " special tokens; raise maxTokens");
     }
     int stride = stride(window);

@@ -46,8 +46,8 @@ final class WindowMean {
   }
 
   /**
-   * {@code v} scaled to unit Euclidean length, as a new array; {@code v} itself when it is the
-   * zero vector. The squares are summed in double to limit rounding error in the norm.
+   * {@code v} scaled to unit Euclidean length, as a new array; {@code v} itself when it is the zero
+   * vector. The squares are summed in double to limit rounding error in the norm.
    */
   static float[] unitLength(float[] v) {
     double sum = 0;

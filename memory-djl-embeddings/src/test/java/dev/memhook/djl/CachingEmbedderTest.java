@@ -118,9 +118,11 @@ class CachingEmbedderTest {
   void builderAndArgumentsAreChecked() {
     CountingEmbedder delegate = new CountingEmbedder();
     assertThrows(NullPointerException.class, () -> CachingEmbedder.builder(null));
-    assertThrows(IllegalArgumentException.class, () -> CachingEmbedder.builder(delegate).maximumSize(0));
     assertThrows(
-        IllegalStateException.class, () -> CachingEmbedder.builder(delegate).maximumSize(1).maximumSize(2));
+        IllegalArgumentException.class, () -> CachingEmbedder.builder(delegate).maximumSize(0));
+    assertThrows(
+        IllegalStateException.class,
+        () -> CachingEmbedder.builder(delegate).maximumSize(1).maximumSize(2));
     try (CachingEmbedder cache = CachingEmbedder.builder(delegate).build()) {
       assertThrows(NullPointerException.class, () -> cache.embed(null));
       List<String> withNull = new ArrayList<>();

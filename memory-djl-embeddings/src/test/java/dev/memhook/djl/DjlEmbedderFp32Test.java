@@ -58,7 +58,8 @@ class DjlEmbedderFp32Test {
   @Test
   void fp32_andInt8AgreeClosely() {
     try (DjlEmbedder int8 = DjlEmbedder.bundledMiniLm()) {
-      double cos = embedder.embed("the cat sits on the mat").cosine(int8.embed("the cat sits on the mat"));
+      double cos =
+          embedder.embed("the cat sits on the mat").cosine(int8.embed("the cat sits on the mat"));
       assertTrue(cos > 0.95, "fp32 vs int8 cosine " + cos);
     }
   }

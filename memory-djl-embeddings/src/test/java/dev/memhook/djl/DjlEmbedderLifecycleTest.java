@@ -130,11 +130,15 @@ class DjlEmbedderLifecycleTest {
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().batchSize(0));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().predictorPoolSize(0));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().intraOpThreads(0));
-    assertThrows(IllegalStateException.class, () -> DjlEmbedder.builder().intraOpThreads(1).intraOpThreads(2));
+    assertThrows(
+        IllegalStateException.class,
+        () -> DjlEmbedder.builder().intraOpThreads(1).intraOpThreads(2));
     assertThrows(IllegalArgumentException.class, () -> DjlEmbedder.builder().modelId(" "));
     assertThrows(NullPointerException.class, () -> DjlEmbedder.builder().pooling(null));
-    assertThrows(IllegalStateException.class, () -> DjlEmbedder.builder().batchSize(4).batchSize(8));
-    assertThrows(IllegalStateException.class, () -> DjlEmbedder.builder().normalize(true).normalize(false));
+    assertThrows(
+        IllegalStateException.class, () -> DjlEmbedder.builder().batchSize(4).batchSize(8));
+    assertThrows(
+        IllegalStateException.class, () -> DjlEmbedder.builder().normalize(true).normalize(false));
     assertThrows(
         IllegalStateException.class,
         () -> DjlEmbedder.builder().modelDirectory(Path.of("a")).modelDirectory(Path.of("b")));

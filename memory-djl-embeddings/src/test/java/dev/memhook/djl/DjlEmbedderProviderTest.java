@@ -13,7 +13,9 @@ class DjlEmbedderProviderTest {
   @Test
   void serviceLoader_findsTheDjlProvider() {
     List<EmbedderProvider> providers =
-        ServiceLoader.load(EmbedderProvider.class).stream().map(ServiceLoader.Provider::get).toList();
+        ServiceLoader.load(EmbedderProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
     EmbedderProvider djl =
         providers.stream().filter(p -> p instanceof DjlEmbedderProvider).findFirst().orElseThrow();
     assertEquals("djl-minilm-int8", djl.name());

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The bundled int8 MiniLM, loaded once for the class. */
 class DjlEmbedderTest {
   /** The int8 batch-versus-single tolerance stated in the DjlEmbedder Javadoc. */
-  static final double INT8_BATCH_COSINE = Double.parseDouble(DjlEmbedder.BATCH_COSINE_TOLERANCE_DOC);
+  static final double INT8_BATCH_COSINE =
+      Double.parseDouble(DjlEmbedder.BATCH_COSINE_TOLERANCE_DOC);
 
   static DjlEmbedder embedder;
 
@@ -49,32 +50,94 @@ class DjlEmbedderTest {
 
   static Stream<Arguments> triples() {
     return Stream.of(
-        Arguments.of("the cat sits on the mat", "a cat is sitting on a rug", "quarterly revenue grew 5%"),
-        Arguments.of("How do I reverse a linked list in Java?", "Java code to reverse a singly linked list", "Best hiking trails in the Alps"),
-        Arguments.of("NullPointerException thrown in UserService.save", "a null pointer error when saving the user", "The recipe calls for two cups of flour"),
-        Arguments.of("git rebase onto the main branch", "rebasing my feature branch on main with git", "The goalkeeper saved a penalty"),
-        Arguments.of("The Docker container runs out of memory", "OOM kill inside the docker container", "She planted tomatoes in the garden"),
-        Arguments.of("SQL query to find duplicate rows", "find duplicated records with a SELECT and GROUP BY", "The orchestra played Beethoven's fifth"),
-        Arguments.of("Preheat the oven and bake the bread for 30 minutes", "bake the loaf in a hot oven for half an hour", "The central bank raised interest rates"),
-        Arguments.of("How long should I boil an egg?", "boiling time for a soft-boiled egg", "Kubernetes pod keeps restarting"),
-        Arguments.of("a spicy Thai green curry with coconut milk", "green curry made with coconut milk and chili", "the quarterback threw a touchdown pass"),
-        Arguments.of("The striker scored twice in the second half", "the forward netted two goals after halftime", "Add salt to the pasta water"),
-        Arguments.of("Serena Williams won the Wimbledon final", "the tennis champion took the title at Wimbledon", "How to configure a Maven plugin"),
-        Arguments.of("the marathon runner crossed the finish line", "the long-distance runner finished the race", "the stock market fell sharply today"),
-        Arguments.of("The company's quarterly earnings beat expectations", "profits for the quarter were higher than analysts forecast", "my dog loves playing fetch"),
-        Arguments.of("Inflation rose to 4 percent last month", "consumer prices increased by four percent", "The band released a new album"),
-        Arguments.of("I want to open a savings account", "how do I start a savings account at the bank", "The volcano erupted last night"),
-        Arguments.of("The patient has a high fever and a cough", "the sick person is coughing and running a temperature", "Refactor the method to use streams"),
-        Arguments.of("It will rain heavily tomorrow afternoon", "heavy showers are forecast for tomorrow", "He compiled the kernel from source"),
-        Arguments.of("The flight to Tokyo was delayed by three hours", "our plane to Japan left three hours late", "Whisk the eggs with sugar until fluffy"),
-        Arguments.of("The user prefers dark mode in the editor", "they like a dark theme for their IDE", "The tide comes in twice a day"),
-        Arguments.of("Children learn languages faster than adults", "kids pick up new languages more quickly than grown-ups", "The server returned HTTP 500"),
-        Arguments.of("The museum exhibits paintings by Monet", "Monet's artworks are on display at the gallery", "Increase the JVM heap size"));
+        Arguments.of(
+            "the cat sits on the mat", "a cat is sitting on a rug", "quarterly revenue grew 5%"),
+        Arguments.of(
+            "How do I reverse a linked list in Java?",
+            "Java code to reverse a singly linked list",
+            "Best hiking trails in the Alps"),
+        Arguments.of(
+            "NullPointerException thrown in UserService.save",
+            "a null pointer error when saving the user",
+            "The recipe calls for two cups of flour"),
+        Arguments.of(
+            "git rebase onto the main branch",
+            "rebasing my feature branch on main with git",
+            "The goalkeeper saved a penalty"),
+        Arguments.of(
+            "The Docker container runs out of memory",
+            "OOM kill inside the docker container",
+            "She planted tomatoes in the garden"),
+        Arguments.of(
+            "SQL query to find duplicate rows",
+            "find duplicated records with a SELECT and GROUP BY",
+            "The orchestra played Beethoven's fifth"),
+        Arguments.of(
+            "Preheat the oven and bake the bread for 30 minutes",
+            "bake the loaf in a hot oven for half an hour",
+            "The central bank raised interest rates"),
+        Arguments.of(
+            "How long should I boil an egg?",
+            "boiling time for a soft-boiled egg",
+            "Kubernetes pod keeps restarting"),
+        Arguments.of(
+            "a spicy Thai green curry with coconut milk",
+            "green curry made with coconut milk and chili",
+            "the quarterback threw a touchdown pass"),
+        Arguments.of(
+            "The striker scored twice in the second half",
+            "the forward netted two goals after halftime",
+            "Add salt to the pasta water"),
+        Arguments.of(
+            "Serena Williams won the Wimbledon final",
+            "the tennis champion took the title at Wimbledon",
+            "How to configure a Maven plugin"),
+        Arguments.of(
+            "the marathon runner crossed the finish line",
+            "the long-distance runner finished the race",
+            "the stock market fell sharply today"),
+        Arguments.of(
+            "The company's quarterly earnings beat expectations",
+            "profits for the quarter were higher than analysts forecast",
+            "my dog loves playing fetch"),
+        Arguments.of(
+            "Inflation rose to 4 percent last month",
+            "consumer prices increased by four percent",
+            "The band released a new album"),
+        Arguments.of(
+            "I want to open a savings account",
+            "how do I start a savings account at the bank",
+            "The volcano erupted last night"),
+        Arguments.of(
+            "The patient has a high fever and a cough",
+            "the sick person is coughing and running a temperature",
+            "Refactor the method to use streams"),
+        Arguments.of(
+            "It will rain heavily tomorrow afternoon",
+            "heavy showers are forecast for tomorrow",
+            "He compiled the kernel from source"),
+        Arguments.of(
+            "The flight to Tokyo was delayed by three hours",
+            "our plane to Japan left three hours late",
+            "Whisk the eggs with sugar until fluffy"),
+        Arguments.of(
+            "The user prefers dark mode in the editor",
+            "they like a dark theme for their IDE",
+            "The tide comes in twice a day"),
+        Arguments.of(
+            "Children learn languages faster than adults",
+            "kids pick up new languages more quickly than grown-ups",
+            "The server returned HTTP 500"),
+        Arguments.of(
+            "The museum exhibits paintings by Monet",
+            "Monet's artworks are on display at the gallery",
+            "Increase the JVM heap size"));
   }
 
   @ParameterizedTest
   @MethodSource("triples")
-  void embed_placesAnchorCloserToPositiveThanNegative(String anchor, String positive, String negative) {
+  void embed_placesAnchorCloserToPositiveThanNegative(
+      String anchor, String positive, String negative) {
     List<Embedding> v = embedder.embedAll(List.of(anchor, positive, negative));
     double pos = v.get(0).cosine(v.get(1));
     double neg = v.get(0).cosine(v.get(2));
@@ -115,9 +178,12 @@ class DjlEmbedderTest {
 
   @Test
   void embedAll_keepsInputOrderAndDuplicates() {
-    List<Embedding> v = embedder.embedAll(List.of("a long sentence about rivers and mountains", "x", "x"));
+    List<Embedding> v =
+        embedder.embedAll(List.of("a long sentence about rivers and mountains", "x", "x"));
     assertEquals(v.get(1), v.get(2));
-    assertTrue(v.get(0).cosine(embedder.embed("a long sentence about rivers and mountains")) >= INT8_BATCH_COSINE);
+    assertTrue(
+        v.get(0).cosine(embedder.embed("a long sentence about rivers and mountains"))
+            >= INT8_BATCH_COSINE);
     assertEquals(List.of(), embedder.embedAll(List.of()));
   }
 
@@ -154,7 +220,8 @@ class DjlEmbedderTest {
   void embed_returnsUnitVectorsOfModelDimension() {
     assertEquals(384, embedder.dimension());
     assertEquals("all-minilm-l6-v2-q", embedder.modelId());
-    assertEquals(new dev.memhook.api.spi.EmbeddingSpace("all-minilm-l6-v2-q", 384), embedder.space());
+    assertEquals(
+        new dev.memhook.api.spi.EmbeddingSpace("all-minilm-l6-v2-q", 384), embedder.space());
     for (String text : randomTexts(3, 10)) {
       Embedding e = embedder.embed(text);
       assertEquals(384, e.dimension());
@@ -201,7 +268,9 @@ class DjlEmbedderTest {
     // and the tail content is represented.
     assertTrue(
         whole.cosine(football) > headOnly.cosine(football) + 0.2,
-        "cos(long, football) " + whole.cosine(football) + " vs cos(head, football) "
+        "cos(long, football) "
+            + whole.cosine(football)
+            + " vs cos(head, football) "
             + headOnly.cosine(football));
   }
 
@@ -222,7 +291,8 @@ class DjlEmbedderTest {
     List<String> withNull = new ArrayList<>();
     withNull.add("ok");
     withNull.add(null);
-    NullPointerException e = assertThrows(NullPointerException.class, () -> embedder.embedAll(withNull));
+    NullPointerException e =
+        assertThrows(NullPointerException.class, () -> embedder.embedAll(withNull));
     assertEquals("texts[1]", e.getMessage());
   }
 
@@ -242,7 +312,8 @@ class DjlEmbedderTest {
             .build()) {
       assertEquals(384, cls.dimension());
       assertEquals(16, cls.maxTokens());
-      assertNotEquals(embedder.embed("the cat sits on the mat"), cls.embed("the cat sits on the mat"));
+      assertNotEquals(
+          embedder.embed("the cat sits on the mat"), cls.embed("the cat sits on the mat"));
       assertEquals(1.0, cls.embed(COOKING).norm(), 1e-5);
     }
   }

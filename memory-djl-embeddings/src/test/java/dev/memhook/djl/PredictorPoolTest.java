@@ -139,7 +139,8 @@ class PredictorPoolTest {
     Future<String> first = holdLease(pool, release);
     Future<String> second = holdLease(pool, release);
     release.countDown();
-    assertEquals(List.of("p1", "p2"), List.of(first.get(), second.get()).stream().sorted().toList());
+    assertEquals(
+        List.of("p1", "p2"), List.of(first.get(), second.get()).stream().sorted().toList());
   }
 
   @Test

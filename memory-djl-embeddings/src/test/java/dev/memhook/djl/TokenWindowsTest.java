@@ -75,7 +75,13 @@ class TokenWindowsTest {
       long[][] text = text(contentLength);
       List<long[]> windows = TokenWindows.split(text[0], text[1], maxTokens);
       String context =
-          "seed " + seed + ", round " + round + ": " + contentLength + " content tokens, maxTokens "
+          "seed "
+              + seed
+              + ", round "
+              + round
+              + ": "
+              + contentLength
+              + " content tokens, maxTokens "
               + maxTokens;
       boolean[] seen = new boolean[contentLength + 1];
       long previousStart = 0;

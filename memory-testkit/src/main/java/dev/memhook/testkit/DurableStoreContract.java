@@ -35,22 +35,23 @@ import org.junit.jupiter.api.io.TempDir;
  * Whether writes survive a killed process is the store's own promise, not tested here.
  *
  * <p>Implement it in a {@link MemoryStoreContract} subclass whose store declares {@code DURABLE},
- * with {@link #openStore(Path)} opening your store at a location (a directory JUnit makes fresh
- * for each test); a store kept elsewhere, such as in a database, maps the path to a location of
- * its own (a schema name, say) that the second open finds again.
+ * with {@link #openStore(Path)} opening your store at a location (a directory JUnit makes fresh for
+ * each test); a store kept elsewhere, such as in a database, maps the path to a location of its own
+ * (a schema name, say) that the second open finds again.
  */
 public interface DurableStoreContract {
 
   /**
-   * Opens the store kept at {@code location}, unattached: empty the first time, and after a
-   * {@link MemoryStore#close()} with everything the closed store held.
+   * Opens the store kept at {@code location}, unattached: empty the first time, and after a {@link
+   * MemoryStore#close()} with everything the closed store held.
    */
   MemoryStore openStore(Path location);
 
   @Test
   default void durable_isDeclaredByTheStore(@TempDir Path dir) {
     try (MemoryStore store = openStore(dir.resolve("store"))) {
-      assertTrue(store.capabilities().contains(StoreCapability.DURABLE),
+      assertTrue(
+          store.capabilities().contains(StoreCapability.DURABLE),
           store + " is tested as DURABLE but does not declare it: " + store.capabilities());
     }
   }
@@ -58,15 +59,22 @@ public interface DurableStoreContract {
   @Test
   default void everyAcknowledgedWrite_survivesCloseAndReopen(@TempDir Path dir) {
     Path location = dir.resolve("store");
-    Memory full = memory("m1", A, "the build uses maven with the shade plugin").toBuilder()
-        .concepts(List.of("build")).files(List.of("pom.xml")).attributes(Map.of("team", "platform"))
-        .sourceSession("s-1").context("the build was slow").importance(0.8)
-        .occurredAt(T0.minus(3, ChronoUnit.DAYS)).build();
+    Memory full =
+        memory("m1", A, "the build uses maven with the shade plugin").toBuilder()
+            .concepts(List.of("build"))
+            .files(List.of("pom.xml"))
+            .attributes(Map.of("team", "platform"))
+            .sourceSession("s-1")
+            .context("the build was slow")
+            .importance(0.8)
+            .occurredAt(T0.minus(3, ChronoUnit.DAYS))
+            .build();
     Memory batched = memory("m2", A, "gradle daemons are disabled on ci");
     Memory forgotten = memory("m3", A, "the staging password rotates monthly");
     Memory v1 = memory("v1", A, "the gateway timeout is thirty seconds");
     Memory v2 = nextVersion(v1, "v2", "the gateway timeout is sixty seconds");
-    ForgetRecord audit = new ForgetRecord(forgotten.id(), A, "alice", "asked to forget", T0.plusSeconds(60));
+    ForgetRecord audit =
+        new ForgetRecord(forgotten.id(), A, "alice", "asked to forget", T0.plusSeconds(60));
     try (MemoryStore store = openStore(location)) {
       store.attach(SPACE);
       store.put(full, vector(1));
@@ -93,12 +101,14 @@ public interface DurableStoreContract {
       assertEquals(List.of(), ids(store.searchText(A, "staging password", 10)));
       assertEquals("m1", ids(store.searchVector(A, vector(1), 3)).get(0));
       assertEquals("v2", ids(store.searchVector(A, vector(5), 3)).get(0));
-      assertEquals(List.of("m1"), ids(store.searchRelated(A, Set.of("build"), Set.of("pom.xml"), 10)));
+      assertEquals(
+          List.of("m1"), ids(store.searchRelated(A, Set.of("build"), Set.of("pom.xml"), 10)));
     }
   }
 
   @Test
-  default void reopenedStore_keepsItsSpace_refusingAnother_andTakesWritesInItsOwn(@TempDir Path dir) {
+  default void reopenedStore_keepsItsSpace_refusingAnother_andTakesWritesInItsOwn(
+      @TempDir Path dir) {
     Path location = dir.resolve("store");
     Memory m1 = memory("m1", A, "written before the reopen");
     try (MemoryStore store = openStore(location)) {
@@ -107,7 +117,8 @@ public interface DurableStoreContract {
     }
     try (MemoryStore store = openStore(location)) {
       assertThrows(IncompatibleStoreException.class, () -> store.attach(OTHER_MODEL));
-      assertThrows(IncompatibleStoreException.class,
+      assertThrows(
+          IncompatibleStoreException.class,
           () -> store.attach(new EmbeddingSpace(SPACE.modelId(), SPACE.dimension() + 1)));
       store.attach(SPACE);
       Memory m2 = memory("m2", A, "written after the reopen");

@@ -28,23 +28,26 @@ import java.util.function.Function;
  * A chat service that behaves like a real one, for testing hosts and hooks without a model.
  *
  * <h2>How a send runs</h2>
+ *
  * {@link #send()} runs a send loop:
+ *
  * <ol>
  *   <li>queued messages (user messages from {@link #queueUser}, injected tool calls) join the
  *       conversation;
  *   <li>every {@code beforeSendLoop} callback runs, one after the other, in registration order;
- *   <li>messages they queued join the conversation, and the model replies: the next scripted
- *       {@link ModelReply}, or the fallback model when the script is empty;
- *   <li>tool calls in the reply are executed with the registered tools, their results appended,
- *       and a resend is requested so the model sees them (as a real agent loop does);
+ *   <li>messages they queued join the conversation, and the model replies: the next scripted {@link
+ *       ModelReply}, or the fallback model when the script is empty;
+ *   <li>tool calls in the reply are executed with the registered tools, their results appended, and
+ *       a resend is requested so the model sees them (as a real agent loop does);
  *   <li>every {@code afterSend} callback runs;
- *   <li>if {@link #setNeedsResend()} was called during the loop, the loop runs again, up to
- *       {@link Builder#maxLoopsPerSend(int)} loops per send.
+ *   <li>if {@link #setNeedsResend()} was called during the loop, the loop runs again, up to {@link
+ *       Builder#maxLoopsPerSend(int)} loops per send.
  * </ol>
+ *
  * Sends are serialized: a {@code send()} during a send starts when the earlier one ends.
  *
- * <p>Thread-safe: every method may be called from any thread; callbacks run outside its locks.
- * Null arguments are rejected with {@link NullPointerException}.
+ * <p>Thread-safe: every method may be called from any thread; callbacks run outside its locks. Null
+ * arguments are rejected with {@link NullPointerException}.
  */
 public final class FakeChatService implements ChatService {
 
@@ -154,7 +157,9 @@ public final class FakeChatService implements ChatService {
 
   /** Executes a registered tool as the model would, without adding messages. */
   public CompletionStage<ToolResult> callTool(String toolName, Map<String, Object> args) {
-    return execute(ToolCall.of(Objects.requireNonNull(toolName, "toolName"), Objects.requireNonNull(args, "args")));
+    return execute(
+        ToolCall.of(
+            Objects.requireNonNull(toolName, "toolName"), Objects.requireNonNull(args, "args")));
   }
 
   /** Runs every {@code beforeSendLoop} callback now, outside any send, as a test harness would. */
@@ -197,13 +202,15 @@ public final class FakeChatService implements ChatService {
     Objects.requireNonNull(toolName, "toolName");
     Objects.requireNonNull(args, "args");
     ToolCall call = ToolCall.of(toolName, args);
-    return execute(call).thenApply(result -> {
-      synchronized (lock) {
-        queue.add(ChatMessage.toolCall(call, MessageOrigin.SYNTHETIC));
-        queue.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
-      }
-      return result;
-    });
+    return execute(call)
+        .thenApply(
+            result -> {
+              synchronized (lock) {
+                queue.add(ChatMessage.toolCall(call, MessageOrigin.SYNTHETIC));
+                queue.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+              }
+              return result;
+            });
   }
 
   @Override
@@ -228,20 +235,24 @@ public final class FakeChatService implements ChatService {
   public CompletionStage<Void> send() {
     int generation = sendGeneration.get();
     synchronized (lock) {
-      CompletableFuture<Void> next = sendTail.thenCompose(ignored -> {
-        if (sendGeneration.get() != generation) {
-          return CompletableFuture.completedFuture(null); // cancelled by interrupt(true)
-        }
-        synchronized (lock) {
-          sending = true;
-          interrupted.set(false);
-        }
-        return loop(1).whenComplete((v, e) -> {
-          synchronized (lock) {
-            sending = false;
-          }
-        });
-      });
+      CompletableFuture<Void> next =
+          sendTail.thenCompose(
+              ignored -> {
+                if (sendGeneration.get() != generation) {
+                  return CompletableFuture.completedFuture(null); // cancelled by interrupt(true)
+                }
+                synchronized (lock) {
+                  sending = true;
+                  interrupted.set(false);
+                }
+                return loop(1)
+                    .whenComplete(
+                        (v, e) -> {
+                          synchronized (lock) {
+                            sending = false;
+                          }
+                        });
+              });
       sendTail = next.exceptionally(e -> null);
       return next;
     }
@@ -264,7 +275,8 @@ public final class FakeChatService implements ChatService {
     Tool tool = new Tool(definition, handler);
     synchronized (lock) {
       if (tools.containsKey(definition.name())) {
-        throw new IllegalStateException("a tool named " + definition.name() + " is already registered");
+        throw new IllegalStateException(
+            "a tool named " + definition.name() + " is already registered");
       }
       tools.put(definition.name(), tool);
     }
@@ -281,33 +293,45 @@ public final class FakeChatService implements ChatService {
     needsResend.set(false);
     loopsRun.incrementAndGet();
     flushQueue();
-    return fire(beforeSendLoop).thenCompose(v -> {
-      if (interrupted.get()) {
-        return CompletableFuture.completedFuture(null);
-      }
-      flushQueue();
-      ModelReply reply = nextReply();
-      synchronized (lock) {
-        history.addAll(reply.messages());
-      }
-      CompletionStage<Void> toolsDone = CompletableFuture.completedFuture(null);
-      for (ToolCall call : reply.toolCalls()) {
-        toolsDone = toolsDone.thenCompose(ignored -> execute(call).thenAccept(result -> {
-          synchronized (lock) {
-            history.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
-          }
-        }));
-      }
-      if (!reply.toolCalls().isEmpty()) {
-        needsResend.set(true);
-      }
-      return toolsDone.thenCompose(ignored -> fire(afterSend)).thenCompose(ignored -> {
-        if (needsResend.get() && !interrupted.get() && number < maxLoopsPerSend) {
-          return loop(number + 1);
-        }
-        return CompletableFuture.completedFuture(null);
-      });
-    });
+    return fire(beforeSendLoop)
+        .thenCompose(
+            v -> {
+              if (interrupted.get()) {
+                return CompletableFuture.completedFuture(null);
+              }
+              flushQueue();
+              ModelReply reply = nextReply();
+              synchronized (lock) {
+                history.addAll(reply.messages());
+              }
+              CompletionStage<Void> toolsDone = CompletableFuture.completedFuture(null);
+              for (ToolCall call : reply.toolCalls()) {
+                toolsDone =
+                    toolsDone.thenCompose(
+                        ignored ->
+                            execute(call)
+                                .thenAccept(
+                                    result -> {
+                                      synchronized (lock) {
+                                        history.add(
+                                            ChatMessage.toolResult(
+                                                call, result, MessageOrigin.SYNTHETIC));
+                                      }
+                                    }));
+              }
+              if (!reply.toolCalls().isEmpty()) {
+                needsResend.set(true);
+              }
+              return toolsDone
+                  .thenCompose(ignored -> fire(afterSend))
+                  .thenCompose(
+                      ignored -> {
+                        if (needsResend.get() && !interrupted.get() && number < maxLoopsPerSend) {
+                          return loop(number + 1);
+                        }
+                        return CompletableFuture.completedFuture(null);
+                      });
+            });
   }
 
   private ModelReply nextReply() {
@@ -319,7 +343,8 @@ public final class FakeChatService implements ChatService {
       }
       conversation = List.copyOf(history);
     }
-    return Objects.requireNonNull(fallbackModel.apply(conversation), "the fallback model returned null");
+    return Objects.requireNonNull(
+        fallbackModel.apply(conversation), "the fallback model returned null");
   }
 
   private void flushQueue() {
@@ -335,7 +360,8 @@ public final class FakeChatService implements ChatService {
       tool = tools.get(call.toolName());
     }
     if (tool == null) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException("no tool named " + call.toolName()));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("no tool named " + call.toolName()));
     }
     try {
       return tool.handler().execute(call);
@@ -347,13 +373,15 @@ public final class FakeChatService implements ChatService {
   private static CompletionStage<Void> fire(List<ChatCallback> callbacks) {
     CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (ChatCallback callback : callbacks) {
-      chain = chain.thenCompose(v -> {
-        try {
-          return callback.run();
-        } catch (RuntimeException e) {
-          return CompletableFuture.failedFuture(e);
-        }
-      });
+      chain =
+          chain.thenCompose(
+              v -> {
+                try {
+                  return callback.run();
+                } catch (RuntimeException e) {
+                  return CompletableFuture.failedFuture(e);
+                }
+              });
     }
     return chain;
   }
@@ -366,7 +394,8 @@ public final class FakeChatService implements ChatService {
   /** Builds a {@link FakeChatService}. Not thread-safe. */
   public static final class Builder {
     private int maxLoopsPerSend = DEFAULT_MAX_LOOPS_PER_SEND;
-    private Function<List<ChatMessage>, ModelReply> fallbackModel = conversation -> ModelReply.text("ok");
+    private Function<List<ChatMessage>, ModelReply> fallbackModel =
+        conversation -> ModelReply.text("ok");
     private boolean maxLoopsPerSendSet;
     private boolean fallbackModelSet;
 
@@ -395,7 +424,8 @@ public final class FakeChatService implements ChatService {
     /** Each setter may be called once, as in every Memhook builder. */
     private static void checkUnset(String setter, boolean set) {
       if (set) {
-        throw new IllegalStateException(setter + " was already set on this builder; each setter may be called once");
+        throw new IllegalStateException(
+            setter + " was already set on this builder; each setter may be called once");
       }
     }
 

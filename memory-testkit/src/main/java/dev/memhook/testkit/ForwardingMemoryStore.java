@@ -18,8 +18,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A {@link MemoryStore} that forwards every call to a delegate, for tests that break or observe
- * one method (a store that fails, stalls or counts calls) and benchmarks that wrap a store. Override
+ * A {@link MemoryStore} that forwards every call to a delegate, for tests that break or observe one
+ * method (a store that fails, stalls or counts calls) and benchmarks that wrap a store. Override
  * what you change; everything else behaves as the delegate does, so thread safety and null handling
  * are the delegate's.
  */
@@ -37,22 +37,75 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
     return delegate;
   }
 
-  @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
-  @Override public void putNewVersion(Memory next, Embedding embedding) { delegate.putNewVersion(next, embedding); }
-  @Override public void attach(EmbeddingSpace space) { delegate.attach(space); }
-  @Override public void put(Memory memory, Embedding embedding) { delegate.put(memory, embedding); }
-  @Override public void putAll(Map<Memory, Embedding> batch) { delegate.putAll(batch); }
-  @Override public Optional<Memory> get(MemoryId id) { return delegate.get(id); }
-  @Override public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) { return delegate.getAll(ids); }
-  @Override public boolean delete(MemoryId id, ForgetRecord audit) { return delegate.delete(id, audit); }
-  @Override public List<ForgetRecord> forgotten(Scope scope) { return delegate.forgotten(scope); }
-  @Override public TextHits searchText(Scope scope, String query, int k) { return delegate.searchText(scope, query, k); }
-  @Override public List<StoreHit> searchVector(Scope scope, Embedding query, int k) { return delegate.searchVector(scope, query, k); }
-  @Override public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding) {
+    delegate.putNewVersion(next, embedding);
+  }
+
+  @Override
+  public void attach(EmbeddingSpace space) {
+    delegate.attach(space);
+  }
+
+  @Override
+  public void put(Memory memory, Embedding embedding) {
+    delegate.put(memory, embedding);
+  }
+
+  @Override
+  public void putAll(Map<Memory, Embedding> batch) {
+    delegate.putAll(batch);
+  }
+
+  @Override
+  public Optional<Memory> get(MemoryId id) {
+    return delegate.get(id);
+  }
+
+  @Override
+  public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
+    return delegate.getAll(ids);
+  }
+
+  @Override
+  public boolean delete(MemoryId id, ForgetRecord audit) {
+    return delegate.delete(id, audit);
+  }
+
+  @Override
+  public List<ForgetRecord> forgotten(Scope scope) {
+    return delegate.forgotten(scope);
+  }
+
+  @Override
+  public TextHits searchText(Scope scope, String query, int k) {
+    return delegate.searchText(scope, query, k);
+  }
+
+  @Override
+  public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+    return delegate.searchVector(scope, query, k);
+  }
+
+  @Override
+  public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
     return delegate.searchRelated(scope, concepts, files, k);
   }
-  @Override public long count(Scope scope) { return delegate.count(scope); }
-  @Override public void close() { delegate.close(); }
+
+  @Override
+  public long count(Scope scope) {
+    return delegate.count(scope);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
 
   @Override
   public String toString() {

@@ -24,9 +24,12 @@ public record ModelReply(List<ChatMessage> messages) {
     messages = List.copyOf(Objects.requireNonNull(messages, "messages"));
     for (ChatMessage m : messages) {
       if (m.origin() != MessageOrigin.MODEL) {
-        throw new IllegalArgumentException("model replies hold model-origin messages only, got " + m);
+        throw new IllegalArgumentException(
+            "model replies hold model-origin messages only, got " + m);
       }
-      if (m.role() == ChatRole.USER || m.role() == ChatRole.TOOL_RESULT || m.role() == ChatRole.SYSTEM) {
+      if (m.role() == ChatRole.USER
+          || m.role() == ChatRole.TOOL_RESULT
+          || m.role() == ChatRole.SYSTEM) {
         throw new IllegalArgumentException("a model cannot reply with a " + m.role() + " message");
       }
     }
@@ -44,12 +47,15 @@ public record ModelReply(List<ChatMessage> messages) {
 
   /** The tool calls of this reply, in order. */
   public List<ToolCall> toolCalls() {
-    return messages.stream().filter(m -> m.role() == ChatRole.TOOL_CALL).map(ChatMessage::toolCall).toList();
+    return messages.stream()
+        .filter(m -> m.role() == ChatRole.TOOL_CALL)
+        .map(ChatMessage::toolCall)
+        .toList();
   }
 
   /**
-   * Builds a {@link ModelReply}; parts keep the order they are added in, and each call adds one
-   * (a reply is a sequence, so nothing is "set twice" here). Not thread-safe.
+   * Builds a {@link ModelReply}; parts keep the order they are added in, and each call adds one (a
+   * reply is a sequence, so nothing is "set twice" here). Not thread-safe.
    */
   public static final class Builder {
     private final List<ChatMessage> messages = new ArrayList<>();

@@ -61,7 +61,8 @@ public final class Seeds {
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("-D" + PROPERTY + " must be a whole number, got '" + value + "'", e);
+      throw new IllegalArgumentException(
+          "-D" + PROPERTY + " must be a whole number, got '" + value + "'", e);
     }
   }
 }

@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The data the store contracts ({@link MemoryStoreContract}, {@link DurableStoreContract},
- * {@link AtomicBatchStoreContract}) write: one embedding space, near-orthogonal unit vectors and
- * memories with every optional component at a plain default. Public so that a store's own tests
- * can write the same data.
+ * The data the store contracts ({@link MemoryStoreContract}, {@link DurableStoreContract}, {@link
+ * AtomicBatchStoreContract}) write: one embedding space, near-orthogonal unit vectors and memories
+ * with every optional component at a plain default. Public so that a store's own tests can write
+ * the same data.
  *
  * <p>Stateless and thread-safe.
  */
@@ -28,16 +28,22 @@ public final class StoreFixtures {
 
   /** The dimension of the contracts' vectors. */
   public static final int DIMENSION = 16;
+
   /** The model id the contracts attach with. */
   public static final String MODEL_ID = "contract-test-model";
+
   /** The space every contract store is attached to. */
   public static final EmbeddingSpace SPACE = new EmbeddingSpace(MODEL_ID, DIMENSION);
+
   /** Another space of the same dimension, which a store holding {@link #SPACE} vectors refuses. */
   public static final EmbeddingSpace OTHER_MODEL = new EmbeddingSpace("other-model", DIMENSION);
+
   /** When every contract memory happened and was stored, unless a test says otherwise. */
   public static final Instant T0 = Instant.parse("2024-01-01T10:00:00Z");
+
   /** The scope most contract memories live in. */
   public static final Scope A = Scope.of("tenant-a");
+
   /** A second scope, which searches of {@link #A} must never see. */
   public static final Scope B = Scope.of("tenant-b");
 
@@ -86,7 +92,10 @@ public final class StoreFixtures {
         .build();
   }
 
-  /** Version {@code previous.version() + 1} of {@code previous}: a new id and content, superseding it. */
+  /**
+   * Version {@code previous.version() + 1} of {@code previous}: a new id and content, superseding
+   * it.
+   */
   public static Memory nextVersion(Memory previous, String id, String content) {
     return memory(id, previous.scope(), content).toBuilder()
         .version(previous.version() + 1)
@@ -96,14 +105,20 @@ public final class StoreFixtures {
 
   /**
    * What {@code store} shows of the memories named by {@code ids} and of a few searches: every
-   * record found by id, the count of {@link #A} and {@link #B}, and the ids each search of {@link #A}
-   * returns (text for each of {@code words}, vector for each of {@code axes}, related for
+   * record found by id, the count of {@link #A} and {@link #B}, and the ids each search of {@link
+   * #A} returns (text for each of {@code words}, vector for each of {@code axes}, related for
    * {@code concepts}). Two observations are equal when a write in between changed none of it.
    */
-  public static Observation observe(MemoryStore store, List<String> ids, List<String> words, List<Integer> axes,
+  public static Observation observe(
+      MemoryStore store,
+      List<String> ids,
+      List<String> words,
+      List<Integer> axes,
       Set<String> concepts) {
     Map<String, Memory> records = new LinkedHashMap<>();
-    store.getAll(ids.stream().map(MemoryId::of).toList()).forEach((id, m) -> records.put(id.value(), m));
+    store
+        .getAll(ids.stream().map(MemoryId::of).toList())
+        .forEach((id, m) -> records.put(id.value(), m));
     Map<String, List<String>> text = new LinkedHashMap<>();
     for (String word : words) {
       text.put(word, ids(store.searchText(A, word, 100)));
@@ -126,8 +141,13 @@ public final class StoreFixtures {
    * @param vectorHits the ids of each vector search, by axis
    * @param relatedHits the ids of the related search
    */
-  public record Observation(Map<String, Memory> records, long countA, long countB,
-      Map<String, List<String>> textHits, Map<Integer, List<String>> vectorHits, List<String> relatedHits) {}
+  public record Observation(
+      Map<String, Memory> records,
+      long countA,
+      long countB,
+      Map<String, List<String>> textHits,
+      Map<Integer, List<String>> vectorHits,
+      List<String> relatedHits) {}
 
   /** The ids of {@code hits}, in order. */
   public static List<String> ids(TextHits hits) {

@@ -23,7 +23,10 @@ public final class ConversationTime {
   private ConversationTime() {}
 
   private static DateTimeFormatter formatter(String pattern) {
-    return new DateTimeFormatterBuilder().parseCaseInsensitive().appendPattern(pattern).toFormatter(Locale.ENGLISH);
+    return new DateTimeFormatterBuilder()
+        .parseCaseInsensitive()
+        .appendPattern(pattern)
+        .toFormatter(Locale.ENGLISH);
   }
 
   /** The instant {@code text} names, or empty if it is not in a known format. */

@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * A retrieval-evaluation data set in the neutral JSONL format: one JSON object a line, either a
  * memory ({@code "type":"memory"}: conv, id, session, speaker, time, text, optional image_caption)
- * or a query ({@code "type":"query"}: conv, id, text, relevant ids, category, category_name).
- * Blank lines are skipped; anything else malformed fails with the line number.
+ * or a query ({@code "type":"query"}: conv, id, text, relevant ids, category, category_name). Blank
+ * lines are skipped; anything else malformed fails with the line number.
  *
  * @param memories the memories, in file order
  * @param queries the queries, in file order
@@ -42,7 +42,13 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
    * @param text what was said
    * @param imageCaption the caption of a shared image, or null
    */
-  public record EvalMemory(String conv, String id, String session, String speaker, String time, String text,
+  public record EvalMemory(
+      String conv,
+      String id,
+      String session,
+      String speaker,
+      String time,
+      String text,
       String imageCaption) {
     /** Validates the required fields. */
     public EvalMemory {
@@ -62,7 +68,12 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
    * @param category the category number (0 when absent)
    * @param categoryName the category's name (the number as text when absent)
    */
-  public record EvalQuery(String conv, String id, String text, List<String> relevant, int category,
+  public record EvalQuery(
+      String conv,
+      String id,
+      String text,
+      List<String> relevant,
+      int category,
       String categoryName) {
     /** Validates and copies. */
     public EvalQuery {
@@ -111,9 +122,16 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
         JsonNode node = mapper.readTree(line);
         String type = required(node, "type");
         switch (type) {
-          case "memory" -> memories.add(new EvalMemory(required(node, "conv"), required(node, "id"),
-              optional(node, "session"), optional(node, "speaker"), optional(node, "time"), required(node, "text"),
-              optional(node, "image_caption")));
+          case "memory" ->
+              memories.add(
+                  new EvalMemory(
+                      required(node, "conv"),
+                      required(node, "id"),
+                      optional(node, "session"),
+                      optional(node, "speaker"),
+                      optional(node, "time"),
+                      required(node, "text"),
+                      optional(node, "image_caption")));
           case "query" -> {
             JsonNode relevant = node.get("relevant");
             if (relevant == null || !relevant.isArray()) {
@@ -123,10 +141,18 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
             relevant.forEach(r -> ids.add(r.asText()));
             int category = node.hasNonNull("category") ? node.get("category").asInt() : 0;
             String name = optional(node, "category_name");
-            queries.add(new EvalQuery(required(node, "conv"), required(node, "id"), required(node, "text"), ids,
-                category, name != null ? name : Integer.toString(category)));
+            queries.add(
+                new EvalQuery(
+                    required(node, "conv"),
+                    required(node, "id"),
+                    required(node, "text"),
+                    ids,
+                    category,
+                    name != null ? name : Integer.toString(category)));
           }
-          default -> throw new IllegalArgumentException("unknown type '" + type + "' (expected memory or query)");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown type '" + type + "' (expected memory or query)");
         }
       } catch (IOException | RuntimeException e) {
         throw new IllegalArgumentException("line " + number + ": " + e.getMessage(), e);

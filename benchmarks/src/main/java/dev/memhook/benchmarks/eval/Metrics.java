@@ -65,11 +65,25 @@ public final class Metrics {
       reciprocalRank += reciprocalRank(ranked, relevant);
     }
 
-    public int queries() { return queries; }
-    public double recall5() { return mean(recall5); }
-    public double recall10() { return mean(recall10); }
-    public double any5() { return mean(any5); }
-    public double mrr() { return mean(reciprocalRank); }
+    public int queries() {
+      return queries;
+    }
+
+    public double recall5() {
+      return mean(recall5);
+    }
+
+    public double recall10() {
+      return mean(recall10);
+    }
+
+    public double any5() {
+      return mean(any5);
+    }
+
+    public double mrr() {
+      return mean(reciprocalRank);
+    }
 
     private double mean(double sum) {
       return queries == 0 ? 0 : sum / queries;

@@ -5,6 +5,7 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Origin;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
@@ -15,7 +16,6 @@ import dev.memhook.benchmarks.Unowned;
 import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import dev.memhook.core.Memhook;
-import dev.memhook.api.RecallOptions;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,40 +38,44 @@ import java.util.TreeMap;
  * way a host would and measures how well recall finds each question's evidence.
  *
  * <h2>What it does</h2>
+ *
  * <ol>
  *   <li>Each conversation becomes one {@link Scope} ({@code eval/<conv>}, the id sanitized into a
  *       valid segment). Each memory is stored with {@link MemoryService#remember}, so sanitizing,
  *       title and summary derivation and the embedding text rules apply: content = text, plus
  *       {@code " [shares a photo: <caption>]"} when an image caption is present; source session =
- *       its session; origin = {@code Origin.user(speaker)}; occurredAt = its time parsed by
- *       {@link ConversationTime} (unparseable times are counted and left to "now"); context = the
- *       previous turn of the same session ({@code "speaker: text"}; {@code --no-context} leaves it
- *       empty). The service
- *       assigns ids, so the eval id → memory id mapping is kept here.
+ *       its session; origin = {@code Origin.user(speaker)}; occurredAt = its time parsed by {@link
+ *       ConversationTime} (unparseable times are counted and left to "now"); context = the previous
+ *       turn of the same session ({@code "speaker: text"}; {@code --no-context} leaves it empty).
+ *       The service assigns ids, so the eval id → memory id mapping is kept here.
  *   <li>Every query runs as {@code RecallQuery(scope, question, 10)} against its conversation with
- *       three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the gate is
- *       measured separately) and the session cap as configured: BM25 only ({@code weights(1,0,0)}),
- *       vector only ({@code weights(0,1,0)}) and fused (default weights). It prints recall@5,
- *       recall@10, any@5 and MRR, overall and per category.
+ *       three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the gate
+ *       is measured separately) and the session cap as configured: BM25 only ({@code
+ *       weights(1,0,0)}), vector only ({@code weights(0,1,0)}) and fused (default weights). It
+ *       prints recall@5, recall@10, any@5 and MRR, overall and per category.
  *   <li>The gate: with the gate on (defaults unless {@code --min-cosine}/{@code --min-text} say
  *       otherwise), conversation i's questions run against conversation i+1's scope (the last
- *       against the first): <b>gate precision</b> = the share of these off-topic recalls that return
- *       nothing. On their own conversation: <b>gate cost</b> = among the queries whose ungated fused
- *       top 10 holds at least one relevant memory, the share whose gated top 10 holds none.
+ *       against the first): <b>gate precision</b> = the share of these off-topic recalls that
+ *       return nothing. On their own conversation: <b>gate cost</b> = among the queries whose
+ *       ungated fused top 10 holds at least one relevant memory, the share whose gated top 10 holds
+ *       none.
  *   <li>Latency of each fused (ungated) recall, query embedding included (each query text is new to
  *       that service, so its query cache does not hit): median, p99, mean.
  * </ol>
+ *
  * Services share one store and one embedder ({@link Unowned}); the relevance options differ.
  *
  * <p>Run:
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.eval.RetrievalEval \
  *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
- * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store
- * lucene} (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a
- * RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session N},
- * {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
+ *
+ * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store lucene}
+ * (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a RAM
+ * directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session
+ * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
  * --evidence-text X} (evidence floors), {@code --no-context}.
  */
 public final class RetrievalEval {
@@ -93,8 +97,17 @@ public final class RetrievalEval {
    * @param evidenceText the gate's evidence text floor, or NaN for the default
    * @param context store the previous turn of the same session as each memory's context
    */
-  public record Options(Path data, String embedder, String store, boolean noSessionCap, int maxPerSession,
-      double minCosine, double minText, double evidenceCosine, double evidenceText, boolean context) {
+  public record Options(
+      Path data,
+      String embedder,
+      String store,
+      boolean noSessionCap,
+      int maxPerSession,
+      double minCosine,
+      double minText,
+      double evidenceCosine,
+      double evidenceText,
+      boolean context) {
 
     /**
      * Parses {@code args}.
@@ -132,13 +145,23 @@ public final class RetrievalEval {
         throw new IllegalArgumentException("--data is required\n" + USAGE);
       }
       if (noCap && maxPerSession > 0) {
-        throw new IllegalArgumentException("--no-session-cap and --max-per-session exclude each other");
+        throw new IllegalArgumentException(
+            "--no-session-cap and --max-per-session exclude each other");
       }
       if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
         throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
       }
-      return new Options(data, embedder, store, noCap, maxPerSession, minCosine, minText, evidenceCosine,
-          evidenceText, context);
+      return new Options(
+          data,
+          embedder,
+          store,
+          noCap,
+          maxPerSession,
+          minCosine,
+          minText,
+          evidenceCosine,
+          evidenceText,
+          context);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -175,9 +198,10 @@ public final class RetrievalEval {
     }
   }
 
-  static final String USAGE = "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
-      + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
-      + " [--evidence-cosine X --evidence-text X] [--no-context]";
+  static final String USAGE =
+      "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
+          + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
+          + " [--evidence-cosine X --evidence-text X] [--no-context]";
 
   /**
    * What a run measured.
@@ -188,8 +212,12 @@ public final class RetrievalEval {
    * @param gateCost the share of on-topic queries whose evidence the gate removed, or NaN
    * @param latencyMillis fused recall latencies, sorted
    */
-  public record Report(Map<String, Metrics.Sums> overall, Map<String, Map<String, Metrics.Sums>> perCategory,
-      double gatePrecision, double gateCost, double[] latencyMillis) {}
+  public record Report(
+      Map<String, Metrics.Sums> overall,
+      Map<String, Map<String, Metrics.Sums>> perCategory,
+      double gatePrecision,
+      double gateCost,
+      double[] latencyMillis) {}
 
   private RetrievalEval() {}
 
@@ -218,14 +246,31 @@ public final class RetrievalEval {
     configs.put("gated", options.gated());
     Map<String, MemoryService> services = new LinkedHashMap<>();
     try {
-      configs.forEach((name, o) -> services.put(name, Memhook.builder().store(Unowned.store(store))
-          .embedder(Unowned.embedder(embedder)).recallOptions(o).build()));
-      out.printf(Locale.ROOT, "RetrievalEval data=%s embedder=%s store=%s%n", options.data(), embedder.modelId(),
+      configs.forEach(
+          (name, o) ->
+              services.put(
+                  name,
+                  Memhook.builder()
+                      .store(Unowned.store(store))
+                      .embedder(Unowned.embedder(embedder))
+                      .recallOptions(o)
+                      .build()));
+      out.printf(
+          Locale.ROOT,
+          "RetrievalEval data=%s embedder=%s store=%s%n",
+          options.data(),
+          embedder.modelId(),
           options.store());
       long started = System.nanoTime();
-      Map<MemoryId, String> evalIds = storeAll(data, scopes, services.get("fused"), options.context(), out);
-      out.printf(Locale.ROOT, "stored %d memories of %d conversations in %.1f s; %d queries%n", evalIds.size(),
-          scopes.size(), (System.nanoTime() - started) / 1e9, data.queries().size());
+      Map<MemoryId, String> evalIds =
+          storeAll(data, scopes, services.get("fused"), options.context(), out);
+      out.printf(
+          Locale.ROOT,
+          "stored %d memories of %d conversations in %.1f s; %d queries%n",
+          evalIds.size(),
+          scopes.size(),
+          (System.nanoTime() - started) / 1e9,
+          data.queries().size());
       configs.forEach((name, o) -> out.println("config " + name + ": " + o));
       return evaluate(data, scopes, services, configs.get("gated"), evalIds, out);
     } finally {
@@ -258,7 +303,10 @@ public final class RetrievalEval {
     return out;
   }
 
-  /** {@code id} as a scope segment: characters outside {@code [A-Za-z0-9._@+-]} become '_', at most 64. */
+  /**
+   * {@code id} as a scope segment: characters outside {@code [A-Za-z0-9._@+-]} become '_', at most
+   * 64.
+   */
   static String sanitizeSegment(String id) {
     String s = id.replaceAll("[^A-Za-z0-9._@+-]", "_");
     if (s.isEmpty()) {
@@ -282,15 +330,21 @@ public final class RetrievalEval {
    * session ("speaker: text"), cut to {@link Memory#MAX_CONTEXT}; empty for a session's first turn.
    */
   static String context(EvalMemory previous, EvalMemory m) {
-    if (previous == null || !previous.conv().equals(m.conv()) || !java.util.Objects.equals(previous.session(), m.session())) {
+    if (previous == null
+        || !previous.conv().equals(m.conv())
+        || !java.util.Objects.equals(previous.session(), m.session())) {
       return "";
     }
     String text = (previous.speaker() == null ? "" : previous.speaker() + ": ") + content(previous);
     return text.length() > Memory.MAX_CONTEXT ? text.substring(0, Memory.MAX_CONTEXT) : text;
   }
 
-  private static Map<MemoryId, String> storeAll(EvalData data, Map<String, Scope> scopes, MemoryService service,
-      boolean withContext, PrintStream out) {
+  private static Map<MemoryId, String> storeAll(
+      EvalData data,
+      Map<String, Scope> scopes,
+      MemoryService service,
+      boolean withContext,
+      PrintStream out) {
     Map<MemoryId, String> evalIds = new HashMap<>();
     int badTimes = 0;
     int skipped = 0;
@@ -312,24 +366,36 @@ public final class RetrievalEval {
           badTimes++;
         }
       }
-      MemoryDraft draft = MemoryDraft.builder(scopes.get(m.conv()), content)
-          .sourceSession(m.session() == null || m.session().isBlank() ? null : m.session())
-          .origin(m.speaker() == null || m.speaker().isBlank() ? Origin.user() : Origin.user(m.speaker()))
-          .occurredAt(at)
-          .context(context)
-          .build();
+      MemoryDraft draft =
+          MemoryDraft.builder(scopes.get(m.conv()), content)
+              .sourceSession(m.session() == null || m.session().isBlank() ? null : m.session())
+              .origin(
+                  m.speaker() == null || m.speaker().isBlank()
+                      ? Origin.user()
+                      : Origin.user(m.speaker()))
+              .occurredAt(at)
+              .context(context)
+              .build();
       Memory stored = service.remember(draft);
       evalIds.put(stored.id(), m.id());
     }
     if (badTimes > 0 || skipped > 0) {
-      out.printf(Locale.ROOT, "note: %d memories had an unparseable time (stored as now); %d empty memories skipped%n",
-          badTimes, skipped);
+      out.printf(
+          Locale.ROOT,
+          "note: %d memories had an unparseable time (stored as now); %d empty memories skipped%n",
+          badTimes,
+          skipped);
     }
     return evalIds;
   }
 
-  private static Report evaluate(EvalData data, Map<String, Scope> scopes, Map<String, MemoryService> services,
-      RecallOptions gatedOptions, Map<MemoryId, String> evalIds, PrintStream out) {
+  private static Report evaluate(
+      EvalData data,
+      Map<String, Scope> scopes,
+      Map<String, MemoryService> services,
+      RecallOptions gatedOptions,
+      Map<MemoryId, String> evalIds,
+      PrintStream out) {
     Map<String, Metrics.Sums> overall = new LinkedHashMap<>();
     Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
     Map<String, List<String>> fusedTop = new HashMap<>();
@@ -384,11 +450,15 @@ public final class RetrievalEval {
       if (convs.size() > 1) {
         String other = convs.get((convs.indexOf(q.conv()) + 1) % convs.size());
         offTopic++;
-        if (gated.recall(new RecallQuery(scopes.get(other), q.text(), LIMIT)).memories().isEmpty()) {
+        if (gated
+            .recall(new RecallQuery(scopes.get(other), q.text(), LIMIT))
+            .memories()
+            .isEmpty()) {
           offTopicEmpty++;
         }
       }
-      List<String> gatedTop = ranked(gated.recall(new RecallQuery(scopes.get(q.conv()), q.text(), LIMIT)), evalIds);
+      List<String> gatedTop =
+          ranked(gated.recall(new RecallQuery(scopes.get(q.conv()), q.text(), LIMIT)), evalIds);
       if (gatedTop.isEmpty()) {
         onTopicEmpty++;
       }
@@ -403,24 +473,46 @@ public final class RetrievalEval {
     double cost = withEvidence == 0 ? Double.NaN : (double) evidenceLost / withEvidence;
     out.println();
     out.println("Relevance gate (" + gatedOptions + "):");
-    out.println("  gate precision = share of off-topic recalls (conversation i's questions against conversation"
-        + " i+1's memories) that return nothing");
-    out.println("  gate cost = among on-topic queries whose ungated fused top " + LIMIT + " holds >= 1 relevant memory,"
-        + " the share whose gated top " + LIMIT + " holds none");
+    out.println(
+        "  gate precision = share of off-topic recalls (conversation i's questions against conversation"
+            + " i+1's memories) that return nothing");
+    out.println(
+        "  gate cost = among on-topic queries whose ungated fused top "
+            + LIMIT
+            + " holds >= 1 relevant memory,"
+            + " the share whose gated top "
+            + LIMIT
+            + " holds none");
     if (offTopic == 0) {
       out.println("  gate precision: n/a (one conversation)");
     } else {
-      out.printf(Locale.ROOT, "  gate precision: %d of %d off-topic recalls empty = %.3f%n", offTopicEmpty, offTopic,
+      out.printf(
+          Locale.ROOT,
+          "  gate precision: %d of %d off-topic recalls empty = %.3f%n",
+          offTopicEmpty,
+          offTopic,
           precision);
     }
-    out.printf(Locale.ROOT, "  gate cost: %d of %d on-topic queries lost all evidence = %.3f%n", evidenceLost,
-        withEvidence, cost);
-    out.printf(Locale.ROOT, "  on-topic recalls that returned nothing with the gate: %d of %d%n", onTopicEmpty,
+    out.printf(
+        Locale.ROOT,
+        "  gate cost: %d of %d on-topic queries lost all evidence = %.3f%n",
+        evidenceLost,
+        withEvidence,
+        cost);
+    out.printf(
+        Locale.ROOT,
+        "  on-topic recalls that returned nothing with the gate: %d of %d%n",
+        onTopicEmpty,
         data.queries().size());
     out.println();
-    out.printf(Locale.ROOT, "Fused recall latency per query (query embedding included), %d queries:"
-        + " median %.2f ms, p99 %.2f ms, mean %.2f ms%n", latencies.length, percentile(latencies, 0.5),
-        percentile(latencies, 0.99), Arrays.stream(latencies).average().orElse(0));
+    out.printf(
+        Locale.ROOT,
+        "Fused recall latency per query (query embedding included), %d queries:"
+            + " median %.2f ms, p99 %.2f ms, mean %.2f ms%n",
+        latencies.length,
+        percentile(latencies, 0.5),
+        percentile(latencies, 0.99),
+        Arrays.stream(latencies).average().orElse(0));
     return new Report(overall, perCategory, precision, cost, latencies);
   }
 
@@ -431,8 +523,15 @@ public final class RetrievalEval {
   }
 
   private static String row(String label, Metrics.Sums s) {
-    return String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.3f |", label, s.queries(), s.recall5(),
-        s.recall10(), s.any5(), s.mrr());
+    return String.format(
+        Locale.ROOT,
+        "| %s | %d | %.3f | %.3f | %.3f | %.3f |",
+        label,
+        s.queries(),
+        s.recall5(),
+        s.recall10(),
+        s.any5(),
+        s.mrr());
   }
 
   /** The nearest-rank percentile of sorted {@code values}; 0 when empty. */

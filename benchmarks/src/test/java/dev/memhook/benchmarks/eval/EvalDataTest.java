@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class EvalDataTest {
 
-  private static final String LINES = """
+  private static final String LINES =
+      """
       {"type":"memory","conv":"c-1","id":"c-1:D1:1","session":"session_1","speaker":"Ann","time":"1:56 pm on 8 May, 2023","text":"I adopted a cat named Miso."}
 
       {"type":"memory","conv":"c-1","id":"c-1:D1:2","session":"session_1","speaker":"Ben","time":"1:56 pm on 8 May, 2023","text":"Look at this!","image_caption":"a grey cat on a sofa"}
@@ -48,21 +49,39 @@ class EvalDataTest {
 
   @Test
   void parse_rejectsMalformedLinesWithTheLineNumber() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EvalData.parse(new StringReader(
-        "{\"type\":\"memory\",\"conv\":\"c\",\"id\":\"m\",\"text\":\"t\"}\n{\"type\":\"query\",\"conv\":\"c\",\"id\":\"q\",\"text\":\"t\"}\n")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                EvalData.parse(
+                    new StringReader(
+                        "{\"type\":\"memory\",\"conv\":\"c\",\"id\":\"m\",\"text\":\"t\"}\n{\"type\":\"query\",\"conv\":\"c\",\"id\":\"q\",\"text\":\"t\"}\n")));
     assertTrue(e.getMessage().startsWith("line 2:"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> EvalData.parse(new StringReader("{\"type\":\"other\"}")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> EvalData.parse(new StringReader("{\"type\":\"other\"}")));
     assertTrue(e.getMessage().contains("unknown type 'other'"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> EvalData.parse(new StringReader("not json")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> EvalData.parse(new StringReader("not json")));
     assertTrue(e.getMessage().startsWith("line 1:"), e.getMessage());
   }
 
   @Test
   void conversationTime_parsesTwelveHourTimesAsUtc() {
-    assertEquals(Instant.parse("2023-05-08T13:56:00Z"), ConversationTime.parse("1:56 pm on 8 May, 2023").orElseThrow());
-    assertEquals(Instant.parse("2023-01-19T10:04:00Z"), ConversationTime.parse("10:04 am on 19 January, 2023").orElseThrow());
-    assertEquals(Instant.parse("2023-12-31T00:05:00Z"), ConversationTime.parse("12:05 AM on 31 Dec, 2023").orElseThrow());
-    assertEquals(Instant.parse("2023-07-02T12:00:00Z"), ConversationTime.parse(" 12:00  pm on 2 July, 2023 ").orElseThrow());
+    assertEquals(
+        Instant.parse("2023-05-08T13:56:00Z"),
+        ConversationTime.parse("1:56 pm on 8 May, 2023").orElseThrow());
+    assertEquals(
+        Instant.parse("2023-01-19T10:04:00Z"),
+        ConversationTime.parse("10:04 am on 19 January, 2023").orElseThrow());
+    assertEquals(
+        Instant.parse("2023-12-31T00:05:00Z"),
+        ConversationTime.parse("12:05 AM on 31 Dec, 2023").orElseThrow());
+    assertEquals(
+        Instant.parse("2023-07-02T12:00:00Z"),
+        ConversationTime.parse(" 12:00  pm on 2 July, 2023 ").orElseThrow());
   }
 
   @Test
@@ -75,8 +94,10 @@ class EvalDataTest {
   @Test
   void content_appendsTheImageCaption() {
     EvalData.EvalMemory plain = new EvalData.EvalMemory("c", "m", null, null, null, " hi ", null);
-    EvalData.EvalMemory photo = new EvalData.EvalMemory("c", "m", null, null, null, "Look!", "a cat");
-    EvalData.EvalMemory onlyPhoto = new EvalData.EvalMemory("c", "m", null, null, null, "", "a cat");
+    EvalData.EvalMemory photo =
+        new EvalData.EvalMemory("c", "m", null, null, null, "Look!", "a cat");
+    EvalData.EvalMemory onlyPhoto =
+        new EvalData.EvalMemory("c", "m", null, null, null, "", "a cat");
     assertEquals("hi", RetrievalEval.content(plain));
     assertEquals("Look! [shares a photo: a cat]", RetrievalEval.content(photo));
     assertEquals("[shares a photo: a cat]", RetrievalEval.content(onlyPhoto));
@@ -92,7 +113,10 @@ class EvalDataTest {
     assertEquals("Ann: Hi", RetrievalEval.context(a, b));
     assertEquals("", RetrievalEval.context(b, c));
     assertEquals("", RetrievalEval.context(c, d));
-    assertEquals("Ben: Look [shares a photo: a cat]", RetrievalEval.context(b, new EvalData.EvalMemory("c", "5", "s1", "Ann", null, "Aww", null)));
+    assertEquals(
+        "Ben: Look [shares a photo: a cat]",
+        RetrievalEval.context(
+            b, new EvalData.EvalMemory("c", "5", "s1", "Ann", null, "Aww", null)));
   }
 
   @Test

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class MetricsTest {
 
   // ranked: a b c d e f g h i j k ; relevant: c (rank 3), h (rank 8), z (never returned)
-  private static final List<String> RANKED = List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k");
+  private static final List<String> RANKED =
+      List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k");
   private static final Set<String> RELEVANT = Set.of("c", "h", "z");
 
   @Test
@@ -37,8 +38,8 @@ class MetricsTest {
   @Test
   void sums_averageOverQueries() {
     Metrics.Sums sums = new Metrics.Sums();
-    sums.add(RANKED, RELEVANT);                // r@5 1/3, r@10 2/3, any@5 1, rr 1/3
-    sums.add(List.of("x", "q"), Set.of("q"));  // r@5 1,   r@10 1,   any@5 1, rr 1/2
+    sums.add(RANKED, RELEVANT); // r@5 1/3, r@10 2/3, any@5 1, rr 1/3
+    sums.add(List.of("x", "q"), Set.of("q")); // r@5 1,   r@10 1,   any@5 1, rr 1/2
     assertEquals(2, sums.queries());
     assertEquals((1.0 / 3 + 1) / 2, sums.recall5(), 1e-12);
     assertEquals((2.0 / 3 + 1) / 2, sums.recall10(), 1e-12);

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Runs the evaluation main on a tiny synthetic file written here (never the LoCoMo data). */
 class RetrievalEvalSmokeTest {
 
-  private static final String DATA = """
+  private static final String DATA =
+      """
       {"type":"memory","conv":"alpha","id":"a1","session":"s1","speaker":"Ann","time":"9:00 am on 3 March, 2024","text":"I adopted a grey cat named Miso from the shelter."}
       {"type":"memory","conv":"alpha","id":"a2","session":"s1","speaker":"Ben","time":"9:00 am on 3 March, 2024","text":"Nice! I started learning the cello last week."}
       {"type":"memory","conv":"alpha","id":"a3","session":"s2","speaker":"Ann","time":"6:30 pm on 10 March, 2024","text":"Miso knocked my coffee over this morning.","image_caption":"a cat next to a spilled mug"}
@@ -35,8 +36,18 @@ class RetrievalEvalSmokeTest {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       RetrievalEval.Report report;
       try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-        report = RetrievalEval.run(RetrievalEval.Options.parse("--data", file.toString(), "--embedder", "hashing",
-            "--store", store, "--max-per-session", "5"), out);
+        report =
+            RetrievalEval.run(
+                RetrievalEval.Options.parse(
+                    "--data",
+                    file.toString(),
+                    "--embedder",
+                    "hashing",
+                    "--store",
+                    store,
+                    "--max-per-session",
+                    "5"),
+                out);
       }
       String printed = bytes.toString(StandardCharsets.UTF_8);
 
@@ -54,11 +65,15 @@ class RetrievalEvalSmokeTest {
 
   @Test
   void options_rejectUnknownAndConflictingFlags() {
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
         () -> RetrievalEval.Options.parse("--data", "x", "--bogus"));
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> RetrievalEval.Options.parse("--embedder", "hashing"));
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> RetrievalEval.Options.parse("--data", "x", "--no-session-cap", "--max-per-session", "2"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> RetrievalEval.Options.parse("--embedder", "hashing"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            RetrievalEval.Options.parse(
+                "--data", "x", "--no-session-cap", "--max-per-session", "2"));
   }
 }

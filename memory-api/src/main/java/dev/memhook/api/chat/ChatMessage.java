@@ -16,7 +16,8 @@ import java.util.UUID;
  * @param text its text (for a tool call, a rendering of the call; for a result, the result)
  * @param toolCall the call, for tool-call and tool-result messages; null otherwise
  */
-public record ChatMessage(String id, ChatRole role, MessageOrigin origin, String text, ToolCall toolCall) {
+public record ChatMessage(
+    String id, ChatRole role, MessageOrigin origin, String text, ToolCall toolCall) {
 
   /** Validates the message. */
   public ChatMessage {
@@ -27,7 +28,9 @@ public record ChatMessage(String id, ChatRole role, MessageOrigin origin, String
     boolean needsCall = role == ChatRole.TOOL_CALL || role == ChatRole.TOOL_RESULT;
     if (needsCall != (toolCall != null)) {
       throw new IllegalArgumentException(
-          needsCall ? role + " message needs its tool call" : role + " message must not carry a tool call");
+          needsCall
+              ? role + " message needs its tool call"
+              : role + " message must not carry a tool call");
     }
   }
 
@@ -53,7 +56,8 @@ public record ChatMessage(String id, ChatRole role, MessageOrigin origin, String
 
   /** A tool-call message with a fresh id. */
   public static ChatMessage toolCall(ToolCall call, MessageOrigin origin) {
-    return new ChatMessage(newId(), ChatRole.TOOL_CALL, origin, call.toolName() + " " + call.arguments(), call);
+    return new ChatMessage(
+        newId(), ChatRole.TOOL_CALL, origin, call.toolName() + " " + call.arguments(), call);
   }
 
   /** A tool-result message with a fresh id, answering {@code call}. */

@@ -10,10 +10,11 @@ import java.util.concurrent.CompletionStage;
  * implementation for tests.
  *
  * <h2>The send loop</h2>
+ *
  * {@link #send()} runs one send loop: it fires every {@code beforeSendLoop} callback, sends the
- * conversation (with anything queued) to the model, appends the reply, fires every
- * {@code afterSend} callback, and runs again while {@link #setNeedsResend()} was called during the
- * loop, up to a host-defined bound. Callbacks are awaited in registration order.
+ * conversation (with anything queued) to the model, appends the reply, fires every {@code
+ * afterSend} callback, and runs again while {@link #setNeedsResend()} was called during the loop,
+ * up to a host-defined bound. Callbacks are awaited in registration order.
  *
  * <p>Implementations must be thread-safe: callbacks complete on Memhook's threads.
  */
@@ -27,8 +28,8 @@ public interface ChatService {
    * tool-call message and the tool-result message, both of {@link MessageOrigin#SYNTHETIC} origin.
    * It neither interrupts nor sends: queued messages reach the model with the next loop of a send.
    *
-   * @return a stage completing with the tool's result; it completes exceptionally with an
-   *     {@link IllegalArgumentException} if no tool of that name is registered
+   * @return a stage completing with the tool's result; it completes exceptionally with an {@link
+   *     IllegalArgumentException} if no tool of that name is registered
    */
   CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args);
 

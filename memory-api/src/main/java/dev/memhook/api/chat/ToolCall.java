@@ -9,9 +9,9 @@ import java.util.UUID;
 /**
  * A call of a named tool with JSON-like arguments (strings, numbers, booleans, lists, maps, null).
  *
- * <p>Immutable at the top level and thread-safe: the argument map is copied and unmodifiable; nested
- * lists and maps are the caller's and must not be changed after the call is made. Null argument
- * values are allowed, as JSON allows them.
+ * <p>Immutable at the top level and thread-safe: the argument map is copied and unmodifiable;
+ * nested lists and maps are the caller's and must not be changed after the call is made. Null
+ * argument values are allowed, as JSON allows them.
  *
  * @param id the call's id, unique within a conversation
  * @param toolName the tool's name
@@ -32,6 +32,7 @@ public record ToolCall(String id, String toolName, Map<String, Object> arguments
 
   /** A call with a fresh random id. */
   public static ToolCall of(String toolName, Map<String, Object> arguments) {
-    return new ToolCall("call_" + UUID.randomUUID().toString().replace("-", ""), toolName, arguments);
+    return new ToolCall(
+        "call_" + UUID.randomUUID().toString().replace("-", ""), toolName, arguments);
   }
 }

@@ -16,7 +16,8 @@ public record ToolDefinition(String name, String description, String parametersS
     Objects.requireNonNull(description, "description");
     Objects.requireNonNull(parametersSchema, "parametersSchema");
     if (!name.matches("[A-Za-z0-9_-]{1,64}")) {
-      throw new IllegalArgumentException("tool name must be 1-64 characters of [A-Za-z0-9_-], got '" + name + "'");
+      throw new IllegalArgumentException(
+          "tool name must be 1-64 characters of [A-Za-z0-9_-], got '" + name + "'");
     }
   }
 }

@@ -9,8 +9,8 @@ import java.util.List;
  * <p>Implementations must be thread-safe and deterministic for a given model (the same text gives
  * the same vector, up to the tolerance the implementation states). Null text is rejected with a
  * {@link NullPointerException}; empty or whitespace-only text must give a well-defined vector (the
- * implementation states which) rather than fail. Failures are thrown as
- * {@link dev.memhook.api.EmbeddingException}.
+ * implementation states which) rather than fail. Failures are thrown as {@link
+ * dev.memhook.api.EmbeddingException}.
  *
  * <p>{@link #close()} releases native resources; it is idempotent, and the service that was given
  * an embedder closes it when the service closes.

@@ -2,8 +2,8 @@ package dev.memhook.api.spi;
 
 /**
  * Offers a default {@link Embedder} through {@link java.util.ServiceLoader}, so putting a module
- * such as {@code memory-djl-embeddings} on the class path makes it the default embedder of
- * {@code Memhook.builder()}. The provider with the highest {@link #priority()} wins.
+ * such as {@code memory-djl-embeddings} on the class path makes it the default embedder of {@code
+ * Memhook.builder()}. The provider with the highest {@link #priority()} wins.
  *
  * <p>Implementations need a public no-argument constructor and must be thread-safe.
  */

@@ -17,6 +17,7 @@ import java.util.Set;
  * expansion, diversification and gating run above the store, so every store gets them.
  *
  * <h2>Contract</h2>
+ *
  * <ul>
  *   <li>Thread-safe: any method may be called from any thread at any time before {@link #close()}.
  *   <li>{@link #put} is an upsert by id; when it returns the write is durable by the store's stated
@@ -24,12 +25,13 @@ import java.util.Set;
  *   <li>Every search is filtered by scope inside the store and returns latest versions only, best
  *       first, at most {@code k} hits, never a forgotten memory.
  *   <li>{@link #attach} is called once, before any write, with the embedder's space; a store that
- *       already holds vectors of another space throws
- *       {@link dev.memhook.api.IncompatibleStoreException}.
- *   <li>I/O failures are thrown as {@link dev.memhook.api.MemoryStoreException}; after {@link #close()}
- *       every method throws {@link IllegalStateException}. Null arguments are rejected with
- *       {@link NullPointerException}.
+ *       already holds vectors of another space throws {@link
+ *       dev.memhook.api.IncompatibleStoreException}.
+ *   <li>I/O failures are thrown as {@link dev.memhook.api.MemoryStoreException}; after {@link
+ *       #close()} every method throws {@link IllegalStateException}. Null arguments are rejected
+ *       with {@link NullPointerException}.
  * </ul>
+ *
  * {@code dev.memhook.testkit} ships the contract tests every implementation must pass, one class
  * per {@link StoreCapability} on top of the basic contract.
  */
@@ -66,15 +68,14 @@ public interface MemoryStore extends AutoCloseable {
   }
 
   /**
-   * Stores {@code next}, a new version of the memory {@code next.supersedes()} names, and marks that
-   * version superseded (not latest), as one write: if this throws, neither change is visible. The
-   * superseded version keeps its text and its vector; it is no longer searched, and
-   * {@link #get} returns it with {@code latest() == false}. No embedding of the old version is
-   * needed.
+   * Stores {@code next}, a new version of the memory {@code next.supersedes()} names, and marks
+   * that version superseded (not latest), as one write: if this throws, neither change is visible.
+   * The superseded version keeps its text and its vector; it is no longer searched, and {@link
+   * #get} returns it with {@code latest() == false}. No embedding of the old version is needed.
    *
    * @throws IllegalArgumentException if {@code next.supersedes()} is null, if {@code next} is not
-   *     latest, or if the memory it supersedes is not a latest memory of this store in
-   *     {@code next}'s scope; nothing is written then
+   *     latest, or if the memory it supersedes is not a latest memory of this store in {@code
+   *     next}'s scope; nothing is written then
    */
   void putNewVersion(Memory next, Embedding embedding);
 

@@ -1,8 +1,8 @@
 package dev.memhook.api.spi;
 
 /**
- * What a {@link MemoryStore} guarantees beyond the contract every store keeps. A store declares
- * its capabilities in {@link MemoryStore#capabilities()}; callers that need one check it once, when
+ * What a {@link MemoryStore} guarantees beyond the contract every store keeps. A store declares its
+ * capabilities in {@link MemoryStore#capabilities()}; callers that need one check it once, when
  * they are built, rather than finding out at run time. {@code dev.memhook.testkit} runs the
  * contract tests of each capability a store declares.
  */

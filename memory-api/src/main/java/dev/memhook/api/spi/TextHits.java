@@ -4,16 +4,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one text search found: the hits, best first, and the query's score ceiling in the store
- * that ran it.
+ * What one text search found: the hits, best first, and the query's score ceiling in the store that
+ * ran it.
  *
- * <p>The ceiling is an upper bound on the raw text score any memory of the scope could get for
- * this query in this store, so {@code hit.score() / ceiling} is a share in {@code [0, 1]} that
- * means the same for every query. The relevance gate compares that share with its text floors. It
- * comes with the hits because it depends on the same analysed query and the same index statistics:
- * asking for it separately would analyse the query twice or make the store remember the last one.
- * How a store computes it is its own (for BM25, see the store's documentation). A search without
- * hits has nothing to normalise, so its ceiling is 0; a search with hits has a positive one.
+ * <p>The ceiling is an upper bound on the raw text score any memory of the scope could get for this
+ * query in this store, so {@code hit.score() / ceiling} is a share in {@code [0, 1]} that means the
+ * same for every query. The relevance gate compares that share with its text floors. It comes with
+ * the hits because it depends on the same analysed query and the same index statistics: asking for
+ * it separately would analyse the query twice or make the store remember the last one. How a store
+ * computes it is its own (for BM25, see the store's documentation). A search without hits has
+ * nothing to normalise, so its ceiling is 0; a search with hits has a positive one.
  *
  * <p>An immutable value; the list is copied. Null components are rejected.
  *
@@ -32,9 +32,10 @@ public record TextHits(List<StoreHit> hits, double ceiling) {
       throw new IllegalArgumentException("ceiling must be finite and >= 0, got " + ceiling);
     }
     if ((ceiling == 0) != hits.isEmpty()) {
-      throw new IllegalArgumentException(hits.isEmpty()
-          ? "a search without hits has ceiling 0, got " + ceiling
-          : "a search with hits must have a positive ceiling");
+      throw new IllegalArgumentException(
+          hits.isEmpty()
+              ? "a search without hits has ceiling 0, got " + ceiling
+              : "a search with hits must have a positive ceiling");
     }
   }
 

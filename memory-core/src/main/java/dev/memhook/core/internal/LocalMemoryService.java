@@ -10,6 +10,7 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
@@ -17,7 +18,6 @@ import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.RecallOptions;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
@@ -30,8 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,13 +53,20 @@ public final class LocalMemoryService implements MemoryService {
   private final Clock clock;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
+
   /** Live hooks by chat service identity; guarded by itself. */
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
+
   private final Object writeLock = new Object();
   private volatile boolean closed;
 
-  public LocalMemoryService(MemoryStore store, Embedder embedder, RecallOptions options, Clock clock,
-      Executor executor, ExecutorService ownedExecutor) {
+  public LocalMemoryService(
+      MemoryStore store,
+      Embedder embedder,
+      RecallOptions options,
+      Clock clock,
+      Executor executor,
+      ExecutorService ownedExecutor) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -87,8 +94,8 @@ public final class LocalMemoryService implements MemoryService {
     checkOpen();
     // one writer at a time, so two updates of one version cannot both succeed
     synchronized (writeLock) {
-      Memory previous = store.get(id)
-          .orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
+      Memory previous =
+          store.get(id).orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
       checkArgument(previous.latest(), "%s is not the latest version; update the latest one", id);
       Memory next = intake.nextVersion(previous, draft);
       Embedding embedding = embedder.embed(EmbeddingText.of(next));
@@ -128,7 +135,9 @@ public final class LocalMemoryService implements MemoryService {
           break;
         }
         Memory m = memory.get();
-        any |= store.delete(m.id(), new ForgetRecord(m.id(), m.scope(), actor, reason, clock.instant()));
+        any |=
+            store.delete(
+                m.id(), new ForgetRecord(m.id(), m.scope(), actor, reason, clock.instant()));
         next = m.supersedes();
       }
       return any;
@@ -149,16 +158,24 @@ public final class LocalMemoryService implements MemoryService {
     checkOpen();
     synchronized (hooks) {
       if (hooks.containsKey(chat)) {
-        throw new IllegalStateException("this service already has a live hook on " + chat
-            + "; dispose it before hooking in again");
+        throw new IllegalStateException(
+            "this service already has a live hook on "
+                + chat
+                + "; dispose it before hooking in again");
       }
       AsyncMemoryHook[] self = new AsyncMemoryHook[1];
-      AsyncMemoryHook hook = new AsyncMemoryHook(chat, options, new GetMemoryTool(store, options.scope()),
-          engine::recall, executor, () -> {
-            synchronized (hooks) {
-              hooks.remove(chat, self[0]);
-            }
-          });
+      AsyncMemoryHook hook =
+          new AsyncMemoryHook(
+              chat,
+              options,
+              new GetMemoryTool(store, options.scope()),
+              engine::recall,
+              executor,
+              () -> {
+                synchronized (hooks) {
+                  hooks.remove(chat, self[0]);
+                }
+              });
       self[0] = hook;
       hooks.put(chat, hook);
       return hook;
@@ -197,6 +214,12 @@ public final class LocalMemoryService implements MemoryService {
 
   @Override
   public String toString() {
-    return "MemoryService[store=" + store + ", embedder=" + embedder.modelId() + ", " + engine.options() + "]";
+    return "MemoryService[store="
+        + store
+        + ", embedder="
+        + embedder.modelId()
+        + ", "
+        + engine.options()
+        + "]";
   }
 }

@@ -25,40 +25,45 @@ import org.slf4j.LoggerFactory;
  * returned before a read began (read-your-writes), and the cache of scope filters they share.
  *
  * <h2>Design note</h2>
+ *
  * Every write counts itself ({@link #countWrite()}) before it returns, after it was applied to the
  * writer. Every read runs {@link #withSearcher}, which first refreshes the searcher if it reflects
  * fewer writes than were counted; readers that find it stale together wait for one refresh. Writes
  * never refresh: writes with no read between them share one refresh and one flushed segment, and a
- * write does not pay for opening a searcher. The searchers come from Lucene's
- * {@link SearcherManager}.
+ * write does not pay for opening a searcher. The searchers come from Lucene's {@link
+ * SearcherManager}.
  *
  * <p>Lucene's {@code ControlledRealTimeReopenThread} gives the same guarantee with the writer's
  * sequence numbers (a reader waits until the generation of the last write is searchable), but it
  * refreshes on a background thread of its own: periodically, which flushes a segment per period
  * whether or not anyone reads, and on request, which hands every read after a write to that thread
  * and back. Refreshing on demand, on the reader's thread and only when a read needs it, keeps
- * batches of writes in one segment and needs no thread per store. The count also covers what has
- * no sequence number but changes what a searcher should see: {@code forceMerge}.
+ * batches of writes in one segment and needs no thread per store. The count also covers what has no
+ * sequence number but changes what a searcher should see: {@code forceMerge}.
  *
  * <p>Thread-safe. The write path closes it ({@link #close()}) after its last commit; reads after
  * that throw {@link IllegalStateException}.
  */
 final class FreshSearchers implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FreshSearchers.class);
+
   /** Scopes whose filters are cached at once. */
   private static final int SCOPE_FILTER_CACHE_ENTRIES = 64;
+
   /** At most 32 MB of cached filters: each is a bit per document of its segment. */
   private static final long SCOPE_FILTER_CACHE_BYTES = 32L << 20;
-  /** Lucene caches only what this says: the scope filters, at first use. */
-  private static final QueryCachingPolicy SCOPE_FILTERS_ONLY = new QueryCachingPolicy() {
-    @Override
-    public void onUse(Query query) {}
 
-    @Override
-    public boolean shouldCache(Query query) {
-      return query instanceof TermQuery t && t.getTerm().field().equals(F_LIVE);
-    }
-  };
+  /** Lucene caches only what this says: the scope filters, at first use. */
+  private static final QueryCachingPolicy SCOPE_FILTERS_ONLY =
+      new QueryCachingPolicy() {
+        @Override
+        public void onUse(Query query) {}
+
+        @Override
+        public boolean shouldCache(Query query) {
+          return query instanceof TermQuery t && t.getTerm().field().equals(F_LIVE);
+        }
+      };
 
   /** What a read does with a searcher. */
   @FunctionalInterface
@@ -68,13 +73,16 @@ final class FreshSearchers implements Closeable {
 
   private final String location;
   private final SearcherManager searchers;
+
   /** Bumped by every write (and merge) before it returns. */
   private final AtomicLong writeGeneration = new AtomicLong();
+
   /**
    * The write generation the current searcher reflects at least. Only raised, under refreshLock;
    * volatile so that readers can see without locking that no refresh is needed.
    */
   private volatile long searcherGeneration;
+
   /** Serializes refreshes, so readers that find the searcher stale together refresh it once. */
   private final ReentrantLock refreshLock = new ReentrantLock();
 
@@ -110,14 +118,24 @@ final class FreshSearchers implements Closeable {
     } catch (AlreadyClosedException e) {
       throw closed(e);
     } catch (IOException e) {
-      throw new MemoryStoreException("could not open a searcher on the " + location + ": " + e.getMessage()
-          + "; retry, or reopen the store", e);
+      throw new MemoryStoreException(
+          "could not open a searcher on the "
+              + location
+              + ": "
+              + e.getMessage()
+              + "; retry, or reopen the store",
+          e);
     }
     try {
       return action.apply(searcher);
     } catch (IOException e) {
-      throw new MemoryStoreException("reading the " + location + " failed: " + e.getMessage()
-          + "; retry; if it persists the index may be corrupt: reopen or rebuild it", e);
+      throw new MemoryStoreException(
+          "reading the "
+              + location
+              + " failed: "
+              + e.getMessage()
+              + "; retry; if it persists the index may be corrupt: reopen or rebuild it",
+          e);
     } catch (AlreadyClosedException e) {
       throw closed(e);
     } finally {
@@ -169,8 +187,12 @@ final class FreshSearchers implements Closeable {
    * segments.
    */
   private static final class ScopeFilterCaching extends SearcherFactory {
-    private final LRUQueryCache scopeFilters = new LRUQueryCache(
-        SCOPE_FILTER_CACHE_ENTRIES, SCOPE_FILTER_CACHE_BYTES, leaf -> true, Float.POSITIVE_INFINITY);
+    private final LRUQueryCache scopeFilters =
+        new LRUQueryCache(
+            SCOPE_FILTER_CACHE_ENTRIES,
+            SCOPE_FILTER_CACHE_BYTES,
+            leaf -> true,
+            Float.POSITIVE_INFINITY);
 
     @Override
     public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {

@@ -63,15 +63,16 @@ final class HitReader {
   }
 
   /**
-   * The first {@code k} hits of a vector search, scored by cosine: Lucene scores
-   * {@link IndexSchema#VECTOR_SIMILARITY} as {@code (1 + dot) / 2}, and the dot product of the unit
+   * The first {@code k} hits of a vector search, scored by cosine: Lucene scores {@link
+   * IndexSchema#VECTOR_SIMILARITY} as {@code (1 + dot) / 2}, and the dot product of the unit
    * vectors the index holds is their cosine, so this undoes the scaling.
    */
   static List<StoreHit> cosineHits(IndexSearcher searcher, TopDocs top, int k) throws IOException {
     return read(searcher, top, k, true);
   }
 
-  private static List<StoreHit> read(IndexSearcher searcher, TopDocs top, int k, boolean cosine) throws IOException {
+  private static List<StoreHit> read(IndexSearcher searcher, TopDocs top, int k, boolean cosine)
+      throws IOException {
     int n = Math.min(k, top.scoreDocs.length);
     String[] ids = ids(searcher, top.scoreDocs, n);
     List<StoreHit> out = new ArrayList<>(n);
@@ -112,11 +113,13 @@ final class HitReader {
   }
 
   /** The memories with these ids (latest or not), found with one query; unknown ids are absent. */
-  Map<MemoryId, Memory> memories(IndexSearcher searcher, Collection<MemoryId> ids) throws IOException {
-    Query q = new BooleanQuery.Builder()
-        .add(IndexSchema.idsQuery(ids), Occur.FILTER)
-        .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
-        .build();
+  Map<MemoryId, Memory> memories(IndexSearcher searcher, Collection<MemoryId> ids)
+      throws IOException {
+    Query q =
+        new BooleanQuery.Builder()
+            .add(IndexSchema.idsQuery(ids), Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
+            .build();
     TopDocs top = searcher.search(q, ids.size());
     StoredFields stored = searcher.storedFields();
     Map<MemoryId, Memory> out = new HashMap<>();
@@ -139,10 +142,11 @@ final class HitReader {
 
   /** The audit records of {@code scope}, oldest first (ties by id). */
   List<ForgetRecord> forgotten(IndexSearcher searcher, Scope scope) throws IOException {
-    Query q = new BooleanQuery.Builder()
-        .add(new TermQuery(new Term(F_KIND, KIND_AUDIT)), Occur.FILTER)
-        .add(new TermQuery(new Term(F_AUDIT_SCOPE, scope.value())), Occur.FILTER)
-        .build();
+    Query q =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(new Term(F_KIND, KIND_AUDIT)), Occur.FILTER)
+            .add(new TermQuery(new Term(F_AUDIT_SCOPE, scope.value())), Occur.FILTER)
+            .build();
     int n = searcher.count(q);
     if (n == 0) {
       return List.of();
@@ -161,7 +165,9 @@ final class HitReader {
     return List.copyOf(records);
   }
 
-  /** The vector the index holds for document {@code doc} (at unit length), or null if it has none. */
+  /**
+   * The vector the index holds for document {@code doc} (at unit length), or null if it has none.
+   */
   static float[] vector(IndexSearcher searcher, int doc) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
@@ -174,7 +180,13 @@ final class HitReader {
   }
 
   private MemoryStoreException unreadable(String what, RuntimeException e) {
-    return new MemoryStoreException(what + " in the " + location + " is unreadable (" + e.getMessage()
-        + "); the index is corrupt or was written by a newer Memhook: upgrade, or rebuild the index", e);
+    return new MemoryStoreException(
+        what
+            + " in the "
+            + location
+            + " is unreadable ("
+            + e.getMessage()
+            + "); the index is corrupt or was written by a newer Memhook: upgrade, or rebuild the index",
+        e);
   }
 }

@@ -14,8 +14,8 @@ import org.apache.lucene.index.IndexWriter;
  * What an index records about itself in its commit user data, beside the documents: the index
  * format and the text field weights, both fixed when the index is created and checked at every
  * open, and the embedding space, recorded by the first {@link #attach} and checked by every later
- * one. An index whose records disagree with the store fails with
- * {@link IncompatibleStoreException}, so that documents written under other rules are never mixed.
+ * one. An index whose records disagree with the store fails with {@link
+ * IncompatibleStoreException}, so that documents written under other rules are never mixed.
  *
  * <p>Thread-safe: writes and searches read the space without locking; {@link #attach} changes it
  * under the write lock.
@@ -27,8 +27,10 @@ final class IndexMetadata {
   static final String USER_DATA_WEIGHTS = "memhook.text.weights";
 
   private final String location;
+
   /** The space recorded in the index, or attached; null until either. */
   private volatile EmbeddingSpace space;
+
   private volatile boolean attached;
 
   private IndexMetadata(String location, EmbeddingSpace recorded) {
@@ -38,28 +40,41 @@ final class IndexMetadata {
 
   /**
    * Reads the commit user data of a just opened writer, checks the format and the field weights,
-   * and records them in an index that lacks them (a new one). Only then does it commit: a commit
-   * on every open would cost an fsync and start whatever merges the policy finds, competing with
-   * the first searches.
+   * and records them in an index that lacks them (a new one). Only then does it commit: a commit on
+   * every open would cost an fsync and start whatever merges the policy finds, competing with the
+   * first searches.
    *
    * @param weightUnits each field's weight in {@link IndexSchema#WEIGHT_UNITS}
    * @throws IncompatibleStoreException if the index has another format or other weights
    * @throws IOException if the commit failed
    */
-  static IndexMetadata open(IndexWriter writer, String location, Map<SearchField, Integer> weightUnits)
+  static IndexMetadata open(
+      IndexWriter writer, String location, Map<SearchField, Integer> weightUnits)
       throws IOException {
     Map<String, String> userData = userData(writer);
     String format = userData.get(USER_DATA_FORMAT);
     if (format != null && !IndexSchema.FORMAT.equals(format)) {
-      throw new IncompatibleStoreException("the " + location + " has index format " + format
-          + " but this Memhook reads format " + IndexSchema.FORMAT + "; upgrade Memhook or rebuild the index");
+      throw new IncompatibleStoreException(
+          "the "
+              + location
+              + " has index format "
+              + format
+              + " but this Memhook reads format "
+              + IndexSchema.FORMAT
+              + "; upgrade Memhook or rebuild the index");
     }
     String weights = weightsKey(weightUnits);
     String recorded = userData.get(USER_DATA_WEIGHTS);
     if (recorded != null && !recorded.equals(weights)) {
-      throw new IncompatibleStoreException("the " + location + " was indexed with text field weights ["
-          + recorded + "] but the store is configured with [" + weights + "]; field weights are fixed"
-          + " when memories are indexed: configure the original weights or rebuild the index in a new directory");
+      throw new IncompatibleStoreException(
+          "the "
+              + location
+              + " was indexed with text field weights ["
+              + recorded
+              + "] but the store is configured with ["
+              + weights
+              + "]; field weights are fixed"
+              + " when memories are indexed: configure the original weights or rebuild the index in a new directory");
     }
     if (!weights.equals(recorded) || format == null) {
       userData.put(USER_DATA_WEIGHTS, weights);
@@ -70,7 +85,9 @@ final class IndexMetadata {
     return new IndexMetadata(location, readSpace(userData));
   }
 
-  /** The space recorded in the index or attached, or null if neither: what searches compare with. */
+  /**
+   * The space recorded in the index or attached, or null if neither: what searches compare with.
+   */
   EmbeddingSpace space() {
     return space;
   }
@@ -83,36 +100,47 @@ final class IndexMetadata {
   EmbeddingSpace attachedSpace() {
     EmbeddingSpace s = space;
     if (!attached || s == null) {
-      throw new IllegalStateException("attach(EmbeddingSpace) must be called before writing to the " + location);
+      throw new IllegalStateException(
+          "attach(EmbeddingSpace) must be called before writing to the " + location);
     }
     return s;
   }
 
   /**
-   * Checks {@code space} against the recorded one, records and commits it if none is, and marks
-   * the store attached; under the write lock, so two attaches cannot both record.
+   * Checks {@code space} against the recorded one, records and commits it if none is, and marks the
+   * store attached; under the write lock, so two attaches cannot both record.
    *
    * @throws IncompatibleStoreException if another space is recorded
    */
   void attach(EmbeddingSpace space, WritePath writes) {
-    writes.locked(writer -> {
-      EmbeddingSpace recorded = this.space;
-      if (recorded != null && !recorded.equals(space)) {
-        throw new IncompatibleStoreException("the " + location + " holds vectors of model '"
-            + recorded.modelId() + "' (dimension " + recorded.dimension() + ") but the configured embedder is '"
-            + space.modelId() + "' (dimension " + space.dimension() + "); configure the original model or"
-            + " rebuild the store in a new directory (vector spaces are never mixed)");
-      }
-      if (recorded == null) {
-        Map<String, String> userData = userData(writer);
-        userData.put(USER_DATA_MODEL, space.modelId());
-        userData.put(USER_DATA_DIMENSION, Integer.toString(space.dimension()));
-        writer.setLiveCommitData(userData.entrySet());
-        writes.commitNow("record the embedding space");
-        this.space = space;
-      }
-      this.attached = true;
-    });
+    writes.locked(
+        writer -> {
+          EmbeddingSpace recorded = this.space;
+          if (recorded != null && !recorded.equals(space)) {
+            throw new IncompatibleStoreException(
+                "the "
+                    + location
+                    + " holds vectors of model '"
+                    + recorded.modelId()
+                    + "' (dimension "
+                    + recorded.dimension()
+                    + ") but the configured embedder is '"
+                    + space.modelId()
+                    + "' (dimension "
+                    + space.dimension()
+                    + "); configure the original model or"
+                    + " rebuild the store in a new directory (vector spaces are never mixed)");
+          }
+          if (recorded == null) {
+            Map<String, String> userData = userData(writer);
+            userData.put(USER_DATA_MODEL, space.modelId());
+            userData.put(USER_DATA_DIMENSION, Integer.toString(space.dimension()));
+            writer.setLiveCommitData(userData.entrySet());
+            writes.commitNow("record the embedding space");
+            this.space = space;
+          }
+          this.attached = true;
+        });
   }
 
   /**
@@ -122,8 +150,13 @@ final class IndexMetadata {
    */
   static void checkDimension(Embedding e, EmbeddingSpace s) {
     if (e.dimension() != s.dimension()) {
-      throw new IllegalArgumentException("embedding has dimension " + e.dimension() + " but the attached space '"
-          + s.modelId() + "' has dimension " + s.dimension());
+      throw new IllegalArgumentException(
+          "embedding has dimension "
+              + e.dimension()
+              + " but the attached space '"
+              + s.modelId()
+              + "' has dimension "
+              + s.dimension());
     }
   }
 

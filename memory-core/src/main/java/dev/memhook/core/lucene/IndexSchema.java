@@ -21,8 +21,8 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.PerFieldSimilarityWrapper;
 import org.apache.lucene.search.similarities.Similarity;
@@ -30,8 +30,8 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * What the index holds: the fields of its two kinds of document, how each is indexed, scored and
- * analysed, and the terms that find a memory by id. The layout is described in the
- * {@linkplain dev.memhook.core.lucene package documentation}; changing it changes {@link #FORMAT}.
+ * analysed, and the terms that find a memory by id. The layout is described in the {@linkplain
+ * dev.memhook.core.lucene package documentation}; changing it changes {@link #FORMAT}.
  *
  * <p>The constants are the schema. An instance holds the analysis chains, which the documents, the
  * writer and the text query share so that a query is analysed exactly as the index was. Immutable
@@ -48,8 +48,10 @@ final class IndexSchema {
   static final String KIND_MEMORY = "memory";
   static final String KIND_AUDIT = "audit";
   static final String F_ID = "id";
+
   /** The scope of a latest memory (keyword and sorted doc values); absent on other documents. */
   static final String F_LIVE = "live";
+
   static final String F_JSON = "json";
   static final String F_VECTOR = "vector";
   static final String F_CONCEPT_KEY = "concept_key";
@@ -57,14 +59,19 @@ final class IndexSchema {
   static final String F_SHA = "sha";
   static final String F_AUDIT_ID = "audit_id";
   static final String F_AUDIT_SCOPE = "audit_scope";
+
   /** The weighted catch-all text field of every searchable part, code-aware analysis. */
   static final String F_TEXT = "text";
+
   /** The same parts with the exact (unsplit, unstemmed) analysis. */
   static final String F_TEXT_EXACT = "text_exact";
+
   /** The content, exact analysis, with positions: carries phrase matches. */
   static final String F_PHRASE = "phrase";
+
   /** The token of an empty text field; query analysis never produces control characters. */
   static final String PLACEHOLDER = "\u0001";
+
   /**
    * How vectors are compared: they are stored at unit length ({@link #unit}), and the dot product
    * of unit vectors is their cosine at less cost per comparison than Lucene's COSINE, which divides
@@ -74,28 +81,35 @@ final class IndexSchema {
 
   /**
    * Weight units per 1.0 of field weight: a field of weight 1 adds this to a term's frequency per
-   * occurrence. BM25's k1 is scaled by the same factor, so a lone field of weight 1 scores exactly as
-   * plain BM25 would, and weights resolve to steps of 1/{@value}.
+   * occurrence. BM25's k1 is scaled by the same factor, so a lone field of weight 1 scores exactly
+   * as plain BM25 would, and weights resolve to steps of 1/{@value}.
    */
   static final int WEIGHT_UNITS = 4;
+
   /** The weighted text fields: custom term frequencies (the weights) exclude positions. */
   static final FieldType WEIGHTED_TEXT_TYPE = weightedTextType();
+
   /** BM25 for the weighted fields: k1 scaled to the weight units, overlaps counted as tokens. */
-  private static final BM25Similarity WEIGHTED_BM25 = new BM25Similarity(1.2f * WEIGHT_UNITS, 0.75f, false);
+  private static final BM25Similarity WEIGHTED_BM25 =
+      new BM25Similarity(1.2f * WEIGHT_UNITS, 0.75f, false);
+
   /** Lucene's default BM25 for every other field. */
   private static final BM25Similarity PLAIN_BM25 = new BM25Similarity();
+
   /** The similarity of every field, at index and at search time. */
-  static final Similarity SIMILARITY = new PerFieldSimilarityWrapper() {
-    @Override
-    public Similarity get(String name) {
-      return name.equals(F_TEXT) || name.equals(F_TEXT_EXACT) ? WEIGHTED_BM25 : PLAIN_BM25;
-    }
-  };
+  static final Similarity SIMILARITY =
+      new PerFieldSimilarityWrapper() {
+        @Override
+        public Similarity get(String name) {
+          return name.equals(F_TEXT) || name.equals(F_TEXT_EXACT) ? WEIGHTED_BM25 : PLAIN_BM25;
+        }
+      };
 
   private final CodeAwareAnalyzer code = CodeAwareAnalyzer.of(Variant.CODE);
   private final CodeAwareAnalyzer exact = CodeAwareAnalyzer.of(Variant.EXACT);
   private final CodeAwareAnalyzer hexQuery = CodeAwareAnalyzer.of(Variant.HEX_QUERY);
-  private final Analyzer indexAnalyzer = new FieldAnalyzer(code, exact, CodeAwareAnalyzer.of(Variant.HEX_INDEX));
+  private final Analyzer indexAnalyzer =
+      new FieldAnalyzer(code, exact, CodeAwareAnalyzer.of(Variant.HEX_INDEX));
 
   /** The code-aware chain: of {@link #F_TEXT}, and of the fields without a chain of their own. */
   CodeAwareAnalyzer code() {
@@ -153,12 +167,16 @@ final class IndexSchema {
     }
     BooleanQuery.Builder shared = new BooleanQuery.Builder();
     for (Term t : terms) {
-      shared.add(new ConstantScoreQuery(new TermQuery(t)), Occur.SHOULD); // each share scores exactly 1
+      shared.add(
+          new ConstantScoreQuery(new TermQuery(t)), Occur.SHOULD); // each share scores exactly 1
     }
     return shared.build();
   }
 
-  /** {@code e} scaled to unit length, as {@link #F_VECTOR} holds it (see {@link #VECTOR_SIMILARITY}). */
+  /**
+   * {@code e} scaled to unit length, as {@link #F_VECTOR} holds it (see {@link
+   * #VECTOR_SIMILARITY}).
+   */
   static float[] unit(Embedding e) {
     return e.normalized().toArray();
   }

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The embedded default {@link MemoryStore}: one Lucene index on disk (or in memory, for tests)
  * holding the records as JSON, code-aware BM25 text fields, keyword fields for the entity graph and
- * an HNSW vector field. The index layout, the durability policy and the analysis chain are described
- * in the {@linkplain dev.memhook.core.lucene package documentation}.
+ * an HNSW vector field. The index layout, the durability policy and the analysis chain are
+ * described in the {@linkplain dev.memhook.core.lucene package documentation}.
  *
  * <pre>{@code
  * try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(Path.of("memhook-index")).build()) {
@@ -39,32 +39,33 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>Contract</h2>
+ *
  * <ul>
  *   <li><b>Thread safety:</b> thread-safe; every method may be called from any thread. Writes are
- *       serialized by an internal lock (so a commit never sees half of a {@link #putAll}); reads and
- *       searches never wait for that lock. A write does not refresh the near-real-time searcher; the
- *       first read or search after it does (one refresh, which concurrent readers wait for and share,
- *       rather than each refreshing). Do not synchronize on instances.
+ *       serialized by an internal lock (so a commit never sees half of a {@link #putAll}); reads
+ *       and searches never wait for that lock. A write does not refresh the near-real-time
+ *       searcher; the first read or search after it does (one refresh, which concurrent readers
+ *       wait for and share, rather than each refreshing). Do not synchronize on instances.
  *   <li><b>Durability:</b> by default every write is committed (fsync'ed) before it returns. With
  *       {@link Builder#groupCommit(Duration)} writes return once applied and a background thread
  *       commits them within the interval; a crash loses at most that window. Either way a write is
  *       visible to every read and search as soon as it returns.
  *   <li><b>Nulls:</b> every argument must be non-null ({@link NullPointerException} otherwise).
- *   <li><b>Errors:</b> caller mistakes (a non-positive {@code k}, an embedding of the wrong dimension,
- *       a write before {@link #attach}) throw {@link IllegalArgumentException} or
- *       {@link IllegalStateException}; I/O failures throw {@link MemoryStoreException} saying what
- *       to do; a space mismatch throws {@link IncompatibleStoreException}. After a failed write the
- *       store refuses further writes: close and reopen it (nothing uncommitted is kept).
+ *   <li><b>Errors:</b> caller mistakes (a non-positive {@code k}, an embedding of the wrong
+ *       dimension, a write before {@link #attach}) throw {@link IllegalArgumentException} or {@link
+ *       IllegalStateException}; I/O failures throw {@link MemoryStoreException} saying what to do;
+ *       a space mismatch throws {@link IncompatibleStoreException}. After a failed write the store
+ *       refuses further writes: close and reopen it (nothing uncommitted is kept).
  *   <li><b>Lifecycle:</b> {@link #close()} commits pending writes, releases the index lock and is
  *       idempotent; afterwards every other method throws {@link IllegalStateException}. One
  *       directory can be open in one store at a time; a second store (in this or another process)
  *       fails with a {@link MemoryStoreException} naming the lock.
- *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by
- *       the ceiling it returns with them; {@link #searchVector} returns cosine
- *       similarity in [-1, 1]; {@link #searchRelated} returns the number of shared concepts and files.
+ *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by the ceiling it returns
+ *       with them; {@link #searchVector} returns cosine similarity in [-1, 1]; {@link
+ *       #searchRelated} returns the number of shared concepts and files.
  *   <li><b>Empty inputs:</b> a text query that analyzes to no terms, a zero query vector and empty
- *       concept and file sets all return an empty list. A memory put with a zero embedding is stored
- *       and text-searchable but never returned by {@link #searchVector}.
+ *       concept and file sets all return an empty list. A memory put with a zero embedding is
+ *       stored and text-searchable but never returned by {@link #searchVector}.
  * </ul>
  */
 public final class LuceneMemoryStore implements MemoryStore {
@@ -75,9 +76,10 @@ public final class LuceneMemoryStore implements MemoryStore {
    * its attributes and the date it happened.
    *
    * <p>The parts are indexed together as one weighted text field (BM25F): each occurrence of a term
-   * in a part counts {@code weight} times towards the term's frequency and the document's length, so
-   * a query costs one term lookup per query term, not one per term and part. Weights are therefore
-   * fixed when a memory is indexed; the index records them and refuses to open with others.
+   * in a part counts {@code weight} times towards the term's frequency and the document's length,
+   * so a query costs one term lookup per query term, not one per term and part. Weights are
+   * therefore fixed when a memory is indexed; the index records them and refuses to open with
+   * others.
    */
   public enum SearchField {
     /** The title; boost 2: a short, deliberate description. */
@@ -130,6 +132,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    * another format fails to open with {@link IncompatibleStoreException}.
    */
   public static final String INDEX_FORMAT = IndexSchema.FORMAT;
+
   /** The most concepts plus files {@link #searchRelated} accepts. */
   public static final int MAX_RELATED_TERMS = 512;
 
@@ -154,15 +157,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     this.capabilities = s.capabilities();
     this.efSearch = s.efSearch();
     this.reader = new HitReader(json, location);
-    this.textQueries = new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost());
+    this.textQueries =
+        new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost());
     OpenIndex index = OpenIndex.open(s, schema);
     this.metadata = index.metadata();
     this.searchers = index.searchers();
     FreshSearchers fresh = searchers;
     HitReader hitReader = reader;
-    this.records = new RecordCache(s.cacheSize(), ids -> fresh.withSearcher(r -> hitReader.memories(r, ids)));
-    this.writes = new WritePath(index.writer(), index.directory(), searchers, records, location, s.groupCommit());
-    MemoryDocuments documents = new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());
+    this.records =
+        new RecordCache(s.cacheSize(), ids -> fresh.withSearcher(r -> hitReader.memories(r, ids)));
+    this.writes =
+        new WritePath(
+            index.writer(), index.directory(), searchers, records, location, s.groupCommit());
+    MemoryDocuments documents =
+        new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());
     this.memoryWrites = new MemoryWrites(writes, documents, searchers);
     LOG.debug("opened {} (space {})", location, metadata.space());
   }
@@ -227,7 +235,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
     if (next.supersedes() == null) {
-      throw new IllegalArgumentException(next.id() + " supersedes nothing; use put for a first version");
+      throw new IllegalArgumentException(
+          next.id() + " supersedes nothing; use put for a first version");
     }
     if (!next.latest()) {
       throw new IllegalArgumentException("the new version " + next.id() + " must be latest");
@@ -260,7 +269,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(audit, "audit");
     if (!audit.id().equals(id)) {
-      throw new IllegalArgumentException("audit record is for " + audit.id() + " but the id deleted is " + id);
+      throw new IllegalArgumentException(
+          "audit record is for " + audit.id() + " but the id deleted is " + id);
     }
     return memoryWrites.delete(id, audit);
   }
@@ -289,10 +299,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     if (text == null) {
       return TextHits.none();
     }
-    return searchers.withSearcher(s -> {
-      List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, text, scope, k), k);
-      return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text));
-    });
+    return searchers.withSearcher(
+        s -> {
+          List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, text, scope, k), k);
+          return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text));
+        });
   }
 
   /**
@@ -316,14 +327,16 @@ public final class LuceneMemoryStore implements MemoryStore {
       return List.of();
     }
     float[] target = IndexSchema.unit(query);
-    return searchers.withSearcher(s -> HitReader.cosineHits(s, ScopedSearch.nearest(s, target, scope, k, efSearch), k));
+    return searchers.withSearcher(
+        s -> HitReader.cosineHits(s, ScopedSearch.nearest(s, target, scope, k, efSearch), k));
   }
 
   /**
    * Scores each latest memory of {@code scope} by the number of given concepts (compared
    * lower-cased) and files (compared exactly) it has.
    *
-   * @throws IllegalArgumentException if more than {@value #MAX_RELATED_TERMS} concepts and files are given
+   * @throws IllegalArgumentException if more than {@value #MAX_RELATED_TERMS} concepts and files
+   *     are given
    */
   @Override
   public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
@@ -333,8 +346,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     checkK(k);
     writes.ensureOpen();
     if (concepts.size() + files.size() > MAX_RELATED_TERMS) {
-      throw new IllegalArgumentException("searchRelated takes at most " + MAX_RELATED_TERMS
-          + " concepts and files, got " + (concepts.size() + files.size()));
+      throw new IllegalArgumentException(
+          "searchRelated takes at most "
+              + MAX_RELATED_TERMS
+              + " concepts and files, got "
+              + (concepts.size() + files.size()));
     }
     Query shared = IndexSchema.sharedKeys(concepts, files);
     if (shared == null) {
@@ -353,14 +369,14 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
    * searcher. Every search visits every segment (a term lookup per query term, an HNSW graph
-   * descent per vector search), so fewer segments mean fewer lookups per search; {@code forceMerge(1)}
-   * leaves the fewest.
+   * descent per vector search), so fewer segments mean fewer lookups per search; {@code
+   * forceMerge(1)} leaves the fewest.
    *
    * <p>The merge policy (see the {@linkplain dev.memhook.core.lucene package documentation})
-   * already keeps the segment count low as the store grows, so this is for the end of a bulk
-   * import (a migration, a backfill of many {@link #putAll} batches) or a quiet moment after many
-   * forgets, never for each write: it may rewrite the whole index, which takes long on a large index
-   * and needs up to twice the index's size in free disk space while it runs.
+   * already keeps the segment count low as the store grows, so this is for the end of a bulk import
+   * (a migration, a backfill of many {@link #putAll} batches) or a quiet moment after many forgets,
+   * never for each write: it may rewrite the whole index, which takes long on a large index and
+   * needs up to twice the index's size in free disk space while it runs.
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
    * searches go on meanwhile on the segments as they were. Durable when it returns, in either
@@ -368,8 +384,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    *
    * @throws IllegalArgumentException if {@code maxSegments} is less than 1
    * @throws IllegalStateException if the store is closed
-   * @throws MemoryStoreException if merging or the commit failed; the message says whether to
-   *     retry or to reopen the store. No memory is lost or changed by a failed merge.
+   * @throws MemoryStoreException if merging or the commit failed; the message says whether to retry
+   *     or to reopen the store. No memory is lost or changed by a failed merge.
    */
   public void forceMerge(int maxSegments) {
     if (maxSegments < 1) {
@@ -422,8 +438,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     /**
      * Opens the store.
      *
-     * @throws IllegalStateException if neither or both of {@link #directory(Path)} and
-     *     {@link #inMemory()} were chosen
+     * @throws IllegalStateException if neither or both of {@link #directory(Path)} and {@link
+     *     #inMemory()} were chosen
      * @throws MemoryStoreException if the index cannot be opened or is locked
      * @throws IncompatibleStoreException if the index was written in an unknown format
      */

@@ -71,20 +71,26 @@ import org.apache.lucene.util.BytesRef;
  * frequencies to the term's frequency and to the field's length, which makes the field BM25F over
  * the parts.
  *
- * <p>Immutable and thread-safe. Building a memory's document requires an attached space
- * ({@link IllegalStateException} otherwise) and an embedding in it ({@link IllegalArgumentException}).
+ * <p>Immutable and thread-safe. Building a memory's document requires an attached space ({@link
+ * IllegalStateException} otherwise) and an embedding in it ({@link IllegalArgumentException}).
  */
 final class MemoryDocuments {
-  private static final DateTimeFormatter LONG_DATE = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
+  private static final DateTimeFormatter LONG_DATE =
+      DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
 
   private final IndexSchema schema;
   private final IndexMetadata metadata;
   private final MemoryJson json;
   private final HitReader reader;
+
   /** Each part's weight in weight units; 0 leaves the part out of the text fields. */
   private final Map<SearchField, Integer> weightUnits;
 
-  MemoryDocuments(IndexSchema schema, IndexMetadata metadata, MemoryJson json, HitReader reader,
+  MemoryDocuments(
+      IndexSchema schema,
+      IndexMetadata metadata,
+      MemoryJson json,
+      HitReader reader,
       Map<SearchField, Integer> weightUnits) {
     this.schema = schema;
     this.metadata = metadata;
@@ -110,14 +116,15 @@ final class MemoryDocuments {
   Batch batch(Map<Memory, Embedding> batch) {
     List<Document> docs = new ArrayList<>(batch.size());
     Set<MemoryId> ids = new LinkedHashSet<>();
-    batch.forEach((m, e) -> {
-      Objects.requireNonNull(m, "batch key");
-      Objects.requireNonNull(e, "batch value for " + m.id());
-      if (!ids.add(m.id())) {
-        throw new IllegalArgumentException("batch holds two memories with id " + m.id());
-      }
-      docs.add(memory(m, e));
-    });
+    batch.forEach(
+        (m, e) -> {
+          Objects.requireNonNull(m, "batch key");
+          Objects.requireNonNull(e, "batch value for " + m.id());
+          if (!ids.add(m.id())) {
+            throw new IllegalArgumentException("batch holds two memories with id " + m.id());
+          }
+          docs.add(memory(m, e));
+        });
     return new Batch(List.copyOf(ids), docs);
   }
 
@@ -127,7 +134,9 @@ final class MemoryDocuments {
     IndexMetadata.checkDimension(embedding, s);
     Document doc = new Document();
     doc.add(new StringField(F_KIND, KIND_MEMORY, Field.Store.NO));
-    doc.add(new StringField(F_ID, m.id().value(), Field.Store.NO)); // upserts, deletes and getAll look it up
+    doc.add(
+        new StringField(
+            F_ID, m.id().value(), Field.Store.NO)); // upserts, deletes and getAll look it up
     doc.add(new BinaryDocValuesField(F_ID, new BytesRef(m.id().value()))); // what hits are read by
     if (m.latest()) {
       // what every search and count filters on: the scope of a searchable memory
@@ -158,7 +167,9 @@ final class MemoryDocuments {
       doc.add(new StringField(F_FILE_KEY, f, Field.Store.NO));
     }
     if (embedding.norm() > 0) {
-      doc.add(new KnnFloatVectorField(F_VECTOR, IndexSchema.unit(embedding), IndexSchema.VECTOR_SIMILARITY));
+      doc.add(
+          new KnnFloatVectorField(
+              F_VECTOR, IndexSchema.unit(embedding), IndexSchema.VECTOR_SIMILARITY));
     }
     return doc;
   }
@@ -171,10 +182,11 @@ final class MemoryDocuments {
    * @throws IllegalArgumentException if {@code id} is not a latest memory of {@code scope}
    */
   Document superseded(IndexSearcher searcher, MemoryId id, Scope scope) throws IOException {
-    Query q = new BooleanQuery.Builder()
-        .add(new TermQuery(IndexSchema.idTerm(id)), Occur.FILTER)
-        .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
-        .build();
+    Query q =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(IndexSchema.idTerm(id)), Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
+            .build();
     TopDocs top = searcher.search(q, 1);
     if (top.scoreDocs.length == 0) {
       throw new IllegalArgumentException("no memory with id " + id + " to supersede");
@@ -182,15 +194,18 @@ final class MemoryDocuments {
     int doc = top.scoreDocs[0].doc;
     Memory previous = reader.memory(searcher.storedFields(), doc);
     if (!previous.latest()) {
-      throw new IllegalArgumentException(id + " is already superseded; a new version supersedes the latest one");
+      throw new IllegalArgumentException(
+          id + " is already superseded; a new version supersedes the latest one");
     }
     if (!previous.scope().equals(scope)) {
-      throw new IllegalArgumentException(id + " is in scope " + previous.scope() + ", not " + scope);
+      throw new IllegalArgumentException(
+          id + " is in scope " + previous.scope() + ", not " + scope);
     }
     float[] vector = HitReader.vector(searcher, doc);
-    Embedding embedding = vector != null
-        ? Embedding.of(vector)
-        : Embedding.of(new float[metadata.attachedSpace().dimension()]);
+    Embedding embedding =
+        vector != null
+            ? Embedding.of(vector)
+            : Embedding.of(new float[metadata.attachedSpace().dimension()]);
     return memory(previous.withLatest(false), embedding);
   }
 
@@ -220,9 +235,10 @@ final class MemoryDocuments {
       case SPEAKER -> m.origin().name() == null ? "" : m.origin().name();
       case SESSION -> m.sourceSession() == null ? "" : m.sourceSession();
       case CONTEXT -> m.context();
-      case ATTRIBUTES -> m.attributes().entrySet().stream()
-          .map(e -> e.getKey() + " " + e.getValue())
-          .collect(Collectors.joining("\n"));
+      case ATTRIBUTES ->
+          m.attributes().entrySet().stream()
+              .map(e -> e.getKey() + " " + e.getValue())
+              .collect(Collectors.joining("\n"));
       case DATE -> dateText(m);
     };
   }

@@ -74,27 +74,35 @@ final class MemoryJson {
 
   Memory readMemory(String json) {
     JsonNode n = parse(json);
-    Memory.Builder b = Memory.builder()
-        .id(MemoryId.of(text(n, "id")))
-        .type(MemoryType.valueOf(text(n, "type")))
-        .title(text(n, "title"))
-        .summary(text(n, "summary"))
-        .content(text(n, "content"))
-        .concepts(strings(n.path("concepts")))
-        .files(strings(n.path("files")))
-        .scope(new Scope(text(n, "scope")))
-        .context(n.hasNonNull("context") ? n.get("context").asText() : "")
-        .sourceSession(n.hasNonNull("sourceSession") ? n.get("sourceSession").asText() : null)
-        .origin(new Origin(Origin.Kind.valueOf(text(n.path("origin"), "kind")),
-            n.path("origin").hasNonNull("name") ? n.path("origin").get("name").asText() : null))
-        .importance(n.path("importance").asDouble())
-        .version(n.path("version").asInt())
-        .supersedes(n.hasNonNull("supersedes") ? MemoryId.of(n.get("supersedes").asText()) : null)
-        .latest(n.path("latest").asBoolean())
-        .occurredAt(Instant.parse(text(n, "occurredAt")))
-        .createdAt(Instant.parse(text(n, "createdAt")));
+    Memory.Builder b =
+        Memory.builder()
+            .id(MemoryId.of(text(n, "id")))
+            .type(MemoryType.valueOf(text(n, "type")))
+            .title(text(n, "title"))
+            .summary(text(n, "summary"))
+            .content(text(n, "content"))
+            .concepts(strings(n.path("concepts")))
+            .files(strings(n.path("files")))
+            .scope(new Scope(text(n, "scope")))
+            .context(n.hasNonNull("context") ? n.get("context").asText() : "")
+            .sourceSession(n.hasNonNull("sourceSession") ? n.get("sourceSession").asText() : null)
+            .origin(
+                new Origin(
+                    Origin.Kind.valueOf(text(n.path("origin"), "kind")),
+                    n.path("origin").hasNonNull("name")
+                        ? n.path("origin").get("name").asText()
+                        : null))
+            .importance(n.path("importance").asDouble())
+            .version(n.path("version").asInt())
+            .supersedes(
+                n.hasNonNull("supersedes") ? MemoryId.of(n.get("supersedes").asText()) : null)
+            .latest(n.path("latest").asBoolean())
+            .occurredAt(Instant.parse(text(n, "occurredAt")))
+            .createdAt(Instant.parse(text(n, "createdAt")));
     Map<String, String> attributes = new LinkedHashMap<>();
-    n.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+    n.path("attributes")
+        .properties()
+        .forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
     b.attributes(attributes);
     List<SourcePin> pins = new ArrayList<>();
     for (JsonNode pin : n.path("sourcePins")) {
@@ -116,8 +124,12 @@ final class MemoryJson {
 
   ForgetRecord readForget(String json) {
     JsonNode n = parse(json);
-    return new ForgetRecord(MemoryId.of(text(n, "id")), new Scope(text(n, "scope")),
-        text(n, "actor"), text(n, "reason"), Instant.parse(text(n, "at")));
+    return new ForgetRecord(
+        MemoryId.of(text(n, "id")),
+        new Scope(text(n, "scope")),
+        text(n, "actor"),
+        text(n, "reason"),
+        Instant.parse(text(n, "at")));
   }
 
   private String serialize(ObjectNode n) {
@@ -137,11 +149,13 @@ final class MemoryJson {
       }
       int format = n.path("format").asInt(-1);
       if (format != FORMAT) {
-        throw new IllegalArgumentException("stored record has format " + format + ", expected " + FORMAT);
+        throw new IllegalArgumentException(
+            "stored record has format " + format + ", expected " + FORMAT);
       }
       return n;
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("stored record is not valid JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "stored record is not valid JSON: " + e.getOriginalMessage(), e);
     }
   }
 

@@ -34,10 +34,12 @@ final class MemoryWrites {
   void put(Memory memory, Embedding embedding) {
     writes.ensureOpen();
     Document doc = documents.memory(memory, embedding);
-    writes.write(List.of(memory.id()), w -> {
-      w.updateDocument(IndexSchema.idTerm(memory.id()), doc);
-      return true;
-    });
+    writes.write(
+        List.of(memory.id()),
+        w -> {
+          w.updateDocument(IndexSchema.idTerm(memory.id()), doc);
+          return true;
+        });
   }
 
   /** Stores or replaces every memory of {@code batch}: a delete by their ids and a block add. */
@@ -47,29 +49,34 @@ final class MemoryWrites {
       return;
     }
     MemoryDocuments.Batch docs = documents.batch(batch);
-    writes.write(docs.ids(), w -> {
-      w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
-      return true;
-    });
+    writes.write(
+        docs.ids(),
+        w -> {
+          w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
+          return true;
+        });
   }
 
   /**
-   * Stores {@code next}, a latest version, and rewrites the version it supersedes as not latest:
-   * a delete of both ids and a block add of both documents.
+   * Stores {@code next}, a latest version, and rewrites the version it supersedes as not latest: a
+   * delete of both ids and a block add of both documents.
    *
-   * @throws IllegalArgumentException if the superseded version is not a latest memory of
-   *     {@code next}'s scope; nothing is written then
+   * @throws IllegalArgumentException if the superseded version is not a latest memory of {@code
+   *     next}'s scope; nothing is written then
    */
   void putNewVersion(Memory next, Embedding embedding) {
     writes.ensureOpen();
     MemoryId previousId = next.supersedes();
     Document nextDoc = documents.memory(next, embedding);
     List<MemoryId> ids = List.of(next.id(), previousId);
-    writes.write(ids, w -> {
-      Document previousDoc = searchers.withSearcher(s -> documents.superseded(s, previousId, next.scope()));
-      w.updateDocuments(IndexSchema.idsQuery(ids), List.of(nextDoc, previousDoc));
-      return true;
-    });
+    writes.write(
+        ids,
+        w -> {
+          Document previousDoc =
+              searchers.withSearcher(s -> documents.superseded(s, previousId, next.scope()));
+          w.updateDocuments(IndexSchema.idsQuery(ids), List.of(nextDoc, previousDoc));
+          return true;
+        });
   }
 
   /**
@@ -80,12 +87,15 @@ final class MemoryWrites {
   boolean delete(MemoryId id, ForgetRecord audit) {
     writes.ensureOpen();
     Document auditDoc = documents.audit(audit);
-    return writes.write(List.of(id), w -> {
-      boolean exists = searchers.withSearcher(s -> s.count(new TermQuery(IndexSchema.idTerm(id)))) > 0;
-      if (exists) {
-        w.updateDocuments(IndexSchema.idTerm(id), List.of(auditDoc));
-      }
-      return exists;
-    });
+    return writes.write(
+        List.of(id),
+        w -> {
+          boolean exists =
+              searchers.withSearcher(s -> s.count(new TermQuery(IndexSchema.idTerm(id)))) > 0;
+          if (exists) {
+            w.updateDocuments(IndexSchema.idTerm(id), List.of(auditDoc));
+          }
+          return exists;
+        });
   }
 }

@@ -30,17 +30,20 @@ import org.slf4j.LoggerFactory;
  * @param metadata the format, weights and space the index records
  * @param searchers the searchers over {@code writer}
  */
-record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata, FreshSearchers searchers) {
+record OpenIndex(
+    Directory directory, IndexWriter writer, IndexMetadata metadata, FreshSearchers searchers) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
 
   /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
   static final double SEGMENTS_PER_TIER = 4;
+
   /**
    * Segments smaller than this count as this size when the merge policy picks merges; Lucene's
    * default is 2 MB. Each commit (or refresh) flushes a small segment; a floor that many such
    * segments fit under merges them together early rather than letting them fill tiers of their own.
    */
   static final double FLOOR_SEGMENT_MB = 16;
+
   /**
    * Heap the writer may fill with added memories before it flushes a segment; Lucene's default is
    * 16 MB. Only a burst of writes with no read or commit between them (a large {@code putAll}, an
@@ -49,8 +52,8 @@ record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata
   static final double RAM_BUFFER_MB = 64;
 
   /**
-   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, and checks
-   * what it records.
+   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, and
+   * checks what it records.
    *
    * @throws MemoryStoreException if the directory is locked by another store or cannot be opened
    * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
@@ -60,18 +63,28 @@ record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata
     Directory dir = null;
     IndexWriter writer = null;
     try {
-      dir = settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      dir =
+          settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
       writer = new IndexWriter(dir, config(settings, schema));
       IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
       return new OpenIndex(dir, writer, metadata, new FreshSearchers(writer, location));
     } catch (LockObtainFailedException e) {
       closeQuietly(writer, dir);
-      throw new MemoryStoreException("the " + location + " is locked (write.lock): another process or another"
-          + " LuceneMemoryStore in this JVM has it open; close that store first or use another directory", e);
+      throw new MemoryStoreException(
+          "the "
+              + location
+              + " is locked (write.lock): another process or another"
+              + " LuceneMemoryStore in this JVM has it open; close that store first or use another directory",
+          e);
     } catch (IOException e) {
       closeQuietly(writer, dir);
-      throw new MemoryStoreException("could not open the " + location + ": " + e.getMessage()
-          + "; check that the directory is writable and not corrupt, then retry", e);
+      throw new MemoryStoreException(
+          "could not open the "
+              + location
+              + ": "
+              + e.getMessage()
+              + "; check that the directory is writable and not corrupt, then retry",
+          e);
     } catch (RuntimeException e) {
       closeQuietly(writer, dir);
       throw e;
@@ -79,9 +92,11 @@ record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata
   }
 
   private static IndexWriterConfig config(StoreSettings settings, IndexSchema schema) {
-    KnnVectorsFormat vectors = settings.scalarQuantization()
-        ? new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth())
-        : new Lucene99HnswVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth());
+    KnnVectorsFormat vectors =
+        settings.scalarQuantization()
+            ? new Lucene99HnswScalarQuantizedVectorsFormat(
+                settings.hnswMaxConn(), settings.hnswBeamWidth())
+            : new Lucene99HnswVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth());
     TieredMergePolicy mergePolicy = new TieredMergePolicy();
     mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
     mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
@@ -89,16 +104,18 @@ record OpenIndex(Directory directory, IndexWriter writer, IndexMetadata metadata
         .setSimilarity(IndexSchema.SIMILARITY)
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
         // close() waits for running merges and commits them (their work is kept); after a failed
-        // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is committed
+        // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
+        // committed
         .setCommitOnClose(true)
         .setMergePolicy(mergePolicy)
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
-        .setCodec(new Lucene912Codec() {
-          @Override
-          public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-            return vectors;
-          }
-        });
+        .setCodec(
+            new Lucene912Codec() {
+              @Override
+              public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                return vectors;
+              }
+            });
   }
 
   private static void closeQuietly(IndexWriter writer, Directory dir) {

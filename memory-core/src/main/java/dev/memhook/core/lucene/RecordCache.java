@@ -18,11 +18,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * cached and loads the rest with one query.
  *
  * <h2>Design note</h2>
+ *
  * A write may replace a record between a load and the load's put into the cache, and the cache
  * would then hold the replaced record. So the cache counts writes: a write {@linkplain #invalidate
  * invalidates} its ids after it is visible to new reads, counting first. A load reads the count
- * before its searcher is refreshed, and caches what it read only if the count has not moved: a write
- * counted after that may have replaced it. A write counted between that check and the put
+ * before its searcher is refreshed, and caches what it read only if the count has not moved: a
+ * write counted after that may have replaced it. A write counted between that check and the put
  * invalidates its ids after counting, which may land before the put: a second check after the put
  * catches that and drops what was put.
  *
@@ -37,6 +38,7 @@ final class RecordCache {
 
   private final Cache<MemoryId, Memory> cache;
   private final Loader loader;
+
   /** Bumped by every write before it invalidates its ids. */
   private final AtomicLong writes = new AtomicLong();
 
@@ -81,8 +83,8 @@ final class RecordCache {
   }
 
   /**
-   * Drops the records of a write's ids; called by every write after it is visible to new reads
-   * and before it returns.
+   * Drops the records of a write's ids; called by every write after it is visible to new reads and
+   * before it returns.
    */
   void invalidate(Collection<MemoryId> ids) {
     writes.incrementAndGet();

@@ -35,14 +35,15 @@ import org.apache.lucene.util.BytesRef;
  * query, the nearest neighbours of a vector, and the scope filter itself ({@link #inScope}).
  *
  * <h2>Design note</h2>
- * The plan of a scoring query depends on how much of the index the scope is. When it holds at
- * least half of the documents, the query runs unfiltered and a collector drops other documents by
- * their {@link IndexSchema#F_LIVE} doc values, which keeps Lucene's fast scoring of a pure
- * disjunction (MaxScore); a smaller scope is intersected with the query as a filter instead, so the
- * scorer skips what is outside it. Both return the same hits. Dynamic pruning starts once {@code k}
- * hits are collected (not at Lucene's default of 1,000): no total hit count is needed. A vector
- * search takes the scope filter as the HNSW pre-filter, whose bit set per segment the searchers
- * cache ({@link FreshSearchers}).
+ *
+ * The plan of a scoring query depends on how much of the index the scope is. When it holds at least
+ * half of the documents, the query runs unfiltered and a collector drops other documents by their
+ * {@link IndexSchema#F_LIVE} doc values, which keeps Lucene's fast scoring of a pure disjunction
+ * (MaxScore); a smaller scope is intersected with the query as a filter instead, so the scorer
+ * skips what is outside it. Both return the same hits. Dynamic pruning starts once {@code k} hits
+ * are collected (not at Lucene's default of 1,000): no total hit count is needed. A vector search
+ * takes the scope filter as the HNSW pre-filter, whose bit set per segment the searchers cache
+ * ({@link FreshSearchers}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -54,7 +55,10 @@ final class ScopedSearch {
     return new TermQuery(new Term(F_LIVE, scope.value()));
   }
 
-  /** The best {@code k} hits of the scoring {@code query} among the latest memories of {@code scope}. */
+  /**
+   * The best {@code k} hits of the scoring {@code query} among the latest memories of {@code
+   * scope}.
+   */
   static TopDocs top(IndexSearcher searcher, Query query, Scope scope, int k) throws IOException {
     int n = cap(searcher, k);
     Term live = new Term(F_LIVE, scope.value());
@@ -65,10 +69,8 @@ final class ScopedSearch {
     if (2L * inScope >= searcher.getIndexReader().numDocs()) {
       return searcher.search(query, new TopInScope(searcher, n, new BytesRef(scope.value())));
     }
-    Query filtered = new BooleanQuery.Builder()
-        .add(query, Occur.MUST)
-        .add(inScope(scope), Occur.FILTER)
-        .build();
+    Query filtered =
+        new BooleanQuery.Builder().add(query, Occur.MUST).add(inScope(scope), Occur.FILTER).build();
     return searcher.search(filtered, new TopInScope(searcher, n, null));
   }
 
@@ -79,7 +81,9 @@ final class ScopedSearch {
    */
   static TopDocs nearest(IndexSearcher searcher, float[] target, Scope scope, int k, int candidates)
       throws IOException {
-    Query q = new KnnFloatVectorQuery(F_VECTOR, target, cap(searcher, Math.max(k, candidates)), inScope(scope));
+    Query q =
+        new KnnFloatVectorQuery(
+            F_VECTOR, target, cap(searcher, Math.max(k, candidates)), inScope(scope));
     return searcher.search(q, cap(searcher, k));
   }
 
@@ -123,9 +127,8 @@ final class ScopedSearch {
   }
 
   /**
-   * One slice's collector: passes on to {@code top} only the documents whose
-   * {@link IndexSchema#F_LIVE} doc value is {@code scope}, or every document if {@code scope} is
-   * null.
+   * One slice's collector: passes on to {@code top} only the documents whose {@link
+   * IndexSchema#F_LIVE} doc value is {@code scope}, or every document if {@code scope} is null.
    */
   private static final class InScopeCollector implements Collector {
     final TopScoreDocCollector top;

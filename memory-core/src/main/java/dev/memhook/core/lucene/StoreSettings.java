@@ -12,28 +12,32 @@ import java.util.Set;
 
 /**
  * What a {@link LuceneMemoryStore.Builder} collects: every setting with its default and its
- * validation, and what the store derives from them. Only the builder extends it, adding
- * {@code build()}; users see these constants and setters as the builder's own (as
- * {@code StringBuilder} shows {@code AbstractStringBuilder}'s), while the store's file keeps to the
- * store.
+ * validation, and what the store derives from them. Only the builder extends it, adding {@code
+ * build()}; users see these constants and setters as the builder's own (as {@code StringBuilder}
+ * shows {@code AbstractStringBuilder}'s), while the store's file keeps to the store.
  *
  * <p>Not thread-safe: a builder.
  */
 abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   /** Lucene's default HNSW max connections per node; a good trade of recall and memory. */
   public static final int DEFAULT_HNSW_MAX_CONN = 16;
+
   /** Lucene's default HNSW beam width at build time. */
   public static final int DEFAULT_HNSW_BEAM_WIDTH = 100;
+
   /**
    * Candidates gathered per vector search before the cut to {@code k}: with the defaults above,
    * enough for the graph search to find nearly all of an exact search's top {@code k} on corpora of
    * memory-store size (measured in benchmarks/RESULTS.md).
    */
   public static final int DEFAULT_EF_SEARCH = 100;
+
   /** Memory records kept decoded in the read cache. */
   public static final long DEFAULT_CACHE_SIZE = 10_000;
+
   /** Weight of exact-token matches on the unstemmed variants, relative to the field's boost. */
   public static final float DEFAULT_EXACT_WEIGHT = 0.5f;
+
   /**
    * Weight of whole-query phrase matches on the unstemmed variants, relative to the field's boost:
    * 0, off, because a phrase rarely changes which memories rank first while it adds a positional
@@ -41,8 +45,10 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    * often verbatim quotes of stored text.
    */
   public static final float DEFAULT_PHRASE_WEIGHT = 0.0f;
+
   /** The largest {@link #fieldBoost}. */
   public static final float MAX_FIELD_BOOST = 64f;
+
   /** Boost of commit-SHA (and 7+ character SHA prefix) matches: rare, deliberate tokens. */
   public static final float DEFAULT_SHA_BOOST = 3.0f;
 
@@ -86,14 +92,18 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    */
   public LuceneMemoryStore.Builder groupCommit(Duration interval) {
     Objects.requireNonNull(interval, "interval");
-    if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new IllegalArgumentException("groupCommit interval must be between 1 ms and 1 minute, got " + interval);
+    if (interval.compareTo(Duration.ofMillis(1)) < 0
+        || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new IllegalArgumentException(
+          "groupCommit interval must be between 1 ms and 1 minute, got " + interval);
     }
     this.groupCommit = interval;
     return builder();
   }
 
-  /** The most records kept in the read cache; 0 disables it. Default {@value #DEFAULT_CACHE_SIZE}. */
+  /**
+   * The most records kept in the read cache; 0 disables it. Default {@value #DEFAULT_CACHE_SIZE}.
+   */
   public LuceneMemoryStore.Builder cacheSize(long entries) {
     if (entries < 0) {
       throw new IllegalArgumentException("cacheSize must be >= 0, got " + entries);
@@ -138,13 +148,19 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    * records them, and opening it with other weights throws {@link IncompatibleStoreException}
    * (rebuild the index to change them).
    *
-   * @throws IllegalArgumentException if {@code boost} is not 0 and not in [0.25, {@value #MAX_FIELD_BOOST}]
+   * @throws IllegalArgumentException if {@code boost} is not 0 and not in [0.25, {@value
+   *     #MAX_FIELD_BOOST}]
    */
   public LuceneMemoryStore.Builder fieldBoost(SearchField field, float boost) {
     Objects.requireNonNull(field, "field");
     if (!(boost == 0 || (boost >= 0.25f && boost <= MAX_FIELD_BOOST))) {
-      throw new IllegalArgumentException("fieldBoost(" + field + ") must be 0 or in [0.25, "
-          + MAX_FIELD_BOOST + "], got " + boost);
+      throw new IllegalArgumentException(
+          "fieldBoost("
+              + field
+              + ") must be 0 or in [0.25, "
+              + MAX_FIELD_BOOST
+              + "], got "
+              + boost);
     }
     this.boosts.put(field, boost);
     return builder();
@@ -179,7 +195,8 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
       throw new IllegalStateException("choose directory(Path) or inMemory()");
     }
     if (path != null && inMemory) {
-      throw new IllegalStateException("choose either directory(" + path + ") or inMemory(), not both");
+      throw new IllegalStateException(
+          "choose either directory(" + path + ") or inMemory(), not both");
     }
     if (boosts.values().stream().allMatch(b -> b == 0) && shaBoost == 0) {
       throw new IllegalStateException("every field boost is 0: text search would find nothing");
@@ -239,7 +256,9 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     return shaBoost;
   }
 
-  /** Each field's weight in {@link IndexSchema#WEIGHT_UNITS}; 0 leaves the field out of text search. */
+  /**
+   * Each field's weight in {@link IndexSchema#WEIGHT_UNITS}; 0 leaves the field out of text search.
+   */
   Map<SearchField, Integer> weightUnits() {
     Map<SearchField, Integer> units = new EnumMap<>(SearchField.class);
     boosts.forEach((f, boost) -> units.put(f, Math.round(boost * IndexSchema.WEIGHT_UNITS)));
@@ -252,7 +271,8 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
 
   private static int checkRange(String name, int value, int min, int max) {
     if (value < min || value > max) {
-      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], got " + value);
+      throw new IllegalArgumentException(
+          name + " must be in [" + min + ", " + max + "], got " + value);
     }
     return value;
   }

@@ -26,15 +26,15 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 
 /**
- * Turns the plain text of a text search into its Lucene query, and bounds what that query can
- * score in a given index (its ceiling).
+ * Turns the plain text of a text search into its Lucene query, and bounds what that query can score
+ * in a given index (its ceiling).
  *
  * <p>The text is analysed by the index's own chains, never parsed as query syntax, into one flat
  * disjunction that Lucene's MaxScore/WAND scoring can skip in: a term query per distinct term on
  * the weighted fields (the field weights are in the index, so one clause per term covers every
- * part), the exact terms at {@code exactWeight}, SHA terms at {@code shaBoost} and, when
- * {@code phraseWeight > 0}, the whole query as a phrase on the content. Function words are left out
- * of the term clauses.
+ * part), the exact terms at {@code exactWeight}, SHA terms at {@code shaBoost} and, when {@code
+ * phraseWeight > 0}, the whole query as a phrase on the content. Function words are left out of the
+ * term clauses.
  *
  * <p>Immutable and thread-safe.
  */
@@ -44,6 +44,7 @@ final class TextQueryBuilder {
    * is ignored. Keeps the expanded query under Lucene's default limit of 1024 clauses.
    */
   static final int MAX_QUERY_TERMS = 48;
+
   /** The longest query (in exact tokens) also searched as a phrase. */
   static final int MAX_PHRASE_TERMS = 16;
 
@@ -51,8 +52,10 @@ final class TextQueryBuilder {
   private final float exactWeight;
   private final float phraseWeight;
   private final float shaBoost;
+
   /** Function words as each analysis variant spells them (the code variant stems them). */
   private final Set<String> codeStopTerms;
+
   private final Set<String> exactStopTerms;
 
   TextQueryBuilder(IndexSchema schema, float exactWeight, float phraseWeight, float shaBoost) {
@@ -66,7 +69,8 @@ final class TextQueryBuilder {
 
   /** The query for {@code text}, or null if it analyses to nothing. */
   Query build(String text) {
-    List<String> codeTerms = withoutStopTerms(distinct(schema.code().positionedTerms(F_TEXT, text)), codeStopTerms);
+    List<String> codeTerms =
+        withoutStopTerms(distinct(schema.code().positionedTerms(F_TEXT, text)), codeStopTerms);
     List<PositionedTerm> exactTerms = schema.exact().positionedTerms(F_TEXT_EXACT, text);
     List<String> exactDistinct = withoutStopTerms(distinct(exactTerms), exactStopTerms);
     List<String> hexTerms = distinct(schema.hexQuery().positionedTerms(F_SHA, text));
@@ -90,11 +94,11 @@ final class TextQueryBuilder {
 
   /**
    * The ceiling of a query {@link #build} made, in the index {@code searcher} reads: the sum, over
-   * its leaf clauses, of boost * idf. Lucene's BM25 scores a term as
-   * {@code boost * idf * tf / (tf + k1 * norm)}, which approaches but never reaches
-   * {@code boost * idf} whatever k1 and the weights, so no text score exceeds it. A phrase counts
-   * the sum of its terms' idf, as Lucene scores it. Statistics are store-wide (all scopes); a term
-   * absent from the index counts 0, so a query of unknown words has ceiling 0 (and no hits).
+   * its leaf clauses, of boost * idf. Lucene's BM25 scores a term as {@code boost * idf * tf / (tf
+   * + k1 * norm)}, which approaches but never reaches {@code boost * idf} whatever k1 and the
+   * weights, so no text score exceeds it. A phrase counts the sum of its terms' idf, as Lucene
+   * scores it. Statistics are store-wide (all scopes); a term absent from the index counts 0, so a
+   * query of unknown words has ceiling 0 (and no hits).
    */
   static double ceiling(IndexSearcher searcher, Query query) throws IOException {
     return ceiling(searcher, query, 1.0);
@@ -167,7 +171,8 @@ final class TextQueryBuilder {
   }
 
   /** Adds one SHOULD clause per term, so the disjunction stays flat. */
-  private static void addTerms(BooleanQuery.Builder into, String field, List<String> terms, float boost) {
+  private static void addTerms(
+      BooleanQuery.Builder into, String field, List<String> terms, float boost) {
     if (boost == 0) {
       return;
     }

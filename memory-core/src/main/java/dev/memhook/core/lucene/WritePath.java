@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * write or a group commit, and the order in which the store closes.
  *
  * <h2>Design note</h2>
+ *
  * Writes are serialized by the lock, so a commit never holds half of a batch. By default every
  * write is committed (fsync'ed) before it returns; with group commit a named daemon thread commits
  * at most an interval later and {@link #close()} commits what is pending. Before a write returns it
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * write is refused, and close rolls back instead of committing, so nothing uncommitted is ever
  * committed.
  *
- * <p>Thread-safe. Owns the writer and its directory from construction to {@link #close()}, which
- * is idempotent; afterwards every method throws {@link IllegalStateException}.
+ * <p>Thread-safe. Owns the writer and its directory from construction to {@link #close()}, which is
+ * idempotent; afterwards every method throws {@link IllegalStateException}.
  */
 final class WritePath {
   private static final Logger LOG = LoggerFactory.getLogger(WritePath.class);
@@ -51,19 +52,29 @@ final class WritePath {
   private final String location;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
+
   /** The group-commit thread; null when every write commits. */
   private final ScheduledExecutorService committer;
+
   /** Guarded by writeLock: applied writes the group commit has not committed yet. */
   private boolean dirty;
-  /** Guarded by writeLock; set when a write failed half-way: the writer may hold partial changes. */
+
+  /**
+   * Guarded by writeLock; set when a write failed half-way: the writer may hold partial changes.
+   */
   private Exception writeFailure;
 
   /**
    * Takes over {@code writer} and its {@code directory}, and starts the group-commit thread if
    * {@code groupCommit} is not null.
    */
-  WritePath(IndexWriter writer, Directory directory, FreshSearchers searchers, RecordCache records,
-      String location, Duration groupCommit) {
+  WritePath(
+      IndexWriter writer,
+      Directory directory,
+      FreshSearchers searchers,
+      RecordCache records,
+      String location,
+      Duration groupCommit) {
     this.writer = writer;
     this.directory = directory;
     this.searchers = searchers;
@@ -74,15 +85,19 @@ final class WritePath {
       return;
     }
     long millis = Math.max(1, groupCommit.toMillis());
-    this.committer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "memhook-lucene-commit");
-      t.setDaemon(true);
-      return t;
-    });
+    this.committer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "memhook-lucene-commit");
+              t.setDaemon(true);
+              return t;
+            });
     committer.scheduleWithFixedDelay(this::commitPending, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** @throws IllegalStateException if the store is closed */
+  /**
+   * @throws IllegalStateException if the store is closed
+   */
   void ensureOpen() {
     if (closed.get()) {
       throw new IllegalStateException("the LuceneMemoryStore (" + location + ") is closed");
@@ -110,8 +125,13 @@ final class WritePath {
         changed = action.apply(writer);
       } catch (IOException | AlreadyClosedException e) {
         writeFailure = e;
-        throw new MemoryStoreException("writing to the " + location + " failed: " + e.getMessage()
-            + "; nothing was committed; check disk space and permissions, then close and reopen the store", e);
+        throw new MemoryStoreException(
+            "writing to the "
+                + location
+                + " failed: "
+                + e.getMessage()
+                + "; nothing was committed; check disk space and permissions, then close and reopen the store",
+            e);
       }
       if (!changed) {
         return false;
@@ -133,7 +153,8 @@ final class WritePath {
 
   /**
    * Runs {@code action} with the writer under the write lock, on an open store: for changes that
-   * are not writes of memories, such as the commit user data. It may commit with {@link #commitNow}.
+   * are not writes of memories, such as the commit user data. It may commit with {@link
+   * #commitNow}.
    */
   void locked(Consumer<IndexWriter> action) {
     writeLock.lock();
@@ -156,8 +177,15 @@ final class WritePath {
       dirty = false;
     } catch (IOException | AlreadyClosedException e) {
       writeFailure = e;
-      throw new MemoryStoreException("could not " + what + " to the " + location + ": " + e.getMessage()
-          + "; the write is not durable; check disk space and permissions, then close and reopen the store", e);
+      throw new MemoryStoreException(
+          "could not "
+              + what
+              + " to the "
+              + location
+              + ": "
+              + e.getMessage()
+              + "; the write is not durable; check disk space and permissions, then close and reopen the store",
+          e);
     }
   }
 
@@ -175,12 +203,22 @@ final class WritePath {
       } catch (IOException | AlreadyClosedException e) {
         if (e instanceof AlreadyClosedException || writer.getTragicException() != null) {
           writeFailure = e;
-          throw new MemoryStoreException("merging the segments of the " + location + " failed: " + e.getMessage()
-              + "; the index writer gave up; close and reopen the store (committed memories are intact)", e);
+          throw new MemoryStoreException(
+              "merging the segments of the "
+                  + location
+                  + " failed: "
+                  + e.getMessage()
+                  + "; the index writer gave up; close and reopen the store (committed memories are intact)",
+              e);
         }
-        throw new MemoryStoreException("merging the segments of the " + location + " failed: " + e.getMessage()
-            + "; no memory was changed; check free disk space (a merge may need twice the index's size), then"
-            + " retry", e);
+        throw new MemoryStoreException(
+            "merging the segments of the "
+                + location
+                + " failed: "
+                + e.getMessage()
+                + "; no memory was changed; check free disk space (a merge may need twice the index's size), then"
+                + " retry",
+            e);
       }
       commitNow("commit the merged segments");
       // Counted like a write, so that if this refresh fails the next read refreshes instead.
@@ -188,8 +226,14 @@ final class WritePath {
       try {
         searchers.refreshIfStale();
       } catch (IOException e) {
-        throw new MemoryStoreException("the " + location + " was merged and committed but the searcher could not"
-            + " be refreshed: " + e.getMessage() + "; the next read retries the refresh", e);
+        throw new MemoryStoreException(
+            "the "
+                + location
+                + " was merged and committed but the searcher could not"
+                + " be refreshed: "
+                + e.getMessage()
+                + "; the next read retries the refresh",
+            e);
       }
     } finally {
       writeLock.unlock();
@@ -197,9 +241,9 @@ final class WritePath {
   }
 
   /**
-   * Closes the store, in this order: stops the group commit; commits what is pending unless a
-   * write failed; closes the searchers; closes the writer, which waits for running merges and
-   * commits them, or rolls it back after a failure; closes the directory; clears the record cache.
+   * Closes the store, in this order: stops the group commit; commits what is pending unless a write
+   * failed; closes the searchers; closes the writer, which waits for running merges and commits
+   * them, or rolls it back after a failure; closes the directory; clears the record cache.
    * Idempotent.
    *
    * @return whether this call closed it (false if it was closed already)
@@ -249,8 +293,13 @@ final class WritePath {
     }
     records.clear();
     if (failure != null) {
-      throw new MemoryStoreException("closing the " + location + " failed: " + failure.getMessage()
-          + "; writes since the last commit may be lost; reopen the store to check", failure);
+      throw new MemoryStoreException(
+          "closing the "
+              + location
+              + " failed: "
+              + failure.getMessage()
+              + "; writes since the last commit may be lost; reopen the store to check",
+          failure);
     }
     return true;
   }
@@ -258,8 +307,13 @@ final class WritePath {
   /** Under the write lock: refuses to write after a failed write. */
   private void checkWritable() {
     if (writeFailure != null) {
-      throw new MemoryStoreException("an earlier write to the " + location + " failed ("
-          + writeFailure.getMessage() + "); close and reopen the store before writing again", writeFailure);
+      throw new MemoryStoreException(
+          "an earlier write to the "
+              + location
+              + " failed ("
+              + writeFailure.getMessage()
+              + "); close and reopen the store before writing again",
+          writeFailure);
     }
   }
 

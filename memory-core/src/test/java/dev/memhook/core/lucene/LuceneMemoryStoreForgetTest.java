@@ -53,7 +53,8 @@ class LuceneMemoryStoreForgetTest {
         if (random.nextInt(3) == 0) {
           MemoryId id = MemoryId.of("m" + i);
           // Times out of id order, so "oldest first" is checked for real.
-          ForgetRecord audit = new ForgetRecord(id, A, "alice", "test", T0.plusSeconds(random.nextInt(10_000)));
+          ForgetRecord audit =
+              new ForgetRecord(id, A, "alice", "test", T0.plusSeconds(random.nextInt(10_000)));
           assertTrue(store.delete(id, audit));
           forgotten.add(id);
           audits.add(audit);
@@ -71,28 +72,43 @@ class LuceneMemoryStoreForgetTest {
     }
   }
 
-  private static void assertForgotten(LuceneMemoryStore store, Random random, long seed,
-      Map<String, Embedding> vectors, Set<MemoryId> forgotten) {
+  private static void assertForgotten(
+      LuceneMemoryStore store,
+      Random random,
+      long seed,
+      Map<String, Embedding> vectors,
+      Set<MemoryId> forgotten) {
     for (MemoryId id : forgotten) {
       assertTrue(store.get(id).isEmpty(), id + "; " + Seeds.replay(seed));
-      assertTrue(store.searchVector(A, vectors.get(id.value()), 40).stream().noneMatch(h -> h.id().equals(id)),
+      assertTrue(
+          store.searchVector(A, vectors.get(id.value()), 40).stream()
+              .noneMatch(h -> h.id().equals(id)),
           id + "; " + Seeds.replay(seed));
     }
     assertTrue(store.getAll(forgotten).isEmpty(), Seeds.replay(seed));
     for (String word : WORDS) {
-      assertTrue(store.searchText(A, word, 40).hits().stream().noneMatch(h -> forgotten.contains(h.id())), word + "; " + Seeds.replay(seed));
+      assertTrue(
+          store.searchText(A, word, 40).hits().stream().noneMatch(h -> forgotten.contains(h.id())),
+          word + "; " + Seeds.replay(seed));
     }
-    assertTrue(store.searchRelated(A, new HashSet<>(CONCEPTS), new HashSet<>(FILES), 40).stream()
-        .noneMatch(h -> forgotten.contains(h.id())), Seeds.replay(seed));
+    assertTrue(
+        store.searchRelated(A, new HashSet<>(CONCEPTS), new HashSet<>(FILES), 40).stream()
+            .noneMatch(h -> forgotten.contains(h.id())),
+        Seeds.replay(seed));
   }
 
   @Test
   void delete_ofAnUnknownId_writesNoAudit() {
     try (LuceneMemoryStore store = inMemory()) {
-      assertFalse(store.delete(MemoryId.of("nope"), new ForgetRecord(MemoryId.of("nope"), A, "alice", "x", T0)));
+      assertFalse(
+          store.delete(
+              MemoryId.of("nope"), new ForgetRecord(MemoryId.of("nope"), A, "alice", "x", T0)));
       assertTrue(store.forgotten(A).isEmpty());
-      assertThrows(IllegalArgumentException.class,
-          () -> store.delete(MemoryId.of("a"), new ForgetRecord(MemoryId.of("b"), A, "alice", "x", T0)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () ->
+              store.delete(
+                  MemoryId.of("a"), new ForgetRecord(MemoryId.of("b"), A, "alice", "x", T0)));
     }
   }
 }

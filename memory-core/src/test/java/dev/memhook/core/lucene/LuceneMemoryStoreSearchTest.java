@@ -66,16 +66,22 @@ class LuceneMemoryStoreSearchTest {
       int queries = 50;
       for (int q = 0; q < queries; q++) {
         Embedding query = randomVector(random, dim);
-        Set<String> exact = all.entrySet().stream()
-            .sorted(Comparator.comparingDouble((Map.Entry<String, Embedding> e) -> -e.getValue().cosine(query)))
-            .limit(k).map(Map.Entry::getKey).collect(Collectors.toSet());
+        Set<String> exact =
+            all.entrySet().stream()
+                .sorted(
+                    Comparator.comparingDouble(
+                        (Map.Entry<String, Embedding> e) -> -e.getValue().cosine(query)))
+                .limit(k)
+                .map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
         List<StoreHit> hits = store.searchVector(A, query, k);
         assertEquals(k, hits.size());
         for (StoreHit h : hits) {
           if (exact.contains(h.id().value())) {
             found++;
           }
-          assertEquals(all.get(h.id().value()).cosine(query), h.score(), 1e-4, "score is the cosine");
+          assertEquals(
+              all.get(h.id().value()).cosine(query), h.score(), 1e-4, "score is the cosine");
         }
       }
       double recall = found / (double) (k * queries);
@@ -92,7 +98,8 @@ class LuceneMemoryStoreSearchTest {
       store.put(memory("opposite", A, "x"), axes(-5f, 0f));
       for (float scale : new float[] {1e-3f, 1f, 1e4f}) {
         List<StoreHit> hits = store.searchVector(A, axes(2f * scale, 0f), 4);
-        assertEquals(List.of("same", "diagonal", "orthogonal", "opposite"), ids(hits), "scale " + scale);
+        assertEquals(
+            List.of("same", "diagonal", "orthogonal", "opposite"), ids(hits), "scale " + scale);
         double[] expected = {1.0, Math.sqrt(0.5), 0.0, -1.0};
         for (int i = 0; i < 4; i++) {
           assertEquals(expected[i], hits.get(i).score(), 1e-5, hits.get(i) + " at scale " + scale);
@@ -103,18 +110,23 @@ class LuceneMemoryStoreSearchTest {
 
   @Test
   void hits_spreadOverManySegments_eachCarryTheirOwnId() {
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
       store.attach(SPACE);
       Map<String, Embedding> vectors = new HashMap<>();
       int maxSegments = 0;
       for (int i = 0; i < 40; i++) {
-        Memory m = memory("s" + i, A, "segment note seg" + i).toBuilder().concepts(List.of("segmented")).build();
+        Memory m =
+            memory("s" + i, A, "segment note seg" + i).toBuilder()
+                .concepts(List.of("segmented"))
+                .build();
         vectors.put(m.id().value(), vector(i));
         store.put(m, vector(i));
         maxSegments = Math.max(maxSegments, store.segmentCount()); // a refresh: one more segment
       }
       assertTrue(maxSegments > 1, "precondition: hits from several segments, got " + maxSegments);
-      Set<String> all = new HashSet<>(ids(store.searchRelated(A, Set.of("segmented"), Set.of(), 100)));
+      Set<String> all =
+          new HashSet<>(ids(store.searchRelated(A, Set.of("segmented"), Set.of(), 100)));
       assertEquals(vectors.keySet(), all);
       for (int i = 0; i < 40; i++) {
         assertEquals(List.of("s" + i), ids(store.searchText(A, "seg" + i, 1)));
@@ -142,8 +154,14 @@ class LuceneMemoryStoreSearchTest {
   @Test
   void searchRelated_conceptsIgnoreCase_filesAreExact() {
     try (LuceneMemoryStore store = inMemory()) {
-      store.put(memory("m1", A, "x").toBuilder().concepts(List.of("auth", "auth")).files(List.of("a/B.java")).build(), vector(1));
-      List<StoreHit> hits = store.searchRelated(A, Set.of("AUTH"), Set.of("a/B.java", "a/b.java"), 5);
+      store.put(
+          memory("m1", A, "x").toBuilder()
+              .concepts(List.of("auth", "auth"))
+              .files(List.of("a/B.java"))
+              .build(),
+          vector(1));
+      List<StoreHit> hits =
+          store.searchRelated(A, Set.of("AUTH"), Set.of("a/B.java", "a/b.java"), 5);
       assertEquals(List.of("m1"), ids(hits));
       assertEquals(2.0, hits.get(0).score(), 1e-9, "a duplicated concept counts once");
       assertTrue(store.searchRelated(A, Set.of(), Set.of(), 5).isEmpty());
@@ -175,17 +193,25 @@ class LuceneMemoryStoreSearchTest {
         List<StoreHit> textHits = found.hits();
         double ceiling = found.ceiling();
         for (StoreHit h : textHits) {
-          assertTrue(h.score() <= ceiling, h + " above ceiling " + ceiling + " for '" + query + "'; seed " + seed);
+          assertTrue(
+              h.score() <= ceiling,
+              h + " above ceiling " + ceiling + " for '" + query + "'; seed " + seed);
         }
         hits.addAll(textHits);
         hits.addAll(store.searchVector(scope, randomVector(random), 50));
         hits.addAll(store.searchRelated(scope, concepts, files, 50));
         for (StoreHit hit : hits) {
-          assertEquals(scope, scopeOf.get(hit.id().value()), "query '" + query + "' in " + scope + "; " + Seeds.replay(seed));
+          assertEquals(
+              scope,
+              scopeOf.get(hit.id().value()),
+              "query '" + query + "' in " + scope + "; " + Seeds.replay(seed));
         }
       }
       for (Scope scope : scopes) {
-        assertEquals(scopeOf.values().stream().filter(scope::equals).count(), store.count(scope), Seeds.replay(seed));
+        assertEquals(
+            scopeOf.values().stream().filter(scope::equals).count(),
+            store.count(scope),
+            Seeds.replay(seed));
       }
     }
   }

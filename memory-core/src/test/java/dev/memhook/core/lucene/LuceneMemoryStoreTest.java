@@ -18,7 +18,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The builder, the store's preconditions and its lifecycle: what every method does before and after {@link LuceneMemoryStore#close()}. */
+/**
+ * The builder, the store's preconditions and its lifecycle: what every method does before and after
+ * {@link LuceneMemoryStore#close()}.
+ */
 class LuceneMemoryStoreTest {
   @TempDir Path dir;
 
@@ -32,16 +35,24 @@ class LuceneMemoryStoreTest {
   @Test
   void builder_rejectsInvalidSettings() {
     assertThrows(IllegalStateException.class, () -> LuceneMemoryStore.builder().build());
-    assertThrows(IllegalStateException.class, () -> LuceneMemoryStore.builder().inMemory().directory(dir).build());
+    assertThrows(
+        IllegalStateException.class,
+        () -> LuceneMemoryStore.builder().inMemory().directory(dir).build());
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().hnswMaxConn(1));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().efSearch(0));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().cacheSize(-1));
-    assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().groupCommit(Duration.ZERO));
-    assertThrows(IllegalArgumentException.class,
-        () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, Float.NaN));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> LuceneMemoryStore.builder().groupCommit(Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, Float.NaN));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 0.1f));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 65f));
     assertThrows(NullPointerException.class, () -> LuceneMemoryStore.builder().directory(null));
   }
@@ -61,7 +72,8 @@ class LuceneMemoryStoreTest {
     try (LuceneMemoryStore store = inMemory()) {
       assertThrows(IllegalArgumentException.class, () -> store.searchText(A, "x", 0));
       assertThrows(IllegalArgumentException.class, () -> store.searchVector(A, vector(1), 0));
-      assertThrows(IllegalArgumentException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), -1));
+      assertThrows(
+          IllegalArgumentException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), -1));
     }
   }
 
@@ -73,10 +85,12 @@ class LuceneMemoryStoreTest {
     assertThrows(IllegalStateException.class, () -> store.attach(SPACE));
     assertThrows(IllegalStateException.class, () -> store.count(A));
     assertThrows(IllegalStateException.class, () -> store.forgotten(A));
-    assertThrows(IllegalStateException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), 1));
+    assertThrows(
+        IllegalStateException.class, () -> store.searchRelated(A, Set.of("x"), Set.of(), 1));
     assertThrows(IllegalStateException.class, () -> store.searchVector(A, vector(1), 1));
     assertThrows(IllegalStateException.class, () -> store.getAll(List.of(MemoryId.of("x"))));
-    assertThrows(IllegalStateException.class,
+    assertThrows(
+        IllegalStateException.class,
         () -> store.delete(MemoryId.of("x"), new ForgetRecord(MemoryId.of("x"), A, "a", "r", T0)));
   }
 }

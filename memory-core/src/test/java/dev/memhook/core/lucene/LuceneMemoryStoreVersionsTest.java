@@ -40,8 +40,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Versions: a memory that is not latest is kept and read but never searched, and
- * {@code putNewVersion} supersedes the latest version in one write or, refused, writes nothing.
+ * Versions: a memory that is not latest is kept and read but never searched, and {@code
+ * putNewVersion} supersedes the latest version in one write or, refused, writes nothing.
  */
 class LuceneMemoryStoreVersionsTest {
   @TempDir Path dir;
@@ -49,8 +49,12 @@ class LuceneMemoryStoreVersionsTest {
   @Test
   void latestFalse_isNeverSearched_butIsReturnedByGet() {
     try (LuceneMemoryStore store = inMemory()) {
-      Memory old = memory("old", A, "the flux capacitor needs 1.21 gigawatts").toBuilder()
-          .concepts(List.of("flux")).files(List.of("src/Flux.java")).latest(false).build();
+      Memory old =
+          memory("old", A, "the flux capacitor needs 1.21 gigawatts").toBuilder()
+              .concepts(List.of("flux"))
+              .files(List.of("src/Flux.java"))
+              .latest(false)
+              .build();
       store.put(old, vector(3));
       assertTrue(store.searchText(A, "flux capacitor gigawatts", 10).isEmpty());
       assertTrue(store.searchVector(A, vector(3), 10).isEmpty());
@@ -58,21 +62,28 @@ class LuceneMemoryStoreVersionsTest {
       assertEquals(0, store.count(A));
       assertEquals(old, store.get(old.id()).orElseThrow());
       store.put(old.withLatest(true), vector(3));
-      assertEquals(List.of("old"), ids(store.searchText(A, "flux capacitor", 10)), "an upsert flips it back");
+      assertEquals(
+          List.of("old"),
+          ids(store.searchText(A, "flux capacitor", 10)),
+          "an upsert flips it back");
     }
   }
 
   @ParameterizedTest(name = "groupCommit={0}")
   @ValueSource(booleans = {false, true})
-  void putNewVersion_theOldVersionIsNoLongerSearched_butGetReturnsItAsNotLatest(boolean groupCommit) {
+  void putNewVersion_theOldVersionIsNoLongerSearched_butGetReturnsItAsNotLatest(
+      boolean groupCommit) {
     LuceneMemoryStore.Builder builder = LuceneMemoryStore.builder().inMemory();
     if (groupCommit) {
       builder.groupCommit(Duration.ofMinutes(1));
     }
     try (LuceneMemoryStore store = builder.build()) {
       store.attach(SPACE);
-      Memory v1 = memory("v1", A, "the flux capacitor needs 1.21 gigawatts").toBuilder()
-          .concepts(List.of("flux")).files(List.of("src/Flux.java")).build();
+      Memory v1 =
+          memory("v1", A, "the flux capacitor needs 1.21 gigawatts").toBuilder()
+              .concepts(List.of("flux"))
+              .files(List.of("src/Flux.java"))
+              .build();
       store.put(v1, vector(3));
       // No read between the put and the new version: superseding must find v1 all the same.
       Memory v2 = nextVersion(v1, "v2", "the warp core needs dilithium");
@@ -80,14 +91,16 @@ class LuceneMemoryStoreVersionsTest {
 
       assertTrue(store.searchText(A, "flux capacitor gigawatts", 10).isEmpty());
       assertEquals(List.of("v2"), ids(store.searchText(A, "warp core dilithium", 10)));
-      assertEquals(List.of("v2"), ids(store.searchVector(A, vector(3), 10)), "v1's vector is not searched");
+      assertEquals(
+          List.of("v2"), ids(store.searchVector(A, vector(3), 10)), "v1's vector is not searched");
       assertTrue(store.searchRelated(A, Set.of("flux"), Set.of("src/Flux.java"), 10).isEmpty());
       assertEquals(1, store.count(A));
       Memory old = store.get(v1.id()).orElseThrow();
       assertFalse(old.latest());
       assertEquals(v1.withLatest(false), old);
       assertEquals(v2, store.get(v2.id()).orElseThrow());
-      assertEquals(List.of(v1.id(), v2.id()), List.copyOf(store.getAll(List.of(v1.id(), v2.id())).keySet()));
+      assertEquals(
+          List.of(v1.id(), v2.id()), List.copyOf(store.getAll(List.of(v1.id(), v2.id())).keySet()));
     }
   }
 
@@ -105,7 +118,8 @@ class LuceneMemoryStoreVersionsTest {
       assertEquals(v2, store.get(v2.id()).orElseThrow());
       assertEquals(1, store.count(A));
     }
-    try (Directory d = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(d)) {
+    try (Directory d = FSDirectory.open(index);
+        DirectoryReader reader = DirectoryReader.open(d)) {
       IndexSearcher searcher = new IndexSearcher(reader);
       TopDocs top = searcher.search(new TermQuery(new Term(IndexSchema.F_ID, "v1")), 2);
       assertEquals(1, top.scoreDocs.length, "one document of v1: the superseded one");
@@ -117,8 +131,11 @@ class LuceneMemoryStoreVersionsTest {
       float[] unit = new float[DIM];
       unit[0] = 0.6f;
       unit[1] = 0.8f;
-      assertArrayEquals(unit, vectors.vectorValue(), 1e-6f, "the vector v1 was put with, at unit length");
-      assertEquals(1, searcher.count(new TermQuery(new Term(IndexSchema.F_TEXT, "capacitor"))),
+      assertArrayEquals(
+          unit, vectors.vectorValue(), 1e-6f, "the vector v1 was put with, at unit length");
+      assertEquals(
+          1,
+          searcher.count(new TermQuery(new Term(IndexSchema.F_TEXT, "capacitor"))),
           "v1 keeps its text");
     }
   }
@@ -141,8 +158,9 @@ class LuceneMemoryStoreVersionsTest {
       Memory v1 = memory("v1", A, "the flux capacitor");
       store.put(v1, vector(1));
       Memory orphan = nextVersion(memory("unknown", A, "x"), "v2", "the warp core");
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> store.putNewVersion(orphan, vector(2)));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> store.putNewVersion(orphan, vector(2)));
       assertTrue(e.getMessage().contains("unknown"), e.getMessage());
       assertWroteNothing(store, orphan, v1);
     }
@@ -156,8 +174,9 @@ class LuceneMemoryStoreVersionsTest {
       Memory v2 = nextVersion(v1, "v2", "the warp core");
       store.putNewVersion(v2, vector(2));
       Memory branch = nextVersion(v1, "v2b", "the impulse engine");
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> store.putNewVersion(branch, vector(3)));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> store.putNewVersion(branch, vector(3)));
       assertTrue(e.getMessage().contains("already superseded"), e.getMessage());
       assertWroteNothing(store, branch, v2);
       assertEquals(v1.withLatest(false), store.get(v1.id()).orElseThrow());
@@ -169,10 +188,14 @@ class LuceneMemoryStoreVersionsTest {
     try (LuceneMemoryStore store = inMemory()) {
       Memory v1 = memory("v1", A, "the flux capacitor");
       store.put(v1, vector(1));
-      Memory elsewhere = memory("v2", B, "the warp core").toBuilder().version(2).supersedes(v1.id()).build();
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> store.putNewVersion(elsewhere, vector(2)));
-      assertTrue(e.getMessage().contains(A.toString()) && e.getMessage().contains(B.toString()), e.getMessage());
+      Memory elsewhere =
+          memory("v2", B, "the warp core").toBuilder().version(2).supersedes(v1.id()).build();
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> store.putNewVersion(elsewhere, vector(2)));
+      assertTrue(
+          e.getMessage().contains(A.toString()) && e.getMessage().contains(B.toString()),
+          e.getMessage());
       assertWroteNothing(store, elsewhere, v1);
       assertEquals(0, store.count(B));
     }
@@ -183,12 +206,15 @@ class LuceneMemoryStoreVersionsTest {
     try (LuceneMemoryStore store = inMemory()) {
       Memory v1 = memory("v1", A, "the flux capacitor");
       store.put(v1, vector(1));
-      assertThrows(IllegalArgumentException.class, () -> store.putNewVersion(memory("first", A, "x"), vector(2)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> store.putNewVersion(memory("first", A, "x"), vector(2)));
       Memory notLatest = nextVersion(v1, "v2", "the warp core").withLatest(false);
       assertThrows(IllegalArgumentException.class, () -> store.putNewVersion(notLatest, vector(2)));
       assertWroteNothing(store, notLatest, v1);
       assertThrows(NullPointerException.class, () -> store.putNewVersion(null, vector(2)));
-      assertThrows(NullPointerException.class, () -> store.putNewVersion(nextVersion(v1, "v2", "x"), null));
+      assertThrows(
+          NullPointerException.class, () -> store.putNewVersion(nextVersion(v1, "v2", "x"), null));
     }
   }
 
@@ -199,15 +225,21 @@ class LuceneMemoryStoreVersionsTest {
   private static void assertWroteNothing(LuceneMemoryStore store, Memory rejected, Memory latest) {
     assertTrue(store.get(rejected.id()).isEmpty(), "the rejected version is not stored");
     assertEquals(latest, store.get(latest.id()).orElseThrow(), "the latest version is unchanged");
-    assertEquals(List.of(latest.id().value()), ids(store.searchVector(latest.scope(), vector(7), 10)));
+    assertEquals(
+        List.of(latest.id().value()), ids(store.searchVector(latest.scope(), vector(7), 10)));
     assertEquals(1, store.count(latest.scope()));
     Memory after = memory("after", latest.scope(), "written after the refusal");
     store.put(after, vector(4));
-    assertEquals(List.of("after"), ids(store.searchText(latest.scope(), "refusal", 10)), "the store still writes");
+    assertEquals(
+        List.of("after"),
+        ids(store.searchText(latest.scope(), "refusal", 10)),
+        "the store still writes");
   }
 
   private static Memory nextVersion(Memory previous, String id, String content) {
     return memory(id, previous.scope(), content).toBuilder()
-        .version(previous.version() + 1).supersedes(previous.id()).build();
+        .version(previous.version() + 1)
+        .supersedes(previous.id())
+        .build();
   }
 }

@@ -38,13 +38,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The write path: read-your-writes without a refresh per write, the record cache, {@code forceMerge}, concurrent writers and readers. */
+/**
+ * The write path: read-your-writes without a refresh per write, the record cache, {@code
+ * forceMerge}, concurrent writers and readers.
+ */
 class LuceneMemoryStoreWritePathTest {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "groupCommit={0}")
   @ValueSource(booleans = {false, true})
-  void readYourWrites_putThenSearchAndGet_1000Times_alwaysFindTheJustWrittenMemory(boolean groupCommit) {
+  void readYourWrites_putThenSearchAndGet_1000Times_alwaysFindTheJustWrittenMemory(
+      boolean groupCommit) {
     LuceneMemoryStore.Builder builder = LuceneMemoryStore.builder().inMemory();
     if (groupCommit) {
       builder.groupCommit(Duration.ofMinutes(1));
@@ -56,11 +60,17 @@ class LuceneMemoryStoreWritePathTest {
         store.put(m, vector(i));
         // Alternate which read comes first, so each read path is at times the first after a write.
         if (i % 2 == 0) {
-          assertEquals(List.of("rw" + i), ids(store.searchText(A, "rwmark" + i, 1)), "search after put " + i);
+          assertEquals(
+              List.of("rw" + i),
+              ids(store.searchText(A, "rwmark" + i, 1)),
+              "search after put " + i);
           assertEquals(m, store.get(m.id()).orElseThrow(), "get after put " + i);
         } else {
           assertEquals(m, store.get(m.id()).orElseThrow(), "get after put " + i);
-          assertEquals(List.of("rw" + i), ids(store.searchText(A, "rwmark" + i, 1)), "search after put " + i);
+          assertEquals(
+              List.of("rw" + i),
+              ids(store.searchText(A, "rwmark" + i, 1)),
+              "search after put " + i);
         }
         assertEquals(i + 1, store.count(A), "count after put " + i);
       }
@@ -69,7 +79,8 @@ class LuceneMemoryStoreWritePathTest {
 
   @Test
   void concurrentReaders_alwaysSeeEveryWriteThatHasReturned() throws Exception {
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
       store.attach(SPACE);
       AtomicInteger written = new AtomicInteger(); // memories whose put has returned
       AtomicBoolean done = new AtomicBoolean();
@@ -77,32 +88,37 @@ class LuceneMemoryStoreWritePathTest {
       try {
         List<Future<Integer>> readers = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
-          readers.add(pool.submit(() -> {
-            int checks = 0;
-            while (!done.get()) {
-              int n = written.get();
-              long seen = store.count(A);
-              assertTrue(seen >= n, "count " + seen + " after " + n + " puts returned");
-              if (n > 0) {
-                MemoryId last = MemoryId.of("c" + (n - 1));
-                assertTrue(store.get(last).isPresent(), last + " after " + n + " puts returned");
-              }
-              checks++;
-            }
-            return checks;
-          }));
+          readers.add(
+              pool.submit(
+                  () -> {
+                    int checks = 0;
+                    while (!done.get()) {
+                      int n = written.get();
+                      long seen = store.count(A);
+                      assertTrue(seen >= n, "count " + seen + " after " + n + " puts returned");
+                      if (n > 0) {
+                        MemoryId last = MemoryId.of("c" + (n - 1));
+                        assertTrue(
+                            store.get(last).isPresent(), last + " after " + n + " puts returned");
+                      }
+                      checks++;
+                    }
+                    return checks;
+                  }));
         }
-        Future<?> writer = pool.submit(() -> {
-          try {
-            for (int i = 0; i < 400; i++) {
-              store.put(memory("c" + i, A, "concurrent " + i), vector(i));
-              written.set(i + 1);
-            }
-          } finally {
-            done.set(true);
-          }
-          return null;
-        });
+        Future<?> writer =
+            pool.submit(
+                () -> {
+                  try {
+                    for (int i = 0; i < 400; i++) {
+                      store.put(memory("c" + i, A, "concurrent " + i), vector(i));
+                      written.set(i + 1);
+                    }
+                  } finally {
+                    done.set(true);
+                  }
+                  return null;
+                });
         writer.get(120, TimeUnit.SECONDS);
         for (Future<Integer> r : readers) {
           assertTrue(r.get(120, TimeUnit.SECONDS) > 0);
@@ -117,8 +133,11 @@ class LuceneMemoryStoreWritePathTest {
 
   @Test
   void writesWithNoReadBetween_withGroupCommit_areFlushedAsOneSegment() {
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(dir.resolve("index"))
-        .groupCommit(Duration.ofMinutes(1)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder()
+            .directory(dir.resolve("index"))
+            .groupCommit(Duration.ofMinutes(1))
+            .build()) {
       store.attach(SPACE);
       for (int i = 0; i < 50; i++) {
         store.put(memory("m" + i, A, "burst " + i), vector(i));
@@ -130,11 +149,14 @@ class LuceneMemoryStoreWritePathTest {
 
   @Test
   void delete_rightAfterPut_withNoReadBetween_findsTheMemory() {
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
       store.attach(SPACE);
       store.count(A); // the searcher is now current, and older than the put below
       store.put(memory("m1", A, "short lived"), vector(1));
-      assertTrue(store.delete(MemoryId.of("m1"), new ForgetRecord(MemoryId.of("m1"), A, "alice", "x", T0)));
+      assertTrue(
+          store.delete(
+              MemoryId.of("m1"), new ForgetRecord(MemoryId.of("m1"), A, "alice", "x", T0)));
       assertTrue(store.get(MemoryId.of("m1")).isEmpty());
       assertEquals(1, store.forgotten(A).size());
     }
@@ -157,19 +179,27 @@ class LuceneMemoryStoreWritePathTest {
   @Test
   void forceMerge_leavesThatManySegments_keepsEveryMemory_andCommits() throws Exception {
     Path index = dir.resolve("index");
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).groupCommit(Duration.ofMinutes(1)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(index).groupCommit(Duration.ofMinutes(1)).build()) {
       store.attach(SPACE);
       int n = 0;
       int segments = 0;
       // Each read after a write flushes a segment; background merges may fold some together.
       while (n < 300 && segments < 3) {
-        store.put(memory("m" + n, A, "merge note " + n).toBuilder().concepts(List.of("merge")).build(), vector(n));
+        store.put(
+            memory("m" + n, A, "merge note " + n).toBuilder().concepts(List.of("merge")).build(),
+            vector(n));
         n++;
         segments = store.segmentCount();
       }
-      assertTrue(segments >= 3, "precondition: several segments, got " + segments + " after " + n + " puts");
+      assertTrue(
+          segments >= 3,
+          "precondition: several segments, got " + segments + " after " + n + " puts");
       try (Directory d = FSDirectory.open(index)) {
-        assertEquals(0, SegmentInfos.readLatestCommit(d).totalMaxDoc(), "precondition: group commit has not run");
+        assertEquals(
+            0,
+            SegmentInfos.readLatestCommit(d).totalMaxDoc(),
+            "precondition: group commit has not run");
       }
 
       store.forceMerge(1);
@@ -193,7 +223,8 @@ class LuceneMemoryStoreWritePathTest {
   @Test
   void forceMerge_rejectsFewerThanOneSegment_andAClosedStore() {
     LuceneMemoryStore store = inMemory();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.forceMerge(0));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> store.forceMerge(0));
     assertTrue(e.getMessage().contains("0"), e.getMessage());
     store.forceMerge(1); // an empty index merges to nothing, fine
     store.close();
@@ -202,28 +233,33 @@ class LuceneMemoryStoreWritePathTest {
 
   @Test
   void forceMerge_whileOtherThreadsWriteAndSearch_losesNothing() throws Exception {
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMillis(5)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMillis(5)).build()) {
       store.attach(SPACE);
       ExecutorService pool = Executors.newFixedThreadPool(3);
       try {
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
           int thread = t;
-          futures.add(pool.submit(() -> {
-            for (int i = 0; i < 150; i++) {
-              Memory m = memory("t" + thread + "-" + i, A, "parallel " + i);
-              store.put(m, vector(i));
-              assertEquals(m, store.get(m.id()).orElseThrow());
-            }
-            return null;
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < 150; i++) {
+                      Memory m = memory("t" + thread + "-" + i, A, "parallel " + i);
+                      store.put(m, vector(i));
+                      assertEquals(m, store.get(m.id()).orElseThrow());
+                    }
+                    return null;
+                  }));
         }
-        futures.add(pool.submit(() -> {
-          for (int i = 0; i < 10; i++) {
-            store.forceMerge(1 + i % 3);
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 10; i++) {
+                    store.forceMerge(1 + i % 3);
+                  }
+                  return null;
+                }));
         for (Future<?> f : futures) {
           f.get(120, TimeUnit.SECONDS);
         }
@@ -240,8 +276,11 @@ class LuceneMemoryStoreWritePathTest {
   @Test
   void concurrency_putsDeletesGetsAndSearches_fromSeveralThreads() throws Exception {
     long seed = Seeds.seed();
-    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(dir.resolve("index"))
-        .groupCommit(Duration.ofMillis(5)).build()) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder()
+            .directory(dir.resolve("index"))
+            .groupCommit(Duration.ofMillis(5))
+            .build()) {
       store.attach(SPACE);
       ExecutorService pool = Executors.newFixedThreadPool(4);
       try {
@@ -249,19 +288,23 @@ class LuceneMemoryStoreWritePathTest {
         for (int t = 0; t < 4; t++) {
           int thread = t;
           Random random = new Random(seed + t);
-          futures.add(pool.submit(() -> {
-            for (int i = 0; i < 40; i++) {
-              Memory m = randomMemory(random, "t" + thread + "-" + i, A);
-              store.put(m, randomVector(random));
-              assertEquals(m, store.get(m.id()).orElseThrow(), Seeds.replay(seed));
-              store.searchText(A, randomWords(random, 2), 5);
-              store.searchVector(A, randomVector(random), 5);
-              if (i % 4 == 0) {
-                assertTrue(store.delete(m.id(), new ForgetRecord(m.id(), A, "t", "x", T0)), Seeds.replay(seed));
-              }
-            }
-            return null;
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < 40; i++) {
+                      Memory m = randomMemory(random, "t" + thread + "-" + i, A);
+                      store.put(m, randomVector(random));
+                      assertEquals(m, store.get(m.id()).orElseThrow(), Seeds.replay(seed));
+                      store.searchText(A, randomWords(random, 2), 5);
+                      store.searchVector(A, randomVector(random), 5);
+                      if (i % 4 == 0) {
+                        assertTrue(
+                            store.delete(m.id(), new ForgetRecord(m.id(), A, "t", "x", T0)),
+                            Seeds.replay(seed));
+                      }
+                    }
+                    return null;
+                  }));
         }
         for (Future<?> f : futures) {
           f.get(120, TimeUnit.SECONDS);

@@ -22,8 +22,22 @@ final class LuceneStoreFixtures {
   static final Scope B = Scope.of("acme", "bob");
   static final Instant T0 = Instant.parse("2024-03-01T12:00:00Z");
 
-  static final List<String> WORDS = List.of("kafka", "postgres", "redis", "deploy", "rollback",
-      "latency", "oauth", "schema", "migration", "retry", "timeout", "parseUserId", "E0425", "mvn");
+  static final List<String> WORDS =
+      List.of(
+          "kafka",
+          "postgres",
+          "redis",
+          "deploy",
+          "rollback",
+          "latency",
+          "oauth",
+          "schema",
+          "migration",
+          "retry",
+          "timeout",
+          "parseUserId",
+          "E0425",
+          "mvn");
   static final List<String> CONCEPTS = List.of("auth", "db", "cache", "ci", "infra");
   static final List<String> FILES = List.of("pom.xml", "src/A.java", "src/b/C.java", "README.md");
 
@@ -40,8 +54,14 @@ final class LuceneStoreFixtures {
   }
 
   static Memory memory(String id, Scope scope, String content) {
-    return Memory.builder().id(MemoryId.of(id)).scope(scope).type(MemoryType.FACT).content(content)
-        .occurredAt(T0).createdAt(T0).build();
+    return Memory.builder()
+        .id(MemoryId.of(id))
+        .scope(scope)
+        .type(MemoryType.FACT)
+        .content(content)
+        .occurredAt(T0)
+        .createdAt(T0)
+        .build();
   }
 
   static Memory randomMemory(Random random, String id, Scope scope) {

@@ -24,22 +24,40 @@ class MemoryJsonTest {
     Map<String, String> attributes = new LinkedHashMap<>();
     attributes.put("team", "platform");
     attributes.put("quote", "say \"hi\"\n\u4f60\u597d");
-    Memory m = Memory.builder()
-        .id(MemoryId.of("mem_2")).type(MemoryType.BUG).title("Title").summary("sum")
-        .content("content with \u00e9 and \ud83d\ude00").concepts(List.of("auth", "jwt")).files(List.of("a/B.java"))
-        .scope(Scope.of("acme", "alice")).sourceSession("s-1").origin(Origin.tool("grep"))
-        .attributes(attributes).importance(0.25).version(2).supersedes(MemoryId.of("mem_1")).latest(false)
-        .occurredAt(Instant.parse("2023-05-08T15:00:00.123456789Z")).createdAt(Instant.parse("2024-01-01T00:00:00Z"))
-        .sourcePins(List.of(new SourcePin("a/B.java", "sha256:abc")))
-        .build();
+    Memory m =
+        Memory.builder()
+            .id(MemoryId.of("mem_2"))
+            .type(MemoryType.BUG)
+            .title("Title")
+            .summary("sum")
+            .content("content with \u00e9 and \ud83d\ude00")
+            .concepts(List.of("auth", "jwt"))
+            .files(List.of("a/B.java"))
+            .scope(Scope.of("acme", "alice"))
+            .sourceSession("s-1")
+            .origin(Origin.tool("grep"))
+            .attributes(attributes)
+            .importance(0.25)
+            .version(2)
+            .supersedes(MemoryId.of("mem_1"))
+            .latest(false)
+            .occurredAt(Instant.parse("2023-05-08T15:00:00.123456789Z"))
+            .createdAt(Instant.parse("2024-01-01T00:00:00Z"))
+            .sourcePins(List.of(new SourcePin("a/B.java", "sha256:abc")))
+            .build();
     Memory back = json.readMemory(json.write(m));
     assertEquals(m, back);
-    assertEquals(List.copyOf(attributes.keySet()), List.copyOf(back.attributes().keySet()), "attribute order kept");
+    assertEquals(
+        List.copyOf(attributes.keySet()),
+        List.copyOf(back.attributes().keySet()),
+        "attribute order kept");
   }
 
   @Test
   void forgetRecord_roundTrips() {
-    ForgetRecord r = new ForgetRecord(MemoryId.of("m1"), Scope.of("a"), "alice", "", Instant.parse("2024-01-01T00:00:00Z"));
+    ForgetRecord r =
+        new ForgetRecord(
+            MemoryId.of("m1"), Scope.of("a"), "alice", "", Instant.parse("2024-01-01T00:00:00Z"));
     assertEquals(r, json.readForget(json.write(r)));
   }
 

@@ -10,16 +10,17 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
- * Types a token that is a run of CJK characters as {@link StandardTokenizer}'s
- * {@code <IDEOGRAPHIC>}, so that {@link org.apache.lucene.analysis.cjk.CJKBigramFilter} bigrams it.
+ * Types a token that is a run of CJK characters as {@link StandardTokenizer}'s {@code
+ * <IDEOGRAPHIC>}, so that {@link org.apache.lucene.analysis.cjk.CJKBigramFilter} bigrams it.
  *
- * <p>Lucene's {@code PatternTypingFilter} would do this, but it builds the type with
- * {@code replaceFirst}, a new string, and {@code CJKBigramFilter} compares types by identity; this
- * filter sets the very constant instead. Not thread-safe (one instance per analysis chain, as every
- * token filter).
+ * <p>Lucene's {@code PatternTypingFilter} would do this, but it builds the type with {@code
+ * replaceFirst}, a new string, and {@code CJKBigramFilter} compares types by identity; this filter
+ * sets the very constant instead. Not thread-safe (one instance per analysis chain, as every token
+ * filter).
  */
 final class CjkRunTypingFilter extends TokenFilter {
-  private static final String IDEOGRAPHIC = StandardTokenizer.TOKEN_TYPES[StandardTokenizer.IDEOGRAPHIC];
+  private static final String IDEOGRAPHIC =
+      StandardTokenizer.TOKEN_TYPES[StandardTokenizer.IDEOGRAPHIC];
 
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private final TypeAttribute type = addAttribute(TypeAttribute.class);

@@ -31,22 +31,24 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  * The code-aware analysis chains of the Lucene store, built only from Lucene's own components.
  *
  * <h2>Design note</h2>
- * Text a developer remembers mixes prose with code: paths, {@code camelCase} and
- * {@code snake_case} identifiers, error codes, commit SHAs, command lines, and sometimes Chinese or
- * Japanese. A prose tokenizer splits {@code src/middleware/AuthMiddleware.java} into pieces and
- * loses the whole; a keyword tokenizer loses the pieces. So every variant starts from one
- * tokenizer that keeps code tokens whole, and the {@link Variant#CODE} variant then adds the parts:
+ *
+ * Text a developer remembers mixes prose with code: paths, {@code camelCase} and {@code snake_case}
+ * identifiers, error codes, commit SHAs, command lines, and sometimes Chinese or Japanese. A prose
+ * tokenizer splits {@code src/middleware/AuthMiddleware.java} into pieces and loses the whole; a
+ * keyword tokenizer loses the pieces. So every variant starts from one tokenizer that keeps code
+ * tokens whole, and the {@link Variant#CODE} variant then adds the parts:
+ *
  * <ol>
  *   <li>{@link CJKWidthCharFilter} folds full-width ASCII and half-width katakana.
  *   <li>{@link PatternTokenizer} emits runs of CJK characters, and runs of letters, digits and
  *       {@code _ . / \ - @ # $ ~ + '} (so paths, identifiers, flags and SHAs stay whole); anything
  *       else (space, {@code , ; : ( ) [ ] { } < > = | " ` ! ? * & ^ %}) separates tokens.
- *   <li>{@link CjkRunTypingFilter} types the CJK runs as {@code <IDEOGRAPHIC>} and
- *       {@link CJKBigramFilter} turns them into overlapping bigrams (a lone character stays a
- *       unigram), the standard dictionary-free approach for Chinese and Japanese.
- *   <li>{@link PatternReplaceFilter} trims leading and trailing punctuation ({@code AuthMiddleware.java.}
- *       at the end of a sentence, {@code -pl} as a flag), and {@link LengthFilter} drops what is left
- *       empty.
+ *   <li>{@link CjkRunTypingFilter} types the CJK runs as {@code <IDEOGRAPHIC>} and {@link
+ *       CJKBigramFilter} turns them into overlapping bigrams (a lone character stays a unigram),
+ *       the standard dictionary-free approach for Chinese and Japanese.
+ *   <li>{@link PatternReplaceFilter} trims leading and trailing punctuation ({@code
+ *       AuthMiddleware.java.} at the end of a sentence, {@code -pl} as a flag), and {@link
+ *       LengthFilter} drops what is left empty.
  *   <li>CODE only: {@link PatternKeywordMarkerFilter} marks hex tokens of 7 to 40 characters that
  *       hold a digit (commit SHAs) as keywords, so they are neither split nor stemmed.
  *   <li>CODE only: {@link PatternCaptureGroupTokenFilter} adds, for a path, each trailing suffix
@@ -54,8 +56,8 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  *       without its extension ({@code AuthMiddleware}), so a partial path matches as a whole token.
  *   <li>CODE only: {@link WordDelimiterGraphFilter} keeps the original and adds the parts split on
  *       {@code / . _ -}, case changes and letter/digit changes, plus the catenated word parts
- *       ({@code auth_middleware} also yields {@code authmiddleware}), then
- *       {@link FlattenGraphFilter} flattens the graph for indexing.
+ *       ({@code auth_middleware} also yields {@code authmiddleware}), then {@link
+ *       FlattenGraphFilter} flattens the graph for indexing.
  *   <li>{@link LowerCaseFilter}.
  *   <li>CODE only: {@link PorterStemFilter} ({@code tests → test}, {@code running → run}). The
  *       gentler KStem keeps {@code running} as it is (it is a dictionary word), which misses the
@@ -63,9 +65,10 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  *       goes through the same chain, and the EXACT variant rewards exact spellings. Keyword-marked
  *       tokens (SHAs) are not stemmed.
  * </ol>
+ *
  * {@link Variant#EXACT} stops before the code-only steps: its positions are clean, so it carries
- * phrase queries (command lines such as {@code mvn -pl core test}) and exact-token boosts.
- * {@link Variant#HEX_INDEX} and {@link Variant#HEX_QUERY} only see hex tokens of 7 to 40 characters
+ * phrase queries (command lines such as {@code mvn -pl core test}) and exact-token boosts. {@link
+ * Variant#HEX_INDEX} and {@link Variant#HEX_QUERY} only see hex tokens of 7 to 40 characters
  * holding a digit; the index variant adds their edge n-grams from 7 characters up, so a 7-character
  * SHA prefix in a query finds the full 40-character SHA as one ordinary term lookup.
  *
@@ -88,31 +91,38 @@ public final class CodeAwareAnalyzer extends Analyzer {
 
   /** The shortest hex token treated as a commit SHA (git's default abbreviation). */
   public static final int MIN_SHA_LENGTH = 7;
+
   /** The longest hex token treated as a commit SHA (a full SHA-1). */
   public static final int MAX_SHA_LENGTH = 40;
 
   private static final String CJK = "\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}\\u30FC";
-  private static final Pattern TOKEN = Pattern.compile(
-      "[" + CJK + "]+|[[\\p{L}\\p{N}\\p{M}_./\\\\@#$~+'\u2019-]&&[^" + CJK + "]]+");
+  private static final Pattern TOKEN =
+      Pattern.compile("[" + CJK + "]+|[[\\p{L}\\p{N}\\p{M}_./\\\\@#$~+'\u2019-]&&[^" + CJK + "]]+");
   private static final Pattern CJK_RUN = Pattern.compile("^[" + CJK + "]+$");
   private static final Pattern TRIM = Pattern.compile("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$");
-  private static final Pattern SHA = Pattern.compile(
-      "(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{" + MIN_SHA_LENGTH + "," + MAX_SHA_LENGTH + "}");
-  private static final Pattern SHA_IN_TEXT = Pattern.compile(
-      "(?<![\\p{L}\\p{N}])" + SHA.pattern() + "(?![\\p{L}\\p{N}])");
+  private static final Pattern SHA =
+      Pattern.compile(
+          "(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{" + MIN_SHA_LENGTH + "," + MAX_SHA_LENGTH + "}");
+  private static final Pattern SHA_IN_TEXT =
+      Pattern.compile("(?<![\\p{L}\\p{N}])" + SHA.pattern() + "(?![\\p{L}\\p{N}])");
+
   /** Each suffix after a path separator; the lookahead makes every separator a match. */
   private static final Pattern PATH_SUFFIX = Pattern.compile("[/\\\\](?=([^/\\\\]+.*))");
+
   /** Each path segment without its extension, for tokens holding a separator. */
-  private static final Pattern PATH_SEGMENT = Pattern.compile("(?:^|[/\\\\])([^/\\\\.]+)(?=[./\\\\])");
+  private static final Pattern PATH_SEGMENT =
+      Pattern.compile("(?:^|[/\\\\])([^/\\\\.]+)(?=[./\\\\])");
+
   private static final int MAX_TOKEN_LENGTH = 255;
-  private static final int WORD_DELIMITER_FLAGS = WordDelimiterGraphFilter.GENERATE_WORD_PARTS
-      | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
-      | WordDelimiterGraphFilter.CATENATE_WORDS
-      | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE
-      | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS
-      | WordDelimiterGraphFilter.PRESERVE_ORIGINAL
-      | WordDelimiterGraphFilter.STEM_ENGLISH_POSSESSIVE
-      | WordDelimiterGraphFilter.IGNORE_KEYWORDS;
+  private static final int WORD_DELIMITER_FLAGS =
+      WordDelimiterGraphFilter.GENERATE_WORD_PARTS
+          | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
+          | WordDelimiterGraphFilter.CATENATE_WORDS
+          | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE
+          | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS
+          | WordDelimiterGraphFilter.PRESERVE_ORIGINAL
+          | WordDelimiterGraphFilter.STEM_ENGLISH_POSSESSIVE
+          | WordDelimiterGraphFilter.IGNORE_KEYWORDS;
 
   private final Variant variant;
 

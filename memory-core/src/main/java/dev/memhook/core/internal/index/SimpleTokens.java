@@ -8,9 +8,9 @@ import java.util.Set;
 /**
  * A small, dependency-free tokenizer for the hashing embedder and the Lucene store's stop words: it
  * lower-cases, splits on anything that is not a letter or digit, and also emits the parts of
- * camelCase and letter-digit compounds ({@code AuthMiddleware} gives {@code authmiddleware},
- * {@code auth}, {@code middleware}). English stop words are dropped. CJK characters become
- * overlapping bigrams. The Lucene store has its own, richer analysis chain.
+ * camelCase and letter-digit compounds ({@code AuthMiddleware} gives {@code authmiddleware}, {@code
+ * auth}, {@code middleware}). English stop words are dropped. CJK characters become overlapping
+ * bigrams. The Lucene store has its own, richer analysis chain.
  *
  * <p>Stateless and thread-safe.
  */
@@ -20,12 +20,13 @@ public final class SimpleTokens {
    * English function words: question words, pronouns, auxiliaries and the usual stop words. They
    * carry almost no evidence and match nearly every memory, so searches leave them out.
    */
-  public static final Set<String> STOP_WORDS = Set.of(
-      "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
-      "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
-      "they", "this", "to", "was", "will", "with", "i", "you", "me", "my", "we", "our", "your",
-      "he", "she", "his", "her", "its", "do", "did", "does", "so", "what", "when", "how", "who",
-      "which", "have", "has", "had", "been", "were", "am", "s", "t");
+  public static final Set<String> STOP_WORDS =
+      Set.of(
+          "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is",
+          "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there",
+          "these", "they", "this", "to", "was", "will", "with", "i", "you", "me", "my", "we", "our",
+          "your", "he", "she", "his", "her", "its", "do", "did", "does", "so", "what", "when",
+          "how", "who", "which", "have", "has", "had", "been", "were", "am", "s", "t");
 
   private SimpleTokens() {}
 
@@ -44,7 +45,9 @@ public final class SimpleTokens {
         emitCjk(text.substring(start, i), out);
       } else if (Character.isLetterOrDigit(c)) {
         int start = i;
-        while (i < n && Character.isLetterOrDigit(text.codePointAt(i)) && !isCjk(text.codePointAt(i))) {
+        while (i < n
+            && Character.isLetterOrDigit(text.codePointAt(i))
+            && !isCjk(text.codePointAt(i))) {
           i += Character.charCount(text.codePointAt(i));
         }
         emitWord(text.substring(start, i), out);
@@ -80,8 +83,10 @@ public final class SimpleTokens {
       char cur = word.charAt(i);
       boolean boundary =
           (Character.isLowerCase(prev) && Character.isUpperCase(cur))
-              || (Character.isUpperCase(prev) && Character.isUpperCase(cur)
-                  && i + 1 < word.length() && Character.isLowerCase(word.charAt(i + 1)))
+              || (Character.isUpperCase(prev)
+                  && Character.isUpperCase(cur)
+                  && i + 1 < word.length()
+                  && Character.isLowerCase(word.charAt(i + 1)))
               || (Character.isLetter(prev) && Character.isDigit(cur))
               || (Character.isDigit(prev) && Character.isLetter(cur));
       if (boundary) {

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * The hook contract, in one class.
  *
  * <h2>Design note</h2>
+ *
  * Both callbacks run under one fair {@link AsyncLock}, so they never interleave and the tracking
  * set needs no further coordination: under the lock a callback (1) takes the messages it has not
  * scanned yet that match its phase (user messages before the loop, model reasoning after a reply),
@@ -61,10 +62,13 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Executor executor;
   private final Runnable onDispose;
   private final AsyncLock lock = AsyncLock.createFair();
+
   /** Guarded by itself; read by {@link #injectedIds()} from any thread. */
   private final Set<MemoryId> injected = new LinkedHashSet<>();
+
   /** Ids of messages already scanned; only touched under {@link #lock}. */
   private final Set<String> scanned = new LinkedHashSet<>();
+
   private final List<Registration> registrations = new ArrayList<>(3);
   private volatile boolean disposed;
 
@@ -74,14 +78,20 @@ public final class AsyncMemoryHook implements MemoryHook {
    * @param recall the service's recall
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
    */
-  public AsyncMemoryHook(ChatService chat, HookOptions options, GetMemoryTool tool,
-      Function<RecallQuery, RecallResult> recall, Executor executor, Runnable onDispose) {
+  public AsyncMemoryHook(
+      ChatService chat,
+      HookOptions options,
+      GetMemoryTool tool,
+      Function<RecallQuery, RecallResult> recall,
+      Executor executor,
+      Runnable onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
     this.recall = Objects.requireNonNull(recall, "recall");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
-    registrations.add(chat.registerTool(GetMemoryTool.DEFINITION, Objects.requireNonNull(tool, "tool")));
+    registrations.add(
+        chat.registerTool(GetMemoryTool.DEFINITION, Objects.requireNonNull(tool, "tool")));
     try {
       registrations.add(chat.onBeforeSendLoop(this::beforeSendLoop));
       registrations.add(chat.onAfterSend(this::afterSend));
@@ -134,13 +144,17 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   /** Fired at the start of each send loop: new user messages only; never asks for a resend. */
   public CompletionStage<Void> beforeSendLoop() {
-    return run(HookPhase.BEFORE_SEND_LOOP,
+    return run(
+        HookPhase.BEFORE_SEND_LOOP,
         m -> m.role() == ChatRole.USER && m.origin() == MessageOrigin.USER);
   }
 
-  /** Fired after each model reply: new model reasoning only; asks for a resend only if it injected. */
+  /**
+   * Fired after each model reply: new model reasoning only; asks for a resend only if it injected.
+   */
   public CompletionStage<Void> afterSend() {
-    return run(HookPhase.AFTER_SEND,
+    return run(
+        HookPhase.AFTER_SEND,
         m -> m.role() == ChatRole.REASONING && m.origin() == MessageOrigin.MODEL);
   }
 
@@ -149,26 +163,29 @@ public final class AsyncMemoryHook implements MemoryHook {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
-    lock.acquireLock().whenComplete((token, lockError) -> {
-      if (lockError != null) {
-        report(phase, lockError);
-        done.complete(null);
-        return;
-      }
-      CompletionStage<Void> work;
-      try {
-        work = underLock(phase, wanted);
-      } catch (RuntimeException e) {
-        work = CompletableFuture.failedFuture(e);
-      }
-      work.whenComplete((ignored, error) -> {
-        token.releaseLock();
-        if (error != null) {
-          report(phase, unwrap(error));
-        }
-        done.complete(null);
-      });
-    });
+    lock.acquireLock()
+        .whenComplete(
+            (token, lockError) -> {
+              if (lockError != null) {
+                report(phase, lockError);
+                done.complete(null);
+                return;
+              }
+              CompletionStage<Void> work;
+              try {
+                work = underLock(phase, wanted);
+              } catch (RuntimeException e) {
+                work = CompletableFuture.failedFuture(e);
+              }
+              work.whenComplete(
+                  (ignored, error) -> {
+                    token.releaseLock();
+                    if (error != null) {
+                      report(phase, unwrap(error));
+                    }
+                    done.complete(null);
+                  });
+            });
     return done;
   }
 
@@ -188,18 +205,24 @@ public final class AsyncMemoryHook implements MemoryHook {
     long timeoutMillis = options.recallTimeout().toMillis();
     return CompletableFuture.supplyAsync(() -> recallAll(fresh), executor)
         .orTimeout(Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS)
-        .handle((ids, error) -> {
-          if (error != null) {
-            Throwable cause = unwrap(error);
-            if (cause instanceof TimeoutException) {
-              cause = new RecallTimeoutException("recall took longer than " + options.recallTimeout()
-                  + " for " + fresh.size() + " message(s); the turn goes on without memories");
-            }
-            report(phase, cause);
-            return List.<MemoryId>of();
-          }
-          return ids;
-        })
+        .handle(
+            (ids, error) -> {
+              if (error != null) {
+                Throwable cause = unwrap(error);
+                if (cause instanceof TimeoutException) {
+                  cause =
+                      new RecallTimeoutException(
+                          "recall took longer than "
+                              + options.recallTimeout()
+                              + " for "
+                              + fresh.size()
+                              + " message(s); the turn goes on without memories");
+                }
+                report(phase, cause);
+                return List.<MemoryId>of();
+              }
+              return ids;
+            })
         .thenCompose(ids -> inject(phase, ids));
   }
 
@@ -214,7 +237,8 @@ public final class AsyncMemoryHook implements MemoryHook {
       if (m.text().isBlank()) {
         continue;
       }
-      RecallResult result = recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
+      RecallResult result =
+          recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
       for (MemoryId memoryId : result.ids()) {
         if (chosen.size() >= options.maxPerCallback()) {
           break;
@@ -251,24 +275,25 @@ public final class AsyncMemoryHook implements MemoryHook {
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
-    return call.handle((result, error) -> {
-      if (error != null) {
-        synchronized (injected) {
-          ids.forEach(injected::remove);
-        }
-        report(phase, unwrap(error));
-        return null;
-      }
-      if (phase == HookPhase.AFTER_SEND) {
-        chat.setNeedsResend();
-      }
-      try {
-        options.listener().injected(id, phase, List.copyOf(ids));
-      } catch (RuntimeException e) {
-        LOG.warn("hook {}: listener failed", id, e);
-      }
-      return null;
-    });
+    return call.handle(
+        (result, error) -> {
+          if (error != null) {
+            synchronized (injected) {
+              ids.forEach(injected::remove);
+            }
+            report(phase, unwrap(error));
+            return null;
+          }
+          if (phase == HookPhase.AFTER_SEND) {
+            chat.setNeedsResend();
+          }
+          try {
+            options.listener().injected(id, phase, List.copyOf(ids));
+          } catch (RuntimeException e) {
+            LOG.warn("hook {}: listener failed", id, e);
+          }
+          return null;
+        });
   }
 
   private void report(HookPhase phase, Throwable error) {
@@ -282,7 +307,8 @@ public final class AsyncMemoryHook implements MemoryHook {
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+    while ((t instanceof CompletionException
+            || t instanceof java.util.concurrent.ExecutionException)
         && t.getCause() != null) {
       t = t.getCause();
     }

@@ -31,12 +31,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code {"ids": ["…", …], "summary": true}} returns {@code [{"id", "summary"}, …]} in one
  *       result, at most {@value #MAX_SUMMARY_IDS} ids; without {@code summary: true} the full
  *       memories, at most {@value #MAX_FULL_IDS};
- *   <li>an id that is unknown, forgotten or of another scope is reported as
- *       {@code {"id": "…", "error": "not_found"}} inside a batch, or as a {@code not_found} error for
- *       a single fetch, so the model cannot probe other scopes;
- *   <li>wrong argument types, an empty or oversized list, both or neither of {@code id} and
- *       {@code ids} give a structured error {@code {"error": {"code", "message"}}}. Nothing is
- *       thrown into the host: even a store failure becomes a {@code store_unavailable} error.
+ *   <li>an id that is unknown, forgotten or of another scope is reported as {@code {"id": "…",
+ *       "error": "not_found"}} inside a batch, or as a {@code not_found} error for a single fetch,
+ *       so the model cannot probe other scopes;
+ *   <li>wrong argument types, an empty or oversized list, both or neither of {@code id} and {@code
+ *       ids} give a structured error {@code {"error": {"code", "message"}}}. Nothing is thrown into
+ *       the host: even a store failure becomes a {@code store_unavailable} error.
  * </ul>
  *
  * <p>Thread-safe.
@@ -45,8 +45,10 @@ public final class GetMemoryTool implements ToolHandler {
 
   /** The tool's name. */
   public static final String NAME = "get_memory";
+
   /** The most ids one summary request may name. */
   public static final int MAX_SUMMARY_IDS = 50;
+
   /** The most ids one full-content request may name. */
   public static final int MAX_FULL_IDS = 10;
 
@@ -54,15 +56,20 @@ public final class GetMemoryTool implements ToolHandler {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the model is told. */
-  public static final ToolDefinition DEFINITION = new ToolDefinition(NAME,
-      "Fetch long-term memories by id. Pass {\"id\": ID} for one memory in full, or "
-          + "{\"ids\": [ID, ...], \"summary\": true} for short summaries of several (at most "
-          + MAX_SUMMARY_IDS + ").",
-      "{\"type\":\"object\",\"properties\":{"
-          + "\"id\":{\"type\":\"string\",\"description\":\"one memory id, returns its full content\"},"
-          + "\"ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":" + MAX_SUMMARY_IDS + "},"
-          + "\"summary\":{\"type\":\"boolean\",\"description\":\"with ids: return summaries only\"}},"
-          + "\"additionalProperties\":false}");
+  public static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          NAME,
+          "Fetch long-term memories by id. Pass {\"id\": ID} for one memory in full, or "
+              + "{\"ids\": [ID, ...], \"summary\": true} for short summaries of several (at most "
+              + MAX_SUMMARY_IDS
+              + ").",
+          "{\"type\":\"object\",\"properties\":{"
+              + "\"id\":{\"type\":\"string\",\"description\":\"one memory id, returns its full content\"},"
+              + "\"ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":"
+              + MAX_SUMMARY_IDS
+              + "},"
+              + "\"summary\":{\"type\":\"boolean\",\"description\":\"with ids: return summaries only\"}},"
+              + "\"additionalProperties\":false}");
 
   private final MemoryStore store;
   private final Scope scope;
@@ -78,8 +85,10 @@ public final class GetMemoryTool implements ToolHandler {
       return CompletableFuture.completedFuture(answer(call.arguments()));
     } catch (RuntimeException e) {
       LOG.warn("get_memory failed for arguments {}", call.arguments(), e);
-      return CompletableFuture.completedFuture(error("store_unavailable",
-          "memory could not be read right now: " + e.getClass().getSimpleName()));
+      return CompletableFuture.completedFuture(
+          error(
+              "store_unavailable",
+              "memory could not be read right now: " + e.getClass().getSimpleName()));
     }
   }
 
@@ -89,11 +98,15 @@ public final class GetMemoryTool implements ToolHandler {
     boolean hasIds = args.containsKey("ids");
     for (String key : args.keySet()) {
       if (!key.equals("id") && !key.equals("ids") && !key.equals("summary")) {
-        return error("invalid_arguments", "unknown argument '" + abbreviate(key) + "'; expected id, or ids and summary");
+        return error(
+            "invalid_arguments",
+            "unknown argument '" + abbreviate(key) + "'; expected id, or ids and summary");
       }
     }
     if (hasId == hasIds) {
-      return error("invalid_arguments", hasId ? "pass either id or ids, not both" : "missing argument: pass id or ids");
+      return error(
+          "invalid_arguments",
+          hasId ? "pass either id or ids, not both" : "missing argument: pass id or ids");
     }
     Object summaryArg = args.get("summary");
     if (summaryArg != null && !(summaryArg instanceof Boolean)) {
@@ -108,7 +121,8 @@ public final class GetMemoryTool implements ToolHandler {
       if (!(id instanceof String s) || !MemoryId.isValid(s)) {
         return error("invalid_arguments", "id must be a memory id string");
       }
-      return store.get(MemoryId.of(s))
+      return store
+          .get(MemoryId.of(s))
           .filter(m -> m.scope().equals(scope))
           .map(m -> success(full(m)))
           .orElseGet(() -> error("not_found", "no memory with id " + s));
@@ -122,14 +136,26 @@ public final class GetMemoryTool implements ToolHandler {
     }
     int max = summary ? MAX_SUMMARY_IDS : MAX_FULL_IDS;
     if (list.size() > max) {
-      return error("too_many_ids", "at most " + max + " ids per call" + (summary ? "" : " without summary")
-          + ", got " + list.size());
+      return error(
+          "too_many_ids",
+          "at most "
+              + max
+              + " ids per call"
+              + (summary ? "" : " without summary")
+              + ", got "
+              + list.size());
     }
     LinkedHashSet<MemoryId> ids = new LinkedHashSet<>();
     for (Object o : list) {
       if (!(o instanceof String s) || !MemoryId.isValid(s)) {
-        return error("invalid_arguments", "every entry of ids must be a memory id string, got "
-            + (o == null ? "null" : o instanceof String s2 ? "'" + abbreviate(s2) + "'" : o.getClass().getSimpleName()));
+        return error(
+            "invalid_arguments",
+            "every entry of ids must be a memory id string, got "
+                + (o == null
+                    ? "null"
+                    : o instanceof String s2
+                        ? "'" + abbreviate(s2) + "'"
+                        : o.getClass().getSimpleName()));
       }
       ids.add(MemoryId.of(s));
     }

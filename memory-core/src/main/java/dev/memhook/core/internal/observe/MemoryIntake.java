@@ -29,6 +29,7 @@ public final class MemoryIntake {
 
   /** Derived titles are cut at a word boundary near this length. */
   static final int DERIVED_TITLE_LENGTH = 80;
+
   /** Derived summaries are cut at a sentence or word boundary near this length. */
   static final int DERIVED_SUMMARY_LENGTH = 300;
 
@@ -45,32 +46,44 @@ public final class MemoryIntake {
 
   /** Version {@code previous.version() + 1} of {@code previous}, with the draft's content. */
   public Memory nextVersion(Memory previous, MemoryDraft draft) {
-    checkArgument(previous.scope().equals(draft.scope()), "an update must stay in scope %s, got %s",
-        previous.scope(), draft.scope());
+    checkArgument(
+        previous.scope().equals(draft.scope()),
+        "an update must stay in scope %s, got %s",
+        previous.scope(),
+        draft.scope());
     return build(draft, MemoryId.random(), previous.version() + 1, previous.id());
   }
 
   private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
     String content = Sanitizer.sanitize(draft.content()).strip();
     checkArgument(!content.isEmpty(), "content is empty after sanitizing");
-    checkArgument(content.length() <= Memory.MAX_CONTENT,
+    checkArgument(
+        content.length() <= Memory.MAX_CONTENT,
         "content must be at most %s characters, got %s; split it into several memories",
-        Memory.MAX_CONTENT, content.length());
+        Memory.MAX_CONTENT,
+        content.length());
     String title = Sanitizer.sanitize(draft.title()).strip();
-    checkArgument(title.length() <= Memory.MAX_TITLE, "title must be at most %s characters, got %s",
-        Memory.MAX_TITLE, title.length());
+    checkArgument(
+        title.length() <= Memory.MAX_TITLE,
+        "title must be at most %s characters, got %s",
+        Memory.MAX_TITLE,
+        title.length());
     String summary = Sanitizer.sanitize(draft.summary()).strip();
-    checkArgument(summary.length() <= Memory.MAX_SUMMARY, "summary must be at most %s characters, got %s",
-        Memory.MAX_SUMMARY, summary.length());
+    checkArgument(
+        summary.length() <= Memory.MAX_SUMMARY,
+        "summary must be at most %s characters, got %s",
+        Memory.MAX_SUMMARY,
+        summary.length());
     String context = Sanitizer.sanitize(draft.context()).strip();
     if (context.length() > Memory.MAX_CONTEXT) {
       // context only helps search; its most recent part (the end) matters most, so keep that
       context = context.substring(context.length() - Memory.MAX_CONTEXT);
     }
     Instant now = clock.instant();
-    Origin origin = draft.origin().name() == null
-        ? draft.origin()
-        : new Origin(draft.origin().kind(), Sanitizer.sanitize(draft.origin().name()));
+    Origin origin =
+        draft.origin().name() == null
+            ? draft.origin()
+            : new Origin(draft.origin().kind(), Sanitizer.sanitize(draft.origin().name()));
     Map<String, String> attributes = new LinkedHashMap<>();
     draft.attributes().forEach((k, v) -> attributes.put(k, Sanitizer.sanitize(v)));
     return Memory.builder()
@@ -98,7 +111,8 @@ public final class MemoryIntake {
 
   /** The first line of the content, cut at a word boundary near {@value #DERIVED_TITLE_LENGTH}. */
   static String deriveTitle(String content) {
-    String firstLine = content.lines().filter(l -> !l.isBlank()).findFirst().orElse(content).strip();
+    String firstLine =
+        content.lines().filter(l -> !l.isBlank()).findFirst().orElse(content).strip();
     return cut(firstLine, DERIVED_TITLE_LENGTH);
   }
 
@@ -111,11 +125,15 @@ public final class MemoryIntake {
     int end = -1;
     for (int i = 0; i < DERIVED_SUMMARY_LENGTH; i++) {
       char c = flat.charAt(i);
-      if ((c == '.' || c == '!' || c == '?') && i + 1 < flat.length() && flat.charAt(i + 1) == ' ') {
+      if ((c == '.' || c == '!' || c == '?')
+          && i + 1 < flat.length()
+          && flat.charAt(i + 1) == ' ') {
         end = i + 1;
       }
     }
-    return end >= DERIVED_SUMMARY_LENGTH / 3 ? flat.substring(0, end) : cut(flat, DERIVED_SUMMARY_LENGTH);
+    return end >= DERIVED_SUMMARY_LENGTH / 3
+        ? flat.substring(0, end)
+        : cut(flat, DERIVED_SUMMARY_LENGTH);
   }
 
   private static String cut(String text, int length) {
@@ -146,7 +164,8 @@ public final class MemoryIntake {
       String n = f.strip().replace('\\', '/');
       if (!n.isEmpty()) {
         if (n.length() > 500) {
-          throw new IllegalArgumentException("file path must be at most 500 characters: " + n.substring(0, 40) + "…");
+          throw new IllegalArgumentException(
+              "file path must be at most 500 characters: " + n.substring(0, 40) + "…");
         }
         out.add(n);
       }

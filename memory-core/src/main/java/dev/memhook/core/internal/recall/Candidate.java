@@ -24,9 +24,9 @@ final class Candidate {
   }
 
   /**
-   * This candidate's text score as a share of the query's text-score {@code ceiling} (what the
-   * text floors compare), or NaN if text did not find it or the ceiling is 0; NaN clears no floor.
-   * The one place this rule lives, for the gate and for the choice of graph seeds alike.
+   * This candidate's text score as a share of the query's text-score {@code ceiling} (what the text
+   * floors compare), or NaN if text did not find it or the ceiling is 0; NaN clears no floor. The
+   * one place this rule lives, for the gate and for the choice of graph seeds alike.
    */
   double textShare(double ceiling) {
     SignalHit text = hits.get(Signal.TEXT);

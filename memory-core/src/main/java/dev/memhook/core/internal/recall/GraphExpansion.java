@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Graph expansion: the concepts and files of a recall's seeds find, through
- * {@link MemoryStore#searchRelated}, the memories that share them. The seeds are the best fused
- * candidates that clear a {@linkplain RelevanceGate#passesDirectFloor direct floor} of the gate,
- * so a weak top hit does not pull in its neighbours. Thread-safe: it holds the store, the options
- * and the gate; what a recall reads goes to that recall's {@link RecordReader}.
+ * Graph expansion: the concepts and files of a recall's seeds find, through {@link
+ * MemoryStore#searchRelated}, the memories that share them. The seeds are the best fused candidates
+ * that clear a {@linkplain RelevanceGate#passesDirectFloor direct floor} of the gate, so a weak top
+ * hit does not pull in its neighbours. Thread-safe: it holds the store, the options and the gate;
+ * what a recall reads goes to that recall's {@link RecordReader}.
  */
 final class GraphExpansion {
 
@@ -33,13 +33,14 @@ final class GraphExpansion {
 
   /**
    * The memories related to the seeds among {@code fused}, best first, without the seeds, at most
-   * {@code depth}; empty, without a related search, when graph expansion is off (no seeds or
-   * weight 0), no candidate qualifies as a seed, or the seeds have no concepts and no files.
+   * {@code depth}; empty, without a related search, when graph expansion is off (no seeds or weight
+   * 0), no candidate qualifies as a seed, or the seeds have no concepts and no files.
    *
    * @param ceiling the query's text-score ceiling, for the seeds' direct floor
    * @param records where the seeds' records are read, so result assembly does not read them again
    */
-  List<StoreHit> expand(Scope scope, List<Candidate> fused, double ceiling, RecordReader records, int depth) {
+  List<StoreHit> expand(
+      Scope scope, List<Candidate> fused, double ceiling, RecordReader records, int depth) {
     if (options.graphSeeds() <= 0 || options.graphWeight() <= 0 || fused.isEmpty()) {
       return List.of();
     }

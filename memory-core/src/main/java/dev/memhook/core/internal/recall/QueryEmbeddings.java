@@ -7,9 +7,9 @@ import dev.memhook.api.spi.Embedding;
 import java.util.Objects;
 
 /**
- * Query embeddings, each computed once per distinct text while the text stays in a bounded cache
- * (0 entries turns the cache off). Thread-safe if the embedder is, as the {@link Embedder}
- * contract requires; the cache is Caffeine's.
+ * Query embeddings, each computed once per distinct text while the text stays in a bounded cache (0
+ * entries turns the cache off). Thread-safe if the embedder is, as the {@link Embedder} contract
+ * requires; the cache is Caffeine's.
  */
 final class QueryEmbeddings {
 

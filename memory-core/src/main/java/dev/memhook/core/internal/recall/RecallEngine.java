@@ -22,7 +22,8 @@ import java.util.Objects;
  *   <li>{@link Fusion}: weighted reciprocal-rank fusion of those lists;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
- *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its floor;
+ *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
+ *       floor;
  *   <li>{@link ResultAssembly}: records read in ranking order, at most N per source session, cut to
  *       the places wanted;
  *   <li>{@link Reranking}: the optional reranker over the top M, then the cut to the limit.
@@ -38,9 +39,10 @@ public final class RecallEngine {
 
   /** Queries longer than this are cut before embedding and text search. */
   static final int MAX_QUERY_CHARS = 4_000;
+
   /**
-   * At most this many drops are listed for a rule that drops the whole rest of the ranking (a
-   * query without evidence, the limit), so explanations stay bounded.
+   * At most this many drops are listed for a rule that drops the whole rest of the ranking (a query
+   * without evidence, the limit), so explanations stay bounded.
    */
   static final int MAX_LISTED_TAIL_DROPS = 20;
 
@@ -78,7 +80,10 @@ public final class RecallEngine {
   /** Runs the whole pipeline for {@code query}. */
   public RecallResult recall(RecallQuery query) {
     Objects.requireNonNull(query, "query");
-    String text = query.text().length() > MAX_QUERY_CHARS ? query.text().substring(0, MAX_QUERY_CHARS) : query.text();
+    String text =
+        query.text().length() > MAX_QUERY_CHARS
+            ? query.text().substring(0, MAX_QUERY_CHARS)
+            : query.text();
     if (text.isBlank()) {
       return RecallResult.empty();
     }
@@ -90,7 +95,8 @@ public final class RecallEngine {
     RecordReader records = new RecordReader(store);
     List<StoreHit> related = graph.expand(query.scope(), fused, ceiling, records, depth);
     if (!related.isEmpty()) {
-      Fusion.RankedList graphList = new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
+      Fusion.RankedList graphList =
+          new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
       fused = Fusion.fuse(List.of(direct.text(), direct.vector(), graphList), options.rrfK());
     }
 
@@ -103,6 +109,7 @@ public final class RecallEngine {
         assembly.assemble(query, gated, reranking.placesWanted(query.limit()), records, dropped);
     List<RecalledMemory> ranked = reranking.rerank(text, kept);
     // RecallResult copies its lists, so the cut needs no copy of its own
-    return new RecallResult(ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked, dropped);
+    return new RecallResult(
+        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked, dropped);
   }
 }

@@ -22,8 +22,8 @@ final class RecordReader {
   }
 
   /**
-   * Reads the records of the candidates not read before, in one {@link MemoryStore#getAll} call,
-   * or in none if every one was read.
+   * Reads the records of the candidates not read before, in one {@link MemoryStore#getAll} call, or
+   * in none if every one was read.
    */
   void read(List<Candidate> candidates) {
     List<MemoryId> missing = new ArrayList<>();
@@ -38,8 +38,8 @@ final class RecordReader {
   }
 
   /**
-   * The record read for {@code id}, latest or not; null if it was not {@linkplain #read read} or the
-   * store no longer had it (forgotten since the search).
+   * The record read for {@code id}, latest or not; null if it was not {@linkplain #read read} or
+   * the store no longer had it (forgotten since the search).
    */
   Memory get(MemoryId id) {
     return records.get(id);

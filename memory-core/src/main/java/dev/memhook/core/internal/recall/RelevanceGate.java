@@ -30,9 +30,9 @@ final class RelevanceGate {
   }
 
   /**
-   * The candidates of {@code fused} that pass, in its order. Appends a
-   * {@link DroppedCandidate.Rule#RELEVANCE_GATE} drop to {@code dropped} for each that fails, with
-   * its numbers against the floors; or, when no candidate reaches an evidence floor, passes none and
+   * The candidates of {@code fused} that pass, in its order. Appends a {@link
+   * DroppedCandidate.Rule#RELEVANCE_GATE} drop to {@code dropped} for each that fails, with its
+   * numbers against the floors; or, when no candidate reaches an evidence floor, passes none and
    * appends the first {@code maxListedDrops} with the best numbers against the evidence floors.
    *
    * @param ceiling the query's text-score ceiling
@@ -42,7 +42,8 @@ final class RelevanceGate {
       String detail = evidenceDetail(fused, ceiling);
       int listed = Math.min(fused.size(), maxListedDrops);
       for (int i = 0; i < listed; i++) {
-        dropped.add(new DroppedCandidate(fused.get(i).id, DroppedCandidate.Rule.RELEVANCE_GATE, detail));
+        dropped.add(
+            new DroppedCandidate(fused.get(i).id, DroppedCandidate.Rule.RELEVANCE_GATE, detail));
       }
       return List.of();
     }
@@ -51,15 +52,17 @@ final class RelevanceGate {
       if (passes(c, ceiling)) {
         passed.add(c);
       } else {
-        dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.RELEVANCE_GATE, floorsDetail(c, ceiling)));
+        dropped.add(
+            new DroppedCandidate(
+                c.id, DroppedCandidate.Rule.RELEVANCE_GATE, floorsDetail(c, ceiling)));
       }
     }
     return passed;
   }
 
   /**
-   * Whether {@code c} clears the candidate floor of a direct signal, cosine or text share: the gate's
-   * per-candidate test without the graph route, and what makes a candidate a graph seed.
+   * Whether {@code c} clears the candidate floor of a direct signal, cosine or text share: the
+   * gate's per-candidate test without the graph route, and what makes a candidate a graph seed.
    */
   boolean passesDirectFloor(Candidate c, double ceiling) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
@@ -68,14 +71,16 @@ final class RelevanceGate {
 
   private boolean passes(Candidate c, double ceiling) {
     return passesDirectFloor(c, ceiling)
-        || (c.hits.containsKey(Signal.GRAPH) && c.score(Signal.GRAPH, 0) >= options.minSharedEntities());
+        || (c.hits.containsKey(Signal.GRAPH)
+            && c.score(Signal.GRAPH, 0) >= options.minSharedEntities());
   }
 
   /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
   private boolean hasEvidence(List<Candidate> fused, double ceiling) {
     for (Candidate c : fused) {
       double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-      if (cosine >= options.evidenceCosine() || c.textShare(ceiling) >= options.evidenceTextScore()) {
+      if (cosine >= options.evidenceCosine()
+          || c.textShare(ceiling) >= options.evidenceTextScore()) {
         return true;
       }
     }
@@ -95,19 +100,29 @@ final class RelevanceGate {
         bestText = Double.isNaN(bestText) ? t : Math.max(bestText, t);
       }
     }
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "no candidate reached the evidence floors: best cosine %.3f < %.2f, best text %.3f < %.2f",
-        bestCosine, options.evidenceCosine(), bestText, options.evidenceTextScore());
+        bestCosine,
+        options.evidenceCosine(),
+        bestText,
+        options.evidenceTextScore());
   }
 
   private String floorsDetail(Candidate c, double ceiling) {
     double text = c.textShare(ceiling);
-    return String.format(Locale.ROOT, "cosine %s < %.2f, text %s < %.2f, shared %s < %d",
-        c.hits.containsKey(Signal.VECTOR) ? String.format(Locale.ROOT, "%.3f", c.score(Signal.VECTOR, 0)) : "-",
+    return String.format(
+        Locale.ROOT,
+        "cosine %s < %.2f, text %s < %.2f, shared %s < %d",
+        c.hits.containsKey(Signal.VECTOR)
+            ? String.format(Locale.ROOT, "%.3f", c.score(Signal.VECTOR, 0))
+            : "-",
         options.minCosine(),
         Double.isNaN(text) ? "-" : String.format(Locale.ROOT, "%.3f", text),
         options.minTextScore(),
-        c.hits.containsKey(Signal.GRAPH) ? String.format(Locale.ROOT, "%.0f", c.score(Signal.GRAPH, 0)) : "-",
+        c.hits.containsKey(Signal.GRAPH)
+            ? String.format(Locale.ROOT, "%.0f", c.score(Signal.GRAPH, 0))
+            : "-",
         options.minSharedEntities());
   }
 }

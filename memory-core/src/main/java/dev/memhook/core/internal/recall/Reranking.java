@@ -12,10 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The optional last stage: the configured {@link Reranker} reorders the top
- * {@link RecallOptions#rerankTop()} memories; if it fails, or returns a memory it was not given,
- * the fused order stands and a warning is logged. Thread-safe if the reranker is, as its contract
- * requires.
+ * The optional last stage: the configured {@link Reranker} reorders the top {@link
+ * RecallOptions#rerankTop()} memories; if it fails, or returns a memory it was not given, the fused
+ * order stands and a warning is logged. Thread-safe if the reranker is, as its contract requires.
  */
 final class Reranking {
 
@@ -39,8 +38,8 @@ final class Reranking {
   }
 
   /**
-   * {@code kept} with its top reordered by the reranker (which may also drop some of them), the rest
-   * after them in fused order; {@code kept} itself when there is no reranker, fewer than two
+   * {@code kept} with its top reordered by the reranker (which may also drop some of them), the
+   * rest after them in fused order; {@code kept} itself when there is no reranker, fewer than two
    * memories, or the reranker failed.
    */
   List<RecalledMemory> rerank(String query, List<RecalledMemory> kept) {
@@ -56,7 +55,8 @@ final class Reranking {
       }
       for (RecalledMemory m : reordered) {
         if (!given.contains(m.id())) {
-          throw new IllegalStateException("reranker returned " + m.id() + ", which it was not given");
+          throw new IllegalStateException(
+              "reranker returned " + m.id() + ", which it was not given");
         }
       }
       List<RecalledMemory> out = new ArrayList<>(reordered);

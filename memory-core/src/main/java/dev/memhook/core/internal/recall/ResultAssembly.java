@@ -24,8 +24,8 @@ final class ResultAssembly {
   /**
    * Assembly with the session cap of {@code options}.
    *
-   * @param maxListedLimitDrops how many of the candidates left over once the places are filled
-   *     are listed as {@link DroppedCandidate.Rule#LIMIT} drops
+   * @param maxListedLimitDrops how many of the candidates left over once the places are filled are
+   *     listed as {@link DroppedCandidate.Rule#LIMIT} drops
    */
   ResultAssembly(RecallOptions options, int maxListedLimitDrops) {
     this.options = options;
@@ -41,7 +41,11 @@ final class ResultAssembly {
    * <p>Records are read in chunks: the places left plus a margin, reading on while places are left
    * and candidates remain.
    */
-  List<RecalledMemory> assemble(RecallQuery query, List<Candidate> gated, int wanted, RecordReader records,
+  List<RecalledMemory> assemble(
+      RecallQuery query,
+      List<Candidate> gated,
+      int wanted,
+      RecordReader records,
       List<DroppedCandidate> dropped) {
     List<RecalledMemory> kept = new ArrayList<>();
     Map<String, Integer> perSession = new HashMap<>();
@@ -64,8 +68,11 @@ final class ResultAssembly {
         if (session != null) {
           int count = perSession.merge(session, 1, Integer::sum);
           if (count > options.maxPerSession()) {
-            dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.SESSION_CAP,
-                "session " + session + " already has " + options.maxPerSession()));
+            dropped.add(
+                new DroppedCandidate(
+                    c.id,
+                    DroppedCandidate.Rule.SESSION_CAP,
+                    "session " + session + " already has " + options.maxPerSession()));
             continue;
           }
         }
@@ -74,8 +81,12 @@ final class ResultAssembly {
     }
     for (int listed = 0; next < gated.size() && listed < maxListedLimitDrops; next++, listed++) {
       Candidate c = gated.get(next);
-      dropped.add(new DroppedCandidate(c.id, DroppedCandidate.Rule.LIMIT,
-          String.format(Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit())));
+      dropped.add(
+          new DroppedCandidate(
+              c.id,
+              DroppedCandidate.Rule.LIMIT,
+              String.format(
+                  Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit())));
     }
     return kept;
   }

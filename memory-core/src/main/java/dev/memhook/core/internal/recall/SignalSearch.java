@@ -37,9 +37,12 @@ final class SignalSearch {
 
   /** Searches text and vectors in {@code scope}, at most {@code depth} hits each. */
   DirectSignals search(Scope scope, String text, int depth) {
-    TextHits found = options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
-    List<StoreHit> vectorHits = options.vectorWeight() > 0
-        ? store.searchVector(scope, embeddings.of(text), depth) : List.of();
+    TextHits found =
+        options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
+    List<StoreHit> vectorHits =
+        options.vectorWeight() > 0
+            ? store.searchVector(scope, embeddings.of(text), depth)
+            : List.of();
     return new DirectSignals(
         new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits()),
         new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vectorHits),

@@ -21,22 +21,37 @@ class CodeAwareAnalyzerTest {
   void path_keepsWholePath_suffixes_segments_andCamelParts() {
     // Porter stems "middleware" to "middlewar"; queries go through the same chain, so they agree.
     Set<String> terms = code.terms("f", "Fixed src/middleware/AuthMiddleware.java.");
-    assertTrue(terms.containsAll(List.of("src/middleware/authmiddleware.java", "middleware/authmiddleware.java",
-        "authmiddleware.java", "authmiddlewar", "auth", "middlewar", "java", "src")), terms.toString());
+    assertTrue(
+        terms.containsAll(
+            List.of(
+                "src/middleware/authmiddleware.java",
+                "middleware/authmiddleware.java",
+                "authmiddleware.java",
+                "authmiddlewar",
+                "auth",
+                "middlewar",
+                "java",
+                "src")),
+        terms.toString());
   }
 
   @Test
   void exactVariant_keepsWholeTokens_andTrimsSentencePunctuation() {
-    assertEquals(List.of("fixed", "src/middleware/authmiddleware.java"),
+    assertEquals(
+        List.of("fixed", "src/middleware/authmiddleware.java"),
         terms(exact.positionedTerms("f", "Fixed src/middleware/AuthMiddleware.java.")));
-    assertEquals(List.of("mvn", "pl", "core", "test"), terms(exact.positionedTerms("f", "mvn -pl core test")));
+    assertEquals(
+        List.of("mvn", "pl", "core", "test"),
+        terms(exact.positionedTerms("f", "mvn -pl core test")));
   }
 
   @Test
   void snakeAndCamelCase_yieldWholeCatenatedAndParts() {
     Set<String> snake = code.terms("f", "parse_user_id");
     Set<String> camel = code.terms("f", "parseUserId");
-    assertTrue(snake.containsAll(List.of("parse_user_id", "parseuserid", "pars", "user", "id")), snake.toString());
+    assertTrue(
+        snake.containsAll(List.of("parse_user_id", "parseuserid", "pars", "user", "id")),
+        snake.toString());
     assertTrue(camel.containsAll(List.of("parseuserid", "pars", "user", "id")), camel.toString());
   }
 
@@ -81,8 +96,12 @@ class CodeAwareAnalyzerTest {
 
   @Test
   void punctuationAndQuerySyntax_areJustSeparators() {
-    assertEquals(List.of("foo", "bar", "baz"), terms(exact.positionedTerms("f", "foo:(bar) AND? \"baz\"*")
-        .stream().filter(t -> !t.term().equals("and")).collect(Collectors.toList())));
+    assertEquals(
+        List.of("foo", "bar", "baz"),
+        terms(
+            exact.positionedTerms("f", "foo:(bar) AND? \"baz\"*").stream()
+                .filter(t -> !t.term().equals("and"))
+                .collect(Collectors.toList())));
     assertFalse(code.terms("f", "::: ((( ))) ???").iterator().hasNext());
   }
 

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class DerivedTextTest {
 
-  private static final String CONTENT = "Deploys happen on Tuesdays after the standup.\nRollbacks need two approvals.";
+  private static final String CONTENT =
+      "Deploys happen on Tuesdays after the standup.\nRollbacks need two approvals.";
 
   @Test
   void anEmptyOrBlankPart_addsNothing() {
@@ -18,8 +19,10 @@ class DerivedTextTest {
 
   @Test
   void aPartTheContentSaysWordForWord_addsNothing_whereverItStands() {
-    assertFalse(DerivedText.addsTo("Deploys happen on Tuesdays", CONTENT), "the first line's start");
-    assertFalse(DerivedText.addsTo("after the standup. Rollbacks need", CONTENT), "across the line break");
+    assertFalse(
+        DerivedText.addsTo("Deploys happen on Tuesdays", CONTENT), "the first line's start");
+    assertFalse(
+        DerivedText.addsTo("after the standup. Rollbacks need", CONTENT), "across the line break");
     assertFalse(DerivedText.addsTo("two approvals.", CONTENT), "the end");
     assertFalse(DerivedText.addsTo(CONTENT, CONTENT), "the whole content");
   }
@@ -27,7 +30,9 @@ class DerivedTextTest {
   @Test
   void whitespaceDifferences_doNotCount() {
     assertFalse(DerivedText.addsTo("  Deploys   happen\non Tuesdays  ", CONTENT));
-    assertFalse(DerivedText.addsTo("standup. Rollbacks", "after the standup.\n\n   Rollbacks need two approvals."));
+    assertFalse(
+        DerivedText.addsTo(
+            "standup. Rollbacks", "after the standup.\n\n   Rollbacks need two approvals."));
   }
 
   @Test
@@ -40,8 +45,14 @@ class DerivedTextTest {
   @Test
   void aPartWithWordsTheContentDoesNotHave_orSpellsDifferently_adds() {
     assertTrue(DerivedText.addsTo("Release process", CONTENT));
-    assertTrue(DerivedText.addsTo("Deploys happen on Tuesdays and Thursdays", CONTENT), "says more than the content");
-    assertTrue(DerivedText.addsTo("deploys happen on tuesdays", CONTENT), "the comparison is case-sensitive");
-    assertTrue(DerivedText.addsTo("Deploys happen…on Tuesdays", CONTENT), "only a trailing ellipsis is a cut");
+    assertTrue(
+        DerivedText.addsTo("Deploys happen on Tuesdays and Thursdays", CONTENT),
+        "says more than the content");
+    assertTrue(
+        DerivedText.addsTo("deploys happen on tuesdays", CONTENT),
+        "the comparison is case-sensitive");
+    assertTrue(
+        DerivedText.addsTo("Deploys happen…on Tuesdays", CONTENT),
+        "only a trailing ellipsis is a cut");
   }
 }

@@ -13,26 +13,34 @@ class SimpleTokensTest {
 
   @Test
   void words_areLowerCased_andSplitOnAnythingButLettersAndDigits() {
-    assertEquals(List.of("deploy", "ran", "2024", "05", "08", "ok"),
+    assertEquals(
+        List.of("deploy", "ran", "2024", "05", "08", "ok"),
         SimpleTokens.tokenize("Deploy ran (2024-05-08): OK!"));
-    assertEquals(List.of("snake", "case", "path", "file", "txt"), SimpleTokens.tokenize("snake_case path/file.txt"));
+    assertEquals(
+        List.of("snake", "case", "path", "file", "txt"),
+        SimpleTokens.tokenize("snake_case path/file.txt"));
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "AuthMiddleware|authmiddleware auth middleware",
-      "HTTPServer|httpserver http server",
-      "XMLHttpRequest|xmlhttprequest xml http request",
-      "utf8|utf8 utf 8",
-      "v2Beta|v2beta v 2 beta",
-      "getUserById|getuserbyid get user id"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "AuthMiddleware|authmiddleware auth middleware",
+        "HTTPServer|httpserver http server",
+        "XMLHttpRequest|xmlhttprequest xml http request",
+        "utf8|utf8 utf 8",
+        "v2Beta|v2beta v 2 beta",
+        "getUserById|getuserbyid get user id"
+      })
   void aCompound_isFollowedByItsParts_withoutStopWords(String word, String tokens) {
     assertEquals(List.of(tokens.split(" ")), SimpleTokens.tokenize(word));
   }
 
   @Test
   void stopWords_areDropped_asWordsAndAsParts() {
-    assertEquals(List.of("auth", "middleware", "reject"), SimpleTokens.tokenize("What does the auth middleware reject?"));
+    assertEquals(
+        List.of("auth", "middleware", "reject"),
+        SimpleTokens.tokenize("What does the auth middleware reject?"));
     assertEquals(List.of("isready", "ready"), SimpleTokens.tokenize("isReady"));
     assertEquals(List.of(), SimpleTokens.tokenize("what is it and who were they"));
     assertTrue(SimpleTokens.STOP_WORDS.containsAll(List.of("the", "what", "who", "is", "s", "t")));

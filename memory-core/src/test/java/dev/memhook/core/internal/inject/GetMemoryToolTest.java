@@ -41,6 +41,7 @@ class GetMemoryToolTest {
 
   /** The store configuration this class runs on. */
   @Parameter TestStores.Kind stores;
+
   @TempDir Path dir;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,9 +55,15 @@ class GetMemoryToolTest {
   @BeforeEach
   void setUp() {
     memory = Memhook.builder().store(stores.open(dir)).embedder(HashingEmbedder.create()).build();
-    first = memory.remember(MemoryDraft.builder(Scope.DEFAULT, "Deploys happen on Tuesdays after the standup.")
-        .summary("Deploys: Tuesdays").concepts(List.of("deploy")).build());
-    second = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The on-call rotation changes every Monday."));
+    first =
+        memory.remember(
+            MemoryDraft.builder(Scope.DEFAULT, "Deploys happen on Tuesdays after the standup.")
+                .summary("Deploys: Tuesdays")
+                .concepts(List.of("deploy"))
+                .build());
+    second =
+        memory.remember(
+            MemoryDraft.of(Scope.DEFAULT, "The on-call rotation changes every Monday."));
     otherScope = memory.remember(MemoryDraft.of(Scope.of("other-team"), "Their secret roadmap."));
     chat = FakeChatService.create();
     hook = memory.hookInto(chat);
@@ -98,7 +105,8 @@ class GetMemoryToolTest {
 
   @Test
   void summaryBatch_returnsIdAndSummaryPairs_inOneResult() throws Exception {
-    ToolResult result = call(args("ids", List.of(first.id().value(), second.id().value()), "summary", true));
+    ToolResult result =
+        call(args("ids", List.of(first.id().value(), second.id().value()), "summary", true));
     assertFalse(result.error());
     JsonNode array = JSON.readTree(result.content());
     assertEquals(2, array.size());
@@ -110,7 +118,10 @@ class GetMemoryToolTest {
 
   @Test
   void unknownIds_areReportedPerId_inABatch_andAsNotFound_alone() throws Exception {
-    JsonNode array = JSON.readTree(call(args("ids", List.of("mem_unknown", first.id().value()), "summary", true)).content());
+    JsonNode array =
+        JSON.readTree(
+            call(args("ids", List.of("mem_unknown", first.id().value()), "summary", true))
+                .content());
     assertEquals("not_found", array.get(0).get("error").asText());
     assertEquals("Deploys: Tuesdays", array.get(1).get("summary").asText());
     assertEquals("not_found", errorCode(call(args("id", "mem_unknown"))));
@@ -119,7 +130,9 @@ class GetMemoryToolTest {
   @Test
   void anotherScopesMemory_looksExactlyLikeAnUnknownOne() throws Exception {
     assertEquals("not_found", errorCode(call(args("id", otherScope.id().value()))));
-    JsonNode array = JSON.readTree(call(args("ids", List.of(otherScope.id().value()), "summary", true)).content());
+    JsonNode array =
+        JSON.readTree(
+            call(args("ids", List.of(otherScope.id().value()), "summary", true)).content());
     assertEquals("not_found", array.get(0).get("error").asText());
     assertFalse(array.toString().contains("roadmap"));
   }
@@ -132,17 +145,22 @@ class GetMemoryToolTest {
 
   @Test
   void nonStringIds_areAStructuredError() throws Exception {
-    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of(42, first.id().value()), "summary", true))));
+    assertEquals(
+        "invalid_arguments",
+        errorCode(call(args("ids", List.of(42, first.id().value()), "summary", true))));
     assertEquals("invalid_arguments", errorCode(call(args("id", 42))));
     List<Object> withNull = new ArrayList<>();
     withNull.add(null);
     assertEquals("invalid_arguments", errorCode(call(args("ids", withNull, "summary", true))));
-    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of("not a valid id!"), "summary", true))));
+    assertEquals(
+        "invalid_arguments",
+        errorCode(call(args("ids", List.of("not a valid id!"), "summary", true))));
   }
 
   @Test
   void nonListIds_isAStructuredError() throws Exception {
-    assertEquals("invalid_arguments", errorCode(call(args("ids", first.id().value(), "summary", true))));
+    assertEquals(
+        "invalid_arguments", errorCode(call(args("ids", first.id().value(), "summary", true))));
     assertEquals("invalid_arguments", errorCode(call(args("ids", Map.of("a", "b")))));
   }
 
@@ -159,16 +177,23 @@ class GetMemoryToolTest {
     }
     ToolResult result = call(args("ids", ids, "summary", true));
     assertEquals("too_many_ids", errorCode(result));
-    assertTrue(result.content().contains("at most " + GetMemoryTool.MAX_SUMMARY_IDS), result.content());
+    assertTrue(
+        result.content().contains("at most " + GetMemoryTool.MAX_SUMMARY_IDS), result.content());
     assertTrue(result.content().length() < 500, "the error stays small");
   }
 
   @Test
-  void missingArgument_bothArguments_unknownArgument_andBadSummary_areStructuredErrors() throws Exception {
+  void missingArgument_bothArguments_unknownArgument_andBadSummary_areStructuredErrors()
+      throws Exception {
     assertEquals("invalid_arguments", errorCode(call(args())));
-    assertEquals("invalid_arguments", errorCode(call(args("id", first.id().value(), "ids", List.of(first.id().value())))));
-    assertEquals("invalid_arguments", errorCode(call(args("id", first.id().value(), "verbose", true))));
-    assertEquals("invalid_arguments", errorCode(call(args("ids", List.of(first.id().value()), "summary", "yes"))));
+    assertEquals(
+        "invalid_arguments",
+        errorCode(call(args("id", first.id().value(), "ids", List.of(first.id().value())))));
+    assertEquals(
+        "invalid_arguments", errorCode(call(args("id", first.id().value(), "verbose", true))));
+    assertEquals(
+        "invalid_arguments",
+        errorCode(call(args("ids", List.of(first.id().value()), "summary", "yes"))));
     Map<String, Object> nullId = new HashMap<>();
     nullId.put("id", null);
     assertEquals("invalid_arguments", errorCode(call(nullId)));
@@ -176,8 +201,11 @@ class GetMemoryToolTest {
 
   @Test
   void fullBatch_withoutSummary_returnsFullMemories_upToItsOwnLimit() throws Exception {
-    JsonNode array = JSON.readTree(call(args("ids", List.of(first.id().value(), second.id().value()))).content());
-    assertEquals("The on-call rotation changes every Monday.", array.get(1).get("content").asText());
+    JsonNode array =
+        JSON.readTree(
+            call(args("ids", List.of(first.id().value(), second.id().value()))).content());
+    assertEquals(
+        "The on-call rotation changes every Monday.", array.get(1).get("content").asText());
     List<String> eleven = new ArrayList<>();
     for (int i = 0; i < GetMemoryTool.MAX_FULL_IDS + 1; i++) {
       eleven.add("mem_" + i);
@@ -187,12 +215,20 @@ class GetMemoryToolTest {
 
   @Test
   void theModelsOwnToolCall_isExecutedAndAnsweredInTheConversation() throws Exception {
-    chat.scriptReplies(dev.memhook.testkit.ModelReply.builder()
-        .toolCall("get_memory", args("id", second.id().value())).build());
+    chat.scriptReplies(
+        dev.memhook.testkit.ModelReply.builder()
+            .toolCall("get_memory", args("id", second.id().value()))
+            .build());
     chat.sendUser("unrelated words zzz").toCompletableFuture().get(10, TimeUnit.SECONDS);
-    String resultText = chat.messages().stream()
-        .filter(m -> m.role() == dev.memhook.api.chat.ChatRole.TOOL_RESULT && m.toolCall().arguments().containsKey("id"))
-        .findFirst().orElseThrow().text();
+    String resultText =
+        chat.messages().stream()
+            .filter(
+                m ->
+                    m.role() == dev.memhook.api.chat.ChatRole.TOOL_RESULT
+                        && m.toolCall().arguments().containsKey("id"))
+            .findFirst()
+            .orElseThrow()
+            .text();
     assertTrue(resultText.contains("The on-call rotation changes every Monday."), resultText);
   }
 

@@ -51,6 +51,7 @@ class HookLifecycleTest {
 
   /** The store configuration this class runs on. */
   @Parameter TestStores.Kind stores;
+
   @TempDir Path dir;
 
   private static final Duration GENEROUS = Duration.ofSeconds(30);
@@ -62,18 +63,26 @@ class HookLifecycleTest {
   @Test
   void twoHooksOnTwoChatServices_injectIndependently() throws Exception {
     try (MemoryService memory = service()) {
-      Memory m = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database is reset every night at 2am."));
+      Memory m =
+          memory.remember(
+              MemoryDraft.of(Scope.DEFAULT, "The staging database is reset every night at 2am."));
       FakeChatService first = FakeChatService.create();
       FakeChatService second = FakeChatService.create();
       HookOptions options = HookOptions.builder().recallTimeout(GENEROUS).build();
       MemoryHook hook1 = memory.hookInto(first, options);
       MemoryHook hook2 = memory.hookInto(second, options);
 
-      first.sendUser("when is the staging database reset?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      first
+          .sendUser("when is the staging database reset?")
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
       assertEquals(Set.of(m.id()), hook1.injectedIds());
       assertEquals(Set.of(), hook2.injectedIds(), "the other hook saw nothing yet");
 
-      second.sendUser("is the staging database reset at night?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      second
+          .sendUser("is the staging database reset at night?")
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
       assertEquals(Set.of(m.id()), hook2.injectedIds(), "each hook has its own set");
       assertEquals(1, first.toolCalls("get_memory").size());
       assertEquals(1, second.toolCalls("get_memory").size());
@@ -85,20 +94,27 @@ class HookLifecycleTest {
   @Test
   void disposedHook_injectsNothing_andUnregistersEverything() throws Exception {
     try (MemoryService memory = service()) {
-      memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database is reset every night at 2am."));
+      memory.remember(
+          MemoryDraft.of(Scope.DEFAULT, "The staging database is reset every night at 2am."));
       FakeChatService chat = FakeChatService.create();
-      MemoryHook hook = memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
+      MemoryHook hook =
+          memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
       assertEquals(new FakeChatService.Registrations(1, 1, 1), chat.registrations());
       hook.dispose();
       hook.dispose();
       assertTrue(hook.isDisposed());
       assertEquals(new FakeChatService.Registrations(0, 0, 0), chat.registrations());
-      chat.sendUser("when is the staging database reset?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      chat.sendUser("when is the staging database reset?")
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
       assertTrue(chat.toolCalls("get_memory").isEmpty());
       assertTrue(hook.injectedIds().isEmpty());
       // the service forgot the old hook, so the chat service can be hooked again
-      try (MemoryHook again = memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build())) {
-        chat.sendUser("staging database reset time?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      try (MemoryHook again =
+          memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build())) {
+        chat.sendUser("staging database reset time?")
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
         assertEquals(1, again.injectedIds().size());
       }
     }
@@ -109,7 +125,8 @@ class HookLifecycleTest {
     try (MemoryService memory = service()) {
       FakeChatService chat = FakeChatService.create();
       try (MemoryHook hook = memory.hookInto(chat)) {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> memory.hookInto(chat));
+        IllegalStateException e =
+            assertThrows(IllegalStateException.class, () -> memory.hookInto(chat));
         assertTrue(e.getMessage().contains("already has a live hook"), e.getMessage());
         assertFalse(hook.isDisposed());
       }
@@ -124,16 +141,21 @@ class HookLifecycleTest {
     memory.close();
     assertTrue(hook.isDisposed());
     assertEquals(new FakeChatService.Registrations(0, 0, 0), chat.registrations());
-    assertThrows(IllegalStateException.class, () -> memory.recall(dev.memhook.api.RecallQuery.of(Scope.DEFAULT, "x")));
+    assertThrows(
+        IllegalStateException.class,
+        () -> memory.recall(dev.memhook.api.RecallQuery.of(Scope.DEFAULT, "x")));
   }
 
   @Test
   void beforeSendLoop_ignoresReasoningAndAssistantMessages() throws Exception {
     try (MemoryService memory = service()) {
-      memory.remember(MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alerts page the on-call engineer."));
+      memory.remember(
+          MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alerts page the on-call engineer."));
       FakeChatService chat = FakeChatService.create();
-      MemoryHook hook = memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
-      chat.append(dev.memhook.api.chat.ChatMessage.reasoning("kafka consumer lag alerts"),
+      MemoryHook hook =
+          memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
+      chat.append(
+          dev.memhook.api.chat.ChatMessage.reasoning("kafka consumer lag alerts"),
           dev.memhook.api.chat.ChatMessage.assistant("kafka consumer lag alerts"));
       chat.fireBeforeSendLoop().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertTrue(hook.injectedIds().isEmpty());
@@ -144,11 +166,14 @@ class HookLifecycleTest {
   }
 
   @Test
-  void afterSend_ignoresUserMessages_andDoesNotAskForResendWhenNothingIsInjected() throws Exception {
+  void afterSend_ignoresUserMessages_andDoesNotAskForResendWhenNothingIsInjected()
+      throws Exception {
     try (MemoryService memory = service()) {
-      memory.remember(MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alerts page the on-call engineer."));
+      memory.remember(
+          MemoryDraft.of(Scope.DEFAULT, "Kafka consumer lag alerts page the on-call engineer."));
       FakeChatService chat = FakeChatService.create();
-      MemoryHook hook = memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
+      MemoryHook hook =
+          memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
       chat.append(dev.memhook.api.chat.ChatMessage.user("kafka consumer lag alerts"));
       chat.fireAfterSend().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertTrue(hook.injectedIds().isEmpty());
@@ -164,9 +189,16 @@ class HookLifecycleTest {
         memory.remember(MemoryDraft.of(Scope.DEFAULT, "Redis eviction policy note number " + i));
       }
       FakeChatService chat = FakeChatService.create();
-      MemoryHook hook = memory.hookInto(chat, HookOptions.builder()
-          .maxPerMessage(3).maxPerCallback(4).recallTimeout(GENEROUS).build());
-      chat.append(dev.memhook.api.chat.ChatMessage.user("kafka consumer lag alert rule"),
+      MemoryHook hook =
+          memory.hookInto(
+              chat,
+              HookOptions.builder()
+                  .maxPerMessage(3)
+                  .maxPerCallback(4)
+                  .recallTimeout(GENEROUS)
+                  .build());
+      chat.append(
+          dev.memhook.api.chat.ChatMessage.user("kafka consumer lag alert rule"),
           dev.memhook.api.chat.ChatMessage.user("redis eviction policy note"));
       chat.fireBeforeSendLoop().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertEquals(1, chat.toolCalls("get_memory").size(), "one batch for both messages");
@@ -176,68 +208,90 @@ class HookLifecycleTest {
 
   @Test
   void aFailingStore_neverBreaksTheTurn_andTheFailureIsReported() throws Exception {
-    MemoryStore failing = new ForwardingMemoryStore(stores.open(dir)) {
-      @Override
-      public TextHits searchText(Scope scope, String query, int k) {
-        throw new MemoryStoreException("disk on fire");
-      }
-    };
+    MemoryStore failing =
+        new ForwardingMemoryStore(stores.open(dir)) {
+          @Override
+          public TextHits searchText(Scope scope, String query, int k) {
+            throw new MemoryStoreException("disk on fire");
+          }
+        };
     List<Throwable> failures = new CopyOnWriteArrayList<>();
-    try (MemoryService memory = Memhook.builder().store(failing).embedder(HashingEmbedder.create()).build()) {
+    try (MemoryService memory =
+        Memhook.builder().store(failing).embedder(HashingEmbedder.create()).build()) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "anything at all"));
       FakeChatService chat = FakeChatService.create();
-      memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).listener(new HookListener() {
-        @Override
-        public void failed(String hookId, HookPhase phase, Throwable cause) {
-          failures.add(cause);
-        }
-      }).build());
+      memory.hookInto(
+          chat,
+          HookOptions.builder()
+              .recallTimeout(GENEROUS)
+              .listener(
+                  new HookListener() {
+                    @Override
+                    public void failed(String hookId, HookPhase phase, Throwable cause) {
+                      failures.add(cause);
+                    }
+                  })
+              .build());
       chat.scriptReplies(ModelReply.builder().reasoning("anything").assistant("fine").build());
       chat.sendUser("anything at all?").toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertTrue(chat.toolCalls("get_memory").isEmpty());
-      assertEquals(List.of(ChatRole.USER, ChatRole.REASONING, ChatRole.ASSISTANT),
-          chat.messages().stream().map(m -> m.role()).toList(), "the turn went on");
+      assertEquals(
+          List.of(ChatRole.USER, ChatRole.REASONING, ChatRole.ASSISTANT),
+          chat.messages().stream().map(m -> m.role()).toList(),
+          "the turn went on");
       assertEquals(2, failures.size(), "both phases reported: " + failures);
       assertInstanceOf(MemoryStoreException.class, failures.get(0));
     }
   }
 
   @Test
-  void aStalledRecall_timesOut_andTheTurnGoesOnWithoutInjecting_whileTheStoreIsStillBlocked() throws Exception {
+  void aStalledRecall_timesOut_andTheTurnGoesOnWithoutInjecting_whileTheStoreIsStillBlocked()
+      throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch returned = new CountDownLatch(1);
-    MemoryStore stalling = new ForwardingMemoryStore(stores.open(dir)) {
-      @Override
-      public TextHits searchText(Scope scope, String query, int k) {
-        entered.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        try {
-          return super.searchText(scope, query, k);
-        } finally {
-          returned.countDown();
-        }
-      }
-    };
+    MemoryStore stalling =
+        new ForwardingMemoryStore(stores.open(dir)) {
+          @Override
+          public TextHits searchText(Scope scope, String query, int k) {
+            entered.countDown();
+            try {
+              release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            try {
+              return super.searchText(scope, query, k);
+            } finally {
+              returned.countDown();
+            }
+          }
+        };
     List<HookPhase> failedPhases = new CopyOnWriteArrayList<>();
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     ExecutorService recalls = Executors.newSingleThreadExecutor();
-    try (MemoryService memory = Memhook.builder().store(stalling).embedder(HashingEmbedder.create())
-        .executor(recalls).build()) {
+    try (MemoryService memory =
+        Memhook.builder()
+            .store(stalling)
+            .embedder(HashingEmbedder.create())
+            .executor(recalls)
+            .build()) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "the slow memory"));
       FakeChatService chat = FakeChatService.create();
-      MemoryHook hook = memory.hookInto(chat, HookOptions.builder().recallTimeout(Duration.ofMillis(50))
-          .listener(new HookListener() {
-            @Override
-            public void failed(String hookId, HookPhase phase, Throwable cause) {
-              failedPhases.add(phase);
-              failures.add(cause);
-            }
-          }).build());
+      MemoryHook hook =
+          memory.hookInto(
+              chat,
+              HookOptions.builder()
+                  .recallTimeout(Duration.ofMillis(50))
+                  .listener(
+                      new HookListener() {
+                        @Override
+                        public void failed(String hookId, HookPhase phase, Throwable cause) {
+                          failedPhases.add(phase);
+                          failures.add(cause);
+                        }
+                      })
+                  .build());
       try {
         chat.sendUser("the slow memory?").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
@@ -248,14 +302,17 @@ class HookLifecycleTest {
         assertInstanceOf(RecallTimeoutException.class, failures.get(0));
         assertEquals(List.of(), chat.toolCalls("get_memory"));
         assertEquals(Set.of(), hook.injectedIds());
-        assertEquals(List.of(ChatRole.USER, ChatRole.ASSISTANT), chat.messages().stream().map(m -> m.role()).toList(),
+        assertEquals(
+            List.of(ChatRole.USER, ChatRole.ASSISTANT),
+            chat.messages().stream().map(m -> m.role()).toList(),
             "the turn went on: the model answered");
       } finally {
         release.countDown();
       }
       // once the late recall has run to its end, its result is still not injected
       recalls.shutdown();
-      assertTrue(recalls.awaitTermination(30, TimeUnit.SECONDS), "the released recall did not finish");
+      assertTrue(
+          recalls.awaitTermination(30, TimeUnit.SECONDS), "the released recall did not finish");
       assertEquals(0, returned.getCount());
       assertEquals(List.of(), chat.toolCalls("get_memory"));
       assertEquals(Set.of(), hook.injectedIds());

@@ -34,8 +34,10 @@ class MemoryIntakeTest {
 
   @Test
   void newMemory_isARandomVersionOne_latest_storedNow_andHappenedNowUnlessTheDraftSays() {
-    Memory a = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
-    Memory b = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    Memory a =
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    Memory b =
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
     assertNotEquals(a.id(), b.id());
     assertTrue(a.id().value().matches("mem_[0-9a-z]{26}"), a.id().value());
     assertEquals(1, a.version());
@@ -44,7 +46,9 @@ class MemoryIntakeTest {
     assertEquals(NOW, a.createdAt());
     assertEquals(NOW, a.occurredAt());
     Instant then = Instant.parse("2023-05-08T09:00:00Z");
-    Memory dated = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "Launch day.").occurredAt(then).build());
+    Memory dated =
+        intake.newMemory(
+            MemoryDraft.builder(Scope.DEFAULT, "Launch day.").occurredAt(then).build());
     assertEquals(then, dated.occurredAt());
     assertEquals(NOW, dated.createdAt());
   }
@@ -52,9 +56,16 @@ class MemoryIntakeTest {
   @Test
   void whatTheHostGave_isKept() {
     SourcePin pin = new SourcePin("src/Auth.java", "sha256:abc");
-    MemoryDraft draft = MemoryDraft.builder(Scope.of("acme", "alice"), "Tokens expire after fifteen minutes.")
-        .type(MemoryType.FACT).title("Token expiry").summary("Tokens: 15 min").sourceSession("s-7")
-        .origin(Origin.tool("grep")).importance(0.9).sourcePins(List.of(pin)).build();
+    MemoryDraft draft =
+        MemoryDraft.builder(Scope.of("acme", "alice"), "Tokens expire after fifteen minutes.")
+            .type(MemoryType.FACT)
+            .title("Token expiry")
+            .summary("Tokens: 15 min")
+            .sourceSession("s-7")
+            .origin(Origin.tool("grep"))
+            .importance(0.9)
+            .sourcePins(List.of(pin))
+            .build();
     Memory m = intake.newMemory(draft);
     assertEquals(Scope.of("acme", "alice"), m.scope());
     assertEquals(MemoryType.FACT, m.type());
@@ -69,14 +80,15 @@ class MemoryIntakeTest {
 
   @Test
   void everyFreeTextField_isSanitized_andStripped() {
-    MemoryDraft draft = MemoryDraft.builder(Scope.DEFAULT, "  Deploy key is password=hunter2.  ")
-        .title(" Key <private>home</private> ")
-        .summary("token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB")
-        .context("earlier: Authorization: Bearer abc.def-ghi_jkl123456 ")
-        .concepts(List.of("password=hunter2"))
-        .origin(Origin.user("sk-proj-abcdefghijklmnopqrstuvwxyz123456"))
-        .attributes(Map.of("note", "AKIAIOSFODNN7EXAMPLE"))
-        .build();
+    MemoryDraft draft =
+        MemoryDraft.builder(Scope.DEFAULT, "  Deploy key is password=hunter2.  ")
+            .title(" Key <private>home</private> ")
+            .summary("token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB")
+            .context("earlier: Authorization: Bearer abc.def-ghi_jkl123456 ")
+            .concepts(List.of("password=hunter2"))
+            .origin(Origin.user("sk-proj-abcdefghijklmnopqrstuvwxyz123456"))
+            .attributes(Map.of("note", "AKIAIOSFODNN7EXAMPLE"))
+            .build();
     Memory m = intake.newMemory(draft);
     assertEquals("Deploy key is password=[redacted:secret]", m.content());
     assertEquals("Key [private]", m.title());
@@ -89,33 +101,58 @@ class MemoryIntakeTest {
 
   @Test
   void contentThatSanitizesToNothing_isRejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "</private>  </private>")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "</private>  </private>")));
     assertEquals("content is empty after sanitizing", e.getMessage());
   }
 
   @Test
   void limits_areCheckedAfterSanitizing_andRejectTheDraftWhole_namingTheLimit() {
     String tooLong = "x".repeat(Memory.MAX_CONTENT + 1);
-    IllegalArgumentException content = assertThrows(IllegalArgumentException.class,
-        () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, tooLong)));
-    assertTrue(content.getMessage().startsWith("content must be at most " + Memory.MAX_CONTENT), content.getMessage());
-    IllegalArgumentException title = assertThrows(IllegalArgumentException.class, () -> intake.newMemory(
-        MemoryDraft.builder(Scope.DEFAULT, "ok").title("t".repeat(Memory.MAX_TITLE + 1)).build()));
-    assertTrue(title.getMessage().startsWith("title must be at most " + Memory.MAX_TITLE), title.getMessage());
-    IllegalArgumentException summary = assertThrows(IllegalArgumentException.class, () -> intake.newMemory(
-        MemoryDraft.builder(Scope.DEFAULT, "ok").summary("s".repeat(Memory.MAX_SUMMARY + 1)).build()));
-    assertTrue(summary.getMessage().startsWith("summary must be at most " + Memory.MAX_SUMMARY), summary.getMessage());
+    IllegalArgumentException content =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, tooLong)));
+    assertTrue(
+        content.getMessage().startsWith("content must be at most " + Memory.MAX_CONTENT),
+        content.getMessage());
+    IllegalArgumentException title =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                intake.newMemory(
+                    MemoryDraft.builder(Scope.DEFAULT, "ok")
+                        .title("t".repeat(Memory.MAX_TITLE + 1))
+                        .build()));
+    assertTrue(
+        title.getMessage().startsWith("title must be at most " + Memory.MAX_TITLE),
+        title.getMessage());
+    IllegalArgumentException summary =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                intake.newMemory(
+                    MemoryDraft.builder(Scope.DEFAULT, "ok")
+                        .summary("s".repeat(Memory.MAX_SUMMARY + 1))
+                        .build()));
+    assertTrue(
+        summary.getMessage().startsWith("summary must be at most " + Memory.MAX_SUMMARY),
+        summary.getMessage());
 
     // a private region longer than the limit shrinks to its marker, and then the content fits
     String withPrivate = "visible <private>" + "y".repeat(Memory.MAX_CONTENT) + "</private>";
-    assertEquals("visible [private]", intake.newMemory(MemoryDraft.of(Scope.DEFAULT, withPrivate)).content());
+    assertEquals(
+        "visible [private]",
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, withPrivate)).content());
   }
 
   @Test
   void aLongContext_keepsItsMostRecentEnd() {
     String context = "old ".repeat(1_000) + "the latest words";
-    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "An answer.").context(context).build());
+    Memory m =
+        intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "An answer.").context(context).build());
     assertEquals(Memory.MAX_CONTEXT, m.context().length());
     assertTrue(m.context().endsWith("old the latest words"), m.context());
     assertEquals(context.substring(context.length() - Memory.MAX_CONTEXT), m.context());
@@ -123,39 +160,61 @@ class MemoryIntakeTest {
 
   @Test
   void concepts_areLowerCased_deduplicatedInOrder_withoutBlanks_andCutAt100() {
-    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
-        .concepts(List.of("Auth", " JWT ", "auth", "  ", "c".repeat(120))).build());
+    Memory m =
+        intake.newMemory(
+            MemoryDraft.builder(Scope.DEFAULT, "x")
+                .concepts(List.of("Auth", " JWT ", "auth", "  ", "c".repeat(120)))
+                .build());
     assertEquals(List.of("auth", "jwt", "c".repeat(100)), m.concepts());
   }
 
   @Test
   void files_useForwardSlashes_areDeduplicatedInOrder_withoutBlanks_andLongPathsAreRejected() {
-    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
-        .files(List.of("src\\main\\App.java", " src/main/App.java ", "", "README.md")).build());
+    Memory m =
+        intake.newMemory(
+            MemoryDraft.builder(Scope.DEFAULT, "x")
+                .files(List.of("src\\main\\App.java", " src/main/App.java ", "", "README.md"))
+                .build());
     assertEquals(List.of("src/main/App.java", "README.md"), m.files());
-    assertThrows(IllegalArgumentException.class, () -> intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "x")
-        .files(List.of("d/".repeat(251))).build()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            intake.newMemory(
+                MemoryDraft.builder(Scope.DEFAULT, "x").files(List.of("d/".repeat(251))).build()));
   }
 
   @Test
   void anEmptyTitle_isTheFirstNonBlankLine_cutAtAWordNear80() {
-    assertEquals("Deploys happen on Tuesdays.", intake.newMemory(MemoryDraft.of(Scope.DEFAULT,
-        "\n  \n  Deploys happen on Tuesdays.  \nRollbacks need two approvals.")).title());
+    assertEquals(
+        "Deploys happen on Tuesdays.",
+        intake
+            .newMemory(
+                MemoryDraft.of(
+                    Scope.DEFAULT,
+                    "\n  \n  Deploys happen on Tuesdays.  \nRollbacks need two approvals."))
+            .title());
     String line = "word ".repeat(30).strip();
     String title = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, line)).title();
     assertEquals("word ".repeat(16).strip() + "…", title, "cut at the last space before 80");
     String unbroken = "a".repeat(120);
-    assertEquals("a".repeat(79) + "…", intake.newMemory(MemoryDraft.of(Scope.DEFAULT, unbroken)).title(),
+    assertEquals(
+        "a".repeat(79) + "…",
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, unbroken)).title(),
         "no space in reach: cut hard");
   }
 
   @Test
   void anEmptySummary_isTheWholeFlattenedContent_orItsSentencesUpToAbout300() {
-    assertEquals("One line. Another line.",
-        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "One line.\n\n  Another   line.")).summary());
+    assertEquals(
+        "One line. Another line.",
+        intake
+            .newMemory(MemoryDraft.of(Scope.DEFAULT, "One line.\n\n  Another   line."))
+            .summary());
     String sentence = "This sentence has exactly fifty characters in it. ";
     String content = sentence.repeat(10).strip();
-    assertEquals(sentence.repeat(6).strip(), intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content)).summary(),
+    assertEquals(
+        sentence.repeat(6).strip(),
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content)).summary(),
         "whole sentences only");
     String words = "word ".repeat(100).strip();
     String summary = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, words)).summary();
@@ -170,7 +229,9 @@ class MemoryIntakeTest {
   @MethodSource("seeds")
   void derivedTitlesAndSummaries_stayInTheirLengths_andNeverAddToTheContent(long seed) {
     Random r = new Random(seed);
-    String[] words = {"deploy", "the", "gateway", "timeout", "is", "thirty", "seconds", "Kafka", "lag", "x"};
+    String[] words = {
+      "deploy", "the", "gateway", "timeout", "is", "thirty", "seconds", "Kafka", "lag", "x"
+    };
     String[] separators = {" ", " ", " ", "  ", "\n", "\n\n", ". ", "! ", "? ", ", ", "\t"};
     StringBuilder sb = new StringBuilder();
     int n = 1 + r.nextInt(r.nextBoolean() ? 20 : 200);
@@ -185,27 +246,35 @@ class MemoryIntakeTest {
     assertFalse(m.title().isBlank(), what);
     assertFalse(m.summary().isBlank(), what);
     assertFalse(DerivedText.addsTo(m.title(), m.content()), "title '" + m.title() + "', " + what);
-    assertFalse(DerivedText.addsTo(m.summary(), m.content()), "summary '" + m.summary() + "', " + what);
+    assertFalse(
+        DerivedText.addsTo(m.summary(), m.content()), "summary '" + m.summary() + "', " + what);
   }
 
   @Test
   void nextVersion_supersedesThePrevious_withANewId_andTheNextVersionNumber() {
-    Memory v1 = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
-    Memory v2 = intake.nextVersion(v1, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 60 seconds."));
-    Memory v3 = intake.nextVersion(v2, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 90 seconds."));
+    Memory v1 =
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    Memory v2 =
+        intake.nextVersion(v1, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 60 seconds."));
+    Memory v3 =
+        intake.nextVersion(v2, MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 90 seconds."));
     assertEquals(List.of(1, 2, 3), List.of(v1.version(), v2.version(), v3.version()));
     assertEquals(v1.id(), v2.supersedes());
     assertEquals(v2.id(), v3.supersedes());
-    assertEquals(3, new ArrayList<>(List.of(v1.id(), v2.id(), v3.id())).stream().distinct().count());
+    assertEquals(
+        3, new ArrayList<>(List.of(v1.id(), v2.id(), v3.id())).stream().distinct().count());
     assertTrue(v3.latest());
     assertEquals("The gateway timeout is 90 seconds.", v3.content());
   }
 
   @Test
   void nextVersion_inAnotherScope_isRejected() {
-    Memory v1 = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> intake.nextVersion(v1, MemoryDraft.of(Scope.of("elsewhere"), "moved")));
+    Memory v1 =
+        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> intake.nextVersion(v1, MemoryDraft.of(Scope.of("elsewhere"), "moved")));
     assertTrue(e.getMessage().contains("must stay in scope default"), e.getMessage());
   }
 }

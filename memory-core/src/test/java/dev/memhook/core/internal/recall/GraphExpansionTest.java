@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class GraphExpansionTest {
 
   private static final int DEPTH = 50;
+
   /** Default floors; a cosine of 0.9 clears the direct floor, 0.1 does not. */
   private static final RecallOptions OPTIONS = RecallOptions.builder().graphSeeds(2).build();
 
@@ -29,11 +30,13 @@ class GraphExpansionTest {
   }
 
   private GraphExpansion expansion(RecallOptions options) {
-    return new GraphExpansion(store, options, new RelevanceGate(options, RecallEngine.MAX_LISTED_TAIL_DROPS));
+    return new GraphExpansion(
+        store, options, new RelevanceGate(options, RecallEngine.MAX_LISTED_TAIL_DROPS));
   }
 
   private List<StoreHit> expand(RecallOptions options, Candidate... fused) {
-    return expansion(options).expand(Scope.DEFAULT, List.of(fused), 0, new RecordReader(store), DEPTH);
+    return expansion(options)
+        .expand(Scope.DEFAULT, List.of(fused), 0, new RecordReader(store), DEPTH);
   }
 
   private static Candidate atCosine(String id, double cosine) {
@@ -53,7 +56,8 @@ class GraphExpansionTest {
     List<StoreHit> related = expand(OPTIONS, atCosine("seed", 0.9));
     assertEquals(Set.of("byConcept", "byFile"), Set.copyOf(ids(related)));
     // one more than the depth, for the seed that is taken out
-    assertEquals(List.of(new ObservedStore.RelatedSearch(Set.of("auth"), Set.of("Jwt.java"), DEPTH + 1)),
+    assertEquals(
+        List.of(new ObservedStore.RelatedSearch(Set.of("auth"), Set.of("Jwt.java"), DEPTH + 1)),
         store.relatedSearches);
   }
 
@@ -64,8 +68,13 @@ class GraphExpansionTest {
     store.add("second", "second hit", b -> b.concepts(List.of("second")));
     store.add("third", "third hit", b -> b.concepts(List.of("third")));
     store.add("sharesFirst", "other", b -> b.concepts(List.of("first", "weakConcept")));
-    List<StoreHit> related = expand(OPTIONS,
-        atCosine("weak", 0.1), atCosine("first", 0.9), atCosine("second", 0.9), atCosine("third", 0.9));
+    List<StoreHit> related =
+        expand(
+            OPTIONS,
+            atCosine("weak", 0.1),
+            atCosine("first", 0.9),
+            atCosine("second", 0.9),
+            atCosine("third", 0.9));
     assertEquals(List.of(List.of(MemoryId.of("first"), MemoryId.of("second"))), store.reads);
     assertEquals(Set.of("first", "second"), store.relatedSearches.get(0).concepts());
     assertEquals(List.of("sharesFirst"), ids(related));
@@ -92,8 +101,11 @@ class GraphExpansionTest {
   void expansion_isOff_withoutSeedsOrGraphWeight() {
     store.add("seed", "token expiry", b -> b.concepts(List.of("auth")));
     store.add("byConcept", "login flow", b -> b.concepts(List.of("auth")));
-    assertTrue(expand(RecallOptions.builder().graphSeeds(0).build(), atCosine("seed", 0.9)).isEmpty());
-    assertTrue(expand(RecallOptions.builder().weights(1, 0.3, 0).build(), atCosine("seed", 0.9)).isEmpty());
+    assertTrue(
+        expand(RecallOptions.builder().graphSeeds(0).build(), atCosine("seed", 0.9)).isEmpty());
+    assertTrue(
+        expand(RecallOptions.builder().weights(1, 0.3, 0).build(), atCosine("seed", 0.9))
+            .isEmpty());
     assertTrue(store.reads.isEmpty());
     assertTrue(store.relatedSearches.isEmpty());
   }

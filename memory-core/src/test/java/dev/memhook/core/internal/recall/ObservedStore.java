@@ -41,8 +41,14 @@ final class ObservedStore extends ForwardingMemoryStore {
 
   /** Stores a memory in {@link Scope#DEFAULT} with id {@code id}, changed by {@code details}. */
   Memory add(String id, String content, UnaryOperator<Memory.Builder> details) {
-    Memory base = Memory.builder().id(MemoryId.of(id)).scope(Scope.DEFAULT).content(content)
-        .occurredAt(Instant.EPOCH).createdAt(Instant.EPOCH).build();
+    Memory base =
+        Memory.builder()
+            .id(MemoryId.of(id))
+            .scope(Scope.DEFAULT)
+            .content(content)
+            .occurredAt(Instant.EPOCH)
+            .createdAt(Instant.EPOCH)
+            .build();
     // toBuilder() starts from the base's values, which each setter may then change once
     Memory m = details.apply(base.toBuilder()).build();
     delegate().put(m, embedder.embed(content));
@@ -57,7 +63,12 @@ final class ObservedStore extends ForwardingMemoryStore {
   /** Stores {@code newId} as the next version of {@code oldId}, which is then no longer latest. */
   Memory supersede(String oldId, String newId) {
     Memory old = delegate().get(MemoryId.of(oldId)).orElseThrow();
-    Memory next = old.toBuilder().id(MemoryId.of(newId)).version(old.version() + 1).supersedes(old.id()).build();
+    Memory next =
+        old.toBuilder()
+            .id(MemoryId.of(newId))
+            .version(old.version() + 1)
+            .supersedes(old.id())
+            .build();
     delegate().putNewVersion(next, embedder.embed(next.content()));
     return next;
   }

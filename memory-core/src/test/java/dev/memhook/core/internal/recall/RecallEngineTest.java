@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /** The engine running the stages in order: what reaches each stage and what the result holds. */
 class RecallEngineTest {
 
-  private static final RecallOptions TEXT_ONLY = RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
+  private static final RecallOptions TEXT_ONLY =
+      RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
 
   private final ObservedStore store = new ObservedStore();
 
@@ -43,8 +44,11 @@ class RecallEngineTest {
   @Test
   void aBlankQuery_returnsNothing_withoutAskingTheStore() {
     addNotes(3);
-    assertEquals(RecallResult.empty(), engine(RecallOptions.defaults()).recall(RecallQuery.of(Scope.DEFAULT, " \n")));
-    assertTrue(store.textSearches.isEmpty() && store.vectorDepths.isEmpty() && store.reads.isEmpty());
+    assertEquals(
+        RecallResult.empty(),
+        engine(RecallOptions.defaults()).recall(RecallQuery.of(Scope.DEFAULT, " \n")));
+    assertTrue(
+        store.textSearches.isEmpty() && store.vectorDepths.isEmpty() && store.reads.isEmpty());
   }
 
   @Test
@@ -68,13 +72,16 @@ class RecallEngineTest {
   void aQueryWithoutEvidence_returnsNothing_listsAtMostTwentyDrops_andReadsNoRecord() {
     addNotes(30);
     // graph off: its seeds would be read before the gate
-    RecallResult result = engine(RecallOptions.builder().weights(1, 0.3, 0).evidenceFloors(1.01, 1.01).build())
-        .recall(new RecallQuery(Scope.DEFAULT, "release train", 10));
+    RecallResult result =
+        engine(RecallOptions.builder().weights(1, 0.3, 0).evidenceFloors(1.01, 1.01).build())
+            .recall(new RecallQuery(Scope.DEFAULT, "release train", 10));
     assertTrue(result.memories().isEmpty(), result.explain());
     assertEquals(RecallEngine.MAX_LISTED_TAIL_DROPS, result.dropped().size());
     for (DroppedCandidate d : result.dropped()) {
       assertEquals(DroppedCandidate.Rule.RELEVANCE_GATE, d.rule());
-      assertTrue(d.detail().startsWith("no candidate reached the evidence floors: best cosine "), d.detail());
+      assertTrue(
+          d.detail().startsWith("no candidate reached the evidence floors: best cosine "),
+          d.detail());
     }
     assertTrue(store.reads.isEmpty(), store.reads.toString());
   }
@@ -83,13 +90,19 @@ class RecallEngineTest {
   void theReranker_seesItsTop_andTheResultIsCutToTheLimitAfterwards() {
     addNotes(20);
     List<List<MemoryId>> given = new ArrayList<>();
-    RecallOptions options = TEXT_ONLY.toBuilder().reranker((query, candidates) -> {
-      given.add(candidates.stream().map(m -> m.id()).toList());
-      List<RecalledMemory> reversed = new ArrayList<>(candidates);
-      Collections.reverse(reversed);
-      return reversed;
-    }, 10).build();
-    RecallResult result = engine(options).recall(new RecallQuery(Scope.DEFAULT, "release train", 3));
+    RecallOptions options =
+        TEXT_ONLY.toBuilder()
+            .reranker(
+                (query, candidates) -> {
+                  given.add(candidates.stream().map(m -> m.id()).toList());
+                  List<RecalledMemory> reversed = new ArrayList<>(candidates);
+                  Collections.reverse(reversed);
+                  return reversed;
+                },
+                10)
+            .build();
+    RecallResult result =
+        engine(options).recall(new RecallQuery(Scope.DEFAULT, "release train", 3));
     assertEquals(1, given.size());
     assertEquals(10, given.get(0).size());
     List<MemoryId> top = given.get(0);
@@ -100,8 +113,9 @@ class RecallEngineTest {
   void theGraphSeeds_readForExpansion_areNotReadAgainForTheResult() {
     store.add("seed", "jwt tokens expire after an hour", b -> b.concepts(List.of("auth")));
     store.add("related", "login sessions last a day", b -> b.concepts(List.of("auth")));
-    RecallResult result = engine(RecallOptions.builder().weights(1, 0, 0.5).noRelevanceGate().build())
-        .recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5));
+    RecallResult result =
+        engine(RecallOptions.builder().weights(1, 0, 0.5).noRelevanceGate().build())
+            .recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5));
     assertEquals(List.of(MemoryId.of("seed"), MemoryId.of("related")), result.ids());
     assertEquals(Signal.GRAPH, result.memories().get(1).signals().get(0).signal());
     List<MemoryId> read = store.idsRead();

@@ -6,12 +6,12 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.api.RecallOptions;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
@@ -38,13 +38,18 @@ class RecordReadsTest {
     }
   }
 
-  private static final RecallOptions TEXT_ONLY = RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
+  private static final RecallOptions TEXT_ONLY =
+      RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
 
   @Test
   void recall_readsThePlacesLeftAndASmallMargin_notTwiceThem() {
     CountingStore store = new CountingStore();
-    try (MemoryService svc = Memhook.builder().store(store).embedder(HashingEmbedder.create())
-        .recallOptions(TEXT_ONLY).build()) {
+    try (MemoryService svc =
+        Memhook.builder()
+            .store(store)
+            .embedder(HashingEmbedder.create())
+            .recallOptions(TEXT_ONLY)
+            .build()) {
       for (int i = 0; i < 60; i++) {
         svc.remember(MemoryDraft.of(Scope.DEFAULT, "release train note " + i));
       }
@@ -59,19 +64,26 @@ class RecordReadsTest {
   @Test
   void recall_readsOnWhenTheFirstReadIsNotEnough() {
     CountingStore store = new CountingStore();
-    try (MemoryService svc = Memhook.builder().store(store).embedder(HashingEmbedder.create())
-        .recallOptions(RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().maxPerSession(1).build())
-        .build()) {
+    try (MemoryService svc =
+        Memhook.builder()
+            .store(store)
+            .embedder(HashingEmbedder.create())
+            .recallOptions(
+                RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().maxPerSession(1).build())
+            .build()) {
       for (int i = 0; i < 40; i++) {
-        svc.remember(MemoryDraft.builder(Scope.DEFAULT, "release train note " + i)
-            .sourceSession("s" + (i % 8)).build());
+        svc.remember(
+            MemoryDraft.builder(Scope.DEFAULT, "release train note " + i)
+                .sourceSession("s" + (i % 8))
+                .build());
       }
       store.read.clear();
       RecallResult result = svc.recall(new RecallQuery(Scope.DEFAULT, "release train", 10));
       // one per session and eight sessions: ten places can never be filled, so the engine reads
       // on past its first 12 until all 40 candidates are read, and keeps one of each session
       assertEquals(8, result.memories().size(), result.explain());
-      assertEquals(8, result.memories().stream().map(m -> m.memory().sourceSession()).distinct().count());
+      assertEquals(
+          8, result.memories().stream().map(m -> m.memory().sourceSession()).distinct().count());
       assertEquals(40, store.read.size(), "read " + store.read);
     }
   }

@@ -10,6 +10,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
@@ -18,7 +19,6 @@ import dev.memhook.api.SignalHit;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.Memhook;
-import dev.memhook.api.RecallOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +31,16 @@ import org.junit.jupiter.api.Test;
 class RelevanceGateTest {
 
   /** Candidate floors cosine 0.3, text 0.2, shared 2; evidence floors cosine 0.6, text 0.5. */
-  private static final RecallOptions FLOORS = RecallOptions.builder().minCosine(0.3).minTextScore(0.2)
-      .minSharedEntities(2).evidenceFloors(0.6, 0.5).build();
-  private static final RelevanceGate GATE = new RelevanceGate(FLOORS, RecallEngine.MAX_LISTED_TAIL_DROPS);
+  private static final RecallOptions FLOORS =
+      RecallOptions.builder()
+          .minCosine(0.3)
+          .minTextScore(0.2)
+          .minSharedEntities(2)
+          .evidenceFloors(0.6, 0.5)
+          .build();
+
+  private static final RelevanceGate GATE =
+      new RelevanceGate(FLOORS, RecallEngine.MAX_LISTED_TAIL_DROPS);
   private static final double CEILING = 10;
 
   private static SignalHit vector(double cosine) {
@@ -78,9 +85,16 @@ class RelevanceGateTest {
   }
 
   private static MemoryService service(Map<String, Double> cosines) {
-    return Memhook.builder().inMemory().embedder(new AngleEmbedder(cosines))
-        .recallOptions(RecallOptions.builder().weights(0, 1, 0).evidenceFloors(0.6, 1.01)
-            .minCosine(0.3).minTextScore(1.01).build())
+    return Memhook.builder()
+        .inMemory()
+        .embedder(new AngleEmbedder(cosines))
+        .recallOptions(
+            RecallOptions.builder()
+                .weights(0, 1, 0)
+                .evidenceFloors(0.6, 1.01)
+                .minCosine(0.3)
+                .minTextScore(1.01)
+                .build())
         .build();
   }
 
@@ -92,7 +106,8 @@ class RelevanceGateTest {
       Memory noise = memory.remember(MemoryDraft.of(Scope.DEFAULT, "noise"));
       RecallResult result = memory.recall(RecallQuery.of(Scope.DEFAULT, "query"));
       assertEquals(List.of(strong.id(), companion.id()), result.ids(), result.explain());
-      assertEquals(List.of(noise.id()), result.dropped().stream().map(DroppedCandidate::id).toList());
+      assertEquals(
+          List.of(noise.id()), result.dropped().stream().map(DroppedCandidate::id).toList());
     }
   }
 
@@ -111,30 +126,46 @@ class RelevanceGateTest {
   @Test
   void aCandidateBelowEveryFloor_isDroppedByTheGate_withItsNumbersAgainstEachFloor() {
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> passed = GATE.apply(List.of(
-        Candidates.of("strong", 0.05, vector(0.7)),
-        Candidates.of("weak", 0.04, vector(0.1), text(1), graph(1))), CEILING, dropped);
+    List<Candidate> passed =
+        GATE.apply(
+            List.of(
+                Candidates.of("strong", 0.05, vector(0.7)),
+                Candidates.of("weak", 0.04, vector(0.1), text(1), graph(1))),
+            CEILING,
+            dropped);
     assertEquals(List.of("strong"), ids(passed));
-    assertEquals(List.of(new DroppedCandidate(MemoryId.of("weak"), DroppedCandidate.Rule.RELEVANCE_GATE,
-        "cosine 0.100 < 0.30, text 0.100 < 0.20, shared 1 < 2")), dropped);
+    assertEquals(
+        List.of(
+            new DroppedCandidate(
+                MemoryId.of("weak"),
+                DroppedCandidate.Rule.RELEVANCE_GATE,
+                "cosine 0.100 < 0.30, text 0.100 < 0.20, shared 1 < 2")),
+        dropped);
   }
 
   @Test
   void aSignalThatDidNotFindTheCandidate_isShownAsADash() {
     List<DroppedCandidate> dropped = new ArrayList<>();
-    GATE.apply(List.of(Candidates.of("strong", 0.05, vector(0.7)), Candidates.of("graphOnly", 0.01, graph(1))),
-        CEILING, dropped);
+    GATE.apply(
+        List.of(
+            Candidates.of("strong", 0.05, vector(0.7)), Candidates.of("graphOnly", 0.01, graph(1))),
+        CEILING,
+        dropped);
     assertEquals("cosine - < 0.30, text - < 0.20, shared 1 < 2", dropped.get(0).detail());
   }
 
   @Test
   void eachFloorAlone_letsACandidateThrough_inFusedOrder() {
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> passed = GATE.apply(List.of(
-        Candidates.of("byText", 0.05, text(6)),
-        Candidates.of("byCosine", 0.04, vector(0.3)),
-        Candidates.of("byGraph", 0.03, graph(2)),
-        Candidates.of("byTextShare", 0.02, text(2))), CEILING, dropped);
+    List<Candidate> passed =
+        GATE.apply(
+            List.of(
+                Candidates.of("byText", 0.05, text(6)),
+                Candidates.of("byCosine", 0.04, vector(0.3)),
+                Candidates.of("byGraph", 0.03, graph(2)),
+                Candidates.of("byTextShare", 0.02, text(2))),
+            CEILING,
+            dropped);
     assertEquals(List.of("byText", "byCosine", "byGraph", "byTextShare"), ids(passed));
     assertTrue(dropped.isEmpty(), dropped.toString());
   }
@@ -143,15 +174,19 @@ class RelevanceGateTest {
   void aQueryWithoutEvidence_passesNothing_andListsTheFirstTwentyWithTheBestNumbers() {
     List<Candidate> fused = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
-      fused.add(Candidates.of("c" + i, 1.0 / (i + 1), vector(0.5 - i * 0.01), text(i == 3 ? 4 : 1)));
+      fused.add(
+          Candidates.of("c" + i, 1.0 / (i + 1), vector(0.5 - i * 0.01), text(i == 3 ? 4 : 1)));
     }
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> passed = GATE.apply(fused, CEILING, dropped);
     assertTrue(passed.isEmpty());
     assertEquals(RecallEngine.MAX_LISTED_TAIL_DROPS, dropped.size());
     for (int i = 0; i < dropped.size(); i++) {
-      assertEquals(new DroppedCandidate(MemoryId.of("c" + i), DroppedCandidate.Rule.RELEVANCE_GATE,
-          "no candidate reached the evidence floors: best cosine 0.500 < 0.60, best text 0.400 < 0.50"),
+      assertEquals(
+          new DroppedCandidate(
+              MemoryId.of("c" + i),
+              DroppedCandidate.Rule.RELEVANCE_GATE,
+              "no candidate reached the evidence floors: best cosine 0.500 < 0.60, best text 0.400 < 0.50"),
           dropped.get(i));
     }
   }
@@ -159,16 +194,28 @@ class RelevanceGateTest {
   @Test
   void aQueryWithoutEvidence_isRecognisedEvenWhenEveryCandidateClearsACandidateFloor() {
     List<DroppedCandidate> dropped = new ArrayList<>();
-    assertTrue(GATE.apply(List.of(Candidates.of("a", 0.05, vector(0.59)), Candidates.of("b", 0.04, text(4.9))),
-        CEILING, dropped).isEmpty());
+    assertTrue(
+        GATE.apply(
+                List.of(
+                    Candidates.of("a", 0.05, vector(0.59)), Candidates.of("b", 0.04, text(4.9))),
+                CEILING,
+                dropped)
+            .isEmpty());
     assertEquals(List.of("a", "b"), dropped.stream().map(d -> d.id().value()).toList());
   }
 
   @Test
   void oneCandidateAtAnEvidenceFloor_isEvidenceEnough() {
     List<DroppedCandidate> dropped = new ArrayList<>();
-    assertEquals(List.of("byText", "companion"), ids(GATE.apply(List.of(
-        Candidates.of("byText", 0.05, text(5)), Candidates.of("companion", 0.04, vector(0.3))), CEILING, dropped)));
+    assertEquals(
+        List.of("byText", "companion"),
+        ids(
+            GATE.apply(
+                List.of(
+                    Candidates.of("byText", 0.05, text(5)),
+                    Candidates.of("companion", 0.04, vector(0.3))),
+                CEILING,
+                dropped)));
   }
 
   @Test
@@ -188,7 +235,8 @@ class RelevanceGateTest {
 
   @Test
   void evidenceFloorsBelowTheCandidateFloors_areRejected() {
-    assertThrows(IllegalStateException.class,
+    assertThrows(
+        IllegalStateException.class,
         () -> RecallOptions.builder().minCosine(0.5).evidenceFloors(0.4, 0.9).build());
   }
 }

@@ -7,8 +7,8 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecalledMemory;
-import dev.memhook.api.Scope;
 import dev.memhook.api.Reranker;
+import dev.memhook.api.Scope;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,8 +19,14 @@ import org.junit.jupiter.api.Test;
 class RerankingTest {
 
   private static RecalledMemory recalled(String id) {
-    Memory m = Memory.builder().id(MemoryId.of(id)).scope(Scope.DEFAULT).content("memory " + id)
-        .occurredAt(Instant.EPOCH).createdAt(Instant.EPOCH).build();
+    Memory m =
+        Memory.builder()
+            .id(MemoryId.of(id))
+            .scope(Scope.DEFAULT)
+            .content("memory " + id)
+            .occurredAt(Instant.EPOCH)
+            .createdAt(Instant.EPOCH)
+            .build();
     return new RecalledMemory(m, 0.1, List.of());
   }
 
@@ -38,12 +44,13 @@ class RerankingTest {
   @Test
   void theRerankerReordersTheTop_andTheRestFollowInFusedOrder() {
     List<List<String>> given = new ArrayList<>();
-    Reranker reverse = (query, candidates) -> {
-      given.add(ids(candidates));
-      List<RecalledMemory> out = new ArrayList<>(candidates);
-      Collections.reverse(out);
-      return out;
-    };
+    Reranker reverse =
+        (query, candidates) -> {
+          given.add(ids(candidates));
+          List<RecalledMemory> out = new ArrayList<>(candidates);
+          Collections.reverse(out);
+          return out;
+        };
     assertEquals(List.of("b", "a", "c", "d"), ids(reranking(reverse, 2).rerank("q", FUSED)));
     assertEquals(List.of(List.of("a", "b")), given);
   }
@@ -62,25 +69,28 @@ class RerankingTest {
 
   @Test
   void aRerankerReturningAMemoryBelowItsTop_fallsBackToTheFusedOrder() {
-    Reranker promotesD = (query, candidates) -> List.of(recalled("d"), candidates.get(0), candidates.get(1));
+    Reranker promotesD =
+        (query, candidates) -> List.of(recalled("d"), candidates.get(0), candidates.get(1));
     assertEquals(List.of("a", "b", "c", "d"), ids(reranking(promotesD, 2).rerank("q", FUSED)));
   }
 
   @Test
   void aRerankerThatThrows_fallsBackToTheFusedOrder() {
-    Reranker broken = (query, candidates) -> {
-      throw new IllegalStateException("model unavailable");
-    };
+    Reranker broken =
+        (query, candidates) -> {
+          throw new IllegalStateException("model unavailable");
+        };
     assertEquals(List.of("a", "b", "c", "d"), ids(reranking(broken, 4).rerank("q", FUSED)));
   }
 
   @Test
   void theReranker_isNotAskedAboutFewerThanTwoMemories() {
     List<String> calls = new ArrayList<>();
-    Reranker counting = (query, candidates) -> {
-      calls.add(query);
-      return candidates;
-    };
+    Reranker counting =
+        (query, candidates) -> {
+          calls.add(query);
+          return candidates;
+        };
     Reranking reranking = reranking(counting, 5);
     assertEquals(List.of("a"), ids(reranking.rerank("q", List.of(recalled("a")))));
     assertTrue(reranking.rerank("q", List.of()).isEmpty());

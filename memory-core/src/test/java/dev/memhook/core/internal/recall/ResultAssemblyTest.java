@@ -43,7 +43,9 @@ class ResultAssemblyTest {
   private static List<Candidate> gated(List<String> ids) {
     List<Candidate> out = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
-      out.add(Candidates.of(ids.get(i), 0.5 - i * 0.01, new SignalHit(Signal.TEXT, i + 1, 10 - i * 0.1)));
+      out.add(
+          Candidates.of(
+              ids.get(i), 0.5 - i * 0.01, new SignalHit(Signal.TEXT, i + 1, 10 - i * 0.1)));
     }
     return out;
   }
@@ -72,21 +74,36 @@ class ResultAssemblyTest {
     store.add("d", "d", b -> b.sourceSession("s2"));
     store.add("e", "e");
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<RecalledMemory> kept = assembly(RecallOptions.builder().maxPerSession(2).build()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", 4), gated(List.of("a", "b", "c", "d", "e")), 4,
-        new RecordReader(store), dropped);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.builder().maxPerSession(2).build())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 4),
+                gated(List.of("a", "b", "c", "d", "e")),
+                4,
+                new RecordReader(store),
+                dropped);
     assertEquals(List.of("a", "b", "d", "e"), ids(kept));
-    assertEquals(List.of(new DroppedCandidate(MemoryId.of("c"), DroppedCandidate.Rule.SESSION_CAP,
-        "session s1 already has 2")), dropped);
+    assertEquals(
+        List.of(
+            new DroppedCandidate(
+                MemoryId.of("c"), DroppedCandidate.Rule.SESSION_CAP, "session s1 already has 2")),
+        dropped);
   }
 
   @Test
   void theKeptMemories_carryTheirFusedScoreAndSignalHits() {
     Memory a = store.add("a", "a");
     List<Candidate> gated = gated(List.of("a"));
-    List<RecalledMemory> kept = assembly(RecallOptions.defaults()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", 1), gated, 1, new RecordReader(store), new ArrayList<>());
-    assertEquals(List.of(new RecalledMemory(a, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 10)))), kept);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.defaults())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 1),
+                gated,
+                1,
+                new RecordReader(store),
+                new ArrayList<>());
+    assertEquals(
+        List.of(new RecalledMemory(a, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 10)))), kept);
   }
 
   @Test
@@ -95,8 +112,14 @@ class ResultAssemblyTest {
       store.add(id, "note " + id);
     }
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<RecalledMemory> kept = assembly(RecallOptions.defaults()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", 5), gated(numbered(0, 30)), 5, new RecordReader(store), dropped);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.defaults())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 5),
+                gated(numbered(0, 30)),
+                5,
+                new RecordReader(store),
+                dropped);
     assertEquals(numbered(0, 5), ids(kept));
     assertEquals(numbered(5, 25), ids(dropped, DroppedCandidate.Rule.LIMIT));
     assertEquals(20, dropped.size());
@@ -111,15 +134,26 @@ class ResultAssemblyTest {
     store.add("a", "a");
     store.add("b", "b");
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<RecalledMemory> kept = assembly(RecallOptions.defaults()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", 2), gated(List.of("forgotten", "old", "elsewhere", "a", "b")), 2,
-        new RecordReader(store), dropped);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.defaults())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 2),
+                gated(List.of("forgotten", "old", "elsewhere", "a", "b")),
+                2,
+                new RecordReader(store),
+                dropped);
     assertEquals(List.of("a", "b"), ids(kept));
     assertTrue(dropped.isEmpty(), dropped.toString());
     // two places and a margin of two, then the one place left and what remains of the candidates
-    assertEquals(List.of(
-        List.of(MemoryId.of("forgotten"), MemoryId.of("old"), MemoryId.of("elsewhere"), MemoryId.of("a")),
-        List.of(MemoryId.of("b"))), store.reads);
+    assertEquals(
+        List.of(
+            List.of(
+                MemoryId.of("forgotten"),
+                MemoryId.of("old"),
+                MemoryId.of("elsewhere"),
+                MemoryId.of("a")),
+            List.of(MemoryId.of("b"))),
+        store.reads);
   }
 
   @Test
@@ -129,8 +163,14 @@ class ResultAssemblyTest {
       store.add("m" + i, "note " + i, b -> b.sourceSession(session));
     }
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<RecalledMemory> kept = assembly(RecallOptions.builder().maxPerSession(1).build()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", 8), gated(numbered(0, 19)), 8, new RecordReader(store), dropped);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.builder().maxPerSession(1).build())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 8),
+                gated(numbered(0, 19)),
+                8,
+                new RecordReader(store),
+                dropped);
     // m0..m5 share a session capped at 1: the first read of 8 + 2 keeps five, the second of 3 + 2
     // fills the last three places
     assertEquals(List.of(10, 5), store.reads.stream().map(List::size).toList());
@@ -139,8 +179,13 @@ class ResultAssemblyTest {
     assertEquals(numbered(13, 19), ids(dropped, DroppedCandidate.Rule.LIMIT));
 
     store.clearCalls();
-    assembly(RecallOptions.defaults()).assemble(new RecallQuery(Scope.DEFAULT, "q", 12), gated(numbered(0, 19)), 12,
-        new RecordReader(store), new ArrayList<>());
+    assembly(RecallOptions.defaults())
+        .assemble(
+            new RecallQuery(Scope.DEFAULT, "q", 12),
+            gated(numbered(0, 19)),
+            12,
+            new RecordReader(store),
+            new ArrayList<>());
     assertEquals(List.of(15), store.reads.stream().map(List::size).toList());
   }
 
@@ -153,9 +198,10 @@ class ResultAssemblyTest {
     RecordReader records = new RecordReader(store);
     records.read(gated.subList(0, 2));
     store.clearCalls();
-    assembly(RecallOptions.defaults()).assemble(new RecallQuery(Scope.DEFAULT, "q", 3), gated, 3, records,
-        new ArrayList<>());
-    assertEquals(List.of(List.of(MemoryId.of("m2"), MemoryId.of("m3"), MemoryId.of("m4"))), store.reads);
+    assembly(RecallOptions.defaults())
+        .assemble(new RecallQuery(Scope.DEFAULT, "q", 3), gated, 3, records, new ArrayList<>());
+    assertEquals(
+        List.of(List.of(MemoryId.of("m2"), MemoryId.of("m3"), MemoryId.of("m4"))), store.reads);
   }
 
   static LongStream seeds() {
@@ -182,8 +228,14 @@ class ResultAssemblyTest {
     }
     List<Candidate> gated = gated(numbered(0, count));
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<RecalledMemory> kept = assembly(RecallOptions.builder().maxPerSession(cap).build()).assemble(
-        new RecallQuery(Scope.DEFAULT, "q", wanted), gated, wanted, new RecordReader(store), dropped);
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.builder().maxPerSession(cap).build())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", wanted),
+                gated,
+                wanted,
+                new RecordReader(store),
+                dropped);
 
     List<String> expectedKept = new ArrayList<>();
     List<String> expectedDropped = new ArrayList<>();
@@ -205,8 +257,12 @@ class ResultAssemblyTest {
     }
     String replay = Seeds.replay(seed);
     assertEquals(expectedKept, ids(kept), replay);
-    assertEquals(expectedDropped, dropped.stream().map(d -> d.rule() + " " + d.id().value()).toList(), replay);
+    assertEquals(
+        expectedDropped,
+        dropped.stream().map(d -> d.rule() + " " + d.id().value()).toList(),
+        replay);
     List<MemoryId> read = store.idsRead();
-    assertEquals(read.size(), new HashSet<>(read).size(), replay + ": read twice in " + store.reads);
+    assertEquals(
+        read.size(), new HashSet<>(read).size(), replay + ": read twice in " + store.reads);
   }
 }

@@ -21,23 +21,24 @@ class SignalSearchTest {
   private final List<String> embedded = new ArrayList<>();
 
   /** The store's embedder, recording each text it embeds. */
-  private final Embedder recording = new Embedder() {
-    @Override
-    public Embedding embed(String text) {
-      embedded.add(text);
-      return store.embedder.embed(text);
-    }
+  private final Embedder recording =
+      new Embedder() {
+        @Override
+        public Embedding embed(String text) {
+          embedded.add(text);
+          return store.embedder.embed(text);
+        }
 
-    @Override
-    public int dimension() {
-      return store.embedder.dimension();
-    }
+        @Override
+        public int dimension() {
+          return store.embedder.dimension();
+        }
 
-    @Override
-    public String modelId() {
-      return store.embedder.modelId();
-    }
-  };
+        @Override
+        public String modelId() {
+          return store.embedder.modelId();
+        }
+      };
 
   @BeforeEach
   void fill() {
@@ -51,7 +52,8 @@ class SignalSearchTest {
   }
 
   private SignalSearch search(RecallOptions options) {
-    return new SignalSearch(store, options, new QueryEmbeddings(recording, options.queryCacheSize()));
+    return new SignalSearch(
+        store, options, new QueryEmbeddings(recording, options.queryCacheSize()));
   }
 
   @Test
@@ -73,8 +75,9 @@ class SignalSearchTest {
 
   @Test
   void theTextSignalOfWeightZero_isNotSearched_andHasNoCeiling() {
-    SignalSearch.DirectSignals found = search(RecallOptions.builder().weights(0, 1, 0).build())
-        .search(Scope.DEFAULT, "jwt tokens", 7);
+    SignalSearch.DirectSignals found =
+        search(RecallOptions.builder().weights(0, 1, 0).build())
+            .search(Scope.DEFAULT, "jwt tokens", 7);
     assertTrue(store.textSearches.isEmpty());
     assertTrue(found.text().hits().isEmpty());
     assertEquals(0, found.textCeiling());
@@ -83,8 +86,9 @@ class SignalSearchTest {
 
   @Test
   void theVectorSignalOfWeightZero_isNeitherSearchedNorEmbedded() {
-    SignalSearch.DirectSignals found = search(RecallOptions.builder().weights(1, 0, 0).build())
-        .search(Scope.DEFAULT, "jwt tokens", 7);
+    SignalSearch.DirectSignals found =
+        search(RecallOptions.builder().weights(1, 0, 0).build())
+            .search(Scope.DEFAULT, "jwt tokens", 7);
     assertTrue(store.vectorDepths.isEmpty());
     assertTrue(embedded.isEmpty(), embedded.toString());
     assertTrue(found.vector().hits().isEmpty());

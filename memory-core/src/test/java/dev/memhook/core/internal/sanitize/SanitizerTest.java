@@ -2,16 +2,19 @@ package dev.memhook.core.internal.sanitize;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class SanitizerTest {
 
   @Test
   void privateRegions_areReplaced_evenAcrossLines() {
-    assertEquals("keep [private] keep", Sanitizer.sanitize("keep <private>my\nsalary</private> keep"));
-    assertEquals("a [private] b [private]", Sanitizer.sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
+    assertEquals(
+        "keep [private] keep", Sanitizer.sanitize("keep <private>my\nsalary</private> keep"));
+    assertEquals(
+        "a [private] b [private]",
+        Sanitizer.sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
   }
 
   @Test
@@ -20,21 +23,24 @@ class SanitizerTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "key AKIAIOSFODNN7EXAMPLE here|key [redacted:aws-key] here",
-      "temp ASIAIOSFODNN7EXAMPLE here|temp [redacted:aws-key] here",
-      "use sk-proj-abcdefghijklmnopqrstuvwxyz123456 now|use [redacted:api-key] now",
-      "use sk-ant-abcdefghijklmnopqrstuvwxyz123456 now|use [redacted:api-key] now",
-      "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB ok|token [redacted:github-token] ok",
-      "pat github_pat_11ABCDEFG0123456789abcdefghij ok|pat [redacted:github-token] ok",
-      "maps AIzaSyA1234567890abcdefghijklmnopqrstuv key|maps [redacted:google-key] key",
-      "Authorization: Bearer abc.def-ghi_jkl123456|Authorization: Bearer [redacted:bearer]",
-      "db postgres://admin:hunter2@db.internal/app|db postgres://[redacted:url-credentials]@db.internal/app",
-      "password=hunter2 and more|password=[redacted:secret] and more",
-      "API_KEY: 'q1w2e3r4'|API_KEY: [redacted:secret]",
-      "client_secret = \"s3 cr3t\"; next|client_secret = [redacted:secret]; next",
-      "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U|jwt [redacted:jwt]",
-      "slack xoxb-1234567890-abcdefghij|slack [redacted:slack-token]"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "key AKIAIOSFODNN7EXAMPLE here|key [redacted:aws-key] here",
+        "temp ASIAIOSFODNN7EXAMPLE here|temp [redacted:aws-key] here",
+        "use sk-proj-abcdefghijklmnopqrstuvwxyz123456 now|use [redacted:api-key] now",
+        "use sk-ant-abcdefghijklmnopqrstuvwxyz123456 now|use [redacted:api-key] now",
+        "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB ok|token [redacted:github-token] ok",
+        "pat github_pat_11ABCDEFG0123456789abcdefghij ok|pat [redacted:github-token] ok",
+        "maps AIzaSyA1234567890abcdefghijklmnopqrstuv key|maps [redacted:google-key] key",
+        "Authorization: Bearer abc.def-ghi_jkl123456|Authorization: Bearer [redacted:bearer]",
+        "db postgres://admin:hunter2@db.internal/app|db postgres://[redacted:url-credentials]@db.internal/app",
+        "password=hunter2 and more|password=[redacted:secret] and more",
+        "API_KEY: 'q1w2e3r4'|API_KEY: [redacted:secret]",
+        "client_secret = \"s3 cr3t\"; next|client_secret = [redacted:secret]; next",
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U|jwt [redacted:jwt]",
+        "slack xoxb-1234567890-abcdefghij|slack [redacted:slack-token]"
+      })
   void credentials_areReplacedByARedactionNamingTheirKind(String input, String expected) {
     assertEquals(expected, Sanitizer.sanitize(input));
   }
@@ -47,13 +53,15 @@ class SanitizerTest {
 
   @Test
   void ordinaryTechnicalText_isLeftAlone() {
-    String text = "Run mvn -pl core test; see src/main/AuthMiddleware.java and commit 3f2a9c1. Password policy: 12 chars.";
+    String text =
+        "Run mvn -pl core test; see src/main/AuthMiddleware.java and commit 3f2a9c1. Password policy: 12 chars.";
     assertEquals(text, Sanitizer.sanitize(text));
   }
 
   @Test
   void sanitizing_isIdempotent() {
-    String once = Sanitizer.sanitize("password=hunter2 Bearer abcdefghijklmnop <private>x</private>");
+    String once =
+        Sanitizer.sanitize("password=hunter2 Bearer abcdefghijklmnop <private>x</private>");
     assertEquals(once, Sanitizer.sanitize(once));
   }
 }
