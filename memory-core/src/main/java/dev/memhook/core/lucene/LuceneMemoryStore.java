@@ -1,5 +1,7 @@
 package dev.memhook.core.lucene;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
@@ -234,13 +236,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   public void putNewVersion(Memory next, Embedding embedding) {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
-    if (next.supersedes() == null) {
-      throw new IllegalArgumentException(
-          next.id() + " supersedes nothing; use put for a first version");
-    }
-    if (!next.latest()) {
-      throw new IllegalArgumentException("the new version " + next.id() + " must be latest");
-    }
+    checkArgument(
+        next.supersedes() != null, "%s supersedes nothing; use put for a first version", next.id());
+    checkArgument(next.latest(), "the new version %s must be latest", next.id());
     memoryWrites.putNewVersion(next, embedding);
   }
 
@@ -268,10 +266,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   public boolean delete(MemoryId id, ForgetRecord audit) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(audit, "audit");
-    if (!audit.id().equals(id)) {
-      throw new IllegalArgumentException(
-          "audit record is for " + audit.id() + " but the id deleted is " + id);
-    }
+    checkArgument(
+        audit.id().equals(id), "audit record is for %s but the id deleted is %s", audit.id(), id);
     return memoryWrites.delete(id, audit);
   }
 
@@ -345,13 +341,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(files, "files");
     checkK(k);
     writes.ensureOpen();
-    if (concepts.size() + files.size() > MAX_RELATED_TERMS) {
-      throw new IllegalArgumentException(
-          "searchRelated takes at most "
-              + MAX_RELATED_TERMS
-              + " concepts and files, got "
-              + (concepts.size() + files.size()));
-    }
+    checkArgument(
+        concepts.size() + files.size() <= MAX_RELATED_TERMS,
+        "searchRelated takes at most %s concepts and files, got %s",
+        MAX_RELATED_TERMS,
+        concepts.size() + files.size());
     Query shared = IndexSchema.sharedKeys(concepts, files);
     if (shared == null) {
       return List.of();
@@ -368,19 +362,13 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   /**
    * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
-   * searcher. Every search visits every segment (a term lookup per query term, an HNSW graph
-   * descent per vector search), so fewer segments mean fewer lookups per search; {@code
-   * forceMerge(1)} leaves the fewest.
-   *
-   * <p>The merge policy (see the {@linkplain dev.memhook.core.lucene package documentation})
-   * already keeps the segment count low as the store grows, so this is for the end of a bulk import
-   * (a migration, a backfill of many {@link #putAll} batches) or a quiet moment after many forgets,
-   * never for each write: it may rewrite the whole index, which takes long on a large index and
-   * needs up to twice the index's size in free disk space while it runs.
+   * searcher: every search visits every segment, so fewer segments mean fewer lookups per search.
+   * For the end of a bulk import or a quiet moment after many forgets, never for each write: it may
+   * rewrite the whole index and needs up to twice its size in free disk space while it runs (the
+   * merge policy keeps the segment count low otherwise; see the package documentation).
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
-   * searches go on meanwhile on the segments as they were. Durable when it returns, in either
-   * durability mode.
+   * searches go on meanwhile. Durable when it returns, in either durability mode.
    *
    * @throws IllegalArgumentException if {@code maxSegments} is less than 1
    * @throws IllegalStateException if the store is closed
@@ -388,9 +376,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    *     or to reopen the store. No memory is lost or changed by a failed merge.
    */
   public void forceMerge(int maxSegments) {
-    if (maxSegments < 1) {
-      throw new IllegalArgumentException("maxSegments must be at least 1, got " + maxSegments);
-    }
+    checkArgument(maxSegments >= 1, "maxSegments must be at least 1, got %s", maxSegments);
     writes.forceMerge(maxSegments);
     LOG.debug("merged the {} down to at most {} segments", location, maxSegments);
   }
@@ -421,16 +407,16 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   private static void checkK(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be positive, got " + k);
-    }
+    checkArgument(k >= 1, "k must be positive, got %s", k);
   }
 
   /**
    * Configures and opens a {@link LuceneMemoryStore}. Exactly one of {@link #directory(Path)} and
-   * {@link #inMemory()} must be chosen; every other setting has a stated default. Setters reject
-   * invalid values at once ({@link IllegalArgumentException}, or {@link NullPointerException} for
-   * null). Not thread-safe.
+   * {@link #inMemory()} must be chosen; every other setting has a stated default. Setters only
+   * record: nothing is opened before {@link #build()}. Each setting may be set once (a second call
+   * throws {@link IllegalStateException}); setters reject invalid values at once ({@link
+   * IllegalArgumentException}, or {@link NullPointerException} for null), and a rejected value sets
+   * nothing. Not thread-safe.
    */
   public static final class Builder extends StoreSettings {
     private Builder() {}
@@ -438,8 +424,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     /**
      * Opens the store.
      *
-     * @throws IllegalStateException if neither or both of {@link #directory(Path)} and {@link
-     *     #inMemory()} were chosen
+     * @throws IllegalStateException if neither {@link #directory(Path)} nor {@link #inMemory()} was
+     *     chosen
      * @throws MemoryStoreException if the index cannot be opened or is locked
      * @throws IncompatibleStoreException if the index was written in an unknown format
      */

@@ -6,6 +6,7 @@ import dev.memhook.core.lucene.LuceneMemoryStore.SearchField;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -65,6 +66,9 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   private float shaBoost = DEFAULT_SHA_BOOST;
   private final Map<SearchField, Float> boosts = new EnumMap<>(SearchField.class);
 
+  /** The settings already set on this builder. */
+  private final Set<String> set = new HashSet<>();
+
   StoreSettings() {
     for (SearchField f : SearchField.values()) {
       boosts.put(f, f.defaultBoost());
@@ -73,14 +77,16 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
 
   /** Keeps the index on disk in {@code path} (created if absent). */
   public LuceneMemoryStore.Builder directory(Path path) {
+    checkUnset("where the index lives");
     this.path = Objects.requireNonNull(path, "path");
-    return builder();
+    return recorded("where the index lives");
   }
 
   /** Keeps the index in memory: for tests; nothing survives {@link LuceneMemoryStore#close()}. */
   public LuceneMemoryStore.Builder inMemory() {
+    checkUnset("where the index lives");
     this.inMemory = true;
-    return builder();
+    return recorded("where the index lives");
   }
 
   /**
@@ -92,36 +98,40 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    */
   public LuceneMemoryStore.Builder groupCommit(Duration interval) {
     Objects.requireNonNull(interval, "interval");
+    checkUnset("groupCommit");
     if (interval.compareTo(Duration.ofMillis(1)) < 0
         || interval.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new IllegalArgumentException(
           "groupCommit interval must be between 1 ms and 1 minute, got " + interval);
     }
     this.groupCommit = interval;
-    return builder();
+    return recorded("groupCommit");
   }
 
   /**
    * The most records kept in the read cache; 0 disables it. Default {@value #DEFAULT_CACHE_SIZE}.
    */
   public LuceneMemoryStore.Builder cacheSize(long entries) {
+    checkUnset("cacheSize");
     if (entries < 0) {
       throw new IllegalArgumentException("cacheSize must be >= 0, got " + entries);
     }
     this.cacheSize = entries;
-    return builder();
+    return recorded("cacheSize");
   }
 
   /** HNSW max connections per node, 2 to 512. Default {@value #DEFAULT_HNSW_MAX_CONN}. */
   public LuceneMemoryStore.Builder hnswMaxConn(int maxConn) {
+    checkUnset("hnswMaxConn");
     this.hnswMaxConn = checkRange("hnswMaxConn", maxConn, 2, 512);
-    return builder();
+    return recorded("hnswMaxConn");
   }
 
   /** HNSW beam width at build time, 2 to 3200. Default {@value #DEFAULT_HNSW_BEAM_WIDTH}. */
   public LuceneMemoryStore.Builder hnswBeamWidth(int beamWidth) {
+    checkUnset("hnswBeamWidth");
     this.hnswBeamWidth = checkRange("hnswBeamWidth", beamWidth, 2, 3200);
-    return builder();
+    return recorded("hnswBeamWidth");
   }
 
   /**
@@ -129,8 +139,9 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    * {@value #DEFAULT_EF_SEARCH}.
    */
   public LuceneMemoryStore.Builder efSearch(int candidates) {
+    checkUnset("efSearch");
     this.efSearch = checkRange("efSearch", candidates, 1, 10_000);
-    return builder();
+    return recorded("efSearch");
   }
 
   /**
@@ -138,8 +149,9 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    * lower precision), for large corpora. Affects segments written from now on. Default off.
    */
   public LuceneMemoryStore.Builder scalarQuantization(boolean enabled) {
+    checkUnset("scalarQuantization");
     this.scalarQuantization = enabled;
-    return builder();
+    return recorded("scalarQuantization");
   }
 
   /**
@@ -153,6 +165,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    */
   public LuceneMemoryStore.Builder fieldBoost(SearchField field, float boost) {
     Objects.requireNonNull(field, "field");
+    checkUnset("fieldBoost(" + field + ")");
     if (!(boost == 0 || (boost >= 0.25f && boost <= MAX_FIELD_BOOST))) {
       throw new IllegalArgumentException(
           "fieldBoost("
@@ -163,40 +176,39 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
               + boost);
     }
     this.boosts.put(field, boost);
-    return builder();
+    return recorded("fieldBoost(" + field + ")");
   }
 
   /** Weight of exact-token matches (see {@link #DEFAULT_EXACT_WEIGHT}); 0 disables them. */
   public LuceneMemoryStore.Builder exactMatchWeight(float weight) {
+    checkUnset("exactMatchWeight");
     this.exactWeight = checkWeight("exactMatchWeight", weight);
-    return builder();
+    return recorded("exactMatchWeight");
   }
 
   /** Weight of whole-query phrase matches (see {@link #DEFAULT_PHRASE_WEIGHT}); 0 disables them. */
   public LuceneMemoryStore.Builder phraseWeight(float weight) {
+    checkUnset("phraseWeight");
     this.phraseWeight = checkWeight("phraseWeight", weight);
-    return builder();
+    return recorded("phraseWeight");
   }
 
   /** Boost of commit-SHA matches (see {@link #DEFAULT_SHA_BOOST}); 0 disables them. */
   public LuceneMemoryStore.Builder shaBoost(float boost) {
+    checkUnset("shaBoost");
     this.shaBoost = checkWeight("shaBoost", boost);
-    return builder();
+    return recorded("shaBoost");
   }
 
   /**
    * The checks across settings, before the store opens.
    *
-   * @throws IllegalStateException if neither or both of a directory and in-memory were chosen, or
-   *     if no text field and no SHA match has weight
+   * @throws IllegalStateException if neither a directory nor in-memory was chosen (choosing both
+   *     fails at the second setter), or if no text field and no SHA match has weight
    */
   void check() {
     if (path == null && !inMemory) {
       throw new IllegalStateException("choose directory(Path) or inMemory()");
-    }
-    if (path != null && inMemory) {
-      throw new IllegalStateException(
-          "choose either directory(" + path + ") or inMemory(), not both");
     }
     if (boosts.values().stream().allMatch(b -> b == 0) && shaBoost == 0) {
       throw new IllegalStateException("every field boost is 0: text search would find nothing");
@@ -265,7 +277,16 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     return units;
   }
 
-  private LuceneMemoryStore.Builder builder() {
+  /** Each setting may be set once, as in every Memhook builder; a rejected value sets nothing. */
+  private void checkUnset(String setting) {
+    if (set.contains(setting)) {
+      throw new IllegalStateException(
+          setting + " was already set on this builder; each setting may be set once");
+    }
+  }
+
+  private LuceneMemoryStore.Builder recorded(String setting) {
+    set.add(setting);
     return (LuceneMemoryStore.Builder) this; // the only subclass (sealed)
   }
 

@@ -8,6 +8,7 @@ import static dev.memhook.core.lucene.LuceneStoreFixtures.memory;
 import static dev.memhook.core.lucene.LuceneStoreFixtures.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.MemoryId;
@@ -30,6 +31,21 @@ class LuceneMemoryStoreTest {
     try (LuceneMemoryStore store = LuceneMemoryStore.inMemory()) {
       assertThrows(IllegalStateException.class, () -> store.put(memory("m1", A, "x"), vector(1)));
     }
+  }
+
+  @Test
+  void builder_eachSettingOnce_aRejectedValueSetsNothing() {
+    LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().efSearch(50);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> b.efSearch(60));
+    assertTrue(e.getMessage().startsWith("efSearch was already set"), e.getMessage());
+    b.fieldBoost(LuceneMemoryStore.SearchField.TITLE, 3f)
+        .fieldBoost(LuceneMemoryStore.SearchField.DATE, 0f);
+    assertThrows(
+        IllegalStateException.class, () -> b.fieldBoost(LuceneMemoryStore.SearchField.TITLE, 1f));
+    assertThrows(IllegalArgumentException.class, () -> b.cacheSize(-1));
+    b.cacheSize(5).inMemory();
+    assertThrows(IllegalStateException.class, () -> b.directory(dir));
+    b.build().close();
   }
 
   @Test
