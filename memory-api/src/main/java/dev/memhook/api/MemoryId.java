@@ -59,7 +59,7 @@ public record MemoryId(String value) implements Comparable<MemoryId> {
     return new MemoryId(sb.toString());
   }
 
-  /** Whether {@code text} would be accepted by the constructor. */
+  /** Whether {@code text} would be accepted by the constructor; {@code false} for null. */
   public static boolean isValid(String text) {
     return text != null && VALID.matcher(text).matches();
   }

@@ -62,6 +62,8 @@ public record ChatMessage(
 
   /** A tool-result message with a fresh id, answering {@code call}. */
   public static ChatMessage toolResult(ToolCall call, ToolResult result, MessageOrigin origin) {
+    Objects.requireNonNull(call, "call");
+    Objects.requireNonNull(result, "result");
     return new ChatMessage(newId(), ChatRole.TOOL_RESULT, origin, result.content(), call);
   }
 
