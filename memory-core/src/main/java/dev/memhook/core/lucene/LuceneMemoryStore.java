@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.lucene.search.Query;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,17 +93,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     CONCEPTS("concepts", 1.5f),
     /** The file paths and source pin paths; boost 1.5. */
     FILES("files", 1.5f),
-    /**
-     * The origin's name: the speaker, agent or tool (who said it); boost 2, because a question that
-     * names a person is usually about what that person said (see benchmarks/RESULTS.md).
-     */
+    /** Who said it (speaker, agent or tool); boost 2: a question naming a person is about them. */
     SPEAKER("speaker", 2.0f),
     /** The source session id; boost 0.5: rarely what a question names. */
     SESSION("session", 0.5f),
-    /**
-     * What came just before the memory (such as the previous turn); boost 0.5, weaker evidence than
-     * its own words: an answer is often found through the question it answers.
-     */
+    /** What came just before (the previous turn); boost 0.5: weaker than its own words. */
     CONTEXT("context", 0.5f),
     /** Attribute keys and values; boost 1. */
     ATTRIBUTES("attributes", 1.0f),
@@ -143,12 +136,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   // The parts, each with one job; their opening notes say how they work and why.
   private final String location;
   private final Set<StoreCapability> capabilities;
-  private final int efSearch;
   private final IndexMetadata metadata;
   private final MemoryWrites memoryWrites;
-  private final TextQueryBuilder textQueries;
-  private final HitReader reader;
-  private final FreshSearchers searchers;
+  private final StoreSearches searches;
   private final RecordCache records;
   private final WritePath writes;
 
@@ -157,17 +147,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     MemoryJson json = new MemoryJson();
     this.location = s.location();
     this.capabilities = s.capabilities();
-    this.efSearch = s.efSearch();
-    this.reader = new HitReader(json, location);
-    this.textQueries =
-        new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost());
+    HitReader reader = new HitReader(json, location);
     OpenIndex index = OpenIndex.open(s, schema);
+    FreshSearchers searchers = index.searchers();
     this.metadata = index.metadata();
-    this.searchers = index.searchers();
-    FreshSearchers fresh = searchers;
-    HitReader hitReader = reader;
+    this.searches =
+        new StoreSearches(
+            searchers,
+            new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost()),
+            reader,
+            metadata,
+            s.efSearch());
     this.records =
-        new RecordCache(s.cacheSize(), ids -> fresh.withSearcher(r -> hitReader.memories(r, ids)));
+        new RecordCache(s.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));
     this.writes =
         new WritePath(
             index.writer(), index.directory(), searchers, records, location, s.groupCommit());
@@ -275,7 +267,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public List<ForgetRecord> forgotten(Scope scope) {
     Objects.requireNonNull(scope, "scope");
     writes.ensureOpen();
-    return searchers.withSearcher(s -> reader.forgotten(s, scope));
+    return searches.forgotten(scope);
   }
 
   /**
@@ -291,15 +283,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(query, "query");
     checkK(k);
     writes.ensureOpen();
-    Query text = textQueries.build(query);
-    if (text == null) {
-      return TextHits.none();
-    }
-    return searchers.withSearcher(
-        s -> {
-          List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, text, scope, k), k);
-          return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text));
-        });
+    return searches.text(scope, query, k);
   }
 
   /**
@@ -314,17 +298,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(query, "query");
     checkK(k);
     writes.ensureOpen();
-    EmbeddingSpace space = metadata.space();
-    if (space == null) {
-      return List.of();
-    }
-    IndexMetadata.checkDimension(query, space);
-    if (query.norm() == 0) {
-      return List.of();
-    }
-    float[] target = IndexSchema.unit(query);
-    return searchers.withSearcher(
-        s -> HitReader.cosineHits(s, ScopedSearch.nearest(s, target, scope, k, efSearch), k));
+    return searches.vector(scope, query, k);
   }
 
   /**
@@ -346,18 +320,14 @@ public final class LuceneMemoryStore implements MemoryStore {
         "searchRelated takes at most %s concepts and files, got %s",
         MAX_RELATED_TERMS,
         concepts.size() + files.size());
-    Query shared = IndexSchema.sharedKeys(concepts, files);
-    if (shared == null) {
-      return List.of();
-    }
-    return searchers.withSearcher(s -> HitReader.hits(s, ScopedSearch.top(s, shared, scope, k), k));
+    return searches.related(scope, concepts, files, k);
   }
 
   @Override
   public long count(Scope scope) {
     Objects.requireNonNull(scope, "scope");
     writes.ensureOpen();
-    return searchers.withSearcher(s -> s.count(ScopedSearch.inScope(scope)));
+    return searches.count(scope);
   }
 
   /**
@@ -384,7 +354,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** The number of segments the current searcher sees, after refreshing it to every write. */
   int segmentCount() {
     writes.ensureOpen();
-    return searchers.withSearcher(s -> s.getIndexReader().leaves().size());
+    return searches.segmentCount();
   }
 
   /**
