@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The data the store contracts ({@link MemoryStoreContract}, {@link DurableStoreContract}, {@link
- * AtomicBatchStoreContract}) write: one embedding space, near-orthogonal unit vectors and memories
- * with every optional component at a plain default. Public so that a store's own tests can write
- * the same data.
+ * The data the store contracts ({@link MemoryStoreContract} with {@link StoreWriteContract} and
+ * {@link StoreSearchContract}, {@link DurableStoreContract}, {@link AtomicBatchStoreContract})
+ * write: one embedding space, near-orthogonal unit vectors and memories with every optional
+ * component at a plain default. Public so that a store's own tests can write the same data.
  *
  * <p>Stateless and thread-safe.
  */
@@ -46,6 +46,32 @@ public final class StoreFixtures {
 
   /** A second scope, which searches of {@link #A} must never see. */
   public static final Scope B = Scope.of("tenant-b");
+
+  /**
+   * Words that the contract's random memories are made of; none shares a stem with another. For
+   * {@link StoreSearchContract}'s randomised text search.
+   */
+  static final List<String> WORDS =
+      List.of(
+          "kafka",
+          "redis",
+          "postgres",
+          "gradle",
+          "flutter",
+          "nginx",
+          "terraform",
+          "grpc",
+          "spark",
+          "docker",
+          "helm",
+          "vault",
+          "consul",
+          "envoy",
+          "istio",
+          "jenkins");
+
+  /** Words that no random memory holds. */
+  static final List<String> ABSENT = List.of("quokka", "marimba", "zephyr");
 
   private StoreFixtures() {}
 
