@@ -47,9 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * (it shares {@code djl-int8}'s cached index: same model id). Either way the corpus vectors are
  * that embedder's own embeddings of the memories (what the service would have stored), computed in
  * batches when the index is first built and cached with it, and the query is embedded by the same
- * embedder on every invocation. (An earlier version stored synthetic vectors beside model-embedded
- * queries; HNSW search is far slower for queries unlike every stored vector, so that measured the
- * wrong thing.)
+ * embedder on every invocation: stored vectors from another source than the query's would make
+ * every question unlike every memory, which is not what a host's HNSW search sees.
  *
  * <p>Checks itself: the trial teardown prints the share of invocations that injected and fails if
  * none did.

@@ -39,8 +39,7 @@ import java.util.stream.IntStream;
  * ({@link dev.memhook.core.lucene.LuceneMemoryStore#forceMerge(int)}). Figures are medians and p99
  * of {@code --queries} calls (default 1,000), each step measured on questions it has not seen,
  * after a warm-up pass over as many other questions: a repeated question would find its records in
- * the store's read cache. (Until 2026-11-29 the warm-up pass used the measured questions, so {@code
- * getAll} and the whole recall read cached records.)
+ * the store's read cache, so {@code getAll} and the whole recall would time the cache instead.
  */
 public final class RecallBreakdown {
 

@@ -40,9 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Each call asks the next of {@value #QUERIES} generated questions, so with the settings below a
  * question is not asked twice in a run (except at 10k in text mode, the fastest, which wraps once):
  * a repeated question would find its records in the store's read cache and its analysed text
- * memoised, which a host asking a new question does not. (Until 2026-11-29 the benchmark cycled
- * 1,024 questions; see RESULTS.md for the difference.) Records other questions fetched stay cached,
- * as in a running host.
+ * memoised, which a host asking a new question does not. Records other questions fetched stay
+ * cached, as in a running host.
  *
  * <p>Checks itself: the setup fails if fewer than half of 50 queries get a top hit of the query's
  * topic, so a broken wiring cannot produce fast, meaningless numbers.

@@ -1,9 +1,9 @@
 package dev.memhook.api;
 
+import static dev.memhook.api.BuilderSettings.inRange;
+
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * How one hook recalls and injects.
@@ -39,22 +39,24 @@ public record HookOptions(
    */
   public static final Duration DEFAULT_RECALL_TIMEOUT = Duration.ofMillis(250);
 
+  /** The most {@link #maxPerCallback()} may be. */
+  private static final int MAX_PER_CALLBACK = 1_000;
+
   /** Validates the options. */
   public HookOptions {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(recallTimeout, "recallTimeout");
     Objects.requireNonNull(listener, "listener");
-    if (maxPerMessage < 1 || maxPerMessage > RecallQuery.MAX_LIMIT) {
-      throw new IllegalArgumentException(
-          "maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + maxPerMessage);
-    }
-    if (maxPerCallback < 1 || maxPerCallback > 1_000) {
-      throw new IllegalArgumentException(
-          "maxPerCallback must be in [1, 1000], got " + maxPerCallback);
-    }
+    inRange("maxPerMessage", maxPerMessage, 1, RecallQuery.MAX_LIMIT);
+    inRange("maxPerCallback", maxPerCallback, 1, MAX_PER_CALLBACK);
+    checkPositive(recallTimeout);
+  }
+
+  private static Duration checkPositive(Duration recallTimeout) {
     if (recallTimeout.isNegative() || recallTimeout.isZero()) {
       throw new IllegalArgumentException("recallTimeout must be positive, got " + recallTimeout);
     }
+    return recallTimeout;
   }
 
   /** The defaults: {@link Scope#DEFAULT}, 3 per message, 5 per callback, 250 ms, no listener. */
@@ -75,67 +77,43 @@ public record HookOptions(
     private Duration recallTimeout = DEFAULT_RECALL_TIMEOUT;
     private HookListener listener = HookListener.NONE;
 
-    /** The setters called on this builder: each may be called once. */
-    private final Set<String> set = new HashSet<>();
+    private final BuilderSettings settings = new BuilderSettings();
 
     private Builder() {}
 
     /** The scope the hook is bound to. */
     public Builder scope(Scope value) {
-      checkUnset("scope");
+      settings.checkUnset("scope");
       this.scope = Objects.requireNonNull(value, "scope");
-      return recorded("scope");
+      return settings.recorded(this, "scope");
     }
 
     /** At most this many memories per scanned message, 1 to 100. */
     public Builder maxPerMessage(int value) {
-      checkUnset("maxPerMessage");
-      if (value < 1 || value > RecallQuery.MAX_LIMIT) {
-        throw new IllegalArgumentException(
-            "maxPerMessage must be in [1, " + RecallQuery.MAX_LIMIT + "], got " + value);
-      }
-      this.maxPerMessage = value;
-      return recorded("maxPerMessage");
+      settings.checkUnset("maxPerMessage");
+      this.maxPerMessage = inRange("maxPerMessage", value, 1, RecallQuery.MAX_LIMIT);
+      return settings.recorded(this, "maxPerMessage");
     }
 
     /** At most this many memories per callback, 1 to 1000. */
     public Builder maxPerCallback(int value) {
-      checkUnset("maxPerCallback");
-      if (value < 1 || value > 1_000) {
-        throw new IllegalArgumentException("maxPerCallback must be in [1, 1000], got " + value);
-      }
-      this.maxPerCallback = value;
-      return recorded("maxPerCallback");
+      settings.checkUnset("maxPerCallback");
+      this.maxPerCallback = inRange("maxPerCallback", value, 1, MAX_PER_CALLBACK);
+      return settings.recorded(this, "maxPerCallback");
     }
 
     /** How long a callback waits for recall; positive. */
     public Builder recallTimeout(Duration value) {
-      checkUnset("recallTimeout");
-      Objects.requireNonNull(value, "recallTimeout");
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException("recallTimeout must be positive, got " + value);
-      }
-      this.recallTimeout = value;
-      return recorded("recallTimeout");
+      settings.checkUnset("recallTimeout");
+      this.recallTimeout = checkPositive(Objects.requireNonNull(value, "recallTimeout"));
+      return settings.recorded(this, "recallTimeout");
     }
 
     /** Receives the hook's events. */
     public Builder listener(HookListener value) {
-      checkUnset("listener");
+      settings.checkUnset("listener");
       this.listener = Objects.requireNonNull(value, "listener");
-      return recorded("listener");
-    }
-
-    private void checkUnset(String setter) {
-      if (set.contains(setter)) {
-        throw new IllegalStateException(
-            setter + " was already set on this builder; each setter may be called once");
-      }
-    }
-
-    private Builder recorded(String setter) {
-      set.add(setter);
-      return this;
+      return settings.recorded(this, "listener");
     }
 
     /** Builds the options. */

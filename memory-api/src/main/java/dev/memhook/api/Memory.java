@@ -2,12 +2,10 @@ package dev.memhook.api;
 
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * One stored memory version: what the batched injection shows ({@link #summary()}), what a full
@@ -149,7 +147,7 @@ public record Memory(
             .occurredAt(occurredAt)
             .createdAt(createdAt)
             .sourcePins(sourcePins);
-    b.set.clear();
+    b.settings.clear();
     return b;
   }
 
@@ -215,137 +213,124 @@ public record Memory(
     private Instant createdAt;
     private List<SourcePin> sourcePins = List.of();
 
-    /** The setters called on this builder: each may be called once. */
-    private final Set<String> set = new HashSet<>();
+    private final BuilderSettings settings = new BuilderSettings();
 
     private Builder() {}
 
     public Builder id(MemoryId value) {
-      checkUnset("id");
+      settings.checkUnset("id");
       this.id = Objects.requireNonNull(value, "id");
-      return recorded("id");
+      return settings.recorded(this, "id");
     }
 
     public Builder type(MemoryType value) {
-      checkUnset("type");
+      settings.checkUnset("type");
       this.type = Objects.requireNonNull(value, "type");
-      return recorded("type");
+      return settings.recorded(this, "type");
     }
 
     public Builder title(String value) {
-      checkUnset("title");
+      settings.checkUnset("title");
       this.title = Objects.requireNonNull(value, "title");
-      return recorded("title");
+      return settings.recorded(this, "title");
     }
 
     public Builder summary(String value) {
-      checkUnset("summary");
+      settings.checkUnset("summary");
       this.summary = Objects.requireNonNull(value, "summary");
-      return recorded("summary");
+      return settings.recorded(this, "summary");
     }
 
     public Builder content(String value) {
-      checkUnset("content");
+      settings.checkUnset("content");
       this.content = Objects.requireNonNull(value, "content");
-      return recorded("content");
+      return settings.recorded(this, "content");
     }
 
     public Builder context(String value) {
-      checkUnset("context");
+      settings.checkUnset("context");
       this.context = Objects.requireNonNull(value, "context");
-      return recorded("context");
+      return settings.recorded(this, "context");
     }
 
     public Builder concepts(List<String> value) {
-      checkUnset("concepts");
+      settings.checkUnset("concepts");
       this.concepts = Objects.requireNonNull(value, "concepts");
-      return recorded("concepts");
+      return settings.recorded(this, "concepts");
     }
 
     public Builder files(List<String> value) {
-      checkUnset("files");
+      settings.checkUnset("files");
       this.files = Objects.requireNonNull(value, "files");
-      return recorded("files");
+      return settings.recorded(this, "files");
     }
 
     public Builder scope(Scope value) {
-      checkUnset("scope");
+      settings.checkUnset("scope");
       this.scope = Objects.requireNonNull(value, "scope");
-      return recorded("scope");
+      return settings.recorded(this, "scope");
     }
 
     /** Sets the source session; null clears it. */
     public Builder sourceSession(String value) {
-      checkUnset("sourceSession");
+      settings.checkUnset("sourceSession");
       this.sourceSession = value;
-      return recorded("sourceSession");
+      return settings.recorded(this, "sourceSession");
     }
 
     public Builder origin(Origin value) {
-      checkUnset("origin");
+      settings.checkUnset("origin");
       this.origin = Objects.requireNonNull(value, "origin");
-      return recorded("origin");
+      return settings.recorded(this, "origin");
     }
 
     public Builder attributes(Map<String, String> value) {
-      checkUnset("attributes");
+      settings.checkUnset("attributes");
       this.attributes = Objects.requireNonNull(value, "attributes");
-      return recorded("attributes");
+      return settings.recorded(this, "attributes");
     }
 
     public Builder importance(double value) {
-      checkUnset("importance");
+      settings.checkUnset("importance");
       this.importance = value;
-      return recorded("importance");
+      return settings.recorded(this, "importance");
     }
 
     public Builder version(int value) {
-      checkUnset("version");
+      settings.checkUnset("version");
       this.version = value;
-      return recorded("version");
+      return settings.recorded(this, "version");
     }
 
     /** Sets the superseded version; null clears it. */
     public Builder supersedes(MemoryId value) {
-      checkUnset("supersedes");
+      settings.checkUnset("supersedes");
       this.supersedes = value;
-      return recorded("supersedes");
+      return settings.recorded(this, "supersedes");
     }
 
     public Builder latest(boolean value) {
-      checkUnset("latest");
+      settings.checkUnset("latest");
       this.latest = value;
-      return recorded("latest");
+      return settings.recorded(this, "latest");
     }
 
     public Builder occurredAt(Instant value) {
-      checkUnset("occurredAt");
+      settings.checkUnset("occurredAt");
       this.occurredAt = Objects.requireNonNull(value, "occurredAt");
-      return recorded("occurredAt");
+      return settings.recorded(this, "occurredAt");
     }
 
     public Builder createdAt(Instant value) {
-      checkUnset("createdAt");
+      settings.checkUnset("createdAt");
       this.createdAt = Objects.requireNonNull(value, "createdAt");
-      return recorded("createdAt");
+      return settings.recorded(this, "createdAt");
     }
 
     public Builder sourcePins(List<SourcePin> value) {
-      checkUnset("sourcePins");
+      settings.checkUnset("sourcePins");
       this.sourcePins = Objects.requireNonNull(value, "sourcePins");
-      return recorded("sourcePins");
-    }
-
-    private void checkUnset(String setter) {
-      if (set.contains(setter)) {
-        throw new IllegalStateException(
-            setter + " was already set on this builder; each setter may be called once");
-      }
-    }
-
-    private Builder recorded(String setter) {
-      set.add(setter);
-      return this;
+      return settings.recorded(this, "sourcePins");
     }
 
     /**

@@ -1,11 +1,9 @@
 package dev.memhook.api;
 
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * What a host knows about something worth remembering, before the service sanitizes, summarises,
@@ -105,8 +103,7 @@ public record MemoryDraft(
     private Instant occurredAt;
     private List<SourcePin> sourcePins = List.of();
 
-    /** The setters called on this builder: each may be called once. */
-    private final Set<String> set = new HashSet<>();
+    private final BuilderSettings settings = new BuilderSettings();
 
     private Builder(Scope scope, String content) {
       this.scope = Objects.requireNonNull(scope, "scope");
@@ -114,21 +111,21 @@ public record MemoryDraft(
     }
 
     public Builder type(MemoryType value) {
-      checkUnset("type");
+      settings.checkUnset("type");
       this.type = Objects.requireNonNull(value, "type");
-      return recorded("type");
+      return settings.recorded(this, "type");
     }
 
     public Builder title(String value) {
-      checkUnset("title");
+      settings.checkUnset("title");
       this.title = Objects.requireNonNull(value, "title");
-      return recorded("title");
+      return settings.recorded(this, "title");
     }
 
     public Builder summary(String value) {
-      checkUnset("summary");
+      settings.checkUnset("summary");
       this.summary = Objects.requireNonNull(value, "summary");
-      return recorded("summary");
+      return settings.recorded(this, "summary");
     }
 
     /**
@@ -136,75 +133,63 @@ public record MemoryDraft(
      * characters.
      */
     public Builder context(String value) {
-      checkUnset("context");
+      settings.checkUnset("context");
       this.context = Objects.requireNonNull(value, "context");
-      return recorded("context");
+      return settings.recorded(this, "context");
     }
 
     public Builder concepts(List<String> value) {
-      checkUnset("concepts");
+      settings.checkUnset("concepts");
       this.concepts = Objects.requireNonNull(value, "concepts");
-      return recorded("concepts");
+      return settings.recorded(this, "concepts");
     }
 
     public Builder files(List<String> value) {
-      checkUnset("files");
+      settings.checkUnset("files");
       this.files = Objects.requireNonNull(value, "files");
-      return recorded("files");
+      return settings.recorded(this, "files");
     }
 
     /** Sets the session; null clears it. */
     public Builder sourceSession(String value) {
-      checkUnset("sourceSession");
+      settings.checkUnset("sourceSession");
       this.sourceSession = value;
-      return recorded("sourceSession");
+      return settings.recorded(this, "sourceSession");
     }
 
     public Builder origin(Origin value) {
-      checkUnset("origin");
+      settings.checkUnset("origin");
       this.origin = Objects.requireNonNull(value, "origin");
-      return recorded("origin");
+      return settings.recorded(this, "origin");
     }
 
     public Builder attributes(Map<String, String> value) {
-      checkUnset("attributes");
+      settings.checkUnset("attributes");
       this.attributes = Objects.requireNonNull(value, "attributes");
-      return recorded("attributes");
+      return settings.recorded(this, "attributes");
     }
 
     /** Sets the importance; must be in [0, 1]. */
     public Builder importance(double value) {
-      checkUnset("importance");
+      settings.checkUnset("importance");
       if (!(value >= 0.0 && value <= 1.0)) {
         throw new IllegalArgumentException("importance must be in [0, 1], got " + value);
       }
       this.importance = value;
-      return recorded("importance");
+      return settings.recorded(this, "importance");
     }
 
     /** Sets when it happened; null means "when stored". */
     public Builder occurredAt(Instant value) {
-      checkUnset("occurredAt");
+      settings.checkUnset("occurredAt");
       this.occurredAt = value;
-      return recorded("occurredAt");
+      return settings.recorded(this, "occurredAt");
     }
 
     public Builder sourcePins(List<SourcePin> value) {
-      checkUnset("sourcePins");
+      settings.checkUnset("sourcePins");
       this.sourcePins = Objects.requireNonNull(value, "sourcePins");
-      return recorded("sourcePins");
-    }
-
-    private void checkUnset(String setter) {
-      if (set.contains(setter)) {
-        throw new IllegalStateException(
-            setter + " was already set on this builder; each setter may be called once");
-      }
-    }
-
-    private Builder recorded(String setter) {
-      set.add(setter);
-      return this;
+      return settings.recorded(this, "sourcePins");
     }
 
     /** Builds the draft. */

@@ -1,10 +1,9 @@
 package dev.memhook.api;
 
-import java.util.Arrays;
-import java.util.HashSet;
+import static dev.memhook.api.BuilderSettings.inRange;
+
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * How recall ranks and filters: per-signal candidate depth, the weights and {@code k} of reciprocal
@@ -292,77 +291,73 @@ public final class RecallOptions {
     private int rerankTop = DEFAULT_RERANK_TOP;
     private int queryCacheSize = DEFAULT_QUERY_CACHE_SIZE;
 
-    /** What the setters called on this builder set: each may be set once. */
-    private final Set<String> set = new HashSet<>();
+    private final BuilderSettings settings = new BuilderSettings();
 
     private Builder() {}
 
     /** Candidates taken from each signal, 1 to 1000. */
     public Builder candidatesPerSignal(int value) {
-      checkUnset("candidatesPerSignal");
+      settings.checkUnset("candidatesPerSignal");
       this.candidatesPerSignal = inRange("candidatesPerSignal", value, 1, 1000);
-      return recorded("candidatesPerSignal");
+      return settings.recorded(this, "candidatesPerSignal");
     }
 
     /** The RRF constant {@code k}, 1 to 1000. */
     public Builder rrfK(int value) {
-      checkUnset("rrfK");
+      settings.checkUnset("rrfK");
       this.rrfK = inRange("rrfK", value, 1, 1000);
-      return recorded("rrfK");
+      return settings.recorded(this, "rrfK");
     }
 
     /** The fusion weights, each in [0, 10]; at least one of text and vector must be positive. */
     public Builder weights(double text, double vector, double graph) {
-      checkUnset("weights");
-      this.textWeight = weight("text", text);
-      this.vectorWeight = weight("vector", vector);
-      this.graphWeight = weight("graph", graph);
+      settings.checkUnset("weights");
+      inRange("text weight", text, 0, 10);
+      inRange("vector weight", vector, 0, 10);
+      inRange("graph weight", graph, 0, 10);
       if (text == 0 && vector == 0) {
         throw new IllegalArgumentException(
             "at least one of the text and vector weights must be positive");
       }
-      return recorded("weights");
+      this.textWeight = text;
+      this.vectorWeight = vector;
+      this.graphWeight = graph;
+      return settings.recorded(this, "weights");
     }
 
     /** How many top fused hits the graph expands from, 0 (graph off) to 100. */
     public Builder graphSeeds(int value) {
-      checkUnset("graphSeeds");
+      settings.checkUnset("graphSeeds");
       this.graphSeeds = inRange("graphSeeds", value, 0, 100);
-      return recorded("graphSeeds");
+      return settings.recorded(this, "graphSeeds");
     }
 
     /** At most this many results per source session, 1 to 1000. */
     public Builder maxPerSession(int value) {
-      checkUnset("maxPerSession");
+      settings.checkUnset("maxPerSession");
       this.maxPerSession = inRange("maxPerSession", value, 1, 1000);
-      return recorded("maxPerSession");
+      return settings.recorded(this, "maxPerSession");
     }
 
     /** Turns the per-session cap off. */
     public Builder noSessionCap() {
-      checkUnset("maxPerSession");
+      settings.checkUnset("maxPerSession");
       this.maxPerSession = Integer.MAX_VALUE;
-      return recorded("maxPerSession");
+      return settings.recorded(this, "maxPerSession");
     }
 
     /** The cosine floor, in [-1, 1]; above 1 disables the vector route through the gate. */
     public Builder minCosine(double value) {
-      checkUnset("minCosine");
-      if (!(value >= -1 && value <= 1.01)) {
-        throw new IllegalArgumentException("minCosine must be in [-1, 1.01], got " + value);
-      }
-      this.minCosine = value;
-      return recorded("minCosine");
+      settings.checkUnset("minCosine");
+      this.minCosine = inRange("minCosine", value, -1, 1.01);
+      return settings.recorded(this, "minCosine");
     }
 
     /** The normalised text floor, in [0, 1]; above 1 disables the text route through the gate. */
     public Builder minTextScore(double value) {
-      checkUnset("minTextScore");
-      if (!(value >= 0 && value <= 1.01)) {
-        throw new IllegalArgumentException("minTextScore must be in [0, 1.01], got " + value);
-      }
-      this.minTextScore = value;
-      return recorded("minTextScore");
+      settings.checkUnset("minTextScore");
+      this.minTextScore = inRange("minTextScore", value, 0, 1.01);
+      return settings.recorded(this, "minTextScore");
     }
 
     /**
@@ -371,50 +366,45 @@ public final class RecallOptions {
      * and {@link #build()} checks they are not below them.
      */
     public Builder evidenceFloors(double cosine, double textScore) {
-      checkUnset("evidenceFloors");
-      if (!(cosine >= -1 && cosine <= 1.01) || !(textScore >= 0 && textScore <= 1.01)) {
-        throw new IllegalArgumentException(
-            "evidence floors must be cosine in [-1, 1.01] and text in [0, 1.01], got "
-                + cosine
-                + ", "
-                + textScore);
-      }
-      this.evidenceCosine = cosine;
-      this.evidenceTextScore = textScore;
-      return recorded("evidenceFloors");
+      settings.checkUnset("evidenceFloors");
+      double checkedCosine = inRange("evidence cosine floor", cosine, -1, 1.01);
+      this.evidenceTextScore = inRange("evidence text floor", textScore, 0, 1.01);
+      this.evidenceCosine = checkedCosine;
+      return settings.recorded(this, "evidenceFloors");
     }
 
     /** Turns the relevance gate off: every fused candidate passes. */
     public Builder noRelevanceGate() {
-      checkUnset("minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
+      settings.checkUnset("minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
       this.minCosine = -1;
       this.minTextScore = 0;
       this.evidenceCosine = -1;
       this.evidenceTextScore = 0;
       this.minSharedEntities = 0;
-      return recorded("minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
+      return settings.recorded(
+          this, "minCosine", "minTextScore", "evidenceFloors", "minSharedEntities");
     }
 
     /** Shared concepts and files a graph-only candidate needs, 0 to 100. */
     public Builder minSharedEntities(int value) {
-      checkUnset("minSharedEntities");
+      settings.checkUnset("minSharedEntities");
       this.minSharedEntities = inRange("minSharedEntities", value, 0, 100);
-      return recorded("minSharedEntities");
+      return settings.recorded(this, "minSharedEntities");
     }
 
     /** A reranker over the top {@code top} candidates (1 to 1000). */
     public Builder reranker(Reranker value, int top) {
-      checkUnset("reranker");
+      settings.checkUnset("reranker");
       this.reranker = Objects.requireNonNull(value, "reranker");
       this.rerankTop = inRange("rerankTop", top, 1, 1000);
-      return recorded("reranker");
+      return settings.recorded(this, "reranker");
     }
 
     /** Entries in the query-embedding cache, 0 (off) to 10,000,000. */
     public Builder queryCacheSize(int value) {
-      checkUnset("queryCacheSize");
+      settings.checkUnset("queryCacheSize");
       this.queryCacheSize = inRange("queryCacheSize", value, 0, 10_000_000);
-      return recorded("queryCacheSize");
+      return settings.recorded(this, "queryCacheSize");
     }
 
     /**
@@ -436,35 +426,6 @@ public final class RecallOptions {
                 + ")");
       }
       return new RecallOptions(this);
-    }
-
-    private void checkUnset(String... names) {
-      for (String name : names) {
-        if (set.contains(name)) {
-          throw new IllegalStateException(
-              name + " was already set on this builder; each setting may be set once");
-        }
-      }
-    }
-
-    private Builder recorded(String... names) {
-      set.addAll(Arrays.asList(names));
-      return this;
-    }
-
-    private static int inRange(String name, int value, int min, int max) {
-      if (value < min || value > max) {
-        throw new IllegalArgumentException(
-            name + " must be in [" + min + ", " + max + "], got " + value);
-      }
-      return value;
-    }
-
-    private static double weight(String name, double value) {
-      if (!(value >= 0 && value <= 10)) {
-        throw new IllegalArgumentException(name + " weight must be in [0, 10], got " + value);
-      }
-      return value;
     }
   }
 }
