@@ -22,21 +22,22 @@ import java.util.Random;
  * name, camelCase and snake_case identifiers, file paths, an error code, a command line) drawn from
  * fixed word lists; a memory is one or two sentences of English prose from templates, filled with
  * its topic's entities and some filler words, so BM25 sees realistic term statistics (common prose
- * words, rare identifiers). Vectors: each topic has a random unit centroid and {@value #SUBTOPICS}
- * random sub-directions; a memory's vector is {@code normalize(centroid + 0.6 * subtopic + 0.7 *
- * noise)} with isotropic unit noise, so memories of a topic cluster (cosine to the centroid about
- * 0.7) without being duplicates, and nearest neighbour search has to separate many near ties, as
- * with real sentence embeddings. Queries are drawn the same way (a question built from a topic's
- * entities and a fresh vector of that topic), so a query's relevant memories are its topic's.
+ * words, rare identifiers). Vectors: each topic has a random unit centroid and {@value
+ * TopicVectors#SUBTOPICS} random sub-directions; a memory's vector is {@code normalize(centroid +
+ * 0.6 * subtopic + 0.7 * noise)} with isotropic unit noise, so memories of a topic cluster (cosine
+ * to the centroid about 0.7) without being duplicates, and nearest neighbour search has to separate
+ * many near ties, as with real sentence embeddings. Queries are drawn the same way (a question
+ * built from a topic's entities and a fresh vector of that topic), so a query's relevant memories
+ * are its topic's.
  *
  * <p>Everything is a function of the seed: the same arguments give the same texts, ids and vectors
  * in every JVM, which lets a benchmark keep an index on disk between forks. Immutable after
  * construction and thread-safe.
+ *
+ * <p>This class draws the topics and the memories; {@link CorpusText} and {@link CorpusVocabulary}
+ * make the text, {@link TopicVectors} the vectors and {@link CorpusQuestions} the questions.
  */
 public final class SyntheticCorpus {
-
-  /** Sub-directions per topic. */
-  static final int SUBTOPICS = 8;
 
   /** Memories per source session: a session is a short run of one conversation. */
   static final int MEMORIES_PER_SESSION = 20;
@@ -45,179 +46,6 @@ public final class SyntheticCorpus {
   public static final int GENERATOR_VERSION = 1;
 
   private static final Instant EPOCH = Instant.parse("2025-01-06T09:00:00Z");
-
-  private static final String[] NOUNS = {
-    "auth",
-    "token",
-    "session",
-    "cache",
-    "payment",
-    "invoice",
-    "order",
-    "cart",
-    "user",
-    "account",
-    "queue",
-    "worker",
-    "retry",
-    "backoff",
-    "schema",
-    "migration",
-    "index",
-    "search",
-    "report",
-    "export",
-    "import",
-    "upload",
-    "image",
-    "thumbnail",
-    "email",
-    "notification",
-    "webhook",
-    "audit",
-    "billing",
-    "refund",
-    "ledger",
-    "inventory",
-    "shipment",
-    "pricing",
-    "discount",
-    "coupon",
-    "tenant",
-    "config",
-    "feature",
-    "flag",
-    "metric",
-    "trace",
-    "log",
-    "alert",
-    "deploy",
-    "build",
-    "release",
-    "parser",
-    "lexer",
-    "router",
-    "handler",
-    "client",
-    "server",
-    "proxy",
-    "gateway",
-    "limiter",
-    "scheduler",
-    "job",
-    "batch",
-    "stream",
-    "consumer",
-    "producer",
-    "topic",
-    "partition",
-    "offset",
-    "snapshot",
-    "backup",
-    "replica",
-    "shard",
-    "lock",
-    "lease",
-    "quota",
-    "profile",
-    "avatar",
-    "calendar",
-    "event",
-    "timezone",
-    "locale",
-    "currency",
-    "tax",
-    "checkout",
-    "wallet",
-    "ticket"
-  };
-  private static final String[] VERBS = {
-    "parse", "validate", "load", "save", "fetch", "resolve", "compute", "render", "send", "retry",
-    "refresh", "rotate", "merge", "split", "flush", "encode", "decode", "sign", "verify", "expire"
-  };
-  private static final String[] SERVICES = {
-    "auth-service", "payments-api", "order-svc", "search-indexer", "billing-worker", "gateway",
-    "notifier", "inventory-api", "reporting", "checkout-web", "ledger-core", "media-pipeline"
-  };
-  private static final String[] ERROR_PREFIXES = {"ERR_", "E", "HTTP ", "ORA-", "SQLSTATE ", "EX"};
-  private static final String[] ERROR_WORDS = {
-    "CONN_REFUSED", "TIMEOUT", "TOKEN_EXPIRED", "DEADLOCK", "NOT_FOUND", "RATE_LIMITED",
-    "SCHEMA_MISMATCH", "OUT_OF_MEMORY", "CHECKSUM", "UNAUTHORIZED", "CONFLICT", "UNAVAILABLE"
-  };
-  private static final String[] COMMANDS = {
-    "mvn -pl %s -am test", "git bisect start HEAD %s", "kubectl rollout restart deploy/%s",
-    "docker compose up -d %s", "./gradlew :%s:check --info", "psql -c 'VACUUM ANALYZE %s'",
-    "curl -sS localhost:8080/%s/health", "npm run build --workspace=%s"
-  };
-  private static final String[] PEOPLE = {
-    "Alice", "Bob", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana", "Ivan", "Júlia", "Kenji",
-    "Leila", "Mateo", "Nadia", "Omar", "Priya"
-  };
-  private static final String[] FILLER = {
-    "the",
-    "a",
-    "we",
-    "it",
-    "that",
-    "this",
-    "after",
-    "before",
-    "because",
-    "when",
-    "again",
-    "still",
-    "only",
-    "really",
-    "probably",
-    "yesterday",
-    "today",
-    "last",
-    "week",
-    "sprint",
-    "meeting",
-    "team",
-    "fix",
-    "change",
-    "problem",
-    "slow",
-    "fast",
-    "broken",
-    "flaky",
-    "works",
-    "locally",
-    "prod",
-    "staging",
-    "review",
-    "agreed",
-    "decided",
-    "prefer",
-    "should",
-    "never",
-    "always",
-    "later"
-  };
-  private static final String[] MEMORY_TEMPLATES = {
-    "%P said %S fails with %E when %I runs twice; the fix is in %F.",
-    "We decided to move %I out of %F and call %J from %S instead.",
-    "%P prefers %J over %I because the old path in %F was %W.",
-    "The %W build of %S broke on %E; run `%C` to reproduce it.",
-    "Remember: %I must %V the %N before %J, otherwise %S returns %E.",
-    "Deploy note for %S: `%C` after changing %F, and watch for %E in the logs.",
-    "%P found that %J in %F leaks the %N %W, so we added a guard in %I.",
-    "The %N cache in %S is keyed by %J; clearing it fixed %E for %P.",
-    "In the %W review %P asked to rename %I to %J in %F.",
-    "%S started throwing %E after the %N migration; rolling back with `%C` helped."
-  };
-  private static final String[] QUERY_TEMPLATES = {
-    "why does %S fail with %E?",
-    "where did we move %I?",
-    "how do I reproduce the %E in %S",
-    "what did %P say about %J",
-    "what's the deploy command for %S",
-    "which file has %J and %I",
-    "%E again in %S after the %N change, what was the fix?",
-    "should I call %J or %I from %S?"
-  };
 
   /**
    * One generated memory.
@@ -241,23 +69,10 @@ public final class SyntheticCorpus {
    */
   public record Query(String text, int topic, float[] vector) {}
 
-  /** The entities of one topic. */
-  private record Topic(
-      String service,
-      String ident,
-      String ident2,
-      String snake,
-      String file,
-      String error,
-      String command,
-      String noun,
-      String verb) {}
-
   private final long seed;
   private final int dimension;
-  private final List<Topic> topics;
-  private final float[][] centroids;
-  private final float[][][] subtopics;
+  private final List<CorpusText.Topic> topics;
+  private final CorpusQuestions questions;
   private final List<Item> items;
   private final float[][] vectors;
 
@@ -266,17 +81,15 @@ public final class SyntheticCorpus {
     this.dimension = dimension;
     Random random = new Random(seed);
     this.topics = new ArrayList<>(topicCount);
-    this.centroids = new float[topicCount][];
-    this.subtopics = new float[topicCount][SUBTOPICS][];
+    TopicVectors space = new TopicVectors(dimension, topicCount);
     for (int t = 0; t < topicCount; t++) {
-      topics.add(topic(random, t));
-      centroids[t] = unitGaussian(random, dimension);
-      for (int s = 0; s < SUBTOPICS; s++) {
-        subtopics[t][s] = unitGaussian(random, dimension);
-      }
+      topics.add(CorpusText.topic(random, t));
+      space.drawTopic(t, random);
     }
+    this.questions = new CorpusQuestions(topics, space);
     this.items = new ArrayList<>(size);
     this.vectors = new float[size][];
+    String[] templates = CorpusVocabulary.MEMORY_TEMPLATES;
     for (int i = 0; i < size; i++) {
       // sessions are runs of one topic, as in a real conversation
       int session = i / MEMORIES_PER_SESSION;
@@ -285,9 +98,9 @@ public final class SyntheticCorpus {
               ? random.nextInt(topicCount)
               : Math.floorMod(mix(seed, session), topicCount);
       String text =
-          fill(MEMORY_TEMPLATES[random.nextInt(MEMORY_TEMPLATES.length)], topics.get(topic), random)
-              + fillerTail(random);
-      String speaker = PEOPLE[random.nextInt(PEOPLE.length)];
+          CorpusText.fill(templates[random.nextInt(templates.length)], topics.get(topic), random)
+              + CorpusText.fillerTail(random);
+      String speaker = CorpusText.pick(random, CorpusVocabulary.PEOPLE);
       items.add(
           new Item(
               i,
@@ -296,7 +109,7 @@ public final class SyntheticCorpus {
               "session-" + session,
               speaker,
               topic));
-      vectors[i] = vectorOf(random, topic);
+      vectors[i] = space.draw(random, topic);
     }
   }
 
@@ -403,97 +216,7 @@ public final class SyntheticCorpus {
 
   /** One question drawn from {@code random}. */
   public Query query(Random random) {
-    int topic = random.nextInt(topics.size());
-    String text =
-        fill(QUERY_TEMPLATES[random.nextInt(QUERY_TEMPLATES.length)], topics.get(topic), random);
-    return new Query(text, topic, vectorOf(random, topic));
-  }
-
-  private float[] vectorOf(Random random, int topic) {
-    float[] c = centroids[topic];
-    float[] s = subtopics[topic][random.nextInt(SUBTOPICS)];
-    float[] noise = unitGaussian(random, dimension);
-    float[] v = new float[dimension];
-    for (int d = 0; d < dimension; d++) {
-      v[d] = c[d] + 0.6f * s[d] + 0.7f * noise[d];
-    }
-    return normalize(v);
-  }
-
-  private static Topic topic(Random r, int t) {
-    String noun = pick(r, NOUNS);
-    String noun2 = pick(r, NOUNS);
-    String verb = pick(r, VERBS);
-    String verb2 = pick(r, VERBS);
-    String service = pick(r, SERVICES) + (t % 3 == 0 ? "" : "-" + pick(r, NOUNS));
-    String ident = verb + capitalize(noun) + capitalize(noun2); // camelCase
-    String ident2 = capitalize(noun2) + capitalize(pick(r, NOUNS)) + "Handler"; // PascalCase
-    String snake = noun + "_" + pick(r, NOUNS) + "_" + (r.nextBoolean() ? "ms" : "limit");
-    String file = "src/main/java/com/acme/" + noun + "/" + ident2 + ".java";
-    if (r.nextInt(3) == 0) {
-      file = "services/" + service + "/" + noun2 + "/" + snake + ".py";
-    }
-    String prefix = pick(r, ERROR_PREFIXES);
-    String error =
-        switch (prefix) {
-          case "ERR_" -> "ERR_" + pick(r, ERROR_WORDS);
-          case "HTTP " -> "HTTP " + (400 + r.nextInt(104));
-          case "ORA-" -> String.format(Locale.ROOT, "ORA-%05d", r.nextInt(99_999));
-          case "SQLSTATE " -> "SQLSTATE " + (40000 + r.nextInt(60000));
-          default -> prefix + (1000 + r.nextInt(9000));
-        };
-    String command = String.format(Locale.ROOT, pick(r, COMMANDS), service);
-    return new Topic(service, ident, ident2, snake, file, error, command, noun, verb2);
-  }
-
-  private static String fill(String template, Topic t, Random r) {
-    StringBuilder sb = new StringBuilder(template.length() + 80);
-    for (int i = 0; i < template.length(); i++) {
-      char ch = template.charAt(i);
-      if (ch != '%' || i + 1 == template.length()) {
-        sb.append(ch);
-        continue;
-      }
-      char key = template.charAt(++i);
-      sb.append(
-          switch (key) {
-            case 'P' -> pick(r, PEOPLE);
-            case 'S' -> t.service();
-            case 'E' -> t.error();
-            case 'I' -> r.nextBoolean() ? t.ident() : t.snake();
-            case 'J' -> t.ident2();
-            case 'F' -> t.file();
-            case 'C' -> t.command();
-            case 'N' -> t.noun();
-            case 'V' -> t.verb();
-            case 'W' -> pick(r, FILLER);
-            default -> "%" + key;
-          });
-    }
-    return sb.toString();
-  }
-
-  private static String fillerTail(Random r) {
-    int words = r.nextInt(12);
-    if (words == 0) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder(" ");
-    for (int i = 0; i < words; i++) {
-      if (i > 0) {
-        sb.append(' ');
-      }
-      sb.append(r.nextInt(5) == 0 ? pick(r, NOUNS) : pick(r, FILLER));
-    }
-    return sb.append('.').toString();
-  }
-
-  private static String pick(Random r, String[] words) {
-    return words[r.nextInt(words.length)];
-  }
-
-  private static String capitalize(String s) {
-    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    return questions.next(random);
   }
 
   private static long mix(long seed, int session) {
@@ -502,26 +225,6 @@ public final class SyntheticCorpus {
     h *= 0xff51afd7ed558ccdL;
     h ^= h >>> 33;
     return h;
-  }
-
-  static float[] unitGaussian(Random r, int dimension) {
-    float[] v = new float[dimension];
-    for (int d = 0; d < dimension; d++) {
-      v[d] = (float) r.nextGaussian();
-    }
-    return normalize(v);
-  }
-
-  static float[] normalize(float[] v) {
-    double n = 0;
-    for (float x : v) {
-      n += x * x;
-    }
-    float scale = (float) (1 / Math.sqrt(n));
-    for (int d = 0; d < v.length; d++) {
-      v[d] *= scale;
-    }
-    return v;
   }
 
   @Override

@@ -98,9 +98,9 @@ class EvalDataTest {
         new EvalData.EvalMemory("c", "m", null, null, null, "Look!", "a cat");
     EvalData.EvalMemory onlyPhoto =
         new EvalData.EvalMemory("c", "m", null, null, null, "", "a cat");
-    assertEquals("hi", RetrievalEval.content(plain));
-    assertEquals("Look! [shares a photo: a cat]", RetrievalEval.content(photo));
-    assertEquals("[shares a photo: a cat]", RetrievalEval.content(onlyPhoto));
+    assertEquals("hi", EvalIngest.content(plain));
+    assertEquals("Look! [shares a photo: a cat]", EvalIngest.content(photo));
+    assertEquals("[shares a photo: a cat]", EvalIngest.content(onlyPhoto));
   }
 
   @Test
@@ -109,19 +109,18 @@ class EvalDataTest {
     EvalData.EvalMemory b = new EvalData.EvalMemory("c", "2", "s1", "Ben", null, "Look", "a cat");
     EvalData.EvalMemory c = new EvalData.EvalMemory("c", "3", "s2", "Ann", null, "Later", null);
     EvalData.EvalMemory d = new EvalData.EvalMemory("d", "4", "s2", "Cy", null, "Other", null);
-    assertEquals("", RetrievalEval.context(null, a));
-    assertEquals("Ann: Hi", RetrievalEval.context(a, b));
-    assertEquals("", RetrievalEval.context(b, c));
-    assertEquals("", RetrievalEval.context(c, d));
+    assertEquals("", EvalIngest.context(null, a));
+    assertEquals("Ann: Hi", EvalIngest.context(a, b));
+    assertEquals("", EvalIngest.context(b, c));
+    assertEquals("", EvalIngest.context(c, d));
     assertEquals(
         "Ben: Look [shares a photo: a cat]",
-        RetrievalEval.context(
-            b, new EvalData.EvalMemory("c", "5", "s1", "Ann", null, "Aww", null)));
+        EvalIngest.context(b, new EvalData.EvalMemory("c", "5", "s1", "Ann", null, "Aww", null)));
   }
 
   @Test
   void scopes_sanitizeConversationIdsAndKeepThemDistinct() {
-    var scopes = RetrievalEval.scopes(List.of("conv-26", "c 2/x", "c_2_x"));
+    var scopes = EvalIngest.scopes(List.of("conv-26", "c 2/x", "c_2_x"));
     assertEquals("eval/conv-26", scopes.get("conv-26").value());
     assertEquals("eval/c_2_x", scopes.get("c 2/x").value());
     assertEquals("eval/c_2_x-2", scopes.get("c_2_x").value());

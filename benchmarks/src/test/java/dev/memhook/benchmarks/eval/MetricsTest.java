@@ -50,9 +50,9 @@ class MetricsTest {
   @Test
   void percentile_isNearestRank() {
     double[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    assertEquals(5, RetrievalEval.percentile(sorted, 0.5));
-    assertEquals(10, RetrievalEval.percentile(sorted, 0.99));
-    assertEquals(1, RetrievalEval.percentile(sorted, 0.0));
-    assertEquals(0, RetrievalEval.percentile(new double[0], 0.5));
+    assertEquals(5, EvalReportPrinter.percentile(sorted, 0.5));
+    assertEquals(10, EvalReportPrinter.percentile(sorted, 0.99));
+    assertEquals(1, EvalReportPrinter.percentile(sorted, 0.0));
+    assertEquals(0, EvalReportPrinter.percentile(new double[0], 0.5));
   }
 }

@@ -1,0 +1,167 @@
+package dev.memhook.benchmarks.eval;
+
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.Scope;
+import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Runs {@link RetrievalEval}'s recalls and counts what they found: retrieval quality of the ungated
+ * configurations, then the relevance gate's precision and cost. Prints nothing. Stateless.
+ */
+final class EvalRecalls {
+
+  /** The ungated configurations, in the order they run and are reported. */
+  static final List<String> CONFIGS = List.of("text", "vector", "fused");
+
+  /**
+   * Retrieval quality with the gate off.
+   *
+   * @param overall per configuration, the metrics over all queries
+   * @param perCategory per configuration, the metrics per category ("number name")
+   * @param categories every category, sorted
+   * @param fusedTop per query id, the eval ids the fused configuration ranked
+   * @param latencyMillis fused recall latencies, sorted
+   */
+  record Quality(
+      Map<String, Metrics.Sums> overall,
+      Map<String, Map<String, Metrics.Sums>> perCategory,
+      SortedSet<String> categories,
+      Map<String, List<String>> fusedTop,
+      double[] latencyMillis) {}
+
+  /**
+   * What the relevance gate did.
+   *
+   * @param offTopic recalls against another conversation
+   * @param offTopicEmpty those that returned nothing
+   * @param withEvidence on-topic queries whose ungated fused top holds a relevant memory
+   * @param evidenceLost those whose gated top holds none
+   * @param onTopicEmpty gated on-topic recalls that returned nothing
+   * @param queries all queries
+   */
+  record Gate(
+      int offTopic,
+      int offTopicEmpty,
+      int withEvidence,
+      int evidenceLost,
+      int onTopicEmpty,
+      int queries) {
+
+    /** The share of off-topic recalls that returned nothing, or NaN without any. */
+    double precision() {
+      return offTopic == 0 ? Double.NaN : (double) offTopicEmpty / offTopic;
+    }
+
+    /** The share of on-topic queries whose evidence the gate removed, or NaN without any. */
+    double cost() {
+      return withEvidence == 0 ? Double.NaN : (double) evidenceLost / withEvidence;
+    }
+  }
+
+  private EvalRecalls() {}
+
+  /**
+   * Runs every query against its own conversation with each of {@link #CONFIGS}, timing the fused
+   * recalls.
+   */
+  static Quality quality(
+      EvalData data,
+      Map<String, Scope> scopes,
+      Map<String, MemoryService> services,
+      Map<MemoryId, String> evalIds) {
+    Map<String, Metrics.Sums> overall = new LinkedHashMap<>();
+    Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
+    Map<String, List<String>> fusedTop = new HashMap<>();
+    SortedSet<String> categories = new TreeSet<>();
+    double[] latencies = new double[data.queries().size()];
+    for (String config : CONFIGS) {
+      MemoryService service = services.get(config);
+      Metrics.Sums all = new Metrics.Sums();
+      Map<String, Metrics.Sums> byCategory = new TreeMap<>();
+      int qi = 0;
+      for (EvalQuery q : data.queries()) {
+        long t0 = System.nanoTime();
+        RecallResult r =
+            service.recall(new RecallQuery(scopes.get(q.conv()), q.text(), RetrievalEval.LIMIT));
+        long t1 = System.nanoTime();
+        List<String> ranked = ranked(r, evalIds);
+        all.add(ranked, q.relevant());
+        String category = q.category() + " " + q.categoryName();
+        categories.add(category);
+        byCategory.computeIfAbsent(category, c -> new Metrics.Sums()).add(ranked, q.relevant());
+        if (config.equals("fused")) {
+          latencies[qi] = (t1 - t0) / 1e6;
+          fusedTop.put(q.id(), ranked);
+        }
+        qi++;
+      }
+      overall.put(config, all);
+      perCategory.put(config, byCategory);
+    }
+    Arrays.sort(latencies);
+    return new Quality(overall, perCategory, categories, fusedTop, latencies);
+  }
+
+  /**
+   * Runs every query through {@code gated}: against the next conversation (the last against the
+   * first), which should return nothing, and against its own, compared with {@code fusedTop}.
+   */
+  static Gate gate(
+      EvalData data,
+      Map<String, Scope> scopes,
+      MemoryService gated,
+      Map<String, List<String>> fusedTop,
+      Map<MemoryId, String> evalIds) {
+    int limit = RetrievalEval.LIMIT;
+    List<String> convs = new ArrayList<>(scopes.keySet());
+    int offTopic = 0;
+    int offTopicEmpty = 0;
+    int withEvidence = 0;
+    int evidenceLost = 0;
+    int onTopicEmpty = 0;
+    for (EvalQuery q : data.queries()) {
+      if (convs.size() > 1) {
+        String other = convs.get((convs.indexOf(q.conv()) + 1) % convs.size());
+        offTopic++;
+        if (gated
+            .recall(new RecallQuery(scopes.get(other), q.text(), limit))
+            .memories()
+            .isEmpty()) {
+          offTopicEmpty++;
+        }
+      }
+      List<String> gatedTop =
+          ranked(gated.recall(new RecallQuery(scopes.get(q.conv()), q.text(), limit)), evalIds);
+      if (gatedTop.isEmpty()) {
+        onTopicEmpty++;
+      }
+      if (Metrics.anyAt(limit, fusedTop.get(q.id()), q.relevant()) > 0) {
+        withEvidence++;
+        if (Metrics.anyAt(limit, gatedTop, q.relevant()) == 0) {
+          evidenceLost++;
+        }
+      }
+    }
+    return new Gate(
+        offTopic, offTopicEmpty, withEvidence, evidenceLost, onTopicEmpty, data.queries().size());
+  }
+
+  /** The eval ids of {@code r}'s memories in rank order; an unknown id stays as it is. */
+  private static List<String> ranked(RecallResult r, Map<MemoryId, String> evalIds) {
+    List<String> out = new ArrayList<>(r.memories().size());
+    r.ids().forEach(id -> out.add(evalIds.getOrDefault(id, id.value())));
+    return out;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.memhook.benchmarks.eval;
+
+import dev.memhook.api.RecallOptions;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+
+/** Prints {@link RetrievalEval}'s tables: quality, the relevance gate and latency. Stateless. */
+final class EvalReportPrinter {
+
+  private EvalReportPrinter() {}
+
+  /** The quality table: each configuration overall, then per category. */
+  static void quality(EvalRecalls.Quality quality, PrintStream out) {
+    out.println();
+    out.println("Retrieval quality (gate off), recall limit " + RetrievalEval.LIMIT + ":");
+    out.println();
+    out.println("| config | queries | recall@5 | recall@10 | any@5 | MRR |");
+    out.println("|---|---|---|---|---|---|");
+    quality.overall().forEach((config, s) -> out.println(row(config + " / overall", s)));
+    for (String category : quality.categories()) {
+      for (String config : quality.overall().keySet()) {
+        out.println(
+            row(config + " / " + category, quality.perCategory().get(config).get(category)));
+      }
+    }
+  }
+
+  /** The gate's definitions and counts; {@code gatedOptions} is the configuration it ran with. */
+  static void gate(EvalRecalls.Gate gate, RecallOptions gatedOptions, PrintStream out) {
+    int limit = RetrievalEval.LIMIT;
+    out.println();
+    out.println("Relevance gate (" + gatedOptions + "):");
+    out.println(
+        "  gate precision = share of off-topic recalls (conversation i's questions against conversation"
+            + " i+1's memories) that return nothing");
+    out.println(
+        "  gate cost = among on-topic queries whose ungated fused top "
+            + limit
+            + " holds >= 1 relevant memory,"
+            + " the share whose gated top "
+            + limit
+            + " holds none");
+    if (gate.offTopic() == 0) {
+      out.println("  gate precision: n/a (one conversation)");
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "  gate precision: %d of %d off-topic recalls empty = %.3f%n",
+          gate.offTopicEmpty(),
+          gate.offTopic(),
+          gate.precision());
+    }
+    out.printf(
+        Locale.ROOT,
+        "  gate cost: %d of %d on-topic queries lost all evidence = %.3f%n",
+        gate.evidenceLost(),
+        gate.withEvidence(),
+        gate.cost());
+    out.printf(
+        Locale.ROOT,
+        "  on-topic recalls that returned nothing with the gate: %d of %d%n",
+        gate.onTopicEmpty(),
+        gate.queries());
+  }
+
+  /** Median, p99 and mean of the sorted fused recall latencies. */
+  static void latency(double[] sortedMillis, PrintStream out) {
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "Fused recall latency per query (query embedding included), %d queries:"
+            + " median %.2f ms, p99 %.2f ms, mean %.2f ms%n",
+        sortedMillis.length,
+        percentile(sortedMillis, 0.5),
+        percentile(sortedMillis, 0.99),
+        Arrays.stream(sortedMillis).average().orElse(0));
+  }
+
+  /** The nearest-rank percentile of sorted {@code values}; 0 when empty. */
+  static double percentile(double[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  private static String row(String label, Metrics.Sums s) {
+    return String.format(
+        Locale.ROOT,
+        "| %s | %d | %.3f | %.3f | %.3f | %.3f |",
+        label,
+        s.queries(),
+        s.recall5(),
+        s.recall10(),
+        s.any5(),
+        s.mrr());
+  }
+}

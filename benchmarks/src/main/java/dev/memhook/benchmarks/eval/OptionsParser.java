@@ -1,0 +1,76 @@
+package dev.memhook.benchmarks.eval;
+
+import java.nio.file.Path;
+
+/** Parses {@link RetrievalEval}'s command line into {@link RetrievalEval.Options}. Stateless. */
+final class OptionsParser {
+
+  static final String USAGE =
+      "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
+          + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
+          + " [--evidence-cosine X --evidence-text X] [--no-context]";
+
+  private OptionsParser() {}
+
+  /**
+   * Parses {@code args}.
+   *
+   * @throws IllegalArgumentException if an option is unknown, lacks its value or is malformed
+   */
+  static RetrievalEval.Options parse(String... args) {
+    Path data = null;
+    String embedder = "hashing";
+    String store = "lucene";
+    boolean noCap = false;
+    int maxPerSession = 0;
+    double minCosine = Double.NaN;
+    double minText = Double.NaN;
+    double evidenceCosine = Double.NaN;
+    double evidenceText = Double.NaN;
+    boolean context = true;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--data" -> data = Path.of(value(args, ++i, a));
+        case "--embedder" -> embedder = value(args, ++i, a);
+        case "--store" -> store = value(args, ++i, a);
+        case "--no-session-cap" -> noCap = true;
+        case "--max-per-session" -> maxPerSession = Integer.parseInt(value(args, ++i, a));
+        case "--min-cosine" -> minCosine = Double.parseDouble(value(args, ++i, a));
+        case "--min-text" -> minText = Double.parseDouble(value(args, ++i, a));
+        case "--evidence-cosine" -> evidenceCosine = Double.parseDouble(value(args, ++i, a));
+        case "--evidence-text" -> evidenceText = Double.parseDouble(value(args, ++i, a));
+        case "--no-context" -> context = false;
+        default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
+      }
+    }
+    if (data == null) {
+      throw new IllegalArgumentException("--data is required\n" + USAGE);
+    }
+    if (noCap && maxPerSession > 0) {
+      throw new IllegalArgumentException(
+          "--no-session-cap and --max-per-session exclude each other");
+    }
+    if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
+      throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
+    }
+    return new RetrievalEval.Options(
+        data,
+        embedder,
+        store,
+        noCap,
+        maxPerSession,
+        minCosine,
+        minText,
+        evidenceCosine,
+        evidenceText,
+        context);
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+    }
+    return args[i];
+  }
+}
