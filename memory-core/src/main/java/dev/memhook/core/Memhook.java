@@ -6,6 +6,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
+import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -230,7 +231,8 @@ public final class Memhook {
             recallOptions != null ? recallOptions : RecallOptions.defaults(),
             clock != null ? clock : Clock.systemUTC(),
             exec,
-            ownedExecutor);
+            ownedExecutor,
+            Sanitizer.defaults());
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();

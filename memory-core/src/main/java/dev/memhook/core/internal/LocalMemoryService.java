@@ -23,6 +23,7 @@ import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
+import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -66,13 +67,14 @@ public final class LocalMemoryService implements MemoryService {
       RecallOptions options,
       Clock clock,
       Executor executor,
-      ExecutorService ownedExecutor) {
+      ExecutorService ownedExecutor,
+      Sanitizer sanitizer) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.ownedExecutor = ownedExecutor;
-    this.intake = new MemoryIntake(clock);
+    this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
     store.attach(embedder.space());
   }

@@ -23,7 +23,7 @@ import java.util.Objects;
  * none (the local, synthetic compression). Nothing is stored here; a draft that breaks a limit is
  * rejected whole with an {@link IllegalArgumentException} naming the limit.
  *
- * <p>Stateless apart from its clock; thread-safe.
+ * <p>Stateless apart from its clock and sanitizer; thread-safe.
  */
 public final class MemoryIntake {
 
@@ -34,9 +34,11 @@ public final class MemoryIntake {
   static final int DERIVED_SUMMARY_LENGTH = 300;
 
   private final Clock clock;
+  private final Sanitizer sanitizer;
 
-  public MemoryIntake(Clock clock) {
+  public MemoryIntake(Clock clock, Sanitizer sanitizer) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
   }
 
   /** A new version-1 memory from {@code draft}. */
@@ -55,26 +57,26 @@ public final class MemoryIntake {
   }
 
   private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
-    String content = Sanitizer.sanitize(draft.content()).strip();
+    String content = sanitizer.sanitize(draft.content()).strip();
     checkArgument(!content.isEmpty(), "content is empty after sanitizing");
     checkArgument(
         content.length() <= Memory.MAX_CONTENT,
         "content must be at most %s characters, got %s; split it into several memories",
         Memory.MAX_CONTENT,
         content.length());
-    String title = Sanitizer.sanitize(draft.title()).strip();
+    String title = sanitizer.sanitize(draft.title()).strip();
     checkArgument(
         title.length() <= Memory.MAX_TITLE,
         "title must be at most %s characters, got %s",
         Memory.MAX_TITLE,
         title.length());
-    String summary = Sanitizer.sanitize(draft.summary()).strip();
+    String summary = sanitizer.sanitize(draft.summary()).strip();
     checkArgument(
         summary.length() <= Memory.MAX_SUMMARY,
         "summary must be at most %s characters, got %s",
         Memory.MAX_SUMMARY,
         summary.length());
-    String context = Sanitizer.sanitize(draft.context()).strip();
+    String context = sanitizer.sanitize(draft.context()).strip();
     if (context.length() > Memory.MAX_CONTEXT) {
       // context only helps search; its most recent part (the end) matters most, so keep that
       context = context.substring(context.length() - Memory.MAX_CONTEXT);
@@ -83,9 +85,9 @@ public final class MemoryIntake {
     Origin origin =
         draft.origin().name() == null
             ? draft.origin()
-            : new Origin(draft.origin().kind(), Sanitizer.sanitize(draft.origin().name()));
+            : new Origin(draft.origin().kind(), sanitizer.sanitize(draft.origin().name()));
     Map<String, String> attributes = new LinkedHashMap<>();
-    draft.attributes().forEach((k, v) -> attributes.put(k, Sanitizer.sanitize(v)));
+    draft.attributes().forEach((k, v) -> attributes.put(k, sanitizer.sanitize(v)));
     return Memory.builder()
         .id(id)
         .type(draft.type())
@@ -145,11 +147,11 @@ public final class MemoryIntake {
     return text.substring(0, end).strip() + "…";
   }
 
-  private static List<String> normalizeConcepts(List<String> concepts) {
+  private List<String> normalizeConcepts(List<String> concepts) {
     LinkedHashSet<String> out = new LinkedHashSet<>();
     for (String c : concepts) {
       Objects.requireNonNull(c, "concept");
-      String n = Sanitizer.sanitize(c).strip().toLowerCase(Locale.ROOT);
+      String n = sanitizer.sanitize(c).strip().toLowerCase(Locale.ROOT);
       if (!n.isEmpty()) {
         out.add(n.length() > 100 ? n.substring(0, 100) : n);
       }

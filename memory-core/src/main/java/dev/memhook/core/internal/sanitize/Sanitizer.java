@@ -56,10 +56,17 @@ public final class Sanitizer {
                       + "\\s*[:=]\\s*)(?!\\[redacted)(\"[^\"]*\"|'[^']*'|[^\\s,;]+)"),
               "$1[redacted:secret]"));
 
+  private static final Sanitizer DEFAULTS = new Sanitizer();
+
   private Sanitizer() {}
 
+  /** The built-in rules. */
+  public static Sanitizer defaults() {
+    return DEFAULTS;
+  }
+
   /** {@code text} with private regions and credentials redacted. */
-  public static String sanitize(String text) {
+  public String sanitize(String text) {
     Objects.requireNonNull(text, "text");
     String out = PRIVATE_BLOCK.matcher(text).replaceAll("[private]");
     out = STRAY_CLOSE.matcher(out).replaceAll("");

@@ -14,6 +14,7 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
 import dev.memhook.core.internal.index.DerivedText;
+import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.testkit.Seeds;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MemoryIntakeTest {
 
   private static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
-  private final MemoryIntake intake = new MemoryIntake(Clock.fixed(NOW, ZoneOffset.UTC));
+  private final MemoryIntake intake =
+      new MemoryIntake(Clock.fixed(NOW, ZoneOffset.UTC), Sanitizer.defaults());
 
   @Test
   void newMemory_isARandomVersionOne_latest_storedNow_andHappenedNowUnlessTheDraftSays() {

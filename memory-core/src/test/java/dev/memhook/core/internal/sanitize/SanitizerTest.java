@@ -11,15 +11,17 @@ class SanitizerTest {
   @Test
   void privateRegions_areReplaced_evenAcrossLines() {
     assertEquals(
-        "keep [private] keep", Sanitizer.sanitize("keep <private>my\nsalary</private> keep"));
+        "keep [private] keep",
+        Sanitizer.defaults().sanitize("keep <private>my\nsalary</private> keep"));
     assertEquals(
         "a [private] b [private]",
-        Sanitizer.sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
+        Sanitizer.defaults().sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
   }
 
   @Test
   void anUnclosedPrivateTag_hidesTheRest() {
-    assertEquals("visible [private]", Sanitizer.sanitize("visible <private>everything after"));
+    assertEquals(
+        "visible [private]", Sanitizer.defaults().sanitize("visible <private>everything after"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -42,26 +44,28 @@ class SanitizerTest {
         "slack xoxb-1234567890-abcdefghij|slack [redacted:slack-token]"
       })
   void credentials_areReplacedByARedactionNamingTheirKind(String input, String expected) {
-    assertEquals(expected, Sanitizer.sanitize(input));
+    assertEquals(expected, Sanitizer.defaults().sanitize(input));
   }
 
   @Test
   void privateKeyBlocks_areRedacted() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
-    assertEquals("cfg [redacted:private-key] end", Sanitizer.sanitize("cfg " + key + " end"));
+    assertEquals(
+        "cfg [redacted:private-key] end", Sanitizer.defaults().sanitize("cfg " + key + " end"));
   }
 
   @Test
   void ordinaryTechnicalText_isLeftAlone() {
     String text =
         "Run mvn -pl core test; see src/main/AuthMiddleware.java and commit 3f2a9c1. Password policy: 12 chars.";
-    assertEquals(text, Sanitizer.sanitize(text));
+    assertEquals(text, Sanitizer.defaults().sanitize(text));
   }
 
   @Test
   void sanitizing_isIdempotent() {
     String once =
-        Sanitizer.sanitize("password=hunter2 Bearer abcdefghijklmnop <private>x</private>");
-    assertEquals(once, Sanitizer.sanitize(once));
+        Sanitizer.defaults()
+            .sanitize("password=hunter2 Bearer abcdefghijklmnop <private>x</private>");
+    assertEquals(once, Sanitizer.defaults().sanitize(once));
   }
 }
