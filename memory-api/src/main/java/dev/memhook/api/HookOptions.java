@@ -12,16 +12,24 @@ import java.util.Objects;
  *
  * @param scope the scope the hook recalls from and the {@code get_memory} tool serves
  * @param maxPerMessage the most memories recalled for one scanned message
- * @param maxPerCallback the most memories injected by one callback, over all its messages
+ * @param maxPerCallback the most memories injected by one callback, over all its messages; one
+ *     injection is one {@code get_memory} summary call, which takes at most 50 ids, so a callback
+ *     injects at most 50 whatever this says
  * @param recallTimeout how long a callback waits for recall before it completes without injecting
  * @param listener receives injection and failure events
+ * @param maxMemoryChars the longest one memory's full {@code get_memory} result may be, in
+ *     characters of the JSON the model reads (escapes counted); longer content comes in pages
+ * @param maxResultChars the longest one {@code get_memory} result may be, in characters of the JSON
+ *     the model reads, whatever the model asked for; at least {@code maxMemoryChars}
  */
 public record HookOptions(
     Scope scope,
     int maxPerMessage,
     int maxPerCallback,
     Duration recallTimeout,
-    HookListener listener) {
+    HookListener listener,
+    int maxMemoryChars,
+    int maxResultChars) {
 
   /**
    * Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message.
@@ -39,6 +47,33 @@ public record HookOptions(
    */
   public static final Duration DEFAULT_RECALL_TIMEOUT = Duration.ofMillis(250);
 
+  /**
+   * Default {@link #maxMemoryChars()}: 16,000 characters, a few thousand tokens of prose (a token
+   * is about four characters of English, fewer of code or other scripts). A memory meant to be read
+   * whole fits; a longer one is read a page at a time, so one fetch never crowds out the
+   * conversation.
+   */
+  public static final int DEFAULT_MAX_MEMORY_CHARS = 16_000;
+
+  /**
+   * Default {@link #maxResultChars()}: 40,000 characters, about ten thousand tokens, a small share
+   * of a current model's context. It holds 50 summaries of typical length whole, or two full
+   * memories at {@link #DEFAULT_MAX_MEMORY_CHARS}; a batch over it is shared out (see the {@code
+   * get_memory} tool's rules).
+   */
+  public static final int DEFAULT_MAX_RESULT_CHARS = 40_000;
+
+  /**
+   * The least {@link #maxMemoryChars()} may be: room for a memory's id, metadata and paging hint.
+   */
+  public static final int MIN_MEMORY_CHARS = 2_000;
+
+  /** The least {@link #maxResultChars()} may be: room for 50 summaries cut to their ids. */
+  public static final int MIN_RESULT_CHARS = 10_000;
+
+  /** The most either character budget may be. */
+  public static final int MAX_CHARS = 4_000_000;
+
   /** The most {@link #maxPerCallback()} may be. */
   private static final int MAX_PER_CALLBACK = 1_000;
 
@@ -50,6 +85,17 @@ public record HookOptions(
     inRange("maxPerMessage", maxPerMessage, 1, RecallQuery.MAX_LIMIT);
     inRange("maxPerCallback", maxPerCallback, 1, MAX_PER_CALLBACK);
     checkPositive(recallTimeout);
+    inRange("maxMemoryChars", maxMemoryChars, MIN_MEMORY_CHARS, MAX_CHARS);
+    inRange("maxResultChars", maxResultChars, MIN_RESULT_CHARS, MAX_CHARS);
+    if (maxMemoryChars > maxResultChars) {
+      throw new IllegalArgumentException(
+          "maxMemoryChars ("
+              + maxMemoryChars
+              + ") must not exceed maxResultChars ("
+              + maxResultChars
+              + "): one memory's result is one tool result; raise maxResultChars or lower"
+              + " maxMemoryChars");
+    }
   }
 
   private static Duration checkPositive(Duration recallTimeout) {
@@ -59,7 +105,10 @@ public record HookOptions(
     return recallTimeout;
   }
 
-  /** The defaults: {@link Scope#DEFAULT}, 3 per message, 5 per callback, 250 ms, no listener. */
+  /**
+   * The defaults: {@link Scope#DEFAULT}, 3 per message, 5 per callback, 250 ms, no listener, 16,000
+   * characters per memory and 40,000 per tool result.
+   */
   public static HookOptions defaults() {
     return builder().build();
   }
@@ -76,6 +125,8 @@ public record HookOptions(
     private int maxPerCallback = DEFAULT_MAX_PER_CALLBACK;
     private Duration recallTimeout = DEFAULT_RECALL_TIMEOUT;
     private HookListener listener = HookListener.NONE;
+    private int maxMemoryChars = DEFAULT_MAX_MEMORY_CHARS;
+    private int maxResultChars = DEFAULT_MAX_RESULT_CHARS;
 
     private final BuilderSettings settings = new BuilderSettings();
 
@@ -116,9 +167,40 @@ public record HookOptions(
       return settings.recorded(this, "listener");
     }
 
-    /** Builds the options. */
+    /**
+     * The longest one memory's full {@code get_memory} result may be, in characters of its JSON,
+     * 2,000 to 4,000,000; longer content is returned in pages.
+     */
+    public Builder maxMemoryChars(int value) {
+      settings.checkUnset("maxMemoryChars");
+      this.maxMemoryChars = inRange("maxMemoryChars", value, MIN_MEMORY_CHARS, MAX_CHARS);
+      return settings.recorded(this, "maxMemoryChars");
+    }
+
+    /**
+     * The longest one {@code get_memory} result may be, in characters of its JSON, 10,000 to
+     * 4,000,000, and at least {@link #maxMemoryChars(int)} (checked by {@link #build()}).
+     */
+    public Builder maxResultChars(int value) {
+      settings.checkUnset("maxResultChars");
+      this.maxResultChars = inRange("maxResultChars", value, MIN_RESULT_CHARS, MAX_CHARS);
+      return settings.recorded(this, "maxResultChars");
+    }
+
+    /**
+     * Builds the options.
+     *
+     * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars}
+     */
     public HookOptions build() {
-      return new HookOptions(scope, maxPerMessage, maxPerCallback, recallTimeout, listener);
+      return new HookOptions(
+          scope,
+          maxPerMessage,
+          maxPerCallback,
+          recallTimeout,
+          listener,
+          maxMemoryChars,
+          maxResultChars);
     }
   }
 }

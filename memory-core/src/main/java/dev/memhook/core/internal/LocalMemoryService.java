@@ -170,7 +170,7 @@ public final class LocalMemoryService implements MemoryService {
           new AsyncMemoryHook(
               chat,
               options,
-              new GetMemoryTool(store, options.scope()),
+              new GetMemoryTool(store, options),
               engine::recall,
               executor,
               () -> {

@@ -226,12 +226,17 @@ public final class AsyncMemoryHook implements MemoryHook {
         .thenCompose(ids -> inject(phase, ids));
   }
 
-  /** Recalls for each message in order, keeping new ids up to the per-callback cap. */
+  /**
+   * Recalls for each message in order, keeping new ids up to the per-callback cap, which is never
+   * more than one {@code get_memory} summary call takes: more would make the injected call an error
+   * while its ids count as injected.
+   */
   private List<MemoryId> recallAll(List<ChatMessage> messages) {
     Set<MemoryId> already = injectedIds();
     LinkedHashSet<MemoryId> chosen = new LinkedHashSet<>();
+    int cap = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
     for (ChatMessage m : messages) {
-      if (chosen.size() >= options.maxPerCallback()) {
+      if (chosen.size() >= cap) {
         break;
       }
       if (m.text().isBlank()) {
@@ -240,7 +245,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       RecallResult result =
           recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
       for (MemoryId memoryId : result.ids()) {
-        if (chosen.size() >= options.maxPerCallback()) {
+        if (chosen.size() >= cap) {
           break;
         }
         if (!already.contains(memoryId)) {
