@@ -77,9 +77,9 @@ final class MemoryRendering {
         cut.forEach(o.putArray("cut")::add);
       }
     }
-    int room = cap - render(o).length();
-    int rest = JsonText.escapedLength(content, offset, content.length());
-    if (rest <= room - (offset > 0 ? contentLengthCost(content) : 0)) {
+    int room = cap - render(o).length() - (offset > 0 ? contentLengthCost(content) : 0);
+    // the walk stops at the room, so a page costs its own length, not the rest of the content
+    if (room >= 0 && JsonText.cutPoint(content, offset, room) == content.length()) {
       o.put("content", content.substring(offset));
       if (offset > 0) {
         o.put("contentLength", content.length());

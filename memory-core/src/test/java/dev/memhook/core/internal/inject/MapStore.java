@@ -1,0 +1,89 @@
+package dev.memhook.core.internal.inject;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The part of a store {@code get_memory} reads, over a map: memories come back exactly as they were
+ * put (no store's encoding touches them), so tool tests can hold any text, lone surrogates
+ * included. Searches and writes other than {@link #put} are not supported.
+ */
+final class MapStore implements MemoryStore {
+
+  private final Map<MemoryId, Memory> memories = new ConcurrentHashMap<>();
+
+  /** Puts {@code m} without an embedding. */
+  Memory add(Memory m) {
+    memories.put(m.id(), m);
+    return m;
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return Set.of();
+  }
+
+  @Override
+  public void attach(EmbeddingSpace space) {}
+
+  @Override
+  public void put(Memory memory, Embedding embedding) {
+    add(memory);
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public Optional<Memory> get(MemoryId id) {
+    return Optional.ofNullable(memories.get(id));
+  }
+
+  @Override
+  public boolean delete(MemoryId id, ForgetRecord audit) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public List<ForgetRecord> forgotten(Scope scope) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public TextHits searchText(Scope scope, String query, int k) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public long count(Scope scope) {
+    return memories.values().stream().filter(m -> m.scope().equals(scope)).count();
+  }
+
+  @Override
+  public void close() {}
+}
