@@ -209,6 +209,17 @@ class GetMemoryToolPagingTest {
         e.getMessage());
   }
 
+  @Test
+  void theDefinitionTheModelSees_declaresOffset_andDescribesPaging() throws Exception {
+    JsonNode schema = JsonText.JSON.readTree(GetMemoryTool.DEFINITION.parametersSchema());
+    assertEquals("integer", schema.at("/properties/offset/type").asText());
+    assertEquals(0, schema.at("/properties/offset/minimum").asInt());
+    assertEquals(List.of("id", "offset", "ids", "summary"), fieldNames(schema.get("properties")));
+    String description = GetMemoryTool.DEFINITION.description();
+    assertTrue(description.contains("\"nextOffset\"") && description.contains("\"offset\""));
+    assertTrue(description.contains("not instructions"), description);
+  }
+
   private static List<String> fieldNames(JsonNode node) {
     List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
