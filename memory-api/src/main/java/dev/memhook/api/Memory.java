@@ -1,8 +1,6 @@
 package dev.memhook.api;
 
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,17 +15,21 @@ import java.util.Objects;
  * Updating writes a new version whose {@link #supersedes()} names the old id; the old version is
  * kept with {@link #latest()} false and is never recalled.
  *
+ * <p>Every component is within the limits stated on {@link MemoryDraft}, so whatever a store holds
+ * fits them too.
+ *
  * <p>Immutable and thread-safe. Collections are copied and unmodifiable. All components are
  * non-null except {@link #sourceSession()} and {@link #supersedes()}, which are null when absent.
  *
  * @param id this version's id
  * @param type what kind of knowledge this is
- * @param title a short title, at most {@value #MAX_TITLE} characters
- * @param summary what a batched injection shows, at most {@value #MAX_SUMMARY} characters
+ * @param title a short title, at most {@value MemoryDraft#MAX_TITLE} characters
+ * @param summary what a batched injection shows, at most {@value MemoryDraft#MAX_SUMMARY}
+ *     characters
  * @param content the full text a {@code get_memory(id)} call returns
  * @param context what came just before it (such as the previous turn of the conversation), at most
- *     {@value #MAX_CONTEXT} characters; searchable at a lower weight, never shown as content; empty
- *     when none
+ *     {@value MemoryDraft#MAX_CONTEXT} characters; searchable at a lower weight, never shown as
+ *     content; empty when none
  * @param concepts lower-case concept tags used by the graph signal
  * @param files file paths the memory is about, used by the graph signal
  * @param scope the partition this memory belongs to
@@ -63,18 +65,6 @@ public record Memory(
     Instant createdAt,
     List<SourcePin> sourcePins) {
 
-  /** The longest title, in characters. */
-  public static final int MAX_TITLE = 200;
-
-  /** The longest summary, in characters. */
-  public static final int MAX_SUMMARY = 1_000;
-
-  /** The longest content, in characters. */
-  public static final int MAX_CONTENT = 100_000;
-
-  /** The longest context, in characters. */
-  public static final int MAX_CONTEXT = 4_000;
-
   /** Validates the components and copies the collections. */
   public Memory {
     Objects.requireNonNull(id, "id");
@@ -87,10 +77,10 @@ public record Memory(
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(occurredAt, "occurredAt");
     Objects.requireNonNull(createdAt, "createdAt");
-    checkLength("title", title, MAX_TITLE);
-    checkLength("summary", summary, MAX_SUMMARY);
-    checkLength("content", content, MAX_CONTENT);
-    checkLength("context", context, MAX_CONTEXT);
+    FieldLimits.length("title", title, MemoryDraft.MAX_TITLE);
+    FieldLimits.length("summary", summary, MemoryDraft.MAX_SUMMARY);
+    FieldLimits.length("content", content, MemoryDraft.MAX_CONTENT);
+    FieldLimits.length("context", context, MemoryDraft.MAX_CONTEXT);
     if (content.isBlank()) {
       throw new IllegalArgumentException("memory content must not be blank");
     }
@@ -107,13 +97,13 @@ public record Memory(
       throw new IllegalArgumentException(
           "version " + version + " must name the version it supersedes");
     }
-    if (sourceSession != null && sourceSession.isBlank()) {
-      throw new IllegalArgumentException("sourceSession must be null or non-blank");
-    }
-    concepts = copyStrings("concepts", concepts);
-    files = copyStrings("files", files);
-    attributes = copyAttributes(attributes);
-    sourcePins = List.copyOf(Objects.requireNonNull(sourcePins, "sourcePins"));
+    FieldLimits.optional("sourceSession", sourceSession, MemoryDraft.MAX_SESSION);
+    concepts =
+        FieldLimits.strings(
+            "concepts", concepts, MemoryDraft.MAX_CONCEPTS, MemoryDraft.MAX_CONCEPT, false);
+    files = FieldLimits.strings("files", files, MemoryDraft.MAX_FILES, MemoryDraft.MAX_FILE, false);
+    attributes = FieldLimits.attributes(attributes);
+    sourcePins = FieldLimits.pins(sourcePins);
   }
 
   /** A builder with no values set; {@link Builder#build()} says which are required. */
@@ -154,37 +144,6 @@ public record Memory(
   /** This memory with {@link #latest()} set to {@code value}. */
   public Memory withLatest(boolean value) {
     return value == latest ? this : toBuilder().latest(value).build();
-  }
-
-  private static void checkLength(String name, String value, int max) {
-    if (value.length() > max) {
-      throw new IllegalArgumentException(
-          name + " must be at most " + max + " characters, got " + value.length());
-    }
-  }
-
-  private static List<String> copyStrings(String name, List<String> values) {
-    Objects.requireNonNull(values, name);
-    for (String v : values) {
-      if (v == null || v.isBlank()) {
-        throw new IllegalArgumentException(name + " must not hold null or blank entries");
-      }
-    }
-    return List.copyOf(values);
-  }
-
-  static Map<String, String> copyAttributes(Map<String, String> attributes) {
-    Objects.requireNonNull(attributes, "attributes");
-    Map<String, String> copy = new LinkedHashMap<>();
-    attributes.forEach(
-        (k, v) -> {
-          if (k == null || k.isBlank() || v == null) {
-            throw new IllegalArgumentException(
-                "attributes must have non-blank keys and non-null values");
-          }
-          copy.put(k, v);
-        });
-    return Collections.unmodifiableMap(copy);
   }
 
   /**

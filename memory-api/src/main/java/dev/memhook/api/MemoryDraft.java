@@ -10,8 +10,17 @@ import java.util.Objects;
  * embeds and stores it as a {@link Memory}.
  *
  * <p>Only the scope and the content are required. An empty title or summary is derived from the
- * content; a null {@code occurredAt} means "when it is stored". Text longer than the limits on
- * {@link Memory} is rejected by {@link MemoryService#remember(MemoryDraft)}, never cut silently.
+ * content; a null {@code occurredAt} means "when it is stored".
+ *
+ * <p><b>Limits.</b> Every field has a maximum, stated by the {@code MAX_} constants below, and a
+ * draft over one is rejected by its constructor with an {@link IllegalArgumentException} that names
+ * the field and the limit, so nothing of it is ever written. The same limits hold for every stored
+ * {@link Memory}. Sanitizing can make a field longer (a redaction marker may be longer than the
+ * secret it replaces); a field that sanitizing pushes over its limit is cut with a visible {@value
+ * #CUT_MARKER} marker at the end, and the {@link Memory} that {@code remember} returns is exactly
+ * what a later {@code get} reads. The one field cut by design is {@code context}: a draft may carry
+ * up to {@value #MAX_CONTENT} characters of it, of which the last {@value #MAX_CONTEXT} are kept,
+ * after a leading {@value #CUT_MARKER}.
  *
  * <p>Immutable and thread-safe. Collections are copied. Null is accepted only for {@code
  * sourceSession} and {@code occurredAt}.
@@ -23,8 +32,8 @@ import java.util.Objects;
  * @param summary what a batched injection shows, or empty to derive one
  * @param context what came just before it, such as the previous turn; searchable at a lower weight,
  *     never shown as content; empty when none
- * @param concepts concept tags
- * @param files file paths the memory is about
+ * @param concepts concept tags; blank entries are dropped
+ * @param files file paths the memory is about; blank entries are dropped
  * @param sourceSession the session it came from, or null
  * @param origin who or what it came from
  * @param attributes host-defined string attributes
@@ -48,7 +57,61 @@ public record MemoryDraft(
     Instant occurredAt,
     List<SourcePin> sourcePins) {
 
-  /** Validates and copies. */
+  /** The longest content, in characters. */
+  public static final int MAX_CONTENT = 100_000;
+
+  /** The longest title, in characters. */
+  public static final int MAX_TITLE = 200;
+
+  /** The longest summary, in characters. */
+  public static final int MAX_SUMMARY = 1_000;
+
+  /**
+   * The longest context a memory keeps, in characters; a draft may carry up to {@value
+   * #MAX_CONTENT}, and the end is kept.
+   */
+  public static final int MAX_CONTEXT = 4_000;
+
+  /** The most concepts. */
+  public static final int MAX_CONCEPTS = 50;
+
+  /** The longest concept, in characters. */
+  public static final int MAX_CONCEPT = 100;
+
+  /** The most files. */
+  public static final int MAX_FILES = 100;
+
+  /** The longest file path, in characters. */
+  public static final int MAX_FILE = 500;
+
+  /** The longest source session id, in characters. */
+  public static final int MAX_SESSION = 200;
+
+  /** The longest origin name, in characters. */
+  public static final int MAX_ORIGIN_NAME = 200;
+
+  /** The most attributes. */
+  public static final int MAX_ATTRIBUTES = 50;
+
+  /** The longest attribute key, in characters. */
+  public static final int MAX_ATTRIBUTE_KEY = 100;
+
+  /** The longest attribute value, in characters. */
+  public static final int MAX_ATTRIBUTE_VALUE = 1_000;
+
+  /** The most source pins. */
+  public static final int MAX_SOURCE_PINS = 50;
+
+  /** The longest source pin path, in characters. */
+  public static final int MAX_PIN_PATH = 500;
+
+  /** The longest source pin digest, in characters. */
+  public static final int MAX_PIN_DIGEST = 200;
+
+  /** What ends (or, for context, starts) a field that had to be cut. */
+  public static final String CUT_MARKER = "[…cut]";
+
+  /** Validates against the limits and copies. */
   public MemoryDraft {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(content, "content");
@@ -60,16 +123,18 @@ public record MemoryDraft(
     if (content.isBlank()) {
       throw new IllegalArgumentException("content must not be blank");
     }
+    FieldLimits.length("content", content, MAX_CONTENT);
+    FieldLimits.length("title", title, MAX_TITLE);
+    FieldLimits.length("summary", summary, MAX_SUMMARY);
+    FieldLimits.length("context", context, MAX_CONTENT);
     if (!(importance >= 0.0 && importance <= 1.0)) {
       throw new IllegalArgumentException("importance must be in [0, 1], got " + importance);
     }
-    if (sourceSession != null && sourceSession.isBlank()) {
-      throw new IllegalArgumentException("sourceSession must be null or non-blank");
-    }
-    concepts = List.copyOf(Objects.requireNonNull(concepts, "concepts"));
-    files = List.copyOf(Objects.requireNonNull(files, "files"));
-    attributes = Memory.copyAttributes(attributes);
-    sourcePins = List.copyOf(Objects.requireNonNull(sourcePins, "sourcePins"));
+    FieldLimits.optional("sourceSession", sourceSession, MAX_SESSION);
+    concepts = FieldLimits.strings("concepts", concepts, MAX_CONCEPTS, MAX_CONCEPT, true);
+    files = FieldLimits.strings("files", files, MAX_FILES, MAX_FILE, true);
+    attributes = FieldLimits.attributes(attributes);
+    sourcePins = FieldLimits.pins(sourcePins);
   }
 
   /** A draft of {@code content} in {@code scope} with every other component at its default. */
@@ -129,8 +194,8 @@ public record MemoryDraft(
     }
 
     /**
-     * What came just before it, such as the previous turn; cut to {@link Memory#MAX_CONTEXT}
-     * characters.
+     * What came just before it, such as the previous turn; at most {@value #MAX_CONTENT}
+     * characters, of which the last {@value #MAX_CONTEXT} are kept.
      */
     public Builder context(String value) {
       settings.checkUnset("context");

@@ -24,8 +24,12 @@ public interface MemoryService extends AutoCloseable {
    * Sanitizes, completes (title and summary when empty), embeds and durably stores a new memory.
    * When this returns, the memory is acknowledged: it survives a restart of a durable store.
    *
+   * <p>Every string of the draft is sanitized before anything durable or any index sees it; the
+   * returned memory is exactly what a later {@link #get} reads.
+   *
    * @return the stored memory, with its new id, version 1 and timestamps
-   * @throws IllegalArgumentException if the draft breaks a limit stated on {@link Memory}
+   * @throws IllegalArgumentException if the content is empty once sanitized (the draft itself
+   *     rejects a field over its limit, see {@link MemoryDraft})
    * @throws MemoryException if the store or embedder fails; nothing is half-written
    */
   Memory remember(MemoryDraft draft);
@@ -40,7 +44,10 @@ public interface MemoryService extends AutoCloseable {
    */
   Memory update(MemoryId id, MemoryDraft draft);
 
-  /** The memory with this id, latest or not, or empty if it is unknown or forgotten. */
+  /**
+   * The memory with this id, latest or not, in any scope, or empty if it is unknown or forgotten.
+   * For tenant code, use {@link #scoped(Scope)}.
+   */
   Optional<Memory> get(MemoryId id);
 
   /**
@@ -53,7 +60,13 @@ public interface MemoryService extends AutoCloseable {
    * Forgets a memory and every older version it supersedes: removed from every index at once, never
    * recalled, injected or fetched again. Leaves a {@link ForgetRecord} per removed version.
    *
+   * <p>The actor and reason are sanitized like any stored text. Forgetting erases: what a durable
+   * store guarantees about the forgotten text on disk is stated on {@link
+   * dev.memhook.api.spi.MemoryStore#delete}.
+   *
    * @return whether anything was forgotten
+   * @throws IllegalArgumentException if the actor is blank, or the actor or reason is over its
+   *     limit on {@link ForgetRecord}
    */
   boolean forget(MemoryId id, String actor, String reason);
 
@@ -67,6 +80,15 @@ public interface MemoryService extends AutoCloseable {
 
   /** The audit records of memories forgotten in {@code scope}, oldest first. */
   List<ForgetRecord> forgotten(Scope scope);
+
+  /**
+   * A view of this service confined to {@code scope}: its get, update, forget and recall cannot
+   * reach a memory of another scope. The methods above take a bare id and act across scopes; hand
+   * tenant code a scoped view instead. See {@link ScopedMemory}.
+   */
+  default ScopedMemory scoped(Scope scope) {
+    return new ScopedView(this, scope);
+  }
 
   /**
    * Hooks this service into a chat service with {@link HookOptions#defaults()}.

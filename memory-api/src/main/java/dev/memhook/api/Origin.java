@@ -7,7 +7,8 @@ import java.util.Optional;
  * Where a memory came from and who said it.
  *
  * <p>Immutable and thread-safe. {@code kind} must not be null; {@code name} is optional (null when
- * nobody in particular is named) and, when present, must not be blank.
+ * nobody in particular is named) and, when present, must not be blank nor longer than {@link
+ * MemoryDraft#MAX_ORIGIN_NAME}.
  *
  * @param kind the kind of source
  * @param name who said it (a speaker's name, an agent's name) or the tool that produced it; may be
@@ -32,12 +33,7 @@ public record Origin(Kind kind, String name) {
   /** Validates the origin. */
   public Origin {
     Objects.requireNonNull(kind, "kind");
-    if (name != null && name.isBlank()) {
-      throw new IllegalArgumentException("origin name must be null or non-blank");
-    }
-    if (name != null && name.length() > 200) {
-      throw new IllegalArgumentException("origin name must be at most 200 characters");
-    }
+    FieldLimits.optional("origin name", name, MemoryDraft.MAX_ORIGIN_NAME);
   }
 
   /** The user, unnamed. */

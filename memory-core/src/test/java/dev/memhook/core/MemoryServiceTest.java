@@ -84,7 +84,7 @@ class MemoryServiceTest {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> svc.remember(MemoryDraft.of(Scope.DEFAULT, " </private> </PRIVATE> ")));
+              () -> svc.remember(MemoryDraft.of(Scope.DEFAULT, " <private>salary</private> ")));
       assertTrue(e.getMessage().contains("empty after sanitizing"), e.getMessage());
       assertEquals(0, store.count(Scope.DEFAULT));
     }
@@ -99,8 +99,9 @@ class MemoryServiceTest {
           assertThrows(
               IllegalArgumentException.class,
               () ->
-                  svc.remember(MemoryDraft.of(Scope.DEFAULT, "x".repeat(Memory.MAX_CONTENT + 1))));
-      assertTrue(e.getMessage().contains("at most " + Memory.MAX_CONTENT), e.getMessage());
+                  svc.remember(
+                      MemoryDraft.of(Scope.DEFAULT, "x".repeat(MemoryDraft.MAX_CONTENT + 1))));
+      assertTrue(e.getMessage().contains("at most " + MemoryDraft.MAX_CONTENT), e.getMessage());
       assertEquals(0, store.count(Scope.DEFAULT));
     }
   }

@@ -77,7 +77,9 @@ final class EvalIngest {
       return "";
     }
     String text = (previous.speaker() == null ? "" : previous.speaker() + ": ") + content(previous);
-    return text.length() > Memory.MAX_CONTEXT ? text.substring(0, Memory.MAX_CONTEXT) : text;
+    return text.length() > MemoryDraft.MAX_CONTEXT
+        ? text.substring(0, MemoryDraft.MAX_CONTEXT)
+        : text;
   }
 
   /**

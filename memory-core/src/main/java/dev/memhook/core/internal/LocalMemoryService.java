@@ -125,8 +125,8 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(reason, "reason");
-    checkArgument(!actor.isBlank(), "actor must not be blank");
     checkOpen();
+    MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
     synchronized (writeLock) {
       boolean any = false;
       MemoryId next = id;
@@ -137,9 +137,7 @@ public final class LocalMemoryService implements MemoryService {
           break;
         }
         Memory m = memory.get();
-        any |=
-            store.delete(
-                m.id(), new ForgetRecord(m.id(), m.scope(), actor, reason, clock.instant()));
+        any |= store.delete(m.id(), request.recordFor(m));
         next = m.supersedes();
       }
       return any;

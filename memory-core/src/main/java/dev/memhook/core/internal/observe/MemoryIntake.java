@@ -2,10 +2,12 @@ package dev.memhook.core.internal.observe;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
+import dev.memhook.api.SourcePin;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,10 +20,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Turns what a host hands in (a {@link MemoryDraft}) into a storable {@link Memory}: validate,
- * sanitize every free-text field, attribute, and complete the title and summary when the host gave
- * none (the local, synthetic compression). Nothing is stored here; a draft that breaks a limit is
- * rejected whole with an {@link IllegalArgumentException} naming the limit.
+ * Turns what a host hands in (a {@link MemoryDraft}) into a storable {@link Memory}: sanitize every
+ * string field (content, title, summary, context, concepts, files, session, origin name, attribute
+ * keys and values, source pins; and the actor and reason of a forget), attribute, and complete the
+ * title and summary when the host gave none (the local, synthetic compression). The draft itself
+ * enforces the field limits; what sanitizing pushes over one is cut visibly ({@link FieldText}).
+ * Nothing is stored here; a draft that cannot become a memory is rejected whole with an {@link
+ * IllegalArgumentException}.
  *
  * <p>Stateless apart from its clock and sanitizer; thread-safe.
  */
@@ -32,6 +37,9 @@ public final class MemoryIntake {
 
   /** Derived summaries are cut at a sentence or word boundary near this length. */
   static final int DERIVED_SUMMARY_LENGTH = 300;
+
+  /** What the sanitizer leaves of a private region. */
+  private static final String PRIVATE_MARKER = "[private]";
 
   private final Clock clock;
   private final Sanitizer sanitizer;
@@ -56,38 +64,50 @@ public final class MemoryIntake {
     return build(draft, MemoryId.random(), previous.version() + 1, previous.id());
   }
 
-  private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
-    String content = sanitizer.sanitize(draft.content()).strip();
-    checkArgument(!content.isEmpty(), "content is empty after sanitizing");
-    checkArgument(
-        content.length() <= Memory.MAX_CONTENT,
-        "content must be at most %s characters, got %s; split it into several memories",
-        Memory.MAX_CONTENT,
-        content.length());
-    String title = sanitizer.sanitize(draft.title()).strip();
-    checkArgument(
-        title.length() <= Memory.MAX_TITLE,
-        "title must be at most %s characters, got %s",
-        Memory.MAX_TITLE,
-        title.length());
-    String summary = sanitizer.sanitize(draft.summary()).strip();
-    checkArgument(
-        summary.length() <= Memory.MAX_SUMMARY,
-        "summary must be at most %s characters, got %s",
-        Memory.MAX_SUMMARY,
-        summary.length());
-    String context = sanitizer.sanitize(draft.context()).strip();
-    if (context.length() > Memory.MAX_CONTEXT) {
-      // context only helps search; its most recent part (the end) matters most, so keep that
-      context = context.substring(context.length() - Memory.MAX_CONTEXT);
+  /** Who asked for a forget and why, sanitized: what each {@link ForgetRecord} of it says. */
+  public record ForgetRequest(String actor, String reason, Instant at) {
+    /** The audit record of forgetting {@code memory}. */
+    public ForgetRecord recordFor(Memory memory) {
+      return new ForgetRecord(memory.id(), memory.scope(), actor, reason, at);
     }
+  }
+
+  /**
+   * A forget by {@code actor} for {@code reason}, both sanitized like any other stored text.
+   *
+   * @throws IllegalArgumentException if the actor is blank, or either is over its limit on {@link
+   *     ForgetRecord}
+   */
+  public ForgetRequest forgetRequest(String actor, String reason) {
+    checkArgument(!actor.isBlank(), "actor must not be blank");
+    checkArgument(
+        actor.length() <= ForgetRecord.MAX_ACTOR,
+        "actor must be at most %s characters, got %s",
+        ForgetRecord.MAX_ACTOR,
+        actor.length());
+    checkArgument(
+        reason.length() <= ForgetRecord.MAX_REASON,
+        "reason must be at most %s characters, got %s",
+        ForgetRecord.MAX_REASON,
+        reason.length());
+    String cleanActor = clean(actor);
+    return new ForgetRequest(
+        FieldText.cutEnd(cleanActor.isEmpty() ? "[redacted]" : cleanActor, ForgetRecord.MAX_ACTOR),
+        FieldText.cutEnd(clean(reason), ForgetRecord.MAX_REASON),
+        clock.instant());
+  }
+
+  private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
+    String content = clean(draft.content());
+    checkArgument(
+        !content.replace(PRIVATE_MARKER, "").isBlank(),
+        "content is empty after sanitizing (nothing but private regions or stray tags); nothing was stored");
+    content = FieldText.cutEnd(content, MemoryDraft.MAX_CONTENT);
+    String title = FieldText.cutEnd(clean(draft.title()), MemoryDraft.MAX_TITLE);
+    String summary = FieldText.cutEnd(clean(draft.summary()), MemoryDraft.MAX_SUMMARY);
+    // context only helps search; its most recent part (the end) matters most, so keep that
+    String context = FieldText.cutStart(clean(draft.context()), MemoryDraft.MAX_CONTEXT);
     Instant now = clock.instant();
-    Origin origin =
-        draft.origin().name() == null
-            ? draft.origin()
-            : new Origin(draft.origin().kind(), sanitizer.sanitize(draft.origin().name()));
-    Map<String, String> attributes = new LinkedHashMap<>();
-    draft.attributes().forEach((k, v) -> attributes.put(k, sanitizer.sanitize(v)));
     return Memory.builder()
         .id(id)
         .type(draft.type())
@@ -98,17 +118,65 @@ public final class MemoryIntake {
         .concepts(normalizeConcepts(draft.concepts()))
         .files(normalizeFiles(draft.files()))
         .scope(draft.scope())
-        .sourceSession(draft.sourceSession())
-        .origin(origin)
-        .attributes(attributes)
+        .sourceSession(optional(draft.sourceSession(), MemoryDraft.MAX_SESSION))
+        .origin(origin(draft.origin()))
+        .attributes(attributes(draft.attributes()))
         .importance(draft.importance())
         .version(version)
         .supersedes(supersedes)
         .latest(true)
         .occurredAt(draft.occurredAt() == null ? now : draft.occurredAt())
         .createdAt(now)
-        .sourcePins(draft.sourcePins())
+        .sourcePins(pins(draft.sourcePins()))
         .build();
+  }
+
+  private String clean(String text) {
+    return FieldText.clean(sanitizer, text);
+  }
+
+  /** A sanitized optional field: null stays null, and so does one that sanitizing empties. */
+  private String optional(String text, int max) {
+    if (text == null) {
+      return null;
+    }
+    String clean = clean(text);
+    return clean.isEmpty() ? null : FieldText.cutEnd(clean, max);
+  }
+
+  private Origin origin(Origin origin) {
+    return new Origin(origin.kind(), optional(origin.name(), MemoryDraft.MAX_ORIGIN_NAME));
+  }
+
+  private Map<String, String> attributes(Map<String, String> given) {
+    Map<String, String> out = new LinkedHashMap<>();
+    given.forEach(
+        (k, v) -> {
+          String key = clean(k);
+          key = FieldText.cutEnd(key.isEmpty() ? "[redacted]" : key, MemoryDraft.MAX_ATTRIBUTE_KEY);
+          String value = FieldText.cutEnd(clean(v), MemoryDraft.MAX_ATTRIBUTE_VALUE);
+          if (out.putIfAbsent(key, value) != null) {
+            throw new IllegalArgumentException(
+                "two attribute keys read '"
+                    + key
+                    + "' once sanitized (a key held a secret or private region); rename one");
+          }
+        });
+    return out;
+  }
+
+  private List<SourcePin> pins(List<SourcePin> given) {
+    List<SourcePin> out = new ArrayList<>(given.size());
+    for (SourcePin pin : given) {
+      String path = clean(pin.path());
+      String digest = clean(pin.digest());
+      out.add(
+          new SourcePin(
+              FieldText.cutEnd(path.isEmpty() ? "[redacted]" : path, MemoryDraft.MAX_PIN_PATH),
+              FieldText.cutEnd(
+                  digest.isEmpty() ? "[redacted]" : digest, MemoryDraft.MAX_PIN_DIGEST)));
+    }
+    return out;
   }
 
   /** The first line of the content, cut at a word boundary near {@value #DERIVED_TITLE_LENGTH}. */
@@ -150,26 +218,20 @@ public final class MemoryIntake {
   private List<String> normalizeConcepts(List<String> concepts) {
     LinkedHashSet<String> out = new LinkedHashSet<>();
     for (String c : concepts) {
-      Objects.requireNonNull(c, "concept");
-      String n = sanitizer.sanitize(c).strip().toLowerCase(Locale.ROOT);
+      String n = clean(c).toLowerCase(Locale.ROOT);
       if (!n.isEmpty()) {
-        out.add(n.length() > 100 ? n.substring(0, 100) : n);
+        out.add(FieldText.cutEnd(n, MemoryDraft.MAX_CONCEPT));
       }
     }
     return new ArrayList<>(out);
   }
 
-  private static List<String> normalizeFiles(List<String> files) {
+  private List<String> normalizeFiles(List<String> files) {
     LinkedHashSet<String> out = new LinkedHashSet<>();
     for (String f : files) {
-      Objects.requireNonNull(f, "file");
-      String n = f.strip().replace('\\', '/');
+      String n = clean(f).replace('\\', '/');
       if (!n.isEmpty()) {
-        if (n.length() > 500) {
-          throw new IllegalArgumentException(
-              "file path must be at most 500 characters: " + n.substring(0, 40) + "…");
-        }
-        out.add(n);
+        out.add(FieldText.cutEnd(n, MemoryDraft.MAX_FILE));
       }
     }
     return new ArrayList<>(out);

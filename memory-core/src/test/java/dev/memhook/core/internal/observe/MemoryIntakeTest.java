@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryType;
@@ -102,23 +103,93 @@ class MemoryIntakeTest {
   }
 
   @Test
+  void aSecretInAnyStringField_isRedactedBeforeTheMemoryExists() {
+    String url = "postgres://admin:s3cr3tpw@db.internal:5432/app";
+    MemoryDraft draft =
+        MemoryDraft.builder(Scope.DEFAULT, "Connection moved.")
+            .files(List.of(url + "/schema.sql"))
+            .sourceSession("session password=s3cr3tpw")
+            .attributes(Map.of("password=s3cr3tpw", "v", "dsn", url))
+            .sourcePins(List.of(new SourcePin(url, "sha256:password=s3cr3tpw")))
+            .build();
+    Memory m = intake.newMemory(draft);
+    assertFalse(m.toString().contains("s3cr3tpw"), m.toString());
+    assertEquals(
+        List.of("postgres://[redacted:url-credentials]@db.internal:5432/app/schema.sql"),
+        m.files());
+    assertEquals("session password=[redacted:secret]", m.sourceSession());
+    assertEquals(
+        Map.of(
+            "password=[redacted:secret]", "v", "dsn", m.files().get(0).replace("/schema.sql", "")),
+        m.attributes());
+  }
+
+  @Test
+  void twoAttributeKeysThatSanitizeAlike_areRejected_notMerged() {
+    Map<String, String> attributes = new java.util.LinkedHashMap<>();
+    attributes.put("password=hunter2", "a");
+    attributes.put("password=swordfish", "b");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                intake.newMemory(
+                    MemoryDraft.builder(Scope.DEFAULT, "x").attributes(attributes).build()));
+    assertFalse(
+        e.getMessage().contains("hunter2") || e.getMessage().contains("swordfish"), e.getMessage());
+  }
+
+  @Test
+  void loneSurrogates_becomeTheReplacementCharacter_andPairsAreKept() {
+    String text = "lone \uD800 high, lone \uDC00 low, pair \uD83D\uDE00 end \uD83D";
+    Memory m = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, text).title(text).build());
+    String expected = "lone \uFFFD high, lone \uFFFD low, pair \uD83D\uDE00 end \uFFFD";
+    assertEquals(expected, m.content());
+    assertEquals(expected, m.title());
+  }
+
+  @Test
+  void forgetRequest_sanitizesActorAndReason_andChecksTheirLimits() {
+    MemoryIntake.ForgetRequest request =
+        intake.forgetRequest(
+            "ops password=hunter2", "leaked sk-proj-abcdefghijklmnopqrstuvwxyz123456");
+    assertEquals("ops password=[redacted:secret]", request.actor());
+    assertEquals("leaked [redacted:api-key]", request.reason());
+    assertThrows(IllegalArgumentException.class, () -> intake.forgetRequest(" ", "r"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> intake.forgetRequest("a", "r".repeat(ForgetRecord.MAX_REASON + 1)));
+    assertTrue(e.getMessage().startsWith("reason must be at most"), e.getMessage());
+  }
+
+  @Test
   void contentThatSanitizesToNothing_isRejected() {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
             () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "</private>  </private>")));
-    assertEquals("content is empty after sanitizing", e.getMessage());
+    assertTrue(e.getMessage().startsWith("content is empty after sanitizing"), e.getMessage());
+    IllegalArgumentException onlyPrivate =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                intake.newMemory(
+                    MemoryDraft.of(Scope.DEFAULT, " <private>my salary is 90k</private> ")));
+    assertTrue(
+        onlyPrivate.getMessage().startsWith("content is empty after sanitizing"),
+        onlyPrivate.getMessage());
   }
 
   @Test
-  void limits_areCheckedAfterSanitizing_andRejectTheDraftWhole_namingTheLimit() {
-    String tooLong = "x".repeat(Memory.MAX_CONTENT + 1);
+  void limits_rejectTheDraftWhole_namingTheLimit() {
+    String tooLong = "x".repeat(MemoryDraft.MAX_CONTENT + 1);
     IllegalArgumentException content =
         assertThrows(
             IllegalArgumentException.class,
             () -> intake.newMemory(MemoryDraft.of(Scope.DEFAULT, tooLong)));
     assertTrue(
-        content.getMessage().startsWith("content must be at most " + Memory.MAX_CONTENT),
+        content.getMessage().startsWith("content must be at most " + MemoryDraft.MAX_CONTENT),
         content.getMessage());
     IllegalArgumentException title =
         assertThrows(
@@ -126,10 +197,10 @@ class MemoryIntakeTest {
             () ->
                 intake.newMemory(
                     MemoryDraft.builder(Scope.DEFAULT, "ok")
-                        .title("t".repeat(Memory.MAX_TITLE + 1))
+                        .title("t".repeat(MemoryDraft.MAX_TITLE + 1))
                         .build()));
     assertTrue(
-        title.getMessage().startsWith("title must be at most " + Memory.MAX_TITLE),
+        title.getMessage().startsWith("title must be at most " + MemoryDraft.MAX_TITLE),
         title.getMessage());
     IllegalArgumentException summary =
         assertThrows(
@@ -137,17 +208,26 @@ class MemoryIntakeTest {
             () ->
                 intake.newMemory(
                     MemoryDraft.builder(Scope.DEFAULT, "ok")
-                        .summary("s".repeat(Memory.MAX_SUMMARY + 1))
+                        .summary("s".repeat(MemoryDraft.MAX_SUMMARY + 1))
                         .build()));
     assertTrue(
-        summary.getMessage().startsWith("summary must be at most " + Memory.MAX_SUMMARY),
+        summary.getMessage().startsWith("summary must be at most " + MemoryDraft.MAX_SUMMARY),
         summary.getMessage());
+  }
 
-    // a private region longer than the limit shrinks to its marker, and then the content fits
-    String withPrivate = "visible <private>" + "y".repeat(Memory.MAX_CONTENT) + "</private>";
-    assertEquals(
-        "visible [private]",
-        intake.newMemory(MemoryDraft.of(Scope.DEFAULT, withPrivate)).content());
+  @Test
+  void textThatSanitizingPushesOverItsLimit_isCutVisibly_toExactlyTheLimit() {
+    String secret = " password=a";
+    String content = "x".repeat(MemoryDraft.MAX_CONTENT - secret.length()) + secret;
+    Memory m = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content));
+    assertEquals(MemoryDraft.MAX_CONTENT, m.content().length());
+    assertTrue(m.content().endsWith(MemoryDraft.CUT_MARKER), "cut visibly");
+    assertFalse(m.content().contains("password=a"), "and the secret is gone");
+
+    String title = "t".repeat(MemoryDraft.MAX_TITLE - secret.length()) + secret;
+    Memory titled = intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "ok").title(title).build());
+    assertEquals(MemoryDraft.MAX_TITLE, titled.title().length());
+    assertTrue(titled.title().endsWith(MemoryDraft.CUT_MARKER));
   }
 
   @Test
@@ -155,19 +235,28 @@ class MemoryIntakeTest {
     String context = "old ".repeat(1_000) + "the latest words";
     Memory m =
         intake.newMemory(MemoryDraft.builder(Scope.DEFAULT, "An answer.").context(context).build());
-    assertEquals(Memory.MAX_CONTEXT, m.context().length());
+    assertEquals(MemoryDraft.MAX_CONTEXT, m.context().length());
     assertTrue(m.context().endsWith("old the latest words"), m.context());
-    assertEquals(context.substring(context.length() - Memory.MAX_CONTEXT), m.context());
+    int kept = MemoryDraft.MAX_CONTEXT - MemoryDraft.CUT_MARKER.length();
+    assertEquals(MemoryDraft.CUT_MARKER + context.substring(context.length() - kept), m.context());
   }
 
   @Test
-  void concepts_areLowerCased_deduplicatedInOrder_withoutBlanks_andCutAt100() {
+  void concepts_areLowerCased_deduplicatedInOrder_withoutBlanks_andLongOnesAreRejected() {
     Memory m =
         intake.newMemory(
             MemoryDraft.builder(Scope.DEFAULT, "x")
-                .concepts(List.of("Auth", " JWT ", "auth", "  ", "c".repeat(120)))
+                .concepts(List.of("Auth", " JWT ", "auth", "  ", "c".repeat(100)))
                 .build());
     assertEquals(List.of("auth", "jwt", "c".repeat(100)), m.concepts());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                MemoryDraft.builder(Scope.DEFAULT, "x")
+                    .concepts(List.of("ok", "c".repeat(MemoryDraft.MAX_CONCEPT + 1)))
+                    .build());
+    assertEquals("concepts[1] must be at most 100 characters, got 101", e.getMessage());
   }
 
   @Test
