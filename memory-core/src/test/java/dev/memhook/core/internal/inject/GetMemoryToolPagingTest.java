@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ToolResult;
 import java.math.BigDecimal;
@@ -39,13 +39,13 @@ class GetMemoryToolPagingTest {
   @Test
   void contentFullOfQuotes_doublesInJson_andIsCutToABudgetedPageThatSaysHowToReadOn()
       throws Exception {
-    String content = "\"".repeat(Memory.MAX_CONTENT);
+    String content = "\"".repeat(MemoryDraft.MAX_CONTENT);
     store.add(memory("mem_q", SCOPE, content).build());
     JsonNode page = bounded(call(tool, args("id", "mem_q")), defaults.maxMemoryChars(), "quotes");
     int shown = page.get("content").asText().length();
     assertTrue(shown > defaults.maxMemoryChars() / 4, "the page still carries content: " + shown);
     assertTrue(page.get("truncated").asBoolean());
-    assertEquals(Memory.MAX_CONTENT, page.get("contentLength").asInt());
+    assertEquals(MemoryDraft.MAX_CONTENT, page.get("contentLength").asInt());
     assertEquals(shown, page.get("nextOffset").asInt());
     assertEquals(
         "call get_memory with {\"id\": \"mem_q\", \"offset\": " + shown + "} for the rest",
@@ -54,7 +54,7 @@ class GetMemoryToolPagingTest {
 
   @Test
   void contentOfControlCharacters_growsSixFoldInJson_andStillFitsThePage() throws Exception {
-    store.add(memory("mem_c", SCOPE, "x" + "\u0001".repeat(Memory.MAX_CONTENT - 1)).build());
+    store.add(memory("mem_c", SCOPE, "x" + "\u0001".repeat(MemoryDraft.MAX_CONTENT - 1)).build());
     JsonNode page = bounded(call(tool, args("id", "mem_c")), defaults.maxMemoryChars(), "ctl");
     int next = page.get("nextOffset").asInt();
     JsonNode second =
@@ -69,7 +69,7 @@ class GetMemoryToolPagingTest {
 
   @Test
   void aPageNeverEndsInsideASurrogatePair() throws Exception {
-    store.add(memory("mem_e", SCOPE, "\ud83d\ude00".repeat(Memory.MAX_CONTENT / 2)).build());
+    store.add(memory("mem_e", SCOPE, "\ud83d\ude00".repeat(MemoryDraft.MAX_CONTENT / 2)).build());
     JsonNode page = bounded(call(tool, args("id", "mem_e")), defaults.maxMemoryChars(), "emoji");
     assertEquals(0, page.get("nextOffset").asInt() % 2, "ends between two pairs");
   }
@@ -136,7 +136,8 @@ class GetMemoryToolPagingTest {
       throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < GetMemoryTool.MAX_SUMMARY_IDS; i++) {
-      store.add(memory("mem_" + i, SCOPE, "c").summary("\"".repeat(Memory.MAX_SUMMARY)).build());
+      store.add(
+          memory("mem_" + i, SCOPE, "c").summary("\"".repeat(MemoryDraft.MAX_SUMMARY)).build());
       ids.add("mem_" + i);
     }
     JsonNode array =
@@ -155,30 +156,35 @@ class GetMemoryToolPagingTest {
       throws Exception {
     Map<String, String> attributes = new LinkedHashMap<>();
     List<String> concepts = new ArrayList<>();
-    for (int i = 0; i < 2_000; i++) {
-      attributes.put("key" + i + "\"".repeat(1_000), "\u0001".repeat(1_000));
-      concepts.add("concept" + i + "x".repeat(1_000));
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < MemoryDraft.MAX_ATTRIBUTES; i++) {
+      attributes.put("key" + i + "\"".repeat(90), "\u0001".repeat(MemoryDraft.MAX_ATTRIBUTE_VALUE));
+      concepts.add("concept" + i + "x".repeat(90));
+    }
+    for (int i = 0; i < MemoryDraft.MAX_FILES; i++) {
+      files.add("file" + i + "/".repeat(490));
     }
     store.add(
         memory("mem_m", SCOPE, "the content " + "y".repeat(50_000))
             .concepts(concepts)
-            .files(concepts)
+            .files(files)
             .attributes(attributes)
-            .sourceSession("s".repeat(100_000))
+            .sourceSession("s".repeat(MemoryDraft.MAX_SESSION))
             .build());
     JsonNode full = bounded(call(tool, args("id", "mem_m")), defaults.maxMemoryChars(), "meta");
     assertTrue(full.get("content").asText().length() >= defaults.maxMemoryChars() / 3);
     List<String> cut = new ArrayList<>();
     full.get("cut").forEach(n -> cut.add(n.asText()));
-    assertEquals(List.of("concepts", "files", "session", "attributes"), cut);
-    assertTrue(full.get("session").asText().endsWith(JsonText.ELLIPSIS));
+    // at the draft limits, concepts and the session fit; the files and attributes do not
+    assertEquals(List.of("files", "attributes"), cut);
+    assertEquals("s".repeat(MemoryDraft.MAX_SESSION), full.get("session").asText());
   }
 
   @Test
   void tenFullMemoriesAtTheLimit_shareTheResultBudget_andEachIsPagedNotDropped() throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < GetMemoryTool.MAX_FULL_IDS; i++) {
-      store.add(memory("mem_" + i, SCOPE, "z".repeat(Memory.MAX_CONTENT)).build());
+      store.add(memory("mem_" + i, SCOPE, "z".repeat(MemoryDraft.MAX_CONTENT)).build());
       ids.add("mem_" + i);
     }
     JsonNode array = bounded(call(tool, args("ids", ids)), defaults.maxResultChars(), "ten");

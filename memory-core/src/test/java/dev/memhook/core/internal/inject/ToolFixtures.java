@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
@@ -48,31 +49,40 @@ final class ToolFixtures {
       maxMemoryChars,
       maxMemoryChars + 1,
       3 * maxMemoryChars,
-      Memory.MAX_CONTENT - 1,
-      Memory.MAX_CONTENT,
-      1 + r.nextInt(Memory.MAX_CONTENT)
+      MemoryDraft.MAX_CONTENT - 1,
+      MemoryDraft.MAX_CONTENT,
+      1 + r.nextInt(MemoryDraft.MAX_CONTENT)
     };
-    int length = Math.min(Memory.MAX_CONTENT, lengths[r.nextInt(lengths.length)]);
+    int length = Math.min(MemoryDraft.MAX_CONTENT, lengths[r.nextInt(lengths.length)]);
     boolean bigMetadata = r.nextInt(10) == 0;
     Map<String, String> attributes = new LinkedHashMap<>();
     int attributeCount = bigMetadata ? 50 : r.nextInt(4);
     for (int i = 0; i < attributeCount; i++) {
       attributes.put(
-          "k" + i + HostileText.of(r, r.nextInt(bigMetadata ? 500 : 20)),
-          HostileText.of(r, r.nextInt(bigMetadata ? 2_000 : 50)));
+          "k" + i + HostileText.of(r, r.nextInt(bigMetadata ? 95 : 20)),
+          HostileText.of(r, r.nextInt(bigMetadata ? MemoryDraft.MAX_ATTRIBUTE_VALUE : 50)));
     }
     Memory.Builder b =
         memory(id, scope, "x" + HostileText.of(r, length - 1))
-            .title(HostileText.of(r, r.nextInt(Memory.MAX_TITLE + 1)))
+            .title(HostileText.of(r, r.nextInt(MemoryDraft.MAX_TITLE + 1)))
             .summary(
                 HostileText.of(
-                    r, r.nextBoolean() ? Memory.MAX_SUMMARY : r.nextInt(Memory.MAX_SUMMARY + 1)))
-            .concepts(strings(r, bigMetadata ? 100 : r.nextInt(4), bigMetadata ? 1_000 : 20))
-            .files(strings(r, bigMetadata ? 100 : r.nextInt(4), bigMetadata ? 1_000 : 20))
+                    r,
+                    r.nextBoolean()
+                        ? MemoryDraft.MAX_SUMMARY
+                        : r.nextInt(MemoryDraft.MAX_SUMMARY + 1)))
+            .concepts(
+                strings(
+                    r,
+                    bigMetadata ? MemoryDraft.MAX_CONCEPTS : r.nextInt(4),
+                    bigMetadata ? 99 : 20))
+            .files(
+                strings(
+                    r, bigMetadata ? MemoryDraft.MAX_FILES : r.nextInt(4), bigMetadata ? 499 : 20))
             .origin(Origin.tool("t" + HostileText.of(r, r.nextInt(bigMetadata ? 199 : 10))))
             .attributes(attributes);
     if (r.nextBoolean()) {
-      b.sourceSession("s" + HostileText.of(r, r.nextInt(bigMetadata ? 10_000 : 20)));
+      b.sourceSession("s" + HostileText.of(r, r.nextInt(bigMetadata ? 199 : 20)));
     }
     return b.build();
   }
