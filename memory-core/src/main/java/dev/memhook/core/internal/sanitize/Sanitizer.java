@@ -24,8 +24,10 @@ import java.util.Set;
  * ({@code card}, {@code national-id}, {@code email}, {@code phone}) and the host's own rules run
  * last, in the order given.
  *
- * <p><b>Idempotent:</b> sanitizing sanitized text changes nothing, for the built-in rules. A host
- * rule keeps this as long as it does not match inside a marker.
+ * <p><b>Idempotent:</b> sanitizing sanitized text changes nothing. The rules run again over their
+ * own output until it stops changing (text without secrets takes one pass), so a redaction that
+ * changes what an earlier rule sees is caught; a host rule that matches inside a marker can break
+ * this.
  *
  * <p><b>Linear time:</b> every built-in rule finds its candidates by a literal scan and reads each
  * character a bounded number of times, so sanitizing takes time proportional to the text's length
@@ -42,6 +44,13 @@ import java.util.Set;
 public final class Sanitizer {
 
   private static final Sanitizer DEFAULTS = new Sanitizer(CredentialRules.all());
+
+  /**
+   * Passes of the rules at most. A redaction can change what a rule that ran before it sees (a
+   * marker where a digit was lets an id before it end there), so the rules run again until the text
+   * stops changing; text without secrets takes one pass, and each pass is linear.
+   */
+  private static final int MAX_PASSES = 4;
 
   private final List<Rule> rules;
 
@@ -91,29 +100,41 @@ public final class Sanitizer {
    */
   public String sanitize(String text) {
     Objects.requireNonNull(text, "text");
-    Subject subject = new Subject(PrivateRegions.hide(text));
+    String out = PrivateRegions.hide(text);
+    for (int pass = 0; pass < MAX_PASSES; pass++) {
+      String next = applyRules(out, text.length());
+      if (next.equals(out)) {
+        break;
+      }
+      out = next;
+    }
+    return out;
+  }
+
+  private String applyRules(String input, int originalLength) {
+    Subject subject = new Subject(input);
     for (Rule rule : rules) {
       Edits edits = new Edits();
       try {
         rule.find(subject, edits);
       } catch (StepBudget.Exceeded e) {
-        throw failClosed(rule, text, "did not finish within its time budget");
+        throw failClosed(rule, originalLength, "did not finish within its time budget");
       } catch (StackOverflowError e) {
-        throw failClosed(rule, text, "recursed too deeply");
+        throw failClosed(rule, originalLength, "recursed too deeply");
       }
       subject.apply(edits, Rule.marker(rule.kind()));
     }
     return subject.text();
   }
 
-  private static IllegalArgumentException failClosed(Rule rule, String text, String what) {
+  private static IllegalArgumentException failClosed(Rule rule, int length, String what) {
     return new IllegalArgumentException(
         "redaction rule '"
             + rule.kind()
             + "' "
             + what
             + " on a text of "
-            + text.length()
+            + length
             + " characters, so the text was not stored; rewrite the rule's pattern without nested"
             + " or overlapping repetition such as (a+)+, or store shorter texts");
   }

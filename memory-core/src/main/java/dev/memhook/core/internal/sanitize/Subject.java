@@ -25,6 +25,11 @@ final class Subject {
     return new StepBudget(text);
   }
 
+  /** The folded text for one rule's regexes, with a fresh step budget. */
+  StepBudget budgetedFolded() {
+    return new StepBudget(folded());
+  }
+
   /** The text with {@code A-Z} lower-cased and every other character as it is. */
   String folded() {
     if (folded == null) {
