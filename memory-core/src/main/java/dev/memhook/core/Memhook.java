@@ -6,7 +6,6 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
-import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -85,7 +84,8 @@ public final class Memhook {
    * ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else {@link
    * HashingEmbedder} with a logged notice), recall options (default {@link
    * RecallOptions#defaults()}), the executor hooks recall on (default: a daemon pool of {@code
-   * max(2, cores)} threads named {@code memhook-recall-N}), and the clock (default UTC).
+   * max(2, cores)} threads named {@code memhook-recall-N}), the clock (default UTC), and what is
+   * redacted before anything is stored (default {@link Redaction#defaults()}).
    *
    * <p><b>Ownership</b> (the one place it is stated):
    *
@@ -110,6 +110,7 @@ public final class Memhook {
     private RecallOptions recallOptions;
     private Executor executor;
     private Clock clock;
+    private Redaction redaction;
     private boolean built;
 
     private Builder() {}
@@ -181,6 +182,18 @@ public final class Memhook {
     }
 
     /**
+     * Redacts every stored text with {@code value}: the built-in rules, plus the host rules and
+     * personal-data rules it adds. A host rule that spends its time budget on a text makes that
+     * write fail with {@link IllegalArgumentException}; nothing of it is stored.
+     */
+    public Builder redaction(Redaction value) {
+      Objects.requireNonNull(value, "redaction");
+      checkUnset("redaction", redaction);
+      this.redaction = value;
+      return this;
+    }
+
+    /**
      * Opens what was chosen and builds the service. On failure, closes what it opened (see
      * ownership above) and rethrows.
      *
@@ -232,7 +245,7 @@ public final class Memhook {
             clock != null ? clock : Clock.systemUTC(),
             exec,
             ownedExecutor,
-            Sanitizer.defaults());
+            (redaction != null ? redaction : Redaction.defaults()).sanitizer());
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();

@@ -92,7 +92,7 @@ class MemhookBuilderTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"store", "embedder", "recallOptions", "executor", "clock"})
+  @ValueSource(strings = {"store", "embedder", "recallOptions", "executor", "clock", "redaction"})
   void eachSetter_mayBeCalledOnce(String setter) {
     UnaryOperator<Memhook.Builder> set =
         switch (setter) {
@@ -101,6 +101,7 @@ class MemhookBuilderTest {
           case "recallOptions" -> b -> b.recallOptions(RecallOptions.defaults());
           case "executor" -> b -> b.executor(Runnable::run);
           case "clock" -> b -> b.clock(Clock.systemUTC());
+          case "redaction" -> b -> b.redaction(Redaction.defaults());
           default -> throw new IllegalArgumentException(setter);
         };
     Memhook.Builder builder = set.apply(Memhook.builder());

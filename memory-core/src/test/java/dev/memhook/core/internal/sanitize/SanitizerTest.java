@@ -5,23 +5,34 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SanitizerTest {
 
+  private static String sanitize(String text) {
+    return Sanitizer.defaults().sanitize(text);
+  }
+
   @Test
   void privateRegions_areReplaced_evenAcrossLines() {
+    assertEquals("keep [private] keep", sanitize("keep <private>my\nsalary</private> keep"));
     assertEquals(
-        "keep [private] keep",
-        Sanitizer.defaults().sanitize("keep <private>my\nsalary</private> keep"));
-    assertEquals(
-        "a [private] b [private]",
-        Sanitizer.defaults().sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
+        "a [private] b [private]", sanitize("a <PRIVATE>x</Private> b <private>y</private>"));
   }
 
   @Test
   void anUnclosedPrivateTag_hidesTheRest() {
-    assertEquals(
-        "visible [private]", Sanitizer.defaults().sanitize("visible <private>everything after"));
+    assertEquals("visible [private]", sanitize("visible <private>everything after"));
+  }
+
+  @Test
+  void strayCloseTags_areRemoved() {
+    assertEquals("a  b", sanitize("a </private> b</PRIVATE>"));
+  }
+
+  @Test
+  void aTagJoinedByRemovingAStrayCloseTag_opensARegion() {
+    assertEquals("x [private]", sanitize("x <priv</private>ate>hidden"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -38,34 +49,105 @@ class SanitizerTest {
         "Authorization: Bearer abc.def-ghi_jkl123456|Authorization: Bearer [redacted:bearer]",
         "db postgres://admin:hunter2@db.internal/app|db postgres://[redacted:url-credentials]@db.internal/app",
         "password=hunter2 and more|password=[redacted:secret] and more",
-        "API_KEY: 'q1w2e3r4'|API_KEY: [redacted:secret]",
-        "client_secret = \"s3 cr3t\"; next|client_secret = [redacted:secret]; next",
+        "API_KEY: 'q1w2e3r4'|API_KEY: '[redacted:secret]'",
+        "client_secret = \"s3 cr3t\"; next|client_secret = \"[redacted:secret]\"; next",
         "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U|jwt [redacted:jwt]",
         "slack xoxb-1234567890-abcdefghij|slack [redacted:slack-token]"
       })
   void credentials_areReplacedByARedactionNamingTheirKind(String input, String expected) {
-    assertEquals(expected, Sanitizer.defaults().sanitize(input));
+    assertEquals(expected, sanitize(input));
+  }
+
+  /** Shapes the first sanitizer let through; each row failed on it. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"password\": \"hunter2\"}|{\"password\": \"[redacted:secret]\"}",
+        "{\"api_key\":\"abc123\",\"user\":\"bob\"}|{\"api_key\":\"[redacted:secret]\",\"user\":\"bob\"}",
+        "{'client_secret' :  'xyz'}|{'client_secret' :  '[redacted:secret]'}",
+        "{\"token\": \"t0k3n-value\"}|{\"token\": \"[redacted:secret]\"}",
+        "{\"secret\":\t\"a\\\"b\"}|{\"secret\":\t\"[redacted:secret]\"}",
+        "pay with sk_live_4eC39HqLyjWDarjtT1zdp7dc today|pay with [redacted:stripe-key] today",
+        "restricted rk_live_51HfXyzAbCdEfGhIjKlMn ok|restricted [redacted:stripe-key] ok",
+        "test sk_test_4eC39HqLyjWDarjtT1zdp7dc ok|test [redacted:stripe-key] ok",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY|aws_secret_access_key = [redacted:secret]",
+        "aws_session_token=IQoJb3JpZ2luX2VjEJr//////////wEaCXVz|aws_session_token=[redacted:secret]",
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG|export AWS_SECRET_ACCESS_KEY=[redacted:secret]",
+        "cache redis://:p4ss@cache.internal:6379/0|cache redis://[redacted:url-credentials]@cache.internal:6379/0",
+        "amqp://guest:gu@st@mq:5672|amqp://[redacted:url-credentials]@mq:5672",
+        "the password is hunter2|the password is [redacted:secret]",
+        "My password is: swordfish.|My password is: [redacted:secret].",
+        "the passcode is 7731|the passcode is [redacted:secret]",
+        "my PIN is 1234, ok|my PIN is [redacted:secret], ok",
+        "pin code is 998877|pin code is [redacted:secret]",
+        "the wifi password was 'letmein'|the wifi password was '[redacted:secret]'",
+        "password is now Tr0ub4dor|password is now [redacted:secret]"
+      })
+  void shapesTheFirstSanitizerMissed_areRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
   }
 
   @Test
-  void privateKeyBlocks_areRedacted() {
+  void privateKeyBlocks_areRedacted_throughTheirEndLine() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
-    assertEquals(
-        "cfg [redacted:private-key] end", Sanitizer.defaults().sanitize("cfg " + key + " end"));
+    assertEquals("cfg [redacted:private-key] end", sanitize("cfg " + key + " end"));
+    String pgp =
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: x\n\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----";
+    assertEquals("a [redacted:private-key] b", sanitize("a " + pgp + " b"));
+    String openssh =
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----";
+    assertEquals("[redacted:private-key]", sanitize(openssh));
   }
 
   @Test
-  void ordinaryTechnicalText_isLeftAlone() {
-    String text =
-        "Run mvn -pl core test; see src/main/AuthMiddleware.java and commit 3f2a9c1. Password policy: 12 chars.";
-    assertEquals(text, Sanitizer.defaults().sanitize(text));
+  void aPrivateKeyBlockWithoutItsEndLine_isRedactedToTheEnd() {
+    assertEquals(
+        "pasted: [redacted:private-key]",
+        sanitize("pasted: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nmore"));
+  }
+
+  @Test
+  void certificatesAndPublicKeys_areLeftAlone() {
+    String cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+    assertEquals(cert, sanitize(cert));
+    String pub = "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----";
+    assertEquals(pub, sanitize(pub));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "Run mvn -pl core test; see src/main/AuthMiddleware.java and commit 3f2a9c1. Password policy: 12 chars.",
+        "password_policy: strict",
+        "Fill in the password field, then press enter.",
+        "The password is required and must be at least 12 characters.",
+        "The password is too short.",
+        "the password isn't valid",
+        "the pin is loose; spinning pins at 3000 rpm",
+        "the bearer of bad news; bearer authentication is configured",
+        "ssh://git@github.com/org/repo.git and https://example.com:8443/path?q=1",
+        "keyboard = us; monkey: banana; primary_key = id",
+        "password=",
+        "versions 1.2.3 and 2024-01-15, order 4111 1111 1111 1111, mail bob@example.com"
+      })
+  void ordinaryText_isLeftAlone(String text) {
+    assertEquals(text, sanitize(text));
+  }
+
+  @Test
+  void aValueThatIsAlreadyARedaction_isLeftAsItIs() {
+    assertEquals(
+        "{\"token\": \"[redacted:jwt]\"}",
+        sanitize("{\"token\": \"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3\"}"));
   }
 
   @Test
   void sanitizing_isIdempotent() {
     String once =
-        Sanitizer.defaults()
-            .sanitize("password=hunter2 Bearer abcdefghijklmnop <private>x</private>");
-    assertEquals(once, Sanitizer.defaults().sanitize(once));
+        sanitize(
+            "password=hunter2 Bearer abcdefghijklmnop1 <private>x</private> redis://:p@h"
+                + " {\"token\": \"x\"} the password is y");
+    assertEquals(once, sanitize(once));
   }
 }

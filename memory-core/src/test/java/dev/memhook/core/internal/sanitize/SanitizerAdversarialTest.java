@@ -1,0 +1,175 @@
+package dev.memhook.core.internal.sanitize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.testkit.Seeds;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.IntFunction;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The sanitizer against generated hostile text: every case sanitizes without error and
+ * idempotently, and the cost per character on the worst shapes stays within a fixed factor of plain
+ * prose and does not grow with the length (which is what catches quadratic behaviour).
+ */
+class SanitizerAdversarialTest {
+
+  private static final Sanitizer DEFAULTS = Sanitizer.defaults();
+  private static final Sanitizer WITH_PERSONAL_DATA = Sanitizer.create(List.of(), true);
+
+  /**
+   * How much more a character of the worst shape may cost than a character of prose. The built-in
+   * rules read a character a bounded number of times on any shape (a trigger attempt, a token walk,
+   * one scan of a quoted value), so the factor is a constant; what it guards against is
+   * super-linear cost, which at a million characters is orders of magnitude above any constant, so
+   * the bound leaves room for a loaded machine.
+   */
+  private static final double MAX_COST_OVER_PROSE = 20;
+
+  /**
+   * How much the cost per character may grow from 1 M to 10 M characters. Linear rules keep it
+   * flat; a quadratic one would grow it tenfold. The margin absorbs cache and GC effects of the
+   * larger strings.
+   */
+  private static final double MAX_GROWTH_PER_TENFOLD = 3;
+
+  static LongStream seeds() {
+    return Seeds.seeds(3);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void generatedCases_sanitizeWithoutError_andIdempotently(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<IntFunction<String>> shapes = new ArrayList<>(AdversarialText.SHAPES.values());
+    for (int i = 0; i < 2_000; i++) {
+      String text =
+          switch (random.nextInt(4)) {
+            case 0 -> shapes.get(random.nextInt(shapes.size())).apply(random.nextInt(4_000));
+            case 1 ->
+                AdversarialText.mixture(random, 8)
+                    + shapes.get(random.nextInt(shapes.size())).apply(random.nextInt(200))
+                    + AdversarialText.mixture(random, 8);
+            default -> AdversarialText.mixture(random, 60);
+          };
+      for (Sanitizer sanitizer : List.of(DEFAULTS, WITH_PERSONAL_DATA)) {
+        String once = sanitizer.sanitize(text);
+        assertEquals(
+            once,
+            sanitizer.sanitize(once),
+            () ->
+                "not idempotent on "
+                    + quote(text)
+                    + " with "
+                    + sanitizer
+                    + ", "
+                    + Seeds.replay(seed));
+      }
+    }
+  }
+
+  @Test
+  void tenMillionCharacterTexts_sanitizeWithoutError_andIdempotently() {
+    long seed = Seeds.seed();
+    SplittableRandom random = new SplittableRandom(seed);
+    StringBuilder mixed = new StringBuilder(10_000_000 + 200);
+    while (mixed.length() < 10_000_000) {
+      mixed.append(AdversarialText.mixture(random, 60));
+    }
+    for (String text :
+        List.of(
+            mixed.toString(),
+            AdversarialText.SHAPES.get("unclosed quoted secrets").apply(10_000_000),
+            AdversarialText.SHAPES.get("lone surrogates").apply(10_000_000))) {
+      String once = DEFAULTS.sanitize(text);
+      assertEquals(once, DEFAULTS.sanitize(once), () -> "not idempotent, " + Seeds.replay(seed));
+    }
+  }
+
+  @Test
+  void costPerCharacter_onEveryShape_isWithinAFactorOfProse_andFlatFromOneToTenMillion() {
+    // 100k and 1M characters for every shape; 10M for prose and the costliest shapes at 1M.
+    Map<String, Double> at100k = costs(100_000, AdversarialText.SHAPES.keySet(), 10);
+    Map<String, Double> at1m = costs(1_000_000, AdversarialText.SHAPES.keySet(), 3);
+    List<String> costliest =
+        at1m.keySet().stream()
+            .filter(name -> !name.equals("prose"))
+            .sorted(Comparator.comparing(at1m::get).reversed())
+            .limit(4)
+            .toList();
+    Map<String, Double> at10m = costs(10_000_000, costliest, 2);
+    StringBuilder report = new StringBuilder();
+    for (Map<String, Double> costs : List.of(at100k, at1m, at10m)) {
+      report.append(costs).append('\n');
+    }
+    for (Map<String, Double> costs : List.of(at100k, at1m, at10m)) {
+      double prose = costs.get("prose");
+      costs.forEach(
+          (name, cost) ->
+              assertTrue(
+                  cost <= MAX_COST_OVER_PROSE * prose,
+                  name + " costs " + cost / prose + "x prose per character; ns/char:\n" + report));
+    }
+    for (String name : at10m.keySet()) {
+      assertTrue(
+          at10m.get(name) <= MAX_GROWTH_PER_TENFOLD * at1m.get(name),
+          name
+              + " costs "
+              + at10m.get(name) / at1m.get(name)
+              + "x more per character at 10M"
+              + " than at 1M; ns/char:\n"
+              + report);
+    }
+  }
+
+  /**
+   * Nanoseconds per character of sanitizing prose and each named shape at {@code length}: the best
+   * of {@code rounds}, measured side by side (prose and every shape in each round) after one
+   * warm-up round, so a loaded machine slows them alike.
+   */
+  private static Map<String, Double> costs(int length, Iterable<String> shapes, int rounds) {
+    Map<String, String> texts = new LinkedHashMap<>();
+    texts.put("prose", AdversarialText.prose(length, length));
+    for (String name : shapes) {
+      texts.put(name, AdversarialText.SHAPES.get(name).apply(length));
+    }
+    Map<String, Double> best = new LinkedHashMap<>();
+    for (int round = 0; round <= rounds; round++) {
+      for (Map.Entry<String, String> e : texts.entrySet()) {
+        long start = System.nanoTime();
+        DEFAULTS.sanitize(e.getValue());
+        double perChar = (System.nanoTime() - start) / (double) length;
+        if (round > 0) {
+          best.merge(e.getKey(), perChar, Math::min);
+        }
+      }
+    }
+    best.replaceAll((name, cost) -> Math.round(cost * 100) / 100.0);
+    return best;
+  }
+
+  private static String quote(String text) {
+    String shown = text.length() > 300 ? text.substring(0, 300) + "…" : text;
+    StringBuilder sb = new StringBuilder("\"");
+    shown
+        .chars()
+        .forEach(
+            c -> {
+              if (c < 0x20 || Character.isSurrogate((char) c)) {
+                sb.append(String.format("\\u%04x", c));
+              } else {
+                sb.append((char) c);
+              }
+            });
+    return sb.append('"').toString();
+  }
+}
