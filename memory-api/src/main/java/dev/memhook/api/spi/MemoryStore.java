@@ -94,6 +94,12 @@ public interface MemoryStore extends AutoCloseable {
   /**
    * Removes a memory from the records and every index at once, and durably keeps {@code audit}.
    *
+   * <p>Forgetting erases: a store that declares {@link StoreCapability#DURABLE} holds no copy of
+   * the deleted memory's text (record, index terms, anything derived from its text) in any live
+   * file once this returns, also after a crash right after it returned; a store that cannot rewrite
+   * its files in place must say in its documentation when the text is gone. {@code audit} must not
+   * carry the text either: it holds the id, scope, actor, reason and time.
+   *
    * @return whether the memory existed
    */
   boolean delete(MemoryId id, ForgetRecord audit);

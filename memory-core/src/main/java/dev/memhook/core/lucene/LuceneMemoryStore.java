@@ -252,6 +252,10 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Deletes the memory and, in the same atomic update and commit, stores {@code audit} as an audit
    * document that no search sees. If the memory does not exist nothing is written.
    *
+   * <p><b>Erases:</b> when this returns, no file of the index holds the memory's text, also after a
+   * crash: the segments it was in are rewritten, committed (with group commit too) and the old
+   * files deleted; see the {@linkplain dev.memhook.core.lucene package documentation}.
+   *
    * @throws IllegalArgumentException if {@code audit} names another id than {@code id}
    */
   @Override

@@ -80,14 +80,16 @@ final class MemoryWrites {
   }
 
   /**
-   * Replaces the memory {@code id} with the audit document of {@code audit}, if the memory exists.
+   * Replaces the memory {@code id} with the audit document of {@code audit}, if the memory exists,
+   * and erases it: when this returns no file of the index holds its record or its terms ({@link
+   * WritePath#erase}).
    *
    * @return whether it existed (if not, nothing is written)
    */
   boolean delete(MemoryId id, ForgetRecord audit) {
     writes.ensureOpen();
     Document auditDoc = documents.audit(audit);
-    return writes.write(
+    return writes.erase(
         List.of(id),
         w -> {
           boolean exists =

@@ -107,7 +107,7 @@ record OpenIndex(
         // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
         // committed
         .setCommitOnClose(true)
-        .setMergePolicy(mergePolicy)
+        .setMergePolicy(Expunge.policy(mergePolicy)) // forget erases: see Expunge
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
         .setCodec(
             new Lucene912Codec() {
