@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Durable memory records and the searches that must run where the data lives. Fusion, graph
@@ -125,6 +126,23 @@ public interface MemoryStore extends AutoCloseable {
 
   /** The number of latest memories in {@code scope}. */
   long count(Scope scope);
+
+  /**
+   * Hands every memory this store holds that can be read to {@code sink}, in no particular order:
+   * every scope, every version (latest or not), never a forgotten one. A record that cannot be read
+   * (a damaged store) is skipped and counted, not thrown, so that a damaged store can still be
+   * exported; an exception from {@code sink} stops the export and is thrown as is.
+   *
+   * <p>The default throws {@link UnsupportedOperationException}: a store that cannot list what it
+   * holds cannot export it.
+   *
+   * @return how many were exported and how many were skipped as unreadable
+   * @throws UnsupportedOperationException if this store cannot list its memories
+   */
+  default ExportResult export(Consumer<? super Memory> sink) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " cannot list its memories, so it cannot export them");
+  }
 
   /** Flushes and releases resources. Idempotent. */
   @Override

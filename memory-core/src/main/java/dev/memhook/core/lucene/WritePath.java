@@ -67,7 +67,8 @@ final class WritePath {
 
   /**
    * Takes over {@code writer} and its {@code directory}, and starts the group-commit thread if
-   * {@code groupCommit} is not null.
+   * {@code groupCommit} is not null. A null {@code writer} makes a read-only store: every write
+   * throws {@link IllegalStateException}.
    */
   WritePath(
       IndexWriter writer,
@@ -81,7 +82,7 @@ final class WritePath {
     this.searchers = searchers;
     this.records = records;
     this.location = location;
-    if (groupCommit == null) {
+    if (groupCommit == null || writer == null) {
       this.committer = null;
       return;
     }
@@ -107,6 +108,24 @@ final class WritePath {
 
   boolean isClosed() {
     return closed.get();
+  }
+
+  /** Whether the store was opened read-only (no writer). */
+  boolean isReadOnly() {
+    return writer == null;
+  }
+
+  /**
+   * @throws IllegalStateException if the store is read-only
+   */
+  private void checkNotReadOnly() {
+    if (writer == null) {
+      throw new IllegalStateException(
+          "the LuceneMemoryStore ("
+              + location
+              + ") is open read-only; reads, searches and export work, writes do not:"
+              + " open it without readOnly() to write");
+    }
   }
 
   /**
@@ -142,6 +161,7 @@ final class WritePath {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       checkWritable();
       boolean changed;
       try {
@@ -211,6 +231,7 @@ final class WritePath {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       action.accept(writer);
     } finally {
       writeLock.unlock();
@@ -248,6 +269,7 @@ final class WritePath {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       checkWritable();
       try {
         writer.forceMerge(maxSegments);
@@ -304,7 +326,7 @@ final class WritePath {
     IOException failure = null;
     writeLock.lock();
     try {
-      if (writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
+      if (writer != null && writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
         writer.commit();
       }
     } catch (IOException | RuntimeException e) {
@@ -318,7 +340,9 @@ final class WritePath {
       failure = failure == null ? e : failure;
     }
     try {
-      if (writeFailure == null && failure == null) {
+      if (writer == null) {
+        // read-only: nothing to commit or release but the searchers and the directory
+      } else if (writeFailure == null && failure == null) {
         writer.close(); // waits for running merges, then commits them
       } else {
         writer.rollback();
