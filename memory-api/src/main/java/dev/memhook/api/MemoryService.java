@@ -1,8 +1,10 @@
 package dev.memhook.api;
 
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.spi.ExportResult;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Long-term memory for one application: remember, recall, forget, and hook into chat services so
@@ -89,6 +91,16 @@ public interface MemoryService extends AutoCloseable {
   default ScopedMemory scoped(Scope scope) {
     return new ScopedView(this, scope);
   }
+
+  /**
+   * Hands every readable memory to {@code sink} (every scope, every version, never a forgotten one)
+   * and says how many were exported and how many damaged records were skipped; see {@link
+   * dev.memhook.api.spi.MemoryStore#export}. With a store opened read-only, the way to rescue a
+   * damaged index.
+   *
+   * @throws UnsupportedOperationException if the store cannot list its memories
+   */
+  ExportResult export(Consumer<? super Memory> sink);
 
   /**
    * Hooks this service into a chat service with {@link HookOptions#defaults()}.

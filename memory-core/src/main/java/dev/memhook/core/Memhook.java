@@ -106,6 +106,7 @@ public final class Memhook {
     private MemoryStore givenStore;
     private Path directory;
     private boolean inMemory;
+    private boolean readOnly;
     private Embedder embedder;
     private RecallOptions recallOptions;
     private Executor executor;
@@ -135,6 +136,18 @@ public final class Memhook {
       Objects.requireNonNull(directory, "directory");
       checkStoreUnset();
       this.directory = directory;
+      return this;
+    }
+
+    /**
+     * Opens the {@link #directory(Path)} read-only ({@link LuceneMemoryStore.Builder#readOnly()}):
+     * no lock, works on a read-only directory and on a damaged index (its readable segments);
+     * recall, get and {@link MemoryService#export} work, every write throws {@link
+     * IllegalStateException}. Needs {@code directory}.
+     */
+    public Builder readOnly() {
+      checkUnset("readOnly", readOnly ? Boolean.TRUE : null);
+      this.readOnly = true;
       return this;
     }
 
@@ -212,6 +225,9 @@ public final class Memhook {
         throw new IllegalStateException(
             "choose where memories live: directory(path), store(...) or inMemory()");
       }
+      if (readOnly && directory == null) {
+        throw new IllegalStateException("readOnly() opens a directory: choose directory(path)");
+      }
       built = true;
       MemoryStore openedStore = null;
       Embedder discovered = null;
@@ -221,7 +237,9 @@ public final class Memhook {
         if (store == null) {
           openedStore =
               directory != null
-                  ? LuceneMemoryStore.builder().directory(directory).build()
+                  ? (readOnly
+                      ? LuceneMemoryStore.builder().directory(directory).readOnly().build()
+                      : LuceneMemoryStore.builder().directory(directory).build())
                   : LuceneMemoryStore.inMemory();
           store = openedStore;
         }

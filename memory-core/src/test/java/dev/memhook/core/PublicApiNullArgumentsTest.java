@@ -32,6 +32,7 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.lucene.LuceneMemoryStore;
@@ -91,6 +92,7 @@ class PublicApiNullArgumentsTest {
           new StoreHit(MemoryId.of("m1"), 1.0),
           TextHits.none(),
           new EmbeddingSpace("model", 4),
+          new ExportResult(1, 0),
           ChatMessage.user("hello"),
           CALL,
           new ToolDefinition("get_memory", "reads memories", "{}"),

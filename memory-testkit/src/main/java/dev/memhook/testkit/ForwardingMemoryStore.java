@@ -6,6 +6,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * A {@link MemoryStore} that forwards every call to a delegate, for tests that break or observe one
@@ -100,6 +102,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   @Override
   public long count(Scope scope) {
     return delegate.count(scope);
+  }
+
+  @Override
+  public ExportResult export(Consumer<? super Memory> sink) {
+    return delegate.export(sink);
   }
 
   @Override

@@ -16,6 +16,7 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.MemoryStore;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -180,5 +181,31 @@ public interface StoreWriteContract {
     }
     assertEquals(List.of(first, second, third), store.forgotten(A));
     assertEquals(List.of(inB), store.forgotten(B));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // export
+
+  @Test
+  default void export_handsOverEveryVersionInEveryScope_butNoForgottenMemory() {
+    MemoryStore store = store();
+    Memory a1 = memory("a1", A, "first in a");
+    Memory a2 = memory("a2", A, "second in a");
+    Memory b1 = memory("b1", B, "first in b");
+    Memory gone = memory("gone", B, "forgotten");
+    store.put(a1, vector(1));
+    store.put(a2, vector(2));
+    store.put(b1, vector(3));
+    store.put(gone, vector(4));
+    Memory a1v2 = StoreFixtures.nextVersion(a1, "a1v2", "first in a, revised");
+    store.putNewVersion(a1v2, vector(5));
+    assertTrue(store.delete(gone.id(), new ForgetRecord(gone.id(), B, "alice", "x", T0)));
+
+    Map<MemoryId, Memory> exported = new LinkedHashMap<>();
+    ExportResult result = store.export(m -> exported.put(m.id(), m));
+
+    assertEquals(new ExportResult(4, 0), result);
+    assertEquals(
+        Map.of(a1.id(), a1.withLatest(false), a2.id(), a2, b1.id(), b1, a1v2.id(), a1v2), exported);
   }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Durable memory records and the searches that must run where the data lives. Fusion, graph
@@ -94,6 +95,12 @@ public interface MemoryStore extends AutoCloseable {
   /**
    * Removes a memory from the records and every index at once, and durably keeps {@code audit}.
    *
+   * <p>Forgetting erases: a store that declares {@link StoreCapability#DURABLE} holds no copy of
+   * the deleted memory's text (record, index terms, anything derived from its text) in any live
+   * file once this returns, also after a crash right after it returned; a store that cannot rewrite
+   * its files in place must say in its documentation when the text is gone. {@code audit} must not
+   * carry the text either: it holds the id, scope, actor, reason and time.
+   *
    * @return whether the memory existed
    */
   boolean delete(MemoryId id, ForgetRecord audit);
@@ -119,6 +126,23 @@ public interface MemoryStore extends AutoCloseable {
 
   /** The number of latest memories in {@code scope}. */
   long count(Scope scope);
+
+  /**
+   * Hands every memory this store holds that can be read to {@code sink}, in no particular order:
+   * every scope, every version (latest or not), never a forgotten one. A record that cannot be read
+   * (a damaged store) is skipped and counted, not thrown, so that a damaged store can still be
+   * exported; an exception from {@code sink} stops the export and is thrown as is.
+   *
+   * <p>The default throws {@link UnsupportedOperationException}: a store that cannot list what it
+   * holds cannot export it.
+   *
+   * @return how many were exported and how many were skipped as unreadable
+   * @throws UnsupportedOperationException if this store cannot list its memories
+   */
+  default ExportResult export(Consumer<? super Memory> sink) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " cannot list its memories, so it cannot export them");
+  }
 
   /** Flushes and releases resources. Idempotent. */
   @Override

@@ -17,6 +17,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
@@ -33,6 +34,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,6 +151,13 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(scope, "scope");
     checkOpen();
     return store.forgotten(scope);
+  }
+
+  @Override
+  public ExportResult export(Consumer<? super Memory> sink) {
+    Objects.requireNonNull(sink, "sink");
+    checkOpen();
+    return store.export(sink);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.IndexSearcher;
@@ -94,6 +95,12 @@ final class FreshSearchers implements Closeable {
   FreshSearchers(IndexWriter writer, String location) throws IOException {
     this.location = location;
     this.searchers = new SearcherManager(writer, new ScopeFilterCaching());
+  }
+
+  /** Searchers on {@code reader}, for a read-only store: no write is ever counted. */
+  FreshSearchers(DirectoryReader reader, String location) throws IOException {
+    this.location = location;
+    this.searchers = new SearcherManager(reader, new ScopeFilterCaching());
   }
 
   /**

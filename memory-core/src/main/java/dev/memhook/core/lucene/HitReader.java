@@ -36,6 +36,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.AlreadyClosedException;
 
 /**
  * Reads what searches found: the hits' ids and scores as callers see them, and the stored records
@@ -44,17 +45,21 @@ import org.apache.lucene.search.TopDocs;
  * {@link MemoryJson}.
  *
  * <p>Immutable and thread-safe; every method reads through the searcher it is given. A record that
- * does not decode throws {@link MemoryStoreException} naming the index.
+ * does not decode is skipped by reads of several records and reported to {@link UnreadableRecords};
+ * a read of one record that must exist ({@link #memory}) throws {@link MemoryStoreException} naming
+ * the index.
  */
 final class HitReader {
   private static final Set<String> JSON_ONLY = Set.of(F_JSON);
 
   private final MemoryJson json;
   private final String location;
+  private final UnreadableRecords unreadable;
 
-  HitReader(MemoryJson json, String location) {
+  HitReader(MemoryJson json, String location, UnreadableRecords unreadable) {
     this.json = json;
     this.location = location;
+    this.unreadable = unreadable;
   }
 
   /** The first {@code k} hits of {@code top} with their raw scores. */
@@ -112,7 +117,10 @@ final class HitReader {
     return ids;
   }
 
-  /** The memories with these ids (latest or not), found with one query; unknown ids are absent. */
+  /**
+   * The readable memories with these ids (latest or not), found with one query; unknown and
+   * unreadable ids are absent.
+   */
   Map<MemoryId, Memory> memories(IndexSearcher searcher, Collection<MemoryId> ids)
       throws IOException {
     Query q =
@@ -124,10 +132,38 @@ final class HitReader {
     StoredFields stored = searcher.storedFields();
     Map<MemoryId, Memory> out = new HashMap<>();
     for (ScoreDoc sd : top.scoreDocs) {
-      Memory m = memory(stored, sd.doc);
-      out.put(m.id(), m);
+      Memory m = readable(searcher, stored, sd.doc);
+      if (m != null) {
+        out.put(m.id(), m);
+      }
     }
     return out;
+  }
+
+  /**
+   * The record of the memory document {@code doc}, or null if it is unreadable: then it is reported
+   * to the {@link UnreadableRecords}, by the id its doc values hold.
+   */
+  Memory readable(IndexSearcher searcher, StoredFields stored, int doc) throws IOException {
+    try {
+      return json.readMemory(stored.document(doc, JSON_ONLY).get(F_JSON));
+    } catch (AlreadyClosedException e) {
+      throw e; // the store closed: not a damaged record
+    } catch (IOException | RuntimeException e) {
+      unreadable.report(idOf(searcher, doc), e);
+      return null;
+    }
+  }
+
+  /** The memory id of document {@code doc}, or a description of the document if it has none. */
+  private static String idOf(IndexSearcher searcher, int doc) throws IOException {
+    String[] id;
+    try {
+      id = ids(searcher, new ScoreDoc[] {new ScoreDoc(doc, 0)}, 1);
+    } catch (IOException e) {
+      return "document " + doc + " (no id)";
+    }
+    return id[0];
   }
 
   /** The record of the memory document {@code doc}. */
@@ -140,7 +176,7 @@ final class HitReader {
     }
   }
 
-  /** The audit records of {@code scope}, oldest first (ties by id). */
+  /** The readable audit records of {@code scope}, oldest first (ties by id). */
   List<ForgetRecord> forgotten(IndexSearcher searcher, Scope scope) throws IOException {
     Query q =
         new BooleanQuery.Builder()
@@ -158,7 +194,7 @@ final class HitReader {
       try {
         records.add(json.readForget(text));
       } catch (RuntimeException e) {
-        throw unreadable("an audit record", e);
+        unreadable.report("an audit record of scope " + scope, e);
       }
     }
     records.sort(Comparator.comparing(ForgetRecord::at).thenComparing(r -> r.id().value()));

@@ -53,16 +53,7 @@ final class IndexMetadata {
       throws IOException {
     Map<String, String> userData = userData(writer);
     String format = userData.get(USER_DATA_FORMAT);
-    if (format != null && !IndexSchema.FORMAT.equals(format)) {
-      throw new IncompatibleStoreException(
-          "the "
-              + location
-              + " has index format "
-              + format
-              + " but this Memhook reads format "
-              + IndexSchema.FORMAT
-              + "; upgrade Memhook or rebuild the index");
-    }
+    checkFormat(format, location);
     String weights = weightsKey(weightUnits);
     String recorded = userData.get(USER_DATA_WEIGHTS);
     if (recorded != null && !recorded.equals(weights)) {
@@ -82,6 +73,18 @@ final class IndexMetadata {
       writer.setLiveCommitData(userData.entrySet());
       writer.commit();
     }
+    return new IndexMetadata(location, readSpace(userData));
+  }
+
+  /**
+   * What a read-only store reads from the commit user data {@code userData}: the format, checked,
+   * and the space. The field weights are not checked: they were applied when the index was written
+   * and a read-only store writes nothing.
+   *
+   * @throws IncompatibleStoreException if the index has another format
+   */
+  static IndexMetadata readOnly(Map<String, String> userData, String location) {
+    checkFormat(userData.get(USER_DATA_FORMAT), location);
     return new IndexMetadata(location, readSpace(userData));
   }
 
@@ -113,24 +116,21 @@ final class IndexMetadata {
    * @throws IncompatibleStoreException if another space is recorded
    */
   void attach(EmbeddingSpace space, WritePath writes) {
+    if (writes.isReadOnly()) {
+      writes.ensureOpen();
+      synchronized (this) {
+        checkSpace(space);
+        if (this.space == null) {
+          this.space = space; // a read-only store records nothing: searches compare with it
+        }
+        this.attached = true;
+      }
+      return;
+    }
     writes.locked(
         writer -> {
           EmbeddingSpace recorded = this.space;
-          if (recorded != null && !recorded.equals(space)) {
-            throw new IncompatibleStoreException(
-                "the "
-                    + location
-                    + " holds vectors of model '"
-                    + recorded.modelId()
-                    + "' (dimension "
-                    + recorded.dimension()
-                    + ") but the configured embedder is '"
-                    + space.modelId()
-                    + "' (dimension "
-                    + space.dimension()
-                    + "); configure the original model or"
-                    + " rebuild the store in a new directory (vector spaces are never mixed)");
-          }
+          checkSpace(space);
           if (recorded == null) {
             Map<String, String> userData = userData(writer);
             userData.put(USER_DATA_MODEL, space.modelId());
@@ -141,6 +141,25 @@ final class IndexMetadata {
           }
           this.attached = true;
         });
+  }
+
+  private void checkSpace(EmbeddingSpace space) {
+    EmbeddingSpace recorded = this.space;
+    if (recorded != null && !recorded.equals(space)) {
+      throw new IncompatibleStoreException(
+          "the "
+              + location
+              + " holds vectors of model '"
+              + recorded.modelId()
+              + "' (dimension "
+              + recorded.dimension()
+              + ") but the configured embedder is '"
+              + space.modelId()
+              + "' (dimension "
+              + space.dimension()
+              + "); configure the original model or"
+              + " rebuild the store in a new directory (vector spaces are never mixed)");
+    }
   }
 
   /**
@@ -165,6 +184,19 @@ final class IndexMetadata {
     return units.entrySet().stream()
         .map(e -> e.getKey().fieldName() + "=" + e.getValue())
         .collect(Collectors.joining(","));
+  }
+
+  private static void checkFormat(String format, String location) {
+    if (format != null && !IndexSchema.FORMAT.equals(format)) {
+      throw new IncompatibleStoreException(
+          "the "
+              + location
+              + " has index format "
+              + format
+              + " but this Memhook reads format "
+              + IndexSchema.FORMAT
+              + "; upgrade Memhook or rebuild the index");
+    }
   }
 
   private static Map<String, String> userData(IndexWriter writer) {

@@ -10,6 +10,7 @@ import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,40 +135,12 @@ public final class LuceneMemoryStore implements MemoryStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
 
-  // The parts, each with one job; their opening notes say how they work and why.
-  private final String location;
-  private final Set<StoreCapability> capabilities;
-  private final IndexMetadata metadata;
-  private final MemoryWrites memoryWrites;
-  private final StoreSearches searches;
-  private final RecordCache records;
-  private final WritePath writes;
+  /** The parts, each with one job; their opening notes say how they work and why. */
+  private final StoreParts parts;
 
   private LuceneMemoryStore(StoreSettings s) {
-    IndexSchema schema = new IndexSchema();
-    MemoryJson json = new MemoryJson();
-    this.location = s.location();
-    this.capabilities = s.capabilities();
-    HitReader reader = new HitReader(json, location);
-    OpenIndex index = OpenIndex.open(s, schema);
-    FreshSearchers searchers = index.searchers();
-    this.metadata = index.metadata();
-    this.searches =
-        new StoreSearches(
-            searchers,
-            new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost()),
-            reader,
-            metadata,
-            s.efSearch());
-    this.records =
-        new RecordCache(s.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));
-    this.writes =
-        new WritePath(
-            index.writer(), index.directory(), searchers, records, location, s.groupCommit());
-    MemoryDocuments documents =
-        new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());
-    this.memoryWrites = new MemoryWrites(writes, documents, searchers);
-    LOG.debug("opened {} (space {})", location, metadata.space());
+    this.parts = StoreParts.open(s);
+    LOG.debug("opened {} (space {})", parts.location(), parts.metadata().space());
   }
 
   /** A builder; {@link Builder#build()} opens the store. */
@@ -182,7 +156,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   /** {@link StoreCapability#ATOMIC_BATCH} always; {@link StoreCapability#DURABLE} on disk. */
   @Override
   public Set<StoreCapability> capabilities() {
-    return capabilities;
+    return parts.capabilities();
   }
 
   /**
@@ -193,7 +167,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public void attach(EmbeddingSpace space) {
     Objects.requireNonNull(space, "space");
-    metadata.attach(space, writes);
+    parts.metadata().attach(space, parts.writes());
   }
 
   /**
@@ -206,7 +180,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   public void put(Memory memory, Embedding embedding) {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(embedding, "embedding");
-    memoryWrites.put(memory, embedding);
+    parts.memoryWrites().put(memory, embedding);
   }
 
   /**
@@ -216,7 +190,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
     Objects.requireNonNull(batch, "batch");
-    memoryWrites.putAll(batch);
+    parts.memoryWrites().putAll(batch);
   }
 
   /**
@@ -231,26 +205,41 @@ public final class LuceneMemoryStore implements MemoryStore {
     checkArgument(
         next.supersedes() != null, "%s supersedes nothing; use put for a first version", next.id());
     checkArgument(next.latest(), "the new version %s must be latest", next.id());
-    memoryWrites.putNewVersion(next, embedding);
+    parts.memoryWrites().putNewVersion(next, embedding);
   }
 
+  /**
+   * @throws MemoryStoreException naming the id if its stored record is unreadable (damaged)
+   */
   @Override
   public Optional<Memory> get(MemoryId id) {
     Objects.requireNonNull(id, "id");
-    return Optional.ofNullable(getAll(List.of(id)).get(id));
+    Memory m = getAll(List.of(id)).get(id);
+    if (m == null && parts.unreadable().isUnreadable(id)) {
+      throw parts.unreadable().error(id);
+    }
+    return Optional.ofNullable(m);
   }
 
-  /** The memories with these ids, found with one query for those not cached. */
+  /**
+   * The memories with these ids, found with one query for those not cached. A memory whose stored
+   * record is unreadable (damaged) is left out, logged once at WARN and counted ({@link
+   * #unreadableRecords()}), so one damaged record never fails a recall.
+   */
   @Override
   public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
     Objects.requireNonNull(ids, "ids");
-    writes.ensureOpen();
-    return records.getAll(ids);
+    parts.writes().ensureOpen();
+    return parts.records().getAll(ids);
   }
 
   /**
    * Deletes the memory and, in the same atomic update and commit, stores {@code audit} as an audit
    * document that no search sees. If the memory does not exist nothing is written.
+   *
+   * <p><b>Erases:</b> when this returns, no file of the index holds the memory's text, also after a
+   * crash: the segments it was in are rewritten, committed (with group commit too) and the old
+   * files deleted; see the {@linkplain dev.memhook.core.lucene package documentation}.
    *
    * @throws IllegalArgumentException if {@code audit} names another id than {@code id}
    */
@@ -260,14 +249,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(audit, "audit");
     checkArgument(
         audit.id().equals(id), "audit record is for %s but the id deleted is %s", audit.id(), id);
-    return memoryWrites.delete(id, audit);
+    return parts.memoryWrites().delete(id, audit);
   }
 
   @Override
   public List<ForgetRecord> forgotten(Scope scope) {
     Objects.requireNonNull(scope, "scope");
-    writes.ensureOpen();
-    return searches.forgotten(scope);
+    parts.writes().ensureOpen();
+    return parts.searches().forgotten(scope);
   }
 
   /**
@@ -282,8 +271,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(query, "query");
     checkK(k);
-    writes.ensureOpen();
-    return searches.text(scope, query, k);
+    parts.writes().ensureOpen();
+    return parts.searches().text(scope, query, k);
   }
 
   /**
@@ -297,8 +286,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(query, "query");
     checkK(k);
-    writes.ensureOpen();
-    return searches.vector(scope, query, k);
+    parts.writes().ensureOpen();
+    return parts.searches().vector(scope, query, k);
   }
 
   /**
@@ -314,20 +303,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(concepts, "concepts");
     Objects.requireNonNull(files, "files");
     checkK(k);
-    writes.ensureOpen();
+    parts.writes().ensureOpen();
     checkArgument(
         concepts.size() + files.size() <= MAX_RELATED_TERMS,
         "searchRelated takes at most %s concepts and files, got %s",
         MAX_RELATED_TERMS,
         concepts.size() + files.size());
-    return searches.related(scope, concepts, files, k);
+    return parts.searches().related(scope, concepts, files, k);
   }
 
   @Override
   public long count(Scope scope) {
     Objects.requireNonNull(scope, "scope");
-    writes.ensureOpen();
-    return searches.count(scope);
+    parts.writes().ensureOpen();
+    return parts.searches().count(scope);
   }
 
   /**
@@ -347,14 +336,35 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   public void forceMerge(int maxSegments) {
     checkArgument(maxSegments >= 1, "maxSegments must be at least 1, got %s", maxSegments);
-    writes.forceMerge(maxSegments);
-    LOG.debug("merged the {} down to at most {} segments", location, maxSegments);
+    parts.writes().forceMerge(maxSegments);
+    LOG.debug("merged the {} down to at most {} segments", parts.location(), maxSegments);
+  }
+
+  /**
+   * Hands every readable memory to {@code sink} (every scope and version) and counts the unreadable
+   * records it skips, and the documents of damaged segments a {@linkplain Builder#readOnly()
+   * read-only} open left out. To rescue a damaged index: open it read-only, export, put what was
+   * exported into a new store.
+   */
+  @Override
+  public ExportResult export(Consumer<? super Memory> sink) {
+    Objects.requireNonNull(sink, "sink");
+    parts.writes().ensureOpen();
+    return parts.searches().export(sink);
+  }
+
+  /**
+   * The stored records found unreadable (damaged) since the store opened, each counted once, with
+   * the documents of segments a read-only open left out: a number to monitor, 0 in a healthy index.
+   */
+  public long unreadableRecords() {
+    return parts.unreadable().count();
   }
 
   /** The number of segments the current searcher sees, after refreshing it to every write. */
   int segmentCount() {
-    writes.ensureOpen();
-    return searches.segmentCount();
+    parts.writes().ensureOpen();
+    return parts.searches().segmentCount();
   }
 
   /**
@@ -366,14 +376,17 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   @Override
   public void close() {
-    if (writes.close()) {
-      LOG.debug("closed {}", location);
+    if (parts.writes().close()) {
+      LOG.debug("closed {}", parts.location());
     }
   }
 
   @Override
   public String toString() {
-    return "LuceneMemoryStore[" + location + (writes.isClosed() ? ", closed" : "") + "]";
+    return "LuceneMemoryStore["
+        + parts.location()
+        + (parts.writes().isClosed() ? ", closed" : "")
+        + "]";
   }
 
   private static void checkK(int k) {

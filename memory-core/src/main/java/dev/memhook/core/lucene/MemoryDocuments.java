@@ -128,7 +128,12 @@ final class MemoryDocuments {
     return new Batch(List.copyOf(ids), docs);
   }
 
-  /** The document of {@code m} with {@code embedding} (stored without a vector if it is zero). */
+  /**
+   * The document of {@code m} with {@code embedding} (stored without a vector if it is zero).
+   *
+   * @throws IllegalArgumentException if the store could not store or read it back ({@link
+   *     RecordLimits})
+   */
   Document memory(Memory m, Embedding embedding) {
     EmbeddingSpace s = metadata.attachedSpace();
     IndexMetadata.checkDimension(embedding, s);
@@ -143,7 +148,9 @@ final class MemoryDocuments {
       doc.add(new StringField(F_LIVE, m.scope().value(), Field.Store.NO));
       doc.add(new SortedDocValuesField(F_LIVE, new BytesRef(m.scope().value())));
     }
-    doc.add(new StoredField(F_JSON, json.write(m)));
+    String record = json.write(m);
+    RecordLimits.check(m, record);
+    doc.add(new StoredField(F_JSON, record));
     StringBuilder all = new StringBuilder();
     for (SearchField f : SearchField.values()) {
       String text = fieldText(f, m);
@@ -215,7 +222,9 @@ final class MemoryDocuments {
     doc.add(new StringField(F_KIND, KIND_AUDIT, Field.Store.NO));
     doc.add(new StringField(F_AUDIT_ID, audit.id().value(), Field.Store.NO));
     doc.add(new StringField(F_AUDIT_SCOPE, audit.scope().value(), Field.Store.NO));
-    doc.add(new StoredField(F_JSON, json.write(audit)));
+    String record = json.write(audit);
+    RecordLimits.check(audit, record);
+    doc.add(new StoredField(F_JSON, record));
     return doc;
   }
 

@@ -1,6 +1,8 @@
 package dev.memhook.core.lucene;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,6 +25,9 @@ import java.util.Map;
  * strings and a format version, written field by field so the API records carry no Jackson
  * annotations.
  *
+ * <p>Reading accepts every record the store writes: {@link #READ_CONSTRAINTS} are at least {@link
+ * RecordLimits}, which the store checks before it writes.
+ *
  * <p>Thread-safe (the {@link ObjectMapper} is configured once and only read). Decoding throws
  * {@link IllegalArgumentException} for JSON that is not a record this codec wrote; the store turns
  * that into a {@code MemoryStoreException}.
@@ -31,7 +36,22 @@ final class MemoryJson {
   /** Bumped when the stored form changes incompatibly. */
   static final int FORMAT = 1;
 
-  private final ObjectMapper mapper = new ObjectMapper();
+  /**
+   * What the reader accepts, stated rather than left to Jackson's defaults (which refuse strings
+   * over 20 million characters and names over 50,000): at least what {@link RecordLimits} lets the
+   * writer produce. A record is a flat object; its nesting never goes past three levels.
+   */
+  static final StreamReadConstraints READ_CONSTRAINTS =
+      StreamReadConstraints.builder()
+          .maxDocumentLength(RecordLimits.MAX_RECORD_CHARS)
+          .maxStringLength(RecordLimits.MAX_RECORD_CHARS)
+          .maxNameLength(RecordLimits.MAX_RECORD_CHARS)
+          .maxNestingDepth(16)
+          .maxNumberLength(64)
+          .build();
+
+  private final ObjectMapper mapper =
+      new ObjectMapper(JsonFactory.builder().streamReadConstraints(READ_CONSTRAINTS).build());
 
   String write(Memory m) {
     ObjectNode n = mapper.createObjectNode();

@@ -23,11 +23,17 @@ final class MemoryWrites {
   private final WritePath writes;
   private final MemoryDocuments documents;
   private final FreshSearchers searchers;
+  private final UnreadableRecords unreadable;
 
-  MemoryWrites(WritePath writes, MemoryDocuments documents, FreshSearchers searchers) {
+  MemoryWrites(
+      WritePath writes,
+      MemoryDocuments documents,
+      FreshSearchers searchers,
+      UnreadableRecords unreadable) {
     this.writes = writes;
     this.documents = documents;
     this.searchers = searchers;
+    this.unreadable = unreadable;
   }
 
   /** Stores or replaces {@code memory}: a delete by its id and an add, as one update. */
@@ -40,6 +46,7 @@ final class MemoryWrites {
           w.updateDocument(IndexSchema.idTerm(memory.id()), doc);
           return true;
         });
+    unreadable.written(List.of(memory.id()));
   }
 
   /** Stores or replaces every memory of {@code batch}: a delete by their ids and a block add. */
@@ -55,6 +62,7 @@ final class MemoryWrites {
           w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
           return true;
         });
+    unreadable.written(docs.ids());
   }
 
   /**
@@ -77,25 +85,31 @@ final class MemoryWrites {
           w.updateDocuments(IndexSchema.idsQuery(ids), List.of(nextDoc, previousDoc));
           return true;
         });
+    unreadable.written(ids);
   }
 
   /**
-   * Replaces the memory {@code id} with the audit document of {@code audit}, if the memory exists.
+   * Replaces the memory {@code id} with the audit document of {@code audit}, if the memory exists,
+   * and erases it: when this returns no file of the index holds its record or its terms ({@link
+   * WritePath#erase}).
    *
    * @return whether it existed (if not, nothing is written)
    */
   boolean delete(MemoryId id, ForgetRecord audit) {
     writes.ensureOpen();
     Document auditDoc = documents.audit(audit);
-    return writes.write(
-        List.of(id),
-        w -> {
-          boolean exists =
-              searchers.withSearcher(s -> s.count(new TermQuery(IndexSchema.idTerm(id)))) > 0;
-          if (exists) {
-            w.updateDocuments(IndexSchema.idTerm(id), List.of(auditDoc));
-          }
-          return exists;
-        });
+    boolean deleted =
+        writes.erase(
+            List.of(id),
+            w -> {
+              boolean exists =
+                  searchers.withSearcher(s -> s.count(new TermQuery(IndexSchema.idTerm(id)))) > 0;
+              if (exists) {
+                w.updateDocuments(IndexSchema.idTerm(id), List.of(auditDoc));
+              }
+              return exists;
+            });
+    unreadable.written(List.of(id));
+    return deleted;
   }
 }

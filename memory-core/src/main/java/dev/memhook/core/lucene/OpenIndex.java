@@ -2,31 +2,34 @@ package dev.memhook.core.lucene;
 
 import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
+import java.nio.file.Path;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.LockObtainFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * An index as a store opens it: the directory, the writer configured for a memory store, what the
  * index records about itself, and the first searcher. {@link #open} opens them together or, if a
- * step fails, leaves none of them open (and the directory's lock released).
+ * step fails, leaves none of them open (and the directory's lock released). A read-only index has
+ * no writer ({@link ReadOnlyIndex}).
  *
  * <p>The writer's configuration trades more merging for fewer segments: every search visits every
  * segment (a term lookup per query term, an HNSW graph descent per vector search), and a memory
  * store is written a few memories at a time but searched far more often than written.
  *
  * @param directory the index directory; the store's {@link WritePath} closes it
- * @param writer the only writer of {@code directory}, locking it until the write path closes it
+ * @param writer the only writer of {@code directory}, locking it until the write path closes it;
+ *     null if the index is open read-only
  * @param metadata the format, weights and space the index records
  * @param searchers the searchers over {@code writer}
  */
@@ -55,11 +58,19 @@ record OpenIndex(
    * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, and
    * checks what it records.
    *
-   * @throws MemoryStoreException if the directory is locked by another store or cannot be opened
+   * @throws MemoryStoreException saying what is wrong and what to do ({@link OpenErrors}) if the
+   *     path is a file, the directory is not writable (and not opened read-only), the index is
+   *     damaged, or it is locked by another store
    * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
    */
-  static OpenIndex open(StoreSettings settings, IndexSchema schema) {
+  static OpenIndex open(StoreSettings settings, IndexSchema schema, UnreadableRecords unreadable) {
     String location = settings.location();
+    if (settings.path() != null) {
+      OpenErrors.checkPath(settings.path(), location, settings.isReadOnly());
+    }
+    if (settings.isReadOnly()) {
+      return readOnly(settings.path(), location, unreadable);
+    }
     Directory dir = null;
     IndexWriter writer = null;
     try {
@@ -68,25 +79,34 @@ record OpenIndex(
       writer = new IndexWriter(dir, config(settings, schema));
       IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
       return new OpenIndex(dir, writer, metadata, new FreshSearchers(writer, location));
-    } catch (LockObtainFailedException e) {
-      closeQuietly(writer, dir);
-      throw new MemoryStoreException(
-          "the "
-              + location
-              + " is locked (write.lock): another process or another"
-              + " LuceneMemoryStore in this JVM has it open; close that store first or use another directory",
-          e);
     } catch (IOException e) {
       closeQuietly(writer, dir);
-      throw new MemoryStoreException(
-          "could not open the "
-              + location
-              + ": "
-              + e.getMessage()
-              + "; check that the directory is writable and not corrupt, then retry",
-          e);
+      throw OpenErrors.of(e, location, false);
     } catch (RuntimeException e) {
       closeQuietly(writer, dir);
+      throw e;
+    }
+  }
+
+  /** Opens the index at {@code path} with a reader only; see {@link ReadOnlyIndex}. */
+  private static OpenIndex readOnly(Path path, String location, UnreadableRecords unreadable) {
+    Directory dir = null;
+    try {
+      dir = ReadOnlyIndex.directory(path);
+      DirectoryReader reader = ReadOnlyIndex.open(dir, location, unreadable);
+      try {
+        IndexMetadata metadata =
+            IndexMetadata.readOnly(reader.getIndexCommit().getUserData(), location);
+        return new OpenIndex(dir, null, metadata, new FreshSearchers(reader, location));
+      } catch (IOException | RuntimeException e) {
+        reader.close();
+        throw e;
+      }
+    } catch (IOException e) {
+      closeQuietly(null, dir);
+      throw OpenErrors.of(e, location, true);
+    } catch (RuntimeException e) {
+      closeQuietly(null, dir);
       throw e;
     }
   }
@@ -107,7 +127,7 @@ record OpenIndex(
         // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
         // committed
         .setCommitOnClose(true)
-        .setMergePolicy(mergePolicy)
+        .setMergePolicy(Expunge.policy(mergePolicy)) // forget erases: see Expunge
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
         .setCodec(
             new Lucene912Codec() {

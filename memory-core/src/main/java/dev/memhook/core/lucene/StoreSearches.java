@@ -1,13 +1,16 @@
 package dev.memhook.core.lucene;
 
 import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.lucene.search.Query;
 
 /**
@@ -25,18 +28,21 @@ final class StoreSearches {
   private final HitReader reader;
   private final IndexMetadata metadata;
   private final int efSearch;
+  private final UnreadableRecords unreadable;
 
   StoreSearches(
       FreshSearchers searchers,
       TextQueryBuilder textQueries,
       HitReader reader,
       IndexMetadata metadata,
-      int efSearch) {
+      int efSearch,
+      UnreadableRecords unreadable) {
     this.searchers = searchers;
     this.textQueries = textQueries;
     this.reader = reader;
     this.metadata = metadata;
     this.efSearch = efSearch;
+    this.unreadable = unreadable;
   }
 
   /**
@@ -85,6 +91,12 @@ final class StoreSearches {
 
   List<ForgetRecord> forgotten(Scope scope) {
     return searchers.withSearcher(s -> reader.forgotten(s, scope));
+  }
+
+  /** Every readable memory to {@code sink}; see {@link Export}. */
+  ExportResult export(Consumer<? super Memory> sink) {
+    ExportResult found = searchers.withSearcher(s -> Export.run(s, reader, sink));
+    return new ExportResult(found.exported(), found.unreadable() + unreadable.skippedDocuments());
   }
 
   int segmentCount() {

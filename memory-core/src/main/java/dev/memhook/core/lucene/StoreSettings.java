@@ -55,6 +55,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
 
   private Path path;
   private boolean inMemory;
+  private boolean readOnly;
   private Duration groupCommit;
   private long cacheSize = DEFAULT_CACHE_SIZE;
   private int hnswMaxConn = DEFAULT_HNSW_MAX_CONN;
@@ -87,6 +88,21 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     checkUnset("where the index lives");
     this.inMemory = true;
     return recorded("where the index lives");
+  }
+
+  /**
+   * Opens the index read-only: with a reader only, taking no write lock, so it works on a read-only
+   * directory or file system and beside a process that has it open for writing (seeing its last
+   * commit). Every write ({@code attach} recording a space included) throws {@link
+   * IllegalStateException}; reads, searches and {@link LuceneMemoryStore#export} work. If segments
+   * of the index are damaged, it opens the segments that are readable and reports the rest (see
+   * {@link LuceneMemoryStore#export}): the way to rescue a damaged index. Needs {@link
+   * #directory(Path)} holding an index. Default: off.
+   */
+  public LuceneMemoryStore.Builder readOnly() {
+    checkUnset("readOnly");
+    this.readOnly = true;
+    return recorded("readOnly");
   }
 
   /**
@@ -210,9 +226,17 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     if (path == null && !inMemory) {
       throw new IllegalStateException("choose directory(Path) or inMemory()");
     }
+    if (readOnly && path == null) {
+      throw new IllegalStateException("readOnly() opens an index on disk: choose directory(Path)");
+    }
     if (boosts.values().stream().allMatch(b -> b == 0) && shaBoost == 0) {
       throw new IllegalStateException("every field boost is 0: text search would find nothing");
     }
+  }
+
+  /** Whether the index is opened read-only. */
+  boolean isReadOnly() {
+    return readOnly;
   }
 
   /** The index directory, or null for an index in memory. */

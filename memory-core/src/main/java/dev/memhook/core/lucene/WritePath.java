@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
  * write is committed (fsync'ed) before it returns; with group commit a named daemon thread commits
  * at most an interval later and {@link #close()} commits what is pending. Before a write returns it
  * is counted for the searchers ({@link FreshSearchers#countWrite()}), so every later read sees it,
- * and its ids are dropped from the record cache; it does not refresh a searcher itself. A write
- * that fails half-way may leave partial changes in the writer: the failure is latched, every later
- * write is refused, and close rolls back instead of committing, so nothing uncommitted is ever
- * committed.
+ * and its ids are dropped from the record cache; it does not refresh a searcher itself, except a
+ * forget ({@link #erase}), which rewrites the segments it deleted from, always commits and
+ * refreshes, so that the forgotten text leaves the directory before it returns. A write that fails
+ * half-way may leave partial changes in the writer: the failure is latched, every later write is
+ * refused, and close rolls back instead of committing, so nothing uncommitted is ever committed.
  *
  * <p>Thread-safe. Owns the writer and its directory from construction to {@link #close()}, which is
  * idempotent; afterwards every method throws {@link IllegalStateException}.
@@ -66,7 +67,8 @@ final class WritePath {
 
   /**
    * Takes over {@code writer} and its {@code directory}, and starts the group-commit thread if
-   * {@code groupCommit} is not null.
+   * {@code groupCommit} is not null. A null {@code writer} makes a read-only store: every write
+   * throws {@link IllegalStateException}.
    */
   WritePath(
       IndexWriter writer,
@@ -80,7 +82,7 @@ final class WritePath {
     this.searchers = searchers;
     this.records = records;
     this.location = location;
-    if (groupCommit == null) {
+    if (groupCommit == null || writer == null) {
       this.committer = null;
       return;
     }
@@ -108,6 +110,24 @@ final class WritePath {
     return closed.get();
   }
 
+  /** Whether the store was opened read-only (no writer). */
+  boolean isReadOnly() {
+    return writer == null;
+  }
+
+  /**
+   * @throws IllegalStateException if the store is read-only
+   */
+  private void checkNotReadOnly() {
+    if (writer == null) {
+      throw new IllegalStateException(
+          "the LuceneMemoryStore ("
+              + location
+              + ") is open read-only; reads, searches and export work, writes do not:"
+              + " open it without readOnly() to write");
+    }
+  }
+
   /**
    * Applies a write of the memories {@code ids} under the write lock, commits it (or leaves it to
    * the group commit), counts it for the searchers and drops its ids from the record cache.
@@ -116,13 +136,39 @@ final class WritePath {
    * @throws MemoryStoreException if applying or committing failed, or an earlier write did
    */
   boolean write(Collection<MemoryId> ids, IndexAction action) {
+    return apply(ids, action, false);
+  }
+
+  /**
+   * Applies a write that deletes the memories {@code ids} and must erase them: as {@link #write},
+   * and before it returns every segment holding a deleted document is rewritten without it ({@link
+   * Expunge}), the result is committed whatever the commit policy (with group commit, together with
+   * the writes pending), and the searchers are refreshed, so that the old segments' files, no
+   * longer referenced by the commit or by a searcher, are deleted from the directory. A searcher
+   * that a read in progress holds keeps its files until that read releases it.
+   *
+   * @return what {@code action} returned: false if it changed nothing (then nothing is committed)
+   * @throws MemoryStoreException if applying, expunging or committing failed (then nothing of this
+   *     write is committed and the store refuses further writes: close and reopen it), or if the
+   *     searchers could not be refreshed after the commit (then the write is committed and the next
+   *     read retries the refresh)
+   */
+  boolean erase(Collection<MemoryId> ids, IndexAction action) {
+    return apply(ids, action, true);
+  }
+
+  private boolean apply(Collection<MemoryId> ids, IndexAction action, boolean erase) {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       checkWritable();
       boolean changed;
       try {
         changed = action.apply(writer);
+        if (changed && erase) {
+          Expunge.deletes(writer);
+        }
       } catch (IOException | AlreadyClosedException e) {
         writeFailure = e;
         throw new MemoryStoreException(
@@ -130,14 +176,15 @@ final class WritePath {
                 + location
                 + " failed: "
                 + e.getMessage()
-                + "; nothing was committed; check disk space and permissions, then close and reopen the store",
+                + "; nothing was committed; check disk space and permissions, then close and reopen the store"
+                + (erase ? " and repeat the forget" : ""),
             e);
       }
       if (!changed) {
         return false;
       }
-      if (committer == null) {
-        commitNow("commit a write");
+      if (committer == null || erase) {
+        commitNow(erase ? "commit a forget" : "commit a write");
       } else {
         dirty = true;
       }
@@ -145,9 +192,33 @@ final class WritePath {
       // refreshes to show it. Invalidated after it is counted: see RecordCache.
       searchers.countWrite();
       records.invalidate(ids);
+      if (erase) {
+        refreshAfter("forgotten");
+      }
       return true;
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /**
+   * Refreshes the searchers after a committed change that counted itself, so that they release the
+   * segments it replaced; a failure is reported, and the next read retries the refresh.
+   */
+  private void refreshAfter(String what) {
+    try {
+      searchers.refreshIfStale();
+    } catch (IOException e) {
+      throw new MemoryStoreException(
+          "the "
+              + location
+              + " was "
+              + what
+              + " and committed but the searcher could not"
+              + " be refreshed: "
+              + e.getMessage()
+              + "; the next read retries the refresh",
+          e);
     }
   }
 
@@ -160,6 +231,7 @@ final class WritePath {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       action.accept(writer);
     } finally {
       writeLock.unlock();
@@ -197,6 +269,7 @@ final class WritePath {
     writeLock.lock();
     try {
       ensureOpen();
+      checkNotReadOnly();
       checkWritable();
       try {
         writer.forceMerge(maxSegments);
@@ -223,18 +296,7 @@ final class WritePath {
       commitNow("commit the merged segments");
       // Counted like a write, so that if this refresh fails the next read refreshes instead.
       searchers.countWrite();
-      try {
-        searchers.refreshIfStale();
-      } catch (IOException e) {
-        throw new MemoryStoreException(
-            "the "
-                + location
-                + " was merged and committed but the searcher could not"
-                + " be refreshed: "
-                + e.getMessage()
-                + "; the next read retries the refresh",
-            e);
-      }
+      refreshAfter("merged");
     } finally {
       writeLock.unlock();
     }
@@ -264,7 +326,7 @@ final class WritePath {
     IOException failure = null;
     writeLock.lock();
     try {
-      if (writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
+      if (writer != null && writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
         writer.commit();
       }
     } catch (IOException | RuntimeException e) {
@@ -278,7 +340,9 @@ final class WritePath {
       failure = failure == null ? e : failure;
     }
     try {
-      if (writeFailure == null && failure == null) {
+      if (writer == null) {
+        // read-only: nothing to commit or release but the searchers and the directory
+      } else if (writeFailure == null && failure == null) {
         writer.close(); // waits for running merges, then commits them
       } else {
         writer.rollback();

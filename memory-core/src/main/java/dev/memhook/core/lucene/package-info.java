@@ -58,6 +58,27 @@
  * does not refresh the searcher itself, so writes with no read between them share one refresh and
  * one flushed segment. Writes are serialized by one lock, so a commit never holds half a batch.
  *
+ * <h2>Forgetting erases</h2>
+ *
+ * A Lucene delete only marks a document deleted; its stored record and terms stay in the segment's
+ * files until a merge rewrites the segment. So {@code delete} rewrites every segment holding a
+ * deleted document before it returns (one single-segment merge each, see {@code Expunge}), commits
+ * whatever the commit policy, and refreshes the searchers, so that the writer deletes the old
+ * files: once it returns no file of the directory holds the forgotten memory's text, and a crash
+ * cannot bring it back. The price is the rewrite of the affected segments (their HNSW graph
+ * included), paid by the forget.
+ *
+ * <h2>Damage</h2>
+ *
+ * A stored record that does not decode costs that record only: reads of several records (and so
+ * every recall) and {@code export} skip it, log it once at WARN and count it ({@code
+ * unreadableRecords()}); {@code get} of its id throws a {@code MemoryStoreException} saying what to
+ * do. {@code readOnly()} opens an index with a reader only (no writer, no lock), and if the commit
+ * does not open as a whole, with each segment that opens on its own, counting the rest as
+ * unreadable: open a damaged index read-only, {@code export}, and put what comes out into a new
+ * store. What is written is what can be read back: records over {@code RecordLimits}' size, or
+ * keywords over Lucene's term limit, are refused before anything is written.
+ *
  * <h2>Segments</h2>
  *
  * Every search visits every segment: a term lookup per query term, an HNSW graph descent per vector

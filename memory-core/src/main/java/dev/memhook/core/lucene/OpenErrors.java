@@ -1,0 +1,112 @@
+package dev.memhook.core.lucene;
+
+import dev.memhook.api.MemoryStoreException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.store.LockObtainFailedException;
+
+/**
+ * What opening an index says when it fails: what is wrong and what to do, one message per cause (a
+ * path that is a file, a directory that is not writable, a damaged index, a lock held elsewhere),
+ * rather than one message that lists every possibility.
+ *
+ * <p>Stateless.
+ */
+final class OpenErrors {
+  private OpenErrors() {}
+
+  /**
+   * Checks {@code path} before anything is opened: it must not be a file; read-only, it must be a
+   * directory; otherwise, if it exists, writable.
+   *
+   * @throws MemoryStoreException saying what is wrong and what to do
+   */
+  static void checkPath(Path path, String location, boolean readOnly) {
+    if (Files.exists(path) && !Files.isDirectory(path)) {
+      throw new MemoryStoreException(
+          "the index path "
+              + path.toAbsolutePath()
+              + " is a file, not a directory: pass the directory the index lives in (a new one is"
+              + " created if absent), or move the file away");
+    }
+    if (readOnly && !Files.isDirectory(path)) {
+      throw new MemoryStoreException(
+          "there is no index at "
+              + path.toAbsolutePath()
+              + " to open read-only: the directory does not exist; check the path");
+    }
+    if (!readOnly && Files.isDirectory(path) && !Files.isWritable(path)) {
+      throw notWritable(location, null);
+    }
+  }
+
+  /** The error for {@code e}, thrown while opening the index {@code location}. */
+  static MemoryStoreException of(IOException e, String location, boolean readOnly) {
+    if (e instanceof LockObtainFailedException) {
+      return new MemoryStoreException(
+          "the "
+              + location
+              + " is locked (write.lock): another process or another"
+              + " LuceneMemoryStore in this JVM has it open; close that store first or use another"
+              + " directory (or open it with readOnly(), which takes no lock)",
+          e);
+    }
+    if (e instanceof IndexNotFoundException && readOnly) {
+      return new MemoryStoreException(
+          "there is no index at the " + location + " to open read-only: " + e.getMessage(), e);
+    }
+    if (e instanceof CorruptIndexException
+        || e instanceof IndexFormatTooOldException
+        || e instanceof IndexFormatTooNewException
+        || e instanceof EOFException
+        || e instanceof NoSuchFileException) {
+      return new MemoryStoreException(
+          "the "
+              + location
+              + " is damaged ("
+              + e.getMessage()
+              + "); "
+              + (readOnly
+                  ? "no readable commit was found: restore the index from a backup"
+                  : "open it with readOnly() to export the memories that are still readable, or"
+                      + " restore it from a backup"),
+          e);
+    }
+    if (e instanceof AccessDeniedException || isReadOnlyFileSystem(e)) {
+      return notWritable(location, e);
+    }
+    return new MemoryStoreException(
+        "could not open the "
+            + location
+            + ": "
+            + e
+            + "; check that the disk is available and has free space, then retry",
+        e);
+  }
+
+  private static boolean isReadOnlyFileSystem(IOException e) {
+    return e instanceof FileSystemException f
+        && f.getReason() != null
+        && f.getReason().toLowerCase(java.util.Locale.ROOT).contains("read-only");
+  }
+
+  private static MemoryStoreException notWritable(String location, IOException cause) {
+    return new MemoryStoreException(
+        "the "
+            + location
+            + " is not writable"
+            + (cause == null ? "" : " (" + cause + ")")
+            + ": make the directory writable for this process, or open it with readOnly() to read"
+            + " and export it",
+        cause);
+  }
+}

@@ -1,0 +1,75 @@
+package dev.memhook.core.lucene;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.StandardDirectoryReader;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NoLockFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens an index for reading only: a reader on its last commit, no writer and no lock, so it works
+ * on a read-only directory and beside a writer in another process.
+ *
+ * <h2>Design note</h2>
+ *
+ * A read-only open is how a damaged index is rescued, so it salvages what it can: if the whole
+ * commit does not open (a segment file truncated or corrupt), it opens each segment on its own and
+ * keeps those that open, logging each one it leaves out and counting its documents as unreadable
+ * ({@link UnreadableRecords#skippedSegment}). Only a commit that cannot be read at all (its {@code
+ * segments_N} file damaged) fails the open.
+ *
+ * <p>Stateless.
+ */
+final class ReadOnlyIndex {
+  private static final Logger LOG = LoggerFactory.getLogger(ReadOnlyIndex.class);
+
+  private ReadOnlyIndex() {}
+
+  /** The directory at {@code path}, opened without a lock factory: nothing will lock it. */
+  static Directory directory(Path path) throws IOException {
+    return FSDirectory.open(path, NoLockFactory.INSTANCE);
+  }
+
+  /**
+   * A reader on the last commit of {@code dir}, or on its readable segments if some are damaged.
+   *
+   * @throws IOException if the commit cannot be read at all
+   */
+  static DirectoryReader open(Directory dir, String location, UnreadableRecords unreadable)
+      throws IOException {
+    try {
+      return DirectoryReader.open(dir);
+    } catch (CorruptIndexException | EOFException | NoSuchFileException e) {
+      LOG.warn("the {} is damaged ({}); opening its readable segments", location, e.toString());
+    }
+    SegmentInfos commit = SegmentInfos.readLatestCommit(dir);
+    List<SegmentCommitInfo> readable = new ArrayList<>();
+    for (SegmentCommitInfo segment : commit) {
+      SegmentInfos one = commit.clone();
+      one.clear();
+      one.add(segment.clone());
+      try {
+        StandardDirectoryReader.open(dir, one, null, null).close();
+        readable.add(segment);
+      } catch (IOException | RuntimeException e) {
+        int documents = segment.info.maxDoc() - segment.getDelCount();
+        unreadable.skippedSegment(segment.info.name, documents, e);
+      }
+    }
+    SegmentInfos salvaged = commit.clone();
+    salvaged.clear();
+    readable.forEach(s -> salvaged.add(s.clone()));
+    return StandardDirectoryReader.open(dir, salvaged, null, null);
+  }
+}

@@ -1,0 +1,51 @@
+package dev.memhook.core.lucene;
+
+import static dev.memhook.core.lucene.LuceneStoreFixtures.A;
+import static dev.memhook.core.lucene.LuceneStoreFixtures.SPACE;
+import static dev.memhook.core.lucene.LuceneStoreFixtures.T0;
+import static dev.memhook.core.lucene.LuceneStoreFixtures.randomMemory;
+import static dev.memhook.core.lucene.LuceneStoreFixtures.randomVector;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.MemoryId;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Random;
+
+/**
+ * The process {@link LuceneMemoryStoreForgetCrashTest} kills: opens the store at {@code args[0]},
+ * stores 30 memories and the {@linkplain LuceneMemoryStoreForgetErasesTest#secret secret} carrying
+ * {@code args[1]}, prints {@value #STORED}, waits for a line on stdin, forgets the secret, prints
+ * {@value #FORGOTTEN} and then blocks until it is killed, with the store open.
+ */
+final class ForgetThenHang {
+  static final String STORED = "STORED";
+  static final String FORGOTTEN = "FORGOTTEN";
+
+  public static void main(String[] args) throws Exception {
+    Path index = Path.of(args[0]);
+    String token = args[1];
+    Random random = new Random(Long.parseLong(args[2]));
+    LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).build();
+    store.attach(SPACE);
+    for (int i = 0; i < 20; i++) {
+      store.put(randomMemory(random, "before" + i, A), randomVector(random));
+    }
+    store.put(LuceneMemoryStoreForgetErasesTest.secret("secret", token), randomVector(random));
+    for (int i = 0; i < 10; i++) {
+      store.put(randomMemory(random, "after" + i, A), randomVector(random));
+    }
+    System.out.println(STORED);
+    System.out.flush();
+    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    MemoryId id = MemoryId.of("secret");
+    store.delete(id, new ForgetRecord(id, A, "alice", "held a key", T0));
+    System.out.println(FORGOTTEN);
+    System.out.flush();
+    Thread.sleep(Long.MAX_VALUE);
+  }
+
+  private ForgetThenHang() {}
+}
