@@ -149,7 +149,6 @@ final class MemoryDocuments {
       doc.add(new SortedDocValuesField(F_LIVE, new BytesRef(m.scope().value())));
     }
     String record = json.write(m);
-    RecordLimits.check(m, record);
     doc.add(new StoredField(F_JSON, record));
     StringBuilder all = new StringBuilder();
     for (SearchField f : SearchField.values()) {
@@ -223,7 +222,6 @@ final class MemoryDocuments {
     doc.add(new StringField(F_AUDIT_ID, audit.id().value(), Field.Store.NO));
     doc.add(new StringField(F_AUDIT_SCOPE, audit.scope().value(), Field.Store.NO));
     String record = json.write(audit);
-    RecordLimits.check(audit, record);
     doc.add(new StoredField(F_JSON, record));
     return doc;
   }
