@@ -1,0 +1,174 @@
+package dev.memhook.benchmarks.soak;
+
+import dev.memhook.api.HookOptions;
+import dev.memhook.testkit.Seeds;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What one soak run does.
+ *
+ * @param memories memories preloaded before the mixed phase
+ * @param hooks chat services, each with one live hook and one thread driving its turns
+ * @param workers threads calling remember, recall and forget directly
+ * @param scopes scopes the memories and hooks are spread over (at least 2, so isolation is tested)
+ * @param duration length of the mixed phase
+ * @param seed the seed of the corpus and every worker's choices
+ * @param embedder {@code hashing} (no model, fast ingest) or a {@code BenchEmbedders} model name
+ * @param turnsPerConversation turns before a chat service and its hook are replaced by fresh ones
+ * @param recallTimeout each hook's recall timeout
+ * @param stallWindow a worker that completes no step for this long is a stall
+ * @param heapInterval how often the live heap is sampled
+ * @param heapGrowthRatio the last quarter's live heap may be at most this times the second's (plus
+ *     {@link #HEAP_SLACK_BYTES})
+ * @param directory where the index lives; null for a new temporary directory, deleted afterwards
+ */
+record SoakConfig(
+    int memories,
+    int hooks,
+    int workers,
+    int scopes,
+    Duration duration,
+    long seed,
+    String embedder,
+    int turnsPerConversation,
+    Duration recallTimeout,
+    Duration stallWindow,
+    Duration heapInterval,
+    double heapGrowthRatio,
+    Path directory) {
+
+  /** Absolute slack of the heap growth rule, so noise on a small heap is not a leak. */
+  static final long HEAP_SLACK_BYTES = 32L << 20;
+
+  SoakConfig {
+    if (memories < 1 || hooks < 1 || workers < 0 || scopes < 2 || turnsPerConversation < 1) {
+      throw new IllegalArgumentException(
+          "need memories >= 1, hooks >= 1, workers >= 0, scopes >= 2, turns >= 1");
+    }
+    if (duration.isNegative() || duration.isZero() || stallWindow.isZero()) {
+      throw new IllegalArgumentException("duration and stall window must be positive");
+    }
+  }
+
+  /**
+   * The full soak: 100,000 memories, 16 hooks, 4 direct workers, 8 scopes, 10 minutes, the hashing
+   * embedder, the library's default recall timeout.
+   */
+  static SoakConfig full(long seed) {
+    return new SoakConfig(
+        100_000,
+        16,
+        4,
+        8,
+        Duration.ofMinutes(10),
+        seed,
+        "hashing",
+        40,
+        HookOptions.DEFAULT_RECALL_TIMEOUT,
+        Duration.ofSeconds(60),
+        heapIntervalFor(Duration.ofMinutes(10)),
+        1.5,
+        null);
+  }
+
+  /** This configuration with another size and length (the heap interval follows the length). */
+  SoakConfig sized(int newMemories, Duration newDuration, Duration newStallWindow) {
+    return new SoakConfig(
+        newMemories,
+        hooks,
+        workers,
+        scopes,
+        newDuration,
+        seed,
+        embedder,
+        turnsPerConversation,
+        recallTimeout,
+        newStallWindow,
+        heapIntervalFor(newDuration),
+        heapGrowthRatio,
+        directory);
+  }
+
+  /** About 40 samples per run, between 2 and 15 seconds apart. */
+  static Duration heapIntervalFor(Duration run) {
+    long millis = Math.max(2_000, Math.min(15_000, run.toMillis() / 40));
+    return Duration.ofMillis(millis);
+  }
+
+  /**
+   * Parses {@code --memories N --hooks N --workers N --scopes N --duration 10m|30s --seed N
+   * --embedder NAME --turns N --recall-timeout-ms N --stall-seconds N --heap-ratio X --dir PATH};
+   * unset options keep {@link #full(long)}'s values, and without {@code --seed} a new seed is drawn
+   * by {@link Seeds}.
+   *
+   * @throws IllegalArgumentException on an unknown option or a bad value
+   */
+  static SoakConfig parse(String... args) {
+    SoakConfig c = full(Seeds.seed());
+    int memories = c.memories;
+    int hooks = c.hooks;
+    int workers = c.workers;
+    int scopes = c.scopes;
+    Duration duration = c.duration;
+    long seed = c.seed;
+    String embedder = c.embedder;
+    int turns = c.turnsPerConversation;
+    Duration recallTimeout = c.recallTimeout;
+    Duration stall = c.stallWindow;
+    double ratio = c.heapGrowthRatio;
+    Path dir = null;
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("option " + name + " needs a value");
+      }
+      String v = args[++i];
+      switch (name) {
+        case "--memories" -> memories = Integer.parseInt(v);
+        case "--hooks" -> hooks = Integer.parseInt(v);
+        case "--workers" -> workers = Integer.parseInt(v);
+        case "--scopes" -> scopes = Integer.parseInt(v);
+        case "--duration" -> duration = parseDuration(v);
+        case "--seed" -> seed = Long.parseLong(v);
+        case "--embedder" -> embedder = v;
+        case "--turns" -> turns = Integer.parseInt(v);
+        case "--recall-timeout-ms" -> recallTimeout = Duration.ofMillis(Long.parseLong(v));
+        case "--stall-seconds" -> stall = Duration.ofSeconds(Long.parseLong(v));
+        case "--heap-ratio" -> ratio = Double.parseDouble(v);
+        case "--dir" -> dir = Path.of(v);
+        default -> throw new IllegalArgumentException("unknown option " + name);
+      }
+    }
+    return new SoakConfig(
+        memories,
+        hooks,
+        workers,
+        scopes,
+        duration,
+        seed,
+        embedder,
+        turns,
+        recallTimeout,
+        stall,
+        heapIntervalFor(duration),
+        ratio,
+        dir);
+  }
+
+  /** {@code 90s}, {@code 10m}, {@code 1h}, or ISO-8601 such as {@code PT10M}. */
+  static Duration parseDuration(String v) {
+    String s = v.trim().toLowerCase(Locale.ROOT);
+    if (s.startsWith("pt")) {
+      return Duration.parse(s.toUpperCase(Locale.ROOT));
+    }
+    long n = Long.parseLong(s.substring(0, s.length() - 1));
+    return switch (s.charAt(s.length() - 1)) {
+      case 's' -> Duration.ofSeconds(n);
+      case 'm' -> Duration.ofMinutes(n);
+      case 'h' -> Duration.ofHours(n);
+      default -> throw new IllegalArgumentException("duration like 30s, 10m or 1h, got " + v);
+    };
+  }
+}

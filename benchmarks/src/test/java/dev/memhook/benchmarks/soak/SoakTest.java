@@ -1,0 +1,61 @@
+package dev.memhook.benchmarks.soak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.benchmarks.soak.SoakStats.Op;
+import dev.memhook.testkit.Seeds;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The soak in the regular suite: the full harness (16 hooks, 4 direct workers, 8 scopes, the
+ * hashing embedder, the default recall timeout) on 5,000 memories for 30 seconds. Every check of
+ * the long soak must hold: no deadlock or stall, no exception out of a turn and none undocumented
+ * from a direct call, at-most-once injection per hook, scope isolation, a bounded live heap.
+ */
+class SoakTest {
+
+  private static final String HOOK_LOG_LEVEL =
+      "org.slf4j.simpleLogger.log.dev.memhook.core.internal.inject";
+
+  @BeforeAll
+  static void quietRecallTimeoutWarnings() {
+    // as the main does: the listener counts timeouts; thousands of log lines would bury the report
+    if (System.getProperty(HOOK_LOG_LEVEL) == null) {
+      System.setProperty(HOOK_LOG_LEVEL, "error");
+    }
+  }
+
+  @Test
+  void thirtySecondSoak_holdsEveryCheck() throws Exception {
+    long seed = Seeds.seed();
+    SoakConfig config =
+        SoakConfig.full(seed).sized(5_000, Duration.ofSeconds(30), Duration.ofSeconds(20));
+    SoakReport report = SoakRun.run(config, System.err);
+    String why = Seeds.replay(seed) + "\n" + report.format();
+    System.out.print(report.format());
+
+    assertEquals(Map.of(), report.violations(), "violations; " + why);
+    assertTrue(report.ok(), why);
+    for (Op op : Op.values()) {
+      assertTrue(report.count(op) > 0, op + " never completed; " + why);
+    }
+    assertEquals(
+        report.count(Op.TURN),
+        report.outcomes().getOrDefault("turn/ok", 0L),
+        "every turn completed normally; " + why);
+    assertTrue(
+        report.documentedExceptions().keySet().stream().noneMatch(k -> k.contains("UNDOCUMENTED")),
+        why);
+    assertTrue(report.injectedIds() > 0, "hooks injected; " + why);
+    assertEquals(0, report.duplicateInjections(), "at-most-once per hook; " + why);
+    assertTrue(report.conversations() >= config.hooks(), "conversations verified; " + why);
+    assertEquals(
+        0L, report.modelFetches().getOrDefault("foreign LEAKED", 0L), "tool isolation; " + why);
+    assertTrue(report.heapTrend().isPresent(), "the heap was sampled in each quarter; " + why);
+    assertTrue(report.heapPeakAfterGcBytes() > 0, why);
+  }
+}
