@@ -80,6 +80,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public int deleteAll(List<ForgetRecord> audits) {
+    return delegate.deleteAll(audits);
+  }
+
+  @Override
   public List<ForgetRecord> forgotten(Scope scope) {
     return delegate.forgotten(scope);
   }

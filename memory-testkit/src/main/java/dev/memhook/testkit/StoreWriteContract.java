@@ -164,6 +164,26 @@ public interface StoreWriteContract {
   }
 
   @Test
+  default void deleteAll_deletesEachNamedMemory_andKeepsTheRecordsOfThoseThatExisted() {
+    MemoryStore store = store();
+    store.put(memory("m1", A, "first"), vector(1));
+    store.put(memory("m2", A, "second"), vector(2));
+    store.put(memory("m3", A, "third"), vector(3));
+    ForgetRecord one = new ForgetRecord(MemoryId.of("m1"), A, "alice", "r", T0.plusSeconds(1));
+    ForgetRecord missing =
+        new ForgetRecord(MemoryId.of("nope"), A, "alice", "r", T0.plusSeconds(2));
+    ForgetRecord three = new ForgetRecord(MemoryId.of("m3"), A, "alice", "r", T0.plusSeconds(3));
+    assertEquals(2, store.deleteAll(List.of(one, missing, three)));
+    assertTrue(store.get(MemoryId.of("m1")).isEmpty());
+    assertTrue(store.get(MemoryId.of("m3")).isEmpty());
+    assertTrue(store.get(MemoryId.of("m2")).isPresent());
+    assertEquals(List.of(one, three), store.forgotten(A));
+    assertEquals(1, store.count(A));
+    assertThrows(IllegalArgumentException.class, () -> store.deleteAll(List.of(one, one)));
+    assertEquals(0, store.deleteAll(List.of()));
+  }
+
+  @Test
   default void forgotten_listsTheScopesAuditRecords_oldestFirst() {
     MemoryStore store = store();
     for (int i = 1; i <= 3; i++) {

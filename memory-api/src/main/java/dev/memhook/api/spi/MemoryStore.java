@@ -105,6 +105,29 @@ public interface MemoryStore extends AutoCloseable {
    */
   boolean delete(MemoryId id, ForgetRecord audit);
 
+  /**
+   * Deletes the memory each audit record names, as {@link #delete} does for each, keeping the audit
+   * records of the memories that existed; a forget uses it for a memory and its older versions, so
+   * that a store that rewrites files to erase (as the Lucene store does) rewrites them once. The
+   * default deletes one by one and is not atomic; a store may do it in one write.
+   *
+   * @return how many of the memories existed
+   * @throws IllegalArgumentException if two records name the same id
+   */
+  default int deleteAll(List<ForgetRecord> audits) {
+    Set<MemoryId> seen = new HashSet<>();
+    for (ForgetRecord audit : audits) {
+      if (!seen.add(audit.id())) {
+        throw new IllegalArgumentException("two audit records name " + audit.id());
+      }
+    }
+    int deleted = 0;
+    for (ForgetRecord audit : audits) {
+      deleted += delete(audit.id(), audit) ? 1 : 0;
+    }
+    return deleted;
+  }
+
   /** The audit records of forgotten memories in {@code scope}, oldest first. */
   List<ForgetRecord> forgotten(Scope scope);
 

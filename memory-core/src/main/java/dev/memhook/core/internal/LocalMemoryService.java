@@ -49,6 +49,9 @@ public final class LocalMemoryService implements MemoryService {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryService.class);
 
+  /** Versions one forget follows back at most: a guard against a cycle in a damaged store. */
+  private static final int MAX_VERSIONS_FORGOTTEN = 10_000;
+
   private final MemoryStore store;
   private final Embedder embedder;
   private final RecallEngine engine;
@@ -130,19 +133,18 @@ public final class LocalMemoryService implements MemoryService {
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
     synchronized (writeLock) {
-      boolean any = false;
+      // the memory and every older version it supersedes, erased in one store write
+      List<ForgetRecord> versions = new ArrayList<>();
       MemoryId next = id;
-      int guard = 0;
-      while (next != null && guard++ < 10_000) {
+      while (next != null && versions.size() < MAX_VERSIONS_FORGOTTEN) {
         Optional<Memory> memory = store.get(next);
         if (memory.isEmpty()) {
           break;
         }
-        Memory m = memory.get();
-        any |= store.delete(m.id(), request.recordFor(m));
-        next = m.supersedes();
+        versions.add(request.recordFor(memory.get()));
+        next = memory.get().supersedes();
       }
-      return any;
+      return !versions.isEmpty() && store.deleteAll(versions) > 0;
     }
   }
 

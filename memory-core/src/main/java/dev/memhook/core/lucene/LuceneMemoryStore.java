@@ -18,6 +18,7 @@ import dev.memhook.api.spi.TextHits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -250,6 +251,22 @@ public final class LuceneMemoryStore implements MemoryStore {
     checkArgument(
         audit.id().equals(id), "audit record is for %s but the id deleted is %s", audit.id(), id);
     return parts.memoryWrites().delete(id, audit);
+  }
+
+  /**
+   * {@link #delete} for each record, in one atomic update and one rewrite of the affected segments.
+   */
+  @Override
+  public int deleteAll(List<ForgetRecord> audits) {
+    Objects.requireNonNull(audits, "audits");
+    Set<MemoryId> seen = new HashSet<>();
+    for (ForgetRecord audit : audits) {
+      checkArgument(
+          seen.add(Objects.requireNonNull(audit, "audit").id()),
+          "two audit records name %s",
+          audit.id());
+    }
+    return audits.isEmpty() ? 0 : parts.memoryWrites().deleteAll(audits);
   }
 
   @Override

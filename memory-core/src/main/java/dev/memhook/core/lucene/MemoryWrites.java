@@ -4,9 +4,11 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.TermQuery;
 
 /**
@@ -96,20 +98,38 @@ final class MemoryWrites {
    * @return whether it existed (if not, nothing is written)
    */
   boolean delete(MemoryId id, ForgetRecord audit) {
+    return deleteAll(List.of(audit)) == 1;
+  }
+
+  /**
+   * Deletes the memory each record names and stores the records of those that existed, in one
+   * atomic update, and erases them all with one rewrite of the affected segments ({@link
+   * WritePath#erase}).
+   *
+   * @return how many existed (if none, nothing is written)
+   */
+  int deleteAll(List<ForgetRecord> audits) {
     writes.ensureOpen();
-    Document auditDoc = documents.audit(audit);
-    boolean deleted =
-        writes.erase(
-            List.of(id),
-            w -> {
-              boolean exists =
-                  searchers.withSearcher(s -> s.count(new TermQuery(IndexSchema.idTerm(id)))) > 0;
-              if (exists) {
-                w.updateDocuments(IndexSchema.idTerm(id), List.of(auditDoc));
-              }
-              return exists;
-            });
-    unreadable.written(List.of(id));
-    return deleted;
+    List<MemoryId> ids = new ArrayList<>(audits.size());
+    List<Document> auditDocs = new ArrayList<>(audits.size());
+    for (ForgetRecord audit : audits) {
+      ids.add(audit.id());
+      auditDocs.add(documents.audit(audit));
+    }
+    int[] existed = new int[1];
+    writes.erase(
+        ids,
+        w -> {
+          for (int i = 0; i < ids.size(); i++) {
+            Term id = IndexSchema.idTerm(ids.get(i));
+            if (searchers.withSearcher(s -> s.count(new TermQuery(id))) > 0) {
+              w.updateDocuments(id, List.of(auditDocs.get(i)));
+              existed[0]++;
+            }
+          }
+          return existed[0] > 0;
+        });
+    unreadable.written(ids);
+    return existed[0];
   }
 }

@@ -120,6 +120,7 @@ record OpenIndex(
     TieredMergePolicy mergePolicy = new TieredMergePolicy();
     mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
     mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
+    mergePolicy.setMaxMergedSegmentMB(settings.maxSegmentMB());
     return new IndexWriterConfig(schema.indexAnalyzer())
         .setSimilarity(IndexSchema.SIMILARITY)
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)

@@ -33,6 +33,15 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    */
   public static final int DEFAULT_EF_SEARCH = 100;
 
+  /**
+   * The largest segment natural merges build, in MB of index files. Forgetting rewrites the segment
+   * that held the forgotten memory, its vector graph included (see {@code Expunge}), so what one
+   * forget costs grows with its segment; a cap keeps it bounded however large the store grows, at
+   * the price of more segments for each search to visit once a store is larger than the cap. The
+   * figures behind the default are in benchmarks/RESULTS.md.
+   */
+  public static final double DEFAULT_MAX_SEGMENT_MB = 32;
+
   /** Memory records kept decoded in the read cache. */
   public static final long DEFAULT_CACHE_SIZE = 10_000;
 
@@ -62,6 +71,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   private int hnswBeamWidth = DEFAULT_HNSW_BEAM_WIDTH;
   private int efSearch = DEFAULT_EF_SEARCH;
   private boolean scalarQuantization;
+  private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
   private float exactWeight = DEFAULT_EXACT_WEIGHT;
   private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
   private float shaBoost = DEFAULT_SHA_BOOST;
@@ -168,6 +178,19 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     checkUnset("scalarQuantization");
     this.scalarQuantization = enabled;
     return recorded("scalarQuantization");
+  }
+
+  /**
+   * The largest segment natural merges build, in MB, from 1 to 5120 (Lucene's own default); see
+   * {@link #DEFAULT_MAX_SEGMENT_MB}. An explicit {@code forceMerge} is not capped.
+   */
+  public LuceneMemoryStore.Builder maxSegmentMB(double mb) {
+    checkUnset("maxSegmentMB");
+    if (!(mb >= 1 && mb <= 5120)) {
+      throw new IllegalArgumentException("maxSegmentMB must be in [1, 5120], got " + mb);
+    }
+    this.maxSegmentMB = mb;
+    return recorded("maxSegmentMB");
   }
 
   /**
@@ -278,6 +301,10 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
 
   boolean scalarQuantization() {
     return scalarQuantization;
+  }
+
+  double maxSegmentMB() {
+    return maxSegmentMB;
   }
 
   float exactWeight() {

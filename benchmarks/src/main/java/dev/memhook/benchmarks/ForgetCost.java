@@ -1,0 +1,142 @@
+package dev.memhook.benchmarks;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.core.lucene.LuceneMemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * What one forget costs, and what the segment cap that bounds it costs searches: for each {@code
+ * maxSegmentMB} given, a store of {@code memories} synthetic memories with 384-dimension vectors is
+ * written in batches (so natural merges shape its segments), then forgets and searches are timed
+ * side by side on it. Forgetting rewrites the segment that held the memory, vector graph included,
+ * so its cost follows the segment size.
+ *
+ * <pre>{@code
+ * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ForgetCost \
+ *     [memories=20000] [forgets=15] [caps=5120,64,32,16]
+ * }</pre>
+ *
+ * <p>Prints one line per cap: segments, forget median and p90, put median, and the median vector
+ * and text search. Not thread-safe; a command-line harness.
+ */
+public final class ForgetCost {
+
+  private static final int DIMENSION = 384;
+  private static final int BATCH = 1_000;
+  private static final Scope SCOPE = Scope.of("bench");
+
+  private ForgetCost() {}
+
+  public static void main(String[] args) throws IOException {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (String arg : args) {
+      String[] kv = arg.split("=", 2);
+      if (kv.length != 2) {
+        throw new IllegalArgumentException("expected key=value, got " + arg);
+      }
+      options.put(kv[0], kv[1]);
+    }
+    int memories = Integer.parseInt(options.getOrDefault("memories", "20000"));
+    int forgets = Integer.parseInt(options.getOrDefault("forgets", "15"));
+    double[] caps =
+        Arrays.stream(options.getOrDefault("caps", "5120,64,32,16").split(","))
+            .mapToDouble(Double::parseDouble)
+            .toArray();
+    SyntheticCorpus corpus = SyntheticCorpus.generate(42, memories, DIMENSION);
+    System.out.printf(
+        "ForgetCost: %d memories, %d dimensions, %d forgets per cap, Java %s%n",
+        memories, DIMENSION, forgets, Runtime.version());
+    System.out.println(
+        "maxSegmentMB  segments  forget p50 ms  forget p90 ms  put p50 ms  vector p50 ms  text p50 ms");
+    for (double cap : caps) {
+      Path dir = Files.createTempDirectory("memhook-forget-cost");
+      try {
+        System.out.println(run(corpus, cap, forgets, dir));
+      } finally {
+        try (Stream<Path> files = Files.walk(dir)) {
+          files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+        }
+      }
+    }
+  }
+
+  private static String run(SyntheticCorpus corpus, double cap, int forgets, Path dir) {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(dir.resolve("index")).maxSegmentMB(cap).build()) {
+      store.attach(new EmbeddingSpace("synthetic", DIMENSION));
+      Map<Memory, Embedding> batch = new LinkedHashMap<>();
+      for (int i = 0; i < corpus.size(); i++) {
+        batch.put(corpus.memory(i, SCOPE), corpus.embedding(i));
+        if (batch.size() == BATCH || i == corpus.size() - 1) {
+          store.putAll(batch);
+          batch.clear();
+        }
+      }
+      Random random = new Random(7);
+      List<Long> forgetNanos = new ArrayList<>();
+      List<Long> putNanos = new ArrayList<>();
+      List<Long> vectorNanos = new ArrayList<>();
+      List<Long> textNanos = new ArrayList<>();
+      for (int i = 0; i < forgets; i++) {
+        // side by side: a put, searches and a forget per round, on the same store state
+        int pick = random.nextInt(corpus.size());
+        Memory fresh = corpus.memory(pick, SCOPE).toBuilder().id(MemoryId.of("fresh-" + i)).build();
+        putNanos.add(time(() -> store.put(fresh, corpus.embedding(pick))));
+        SyntheticCorpus.Query q = corpus.query(random);
+        for (int j = 0; j < 5; j++) {
+          vectorNanos.add(time(() -> store.searchVector(SCOPE, Embedding.of(q.vector()), 20)));
+          textNanos.add(time(() -> store.searchText(SCOPE, q.text(), 20)));
+        }
+        MemoryId victim = corpus.items().get(random.nextInt(corpus.size())).id();
+        ForgetRecord audit = new ForgetRecord(victim, SCOPE, "bench", "cost", Instant.now());
+        forgetNanos.add(time(() -> store.delete(victim, audit)));
+      }
+      return String.format(
+          "%12.0f  %8d  %13.1f  %13.1f  %10.1f  %13.2f  %11.2f",
+          cap,
+          segments(dir.resolve("index")),
+          millis(forgetNanos, 0.5),
+          millis(forgetNanos, 0.9),
+          millis(putNanos, 0.5),
+          millis(vectorNanos, 0.5),
+          millis(textNanos, 0.5));
+    }
+  }
+
+  private static int segments(Path index) {
+    try (FSDirectory directory = FSDirectory.open(index)) {
+      return SegmentInfos.readLatestCommit(directory).size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long time(Runnable r) {
+    long t0 = System.nanoTime();
+    r.run();
+    return System.nanoTime() - t0;
+  }
+
+  private static double millis(List<Long> nanos, double quantile) {
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
+  }
+}
