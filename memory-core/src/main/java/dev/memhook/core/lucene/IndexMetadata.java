@@ -3,7 +3,6 @@ package dev.memhook.core.lucene;
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
-import dev.memhook.core.lucene.LuceneMemoryStore.SearchField;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

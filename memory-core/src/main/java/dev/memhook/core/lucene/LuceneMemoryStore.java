@@ -75,57 +75,6 @@ import org.slf4j.LoggerFactory;
 public final class LuceneMemoryStore implements MemoryStore {
 
   /**
-   * The parts of a memory that {@link #searchText} searches, each with its default weight. Beside
-   * title, summary and content, a memory is findable by what it carries: who said it, the session,
-   * its attributes and the date it happened.
-   *
-   * <p>The parts are indexed together as one weighted text field (BM25F): each occurrence of a term
-   * in a part counts {@code weight} times towards the term's frequency and the document's length,
-   * so a query costs one term lookup per query term, not one per term and part. Weights are
-   * therefore fixed when a memory is indexed; the index records them and refuses to open with
-   * others.
-   */
-  public enum SearchField {
-    /** The title; boost 2: a short, deliberate description. */
-    TITLE("title", 2.0f),
-    /** The summary; boost 1.5. */
-    SUMMARY("summary", 1.5f),
-    /** The full content; boost 1. */
-    CONTENT("content", 1.0f),
-    /** The concept tags; boost 1.5: chosen words. */
-    CONCEPTS("concepts", 1.5f),
-    /** The file paths and source pin paths; boost 1.5. */
-    FILES("files", 1.5f),
-    /** Who said it (speaker, agent or tool); boost 2: a question naming a person is about them. */
-    SPEAKER("speaker", 2.0f),
-    /** The source session id; boost 0.5: rarely what a question names. */
-    SESSION("session", 0.5f),
-    /** What came just before (the previous turn); boost 0.5: weaker than its own words. */
-    CONTEXT("context", 0.5f),
-    /** Attribute keys and values; boost 1. */
-    ATTRIBUTES("attributes", 1.0f),
-    /** When it happened, as text ({@code Monday 8 May 2023 2023-05-08}, UTC); boost 1. */
-    DATE("date", 1.0f);
-
-    private final String fieldName;
-    private final float defaultBoost;
-
-    SearchField(String fieldName, float defaultBoost) {
-      this.fieldName = fieldName;
-      this.defaultBoost = defaultBoost;
-    }
-
-    /** The default boost of this field. */
-    public float defaultBoost() {
-      return defaultBoost;
-    }
-
-    String fieldName() {
-      return fieldName;
-    }
-  }
-
-  /**
    * The index format this version writes and reads (recorded in the commit user data): an index of
    * another format fails to open with {@link IncompatibleStoreException}.
    */
@@ -341,7 +290,10 @@ public final class LuceneMemoryStore implements MemoryStore {
    * searcher: every search visits every segment, so fewer segments mean fewer lookups per search.
    * For the end of a bulk import or a quiet moment after many forgets, never for each write: it may
    * rewrite the whole index and needs up to twice its size in free disk space while it runs (the
-   * merge policy keeps the segment count low otherwise; see the package documentation).
+   * merge policy keeps the segment count low otherwise; see the package documentation). The
+   * segments it builds are not capped by {@link Builder#maxSegmentMB}, and every later {@link
+   * #delete} rewrites the segment it deletes from: merging a store you forget from into one segment
+   * makes each forget rewrite the whole index.
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
    * searches go on meanwhile. Durable when it returns, in either durability mode.

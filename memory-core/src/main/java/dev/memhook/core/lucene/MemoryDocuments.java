@@ -23,7 +23,6 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.core.internal.index.DerivedText;
-import dev.memhook.core.lucene.LuceneMemoryStore.SearchField;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.ZoneOffset;

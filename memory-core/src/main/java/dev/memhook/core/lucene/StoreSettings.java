@@ -2,7 +2,6 @@ package dev.memhook.core.lucene;
 
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.spi.StoreCapability;
-import dev.memhook.core.lucene.LuceneMemoryStore.SearchField;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -40,7 +39,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    * the price of more segments for each search to visit once a store is larger than the cap. The
    * figures behind the default are in benchmarks/RESULTS.md.
    */
-  public static final double DEFAULT_MAX_SEGMENT_MB = 32;
+  public static final double DEFAULT_MAX_SEGMENT_MB = 16;
 
   /** Memory records kept decoded in the read cache. */
   public static final long DEFAULT_CACHE_SIZE = 10_000;

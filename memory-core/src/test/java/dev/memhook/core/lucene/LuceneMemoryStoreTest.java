@@ -38,10 +38,8 @@ class LuceneMemoryStoreTest {
     LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().efSearch(50);
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> b.efSearch(60));
     assertTrue(e.getMessage().startsWith("efSearch was already set"), e.getMessage());
-    b.fieldBoost(LuceneMemoryStore.SearchField.TITLE, 3f)
-        .fieldBoost(LuceneMemoryStore.SearchField.DATE, 0f);
-    assertThrows(
-        IllegalStateException.class, () -> b.fieldBoost(LuceneMemoryStore.SearchField.TITLE, 1f));
+    b.fieldBoost(SearchField.TITLE, 3f).fieldBoost(SearchField.DATE, 0f);
+    assertThrows(IllegalStateException.class, () -> b.fieldBoost(SearchField.TITLE, 1f));
     assertThrows(IllegalArgumentException.class, () -> b.cacheSize(-1));
     b.cacheSize(5).inMemory();
     assertThrows(IllegalStateException.class, () -> b.directory(dir));
@@ -62,14 +60,13 @@ class LuceneMemoryStoreTest {
         () -> LuceneMemoryStore.builder().groupCommit(Duration.ZERO));
     assertThrows(
         IllegalArgumentException.class,
-        () ->
-            LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, Float.NaN));
+        () -> LuceneMemoryStore.builder().fieldBoost(SearchField.TITLE, Float.NaN));
     assertThrows(
         IllegalArgumentException.class,
-        () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 0.1f));
+        () -> LuceneMemoryStore.builder().fieldBoost(SearchField.TITLE, 0.1f));
     assertThrows(
         IllegalArgumentException.class,
-        () -> LuceneMemoryStore.builder().fieldBoost(LuceneMemoryStore.SearchField.TITLE, 65f));
+        () -> LuceneMemoryStore.builder().fieldBoost(SearchField.TITLE, 65f));
     assertThrows(NullPointerException.class, () -> LuceneMemoryStore.builder().directory(null));
   }
 

@@ -46,19 +46,13 @@ class LuceneMemoryStoreTextSearchTest {
       assertEquals(List.of("title", "content", "context"), ids(store.searchText(A, "kafka", 10)));
     }
     try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder()
-            .inMemory()
-            .fieldBoost(LuceneMemoryStore.SearchField.CONTEXT, 4f)
-            .build()) {
+        LuceneMemoryStore.builder().inMemory().fieldBoost(SearchField.CONTEXT, 4f).build()) {
       store.attach(SPACE);
       store.putAll(Map.of(inTitle, vector(1), inContext, vector(2), inContent, vector(3)));
       assertEquals(List.of("context", "title", "content"), ids(store.searchText(A, "kafka", 10)));
     }
     try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder()
-            .inMemory()
-            .fieldBoost(LuceneMemoryStore.SearchField.CONTEXT, 0f)
-            .build()) {
+        LuceneMemoryStore.builder().inMemory().fieldBoost(SearchField.CONTEXT, 0f).build()) {
       store.attach(SPACE);
       store.putAll(Map.of(inTitle, vector(1), inContext, vector(2), inContent, vector(3)));
       assertEquals(
