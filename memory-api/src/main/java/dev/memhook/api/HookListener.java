@@ -26,7 +26,9 @@ public interface HookListener {
    *
    * @param hookId the hook
    * @param phase when
-   * @param cause what went wrong; a {@link RecallTimeoutException} for a timeout
+   * @param cause what went wrong; a {@link RecallTimeoutException} for a timeout, a {@link
+   *     java.util.concurrent.RejectedExecutionException} when the recall executor refused the
+   *     recall (the default executor does when its queue is full)
    */
   default void failed(String hookId, HookPhase phase, Throwable cause) {}
 }

@@ -6,6 +6,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
+import dev.memhook.core.internal.inject.RecallPool;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,9 +17,6 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,9 +81,20 @@ public final class Memhook {
    * Optional: the embedder (default: the highest-priority {@link EmbedderProvider} found by {@link
    * ServiceLoader}, such as the local MiniLM model of {@code memory-djl-embeddings}, else {@link
    * HashingEmbedder} with a logged notice), recall options (default {@link
-   * RecallOptions#defaults()}), the executor hooks recall on (default: a daemon pool of {@code
-   * max(2, cores)} threads named {@code memhook-recall-N}), the clock (default UTC), and what is
-   * redacted before anything is stored (default {@link Redaction#defaults()}).
+   * RecallOptions#defaults()}), the executor hooks recall on (default: see below), the clock
+   * (default UTC), and what is redacted before anything is stored (default {@link
+   * Redaction#defaults()}).
+   *
+   * <p><b>The default executor</b> is a daemon pool of {@code max(2, cores)} threads named {@code
+   * memhook-recall-N} whose queue holds at most {@value RecallPool#QUEUED_PER_THREAD} waiting
+   * recalls per thread. When it is full, a new recall is refused at once: that callback completes
+   * without injecting and reports a {@link java.util.concurrent.RejectedExecutionException} to its
+   * {@link dev.memhook.api.HookListener}, and the host's turn goes on. The reason for the bound: a
+   * callback stops waiting after its recall timeout, so a recall queued deep behind others would
+   * mostly run after nobody waits for it, and an unbounded queue of such dead work makes every
+   * later recall wait behind it. A callback that stops waiting also withdraws its recall if it has
+   * not started. An executor set with {@link #executor(Executor)} is used as given: its queue and
+   * its rejection policy are the host's.
    *
    * <p><b>Ownership</b> (the one place it is stated):
    *
@@ -250,10 +259,7 @@ public final class Memhook {
         }
         Executor exec = executor;
         if (exec == null) {
-          ownedExecutor =
-              Executors.newFixedThreadPool(
-                  Math.max(2, Runtime.getRuntime().availableProcessors()),
-                  new NamedDaemonThreads("memhook-recall-"));
+          ownedExecutor = RecallPool.createDefault();
           exec = ownedExecutor;
         }
         return new LocalMemoryService(
@@ -299,22 +305,6 @@ public final class Memhook {
       if (current != null) {
         throw new IllegalStateException(name + " was already set to " + current);
       }
-    }
-  }
-
-  private static final class NamedDaemonThreads implements ThreadFactory {
-    private final String prefix;
-    private final AtomicInteger next = new AtomicInteger(1);
-
-    NamedDaemonThreads(String prefix) {
-      this.prefix = prefix;
-    }
-
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, prefix + next.getAndIncrement());
-      t.setDaemon(true);
-      return t;
     }
   }
 }

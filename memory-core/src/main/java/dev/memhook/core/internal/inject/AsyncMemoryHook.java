@@ -1,7 +1,6 @@
 package dev.memhook.core.internal.inject;
 
 import com.ibm.asyncutil.locks.AsyncLock;
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryHook;
@@ -43,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * Both callbacks run under one fair {@link AsyncLock}, so they never interleave and the tracking
  * set needs no further coordination: under the lock a callback (1) takes the messages it has not
  * scanned yet that match its phase (user messages before the loop, model reasoning after a reply),
- * (2) recalls for each on the service's executor, bounded by the recall timeout, (3) drops ids
+ * (2) recalls for each on the service's executor, bounded by the recall timeout (a recall whose
+ * callback gave up, by timeout or disposal, is skipped if it has not started), (3) drops ids
  * already injected, caps the rest, records them, and (4) injects them in one {@code get_memory}
  * call. Only {@code afterSend} asks for a resend, and only when it injected. The lock is released
  * on every path, and the returned stage always completes normally: failures and timeouts go to the
@@ -62,6 +62,7 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Executor executor;
   private final Runnable onDispose;
   private final AsyncLock lock = AsyncLock.createFair();
+  private final HookEvents events;
 
   /** Guarded by itself; read by {@link #injectedIds()} from any thread. */
   private final Set<MemoryId> injected = new LinkedHashSet<>();
@@ -71,6 +72,13 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   private final List<Registration> registrations = new ArrayList<>(3);
   private volatile boolean disposed;
+
+  /**
+   * The recall the current callback waits for, if any: at most one, since callbacks hold the lock.
+   * Published before {@link #disposed} is checked and read after it is set, so either dispose()
+   * sees the recall or the callback sees the disposal.
+   */
+  private volatile CompletableFuture<List<MemoryId>> inFlight;
 
   /**
    * Creates the hook and registers the tool and both callbacks on {@code chat}.
@@ -90,6 +98,7 @@ public final class AsyncMemoryHook implements MemoryHook {
     this.recall = Objects.requireNonNull(recall, "recall");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
+    this.events = new HookEvents(id, options.listener());
     registrations.add(
         chat.registerTool(GetMemoryTool.DEFINITION, Objects.requireNonNull(tool, "tool")));
     try {
@@ -139,6 +148,13 @@ public final class AsyncMemoryHook implements MemoryHook {
       }
       registrations.clear();
     }
+    CompletableFuture<List<MemoryId>> pending = inFlight;
+    if (pending != null) {
+      // The waiting callback completes quietly without waiting out its timeout; a recall not yet
+      // started will not start. Completed on another thread: completing it here would run the rest
+      // of the host's turn inside dispose().
+      pending.completeAsync(List::of);
+    }
     onDispose.run();
   }
 
@@ -167,7 +183,7 @@ public final class AsyncMemoryHook implements MemoryHook {
         .whenComplete(
             (token, lockError) -> {
               if (lockError != null) {
-                report(phase, lockError);
+                events.failed(phase, lockError);
                 done.complete(null);
                 return;
               }
@@ -181,7 +197,7 @@ public final class AsyncMemoryHook implements MemoryHook {
                   (ignored, error) -> {
                     token.releaseLock();
                     if (error != null) {
-                      report(phase, unwrap(error));
+                      events.failed(phase, unwrap(error));
                     }
                     done.complete(null);
                   });
@@ -203,40 +219,84 @@ public final class AsyncMemoryHook implements MemoryHook {
       return CompletableFuture.completedFuture(null);
     }
     long timeoutMillis = options.recallTimeout().toMillis();
-    return CompletableFuture.supplyAsync(() -> recallAll(fresh), executor)
-        .orTimeout(Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS)
-        .handle(
-            (ids, error) -> {
-              if (error != null) {
-                Throwable cause = unwrap(error);
-                if (cause instanceof TimeoutException) {
-                  cause =
-                      new RecallTimeoutException(
-                          "recall took longer than "
-                              + options.recallTimeout()
-                              + " for "
-                              + fresh.size()
-                              + " message(s); the turn goes on without memories");
-                }
-                report(phase, cause);
-                return List.<MemoryId>of();
-              }
-              return ids;
-            })
-        .thenCompose(ids -> inject(phase, ids));
+    CompletableFuture<List<MemoryId>> pending = new CompletableFuture<>();
+    pending.orTimeout(Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS);
+    inFlight = pending;
+    // The rest of the callback is attached before the recall is handed over, so a timeout is
+    // reported when it fires even while an executor that runs tasks inline is still recalling.
+    CompletionStage<Void> rest =
+        pending
+            .handle(
+                (ids, error) -> {
+                  inFlight = null;
+                  if (error != null) {
+                    Throwable cause = unwrap(error);
+                    if (cause instanceof TimeoutException) {
+                      cause =
+                          new RecallTimeoutException(
+                              "recall took longer than "
+                                  + options.recallTimeout()
+                                  + " for "
+                                  + fresh.size()
+                                  + " message(s); the turn goes on without memories");
+                    }
+                    events.failed(phase, cause);
+                    return List.<MemoryId>of();
+                  }
+                  return ids;
+                })
+            .thenCompose(ids -> inject(phase, ids));
+    if (disposed) {
+      // dispose() may have looked for an in-flight recall before this one was published
+      pending.complete(List.of());
+    } else {
+      try {
+        executor.execute(() -> recallIfWanted(fresh, pending));
+      } catch (RuntimeException refused) {
+        // a saturated or shut-down executor: fail this recall now, never into the host's turn
+        pending.completeExceptionally(refused);
+      }
+    }
+    return rest;
+  }
+
+  /**
+   * The recall task. It does nothing if its callback has already given up (the timeout fired or the
+   * hook was disposed) before it started, so abandoned recalls cost the executor no search and
+   * never delay the recalls queued behind them. A search already running is left to finish, not
+   * interrupted: interrupting Lucene I/O can close the index's file channels.
+   */
+  private void recallIfWanted(List<ChatMessage> fresh, CompletableFuture<List<MemoryId>> pending) {
+    if (abandoned(pending)) {
+      pending.complete(List.of());
+      return;
+    }
+    try {
+      pending.complete(recallAll(fresh, pending));
+    } catch (Throwable t) {
+      // as CompletableFuture.supplyAsync does: whatever the recall throws fails only this recall
+      pending.completeExceptionally(t);
+    }
+  }
+
+  /** Whether nobody waits for {@code pending} any more: it timed out, or the hook was disposed. */
+  private boolean abandoned(CompletableFuture<?> pending) {
+    return pending.isDone() || disposed;
   }
 
   /**
    * Recalls for each message in order, keeping new ids up to the per-callback cap, which is never
    * more than one {@code get_memory} summary call takes: more would make the injected call an error
-   * while its ids count as injected.
+   * while its ids count as injected. Stops before the next message once {@code pending} is
+   * abandoned, since nobody would read the rest.
    */
-  private List<MemoryId> recallAll(List<ChatMessage> messages) {
+  private List<MemoryId> recallAll(
+      List<ChatMessage> messages, CompletableFuture<List<MemoryId>> pending) {
     Set<MemoryId> already = injectedIds();
     LinkedHashSet<MemoryId> chosen = new LinkedHashSet<>();
     int cap = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
     for (ChatMessage m : messages) {
-      if (chosen.size() >= cap) {
+      if (chosen.size() >= cap || abandoned(pending)) {
         break;
       }
       if (m.text().isBlank()) {
@@ -286,29 +346,15 @@ public final class AsyncMemoryHook implements MemoryHook {
             synchronized (injected) {
               ids.forEach(injected::remove);
             }
-            report(phase, unwrap(error));
+            events.failed(phase, unwrap(error));
             return null;
           }
           if (phase == HookPhase.AFTER_SEND) {
             chat.setNeedsResend();
           }
-          try {
-            options.listener().injected(id, phase, List.copyOf(ids));
-          } catch (RuntimeException e) {
-            LOG.warn("hook {}: listener failed", id, e);
-          }
+          events.injected(phase, ids);
           return null;
         });
-  }
-
-  private void report(HookPhase phase, Throwable error) {
-    LOG.warn("hook {} {}: the turn goes on without memories: {}", id, phase, error.toString());
-    HookListener listener = options.listener();
-    try {
-      listener.failed(id, phase, error);
-    } catch (RuntimeException e) {
-      LOG.warn("hook {}: listener failed", id, e);
-    }
   }
 
   private static Throwable unwrap(Throwable t) {
