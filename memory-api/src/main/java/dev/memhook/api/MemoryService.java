@@ -1,7 +1,6 @@
 package dev.memhook.api;
 
 import dev.memhook.api.chat.ChatService;
-import dev.memhook.api.spi.ExportResult;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;

@@ -54,13 +54,20 @@ class ConversationListenerTest {
   }
 
   @Test
-  void aRecallTimeoutIsCounted_butAnyOtherHookFailureIsAViolation() {
+  void aRecallTimeoutOrRefusalIsCounted_butAnyOtherHookFailureIsAViolation() {
     listener.failed("h", HookPhase.AFTER_SEND, new RecallTimeoutException("slow"));
+    listener.failed(
+        "h",
+        HookPhase.BEFORE_SEND_LOOP,
+        new java.util.concurrent.RejectedExecutionException("full"));
     assertTrue(findings.isEmpty());
     listener.failed("h", HookPhase.AFTER_SEND, new MemoryStoreException("disk"));
     assertEquals(Map.of("hook failure", 1L), findings.counts());
     assertEquals(
-        Map.of("RecallTimeoutException", 1L, "MemoryStoreException", 1L),
+        Map.of(
+            "RecallTimeoutException", 1L,
+            "RejectedExecutionException", 1L,
+            "MemoryStoreException", 1L),
         stats.hookFailures.snapshot());
   }
 

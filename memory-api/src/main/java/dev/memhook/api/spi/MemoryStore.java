@@ -1,5 +1,6 @@
 package dev.memhook.api.spi;
 
+import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;

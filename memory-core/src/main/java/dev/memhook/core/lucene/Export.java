@@ -3,8 +3,8 @@ package dev.memhook.core.lucene;
 import static dev.memhook.core.lucene.IndexSchema.F_KIND;
 import static dev.memhook.core.lucene.IndexSchema.KIND_MEMORY;
 
+import dev.memhook.api.ExportResult;
 import dev.memhook.api.Memory;
-import dev.memhook.api.spi.ExportResult;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.apache.lucene.index.LeafReaderContext;

@@ -2,6 +2,7 @@ package dev.memhook.core.lucene;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
@@ -10,7 +11,6 @@ import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
-import dev.memhook.api.spi.ExportResult;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;

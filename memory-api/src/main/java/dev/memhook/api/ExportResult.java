@@ -1,4 +1,4 @@
-package dev.memhook.api.spi;
+package dev.memhook.api;
 
 /**
  * What {@link MemoryStore#export} did: how many memories it handed to the sink, and how many
