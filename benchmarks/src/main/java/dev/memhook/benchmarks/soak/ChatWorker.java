@@ -76,6 +76,13 @@ final class ChatWorker implements Runnable {
     this.random = new Random(seed);
   }
 
+  /**
+   * A pause between turns, as a user and a model take time between messages: without one, a turn
+   * whose recalls the saturated executor refuses returns at once, and sixteen threads spin sending
+   * turns, which measures the harness rather than the library.
+   */
+  static final long PAUSE_BETWEEN_TURNS_MILLIS = 20;
+
   @Override
   public void run() {
     try {
@@ -117,6 +124,7 @@ final class ChatWorker implements Runnable {
           break;
         }
         progress.step();
+        Thread.sleep(PAUSE_BETWEEN_TURNS_MILLIS);
       }
     } finally {
       hook.close();

@@ -2,6 +2,7 @@ package dev.memhook.core.lucene;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.index.FilterMergePolicy;
@@ -101,7 +102,13 @@ final class Expunge {
   }
 
   private static boolean mergingWithDeletes(IndexWriter writer) throws IOException {
-    for (SegmentCommitInfo segment : writer.getMergingSegments()) {
+    List<SegmentCommitInfo> merging;
+    // getMergingSegments is a view of a set that merge threads change under the writer's monitor:
+    // copy it under that monitor, or iterating it may throw ConcurrentModificationException
+    synchronized (writer) {
+      merging = new ArrayList<>(writer.getMergingSegments());
+    }
+    for (SegmentCommitInfo segment : merging) {
       if (writer.numDeletesToMerge(segment) > 0) {
         return true;
       }

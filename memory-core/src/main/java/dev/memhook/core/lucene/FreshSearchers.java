@@ -145,6 +145,17 @@ final class FreshSearchers implements Closeable {
           e);
     } catch (AlreadyClosedException e) {
       throw closed(e);
+    } catch (IndexOutOfBoundsException | AssertionError e) {
+      // what Lucene's decoders throw on damaged bytes that no checksum caught (the assertion with
+      // -ea, an index out of bounds without): the index is damaged, not the caller's input
+      throw new MemoryStoreException(
+          "reading the "
+              + location
+              + " failed on damaged data ("
+              + e
+              + "); open it with readOnly() to export what is readable, or restore it from a"
+              + " backup",
+          e);
     } finally {
       try {
         searchers.release(searcher);

@@ -37,6 +37,8 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads what searches found: the hits' ids and scores as callers see them, and the stored records
@@ -50,6 +52,8 @@ import org.apache.lucene.store.AlreadyClosedException;
  * the index.
  */
 final class HitReader {
+  private static final Logger LOG = LoggerFactory.getLogger(HitReader.class);
+
   private static final Set<String> JSON_ONLY = Set.of(F_JSON);
 
   private final MemoryJson json;
@@ -82,6 +86,12 @@ final class HitReader {
     String[] ids = ids(searcher, top.scoreDocs, n);
     List<StoreHit> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
+      if (!MemoryId.isValid(ids[i])) {
+        // damaged doc values: that one hit is unavailable, not the search
+        LOG.warn(
+            "skipping a hit whose id doc value is damaged (document {})", top.scoreDocs[i].doc);
+        continue;
+      }
       float raw = top.scoreDocs[i].score;
       double score = cosine ? Math.max(-1.0, Math.min(1.0, 2.0 * raw - 1.0)) : raw;
       out.add(new StoreHit(MemoryId.of(ids[i]), score));
@@ -149,7 +159,8 @@ final class HitReader {
       return json.readMemory(stored.document(doc, JSON_ONLY).get(F_JSON));
     } catch (AlreadyClosedException e) {
       throw e; // the store closed: not a damaged record
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | AssertionError e) {
+      // an AssertionError is what Lucene's decompression throws on damaged bytes under -ea
       unreadable.report(idOf(searcher, doc), e);
       return null;
     }
@@ -168,10 +179,9 @@ final class HitReader {
 
   /** The record of the memory document {@code doc}. */
   Memory memory(StoredFields stored, int doc) throws IOException {
-    String text = stored.document(doc, JSON_ONLY).get(F_JSON);
     try {
-      return json.readMemory(text);
-    } catch (RuntimeException e) {
+      return json.readMemory(stored.document(doc, JSON_ONLY).get(F_JSON));
+    } catch (RuntimeException | AssertionError e) {
       throw unreadable("a memory record", e);
     }
   }
@@ -215,7 +225,7 @@ final class HitReader {
     return null;
   }
 
-  private MemoryStoreException unreadable(String what, RuntimeException e) {
+  private MemoryStoreException unreadable(String what, Throwable e) {
     return new MemoryStoreException(
         what
             + " in the "

@@ -40,7 +40,7 @@ final class UnreadableRecords {
    * Reports the record {@code what} (a memory id, or a description of a record without one) as
    * unreadable because of {@code cause}; logs and counts it the first time.
    */
-  void report(String what, Exception cause) {
+  void report(String what, Throwable cause) {
     known.add(what);
     if (logged.add(what)) {
       found.incrementAndGet();
