@@ -48,6 +48,11 @@ class MemhookBuilderTest {
     assertThrows(
         IncompatibleStoreException.class,
         () -> Memhook.builder().directory(dir).embedder(HashingEmbedder.withDimension(64)).build());
+    // a setter called twice fails before anything is opened
+    Memhook.Builder twice = Memhook.builder().directory(dir);
+    assertThrows(
+        IllegalStateException.class,
+        () -> twice.embedder(HashingEmbedder.create()).embedder(HashingEmbedder.create()));
     try (MemoryService memory =
         Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
       assertEquals(kept, memory.get(kept.id()).orElseThrow());
