@@ -33,7 +33,7 @@ class SoakTest {
   void thirtySecondSoak_holdsEveryCheck() throws Exception {
     long seed = Seeds.seed();
     SoakConfig config =
-        // a forget rewrites a segment, which a loaded 2-core machine has taken 20 s to do; a
+        // a forget rewrites a segment, which takes seconds and more on a loaded machine; a
         // deadlocked worker never progresses, and the end-of-run check catches one within the
         // window
         SoakConfig.full(seed).sized(5_000, Duration.ofSeconds(30), Duration.ofSeconds(60));
