@@ -92,6 +92,14 @@ final class FieldLimits {
     return List.copyOf(pins);
   }
 
+  /**
+   * {@code value} as an error message may quote it: its first {@code max} characters and an
+   * ellipsis, so a message never carries a huge value.
+   */
+  static String abbreviate(String value, int max) {
+    return value.length() <= max ? value : value.substring(0, max) + "…";
+  }
+
   private static void count(String field, int size, int max) {
     if (size > max) {
       throw new IllegalArgumentException(

@@ -34,7 +34,7 @@ public record MemoryId(String value) implements Comparable<MemoryId> {
           "memory id must be 1-"
               + MAX_LENGTH
               + " characters of [A-Za-z0-9._:-], got '"
-              + abbreviate(value)
+              + FieldLimits.abbreviate(value, 40)
               + "'");
     }
   }
@@ -72,9 +72,5 @@ public record MemoryId(String value) implements Comparable<MemoryId> {
   @Override
   public String toString() {
     return value;
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 40) + "…";
   }
 }

@@ -30,7 +30,7 @@ public record Scope(String value) {
     if (!VALID.matcher(value).matches()) {
       throw new IllegalArgumentException(
           "scope must be 1-8 '/'-separated segments of [A-Za-z0-9._@+-] (each 1-64 chars), got '"
-              + (value.length() <= 80 ? value : value.substring(0, 80) + "…")
+              + FieldLimits.abbreviate(value, 80)
               + "' ("
               + value.length()
               + " characters)");

@@ -97,7 +97,7 @@ class HostileInputTest {
                       MemoryDraft.builder(scope(r), text.any(HUGE_ONE_IN))
                           .title(text.any(HUGE_ONE_IN))
                           .summary(r.nextBoolean() ? "" : text.any(HUGE_ONE_IN))
-                          .context(r.nextBoolean() ? HostileText.nested(10_000) : "")
+                          .context(r.nextBoolean() ? HostileText.nestedBrackets(10_000) : "")
                           .concepts(List.of(text.any(HUGE_ONE_IN)))
                           .files(List.of(text.any(HUGE_ONE_IN)))
                           .sourceSession(r.nextBoolean() ? null : text.any(HUGE_ONE_IN))
@@ -146,7 +146,8 @@ class HostileInputTest {
     for (int i = 0; i < CASES; i++) {
       Scope scope = r.nextInt(4) == 0 ? BASE : scope(r);
       int limit = 1 + r.nextInt(RecallQuery.MAX_LIMIT);
-      String query = r.nextInt(50) == 0 ? HostileText.nested(10_000) : text.any(HUGE_ONE_IN);
+      String query =
+          r.nextInt(50) == 0 ? HostileText.nestedBrackets(10_000) : text.any(HUGE_ONE_IN);
       RecallResult result =
           clearErrorOr(seed, () -> memory.recall(new RecallQuery(scope, query, limit)));
       if (result == null) {

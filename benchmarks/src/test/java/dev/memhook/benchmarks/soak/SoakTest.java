@@ -33,9 +33,9 @@ class SoakTest {
   void thirtySecondSoak_holdsEveryCheck() throws Exception {
     long seed = Seeds.seed();
     SoakConfig config =
-        // a forget rewrites a segment, which takes seconds and more on a loaded machine; a
-        // deadlocked worker never progresses, and the end-of-run check catches one within the
-        // window
+        // a forget rewrites a whole segment (benchmarks/RESULTS.md says how long that takes): the
+        // window must outlast one on a busy machine; a deadlocked worker never progresses, and the
+        // end-of-run check catches one within the window
         SoakConfig.full(seed).sized(5_000, Duration.ofSeconds(30), Duration.ofSeconds(60));
     SoakReport report = SoakRun.run(config, System.err);
     String why = Seeds.replay(seed) + "\n" + report.format();

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.search.TermQuery;
 
 /**
@@ -120,10 +119,19 @@ final class MemoryWrites {
     writes.erase(
         ids,
         w -> {
+          // which exist, read on one searcher (the write lock keeps them from changing meanwhile)
+          boolean[] exists =
+              searchers.withSearcher(
+                  s -> {
+                    boolean[] found = new boolean[ids.size()];
+                    for (int i = 0; i < found.length; i++) {
+                      found[i] = s.count(new TermQuery(IndexSchema.idTerm(ids.get(i)))) > 0;
+                    }
+                    return found;
+                  });
           for (int i = 0; i < ids.size(); i++) {
-            Term id = IndexSchema.idTerm(ids.get(i));
-            if (searchers.withSearcher(s -> s.count(new TermQuery(id))) > 0) {
-              w.updateDocuments(id, List.of(auditDocs.get(i)));
+            if (exists[i]) {
+              w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
               existed[0]++;
             }
           }

@@ -1,5 +1,6 @@
 package dev.memhook.core.lucene;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
@@ -89,11 +90,10 @@ final class WritePath {
     long millis = Math.max(1, groupCommit.toMillis());
     this.committer =
         Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "memhook-lucene-commit");
-              t.setDaemon(true);
-              return t;
-            });
+            new ThreadFactoryBuilder()
+                .setNameFormat("memhook-lucene-commit")
+                .setDaemon(true)
+                .build());
     committer.scheduleWithFixedDelay(this::commitPending, millis, millis, TimeUnit.MILLISECONDS);
   }
 

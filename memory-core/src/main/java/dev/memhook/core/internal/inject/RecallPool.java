@@ -1,12 +1,11 @@
 package dev.memhook.core.internal.inject;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The recall executor a service creates when the host supplies none: a fixed pool of daemon threads
@@ -31,7 +30,7 @@ public final class RecallPool {
    */
   public static final int QUEUED_PER_THREAD = 4;
 
-  private static final String THREAD_PREFIX = "memhook-recall-";
+  private static final String THREAD_NAMES = "memhook-recall-%d";
 
   private RecallPool() {}
 
@@ -52,7 +51,7 @@ public final class RecallPool {
         0L,
         TimeUnit.MILLISECONDS,
         new ArrayBlockingQueue<>(queueCapacity),
-        new NamedDaemonThreads(THREAD_PREFIX),
+        new ThreadFactoryBuilder().setNameFormat(THREAD_NAMES).setDaemon(true).build(),
         new FailFast());
   }
 
@@ -69,22 +68,6 @@ public final class RecallPool {
               + " threads are busy and "
               + pool.getQueue().size()
               + " recalls are waiting; this recall is skipped");
-    }
-  }
-
-  private static final class NamedDaemonThreads implements ThreadFactory {
-    private final String prefix;
-    private final AtomicInteger next = new AtomicInteger(1);
-
-    NamedDaemonThreads(String prefix) {
-      this.prefix = prefix;
-    }
-
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, prefix + next.getAndIncrement());
-      t.setDaemon(true);
-      return t;
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.memhook.core.HostileText;
 import dev.memhook.testkit.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;

@@ -46,7 +46,7 @@ final class MapStore implements MemoryStore {
 
   @Override
   public void putNewVersion(Memory next, Embedding embedding) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
@@ -56,27 +56,27 @@ final class MapStore implements MemoryStore {
 
   @Override
   public boolean delete(MemoryId id, ForgetRecord audit) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
   public List<ForgetRecord> forgotten(Scope scope) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
   public TextHits searchText(Scope scope, String query, int k) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
   public List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k) {
-    throw new UnsupportedOperationException();
+    throw unsupported();
   }
 
   @Override
@@ -86,4 +86,10 @@ final class MapStore implements MemoryStore {
 
   @Override
   public void close() {}
+
+  /** The tool only reads by id; a test that reaches a search or a delete is a broken test. */
+  private static UnsupportedOperationException unsupported() {
+    return new UnsupportedOperationException(
+        "MapStore serves get_memory's reads by id only; use a Lucene store for searches and deletes");
+  }
 }

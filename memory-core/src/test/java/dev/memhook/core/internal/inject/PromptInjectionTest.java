@@ -15,6 +15,7 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.HashingEmbedder;
+import dev.memhook.core.HostileText;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;

@@ -10,6 +10,7 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolResult;
+import dev.memhook.core.HostileText;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

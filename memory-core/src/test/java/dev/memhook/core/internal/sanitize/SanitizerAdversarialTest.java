@@ -111,8 +111,8 @@ class SanitizerAdversarialTest {
     for (Map<String, Double> costs : List.of(at100k, at1m, at10m)) {
       report.append(costs).append('\n');
     }
-    // 100k characters sanitize in well under a millisecond, too short to compare on a shared
-    // machine; it is reported, and the bound is checked where a round takes long enough to measure
+    // a round at 100k characters is too short to compare on a shared machine; it is reported, and
+    // the bound is checked where a round takes long enough to measure
     for (Map<String, Double> costs : List.of(at1m, at10m)) {
       double prose = costs.get("prose");
       costs.forEach(
