@@ -212,6 +212,9 @@ public final class MemoryIntake {
     }
     int space = text.lastIndexOf(' ', length - 1);
     int end = space >= length / 2 ? space : length - 1;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--; // never split a pair: the half left would not survive storing
+    }
     return text.substring(0, end).strip() + "…";
   }
 

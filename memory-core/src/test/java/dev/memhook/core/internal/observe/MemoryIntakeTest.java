@@ -149,6 +149,26 @@ class MemoryIntakeTest {
   }
 
   @Test
+  void aDerivedTitleOrSummary_neverEndsInHalfASurrogatePair() {
+    String emoji = "\uD83D\uDE00";
+    for (int pad = 70; pad < 82; pad++) {
+      String unbroken = "a".repeat(pad) + emoji.repeat(200);
+      Memory m = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, unbroken));
+      for (String derived : List.of(m.title(), m.summary())) {
+        for (int i = 0; i < derived.length(); i++) {
+          char c = derived.charAt(i);
+          boolean paired =
+              Character.isHighSurrogate(c)
+                  ? i + 1 < derived.length() && Character.isLowSurrogate(derived.charAt(i + 1))
+                  : !Character.isLowSurrogate(c)
+                      || (i > 0 && Character.isHighSurrogate(derived.charAt(i - 1)));
+          assertTrue(paired, "half a pair at " + i + " with " + pad + " letters before the emoji");
+        }
+      }
+    }
+  }
+
+  @Test
   void forgetRequest_sanitizesActorAndReason_andChecksTheirLimits() {
     MemoryIntake.ForgetRequest request =
         intake.forgetRequest(
