@@ -15,6 +15,10 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
@@ -26,6 +30,7 @@ import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -160,6 +165,41 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(sink, "sink");
     checkOpen();
     return store.export(sink);
+  }
+
+  @Override
+  public ObserveResult observe(LifecycleEvent event) {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public ObserveResult observeJson(String json) {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public boolean flush(Duration timeout) {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public CaptureStats captureStats() {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public Optional<Session> session(String sessionId) {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public List<Session> sessions() {
+    throw new UnsupportedOperationException("capture: in progress");
+  }
+
+  @Override
+  public int consolidate(String sessionId) {
+    throw new UnsupportedOperationException("capture: in progress");
   }
 
   @Override
