@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param toolName the tool's name, or null
  * @param occurredAt when the event happened
  * @param capturedAt when {@code observe} accepted it
- * @param text the sanitized event as text, each oversized part cut with a visible marker
+ * @param data the event's data, sanitized, each oversized part cut with a visible marker
+ * @param text the whole sanitized event as one text (a header line, then each part of the data)
  * @param truncated whether any part was cut
  */
 public record Observation(
@@ -38,6 +39,7 @@ public record Observation(
     String toolName,
     Instant occurredAt,
     Instant capturedAt,
+    EventData data,
     String text,
     boolean truncated) {
 
@@ -52,6 +54,7 @@ public record Observation(
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(occurredAt, "occurredAt");
     Objects.requireNonNull(capturedAt, "capturedAt");
+    Objects.requireNonNull(data, "data");
     Objects.requireNonNull(text, "text");
   }
 }
