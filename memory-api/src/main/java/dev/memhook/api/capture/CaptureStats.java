@@ -35,4 +35,8 @@ public record CaptureStats(
     long pending,
     long replayed,
     long compressorFallbacks,
-    long consolidated) {}
+    long consolidated) {
+
+  /** All zero: what a service that captures nothing (a read-only one) reports. */
+  public static final CaptureStats NONE = new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}

@@ -23,12 +23,18 @@ import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.CaptureOptions;
+import dev.memhook.core.internal.capture.CapturePipeline;
+import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.capture.EventJson;
+import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,6 +75,9 @@ public final class LocalMemoryService implements MemoryService {
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
 
   private final Object writeLock = new Object();
+
+  /** Null when the service cannot write (read-only). */
+  private final CapturePipeline capture;
   private volatile boolean closed;
 
   public LocalMemoryService(
@@ -78,7 +87,9 @@ public final class LocalMemoryService implements MemoryService {
       Clock clock,
       Executor executor,
       ExecutorService ownedExecutor,
-      Sanitizer sanitizer) {
+      Sanitizer sanitizer,
+      CaptureOptions captureOptions,
+      Path journalDirectory) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -87,12 +98,39 @@ public final class LocalMemoryService implements MemoryService {
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
     store.attach(embedder.space());
+    // last: the pipeline's worker starts at once and may store consolidated memories through this
+    this.capture =
+        captureOptions == null
+            ? null
+            : CapturePipeline.open(
+                captureOptions,
+                clock,
+                sanitizer,
+                store,
+                embedder,
+                intake,
+                new ServiceWrites() {
+                  @Override
+                  public Memory remember(MemoryDraft draft) {
+                    return store(draft);
+                  }
+
+                  @Override
+                  public Memory update(MemoryId id, MemoryDraft draft) {
+                    return storeNewVersion(id, draft);
+                  }
+                },
+                journalDirectory);
   }
 
   @Override
   public Memory remember(MemoryDraft draft) {
     Objects.requireNonNull(draft, "draft");
     checkOpen();
+    return store(draft);
+  }
+
+  private Memory store(MemoryDraft draft) {
     Memory memory = intake.newMemory(draft);
     Embedding embedding = embedder.embed(EmbeddingText.of(memory));
     store.put(memory, embedding);
@@ -104,6 +142,10 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(draft, "draft");
     checkOpen();
+    return storeNewVersion(id, draft);
+  }
+
+  private Memory storeNewVersion(MemoryId id, MemoryDraft draft) {
     // one writer at a time, so two updates of one version cannot both succeed
     synchronized (writeLock) {
       Memory previous =
@@ -169,37 +211,52 @@ public final class LocalMemoryService implements MemoryService {
 
   @Override
   public ObserveResult observe(LifecycleEvent event) {
-    throw new UnsupportedOperationException("capture: in progress");
+    Objects.requireNonNull(event, "event");
+    return capture().observe(event);
   }
 
   @Override
   public ObserveResult observeJson(String json) {
-    throw new UnsupportedOperationException("capture: in progress");
+    Objects.requireNonNull(json, "json");
+    CapturePipeline pipeline = capture();
+    return pipeline.observe(EventJson.parse(json));
   }
 
   @Override
   public boolean flush(Duration timeout) {
-    throw new UnsupportedOperationException("capture: in progress");
+    Objects.requireNonNull(timeout, "timeout");
+    return capture().flush(timeout);
   }
 
   @Override
   public CaptureStats captureStats() {
-    throw new UnsupportedOperationException("capture: in progress");
+    checkOpen();
+    return capture == null ? CaptureStats.NONE : capture.stats();
   }
 
   @Override
   public Optional<Session> session(String sessionId) {
-    throw new UnsupportedOperationException("capture: in progress");
+    Objects.requireNonNull(sessionId, "sessionId");
+    checkOpen();
+    return capture == null ? Optional.empty() : capture.session(sessionId);
   }
 
   @Override
   public List<Session> sessions() {
-    throw new UnsupportedOperationException("capture: in progress");
+    checkOpen();
+    return capture == null ? List.of() : capture.sessions();
   }
 
   @Override
   public int consolidate(String sessionId) {
-    throw new UnsupportedOperationException("capture: in progress");
+    Objects.requireNonNull(sessionId, "sessionId");
+    return capture().consolidate(sessionId);
+  }
+
+  private CapturePipeline capture() {
+    checkOpen();
+    checkState(capture != null, "this memory service is read-only: it captures nothing");
+    return capture;
   }
 
   @Override
@@ -221,6 +278,13 @@ public final class LocalMemoryService implements MemoryService {
               options,
               new GetMemoryTool(store, options),
               engine::recall,
+              options.capture() && capture != null
+                  ? new ConversationCapture(
+                      capture::observe,
+                      options.sessionId() != null
+                          ? options.sessionId()
+                          : "chat-" + MemoryId.random().value())
+                  : null,
               executor,
               () -> {
                 synchronized (hooks) {
@@ -244,6 +308,13 @@ public final class LocalMemoryService implements MemoryService {
       live = new ArrayList<>(hooks.values());
     }
     live.forEach(AsyncMemoryHook::dispose);
+    if (capture != null) {
+      try {
+        capture.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing capture failed", e);
+      }
+    }
     if (ownedExecutor != null) {
       ownedExecutor.shutdownNow();
     }

@@ -10,6 +10,7 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
@@ -61,6 +62,9 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Function<RecallQuery, RecallResult> recall;
   private final Executor executor;
   private final Runnable onDispose;
+
+  /** Captures the conversation under the callback lock; null when capture is off. */
+  private final ConversationCapture capture;
   private final AsyncLock lock = AsyncLock.createFair();
   private final HookEvents events;
 
@@ -84,6 +88,7 @@ public final class AsyncMemoryHook implements MemoryHook {
    * Creates the hook and registers the tool and both callbacks on {@code chat}.
    *
    * @param recall the service's recall
+   * @param capture captures the conversation in each callback, before recall; null for none
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
    */
   public AsyncMemoryHook(
@@ -91,11 +96,13 @@ public final class AsyncMemoryHook implements MemoryHook {
       HookOptions options,
       GetMemoryTool tool,
       Function<RecallQuery, RecallResult> recall,
+      ConversationCapture capture,
       Executor executor,
       Runnable onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
     this.recall = Objects.requireNonNull(recall, "recall");
+    this.capture = capture;
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
     this.events = new HookEvents(id, options.listener());
@@ -209,8 +216,12 @@ public final class AsyncMemoryHook implements MemoryHook {
     if (disposed) {
       return CompletableFuture.completedFuture(null);
     }
+    List<ChatMessage> conversation = chat.messages();
+    if (capture != null) {
+      capture.capture(conversation);
+    }
     List<ChatMessage> fresh = new ArrayList<>();
-    for (ChatMessage m : chat.messages()) {
+    for (ChatMessage m : conversation) {
       if (wanted.test(m) && scanned.add(m.id())) {
         fresh.add(m);
       }

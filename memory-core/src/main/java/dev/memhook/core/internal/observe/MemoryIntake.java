@@ -54,6 +54,14 @@ public final class MemoryIntake {
     return build(draft, MemoryId.random(), 1, null);
   }
 
+  /**
+   * A new version-1 memory from {@code draft} with the given id: the capture pipeline derives an
+   * observation's id from its event, so a redelivered or replayed event maps to the same memory.
+   */
+  public Memory newMemory(MemoryDraft draft, MemoryId id) {
+    return build(draft, Objects.requireNonNull(id, "id"), 1, null);
+  }
+
   /** Version {@code previous.version() + 1} of {@code previous}, with the draft's content. */
   public Memory nextVersion(Memory previous, MemoryDraft draft) {
     checkArgument(

@@ -1,0 +1,456 @@
+package dev.memhook.core.internal.capture;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.memhook.api.CaptureOptions;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.core.internal.capture.CaptureQueue.Queued;
+import dev.memhook.api.spi.Consolidator;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.compress.HeuristicConsolidator;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Capture: {@code observe} on the caller's thread, and the background worker behind it.
+ *
+ * <h2>Design note</h2>
+ *
+ * {@code observe} does only what must happen before the event may be called accepted: validate,
+ * sanitize and cut every string ({@link EventScrub}), derive the duplicate key ({@link EventKeys}),
+ * reserve a place in the bounded {@link CaptureQueue}, and append the encoded event to the {@link
+ * Journal} (a write the OS holds once it returns, so a SIGKILL cannot lose it; the journal is
+ * forced to the disk every {@code syncInterval}). Then it queues the event and returns. The worker
+ * thread takes batches and hands them to {@link CaptureWorker}. The journal's checkpoint moves to
+ * just below the oldest event still pending, so what was accepted and not processed is replayed on
+ * the next open, and processing is idempotent (observation ids derive from events), so a replay of
+ * something already stored stores nothing twice.
+ *
+ * <p>Thread-safe. {@link #close()} drains what was accepted (bounded by {@link #CLOSE_WAIT}; what
+ * is left stays in the journal).
+ */
+public final class CapturePipeline implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CapturePipeline.class);
+
+  /** The journal record kind of an accepted capture event. */
+  static final byte KIND_EVENT = 1;
+
+  /** How many recent duplicate keys {@code observe} remembers to answer DUPLICATE at once. */
+  static final int RECENT_KEYS = 100_000;
+
+  /** How long {@link #close()} lets the worker drain before leaving the rest to the journal. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
+
+  private final CaptureOptions options;
+  private final Clock clock;
+  private final Sanitizer sanitizer;
+  private final Journal journal;
+  private final SessionBook book;
+  private final CaptureWorker worker;
+  private final GuardedCompressor compressor;
+  private final CaptureCounters counters;
+  private final CaptureQueue queue;
+  private final ReentrantLock appendLock = new ReentrantLock();
+  private final ConcurrentSkipListSet<Long> pending = new ConcurrentSkipListSet<>();
+  private final Cache<String, Boolean> recentKeys =
+      Caffeine.newBuilder().maximumSize(RECENT_KEYS).build();
+  private final Set<String> knownSessions = ConcurrentHashMap.newKeySet();
+  private final List<Queued> replay = new ArrayList<>();
+  private final Object progress = new Object();
+  private final Thread thread;
+  private final ScheduledExecutorService syncer;
+  private volatile boolean stopping;
+
+  /**
+   * Opens the journal and the session book (in {@code options.journalDirectory()}, else in {@code
+   * defaultDirectory}, else in memory), replays what the journal holds and starts the worker.
+   *
+   * @param defaultDirectory where the journal goes when the options name none; null keeps it in
+   *     memory
+   * @param writes the service's own remember and update, for consolidated memories
+   * @throws dev.memhook.api.MemoryStoreException if the journal cannot be opened (for example,
+   *     another service holds it)
+   */
+  public static CapturePipeline open(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      MemoryStore store,
+      Embedder embedder,
+      MemoryIntake intake,
+      ServiceWrites writes,
+      Path defaultDirectory) {
+    Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
+    Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
+    GuardedCompressor compressor = null;
+    try {
+      SessionBook book =
+          dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
+      compressor = new GuardedCompressor(options.compressor(), options);
+      Consolidator consolidator =
+          options.consolidator() != null ? options.consolidator() : new HeuristicConsolidator();
+      ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);
+      SessionConsolidation consolidation = new SessionConsolidation(store, consolidator, writes);
+      CaptureCounters counters = new CaptureCounters();
+      return new CapturePipeline(
+          options,
+          clock,
+          sanitizer,
+          journal,
+          book,
+          compressor,
+          counters,
+          progress ->
+              new CaptureWorker(
+                  writer,
+                  book,
+                  consolidation,
+                  counters,
+                  progress,
+                  clock,
+                  options.sessionIdleTimeout(),
+                  options.consolidateOnSessionEnd()));
+    } catch (RuntimeException | Error e) {
+      if (compressor != null) {
+        compressor.close();
+      }
+      journal.close();
+      throw e;
+    }
+  }
+
+  private CapturePipeline(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      Journal journal,
+      SessionBook book,
+      GuardedCompressor compressor,
+      CaptureCounters counters,
+      java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
+    this.options = options;
+    this.clock = clock;
+    this.sanitizer = sanitizer;
+    this.journal = journal;
+    this.book = book;
+    this.compressor = compressor;
+    this.counters = counters;
+    this.queue = new CaptureQueue(options.queueCapacity());
+    this.worker = workerFactory.apply(new ProgressSignal());
+    book.all().forEach(s -> knownSessions.add(s.id()));
+    readJournal();
+    this.thread = new Thread(this::run, "memhook-capture");
+    thread.setDaemon(true);
+    this.syncer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "memhook-journal-sync");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = options.syncInterval().toMillis();
+    syncer.scheduleWithFixedDelay(this::syncQuietly, every, every, TimeUnit.MILLISECONDS);
+    thread.start();
+  }
+
+  /** Reads what the journal holds beyond its checkpoint, for the worker to process first. */
+  private void readJournal() {
+    for (Journal.Entry entry : journal.unapplied()) {
+      if (entry.kind() != KIND_EVENT) {
+        continue;
+      }
+      AcceptedEvent a;
+      try {
+        a = AcceptedEventCodec.decode(entry.payload());
+      } catch (RuntimeException e) {
+        LOG.error(
+            "memhook: capture journal record {} cannot be read and is skipped: {}",
+            entry.seq(),
+            e.toString());
+        continue;
+      }
+      pending.add(entry.seq());
+      recentKeys.put(a.key(), Boolean.TRUE);
+      knownSessions.add(a.event().sessionId());
+      replay.add(new Queued(entry.seq(), a, entry.payload().length));
+      counters.replayed.increment();
+    }
+    if (!replay.isEmpty()) {
+      LOG.info("memhook: replaying {} captured events from the journal", replay.size());
+    }
+  }
+
+  /** See {@code MemoryService.observe}. */
+  public ObserveResult observe(LifecycleEvent event) {
+    AcceptedEvent accepted;
+    try {
+      accepted = accept(event);
+    } catch (IllegalArgumentException e) {
+      counters.rejected.increment();
+      throw e;
+    }
+    if (recentKeys.asMap().putIfAbsent(accepted.key(), Boolean.TRUE) != null) {
+      counters.duplicates.increment();
+      return ObserveResult.DUPLICATE;
+    }
+    try {
+      return enqueue(accepted);
+    } catch (RuntimeException | LinkageError e) {
+      // a journal that cannot take the event: not accepted, said by the result, never thrown
+      recentKeys.invalidate(accepted.key());
+      counters.shed.increment();
+      LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
+      return ObserveResult.SHED;
+    }
+  }
+
+  private AcceptedEvent accept(LifecycleEvent event) {
+    EventValidation.validate(event);
+    LifecycleEvent timed =
+        event.timestamp() != null
+            ? event
+            : new LifecycleEvent(
+                event.hookType(),
+                event.sessionId(),
+                event.project(),
+                event.cwd(),
+                clock.instant(),
+                event.eventId(),
+                event.data());
+    EventScrub.Scrubbed scrubbed = EventScrub.scrub(timed, sanitizer, options.maxRawChars());
+    LifecycleEvent clean = scrubbed.event();
+    boolean namesPlace = clean.project() != null && clean.cwd() != null;
+    if (!namesPlace && !knownSessions.contains(clean.sessionId())) {
+      throw new IllegalArgumentException(
+          "session '"
+              + clean.sessionId()
+              + "' is unknown: the first event of a session must name its project and cwd");
+    }
+    String key = EventKeys.key(clean);
+    MemoryId id = EventKeys.observationId(key);
+    return new AcceptedEvent(
+        clean, key, id, scopeFor(clean), clock.instant(), scrubbed.truncated());
+  }
+
+  private Scope scopeFor(LifecycleEvent e) {
+    Scope base = options.scope();
+    if (!options.scopePerProject() || e.project() == null) {
+      return base;
+    }
+    StringBuilder slug = new StringBuilder();
+    for (int i = 0; i < e.project().length() && slug.length() < 64; i++) {
+      char c = e.project().charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || ".@+-_".indexOf(c) >= 0;
+      slug.append(ok ? c : '-');
+    }
+    return new Scope(base.value() + "/" + slug);
+  }
+
+  private ObserveResult enqueue(AcceptedEvent accepted) {
+    byte[] bytes = AcceptedEventCodec.encode(accepted);
+    while (!queue.tryReserve(bytes.length)) {
+      switch (options.shedPolicy()) {
+        case DROP_NEWEST -> {
+          recentKeys.invalidate(accepted.key());
+          counters.shed.increment();
+          return ObserveResult.SHED;
+        }
+        case DROP_OLDEST -> {
+          Queued old = queue.pollOldest();
+          if (old != null) {
+            recentKeys.invalidate(old.event().key());
+            counters.dropped.increment();
+            finish(old.seq());
+          }
+        }
+        case CALLER_RUNS -> {
+          long seq = append(bytes);
+          counters.accepted.increment();
+          knownSessions.add(accepted.event().sessionId());
+          worker.process(List.of(new Queued(seq, accepted, bytes.length)));
+          return ObserveResult.ACCEPTED;
+        }
+      }
+    }
+    long seq;
+    try {
+      seq = append(bytes);
+    } catch (RuntimeException | LinkageError e) {
+      queue.cancel(bytes.length);
+      throw e;
+    }
+    counters.accepted.increment();
+    knownSessions.add(accepted.event().sessionId());
+    queue.put(new Queued(seq, accepted, bytes.length));
+    return ObserveResult.ACCEPTED;
+  }
+
+  private long append(byte[] bytes) {
+    appendLock.lock();
+    try {
+      long seq = journal.append(KIND_EVENT, bytes);
+      pending.add(seq);
+      return seq;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  private void finish(long seq) {
+    pending.remove(seq);
+  }
+
+  private final class ProgressSignal implements CaptureWorker.Progress {
+    @Override
+    public void finished(long seq) {
+      finish(seq);
+    }
+
+    @Override
+    public void batchEnded() {
+      checkpoint();
+      synchronized (progress) {
+        progress.notifyAll();
+      }
+    }
+  }
+
+  /** Moves the journal's checkpoint to just below the oldest pending event. */
+  private void checkpoint() {
+    appendLock.lock();
+    try {
+      long applied = pending.isEmpty() ? journal.lastSequence() : pending.first() - 1;
+      if (applied > journal.appliedThrough()) {
+        journal.markApplied(applied);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: moving the capture journal's checkpoint failed; it is retried", e);
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  private void run() {
+    try {
+      for (int i = 0; i < replay.size(); i += options.batchSize()) {
+        worker.process(replay.subList(i, Math.min(replay.size(), i + options.batchSize())));
+      }
+      replay.clear();
+      while (!stopping || !queue.isEmpty()) {
+        List<Queued> batch = queue.take(options.batchSize(), 100);
+        if (!batch.isEmpty()) {
+          worker.process(batch);
+        }
+        if (!stopping) {
+          worker.endIdleSessions();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      LOG.error("memhook: the capture worker stopped; accepted events stay in the journal", e);
+    }
+  }
+
+  /** See {@code MemoryService.flush}. */
+  public boolean flush(Duration timeout) {
+    long target = counters.started();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (progress) {
+      while (counters.finished() < target) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !thread.isAlive()) {
+          break;
+        }
+        try {
+          progress.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    syncQuietly();
+    return counters.finished() >= target;
+  }
+
+  /** See {@code MemoryService.consolidate}. */
+  public int consolidate(String sessionId) {
+    flush(CLOSE_WAIT);
+    return worker.consolidate(sessionId);
+  }
+
+  public CaptureStats stats() {
+    return counters.snapshot(compressor::fallbacks);
+  }
+
+  public Optional<Session> session(String id) {
+    return book.get(id);
+  }
+
+  public List<Session> sessions() {
+    return book.all();
+  }
+
+  private void syncQuietly() {
+    try {
+      journal.sync();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: forcing the capture journal to the disk failed", e);
+    }
+  }
+
+  /** Drains what was accepted (at most {@link #CLOSE_WAIT}), then closes the journal. */
+  @Override
+  public void close() {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    try {
+      thread.join(CLOSE_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      LOG.warn("memhook: capture did not drain in {}; the rest stays in the journal", CLOSE_WAIT);
+      thread.interrupt();
+    }
+    syncer.shutdownNow();
+    checkpoint();
+    try {
+      journal.close();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: closing the capture journal failed", e);
+    }
+    compressor.close();
+  }
+}
