@@ -14,9 +14,10 @@ import java.util.Objects;
  * time at acceptance when the host sent none).
  *
  * @param event the sanitized event, every oversized part cut with a visible marker
- * @param key the duplicate key: {@code "id:" + eventId}, or a digest of session, hook type,
- *     timestamp and content
- * @param observationId the id its stored observation gets, derived from {@code key}
+ * @param key the duplicate key: from the session and event id, or a digest of session, hook type,
+ *     timestamp and content ({@link EventKeys#key})
+ * @param observationId the id its stored observation gets, derived from {@code key} ({@link
+ *     EventKeys#observationId})
  * @param scope the scope it is stored in
  * @param capturedAt when {@code observe} accepted it
  * @param truncated whether any part was cut
