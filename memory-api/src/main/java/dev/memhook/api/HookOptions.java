@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param capture whether the hook captures its conversation (user messages, the model's answers,
  *     tool calls and their results; never the {@code get_memory} pairs) through the service's
  *     capture pipeline, into {@code scope}
- * @param sessionId the session captured messages belong to; null gives each hook its own
+ * @param sessionId the session captured messages belong to; null names it after the id of the
+ *     conversation's first message, so every hook on one conversation captures into one session
  */
 public record HookOptions(
     Scope scope,
@@ -205,7 +206,8 @@ public record HookOptions(
 
     /**
      * The session captured messages belong to, at most {@value MemoryDraft#MAX_SESSION} characters
-     * and not blank. Give a conversation the same session id each time it is hooked.
+     * and not blank. Give a conversation the same session id each time it is hooked: a message is
+   * recognised as captured before by its id within its session.
      */
     public Builder sessionId(String value) {
       settings.checkUnset("sessionId");

@@ -279,11 +279,7 @@ public final class LocalMemoryService implements MemoryService {
               new GetMemoryTool(store, options),
               engine::recall,
               options.capture() && capture != null
-                  ? new ConversationCapture(
-                      capture::observe,
-                      options.sessionId() != null
-                          ? options.sessionId()
-                          : "chat-" + MemoryId.random().value())
+                  ? new ConversationCapture(capture::observe, options.sessionId())
                   : null,
               executor,
               () -> {

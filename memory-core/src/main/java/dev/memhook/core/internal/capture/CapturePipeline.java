@@ -67,7 +67,7 @@ public final class CapturePipeline implements AutoCloseable {
 
   private final CaptureOptions options;
   private final Clock clock;
-  private final Sanitizer sanitizer;
+  private final EventScrub scrub;
   private final Journal journal;
   private final SessionBook book;
   private final CaptureWorker worker;
@@ -154,7 +154,7 @@ public final class CapturePipeline implements AutoCloseable {
       java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
     this.clock = clock;
-    this.sanitizer = sanitizer;
+    this.scrub = new EventScrub(sanitizer, options.maxRawChars());
     this.journal = journal;
     this.book = book;
     this.compressor = compressor;
@@ -179,29 +179,31 @@ public final class CapturePipeline implements AutoCloseable {
 
   /** Reads what the journal holds beyond its checkpoint, for the worker to process first. */
   private void readJournal() {
-    for (Journal.Entry entry : journal.unapplied()) {
-      if (entry.kind() != KIND_EVENT) {
-        continue;
-      }
-      AcceptedEvent a;
-      try {
-        a = AcceptedEventCodec.decode(entry.payload());
-      } catch (RuntimeException e) {
-        LOG.error(
-            "memhook: capture journal record {} cannot be read and is skipped: {}",
-            entry.seq(),
-            e.toString());
-        continue;
-      }
-      pending.add(entry.seq());
-      recentKeys.put(a.key(), Boolean.TRUE);
-      knownSessions.add(a.event().sessionId());
-      replay.add(new Queued(entry.seq(), a, entry.payload().length));
-      counters.replayed.increment();
-    }
+    journal.replay(this::replayed);
     if (!replay.isEmpty()) {
       LOG.info("memhook: replaying {} captured events from the journal", replay.size());
     }
+  }
+
+  private void replayed(Journal.Entry entry) {
+    if (entry.kind() != KIND_EVENT) {
+      return;
+    }
+    AcceptedEvent a;
+    try {
+      a = AcceptedEventCodec.decode(entry.payload());
+    } catch (RuntimeException e) {
+      LOG.error(
+          "memhook: capture journal record {} cannot be read and is skipped: {}",
+          entry.seq(),
+          e.toString());
+      return;
+    }
+    pending.add(entry.seq());
+    recentKeys.put(a.key(), Boolean.TRUE);
+    knownSessions.add(a.event().sessionId());
+    replay.add(new Queued(entry.seq(), a, entry.payloadLength()));
+    counters.replayed.increment();
   }
 
   /** See {@code MemoryService.observe}. */
@@ -229,7 +231,7 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   private AcceptedEvent accept(LifecycleEvent event) {
-    EventValidation.validate(event);
+    EventValidation.check(event);
     LifecycleEvent timed =
         event.timestamp() != null
             ? event
@@ -241,7 +243,7 @@ public final class CapturePipeline implements AutoCloseable {
                 clock.instant(),
                 event.eventId(),
                 event.data());
-    EventScrub.Scrubbed scrubbed = EventScrub.scrub(timed, sanitizer, options.maxRawChars());
+    EventScrub.Result scrubbed = scrub.scrub(timed);
     LifecycleEvent clean = scrubbed.event();
     boolean namesPlace = clean.project() != null && clean.cwd() != null;
     if (!namesPlace && !knownSessions.contains(clean.sessionId())) {

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.capture;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.hash.Hashing;
 import dev.memhook.api.capture.EventData;
 import dev.memhook.api.capture.HookType;
 import dev.memhook.api.capture.LifecycleEvent;
@@ -10,6 +11,7 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.core.internal.inject.GetMemoryTool;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,20 +48,33 @@ public final class ConversationCapture {
   public static final String CWD = "-";
 
   private final Function<LifecycleEvent, ObserveResult> observe;
-  private final String sessionId;
+  private String sessionId;
   private final Set<String> handled = new HashSet<>();
 
   /**
    * @param observe the service's capture entry point
-   * @param sessionId the session captured messages belong to
+   * @param sessionId the session captured messages belong to; null derives it from the id of the
+   *     conversation's first message, so every hook on one conversation, in any lifetime of the
+   *     service, captures into the same session (and a message captured before is recognised)
    */
   public ConversationCapture(Function<LifecycleEvent, ObserveResult> observe, String sessionId) {
     this.observe = Objects.requireNonNull(observe, "observe");
-    this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+    this.sessionId = sessionId;
   }
 
   /** Captures the messages of {@code conversation} not captured yet. Never throws. */
   public void capture(List<ChatMessage> conversation) {
+    if (conversation.isEmpty()) {
+      return;
+    }
+    if (sessionId == null) {
+      String first = conversation.get(0).id();
+      sessionId =
+          "chat-"
+              + (first.length() <= 150
+                  ? first
+                  : Hashing.sha256().hashString(first, StandardCharsets.UTF_8).toString());
+    }
     Map<String, ChatMessage> results = new HashMap<>();
     for (ChatMessage m : conversation) {
       if (m.role() == ChatRole.TOOL_RESULT) {
