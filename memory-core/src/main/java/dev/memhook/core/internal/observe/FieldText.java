@@ -10,9 +10,12 @@ import dev.memhook.core.internal.sanitize.Sanitizer;
  * whitespace goes; a field that is then over its limit is cut with {@link MemoryDraft#CUT_MARKER},
  * never silently, and never inside a surrogate pair.
  *
+ * <p>{@link #cutEnd} is public so that every internal package cuts text with the one marker the
+ * same way.
+ *
  * <p>Stateless; thread-safe.
  */
-final class FieldText {
+public final class FieldText {
 
   private static final String MARKER = MemoryDraft.CUT_MARKER;
 
@@ -53,7 +56,7 @@ final class FieldText {
   }
 
   /** {@code text}, or its start and the marker when it is longer than {@code max}. */
-  static String cutEnd(String text, int max) {
+  public static String cutEnd(String text, int max) {
     if (text.length() <= max) {
       return text;
     }
