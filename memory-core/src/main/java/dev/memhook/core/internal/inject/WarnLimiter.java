@@ -13,6 +13,9 @@ import java.util.function.LongSupplier;
  * burying every other log line. It only thins the log: whoever must see every event (the hook's
  * listener) is told separately.
  *
+ * <p>Public so that every package that logs floods (hook, capture, compression) shares one
+ * mechanism.
+ *
  * <p>Thread-safe.
  */
 public final class WarnLimiter {
