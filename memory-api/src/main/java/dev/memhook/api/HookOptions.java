@@ -207,7 +207,7 @@ public record HookOptions(
     /**
      * The session captured messages belong to, at most {@value MemoryDraft#MAX_SESSION} characters
      * and not blank. Give a conversation the same session id each time it is hooked: a message is
-   * recognised as captured before by its id within its session.
+     * recognised as captured before by its id within its session.
      */
     public Builder sessionId(String value) {
       settings.checkUnset("sessionId");

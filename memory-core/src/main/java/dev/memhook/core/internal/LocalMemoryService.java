@@ -3,6 +3,7 @@ package dev.memhook.core.internal;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.memhook.api.CaptureOptions;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
@@ -23,7 +24,6 @@ import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.CaptureOptions;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.capture.EventJson;
@@ -78,6 +78,7 @@ public final class LocalMemoryService implements MemoryService {
 
   /** Null when the service cannot write (read-only). */
   private final CapturePipeline capture;
+
   private volatile boolean closed;
 
   public LocalMemoryService(

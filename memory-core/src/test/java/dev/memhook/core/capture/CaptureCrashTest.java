@@ -61,7 +61,8 @@ class CaptureCrashTest {
         for (Memory m : observations(memory)) {
           Matcher t = TOKEN.matcher(m.content());
           assertTrue(t.find(), m.content());
-          assertTrue(stored.add(t.group()), "stored twice: " + t.group() + " " + Seeds.replay(seed));
+          assertTrue(
+              stored.add(t.group()), "stored twice: " + t.group() + " " + Seeds.replay(seed));
         }
         Set<String> lost = new HashSet<>(acknowledged);
         lost.removeAll(stored);

@@ -25,7 +25,8 @@ final class CaptureFixtures {
   private CaptureFixtures() {}
 
   /** A post-tool-use event in session {@code session} of project "shop" at T0 + {@code second}. */
-  static LifecycleEvent postTool(String session, int second, String tool, String input, String out) {
+  static LifecycleEvent postTool(
+      String session, int second, String tool, String input, String out) {
     return LifecycleEvent.builder(HookType.POST_TOOL_USE, session)
         .project("shop")
         .cwd("/work/shop")

@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A provider compressor that fails in any way leaves the observation stored, in its synthetic
- * form, searchable, and the fallback counted.
+ * A provider compressor that fails in any way leaves the observation stored, in its synthetic form,
+ * searchable, and the fallback counted.
  */
 class CompressorFallbackTest {
 
@@ -44,7 +44,13 @@ class CompressorFallbackTest {
     Compressor garbage =
         o ->
             new CompressedObservation(
-                "x".repeat(10_000), List.of(), "", List.of(), List.of(), ObservationKind.ERROR, 2.5);
+                "x".repeat(10_000),
+                List.of(),
+                "",
+                List.of(),
+                List.of(),
+                ObservationKind.ERROR,
+                2.5);
     return Stream.of(
         Arguments.of("throws", throwing),
         Arguments.of("hangs", hanging),
@@ -77,7 +83,8 @@ class CompressorFallbackTest {
       assertEquals(1, memory.captureStats().compressorFallbacks(), what);
       assertEquals(
           List.of(m.id()),
-          memory.recall(new RecallQuery(Scope.DEFAULT, "PaymentRetryTest retries declined cards", 3))
+          memory
+              .recall(new RecallQuery(Scope.DEFAULT, "PaymentRetryTest retries declined cards", 3))
               .ids());
     }
   }

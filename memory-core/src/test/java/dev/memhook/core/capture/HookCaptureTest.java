@@ -47,14 +47,20 @@ class HookCaptureTest {
       // a memory the hook will inject, so the conversation holds a get_memory pair
       seeded =
           memory
-              .remember(MemoryDraft.of(Scope.DEFAULT, "The integration tests use the heron-db staging database."))
+              .remember(
+                  MemoryDraft.of(
+                      Scope.DEFAULT, "The integration tests use the heron-db staging database."))
               .id();
       FakeChatService chat = chatWithTestTool();
       chat.scriptReplies(
-          ModelReply.builder().assistant("Let me run the tests.").toolCall("run_tests", Map.of("module", "billing")).build(),
+          ModelReply.builder()
+              .assistant("Let me run the tests.")
+              .toolCall("run_tests", Map.of("module", "billing"))
+              .build(),
           ModelReply.text("All 12 billing tests pass against heron-db."),
           ModelReply.text("Noted: no migrations on Sunday mornings."));
-      try (MemoryHook hook = memory.hookInto(chat, HookOptions.builder().sessionId("conv-1").build())) {
+      try (MemoryHook hook =
+          memory.hookInto(chat, HookOptions.builder().sessionId("conv-1").build())) {
         chat.sendUser("Please run the billing tests against the heron-db staging database.")
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
@@ -68,16 +74,20 @@ class HookCaptureTest {
       assertEquals(1, contents.stream().filter(c -> c.equals(FACT)).count());
       assertTrue(
           captured.stream()
-              .anyMatch(m -> m.origin().equals(Origin.tool("run_tests"))
-                  && m.content().contains("Tests run: 12")),
+              .anyMatch(
+                  m ->
+                      m.origin().equals(Origin.tool("run_tests"))
+                          && m.content().contains("Tests run: 12")),
           contents.toString());
       assertFalse(
           contents.stream().anyMatch(c -> c.contains("get_memory") || c.contains(seeded.value())),
           "the injected get_memory pair is never captured: " + contents);
-      Memory fact = captured.stream().filter(m -> m.content().equals(FACT)).findFirst().orElseThrow();
+      Memory fact =
+          captured.stream().filter(m -> m.content().equals(FACT)).findFirst().orElseThrow();
       assertEquals(Origin.user(), fact.origin());
       assertEquals("conv-1", fact.sourceSession());
-      assertTrue(fact.context().contains("heron-db"), "the turn before is its context: " + fact.context());
+      assertTrue(
+          fact.context().contains("heron-db"), "the turn before is its context: " + fact.context());
 
       // hooking the same conversation again, with a new session, captures nothing new
       try (MemoryHook again = memory.hookInto(chat)) {
@@ -91,7 +101,8 @@ class HookCaptureTest {
     try (MemoryService memory = service()) {
       FakeChatService chat = FakeChatService.create();
       chat.scriptReplies(ModelReply.text("Not on Sunday at 02:00 UTC: heron-db resets then."));
-      try (MemoryHook hook = memory.hookInto(chat, HookOptions.builder().sessionId("conv-2").build())) {
+      try (MemoryHook hook =
+          memory.hookInto(chat, HookOptions.builder().sessionId("conv-2").build())) {
         chat.sendUser("When can I run the migration on staging? Is there a reset window?")
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
@@ -107,9 +118,7 @@ class HookCaptureTest {
   }
 
   private static List<Memory> inSession(MemoryService memory, String session) {
-    return observations(memory).stream()
-        .filter(m -> session.equals(m.sourceSession()))
-        .toList();
+    return observations(memory).stream().filter(m -> session.equals(m.sourceSession())).toList();
   }
 
   private static FakeChatService chatWithTestTool() {

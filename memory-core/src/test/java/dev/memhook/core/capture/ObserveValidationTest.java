@@ -48,8 +48,11 @@ class ObserveValidationTest {
         Arguments.of(VALID.replace("\"project\":\"shop\"", "\"project\":7"), "project"),
         Arguments.of(VALID.replace(",\"data\":{", ",\"data\":[{").replace("}}", "}]}"), "data"),
         Arguments.of(VALID.replace("\"shop\"", "\"" + "p".repeat(5_000) + "\""), "project"),
-        Arguments.of(VALID.replace("\"sessionId\":\"s1\"", "\"sessionId\":\"new-one\"")
-            .replace("\"project\":\"shop\",\"cwd\":\"/w\",", ""), "project and cwd"),
+        Arguments.of(
+            VALID
+                .replace("\"sessionId\":\"s1\"", "\"sessionId\":\"new-one\"")
+                .replace("\"project\":\"shop\",\"cwd\":\"/w\",", ""),
+            "project and cwd"),
         Arguments.of("[" + VALID + "]", "object"),
         Arguments.of(VALID + " trailing", "trailing"),
         Arguments.of("", "empty"));

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Sessions are recorded, ended or abandoned, and consolidated into durable memories. */
 class SessionCaptureTest {
 
-  private static final String PREFERENCE = "I prefer tabs over spaces in every Java file of this repo.";
+  private static final String PREFERENCE =
+      "I prefer tabs over spaces in every Java file of this repo.";
 
   @TempDir Path dir;
 
@@ -81,7 +82,8 @@ class SessionCaptureTest {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
       memory.observe(prompt("s1", 0, PREFERENCE));
       memory.observe(end("s1", 1));
-      memory.observe(prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.observe(
+          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
       memory.observe(end("s2", 11));
       flush(memory);
       List<Memory> preferences = ofType(memory, MemoryType.PREFERENCE);
@@ -140,7 +142,10 @@ class SessionCaptureTest {
       assertEquals(1, s.observationCount());
       assertEquals(PREFERENCE, s.firstPrompt());
       // a known session needs no project or cwd any more
-      memory.observe(LifecycleEvent.builder(HookType.SESSION_END, "kept").timestamp(T0.plusSeconds(5)).build());
+      memory.observe(
+          LifecycleEvent.builder(HookType.SESSION_END, "kept")
+              .timestamp(T0.plusSeconds(5))
+              .build());
       flush(memory);
       assertEquals(SessionStatus.COMPLETED, memory.session("kept").orElseThrow().status());
       assertEquals(1, ofType(memory, MemoryType.PREFERENCE).size(), all(memory).toString());

@@ -9,14 +9,14 @@ import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
-import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.api.spi.Consolidator;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.HeuristicConsolidator;
-import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -110,7 +110,7 @@ public final class CapturePipeline implements AutoCloseable {
     try {
       SessionBook book =
           dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
-      compressor = new GuardedCompressor(options.compressor(), options);
+      compressor = GuardedCompressor.of(options);
       Consolidator consolidator =
           options.consolidator() != null ? options.consolidator() : new HeuristicConsolidator();
       ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);
@@ -411,7 +411,7 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   public CaptureStats stats() {
-    return counters.snapshot(compressor::fallbacks);
+    return counters.snapshot(() -> compressor.fallbacks().total());
   }
 
   public Optional<Session> session(String id) {

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The bounded queue between {@code observe} and the capture worker. It is bounded twice: by the
  * number of waiting events ({@code CaptureOptions.queueCapacity}) and by their encoded size ({@link
- * #MAX_QUEUED_BYTES}), so a burst of huge tool outputs cannot fill the heap while the count is
- * low. One event larger than the byte bound still fits an empty queue.
+ * #MAX_QUEUED_BYTES}), so a burst of huge tool outputs cannot fill the heap while the count is low.
+ * One event larger than the byte bound still fits an empty queue.
  *
  * <p>Thread-safe. A place is reserved before the event is written to the journal, so a full queue
  * is known before anything durable happens.

@@ -107,7 +107,8 @@ final class CaptureWorker {
 
   private void done(long seq, ObservationWriter.Written w) {
     AcceptedEvent a = w.event();
-    String prompt = a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
+    String prompt =
+        a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
     book.touch(a, prompt);
     if (w.duplicate()) {
       counters.duplicatesProcessed.increment();

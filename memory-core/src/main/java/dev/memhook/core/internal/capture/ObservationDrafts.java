@@ -85,8 +85,7 @@ final class ObservationDrafts {
     if (said != null && !said.isBlank()) {
       return said;
     }
-    String text =
-        ObservationText.render(e.hookType(), d);
+    String text = ObservationText.render(e.hookType(), d.toolName(), d);
     if (e.hookType() == HookType.SESSION_START || text.isBlank()) {
       String where = e.project() == null ? "" : " in " + e.project();
       String dir = e.cwd() == null ? "" : " (" + e.cwd() + ")";

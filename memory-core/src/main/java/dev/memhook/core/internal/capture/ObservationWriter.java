@@ -67,7 +67,8 @@ final class ObservationWriter {
       String session = o.sessionId();
       String context = book.previousTurn(session);
       book.setPreviousTurn(session, ObservationDrafts.turn(o));
-      if (stored.contains(a.observationId()) || inBatch.putIfAbsent(a.observationId(), true) != null) {
+      if (stored.contains(a.observationId())
+          || inBatch.putIfAbsent(a.observationId(), true) != null) {
         out.add(new Written(a, o, null));
         continue;
       }

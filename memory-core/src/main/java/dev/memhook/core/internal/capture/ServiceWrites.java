@@ -5,9 +5,8 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 
 /**
- * How capture writes a consolidated memory: through the service's own remember and update, so it
- * is sanitized, completed and versioned exactly as a host's write is. Implementations are
- * thread-safe.
+ * How capture writes a consolidated memory: through the service's own remember and update, so it is
+ * sanitized, completed and versioned exactly as a host's write is. Implementations are thread-safe.
  */
 public interface ServiceWrites {
 

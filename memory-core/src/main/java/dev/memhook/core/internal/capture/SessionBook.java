@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * Session} records through a concurrent map. On disk, in a {@code sessions} directory beside the
  * journal, each session has a small JSON file, rewritten atomically when {@link #persist()} runs
  * after a batch, and an {@code .ids} file its observation ids are appended to. Both may lag the
- * store after a crash; replaying the journal brings them up to date, and counting only
- * observations that were newly stored keeps a replay from counting one twice.
+ * store after a crash; replaying the journal brings them up to date, and counting only observations
+ * that were newly stored keeps a replay from counting one twice.
  *
  * <p>Worker-confined, except {@link #get}, {@link #all} and {@link #known}, which are thread-safe.
  */
@@ -138,8 +138,8 @@ final class SessionBook {
   }
 
   /**
-   * Records that an event of session {@code e} was processed: creates the session if unknown,
-   * moves its last event time forward, keeps its first prompt, and reactivates it if it had been
+   * Records that an event of session {@code e} was processed: creates the session if unknown, moves
+   * its last event time forward, keeps its first prompt, and reactivates it if it had been
    * abandoned (an abandoned session that speaks again is not over).
    */
   Session touch(AcceptedEvent e, String prompt) {
@@ -214,7 +214,8 @@ final class SessionBook {
             StandardOpenOption.APPEND);
       } catch (IOException e) {
         // the observation is stored; only the session's list of it lags, until the next open
-        LOG.warn("memhook: cannot record an observation of session {}: {}", sessionId, e.toString());
+        LOG.warn(
+            "memhook: cannot record an observation of session {}: {}", sessionId, e.toString());
       }
     }
   }
@@ -242,7 +243,8 @@ final class SessionBook {
         }
       }
     } catch (IOException e) {
-      LOG.warn("memhook: cannot read the observation ids of session {}: {}", sessionId, e.toString());
+      LOG.warn(
+          "memhook: cannot read the observation ids of session {}: {}", sessionId, e.toString());
     }
     return ids;
   }
@@ -329,7 +331,8 @@ final class SessionBook {
       Path temp = directory.resolve(fileName(id) + ".json.tmp");
       try {
         Files.write(temp, JSON.writeValueAsBytes(n));
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write the record of session " + id, e);
       }
@@ -339,6 +342,9 @@ final class SessionBook {
 
   /** A file name for a session id, whatever characters the id holds. */
   private static String fileName(String sessionId) {
-    return Hashing.sha256().hashString(sessionId, StandardCharsets.UTF_8).toString().substring(0, 32);
+    return Hashing.sha256()
+        .hashString(sessionId, StandardCharsets.UTF_8)
+        .toString()
+        .substring(0, 32);
   }
 }

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * Turns a session's observations into durable memories: asks the consolidator what is worth
  * keeping, then stores each as a new memory or, when the scope already holds a near-duplicate of
  * it, as a new version of that memory (so repeated sessions refine a memory instead of piling up
- * copies). Each consolidated memory names the observations it came from in the {@value
- * #SOURCES} attribute.
+ * copies). Each consolidated memory names the observations it came from in the {@value #SOURCES}
+ * attribute.
  *
  * <p>Used by one thread at a time (under the pipeline's processing lock).
  */
@@ -65,7 +65,7 @@ final class SessionConsolidation {
 
   /** A few sentences saying what the session did. */
   String summary(Session session, List<Memory> observations) {
-    return HeuristicConsolidator.summary(session, observations);
+    return HeuristicConsolidator.summarize(session, observations);
   }
 
   /**
@@ -143,8 +143,7 @@ final class SessionConsolidation {
             .build();
     Optional<Memory> twin = nearDuplicate(session.scope(), c);
     if (twin.isPresent()) {
-      if (NearDuplicates.normalise(twin.get().content())
-          .equals(NearDuplicates.normalise(c.content()))) {
+      if (twin.get().content().strip().equals(c.content().strip())) {
         return false; // already held as it is: a new version would say nothing new
       }
       writes.update(twin.get().id(), draft);

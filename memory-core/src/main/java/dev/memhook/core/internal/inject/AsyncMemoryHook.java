@@ -10,11 +10,11 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
-import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.core.internal.capture.ConversationCapture;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -65,6 +65,7 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   /** Captures the conversation under the callback lock; null when capture is off. */
   private final ConversationCapture capture;
+
   private final AsyncLock lock = AsyncLock.createFair();
   private final HookEvents events;
 

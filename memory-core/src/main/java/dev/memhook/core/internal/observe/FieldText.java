@@ -10,8 +10,8 @@ import dev.memhook.core.internal.sanitize.Sanitizer;
  * whitespace goes; a field that is then over its limit is cut with {@link MemoryDraft#CUT_MARKER},
  * never silently, and never inside a surrogate pair.
  *
- * <p>Public so that capture ({@code core.internal.capture}) cleans event text, and compression
- * cuts text, the same way, with the one marker.
+ * <p>Public so that capture ({@code core.internal.capture}) cleans event text, and compression cuts
+ * text, the same way, with the one marker.
  *
  * <p>Stateless; thread-safe.
  */
