@@ -26,7 +26,6 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
-import dev.memhook.core.internal.capture.EventJson;
 import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
@@ -219,8 +218,7 @@ public final class LocalMemoryService implements MemoryService {
   @Override
   public ObserveResult observeJson(String json) {
     Objects.requireNonNull(json, "json");
-    CapturePipeline pipeline = capture();
-    return pipeline.observe(EventJson.parse(json));
+    return capture().observeJson(json);
   }
 
   @Override

@@ -54,7 +54,7 @@ class ObserveValidationTest {
                 .replace("\"project\":\"shop\",\"cwd\":\"/w\",", ""),
             "project and cwd"),
         Arguments.of("[" + VALID + "]", "object"),
-        Arguments.of(VALID + " trailing", "trailing"),
+        Arguments.of(VALID + " trailing", "nothing after it"),
         Arguments.of("", "empty"));
   }
 

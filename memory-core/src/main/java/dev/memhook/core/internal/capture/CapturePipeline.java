@@ -206,6 +206,18 @@ public final class CapturePipeline implements AutoCloseable {
     counters.replayed.increment();
   }
 
+  /** See {@code MemoryService.observeJson}. */
+  public ObserveResult observeJson(String json) {
+    LifecycleEvent event;
+    try {
+      event = EventJson.parse(json);
+    } catch (IllegalArgumentException e) {
+      counters.rejected.increment();
+      throw e;
+    }
+    return observe(event);
+  }
+
   /** See {@code MemoryService.observe}. */
   public ObserveResult observe(LifecycleEvent event) {
     AcceptedEvent accepted;
@@ -297,7 +309,10 @@ public final class CapturePipeline implements AutoCloseable {
           long seq = append(bytes);
           counters.accepted.increment();
           knownSessions.add(accepted.event().sessionId());
-          worker.process(List.of(new Queued(seq, accepted, bytes.length)));
+          // the caller does the pipeline's work: what waits first, then its own event, in a batch
+          List<Queued> batch = queue.drain(options.batchSize() - 1);
+          batch.add(new Queued(seq, accepted, bytes.length));
+          worker.process(batch);
           return ObserveResult.ACCEPTED;
         }
       }

@@ -84,6 +84,16 @@ final class CaptureQueue {
     return batch;
   }
 
+  /** Takes up to {@code max} waiting events without waiting; frees their places. */
+  List<Queued> drain(int max) {
+    List<Queued> batch = new ArrayList<>();
+    queue.drainTo(batch, max);
+    for (Queued q : batch) {
+      cancel(q.bytes());
+    }
+    return batch;
+  }
+
   boolean isEmpty() {
     return queue.isEmpty();
   }

@@ -140,11 +140,10 @@ final class CaptureWorker {
     }
   }
 
+  /** Consolidates (if configured) and then records the session ended, summary and all at once. */
   private void end(String sessionId, SessionStatus status, Instant at) {
-    Session ended = book.end(sessionId, status, at);
-    if (consolidateOnEnd) {
-      consolidateLocked(ended);
-    }
+    Session ending = book.ending(sessionId, status, at);
+    book.end(ending, consolidateOnEnd ? consolidateLocked(ending) : null);
   }
 
   /** Consolidates a session now; see {@code MemoryService.consolidate}. */
@@ -154,24 +153,24 @@ final class CaptureWorker {
       Session s =
           book.get(sessionId)
               .orElseThrow(() -> new IllegalArgumentException("no captured session " + sessionId));
-      int n = consolidateLocked(s);
+      long before = counters.consolidated.sum();
+      book.end(s, consolidateLocked(s));
       persistSessions();
-      return n;
+      return (int) (counters.consolidated.sum() - before);
     } finally {
       lock.unlock();
     }
   }
 
-  private int consolidateLocked(Session session) {
+  /** Consolidates the session; returns its summary, or null if consolidation failed. */
+  private String consolidateLocked(Session session) {
     try {
       List<Memory> observations = consolidation.observations(book.observations(session.id()));
-      int written = consolidation.run(session, observations);
-      book.summarised(session.id(), consolidation.summary(session, observations));
-      counters.consolidated.add(written);
-      return written;
+      counters.consolidated.add(consolidation.run(session, observations));
+      return consolidation.summary(session, observations);
     } catch (RuntimeException e) {
       warn("consolidating session " + session.id() + " failed; its observations are kept", e);
-      return 0;
+      return null;
     }
   }
 

@@ -258,18 +258,25 @@ final class SessionBook {
     lastTurn.put(sessionId, turn);
   }
 
-  /** Ends the session with {@code status} at {@code at}; returns the updated record. */
-  Session end(String sessionId, SessionStatus status, Instant at) {
+  /**
+   * The session as it will be once ended with {@code status} at {@code at}; not recorded yet, so
+   * readers keep seeing it active until {@link #end} records it with its summary.
+   */
+  Session ending(String sessionId, SessionStatus status, Instant at) {
     Session s = sessions.get(sessionId);
-    Session ended = with(s, status, at, s.observationCount(), s.summary());
-    put(ended);
-    return ended;
+    return with(s, status, at, s.observationCount(), s.summary());
   }
 
-  /** Sets the session's summary. */
-  void summarised(String sessionId, String summary) {
-    Session s = sessions.get(sessionId);
-    put(with(s, s.status(), s.endedAt(), s.observationCount(), summary));
+  /** Records the session ended as {@code ended} says, with {@code summary} (null keeps the old). */
+  void end(Session ended, String summary) {
+    Session s = sessions.get(ended.id());
+    put(
+        with(
+            s,
+            ended.status(),
+            ended.endedAt(),
+            s.observationCount(),
+            summary != null ? summary : s.summary()));
   }
 
   /** The active sessions with no event captured since {@code cutoff}. */

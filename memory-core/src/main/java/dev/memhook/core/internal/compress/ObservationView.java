@@ -45,10 +45,12 @@ record ObservationView(
             .orElse(null);
     ObservationKind kind = kind(attributes.get(KIND));
     String said = "";
+    boolean rendered = hook != null && content.startsWith(hook.wireName());
     if (hook == HookType.PROMPT_SUBMIT) {
-      said = ObservationText.part(content, "prompt");
+      // capture stores a conversation turn as what was said; a rendered event has a header
+      said = rendered ? ObservationText.part(content, "prompt") : content;
     } else if (hook == HookType.AGENT_RESPONSE) {
-      said = ObservationText.part(content, "message");
+      said = rendered ? ObservationText.part(content, "message") : content;
     }
     String command = "";
     RunSignals.Outcome outcome = RunSignals.Outcome.UNKNOWN;
