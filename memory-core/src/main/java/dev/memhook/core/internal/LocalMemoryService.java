@@ -26,6 +26,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
@@ -37,11 +38,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
@@ -179,6 +182,9 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(reason, "reason");
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
+    Set<String> capturedSessions = new HashSet<>();
+    List<Memory> captured = new ArrayList<>();
+    boolean forgot;
     synchronized (writeLock) {
       // the memory and every older version it supersedes, erased in one store write
       List<ForgetRecord> versions = new ArrayList<>();
@@ -189,10 +195,27 @@ public final class LocalMemoryService implements MemoryService {
           break;
         }
         versions.add(request.recordFor(memory.get()));
+        if (QuotedTurns.captured(memory.get()) && memory.get().sourceSession() != null) {
+          capturedSessions.add(memory.get().sourceSession());
+          captured.add(memory.get());
+        }
         next = memory.get().supersedes();
       }
-      return !versions.isEmpty() && store.deleteAll(versions) > 0;
+      // the turn after a captured one quotes it as context: put it back without, so the store's
+      // erase (which rewrites every segment holding a replaced or deleted document) takes both
+      List<MemoryId> forgottenIds = versions.stream().map(ForgetRecord::id).toList();
+      for (Memory turn : captured) {
+        for (Memory cleared : QuotedTurns.quoting(store, turn, forgottenIds)) {
+          store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
+        }
+      }
+      forgot = !versions.isEmpty() && store.deleteAll(versions) > 0;
     }
+    // outside the write lock: erasing waits for capture, whose consolidation may write
+    if (forgot && capture != null && !capturedSessions.isEmpty()) {
+      capture.forgotten(capturedSessions);
+    }
+    return forgot;
   }
 
   @Override

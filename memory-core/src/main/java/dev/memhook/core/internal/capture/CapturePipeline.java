@@ -62,6 +62,9 @@ public final class CapturePipeline implements AutoCloseable {
   /** How many recent duplicate keys {@code observe} remembers to answer DUPLICATE at once. */
   static final int RECENT_KEYS = 100_000;
 
+  /** How long a forget waits for capture to apply what it accepted before erasing the journal. */
+  static final Duration ERASE_WAIT = Duration.ofSeconds(30);
+
   /** How long {@link #close()} lets the worker drain before leaving the rest to the journal. */
   static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
 
@@ -417,6 +420,26 @@ public final class CapturePipeline implements AutoCloseable {
     }
     syncQuietly();
     return counters.finished() >= target;
+  }
+
+  /**
+   * Erases what capture keeps of forgotten observations outside the store: waits (at most {@link
+   * #ERASE_WAIT}) for accepted events to be applied, then drops applied records from the journal
+   * files, and clears the first prompt, summary and last turn of their sessions, which may quote
+   * them. An event still pending when the wait ends stays in the journal until it is applied.
+   *
+   * @param sessions the sessions of the forgotten observations
+   */
+  public void forgotten(Set<String> sessions) {
+    if (!sessions.isEmpty()) {
+      worker.forgetQuotes(sessions);
+    }
+    flush(ERASE_WAIT);
+    try {
+      journal.eraseApplied();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: erasing applied records from the capture journal failed", e);
+    }
   }
 
   /** See {@code MemoryService.consolidate}. */

@@ -146,6 +146,17 @@ final class CaptureWorker {
     book.end(ending, consolidateOnEnd ? consolidateLocked(ending) : null);
   }
 
+  /** Clears what the sessions' records quote of their observations; see the pipeline. */
+  void forgetQuotes(java.util.Set<String> sessions) {
+    lock.lock();
+    try {
+      sessions.forEach(book::forgetQuotes);
+      persistSessions();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Consolidates a session now; see {@code MemoryService.consolidate}. */
   int consolidate(String sessionId) {
     lock.lock();

@@ -62,6 +62,14 @@ public final class ConversationCapture {
     this.sessionId = sessionId;
   }
 
+  /**
+   * The session captured messages go to, or null before the first capture when it is named after
+   * the conversation's first message.
+   */
+  public String sessionId() {
+    return sessionId;
+  }
+
   /** Captures the messages of {@code conversation} not captured yet. Never throws. */
   public void capture(List<ChatMessage> conversation) {
     if (conversation.isEmpty()) {

@@ -279,6 +279,28 @@ final class SessionBook {
             summary != null ? summary : s.summary()));
   }
 
+  /** Clears the session's first prompt, summary and last turn, which may quote a forgotten text. */
+  void forgetQuotes(String sessionId) {
+    lastTurn.remove(sessionId);
+    Session s = sessions.get(sessionId);
+    if (s == null) {
+      return;
+    }
+    put(
+        new Session(
+            s.id(),
+            s.scope(),
+            s.project(),
+            s.cwd(),
+            s.startedAt(),
+            s.lastEventAt(),
+            s.endedAt(),
+            s.status(),
+            s.observationCount(),
+            null,
+            null));
+  }
+
   /** The active sessions with no event captured since {@code cutoff}. */
   List<String> idleSince(Instant cutoff) {
     List<String> idle = new ArrayList<>();

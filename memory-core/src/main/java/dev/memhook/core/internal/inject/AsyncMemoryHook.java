@@ -8,6 +8,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
+import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -316,12 +317,18 @@ public final class AsyncMemoryHook implements MemoryHook {
       }
       RecallResult result =
           recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
-      for (MemoryId memoryId : result.ids()) {
+      String ownSession = capture == null ? null : capture.sessionId();
+      for (RecalledMemory recalled : result.memories()) {
         if (chosen.size() >= cap) {
           break;
         }
-        if (!already.contains(memoryId)) {
-          chosen.add(memoryId);
+        // what this conversation captured is in its own context already: injecting it back
+        // would feed the model its own words (the message being recalled for, first of all)
+        if (ownSession != null && ownSession.equals(recalled.memory().sourceSession())) {
+          continue;
+        }
+        if (!already.contains(recalled.memory().id())) {
+          chosen.add(recalled.memory().id());
         }
       }
     }

@@ -163,6 +163,28 @@ final class FileJournal implements Journal {
     }
   }
 
+  @Override
+  public void eraseApplied() {
+    boolean interrupted = Thread.interrupted();
+    appendLock.lock();
+    try {
+      checkOpen();
+      Segment current = segments.get(segments.size() - 1);
+      if (current.bytes > 0 && current.firstSeq <= appliedThrough) {
+        rotate(lastSequence + 1);
+      }
+    } catch (IOException e) {
+      throw new MemoryStoreException(
+          "could not start a new journal segment in " + directory + " (" + e + "); retry", e);
+    } finally {
+      appendLock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    deleteSegmentsThrough(appliedThrough);
+  }
+
   /** Starts the segment whose first record is {@code seq}; the old one waits for the next sync. */
   private Segment rotate(long seq) throws IOException {
     Path file = Segment.file(directory, seq);

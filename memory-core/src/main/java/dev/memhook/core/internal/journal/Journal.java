@@ -162,6 +162,14 @@ public sealed interface Journal extends Closeable permits FileJournal, MemoryJou
   void replay(Consumer<? super Entry> consumer);
 
   /**
+   * Removes every applied record from the files: starts a new segment if the current one holds an
+   * applied record, and deletes every segment whose records are all applied. A segment that also
+   * holds a record not yet applied is deleted once that record is applied. What forgetting needs: a
+   * forgotten observation's event must not stay readable in the journal.
+   */
+  void eraseApplied();
+
+  /**
    * Bytes the journal's records take: the segments' sizes on disk, or the frames held in memory.
    */
   long sizeBytes();

@@ -57,6 +57,13 @@ final class MemoryJournal implements Journal {
   }
 
   @Override
+  public void eraseApplied() {
+    synchronized (lock) {
+      checkOpen(); // applied records are dropped when they are marked applied
+    }
+  }
+
+  @Override
   public void markApplied(long seq) {
     checkArgument(seq >= 0, "seq must not be negative, got %s", seq);
     long last = lastSequence;
