@@ -94,6 +94,10 @@ public record CaptureOptions(
     positive("sessionIdleTimeout", sessionIdleTimeout);
     positive("compressorTimeout", compressorTimeout);
     positive("syncInterval", syncInterval);
+    if (scopePerProject && scope.value().split("/").length >= 8) {
+      throw new IllegalArgumentException(
+          "scopePerProject adds a segment to scope " + scope + ", which has the most a scope may");
+    }
   }
 
   private static Duration positive(String name, Duration value) {

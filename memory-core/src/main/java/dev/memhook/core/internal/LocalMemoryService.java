@@ -26,6 +26,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.capture.OpenCapture;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
@@ -105,7 +106,7 @@ public final class LocalMemoryService implements MemoryService {
     this.capture =
         captureOptions == null
             ? null
-            : CapturePipeline.open(
+            : OpenCapture.open(
                 captureOptions,
                 clock,
                 sanitizer,

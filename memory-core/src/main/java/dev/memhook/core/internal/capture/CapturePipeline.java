@@ -3,22 +3,14 @@ package dev.memhook.core.internal.capture;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.memhook.api.CaptureOptions;
-import dev.memhook.api.MemoryId;
-import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
-import dev.memhook.api.spi.Consolidator;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
-import dev.memhook.core.internal.compress.HeuristicConsolidator;
 import dev.memhook.core.internal.journal.Journal;
-import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,11 +18,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,15 +60,14 @@ public final class CapturePipeline implements AutoCloseable {
 
   private final CaptureOptions options;
   private final Clock clock;
-  private final EventScrub scrub;
+  private final EventIntake intake;
   private final Journal journal;
   private final SessionBook book;
   private final CaptureWorker worker;
   private final GuardedCompressor compressor;
   private final CaptureCounters counters;
   private final CaptureQueue queue;
-  private final ReentrantLock appendLock = new ReentrantLock();
-  private final ConcurrentSkipListSet<Long> pending = new ConcurrentSkipListSet<>();
+  private final JournalCursor cursor;
   private final Cache<String, Boolean> recentKeys =
       Caffeine.newBuilder().maximumSize(RECENT_KEYS).build();
   private final Set<String> knownSessions = ConcurrentHashMap.newKeySet();
@@ -88,65 +77,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final ScheduledExecutorService syncer;
   private volatile boolean stopping;
 
-  /**
-   * Opens the journal and the session book (in {@code options.journalDirectory()}, else in {@code
-   * defaultDirectory}, else in memory), replays what the journal holds and starts the worker.
-   *
-   * @param defaultDirectory where the journal goes when the options name none; null keeps it in
-   *     memory
-   * @param writes the service's own remember and update, for consolidated memories
-   * @throws dev.memhook.api.MemoryStoreException if the journal cannot be opened (for example,
-   *     another service holds it)
-   */
-  public static CapturePipeline open(
-      CaptureOptions options,
-      Clock clock,
-      Sanitizer sanitizer,
-      MemoryStore store,
-      Embedder embedder,
-      MemoryIntake intake,
-      ServiceWrites writes,
-      Path defaultDirectory) {
-    Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
-    Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
-    GuardedCompressor compressor = null;
-    try {
-      SessionBook book =
-          dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
-      compressor = GuardedCompressor.of(options);
-      Consolidator consolidator =
-          options.consolidator() != null ? options.consolidator() : new HeuristicConsolidator();
-      ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);
-      SessionConsolidation consolidation = new SessionConsolidation(store, consolidator, writes);
-      CaptureCounters counters = new CaptureCounters();
-      return new CapturePipeline(
-          options,
-          clock,
-          sanitizer,
-          journal,
-          book,
-          compressor,
-          counters,
-          progress ->
-              new CaptureWorker(
-                  writer,
-                  book,
-                  consolidation,
-                  counters,
-                  progress,
-                  clock,
-                  options.sessionIdleTimeout(),
-                  options.consolidateOnSessionEnd()));
-    } catch (RuntimeException | Error e) {
-      if (compressor != null) {
-        compressor.close();
-      }
-      journal.close();
-      throw e;
-    }
-  }
-
-  private CapturePipeline(
+  CapturePipeline(
       CaptureOptions options,
       Clock clock,
       Sanitizer sanitizer,
@@ -157,8 +88,9 @@ public final class CapturePipeline implements AutoCloseable {
       java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
     this.clock = clock;
-    this.scrub = new EventScrub(sanitizer, options.maxRawChars());
+    this.intake = new EventIntake(options, clock, sanitizer, knownSessions::contains);
     this.journal = journal;
+    this.cursor = new JournalCursor(journal);
     this.book = book;
     this.compressor = compressor;
     this.counters = counters;
@@ -202,7 +134,7 @@ public final class CapturePipeline implements AutoCloseable {
           e.toString());
       return;
     }
-    pending.add(entry.seq());
+    cursor.replayed(entry.seq());
     recentKeys.put(a.key(), Boolean.TRUE);
     knownSessions.add(a.event().sessionId());
     replay.add(new Queued(entry.seq(), a, entry.payloadLength()));
@@ -225,7 +157,7 @@ public final class CapturePipeline implements AutoCloseable {
   public ObserveResult observe(LifecycleEvent event) {
     AcceptedEvent accepted;
     try {
-      accepted = accept(event);
+      accepted = intake.accept(event);
     } catch (IllegalArgumentException e) {
       counters.rejected.increment();
       throw e;
@@ -243,52 +175,6 @@ public final class CapturePipeline implements AutoCloseable {
       LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
       return ObserveResult.SHED;
     }
-  }
-
-  private AcceptedEvent accept(LifecycleEvent event) {
-    EventValidation.check(event);
-    LifecycleEvent timed =
-        event.timestamp() != null
-            ? event
-            : new LifecycleEvent(
-                event.hookType(),
-                event.sessionId(),
-                event.project(),
-                event.cwd(),
-                clock.instant(),
-                event.eventId(),
-                event.data());
-    EventScrub.Result scrubbed = scrub.scrub(timed);
-    LifecycleEvent clean = scrubbed.event();
-    boolean namesPlace = clean.project() != null && clean.cwd() != null;
-    if (!namesPlace && !knownSessions.contains(clean.sessionId())) {
-      throw new IllegalArgumentException(
-          "session '"
-              + clean.sessionId()
-              + "' is unknown: the first event of a session must name its project and cwd");
-    }
-    String key = EventKeys.key(clean);
-    MemoryId id = EventKeys.observationId(key);
-    return new AcceptedEvent(
-        clean, key, id, scopeFor(clean), clock.instant(), scrubbed.truncated());
-  }
-
-  private Scope scopeFor(LifecycleEvent e) {
-    Scope base = options.scope();
-    if (!options.scopePerProject() || e.project() == null) {
-      return base;
-    }
-    StringBuilder slug = new StringBuilder();
-    for (int i = 0; i < e.project().length() && slug.length() < 64; i++) {
-      char c = e.project().charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || ".@+-_".indexOf(c) >= 0;
-      slug.append(ok ? c : '-');
-    }
-    return new Scope(base.value() + "/" + slug);
   }
 
   private ObserveResult enqueue(AcceptedEvent accepted) {
@@ -334,18 +220,11 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   private long append(byte[] bytes) {
-    appendLock.lock();
-    try {
-      long seq = journal.append(KIND_EVENT, bytes);
-      pending.add(seq);
-      return seq;
-    } finally {
-      appendLock.unlock();
-    }
+    return cursor.append(KIND_EVENT, bytes);
   }
 
   private void finish(long seq) {
-    pending.remove(seq);
+    cursor.finished(seq);
   }
 
   private final class ProgressSignal implements CaptureWorker.Progress {
@@ -363,19 +242,8 @@ public final class CapturePipeline implements AutoCloseable {
     }
   }
 
-  /** Moves the journal's checkpoint to just below the oldest pending event. */
   private void checkpoint() {
-    appendLock.lock();
-    try {
-      long applied = pending.isEmpty() ? journal.lastSequence() : pending.first() - 1;
-      if (applied > journal.appliedThrough()) {
-        journal.markApplied(applied);
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("memhook: moving the capture journal's checkpoint failed; it is retried", e);
-    } finally {
-      appendLock.unlock();
-    }
+    cursor.checkpoint();
   }
 
   private void run() {

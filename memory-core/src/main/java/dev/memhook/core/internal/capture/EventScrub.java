@@ -195,8 +195,25 @@ public final class EventScrub {
     return sanitize(path, out.toString());
   }
 
+  /**
+   * A key or string leaf, sanitized on its own when JSON writes it escaped (a newline, a quote, a
+   * backslash, a control or surrogate character): only then can the whole-text pass see it
+   * differently from how it reads, a PEM key's newlines as {@code \n} for one. A leaf written as it
+   * is lies verbatim in the whole text, which is sanitized anyway; sanitizing it twice would double
+   * the cost of every event for nothing.
+   */
   private String leaf(String path, String text) {
-    return sanitize(path, FieldText.wellFormed(text));
+    return writtenAsIs(text) ? text : sanitize(path, FieldText.wellFormed(text));
+  }
+
+  private static boolean writtenAsIs(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private String sanitize(String path, String text) {
