@@ -1,9 +1,5 @@
 package dev.memhook.api;
 
-import dev.memhook.api.capture.CaptureStats;
-import dev.memhook.api.capture.LifecycleEvent;
-import dev.memhook.api.capture.ObserveResult;
-import dev.memhook.api.capture.Session;
 import dev.memhook.api.chat.ChatService;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.memhook.core;
 
-import dev.memhook.api.CaptureOptions;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One durable memory a {@link dev.memhook.api.spi.Consolidator} distils from a session's
+ * One durable memory a {@link dev.memhook.api.capture.Consolidator} distils from a session's
  * observations. The service stores it as a new memory, or as a new version of a near-duplicate it
  * already holds, linked to the observations it came from.
  *

@@ -1,5 +1,7 @@
 package dev.memhook.api.capture;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
@@ -8,7 +10,7 @@ import java.util.Objects;
 
 /**
  * A raw observation: one accepted event after sanitizing, attributed to its origin, as a {@link
- * dev.memhook.api.spi.Compressor} receives it. Its {@link #text()} is what a full {@code
+ * dev.memhook.api.capture.Compressor} receives it. Its {@link #text()} is what a full {@code
  * get_memory} fetch of the stored observation shows.
  *
  * <p>Immutable and thread-safe. {@code toolName} is null unless a tool produced it; every other

@@ -1,11 +1,11 @@
 package dev.memhook.core.capture;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;

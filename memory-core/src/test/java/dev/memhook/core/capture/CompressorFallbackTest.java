@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Compressor;
 import dev.memhook.api.capture.ObservationKind;
-import dev.memhook.api.spi.Compressor;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.time.Duration;

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.CaptureStats;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.capture.CaptureStats;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
-import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.ObserveResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;

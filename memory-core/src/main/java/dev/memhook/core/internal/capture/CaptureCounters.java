@@ -1,6 +1,6 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.CaptureStats;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 

@@ -1,9 +1,9 @@
 package dev.memhook.core.internal.capture;
 
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.Session;
-import dev.memhook.api.capture.SessionStatus;
+import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.inject.WarnLimiter;
 import java.time.Clock;

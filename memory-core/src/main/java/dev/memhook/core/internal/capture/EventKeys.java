@@ -1,8 +1,8 @@
 package dev.memhook.core.internal.capture;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.LifecycleEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,12 +1,12 @@
 package dev.memhook.core.internal.capture;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.core.internal.compress.ObservationText;
 import java.util.LinkedHashMap;

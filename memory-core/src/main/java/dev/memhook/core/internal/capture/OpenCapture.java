@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.CaptureOptions;
-import dev.memhook.api.spi.Consolidator;
+import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;

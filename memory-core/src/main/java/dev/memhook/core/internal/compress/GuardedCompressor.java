@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.compress;
 
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
-import dev.memhook.api.CaptureOptions;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Compressor;
 import dev.memhook.api.capture.Observation;
-import dev.memhook.api.spi.Compressor;
 import dev.memhook.core.internal.inject.WarnLimiter;
 import java.time.Duration;
 import java.util.Objects;

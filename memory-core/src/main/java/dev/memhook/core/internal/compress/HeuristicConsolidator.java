@@ -1,14 +1,14 @@
 package dev.memhook.core.internal.compress;
 
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.Session;
 import dev.memhook.api.capture.Consolidation;
-import dev.memhook.api.capture.HookType;
+import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.capture.ObservationKind;
-import dev.memhook.api.capture.Session;
-import dev.memhook.api.spi.Consolidator;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

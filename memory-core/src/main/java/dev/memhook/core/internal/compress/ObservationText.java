@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.compress;
 
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
-import dev.memhook.api.capture.HookType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.Locale;
 import java.util.Map;

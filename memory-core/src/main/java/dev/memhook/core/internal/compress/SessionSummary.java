@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.compress;
 
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
-import dev.memhook.api.capture.HookType;
+import dev.memhook.api.Session;
 import dev.memhook.api.capture.ObservationKind;
-import dev.memhook.api.capture.Session;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;

@@ -1,12 +1,12 @@
 package dev.memhook.core.internal.compress;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
+import dev.memhook.api.capture.Compressor;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.api.capture.ObservationKind;
-import dev.memhook.api.spi.Compressor;
 import dev.memhook.core.internal.observe.FieldText;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.testkit.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

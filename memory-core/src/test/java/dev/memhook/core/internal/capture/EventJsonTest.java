@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;

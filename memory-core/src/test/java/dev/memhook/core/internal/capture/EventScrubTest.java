@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.core.internal.sanitize.HostRule;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Instant;

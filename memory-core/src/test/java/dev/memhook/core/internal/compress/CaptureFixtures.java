@@ -1,15 +1,15 @@
 package dev.memhook.core.internal.compress;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
 import dev.memhook.api.capture.Observation;
-import dev.memhook.api.capture.Session;
-import dev.memhook.api.capture.SessionStatus;
 import java.time.Instant;
 import java.util.Map;
 

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
 import dev.memhook.core.HostileText;
 import dev.memhook.testkit.Seeds;
 import java.util.List;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Compressor;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.api.capture.ObservationKind;
-import dev.memhook.api.spi.Compressor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -12,12 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.capture.Consolidation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

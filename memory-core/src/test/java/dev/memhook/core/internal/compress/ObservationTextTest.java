@@ -3,8 +3,8 @@ package dev.memhook.core.internal.compress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import org.junit.jupiter.api.Test;
 
 /** The stored text of an observation: header line, then labelled parts in a fixed order. */

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
 import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,4 @@
-package dev.memhook.api.spi;
-
-import dev.memhook.api.capture.CompressedObservation;
-import dev.memhook.api.capture.Observation;
+package dev.memhook.api.capture;
 
 /**
  * Turns a raw observation into its compressed form, typically with a language model. Optional: the

@@ -1,8 +1,7 @@
-package dev.memhook.api.spi;
+package dev.memhook.api.capture;
 
 import dev.memhook.api.Memory;
-import dev.memhook.api.capture.Consolidation;
-import dev.memhook.api.capture.Session;
+import dev.memhook.api.Session;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,6 +1,5 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
-import dev.memhook.api.Scope;
 import java.time.Instant;
 import java.util.Objects;
 

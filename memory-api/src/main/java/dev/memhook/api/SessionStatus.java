@@ -1,4 +1,4 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
 /** Where a captured session is in its life. */
 public enum SessionStatus {

@@ -1,4 +1,4 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
 /** What {@code MemoryService.observe} did with an event. */
 public enum ObserveResult {
@@ -9,6 +9,9 @@ public enum ObserveResult {
    * recognised only later, by the pipeline, is reported {@link #ACCEPTED} and still stored once.
    */
   DUPLICATE,
-  /** Not accepted: the queue was full and the policy is {@link ShedPolicy#DROP_NEWEST}. Counted. */
+  /**
+   * Not accepted: the queue was full and the policy is {@link
+   * dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}. Counted.
+   */
   SHED
 }

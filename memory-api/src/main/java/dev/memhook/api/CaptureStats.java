@@ -1,4 +1,4 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
 /**
  * Counters of the capture pipeline since the service was built. Every event sent to {@code observe}
@@ -10,11 +10,13 @@ package dev.memhook.api.capture;
  *
  * @param accepted events accepted by {@code observe}
  * @param duplicates events {@code observe} recognised as redeliveries
- * @param shed events not accepted because the queue was full ({@link ShedPolicy#DROP_NEWEST})
+ * @param shed events not accepted because the queue was full ({@link
+ *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST})
  * @param rejected invalid events {@code observe} refused with an exception
  * @param processed accepted events stored as observations
  * @param duplicatesProcessed accepted events the pipeline found already stored
- * @param dropped accepted events dropped from a full queue ({@link ShedPolicy#DROP_OLDEST})
+ * @param dropped accepted events dropped from a full queue ({@link
+ *     dev.memhook.api.capture.ShedPolicy#DROP_OLDEST})
  * @param failed accepted events the pipeline could not store (logged); they stay in the capture log
  *     and are retried when the service next opens
  * @param pending accepted events not yet processed

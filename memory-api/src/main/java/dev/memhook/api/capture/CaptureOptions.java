@@ -1,13 +1,12 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
-import static dev.memhook.api.BuilderSettings.inRange;
-
-import dev.memhook.api.capture.ShedPolicy;
-import dev.memhook.api.spi.Compressor;
-import dev.memhook.api.spi.Consolidator;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How the service captures lifecycle events ({@link MemoryService#observe}) and the conversations
@@ -100,6 +99,18 @@ public record CaptureOptions(
     }
   }
 
+  /**
+   * {@code value} if it is in {@code [min, max]}; the rule of every API builder (see {@code
+   * HookOptions}), repeated here because this package cannot see that one's helper.
+   */
+  private static int inRange(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be in [" + min + ", " + max + "], got " + value);
+    }
+    return value;
+  }
+
   private static Duration positive(String name, Duration value) {
     if (value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, got " + value);
@@ -122,6 +133,23 @@ public record CaptureOptions(
     return new Builder();
   }
 
+  /** Each setting may be set once on a builder; a rejected value sets nothing. */
+  private static final class Settings {
+    private final Set<String> set = new HashSet<>();
+
+    void checkUnset(String name) {
+      if (set.contains(name)) {
+        throw new IllegalStateException(
+            name + " was already set on this builder; each setting may be set once");
+      }
+    }
+
+    <B> B recorded(B builder, String name) {
+      set.add(name);
+      return builder;
+    }
+  }
+
   /** Builds {@link CaptureOptions}; each setter validates at once and may be called once. */
   public static final class Builder {
     private Scope scope = Scope.DEFAULT;
@@ -139,7 +167,7 @@ public record CaptureOptions(
     private Path journalDirectory;
     private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
 
-    private final BuilderSettings settings = new BuilderSettings();
+    private final Settings settings = new Settings();
 
     private Builder() {}
 

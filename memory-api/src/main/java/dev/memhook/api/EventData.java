@@ -1,4 +1,4 @@
-package dev.memhook.api.capture;
+package dev.memhook.api;
 
 /**
  * What a lifecycle event carries besides its header: the {@code data} object of the JSON a hook
