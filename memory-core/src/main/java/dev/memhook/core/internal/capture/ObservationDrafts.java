@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * The rules that turn an accepted event into an observation and its stored memory, in one place:
  * how its content entered (origin), what its content is, what context it keeps, and which
- * attributes record where it came from.
+ * attributes record where it came from. Times: the memory's {@code occurredAt} is the event's time,
+ * its {@code createdAt} the time {@code observe} accepted it.
  *
  * <p>A conversation turn (a prompt or the agent's answer) is stored as what was said, so a captured
  * conversation is as findable as one a host stores turn by turn; a tool event is stored as its
@@ -29,17 +30,8 @@ final class ObservationDrafts {
   /** Attribute: the observation kind compression found. */
   static final String KIND = "memhook.kind";
 
-  /** Attribute: when {@code observe} accepted the event (the memory's occurredAt is event time). */
-  static final String CAPTURED_AT = "memhook.capturedAt";
-
-  /** Attribute: the session's project. */
-  static final String PROJECT = "memhook.project";
-
   /** Attribute: {@code "true"} when a part of the event was cut to the raw-observation cap. */
   static final String TRUNCATED = "memhook.truncated";
-
-  /** Attribute: the facts compression found, one per line. */
-  static final String FACTS = "memhook.facts";
 
   private ObservationDrafts() {}
 
@@ -105,33 +97,48 @@ final class ObservationDrafts {
     return cut(who + ": " + o.text(), MemoryDraft.MAX_CONTEXT);
   }
 
-  /** The memory draft of an observation in its compressed form, with its session's context. */
+  /** Whether the observation is a conversation turn stored as what was said. */
+  static boolean isTurn(Observation o) {
+    return (o.hookType() == HookType.PROMPT_SUBMIT || o.hookType() == HookType.AGENT_RESPONSE)
+        && !o.text().startsWith(o.hookType().wireName());
+  }
+
+  /**
+   * The memory draft of an observation in its compressed form, with its session's context.
+   *
+   * <p>A conversation turn is drafted as a host would remember it: what was said, who said it,
+   * when, in which session, after which turn, and nothing else; the service derives its title and
+   * summary from the content as for any memory. A compressed title, summary or fact list would only
+   * repeat the turn's words, and text repeated in a memory's indexed fields ranks it above memories
+   * that say a thing once: on the dev conversations that cost recall and let off-topic questions
+   * through the relevance gate. Its hook type is plain from its origin. A tool or session event is
+   * drafted from its compressed form: title, narrative and facts as the summary, concepts and files
+   * for the graph signal, and its hook type and kind as attributes.
+   */
   static MemoryDraft draft(Observation o, CompressedObservation c, String context) {
+    MemoryDraft.Builder draft =
+        MemoryDraft.builder(o.scope(), o.text())
+            .type(MemoryType.OBSERVATION)
+            .context(context)
+            .sourceSession(o.sessionId())
+            .origin(o.origin())
+            .importance(c.importance())
+            .occurredAt(o.occurredAt());
+    if (isTurn(o)) {
+      return draft.build();
+    }
     Map<String, String> attributes = new LinkedHashMap<>();
     attributes.put(HOOK_TYPE, o.hookType().wireName());
     attributes.put(KIND, c.kind().name());
-    attributes.put(CAPTURED_AT, o.capturedAt().toString());
-    if (!o.project().isEmpty()) {
-      attributes.put(PROJECT, cut(o.project(), MemoryDraft.MAX_ATTRIBUTE_VALUE));
-    }
     if (o.truncated()) {
       attributes.put(TRUNCATED, "true");
     }
-    if (!c.facts().isEmpty()) {
-      attributes.put(FACTS, cut(String.join("\n", c.facts()), MemoryDraft.MAX_ATTRIBUTE_VALUE));
-    }
-    return MemoryDraft.builder(o.scope(), o.text())
-        .type(MemoryType.OBSERVATION)
+    return draft
         .title(cut(c.title(), MemoryDraft.MAX_TITLE))
         .summary(summary(c))
-        .context(context)
         .concepts(c.concepts())
         .files(c.files())
-        .sourceSession(o.sessionId())
-        .origin(o.origin())
         .attributes(attributes)
-        .importance(c.importance())
-        .occurredAt(o.occurredAt())
         .build();
   }
 

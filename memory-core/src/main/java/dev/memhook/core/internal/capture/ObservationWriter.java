@@ -73,7 +73,9 @@ final class ObservationWriter {
         continue;
       }
       CompressedObservation c = compressor.compress(o);
-      Memory memory = intake.newMemory(ObservationDrafts.draft(o, c, context), a.observationId());
+      Memory memory =
+          intake.newMemory(
+              ObservationDrafts.draft(o, c, context), a.observationId(), a.capturedAt());
       fresh.add(memory);
       out.add(new Written(a, o, memory));
     }

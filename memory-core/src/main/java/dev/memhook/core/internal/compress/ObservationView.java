@@ -42,6 +42,7 @@ record ObservationView(
     HookType hook =
         HookType.fromWire(attributes.get(HOOK_TYPE))
             .or(() -> HookType.fromWire(space < 0 ? header : header.substring(0, space)))
+            .or(() -> turnByOrigin(memory))
             .orElse(null);
     ObservationKind kind = kind(attributes.get(KIND));
     String said = "";
@@ -67,6 +68,18 @@ record ObservationView(
       outcome = RunSignals.Outcome.FAILED;
     }
     return new ObservationView(memory, hook, kind, said, command, outcome);
+  }
+
+  /**
+   * A conversation turn capture stored as what was said carries no attributes: its origin says
+   * whose turn it was.
+   */
+  private static java.util.Optional<HookType> turnByOrigin(Memory memory) {
+    return switch (memory.origin().kind()) {
+      case USER -> java.util.Optional.of(HookType.PROMPT_SUBMIT);
+      case AGENT -> java.util.Optional.of(HookType.AGENT_RESPONSE);
+      default -> java.util.Optional.empty();
+    };
   }
 
   private static ObservationKind kind(String name) {
