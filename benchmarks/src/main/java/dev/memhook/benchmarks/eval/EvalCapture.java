@@ -1,17 +1,17 @@
 package dev.memhook.benchmarks.eval;
 
-import dev.memhook.api.CaptureOptions;
+import dev.memhook.api.CaptureStats;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
-import dev.memhook.api.capture.CaptureStats;
-import dev.memhook.api.capture.EventData;
-import dev.memhook.api.capture.HookType;
-import dev.memhook.api.capture.LifecycleEvent;
-import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
