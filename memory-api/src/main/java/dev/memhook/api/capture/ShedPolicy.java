@@ -10,6 +10,10 @@ public enum ShedPolicy {
    * the next open may still process it.
    */
   DROP_OLDEST,
-  /** The calling thread processes the event itself: it blocks until it is stored. */
+  /**
+   * The calling thread processes the event itself, with what waits in the queue: it blocks until
+   * they are stored. A hook capturing its conversation drops the newest instead: a host's turn
+   * never waits for capture.
+   */
   CALLER_RUNS
 }

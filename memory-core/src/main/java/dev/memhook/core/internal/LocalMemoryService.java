@@ -302,7 +302,8 @@ public final class LocalMemoryService implements MemoryService {
               new GetMemoryTool(store, options),
               engine::recall,
               options.capture() && capture != null
-                  ? new ConversationCapture(capture::observe, options.sessionId())
+                  ? new ConversationCapture(
+                      capture::observeFromHook, options.sessionId(), GetMemoryTool.NAME)
                   : null,
               executor,
               () -> {

@@ -7,6 +7,7 @@ import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.journal.Journal;
@@ -76,6 +77,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final Thread thread;
   private final ScheduledExecutorService syncer;
   private volatile boolean stopping;
+  private volatile boolean abandon;
 
   CapturePipeline(
       CaptureOptions options,
@@ -155,6 +157,20 @@ public final class CapturePipeline implements AutoCloseable {
 
   /** See {@code MemoryService.observe}. */
   public ObserveResult observe(LifecycleEvent event) {
+    return observe(event, options.shedPolicy());
+  }
+
+  /**
+   * What a hook captures: as {@link #observe(LifecycleEvent)}, except that a full queue under
+   * {@code CALLER_RUNS} drops the newest instead, so a hook callback never processes a batch on the
+   * host's turn.
+   */
+  public ObserveResult observeFromHook(LifecycleEvent event) {
+    ShedPolicy policy = options.shedPolicy();
+    return observe(event, policy == ShedPolicy.CALLER_RUNS ? ShedPolicy.DROP_NEWEST : policy);
+  }
+
+  private ObserveResult observe(LifecycleEvent event, ShedPolicy policy) {
     AcceptedEvent accepted;
     try {
       accepted = intake.accept(event);
@@ -167,7 +183,7 @@ public final class CapturePipeline implements AutoCloseable {
       return ObserveResult.DUPLICATE;
     }
     try {
-      return enqueue(accepted);
+      return enqueue(accepted, policy);
     } catch (RuntimeException | LinkageError e) {
       // a journal that cannot take the event: not accepted, said by the result, never thrown
       recentKeys.invalidate(accepted.key());
@@ -177,10 +193,10 @@ public final class CapturePipeline implements AutoCloseable {
     }
   }
 
-  private ObserveResult enqueue(AcceptedEvent accepted) {
+  private ObserveResult enqueue(AcceptedEvent accepted, ShedPolicy policy) {
     byte[] bytes = AcceptedEventCodec.encode(accepted);
     while (!queue.tryReserve(bytes.length)) {
-      switch (options.shedPolicy()) {
+      switch (policy) {
         case DROP_NEWEST -> {
           recentKeys.invalidate(accepted.key());
           counters.shed.increment();
@@ -248,11 +264,11 @@ public final class CapturePipeline implements AutoCloseable {
 
   private void run() {
     try {
-      for (int i = 0; i < replay.size(); i += options.batchSize()) {
+      for (int i = 0; i < replay.size() && !abandon; i += options.batchSize()) {
         worker.process(replay.subList(i, Math.min(replay.size(), i + options.batchSize())));
       }
       replay.clear();
-      while (!stopping || !queue.isEmpty()) {
+      while ((!stopping || !queue.isEmpty()) && !abandon) {
         List<Queued> batch = queue.take(options.batchSize(), 100);
         if (!batch.isEmpty()) {
           worker.process(batch);
@@ -350,7 +366,14 @@ public final class CapturePipeline implements AutoCloseable {
     }
     if (thread.isAlive()) {
       LOG.warn("memhook: capture did not drain in {}; the rest stays in the journal", CLOSE_WAIT);
-      thread.interrupt();
+      // not an interrupt: one can close Lucene's file channels mid-write. The worker stops after
+      // the batch under way, which ends before the store closes
+      abandon = true;
+      try {
+        thread.join(CLOSE_WAIT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     syncer.shutdownNow();
     checkpoint();

@@ -5,7 +5,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
-import dev.memhook.core.internal.inject.WarnLimiter;
+import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -10,7 +10,6 @@ import dev.memhook.api.ObserveResult;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
-import dev.memhook.core.internal.inject.GetMemoryTool;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,6 +47,7 @@ public final class ConversationCapture {
   public static final String CWD = "-";
 
   private final Function<LifecycleEvent, ObserveResult> observe;
+  private final String memoryTool;
   private String sessionId;
   private final Set<String> handled = new HashSet<>();
 
@@ -57,8 +57,10 @@ public final class ConversationCapture {
    *     conversation's first message, so every hook on one conversation, in any lifetime of the
    *     service, captures into the same session (and a message captured before is recognised)
    */
-  public ConversationCapture(Function<LifecycleEvent, ObserveResult> observe, String sessionId) {
+  public ConversationCapture(
+      Function<LifecycleEvent, ObserveResult> observe, String sessionId, String memoryTool) {
     this.observe = Objects.requireNonNull(observe, "observe");
+    this.memoryTool = Objects.requireNonNull(memoryTool, "memoryTool");
     this.sessionId = sessionId;
   }
 
@@ -132,14 +134,14 @@ public final class ConversationCapture {
     }
   }
 
-  private static boolean skipped(ChatMessage m) {
+  private boolean skipped(ChatMessage m) {
     if (m.origin() == MessageOrigin.SYNTHETIC) {
       return true;
     }
     if (m.role() == ChatRole.SYSTEM || m.role() == ChatRole.REASONING) {
       return true;
     }
-    if (m.toolCall() != null && GetMemoryTool.NAME.equals(m.toolCall().toolName())) {
+    if (m.toolCall() != null && memoryTool.equals(m.toolCall().toolName())) {
       return true;
     }
     return m.text().isBlank() && m.toolCall() == null;

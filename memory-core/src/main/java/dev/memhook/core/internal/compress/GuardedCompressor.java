@@ -5,7 +5,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Compressor;
 import dev.memhook.api.capture.Observation;
-import dev.memhook.core.internal.inject.WarnLimiter;
+import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;

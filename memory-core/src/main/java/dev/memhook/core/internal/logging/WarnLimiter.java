@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.inject;
+package dev.memhook.core.internal.logging;
 
 import java.time.Duration;
 import java.util.Objects;
