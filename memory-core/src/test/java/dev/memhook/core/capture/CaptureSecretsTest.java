@@ -85,6 +85,7 @@ class CaptureSecretsTest {
       }
       String fetched = fetchInFull(memory, observation);
       assertTrue(fetched.contains("staging rollout"), fetched);
+      assertTrue(fetched.contains("\"origin\":\"tool:Bash\""), "origin is shown: " + fetched);
       for (String secret : secrets) {
         assertFalse(fetched.contains(secret), "fetched: " + secret);
       }
