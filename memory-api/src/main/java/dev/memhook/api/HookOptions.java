@@ -21,6 +21,11 @@ import java.util.Objects;
  *     characters of the JSON the model reads (escapes counted); longer content comes in pages
  * @param maxResultChars the longest one {@code get_memory} result may be, in characters of the JSON
  *     the model reads, whatever the model asked for; at least {@code maxMemoryChars}
+ * @param capture whether the hook captures its conversation (user messages, the model's answers,
+ *     tool calls and their results; never the {@code get_memory} pairs) through the service's
+ *     capture pipeline, into {@code scope}
+ * @param sessionId the session captured messages belong to; null names it after the id of the
+ *     conversation's first message, so every hook on one conversation captures into one session
  */
 public record HookOptions(
     Scope scope,
@@ -29,7 +34,9 @@ public record HookOptions(
     Duration recallTimeout,
     HookListener listener,
     int maxMemoryChars,
-    int maxResultChars) {
+    int maxResultChars,
+    boolean capture,
+    String sessionId) {
 
   /**
    * Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message.
@@ -87,6 +94,7 @@ public record HookOptions(
     checkPositive(recallTimeout);
     inRange("maxMemoryChars", maxMemoryChars, MIN_MEMORY_CHARS, MAX_CHARS);
     inRange("maxResultChars", maxResultChars, MIN_RESULT_CHARS, MAX_CHARS);
+    FieldLimits.optional("sessionId", sessionId, MemoryDraft.MAX_SESSION);
     if (maxMemoryChars > maxResultChars) {
       throw new IllegalArgumentException(
           "maxMemoryChars ("
@@ -107,7 +115,7 @@ public record HookOptions(
 
   /**
    * The defaults: {@link Scope#DEFAULT}, 3 per message, 5 per callback, 250 ms, no listener, 16,000
-   * characters per memory and 40,000 per tool result.
+   * characters per memory and 40,000 per tool result, capture on, a session per hook.
    */
   public static HookOptions defaults() {
     return builder().build();
@@ -127,6 +135,8 @@ public record HookOptions(
     private HookListener listener = HookListener.NONE;
     private int maxMemoryChars = DEFAULT_MAX_MEMORY_CHARS;
     private int maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+    private boolean capture = true;
+    private String sessionId;
 
     private final BuilderSettings settings = new BuilderSettings();
 
@@ -187,6 +197,26 @@ public record HookOptions(
       return settings.recorded(this, "maxResultChars");
     }
 
+    /** Turns off capture of the hooked conversation; recall and injection are unchanged. */
+    public Builder noCapture() {
+      settings.checkUnset("capture");
+      this.capture = false;
+      return settings.recorded(this, "capture");
+    }
+
+    /**
+     * The session captured messages belong to, at most {@value MemoryDraft#MAX_SESSION} characters
+     * and not blank. Give a conversation the same session id each time it is hooked: a message is
+     * recognised as captured before by its id within its session.
+     */
+    public Builder sessionId(String value) {
+      settings.checkUnset("sessionId");
+      this.sessionId =
+          FieldLimits.optional(
+              "sessionId", Objects.requireNonNull(value, "sessionId"), MemoryDraft.MAX_SESSION);
+      return settings.recorded(this, "sessionId");
+    }
+
     /**
      * Builds the options.
      *
@@ -200,7 +230,9 @@ public record HookOptions(
           recallTimeout,
           listener,
           maxMemoryChars,
-          maxResultChars);
+          maxResultChars,
+          capture,
+          sessionId);
     }
   }
 }

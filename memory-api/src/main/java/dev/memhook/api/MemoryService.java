@@ -1,6 +1,7 @@
 package dev.memhook.api;
 
 import dev.memhook.api.chat.ChatService;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -100,6 +101,65 @@ public interface MemoryService extends AutoCloseable {
    * @throws UnsupportedOperationException if the store cannot list its memories
    */
   ExportResult export(Consumer<? super Memory> sink);
+
+  /**
+   * Captures a lifecycle event: validates it, sanitizes every string of it, writes it to the
+   * capture journal and returns; a background pipeline compresses it, stores it as an observation
+   * ({@link MemoryType#OBSERVATION}, findable by every signal) and keeps its session's record. It
+   * never waits for the store or the embedder, and never throws for a failure of the pipeline:
+   * those are counted in {@link #captureStats()} and logged.
+   *
+   * <p>An event delivered twice (the same {@code eventId}, or, without one, the same session, hook
+   * type, timestamp and content) is stored once. An unknown session is created by an event that
+   * names its project and cwd.
+   *
+   * @return whether the event was accepted, recognised as a duplicate, or shed by a full queue
+   * @throws IllegalArgumentException naming the field, if the event is invalid (a required field
+   *     missing or blank, a field over its limit, data its hook type requires missing, an unknown
+   *     session without project and cwd); nothing of it is stored
+   * @throws IllegalStateException if the service is closed or read-only
+   */
+  ObserveResult observe(LifecycleEvent event);
+
+  /**
+   * {@link #observe(LifecycleEvent)} for an event as JSON, in the shape a coding agent's hook
+   * script posts: {@code {"hookType": "PostToolUse", "sessionId": "…", "project": "…", "cwd": "…",
+   * "timestamp": "2026-11-30T10:15:00Z" or epoch milliseconds, "eventId": "…", "data": {"toolName":
+   * "…", "input": …, "output": …, "prompt": "…", "error": "…", "agentName": "…", "message": "…"}}}.
+   * Input and output may be any JSON value; an object or array is kept as its JSON text. Unknown
+   * fields are ignored.
+   *
+   * @throws IllegalArgumentException if the text is not one JSON object, or names a field that is
+   *     missing or malformed (the message names it); nothing of it is stored
+   */
+  ObserveResult observeJson(String json);
+
+  /**
+   * Waits until every event accepted before this call has been processed, at most {@code timeout},
+   * and forces the capture journal to the disk.
+   *
+   * @return whether everything accepted before the call was processed in time
+   */
+  boolean flush(Duration timeout);
+
+  /** The capture pipeline's counters since this service was built. */
+  CaptureStats captureStats();
+
+  /** The captured session with this id, as processed so far, or empty if none. */
+  Optional<Session> session(String sessionId);
+
+  /** Every captured session, most recent activity first. */
+  List<Session> sessions();
+
+  /**
+   * Consolidates a session's observations into durable memories now, whatever its status: near
+   * duplicates of memories already held become new versions of them. Waits for the events accepted
+   * so far to be processed first (see {@link #flush}).
+   *
+   * @return how many memories were written or updated
+   * @throws IllegalArgumentException if no session has this id
+   */
+  int consolidate(String sessionId);
 
   /**
    * Hooks this service into a chat service with {@link HookOptions#defaults()}.

@@ -2,6 +2,7 @@ package dev.memhook.core;
 
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
 public final class Memhook {
 
   private static final Logger LOG = LoggerFactory.getLogger(Memhook.class);
+
+  /** The capture journal's directory inside a {@link Builder#directory(Path)}. */
+  public static final String JOURNAL_DIRECTORY = "journal";
 
   private Memhook() {}
 
@@ -121,6 +125,8 @@ public final class Memhook {
     private Executor executor;
     private Clock clock;
     private Redaction redaction;
+    private CaptureOptions captureOptions;
+    private boolean noCapture;
     private boolean built;
 
     private Builder() {}
@@ -216,6 +222,32 @@ public final class Memhook {
     }
 
     /**
+     * Captures lifecycle events and hooked conversations with {@code value} instead of {@link
+     * CaptureOptions#defaults()}. Capture is on by default: {@link MemoryService#observe} works and
+     * hooks capture their conversations (each hook can turn that off in its {@link
+     * dev.memhook.api.HookOptions}). With {@link #directory(Path)}, the capture journal and session
+     * records live in its {@code journal} subdirectory unless {@code value} names another; with
+     * {@link #inMemory()} or {@link #store(MemoryStore)} and no journal directory, accepted events
+     * are kept in memory until processed and do not survive a crash.
+     */
+    public Builder capture(CaptureOptions value) {
+      Objects.requireNonNull(value, "capture");
+      checkUnset("capture", captureOptions != null ? captureOptions : noCapture ? "off" : null);
+      this.captureOptions = value;
+      return this;
+    }
+
+    /**
+     * Turns capture off: no journal is opened, {@link MemoryService#observe} throws {@link
+     * IllegalStateException}, and hooks capture nothing.
+     */
+    public Builder noCapture() {
+      checkUnset("capture", captureOptions != null ? captureOptions : noCapture ? "off" : null);
+      this.noCapture = true;
+      return this;
+    }
+
+    /**
      * Opens what was chosen and builds the service. On failure, closes what it opened (see
      * ownership above) and rethrows.
      *
@@ -269,7 +301,11 @@ public final class Memhook {
             clock != null ? clock : Clock.systemUTC(),
             exec,
             ownedExecutor,
-            (redaction != null ? redaction : Redaction.defaults()).sanitizer());
+            (redaction != null ? redaction : Redaction.defaults()).sanitizer(),
+            noCapture || readOnly
+                ? null
+                : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
+            directory == null ? null : directory.resolve(JOURNAL_DIRECTORY));
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();

@@ -21,10 +21,37 @@ import java.util.regex.Pattern;
  *     .withPersonalData();
  * }</pre>
  *
- * <p><b>Built-in rules</b>, always on: {@code <private>…</private>} regions become {@code
- * [private]}; private keys, passwords in URLs, cloud and API keys, tokens, JWTs, bearer tokens,
- * secret-named keys' values ({@code password=…}, {@code "api_key": "…"}) and secrets said in words
- * ({@code the password is …}) become {@code [redacted:KIND]}. They run in time linear in the text.
+ * <p><b>Built-in rules</b>, always on, linear in the text's length: {@code <private>…</private>}
+ * regions become {@code [private]}, and each credential below becomes {@code [redacted:KIND]}, the
+ * most specific kind first. Where a value follows a key or a word ({@code Bearer}, {@code
+ * password=}, a URL's host), the key stays so a reader can tell what was there.
+ *
+ * <ul>
+ *   <li>{@code private-key}: PEM and PGP private-key blocks
+ *   <li>{@code url-credentials}: the user and password of a URL ({@code postgres://user:pw@},
+ *       {@code redis://:pw@}, {@code mongodb+srv://user:pw@})
+ *   <li>{@code aws-key}: AWS access key ids ({@code AKIA…}, {@code ASIA…})
+ *   <li>{@code aws-secret-key}: AWS secret access keys ({@code aws_secret_access_key = …}, {@code
+ *       "SecretAccessKey": "…"})
+ *   <li>{@code stripe-key}: {@code sk_live_}, {@code sk_test_}, {@code rk_live_}, {@code rk_test_},
+ *       {@code whsec_}
+ *   <li>{@code anthropic-key}: {@code sk-ant-api03-…}, {@code sk-ant-admin01-…}
+ *   <li>{@code openai-key}: {@code sk-proj-…}, {@code sk-svcacct-…}, {@code sk-admin-…} and classic
+ *       {@code sk-…} keys
+ *   <li>{@code api-key}: any other {@code sk-…} key
+ *   <li>{@code github-token}: {@code ghp_ gho_ ghu_ ghs_ ghr_ github_pat_}
+ *   <li>{@code gitlab-token}: {@code glpat- gldt- glrt- glptt-}
+ *   <li>{@code slack-token}: {@code xoxb- xoxp- xoxa- xoxr- xoxs- xoxe-} and {@code xapp-}
+ *   <li>{@code slack-webhook}: the path of a {@code hooks.slack.com/services/…} URL
+ *   <li>{@code google-key}: Google API keys ({@code AIza…})
+ *   <li>{@code npm-token}: {@code npm_…}
+ *   <li>{@code pypi-token}: PyPI and TestPyPI upload tokens ({@code pypi-AgEIcHlwaS5vcmc…})
+ *   <li>{@code jwt}: JSON web tokens ({@code eyJ….….…})
+ *   <li>{@code bearer}: the token after {@code Bearer}, as in {@code Authorization: Bearer …}
+ *   <li>{@code secret}: the value of any other secret-named key ({@code password=…}, {@code
+ *       api_key=…}, {@code apiKey: …}, {@code "token": "…"}) and a secret said in words ({@code the
+ *       password is …}, {@code my pin is 1234})
+ * </ul>
  *
  * <p><b>Personal data</b>, off by default, on with {@link #withPersonalData()}: payment card
  * numbers that pass the Luhn check ({@code card}), US social security and UK national insurance

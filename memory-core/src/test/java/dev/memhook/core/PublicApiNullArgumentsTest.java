@@ -7,15 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.reflect.ClassPath;
 import com.google.common.testing.NullPointerTester;
+import dev.memhook.api.CaptureStats;
 import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.EventData;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
@@ -23,9 +28,16 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Reranker;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
 import dev.memhook.api.SourcePin;
+import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Consolidation;
+import dev.memhook.api.capture.Observation;
+import dev.memhook.api.capture.ObservationKind;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.ToolCall;
@@ -74,6 +86,13 @@ class PublicApiNullArgumentsTest {
   private static final ToolCall CALL = new ToolCall("call-1", "get_memory", Map.of("id", "m1"));
 
   /** A valid instance of every public record of the API; its components feed the record sweep. */
+  private static final LifecycleEvent EVENT =
+      LifecycleEvent.builder(HookType.POST_TOOL_USE, "s1")
+          .project("shop")
+          .cwd("/w")
+          .data(EventData.tool("Bash", "ls", "pom.xml"))
+          .build();
+
   private static final Map<Class<?>, Record> RECORDS =
       samples(
           MEMORY,
@@ -96,7 +115,53 @@ class PublicApiNullArgumentsTest {
           ChatMessage.user("hello"),
           CALL,
           new ToolDefinition("get_memory", "reads memories", "{}"),
-          ToolResult.success("ok"));
+          ToolResult.success("ok"),
+          CaptureOptions.defaults(),
+          EVENT,
+          EventData.tool("Bash", "ls", "pom.xml"),
+          new Session(
+              "s1",
+              Scope.DEFAULT,
+              "shop",
+              "/w",
+              T0,
+              T0,
+              T0,
+              SessionStatus.COMPLETED,
+              2,
+              "hi",
+              "did"),
+          CaptureStats.NONE,
+          new Observation(
+              MemoryId.of("obs-1"),
+              HookType.POST_TOOL_USE,
+              Scope.DEFAULT,
+              "s1",
+              "shop",
+              "/w",
+              Origin.tool("Bash"),
+              "Bash",
+              T0,
+              T0,
+              EventData.tool("Bash", "ls", "pom.xml"),
+              "PostToolUse Bash",
+              false),
+          new CompressedObservation(
+              "Ran ls",
+              List.of("Ran ls."),
+              "Listed.",
+              List.of("bash"),
+              List.of(),
+              ObservationKind.COMMAND_RUN,
+              0.3),
+          new Consolidation(
+              MemoryType.FACT,
+              "Fact",
+              "The build uses Maven.",
+              List.of(),
+              List.of(),
+              0.5,
+              List.of()));
 
   /** Record components whose Javadoc says they may be null. */
   private static final Map<Class<?>, Set<String>> NULLABLE_COMPONENTS =
@@ -104,7 +169,14 @@ class PublicApiNullArgumentsTest {
           Memory.class, Set.of("sourceSession", "supersedes"),
           MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
           Origin.class, Set.of("name"),
-          ChatMessage.class, Set.of("toolCall"));
+          ChatMessage.class, Set.of("toolCall"),
+          HookOptions.class, Set.of("sessionId"),
+          CaptureOptions.class, Set.of("compressor", "consolidator", "journalDirectory"),
+          LifecycleEvent.class, Set.of("project", "cwd", "timestamp", "eventId"),
+          EventData.class,
+              Set.of("toolName", "input", "output", "prompt", "error", "agentName", "message"),
+          Session.class, Set.of("endedAt", "firstPrompt", "summary"),
+          Observation.class, Set.of("toolName"));
 
   @TempDir Path dir;
 
@@ -113,6 +185,14 @@ class PublicApiNullArgumentsTest {
     NullPointerTester tester = tester();
     // Documented: false for null, the one API method that takes null as an answerable question.
     tester.ignore(MemoryId.class.getMethod("isValid", String.class));
+    // Documented: empty for null.
+    tester.ignore(HookType.class.getMethod("fromWire", String.class));
+    // Documented: every component of EventData may be null, so its factories take null.
+    for (java.lang.reflect.Method m : EventData.class.getDeclaredMethods()) {
+      if (Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())) {
+        tester.ignore(m);
+      }
+    }
     for (Class<?> type : apiTypes()) {
       tester.testAllPublicStaticMethods(type);
       // Records are swept below. The MemoryException family takes a null message or cause, as
@@ -224,6 +304,10 @@ class PublicApiNullArgumentsTest {
     tester.setDefault(
         ForgetRecord.class, new ForgetRecord(MemoryId.of("m1"), Scope.DEFAULT, "alice", "why", T0));
     tester.setDefault(HookOptions.class, HookOptions.defaults());
+    tester.setDefault(CaptureOptions.class, CaptureOptions.defaults());
+    tester.setDefault(LifecycleEvent.class, EVENT);
+    tester.setDefault(EventData.class, EventData.EMPTY);
+    tester.setDefault(HookType.class, HookType.POST_TOOL_USE);
     tester.setDefault(HookListener.class, HookListener.NONE);
     tester.setDefault(RecallOptions.class, RecallOptions.defaults());
     tester.setDefault(Reranker.class, (query, candidates) -> candidates);
@@ -245,7 +329,12 @@ class PublicApiNullArgumentsTest {
   private static List<Class<?>> apiTypes() throws IOException {
     List<Class<?>> out = new ArrayList<>();
     ClassPath classPath = ClassPath.from(PublicApiNullArgumentsTest.class.getClassLoader());
-    for (String pkg : List.of("dev.memhook.api", "dev.memhook.api.spi", "dev.memhook.api.chat")) {
+    for (String pkg :
+        List.of(
+            "dev.memhook.api",
+            "dev.memhook.api.spi",
+            "dev.memhook.api.chat",
+            "dev.memhook.api.capture")) {
       for (ClassPath.ClassInfo info : classPath.getTopLevelClasses(pkg)) {
         addPublic(info.load(), out);
       }

@@ -71,12 +71,21 @@ final class EvalIngest {
    * session ("speaker: text"), cut to {@link Memory#MAX_CONTEXT}; empty for a session's first turn.
    */
   static String context(EvalMemory previous, EvalMemory m) {
+    return context(previous, m, true);
+  }
+
+  /**
+   * {@link #context(EvalMemory, EvalMemory)}, or with {@code named} false the way capture writes
+   * it: {@code "user: text"}, the speaker unnamed.
+   */
+  static String context(EvalMemory previous, EvalMemory m, boolean named) {
     if (previous == null
         || !previous.conv().equals(m.conv())
         || !Objects.equals(previous.session(), m.session())) {
       return "";
     }
-    String text = (previous.speaker() == null ? "" : previous.speaker() + ": ") + content(previous);
+    String who = !named ? "user: " : previous.speaker() == null ? "" : previous.speaker() + ": ";
+    String text = who + content(previous);
     return text.length() > MemoryDraft.MAX_CONTEXT
         ? text.substring(0, MemoryDraft.MAX_CONTEXT)
         : text;
@@ -84,7 +93,9 @@ final class EvalIngest {
 
   /**
    * Stores every non-blank memory of {@code data} through {@code service}, noting unparseable times
-   * and skipped memories on {@code out}.
+   * and skipped memories on {@code out}. With {@code namedSpeakers} false, every memory is stored
+   * as {@code Origin.user()} and its context names the previous speaker {@code "user"}, as capture
+   * stores a prompt.
    *
    * @return the eval id of each stored memory, by the id the service assigned it
    */
@@ -93,6 +104,7 @@ final class EvalIngest {
       Map<String, Scope> scopes,
       MemoryService service,
       boolean withContext,
+      boolean namedSpeakers,
       PrintStream out) {
     Map<MemoryId, String> evalIds = new HashMap<>();
     int badTimes = 0;
@@ -104,7 +116,7 @@ final class EvalIngest {
         skipped++;
         continue;
       }
-      String context = withContext ? context(previous, m) : "";
+      String context = withContext ? context(previous, m, namedSpeakers) : "";
       previous = m;
       Instant at = null;
       if (m.time() != null) {
@@ -119,7 +131,7 @@ final class EvalIngest {
           MemoryDraft.builder(scopes.get(m.conv()), content)
               .sourceSession(m.session() == null || m.session().isBlank() ? null : m.session())
               .origin(
-                  m.speaker() == null || m.speaker().isBlank()
+                  !namedSpeakers || m.speaker() == null || m.speaker().isBlank()
                       ? Origin.user()
                       : Origin.user(m.speaker()))
               .occurredAt(at)

@@ -8,7 +8,8 @@ final class OptionsParser {
   static final String USAGE =
       "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
           + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
-          + " [--evidence-cosine X --evidence-text X] [--no-context]";
+          + " [--evidence-cosine X --evidence-text X] [--no-context]"
+          + " [--ingest remember|capture] [--unnamed-speakers]";
 
   private OptionsParser() {}
 
@@ -28,6 +29,8 @@ final class OptionsParser {
     double evidenceCosine = Double.NaN;
     double evidenceText = Double.NaN;
     boolean context = true;
+    RetrievalEval.Ingest ingest = RetrievalEval.Ingest.REMEMBER;
+    boolean named = true;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -41,6 +44,8 @@ final class OptionsParser {
         case "--evidence-cosine" -> evidenceCosine = Double.parseDouble(value(args, ++i, a));
         case "--evidence-text" -> evidenceText = Double.parseDouble(value(args, ++i, a));
         case "--no-context" -> context = false;
+        case "--ingest" -> ingest = ingest(value(args, ++i, a));
+        case "--unnamed-speakers" -> named = false;
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
       }
     }
@@ -54,6 +59,11 @@ final class OptionsParser {
     if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
       throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
     }
+    if (ingest == RetrievalEval.Ingest.CAPTURE && (!context || !named)) {
+      throw new IllegalArgumentException(
+          "--no-context and --unnamed-speakers apply to --ingest remember only"
+              + " (capture always stores the previous turn, and never a speaker's name)");
+    }
     return new RetrievalEval.Options(
         data,
         embedder,
@@ -64,7 +74,19 @@ final class OptionsParser {
         minText,
         evidenceCosine,
         evidenceText,
-        context);
+        context,
+        ingest,
+        named);
+  }
+
+  private static RetrievalEval.Ingest ingest(String name) {
+    return switch (name) {
+      case "remember" -> RetrievalEval.Ingest.REMEMBER;
+      case "capture" -> RetrievalEval.Ingest.CAPTURE;
+      default ->
+          throw new IllegalArgumentException(
+              "unknown ingest '" + name + "'; known: remember, capture\n" + USAGE);
+    };
   }
 
   private static String value(String[] args, int i, String option) {

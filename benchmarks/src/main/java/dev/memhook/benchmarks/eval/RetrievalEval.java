@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Retrieval quality on a JSONL evaluation set (see {@link EvalData}): stores each conversation the
@@ -60,7 +61,11 @@ import java.util.Map;
  * (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a RAM
  * directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session
  * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
- * --evidence-text X} (evidence floors), {@code --no-context}.
+ * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
+ * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
+ * --unnamed-speakers} (remember: store every memory as {@code Origin.user()} with a {@code "user:
+ * "} context, as capture does, to separate what the speaker name is worth from what the capture
+ * path changes).
  *
  * <p>This class wires the run; {@link OptionsParser} reads the command line, {@link EvalIngest}
  * stores the data, {@link EvalRecalls} measures and {@link EvalReportPrinter} prints.
@@ -83,6 +88,8 @@ public final class RetrievalEval {
    * @param evidenceCosine the gate's evidence cosine floor, or NaN for the default
    * @param evidenceText the gate's evidence text floor, or NaN for the default
    * @param context store the previous turn of the same session as each memory's context
+   * @param ingest how the memories are stored
+   * @param namedSpeakers store each memory's speaker as its origin's name (remember only)
    */
   public record Options(
       Path data,
@@ -94,7 +101,14 @@ public final class RetrievalEval {
       double minText,
       double evidenceCosine,
       double evidenceText,
-      boolean context) {
+      boolean context,
+      Ingest ingest,
+      boolean namedSpeakers) {
+
+    /** Requires the ingest mode. */
+    public Options {
+      Objects.requireNonNull(ingest, "ingest");
+    }
 
     /**
      * Parses {@code args}.
@@ -130,6 +144,14 @@ public final class RetrievalEval {
       }
       return b.build();
     }
+  }
+
+  /** How the harness stores the memories. */
+  public enum Ingest {
+    /** One {@link MemoryService#remember} per memory, every field set by the harness. */
+    REMEMBER,
+    /** One {@code PROMPT_SUBMIT} event per memory through {@link MemoryService#observe}. */
+    CAPTURE
   }
 
   /**
@@ -186,13 +208,25 @@ public final class RetrievalEval {
                       .build()));
       out.printf(
           Locale.ROOT,
-          "RetrievalEval data=%s embedder=%s store=%s%n",
+          "RetrievalEval data=%s embedder=%s store=%s ingest=%s%s%n",
           options.data(),
           embedder.modelId(),
-          options.store());
+          options.store(),
+          options.ingest().name().toLowerCase(Locale.ROOT),
+          options.namedSpeakers() ? "" : " unnamed-speakers");
       long started = System.nanoTime();
       Map<MemoryId, String> evalIds =
-          EvalIngest.storeAll(data, scopes, services.get("fused"), options.context(), out);
+          switch (options.ingest()) {
+            case REMEMBER ->
+                EvalIngest.storeAll(
+                    data,
+                    scopes,
+                    services.get("fused"),
+                    options.context(),
+                    options.namedSpeakers(),
+                    out);
+            case CAPTURE -> EvalCapture.captureAll(data, scopes, store, embedder, out);
+          };
       out.printf(
           Locale.ROOT,
           "stored %d memories of %d conversations in %.1f s; %d queries%n",

@@ -4,11 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Scope;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +71,84 @@ class RetrievalEvalSmokeTest {
   }
 
   @Test
+  void captureIngest_storesEveryTurnOnceAsAnObservation_andFindsItsEvidence(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, DATA);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    RetrievalEval.Report report;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      report =
+          RetrievalEval.run(
+              RetrievalEval.Options.parse(
+                  "--data", file.toString(), "--embedder", "hashing", "--ingest", "capture"),
+              out);
+    }
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+
+    assertTrue(printed.contains("ingest=capture"), printed);
+    assertTrue(
+        printed.contains(
+            "capture: 6 events accepted, 0 not accepted, 6 processed, 0 failed, 0 dropped;"
+                + " 6 observations stored, 6 matched to eval ids, 0 observed turns unmatched"),
+        printed);
+    assertTrue(printed.contains("stored 6 memories of 2 conversations"), printed);
+    assertTrue(printed.contains("1 memories had an unparseable time"), printed);
+    assertEquals(3, report.overall().get("fused").queries());
+    // capture names no speaker: a4 ("My cello teacher says ...") shares no term with "Which
+    // instrument is Ben learning?" without "Ben" beside it, so BM25 finds one of qa2's two
+    assertEquals(5.0 / 6, report.overall().get("text").recall10(), 1e-9, printed);
+  }
+
+  @Test
+  void captureMatch_pairsEqualContentsOfOneSessionByTheirContext() {
+    Scope scope = Scope.of("eval", "c");
+    Memory first = observation("m1", scope, "s", "Yes!", "user: Tea?");
+    Memory second = observation("m2", scope, "s", "Yes!", "user: Coffee?");
+    Map<String, List<EvalCapture.Turn>> turns =
+        Map.of(
+            "s",
+            List.of(
+                new EvalCapture.Turn("c", "e1", "Coffee?", null),
+                new EvalCapture.Turn("c", "e2", "Yes!", "Coffee?"),
+                new EvalCapture.Turn("c", "e3", "Tea?", "Yes!"),
+                new EvalCapture.Turn("c", "e4", "Yes!", "Tea?")));
+
+    Map<MemoryId, String> evalIds =
+        EvalCapture.match(
+            turns,
+            List.of(
+                first,
+                second,
+                observation("m3", scope, "s", "Coffee?", ""),
+                observation("m4", scope, "s", "Tea?", "user: Yes!")),
+            Map.of("c", scope));
+
+    assertEquals(
+        Map.of(
+            MemoryId.of("m3"), "e1",
+            MemoryId.of("m2"), "e2",
+            MemoryId.of("m4"), "e3",
+            MemoryId.of("m1"), "e4"),
+        evalIds);
+  }
+
+  private static Memory observation(
+      String id, Scope scope, String session, String content, String context) {
+    Instant at = Instant.parse("2024-03-03T09:00:00Z");
+    return Memory.builder()
+        .id(MemoryId.of(id))
+        .scope(scope)
+        .content(content)
+        .type(MemoryType.OBSERVATION)
+        .occurredAt(at)
+        .createdAt(at)
+        .context(context)
+        .sourceSession(session)
+        .build();
+  }
+
+  @Test
   void options_rejectUnknownAndConflictingFlags() {
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
@@ -75,5 +160,16 @@ class RetrievalEvalSmokeTest {
         () ->
             RetrievalEval.Options.parse(
                 "--data", "x", "--no-session-cap", "--max-per-session", "2"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> RetrievalEval.Options.parse("--data", "x", "--ingest", "hooks"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> RetrievalEval.Options.parse("--data", "x", "--ingest", "capture", "--no-context"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            RetrievalEval.Options.parse(
+                "--data", "x", "--ingest", "capture", "--unnamed-speakers"));
   }
 }

@@ -3,35 +3,49 @@ package dev.memhook.core.internal;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.memhook.api.CaptureStats;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Session;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.capture.CapturePipeline;
+import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.capture.OpenCapture;
+import dev.memhook.core.internal.capture.QuotedTurns;
+import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
@@ -64,6 +78,10 @@ public final class LocalMemoryService implements MemoryService {
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
 
   private final Object writeLock = new Object();
+
+  /** Null when the service cannot write (read-only). */
+  private final CapturePipeline capture;
+
   private volatile boolean closed;
 
   public LocalMemoryService(
@@ -73,7 +91,9 @@ public final class LocalMemoryService implements MemoryService {
       Clock clock,
       Executor executor,
       ExecutorService ownedExecutor,
-      Sanitizer sanitizer) {
+      Sanitizer sanitizer,
+      CaptureOptions captureOptions,
+      Path journalDirectory) {
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -82,12 +102,39 @@ public final class LocalMemoryService implements MemoryService {
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
     store.attach(embedder.space());
+    // last: the pipeline's worker starts at once and may store consolidated memories through this
+    this.capture =
+        captureOptions == null
+            ? null
+            : OpenCapture.open(
+                captureOptions,
+                clock,
+                sanitizer,
+                store,
+                embedder,
+                intake,
+                new ServiceWrites() {
+                  @Override
+                  public Memory remember(MemoryDraft draft) {
+                    return store(draft);
+                  }
+
+                  @Override
+                  public Memory update(MemoryId id, MemoryDraft draft) {
+                    return storeNewVersion(id, draft);
+                  }
+                },
+                journalDirectory);
   }
 
   @Override
   public Memory remember(MemoryDraft draft) {
     Objects.requireNonNull(draft, "draft");
     checkOpen();
+    return store(draft);
+  }
+
+  private Memory store(MemoryDraft draft) {
     Memory memory = intake.newMemory(draft);
     Embedding embedding = embedder.embed(EmbeddingText.of(memory));
     store.put(memory, embedding);
@@ -99,6 +146,10 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(draft, "draft");
     checkOpen();
+    return storeNewVersion(id, draft);
+  }
+
+  private Memory storeNewVersion(MemoryId id, MemoryDraft draft) {
     // one writer at a time, so two updates of one version cannot both succeed
     synchronized (writeLock) {
       Memory previous =
@@ -132,6 +183,9 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(reason, "reason");
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
+    Set<String> capturedSessions = new HashSet<>();
+    List<Memory> captured = new ArrayList<>();
+    boolean forgot;
     synchronized (writeLock) {
       // the memory and every older version it supersedes, erased in one store write
       List<ForgetRecord> versions = new ArrayList<>();
@@ -142,10 +196,27 @@ public final class LocalMemoryService implements MemoryService {
           break;
         }
         versions.add(request.recordFor(memory.get()));
+        if (QuotedTurns.captured(memory.get()) && memory.get().sourceSession() != null) {
+          capturedSessions.add(memory.get().sourceSession());
+          captured.add(memory.get());
+        }
         next = memory.get().supersedes();
       }
-      return !versions.isEmpty() && store.deleteAll(versions) > 0;
+      // the turn after a captured one quotes it as context: put it back without, so the store's
+      // erase (which rewrites every segment holding a replaced or deleted document) takes both
+      List<MemoryId> forgottenIds = versions.stream().map(ForgetRecord::id).toList();
+      for (Memory turn : captured) {
+        for (Memory cleared : QuotedTurns.quoting(store, turn, forgottenIds)) {
+          store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
+        }
+      }
+      forgot = !versions.isEmpty() && store.deleteAll(versions) > 0;
     }
+    // outside the write lock: erasing waits for capture, whose consolidation may write
+    if (forgot && capture != null && !capturedSessions.isEmpty()) {
+      capture.forgotten(capturedSessions);
+    }
+    return forgot;
   }
 
   @Override
@@ -160,6 +231,55 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(sink, "sink");
     checkOpen();
     return store.export(sink);
+  }
+
+  @Override
+  public ObserveResult observe(LifecycleEvent event) {
+    Objects.requireNonNull(event, "event");
+    return capture().observe(event);
+  }
+
+  @Override
+  public ObserveResult observeJson(String json) {
+    Objects.requireNonNull(json, "json");
+    return capture().observeJson(json);
+  }
+
+  @Override
+  public boolean flush(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    return capture().flush(timeout);
+  }
+
+  @Override
+  public CaptureStats captureStats() {
+    checkOpen();
+    return capture == null ? CaptureStats.NONE : capture.stats();
+  }
+
+  @Override
+  public Optional<Session> session(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    checkOpen();
+    return capture == null ? Optional.empty() : capture.session(sessionId);
+  }
+
+  @Override
+  public List<Session> sessions() {
+    checkOpen();
+    return capture == null ? List.of() : capture.sessions();
+  }
+
+  @Override
+  public int consolidate(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    return capture().consolidate(sessionId);
+  }
+
+  private CapturePipeline capture() {
+    checkOpen();
+    checkState(capture != null, "this memory service is read-only: it captures nothing");
+    return capture;
   }
 
   @Override
@@ -181,6 +301,10 @@ public final class LocalMemoryService implements MemoryService {
               options,
               new GetMemoryTool(store, options),
               engine::recall,
+              options.capture() && capture != null
+                  ? new ConversationCapture(
+                      capture::observeFromHook, options.sessionId(), GetMemoryTool.NAME)
+                  : null,
               executor,
               () -> {
                 synchronized (hooks) {
@@ -204,6 +328,13 @@ public final class LocalMemoryService implements MemoryService {
       live = new ArrayList<>(hooks.values());
     }
     live.forEach(AsyncMemoryHook::dispose);
+    if (capture != null) {
+      try {
+        capture.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing capture failed", e);
+      }
+    }
     if (ownedExecutor != null) {
       ownedExecutor.shutdownNow();
     }

@@ -8,12 +8,14 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
+import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.core.internal.capture.ConversationCapture;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -61,6 +63,10 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Function<RecallQuery, RecallResult> recall;
   private final Executor executor;
   private final Runnable onDispose;
+
+  /** Captures the conversation under the callback lock; null when capture is off. */
+  private final ConversationCapture capture;
+
   private final AsyncLock lock = AsyncLock.createFair();
   private final HookEvents events;
 
@@ -84,6 +90,7 @@ public final class AsyncMemoryHook implements MemoryHook {
    * Creates the hook and registers the tool and both callbacks on {@code chat}.
    *
    * @param recall the service's recall
+   * @param capture captures the conversation in each callback, before recall; null for none
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
    */
   public AsyncMemoryHook(
@@ -91,11 +98,13 @@ public final class AsyncMemoryHook implements MemoryHook {
       HookOptions options,
       GetMemoryTool tool,
       Function<RecallQuery, RecallResult> recall,
+      ConversationCapture capture,
       Executor executor,
       Runnable onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
     this.recall = Objects.requireNonNull(recall, "recall");
+    this.capture = capture;
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
     this.events = new HookEvents(id, options.listener());
@@ -209,8 +218,12 @@ public final class AsyncMemoryHook implements MemoryHook {
     if (disposed) {
       return CompletableFuture.completedFuture(null);
     }
+    List<ChatMessage> conversation = chat.messages();
+    if (capture != null) {
+      capture.capture(conversation);
+    }
     List<ChatMessage> fresh = new ArrayList<>();
-    for (ChatMessage m : chat.messages()) {
+    for (ChatMessage m : conversation) {
       if (wanted.test(m) && scanned.add(m.id())) {
         fresh.add(m);
       }
@@ -304,12 +317,18 @@ public final class AsyncMemoryHook implements MemoryHook {
       }
       RecallResult result =
           recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
-      for (MemoryId memoryId : result.ids()) {
+      String ownSession = capture == null ? null : capture.sessionId();
+      for (RecalledMemory recalled : result.memories()) {
         if (chosen.size() >= cap) {
           break;
         }
-        if (!already.contains(memoryId)) {
-          chosen.add(memoryId);
+        // what this conversation captured is in its own context already: injecting it back
+        // would feed the model its own words (the message being recalled for, first of all)
+        if (ownSession != null && ownSession.equals(recalled.memory().sourceSession())) {
+          continue;
+        }
+        if (!already.contains(recalled.memory().id())) {
+          chosen.add(recalled.memory().id());
         }
       }
     }

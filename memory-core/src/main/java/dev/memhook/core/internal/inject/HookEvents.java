@@ -4,6 +4,7 @@ import dev.memhook.api.HookListener;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallTimeoutException;
+import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -10,21 +10,24 @@ import dev.memhook.core.internal.sanitize.Sanitizer;
  * whitespace goes; a field that is then over its limit is cut with {@link MemoryDraft#CUT_MARKER},
  * never silently, and never inside a surrogate pair.
  *
+ * <p>Public so that capture ({@code core.internal.capture}) cleans event text, and compression cuts
+ * text, the same way, with the one marker.
+ *
  * <p>Stateless; thread-safe.
  */
-final class FieldText {
+public final class FieldText {
 
   private static final String MARKER = MemoryDraft.CUT_MARKER;
 
   private FieldText() {}
 
   /** {@code text} with lone surrogates replaced, sanitized and stripped. */
-  static String clean(Sanitizer sanitizer, String text) {
+  public static String clean(Sanitizer sanitizer, String text) {
     return sanitizer.sanitize(wellFormed(text)).strip();
   }
 
   /** {@code text} with every unpaired surrogate replaced by U+FFFD. */
-  static String wellFormed(String text) {
+  public static String wellFormed(String text) {
     StringBuilder out = null;
     int n = text.length();
     for (int i = 0; i < n; i++) {
@@ -53,7 +56,7 @@ final class FieldText {
   }
 
   /** {@code text}, or its start and the marker when it is longer than {@code max}. */
-  static String cutEnd(String text, int max) {
+  public static String cutEnd(String text, int max) {
     if (text.length() <= max) {
       return text;
     }

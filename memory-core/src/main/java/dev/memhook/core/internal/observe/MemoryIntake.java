@@ -51,7 +51,22 @@ public final class MemoryIntake {
 
   /** A new version-1 memory from {@code draft}. */
   public Memory newMemory(MemoryDraft draft) {
-    return build(draft, MemoryId.random(), 1, null);
+    return build(draft, MemoryId.random(), 1, null, null);
+  }
+
+  /**
+   * A new version-1 memory from {@code draft} with the given id, created when it was captured: the
+   * capture pipeline derives an observation's id from its event, so a redelivered or replayed event
+   * maps to the same memory, and its creation time is when {@code observe} accepted it, also when
+   * it is replayed after a crash (its event time is the draft's {@code occurredAt}).
+   */
+  public Memory newMemory(MemoryDraft draft, MemoryId id, Instant capturedAt) {
+    return build(
+        draft,
+        Objects.requireNonNull(id, "id"),
+        1,
+        null,
+        Objects.requireNonNull(capturedAt, "capturedAt"));
   }
 
   /** Version {@code previous.version() + 1} of {@code previous}, with the draft's content. */
@@ -61,7 +76,7 @@ public final class MemoryIntake {
         "an update must stay in scope %s, got %s",
         previous.scope(),
         draft.scope());
-    return build(draft, MemoryId.random(), previous.version() + 1, previous.id());
+    return build(draft, MemoryId.random(), previous.version() + 1, previous.id(), null);
   }
 
   /** Who asked for a forget and why, sanitized: what each {@link ForgetRecord} of it says. */
@@ -97,7 +112,8 @@ public final class MemoryIntake {
         clock.instant());
   }
 
-  private Memory build(MemoryDraft draft, MemoryId id, int version, MemoryId supersedes) {
+  private Memory build(
+      MemoryDraft draft, MemoryId id, int version, MemoryId supersedes, Instant createdAt) {
     String content = clean(draft.content());
     checkArgument(
         !content.replace(PRIVATE_MARKER, "").isBlank(),
@@ -107,7 +123,7 @@ public final class MemoryIntake {
     String summary = FieldText.cutEnd(clean(draft.summary()), MemoryDraft.MAX_SUMMARY);
     // context only helps search; its most recent part (the end) matters most, so keep that
     String context = FieldText.cutStart(clean(draft.context()), MemoryDraft.MAX_CONTEXT);
-    Instant now = clock.instant();
+    Instant now = createdAt != null ? createdAt : clock.instant();
     return Memory.builder()
         .id(id)
         .type(draft.type())

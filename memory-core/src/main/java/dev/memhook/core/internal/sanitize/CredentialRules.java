@@ -6,11 +6,50 @@ import static dev.memhook.core.internal.sanitize.PatternRule.triggered;
 import java.util.List;
 
 /**
- * The built-in credential rules, in the order they run. Every pattern here starts at a literal its
- * rule is triggered by, refuses to start inside a longer token (a one-character look-behind), and
- * uses possessive or bounded quantifiers only, with no repeated group: an attempt reads a bounded
- * stretch, or a run of token characters no other attempt reads, never backtracks into it, and needs
- * no stack in proportion to the text.
+ * The built-in credential rules, in the order they run: specific shapes before generic ones, so a
+ * credential gets the most precise kind that fits. Each becomes {@code [redacted:KIND]}:
+ *
+ * <ul>
+ *   <li>{@code private-key}: PEM and PGP private-key blocks, header to end line
+ *   <li>{@code url-credentials}: {@code user:password} (or {@code :password}) in any {@code
+ *       scheme://} URL: {@code postgres://}, {@code redis://}, {@code mongodb+srv://} …
+ *   <li>{@code aws-key}: AWS access key ids, {@code AKIA…} and {@code ASIA…}
+ *   <li>{@code stripe-key}: {@code sk_live_}, {@code sk_test_}, {@code rk_live_}, {@code rk_test_},
+ *       {@code whsec_}
+ *   <li>{@code anthropic-key}: {@code sk-ant-api03-…}, {@code sk-ant-admin01-…} and every other
+ *       {@code sk-ant-} key
+ *   <li>{@code openai-key}: {@code sk-proj-}, {@code sk-svcacct-}, {@code sk-admin-}, {@code
+ *       sk-None-} keys, and the classic {@code sk-} with 48 letters and digits
+ *   <li>{@code api-key}: any other {@code sk-} key of 20 or more characters (the fallback for
+ *       providers that copied the shape)
+ *   <li>{@code github-token}: {@code ghp_ gho_ ghu_ ghs_ ghr_ github_pat_}
+ *   <li>{@code gitlab-token}: {@code glpat-}, {@code gldt-}, {@code glrt-}, {@code glptt-}, with 20
+ *       or more characters, routable {@code .01.xxxx} suffix included
+ *   <li>{@code slack-token}: {@code xoxb- xoxp- xoxa- xoxr- xoxs- xoxe-}, {@code xoxe.xoxp-} and
+ *       app-level {@code xapp-} tokens
+ *   <li>{@code slack-webhook}: the path of a {@code hooks.slack.com/services/…} (or {@code
+ *       /workflows/}, {@code /triggers/}) URL; the host stays
+ *   <li>{@code google-key}: {@code AIza} and 35 characters
+ *   <li>{@code npm-token}: {@code npm_} and 36 letters and digits
+ *   <li>{@code pypi-token}: PyPI and TestPyPI upload tokens ({@code pypi-AgEIcHlwaS5vcmc…})
+ *   <li>{@code jwt}: three base64url segments starting {@code eyJ}
+ *   <li>{@code bearer}: the token after {@code Bearer}
+ *   <li>{@code aws-secret-key}: the value of {@code aws_secret_access_key = …}, {@code
+ *       "SecretAccessKey": "…"} and other keys ending so
+ *   <li>{@code secret}: the value of any other secret-named key ({@code password=}, {@code
+ *       api_key=}, {@code apiKey:}, {@code "token": "…"}), and a secret said in words ({@code the
+ *       password is …})
+ * </ul>
+ *
+ * <p>{@code <private>…</private>} regions are hidden before these rules run ({@link
+ * PrivateRegions}). Where a rule redacts a value after a key or a word ({@code Bearer}, {@code
+ * password=}, a URL's host), the key stays so a reader can tell what was there.
+ *
+ * <p>Every pattern here starts at a literal its rule is triggered by, refuses to start inside a
+ * longer token (a one-character look-behind), and uses possessive or bounded quantifiers only, with
+ * no repeated group (an optional one at most, itself possessive and bounded): an attempt reads a
+ * bounded stretch, or a run of token characters no other attempt reads, never backtracks into it,
+ * and needs no stack in proportion to the text.
  *
  * <p>Stateless and thread-safe.
  */
@@ -43,6 +82,21 @@ final class CredentialRules {
             "rk_test_",
             "whsec_"),
         triggered(
+            "anthropic-key",
+            "(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}+",
+            false,
+            "_-",
+            group(0),
+            "sk-ant-"),
+        triggered(
+            "openai-key",
+            "(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}+"
+                + "|[A-Za-z0-9]{48}(?![A-Za-z0-9_-]))",
+            false,
+            "_-",
+            group(0),
+            "sk-"),
+        triggered(
             "api-key", "(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}+", false, "_-", group(0), "sk-"),
         triggered(
             "github-token",
@@ -57,12 +111,34 @@ final class CredentialRules {
             "ghr_",
             "github_pat_"),
         triggered(
-            "slack-token",
-            "(?<![A-Za-z0-9_-])xox[abprs]-[A-Za-z0-9-]{10,}+",
+            "gitlab-token",
+            // a routable token ends in .<version>.<checksum>; the optional group reads a bounded
+            // stretch and is possessive, so a sentence's full stop after a token costs nothing
+            "(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}+"
+                + "(?:\\.[0-9]{1,4}+\\.[A-Za-z0-9]{1,16}+)?+",
             false,
             "_-",
             group(0),
-            "xox"),
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-"),
+        triggered(
+            "slack-token",
+            "(?<![A-Za-z0-9_-])(?:xox[abeprs](?:\\.xox[a-z])?+|xapp)-[A-Za-z0-9-]{10,}+",
+            false,
+            "_-",
+            group(0),
+            "xox",
+            "xapp-"),
+        triggered(
+            "slack-webhook",
+            "(?<![A-Za-z0-9_.-])hooks\\.slack\\.com/(?:services|workflows|triggers)/"
+                + "([A-Za-z0-9_/-]{16,}+)",
+            false,
+            "_.-",
+            group(1),
+            "hooks.slack.com/"),
         triggered(
             "google-key",
             "(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
@@ -71,6 +147,21 @@ final class CredentialRules {
             group(0),
             "AIza"),
         triggered(
+            "npm-token",
+            "(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])",
+            false,
+            "_-",
+            group(0),
+            "npm_"),
+        triggered(
+            "pypi-token",
+            // the fixed prefix is the macaroon's location, pypi.org or test.pypi.org, in base64
+            "(?<![A-Za-z0-9_-])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+",
+            false,
+            "_-",
+            group(0),
+            "pypi-AgE"),
+        triggered(
             "jwt",
             "(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+",
             false,
@@ -78,7 +169,8 @@ final class CredentialRules {
             group(0),
             "eyJ"),
         new BearerTokens(),
-        new KeyValueSecrets(),
+        KeyValueSecrets.awsSecretAccessKeys(),
+        KeyValueSecrets.generic(),
         new SpokenSecrets());
   }
 }

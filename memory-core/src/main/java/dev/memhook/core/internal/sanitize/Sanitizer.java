@@ -13,16 +13,17 @@ import java.util.Set;
  *
  * <p><b>What it redacts</b>, in this order: {@code <private>…</private>} regions, in any case,
  * become {@code [private]} (an unclosed tag hides the rest of the text; a stray close tag is
- * removed); then each credential shape becomes {@code [redacted:KIND]}: PEM and PGP private-key
- * blocks ({@code private-key}), the user and password of a URL ({@code url-credentials}), AWS key
- * ids ({@code aws-key}), Stripe keys ({@code stripe-key}), OpenAI and Anthropic keys ({@code
- * api-key}), GitHub, Slack and Google tokens, JWTs, bearer tokens, the value of a secret-named key
- * in configuration, environment, JSON and YAML ({@code password=…}, {@code "api_key": "…"}, {@code
- * aws_secret_access_key = …}; kind {@code secret}), and a secret said in words ({@code the password
- * is …}, {@code pin is 1234}; kind {@code secret}). Where a rule redacts a value after a key, the
- * key and separator stay so a reader can tell what was there. Optional rules for personal data
- * ({@code card}, {@code national-id}, {@code email}, {@code phone}) and the host's own rules run
- * last, in the order given.
+ * removed); then each credential shape becomes {@code [redacted:KIND]}, in the order and with the
+ * kinds {@code CredentialRules} lists: private-key blocks, passwords in URLs, cloud, payment, model
+ * provider, code host, chat and package registry keys and tokens (each with its provider's kind:
+ * {@code aws-key}, {@code stripe-key}, {@code anthropic-key}, {@code openai-key}, {@code
+ * github-token}, {@code gitlab-token}, {@code slack-token}, {@code npm-token}, …), JWTs, bearer
+ * tokens, AWS secret access keys ({@code aws-secret-key}), the value of a secret-named key in
+ * configuration, environment, JSON and YAML ({@code password=…}, {@code "api_key": "…"}; kind
+ * {@code secret}), and a secret said in words ({@code the password is …}, {@code pin is 1234}; kind
+ * {@code secret}). Where a rule redacts a value after a key, the key and separator stay so a reader
+ * can tell what was there. Optional rules for personal data ({@code card}, {@code national-id},
+ * {@code email}, {@code phone}) and the host's own rules run last, in the order given.
  *
  * <p><b>Idempotent:</b> sanitizing sanitized text changes nothing. The rules run again over their
  * own output until it stops changing (text without secrets takes one pass), so a redaction that

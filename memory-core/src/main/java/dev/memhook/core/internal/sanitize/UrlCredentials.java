@@ -4,7 +4,8 @@ package dev.memhook.core.internal.sanitize;
  * Redacts the user information of a URL that carries a password: in {@code
  * scheme://user:password@host} (also {@code redis://:password@host}, with no user) the part between
  * {@code ://} and the last {@code @} of the authority becomes the marker. A user without a password
- * ({@code ssh://git@host}) is left alone.
+ * ({@code ssh://git@host}) is left alone, and so is a user that another rule already redacted
+ * ({@code https://ghp_…@github.com} stays a {@code github-token}).
  *
  * <p>Found from {@code ://} by a literal scan; the authority is read forward to the first {@code
  * /}, white space, quote or angle bracket, so no character is read for two URLs. Stateless and
@@ -26,6 +27,9 @@ final class UrlCredentials implements Rule {
       int start = at + 3;
       int lastAt = -1;
       int firstColon = -1;
+      // a token redacted as the user (https://[redacted:github-token]@host) keeps its
+      // kind: the marker's own colon is no password separator
+      boolean inMarker = Rule.isMarkerAt(text, start);
       int i = start;
       for (; i < n; i++) {
         char c = text.charAt(i);
@@ -34,7 +38,9 @@ final class UrlCredentials implements Rule {
         }
         if (c == '@') {
           lastAt = i;
-        } else if (c == ':' && firstColon < 0) {
+        } else if (c == ']') {
+          inMarker = false;
+        } else if (c == ':' && firstColon < 0 && !inMarker) {
           firstColon = i;
         }
       }

@@ -100,7 +100,7 @@ class HookAbandonedRecallTest {
                 })
             .build();
     return new AsyncMemoryHook(
-        chat, options, new GetMemoryTool(store, options), recall, executor, () -> {});
+        chat, options, new GetMemoryTool(store, options), recall, null, executor, () -> {});
   }
 
   @Test

@@ -57,7 +57,12 @@ class HookLifecycleTest {
   private static final Duration GENEROUS = Duration.ofSeconds(30);
 
   private MemoryService service() {
-    return Memhook.builder().store(stores.open(dir)).embedder(HashingEmbedder.create()).build();
+    // these tests pin what the hook injects; what it captures is tested in core.capture
+    return Memhook.builder()
+        .store(stores.open(dir))
+        .embedder(HashingEmbedder.create())
+        .noCapture()
+        .build();
   }
 
   @Test

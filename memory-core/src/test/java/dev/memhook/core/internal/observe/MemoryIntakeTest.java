@@ -98,7 +98,7 @@ class MemoryIntakeTest {
     assertEquals("token [redacted:github-token]", m.summary());
     assertEquals("earlier: Authorization: Bearer [redacted:bearer]", m.context());
     assertEquals(List.of("password=[redacted:secret]"), m.concepts());
-    assertEquals(Origin.user("[redacted:api-key]"), m.origin());
+    assertEquals(Origin.user("[redacted:openai-key]"), m.origin());
     assertEquals(Map.of("note", "[redacted:aws-key]"), m.attributes());
   }
 
@@ -174,7 +174,7 @@ class MemoryIntakeTest {
         intake.forgetRequest(
             "ops password=hunter2", "leaked sk-proj-abcdefghijklmnopqrstuvwxyz123456");
     assertEquals("ops password=[redacted:secret]", request.actor());
-    assertEquals("leaked [redacted:api-key]", request.reason());
+    assertEquals("leaked [redacted:openai-key]", request.reason());
     assertThrows(IllegalArgumentException.class, () -> intake.forgetRequest(" ", "r"));
     IllegalArgumentException e =
         assertThrows(

@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.inject;
+package dev.memhook.core.internal.logging;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -13,12 +13,15 @@ import java.util.function.LongSupplier;
  * burying every other log line. It only thins the log: whoever must see every event (the hook's
  * listener) is told separately.
  *
+ * <p>Public so that every package that logs floods (hook, capture, compression) shares one
+ * mechanism.
+ *
  * <p>Thread-safe.
  */
-final class WarnLimiter {
+public final class WarnLimiter {
 
   /** What to do with one event. */
-  record Decision(boolean warn, long heldBack) {}
+  public record Decision(boolean warn, long heldBack) {}
 
   private final long intervalNanos;
   private final LongSupplier nanoTime;
@@ -30,7 +33,7 @@ final class WarnLimiter {
    * @param interval the least time between two WARN lines; positive
    * @param nanoTime a monotonic clock in nanoseconds, as {@link System#nanoTime()}
    */
-  WarnLimiter(Duration interval, LongSupplier nanoTime) {
+  public WarnLimiter(Duration interval, LongSupplier nanoTime) {
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
       throw new IllegalArgumentException("interval must be positive, got " + interval);
@@ -44,7 +47,7 @@ final class WarnLimiter {
    * events were held back since the last WARN, then that count starts again from zero; otherwise
    * the event is held back, and the decision carries the count so far, this event included.
    */
-  synchronized Decision next() {
+  public synchronized Decision next() {
     long now = nanoTime.getAsLong();
     // a difference, not a comparison of readings, so a wrapping nanoTime stays correct
     if (!warnedOnce || now - lastWarnNanos >= intervalNanos) {

@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.inject;
+package dev.memhook.core.internal.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,44 @@
+package dev.memhook.api;
+
+/**
+ * Counters of the capture pipeline since the service was built. Every event sent to {@code observe}
+ * is counted once in exactly one of {@code accepted}, {@code duplicates}, {@code shed} or {@code
+ * rejected}; an accepted event later ends in {@code processed}, {@code duplicatesProcessed}, {@code
+ * dropped} or {@code failed}, or is still {@code pending}.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param accepted events accepted by {@code observe}
+ * @param duplicates events {@code observe} recognised as redeliveries
+ * @param shed events not accepted because the queue was full ({@link
+ *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST})
+ * @param rejected invalid events {@code observe} refused with an exception
+ * @param processed accepted events stored as observations
+ * @param duplicatesProcessed accepted events the pipeline found already stored
+ * @param dropped accepted events dropped from a full queue ({@link
+ *     dev.memhook.api.capture.ShedPolicy#DROP_OLDEST})
+ * @param failed accepted events the pipeline could not store (logged); they stay in the capture log
+ *     and are retried when the service next opens
+ * @param pending accepted events not yet processed
+ * @param replayed events read back from the capture log when the service opened
+ * @param compressorFallbacks observations the optional compressor failed on (error, timeout,
+ *     invalid answer, budget spent) and the synthetic form replaced
+ * @param consolidated memories written or updated by consolidation
+ */
+public record CaptureStats(
+    long accepted,
+    long duplicates,
+    long shed,
+    long rejected,
+    long processed,
+    long duplicatesProcessed,
+    long dropped,
+    long failed,
+    long pending,
+    long replayed,
+    long compressorFallbacks,
+    long consolidated) {
+
+  /** All zero: what a service that captures nothing (a read-only one) reports. */
+  public static final CaptureStats NONE = new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}

@@ -1,0 +1,97 @@
+package dev.memhook.api;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One lifecycle event for {@code MemoryService.observe}: what happened, in which session of which
+ * project, and when.
+ *
+ * <p>The record only holds values; {@code observe} validates them (required fields, each field's
+ * limit, the data the {@link HookType} requires) and rejects an invalid event whole with an {@link
+ * IllegalArgumentException} naming the field. Build one with {@link #builder(HookType, String)}.
+ *
+ * <p>Immutable and thread-safe. {@code hookType}, {@code sessionId} and {@code data} are non-null;
+ * {@code project} and {@code cwd} may be null (a session must have them once: see {@code observe});
+ * {@code timestamp} may be null (the service's clock is used); {@code eventId} may be null.
+ *
+ * @param hookType what happened
+ * @param sessionId the session it happened in
+ * @param project the project the session works on, such as a repository name
+ * @param cwd the working directory of the session
+ * @param timestamp when it happened
+ * @param eventId a host-assigned id; an event delivered twice with the same id is stored once
+ * @param data what the event carries
+ */
+public record LifecycleEvent(
+    HookType hookType,
+    String sessionId,
+    String project,
+    String cwd,
+    Instant timestamp,
+    String eventId,
+    EventData data) {
+
+  /** Requires the type, session id and data. */
+  public LifecycleEvent {
+    Objects.requireNonNull(hookType, "hookType");
+    Objects.requireNonNull(sessionId, "sessionId");
+    Objects.requireNonNull(data, "data");
+  }
+
+  /** A builder for an event of {@code type} in session {@code sessionId}. */
+  public static Builder builder(HookType type, String sessionId) {
+    return new Builder(type, sessionId);
+  }
+
+  /** Builds a {@link LifecycleEvent}. Not thread-safe. */
+  public static final class Builder {
+    private final HookType hookType;
+    private final String sessionId;
+    private String project;
+    private String cwd;
+    private Instant timestamp;
+    private String eventId;
+    private EventData data = EventData.EMPTY;
+
+    private Builder(HookType hookType, String sessionId) {
+      this.hookType = Objects.requireNonNull(hookType, "hookType");
+      this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+    }
+
+    /** The project; null clears it. */
+    public Builder project(String value) {
+      this.project = value;
+      return this;
+    }
+
+    /** The working directory; null clears it. */
+    public Builder cwd(String value) {
+      this.cwd = value;
+      return this;
+    }
+
+    /** When it happened; null means "now, by the service's clock". */
+    public Builder timestamp(Instant value) {
+      this.timestamp = value;
+      return this;
+    }
+
+    /** The host's id for this event, used to store a redelivered event once; null clears it. */
+    public Builder eventId(String value) {
+      this.eventId = value;
+      return this;
+    }
+
+    /** What the event carries. */
+    public Builder data(EventData value) {
+      this.data = Objects.requireNonNull(value, "data");
+      return this;
+    }
+
+    /** The event. */
+    public LifecycleEvent build() {
+      return new LifecycleEvent(hookType, sessionId, project, cwd, timestamp, eventId, data);
+    }
+  }
+}

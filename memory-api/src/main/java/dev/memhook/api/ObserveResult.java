@@ -1,0 +1,17 @@
+package dev.memhook.api;
+
+/** What {@code MemoryService.observe} did with an event. */
+public enum ObserveResult {
+  /** Accepted: it will be processed, and it survives a crash of the JVM from now on. */
+  ACCEPTED,
+  /**
+   * Recognised as a redelivery of an event accepted before; nothing new is stored. A redelivery
+   * recognised only later, by the pipeline, is reported {@link #ACCEPTED} and still stored once.
+   */
+  DUPLICATE,
+  /**
+   * Not accepted: the queue was full and the policy is {@link
+   * dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}. Counted.
+   */
+  SHED
+}

@@ -1,0 +1,387 @@
+package dev.memhook.core.internal.capture;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.memhook.api.CaptureStats;
+import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.ObserveResult;
+import dev.memhook.api.Session;
+import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.ShedPolicy;
+import dev.memhook.core.internal.capture.CaptureQueue.Queued;
+import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Capture: {@code observe} on the caller's thread, and the background worker behind it.
+ *
+ * <h2>Design note</h2>
+ *
+ * {@code observe} does only what must happen before the event may be called accepted: validate,
+ * sanitize and cut every string ({@link EventScrub}), derive the duplicate key ({@link EventKeys}),
+ * reserve a place in the bounded {@link CaptureQueue}, and append the encoded event to the {@link
+ * Journal} (a write the OS holds once it returns, so a SIGKILL cannot lose it; the journal is
+ * forced to the disk every {@code syncInterval}). Then it queues the event and returns. The worker
+ * thread takes batches and hands them to {@link CaptureWorker}. The journal's checkpoint moves to
+ * just below the oldest event still pending, so what was accepted and not processed is replayed on
+ * the next open, and processing is idempotent (observation ids derive from events), so a replay of
+ * something already stored stores nothing twice.
+ *
+ * <p>Thread-safe. {@link #close()} drains what was accepted (bounded by {@link #CLOSE_WAIT}; what
+ * is left stays in the journal).
+ */
+public final class CapturePipeline implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CapturePipeline.class);
+
+  /** The journal record kind of an accepted capture event. */
+  static final byte KIND_EVENT = 1;
+
+  /** How many recent duplicate keys {@code observe} remembers to answer DUPLICATE at once. */
+  static final int RECENT_KEYS = 100_000;
+
+  /** How long a forget waits for capture to apply what it accepted before erasing the journal. */
+  static final Duration ERASE_WAIT = Duration.ofSeconds(30);
+
+  /** How long {@link #close()} lets the worker drain before leaving the rest to the journal. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
+
+  private final CaptureOptions options;
+  private final Clock clock;
+  private final EventIntake intake;
+  private final Journal journal;
+  private final SessionBook book;
+  private final CaptureWorker worker;
+  private final GuardedCompressor compressor;
+  private final CaptureCounters counters;
+  private final CaptureQueue queue;
+  private final JournalCursor cursor;
+  private final Cache<String, Boolean> recentKeys =
+      Caffeine.newBuilder().maximumSize(RECENT_KEYS).build();
+  private final Set<String> knownSessions = ConcurrentHashMap.newKeySet();
+  private final List<Queued> replay = new ArrayList<>();
+  private final Object progress = new Object();
+  private final Thread thread;
+  private final ScheduledExecutorService syncer;
+  private volatile boolean stopping;
+  private volatile boolean abandon;
+
+  CapturePipeline(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      Journal journal,
+      SessionBook book,
+      GuardedCompressor compressor,
+      CaptureCounters counters,
+      java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
+    this.options = options;
+    this.clock = clock;
+    this.intake = new EventIntake(options, clock, sanitizer, knownSessions::contains);
+    this.journal = journal;
+    this.cursor = new JournalCursor(journal);
+    this.book = book;
+    this.compressor = compressor;
+    this.counters = counters;
+    this.queue = new CaptureQueue(options.queueCapacity());
+    this.worker = workerFactory.apply(new ProgressSignal());
+    book.all().forEach(s -> knownSessions.add(s.id()));
+    readJournal();
+    this.thread = new Thread(this::run, "memhook-capture");
+    thread.setDaemon(true);
+    this.syncer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "memhook-journal-sync");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = options.syncInterval().toMillis();
+    syncer.scheduleWithFixedDelay(this::syncQuietly, every, every, TimeUnit.MILLISECONDS);
+    thread.start();
+  }
+
+  /** Reads what the journal holds beyond its checkpoint, for the worker to process first. */
+  private void readJournal() {
+    journal.replay(this::replayed);
+    if (!replay.isEmpty()) {
+      LOG.info("memhook: replaying {} captured events from the journal", replay.size());
+    }
+  }
+
+  private void replayed(Journal.Entry entry) {
+    if (entry.kind() != KIND_EVENT) {
+      return;
+    }
+    AcceptedEvent a;
+    try {
+      a = AcceptedEventCodec.decode(entry.payload());
+    } catch (RuntimeException e) {
+      LOG.error(
+          "memhook: capture journal record {} cannot be read and is skipped: {}",
+          entry.seq(),
+          e.toString());
+      return;
+    }
+    cursor.replayed(entry.seq());
+    recentKeys.put(a.key(), Boolean.TRUE);
+    knownSessions.add(a.event().sessionId());
+    replay.add(new Queued(entry.seq(), a, entry.payloadLength()));
+    counters.replayed.increment();
+  }
+
+  /** See {@code MemoryService.observeJson}. */
+  public ObserveResult observeJson(String json) {
+    LifecycleEvent event;
+    try {
+      event = EventJson.parse(json);
+    } catch (IllegalArgumentException e) {
+      counters.rejected.increment();
+      throw e;
+    }
+    return observe(event);
+  }
+
+  /** See {@code MemoryService.observe}. */
+  public ObserveResult observe(LifecycleEvent event) {
+    return observe(event, options.shedPolicy());
+  }
+
+  /**
+   * What a hook captures: as {@link #observe(LifecycleEvent)}, except that a full queue under
+   * {@code CALLER_RUNS} drops the newest instead, so a hook callback never processes a batch on the
+   * host's turn.
+   */
+  public ObserveResult observeFromHook(LifecycleEvent event) {
+    ShedPolicy policy = options.shedPolicy();
+    return observe(event, policy == ShedPolicy.CALLER_RUNS ? ShedPolicy.DROP_NEWEST : policy);
+  }
+
+  private ObserveResult observe(LifecycleEvent event, ShedPolicy policy) {
+    AcceptedEvent accepted;
+    try {
+      accepted = intake.accept(event);
+    } catch (IllegalArgumentException e) {
+      counters.rejected.increment();
+      throw e;
+    }
+    if (recentKeys.asMap().putIfAbsent(accepted.key(), Boolean.TRUE) != null) {
+      counters.duplicates.increment();
+      return ObserveResult.DUPLICATE;
+    }
+    try {
+      return enqueue(accepted, policy);
+    } catch (RuntimeException | LinkageError e) {
+      // a journal that cannot take the event: not accepted, said by the result, never thrown
+      recentKeys.invalidate(accepted.key());
+      counters.shed.increment();
+      LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
+      return ObserveResult.SHED;
+    }
+  }
+
+  private ObserveResult enqueue(AcceptedEvent accepted, ShedPolicy policy) {
+    byte[] bytes = AcceptedEventCodec.encode(accepted);
+    while (!queue.tryReserve(bytes.length)) {
+      switch (policy) {
+        case DROP_NEWEST -> {
+          recentKeys.invalidate(accepted.key());
+          counters.shed.increment();
+          return ObserveResult.SHED;
+        }
+        case DROP_OLDEST -> {
+          Queued old = queue.pollOldest();
+          if (old != null) {
+            recentKeys.invalidate(old.event().key());
+            counters.dropped.increment();
+            finish(old.seq());
+          }
+        }
+        case CALLER_RUNS -> {
+          long seq = append(bytes);
+          counters.accepted.increment();
+          knownSessions.add(accepted.event().sessionId());
+          // the caller does the pipeline's work: what waits first, then its own event, in a batch
+          List<Queued> batch = queue.drain(options.batchSize() - 1);
+          batch.add(new Queued(seq, accepted, bytes.length));
+          worker.process(batch);
+          return ObserveResult.ACCEPTED;
+        }
+      }
+    }
+    long seq;
+    try {
+      seq = append(bytes);
+    } catch (RuntimeException | LinkageError e) {
+      queue.cancel(bytes.length);
+      throw e;
+    }
+    counters.accepted.increment();
+    knownSessions.add(accepted.event().sessionId());
+    queue.put(new Queued(seq, accepted, bytes.length));
+    return ObserveResult.ACCEPTED;
+  }
+
+  private long append(byte[] bytes) {
+    return cursor.append(KIND_EVENT, bytes);
+  }
+
+  private void finish(long seq) {
+    cursor.finished(seq);
+  }
+
+  private final class ProgressSignal implements CaptureWorker.Progress {
+    @Override
+    public void finished(long seq) {
+      finish(seq);
+    }
+
+    @Override
+    public void batchEnded() {
+      checkpoint();
+      synchronized (progress) {
+        progress.notifyAll();
+      }
+    }
+  }
+
+  private void checkpoint() {
+    cursor.checkpoint();
+  }
+
+  private void run() {
+    try {
+      for (int i = 0; i < replay.size() && !abandon; i += options.batchSize()) {
+        worker.process(replay.subList(i, Math.min(replay.size(), i + options.batchSize())));
+      }
+      replay.clear();
+      while ((!stopping || !queue.isEmpty()) && !abandon) {
+        List<Queued> batch = queue.take(options.batchSize(), 100);
+        if (!batch.isEmpty()) {
+          worker.process(batch);
+        }
+        if (!stopping) {
+          worker.endIdleSessions();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      LOG.error("memhook: the capture worker stopped; accepted events stay in the journal", e);
+    }
+  }
+
+  /** See {@code MemoryService.flush}. */
+  public boolean flush(Duration timeout) {
+    long target = counters.started();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (progress) {
+      while (counters.finished() < target) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !thread.isAlive()) {
+          break;
+        }
+        try {
+          progress.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    syncQuietly();
+    return counters.finished() >= target;
+  }
+
+  /**
+   * Erases what capture keeps of forgotten observations outside the store: waits (at most {@link
+   * #ERASE_WAIT}) for accepted events to be applied, then drops applied records from the journal
+   * files, and clears the first prompt, summary and last turn of their sessions, which may quote
+   * them. An event still pending when the wait ends stays in the journal until it is applied.
+   *
+   * @param sessions the sessions of the forgotten observations
+   */
+  public void forgotten(Set<String> sessions) {
+    if (!sessions.isEmpty()) {
+      worker.forgetQuotes(sessions);
+    }
+    flush(ERASE_WAIT);
+    try {
+      journal.eraseApplied();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: erasing applied records from the capture journal failed", e);
+    }
+  }
+
+  /** See {@code MemoryService.consolidate}. */
+  public int consolidate(String sessionId) {
+    flush(CLOSE_WAIT);
+    return worker.consolidate(sessionId);
+  }
+
+  public CaptureStats stats() {
+    return counters.snapshot(() -> compressor.fallbacks().total());
+  }
+
+  public Optional<Session> session(String id) {
+    return book.get(id);
+  }
+
+  public List<Session> sessions() {
+    return book.all();
+  }
+
+  private void syncQuietly() {
+    try {
+      journal.sync();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: forcing the capture journal to the disk failed", e);
+    }
+  }
+
+  /** Drains what was accepted (at most {@link #CLOSE_WAIT}), then closes the journal. */
+  @Override
+  public void close() {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    try {
+      thread.join(CLOSE_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      LOG.warn("memhook: capture did not drain in {}; the rest stays in the journal", CLOSE_WAIT);
+      // not an interrupt: one can close Lucene's file channels mid-write. The worker stops after
+      // the batch under way, which ends before the store closes
+      abandon = true;
+      try {
+        thread.join(CLOSE_WAIT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    syncer.shutdownNow();
+    checkpoint();
+    try {
+      journal.close();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: closing the capture journal failed", e);
+    }
+    compressor.close();
+  }
+}

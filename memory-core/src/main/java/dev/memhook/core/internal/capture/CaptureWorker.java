@@ -1,0 +1,204 @@
+package dev.memhook.core.internal.capture;
+
+import dev.memhook.api.HookType;
+import dev.memhook.api.Memory;
+import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
+import dev.memhook.core.internal.capture.CaptureQueue.Queued;
+import dev.memhook.core.internal.logging.WarnLimiter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The processing half of capture: stores batches of accepted events as observations, keeps their
+ * sessions, ends idle sessions and consolidates ended ones. Everything here runs under one
+ * processing lock, so events are processed one batch at a time whichever thread runs them (the
+ * worker thread, or a caller under {@code CALLER_RUNS}, or {@code consolidate}).
+ *
+ * <p>A batch that fails is retried event by event, so one bad event cannot fail its neighbours; an
+ * event that still fails is counted and logged, and stays unapplied in the journal, to be retried
+ * when the service next opens. Thread-safe through the lock.
+ */
+final class CaptureWorker {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CaptureWorker.class);
+
+  /** How often idle sessions are looked for. */
+  private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ObservationWriter writer;
+  private final SessionBook book;
+  private final SessionConsolidation consolidation;
+  private final CaptureCounters counters;
+  private final Progress progress;
+  private final Clock clock;
+  private final Duration idleTimeout;
+  private final boolean consolidateOnEnd;
+  private final WarnLimiter warnings = new WarnLimiter(Duration.ofSeconds(30), System::nanoTime);
+  private Instant lastIdleCheck = Instant.MIN;
+
+  /** Told when events finish, so waiters and the journal checkpoint move on. */
+  interface Progress {
+    /** {@code seq} is processed (stored, found stored, or found unprocessable). */
+    void finished(long seq);
+
+    /** A batch ended. */
+    void batchEnded();
+  }
+
+  CaptureWorker(
+      ObservationWriter writer,
+      SessionBook book,
+      SessionConsolidation consolidation,
+      CaptureCounters counters,
+      Progress progress,
+      Clock clock,
+      Duration idleTimeout,
+      boolean consolidateOnEnd) {
+    this.writer = writer;
+    this.book = book;
+    this.consolidation = consolidation;
+    this.counters = counters;
+    this.progress = progress;
+    this.clock = clock;
+    this.idleTimeout = idleTimeout;
+    this.consolidateOnEnd = consolidateOnEnd;
+  }
+
+  /** Processes a batch in order. */
+  void process(List<Queued> batch) {
+    lock.lock();
+    try {
+      List<AcceptedEvent> events = new ArrayList<>(batch.size());
+      batch.forEach(q -> events.add(q.event()));
+      List<ObservationWriter.Written> results;
+      try {
+        results = writer.write(events, book);
+      } catch (RuntimeException | LinkageError batchFailure) {
+        results = null;
+      }
+      if (results != null) {
+        for (int i = 0; i < batch.size(); i++) {
+          done(batch.get(i).seq(), results.get(i));
+        }
+      } else {
+        for (Queued q : batch) {
+          try {
+            done(q.seq(), writer.write(List.of(q.event()), book).get(0));
+          } catch (RuntimeException | LinkageError e) {
+            counters.failed.increment();
+            warn("storing a captured event failed; it stays in the journal for the next open", e);
+          }
+        }
+      }
+      persistSessions();
+    } finally {
+      lock.unlock();
+      progress.batchEnded();
+    }
+  }
+
+  private void done(long seq, ObservationWriter.Written w) {
+    AcceptedEvent a = w.event();
+    String prompt =
+        a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
+    book.touch(a, prompt);
+    if (w.duplicate()) {
+      counters.duplicatesProcessed.increment();
+    } else {
+      book.observationStored(a.event().sessionId(), w.memory().id());
+      counters.processed.increment();
+    }
+    progress.finished(seq);
+    if (a.event().hookType() == HookType.SESSION_END) {
+      end(a.event().sessionId(), SessionStatus.COMPLETED, a.event().timestamp());
+    }
+  }
+
+  /** Ends every active session idle past the timeout, at most once a second. */
+  void endIdleSessions() {
+    Instant now = clock.instant();
+    if (Duration.between(lastIdleCheck, now).compareTo(IDLE_CHECK) < 0) {
+      return;
+    }
+    lastIdleCheck = now;
+    lock.lock();
+    try {
+      for (String id : book.idleSince(now.minus(idleTimeout))) {
+        end(id, SessionStatus.ABANDONED, now);
+      }
+      persistSessions();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Consolidates (if configured) and then records the session ended, summary and all at once. */
+  private void end(String sessionId, SessionStatus status, Instant at) {
+    Session ending = book.ending(sessionId, status, at);
+    book.end(ending, consolidateOnEnd ? consolidateLocked(ending) : null);
+  }
+
+  /** Clears what the sessions' records quote of their observations; see the pipeline. */
+  void forgetQuotes(java.util.Set<String> sessions) {
+    lock.lock();
+    try {
+      sessions.forEach(book::forgetQuotes);
+      persistSessions();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Consolidates a session now; see {@code MemoryService.consolidate}. */
+  int consolidate(String sessionId) {
+    lock.lock();
+    try {
+      Session s =
+          book.get(sessionId)
+              .orElseThrow(() -> new IllegalArgumentException("no captured session " + sessionId));
+      long before = counters.consolidated.sum();
+      book.end(s, consolidateLocked(s));
+      persistSessions();
+      return (int) (counters.consolidated.sum() - before);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Consolidates the session; returns its summary, or null if consolidation failed. */
+  private String consolidateLocked(Session session) {
+    try {
+      List<Memory> observations = consolidation.observations(book.observations(session.id()));
+      counters.consolidated.add(consolidation.run(session, observations));
+      return consolidation.summary(session, observations);
+    } catch (RuntimeException e) {
+      warn("consolidating session " + session.id() + " failed; its observations are kept", e);
+      return null;
+    }
+  }
+
+  private void persistSessions() {
+    try {
+      book.persist();
+    } catch (RuntimeException e) {
+      warn("writing session records failed; the journal rebuilds them on the next open", e);
+    }
+  }
+
+  private void warn(String what, Throwable e) {
+    WarnLimiter.Decision d = warnings.next();
+    if (d.warn()) {
+      LOG.warn("memhook capture: {} ({} similar held back)", what, d.heldBack(), e);
+    } else {
+      LOG.debug("memhook capture: {}", what, e);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package dev.memhook.core.internal.capture;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.hash.Hashing;
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.ObserveResult;
+import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.MessageOrigin;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Captures a hooked conversation through the capture pipeline: each user message as a prompt, each
+ * answer of the model as an agent response, each tool call together with its result as a tool use.
+ *
+ * <p>What it never captures: messages of {@link MessageOrigin#SYNTHETIC} origin (the hook's own
+ * injected {@code get_memory} pair among them), any {@code get_memory} call or result (a memory
+ * must not feed on itself), system messages and the model's reasoning. Each message is captured
+ * once: this object remembers the ids it has handled, and each event carries the message id as its
+ * event id, so the pipeline stores a message once even when a new hook captures the same
+ * conversation again (message ids must then be stable, as the chat service's are). A tool call
+ * whose result has not arrived yet is left for a later scan.
+ *
+ * <p>Not thread-safe: the hook calls it under its callback lock.
+ */
+public final class ConversationCapture {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConversationCapture.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The project every captured conversation's session names. */
+  public static final String PROJECT = "chat";
+
+  /** The working directory every captured conversation's session names. */
+  public static final String CWD = "-";
+
+  private final Function<LifecycleEvent, ObserveResult> observe;
+  private final String memoryTool;
+  private String sessionId;
+  private final Set<String> handled = new HashSet<>();
+
+  /**
+   * @param observe the service's capture entry point
+   * @param sessionId the session captured messages belong to; null derives it from the id of the
+   *     conversation's first message, so every hook on one conversation, in any lifetime of the
+   *     service, captures into the same session (and a message captured before is recognised)
+   */
+  public ConversationCapture(
+      Function<LifecycleEvent, ObserveResult> observe, String sessionId, String memoryTool) {
+    this.observe = Objects.requireNonNull(observe, "observe");
+    this.memoryTool = Objects.requireNonNull(memoryTool, "memoryTool");
+    this.sessionId = sessionId;
+  }
+
+  /**
+   * The session captured messages go to, or null before the first capture when it is named after
+   * the conversation's first message.
+   */
+  public String sessionId() {
+    return sessionId;
+  }
+
+  /** Captures the messages of {@code conversation} not captured yet. Never throws. */
+  public void capture(List<ChatMessage> conversation) {
+    if (conversation.isEmpty()) {
+      return;
+    }
+    if (sessionId == null) {
+      String first = conversation.get(0).id();
+      sessionId =
+          "chat-"
+              + (first.length() <= 150
+                  ? first
+                  : Hashing.sha256().hashString(first, StandardCharsets.UTF_8).toString());
+    }
+    Map<String, ChatMessage> results = new HashMap<>();
+    for (ChatMessage m : conversation) {
+      if (m.role() == ChatRole.TOOL_RESULT) {
+        results.putIfAbsent(m.toolCall().id(), m);
+      }
+    }
+    for (ChatMessage m : conversation) {
+      if (handled.contains(m.id())) {
+        continue;
+      }
+      if (skipped(m)) {
+        handled.add(m.id());
+        continue;
+      }
+      EventData data;
+      HookType type;
+      switch (m.role()) {
+        case USER -> {
+          type = HookType.PROMPT_SUBMIT;
+          data = EventData.prompt(m.text());
+        }
+        case ASSISTANT -> {
+          type = HookType.AGENT_RESPONSE;
+          data = EventData.message(m.text());
+        }
+        case TOOL_CALL -> {
+          ChatMessage result = results.get(m.toolCall().id());
+          if (result == null) {
+            continue; // its result comes later: capture the pair then
+          }
+          handled.add(result.id());
+          type = HookType.POST_TOOL_USE;
+          data = EventData.tool(m.toolCall().toolName(), arguments(m), result.text());
+        }
+        case TOOL_RESULT -> {
+          // a result whose call is not in the conversation any more
+          type = HookType.POST_TOOL_USE;
+          data = EventData.tool(m.toolCall().toolName(), arguments(m), m.text());
+        }
+        default -> {
+          handled.add(m.id());
+          continue;
+        }
+      }
+      handled.add(m.id());
+      submit(type, data, m.id());
+    }
+  }
+
+  private boolean skipped(ChatMessage m) {
+    if (m.origin() == MessageOrigin.SYNTHETIC) {
+      return true;
+    }
+    if (m.role() == ChatRole.SYSTEM || m.role() == ChatRole.REASONING) {
+      return true;
+    }
+    if (m.toolCall() != null && memoryTool.equals(m.toolCall().toolName())) {
+      return true;
+    }
+    return m.text().isBlank() && m.toolCall() == null;
+  }
+
+  private static String arguments(ChatMessage m) {
+    try {
+      return JSON.writeValueAsString(m.toolCall().arguments());
+    } catch (JsonProcessingException e) {
+      return String.valueOf(m.toolCall().arguments());
+    }
+  }
+
+  private void submit(HookType type, EventData data, String messageId) {
+    LifecycleEvent event =
+        LifecycleEvent.builder(type, sessionId)
+            .project(PROJECT)
+            .cwd(CWD)
+            .eventId("message:" + messageId)
+            .data(data)
+            .build();
+    try {
+      observe.apply(event);
+    } catch (RuntimeException e) {
+      // an invalid message (a tool name over its limit, say) is not captured; the turn goes on
+      LOG.debug("memhook: message {} was not captured: {}", messageId, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.memhook.core.internal.capture;
+
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Observation;
+import dev.memhook.core.internal.compress.ObservationText;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The rules that turn an accepted event into an observation and its stored memory, in one place:
+ * how its content entered (origin), what its content is, what context it keeps, and which
+ * attributes record where it came from. Times: the memory's {@code occurredAt} is the event's time,
+ * its {@code createdAt} the time {@code observe} accepted it.
+ *
+ * <p>A conversation turn (a prompt or the agent's answer) is stored as what was said, so a captured
+ * conversation is as findable as one a host stores turn by turn; a tool event is stored as its
+ * rendered text (a header line and its labelled parts). Stateless and thread-safe.
+ */
+final class ObservationDrafts {
+
+  /** Attribute: the event's hook type, by its wire name. */
+  static final String HOOK_TYPE = "memhook.hookType";
+
+  /** Attribute: the observation kind compression found. */
+  static final String KIND = "memhook.kind";
+
+  /** Attribute: {@code "true"} when a part of the event was cut to the raw-observation cap. */
+  static final String TRUNCATED = "memhook.truncated";
+
+  private ObservationDrafts() {}
+
+  /** How the event's content entered memory. */
+  static Origin origin(LifecycleEvent e) {
+    EventData d = e.data();
+    return switch (e.hookType()) {
+      case PROMPT_SUBMIT -> Origin.user();
+      case PRE_TOOL_USE, POST_TOOL_USE, TOOL_FAILURE -> Origin.tool(d.toolName());
+      case SUBAGENT_START, SUBAGENT_STOP -> new Origin(Origin.Kind.AGENT, d.agentName());
+      default -> Origin.agent();
+    };
+  }
+
+  /** The raw observation of an accepted event. */
+  static Observation observation(AcceptedEvent a) {
+    LifecycleEvent e = a.event();
+    return new Observation(
+        a.observationId(),
+        e.hookType(),
+        a.scope(),
+        e.sessionId(),
+        e.project() == null ? "" : e.project(),
+        e.cwd() == null ? "" : e.cwd(),
+        origin(e),
+        e.data().toolName(),
+        e.timestamp(),
+        a.capturedAt(),
+        e.data(),
+        content(e),
+        a.truncated());
+  }
+
+  /** What the stored observation's content is: what was said, or the rendered tool event. */
+  static String content(LifecycleEvent e) {
+    EventData d = e.data();
+    String said =
+        switch (e.hookType()) {
+          case PROMPT_SUBMIT -> d.prompt();
+          case AGENT_RESPONSE -> d.message();
+          default -> null;
+        };
+    if (said != null && !said.isBlank()) {
+      return said;
+    }
+    String text = ObservationText.render(e.hookType(), d.toolName(), d);
+    if (e.hookType() == HookType.SESSION_START || text.isBlank()) {
+      String where = e.project() == null ? "" : " in " + e.project();
+      String dir = e.cwd() == null ? "" : " (" + e.cwd() + ")";
+      return text.isBlank() ? e.hookType().wireName() + where + dir : text + where + dir;
+    }
+    return text;
+  }
+
+  /** The event as the context of the session's next turn: "who: what", cut to the context limit. */
+  static String turn(Observation o) {
+    String who =
+        switch (o.origin().kind()) {
+          case USER -> "user";
+          case TOOL -> "tool " + o.origin().name();
+          default -> o.origin().name() == null ? "agent" : o.origin().name();
+        };
+    return cut(who + ": " + o.text(), MemoryDraft.MAX_CONTEXT);
+  }
+
+  /** Whether the observation is a conversation turn stored as what was said. */
+  static boolean isTurn(Observation o) {
+    return (o.hookType() == HookType.PROMPT_SUBMIT || o.hookType() == HookType.AGENT_RESPONSE)
+        && !o.text().startsWith(o.hookType().wireName());
+  }
+
+  /**
+   * The memory draft of an observation in its compressed form, with its session's context.
+   *
+   * <p>A conversation turn is drafted as a host would remember it: what was said, who said it,
+   * when, in which session, after which turn, and nothing else; the service derives its title and
+   * summary from the content as for any memory. A compressed title, summary or fact list would only
+   * repeat the turn's words, and text repeated in a memory's indexed fields ranks it above memories
+   * that say a thing once: on the dev conversations that cost recall and let off-topic questions
+   * through the relevance gate. Its hook type is plain from its origin. A tool or session event is
+   * drafted from its compressed form: title, narrative and facts as the summary, concepts and files
+   * for the graph signal, and its hook type and kind as attributes.
+   */
+  static MemoryDraft draft(Observation o, CompressedObservation c, String context) {
+    MemoryDraft.Builder draft =
+        MemoryDraft.builder(o.scope(), o.text())
+            .type(MemoryType.OBSERVATION)
+            .context(context)
+            .sourceSession(o.sessionId())
+            .origin(o.origin())
+            .importance(c.importance())
+            .occurredAt(o.occurredAt());
+    if (isTurn(o)) {
+      return draft.build();
+    }
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put(HOOK_TYPE, o.hookType().wireName());
+    attributes.put(KIND, c.kind().name());
+    if (o.truncated()) {
+      attributes.put(TRUNCATED, "true");
+    }
+    return draft
+        .title(cut(c.title(), MemoryDraft.MAX_TITLE))
+        .summary(summary(c))
+        .concepts(c.concepts())
+        .files(c.files())
+        .attributes(attributes)
+        .build();
+  }
+
+  /** The narrative, then the facts it does not already say, within the summary limit. */
+  private static String summary(CompressedObservation c) {
+    StringBuilder sb = new StringBuilder(c.narrative().strip());
+    for (String fact : c.facts()) {
+      if (!sb.toString().contains(fact)) {
+        if (sb.length() > 0) {
+          sb.append(' ');
+        }
+        sb.append(fact.strip());
+      }
+    }
+    return cut(sb.toString(), MemoryDraft.MAX_SUMMARY);
+  }
+
+  private static String cut(String s, int max) {
+    if (s.length() <= max) {
+      return s;
+    }
+    int end = max - MemoryDraft.CUT_MARKER.length();
+    if (end > 0 && Character.isHighSurrogate(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(0, Math.max(0, end)) + MemoryDraft.CUT_MARKER;
+  }
+}

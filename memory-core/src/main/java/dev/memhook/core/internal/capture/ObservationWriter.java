@@ -1,0 +1,94 @@
+package dev.memhook.core.internal.capture;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.Observation;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Stores a batch of accepted events as observations: compress each, build its memory under the id
+ * its event determines, embed the batch in one call, and write it in one store call. Events whose
+ * observation is already stored (a redelivery the pipeline recognised late, or a replay after a
+ * crash) are skipped, so processing is idempotent.
+ *
+ * <p>Used by one thread at a time (the capture worker, or a caller running an event itself under
+ * the pipeline's processing lock).
+ */
+final class ObservationWriter {
+
+  /** What became of one event of a batch. */
+  record Written(AcceptedEvent event, Observation observation, Memory memory) {
+    boolean duplicate() {
+      return memory == null;
+    }
+  }
+
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final MemoryIntake intake;
+  private final GuardedCompressor compressor;
+
+  ObservationWriter(
+      MemoryStore store, Embedder embedder, MemoryIntake intake, GuardedCompressor compressor) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.embedder = Objects.requireNonNull(embedder, "embedder");
+    this.intake = Objects.requireNonNull(intake, "intake");
+    this.compressor = Objects.requireNonNull(compressor, "compressor");
+  }
+
+  /**
+   * Stores {@code batch}, in order; {@code book} gives and takes each session's previous turn.
+   *
+   * @return one result per event, in order
+   * @throws RuntimeException if compression, embedding or the store fails: nothing of the batch is
+   *     acknowledged then (the caller retries event by event)
+   */
+  List<Written> write(List<AcceptedEvent> batch, SessionBook book) {
+    List<MemoryId> ids = new ArrayList<>(batch.size());
+    batch.forEach(a -> ids.add(a.observationId()));
+    Set<MemoryId> stored = store.getAll(ids).keySet();
+    List<Written> out = new ArrayList<>(batch.size());
+    List<Memory> fresh = new ArrayList<>();
+    Map<MemoryId, Boolean> inBatch = new LinkedHashMap<>();
+    for (AcceptedEvent a : batch) {
+      Observation o = ObservationDrafts.observation(a);
+      String session = o.sessionId();
+      String context = book.previousTurn(session);
+      book.setPreviousTurn(session, ObservationDrafts.turn(o));
+      if (stored.contains(a.observationId())
+          || inBatch.putIfAbsent(a.observationId(), true) != null) {
+        out.add(new Written(a, o, null));
+        continue;
+      }
+      CompressedObservation c = compressor.compress(o);
+      Memory memory =
+          intake.newMemory(
+              ObservationDrafts.draft(o, c, context), a.observationId(), a.capturedAt());
+      fresh.add(memory);
+      out.add(new Written(a, o, memory));
+    }
+    if (!fresh.isEmpty()) {
+      List<String> texts = new ArrayList<>(fresh.size());
+      fresh.forEach(m -> texts.add(EmbeddingText.of(m)));
+      List<Embedding> vectors = embedder.embedAll(texts);
+      Map<Memory, Embedding> writes = new LinkedHashMap<>();
+      for (int i = 0; i < fresh.size(); i++) {
+        writes.put(fresh.get(i), vectors.get(i));
+      }
+      store.putAll(writes);
+    }
+    return out;
+  }
+}

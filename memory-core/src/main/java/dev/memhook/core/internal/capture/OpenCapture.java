@@ -1,0 +1,80 @@
+package dev.memhook.core.internal.capture;
+
+import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.compress.HeuristicConsolidator;
+import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import dev.memhook.core.internal.sanitize.Sanitizer;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * Assembles a {@link CapturePipeline}: opens its journal and session book, builds the writer,
+ * compressor, consolidation and worker, or, if any step fails, closes what it opened. Stateless.
+ */
+public final class OpenCapture {
+
+  private OpenCapture() {}
+
+  /**
+   * Opens the journal and the session book (in {@code options.journalDirectory()}, else in {@code
+   * defaultDirectory}, else in memory), replays what the journal holds and starts the worker.
+   *
+   * @param defaultDirectory where the journal goes when the options name none; null keeps it in
+   *     memory
+   * @param writes the service's own remember and update, for consolidated memories
+   * @throws dev.memhook.api.MemoryStoreException if the journal cannot be opened (for example,
+   *     another service holds it)
+   */
+  public static CapturePipeline open(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      MemoryStore store,
+      Embedder embedder,
+      MemoryIntake intake,
+      ServiceWrites writes,
+      Path defaultDirectory) {
+    Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
+    Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
+    GuardedCompressor compressor = null;
+    try {
+      SessionBook book =
+          dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
+      compressor = GuardedCompressor.of(options);
+      Consolidator consolidator =
+          options.consolidator() != null ? options.consolidator() : new HeuristicConsolidator();
+      ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);
+      SessionConsolidation consolidation = new SessionConsolidation(store, consolidator, writes);
+      CaptureCounters counters = new CaptureCounters();
+      return new CapturePipeline(
+          options,
+          clock,
+          sanitizer,
+          journal,
+          book,
+          compressor,
+          counters,
+          progress ->
+              new CaptureWorker(
+                  writer,
+                  book,
+                  consolidation,
+                  counters,
+                  progress,
+                  clock,
+                  options.sessionIdleTimeout(),
+                  options.consolidateOnSessionEnd()));
+    } catch (RuntimeException | Error e) {
+      if (compressor != null) {
+        compressor.close();
+      }
+      journal.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,365 @@
+package dev.memhook.core.internal.compress;
+
+import dev.memhook.api.HookType;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Session;
+import dev.memhook.api.capture.Consolidation;
+import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.ObservationKind;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The local consolidator: distils a session's observations with plain rules.
+ *
+ * <ul>
+ *   <li><b>PREFERENCE</b>: a sentence of the user's stating a preference ("I prefer", "always use",
+ *       "never", "please use", "X instead of Y").
+ *   <li><b>ARCHITECTURE</b>: a sentence of the user's or the agent's stating a decision ("we
+ *       decided", "let's go with", "the design is").
+ *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
+ *       related to it (a shared file, a shared specific concept, or the same command): symptom, the
+ *       edits in between as the fix, and the passing run; its sources are the failure, the edits
+ *       and the passing run.
+ *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
+ *   <li><b>FACT</b>: a statement of the user's ("the API is versioned by header"), or a finding of
+ *       the agent's ("it turns out the cache was stale"), at most {@value #MAX_FACTS} a session.
+ * </ul>
+ *
+ * Every sentence kept passes {@link FactAdmission}. Consolidations that are {@link NearDuplicates}
+ * of an earlier one of the same type are merged into it. Every consolidation's sources are
+ * non-empty and among the given observations; every text is within the {@link MemoryDraft} limits.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class HeuristicConsolidator implements Consolidator {
+
+  /** The most facts one session yields. */
+  static final int MAX_FACTS = 10;
+
+  private static final int MAX_CONCEPTS = SyntheticCompressor.MAX_CONCEPTS;
+
+  /** Words an instruction opens with; an instruction is not a fact. */
+  private static final Set<String> IMPERATIVES =
+      Set.of(
+          "fix",
+          "add",
+          "make",
+          "create",
+          "update",
+          "remove",
+          "implement",
+          "write",
+          "run",
+          "change",
+          "refactor",
+          "rename",
+          "move",
+          "delete",
+          "check",
+          "look",
+          "find",
+          "show",
+          "explain",
+          "help",
+          "please",
+          "try",
+          "use",
+          "test",
+          "build",
+          "open",
+          "read",
+          "edit",
+          "debug");
+
+  private static final List<String> FACT_MARKERS =
+      List.of(
+          " is ",
+          " are ",
+          " uses ",
+          " runs ",
+          " requires ",
+          " needs ",
+          " must ",
+          " lives in ",
+          " lives under ",
+          " depends on ",
+          " contains ",
+          " was ",
+          " were ",
+          " has ",
+          " have ");
+
+  @Override
+  public List<Consolidation> consolidate(Session session, List<Memory> observations) {
+    Objects.requireNonNull(session, "session");
+    List<ObservationView> views = new ArrayList<>();
+    for (Memory m : observations) {
+      if (m.type() == MemoryType.OBSERVATION) {
+        views.add(ObservationView.of(m));
+      }
+    }
+    List<Consolidation> out = new ArrayList<>();
+    statements(views, out);
+    bugs(views, out);
+    workflow(views, out);
+    return out;
+  }
+
+  @Override
+  public String name() {
+    return "heuristic";
+  }
+
+  /** What the session did, in a few sentences; see {@link SessionSummary}. */
+  public static String summarize(Session session, List<Memory> observations) {
+    return SessionSummary.of(session, observations);
+  }
+
+  private static void statements(List<ObservationView> views, List<Consolidation> out) {
+    int facts = 0;
+    for (ObservationView v : views) {
+      boolean user = v.hookType() == HookType.PROMPT_SUBMIT;
+      if (!user && v.hookType() != HookType.AGENT_RESPONSE) {
+        continue;
+      }
+      for (String s : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
+        if (!FactAdmission.admits(s)) {
+          continue;
+        }
+        String content = TextCuts.asSentence(TextCuts.atWord(s, 2_000));
+        if (user && Wording.preference(s)) {
+          add(out, MemoryType.PREFERENCE, "Preference: ", content, 0.8, List.of(v));
+        } else if (Wording.decision(s)) {
+          add(out, MemoryType.ARCHITECTURE, "Decision: ", content, 0.75, List.of(v));
+        } else if (facts < MAX_FACTS && (user ? statesFact(s) : Wording.discovery(s))) {
+          facts++;
+          add(out, MemoryType.FACT, "Fact: ", content, user ? 0.55 : 0.6, List.of(v));
+        }
+      }
+    }
+  }
+
+  private static boolean statesFact(String sentence) {
+    String lower = " " + TextCuts.head(sentence, Wording.WINDOW).toLowerCase(Locale.ROOT) + " ";
+    int firstEnd = lower.indexOf(' ', 1);
+    String first = lower.substring(1, firstEnd < 0 ? lower.length() : firstEnd).replace(",", "");
+    if (IMPERATIVES.contains(first)) {
+      return false;
+    }
+    for (String marker : FACT_MARKERS) {
+      if (lower.contains(marker)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void bugs(List<ObservationView> views, List<Consolidation> out) {
+    Set<Integer> used = new LinkedHashSet<>();
+    for (int i = 0; i < views.size(); i++) {
+      ObservationView failure = views.get(i);
+      if (!failure.failed() || used.contains(i)) {
+        continue;
+      }
+      int fix = -1;
+      for (int j = i + 1; j < views.size() && fix < 0; j++) {
+        if (views.get(j).passed() && related(failure, views.get(j))) {
+          fix = j;
+        }
+      }
+      if (fix < 0) {
+        continue;
+      }
+      List<ObservationView> sources = new ArrayList<>();
+      sources.add(failure);
+      List<String> edited = new ArrayList<>();
+      for (int k = i + 1; k < fix; k++) {
+        ObservationView v = views.get(k);
+        if (v.failed() && related(failure, v)) {
+          used.add(k); // the same failure seen again before the fix
+          sources.add(v);
+        } else if (v.kind() == ObservationKind.FILE_EDIT) {
+          sources.add(v);
+          edited.addAll(v.memory().files());
+        }
+      }
+      ObservationView passed = views.get(fix);
+      sources.add(passed);
+      String symptom = failure.memory().title() + detail(failure.memory().summary());
+      String content =
+          "Symptom: "
+              + TextCuts.asSentence(symptom)
+              + (edited.isEmpty()
+                  ? ""
+                  : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".")
+              + " Verified: "
+              + TextCuts.asSentence(passed.memory().title());
+      add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, failure.memory().title());
+    }
+  }
+
+  /** The first "Error: …" or "Failed: …" statement of a summary, as " (…)", or "". */
+  private static String detail(String summary) {
+    int at = summary.indexOf("Error: ");
+    if (at < 0) {
+      at = summary.indexOf("Failed: ");
+    }
+    if (at < 0) {
+      return "";
+    }
+    return " (" + TextCuts.atWord(TextCuts.firstSentence(summary.substring(at), 1_000), 200) + ")";
+  }
+
+  /** A shared file, a shared concept that is not a tool or language, or the same command. */
+  private static boolean related(ObservationView a, ObservationView b) {
+    for (String file : a.memory().files()) {
+      if (b.memory().files().contains(file)) {
+        return true;
+      }
+    }
+    for (String concept : a.memory().concepts()) {
+      if (b.memory().concepts().contains(concept) && specific(concept)) {
+        return true;
+      }
+    }
+    return !a.command().isEmpty() && a.command().equals(b.command());
+  }
+
+  private static boolean specific(String concept) {
+    return !TokenScan.LANGUAGES.containsValue(concept)
+        && !ToolFamily.COMMAND_CONCEPTS.containsValue(concept)
+        && !Concepts.TECHNOLOGIES.contains(concept)
+        && ToolFamily.of(concept, null) == ToolFamily.OTHER;
+  }
+
+  private static void workflow(List<ObservationView> views, List<Consolidation> out) {
+    int last = -1;
+    for (int i = 0; i < views.size(); i++) {
+      if (views.get(i).passed() && buildOrTest(views.get(i).command())) {
+        last = i;
+      }
+    }
+    if (last < 0) {
+      return;
+    }
+    List<String> commands = new ArrayList<>();
+    List<ObservationView> sources = new ArrayList<>();
+    for (int i = 0; i <= last; i++) {
+      ObservationView v = views.get(i);
+      String c = TextCuts.atWord(v.command(), 200);
+      boolean ran =
+          v.kind() == ObservationKind.COMMAND_RUN || v.kind() == ObservationKind.TEST_RESULT;
+      if (buildOrTest(c) && ran && !v.failed()) {
+        commands.remove(c);
+        commands.add(c);
+        sources.add(v);
+      }
+    }
+    List<String> steps = commands.subList(Math.max(0, commands.size() - 5), commands.size());
+    String content =
+        "To build and test, run "
+            + String.join(", then ", steps)
+            + ". It passed: "
+            + TextCuts.asSentence(views.get(last).memory().title());
+    add(out, MemoryType.WORKFLOW, "Workflow: ", content, 0.55, sources, String.join(" → ", steps));
+  }
+
+  private static boolean buildOrTest(String command) {
+    if (command.isEmpty()) {
+      return false;
+    }
+    String program = ToolFamily.firstWord(command);
+    String lower = command.toLowerCase(Locale.ROOT);
+    return ToolFamily.COMMAND_CONCEPTS.containsKey(program)
+            && !program.equals("git")
+            && !program.equals("docker")
+        || lower.contains("test")
+        || lower.contains("build")
+        || lower.contains("verify")
+        || lower.contains("compile")
+        || lower.contains("lint");
+  }
+
+  private static void add(
+      List<Consolidation> out,
+      MemoryType type,
+      String titlePrefix,
+      String content,
+      double importance,
+      List<ObservationView> sources) {
+    add(out, type, titlePrefix, content, importance, sources, content);
+  }
+
+  private static void add(
+      List<Consolidation> out,
+      MemoryType type,
+      String titlePrefix,
+      String content,
+      double importance,
+      List<ObservationView> sources,
+      String titleText) {
+    Set<MemoryId> ids = new LinkedHashSet<>();
+    Set<String> concepts = new LinkedHashSet<>();
+    Set<String> files = new LinkedHashSet<>();
+    for (ObservationView v : sources) {
+      ids.add(v.memory().id());
+      concepts.addAll(v.memory().concepts());
+      files.addAll(v.memory().files());
+    }
+    String body = TextCuts.atWord(content, MemoryDraft.MAX_CONTENT);
+    for (int i = 0; i < out.size(); i++) {
+      Consolidation earlier = out.get(i);
+      if (earlier.type() == type && NearDuplicates.nearDuplicate(earlier.content(), body)) {
+        Set<MemoryId> all = new LinkedHashSet<>(earlier.sources());
+        all.addAll(ids);
+        out.set(i, merged(earlier, all, concepts, files));
+        return;
+      }
+    }
+    String title =
+        TextCuts.atWord(
+            titlePrefix + TextCuts.flat(stripDot(titleText), 1_000), MemoryDraft.MAX_TITLE);
+    out.add(
+        new Consolidation(
+            type,
+            title,
+            body,
+            limit(concepts, MAX_CONCEPTS),
+            limit(files, MemoryDraft.MAX_FILES),
+            importance,
+            List.copyOf(ids)));
+  }
+
+  private static Consolidation merged(
+      Consolidation earlier, Collection<MemoryId> ids, Set<String> concepts, Set<String> files) {
+    Set<String> c = new LinkedHashSet<>(earlier.concepts());
+    c.addAll(concepts);
+    Set<String> f = new LinkedHashSet<>(earlier.files());
+    f.addAll(files);
+    return new Consolidation(
+        earlier.type(),
+        earlier.title(),
+        earlier.content(),
+        limit(c, MAX_CONCEPTS),
+        limit(f, MemoryDraft.MAX_FILES),
+        earlier.importance(),
+        List.copyOf(ids));
+  }
+
+  private static List<String> limit(Set<String> values, int max) {
+    return new ArrayList<>(values).subList(0, Math.min(max, values.size()));
+  }
+
+  private static String stripDot(String s) {
+    return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+  }
+}

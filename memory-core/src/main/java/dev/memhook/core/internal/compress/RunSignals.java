@@ -1,0 +1,264 @@
+package dev.memhook.core.internal.compress;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a command's output says about how it went: test counts (JUnit and Maven Surefire, Gradle,
+ * pytest, Jest, Cargo, Go), the build result, the exit code and the first error line.
+ *
+ * <p>Read with {@code indexOf} and hand-written digit scans, never a regular expression, over a
+ * bounded window: test summaries and build results come last, so {@link #of} reads the head and the
+ * tail of a long output, never the middle.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param tests whether the output holds test results
+ * @param outcome what the tests (or, without tests, the build or the exit code) say
+ * @param label a short result for a title, such as {@code "3 failures"} or {@code "12 passed"}, or
+ *     ""
+ * @param facts one-sentence statements: the test summary line, failed tests, the build result
+ * @param exitCode the exit code the output reports, or -1
+ * @param errorLine the first line that reads as an error, or ""
+ */
+record RunSignals(
+    boolean tests,
+    Outcome outcome,
+    String label,
+    List<String> facts,
+    int exitCode,
+    String errorLine) {
+
+  /** How a run went. */
+  enum Outcome {
+    PASSED,
+    FAILED,
+    UNKNOWN
+  }
+
+  /** How much of the head and of the tail of an output is read. */
+  static final int WINDOW = 16_384;
+
+  private static final int MAX_FAILED_TESTS = 3;
+
+  private static final String[] ERROR_MARKERS = {
+    "error:",
+    "Error:",
+    "ERROR:",
+    "[ERROR]",
+    "Exception:",
+    "Exception in thread",
+    "Traceback (most",
+    "fatal:",
+    "FATAL",
+    "panic:",
+    "command not found",
+    "No such file or directory",
+    "Permission denied",
+    "BUILD FAILURE",
+    "BUILD FAILED",
+    "npm ERR!",
+    "error[E"
+  };
+
+  RunSignals {
+    facts = List.copyOf(facts);
+  }
+
+  /** The signals of {@code output} (null is nothing). */
+  static RunSignals of(String output) {
+    if (output == null || output.isEmpty()) {
+      return new RunSignals(false, Outcome.UNKNOWN, "", List.of(), -1, "");
+    }
+    String head = TextCuts.head(output, WINDOW);
+    String tail = output.length() > 2 * WINDOW ? TextCuts.tail(output, WINDOW) : output;
+    String text = output.length() > 2 * WINDOW ? head + "\n" + tail : output;
+    List<String> facts = new ArrayList<>();
+    int[] counts = testCounts(text, facts);
+    boolean tests = counts != null || text.contains("--- FAIL:");
+    Outcome outcome = Outcome.UNKNOWN;
+    String label = "";
+    if (counts != null) {
+      int failed = counts[1];
+      outcome = failed > 0 ? Outcome.FAILED : Outcome.PASSED;
+      label =
+          failed > 0 ? failed + (failed == 1 ? " failure" : " failures") : counts[0] + " passed";
+    } else if (tests) {
+      outcome = Outcome.FAILED;
+      label = "tests failed";
+      facts.add("Go tests failed.");
+    }
+    failedTests(text, facts);
+    boolean buildFailed = text.contains("BUILD FAILURE") || text.contains("BUILD FAILED");
+    boolean buildPassed = text.contains("BUILD SUCCESS");
+    if (buildFailed) {
+      facts.add("The build failed.");
+    } else if (buildPassed) {
+      facts.add("The build succeeded.");
+    }
+    int exit = exitCode(head);
+    if (exit > 0) {
+      facts.add("It exited with code " + exit + ".");
+    }
+    if (outcome == Outcome.UNKNOWN) {
+      if (buildFailed || exit > 0) {
+        outcome = Outcome.FAILED;
+      } else if (buildPassed || exit == 0) {
+        outcome = Outcome.PASSED;
+      }
+    }
+    return new RunSignals(tests, outcome, label, facts, exit, errorLine(head));
+  }
+
+  /** [run, failed] from the last test summary, adding its line to facts; null if none. */
+  private static int[] testCounts(String text, List<String> facts) {
+    int at = text.lastIndexOf("Tests run: ");
+    if (at >= 0) { // JUnit console and Maven Surefire: the last line is the total
+      String line = lineAt(text, at);
+      int run = numberAfter(line, "Tests run: ");
+      int failures = Math.max(0, numberAfter(line, "Failures: "));
+      int errors = Math.max(0, numberAfter(line, "Errors: "));
+      int skipped = numberAfter(line, "Skipped: ");
+      facts.add(
+          "Tests run: "
+              + run
+              + ", Failures: "
+              + failures
+              + ", Errors: "
+              + errors
+              + (skipped >= 0 ? ", Skipped: " + skipped : "")
+              + ".");
+      return new int[] {Math.max(0, run), failures + errors};
+    }
+    at = text.lastIndexOf("test result: "); // Cargo
+    if (at < 0) {
+      at = text.lastIndexOf("Tests: "); // Jest
+    }
+    if (at < 0) {
+      at = lastLineWith(text, " passed", " failed"); // pytest, Gradle
+    }
+    if (at < 0) {
+      return null;
+    }
+    String line = lineAt(text, at);
+    int passed = numberBefore(line, " passed");
+    int failed = Math.max(numberBefore(line, " failed"), numberBefore(line, " failing"));
+    if (passed < 0 && failed < 0) {
+      int completed = numberBefore(line, " tests completed");
+      if (completed < 0) {
+        return null;
+      }
+      passed = completed;
+    }
+    facts.add(TextCuts.asSentence(TextCuts.atWord(stripRule(line), 200)));
+    return new int[] {Math.max(0, passed) + Math.max(0, failed), Math.max(0, failed)};
+  }
+
+  /** Surefire's list of failed tests, after {@code Failures:} or {@code Errors:} in the summary. */
+  private static void failedTests(String text, List<String> facts) {
+    int at = text.lastIndexOf("[ERROR] Failures:");
+    if (at < 0) {
+      at = text.lastIndexOf("[ERROR] Errors:");
+    }
+    if (at < 0) {
+      return;
+    }
+    int added = 0;
+    int pos = text.indexOf('\n', at);
+    while (pos >= 0 && added < MAX_FAILED_TESTS) {
+      String line = lineAt(text, pos + 1);
+      if (!line.startsWith("[ERROR]   ")) {
+        break;
+      }
+      facts.add("Failed: " + TextCuts.asSentence(TextCuts.atWord(line.substring(7).strip(), 200)));
+      added++;
+      pos = text.indexOf('\n', pos + 1);
+    }
+  }
+
+  /** Where the last line with a number before one of {@code words} has it, or -1. */
+  private static int lastLineWith(String text, String... words) {
+    int best = -1;
+    for (String word : words) {
+      int at = text.lastIndexOf(word);
+      if (at > best && numberBefore(lineAt(text, at), word) >= 0) {
+        best = at;
+      }
+    }
+    return best;
+  }
+
+  private static String stripRule(String line) {
+    int s = 0;
+    int e = line.length();
+    while (s < e && (line.charAt(s) == '=' || line.charAt(s) == ' ')) {
+      s++;
+    }
+    while (e > s && (line.charAt(e - 1) == '=' || line.charAt(e - 1) == ' ')) {
+      e--;
+    }
+    return line.substring(s, e);
+  }
+
+  /** The line {@code at} lies in, stripped. */
+  static String lineAt(String text, int at) {
+    int start = text.lastIndexOf('\n', at - 1) + 1;
+    int end = text.indexOf('\n', at);
+    return text.substring(start, end < 0 ? text.length() : end).strip();
+  }
+
+  /** The number right after {@code label} in {@code line}, or -1. */
+  static int numberAfter(String line, String label) {
+    int at = line.indexOf(label);
+    if (at < 0) {
+      return -1;
+    }
+    int i = at + label.length();
+    long value = 0;
+    int digits = 0;
+    while (i < line.length() && Character.isDigit(line.charAt(i)) && digits < 9) {
+      value = value * 10 + (line.charAt(i) - '0');
+      i++;
+      digits++;
+    }
+    return digits == 0 ? -1 : (int) value;
+  }
+
+  /** The number right before the first {@code word} in {@code line}, or -1. */
+  static int numberBefore(String line, String word) {
+    int at = line.indexOf(word);
+    if (at <= 0) {
+      return -1;
+    }
+    int i = at;
+    int digits = 0;
+    while (i > 0 && Character.isDigit(line.charAt(i - 1)) && digits < 9) {
+      i--;
+      digits++;
+    }
+    return digits == 0 ? -1 : Integer.parseInt(line.substring(i, at));
+  }
+
+  private static int exitCode(String text) {
+    for (String label :
+        new String[] {"Exit code ", "exit code ", "exited with code ", "exit status "}) {
+      int code = numberAfter(text, label);
+      if (code >= 0) {
+        return code;
+      }
+    }
+    return -1;
+  }
+
+  /** The first line of {@code text} holding an error marker, cut to 200 characters, or "". */
+  static String errorLine(String text) {
+    int best = -1;
+    for (String marker : ERROR_MARKERS) {
+      int at = text.indexOf(marker);
+      if (at >= 0 && (best < 0 || at < best)) {
+        best = at;
+      }
+    }
+    return best < 0 ? "" : TextCuts.atWord(lineAt(text, best), 200);
+  }
+}

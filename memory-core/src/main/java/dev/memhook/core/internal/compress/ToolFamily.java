@@ -1,0 +1,108 @@
+package dev.memhook.core.internal.compress;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What kind of tool an agent used, from its name: Claude Code's {@code Edit}, {@code Write}, {@code
+ * MultiEdit}, {@code Read}, {@code Bash}, and the names other agents give the same tools ({@code
+ * apply_patch}, {@code str_replace}, {@code read_file}, {@code shell}, {@code run_command}). A
+ * shell command that only reads ({@code cat}, {@code grep}, {@code ls}, …) counts as a read.
+ */
+enum ToolFamily {
+  EDIT,
+  READ,
+  SHELL,
+  OTHER;
+
+  private static final Set<String> READING_COMMANDS =
+      Set.of(
+          "cat", "head", "tail", "less", "more", "grep", "rg", "ag", "find", "ls", "tree", "wc",
+          "bat", "fd", "stat", "file");
+
+  /** Frameworks and tools by the first word of a command. */
+  static final Map<String, String> COMMAND_CONCEPTS =
+      Map.ofEntries(
+          Map.entry("mvn", "maven"),
+          Map.entry("mvnw", "maven"),
+          Map.entry("gradle", "gradle"),
+          Map.entry("gradlew", "gradle"),
+          Map.entry("npm", "npm"),
+          Map.entry("npx", "npm"),
+          Map.entry("yarn", "yarn"),
+          Map.entry("pnpm", "pnpm"),
+          Map.entry("node", "node"),
+          Map.entry("pytest", "pytest"),
+          Map.entry("python", "python"),
+          Map.entry("python3", "python"),
+          Map.entry("pip", "python"),
+          Map.entry("cargo", "cargo"),
+          Map.entry("go", "go"),
+          Map.entry("git", "git"),
+          Map.entry("docker", "docker"),
+          Map.entry("kubectl", "kubernetes"),
+          Map.entry("make", "make"),
+          Map.entry("java", "java"),
+          Map.entry("javac", "java"),
+          Map.entry("jest", "jest"),
+          Map.entry("dotnet", "dotnet"));
+
+  /**
+   * The family of the tool named {@code tool} (null is {@link #OTHER}) run with {@code command}.
+   */
+  static ToolFamily of(String tool, String command) {
+    if (tool == null) {
+      return OTHER;
+    }
+    String name = tool.toLowerCase(Locale.ROOT);
+    if (name.contains("todo") || name.equals("task") || name.equals("agent")) {
+      return OTHER;
+    }
+    if (name.contains("edit")
+        || name.contains("write")
+        || name.contains("patch")
+        || name.contains("replace")
+        || name.contains("create")
+        || name.contains("insert")) {
+      return EDIT;
+    }
+    if (name.contains("bash")
+        || name.contains("shell")
+        || name.contains("command")
+        || name.contains("terminal")
+        || name.contains("exec")
+        || name.equals("run")
+        || name.equals("sh")
+        || name.equals("powershell")
+        || name.equals("cmd")) {
+      return READING_COMMANDS.contains(firstWord(command)) ? READ : SHELL;
+    }
+    if (name.contains("read")
+        || name.contains("view")
+        || name.contains("cat")
+        || name.contains("grep")
+        || name.contains("glob")
+        || name.contains("search")
+        || name.contains("fetch")
+        || name.contains("list")
+        || name.equals("ls")) {
+      return READ;
+    }
+    return OTHER;
+  }
+
+  /** The program a command line runs, without its directory: {@code ./mvnw -q} gives mvnw. */
+  static String firstWord(String command) {
+    if (command == null) {
+      return "";
+    }
+    String s = command.strip();
+    int end = 0;
+    while (end < s.length() && !Character.isWhitespace(s.charAt(end))) {
+      end++;
+    }
+    String word = s.substring(0, end);
+    return word.substring(word.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+  }
+}

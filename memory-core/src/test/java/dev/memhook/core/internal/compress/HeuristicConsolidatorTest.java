@@ -1,0 +1,179 @@
+package dev.memhook.core.internal.compress;
+
+import static dev.memhook.core.internal.compress.CaptureFixtures.EDIT_INPUT;
+import static dev.memhook.core.internal.compress.CaptureFixtures.SUREFIRE_FAILURE;
+import static dev.memhook.core.internal.compress.CaptureFixtures.SUREFIRE_SUCCESS;
+import static dev.memhook.core.internal.compress.CaptureFixtures.bash;
+import static dev.memhook.core.internal.compress.CaptureFixtures.observation;
+import static dev.memhook.core.internal.compress.CaptureFixtures.prompt;
+import static dev.memhook.core.internal.compress.CaptureFixtures.session;
+import static dev.memhook.core.internal.compress.CaptureFixtures.stored;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.capture.Consolidation;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** What the heuristic consolidator distils from a realistic session. */
+class HeuristicConsolidatorTest {
+
+  private final HeuristicConsolidator consolidator = new HeuristicConsolidator();
+
+  private final List<Memory> session =
+      List.of(
+          stored(
+              prompt(
+                  "p1",
+                  "I prefer tabs over spaces. How do I run the tests? Use tabs. src/App.java."
+                      + " Let me know when it is done.")),
+          stored(
+              prompt(
+                  "p2",
+                  "We decided to keep the parser hand-written. The staging database runs on"
+                      + " port 5433. Fix the failing test in CalculatorTest.")),
+          stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+          stored(
+              observation(
+                  "r1",
+                  HookType.POST_TOOL_USE,
+                  EventData.tool("Read", "{\"file_path\":\"README.md\"}", "# calc"))),
+          stored(
+              observation("e1", HookType.POST_TOOL_USE, EventData.tool("Edit", EDIT_INPUT, "ok"))),
+          stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)),
+          stored(
+              observation(
+                  "a1",
+                  HookType.AGENT_RESPONSE,
+                  EventData.message(
+                      "Okay, the tests pass now. It turns out the sign was dropped by Math.abs"
+                          + " in Calculator.add. Should I also update the README?"))));
+
+  private List<Consolidation> consolidate(List<Memory> memories) {
+    return consolidator.consolidate(session(), memories);
+  }
+
+  private static List<Consolidation> ofType(List<Consolidation> all, MemoryType type) {
+    return all.stream().filter(c -> c.type() == type).toList();
+  }
+
+  private static List<String> ids(Consolidation c) {
+    return c.sources().stream().map(MemoryId::value).toList();
+  }
+
+  @Test
+  void preferencesAndDecisions_areAdmitted_withTheirPromptAsSource() {
+    List<Consolidation> all = consolidate(session);
+
+    List<Consolidation> preferences = ofType(all, MemoryType.PREFERENCE);
+    assertEquals(1, preferences.size(), all.toString());
+    assertEquals("I prefer tabs over spaces.", preferences.get(0).content());
+    assertEquals("Preference: I prefer tabs over spaces", preferences.get(0).title());
+    assertEquals(List.of("p1"), ids(preferences.get(0)));
+
+    List<Consolidation> decisions = ofType(all, MemoryType.ARCHITECTURE);
+    assertEquals(1, decisions.size(), all.toString());
+    assertEquals("We decided to keep the parser hand-written.", decisions.get(0).content());
+    assertEquals(List.of("p2"), ids(decisions.get(0)));
+  }
+
+  @Test
+  void statedFactsAndFindings_areFacts_butQuestionsFragmentsScaffoldingAndInstructionsAreNot() {
+    List<String> facts =
+        ofType(consolidate(session), MemoryType.FACT).stream().map(Consolidation::content).toList();
+
+    assertEquals(
+        List.of(
+            "The staging database runs on port 5433.",
+            "It turns out the sign was dropped by Math.abs in Calculator.add."),
+        facts);
+    Set<String> everything =
+        consolidate(session).stream().map(Consolidation::content).collect(Collectors.toSet());
+    for (String rejected :
+        List.of(
+            "How do I run the tests?",
+            "Use tabs.",
+            "src/App.java.",
+            "Let me know when it is done.",
+            "Okay, the tests pass now.",
+            "Should I also update the README?",
+            "Fix the failing test in CalculatorTest.")) {
+      assertFalse(everything.contains(rejected), rejected);
+    }
+  }
+
+  @Test
+  void errorFollowedByAPassingRunOfTheSameTests_isABug_linkedToFailureFixAndPass() {
+    List<Consolidation> bugs = ofType(consolidate(session), MemoryType.BUG);
+
+    assertEquals(1, bugs.size(), bugs.toString());
+    Consolidation bug = bugs.get(0);
+    assertEquals(List.of("b1", "e1", "b2"), ids(bug));
+    assertEquals("Bug: Ran mvn test: 1 failure", bug.title());
+    assertTrue(bug.content().startsWith("Symptom: Ran mvn test: 1 failure"), bug.content());
+    assertTrue(
+        bug.content().contains("Fix: edited /work/calc/src/main/java/dev/example/Calculator.java."),
+        bug.content());
+    assertTrue(bug.content().endsWith("Verified: Ran mvn test: 12 passed."), bug.content());
+    assertTrue(bug.files().contains("CalculatorTest.java"), bug.files().toString());
+    assertTrue(bug.concepts().contains("calculatortest"), bug.concepts().toString());
+  }
+
+  @Test
+  void failureNeverFixed_isNoBug() {
+    List<Memory> unfixed = session.subList(0, 5);
+    assertEquals(List.of(), ofType(consolidate(unfixed), MemoryType.BUG));
+  }
+
+  @Test
+  void buildCommandsThatPassed_areAWorkflow() {
+    List<Consolidation> workflows = ofType(consolidate(session), MemoryType.WORKFLOW);
+    assertEquals(1, workflows.size(), workflows.toString());
+    assertEquals(
+        "To build and test, run mvn test. It passed: Ran mvn test: 12 passed.",
+        workflows.get(0).content());
+    assertEquals(List.of("b2"), ids(workflows.get(0)));
+  }
+
+  @Test
+  void everyConsolidation_hasSources_amongTheGivenObservations_andNoObservationType() {
+    Set<MemoryId> given = session.stream().map(Memory::id).collect(Collectors.toSet());
+    List<Consolidation> all = consolidate(session);
+    assertFalse(all.isEmpty());
+    for (Consolidation c : all) {
+      assertFalse(c.sources().isEmpty(), c.toString());
+      assertTrue(given.containsAll(c.sources()), c.toString());
+      assertTrue(c.title().length() <= 200 && !c.title().isBlank(), c.toString());
+    }
+  }
+
+  @Test
+  void repeatedPreference_isMergedIntoOne_withBothSources() {
+    List<Memory> twice =
+        List.of(
+            stored(prompt("p1", "Always use tabs for indentation in Java files.")),
+            stored(prompt("p2", "Please use tabs for indentation in Java files, always.")));
+    List<Consolidation> preferences = ofType(consolidate(twice), MemoryType.PREFERENCE);
+    assertEquals(1, preferences.size(), preferences.toString());
+    assertEquals(List.of("p1", "p2"), ids(preferences.get(0)));
+  }
+
+  @Test
+  void sessionSummary_saysHowItBegan_countsByKind_filesEdited_andTheFinalTestState() {
+    assertEquals(
+        "Began with: \"I prefer tabs over spaces. How do I run the tests? Use tabs. src/App.java."
+            + " Let me know when it is done.\". 7 observations: 1 file edit, 1 file read,"
+            + " 2 test runs, 1 decision, 1 discovery, 1 preference."
+            + " Files edited: /work/calc/src/main/java/dev/example/Calculator.java."
+            + " Tests at the end: passing (Ran mvn test: 12 passed).",
+        HeuristicConsolidator.summarize(session(), session));
+  }
+}
