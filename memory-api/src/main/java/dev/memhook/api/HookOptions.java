@@ -26,6 +26,9 @@ import java.util.Objects;
  *     capture pipeline, into {@code scope}
  * @param sessionId the session captured messages belong to; null names it after the id of the
  *     conversation's first message, so every hook on one conversation captures into one session
+ * @param userName who the user is, when the host knows: captured user messages carry it as their
+ *     origin's name (questions that name people find what they said); null for unnamed
+ * @param assistantName the model's or agent's name for its captured answers; null for unnamed
  */
 public record HookOptions(
     Scope scope,
@@ -36,7 +39,9 @@ public record HookOptions(
     int maxMemoryChars,
     int maxResultChars,
     boolean capture,
-    String sessionId) {
+    String sessionId,
+    String userName,
+    String assistantName) {
 
   /**
    * Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message.
@@ -95,6 +100,8 @@ public record HookOptions(
     inRange("maxMemoryChars", maxMemoryChars, MIN_MEMORY_CHARS, MAX_CHARS);
     inRange("maxResultChars", maxResultChars, MIN_RESULT_CHARS, MAX_CHARS);
     FieldLimits.optional("sessionId", sessionId, MemoryDraft.MAX_SESSION);
+    FieldLimits.optional("userName", userName, MemoryDraft.MAX_ORIGIN_NAME);
+    FieldLimits.optional("assistantName", assistantName, MemoryDraft.MAX_ORIGIN_NAME);
     if (maxMemoryChars > maxResultChars) {
       throw new IllegalArgumentException(
           "maxMemoryChars ("
@@ -137,6 +144,8 @@ public record HookOptions(
     private int maxResultChars = DEFAULT_MAX_RESULT_CHARS;
     private boolean capture = true;
     private String sessionId;
+    private String userName;
+    private String assistantName;
 
     private final BuilderSettings settings = new BuilderSettings();
 
@@ -218,6 +227,29 @@ public record HookOptions(
     }
 
     /**
+     * Who the user is: captured user messages carry this name as their origin's, at most {@value
+     * MemoryDraft#MAX_ORIGIN_NAME} characters and not blank.
+     */
+    public Builder userName(String value) {
+      settings.checkUnset("userName");
+      this.userName =
+          FieldLimits.optional(
+              "userName", Objects.requireNonNull(value, "userName"), MemoryDraft.MAX_ORIGIN_NAME);
+      return settings.recorded(this, "userName");
+    }
+
+    /** The assistant's name, for its captured answers; as {@link #userName(String)}. */
+    public Builder assistantName(String value) {
+      settings.checkUnset("assistantName");
+      this.assistantName =
+          FieldLimits.optional(
+              "assistantName",
+              Objects.requireNonNull(value, "assistantName"),
+              MemoryDraft.MAX_ORIGIN_NAME);
+      return settings.recorded(this, "assistantName");
+    }
+
+    /**
      * Builds the options.
      *
      * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars}
@@ -232,7 +264,9 @@ public record HookOptions(
           maxMemoryChars,
           maxResultChars,
           capture,
-          sessionId);
+          sessionId,
+          userName,
+          assistantName);
     }
   }
 }

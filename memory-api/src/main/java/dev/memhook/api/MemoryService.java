@@ -125,9 +125,9 @@ public interface MemoryService extends AutoCloseable {
    * {@link #observe(LifecycleEvent)} for an event as JSON, in the shape a coding agent's hook
    * script posts: {@code {"hookType": "PostToolUse", "sessionId": "…", "project": "…", "cwd": "…",
    * "timestamp": "2026-11-30T10:15:00Z" or epoch milliseconds, "eventId": "…", "data": {"toolName":
-   * "…", "input": …, "output": …, "prompt": "…", "error": "…", "agentName": "…", "message": "…"}}}.
-   * Input and output may be any JSON value; an object or array is kept as its JSON text. Unknown
-   * fields are ignored.
+   * "…", "input": …, "output": …, "prompt": "…", "error": "…", "agentName": "…", "message": "…",
+   * "speaker": "…"}}}. Input and output may be any JSON value; an object or array is kept as its
+   * JSON text. Unknown fields are ignored.
    *
    * @throws IllegalArgumentException if the text is not one JSON object, or names a field that is
    *     missing or malformed (the message names it); nothing of it is stored

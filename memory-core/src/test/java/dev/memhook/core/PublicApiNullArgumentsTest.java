@@ -170,11 +170,19 @@ class PublicApiNullArgumentsTest {
           MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
           Origin.class, Set.of("name"),
           ChatMessage.class, Set.of("toolCall"),
-          HookOptions.class, Set.of("sessionId"),
+          HookOptions.class, Set.of("sessionId", "userName", "assistantName"),
           CaptureOptions.class, Set.of("compressor", "consolidator", "journalDirectory"),
           LifecycleEvent.class, Set.of("project", "cwd", "timestamp", "eventId"),
           EventData.class,
-              Set.of("toolName", "input", "output", "prompt", "error", "agentName", "message"),
+              Set.of(
+                  "toolName",
+                  "input",
+                  "output",
+                  "prompt",
+                  "error",
+                  "agentName",
+                  "message",
+                  "speaker"),
           Session.class, Set.of("endedAt", "firstPrompt", "summary"),
           Observation.class, Set.of("toolName"));
 
@@ -258,6 +266,7 @@ class PublicApiNullArgumentsTest {
     tester.ignore(
         Memory.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
     tester.ignore(Memory.Builder.class.getMethod("supersedes", MemoryId.class)); // "null clears it"
+    tester.ignore(EventData.class.getMethod("withSpeaker", String.class)); // "null clears it"
     for (Record sample : RECORDS.values()) {
       tester.testAllPublicInstanceMethods(sample);
     }

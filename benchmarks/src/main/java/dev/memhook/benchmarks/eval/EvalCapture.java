@@ -39,8 +39,10 @@ import java.util.Optional;
  * session), project = the conversation id, cwd {@code "locomo"}, timestamp = the memory's time
  * parsed by {@link ConversationTime} (an unparseable time is left null, so the service's clock
  * stamps it, as {@code remember} does), event id = the eval id, prompt = the same content {@link
- * EvalIngest#content} gives {@code remember} (text and image caption; the speaker is not in it).
- * Capture names no speaker and writes the context itself ({@code "user: <previous turn>"}).
+ * EvalIngest#content} gives {@code remember} (text and image caption; the speaker is not in it),
+ * speaker = the memory's speaker (the event's {@code data.speaker}, stored as the origin's name)
+ * unless speakers are unnamed. Capture writes the context itself ({@code "<speaker>: <previous
+ * turn>"}, {@code "user: …"} when unnamed).
  *
  * <p>The events go through a service of their own on the shared store and embedder: capture into
  * scope {@code eval} with a scope per project (the conversation), which is the scope {@link
@@ -80,6 +82,7 @@ final class EvalCapture {
       Map<String, Scope> scopes,
       MemoryStore store,
       Embedder embedder,
+      boolean namedSpeakers,
       PrintStream out) {
     CaptureOptions capture =
         CaptureOptions.builder()
@@ -122,7 +125,12 @@ final class EvalCapture {
                 .cwd(CWD)
                 .timestamp(at)
                 .eventId(m.id())
-                .data(EventData.prompt(content))
+                .data(
+                    EventData.prompt(content)
+                        .withSpeaker(
+                            namedSpeakers && m.speaker() != null && !m.speaker().isBlank()
+                                ? m.speaker()
+                                : null))
                 .build();
         if (service.observe(event) != ObserveResult.ACCEPTED) {
           notAccepted++;

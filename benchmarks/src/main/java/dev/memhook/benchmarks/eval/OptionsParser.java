@@ -59,10 +59,9 @@ final class OptionsParser {
     if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
       throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
     }
-    if (ingest == RetrievalEval.Ingest.CAPTURE && (!context || !named)) {
+    if (ingest == RetrievalEval.Ingest.CAPTURE && !context) {
       throw new IllegalArgumentException(
-          "--no-context and --unnamed-speakers apply to --ingest remember only"
-              + " (capture always stores the previous turn, and never a speaker's name)");
+          "--no-context applies to --ingest remember only (capture always stores the previous turn)");
     }
     return new RetrievalEval.Options(
         data,

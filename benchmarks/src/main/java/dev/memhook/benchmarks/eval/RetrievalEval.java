@@ -63,9 +63,9 @@ import java.util.Objects;
  * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
  * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
  * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
- * --unnamed-speakers} (remember: store every memory as {@code Origin.user()} with a {@code "user:
- * "} context, as capture does, to separate what the speaker name is worth from what the capture
- * path changes).
+ * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
+ * remember as a host that does not know names would; capture without the event's {@code speaker}),
+ * to separate what the speaker name is worth from what the capture path changes.
  *
  * <p>This class wires the run; {@link OptionsParser} reads the command line, {@link EvalIngest}
  * stores the data, {@link EvalRecalls} measures and {@link EvalReportPrinter} prints.
@@ -225,7 +225,8 @@ public final class RetrievalEval {
                     options.context(),
                     options.namedSpeakers(),
                     out);
-            case CAPTURE -> EvalCapture.captureAll(data, scopes, store, embedder, out);
+            case CAPTURE ->
+                EvalCapture.captureAll(data, scopes, store, embedder, options.namedSpeakers(), out);
           };
       out.printf(
           Locale.ROOT,

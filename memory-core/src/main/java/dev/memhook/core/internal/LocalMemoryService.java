@@ -303,7 +303,11 @@ public final class LocalMemoryService implements MemoryService {
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(
-                      capture::observeFromHook, options.sessionId(), GetMemoryTool.NAME)
+                      capture::observeFromHook,
+                      options.sessionId(),
+                      GetMemoryTool.NAME,
+                      options.userName(),
+                      options.assistantName())
                   : null,
               executor,
               () -> {

@@ -21,10 +21,10 @@ import java.time.format.DateTimeParseException;
  *
  * <p>Format 1: {@code {"v":1,"key":…,"observationId":…,"scope":…,"capturedAt":…,"truncated":…,
  * "event":{"hookType":…,"sessionId":…,"project":…,"cwd":…,"timestamp":…,"eventId":…,"data":{
- * "toolName":…,"input":…,"output":…,"prompt":…,"error":…,"agentName":…,"message":…}}}}. Instants
- * are ISO-8601 strings with every digit of the nanoseconds ({@link Instant#toString}); the hook
- * type is its wire name; an absent (null) field is left out. Every string round-trips exactly, a
- * lone surrogate included (Jackson writes it as a {@code \}{@code u} escape). Reading ignores
+ * "toolName":…,"input":…,"output":…,"prompt":…,"error":…,"agentName":…,"message":…,"speaker":…}}}}.
+ * Instants are ISO-8601 strings with every digit of the nanoseconds ({@link Instant#toString}); the
+ * hook type is its wire name; an absent (null) field is left out. Every string round-trips exactly,
+ * a lone surrogate included (Jackson writes it as a {@code \}{@code u} escape). Reading ignores
  * unknown fields, so a field added within format 1 does not break older readers.
  *
  * <p>Streaming Jackson, no data binding. Stateless and thread-safe.
@@ -64,6 +64,7 @@ public final class AcceptedEventCodec {
       optional(g, "error", d.error());
       optional(g, "agentName", d.agentName());
       optional(g, "message", d.message());
+      optional(g, "speaker", d.speaker());
       g.writeEndObject();
       g.writeEndObject();
       g.writeEndObject();
@@ -166,7 +167,7 @@ public final class AcceptedEventCodec {
 
   private static EventData data(JsonParser p) throws IOException {
     expect(p.currentToken() == JsonToken.START_OBJECT, "has event.data that is not an object");
-    String[] f = new String[7];
+    String[] f = new String[8];
     for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
       String name = p.currentName();
       p.nextToken();
@@ -179,6 +180,7 @@ public final class AcceptedEventCodec {
             case "error" -> 4;
             case "agentName" -> 5;
             case "message" -> 6;
+            case "speaker" -> 7;
             default -> -1;
           };
       if (i < 0) {
@@ -187,7 +189,7 @@ public final class AcceptedEventCodec {
         f[i] = text(p, "event.data." + name);
       }
     }
-    return new EventData(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+    return new EventData(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
   }
 
   private static void optional(JsonGenerator g, String name, String value) throws IOException {

@@ -48,6 +48,8 @@ public final class ConversationCapture {
 
   private final Function<LifecycleEvent, ObserveResult> observe;
   private final String memoryTool;
+  private final String userName;
+  private final String assistantName;
   private String sessionId;
   private final Set<String> handled = new HashSet<>();
 
@@ -58,9 +60,15 @@ public final class ConversationCapture {
    *     service, captures into the same session (and a message captured before is recognised)
    */
   public ConversationCapture(
-      Function<LifecycleEvent, ObserveResult> observe, String sessionId, String memoryTool) {
+      Function<LifecycleEvent, ObserveResult> observe,
+      String sessionId,
+      String memoryTool,
+      String userName,
+      String assistantName) {
     this.observe = Objects.requireNonNull(observe, "observe");
     this.memoryTool = Objects.requireNonNull(memoryTool, "memoryTool");
+    this.userName = userName;
+    this.assistantName = assistantName;
     this.sessionId = sessionId;
   }
 
@@ -104,11 +112,11 @@ public final class ConversationCapture {
       switch (m.role()) {
         case USER -> {
           type = HookType.PROMPT_SUBMIT;
-          data = EventData.prompt(m.text());
+          data = EventData.prompt(m.text()).withSpeaker(userName);
         }
         case ASSISTANT -> {
           type = HookType.AGENT_RESPONSE;
-          data = EventData.message(m.text());
+          data = EventData.message(m.text()).withSpeaker(assistantName);
         }
         case TOOL_CALL -> {
           ChatMessage result = results.get(m.toolCall().id());

@@ -25,13 +25,14 @@ import java.util.StringJoiner;
  * <p>Accepted shape: {@code hookType}, {@code sessionId}, {@code project}, {@code cwd}, {@code
  * timestamp} (an ISO-8601 instant string or an integral number of epoch milliseconds), {@code
  * eventId} and a {@code data} object with {@code toolName}, {@code input}, {@code output}, {@code
- * prompt}, {@code error}, {@code agentName} and {@code message}. Claude Code's own hook payload is
- * read too: {@code hook_event_name}, {@code session_id}, {@code event_id}, and at the top level
- * {@code tool_name}, {@code tool_input}, {@code tool_response}, {@code prompt} and {@code error};
- * inside {@code data}, {@code tool_name}, {@code tool_input}, {@code tool_response} and {@code
- * agent_name}. A field given twice under two names is rejected as ambiguous. {@code input} and
- * {@code output} may be any JSON value: an object or array becomes its compact JSON text, a number
- * or boolean its text. A JSON {@code null} is an absent field. Unknown fields are ignored.
+ * prompt}, {@code error}, {@code agentName}, {@code message} and {@code speaker}. Claude Code's own
+ * hook payload is read too: {@code hook_event_name}, {@code session_id}, {@code event_id}, and at
+ * the top level {@code tool_name}, {@code tool_input}, {@code tool_response}, {@code prompt} and
+ * {@code error}; inside {@code data}, {@code tool_name}, {@code tool_input}, {@code tool_response}
+ * and {@code agent_name}. A field given twice under two names is rejected as ambiguous. {@code
+ * input} and {@code output} may be any JSON value: an object or array becomes its compact JSON
+ * text, a number or boolean its text. A JSON {@code null} is an absent field. Unknown fields are
+ * ignored.
  *
  * <p>Hostile input fails fast and closed: a document over {@value #MAX_DOCUMENT_CHARS} characters
  * is refused before parsing; nesting deeper than {@value #MAX_DEPTH}, numbers over {@value
@@ -68,7 +69,8 @@ public final class EventJson {
     PROMPT("data.prompt"),
     ERROR("data.error"),
     AGENT_NAME("data.agentName"),
-    MESSAGE("data.message");
+    MESSAGE("data.message"),
+    SPEAKER("data.speaker");
 
     final String path;
 
@@ -106,7 +108,8 @@ public final class EventJson {
           Map.entry("error", Field.ERROR),
           Map.entry("agentName", Field.AGENT_NAME),
           Map.entry("agent_name", Field.AGENT_NAME),
-          Map.entry("message", Field.MESSAGE));
+          Map.entry("message", Field.MESSAGE),
+          Map.entry("speaker", Field.SPEAKER));
 
   private static final String VALID_TYPES = validTypes();
 
@@ -308,7 +311,8 @@ public final class EventJson {
             s.get(Field.PROMPT),
             s.get(Field.ERROR),
             s.get(Field.AGENT_NAME),
-            s.get(Field.MESSAGE));
+            s.get(Field.MESSAGE),
+            s.get(Field.SPEAKER));
     return new LifecycleEvent(
         type,
         sessionId,

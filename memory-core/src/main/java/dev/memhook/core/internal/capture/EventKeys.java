@@ -76,6 +76,10 @@ public final class EventKeys {
     h.string(d.error());
     h.string(d.agentName());
     h.string(d.message());
+    if (d.speaker() != null) {
+      // only when present, so the keys of events without a speaker stay what they were
+      h.string(d.speaker());
+    }
     return DIGEST_PREFIX + HexFormat.of().formatHex(h.digest());
   }
 

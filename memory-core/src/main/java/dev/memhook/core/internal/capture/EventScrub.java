@@ -21,10 +21,11 @@ import java.util.Objects;
  * maxRawChars} with a visible {@link MemoryDraft#CUT_MARKER}.
  *
  * <p><b>Design.</b> Short fields (the ids, {@code project}, {@code cwd}, {@code toolName}, {@code
- * agentName}) are cleaned as {@link FieldText#clean} cleans a memory's fields (lone surrogates to
- * U+FFFD, sanitized, stripped); one that sanitizing empties becomes {@code [redacted]}, one that
- * sanitizing lengthens past its limit is cut. The event keeps the sanitized {@code sessionId}, so
- * everything derived from it (the duplicate key, the session) uses the same one.
+ * agentName}, {@code speaker}) are cleaned as {@link FieldText#clean} cleans a memory's fields
+ * (lone surrogates to U+FFFD, sanitized, stripped); one that sanitizing empties becomes {@code
+ * [redacted]}, one that sanitizing lengthens past its limit is cut. The event keeps the sanitized
+ * {@code sessionId}, so everything derived from it (the duplicate key, the session) uses the same
+ * one.
  *
  * <p>Big parts ({@code input}, {@code output}, {@code prompt}, {@code error}, {@code message}) can
  * be megabytes, and sanitizing costs time in proportion to the text. So a part longer than {@code
@@ -106,7 +107,8 @@ public final class EventScrub {
             bigField("data.prompt", d.prompt(), false, cut),
             bigField("data.error", d.error(), false, cut),
             shortField("data.agentName", d.agentName(), MemoryDraft.MAX_ORIGIN_NAME),
-            bigField("data.message", d.message(), false, cut));
+            bigField("data.message", d.message(), false, cut),
+            shortField("data.speaker", d.speaker(), MemoryDraft.MAX_ORIGIN_NAME));
     LifecycleEvent clean =
         new LifecycleEvent(
             event.hookType(),

@@ -11,13 +11,13 @@ import java.time.Instant;
  * came typed or as JSON ({@link EventJson}).
  *
  * <p>Rules: {@code sessionId} is not blank and at most {@value MemoryDraft#MAX_SESSION} characters;
- * {@code project}, {@code toolName} and {@code agentName}, when present, are not blank and at most
- * {@value MemoryDraft#MAX_ORIGIN_NAME}; {@code cwd}, when present, is not blank and at most {@value
- * MemoryDraft#MAX_FILE}; {@code eventId}, when present, is not blank and at most {@value
- * #MAX_EVENT_ID}; the data the {@link HookType} requires is present and not blank; a timestamp,
- * when present, lies in the years 1970 to 9999. The big text fields ({@code input}, {@code output},
- * {@code prompt}, {@code error}, {@code message}) have no length limit here: {@link EventScrub}
- * cuts them visibly.
+ * {@code project}, {@code toolName}, {@code agentName} and {@code speaker}, when present, are not
+ * blank and at most {@value MemoryDraft#MAX_ORIGIN_NAME}; {@code cwd}, when present, is not blank
+ * and at most {@value MemoryDraft#MAX_FILE}; {@code eventId}, when present, is not blank and at
+ * most {@value #MAX_EVENT_ID}; the data the {@link HookType} requires is present and not blank; a
+ * timestamp, when present, lies in the years 1970 to 9999. The big text fields ({@code input},
+ * {@code output}, {@code prompt}, {@code error}, {@code message}) have no length limit here: {@link
+ * EventScrub} cuts them visibly.
  *
  * <p>Errors: {@link IllegalArgumentException} whose message starts with the field path, such as
  * {@code "data.toolName is required for PostToolUse"} or {@code "sessionId must be at most 200
@@ -54,6 +54,7 @@ public final class EventValidation {
     EventData data = event.data();
     optional("data.toolName", data.toolName(), MemoryDraft.MAX_ORIGIN_NAME);
     optional("data.agentName", data.agentName(), MemoryDraft.MAX_ORIGIN_NAME);
+    optional("data.speaker", data.speaker(), MemoryDraft.MAX_ORIGIN_NAME);
     HookType type = event.hookType();
     switch (type) {
       case PROMPT_SUBMIT -> requiredFor(type, "data.prompt", data.prompt());

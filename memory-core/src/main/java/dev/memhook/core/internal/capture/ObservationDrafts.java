@@ -39,7 +39,8 @@ final class ObservationDrafts {
   static Origin origin(LifecycleEvent e) {
     EventData d = e.data();
     return switch (e.hookType()) {
-      case PROMPT_SUBMIT -> Origin.user();
+      case PROMPT_SUBMIT -> d.speaker() != null ? Origin.user(d.speaker()) : Origin.user();
+      case AGENT_RESPONSE -> new Origin(Origin.Kind.AGENT, d.speaker());
       case PRE_TOOL_USE, POST_TOOL_USE, TOOL_FAILURE -> Origin.tool(d.toolName());
       case SUBAGENT_START, SUBAGENT_STOP -> new Origin(Origin.Kind.AGENT, d.agentName());
       default -> Origin.agent();
@@ -90,7 +91,7 @@ final class ObservationDrafts {
   static String turn(Observation o) {
     String who =
         switch (o.origin().kind()) {
-          case USER -> "user";
+          case USER -> o.origin().name() == null ? "user" : o.origin().name();
           case TOOL -> "tool " + o.origin().name();
           default -> o.origin().name() == null ? "agent" : o.origin().name();
         };

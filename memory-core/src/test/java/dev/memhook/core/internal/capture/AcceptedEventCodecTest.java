@@ -74,7 +74,8 @@ class AcceptedEventCodecTest {
   private static AcceptedEvent randomEvent(SplittableRandom r) {
     HookType[] types = HookType.values();
     EventData data =
-        new EventData(maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r));
+        new EventData(
+            maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r));
     LifecycleEvent event =
         new LifecycleEvent(
             types[r.nextInt(types.length)],

@@ -57,7 +57,8 @@ class EventJsonTest {
             null,
             "",
             "helper",
-            "done"),
+            "done",
+            null),
         e.data());
   }
 

@@ -20,7 +20,7 @@ class EventKeysTest {
 
   private static final Instant AT = Instant.parse("2026-11-30T10:15:00.123Z");
   private static final EventData DATA =
-      new EventData("Bash", "in", "out", "prompt", "error", "agent", "message");
+      new EventData("Bash", "in", "out", "prompt", "error", "agent", "message", null);
 
   private static LifecycleEvent event(EventData data) {
     return LifecycleEvent.builder(HookType.POST_TOOL_USE, "s-1").timestamp(AT).data(data).build();
@@ -46,7 +46,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -55,7 +56,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -64,7 +66,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -73,7 +76,8 @@ class EventKeysTest {
                     "prompt2",
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -82,7 +86,8 @@ class EventKeysTest {
                     d.prompt(),
                     "error2",
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -91,7 +96,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     "agent2",
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -100,7 +106,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    "message2"),
+                    "message2",
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -109,7 +116,8 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             d ->
                 new EventData(
                     d.toolName(),
@@ -118,11 +126,19 @@ class EventKeysTest {
                     d.prompt(),
                     d.error(),
                     d.agentName(),
-                    d.message()),
+                    d.message(),
+                    null),
             // the same characters split differently between two fields
             d ->
                 new EventData(
-                    d.toolName(), "i", "nout", d.prompt(), d.error(), d.agentName(), d.message()));
+                    d.toolName(),
+                    "i",
+                    "nout",
+                    d.prompt(),
+                    d.error(),
+                    d.agentName(),
+                    d.message(),
+                    null));
     Set<String> keys = new HashSet<>();
     Set<MemoryId> ids = new HashSet<>();
     keys.add(EventKeys.key(event(DATA)));

@@ -95,7 +95,9 @@ class EventScrubTest {
             .cwd("/home/x <private>secret dir</private>")
             .eventId("evt " + JWT)
             .timestamp(AT)
-            .data(new EventData("tool " + GITHUB, null, null, null, null, "agent " + AWS_ID, null))
+            .data(
+                new EventData(
+                    "tool " + GITHUB, null, null, null, null, "agent " + AWS_ID, null, null))
             .build();
     LifecycleEvent clean = SCRUB.scrub(e).event();
     assertEquals("sess [redacted:github-token]", clean.sessionId());
@@ -184,7 +186,7 @@ class EventScrubTest {
   @Test
   void loneSurrogates_becomeReplacementCharacters() {
     EventData data =
-        new EventData("T\ud800", null, "{\"k\":\"\\udc00\"}", "a\udbff", null, null, null);
+        new EventData("T\ud800", null, "{\"k\":\"\\udc00\"}", "a\udbff", null, null, null, null);
     LifecycleEvent clean =
         SCRUB
             .scrub(LifecycleEvent.builder(HookType.POST_TOOL_USE, "s\udc00").data(data).build())

@@ -85,7 +85,7 @@ class EventValidationTest {
 
   @Test
   void eachHookTypeWithItsRequiredData_isAccepted() {
-    EventData all = new EventData("Bash", "in", "out", "prompt", "error", "agent", "message");
+    EventData all = new EventData("Bash", "in", "out", "prompt", "error", "agent", "message", null);
     for (HookType type : HookType.values()) {
       assertDoesNotThrow(() -> EventValidation.check(event(type).data(all).build()), type::name);
     }
@@ -98,7 +98,7 @@ class EventValidationTest {
         () ->
             EventValidation.check(
                 event(HookType.TOOL_FAILURE)
-                    .data(new EventData("Bash", huge, huge, huge, huge, null, huge))
+                    .data(new EventData("Bash", huge, huge, huge, huge, null, huge, null))
                     .build()));
   }
 

@@ -76,7 +76,8 @@ class CompressionPropertyTest {
               maybe(random),
               maybe(random),
               maybe(random),
-              maybe(random));
+              maybe(random),
+              null);
       String id = "o" + i;
       String context = Seeds.replay(seed) + ", event " + i + " " + hook;
       CompressedObservation c =

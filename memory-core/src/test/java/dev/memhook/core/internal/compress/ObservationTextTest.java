@@ -27,12 +27,12 @@ class ObservationTextTest {
         ObservationText.render(
             HookType.PROMPT_SUBMIT,
             null,
-            new EventData(null, "  ", null, "I prefer tabs.", null, null, null)));
+            new EventData(null, "  ", null, "I prefer tabs.", null, null, null, null)));
   }
 
   @Test
   void everyPart_appearsInTheFixedOrder() {
-    EventData all = new EventData("T", "in", "out", "p", "err", "agent-1", "msg");
+    EventData all = new EventData("T", "in", "out", "p", "err", "agent-1", "msg", null);
     assertEquals(
         "ToolFailure T\nagent: agent-1\nprompt: p\ninput: in\noutput: out\nerror: err\nmessage: msg",
         ObservationText.render(HookType.TOOL_FAILURE, "T", all));
