@@ -9,9 +9,7 @@ import dev.memhook.api.LifecycleEvent;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
@@ -30,6 +28,11 @@ import java.util.UUID;
  * no event is a duplicate of another and recall can find each by that word. The same seed gives the
  * same events.
  *
+ * <p>This class keeps the stream (sessions, timestamps, the mix of kinds, unique words) and the
+ * JSON form; what an event says comes from {@link BashToolData}, {@link FileToolData} and {@link
+ * ConversationTexts}, over a {@link CodeVocabulary}. All of them draw from one {@link Random}, in
+ * the order the events need them.
+ *
  * <p>Not thread-safe; a generator makes one stream.
  */
 final class AgentEvents {
@@ -42,54 +45,13 @@ final class AgentEvents {
   private static final String[] PROJECTS = {
     "billing-service", "orbit-web", "ledger-core", "atlas-gateway", "pulse-metrics", "nimbus-cli"
   };
-  private static final String[] MODULES = {"core", "api", "web", "storage", "client", "batch"};
-  private static final String[] NOUNS = {
-    "Order",
-    "Invoice",
-    "Payment",
-    "Session",
-    "Token",
-    "Cache",
-    "Retry",
-    "Schedule",
-    "Report",
-    "Account",
-    "Ledger",
-    "Refund",
-    "Webhook",
-    "Tenant",
-    "Quota",
-    "Export"
-  };
-  private static final String[] ROLES = {
-    "Service",
-    "Repository",
-    "Controller",
-    "Mapper",
-    "Validator",
-    "Handler",
-    "Client",
-    "Factory",
-    "Parser",
-    "Store",
-    "Scheduler",
-    "Config"
-  };
-  private static final String[] METHODS = {
-    "findById", "applyDiscount", "refreshToken", "parseHeader", "computeTotal", "retryLater",
-    "validateInput", "toResponse", "loadSettings", "evictExpired", "mergeLines", "closeQuietly"
-  };
-  private static final String[] ERRORS = {
-    "cannot find symbol",
-    "incompatible types: String cannot be converted to long",
-    "method does not override or implement a method from a supertype",
-    "unreported exception IOException; must be caught or declared to be thrown",
-    "variable total might not have been initialized"
-  };
   private static final char[] CONSONANTS = "bdfgklmnprstvz".toCharArray();
   private static final char[] VOWELS = "aeiou".toCharArray();
 
   private final Random random;
+  private final BashToolData bash;
+  private final FileToolData files;
+  private final ConversationTexts conversation;
   private int index;
   private int sessionLeft;
   private String sessionId;
@@ -99,6 +61,10 @@ final class AgentEvents {
 
   AgentEvents(long seed) {
     this.random = new Random(seed);
+    CodeVocabulary words = new CodeVocabulary(random);
+    this.bash = new BashToolData(random, words);
+    this.files = new FileToolData(random, words);
+    this.conversation = new ConversationTexts(random, words);
   }
 
   /** The next {@code n} events of the stream. */
@@ -127,19 +93,19 @@ final class AgentEvents {
     HookType type;
     if (kind < 50) {
       type = HookType.POST_TOOL_USE;
-      data = bash(unique);
+      data = bash.completed(unique);
     } else if (kind < 70) {
       type = HookType.POST_TOOL_USE;
-      data = random.nextBoolean() ? edit(unique) : read(unique);
+      data = random.nextBoolean() ? files.edit(unique, cwd) : files.read(unique, cwd);
     } else if (kind < 85) {
       type = HookType.PROMPT_SUBMIT;
-      data = EventData.prompt(prompt(unique));
+      data = EventData.prompt(conversation.prompt(unique));
     } else if (kind < 95) {
       type = HookType.AGENT_RESPONSE;
-      data = EventData.message(answer(unique));
+      data = EventData.message(conversation.answer(unique));
     } else {
       type = HookType.TOOL_FAILURE;
-      data = failure(unique);
+      data = bash.failed(unique);
     }
     return LifecycleEvent.builder(type, sessionId)
         .project(project)
@@ -199,286 +165,8 @@ final class AgentEvents {
     }
   }
 
-  private EventData bash(String unique) {
-    String cls = className();
-    String module = pick(MODULES);
-    String dir = "src/main/java/dev/acme/" + unique;
-    StringBuilder out = new StringBuilder();
-    int target = 300 + random.nextInt(1_701);
-    String command;
-    switch (random.nextInt(5)) {
-      case 0 -> {
-        command = "mvn -q -pl " + module + " test -Dtest=" + cls + "Test";
-        out.append("[INFO] Running dev.acme.")
-            .append(unique)
-            .append('.')
-            .append(cls)
-            .append("Test\n");
-        while (out.length() < target) {
-          String m = pick(METHODS);
-          switch (random.nextInt(3)) {
-            case 0 ->
-                out.append("[ERROR] ")
-                    .append(cls)
-                    .append("Test.")
-                    .append(m)
-                    .append(':')
-                    .append(20 + random.nextInt(400))
-                    .append(" expected: <")
-                    .append(random.nextInt(1000))
-                    .append("> but was: <")
-                    .append(random.nextInt(1000))
-                    .append(">\n");
-            case 1 ->
-                out.append("[INFO] Tests run: ")
-                    .append(1 + random.nextInt(40))
-                    .append(", Failures: ")
-                    .append(random.nextInt(3))
-                    .append(", Errors: 0, Skipped: ")
-                    .append(random.nextInt(2))
-                    .append(", Time elapsed: ")
-                    .append(random.nextInt(5))
-                    .append('.')
-                    .append(random.nextInt(1000))
-                    .append(" s - in dev.acme.")
-                    .append(unique)
-                    .append('.')
-                    .append(className())
-                    .append("Test\n");
-            default ->
-                out.append("\tat dev.acme.")
-                    .append(unique)
-                    .append('.')
-                    .append(className())
-                    .append('.')
-                    .append(m)
-                    .append('(')
-                    .append(cls)
-                    .append(".java:")
-                    .append(10 + random.nextInt(500))
-                    .append(")\n");
-          }
-        }
-      }
-      case 1 -> {
-        command = "./gradlew :" + module + ":compileJava";
-        out.append("> Task :").append(module).append(":compileJava FAILED\n");
-        while (out.length() < target) {
-          out.append(dir)
-              .append('/')
-              .append(className())
-              .append(".java:")
-              .append(10 + random.nextInt(500))
-              .append(": error: ")
-              .append(pick(ERRORS))
-              .append("\n        ")
-              .append(pick(METHODS))
-              .append("(request.")
-              .append(pick(METHODS))
-              .append("());\n  symbol:   method ")
-              .append(pick(METHODS))
-              .append("(String)\n  location: class ")
-              .append(className())
-              .append('\n');
-        }
-      }
-      case 2 -> {
-        command = "ls -la " + dir;
-        out.append("total ").append(8 + random.nextInt(200)).append('\n');
-        while (out.length() < target) {
-          out.append("-rw-r--r--  1 dev dev ")
-              .append(String.format(Locale.ROOT, "%6d", 200 + random.nextInt(20_000)))
-              .append(" Mar  ")
-              .append(1 + random.nextInt(9))
-              .append(' ')
-              .append(
-                  String.format(Locale.ROOT, "%02d:%02d", random.nextInt(24), random.nextInt(60)))
-              .append(' ')
-              .append(className())
-              .append(".java\n");
-        }
-      }
-      case 3 -> {
-        String m = pick(METHODS);
-        command = "grep -rn \"" + m + "\" src/";
-        while (out.length() < target) {
-          out.append(dir)
-              .append('/')
-              .append(className())
-              .append(".java:")
-              .append(5 + random.nextInt(600))
-              .append(":        ")
-              .append(random.nextBoolean() ? "return " : "var result = ")
-              .append(lowerFirst(className()))
-              .append('.')
-              .append(m)
-              .append('(')
-              .append(lowerFirst(pick(NOUNS)))
-              .append("Id);\n");
-        }
-      }
-      default -> {
-        command = "git diff --stat";
-        while (out.length() < target) {
-          int changed = 1 + random.nextInt(80);
-          out.append(' ')
-              .append(dir)
-              .append('/')
-              .append(className())
-              .append(".java | ")
-              .append(changed)
-              .append(' ')
-              .append("+".repeat(Math.min(changed, 12) / 2 + 1))
-              .append("-".repeat(Math.min(changed, 12) / 3))
-              .append('\n');
-        }
-        out.append(' ')
-            .append(1 + random.nextInt(20))
-            .append(" files changed, ")
-            .append(random.nextInt(300))
-            .append(" insertions(+), ")
-            .append(random.nextInt(200))
-            .append(" deletions(-)\n");
-      }
-    }
-    return EventData.tool("Bash", json(Map.of("command", command)), out.toString());
-  }
-
-  private EventData edit(String unique) {
-    String cls = className();
-    String path = cwd + "/src/main/java/dev/acme/" + unique + "/" + cls + ".java";
-    String m = pick(METHODS);
-    String oldCode =
-        "    return " + lowerFirst(pick(NOUNS)) + "." + m + "(" + lowerFirst(pick(NOUNS)) + "Id);";
-    String newCode =
-        "    if ("
-            + lowerFirst(pick(NOUNS))
-            + "Id == null) {\n      throw new IllegalArgumentException(\""
-            + lowerFirst(pick(NOUNS))
-            + "Id is required\");\n    }\n"
-            + oldCode.replace(m, pick(METHODS));
-    Map<String, String> input = new LinkedHashMap<>();
-    input.put("file_path", path);
-    input.put("old_string", oldCode);
-    input.put("new_string", newCode);
-    return EventData.tool(
-        "Edit",
-        json(input),
-        "The file " + path + " has been updated. Here's the result of running `cat -n`.");
-  }
-
-  private EventData read(String unique) {
-    String cls = className();
-    String path = cwd + "/src/main/java/dev/acme/" + unique + "/" + cls + ".java";
-    StringBuilder out = new StringBuilder();
-    out.append("     1\tpackage dev.acme.").append(unique).append(";\n     2\t\n");
-    int target = 300 + random.nextInt(900);
-    int line = 3;
-    out.append("     ").append(line++).append("\tpublic final class ").append(cls).append(" {\n");
-    while (out.length() < target) {
-      out.append(String.format(Locale.ROOT, "%6d", line++))
-          .append("\t  ")
-          .append(random.nextBoolean() ? "private final " : "public ")
-          .append(className())
-          .append(' ')
-          .append(random.nextBoolean() ? lowerFirst(pick(NOUNS)) : pick(METHODS) + "()")
-          .append(random.nextBoolean() ? ";\n" : " {\n");
-    }
-    return EventData.tool("Read", json(Map.of("file_path", path)), out.toString());
-  }
-
-  private String prompt(String unique) {
-    String cls = className();
-    String[] sentences = {
-      "Why does "
-          + cls
-          + "Test fail after the change to "
-          + pick(METHODS)
-          + " in the "
-          + unique
-          + " package?",
-      "Please make "
-          + cls
-          + "."
-          + pick(METHODS)
-          + " handle a missing "
-          + lowerFirst(pick(NOUNS))
-          + " id.",
-      "Run the " + pick(MODULES) + " tests again and tell me what still fails.",
-      "Keep the public API of " + className() + " as it is.",
-      "I prefer constructor injection over field injection in this codebase.",
-      "The " + lowerFirst(pick(NOUNS)) + " totals look wrong on the staging report since Monday."
-    };
-    StringBuilder sb = new StringBuilder(sentences[0]);
-    int more = random.nextInt(3);
-    for (int s = 0; s < more; s++) {
-      sb.append(' ').append(sentences[1 + random.nextInt(sentences.length - 1)]);
-    }
-    return sb.toString();
-  }
-
-  private String answer(String unique) {
-    String cls = className();
-    String m = pick(METHODS);
-    String[] sentences = {
-      "I updated "
-          + cls
-          + "."
-          + m
-          + " in src/main/java/dev/acme/"
-          + unique
-          + "/"
-          + cls
-          + ".java so it checks its input first.",
-      "The failing assertion in " + cls + "Test expected the old rounding of the total.",
-      "All " + (5 + random.nextInt(200)) + " tests in the " + pick(MODULES) + " module pass now.",
-      "I left " + className() + " unchanged because its callers rely on the null result.",
-      "The root cause was a stale cache entry in " + className() + " after a refund.",
-      "Next, we could move the validation into " + className() + " so both paths share it."
-    };
-    StringBuilder sb = new StringBuilder(sentences[0]);
-    int more = 1 + random.nextInt(5);
-    for (int s = 0; s < more; s++) {
-      sb.append(' ').append(sentences[1 + random.nextInt(sentences.length - 1)]);
-    }
-    return sb.toString();
-  }
-
-  private EventData failure(String unique) {
-    String cls = className();
-    String command = "mvn -q -pl " + pick(MODULES) + " verify";
-    StringBuilder error = new StringBuilder("Command failed with exit code 1\n");
-    int lines = 2 + random.nextInt(5);
-    for (int l = 0; l < lines; l++) {
-      error
-          .append("[ERROR] src/main/java/dev/acme/")
-          .append(unique)
-          .append('/')
-          .append(cls)
-          .append(".java:[")
-          .append(10 + random.nextInt(400))
-          .append(',')
-          .append(1 + random.nextInt(60))
-          .append("] ")
-          .append(pick(ERRORS))
-          .append('\n');
-    }
-    return EventData.toolFailure("Bash", json(Map.of("command", command)), error.toString());
-  }
-
-  private String className() {
-    return pick(NOUNS) + pick(ROLES);
-  }
-
-  private String pick(String[] values) {
-    return values[random.nextInt(values.length)];
-  }
-
-  private static String lowerFirst(String s) {
-    return Character.toLowerCase(s.charAt(0)) + s.substring(1);
-  }
-
-  private static String json(Map<String, String> fields) {
+  /** {@code fields} as a JSON object, the form of a tool's input. */
+  static String toolInput(Map<String, String> fields) {
     try {
       return JSON.writeValueAsString(fields);
     } catch (JsonProcessingException e) {

@@ -55,14 +55,14 @@ class CaptureBenchSmokeTest {
             "hashing, observe again (DUPLICATE)",
             "hashing, observe",
             "hashing, observeJson"),
-        report.latency().stream().map(CaptureBench.LatencyRow::run).toList(),
+        report.latency().stream().map(LatencyPhase.Row::run).toList(),
         printed);
-    for (CaptureBench.LatencyRow row : report.latency()) {
+    for (LatencyPhase.Row row : report.latency()) {
       assertEquals(300, row.events(), printed);
       assertEquals(0, row.shed(), printed);
     }
     assertEquals(2, report.throughput().size(), printed);
-    for (CaptureBench.ThroughputRow row : report.throughput()) {
+    for (ThroughputPhase.Row row : report.throughput()) {
       assertEquals(300, row.processed(), printed);
       assertEquals(5, row.recallsFound(), printed);
       assertEquals(300, row.embedTexts(), printed);
