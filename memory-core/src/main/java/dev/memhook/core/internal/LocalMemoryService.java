@@ -305,7 +305,7 @@ public final class LocalMemoryService implements MemoryService {
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(
-                      capture::observeFromHook,
+                      event -> capture.observeFromHook(event, options.scope()),
                       options.sessionId(),
                       GetMemoryTool.NAME,
                       options.userName(),
