@@ -1,90 +1,326 @@
 package dev.memhook.examples;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.RecallQuery;
-import dev.memhook.api.Scope;
+import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
 import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolDefinition;
+import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
-import dev.memhook.testkit.ModelReply;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
- * The demo: a memory service on the embedded default, a few memories, and one chat turn in which
- * the hook injects the memories that matter as one batched {@code get_memory} call.
+ * The demo: memory that writes itself in one conversation and comes back in the next.
  *
- * <p>Run with {@code mvn -B -q -pl examples -am -DskipTests -Pdemo verify}.
+ * <p>A scripted model ({@link ScriptedModel}) plays two conversations, each in its own lifetime of
+ * a memory service on the embedded default (Lucene on disk, the local embedding model) over the
+ * same directory. In the first, the user states a preference and a decision and the agent edits a
+ * file and runs tests; nothing is remembered by hand, capture turns the conversation into
+ * observations and consolidation into durable memories. In the second, a question that depends on
+ * the first gets the memories that matter injected as one batched {@code get_memory} call; the
+ * model fetches the one about cents in full and answers with it. The demo checks its own story and
+ * fails with a message saying what went wrong.
+ *
+ * <p>Run with {@code mvn -B -q -pl examples -am -DskipTests -Pdemo verify}; the first argument, if
+ * any, is the directory to keep the memories in, else a temporary one is used.
  */
 public final class Demo {
+
+  /** Who the user is in both conversations. */
+  static final String USER_NAME = "Dana";
+
+  static final String PREFERENCE =
+      "I prefer constructor injection over field injection in this codebase.";
+  static final String DECISION =
+      "We decided to keep money as long cents, never double. Money.add still goes through"
+          + " double; please fix it.";
+  static final String QUESTION =
+      "Adding a discount: how do we keep money amounts in this codebase?";
+
+  /** The widest line the transcript prints. */
+  private static final int WIDTH = 110;
+
+  /**
+   * Generous: the first recall in a fresh JVM pays for class loading and the model's first run, and
+   * the demo is about what is injected, not about the default's latency budget.
+   */
+  private static final Duration RECALL_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
 
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
-    Path directory = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("memhook-demo");
-    Scope scope = Scope.of("acme", "checkout-service");
-    try (MemoryService memory = Memhook.builder().directory(directory).build()) {
-      memory.remember(
-          MemoryDraft.builder(
-                  scope, "Card payments go through Stripe; the webhook secret lives in Vault.")
-              .type(MemoryType.ARCHITECTURE)
-              .concepts(List.of("payments", "stripe"))
-              .build());
-      memory.remember(
-          MemoryDraft.builder(
-                  scope, "Stripe webhooks retry for up to three days; handlers must be idempotent.")
-              .type(MemoryType.PATTERN)
-              .concepts(List.of("stripe", "webhooks"))
-              .build());
-      memory.remember(
-          MemoryDraft.builder(
-                  scope, "Run the integration tests with: mvn -pl checkout verify -Pintegration")
-              .type(MemoryType.WORKFLOW)
-              .files(List.of("checkout/pom.xml"))
-              .build());
-      memory.remember(
-          MemoryDraft.builder(scope, "The team prefers small pull requests reviewed within a day.")
-              .type(MemoryType.PREFERENCE)
-              .build());
+    Path directory;
+    if (args.length > 0) {
+      directory = Path.of(args[0]);
+    } else {
+      directory = Files.createTempDirectory("memhook-demo");
+    }
+    System.out.println("model: scripted (deterministic, no network)");
+    // A later change plays a real model (LangChain4j adapter) when an endpoint is configured.
+    System.out.println("memories in: " + directory + (args.length > 0 ? "" : " (temporary)"));
+    run(directory, UnaryOperator.identity(), System.out);
+    if (args.length == 0) {
+      System.out.println();
+      System.out.println("(pass a directory as the first argument to keep the memories)");
+    }
+  }
 
-      FakeChatService chat =
-          FakeChatService.builder()
-              .fallbackModel(
-                  conversation ->
-                      ModelReply.text(
-                          "(the model would answer here, with the memories above in view)"))
-              .build();
-      try (MemoryHook hook =
-          memory.hookInto(
-              chat,
-              HookOptions.builder().scope(scope).recallTimeout(Duration.ofSeconds(5)).build())) {
-        chat.sendUser(
-                "Our Stripe webhook handler ran twice for one payment. Why, and where is the secret?")
-            .toCompletableFuture()
-            .get(30, TimeUnit.SECONDS);
-        System.out.println("Memhook demo (store: " + memory + ")");
-        System.out.println();
-        for (ChatMessage m : chat.messages()) {
-          System.out.printf("%-11s %-9s %s%n", m.role(), m.origin(), m.text());
-        }
-        System.out.println();
-        System.out.println("Injected ids: " + hook.injectedIds());
-        System.out.println();
-        System.out.println("Why (recall explained):");
-        System.out.print(
-            memory.recall(RecallQuery.of(scope, "stripe webhook ran twice")).explain());
+  /**
+   * What the demo showed, for its test.
+   *
+   * @param captured every memory after conversation 1: observations and consolidated memories
+   * @param injectedIds the ids the hook injected in conversation 2, in order
+   * @param fetchedId the id the model fetched in full in conversation 2
+   * @param fetchResult the {@code get_memory} result of that fetch
+   * @param answer the model's final answer in conversation 2
+   */
+  record Story(
+      List<Memory> captured,
+      Set<MemoryId> injectedIds,
+      MemoryId fetchedId,
+      String fetchResult,
+      String answer) {}
+
+  /** Runs the demo with {@code embedder} instead of the default one found on the class path. */
+  static Story run(Path directory, Embedder embedder, PrintStream out) throws Exception {
+    Objects.requireNonNull(embedder, "embedder");
+    return run(directory, b -> b.embedder(embedder), out);
+  }
+
+  private static Story run(
+      Path directory, UnaryOperator<Memhook.Builder> configure, PrintStream out) throws Exception {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(out, "out");
+    List<Memory> captured;
+    try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
+      captured = firstConversation(memory, out);
+    }
+    try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
+      return secondConversation(memory, captured, out);
+    }
+  }
+
+  /** Conversation 1: nothing remembered by hand; capture and consolidation do the writing. */
+  private static List<Memory> firstConversation(MemoryService memory, PrintStream out)
+      throws Exception {
+    header(out, "Conversation 1: " + USER_NAME + " works with the agent (capture is on)");
+    FakeChatService chat = FakeChatService.builder().fallbackModel(new ScriptedModel()).build();
+    AtomicInteger testRuns = new AtomicInteger();
+    chat.registerTool(
+        new ToolDefinition(
+            ScriptedModel.EDIT_FILE,
+            "Edit a file of the workspace.",
+            "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
+                + "\"change\":{\"type\":\"string\"}}}"),
+        call ->
+            CompletableFuture.completedFuture(
+                ToolResult.success(
+                    "Edited "
+                        + call.arguments().get("path")
+                        + ": "
+                        + call.arguments().get("change")
+                        + " (1 file changed)")));
+    chat.registerTool(
+        new ToolDefinition(
+            ScriptedModel.RUN_TESTS,
+            "Run the project's tests.",
+            "{\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\"}}}"),
+        call ->
+            CompletableFuture.completedFuture(
+                testRuns.incrementAndGet() == 1
+                    ? ToolResult.failure(
+                        "> Task :test\n"
+                            + "MoneyTest > addsCents FAILED\n"
+                            + "    org.opentest4j.AssertionFailedError: expected: <1005> but was:"
+                            + " <1004>\n"
+                            + "        at shop.MoneyTest.addsCents(MoneyTest.java:23)\n"
+                            + "Tests run: 12, Failures: 1\n"
+                            + "BUILD FAILED in 3s")
+                    : ToolResult.success(
+                        "> Task :test\nTests run: 12, Failures: 0\nBUILD SUCCESSFUL in 3s")));
+    Set<MemoryId> injectedFirst;
+    try (MemoryHook hook =
+        memory.hookInto(
+            chat,
+            HookOptions.builder().userName(USER_NAME).recallTimeout(RECALL_TIMEOUT).build())) {
+      await(chat.sendUser(PREFERENCE));
+      await(chat.sendUser(DECISION));
+      injectedFirst = hook.injectedIds();
+    }
+    transcript(out, chat.messages());
+    out.println(
+        "injected: " + (injectedFirst.isEmpty() ? "nothing (no memories yet)" : injectedFirst));
+
+    if (!memory.flush(WAIT)) {
+      throw new DemoFailure("capture did not finish within " + WAIT + "; nothing to show");
+    }
+    List<Session> sessions = memory.sessions();
+    if (sessions.isEmpty()) {
+      throw new DemoFailure("conversation 1 was not captured: no session was recorded");
+    }
+    for (Session s : sessions) {
+      if (s.status() == SessionStatus.ACTIVE) {
+        memory.consolidate(s.id());
       }
     }
-    System.out.println(
-        "(memories stored durably in "
-            + directory
-            + "; pass a directory as the first argument to keep them)");
+    List<Memory> captured = new ArrayList<>();
+    memory.export(captured::add);
+
+    header(out, "What capture wrote (no remember call anywhere)");
+    long observations = captured.stream().filter(m -> m.type() == MemoryType.OBSERVATION).count();
+    out.println("observations: " + observations);
+    for (Session s : memory.sessions()) {
+      out.println(
+          line(
+              "session "
+                  + s.id()
+                  + ": "
+                  + s.status()
+                  + ", "
+                  + s.observationCount()
+                  + " observations, summary: "
+                  + s.summary()));
+    }
+    out.println("consolidated memories:");
+    for (Memory m : captured) {
+      if (m.type() != MemoryType.OBSERVATION) {
+        out.println(line("  " + m.type() + "  " + m.content()));
+      }
+    }
+    if (observations == 0) {
+      throw new DemoFailure("conversation 1 left no observations: capture did not run");
+    }
+    return List.copyOf(captured);
+  }
+
+  /** Conversation 2, a new lifetime: the hook injects, the model fetches in full and answers. */
+  private static Story secondConversation(
+      MemoryService memory, List<Memory> captured, PrintStream out) throws Exception {
+    header(out, "Conversation 2: a new service on the same directory, a new conversation");
+    FakeChatService chat = FakeChatService.builder().fallbackModel(new ScriptedModel()).build();
+    Set<MemoryId> injected;
+    try (MemoryHook hook =
+        memory.hookInto(
+            chat,
+            HookOptions.builder().userName(USER_NAME).recallTimeout(RECALL_TIMEOUT).build())) {
+      await(chat.sendUser(QUESTION));
+      injected = hook.injectedIds();
+    }
+    List<ChatMessage> messages = chat.messages();
+    transcript(out, messages);
+
+    if (injected.isEmpty()) {
+      throw new DemoFailure(
+          "nothing was injected in conversation 2: recall found no memory of conversation 1");
+    }
+    ToolCall fetch =
+        messages.stream()
+            .filter(
+                m ->
+                    m.role() == ChatRole.TOOL_CALL
+                        && m.origin() == MessageOrigin.MODEL
+                        && m.toolCall().toolName().equals(ScriptedModel.GET_MEMORY))
+            .map(ChatMessage::toolCall)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new DemoFailure(
+                        "the model did not fetch a memory: none of the injected summaries ("
+                            + injected
+                            + ") mentions cents"));
+    MemoryId fetchedId = MemoryId.of(String.valueOf(fetch.arguments().get("id")));
+    String fetchResult =
+        messages.stream()
+            .filter(m -> m.role() == ChatRole.TOOL_RESULT && m.toolCall().id().equals(fetch.id()))
+            .map(ChatMessage::text)
+            .findFirst()
+            .orElseThrow(() -> new DemoFailure("the model's get_memory call got no result"));
+    String answer = messages.get(messages.size() - 1).text();
+    Memory fetched =
+        memory
+            .get(fetchedId)
+            .orElseThrow(() -> new DemoFailure("the fetched memory " + fetchedId + " is gone"));
+    if (!injected.contains(fetchedId)) {
+      throw new DemoFailure("the model fetched " + fetchedId + ", which was not injected");
+    }
+    if (!answer.startsWith(ScriptedModel.ANSWER_PREFIX)) {
+      throw new DemoFailure("the model did not answer from memory; it said: " + answer);
+    }
+
+    header(out, "Why it worked");
+    out.println(line("injected by the hook: " + injected));
+    out.println(line("fetched in full by the model: " + fetchedId + " (" + fetched.type() + ")"));
+    out.println(line("  " + fetched.content()));
+    return new Story(captured, injected, fetchedId, fetchResult, answer);
+  }
+
+  private static void header(PrintStream out, String title) {
+    out.println();
+    out.println("== " + title + " ==");
+  }
+
+  /** Prints the conversation one message a line: role, origin, text. */
+  private static void transcript(PrintStream out, List<ChatMessage> messages) {
+    for (ChatMessage m : messages) {
+      String what = m.role().toString().toLowerCase(Locale.ROOT);
+      List<ScriptedModel.Summary> summaries =
+          m.role() == ChatRole.TOOL_RESULT && m.toolCall().arguments().containsKey("ids")
+              ? ScriptedModel.summaries(m.text())
+              : List.of();
+      if (summaries.isEmpty()) {
+        out.println(line(String.format("%-11s %-9s %s", what, m.origin(), m.text())));
+        continue;
+      }
+      out.println(String.format("%-11s %-9s %d summaries:", what, m.origin(), summaries.size()));
+      for (ScriptedModel.Summary s : summaries) {
+        out.println(line("                        " + s.id() + "  " + s.text()));
+      }
+    }
+  }
+
+  /** One line of output: newlines shown as " | ", cut to {@link #WIDTH}. */
+  private static String line(String text) {
+    String flat = text.replace("\r", "").replace("\n", " | ");
+    return flat.length() <= WIDTH ? flat : flat.substring(0, WIDTH - 1) + "…";
+  }
+
+  private static void await(java.util.concurrent.CompletionStage<Void> send)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    send.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** The demo's story did not happen as it should; the message says which step failed. */
+  static final class DemoFailure extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    DemoFailure(String message) {
+      super("demo failed: " + message);
+    }
   }
 }

@@ -138,7 +138,9 @@ public interface MemoryService extends AutoCloseable {
    * Waits until every event accepted before this call has been processed, at most {@code timeout},
    * and forces the capture journal to the disk.
    *
-   * @return whether everything accepted before the call was processed in time
+   * @return whether everything accepted before the call was processed in time; true at once for a
+   *     service that captures nothing (read-only, or built with {@code noCapture()})
+   * @throws IllegalStateException if the service is closed
    */
   boolean flush(Duration timeout);
 

@@ -37,6 +37,12 @@ class MemhookReadOnlyTest {
               IllegalStateException.class,
               () -> memory.remember(MemoryDraft.of(Scope.DEFAULT, "a new memory")));
       assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+      // it captures nothing: observe is refused, flush has nothing to wait for
+      assertThrows(
+          IllegalStateException.class,
+          () -> memory.observeJson("{\"hookType\":\"SessionStart\",\"sessionId\":\"s\"}"));
+      assertTrue(memory.flush(java.time.Duration.ofSeconds(1)));
+      assertEquals(0, memory.captureStats().accepted());
     }
   }
 

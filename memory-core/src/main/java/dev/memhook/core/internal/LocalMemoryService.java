@@ -248,7 +248,9 @@ public final class LocalMemoryService implements MemoryService {
   @Override
   public boolean flush(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
-    return capture().flush(timeout);
+    checkOpen();
+    // a service that captures nothing has nothing to wait for
+    return capture == null || capture.flush(timeout);
   }
 
   @Override
@@ -303,7 +305,7 @@ public final class LocalMemoryService implements MemoryService {
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(
-                      capture::observeFromHook,
+                      event -> capture.observeFromHook(event, options.scope()),
                       options.sessionId(),
                       GetMemoryTool.NAME,
                       options.userName(),

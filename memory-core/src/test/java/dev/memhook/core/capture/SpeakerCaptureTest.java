@@ -10,6 +10,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Origin;
+import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Who said a captured turn, when the host knows: the event's speaker, or the hook's user and
- * assistant names, become the origin's name and the "name: " of the next turn's context.
+ * assistant names, become the origin's name and the "name: " of the next turn's context; a hook
+ * captures into the scope it recalls from.
  */
 class SpeakerCaptureTest {
 
@@ -50,14 +52,20 @@ class SpeakerCaptureTest {
       FakeChatService chat = FakeChatService.create();
       chat.scriptReplies(ModelReply.text("Noted, Alice."));
       HookOptions options =
-          HookOptions.builder().userName("Alice").assistantName("helpdesk").build();
+          HookOptions.builder()
+              .scope(Scope.of("acme", "alice"))
+              .userName("Alice")
+              .assistantName("helpdesk")
+              .build();
       try (MemoryHook hook = memory.hookInto(chat, options)) {
         chat.sendUser("My laptop is the 14-inch one.")
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
       }
       flush(memory);
-      assertEquals(Origin.user("Alice"), only(observations(memory), "laptop").origin());
+      Memory laptop = only(observations(memory), "laptop");
+      assertEquals(Origin.user("Alice"), laptop.origin());
+      assertEquals(Scope.of("acme", "alice"), laptop.scope(), "a hook captures into its scope");
       assertEquals(
           new Origin(Origin.Kind.AGENT, "helpdesk"), only(observations(memory), "Noted").origin());
     }

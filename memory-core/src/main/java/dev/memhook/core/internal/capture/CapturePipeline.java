@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.memhook.api.CaptureStats;
 import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.ObserveResult;
+import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ShedPolicy;
@@ -16,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -157,23 +159,27 @@ public final class CapturePipeline implements AutoCloseable {
 
   /** See {@code MemoryService.observe}. */
   public ObserveResult observe(LifecycleEvent event) {
-    return observe(event, options.shedPolicy());
+    return observe(event, null, options.shedPolicy());
   }
 
   /**
-   * What a hook captures: as {@link #observe(LifecycleEvent)}, except that a full queue under
-   * {@code CALLER_RUNS} drops the newest instead, so a hook callback never processes a batch on the
-   * host's turn.
+   * What a hook captures: as {@link #observe(LifecycleEvent)}, stored in the hook's {@code scope}
+   * (the scope it recalls from and serves), except that a full queue under {@code CALLER_RUNS}
+   * drops the newest instead, so a hook callback never processes a batch on the host's turn.
    */
-  public ObserveResult observeFromHook(LifecycleEvent event) {
+  public ObserveResult observeFromHook(LifecycleEvent event, Scope scope) {
     ShedPolicy policy = options.shedPolicy();
-    return observe(event, policy == ShedPolicy.CALLER_RUNS ? ShedPolicy.DROP_NEWEST : policy);
+    return observe(
+        event,
+        Objects.requireNonNull(scope, "scope"),
+        policy == ShedPolicy.CALLER_RUNS ? ShedPolicy.DROP_NEWEST : policy);
   }
 
-  private ObserveResult observe(LifecycleEvent event, ShedPolicy policy) {
+  /** Accepts {@code event} into {@code scope} (null: the options' scope for its project). */
+  private ObserveResult observe(LifecycleEvent event, Scope scope, ShedPolicy policy) {
     AcceptedEvent accepted;
     try {
-      accepted = intake.accept(event);
+      accepted = intake.accept(event, scope);
     } catch (IllegalArgumentException e) {
       counters.rejected.increment();
       throw e;

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,7 +148,7 @@ final class CaptureWorker {
   }
 
   /** Clears what the sessions' records quote of their observations; see the pipeline. */
-  void forgetQuotes(java.util.Set<String> sessions) {
+  void forgetQuotes(Set<String> sessions) {
     lock.lock();
     try {
       sessions.forEach(book::forgetQuotes);

@@ -32,7 +32,11 @@ final class EventIntake {
     this.knownSession = knownSession;
   }
 
-  AcceptedEvent accept(LifecycleEvent event) {
+  /**
+   * The accepted form of {@code event}, stored in {@code scope}, or, when that is null, in the
+   * scope the options give its project.
+   */
+  AcceptedEvent accept(LifecycleEvent event, Scope scope) {
     EventValidation.check(event);
     LifecycleEvent timed =
         event.timestamp() != null
@@ -57,7 +61,12 @@ final class EventIntake {
     String key = EventKeys.key(clean);
     MemoryId id = EventKeys.observationId(key);
     return new AcceptedEvent(
-        clean, key, id, scopeFor(clean), clock.instant(), scrubbed.truncated());
+        clean,
+        key,
+        id,
+        scope != null ? scope : scopeFor(clean),
+        clock.instant(),
+        scrubbed.truncated());
   }
 
   /** The options' scope, or below it the project's own, as {@link CaptureOptions} states. */

@@ -5,6 +5,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A stored observation memory as consolidation reads it: its hook type and kind (from the
@@ -74,11 +75,11 @@ record ObservationView(
    * A conversation turn capture stored as what was said carries no attributes: its origin says
    * whose turn it was.
    */
-  private static java.util.Optional<HookType> turnByOrigin(Memory memory) {
+  private static Optional<HookType> turnByOrigin(Memory memory) {
     return switch (memory.origin().kind()) {
-      case USER -> java.util.Optional.of(HookType.PROMPT_SUBMIT);
-      case AGENT -> java.util.Optional.of(HookType.AGENT_RESPONSE);
-      default -> java.util.Optional.empty();
+      case USER -> Optional.of(HookType.PROMPT_SUBMIT);
+      case AGENT -> Optional.of(HookType.AGENT_RESPONSE);
+      default -> Optional.empty();
     };
   }
 

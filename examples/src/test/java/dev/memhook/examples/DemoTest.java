@@ -1,0 +1,86 @@
+package dev.memhook.examples;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryType;
+import dev.memhook.core.HashingEmbedder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo's story, checked fact by fact, on the hashing embedder so the test needs no model: one
+ * run of both conversations, shared by the tests.
+ */
+class DemoTest {
+
+  /** The attribute a consolidated memory names its session in. */
+  private static final String CONSOLIDATED_FROM = "memhook.consolidatedFrom";
+
+  @TempDir static Path directory;
+
+  private static Demo.Story story;
+  private static String output;
+
+  @BeforeAll
+  static void runTheDemo() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, UTF_8)) {
+      story = Demo.run(directory, HashingEmbedder.create(), out);
+    }
+    output = bytes.toString(UTF_8);
+  }
+
+  @Test
+  void firstConversation_remembersNothingByHand_everyMemoryIsCapturedOrConsolidated() {
+    List<Memory> captured = story.captured();
+    assertTrue(
+        captured.stream().anyMatch(m -> m.type() == MemoryType.OBSERVATION), "no observations");
+    for (Memory m : captured) {
+      assertTrue(
+          m.type() == MemoryType.OBSERVATION || m.attributes().containsKey(CONSOLIDATED_FROM),
+          "written by hand, not by capture or consolidation: " + m);
+    }
+  }
+
+  @Test
+  void secondConversation_injectsAMemoryAboutCents() {
+    assertTrue(
+        story.captured().stream()
+            .anyMatch(m -> story.injectedIds().contains(m.id()) && m.content().contains("cents")),
+        "no injected memory mentions cents; injected: " + story.injectedIds());
+  }
+
+  @Test
+  void secondConversation_modelFetchesTheCentsMemoryInFull_andAnswersWithIt() {
+    Memory fetched = capturedMemory(story);
+    assertTrue(story.injectedIds().contains(fetched.id()), "fetched a memory not injected");
+    assertTrue(fetched.content().contains("cents"), fetched.content());
+    assertTrue(
+        story.fetchResult().contains("\"content\":\"" + fetched.content() + "\""),
+        "the fetch did not return the full content: " + story.fetchResult());
+    assertEquals(ScriptedModel.ANSWER_PREFIX + "\"" + fetched.content() + "\"", story.answer());
+  }
+
+  @Test
+  void output_showsInjectionThenFetchThenAnswer_inOrder() {
+    int injected = output.indexOf("tool_call   SYNTHETIC get_memory {ids=");
+    int fetch = output.indexOf("tool_call   MODEL     get_memory {id=" + story.fetchedId());
+    int answer = output.indexOf("assistant   MODEL     " + ScriptedModel.ANSWER_PREFIX);
+    assertTrue(injected >= 0 && injected < fetch && fetch < answer, output);
+  }
+
+  private static Memory capturedMemory(Demo.Story story) {
+    return story.captured().stream()
+        .filter(m -> m.id().equals(story.fetchedId()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("fetched an unknown memory " + story.fetchedId()));
+  }
+}
