@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -107,10 +108,13 @@ public final class Demo {
       String fetchResult,
       String answer) {}
 
-  /** Runs the demo with {@code embedder} instead of the default one found on the class path. */
-  static Story run(Path directory, Embedder embedder, PrintStream out) throws Exception {
-    Objects.requireNonNull(embedder, "embedder");
-    return run(directory, b -> b.embedder(embedder), out);
+  /**
+   * Runs the demo with embedders from {@code embedders} instead of the default one found on the
+   * class path: one for each service lifetime, since a service closes the embedder it is given.
+   */
+  static Story run(Path directory, Supplier<Embedder> embedders, PrintStream out) throws Exception {
+    Objects.requireNonNull(embedders, "embedders");
+    return run(directory, b -> b.embedder(embedders.get()), out);
   }
 
   private static Story run(
