@@ -93,7 +93,9 @@ public final class HookBreakdown {
     // A new question per call: the generated text plus a counter.
     Supplier<String> question =
         () -> corpus.query(random).text() + " (turn " + (++counter[0]) + ")";
-    try (MemoryService service = Memhook.builder().store(store).embedder(model).build()) {
+    // injection on a fixed corpus, as HookOverheadBenchmark: capture off
+    try (MemoryService service =
+        Memhook.builder().store(store).embedder(model).noCapture().build()) {
       out.printf(
           Locale.ROOT,
           "%s, embedder %s%s, %d questions per part%n",

@@ -123,7 +123,9 @@ public class HookOverheadBenchmark {
               model.space(),
               vectors,
               BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
-      Memhook.Builder builder = Memhook.builder().store(memoryStore).embedder(model);
+      // what recall and injection cost on a fixed corpus: capture would add each invocation's
+      // user message to the cached index
+      Memhook.Builder builder = Memhook.builder().store(memoryStore).embedder(model).noCapture();
       switch (executor) {
         case "pool" -> {}
         case "caller" -> builder.executor(Runnable::run);

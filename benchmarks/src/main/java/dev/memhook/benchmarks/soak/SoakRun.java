@@ -77,7 +77,9 @@ final class SoakRun {
     try {
       log.printf(Locale.ROOT, "[soak] preloading %d memories into %s%n", corpus.size(), dir);
       preload = Preload.into(dir, corpus, ledger, embedder);
-      service = Memhook.builder().directory(dir).embedder(embedder).build();
+      // the checks know every memory the soak wrote; a hook's captured turns are not among them
+      // (a soak with capture on is still to write)
+      service = Memhook.builder().directory(dir).embedder(embedder).noCapture().build();
     } catch (RuntimeException e) {
       embedder.close();
       throw e;
