@@ -9,6 +9,7 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.core.internal.compress.ObservationText;
+import dev.memhook.core.internal.observe.FieldText;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -95,7 +96,7 @@ final class ObservationDrafts {
           case TOOL -> "tool " + o.origin().name();
           default -> o.origin().name() == null ? "agent" : o.origin().name();
         };
-    return cut(who + ": " + o.text(), MemoryDraft.MAX_CONTEXT);
+    return FieldText.cutEnd(who + ": " + o.text(), MemoryDraft.MAX_CONTEXT);
   }
 
   /** Whether the observation is a conversation turn stored as what was said. */
@@ -135,7 +136,7 @@ final class ObservationDrafts {
       attributes.put(TRUNCATED, "true");
     }
     return draft
-        .title(cut(c.title(), MemoryDraft.MAX_TITLE))
+        .title(FieldText.cutEnd(c.title(), MemoryDraft.MAX_TITLE))
         .summary(summary(c))
         .concepts(c.concepts())
         .files(c.files())
@@ -154,17 +155,6 @@ final class ObservationDrafts {
         sb.append(fact.strip());
       }
     }
-    return cut(sb.toString(), MemoryDraft.MAX_SUMMARY);
-  }
-
-  private static String cut(String s, int max) {
-    if (s.length() <= max) {
-      return s;
-    }
-    int end = max - MemoryDraft.CUT_MARKER.length();
-    if (end > 0 && Character.isHighSurrogate(s.charAt(end - 1))) {
-      end--;
-    }
-    return s.substring(0, Math.max(0, end)) + MemoryDraft.CUT_MARKER;
+    return FieldText.cutEnd(sb.toString(), MemoryDraft.MAX_SUMMARY);
   }
 }

@@ -52,32 +52,9 @@ public final class QuotedTurns {
     List<Memory> out = new ArrayList<>();
     for (Memory m : store.getAll(ids).values()) {
       if (captured(m) && session.equals(m.sourceSession()) && m.context().contains(quote)) {
-        out.add(withoutContext(m));
+        out.add(m.toBuilder().context("").build());
       }
     }
     return out;
-  }
-
-  private static Memory withoutContext(Memory m) {
-    return new Memory(
-        m.id(),
-        m.type(),
-        m.title(),
-        m.summary(),
-        m.content(),
-        "",
-        m.concepts(),
-        m.files(),
-        m.scope(),
-        m.sourceSession(),
-        m.origin(),
-        m.attributes(),
-        m.importance(),
-        m.version(),
-        m.supersedes(),
-        m.latest(),
-        m.occurredAt(),
-        m.createdAt(),
-        m.sourcePins());
   }
 }

@@ -9,6 +9,7 @@ import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
+import dev.memhook.core.internal.observe.FieldText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -193,7 +194,7 @@ final class SessionBook {
       return null;
     }
     String p = prompt.strip();
-    return p.length() <= MAX_FIRST_PROMPT ? p : p.substring(0, MAX_FIRST_PROMPT);
+    return FieldText.cutEnd(p, MAX_FIRST_PROMPT);
   }
 
   /** Records a newly stored observation of the session. */

@@ -128,7 +128,8 @@ final class SessionConsolidation {
     if (!sourceIds.isEmpty()) {
       attributes.put(SOURCES, sourceIds);
     }
-    attributes.put(FROM_SESSION, cut(session.id()));
+    // a session id is at most MAX_SESSION characters, within an attribute value
+    attributes.put(FROM_SESSION, session.id());
     MemoryDraft draft =
         MemoryDraft.builder(session.scope(), c.content())
             .type(c.type())
@@ -181,11 +182,5 @@ final class SessionConsolidation {
       sb.append(id.value());
     }
     return sb.toString();
-  }
-
-  private static String cut(String s) {
-    return s.length() <= MemoryDraft.MAX_ATTRIBUTE_VALUE
-        ? s
-        : s.substring(0, MemoryDraft.MAX_ATTRIBUTE_VALUE);
   }
 }

@@ -66,7 +66,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Data, not instructions.</b> Every piece of memory text is a JSON string value written by
  *       Jackson, so no text can close the result's structure, forge another key or message, or
  *       reach the model outside the tool result. Lone surrogates are written as {@code \}{@code
- *       uDXXX} escapes, so the result encodes to UTF-8 and parses back to the stored text.
+ *       uD800}-style escapes, so the result encodes to UTF-8 and parses back to the stored text.
  *   <li><b>Errors.</b> Wrong argument types, an empty or oversized list, both or neither of {@code
  *       id} and {@code ids}, an unknown argument, {@code summary} with {@code id}, {@code offset}
  *       with {@code ids} or out of range give a structured error {@code {"error": {"code",

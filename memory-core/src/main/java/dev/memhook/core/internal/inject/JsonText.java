@@ -16,8 +16,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *
  * <p>Lone surrogates: Jackson copies a lone surrogate into its output as is, which makes a string
  * no UTF-8 encoder can encode faithfully (hosts send JSON as UTF-8). {@link #render} writes each
- * lone surrogate as a {@code \}{@code uDXXX} escape instead: valid JSON in plain ASCII, which a
- * JSON parser reads back as exactly the stored string. Nothing is replaced or dropped.
+ * lone surrogate as a {@code \}{@code uD800}-style escape instead: valid JSON in plain ASCII, which
+ * a JSON parser reads back as exactly the stored string. Nothing is replaced or dropped.
  *
  * <p>Stateless and thread-safe.
  */
