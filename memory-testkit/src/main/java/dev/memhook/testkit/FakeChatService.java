@@ -188,6 +188,13 @@ public final class FakeChatService implements ChatService {
     }
   }
 
+  /** The tools registered now, in registration order, as the model is told about them. */
+  public List<ToolDefinition> tools() {
+    synchronized (lock) {
+      return tools.values().stream().map(Tool::definition).toList();
+    }
+  }
+
   // ---- ChatService -----------------------------------------------------------------------
 
   @Override
