@@ -3,6 +3,8 @@ package dev.memhook.api;
 import static dev.memhook.api.BuilderSettings.inRange;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,7 +12,12 @@ import java.util.Objects;
  *
  * <p>Immutable and thread-safe; use {@link #builder()} or {@link #defaults()}.
  *
- * @param scope the scope the hook recalls from and the {@code get_memory} tool serves
+ * @param scopes the scopes the hook recalls from, in order of preference: each message is recalled
+ *     in every one, and the lists are fused by rank (a memory ranked high in an earlier scope comes
+ *     before one of the same rank in a later scope); the {@code get_memory} tool serves all of them
+ *     and, when there is more than one, shows each memory's scope
+ * @param captureScope the one scope the hook's captures are written to; one of {@code scopes}, so
+ *     that what a conversation leaves behind can be recalled by the next one
  * @param maxPerMessage the most memories recalled for one scanned message
  * @param maxPerCallback the most memories injected by one callback, over all its messages; one
  *     injection is one {@code get_memory} summary call, which takes at most 50 ids, so a callback
@@ -29,9 +36,12 @@ import java.util.Objects;
  * @param userName who the user is, when the host knows: captured user messages carry it as their
  *     origin's name (questions that name people find what they said); null for unnamed
  * @param assistantName the model's or agent's name for its captured answers; null for unnamed
+ * @param toolName the name the hook's {@code get_memory} tool is registered and injected under;
+ *     {@value #DEFAULT_TOOL_NAME} unless two services hook one chat, which needs a name each
  */
 public record HookOptions(
-    Scope scope,
+    List<Scope> scopes,
+    Scope captureScope,
     int maxPerMessage,
     int maxPerCallback,
     Duration recallTimeout,
@@ -41,7 +51,14 @@ public record HookOptions(
     boolean capture,
     String sessionId,
     String userName,
-    String assistantName) {
+    String assistantName,
+    String toolName) {
+
+  /** Default {@link #toolName()}: {@value}. */
+  public static final String DEFAULT_TOOL_NAME = "get_memory";
+
+  /** The most scopes one hook may recall from. */
+  public static final int MAX_SCOPES = 8;
 
   /**
    * Default {@link #maxPerMessage()}: 3, enough for the few memories that matter to one message.
@@ -89,9 +106,19 @@ public record HookOptions(
   /** The most {@link #maxPerCallback()} may be. */
   private static final int MAX_PER_CALLBACK = 1_000;
 
-  /** Validates the options. */
+  /** Validates the options and copies {@code scopes}. */
   public HookOptions {
-    Objects.requireNonNull(scope, "scope");
+    scopes = checkScopes(scopes);
+    Objects.requireNonNull(captureScope, "captureScope");
+    if (!scopes.contains(captureScope)) {
+      throw new IllegalArgumentException(
+          "captureScope "
+              + captureScope
+              + " must be one of the scopes the hook recalls from "
+              + scopes
+              + ": a conversation's captures must be recallable by the next one");
+    }
+    checkToolName(toolName);
     Objects.requireNonNull(recallTimeout, "recallTimeout");
     Objects.requireNonNull(listener, "listener");
     inRange("maxPerMessage", maxPerMessage, 1, RecallQuery.MAX_LIMIT);
@@ -113,6 +140,35 @@ public record HookOptions(
     }
   }
 
+  private static List<Scope> checkScopes(List<Scope> scopes) {
+    Objects.requireNonNull(scopes, "scopes");
+    List<Scope> copy = List.copyOf(scopes); // rejects null elements
+    if (copy.isEmpty() || copy.size() > MAX_SCOPES) {
+      throw new IllegalArgumentException(
+          "a hook recalls from 1 to " + MAX_SCOPES + " scopes, got " + copy.size());
+    }
+    if (new HashSet<>(copy).size() != copy.size()) {
+      throw new IllegalArgumentException("scopes must not repeat a scope, got " + copy);
+    }
+    return copy;
+  }
+
+  private static String checkToolName(String toolName) {
+    Objects.requireNonNull(toolName, "toolName");
+    if (!toolName.matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new IllegalArgumentException(
+          "toolName must be 1-64 characters of [A-Za-z0-9_-], got '"
+              + FieldLimits.abbreviate(toolName, 40)
+              + "'");
+    }
+    return toolName;
+  }
+
+  /** The first of {@link #scopes()}: where a one-scope hook both recalls and captures. */
+  public Scope scope() {
+    return scopes.get(0);
+  }
+
   private static Duration checkPositive(Duration recallTimeout) {
     if (recallTimeout.isNegative() || recallTimeout.isZero()) {
       throw new IllegalArgumentException("recallTimeout must be positive, got " + recallTimeout);
@@ -121,8 +177,9 @@ public record HookOptions(
   }
 
   /**
-   * The defaults: {@link Scope#DEFAULT}, 3 per message, 5 per callback, 250 ms, no listener, 16,000
-   * characters per memory and 40,000 per tool result, capture on, a session per hook.
+   * The defaults: {@link Scope#DEFAULT} for recall and capture, 3 per message, 5 per callback, 250
+   * ms, no listener, 16,000 characters per memory and 40,000 per tool result, capture on, a session
+   * per hook, the tool named {@value #DEFAULT_TOOL_NAME}.
    */
   public static HookOptions defaults() {
     return builder().build();
@@ -135,7 +192,9 @@ public record HookOptions(
 
   /** Builds {@link HookOptions}; each setter validates at once. Not thread-safe. */
   public static final class Builder {
-    private Scope scope = Scope.DEFAULT;
+    private List<Scope> scopes = List.of(Scope.DEFAULT);
+    private Scope captureScope;
+    private String toolName = DEFAULT_TOOL_NAME;
     private int maxPerMessage = DEFAULT_MAX_PER_MESSAGE;
     private int maxPerCallback = DEFAULT_MAX_PER_CALLBACK;
     private Duration recallTimeout = DEFAULT_RECALL_TIMEOUT;
@@ -151,11 +210,47 @@ public record HookOptions(
 
     private Builder() {}
 
-    /** The scope the hook is bound to. */
+    /**
+     * The one scope the hook recalls from and captures into: the same as {@code
+     * scopes(List.of(value))}. Set either this or {@link #scopes(List)}, not both.
+     */
     public Builder scope(Scope value) {
-      settings.checkUnset("scope");
-      this.scope = Objects.requireNonNull(value, "scope");
-      return settings.recorded(this, "scope");
+      Objects.requireNonNull(value, "scope");
+      settings.checkUnset("scopes");
+      this.scopes = List.of(value);
+      return settings.recorded(this, "scopes");
+    }
+
+    /**
+     * The scopes the hook recalls from, in order of preference (the user's own before the team's,
+     * say): 1 to {@value HookOptions#MAX_SCOPES}, none repeated. Captures go to the first unless
+     * {@link #captureScope(Scope)} names another of them.
+     */
+    public Builder scopes(List<Scope> value) {
+      settings.checkUnset("scopes");
+      this.scopes = checkScopes(value);
+      return settings.recorded(this, "scopes");
+    }
+
+    /**
+     * The scope the hook's captures are written to: one of the scopes it recalls from (checked by
+     * {@link #build()}). Without it, the first of them.
+     */
+    public Builder captureScope(Scope value) {
+      settings.checkUnset("captureScope");
+      this.captureScope = Objects.requireNonNull(value, "captureScope");
+      return settings.recorded(this, "captureScope");
+    }
+
+    /**
+     * The name of the hook's memory tool, 1-64 characters of {@code [A-Za-z0-9_-]}; {@value
+     * HookOptions#DEFAULT_TOOL_NAME} by default. A chat offers each tool name once, so a second
+     * service hooking the same chat needs a name of its own ({@code get_team_memory}, say).
+     */
+    public Builder toolName(String value) {
+      settings.checkUnset("toolName");
+      this.toolName = checkToolName(value);
+      return settings.recorded(this, "toolName");
     }
 
     /** At most this many memories per scanned message, 1 to 100. */
@@ -252,11 +347,13 @@ public record HookOptions(
     /**
      * Builds the options.
      *
-     * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars}
+     * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars}, or
+     *     the capture scope is not one of the scopes
      */
     public HookOptions build() {
       return new HookOptions(
-          scope,
+          scopes,
+          captureScope == null ? scopes.get(0) : captureScope,
           maxPerMessage,
           maxPerCallback,
           recallTimeout,
@@ -266,7 +363,8 @@ public record HookOptions(
           capture,
           sessionId,
           userName,
-          assistantName);
+          assistantName,
+          toolName);
     }
   }
 }

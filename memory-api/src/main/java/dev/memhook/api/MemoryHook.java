@@ -1,5 +1,6 @@
 package dev.memhook.api;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,8 +16,11 @@ public interface MemoryHook extends AutoCloseable {
   /** A random id naming this hook in logs and listener events. */
   String id();
 
-  /** The scope this hook recalls from. */
+  /** The scope this hook captures into: {@link HookOptions#captureScope()}. */
   Scope scope();
+
+  /** The scopes this hook recalls from, in order of preference: {@link HookOptions#scopes()}. */
+  List<Scope> scopes();
 
   /** A snapshot of the ids this hook has injected, in injection order; unmodifiable. */
   Set<MemoryId> injectedIds();

@@ -305,9 +305,9 @@ public final class LocalMemoryService implements MemoryService {
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(
-                      event -> capture.observeFromHook(event, options.scope()),
+                      event -> capture.observeFromHook(event, options.captureScope()),
                       options.sessionId(),
-                      GetMemoryTool.NAME,
+                      options.toolName(),
                       options.userName(),
                       options.assistantName())
                   : null,

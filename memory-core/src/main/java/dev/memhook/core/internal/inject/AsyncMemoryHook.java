@@ -8,7 +8,6 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
-import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -60,7 +59,8 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final String id = "hook_" + UUID.randomUUID().toString().substring(0, 8);
   private final ChatService chat;
   private final HookOptions options;
-  private final Function<RecallQuery, RecallResult> recall;
+  private final ScopedRecall recall;
+  private final HostChecks hostChecks;
   private final Executor executor;
   private final Runnable onDispose;
 
@@ -103,19 +103,41 @@ public final class AsyncMemoryHook implements MemoryHook {
       Runnable onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
-    this.recall = Objects.requireNonNull(recall, "recall");
     this.capture = capture;
+    this.recall = new ScopedRecall(recall, options, capture == null ? null : capture::sessionId);
+    this.hostChecks = new HostChecks(id);
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
     this.events = new HookEvents(id, options.listener());
+    startFromLatestUserMessage(chat.messages());
     registrations.add(
-        chat.registerTool(GetMemoryTool.DEFINITION, Objects.requireNonNull(tool, "tool")));
+        chat.registerTool(
+            GetMemoryTool.definition(options.toolName()), Objects.requireNonNull(tool, "tool")));
     try {
       registrations.add(chat.onBeforeSendLoop(this::beforeSendLoop));
       registrations.add(chat.onAfterSend(this::afterSend));
     } catch (RuntimeException e) {
       registrations.forEach(Registration::remove);
       throw e;
+    }
+  }
+
+  /**
+   * A hook attached to a conversation already under way starts from its latest user message: the
+   * earlier ones, and the model's reasoning so far, were answered long ago, and memories for them
+   * would only crowd the next request. Runs before the callbacks are registered, so no lock.
+   */
+  private void startFromLatestUserMessage(List<ChatMessage> conversation) {
+    String latestUser = null;
+    for (ChatMessage m : conversation) {
+      if (isUserMessage(m)) {
+        latestUser = m.id();
+      }
+    }
+    for (ChatMessage m : conversation) {
+      if (!m.id().equals(latestUser)) {
+        scanned.add(m.id());
+      }
     }
   }
 
@@ -126,7 +148,12 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   @Override
   public Scope scope() {
-    return options.scope();
+    return options.captureScope();
+  }
+
+  @Override
+  public List<Scope> scopes() {
+    return options.scopes();
   }
 
   @Override
@@ -169,9 +196,11 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   /** Fired at the start of each send loop: new user messages only; never asks for a resend. */
   public CompletionStage<Void> beforeSendLoop() {
-    return run(
-        HookPhase.BEFORE_SEND_LOOP,
-        m -> m.role() == ChatRole.USER && m.origin() == MessageOrigin.USER);
+    return run(HookPhase.BEFORE_SEND_LOOP, AsyncMemoryHook::isUserMessage);
+  }
+
+  private static boolean isUserMessage(ChatMessage m) {
+    return m.role() == ChatRole.USER && m.origin() == MessageOrigin.USER;
   }
 
   /**
@@ -221,6 +250,9 @@ public final class AsyncMemoryHook implements MemoryHook {
     List<ChatMessage> conversation = chat.messages();
     if (capture != null) {
       capture.capture(conversation);
+    }
+    if (phase == HookPhase.AFTER_SEND) {
+      hostChecks.afterReply(conversation, scanned);
     }
     List<ChatMessage> fresh = new ArrayList<>();
     for (ChatMessage m : conversation) {
@@ -285,7 +317,11 @@ public final class AsyncMemoryHook implements MemoryHook {
       return;
     }
     try {
-      pending.complete(recallAll(fresh, pending));
+      pending.complete(
+          recall.recallAll(
+              fresh.stream().map(ChatMessage::text).toList(),
+              injectedIds(),
+              () -> abandoned(pending)));
     } catch (Throwable t) {
       // as CompletableFuture.supplyAsync does: whatever the recall throws fails only this recall
       pending.completeExceptionally(t);
@@ -295,44 +331,6 @@ public final class AsyncMemoryHook implements MemoryHook {
   /** Whether nobody waits for {@code pending} any more: it timed out, or the hook was disposed. */
   private boolean abandoned(CompletableFuture<?> pending) {
     return pending.isDone() || disposed;
-  }
-
-  /**
-   * Recalls for each message in order, keeping new ids up to the per-callback cap, which is never
-   * more than one {@code get_memory} summary call takes: more would make the injected call an error
-   * while its ids count as injected. Stops before the next message once {@code pending} is
-   * abandoned, since nobody would read the rest.
-   */
-  private List<MemoryId> recallAll(
-      List<ChatMessage> messages, CompletableFuture<List<MemoryId>> pending) {
-    Set<MemoryId> already = injectedIds();
-    LinkedHashSet<MemoryId> chosen = new LinkedHashSet<>();
-    int cap = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
-    for (ChatMessage m : messages) {
-      if (chosen.size() >= cap || abandoned(pending)) {
-        break;
-      }
-      if (m.text().isBlank()) {
-        continue;
-      }
-      RecallResult result =
-          recall.apply(new RecallQuery(options.scope(), m.text(), options.maxPerMessage()));
-      String ownSession = capture == null ? null : capture.sessionId();
-      for (RecalledMemory recalled : result.memories()) {
-        if (chosen.size() >= cap) {
-          break;
-        }
-        // what this conversation captured is in its own context already: injecting it back
-        // would feed the model its own words (the message being recalled for, first of all)
-        if (ownSession != null && ownSession.equals(recalled.memory().sourceSession())) {
-          continue;
-        }
-        if (!already.contains(recalled.memory().id())) {
-          chosen.add(recalled.memory().id());
-        }
-      }
-    }
-    return new ArrayList<>(chosen);
   }
 
   private CompletionStage<Void> inject(HookPhase phase, List<MemoryId> candidates) {
@@ -355,7 +353,7 @@ public final class AsyncMemoryHook implements MemoryHook {
     args.put("summary", true);
     CompletionStage<?> call;
     try {
-      call = chat.injectToolCall(GetMemoryTool.NAME, args);
+      call = chat.injectToolCall(options.toolName(), args);
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
@@ -387,6 +385,11 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   @Override
   public String toString() {
-    return "MemoryHook[" + id + ", scope=" + options.scope() + (disposed ? ", disposed" : "") + "]";
+    return "MemoryHook["
+        + id
+        + ", scopes="
+        + options.scopes()
+        + (disposed ? ", disposed" : "")
+        + "]";
   }
 }

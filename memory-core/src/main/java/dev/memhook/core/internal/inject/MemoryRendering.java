@@ -55,12 +55,16 @@ final class MemoryRendering {
    * fits, the result is {@link #overBudget}.
    *
    * @param offset in {@code [0, content length]}
+   * @param withScope whether the memory names its scope (a hook reading several does)
    */
-  static Rendered full(Memory m, int offset, int cap) {
+  static Rendered full(Memory m, int offset, int cap, boolean withScope) {
     String id = m.id().value();
     String content = m.content();
     ObjectNode o = JSON.createObjectNode();
     o.put("id", id);
+    if (withScope && offset == 0) {
+      o.put("scope", m.scope().value());
+    }
     List<String> cut = new ArrayList<>();
     int meta = cap / 2;
     if (offset == 0) {
@@ -100,10 +104,15 @@ final class MemoryRendering {
 
   /**
    * {@code {"id", "summary"}}, at most {@code cap} characters: a summary that does not fit ends
-   * with {@link JsonText#ELLIPSIS} and the entry carries {@code "truncated": true}.
+   * with {@link JsonText#ELLIPSIS} and the entry carries {@code "truncated": true}. With {@code
+   * withScope}, {@code {"id", "scope", "summary"}}.
    */
-  static Rendered summary(Memory m, int cap) {
-    ObjectNode o = JSON.createObjectNode().put("id", m.id().value()).put("summary", m.summary());
+  static Rendered summary(Memory m, int cap, boolean withScope) {
+    ObjectNode o = JSON.createObjectNode().put("id", m.id().value());
+    if (withScope) {
+      o.put("scope", m.scope().value());
+    }
+    o.put("summary", m.summary());
     Rendered whole = Rendered.of(o);
     if (whole.length() <= cap) {
       return whole;
