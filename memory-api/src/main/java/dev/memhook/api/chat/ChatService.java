@@ -5,9 +5,11 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
- * What a chat host exposes so a memory hook can observe and enrich its turns. Hosts implement it
- * over their own chat engine; {@code dev.memhook.testkit.FakeChatService} is a complete reference
- * implementation for tests.
+ * What a chat host exposes so a memory hook can observe and enrich its turns. Hosts on LangChain4j
+ * or Spring AI use the adapters ({@code memory-langchain4j}, {@code memory-spring-ai}), which
+ * implement it; a host with its own chat loop implements it here. {@code
+ * dev.memhook.testkit.FakeChatService} is a complete reference implementation, and {@code
+ * dev.memhook.testkit.ChatServiceContract} is the test suite an implementation should pass.
  *
  * <h2>The send loop</h2>
  *
@@ -16,7 +18,49 @@ import java.util.concurrent.CompletionStage;
  * afterSend} callback, and runs again while {@link #setNeedsResend()} was called during the loop,
  * up to a host-defined bound. Callbacks are awaited in registration order.
  *
- * <p>Implementations must be thread-safe: callbacks complete on Memhook's threads.
+ * <h2>What a host must do</h2>
+ *
+ * <ol>
+ *   <li><b>Show the user's message before the loop.</b> The user's new message must be in {@link
+ *       #messages()}, with {@link ChatRole#USER} role and {@link MessageOrigin#USER} origin,
+ *       <em>before</em> the {@code beforeSendLoop} callbacks fire: that is the only moment a hook
+ *       recalls for it. A host that queues the input and flushes it after the callbacks gets no
+ *       memories for that turn; a hook notices it after the reply and logs one warning.
+ *   <li><b>Await every returned stage.</b> A callback returns at once with a {@link
+ *       java.util.concurrent.CompletionStage}; the host must not call the model until every {@code
+ *       beforeSendLoop} stage has completed, nor end the loop until every {@code afterSend} stage
+ *       has: what a hook injects is queued by then. A hook's stage always completes normally, and
+ *       within its recall timeout plus the time {@link #injectToolCall} takes.
+ *   <li><b>Send what was queued.</b> Messages queued by {@link #injectToolCall} join the
+ *       conversation and reach the model in the request of the current loop (or the next {@link
+ *       #send()} when queued outside one), the tool call immediately followed by its result. A
+ *       host whose provider wants the user's turn last may place a pair queued by {@code
+ *       beforeSendLoop} just before that loop's user message; it must keep the pair in the
+ *       conversation for later requests, since a hook injects each memory once.
+ *   <li><b>Honour a resend.</b> {@link #setNeedsResend()} during an {@code afterSend} callback asks
+ *       for one more loop, so the model reads what was injected after its reply.
+ *   <li><b>Offer registered tools and run the model's calls.</b> Every tool from {@link
+ *       #registerTool} is offered to the model; a call the model makes is executed with the
+ *       registered handler and its result sent back to the model (a failed stage becomes an error
+ *       result the model reads, never an exception into the host's turn).
+ * </ol>
+ *
+ * <h2>Which messages a hook reads</h2>
+ *
+ * {@code beforeSendLoop} scans the user messages ({@code USER} role and origin) it has not scanned
+ * before; {@code afterSend} scans the model's new {@link ChatRole#REASONING} messages of {@link
+ * MessageOrigin#MODEL} origin. Synthetic messages are never scanned. A hook attached to a
+ * conversation already under way starts from its latest user message. With capture on, a hook also
+ * captures user messages, the model's answers and tool calls with their results, never its own
+ * {@code get_memory} pairs.
+ *
+ * <h2>Threads</h2>
+ *
+ * Implementations must be thread-safe: a hook's callback stage may complete on Memhook's threads
+ * (the service's recall executor) rather than the thread that fired it, and {@link #injectToolCall}
+ * and {@link #setNeedsResend()} are called from there. The {@code get_memory} handler answers on
+ * the thread that calls it, with no network and no model call. A hook never
+ * blocks the thread that fires its callback. The host may run its own tools on any thread.
  */
 public interface ChatService {
 
