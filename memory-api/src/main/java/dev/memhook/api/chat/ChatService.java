@@ -33,10 +33,10 @@ import java.util.concurrent.CompletionStage;
  *       within its recall timeout plus the time {@link #injectToolCall} takes.
  *   <li><b>Send what was queued.</b> Messages queued by {@link #injectToolCall} join the
  *       conversation and reach the model in the request of the current loop (or the next {@link
- *       #send()} when queued outside one), the tool call immediately followed by its result. A
- *       host whose provider wants the user's turn last may place a pair queued by {@code
- *       beforeSendLoop} just before that loop's user message; it must keep the pair in the
- *       conversation for later requests, since a hook injects each memory once.
+ *       #send()} when queued outside one), the tool call immediately followed by its result. A host
+ *       whose provider wants the user's turn last may place a pair queued by {@code beforeSendLoop}
+ *       just before that loop's user message; it must keep the pair in the conversation for later
+ *       requests, since a hook injects each memory once.
  *   <li><b>Honour a resend.</b> {@link #setNeedsResend()} during an {@code afterSend} callback asks
  *       for one more loop, so the model reads what was injected after its reply.
  *   <li><b>Offer registered tools and run the model's calls.</b> Every tool from {@link
@@ -59,8 +59,8 @@ import java.util.concurrent.CompletionStage;
  * Implementations must be thread-safe: a hook's callback stage may complete on Memhook's threads
  * (the service's recall executor) rather than the thread that fired it, and {@link #injectToolCall}
  * and {@link #setNeedsResend()} are called from there. The {@code get_memory} handler answers on
- * the thread that calls it, with no network and no model call. A hook never
- * blocks the thread that fires its callback. The host may run its own tools on any thread.
+ * the thread that calls it, with no network and no model call. A hook never blocks the thread that
+ * fires its callback. The host may run its own tools on any thread.
  */
 public interface ChatService {
 
