@@ -173,12 +173,14 @@ public interface MemoryService extends AutoCloseable {
   }
 
   /**
-   * Creates a fresh {@link MemoryHook} on {@code chat}: registers the {@code get_memory} tool and
-   * the {@code beforeSendLoop} and {@code afterSend} callbacks, as the hook contract in the project
-   * design states. Close the hook to detach.
+   * Creates a fresh {@link MemoryHook} on {@code chat}: registers the memory tool (named {@link
+   * HookOptions#toolName()}, {@code get_memory} by default) and the {@code beforeSendLoop} and
+   * {@code afterSend} callbacks, as {@link ChatService} describes. If the conversation is already
+   * under way, the hook starts from its latest user message. Close the hook to detach.
    *
    * @throws IllegalStateException if this service already has a live hook on {@code chat}, or the
-   *     chat service already has a tool named {@code get_memory}
+   *     chat service already has a tool of that name (another service's hook, say: give the second
+   *     hook its own {@link HookOptions.Builder#toolName(String) tool name})
    */
   MemoryHook hookInto(ChatService chat, HookOptions options);
 
