@@ -530,7 +530,8 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
       return options;
     }
     Map<String, ToolCallback> merged = new LinkedHashMap<>();
-    for (ToolCallback t : tools.getToolCallbacks()) {
+    List<ToolCallback> hosts = tools.getToolCallbacks();
+    for (ToolCallback t : hosts == null ? List.<ToolCallback>of() : hosts) {
       merged.put(t.getToolDefinition().name(), t);
     }
     Set<String> hostNames = new HashSet<>(merged.keySet());
