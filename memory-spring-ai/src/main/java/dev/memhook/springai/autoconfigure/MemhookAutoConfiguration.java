@@ -29,6 +29,9 @@ import org.springframework.util.ClassUtils;
  * memhook.enabled=false} turns both off. Without {@code memhook.directory} the store is in memory
  * (a warning says so at startup): a Boot application should not write files in a place it was not
  * told. A bad value fails startup with an {@link IllegalStateException} naming the property group.
+ *
+ * <p>Stateless and thread-safe; Spring calls its bean methods once per context, and they never
+ * return null.
  */
 @AutoConfiguration
 @ConditionalOnClass({ChatClient.class, MemoryService.class})
