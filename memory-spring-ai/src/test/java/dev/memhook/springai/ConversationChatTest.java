@@ -15,12 +15,14 @@ import dev.memhook.api.chat.ToolResult;
 import dev.memhook.testkit.ModelReply;
 import dev.memhook.testkit.ModelRequest;
 import dev.memhook.testkit.ModelScript;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -230,6 +232,35 @@ class ConversationChatTest {
     send("hello"); // waits the advisor's callback timeout, then goes on
 
     assertEquals(1, model.requests().size());
+  }
+
+  @Test
+  void callsOfOneConversation_areSerialised() throws Exception {
+    AtomicInteger inTurn = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    chat.onBeforeSendLoop(
+        () ->
+            CompletableFuture.runAsync(
+                () -> {
+                  most.accumulateAndGet(inTurn.incrementAndGet(), Math::max);
+                  sleep(20);
+                }));
+    chat.onAfterSend(
+        () -> {
+          inTurn.decrementAndGet();
+          return CompletableFuture.completedFuture(null);
+        });
+
+    List<CompletableFuture<Void>> sends = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      sends.add(harness.sendUser("message " + i).toCompletableFuture());
+    }
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+
+    assertEquals(1, most.get(), "one turn at a time");
+    assertEquals(4, model.requests().size());
+    assertEquals(
+        4, chat.messages().stream().filter(m -> m.role() == ChatRole.USER).count(), "4 turns");
   }
 
   private static void sleep(long millis) {
