@@ -1,0 +1,662 @@
+package dev.memhook.springai;
+
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.chat.ChatService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.client.ChatClientResponse;
+import org.springframework.ai.chat.client.advisor.api.Advisor;
+import org.springframework.ai.chat.client.advisor.api.CallAdvisor;
+import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
+import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
+import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.tool.ToolCallback;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * A Spring AI {@code ChatClient} advisor that gives a conversation long-term memory by applying
+ * Memhook's hook contract to each call.
+ *
+ * <h2>What it does</h2>
+ *
+ * Per conversation id (the advisor context's {@link ChatMemory#CONVERSATION_ID}, or the {@linkplain
+ * Builder#defaultConversationId default conversation} when absent) the advisor keeps a {@link
+ * ChatService} view of the conversation with one {@link MemoryService#hookInto(ChatService,
+ * HookOptions) hook} attached; recall, the relevance gate, at-most-once injection and capture are
+ * the hook's, not re-implemented here. For each call:
+ *
+ * <ol>
+ *   <li>the prompt's last user message joins the view, and the {@code beforeSendLoop} callbacks
+ *       run, awaited for at most the {@linkplain Builder#callbackTimeout callback timeout};
+ *   <li>every {@code get_memory} pair injected in the conversation so far (an assistant message
+ *       with one tool call, then the tool response) is placed in the prompt right before the user
+ *       message of the turn it was injected for, and the view's tools ({@code get_memory} among
+ *       them) are offered to the model as {@link ToolCallback}s, which Spring AI's tool loop
+ *       ({@code ToolCallingAdvisor}, inside this advisor) executes;
+ *   <li>the rest of the chain runs; the reply (its text, and its reasoning when the provider puts
+ *       it in the message metadata) joins the view and the {@code afterSend} callbacks run;
+ *   <li>if one of them asked for a resend, the rest of the chain runs once more ({@link
+ *       CallAdvisorChain#copy}) with the new pair before the user's message, at most {@linkplain
+ *       Builder#maxLoopsPerCall} loops in all; the caller gets the last reply.
+ * </ol>
+ *
+ * A stream gets the same preparation; its {@code afterSend} callbacks run when it completes, and a
+ * resend they ask for is not done (the answer has already reached the user): the pair goes with the
+ * conversation's next call instead.
+ *
+ * <h2>Order</h2>
+ *
+ * The default order, {@link #DEFAULT_ORDER}, puts the advisor inside Spring AI's chat-memory
+ * advisors (which add the short-term history it anchors pairs in) and outside the {@code
+ * ToolCallingAdvisor} (so one user turn is one send loop, and the tools it offers are executed).
+ *
+ * <h2>Contract</h2>
+ *
+ * A memory failure (a closed service, a recall timeout, a failing callback) never fails the call:
+ * it is logged and the call goes on without memories. Errors of the model or of other advisors pass
+ * through unchanged. Calls of one conversation are serialised; different conversations run in
+ * parallel. Thread-safe. Null arguments are rejected with {@link NullPointerException}. The advisor
+ * does not own the memory service: {@link #close()} detaches every hook and leaves the service
+ * open.
+ */
+public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoCloseable {
+
+  /**
+   * The default order: 50 after {@link Advisor#DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER}, so inside a
+   * {@code MessageChatMemoryAdvisor} at its default order and outside Spring AI's {@code
+   * ToolCallingAdvisor} (100 after the memory order).
+   */
+  public static final int DEFAULT_ORDER = Advisor.DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER + 50;
+
+  /** The conversation a request without a conversation id belongs to, by default. */
+  public static final String DEFAULT_CONVERSATION_ID = "default";
+
+  /**
+   * Default {@link Builder#callbackTimeout}: 2 s. The hook bounds its own recall (250 ms by
+   * default); this is the safety net for a callback that never completes, long enough never to cut
+   * a healthy recall short.
+   */
+  public static final Duration DEFAULT_CALLBACK_TIMEOUT = Duration.ofSeconds(2);
+
+  /**
+   * Default {@link Builder#maxLoopsPerCall}: 3, the first answer and up to two resends; by the
+   * hook's contract a resend loop ends once nothing new is recalled, which is usually one resend.
+   */
+  public static final int DEFAULT_MAX_LOOPS_PER_CALL = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+
+  /** Metadata keys under which Spring AI's providers put a reply's reasoning. */
+  private static final List<String> REASONING_KEYS =
+      List.of("reasoningContent", "reasoning_content", "reasoning", "thinking");
+
+  private final MemoryService service;
+  private final HookOptions hookOptions;
+  private final int order;
+  private final Duration callbackTimeout;
+  private final int maxLoopsPerCall;
+  private final String defaultConversationId;
+  private final Map<String, Conversation> conversations = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private record Conversation(ConversationChat chat, MemoryHook hook) {}
+
+  private MemhookAdvisor(Builder b) {
+    this.service = b.service;
+    this.hookOptions = b.hookOptions;
+    this.order = b.order;
+    this.callbackTimeout = b.callbackTimeout;
+    this.maxLoopsPerCall = b.maxLoopsPerCall;
+    this.defaultConversationId = b.defaultConversationId;
+  }
+
+  /** A builder for an advisor hooking {@code service} into each conversation. */
+  public static Builder builder(MemoryService service) {
+    return new Builder(Objects.requireNonNull(service, "service"));
+  }
+
+  /** A builder for an advisor that keeps conversation views but attaches no hook (for tests). */
+  static Builder withoutHooks() {
+    return new Builder(null);
+  }
+
+  // ---- Advisor -----------------------------------------------------------------------------
+
+  @Override
+  public String getName() {
+    return "MemhookAdvisor";
+  }
+
+  @Override
+  public int getOrder() {
+    return order;
+  }
+
+  @Override
+  public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(chain, "chain");
+    ConversationChat chat = conversationFor(request);
+    if (chat == null) {
+      return chain.nextCall(request);
+    }
+    acquire(chat);
+    try {
+      chat.beginTurn(lastUserMessage(request.prompt()));
+      ChatClientResponse response = null;
+      for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
+        ChatClientRequest prepared = beforeModelSafely(chat, request);
+        if (response == null) {
+          response = chain.nextCall(prepared);
+        } else {
+          try {
+            response = chain.copy(this).nextCall(prepared);
+          } catch (RuntimeException e) {
+            // the first answer stands: a memory resend must not fail the user's call
+            LOG.warn(
+                "Memhook: resend in conversation {} failed; keeping the first answer",
+                chat.conversationId(),
+                e);
+            break;
+          }
+        }
+        afterModel(chat, response.chatResponse());
+        if (!chat.needsResend()) {
+          break;
+        }
+      }
+      return response;
+    } finally {
+      chat.endTurn();
+      chat.turnPermit().release();
+    }
+  }
+
+  @Override
+  public Flux<ChatClientResponse> adviseStream(
+      ChatClientRequest request, StreamAdvisorChain chain) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(chain, "chain");
+    return Mono.fromCallable(() -> Optional.ofNullable(conversationFor(request)))
+        .subscribeOn(Schedulers.boundedElastic())
+        .flatMapMany(
+            maybeChat -> {
+              if (maybeChat.isEmpty()) {
+                return chain.nextStream(request);
+              }
+              ConversationChat chat = maybeChat.get();
+              return Mono.fromCallable(
+                      () -> {
+                        acquire(chat);
+                        try {
+                          chat.beginTurn(lastUserMessage(request.prompt()));
+                          return beforeModelSafely(chat, request);
+                        } catch (RuntimeException | Error e) {
+                          chat.endTurn();
+                          chat.turnPermit().release();
+                          throw e;
+                        }
+                      })
+                  .subscribeOn(Schedulers.boundedElastic())
+                  .flatMapMany(prepared -> streamTurn(chat, prepared, chain));
+            });
+  }
+
+  private Flux<ChatClientResponse> streamTurn(
+      ConversationChat chat, ChatClientRequest prepared, StreamAdvisorChain chain) {
+    StringBuilder text = new StringBuilder();
+    StringBuilder reasoning = new StringBuilder();
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            chat.endTurn();
+            chat.turnPermit().release();
+          }
+        };
+    Mono<ChatClientResponse> afterStream =
+        Mono.<ChatClientResponse>fromRunnable(
+                () -> {
+                  chat.appendReply(reasoning.toString(), text.toString());
+                  await(chat, "afterSend", chat.fireAfterSend());
+                  if (chat.needsResend()) {
+                    LOG.debug(
+                        "Memhook: a resend was asked for in streamed conversation {}; the injected"
+                            + " memories go with its next call",
+                        chat.conversationId());
+                  }
+                })
+            .subscribeOn(Schedulers.boundedElastic());
+    return chain
+        .nextStream(prepared)
+        .doOnNext(
+            chunk -> {
+              ChatResponse r = chunk.chatResponse();
+              if (r != null) {
+                for (Generation g : r.getResults()) {
+                  AssistantMessage out = g.getOutput();
+                  if (out.getText() != null && !isThinking(out)) {
+                    text.append(out.getText());
+                  }
+                  String thought = reasoningOf(out);
+                  if (thought != null) {
+                    reasoning.append(thought);
+                  }
+                }
+              }
+            })
+        .concatWith(afterStream)
+        .doFinally(signal -> release.run());
+  }
+
+  // ---- conversations -----------------------------------------------------------------------
+
+  /**
+   * The view of a conversation, created (with its hook attached) on first use. Hosts may register
+   * their own callbacks and tools on it; tools registered here are offered to the model in the
+   * conversation's calls.
+   *
+   * @throws IllegalStateException if the advisor is closed, or the hook cannot be attached (for
+   *     example, the memory service is closed)
+   */
+  public ChatService chatService(String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    if (closed.get()) {
+      throw new IllegalStateException("this MemhookAdvisor is closed");
+    }
+    return conversations.computeIfAbsent(conversationId, this::open).chat();
+  }
+
+  /** The hook attached to a conversation the advisor has seen, if any. */
+  public Optional<MemoryHook> hook(String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    Conversation c = conversations.get(conversationId);
+    return c == null ? Optional.empty() : Optional.ofNullable(c.hook());
+  }
+
+  /**
+   * Forgets a conversation: detaches its hook and drops its view and injected pairs. A later call
+   * with the same id starts a new conversation, whose new hook may inject the same memories again.
+   * Does nothing for an unknown id.
+   */
+  public void endConversation(String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    Conversation c = conversations.remove(conversationId);
+    if (c != null && c.hook() != null) {
+      c.hook().dispose();
+    }
+  }
+
+  /** The conversation ids the advisor holds a view of, in no particular order. */
+  public Set<String> conversationIds() {
+    return Set.copyOf(conversations.keySet());
+  }
+
+  /**
+   * Detaches every hook and drops every view; later calls pass through unchanged. Idempotent. The
+   * memory service stays open: it is the host's.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      for (String id : List.copyOf(conversations.keySet())) {
+        endConversation(id);
+      }
+    }
+  }
+
+  private Conversation open(String conversationId) {
+    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout);
+    MemoryHook hook = null;
+    if (service != null) {
+      hook = service.hookInto(chat, optionsFor(conversationId));
+    }
+    return new Conversation(chat, hook);
+  }
+
+  /**
+   * The hook options for one conversation: the configured ones, with the captured session named
+   * after the conversation when the options name none, so each conversation captures into its own
+   * session {@code spring-ai-<conversation id>}.
+   */
+  private HookOptions optionsFor(String conversationId) {
+    HookOptions o = hookOptions;
+    String session = "spring-ai-" + conversationId;
+    if (o.sessionId() != null || session.length() > MemoryDraft.MAX_SESSION) {
+      return o;
+    }
+    return new HookOptions(
+        o.scope(),
+        o.maxPerMessage(),
+        o.maxPerCallback(),
+        o.recallTimeout(),
+        o.listener(),
+        o.maxMemoryChars(),
+        o.maxResultChars(),
+        o.capture(),
+        session,
+        o.userName(),
+        o.assistantName());
+  }
+
+  /** The conversation's view, or null when memory is unavailable and the call must pass through. */
+  private ConversationChat conversationFor(ChatClientRequest request) {
+    if (closed.get()) {
+      return null;
+    }
+    Object id = request.context().get(ChatMemory.CONVERSATION_ID);
+    String conversationId = id == null ? defaultConversationId : id.toString();
+    try {
+      return chatService(conversationId) instanceof ConversationChat chat ? chat : null;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Memhook: cannot attach memory to conversation {}; the call goes on without memories",
+          conversationId,
+          e);
+      return null;
+    }
+  }
+
+  private static void acquire(ConversationChat chat) {
+    chat.turnPermit().acquireUninterruptibly();
+  }
+
+  // ---- one loop ----------------------------------------------------------------------------
+
+  /** {@link #beforeModel}, or the request unchanged if memory fails. */
+  private ChatClientRequest beforeModelSafely(ConversationChat chat, ChatClientRequest request) {
+    try {
+      return beforeModel(chat, request);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Memhook: cannot prepare conversation {}; the call goes on without memories",
+          chat.conversationId(),
+          e);
+      return request;
+    }
+  }
+
+  /** Runs the before-loop callbacks and builds the request the model gets. */
+  private ChatClientRequest beforeModel(ConversationChat chat, ChatClientRequest request) {
+    chat.startLoop();
+    chat.flushQueue();
+    await(chat, "beforeSendLoop", chat.fireBeforeSendLoop());
+    chat.flushQueue();
+    Prompt prompt = request.prompt();
+    List<Message> messages = withPairs(prompt.getInstructions(), chat);
+    ChatOptions options = withTools(prompt.getOptions(), chat);
+    return request.mutate().prompt(new Prompt(messages, options)).build();
+  }
+
+  /** Appends the reply to the view and runs the after-send callbacks. */
+  private void afterModel(ConversationChat chat, ChatResponse response) {
+    StringBuilder text = new StringBuilder();
+    StringBuilder reasoning = new StringBuilder();
+    if (response != null) {
+      for (Generation g : response.getResults()) {
+        AssistantMessage out = g.getOutput();
+        String thought = reasoningOf(out);
+        if (thought != null) {
+          reasoning.append(thought);
+        }
+        if (out.getText() != null && !isThinking(out)) {
+          text.append(out.getText());
+        }
+      }
+    }
+    chat.appendReply(reasoning.toString(), text.toString());
+    await(chat, "afterSend", chat.fireAfterSend());
+  }
+
+  private void await(ConversationChat chat, String phase, CompletionStage<Void> stage) {
+    try {
+      stage.toCompletableFuture().get(callbackTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Memhook: interrupted waiting for {} in {}", phase, chat.conversationId());
+    } catch (ExecutionException e) {
+      LOG.warn(
+          "Memhook: a {} callback failed in conversation {}; going on without it",
+          phase,
+          chat.conversationId(),
+          e.getCause());
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "Memhook: {} callbacks took longer than {} in conversation {}; going on without them",
+          phase,
+          callbackTimeout,
+          chat.conversationId());
+    }
+  }
+
+  /**
+   * The prompt's messages with every injected pair put back at its place: the pairs of the current
+   * turn right before the last user message; older ones right before their turn's user message when
+   * the prompt still holds it (matched by text, in order), otherwise after the leading system
+   * messages.
+   */
+  static List<Message> withPairs(List<Message> messages, ConversationChat chat) {
+    List<ConversationChat.Pair> pairs = chat.pairs();
+    if (pairs.isEmpty()) {
+      return messages;
+    }
+    int current = chat.currentTurn();
+    int lastUser = -1;
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i) instanceof UserMessage) {
+        lastUser = i;
+        break;
+      }
+    }
+    int split = lastUser < 0 ? messages.size() : lastUser;
+    List<Message> out = new ArrayList<>(messages.subList(0, split));
+    int floatAt = 0;
+    while (floatAt < out.size() && out.get(floatAt) instanceof SystemMessage) {
+      floatAt++;
+    }
+    int cursor = floatAt;
+    List<Message> currentPairs = new ArrayList<>();
+    for (ConversationChat.Pair p : pairs) {
+      List<Message> two = ConversationChat.springMessages(p);
+      if (p.turn() == current) {
+        currentPairs.addAll(two);
+        continue;
+      }
+      int at = p.anchor() == null ? -1 : indexOfUser(out, p.anchor(), cursor);
+      if (at < 0) {
+        out.addAll(floatAt, two);
+        floatAt += 2;
+        cursor += 2;
+      } else {
+        out.addAll(at, two);
+        cursor = at + 2;
+      }
+    }
+    out.addAll(currentPairs);
+    out.addAll(messages.subList(split, messages.size()));
+    return out;
+  }
+
+  private static int indexOfUser(List<Message> messages, String text, int from) {
+    for (int i = Math.max(0, from); i < messages.size(); i++) {
+      if (messages.get(i) instanceof UserMessage u && text.equals(u.getText())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The options with the view's tools added; tools the host already offers keep their own. */
+  private static ChatOptions withTools(ChatOptions options, ConversationChat chat) {
+    List<ToolCallback> ours = chat.toolCallbacks();
+    if (ours.isEmpty()) {
+      return options;
+    }
+    if (!(options instanceof ToolCallingChatOptions tools)) {
+      LOG.debug(
+          "Memhook: the model's options do not take tools; get_memory is not offered in {}",
+          chat.conversationId());
+      return options;
+    }
+    Map<String, ToolCallback> merged = new LinkedHashMap<>();
+    List<ToolCallback> hosts = tools.getToolCallbacks();
+    for (ToolCallback t : hosts == null ? List.<ToolCallback>of() : hosts) {
+      merged.put(t.getToolDefinition().name(), t);
+    }
+    Set<String> hostNames = new HashSet<>(merged.keySet());
+    for (ToolCallback t : ours) {
+      String name = t.getToolDefinition().name();
+      if (hostNames.contains(name)) {
+        LOG.warn(
+            "Memhook: the host already offers a tool named {}; Memhook's is not offered", name);
+      } else {
+        merged.put(name, t);
+      }
+    }
+    return tools.mutate().toolCallbacks(List.copyOf(merged.values())).build();
+  }
+
+  /** The reasoning a provider put in the message's metadata, or null. */
+  static String reasoningOf(AssistantMessage message) {
+    if (isThinking(message)) {
+      return message.getText();
+    }
+    Map<String, Object> metadata = message.getMetadata();
+    for (String key : REASONING_KEYS) {
+      if (metadata.get(key) instanceof String s && !s.isBlank()) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Whether the whole message is a thinking block (Anthropic's {@code thinking=true}). */
+  private static boolean isThinking(AssistantMessage message) {
+    return Boolean.TRUE.equals(message.getMetadata().get("thinking"));
+  }
+
+  private static UserMessage lastUserMessage(Prompt prompt) {
+    List<Message> messages = prompt.getInstructions();
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i) instanceof UserMessage u) {
+        return u;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Builds a {@link MemhookAdvisor}. Each setter may be called once and checks its argument at
+   * once. Not thread-safe.
+   */
+  public static final class Builder {
+    private final MemoryService service;
+    private HookOptions hookOptions = HookOptions.defaults();
+    private int order = DEFAULT_ORDER;
+    private Duration callbackTimeout = DEFAULT_CALLBACK_TIMEOUT;
+    private int maxLoopsPerCall = DEFAULT_MAX_LOOPS_PER_CALL;
+    private String defaultConversationId = DEFAULT_CONVERSATION_ID;
+    private final Set<String> set = new HashSet<>();
+
+    private Builder(MemoryService service) {
+      this.service = service;
+    }
+
+    /**
+     * The options of each conversation's hook; default {@link HookOptions#defaults()}. When they
+     * name no session, each conversation captures into session {@code spring-ai-<conversation id>}.
+     */
+    public Builder hookOptions(HookOptions value) {
+      once("hookOptions");
+      this.hookOptions = Objects.requireNonNull(value, "hookOptions");
+      return this;
+    }
+
+    /** The advisor's order; default {@link #DEFAULT_ORDER}. */
+    public Builder order(int value) {
+      once("order");
+      this.order = value;
+      return this;
+    }
+
+    /**
+     * How long the advisor waits for the callbacks of one phase, and the model's call of a
+     * registered tool, before it goes on without them; positive, at most 5 minutes; default {@link
+     * #DEFAULT_CALLBACK_TIMEOUT}.
+     */
+    public Builder callbackTimeout(Duration value) {
+      once("callbackTimeout");
+      Objects.requireNonNull(value, "callbackTimeout");
+      if (value.isNegative() || value.isZero() || value.compareTo(Duration.ofMinutes(5)) > 0) {
+        throw new IllegalArgumentException(
+            "callbackTimeout must be positive and at most 5 minutes, got " + value);
+      }
+      this.callbackTimeout = value;
+      return this;
+    }
+
+    /** The most model calls one call makes, resends included, 1 to 10; default 3. */
+    public Builder maxLoopsPerCall(int value) {
+      once("maxLoopsPerCall");
+      if (value < 1 || value > 10) {
+        throw new IllegalArgumentException("maxLoopsPerCall must be in [1, 10], got " + value);
+      }
+      this.maxLoopsPerCall = value;
+      return this;
+    }
+
+    /** The conversation of requests without a conversation id; default {@code "default"}. */
+    public Builder defaultConversationId(String value) {
+      once("defaultConversationId");
+      Objects.requireNonNull(value, "defaultConversationId");
+      if (value.isBlank()) {
+        throw new IllegalArgumentException("defaultConversationId must not be blank");
+      }
+      this.defaultConversationId = value;
+      return this;
+    }
+
+    private void once(String setter) {
+      if (!set.add(setter)) {
+        throw new IllegalStateException(
+            setter + " was already set on this builder; each setter may be called once");
+      }
+    }
+
+    /** Builds the advisor. Nothing is attached before a conversation's first call. */
+    public MemhookAdvisor build() {
+      return new MemhookAdvisor(this);
+    }
+  }
+}
