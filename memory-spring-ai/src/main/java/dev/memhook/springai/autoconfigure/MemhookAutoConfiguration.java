@@ -135,10 +135,17 @@ public class MemhookAutoConfiguration {
         () -> {
           HookOptions.Builder b =
               HookOptions.builder()
-                  .scope(new Scope(Objects.requireNonNull(h.getScope(), "scope")))
+                  .scopes(
+                      Objects.requireNonNull(h.getScopes(), "scopes").stream()
+                          .map(Scope::new)
+                          .toList())
+                  .toolName(Objects.requireNonNull(h.getToolName(), "tool-name"))
                   .maxPerMessage(h.getMaxPerMessage())
                   .maxPerCallback(h.getMaxPerCallback())
                   .recallTimeout(Objects.requireNonNull(h.getRecallTimeout(), "recall-timeout"));
+          if (h.getCaptureScope() != null) {
+            b.captureScope(new Scope(h.getCaptureScope()));
+          }
           if (!p.getCapture().isEnabled()) {
             b.noCapture();
           }

@@ -5,6 +5,8 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.springai.MemhookAdvisor;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -212,8 +214,20 @@ public class MemhookProperties {
 
   /** How each conversation's hook recalls and injects. */
   public static class Hook {
-    /** The scope hooks recall from and capture into. */
-    private String scope = "default";
+    /**
+     * The scopes hooks recall from, in order of preference (for example {@code acme/alice,
+     * acme/team}); each memory's scope is shown to the model when there is more than one.
+     */
+    private List<String> scopes = new ArrayList<>(List.of("default"));
+
+    /** The scope captures go to: one of the scopes; unset, the first of them. */
+    private String captureScope;
+
+    /**
+     * The name of the memory tool offered to the model; change it only when another memory service
+     * hooks the same conversations.
+     */
+    private String toolName = HookOptions.DEFAULT_TOOL_NAME;
 
     /** The most memories recalled for one scanned message, 1 to 100. */
     private int maxPerMessage = HookOptions.DEFAULT_MAX_PER_MESSAGE;
@@ -224,12 +238,28 @@ public class MemhookProperties {
     /** How long a callback waits for recall before the turn goes on without memories. */
     private Duration recallTimeout = HookOptions.DEFAULT_RECALL_TIMEOUT;
 
-    public String getScope() {
-      return scope;
+    public List<String> getScopes() {
+      return scopes;
     }
 
-    public void setScope(String scope) {
-      this.scope = scope;
+    public void setScopes(List<String> scopes) {
+      this.scopes = scopes;
+    }
+
+    public String getCaptureScope() {
+      return captureScope;
+    }
+
+    public void setCaptureScope(String captureScope) {
+      this.captureScope = captureScope;
+    }
+
+    public String getToolName() {
+      return toolName;
+    }
+
+    public void setToolName(String toolName) {
+      this.toolName = toolName;
     }
 
     public int getMaxPerMessage() {

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -71,7 +72,9 @@ class MemhookAutoConfigurationTest {
             "memhook.recall.graph-weight=0",
             "memhook.recall.gate.min-cosine=0.4",
             "memhook.recall.gate.evidence-cosine=0.6",
-            "memhook.hook.scope=team-a",
+            "memhook.hook.scopes=alice,team-a",
+            "memhook.hook.capture-scope=team-a",
+            "memhook.hook.tool-name=get_team_memory",
             "memhook.hook.max-per-message=7",
             "memhook.hook.max-per-callback=9",
             "memhook.hook.recall-timeout=1s",
@@ -90,7 +93,9 @@ class MemhookAutoConfigurationTest {
               assertEquals(0.4, recall.minCosine());
               assertEquals(0.6, recall.evidenceCosine());
               HookOptions hook = MemhookAutoConfiguration.hookOptions(p);
-              assertEquals(new Scope("team-a"), hook.scope());
+              assertEquals(List.of(new Scope("alice"), new Scope("team-a")), hook.scopes());
+              assertEquals(new Scope("team-a"), hook.captureScope());
+              assertEquals("get_team_memory", hook.toolName());
               assertEquals(7, hook.maxPerMessage());
               assertEquals(9, hook.maxPerCallback());
               assertEquals(Duration.ofSeconds(1), hook.recallTimeout());
@@ -159,6 +164,14 @@ class MemhookAutoConfigurationTest {
             context -> {
               String message = rootMessage(context.getStartupFailure());
               assertTrue(message.contains("memhook.recall"), message);
+            });
+    runner
+        .withPropertyValues("memhook.hook.scopes=alice", "memhook.hook.capture-scope=team-a")
+        .run(
+            context -> {
+              String message = rootMessage(context.getStartupFailure());
+              assertTrue(
+                  message.contains("memhook.hook") && message.contains("captureScope"), message);
             });
     runner
         .withPropertyValues("memhook.embedder=word2vec")
