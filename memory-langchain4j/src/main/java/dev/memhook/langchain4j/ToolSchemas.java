@@ -95,7 +95,11 @@ final class ToolSchemas {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("parametersSchema must be a JSON object");
     }
-    JsonSchemaElement element = element(root, "$");
+    // tool arguments are always an object: a root without a type (such as {}) describes one
+    JsonSchemaElement element =
+        root.has("type") || root.has("anyOf") || root.has("enum")
+            ? element(root, "$")
+            : object(checked(root, "$"), "$", description(root));
     if (!(element instanceof JsonObjectSchema object)) {
       throw new IllegalArgumentException(
           "parametersSchema must describe an object (\"type\": \"object\"), got "
@@ -104,7 +108,8 @@ final class ToolSchemas {
     return object;
   }
 
-  private static JsonSchemaElement element(JsonNode node, String path) {
+  /** {@code node}, once it is known to be a schema object of supported keywords only. */
+  private static JsonNode checked(JsonNode node, String path) {
     if (!node.isObject()) {
       throw new IllegalArgumentException(path + ": a schema must be a JSON object, got " + node);
     }
@@ -120,7 +125,16 @@ final class ToolSchemas {
                 + " (validation keywords such as minimum or maxItems are dropped)");
       }
     }
-    String description = node.hasNonNull("description") ? node.get("description").asText() : null;
+    return node;
+  }
+
+  private static String description(JsonNode node) {
+    return node.hasNonNull("description") ? node.get("description").asText() : null;
+  }
+
+  private static JsonSchemaElement element(JsonNode node, String path) {
+    checked(node, path);
+    String description = description(node);
     if (node.has("anyOf")) {
       if (node.has("type") || node.has("enum")) {
         throw new IllegalArgumentException(

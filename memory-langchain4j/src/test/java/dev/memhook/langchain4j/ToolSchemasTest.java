@@ -75,4 +75,13 @@ class ToolSchemasTest {
         assertThrows(IllegalArgumentException.class, () -> ToolSchemas.parameters(schema));
     assertTrue(e.getMessage().contains(named), e.getMessage());
   }
+
+  @Test
+  void aRootWithoutAType_isAnObject() {
+    assertTrue(ToolSchemas.parameters("{}").properties().isEmpty());
+    assertTrue(
+        ToolSchemas.parameters("{\"properties\":{\"q\":{\"type\":\"string\"}}}")
+            .properties()
+            .containsKey("q"));
+  }
 }
