@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,7 @@ public final class MemhookLangChain4j implements AutoCloseable {
 
   private final ChatModel model;
   private final MemoryService memory;
-  private final HookOptions options;
+  private final Function<Object, HookOptions> options;
   private final int maxLoopsPerSend;
   private final HookedChatModel hookedModel = new HookedChatModel();
   private final ConcurrentMap<Object, Conversation> conversations = new ConcurrentHashMap<>();
@@ -94,7 +95,10 @@ public final class MemhookLangChain4j implements AutoCloseable {
   private volatile boolean closed;
 
   private MemhookLangChain4j(
-      ChatModel model, MemoryService memory, HookOptions options, int maxLoopsPerSend) {
+      ChatModel model,
+      MemoryService memory,
+      Function<Object, HookOptions> options,
+      int maxLoopsPerSend) {
     this.model = model;
     this.memory = memory;
     this.options = options;
@@ -111,10 +115,25 @@ public final class MemhookLangChain4j implements AutoCloseable {
    */
   public static MemhookLangChain4j create(
       ChatModel model, MemoryService memory, HookOptions options) {
+    Objects.requireNonNull(options, "options");
+    return create(model, memory, memoryId -> options);
+  }
+
+  /**
+   * Memory for AiServices over {@code model}, hooking the conversation of each chat memory id with
+   * the options {@code optionsByMemoryId} gives for it: typically its own {@link
+   * dev.memhook.api.Scope} when the memory id names a user or tenant, so conversations never recall
+   * each other's memories.
+   *
+   * @param optionsByMemoryId called once per conversation, with AiServices' memory id; it must not
+   *     return null
+   */
+  public static MemhookLangChain4j create(
+      ChatModel model, MemoryService memory, Function<Object, HookOptions> optionsByMemoryId) {
     return new MemhookLangChain4j(
         Objects.requireNonNull(model, "model"),
         Objects.requireNonNull(memory, "memory"),
-        Objects.requireNonNull(options, "options"),
+        Objects.requireNonNull(optionsByMemoryId, "optionsByMemoryId"),
         LangChain4jChatService.DEFAULT_MAX_LOOPS_PER_SEND);
   }
 
@@ -214,12 +233,17 @@ public final class MemhookLangChain4j implements AutoCloseable {
     final Object memoryId;
     final LangChain4jChatService chat;
     final ChatMemory chatMemory;
+    final HookOptions options;
     volatile MemoryHook hook;
 
     Conversation(Object memoryId, ChatMemory shortTerm) {
       this.memoryId = memoryId;
       this.chat = LangChain4jChatService.view(model, shortTerm, maxLoopsPerSend);
       this.chatMemory = new HookedChatMemory(shortTerm.id(), this);
+      this.options =
+          Objects.requireNonNull(
+              MemhookLangChain4j.this.options.apply(memoryId),
+              "the hook options function returned null for " + memoryId);
       attach();
     }
 

@@ -12,6 +12,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.MemoryId;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
@@ -33,6 +34,10 @@ class MemhookLangChain4jTest {
 
   interface Assistant {
     String chat(String message);
+  }
+
+  interface UserAssistant {
+    String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
   }
 
   private static final String STAGING = "The staging database is reset every night at 2am.";
@@ -225,6 +230,37 @@ class MemhookLangChain4jTest {
       assertEquals(Set.of(staging.id()), memhook.hook("default").orElseThrow().injectedIds());
       List<ChatMessage> sent = model.rawRequests().get(1).messages();
       assertEquals(3, sent.size(), "only the fresh turn and its pair: " + sent);
+    }
+  }
+
+  @Test
+  void optionsPerMemoryId_keepEachUsersMemoriesInTheirScope() {
+    try (MemoryService memory = service();
+        MemhookLangChain4j memhook =
+            MemhookLangChain4j.create(
+                model,
+                memory,
+                id ->
+                    HookOptions.builder()
+                        .scope(Scope.of("acme", id.toString()))
+                        .recallTimeout(Duration.ofSeconds(30))
+                        .noCapture()
+                        .build())) {
+      Memory alices = memory.remember(MemoryDraft.of(Scope.of("acme", "alice"), STAGING));
+      UserAssistant assistant =
+          memhook
+              .configure(
+                  AiServices.builder(UserAssistant.class),
+                  id -> MessageWindowChatMemory.withMaxMessages(50))
+              .build();
+      assistant.chat("bob", "when is the staging database reset?");
+      assistant.chat("alice", "when is the staging database reset?");
+
+      assertEquals(Scope.of("acme", "bob"), memhook.hook("bob").orElseThrow().scope());
+      assertTrue(memhook.hook("bob").orElseThrow().injectedIds().isEmpty());
+      assertEquals(1, model.rawRequests().get(0).messages().size(), "bob's turn alone");
+      assertEquals(Set.of(alices.id()), memhook.hook("alice").orElseThrow().injectedIds());
+      assertEquals(3, model.rawRequests().get(1).messages().size(), "alice's pair and turn");
     }
   }
 }
