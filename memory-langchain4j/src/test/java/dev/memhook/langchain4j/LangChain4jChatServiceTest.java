@@ -343,4 +343,37 @@ class LangChain4jChatServiceTest {
     assertFalse(script.requests().isEmpty());
     assertEquals("a", first.get().text());
   }
+
+  @Test
+  void interruptWithClearQueue_stopsTheSendAndCancelsWaitingOnes_butKeepsQueuedMessages()
+      throws Exception {
+    CompletableFuture<Void> gate = new CompletableFuture<>();
+    CountDownLatch fired = new CountDownLatch(1);
+    AtomicInteger loops = new AtomicInteger();
+    chat.onBeforeSendLoop(
+        () -> {
+          if (loops.incrementAndGet() > 1) {
+            return CompletableFuture.completedFuture(null);
+          }
+          fired.countDown();
+          return gate;
+        });
+    CompletableFuture<AiMessage> first = chat.sendUser("one").toCompletableFuture();
+    assertTrue(fired.await(30, TimeUnit.SECONDS));
+    CompletableFuture<AiMessage> second = chat.sendUser("two").toCompletableFuture();
+    chat.interrupt(true);
+    gate.complete(null);
+
+    ExecutionException e1 =
+        assertThrows(ExecutionException.class, () -> first.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(java.util.concurrent.CancellationException.class, e1.getCause());
+    ExecutionException e2 =
+        assertThrows(ExecutionException.class, () -> second.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(java.util.concurrent.CancellationException.class, e2.getCause());
+    assertTrue(script.requests().isEmpty(), "the model was never called");
+
+    await(chat.send());
+    List<ChatMessage> sent = script.requests().get(0).messages();
+    assertEquals(List.of("one", "two"), sent.stream().map(ChatMessage::text).toList());
+  }
 }

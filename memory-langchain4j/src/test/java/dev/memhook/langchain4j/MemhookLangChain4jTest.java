@@ -263,4 +263,41 @@ class MemhookLangChain4jTest {
       assertEquals(3, model.rawRequests().get(1).messages().size(), "alice's pair and turn");
     }
   }
+
+  @Test
+  void capture_recordsEachAiServicesExchangeOnce() {
+    try (MemoryService memory =
+            Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+        MemhookLangChain4j memhook =
+            MemhookLangChain4j.create(
+                model,
+                memory,
+                id ->
+                    HookOptions.builder()
+                        .recallTimeout(Duration.ofSeconds(30))
+                        .sessionId("lc4j-" + id)
+                        .build())) {
+      Assistant assistant = assistant(memhook);
+      script.then(ModelReply.text("Noted."), ModelReply.text("Heron-db it is."));
+      assistant.chat("We never run migrations on Sunday mornings.");
+      assistant.chat("The staging database is called heron-db.");
+      memhook.close();
+      assertTrue(memory.flush(Duration.ofMinutes(1)), "capture drained");
+      List<String> captured = new java.util.ArrayList<>();
+      memory.export(
+          m -> {
+            if ("lc4j-default".equals(m.sourceSession())) {
+              captured.add(m.content());
+            }
+          });
+      for (String text :
+          List.of(
+              "We never run migrations on Sunday mornings.",
+              "The staging database is called heron-db.",
+              "Noted.",
+              "Heron-db it is.")) {
+        assertEquals(1, captured.stream().filter(text::equals).count(), text + " in " + captured);
+      }
+    }
+  }
 }
