@@ -147,6 +147,12 @@ public final class LangChain4jChatService implements ChatService {
    */
   private AiMessage handedOver;
 
+  /**
+   * What the last {@code clear()} took out of the chat memory and has not been added back yet,
+   * oldest first; forgotten at the next other add or model call. Guarded by {@link #lock}.
+   */
+  private final List<dev.langchain4j.data.message.ChatMessage> cleared = new ArrayList<>();
+
   private record Tool(
       ToolDefinition definition, ToolSpecification specification, ToolHandler handler) {}
 
@@ -193,9 +199,7 @@ public final class LangChain4jChatService implements ChatService {
   public ChatMessage queueUser(String text) {
     Objects.requireNonNull(text, "text");
     UserMessage message = UserMessage.from(text);
-    ChatMessage memhook =
-        new ChatMessage(
-            "msg_" + java.util.UUID.randomUUID(), ChatRole.USER, MessageOrigin.USER, text, null);
+    ChatMessage memhook = ChatMessage.user(text);
     synchronized (lock) {
       queue.add(new Queued(List.of(message), List.of(memhook), false));
     }
@@ -357,20 +361,34 @@ public final class LangChain4jChatService implements ChatService {
 
   // ---- AiServices side (package-private, used by MemhookLangChain4j) --------------------------
 
-  /** Adds a message AiServices put in the chat memory. */
-  void addFromAiServices(dev.langchain4j.data.message.ChatMessage message) {
+  /**
+   * Adds a message AiServices put in the chat memory.
+   *
+   * @return false if it was the reply this service handed over, which is in the conversation
+   *     already and ends AiServices' use of the conversation for this model call
+   */
+  boolean addFromAiServices(dev.langchain4j.data.message.ChatMessage message) {
     Objects.requireNonNull(message, "message");
     synchronized (lock) {
       if (message == handedOver) {
         handedOver = null; // already in the conversation: this service appended it
-        return;
+        return false;
       }
+      if (!cleared.isEmpty() && cleared.get(0).equals(message)) {
+        // putting back what a clear() took out (LangChain4j clears and re-adds to remove one
+        // message): the memory gets it again, the log has it already
+        cleared.remove(0);
+        store.add(message);
+        return true;
+      }
+      cleared.clear();
       if (message instanceof SystemMessage system && isCurrentSystemMessage(system)) {
         store.add(message); // the memory decides; the log records a system message once
-        return;
+        return true;
       }
       store.add(message);
       log.addAll(MessageMapping.toMemhook(message, MessageOrigin.MODEL, this::callById));
+      return true;
     }
   }
 
@@ -388,12 +406,16 @@ public final class LangChain4jChatService implements ChatService {
     }
   }
 
-  /** Empties the conversation: the chat memory, the log and the queue. */
+  /**
+   * Empties the chat memory. The log and the hook stay: LangChain4j clears a memory to re-add all
+   * but one of its messages, and those re-adds are recognised (in order, by equality) and not
+   * logged twice, so nothing is captured or scanned again.
+   */
   void clearFromAiServices() {
     synchronized (lock) {
+      cleared.clear();
+      cleared.addAll(store.messages());
       store.clear();
-      log.clear();
-      queue.clear();
       handedOver = null;
     }
   }
@@ -592,6 +614,7 @@ public final class LangChain4jChatService implements ChatService {
   /** Moves the queue into the conversation (and into {@code requestMessages}, if not null). */
   private void flushQueue(List<dev.langchain4j.data.message.ChatMessage> requestMessages) {
     synchronized (lock) {
+      cleared.clear();
       for (Queued q : queue) {
         if (q.beforeUserTurn()) {
           insertBeforeUserTurn(q, requestMessages);

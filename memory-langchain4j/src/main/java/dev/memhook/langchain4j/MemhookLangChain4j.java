@@ -72,7 +72,9 @@ import org.slf4j.LoggerFactory;
  * (the pairs it queued join the next call, after the tool results), and that next call is
  * AiServices' own, bounded by its {@code maxToolCallingRoundTrips} rather than by {@code
  * maxLoopsPerSend}. A turn whose tools return immediately leaves such pairs queued for the next
- * turn. Streaming models are not supported. See the module's README.
+ * turn. Every model reply joins the conversation, also the answer to an output guardrail's
+ * reprompt, which AiServices would not keep. Streaming models are not supported. See the module's
+ * README.
  *
  * <p>Thread-safe. Conversations with different memory ids are independent; one conversation must
  * not be used by two AiServices calls at once (AiServices itself does not support that). Null
@@ -247,7 +249,7 @@ public final class MemhookLangChain4j implements AutoCloseable {
       attach();
     }
 
-    private void attach() {
+    private synchronized void attach() {
       if (closed) {
         return;
       }
@@ -264,15 +266,6 @@ public final class MemhookLangChain4j implements AutoCloseable {
       hook = null;
       if (h != null) {
         h.close();
-      }
-    }
-
-    /** Clears the conversation and starts its hook afresh: nothing was injected into it now. */
-    synchronized void reset() {
-      detach();
-      chat.clearFromAiServices();
-      if (conversations.get(memoryId) == this) {
-        attach();
       }
     }
   }
@@ -294,8 +287,11 @@ public final class MemhookLangChain4j implements AutoCloseable {
 
     @Override
     public void add(ChatMessage message) {
-      current.set(conversation);
-      conversation.chat.addFromAiServices(message);
+      if (conversation.chat.addFromAiServices(message)) {
+        current.set(conversation);
+      } else {
+        current.remove(); // the turn's answer: no model call of this conversation follows it
+      }
     }
 
     @Override
@@ -312,7 +308,7 @@ public final class MemhookLangChain4j implements AutoCloseable {
 
     @Override
     public void clear() {
-      conversation.reset();
+      conversation.chat.clearFromAiServices();
     }
   }
 
