@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Design note</h2>
  *
  * AiServices owns the turn: it adds the user message to the chat memory, calls the model, executes
- * the model's tool calls and calls the model again until it answers. The hook contract needs four
+ * the model's tool calls and calls the model again until it answers. The hook contract needs three
  * things from that loop, and each comes from the extension point that can give it exactly:
  *
  * <ul>
