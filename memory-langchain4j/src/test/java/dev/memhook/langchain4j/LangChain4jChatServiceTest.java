@@ -376,4 +376,24 @@ class LangChain4jChatServiceTest {
     List<ChatMessage> sent = script.requests().get(0).messages();
     assertEquals(List.of("one", "two"), sent.stream().map(ChatMessage::text).toList());
   }
+
+  @Test
+  void aFailingModel_failsTheSendsStage_andTheNextSendStillRuns() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    dev.langchain4j.model.chat.ChatModel flaky =
+        new dev.langchain4j.model.chat.ChatModel() {
+          @Override
+          public dev.langchain4j.model.chat.response.ChatResponse doChat(ChatRequest request) {
+            if (calls.incrementAndGet() == 1) {
+              throw new IllegalStateException("provider down");
+            }
+            return model.doChat(request);
+          }
+        };
+    LangChain4jChatService service = LangChain4jChatService.create(flaky);
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> await(service.sendUser("one")));
+    assertTrue(e.getCause().getMessage().contains("provider down"), e.getCause().toString());
+    assertEquals("ok", await(service.sendUser("two")).text());
+  }
 }
