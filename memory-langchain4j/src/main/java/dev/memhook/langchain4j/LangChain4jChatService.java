@@ -165,14 +165,26 @@ public final class LangChain4jChatService implements ChatService {
   /** One registration of a callback: its own identity, so removing it twice removes it once. */
   private record Callback(ChatCallback callback, AtomicBoolean removed) {}
 
+  /**
+   * Messages already in {@code store} are sent to the model but stay out of {@link #messages()}: a
+   * conversation resumed from a persistent memory was scanned and captured in its earlier life, and
+   * handing it to a new hook as new would capture it again and spend the first turn's recall on old
+   * messages instead of the user's new one.
+   */
   private LangChain4jChatService(
-      ChatModel model, ChatMemory store, int maxLoopsPerSend, Executor executor) {
+      ChatModel model,
+      ChatMemory store,
+      String systemMessage,
+      int maxLoopsPerSend,
+      Executor executor) {
     this.model = model;
     this.store = store;
     this.maxLoopsPerSend = maxLoopsPerSend;
     this.executor = executor;
-    for (dev.langchain4j.data.message.ChatMessage m : store.messages()) {
-      log.addAll(MessageMapping.toMemhook(m, MessageOrigin.MODEL, this::callById));
+    if (systemMessage != null) {
+      SystemMessage system = SystemMessage.from(systemMessage);
+      store.add(system);
+      log.addAll(MessageMapping.toMemhook(system, MessageOrigin.MODEL, this::callById));
     }
   }
 
@@ -190,7 +202,7 @@ public final class LangChain4jChatService implements ChatService {
    * A view of an AiServices conversation kept in {@code memory}; see {@link MemhookLangChain4j}.
    */
   static LangChain4jChatService view(ChatModel model, ChatMemory memory, int maxLoopsPerSend) {
-    return new LangChain4jChatService(model, memory, maxLoopsPerSend, THREAD_PER_SEND);
+    return new LangChain4jChatService(model, memory, null, maxLoopsPerSend, THREAD_PER_SEND);
   }
 
   // ---- host side -------------------------------------------------------------------------
@@ -241,7 +253,9 @@ public final class LangChain4jChatService implements ChatService {
   /**
    * {@inheritDoc}
    *
-   * <p>Every message this service has seen, including those a bounded chat memory no longer sends.
+   * <p>Every message this service has seen, including those a bounded chat memory no longer sends;
+   * not the messages its chat memory held before it was built (see {@link
+   * Builder#chatMemory(ChatMemory)}).
    */
   @Override
   public List<ChatMessage> messages() {
@@ -806,8 +820,10 @@ public final class LangChain4jChatService implements ChatService {
 
     /**
      * Where the LangChain4j messages are kept, such as a {@code MessageWindowChatMemory} to bound
-     * what the model is sent; messages already in it start the conversation. By default every
-     * message is kept and sent. This service must be the memory's only writer.
+     * what the model is sent. Messages already in it (a resumed conversation) are sent to the model
+     * but are not in {@link LangChain4jChatService#messages()}, so a hook neither scans nor
+     * captures them again. By default every message is kept and sent. This service must be the
+     * memory's only writer.
      */
     public Builder chatMemory(ChatMemory value) {
       checkUnset("chatMemory", chatMemory != null);
@@ -838,12 +854,12 @@ public final class LangChain4jChatService implements ChatService {
       if (chatModel == null) {
         throw new IllegalStateException("chatModel is required");
       }
-      ChatMemory memory = chatMemory != null ? chatMemory : new ListChatMemory();
-      if (systemMessage != null) {
-        memory.add(SystemMessage.from(systemMessage));
-      }
       return new LangChain4jChatService(
-          chatModel, memory, maxLoopsPerSend, executor != null ? executor : THREAD_PER_SEND);
+          chatModel,
+          chatMemory != null ? chatMemory : new ListChatMemory(),
+          systemMessage,
+          maxLoopsPerSend,
+          executor != null ? executor : THREAD_PER_SEND);
     }
   }
 

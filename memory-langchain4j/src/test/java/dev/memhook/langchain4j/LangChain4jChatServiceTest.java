@@ -396,4 +396,21 @@ class LangChain4jChatServiceTest {
     assertTrue(e.getCause().getMessage().contains("provider down"), e.getCause().toString());
     assertEquals("ok", await(service.sendUser("two")).text());
   }
+
+  @Test
+  void aResumedChatMemory_isSentToTheModel_butIsNotNewToAHook() throws Exception {
+    var resumed = dev.langchain4j.memory.chat.MessageWindowChatMemory.withMaxMessages(10);
+    resumed.add(UserMessage.from("an old question"));
+    resumed.add(AiMessage.from("an old answer"));
+    LangChain4jChatService service =
+        LangChain4jChatService.builder().chatModel(model).chatMemory(resumed).build();
+    assertTrue(service.messages().isEmpty());
+    await(service.sendUser("a new question"));
+    assertEquals(
+        List.of("an old question", "an old answer", "a new question"),
+        script.requests().get(0).messages().stream().map(ChatMessage::text).toList());
+    assertEquals(
+        List.of("a new question", "ok"),
+        service.messages().stream().map(ChatMessage::text).toList());
+  }
 }
