@@ -115,8 +115,15 @@ public final class Demo {
    * class path: one for each service lifetime, since a service closes the embedder it is given.
    */
   static Story run(Path directory, Supplier<Embedder> embedders, PrintStream out) throws Exception {
+    return run(directory, DemoModel.scripted(), embedders, out);
+  }
+
+  /** Runs the demo on {@code model}, with embedders from {@code embedders} as above. */
+  static Story run(Path directory, DemoModel model, Supplier<Embedder> embedders, PrintStream out)
+      throws Exception {
+    Objects.requireNonNull(model, "model");
     Objects.requireNonNull(embedders, "embedders");
-    return run(directory, DemoModel.scripted(), b -> b.embedder(embedders.get()), out);
+    return run(directory, model, b -> b.embedder(embedders.get()), out);
   }
 
   private static Story run(
