@@ -1,23 +1,14 @@
 package dev.memhook.springai;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.chat.ChatService;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -28,14 +19,8 @@ import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
 import org.springframework.ai.chat.memory.ChatMemory;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.prompt.ChatOptions;
-import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.tool.ToolCallback;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * A Spring AI {@code ChatClient} advisor that gives a conversation long-term memory by applying
@@ -110,24 +95,19 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
 
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
-  private final MemoryService service;
-  private final HookOptions hookOptions;
   private final int order;
-  private final Duration callbackTimeout;
   private final int maxLoopsPerCall;
-  private final String defaultConversationId;
-  private final Map<String, Conversation> conversations = new ConcurrentHashMap<>();
-  private final AtomicBoolean closed = new AtomicBoolean();
-
-  private record Conversation(ConversationChat chat, MemoryHook hook) {}
+  private final Conversations conversations;
+  private final LoopPhases phases;
+  private final StreamedTurns streams;
 
   private MemhookAdvisor(Builder b) {
-    this.service = b.service;
-    this.hookOptions = b.hookOptions;
     this.order = b.order;
-    this.callbackTimeout = b.callbackTimeout;
     this.maxLoopsPerCall = b.maxLoopsPerCall;
-    this.defaultConversationId = b.defaultConversationId;
+    this.conversations =
+        new Conversations(b.service, b.hookOptions, b.callbackTimeout, b.defaultConversationId);
+    this.phases = new LoopPhases(b.callbackTimeout);
+    this.streams = new StreamedTurns(conversations, phases);
   }
 
   /** A builder for an advisor hooking {@code service} into each conversation. */
@@ -156,16 +136,16 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
   public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(chain, "chain");
-    ConversationChat chat = conversationFor(request);
+    ConversationChat chat = conversations.conversationFor(request);
     if (chat == null) {
       return chain.nextCall(request);
     }
-    acquire(chat);
+    chat.turnPermit().acquireUninterruptibly();
     try {
       chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
       ChatClientResponse response = null;
       for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
-        ChatClientRequest prepared = beforeModelSafely(chat, request);
+        ChatClientRequest prepared = phases.beforeModelSafely(chat, request);
         if (response == null) {
           response = chain.nextCall(prepared);
         } else {
@@ -180,7 +160,7 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             break;
           }
         }
-        afterModel(chat, response.chatResponse());
+        phases.afterModel(chat, response.chatResponse());
         if (!chat.needsResend()) {
           break;
         }
@@ -197,64 +177,7 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
       ChatClientRequest request, StreamAdvisorChain chain) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(chain, "chain");
-    return Mono.fromCallable(() -> Optional.ofNullable(conversationFor(request)))
-        .subscribeOn(Schedulers.boundedElastic())
-        .flatMapMany(
-            maybeChat -> {
-              if (maybeChat.isEmpty()) {
-                return chain.nextStream(request);
-              }
-              ConversationChat chat = maybeChat.get();
-              return Mono.fromCallable(
-                      () -> {
-                        acquire(chat);
-                        try {
-                          chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-                          return beforeModelSafely(chat, request);
-                        } catch (RuntimeException | Error e) {
-                          chat.endTurn();
-                          chat.turnPermit().release();
-                          throw e;
-                        }
-                      })
-                  .subscribeOn(Schedulers.boundedElastic())
-                  .flatMapMany(prepared -> streamTurn(chat, prepared, chain));
-            });
-  }
-
-  private Flux<ChatClientResponse> streamTurn(
-      ConversationChat chat, ChatClientRequest prepared, StreamAdvisorChain chain) {
-    StringBuilder text = new StringBuilder();
-    StringBuilder reasoning = new StringBuilder();
-    AtomicBoolean released = new AtomicBoolean();
-    Runnable release =
-        () -> {
-          if (released.compareAndSet(false, true)) {
-            chat.endTurn();
-            chat.turnPermit().release();
-          }
-        };
-    Mono<ChatClientResponse> afterStream =
-        Mono.<ChatClientResponse>fromRunnable(
-                () -> {
-                  chat.appendReply(reasoning.toString(), text.toString());
-                  await(chat, "afterSend", chat.fireAfterSend());
-                  if (chat.needsResend()) {
-                    LOG.debug(
-                        "Memhook: a resend was asked for in streamed conversation {}; the injected"
-                            + " memories go with its next call",
-                        chat.conversationId());
-                  }
-                })
-            .subscribeOn(Schedulers.boundedElastic());
-    return chain
-        .nextStream(prepared)
-        .doOnNext(
-            chunk -> {
-              PromptAssembly.readReply(chunk.chatResponse(), text, reasoning);
-            })
-        .concatWith(afterStream)
-        .doFinally(signal -> release.run());
+    return streams.advise(request, chain);
   }
 
   // ---- conversations -----------------------------------------------------------------------
@@ -268,18 +191,12 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    *     example, the memory service is closed)
    */
   public ChatService chatService(String conversationId) {
-    Objects.requireNonNull(conversationId, "conversationId");
-    if (closed.get()) {
-      throw new IllegalStateException("this MemhookAdvisor is closed");
-    }
-    return conversations.computeIfAbsent(conversationId, this::open).chat();
+    return conversations.chatService(conversationId);
   }
 
   /** The hook attached to a conversation the advisor has seen, if any. */
   public Optional<MemoryHook> hook(String conversationId) {
-    Objects.requireNonNull(conversationId, "conversationId");
-    Conversation c = conversations.get(conversationId);
-    return c == null ? Optional.empty() : Optional.ofNullable(c.hook());
+    return conversations.hook(conversationId);
   }
 
   /**
@@ -288,16 +205,12 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    * Does nothing for an unknown id.
    */
   public void endConversation(String conversationId) {
-    Objects.requireNonNull(conversationId, "conversationId");
-    Conversation c = conversations.remove(conversationId);
-    if (c != null && c.hook() != null) {
-      c.hook().dispose();
-    }
+    conversations.end(conversationId);
   }
 
   /** The conversation ids the advisor holds a view of, in no particular order. */
   public Set<String> conversationIds() {
-    return Set.copyOf(conversations.keySet());
+    return conversations.ids();
   }
 
   /**
@@ -306,113 +219,7 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      for (String id : List.copyOf(conversations.keySet())) {
-        endConversation(id);
-      }
-    }
-  }
-
-  private Conversation open(String conversationId) {
-    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout);
-    MemoryHook hook = null;
-    if (service != null) {
-      hook = service.hookInto(chat, optionsFor(conversationId));
-    }
-    return new Conversation(chat, hook);
-  }
-
-  /**
-   * The hook options for one conversation: the configured ones, with the captured session named
-   * after the conversation when the options name none, so each conversation captures into its own
-   * session {@code spring-ai-<conversation id>}.
-   */
-  private HookOptions optionsFor(String conversationId) {
-    HookOptions o = hookOptions;
-    String session = "spring-ai-" + conversationId;
-    if (o.sessionId() != null || session.length() > MemoryDraft.MAX_SESSION) {
-      return o;
-    }
-    return o.withSessionId(session);
-  }
-
-  /** The conversation's view, or null when memory is unavailable and the call must pass through. */
-  private ConversationChat conversationFor(ChatClientRequest request) {
-    if (closed.get()) {
-      return null;
-    }
-    Object id = request.context().get(ChatMemory.CONVERSATION_ID);
-    String conversationId = id == null ? defaultConversationId : id.toString();
-    try {
-      return chatService(conversationId) instanceof ConversationChat chat ? chat : null;
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Memhook: cannot attach memory to conversation {}; the call goes on without memories",
-          conversationId,
-          e);
-      return null;
-    }
-  }
-
-  private static void acquire(ConversationChat chat) {
-    chat.turnPermit().acquireUninterruptibly();
-  }
-
-  // ---- one loop ----------------------------------------------------------------------------
-
-  /** {@link #beforeModel}, or the request unchanged if memory fails. */
-  private ChatClientRequest beforeModelSafely(ConversationChat chat, ChatClientRequest request) {
-    try {
-      return beforeModel(chat, request);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Memhook: cannot prepare conversation {}; the call goes on without memories",
-          chat.conversationId(),
-          e);
-      return request;
-    }
-  }
-
-  /** Runs the before-loop callbacks and builds the request the model gets. */
-  private ChatClientRequest beforeModel(ConversationChat chat, ChatClientRequest request) {
-    chat.startLoop();
-    chat.flushQueue();
-    await(chat, "beforeSendLoop", chat.fireBeforeSendLoop());
-    chat.flushQueue();
-    Prompt prompt = request.prompt();
-    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), chat);
-    ChatOptions options = PromptAssembly.withTools(prompt.getOptions(), chat);
-    return request.mutate().prompt(new Prompt(messages, options)).build();
-  }
-
-  /** Appends the reply to the view and runs the after-send callbacks. */
-  private void afterModel(ConversationChat chat, ChatResponse response) {
-    StringBuilder text = new StringBuilder();
-    StringBuilder reasoning = new StringBuilder();
-    PromptAssembly.readReply(response, text, reasoning);
-    chat.appendReply(reasoning.toString(), text.toString());
-    await(chat, "afterSend", chat.fireAfterSend());
-  }
-
-  private void await(ConversationChat chat, String phase, CompletionStage<Void> stage) {
-    try {
-      stage.toCompletableFuture().get(callbackTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      LOG.warn("Memhook: interrupted waiting for {} in {}", phase, chat.conversationId());
-    } catch (ExecutionException e) {
-      LOG.warn(
-          "Memhook: a {} callback failed in conversation {}; going on without it",
-          phase,
-          chat.conversationId(),
-          e.getCause());
-    } catch (TimeoutException e) {
-      LOG.warn(
-          "Memhook: {} callbacks took longer than {} in conversation {}; going on without them",
-          phase,
-          callbackTimeout,
-          chat.conversationId());
-    }
+    conversations.close();
   }
 
   /**

@@ -40,7 +40,7 @@ final class PromptAssembly {
    * messages.
    */
   static List<Message> withPairs(List<Message> messages, ConversationChat chat) {
-    List<ConversationChat.Pair> pairs = chat.pairs();
+    List<InjectedPair> pairs = chat.pairs();
     if (pairs.isEmpty()) {
       return messages;
     }
@@ -60,8 +60,8 @@ final class PromptAssembly {
     }
     int cursor = floatAt;
     List<Message> currentPairs = new ArrayList<>();
-    for (ConversationChat.Pair p : pairs) {
-      List<Message> two = ConversationChat.springMessages(p);
+    for (InjectedPair p : pairs) {
+      List<Message> two = p.springMessages();
       if (p.turn() == current) {
         currentPairs.addAll(two);
         continue;

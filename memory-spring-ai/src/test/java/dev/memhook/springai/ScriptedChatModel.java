@@ -116,7 +116,7 @@ final class ScriptedChatModel implements ChatModel {
     for (ToolCall c : reply.toolCalls()) {
       calls.add(
           new AssistantMessage.ToolCall(
-              c.id(), "function", c.toolName(), ConversationChat.toJson(c.arguments())));
+              c.id(), "function", c.toolName(), ToolJson.toJson(c.arguments())));
     }
     Map<String, Object> meta = new HashMap<>();
     String reasoning = join(reply, ChatRole.REASONING);
