@@ -2,7 +2,6 @@ package dev.memhook.springai;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -19,8 +18,8 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>The blocking steps (opening the view, taking the conversation's turn, the before-loop
  * callbacks, the after-send callbacks) run on {@link Schedulers#boundedElastic()}. The turn taken
- * before the preparation is given back once: when the stream terminates or is cancelled, or when
- * preparing it throws. Thread-safe.
+ * before the preparation is given back exactly once, whenever the stream terminates or is
+ * cancelled, during the preparation included. Thread-safe.
  */
 final class StreamedTurns {
 
@@ -45,35 +44,35 @@ final class StreamedTurns {
                 return chain.nextStream(request);
               }
               ConversationChat chat = maybeChat.get();
-              return Mono.fromCallable(
+              // Flux.using gives the turn back exactly once however the stream ends: complete,
+              // error, or a cancel at any moment after the turn was taken, preparation included
+              return Flux.using(
                       () -> {
                         chat.turnPermit().acquireUninterruptibly();
-                        try {
-                          chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-                          return phases.beforeModelSafely(chat, request);
-                        } catch (RuntimeException | Error e) {
-                          chat.endTurn();
-                          chat.turnPermit().release();
-                          throw e;
-                        }
-                      })
-                  .subscribeOn(Schedulers.boundedElastic())
-                  .flatMapMany(prepared -> streamTurn(chat, prepared, chain));
+                        chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+                        return chat;
+                      },
+                      turn ->
+                          Mono.fromCallable(() -> phases.beforeModelSafely(turn, request))
+                              .flatMapMany(prepared -> streamTurn(turn, prepared, chain)),
+                      StreamedTurns::giveBack)
+                  .subscribeOn(Schedulers.boundedElastic());
             });
+  }
+
+  /** Ends the conversation's turn and lets its next call in. */
+  private static void giveBack(ConversationChat chat) {
+    try {
+      chat.endTurn();
+    } finally {
+      chat.turnPermit().release();
+    }
   }
 
   private Flux<ChatClientResponse> streamTurn(
       ConversationChat chat, ChatClientRequest prepared, StreamAdvisorChain chain) {
     StringBuilder text = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
-    AtomicBoolean released = new AtomicBoolean();
-    Runnable release =
-        () -> {
-          if (released.compareAndSet(false, true)) {
-            chat.endTurn();
-            chat.turnPermit().release();
-          }
-        };
     Mono<ChatClientResponse> afterStream =
         Mono.<ChatClientResponse>fromRunnable(
                 () -> {
@@ -92,7 +91,6 @@ final class StreamedTurns {
             chunk -> {
               PromptAssembly.readReply(chunk.chatResponse(), text, reasoning);
             })
-        .concatWith(afterStream)
-        .doFinally(signal -> release.run());
+        .concatWith(afterStream);
   }
 }

@@ -3,6 +3,7 @@ package dev.memhook.springai;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.HookOptions;
@@ -31,6 +32,8 @@ import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.MessageType;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The advisor on a real {@link ChatClient} over a scripted model: where the injected pair lands,
@@ -249,6 +252,35 @@ class MemhookAdvisorTest {
         roles(model.requests().get(0)));
     List<ChatMessage> seen = advisor.chatService("s1").messages();
     assertEquals("Sunday at 02:00 UTC.", seen.get(seen.size() - 1).text());
+  }
+
+  @Test
+  void aStreamCancelledAtOnce_givesTheConversationBack_soItsNextCallRuns() {
+    for (int i = 0; i < 20; i++) {
+      client()
+          .prompt()
+          .user(QUESTION)
+          .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "s2"))
+          .stream()
+          .content()
+          .subscribe()
+          .dispose();
+    }
+    model.then(ModelReply.text("still answering"));
+
+    String answer =
+        Mono.fromCallable(
+                () ->
+                    client()
+                        .prompt()
+                        .user("and now?")
+                        .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "s2"))
+                        .call()
+                        .content())
+            .subscribeOn(Schedulers.boundedElastic())
+            .block(GENEROUS);
+
+    assertNotNull(answer, "the conversation's next call ran: no turn was left taken");
   }
 
   @Test
