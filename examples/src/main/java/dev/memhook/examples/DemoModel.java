@@ -1,14 +1,12 @@
 package dev.memhook.examples;
 
 import dev.langchain4j.model.openai.OpenAiChatModel;
-import dev.memhook.api.chat.ChatService;
 import dev.memhook.langchain4j.LangChain4jChatService;
 import dev.memhook.testkit.ChatHarness;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 
 /**
  * The model the demo plays with: the deterministic {@link ScriptedModel} on a {@link
@@ -70,7 +68,7 @@ abstract class DemoModel {
       @Override
       ChatHarness newChat() {
         FakeChatService chat = FakeChatService.builder().fallbackModel(new ScriptedModel()).build();
-        return harness(chat, chat::sendUser);
+        return ChatHarness.of(chat, chat::sendUser);
       }
 
       @Override
@@ -111,7 +109,7 @@ abstract class DemoModel {
                 .build();
         LangChain4jChatService chat =
             LangChain4jChatService.builder().chatModel(model).systemMessage(SYSTEM).build();
-        return harness(chat, text -> chat.sendUser(text).thenApply(reply -> null));
+        return ChatHarness.of(chat, chat::sendUser);
       }
 
       @Override
@@ -127,21 +125,6 @@ abstract class DemoModel {
       @Override
       Duration turnTimeout() {
         return Duration.ofMinutes(5);
-      }
-    };
-  }
-
-  private static ChatHarness harness(
-      ChatService chat, java.util.function.Function<String, CompletionStage<Void>> send) {
-    return new ChatHarness() {
-      @Override
-      public ChatService chat() {
-        return chat;
-      }
-
-      @Override
-      public CompletionStage<Void> sendUser(String text) {
-        return send.apply(text);
       }
     };
   }
