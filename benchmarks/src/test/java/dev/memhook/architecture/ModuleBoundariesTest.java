@@ -35,6 +35,9 @@ class ModuleBoundariesTest {
           "dev.memhook.core",
           "dev.memhook.core.internal.recall",
           "dev.memhook.djl",
+          "dev.memhook.langchain4j",
+          "dev.memhook.springai",
+          "dev.memhook.springai.autoconfigure",
           "dev.memhook.testkit",
           "dev.memhook.examples",
           "dev.memhook.benchmarks"

@@ -10,13 +10,14 @@ import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.ChatHarness;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,10 +83,10 @@ public final class Demo {
     } else {
       directory = Files.createTempDirectory("memhook-demo");
     }
-    System.out.println("model: scripted (deterministic, no network)");
-    // A later change plays a real model (LangChain4j adapter) when an endpoint is configured.
+    DemoModel model = DemoModel.fromEnvironment(System.getenv());
+    System.out.println("model: " + model.description());
     System.out.println("memories in: " + directory + (args.length > 0 ? "" : " (temporary)"));
-    run(directory, UnaryOperator.identity(), System.out);
+    run(directory, model, UnaryOperator.identity(), System.out);
     if (args.length == 0) {
       System.out.println();
       System.out.println("(pass a directory as the first argument to keep the memories)");
@@ -97,8 +98,9 @@ public final class Demo {
    *
    * @param captured every memory after conversation 1: observations and consolidated memories
    * @param injectedIds the ids the hook injected in conversation 2, in order
-   * @param fetchedId the id the model fetched in full in conversation 2
-   * @param fetchResult the {@code get_memory} result of that fetch
+   * @param fetchedId the id the model fetched in full in conversation 2; null if a real model
+   *     fetched none
+   * @param fetchResult the {@code get_memory} result of that fetch; null for a real model
    * @param answer the model's final answer in conversation 2
    */
   record Story(
@@ -113,28 +115,37 @@ public final class Demo {
    * class path: one for each service lifetime, since a service closes the embedder it is given.
    */
   static Story run(Path directory, Supplier<Embedder> embedders, PrintStream out) throws Exception {
+    return run(directory, DemoModel.scripted(), embedders, out);
+  }
+
+  /** Runs the demo on {@code model}, with embedders from {@code embedders} as above. */
+  static Story run(Path directory, DemoModel model, Supplier<Embedder> embedders, PrintStream out)
+      throws Exception {
+    Objects.requireNonNull(model, "model");
     Objects.requireNonNull(embedders, "embedders");
-    return run(directory, b -> b.embedder(embedders.get()), out);
+    return run(directory, model, b -> b.embedder(embedders.get()), out);
   }
 
   private static Story run(
-      Path directory, UnaryOperator<Memhook.Builder> configure, PrintStream out) throws Exception {
+      Path directory, DemoModel model, UnaryOperator<Memhook.Builder> configure, PrintStream out)
+      throws Exception {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(out, "out");
     List<Memory> captured;
     try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
-      captured = firstConversation(memory, out);
+      captured = firstConversation(memory, model, out);
     }
     try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
-      return secondConversation(memory, captured, out);
+      return secondConversation(memory, model, captured, out);
     }
   }
 
   /** Conversation 1: nothing remembered by hand; capture and consolidation do the writing. */
-  private static List<Memory> firstConversation(MemoryService memory, PrintStream out)
-      throws Exception {
+  private static List<Memory> firstConversation(
+      MemoryService memory, DemoModel model, PrintStream out) throws Exception {
     header(out, "Conversation 1: " + USER_NAME + " works with the agent (capture is on)");
-    FakeChatService chat = FakeChatService.builder().fallbackModel(new ScriptedModel()).build();
+    ChatHarness conversation = model.newChat();
+    ChatService chat = conversation.chat();
     AtomicInteger testRuns = new AtomicInteger();
     chat.registerTool(
         new ToolDefinition(
@@ -173,8 +184,8 @@ public final class Demo {
         memory.hookInto(
             chat,
             HookOptions.builder().userName(USER_NAME).recallTimeout(RECALL_TIMEOUT).build())) {
-      await(chat.sendUser(PREFERENCE));
-      await(chat.sendUser(DECISION));
+      await(conversation.sendUser(PREFERENCE), model);
+      await(conversation.sendUser(DECISION), model);
       injectedFirst = hook.injectedIds();
     }
     transcript(out, chat.messages());
@@ -225,15 +236,17 @@ public final class Demo {
 
   /** Conversation 2, a new lifetime: the hook injects, the model fetches in full and answers. */
   private static Story secondConversation(
-      MemoryService memory, List<Memory> captured, PrintStream out) throws Exception {
+      MemoryService memory, DemoModel model, List<Memory> captured, PrintStream out)
+      throws Exception {
     header(out, "Conversation 2: a new service on the same directory, a new conversation");
-    FakeChatService chat = FakeChatService.builder().fallbackModel(new ScriptedModel()).build();
+    ChatHarness conversation = model.newChat();
+    ChatService chat = conversation.chat();
     Set<MemoryId> injected;
     try (MemoryHook hook =
         memory.hookInto(
             chat,
             HookOptions.builder().userName(USER_NAME).recallTimeout(RECALL_TIMEOUT).build())) {
-      await(chat.sendUser(QUESTION));
+      await(conversation.sendUser(QUESTION), model);
       injected = hook.injectedIds();
     }
     List<ChatMessage> messages = chat.messages();
@@ -242,6 +255,9 @@ public final class Demo {
     if (injected.isEmpty()) {
       throw new DemoFailure(
           "nothing was injected in conversation 2: recall found no memory of conversation 1");
+    }
+    if (!model.isScripted()) {
+      return realModelEnding(captured, injected, messages, out);
     }
     ToolCall fetch =
         messages.stream()
@@ -284,6 +300,39 @@ public final class Demo {
     return new Story(captured, injected, fetchedId, fetchResult, answer);
   }
 
+  /**
+   * A real model decides for itself whether to fetch a memory in full and how to answer: the demo
+   * shows what it did and checks only what Memhook controls (capture and injection, above).
+   */
+  private static Story realModelEnding(
+      List<Memory> captured, Set<MemoryId> injected, List<ChatMessage> messages, PrintStream out) {
+    List<ChatMessage> fetches =
+        messages.stream()
+            .filter(
+                m ->
+                    m.role() == ChatRole.TOOL_CALL
+                        && m.origin() == MessageOrigin.MODEL
+                        && m.toolCall().toolName().equals(ScriptedModel.GET_MEMORY))
+            .toList();
+    String answer = messages.get(messages.size() - 1).text();
+    header(out, "What the real model did with its memories");
+    out.println(line("injected by the hook: " + injected));
+    out.println(
+        fetches.isEmpty()
+            ? "it did not fetch a memory in full; it answered from the summaries"
+            : line(
+                "it fetched in full: "
+                    + fetches.stream().map(m -> m.toolCall().arguments()).toList()));
+    out.println(line("its answer: " + answer));
+    MemoryId fetchedId = null;
+    if (!fetches.isEmpty()
+        && fetches.get(0).toolCall().arguments().get("id") instanceof String id
+        && MemoryId.isValid(id)) {
+      fetchedId = MemoryId.of(id);
+    }
+    return new Story(captured, injected, fetchedId, null, answer);
+  }
+
   private static void header(PrintStream out, String title) {
     out.println();
     out.println("== " + title + " ==");
@@ -314,9 +363,9 @@ public final class Demo {
     return flat.length() <= WIDTH ? flat : flat.substring(0, WIDTH - 1) + "…";
   }
 
-  private static void await(java.util.concurrent.CompletionStage<Void> send)
+  private static void await(java.util.concurrent.CompletionStage<Void> send, DemoModel model)
       throws InterruptedException, ExecutionException, TimeoutException {
-    send.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    send.toCompletableFuture().get(model.turnTimeout().toSeconds(), TimeUnit.SECONDS);
   }
 
   /** The demo's story did not happen as it should; the message says which step failed. */

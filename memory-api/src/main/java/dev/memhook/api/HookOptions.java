@@ -164,6 +164,30 @@ public record HookOptions(
     return toolName;
   }
 
+  /**
+   * These options with {@code sessionId} as the capture session: what an adapter that keeps one
+   * hook per conversation uses to give each conversation its own session.
+   *
+   * @param sessionId at most {@value MemoryDraft#MAX_SESSION} characters, not blank
+   */
+  public HookOptions withSessionId(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    return new HookOptions(
+        scopes,
+        captureScope,
+        maxPerMessage,
+        maxPerCallback,
+        recallTimeout,
+        listener,
+        maxMemoryChars,
+        maxResultChars,
+        capture,
+        sessionId,
+        userName,
+        assistantName,
+        toolName);
+  }
+
   /** The first of {@link #scopes()}: where a one-scope hook both recalls and captures. */
   public Scope scope() {
     return scopes.get(0);

@@ -44,11 +44,8 @@ import org.junit.jupiter.api.Test;
  * <pre>{@code
  * class MyChatServiceContractTest extends ChatServiceContract {
  *   @Override protected ChatHarness newHarness(ModelScript model) {
- *     MyChat chat = new MyChat(new ScriptedModelAdapter(model));
- *     return new ChatHarness() {
- *       public ChatService chat() { return chat; }
- *       public CompletionStage<Void> sendUser(String text) { return chat.sendUser(text); }
- *     };
+ *     MyChat chat = new MyChat(new ScriptedModelAdapter(model)); // your model type over the script
+ *     return ChatHarness.of(chat, chat::sendUser);
  *   }
  *   @Override protected MemoryService newMemoryService() {
  *     return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();

@@ -1,7 +1,6 @@
 package dev.memhook.core.chat;
 
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -10,7 +9,6 @@ import dev.memhook.testkit.ChatServiceContract;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelRequest;
 import dev.memhook.testkit.ModelScript;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** The reference chat service keeps the contract every host's chat service is held to. */
@@ -29,17 +27,7 @@ class FakeChatServiceContractTest extends ChatServiceContract {
                             self.get().tools().stream().map(ToolDefinition::name).toList())))
             .build();
     self.set(chat);
-    return new ChatHarness() {
-      @Override
-      public ChatService chat() {
-        return chat;
-      }
-
-      @Override
-      public CompletionStage<Void> sendUser(String text) {
-        return chat.sendUser(text);
-      }
-    };
+    return ChatHarness.of(chat, chat::sendUser);
   }
 
   @Override

@@ -1,0 +1,151 @@
+package dev.memhook.langchain4j;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.service.tool.ToolExecutor;
+import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolDefinition;
+import dev.memhook.api.chat.ToolHandler;
+import dev.memhook.api.chat.ToolResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The tools registered on one {@link LangChain4jChatService}, by name, in registration order: each
+ * with its {@link ToolSpecification} for the model and its handler.
+ *
+ * <p>Two ways to execute a call, by who made it: {@link #execute(ToolCall)} for a call the host
+ * injects, whose stage fails for an unknown tool or a failing handler; {@link
+ * #executeForModel(ToolExecutionRequest)} for a call the model made, whose stage never fails: an
+ * unknown tool, arguments that are not a JSON object, or a failing handler give an error result the
+ * model reads, and nothing is thrown into the host.
+ *
+ * <p>Thread-safe; handlers run outside its lock.
+ */
+final class ToolRegistry {
+
+  private record Tool(
+      ToolDefinition definition, ToolSpecification specification, ToolHandler handler) {}
+
+  private final Object lock = new Object();
+
+  /** Guarded by {@link #lock}. */
+  private final Map<String, Tool> tools = new LinkedHashMap<>();
+
+  /**
+   * Registers a tool; the registration removes it, unless another tool took its name since.
+   *
+   * @throws IllegalArgumentException if the definition's parameters schema cannot be expressed as a
+   *     LangChain4j {@code JsonObjectSchema} (the message names the tool, the keyword and where it
+   *     is)
+   * @throws IllegalStateException if a tool of that name is registered already
+   */
+  Registration register(ToolDefinition definition, ToolHandler handler) {
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(handler, "handler");
+    ToolSpecification specification;
+    try {
+      specification =
+          ToolSpecification.builder()
+              .name(definition.name())
+              .description(definition.description())
+              .parameters(ToolSchemas.parameters(definition.parametersSchema()))
+              .build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("tool " + definition.name() + ": " + e.getMessage(), e);
+    }
+    Tool tool = new Tool(definition, specification, handler);
+    synchronized (lock) {
+      if (tools.containsKey(definition.name())) {
+        throw new IllegalStateException(
+            "a tool named " + definition.name() + " is already registered");
+      }
+      tools.put(definition.name(), tool);
+    }
+    return () -> {
+      synchronized (lock) {
+        tools.remove(definition.name(), tool);
+      }
+    };
+  }
+
+  /** The registered tools' specifications, in registration order; empty if there are none. */
+  List<ToolSpecification> specifications() {
+    synchronized (lock) {
+      List<ToolSpecification> out = new ArrayList<>(tools.size());
+      for (Tool tool : tools.values()) {
+        out.add(tool.specification());
+      }
+      return out;
+    }
+  }
+
+  /** A snapshot of the registered tools' names, in registration order. */
+  List<String> names() {
+    synchronized (lock) {
+      return new ArrayList<>(tools.keySet());
+    }
+  }
+
+  /** The registered tools as AiServices executes them: with {@link #executeForModel}. */
+  Map<ToolSpecification, ToolExecutor> toolExecutors() {
+    Map<ToolSpecification, ToolExecutor> out = new LinkedHashMap<>();
+    synchronized (lock) {
+      for (Tool tool : tools.values()) {
+        out.put(tool.specification(), new AiServicesToolExecutor(this));
+      }
+    }
+    return out;
+  }
+
+  /** Executes a registered tool: fails the stage for an unknown tool or a failing handler. */
+  CompletionStage<ToolResult> execute(ToolCall call) {
+    Tool tool;
+    synchronized (lock) {
+      tool = tools.get(call.toolName());
+    }
+    if (tool == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("no tool named " + call.toolName()));
+    }
+    try {
+      return Objects.requireNonNull(tool.handler().execute(call), "the tool handler returned null");
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Executes a call the model made: every failure becomes an error result the model reads. */
+  CompletionStage<ToolResult> executeForModel(ToolExecutionRequest request) {
+    ToolCall call;
+    try {
+      call =
+          new ToolCall(
+              MessageMapping.toolCall(request).id(),
+              request.name(),
+              MessageMapping.parseArguments(request.arguments()));
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.completedFuture(
+          ToolResult.failure("tool " + request.name() + ": " + e.getMessage()));
+    }
+    return execute(call)
+        .handle(
+            (result, error) -> {
+              if (error == null) {
+                return result;
+              }
+              Throwable cause = Stages.unwrap(error);
+              return ToolResult.failure(
+                  "tool "
+                      + request.name()
+                      + " failed: "
+                      + Objects.toString(cause.getMessage(), cause.getClass().getSimpleName()));
+            });
+  }
+}

@@ -1,0 +1,264 @@
+package dev.memhook.springai;
+
+import dev.memhook.api.chat.ChatCallback;
+import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolDefinition;
+import dev.memhook.api.chat.ToolHandler;
+import dev.memhook.api.chat.ToolResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.tool.ToolCallback;
+
+/**
+ * One Spring AI conversation seen as a {@link ChatService}: the view a {@link MemhookAdvisor} keeps
+ * per conversation id, and the one a memory hook is attached to.
+ *
+ * <p>Design note. Spring AI owns the conversation (the host's {@code ChatMemory}, or nothing at
+ * all), so this view keeps only what a hook needs: the user turns, replies and tool calls it saw
+ * pass through the advisor ({@link #messages()}), the registered callbacks, the registered tools (a
+ * {@link ToolRegistry}), and the injected {@code get_memory} pairs, each recorded with the user
+ * turn it was injected for ({@link InjectedPair}). The view cannot call the model by itself: {@link
+ * #send()} does not start a model call, and queued messages reach the model with the next {@code
+ * ChatClient} call of the conversation.
+ *
+ * <p>Thread-safe: state is guarded by one lock (the tools by the registry's own), callbacks and
+ * tools run outside it; turns of one conversation are serialised by the advisor with {@link
+ * #turnPermit()}. Null arguments are rejected with {@link NullPointerException}.
+ */
+final class ConversationChat implements ChatService {
+
+  private final String conversationId;
+  private final ToolRegistry tools;
+  private final Object lock = new Object();
+  private final List<ChatMessage> history = new ArrayList<>();
+  private final List<ChatMessage> queue = new ArrayList<>();
+  private final List<InjectedPair> pairs = new ArrayList<>();
+  private final List<ChatCallback> beforeSendLoop = new CopyOnWriteArrayList<>();
+  private final List<ChatCallback> afterSend = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean needsResend = new AtomicBoolean();
+  private final AtomicBoolean interrupted = new AtomicBoolean();
+  private final Semaphore turnPermit = new Semaphore(1);
+  private boolean sending;
+  private int turn;
+  private String turnAnchor;
+
+  ConversationChat(String conversationId, Duration toolTimeout) {
+    this.conversationId = Objects.requireNonNull(conversationId, "conversationId");
+    this.tools =
+        new ToolRegistry(conversationId, Objects.requireNonNull(toolTimeout, "toolTimeout"));
+  }
+
+  String conversationId() {
+    return conversationId;
+  }
+
+  Semaphore turnPermit() {
+    return turnPermit;
+  }
+
+  // ---- ChatService -----------------------------------------------------------------------
+
+  @Override
+  public List<ChatMessage> messages() {
+    synchronized (lock) {
+      return List.copyOf(history);
+    }
+  }
+
+  @Override
+  public CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args) {
+    Objects.requireNonNull(toolName, "toolName");
+    Objects.requireNonNull(args, "args");
+    ToolCall call = ToolCall.of(toolName, args);
+    return tools
+        .execute(call)
+        .thenApply(
+            result -> {
+              synchronized (lock) {
+                queue.add(ChatMessage.toolCall(call, MessageOrigin.SYNTHETIC));
+                queue.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+              }
+              return result;
+            });
+  }
+
+  @Override
+  public void setNeedsResend() {
+    synchronized (lock) {
+      if (sending) {
+        needsResend.set(true);
+      }
+    }
+  }
+
+  @Override
+  public void interrupt(boolean clearQueue) {
+    // A ChatClient call cannot be stopped half-way from here: interrupting only cancels resends
+    // still to come. Queued messages are kept either way and go with the next call.
+    synchronized (lock) {
+      if (sending) {
+        interrupted.set(true);
+      }
+    }
+  }
+
+  /**
+   * Does not call the model: a Spring AI conversation moves only when the host calls its {@code
+   * ChatClient}. Queued messages go with the next call of this conversation.
+   *
+   * @return a completed stage
+   */
+  @Override
+  public CompletionStage<Void> send() {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public Registration onBeforeSendLoop(ChatCallback callback) {
+    return register(beforeSendLoop, Objects.requireNonNull(callback, "callback"));
+  }
+
+  @Override
+  public Registration onAfterSend(ChatCallback callback) {
+    return register(afterSend, Objects.requireNonNull(callback, "callback"));
+  }
+
+  @Override
+  public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
+    return tools.register(definition, handler);
+  }
+
+  // ---- what the advisor drives --------------------------------------------------------------
+
+  /** Starts a turn: the user's message (null for none) joins the conversation. */
+  void beginTurn(UserMessage user) {
+    synchronized (lock) {
+      turn++;
+      sending = true;
+      interrupted.set(false);
+      turnAnchor = user == null ? null : user.getText();
+      if (user != null) {
+        history.add(ChatMessage.user(user.getText() == null ? "" : user.getText()));
+      }
+    }
+  }
+
+  /** Ends the turn: later resend requests are ignored until the next one. */
+  void endTurn() {
+    synchronized (lock) {
+      sending = false;
+      needsResend.set(false);
+    }
+  }
+
+  /** Clears the resend flag at the start of a loop. */
+  void startLoop() {
+    needsResend.set(false);
+  }
+
+  boolean needsResend() {
+    return needsResend.get() && !interrupted.get();
+  }
+
+  /** Moves queued messages into the conversation, remembering each injected pair's turn. */
+  void flushQueue() {
+    synchronized (lock) {
+      for (int i = 0; i < queue.size(); i++) {
+        ChatMessage m = queue.get(i);
+        if (m.role() == ChatRole.TOOL_RESULT) {
+          pairs.add(new InjectedPair(turn, turnAnchor, m.toolCall(), m.text()));
+        }
+      }
+      history.addAll(queue);
+      queue.clear();
+    }
+  }
+
+  /** Appends the model's reply: its reasoning, then its text. */
+  void appendReply(String reasoning, String text) {
+    synchronized (lock) {
+      if (reasoning != null && !reasoning.isBlank()) {
+        history.add(ChatMessage.reasoning(reasoning));
+      }
+      if (text != null && !text.isBlank()) {
+        history.add(ChatMessage.assistant(text));
+      }
+    }
+  }
+
+  CompletionStage<Void> fireBeforeSendLoop() {
+    return fire(beforeSendLoop);
+  }
+
+  CompletionStage<Void> fireAfterSend() {
+    return fire(afterSend);
+  }
+
+  /** The pairs injected so far, oldest first. */
+  List<InjectedPair> pairs() {
+    synchronized (lock) {
+      return List.copyOf(pairs);
+    }
+  }
+
+  int currentTurn() {
+    synchronized (lock) {
+      return turn;
+    }
+  }
+
+  /**
+   * The registered tools as Spring AI callbacks, in registration order; the model's calls of them
+   * and their results join the conversation.
+   */
+  List<ToolCallback> toolCallbacks() {
+    return tools.toolCallbacks(this::appendModelToolUse);
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private void appendModelToolUse(ToolCall call, ToolResult result) {
+    synchronized (lock) {
+      history.add(ChatMessage.toolCall(call, MessageOrigin.MODEL));
+      history.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+    }
+  }
+
+  private static CompletionStage<Void> fire(List<ChatCallback> callbacks) {
+    CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
+    for (ChatCallback callback : callbacks) {
+      chain =
+          chain.thenCompose(
+              v -> {
+                try {
+                  return callback.run();
+                } catch (RuntimeException e) {
+                  return CompletableFuture.failedFuture(e);
+                }
+              });
+    }
+    return chain;
+  }
+
+  private static Registration register(List<ChatCallback> list, ChatCallback callback) {
+    // a wrapper per registration, so removing one registration never removes an equal callback
+    // registered twice
+    ChatCallback own = callback::run;
+    list.add(own);
+    return () -> list.remove(own);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.memhook.springai;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+
+/**
+ * The hook's two phases around each model call of a turn, shared by the advisor's call and stream
+ * paths: before the call, the {@code beforeSendLoop} callbacks run and the request gets the
+ * injected pairs and the view's tools; after it, the reply joins the view and the {@code afterSend}
+ * callbacks run.
+ *
+ * <p>Each phase's callbacks are awaited for at most the callback timeout; a callback that fails or
+ * takes longer is logged and the call goes on without it. The caller holds the conversation's turn.
+ * Thread-safe; stateless apart from the timeout.
+ */
+final class LoopPhases {
+
+  // logs under the advisor's name, which is the one hosts know and configure
+  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+
+  private final Duration callbackTimeout;
+
+  LoopPhases(Duration callbackTimeout) {
+    this.callbackTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
+  }
+
+  /** {@link #beforeModel}, or the request unchanged if memory fails. */
+  ChatClientRequest beforeModelSafely(ConversationChat chat, ChatClientRequest request) {
+    try {
+      return beforeModel(chat, request);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Memhook: cannot prepare conversation {}; the call goes on without memories",
+          chat.conversationId(),
+          e);
+      return request;
+    }
+  }
+
+  /** Runs the before-loop callbacks and builds the request the model gets. */
+  private ChatClientRequest beforeModel(ConversationChat chat, ChatClientRequest request) {
+    chat.startLoop();
+    chat.flushQueue();
+    await(chat, "beforeSendLoop", chat.fireBeforeSendLoop());
+    chat.flushQueue();
+    Prompt prompt = request.prompt();
+    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), chat);
+    ChatOptions options = PromptAssembly.withTools(prompt.getOptions(), chat);
+    return request.mutate().prompt(new Prompt(messages, options)).build();
+  }
+
+  /** Appends the reply to the view and runs the after-send callbacks. */
+  void afterModel(ConversationChat chat, ChatResponse response) {
+    StringBuilder text = new StringBuilder();
+    StringBuilder reasoning = new StringBuilder();
+    PromptAssembly.readReply(response, text, reasoning);
+    afterReply(chat, reasoning.toString(), text.toString());
+  }
+
+  /**
+   * Appends a reply already read (a whole stream's) to the view and runs the after-send callbacks.
+   */
+  void afterReply(ConversationChat chat, String reasoning, String text) {
+    chat.appendReply(reasoning, text);
+    await(chat, "afterSend", chat.fireAfterSend());
+  }
+
+  private void await(ConversationChat chat, String phase, CompletionStage<Void> stage) {
+    try {
+      stage.toCompletableFuture().get(callbackTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Memhook: interrupted waiting for {} in {}", phase, chat.conversationId());
+    } catch (ExecutionException e) {
+      LOG.warn(
+          "Memhook: a {} callback failed in conversation {}; going on without it",
+          phase,
+          chat.conversationId(),
+          e.getCause());
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "Memhook: {} callbacks took longer than {} in conversation {}; going on without them",
+          phase,
+          callbackTimeout,
+          chat.conversationId());
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.memhook.springai;
+
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.client.ChatClientResponse;
+import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The advisor's streaming path. A stream gets the same preparation as a call; its {@code afterSend}
+ * callbacks run when it completes, and a resend they ask for is not done (the answer has already
+ * reached the user): the pair goes with the conversation's next call instead.
+ *
+ * <p>The blocking steps (opening the view, taking the conversation's turn, the before-loop
+ * callbacks, the after-send callbacks) run on {@link Schedulers#boundedElastic()}. The turn taken
+ * before the preparation is given back exactly once, whenever the stream terminates or is
+ * cancelled, during the preparation included. Thread-safe.
+ */
+final class StreamedTurns {
+
+  // logs under the advisor's name, which is the one hosts know and configure
+  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+
+  private final Conversations conversations;
+  private final LoopPhases phases;
+
+  StreamedTurns(Conversations conversations, LoopPhases phases) {
+    this.conversations = Objects.requireNonNull(conversations, "conversations");
+    this.phases = Objects.requireNonNull(phases, "phases");
+  }
+
+  /** The streamed reply to {@code request}, with memory, or passed through when memory fails. */
+  Flux<ChatClientResponse> advise(ChatClientRequest request, StreamAdvisorChain chain) {
+    return Mono.fromCallable(() -> Optional.ofNullable(conversations.conversationFor(request)))
+        .subscribeOn(Schedulers.boundedElastic())
+        .flatMapMany(
+            maybeChat -> {
+              if (maybeChat.isEmpty()) {
+                return chain.nextStream(request);
+              }
+              ConversationChat chat = maybeChat.get();
+              // Flux.using gives the turn back exactly once however the stream ends: complete,
+              // error, or a cancel at any moment after the turn was taken, preparation included
+              return Flux.using(
+                      () -> {
+                        chat.turnPermit().acquireUninterruptibly();
+                        chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+                        return chat;
+                      },
+                      turn ->
+                          Mono.fromCallable(() -> phases.beforeModelSafely(turn, request))
+                              .flatMapMany(prepared -> streamTurn(turn, prepared, chain)),
+                      StreamedTurns::giveBack)
+                  .subscribeOn(Schedulers.boundedElastic());
+            });
+  }
+
+  /** Ends the conversation's turn and lets its next call in. */
+  private static void giveBack(ConversationChat chat) {
+    try {
+      chat.endTurn();
+    } finally {
+      chat.turnPermit().release();
+    }
+  }
+
+  private Flux<ChatClientResponse> streamTurn(
+      ConversationChat chat, ChatClientRequest prepared, StreamAdvisorChain chain) {
+    StringBuilder text = new StringBuilder();
+    StringBuilder reasoning = new StringBuilder();
+    Mono<ChatClientResponse> afterStream =
+        Mono.<ChatClientResponse>fromRunnable(
+                () -> {
+                  phases.afterReply(chat, reasoning.toString(), text.toString());
+                  if (chat.needsResend()) {
+                    LOG.debug(
+                        "Memhook: a resend was asked for in streamed conversation {}; the injected"
+                            + " memories go with its next call",
+                        chat.conversationId());
+                  }
+                })
+            .subscribeOn(Schedulers.boundedElastic());
+    return chain
+        .nextStream(prepared)
+        .doOnNext(
+            chunk -> {
+              PromptAssembly.readReply(chunk.chatResponse(), text, reasoning);
+            })
+        .concatWith(afterStream);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.memhook.springai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolDefinition;
+import dev.memhook.api.chat.ToolResult;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.tool.ToolCallback;
+
+/**
+ * A registered tool offered to the model through Spring AI. Spring AI's tool loop executes it; the
+ * call and its result join the view's messages so hooks see (and capture) the model's own tool use.
+ * A tool removed after the request was built answers with an error result.
+ *
+ * <p>{@link #call} never throws: bad arguments, a failing tool, a timeout or an interrupt give an
+ * error result {@code {"error": ...}} for the model. Thread-safe.
+ */
+final class ViewToolCallback implements ToolCallback {
+
+  // logs under the view's name, as it did when this class was nested in ConversationChat
+  private static final Logger LOG = LoggerFactory.getLogger(ConversationChat.class);
+
+  private final ToolDefinition definition;
+  private final org.springframework.ai.tool.definition.ToolDefinition springDefinition;
+  private final ToolRegistry registry;
+  private final String conversationId;
+  private final Duration toolTimeout;
+  private final BiConsumer<ToolCall, ToolResult> onModelCall;
+
+  ViewToolCallback(
+      ToolDefinition definition,
+      ToolRegistry registry,
+      String conversationId,
+      Duration toolTimeout,
+      BiConsumer<ToolCall, ToolResult> onModelCall) {
+    this.definition = definition;
+    this.registry = registry;
+    this.conversationId = conversationId;
+    this.toolTimeout = toolTimeout;
+    this.onModelCall = onModelCall;
+    this.springDefinition =
+        org.springframework.ai.tool.definition.ToolDefinition.builder()
+            .name(definition.name())
+            .description(definition.description())
+            .inputSchema(definition.parametersSchema())
+            .build();
+  }
+
+  @Override
+  public org.springframework.ai.tool.definition.ToolDefinition getToolDefinition() {
+    return springDefinition;
+  }
+
+  @Override
+  public String call(String toolInput) {
+    Map<String, Object> args;
+    try {
+      args = ToolJson.readArguments(toolInput);
+    } catch (JsonProcessingException | RuntimeException e) {
+      return ToolJson.errorJson("arguments are not a JSON object: " + e.getMessage());
+    }
+    ToolCall call = ToolCall.of(definition.name(), args);
+    ToolResult result;
+    try {
+      result =
+          registry
+              .execute(call)
+              .toCompletableFuture()
+              .get(toolTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      result = ToolResult.failure(ToolJson.errorJson("interrupted"));
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      LOG.warn(
+          "Memhook: tool {} failed in conversation {}", definition.name(), conversationId, cause);
+      result = ToolResult.failure(ToolJson.errorJson(String.valueOf(cause.getMessage())));
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "Memhook: tool {} took longer than {} in conversation {}",
+          definition.name(),
+          toolTimeout,
+          conversationId);
+      result = ToolResult.failure(ToolJson.errorJson("timed out after " + toolTimeout));
+    }
+    onModelCall.accept(call, result);
+    return result.content();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.memhook.springai;
+
+import dev.memhook.api.MemoryService;
+import dev.memhook.core.HashingEmbedder;
+import dev.memhook.core.Memhook;
+import dev.memhook.testkit.ChatHarness;
+import dev.memhook.testkit.ChatServiceContract;
+import dev.memhook.testkit.ModelScript;
+
+/**
+ * The chat-service contract run against the advisor's per-conversation view, driven through a real
+ * {@code ChatClient} (with Spring AI's own tool-calling advisor) over a scripted model.
+ */
+class SpringAiChatServiceContractTest extends ChatServiceContract {
+
+  @Override
+  protected ChatHarness newHarness(ModelScript model) {
+    // the contract hooks its own memory service into the view, so the advisor attaches none
+    return new SpringAiHarness(model);
+  }
+
+  @Override
+  protected MemoryService newMemoryService() {
+    return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
+  }
+}
