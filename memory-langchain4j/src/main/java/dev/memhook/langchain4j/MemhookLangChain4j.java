@@ -1,42 +1,20 @@
 package dev.memhook.langchain4j;
 
-import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
-import dev.langchain4j.model.ModelProvider;
-import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.ChatRequestOptions;
-import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.ChatRequestParameters;
-import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.observability.api.listener.AiServiceCompletedListener;
-import dev.langchain4j.observability.api.listener.AiServiceErrorListener;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
-import dev.langchain4j.observability.api.listener.AiServiceStartedListener;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolProvider;
-import dev.langchain4j.service.tool.ToolProviderRequest;
-import dev.langchain4j.service.tool.ToolProviderResult;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Long-term memory for LangChain4j {@link AiServices}: one Memhook hook per chat memory id, wired
@@ -68,10 +46,8 @@ import org.slf4j.LoggerFactory;
  *       message), {@code afterSend} after it, and, when {@code afterSend} injected and the model
  *       made no tool call, the model is called again with the pair before AiServices sees the
  *       answer. A ChatModelListener cannot change the request or call again, and a request
- *       transformer cannot see the reply, so neither could do this alone. The decorator finds the
- *       conversation through the chat memory: AiServices reads or writes the memory on its own
- *       thread right before each model call, and the wrapper records the conversation for that
- *       thread.
+ *       transformer cannot see the reply, so neither could do this alone. How the decorator finds
+ *       the conversation: see {@code HookedChatModel}.
  *   <li><b>The model's own {@code get_memory} calls</b> ({@link #toolProvider()}): the provider
  *       offers each conversation's registered tools, so AiServices executes them like any tool and
  *       writes the results into the conversation.
@@ -119,42 +95,22 @@ public final class MemhookLangChain4j implements AutoCloseable {
   /** The largest {@link Builder#maxConversations}: 1,000,000. */
   public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
 
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookLangChain4j.class);
-
   private final ChatModel model;
   private final MemoryService memory;
   private final Function<Object, HookOptions> options;
   private final int maxLoopsPerSend;
-  private final int maxConversations;
-  private final HookedChatModel hookedModel = new HookedChatModel();
-  private final List<AiServiceListener<?>> listeners =
-      List.of(
-          (AiServiceStartedListener) event -> callStarted(event.invocationContext()),
-          (AiServiceCompletedListener) event -> callEnded(event.invocationContext()),
-          (AiServiceErrorListener) event -> callEnded(event.invocationContext()));
-
-  private final Object lock = new Object();
-
-  // guarded by lock; insertion order is recency order, as use() moves an entry to the end
-  private final LinkedHashMap<Object, Conversation> conversations = new LinkedHashMap<>();
-
-  // guarded by lock: the AiServices calls running per memory id, by invocation id; kept apart from
-  // the conversations so a call is known even before its conversation is (re)opened
-  private final Map<Object, Set<UUID>> calls = new HashMap<>();
-
-  private boolean warnedOverBound; // guarded by lock
-
-  /** The conversation AiServices is working on, on this thread; set by the chat memory wrapper. */
-  private final ThreadLocal<Conversation> current = new ThreadLocal<>();
-
-  private volatile boolean closed;
+  private final ConversationRegistry conversations;
+  private final HookedChatModel hookedModel;
+  private final ConversationTools tools;
 
   private MemhookLangChain4j(Builder b) {
     this.model = b.model;
     this.memory = b.memory;
     this.options = b.options != null ? b.options : memoryId -> HookOptions.defaults();
     this.maxLoopsPerSend = LangChain4jChatService.DEFAULT_MAX_LOOPS_PER_SEND;
-    this.maxConversations = b.maxConversations;
+    this.conversations = new ConversationRegistry(b.maxConversations, this::open);
+    this.hookedModel = new HookedChatModel(model);
+    this.tools = new ConversationTools(conversations);
   }
 
   /**
@@ -212,7 +168,7 @@ public final class MemhookLangChain4j implements AutoCloseable {
         .chatModel(chatModel())
         .chatMemoryProvider(chatMemoryProvider(shortTerm))
         .toolProvider(toolProvider())
-        .registerListeners(listeners);
+        .registerListeners(aiServiceListeners());
   }
 
   /**
@@ -234,13 +190,13 @@ public final class MemhookLangChain4j implements AutoCloseable {
     Objects.requireNonNull(shortTerm, "shortTerm");
     return memoryId -> {
       Objects.requireNonNull(memoryId, "memoryId");
-      Conversation c =
-          use(
+      AiServicesConversation c =
+          conversations.use(
               memoryId,
               () ->
                   Objects.requireNonNull(
                       shortTerm.get(memoryId), "the chat memory provider returned null"));
-      return c.chatMemory;
+      return c.chatMemory();
     };
   }
 
@@ -251,31 +207,29 @@ public final class MemhookLangChain4j implements AutoCloseable {
    * AiServices.registerListeners}.
    */
   public List<AiServiceListener<?>> aiServiceListeners() {
-    return listeners;
+    return conversations.callListeners();
   }
 
   /** Offers each conversation's registered tools ({@code get_memory}) and executes them. */
   public ToolProvider toolProvider() {
-    return this::provideTools;
+    return tools;
   }
 
   /** The conversation of a memory id, if AiServices has used it and it is held; not a use. */
   public Optional<LangChain4jChatService> conversation(Object memoryId) {
-    Conversation c = peek(Objects.requireNonNull(memoryId, "memoryId"));
-    return c == null ? Optional.empty() : Optional.of(c.chat);
+    AiServicesConversation c = conversations.peek(Objects.requireNonNull(memoryId, "memoryId"));
+    return c == null ? Optional.empty() : Optional.of(c.chat());
   }
 
   /** The live hook of a memory id's conversation, if any; not a use. */
   public Optional<MemoryHook> hook(Object memoryId) {
-    Conversation c = peek(Objects.requireNonNull(memoryId, "memoryId"));
-    return c == null ? Optional.empty() : Optional.ofNullable(c.hook);
+    AiServicesConversation c = conversations.peek(Objects.requireNonNull(memoryId, "memoryId"));
+    return c == null ? Optional.empty() : Optional.ofNullable(c.hook());
   }
 
   /** The memory ids of the conversations held, in no particular order. */
   public Set<Object> memoryIds() {
-    synchronized (lock) {
-      return Set.copyOf(conversations.keySet());
-    }
+    return conversations.memoryIds();
   }
 
   /**
@@ -285,274 +239,27 @@ public final class MemhookLangChain4j implements AutoCloseable {
    * Builder#maxConversations bound} evicts the least recently used idle conversation the same way.
    */
   public void evict(Object memoryId) {
-    Objects.requireNonNull(memoryId, "memoryId");
-    Conversation c;
-    synchronized (lock) {
-      c = conversations.remove(memoryId);
-    }
-    if (c != null) {
-      c.detach();
-    }
+    conversations.evict(Objects.requireNonNull(memoryId, "memoryId"));
   }
 
   /** Detaches every hook; conversations go on without memory. Idempotent. */
   @Override
   public void close() {
-    closed = true;
-    List<Conversation> ended;
-    synchronized (lock) {
-      ended = List.copyOf(conversations.values());
-      conversations.clear();
-    }
-    ended.forEach(Conversation::detach);
-  }
-
-  private Conversation peek(Object memoryId) {
-    synchronized (lock) {
-      return conversations.get(memoryId);
-    }
+    conversations.close();
   }
 
   /**
-   * The conversation of a memory id, made the most recently used; if absent, opened over the chat
-   * memory {@code shortTerm} gives, outside the lock (a concurrent open of the same id may win, and
-   * ours is dropped), and the least recently used idle conversations are evicted to keep the bound.
+   * Opens and hooks the conversation of a memory id over the application's chat memory {@code
+   * shortTerm}; the {@linkplain ConversationRegistry#use registry} calls it outside its lock.
    */
-  private Conversation use(Object memoryId, Supplier<ChatMemory> shortTerm) {
-    synchronized (lock) {
-      Conversation c = touchLocked(memoryId);
-      if (c != null) {
-        return c;
-      }
-    }
-    Conversation opened = new Conversation(memoryId, shortTerm.get());
-    Conversation winner;
-    List<Conversation> evicted = List.of();
-    synchronized (lock) {
-      winner = touchLocked(memoryId);
-      if (winner == null) {
-        winner = opened;
-        conversations.put(memoryId, opened);
-        evicted = evictLocked(memoryId);
-      }
-    }
-    if (winner != opened || closed) {
-      // a loser of the race, or one opened while close() ran: no live hook may outlive close()
-      opened.detach();
-    }
-    for (Conversation c : evicted) {
-      LOG.debug(
-          "conversation {} evicted, the least recently used of {}", c.memoryId, maxConversations);
-      c.detach();
-    }
-    return winner;
-  }
-
-  private Conversation touchLocked(Object memoryId) {
-    Conversation c = conversations.remove(memoryId);
-    if (c != null) {
-      conversations.put(memoryId, c);
-    }
-    return c;
-  }
-
-  /** Removes idle conversations, least recently used first, until the bound holds again. */
-  private List<Conversation> evictLocked(Object opened) {
-    int excess = conversations.size() - maxConversations;
-    if (excess <= 0) {
-      return List.of();
-    }
-    List<Conversation> evicted = new ArrayList<>(excess);
-    Iterator<Map.Entry<Object, Conversation>> it = conversations.entrySet().iterator();
-    while (it.hasNext() && evicted.size() < excess) {
-      Map.Entry<Object, Conversation> e = it.next();
-      if (!calls.containsKey(e.getKey()) && !e.getKey().equals(opened)) {
-        it.remove();
-        evicted.add(e.getValue());
-      }
-    }
-    if (evicted.size() < excess && !warnedOverBound) {
-      warnedOverBound = true;
-      LOG.warn(
-          "{} conversations are held, over the bound of {}, because the others are in an"
-              + " AiServices call; idle ones are evicted as new conversations open. Raise"
-              + " maxConversations if this persists (logged once)",
-          conversations.size(),
-          maxConversations);
-    }
-    return evicted;
-  }
-
-  private void callStarted(InvocationContext call) {
-    if (call == null || call.chatMemoryId() == null || call.invocationId() == null) {
-      return;
-    }
-    synchronized (lock) {
-      calls.computeIfAbsent(call.chatMemoryId(), id -> new HashSet<>()).add(call.invocationId());
-    }
-  }
-
-  private void callEnded(InvocationContext call) {
-    if (call == null || call.chatMemoryId() == null || call.invocationId() == null) {
-      return;
-    }
-    synchronized (lock) {
-      Set<UUID> running = calls.get(call.chatMemoryId());
-      // an error before the call started (no started event) finds nothing to remove
-      if (running != null && running.remove(call.invocationId()) && running.isEmpty()) {
-        calls.remove(call.chatMemoryId());
-      }
-    }
-  }
-
-  private ToolProviderResult provideTools(ToolProviderRequest request) {
-    Object id = request.chatMemoryId();
-    Conversation c = id == null ? null : peek(id);
-    ToolProviderResult.Builder result = ToolProviderResult.builder();
-    if (c != null) {
-      result.addAll(c.chat.toolExecutors());
-    }
-    return result.build();
-  }
-
-  /** One AiServices conversation: its chat service over the application's memory, and its hook. */
-  private final class Conversation {
-    final Object memoryId;
-    final ChatMemory shortTerm;
-    final LangChain4jChatService chat;
-    final ChatMemory chatMemory;
-    final HookOptions options;
-    volatile MemoryHook hook;
-
-    Conversation(Object memoryId, ChatMemory shortTerm) {
-      this.memoryId = memoryId;
-      this.shortTerm = shortTerm;
-      this.chat = LangChain4jChatService.view(model, shortTerm, maxLoopsPerSend);
-      this.chatMemory = new HookedChatMemory(memoryId, shortTerm);
-      this.options =
-          Objects.requireNonNull(
-              MemhookLangChain4j.this.options.apply(memoryId),
-              "the hook options function returned null for " + memoryId);
-      attach();
-    }
-
-    private synchronized void attach() {
-      if (closed) {
-        return;
-      }
-      try {
-        hook = memory.hookInto(chat, options);
-      } catch (RuntimeException e) {
-        // a closed memory service: the conversation goes on without memory
-        LOG.warn("conversation {}: hooking memory failed; it goes on without memory", memoryId, e);
-      }
-    }
-
-    synchronized void detach() {
-      MemoryHook h = hook;
-      hook = null;
-      if (h != null) {
-        h.close();
-      }
-    }
-  }
-
-  /**
-   * The chat memory AiServices sees: the application's memory, behind the memory id's conversation.
-   * It holds no conversation itself, since AiServices keeps it as long as it likes: each use finds
-   * the held one, or opens a fresh one over the same application memory after an eviction.
-   */
-  private final class HookedChatMemory implements ChatMemory {
-    private final Object memoryId;
-    private final ChatMemory shortTerm;
-
-    HookedChatMemory(Object memoryId, ChatMemory shortTerm) {
-      this.memoryId = memoryId;
-      this.shortTerm = shortTerm;
-    }
-
-    private Conversation conversation() {
-      return use(memoryId, () -> shortTerm);
-    }
-
-    @Override
-    public Object id() {
-      return shortTerm.id();
-    }
-
-    @Override
-    public void add(ChatMessage message) {
-      Conversation conversation = conversation();
-      if (conversation.chat.addFromAiServices(message)) {
-        current.set(conversation);
-      } else {
-        current.remove(); // the turn's answer: no model call of this conversation follows it
-      }
-    }
-
-    @Override
-    public void set(Iterable<ChatMessage> messages) {
-      Conversation conversation = conversation();
-      current.set(conversation);
-      conversation.chat.setFromAiServices(messages);
-    }
-
-    @Override
-    public List<ChatMessage> messages() {
-      Conversation conversation = conversation();
-      current.set(conversation);
-      return conversation.chat.memoryMessages();
-    }
-
-    @Override
-    public void clear() {
-      conversation().chat.clearFromAiServices();
-    }
-  }
-
-  /** The model AiServices calls. */
-  private final class HookedChatModel implements ChatModel {
-
-    @Override
-    public ChatResponse chat(ChatRequest request) {
-      return chat(request, ChatRequestOptions.EMPTY);
-    }
-
-    @Override
-    public ChatResponse chat(ChatRequest request, ChatRequestOptions requestOptions) {
-      Objects.requireNonNull(request, "request");
-      Conversation conversation = current.get();
-      current.remove();
-      if (conversation == null) {
-        return model.chat(request, requestOptions);
-      }
-      return conversation.chat.chatForAiServices(request, r -> model.chat(r, requestOptions));
-    }
-
-    @Override
-    public ChatResponse doChat(ChatRequest request) {
-      return chat(request);
-    }
-
-    @Override
-    public ChatRequestParameters defaultRequestParameters() {
-      return model.defaultRequestParameters();
-    }
-
-    @Override
-    public ModelProvider provider() {
-      return model.provider();
-    }
-
-    @Override
-    public Set<Capability> supportedCapabilities() {
-      return model.supportedCapabilities();
-    }
-
-    @Override
-    public String toString() {
-      return "MemhookLangChain4j.chatModel[" + model + "]";
-    }
+  private AiServicesConversation open(Object memoryId, ChatMemory shortTerm) {
+    LangChain4jChatService chat = LangChain4jChatService.view(model, shortTerm, maxLoopsPerSend);
+    ChatMemory chatMemory = new MemhookChatMemory(memoryId, shortTerm, conversations, hookedModel);
+    HookOptions hookOptions =
+        Objects.requireNonNull(
+            options.apply(memoryId), "the hook options function returned null for " + memoryId);
+    return new AiServicesConversation(
+        memoryId, chat, chatMemory, memory, hookOptions, conversations::isClosed);
   }
 
   /**
