@@ -53,6 +53,17 @@ import reactor.core.publisher.Flux;
  * resend they ask for is not done (the answer has already reached the user): the pair goes with the
  * conversation's next call instead.
  *
+ * <h2>How many conversations</h2>
+ *
+ * The advisor holds at most {@linkplain Builder#maxConversations maxConversations} conversations
+ * ({@link #DEFAULT_MAX_CONVERSATIONS} by default). When a new conversation id would exceed it, the
+ * least recently used conversation is ended exactly as {@link #endConversation} ends it: its hook
+ * is disposed and its view and injected pairs are dropped. A later call with that id starts a fresh
+ * conversation, whose new hook may inject the same memories once more. A conversation in a call, or
+ * waiting for its turn, is never evicted: if every other conversation is in a call the advisor
+ * holds more than the bound for a while, and says so once in a warning. Hosts that know when a
+ * conversation ends should still call {@link #endConversation}.
+ *
  * <h2>Order</h2>
  *
  * The default order, {@link #DEFAULT_ORDER}, puts the advisor inside Spring AI's chat-memory
@@ -93,6 +104,18 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    */
   public static final int DEFAULT_MAX_LOOPS_PER_CALL = 3;
 
+  /**
+   * Default {@link Builder#maxConversations}: 10,000. Each held conversation keeps its view (the
+   * whole conversation as the advisor saw it), its injected pairs and a live hook, so the bound is
+   * what keeps a web application with a conversation per user or per request from growing without
+   * limit; 10,000 is far more than the conversations one instance has in flight, so an evicted
+   * conversation is one nobody has used for a while.
+   */
+  public static final int DEFAULT_MAX_CONVERSATIONS = 10_000;
+
+  /** The largest {@link Builder#maxConversations}: 1,000,000. */
+  public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
   private final int order;
@@ -105,7 +128,12 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
     this.order = b.order;
     this.maxLoopsPerCall = b.maxLoopsPerCall;
     this.conversations =
-        new Conversations(b.service, b.hookOptions, b.callbackTimeout, b.defaultConversationId);
+        new Conversations(
+            b.service,
+            b.hookOptions,
+            b.callbackTimeout,
+            b.defaultConversationId,
+            b.maxConversations);
     this.phases = new LoopPhases(b.callbackTimeout);
     this.streams = new StreamedTurns(conversations, phases);
   }
@@ -140,6 +168,15 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
     if (chat == null) {
       return chain.nextCall(request);
     }
+    try {
+      return adviseTurn(chat, request, chain);
+    } finally {
+      conversations.release(chat);
+    }
+  }
+
+  private ChatClientResponse adviseTurn(
+      ConversationChat chat, ChatClientRequest request, CallAdvisorChain chain) {
     chat.turnPermit().acquireUninterruptibly();
     try {
       chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
@@ -185,7 +222,8 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
   /**
    * The view of a conversation, created (with its hook attached) on first use. Hosts may register
    * their own callbacks and tools on it; tools registered here are offered to the model in the
-   * conversation's calls.
+   * conversation's calls. Registrations go with the view when the conversation is ended or evicted
+   * by the {@linkplain Builder#maxConversations bound}; this call counts as a use for the bound.
    *
    * @throws IllegalStateException if the advisor is closed, or the hook cannot be attached (for
    *     example, the memory service is closed)
@@ -202,7 +240,8 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
   /**
    * Forgets a conversation: detaches its hook and drops its view and injected pairs. A later call
    * with the same id starts a new conversation, whose new hook may inject the same memories again.
-   * Does nothing for an unknown id.
+   * Does nothing for an unknown id. The {@linkplain Builder#maxConversations bound} ends the least
+   * recently used idle conversation the same way.
    */
   public void endConversation(String conversationId) {
     conversations.end(conversationId);
@@ -233,6 +272,7 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
     private Duration callbackTimeout = DEFAULT_CALLBACK_TIMEOUT;
     private int maxLoopsPerCall = DEFAULT_MAX_LOOPS_PER_CALL;
     private String defaultConversationId = DEFAULT_CONVERSATION_ID;
+    private int maxConversations = DEFAULT_MAX_CONVERSATIONS;
     private final Set<String> set = new HashSet<>();
 
     private Builder(MemoryService service) {
@@ -290,6 +330,23 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
         throw new IllegalArgumentException("defaultConversationId must not be blank");
       }
       this.defaultConversationId = value;
+      return this;
+    }
+
+    /**
+     * The most conversations the advisor holds, 1 to {@link #MAX_MAX_CONVERSATIONS}; default {@link
+     * #DEFAULT_MAX_CONVERSATIONS}. Opening one more ends the least recently used idle conversation
+     * exactly as {@link MemhookAdvisor#endConversation} does; a conversation in a call (or waiting
+     * for its turn) is never evicted, so while every other one is in a call the advisor holds more
+     * than this, and logs a warning once.
+     */
+    public Builder maxConversations(int value) {
+      once("maxConversations");
+      if (value < 1 || value > MAX_MAX_CONVERSATIONS) {
+        throw new IllegalArgumentException(
+            "maxConversations must be in [1, " + MAX_MAX_CONVERSATIONS + "], got " + value);
+      }
+      this.maxConversations = value;
       return this;
     }
 

@@ -17,9 +17,9 @@ import reactor.core.scheduler.Schedulers;
  * reached the user): the pair goes with the conversation's next call instead.
  *
  * <p>The blocking steps (opening the view, taking the conversation's turn, the before-loop
- * callbacks, the after-send callbacks) run on {@link Schedulers#boundedElastic()}. The turn taken
- * before the preparation is given back exactly once, whenever the stream terminates or is
- * cancelled, during the preparation included. Thread-safe.
+ * callbacks, the after-send callbacks) run on {@link Schedulers#boundedElastic()}. The
+ * conversation's use and its turn, taken before the preparation, are given back exactly once,
+ * whenever the stream terminates or is cancelled, during the preparation included. Thread-safe.
  */
 final class StreamedTurns {
 
@@ -36,36 +36,35 @@ final class StreamedTurns {
 
   /** The streamed reply to {@code request}, with memory, or passed through when memory fails. */
   Flux<ChatClientResponse> advise(ChatClientRequest request, StreamAdvisorChain chain) {
-    return Mono.fromCallable(() -> Optional.ofNullable(conversations.conversationFor(request)))
-        .subscribeOn(Schedulers.boundedElastic())
-        .flatMapMany(
-            maybeChat -> {
-              if (maybeChat.isEmpty()) {
-                return chain.nextStream(request);
-              }
-              ConversationChat chat = maybeChat.get();
-              // Flux.using gives the turn back exactly once however the stream ends: complete,
-              // error, or a cancel at any moment after the turn was taken, preparation included
-              return Flux.using(
-                      () -> {
-                        chat.turnPermit().acquireUninterruptibly();
-                        chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-                        return chat;
-                      },
-                      turn ->
-                          Mono.fromCallable(() -> phases.beforeModelSafely(turn, request))
-                              .flatMapMany(prepared -> streamTurn(turn, prepared, chain)),
-                      StreamedTurns::giveBack)
-                  .subscribeOn(Schedulers.boundedElastic());
-            });
+    // Flux.using gives the conversation and its turn back exactly once however the stream ends:
+    // complete, error, or a cancel at any moment after they were taken, preparation included
+    return Flux.using(
+            () -> {
+              Optional<ConversationChat> chat =
+                  Optional.ofNullable(conversations.conversationFor(request));
+              chat.ifPresent(
+                  c -> {
+                    c.turnPermit().acquireUninterruptibly();
+                    c.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+                  });
+              return chat;
+            },
+            chat ->
+                chat.isEmpty()
+                    ? chain.nextStream(request)
+                    : Mono.fromCallable(() -> phases.beforeModelSafely(chat.get(), request))
+                        .flatMapMany(prepared -> streamTurn(chat.get(), prepared, chain)),
+            chat -> chat.ifPresent(this::giveBack))
+        .subscribeOn(Schedulers.boundedElastic());
   }
 
-  /** Ends the conversation's turn and lets its next call in. */
-  private static void giveBack(ConversationChat chat) {
+  /** Ends the conversation's turn, lets its next call in, and ends this call's use of it. */
+  private void giveBack(ConversationChat chat) {
     try {
       chat.endTurn();
     } finally {
       chat.turnPermit().release();
+      conversations.release(chat);
     }
   }
 

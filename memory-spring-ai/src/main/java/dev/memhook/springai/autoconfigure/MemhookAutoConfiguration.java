@@ -106,6 +106,7 @@ public class MemhookAutoConfiguration {
                 .maxLoopsPerCall(a.getMaxLoopsPerCall())
                 .defaultConversationId(
                     Objects.requireNonNull(a.getDefaultConversationId(), "default-conversation-id"))
+                .maxConversations(a.getMaxConversations())
                 .build());
   }
 

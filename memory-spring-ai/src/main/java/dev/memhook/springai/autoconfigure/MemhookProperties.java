@@ -307,6 +307,14 @@ public class MemhookProperties {
     /** The conversation of requests that carry no conversation id. */
     private String defaultConversationId = MemhookAdvisor.DEFAULT_CONVERSATION_ID;
 
+    /**
+     * The most conversations the advisor holds, 1 to 1000000. One more ends the least recently used
+     * idle conversation as endConversation does (its hook, view and injected pairs are dropped); a
+     * later call with that id starts afresh and may be given the same memories once more.
+     * Conversations in a call are never evicted.
+     */
+    private int maxConversations = MemhookAdvisor.DEFAULT_MAX_CONVERSATIONS;
+
     public int getOrder() {
       return order;
     }
@@ -337,6 +345,14 @@ public class MemhookProperties {
 
     public void setDefaultConversationId(String defaultConversationId) {
       this.defaultConversationId = defaultConversationId;
+    }
+
+    public int getMaxConversations() {
+      return maxConversations;
+    }
+
+    public void setMaxConversations(int maxConversations) {
+      this.maxConversations = maxConversations;
     }
   }
 }

@@ -51,6 +51,8 @@ class MemhookAutoConfigurationTest {
           assertEquals(MemhookAdvisor.DEFAULT_ORDER, advisor.getOrder());
           MemhookProperties p = context.getBean(MemhookProperties.class);
           assertEquals(null, p.getDirectory());
+          assertEquals(
+              MemhookAdvisor.DEFAULT_MAX_CONVERSATIONS, p.getAdvisor().getMaxConversations());
           assertTrue(p.getCapture().isEnabled());
           assertEquals(
               RecallOptions.defaults().toString(),
@@ -81,7 +83,8 @@ class MemhookAutoConfigurationTest {
             "memhook.advisor.order=42",
             "memhook.advisor.callback-timeout=3s",
             "memhook.advisor.max-loops-per-call=2",
-            "memhook.advisor.default-conversation-id=main")
+            "memhook.advisor.default-conversation-id=main",
+            "memhook.advisor.max-conversations=500")
         .run(
             context -> {
               assertNull(context.getStartupFailure());
@@ -101,6 +104,7 @@ class MemhookAutoConfigurationTest {
               assertEquals(Duration.ofSeconds(1), hook.recallTimeout());
               assertFalse(hook.capture());
               assertEquals(42, context.getBean(MemhookAdvisor.class).getOrder());
+              assertEquals(500, p.getAdvisor().getMaxConversations());
               MemoryService service = context.getBean(MemoryService.class);
               service.remember(MemoryDraft.of(new Scope("team-a"), "kept on disk"));
               assertTrue(Files.list(dir).findAny().isPresent(), "the store lives in " + dir);
@@ -164,6 +168,15 @@ class MemhookAutoConfigurationTest {
             context -> {
               String message = rootMessage(context.getStartupFailure());
               assertTrue(message.contains("memhook.recall"), message);
+            });
+    runner
+        .withPropertyValues("memhook.advisor.max-conversations=0")
+        .run(
+            context -> {
+              String message = rootMessage(context.getStartupFailure());
+              assertTrue(
+                  message.contains("memhook.advisor") && message.contains("maxConversations"),
+                  message);
             });
     runner
         .withPropertyValues("memhook.hook.scopes=alice", "memhook.hook.capture-scope=team-a")
