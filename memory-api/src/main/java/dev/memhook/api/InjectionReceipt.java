@@ -122,10 +122,12 @@ public record InjectionReceipt(
 
   /**
    * This receipt with one more appearance of its pair, delivery {@code DELIVERED}, and the tool
-   * call's id if it was not known yet. An appearance of a request already listed is ignored.
+   * call's id ({@code callId}, as the request carried it) if it was not known yet. An appearance of
+   * a request already listed is ignored.
    */
   public InjectionReceipt withAppearance(RequestAppearance appearance, String callId) {
     Objects.requireNonNull(appearance, "appearance");
+    Objects.requireNonNull(callId, "callId");
     for (RequestAppearance a : appearances) {
       if (a.attemptId().equals(appearance.attemptId())) {
         return this;

@@ -245,14 +245,14 @@ public final class GetMemoryTool implements ToolHandler {
     }
     return new Answer(
         bounded(MemoryRendering.batch(entries, maxResultChars)),
-        resolveForgotten(outcomes),
+        outcomes,
         representationOf(request));
   }
 
   /**
    * What one requested id came to, given what the store holds under it: found in the hook's scopes,
-   * in another scope, or nothing (for now {@code UNKNOWN}; {@link #resolveForgotten} tells a
-   * forgotten one apart).
+   * in another scope, or nothing (for now {@code UNKNOWN}; the record tells a forgotten one apart,
+   * off the answer's path).
    */
   private FetchRecord.FetchedId fetched(String id, Memory stored) {
     FetchRecord.Outcome outcome =
@@ -261,23 +261,29 @@ public final class GetMemoryTool implements ToolHandler {
             : scopes.contains(stored.scope())
                 ? FetchRecord.Outcome.FOUND
                 : FetchRecord.Outcome.OUT_OF_SCOPE;
-    FetchRecord.FetchedId entry = new FetchRecord.FetchedId(FetchArguments.echo(id), outcome);
-    return outcome == FetchRecord.Outcome.UNKNOWN ? resolveForgotten(List.of(entry)).get(0) : entry;
+    return new FetchRecord.FetchedId(FetchArguments.echo(id), outcome);
   }
 
   /**
    * The outcomes with each {@code UNKNOWN} id that has an audit record in one of the hook's scopes
-   * marked {@code FORGOTTEN}. Reads the audit records only when some id was not found.
+   * marked {@code FORGOTTEN}. Reads the audit records only when some id was not found. Runs after
+   * the model's answer is made: a store that cannot list audit records leaves them {@code UNKNOWN}
+   * and changes nothing the model reads.
    */
   private List<FetchRecord.FetchedId> resolveForgotten(List<FetchRecord.FetchedId> outcomes) {
     if (outcomes.stream().noneMatch(o -> o.outcome() == FetchRecord.Outcome.UNKNOWN)) {
       return outcomes;
     }
     Set<String> forgotten = new HashSet<>();
-    for (Scope scope : scopes) {
-      for (ForgetRecord r : store.forgotten(scope)) {
-        forgotten.add(r.id().value());
+    try {
+      for (Scope scope : scopes) {
+        for (ForgetRecord r : store.forgotten(scope)) {
+          forgotten.add(r.id().value());
+        }
       }
+    } catch (RuntimeException e) {
+      LOG.debug("get_memory: audit records could not be read for a fetch record", e);
+      return outcomes;
     }
     return outcomes.stream()
         .map(
@@ -314,7 +320,7 @@ public final class GetMemoryTool implements ToolHandler {
               clock.instant(),
               FetchArguments.recorded(call.arguments()),
               FetchArguments.recorded(parsed.effective()),
-              answer.ids(),
+              resolveForgotten(answer.ids()),
               answer.representation(),
               errorCode));
     } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
