@@ -71,7 +71,10 @@ import org.slf4j.LoggerFactory;
  *       transformer cannot see the reply, so neither could do this alone. The decorator finds the
  *       conversation through the chat memory: AiServices reads or writes the memory on its own
  *       thread right before each model call, and the wrapper records the conversation for that
- *       thread.
+ *       thread. Each model call the decorator makes for a conversation (AiServices' calls and the
+ *       resends) is a submission its hook hears of, with the request's messages, so the hook's
+ *       receipts say which calls carried each injected pair ({@link
+ *       LangChain4jChatService#onRequestSubmitted}).
  *   <li><b>The model's own {@code get_memory} calls</b> ({@link #toolProvider()}): the provider
  *       offers each conversation's registered tools, so AiServices executes them like any tool and
  *       writes the results into the conversation.
