@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayList;
 import java.util.List;

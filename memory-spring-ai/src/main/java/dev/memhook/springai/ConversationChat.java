@@ -6,6 +6,7 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;

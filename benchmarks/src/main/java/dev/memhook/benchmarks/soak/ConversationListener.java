@@ -1,8 +1,8 @@
 package dev.memhook.benchmarks.soak;
 
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import java.util.ArrayList;
