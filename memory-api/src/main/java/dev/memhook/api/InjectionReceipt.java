@@ -1,8 +1,10 @@
 package dev.memhook.api;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -47,6 +49,8 @@ import java.util.Objects;
  * @param injection queueing the pair on the chat service
  * @param delivery whether a submitted request carried the pair
  * @param appearances every submitted request that carried the pair, each once, in order
+ * @param recallTimes how long each signal's searches took, summed over the attempt's recalls (the
+ *     vector signal's includes embedding the query); empty when recall did not answer
  */
 public record InjectionReceipt(
     String id,
@@ -63,7 +67,8 @@ public record InjectionReceipt(
     PhaseStatus gate,
     PhaseStatus injection,
     PhaseStatus delivery,
-    List<RequestAppearance> appearances) {
+    List<RequestAppearance> appearances,
+    Map<Signal, Duration> recallTimes) {
 
   /** How memories were shown to the model. */
   public enum Representation {
@@ -91,6 +96,7 @@ public record InjectionReceipt(
     Objects.requireNonNull(injection, "injection");
     Objects.requireNonNull(delivery, "delivery");
     appearances = List.copyOf(Objects.requireNonNull(appearances, "appearances"));
+    recallTimes = Map.copyOf(Objects.requireNonNull(recallTimes, "recallTimes"));
   }
 
   /** The candidates about {@code memory}: why it was (or was not) injected in this attempt. */
@@ -117,7 +123,8 @@ public record InjectionReceipt(
         gate,
         injection,
         delivery,
-        appearances);
+        appearances,
+        recallTimes);
   }
 
   /**
@@ -153,6 +160,7 @@ public record InjectionReceipt(
             PhaseStatus.Status.DELIVERED,
             delivery.took(),
             more.size() + " submitted request(s) carried the pair"),
-        more);
+        more,
+        recallTimes);
   }
 }

@@ -202,7 +202,8 @@ class PublicApiNullArgumentsTest {
               PhaseStatus.skipped("b"),
               PhaseStatus.skipped("c"),
               PhaseStatus.skipped("d"),
-              List.of(APPEARANCE)),
+              List.of(APPEARANCE),
+              Map.of(Signal.TEXT, java.time.Duration.ofMillis(1))),
           new FetchRecord(
               "hook_1",
               "call_2",

@@ -128,6 +128,7 @@ final class EventMeters {
     injections.get(r.phase()).get(outcome).increment();
     if (r.recall().status() == PhaseStatus.Status.OK) {
       recallAll.record(r.recall().took());
+      r.recallTimes().forEach((signal, d) -> recallBySignal.get(signal).record(d));
     }
     for (ReceiptCandidate c : r.candidates()) {
       Counter drop = gateDrops.get(c.decision());

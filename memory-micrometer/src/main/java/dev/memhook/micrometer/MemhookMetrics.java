@@ -55,9 +55,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <h2>Per-signal recall time</h2>
  *
- * A receipt carries the whole recall's time, recorded as {@code memhook.recall{signal=all}}. The
- * per-signal timers ({@code text}, {@code vector}, {@code graph}) are fed by {@link
- * #recordRecall(RecallResult)}, for hosts that call {@link MemoryService#recall} themselves.
+ * A receipt carries the whole recall's time, recorded as {@code memhook.recall{signal=all}}, and
+ * each signal's ({@link dev.memhook.api.InjectionReceipt#recallTimes()}), recorded under {@code
+ * text}, {@code vector} and {@code graph}. A host that calls {@link MemoryService#recall} itself
+ * can feed the per-signal timers with {@link #recordRecall(RecallResult)}.
  *
  * <h2>Contract</h2>
  *
@@ -191,8 +192,8 @@ public final class MemhookMetrics implements MemoryListener, MeterBinder {
   /**
    * Records each signal's search time of a recall the host made itself ({@link
    * MemoryService#recall}) as {@code memhook.recall{signal=text|vector|graph}}. A signal the result
-   * has no time for is not recorded. Hooks' recalls are recorded from their receipts, as {@code
-   * signal=all}; do not pass their results here.
+   * has no time for is not recorded. Hooks' recalls are recorded from their receipts, whole and per
+   * signal; do not pass their results here.
    */
   public void recordRecall(RecallResult result) {
     Objects.requireNonNull(result, "result");

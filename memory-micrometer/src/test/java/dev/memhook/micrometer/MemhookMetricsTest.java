@@ -358,7 +358,8 @@ class MemhookMetricsTest {
         gate,
         injection,
         delivery,
-        List.of());
+        List.of(),
+        Map.of());
   }
 
   private static FetchRecord fetch(List<FetchRecord.FetchedId> ids, String errorCode) {

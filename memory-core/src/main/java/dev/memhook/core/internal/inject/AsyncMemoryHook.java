@@ -6,7 +6,6 @@ import dev.memhook.api.HookPhase;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
@@ -21,11 +20,8 @@ import dev.memhook.core.internal.capture.ConversationCapture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -65,6 +61,7 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final ChatService chat;
   private final HookOptions options;
   private final ScopedRecall recall;
+  private final GetMemoryTool tool;
   private final HostChecks hostChecks;
   private final Executor executor;
   private final Runnable onDispose;
@@ -78,10 +75,10 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Clock clock;
 
   /** Whether the chat service reports the requests it submits (receipts can show delivery). */
-  private final boolean reportsDelivery;
+  private volatile boolean reportsDelivery;
 
-  /** Guarded by itself; read by {@link #injectedIds()} from any thread. */
-  private final Set<MemoryId> injected = new LinkedHashSet<>();
+  /** Injects what recall selected, at most once per id, and records each attempt's receipt. */
+  private final PairInjector injector;
 
   /** Ids of messages already scanned; only touched under {@link #lock}. */
   private final Set<String> scanned = new LinkedHashSet<>();
@@ -121,14 +118,15 @@ public final class AsyncMemoryHook implements MemoryHook {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.receipts = new HookReceipts(options.toolName(), events, clock);
     this.capture = capture;
+    this.tool = Objects.requireNonNull(tool, "tool");
+    this.injector =
+        new PairInjector(chat, options, tool, receipts, events, clock, () -> reportsDelivery);
     this.recall = new ScopedRecall(recall, options, capture == null ? null : capture::sessionId);
     this.hostChecks = new HostChecks(id);
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
     startFromLatestUserMessage(chat.messages());
-    registrations.add(
-        chat.registerTool(
-            GetMemoryTool.definition(options.toolName()), Objects.requireNonNull(tool, "tool")));
+    registrations.add(chat.registerTool(GetMemoryTool.definition(options.toolName()), tool));
     try {
       registrations.add(chat.onBeforeSendLoop(this::beforeSendLoop));
       registrations.add(chat.onAfterSend(this::afterSend));
@@ -177,9 +175,7 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   @Override
   public Set<MemoryId> injectedIds() {
-    synchronized (injected) {
-      return Collections.unmodifiableSet(new LinkedHashSet<>(injected));
-    }
+    return injector.injectedIds();
   }
 
   @Override
@@ -331,9 +327,9 @@ public final class AsyncMemoryHook implements MemoryHook {
                     events.failed(phase, cause);
                     return null;
                   }
-                  return new Recalled(outcome, took);
+                  return new PairInjector.Recalled(outcome, took);
                 })
-            .thenCompose(recalled -> inject(attempt, recalled));
+            .thenCompose(recalled -> disposed ? done() : injector.inject(attempt, recalled));
     if (disposed) {
       // dispose() may have looked for an in-flight recall before this one was published
       pending.complete(null);
@@ -347,9 +343,6 @@ public final class AsyncMemoryHook implements MemoryHook {
     }
     return rest;
   }
-
-  /** What a recall answered and how long it took; a null outcome when it was abandoned. */
-  private record Recalled(ScopedRecall.Outcome outcome, Duration took) {}
 
   /**
    * The recall task. It does nothing if its callback has already given up (the timeout fired or the
@@ -376,85 +369,11 @@ public final class AsyncMemoryHook implements MemoryHook {
     return pending.isDone() || disposed;
   }
 
-  /**
-   * Injects what the recall selected in one call and records the attempt's receipt. A recall that
-   * failed (null; its receipt is made) or was abandoned (a null outcome: the callback gave up or
-   * the hook was disposed) injects nothing.
-   */
-  private CompletionStage<Void> inject(AttemptReceipts.Attempt attempt, Recalled recalled) {
-    if (recalled == null || recalled.outcome() == null || disposed) {
-      return CompletableFuture.completedFuture(null);
-    }
-    ScopedRecall.Outcome outcome = recalled.outcome();
-    List<MemoryId> ids = new ArrayList<>();
-    synchronized (injected) {
-      for (MemoryId memoryId : outcome.selected()) {
-        if (injected.add(memoryId)) {
-          ids.add(memoryId);
-        }
-      }
-    }
-    if (ids.isEmpty()) {
-      receipts.add(
-          AttemptReceipts.answered(
-              attempt,
-              clock.instant(),
-              recalled.took(),
-              outcome,
-              List.of(),
-              PhaseStatus.skipped("nothing new to inject"),
-              reportsDelivery));
-      return CompletableFuture.completedFuture(null);
-    }
-    Map<String, Object> args = new LinkedHashMap<>();
-    args.put("ids", ids.stream().map(MemoryId::value).toList());
-    args.put("summary", true);
-    long started = System.nanoTime();
-    CompletionStage<?> call;
-    try {
-      call = chat.injectToolCall(options.toolName(), args);
-    } catch (RuntimeException e) {
-      call = CompletableFuture.failedFuture(e);
-    }
-    HookPhase phase = attempt.phase();
-    return call.handle(
-        (result, error) -> {
-          Duration took = Duration.ofNanos(System.nanoTime() - started);
-          if (error != null) {
-            synchronized (injected) {
-              ids.forEach(injected::remove);
-            }
-            Throwable cause = unwrap(error);
-            receipts.add(
-                AttemptReceipts.answered(
-                    attempt,
-                    clock.instant(),
-                    recalled.took(),
-                    outcome,
-                    List.of(),
-                    new PhaseStatus(PhaseStatus.Status.FAILED, took, String.valueOf(cause)),
-                    reportsDelivery));
-            events.failed(phase, cause);
-            return null;
-          }
-          if (phase == HookPhase.AFTER_SEND) {
-            chat.setNeedsResend();
-          }
-          receipts.add(
-              AttemptReceipts.answered(
-                  attempt,
-                  clock.instant(),
-                  recalled.took(),
-                  outcome,
-                  ids,
-                  new PhaseStatus(PhaseStatus.Status.OK, took, ""),
-                  reportsDelivery));
-          events.injected(phase, ids);
-          return null;
-        });
+  private static CompletionStage<Void> done() {
+    return CompletableFuture.completedFuture(null);
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     while ((t instanceof CompletionException
             || t instanceof java.util.concurrent.ExecutionException)
         && t.getCause() != null) {

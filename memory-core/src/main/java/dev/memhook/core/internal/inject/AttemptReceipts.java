@@ -9,6 +9,7 @@ import dev.memhook.api.PhaseStatus.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -53,7 +54,8 @@ final class AttemptReceipts {
         PhaseStatus.skipped("recall did not answer"),
         PhaseStatus.skipped("recall did not answer"),
         PhaseStatus.skipped("nothing was injected"),
-        List.of());
+        List.of(),
+        Map.of());
   }
 
   /**
@@ -100,7 +102,8 @@ final class AttemptReceipts {
         gate,
         injection,
         delivery,
-        List.of());
+        List.of(),
+        outcome.took());
   }
 
   private static String newId() {

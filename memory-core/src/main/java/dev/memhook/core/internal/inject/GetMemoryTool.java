@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -151,6 +152,22 @@ public final class GetMemoryTool implements ToolHandler {
     this.maxResultChars = options.maxResultChars();
     this.events = Objects.requireNonNull(events, "events");
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * The id lists of summary calls the hook is injecting itself: their execution is the hook's, not
+   * the model's, and leaves no fetch record. Each expectation is used once.
+   */
+  private final Set<List<String>> ownInjections = ConcurrentHashMap.newKeySet();
+
+  /** The hook is about to inject a summary call for {@code ids}: it is not a model's fetch. */
+  void expectOwnInjection(List<String> ids) {
+    ownInjections.add(List.copyOf(ids));
+  }
+
+  /** The injection expected for {@code ids} did not happen (its call failed before executing). */
+  void forgetOwnInjection(List<String> ids) {
+    ownInjections.remove(ids);
   }
 
   /** An answer and what the fetch record says about it. */
@@ -306,6 +323,11 @@ public final class GetMemoryTool implements ToolHandler {
 
   /** Tells the listeners what this call asked for and came to; never fails the call. */
   private void record(ToolCall call, FetchArguments.Parsed parsed, Answer answer) {
+    if (parsed instanceof FetchArguments.Batch batch
+        && batch.summary()
+        && ownInjections.remove(batch.ids())) {
+      return; // the hook's own injection, not the model's fetch
+    }
     try {
       String errorCode = null;
       if (answer.result().error()) {
