@@ -36,6 +36,7 @@ class ModuleBoundariesTest {
           "dev.memhook.core.internal.recall",
           "dev.memhook.djl",
           "dev.memhook.langchain4j",
+          "dev.memhook.micrometer",
           "dev.memhook.springai",
           "dev.memhook.springai.autoconfigure",
           "dev.memhook.testkit",

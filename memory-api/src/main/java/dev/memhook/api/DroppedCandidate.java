@@ -1,5 +1,6 @@
 package dev.memhook.api;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -8,8 +9,9 @@ import java.util.Objects;
  * @param id the candidate's id
  * @param rule the rule
  * @param detail a human-readable reason with the numbers behind it
+ * @param signals how each signal ranked it, in {@link Signal} order
  */
-public record DroppedCandidate(MemoryId id, Rule rule, String detail) {
+public record DroppedCandidate(MemoryId id, Rule rule, String detail, List<SignalHit> signals) {
 
   /** The rules that drop candidates after fusion. */
   public enum Rule {
@@ -21,10 +23,16 @@ public record DroppedCandidate(MemoryId id, Rule rule, String detail) {
     LIMIT
   }
 
-  /** Validates the record. */
+  /** Validates and copies. */
   public DroppedCandidate {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(rule, "rule");
     Objects.requireNonNull(detail, "detail");
+    signals = List.copyOf(Objects.requireNonNull(signals, "signals"));
+  }
+
+  /** A drop whose signal ranks are not known. */
+  public DroppedCandidate(MemoryId id, Rule rule, String detail) {
+    this(id, rule, detail, List.of());
   }
 }

@@ -23,7 +23,8 @@ import java.util.Objects;
  *     injection is one {@code get_memory} summary call, which takes at most 50 ids, so a callback
  *     injects at most 50 whatever this says
  * @param recallTimeout how long a callback waits for recall before it completes without injecting
- * @param listener receives injection and failure events
+ * @param listener receives this hook's receipts, its tool's fetch records, and its injected and
+ *     failed notes (besides the service's own listener)
  * @param maxMemoryChars the longest one memory's full {@code get_memory} result may be, in
  *     characters of the JSON the model reads (escapes counted); longer content comes in pages
  * @param maxResultChars the longest one {@code get_memory} result may be, in characters of the JSON
@@ -45,7 +46,7 @@ public record HookOptions(
     int maxPerMessage,
     int maxPerCallback,
     Duration recallTimeout,
-    HookListener listener,
+    MemoryListener listener,
     int maxMemoryChars,
     int maxResultChars,
     boolean capture,
@@ -222,7 +223,7 @@ public record HookOptions(
     private int maxPerMessage = DEFAULT_MAX_PER_MESSAGE;
     private int maxPerCallback = DEFAULT_MAX_PER_CALLBACK;
     private Duration recallTimeout = DEFAULT_RECALL_TIMEOUT;
-    private HookListener listener = HookListener.NONE;
+    private MemoryListener listener = MemoryListener.NONE;
     private int maxMemoryChars = DEFAULT_MAX_MEMORY_CHARS;
     private int maxResultChars = DEFAULT_MAX_RESULT_CHARS;
     private boolean capture = true;
@@ -298,8 +299,8 @@ public record HookOptions(
       return settings.recorded(this, "recallTimeout");
     }
 
-    /** Receives the hook's events. */
-    public Builder listener(HookListener value) {
+    /** Receives the hook's receipts, fetch records and notes; see {@link MemoryListener}. */
+    public Builder listener(MemoryListener value) {
       settings.checkUnset("listener");
       this.listener = Objects.requireNonNull(value, "listener");
       return settings.recorded(this, "listener");

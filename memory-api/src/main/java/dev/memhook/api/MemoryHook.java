@@ -25,6 +25,16 @@ public interface MemoryHook extends AutoCloseable {
   /** A snapshot of the ids this hook has injected, in injection order; unmodifiable. */
   Set<MemoryId> injectedIds();
 
+  /**
+   * This hook's most recent injection receipts, latest versions, oldest first: at most {@value
+   * #MAX_RECEIPTS}. They answer "why was memory X injected, or not, in this conversation?" ({@link
+   * InjectionReceipt#about(MemoryId)}).
+   */
+  List<InjectionReceipt> receipts();
+
+  /** The most receipts {@link #receipts()} keeps. */
+  int MAX_RECEIPTS = 256;
+
   /** Whether {@link #dispose()} has been called. */
   boolean isDisposed();
 

@@ -184,6 +184,21 @@ public interface MemoryService extends AutoCloseable {
    */
   MemoryHook hookInto(ChatService chat, HookOptions options);
 
+  /**
+   * The most recent injection receipts of all this service's hooks, latest versions, oldest first:
+   * at most {@value #MAX_RECENT_RECEIPTS}.
+   */
+  List<InjectionReceipt> recentReceipts();
+
+  /** The most receipts {@link #recentReceipts()} keeps. */
+  int MAX_RECENT_RECEIPTS = 1024;
+
+  /** What happened to the events meant for this service's listeners. */
+  ListenerStats listenerStats();
+
+  /** The number of latest memories in {@code scope}. */
+  long count(Scope scope);
+
   /** Detaches all hooks and releases what the service owns. Idempotent. */
   @Override
   void close();

@@ -1,6 +1,8 @@
 package dev.memhook.api;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,18 +13,27 @@ import java.util.Objects;
  *
  * @param memories the recalled memories, best first
  * @param dropped candidates left out after fusion, and by which rule
+ * @param took how long each signal's search took (the vector signal's includes embedding the
+ *     query); empty when not measured
  */
-public record RecallResult(List<RecalledMemory> memories, List<DroppedCandidate> dropped) {
+public record RecallResult(
+    List<RecalledMemory> memories, List<DroppedCandidate> dropped, Map<Signal, Duration> took) {
 
-  /** Copies the lists. */
+  /** Copies the lists and the map. */
   public RecallResult {
     memories = List.copyOf(Objects.requireNonNull(memories, "memories"));
     dropped = List.copyOf(Objects.requireNonNull(dropped, "dropped"));
+    took = Map.copyOf(Objects.requireNonNull(took, "took"));
+  }
+
+  /** A result whose timings were not measured. */
+  public RecallResult(List<RecalledMemory> memories, List<DroppedCandidate> dropped) {
+    this(memories, dropped, Map.of());
   }
 
   /** A result with nothing recalled and nothing dropped. */
   public static RecallResult empty() {
-    return new RecallResult(List.of(), List.of());
+    return new RecallResult(List.of(), List.of(), Map.of());
   }
 
   /** The ids of the recalled memories, best first. */

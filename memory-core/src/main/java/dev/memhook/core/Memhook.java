@@ -1,5 +1,6 @@
 package dev.memhook.core;
 
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.capture.CaptureOptions;
@@ -93,8 +94,8 @@ public final class Memhook {
    * memhook-recall-N} whose queue holds at most {@value RecallPool#QUEUED_PER_THREAD} waiting
    * recalls per thread. When it is full, a new recall is refused at once: that callback completes
    * without injecting and reports a {@link java.util.concurrent.RejectedExecutionException} to its
-   * {@link dev.memhook.api.HookListener}, and the host's turn goes on. The reason for the bound: a
-   * callback stops waiting after its recall timeout, so a recall queued deep behind others would
+   * {@link dev.memhook.api.MemoryListener}, and the host's turn goes on. The reason for the bound:
+   * a callback stops waiting after its recall timeout, so a recall queued deep behind others would
    * mostly run after nobody waits for it, and an unbounded queue of such dead work makes every
    * later recall wait behind it. A callback that stops waiting also withdraws its recall if it has
    * not started. An executor set with {@link #executor(Executor)} is used as given: its queue and
@@ -127,6 +128,7 @@ public final class Memhook {
     private Redaction redaction;
     private CaptureOptions captureOptions;
     private boolean noCapture;
+    private MemoryListener listener;
     private boolean built;
 
     private Builder() {}
@@ -248,6 +250,18 @@ public final class Memhook {
     }
 
     /**
+     * Receives the service's injection receipts, the model's {@code get_memory} fetches and capture
+     * events, on a thread of its own (see {@link MemoryListener}); a hook's own listener ({@link
+     * dev.memhook.api.HookOptions.Builder#listener}) gets that hook's besides.
+     */
+    public Builder listener(MemoryListener value) {
+      Objects.requireNonNull(value, "listener");
+      checkUnset("listener", listener);
+      this.listener = value;
+      return this;
+    }
+
+    /**
      * Opens what was chosen and builds the service. On failure, closes what it opened (see
      * ownership above) and rethrows.
      *
@@ -305,7 +319,8 @@ public final class Memhook {
             noCapture || readOnly
                 ? null
                 : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
-            directory == null ? null : directory.resolve(JOURNAL_DIRECTORY));
+            directory == null ? null : directory.resolve(JOURNAL_DIRECTORY),
+            listener != null ? listener : MemoryListener.NONE);
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();

@@ -7,25 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.reflect.ClassPath;
 import com.google.common.testing.NullPointerTester;
+import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.CaptureStats;
 import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.EventData;
 import dev.memhook.api.ExportResult;
+import dev.memhook.api.FetchRecord;
 import dev.memhook.api.ForgetRecord;
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.HookPhase;
 import dev.memhook.api.HookType;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.ListenerStats;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
+import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.ReceiptCandidate;
+import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Reranker;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
@@ -40,6 +48,7 @@ import dev.memhook.api.capture.Observation;
 import dev.memhook.api.capture.ObservationKind;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
@@ -92,6 +101,19 @@ class PublicApiNullArgumentsTest {
           .cwd("/w")
           .data(EventData.tool("Bash", "ls", "pom.xml"))
           .build();
+
+  private static final ReceiptCandidate CANDIDATE =
+      new ReceiptCandidate(
+          MemoryId.of("m1"),
+          Scope.DEFAULT,
+          "msg_1",
+          0.5,
+          List.of(new SignalHit(Signal.TEXT, 1, 2.0)),
+          ReceiptCandidate.Decision.SELECTED,
+          "text #1");
+
+  private static final RequestAppearance APPEARANCE =
+      new RequestAppearance("attempt-1", "msg_2", "msg_3", T0);
 
   private static final Map<Class<?>, Record> RECORDS =
       samples(
@@ -161,19 +183,59 @@ class PublicApiNullArgumentsTest {
               List.of(),
               List.of(),
               0.5,
-              List.of()));
+              List.of()),
+          PhaseStatus.skipped("nothing to do"),
+          CANDIDATE,
+          APPEARANCE,
+          new InjectionReceipt(
+              "rcpt_1",
+              "hook_1",
+              List.of(Scope.DEFAULT),
+              HookPhase.BEFORE_SEND_LOOP,
+              T0,
+              List.of("msg_1"),
+              List.of(CANDIDATE),
+              List.of(MemoryId.of("m1")),
+              "call_1",
+              InjectionReceipt.Representation.SUMMARY,
+              PhaseStatus.skipped("a"),
+              PhaseStatus.skipped("b"),
+              PhaseStatus.skipped("c"),
+              PhaseStatus.skipped("d"),
+              List.of(APPEARANCE),
+              Map.of(Signal.TEXT, java.time.Duration.ofMillis(1))),
+          new FetchRecord(
+              "hook_1",
+              "call_2",
+              T0,
+              Map.of("id", "m1"),
+              Map.of("id", "m1"),
+              List.of(new FetchRecord.FetchedId("m1", FetchRecord.Outcome.FOUND)),
+              InjectionReceipt.Representation.FULL,
+              "not_found"),
+          new FetchRecord.FetchedId("m1", FetchRecord.Outcome.FORGOTTEN),
+          new CaptureEvent(
+              CaptureEvent.Kind.MEMORY_FORGOTTEN,
+              T0,
+              Scope.DEFAULT,
+              "s1",
+              MemoryId.of("m1"),
+              "forgotten by alice"),
+          new ListenerStats(1, 0, 0),
+          new SubmittedRequest("attempt-1", List.of(ChatMessage.user("hello"))));
 
   /** Record components whose Javadoc says they may be null. */
   private static final Map<Class<?>, Set<String>> NULLABLE_COMPONENTS =
-      Map.of(
-          Memory.class, Set.of("sourceSession", "supersedes"),
-          MemoryDraft.class, Set.of("sourceSession", "occurredAt"),
-          Origin.class, Set.of("name"),
-          ChatMessage.class, Set.of("toolCall"),
-          HookOptions.class, Set.of("sessionId", "userName", "assistantName"),
-          CaptureOptions.class, Set.of("compressor", "consolidator", "journalDirectory"),
-          LifecycleEvent.class, Set.of("project", "cwd", "timestamp", "eventId"),
-          EventData.class,
+      Map.ofEntries(
+          Map.entry(Memory.class, Set.of("sourceSession", "supersedes")),
+          Map.entry(MemoryDraft.class, Set.of("sourceSession", "occurredAt")),
+          Map.entry(Origin.class, Set.of("name")),
+          Map.entry(ChatMessage.class, Set.of("toolCall")),
+          Map.entry(HookOptions.class, Set.of("sessionId", "userName", "assistantName")),
+          Map.entry(CaptureOptions.class, Set.of("compressor", "consolidator", "journalDirectory")),
+          Map.entry(LifecycleEvent.class, Set.of("project", "cwd", "timestamp", "eventId")),
+          Map.entry(
+              EventData.class,
               Set.of(
                   "toolName",
                   "input",
@@ -182,9 +244,12 @@ class PublicApiNullArgumentsTest {
                   "error",
                   "agentName",
                   "message",
-                  "speaker"),
-          Session.class, Set.of("endedAt", "firstPrompt", "summary"),
-          Observation.class, Set.of("toolName"));
+                  "speaker")),
+          Map.entry(Session.class, Set.of("endedAt", "firstPrompt", "summary")),
+          Map.entry(Observation.class, Set.of("toolName")),
+          Map.entry(InjectionReceipt.class, Set.of("toolCallId")),
+          Map.entry(FetchRecord.class, Set.of("errorCode")),
+          Map.entry(CaptureEvent.class, Set.of("scope", "sessionId", "memoryId")));
 
   @TempDir Path dir;
 
@@ -305,6 +370,7 @@ class PublicApiNullArgumentsTest {
     tester.setDefault(int.class, 1); // a valid k, limit or count
     tester.setDefault(Scope.class, Scope.DEFAULT);
     tester.setDefault(MemoryId.class, MemoryId.of("m1"));
+    tester.setDefault(RequestAppearance.class, APPEARANCE);
     tester.setDefault(Memory.class, MEMORY);
     tester.setDefault(MemoryDraft.class, MemoryDraft.of(Scope.DEFAULT, "the draft"));
     tester.setDefault(Origin.class, Origin.user());
@@ -317,7 +383,7 @@ class PublicApiNullArgumentsTest {
     tester.setDefault(LifecycleEvent.class, EVENT);
     tester.setDefault(EventData.class, EventData.EMPTY);
     tester.setDefault(HookType.class, HookType.POST_TOOL_USE);
-    tester.setDefault(HookListener.class, HookListener.NONE);
+    tester.setDefault(MemoryListener.class, MemoryListener.NONE);
     tester.setDefault(RecallOptions.class, RecallOptions.defaults());
     tester.setDefault(Reranker.class, (query, candidates) -> candidates);
     tester.setDefault(Embedding.class, StoreFixtures.vector(1));

@@ -14,9 +14,13 @@ import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The conversation of one {@link LangChain4jChatService}, held twice: as the LangChain4j messages
@@ -46,6 +50,14 @@ import java.util.Objects;
  * writes the memory too, its add of the reply this service handed over, its re-adds after a {@code
  * clear()}, and a repeated system message go to the memory only, so nothing is logged twice.
  *
+ * <h2>What a request carried</h2>
+ *
+ * Each LangChain4j message this class logs is remembered, by identity, with the Memhook messages it
+ * was logged as, so a request's messages translate back to the very messages of {@link
+ * #messages()}, same ids ({@link #carriedBy}). A message it never logged (one the chat memory held
+ * before, or gives back as a copy) is translated afresh, with new ids. What is remembered is pruned
+ * to the messages the chat memory still holds at each request, so a bounded memory bounds it too.
+ *
  * <p>Thread-safe: one lock guards the memory, the log and the queue, and nothing outside this class
  * is called while it is held (the chat memory's own methods aside).
  */
@@ -69,6 +81,13 @@ final class ConversationState {
   private final List<Queued> queue = new ArrayList<>();
 
   /**
+   * The Memhook messages each LangChain4j message was logged as, by identity; guarded by {@link
+   * #lock}.
+   */
+  private final Map<dev.langchain4j.data.message.ChatMessage, List<ChatMessage>> loggedAs =
+      new IdentityHashMap<>();
+
+  /**
    * The reply handed to AiServices, which adds it to the chat memory itself; that add is skipped,
    * since the reply is in the conversation already. Guarded by {@link #lock}.
    */
@@ -89,7 +108,7 @@ final class ConversationState {
     if (systemMessage != null) {
       SystemMessage system = SystemMessage.from(systemMessage);
       store.add(system);
-      log.addAll(MessageMapping.toMemhook(system, MessageOrigin.MODEL, this::callById));
+      logAs(system, MessageMapping.toMemhook(system, MessageOrigin.MODEL, this::callById));
     }
   }
 
@@ -157,6 +176,31 @@ final class ConversationState {
     return builder.build();
   }
 
+  /**
+   * The Memhook messages {@code request} carries, in its order: for each message this class logged,
+   * the messages of the log it was logged as; for any other, a fresh translation. Forgets what it
+   * remembered of messages the chat memory and the request no longer hold.
+   */
+  List<ChatMessage> carriedBy(List<dev.langchain4j.data.message.ChatMessage> request) {
+    synchronized (lock) {
+      List<ChatMessage> carried = new ArrayList<>(request.size() + 2);
+      for (dev.langchain4j.data.message.ChatMessage m : request) {
+        List<ChatMessage> known = loggedAs.get(m);
+        carried.addAll(
+            known != null
+                ? known
+                : MessageMapping.toMemhook(
+                    m, MessageOrigin.MODEL, id -> callIn(carried, id, this::callById)));
+      }
+      Set<dev.langchain4j.data.message.ChatMessage> held =
+          Collections.newSetFromMap(new IdentityHashMap<>());
+      held.addAll(store.messages());
+      held.addAll(request);
+      loggedAs.keySet().retainAll(held);
+      return carried;
+    }
+  }
+
   // ---- the send loop ---------------------------------------------------------------------
 
   /**
@@ -172,6 +216,7 @@ final class ConversationState {
         } else {
           q.langChain4j().forEach(store::add);
           log.addAll(q.memhook());
+          remember(q);
           if (requestMessages != null) {
             requestMessages.addAll(q.langChain4j());
           }
@@ -186,7 +231,7 @@ final class ConversationState {
       AiMessage reply, List<dev.langchain4j.data.message.ChatMessage> requestMessages) {
     synchronized (lock) {
       store.add(reply);
-      log.addAll(MessageMapping.toMemhook(reply, MessageOrigin.MODEL, this::callById));
+      logAs(reply, MessageMapping.toMemhook(reply, MessageOrigin.MODEL, this::callById));
       if (requestMessages != null) {
         requestMessages.add(reply);
       }
@@ -197,7 +242,7 @@ final class ConversationState {
   void appendToolResult(ToolExecutionResultMessage message) {
     synchronized (lock) {
       store.add(message);
-      log.addAll(MessageMapping.toMemhook(message, MessageOrigin.MODEL, this::callById));
+      logAs(message, MessageMapping.toMemhook(message, MessageOrigin.MODEL, this::callById));
     }
   }
 
@@ -235,7 +280,7 @@ final class ConversationState {
         return true;
       }
       store.add(message);
-      log.addAll(MessageMapping.toMemhook(message, MessageOrigin.MODEL, this::callById));
+      logAs(message, MessageMapping.toMemhook(message, MessageOrigin.MODEL, this::callById));
       return true;
     }
   }
@@ -282,9 +327,40 @@ final class ConversationState {
       logAt--;
     }
     log.addAll(logAt, q.memhook());
+    remember(q);
     if (requestMessages != null) {
       requestMessages.addAll(userTurnStart(requestMessages), q.langChain4j());
     }
+  }
+
+  /** Appends {@code memhook} to the log as what {@code message} is; under {@link #lock}. */
+  private void logAs(dev.langchain4j.data.message.ChatMessage message, List<ChatMessage> memhook) {
+    log.addAll(memhook);
+    loggedAs.put(message, List.copyOf(memhook));
+  }
+
+  /**
+   * Remembers what a queued entry's LangChain4j messages were logged as: one Memhook message each
+   * (a user message; an injected call, then its result); under {@link #lock}.
+   */
+  private void remember(Queued q) {
+    if (q.langChain4j().size() == q.memhook().size()) {
+      for (int i = 0; i < q.memhook().size(); i++) {
+        loggedAs.put(q.langChain4j().get(i), List.of(q.memhook().get(i)));
+      }
+    }
+  }
+
+  /** The call with this id among {@code messages}, else {@code otherwise}'s. */
+  private static ToolCall callIn(
+      List<ChatMessage> messages, String id, Function<String, ToolCall> otherwise) {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      ChatMessage m = messages.get(i);
+      if (m.role() == ChatRole.TOOL_CALL && m.toolCall().id().equals(id)) {
+        return m.toolCall();
+      }
+    }
+    return otherwise.apply(id);
   }
 
   /** The index of the first of the trailing user messages; the size if the last is no user's. */

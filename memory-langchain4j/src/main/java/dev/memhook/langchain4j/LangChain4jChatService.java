@@ -15,6 +15,8 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmissionListeners;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
@@ -22,10 +24,12 @@ import dev.memhook.api.chat.ToolResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -44,7 +48,8 @@ import java.util.function.Function;
  *   <li>every {@code beforeSendLoop} callback runs and is awaited, one after the other, in
  *       registration order;
  *   <li>messages they queued join the conversation, and the model is sent the conversation with a
- *       {@link ToolSpecification} for every registered tool;
+ *       {@link ToolSpecification} for every registered tool; right before, the request is reported
+ *       to the {@link #onRequestSubmitted} listeners;
  *   <li>the model's {@link AiMessage} joins the conversation: its {@code thinking()} as a {@link
  *       ChatRole#REASONING} message, its text as {@link ChatRole#ASSISTANT}, each tool execution
  *       request as a {@link ChatRole#TOOL_CALL}, all of {@link MessageOrigin#MODEL} origin;
@@ -96,11 +101,13 @@ public final class LangChain4jChatService implements ChatService {
   // This class is the ChatService face; each job behind it has its own package-private class:
   // ConversationState (messages, queue, where a queued pair goes), SendLoop (the loop above, for
   // sends of its own and for AiServices), ToolRegistry (tools and their execution), Callbacks (one
-  // phase's callbacks), ListChatMemory (the default chat memory).
+  // phase's callbacks), SubmissionListeners (who hears of each model request), ListChatMemory (the
+  // default chat memory).
   private final ConversationState conversation;
   private final ToolRegistry tools = new ToolRegistry();
   private final Callbacks beforeSendLoop = new Callbacks("beforeSendLoop");
   private final Callbacks afterSend = new Callbacks("afterSend");
+  private final SubmissionListeners submissions = new SubmissionListeners();
   private final SendLoop loop;
 
   /**
@@ -116,7 +123,14 @@ public final class LangChain4jChatService implements ChatService {
     this.conversation = new ConversationState(store, systemMessage);
     this.loop =
         new SendLoop(
-            model, maxLoopsPerSend, executor, conversation, tools, beforeSendLoop, afterSend);
+            model,
+            maxLoopsPerSend,
+            executor,
+            conversation,
+            tools,
+            beforeSendLoop,
+            afterSend,
+            submissions);
   }
 
   /** A chat service over {@code model} with the defaults. */
@@ -229,6 +243,26 @@ public final class LangChain4jChatService implements ChatService {
   @Override
   public Registration onAfterSend(ChatCallback callback) {
     return afterSend.register(callback);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A submission is each call of the chat model: each loop of a send that reaches the model,
+   * and, in an AiServices conversation ({@link MemhookLangChain4j}), each model call the decorated
+   * model makes for it. It is reported right before the model is called, on the thread that calls
+   * it, with attempt ids {@code attempt-1}, {@code attempt-2}, … in order. Its messages are those
+   * of the LangChain4j request in the request's order, so an injected pair placed before the user's
+   * turn is reported there; a message this service logged is reported as the very message of {@link
+   * #messages()} (same id), any other (one the chat memory held before this service was built) as a
+   * fresh translation. A loop interrupted before its model call reports nothing, and a failed model
+   * call was still submitted. A listener that throws is logged; the send goes on.
+   *
+   * @return the registration, always present
+   */
+  @Override
+  public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+    return Optional.of(submissions.register(listener));
   }
 
   /**

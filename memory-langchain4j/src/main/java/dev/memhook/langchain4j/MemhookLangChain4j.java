@@ -47,7 +47,10 @@ import java.util.function.Function;
  *       made no tool call, the model is called again with the pair before AiServices sees the
  *       answer. A ChatModelListener cannot change the request or call again, and a request
  *       transformer cannot see the reply, so neither could do this alone. How the decorator finds
- *       the conversation: see {@code HookedChatModel}.
+ *       the conversation: see {@code HookedChatModel}. Each model call the decorator makes for a
+ *       conversation (AiServices' calls and the resends) is a submission its hook hears of, with
+ *       the request's messages, so the hook's receipts say which calls carried each injected pair
+ *       ({@link LangChain4jChatService#onRequestSubmitted}).
  *   <li><b>The model's own {@code get_memory} calls</b> ({@link #toolProvider()}): the provider
  *       offers each conversation's registered tools, so AiServices executes them like any tool and
  *       writes the results into the conversation.

@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,10 @@ import java.util.function.Function;
  * to execute rather than executed here; the reply returned is recorded as handed over, so that
  * AiServices' own add of it is skipped.
  *
+ * <p>Each model call, of either kind of send, is reported to the {@code onRequestSubmitted}
+ * listeners right before it is made, with the Memhook messages of the request it makes; a loop that
+ * ends before its model call reports nothing.
+ *
  * <p>Thread-safe; callbacks, handlers and the model run outside its lock.
  */
 final class SendLoop {
@@ -43,6 +48,7 @@ final class SendLoop {
   private final ToolRegistry tools;
   private final Callbacks beforeSendLoop;
   private final Callbacks afterSend;
+  private final SubmissionListeners submissions;
   private final Object lock = new Object();
   private final AtomicBoolean needsResend = new AtomicBoolean();
   private final AtomicBoolean interrupted = new AtomicBoolean();
@@ -61,7 +67,8 @@ final class SendLoop {
       ConversationState conversation,
       ToolRegistry tools,
       Callbacks beforeSendLoop,
-      Callbacks afterSend) {
+      Callbacks afterSend,
+      SubmissionListeners submissions) {
     this.model = model;
     this.maxLoopsPerSend = maxLoopsPerSend;
     this.executor = executor;
@@ -69,6 +76,7 @@ final class SendLoop {
     this.tools = tools;
     this.beforeSendLoop = beforeSendLoop;
     this.afterSend = afterSend;
+    this.submissions = submissions;
   }
 
   /** Asks the running loop, if any, for one more loop. */
@@ -186,6 +194,8 @@ final class SendLoop {
                     .messages(List.copyOf(requestMessages))
                     .parameters(external.parameters())
                     .build();
+        // the request goes to the model now: tell the listeners what it carries, in its order
+        submissions.report(conversation.carriedBy(request.messages()));
         ChatResponse response = invoker.apply(request);
         AiMessage reply = Objects.requireNonNull(response.aiMessage(), "the model gave no message");
         last = response;

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallTimeoutException;
@@ -187,8 +187,8 @@ class LangChain4jMemoryHookTest {
             .noCapture()
             .build()) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, STAGING));
-      HookListener listener =
-          new HookListener() {
+      MemoryListener listener =
+          new MemoryListener() {
             @Override
             public void failed(String hookId, HookPhase phase, Throwable cause) {
               failures.add(cause);

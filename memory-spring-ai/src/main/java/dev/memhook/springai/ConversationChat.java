@@ -6,6 +6,8 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmissionListeners;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
@@ -15,11 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.tool.ToolCallback;
 
@@ -52,9 +57,13 @@ final class ConversationChat implements ChatService {
   private final AtomicBoolean needsResend = new AtomicBoolean();
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private final Semaphore turnPermit = new Semaphore(1);
+  private final SubmissionListeners submissions = new SubmissionListeners();
   private boolean sending;
   private int turn;
   private String turnAnchor;
+
+  /** The current turn's user message in {@link #history}, or null; guarded by {@link #lock}. */
+  private ChatMessage turnUser;
 
   ConversationChat(String conversationId, Duration toolTimeout) {
     this.conversationId = Objects.requireNonNull(conversationId, "conversationId");
@@ -137,6 +146,27 @@ final class ConversationChat implements ChatService {
     return register(afterSend, Objects.requireNonNull(callback, "callback"));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A submission is each request the advisor hands to the rest of the {@code ChatClient} chain
+   * for this conversation: the first of a call, each resend, and a stream's. It is reported right
+   * before the advisor hands it on, on the calling thread, with attempt ids {@code attempt-1},
+   * {@code attempt-2}, … in order. Its messages are the prompt's, in its order: injected pairs
+   * where the advisor placed them, reported as this view's messages (same ids), as is the current
+   * turn's user message; any other prompt message is translated afresh, with new ids. What is
+   * reported is the request the advisor hands on, not each model call: Spring AI's tool-calling
+   * advisor, further down the chain, may call the model more than once with it (once more per round
+   * of tool calls). A resend that is not made (the loop bound, {@link #interrupt}, a stream) is not
+   * reported. A listener that throws is logged; the call goes on.
+   *
+   * @return the registration, always present
+   */
+  @Override
+  public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+    return Optional.of(submissions.register(listener));
+  }
+
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
     return tools.register(definition, handler);
@@ -151,8 +181,10 @@ final class ConversationChat implements ChatService {
       sending = true;
       interrupted.set(false);
       turnAnchor = user == null ? null : user.getText();
-      if (user != null) {
-        history.add(ChatMessage.user(user.getText() == null ? "" : user.getText()));
+      turnUser =
+          user == null ? null : ChatMessage.user(user.getText() == null ? "" : user.getText());
+      if (turnUser != null) {
+        history.add(turnUser);
       }
     }
   }
@@ -206,6 +238,20 @@ final class ConversationChat implements ChatService {
 
   CompletionStage<Void> fireAfterSend() {
     return fire(afterSend);
+  }
+
+  /**
+   * Reports {@code prompt}, about to be handed down the chain, to the {@code onRequestSubmitted}
+   * listeners; never throws a listener's failure.
+   */
+  void submitted(List<Message> prompt) {
+    List<ChatMessage> view;
+    ChatMessage user;
+    synchronized (lock) {
+      view = List.copyOf(history);
+      user = turnUser;
+    }
+    submissions.report(PromptAssembly.carried(prompt, view, user));
   }
 
   /** The pairs injected so far, oldest first. */

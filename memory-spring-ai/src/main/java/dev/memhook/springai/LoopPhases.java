@@ -61,6 +61,21 @@ final class LoopPhases {
     return request.mutate().prompt(new Prompt(messages, options)).build();
   }
 
+  /**
+   * Reports the prepared request to the view's {@code onRequestSubmitted} listeners; the caller
+   * hands it down the chain next. A failure to report is logged: the call goes on.
+   */
+  void submit(ConversationChat chat, ChatClientRequest prepared) {
+    try {
+      chat.submitted(prepared.prompt().getInstructions());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Memhook: cannot report a request of conversation {}; the call goes on",
+          chat.conversationId(),
+          e);
+    }
+  }
+
   /** Appends the reply to the view and runs the after-send callbacks. */
   void afterModel(ConversationChat chat, ChatResponse response) {
     StringBuilder text = new StringBuilder();

@@ -53,6 +53,15 @@ import reactor.core.publisher.Flux;
  * resend they ask for is not done (the answer has already reached the user): the pair goes with the
  * conversation's next call instead.
  *
+ * <h2>Receipts and delivery</h2>
+ *
+ * Each request the advisor hands to the rest of the chain (the first of a call, each resend, a
+ * stream's) is reported to the view's {@link ChatService#onRequestSubmitted} listeners right before
+ * it is handed on, with the prompt's messages and the injected pairs where they were placed, so a
+ * hook's receipts say which requests carried each pair. It is the request the advisor hands on, not
+ * each model call: Spring AI's {@code ToolCallingAdvisor}, inside this advisor, may call the model
+ * more than once with it.
+ *
  * <h2>How many conversations</h2>
  *
  * The advisor holds at most {@linkplain Builder#maxConversations maxConversations} conversations
@@ -184,10 +193,13 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
       for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
         ChatClientRequest prepared = phases.beforeModelSafely(chat, request);
         if (response == null) {
+          phases.submit(chat, prepared);
           response = chain.nextCall(prepared);
         } else {
           try {
-            response = chain.copy(this).nextCall(prepared);
+            CallAdvisorChain rest = chain.copy(this);
+            phases.submit(chat, prepared);
+            response = rest.nextCall(prepared);
           } catch (RuntimeException e) {
             // the first answer stands: a memory resend must not fail the user's call
             LOG.warn(

@@ -1,6 +1,13 @@
 package dev.memhook.springai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.ToolCall;
+import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
@@ -79,6 +87,98 @@ final class PromptAssembly {
     out.addAll(currentPairs);
     out.addAll(messages.subList(split, messages.size()));
     return out;
+  }
+
+  /**
+   * The Memhook messages a prompt carries, in its order, as the view reports a submission: a tool
+   * call or result the view holds under the same call id (an injected pair) is the view's message;
+   * the last user message, when it is the current turn's, is the view's ({@code turnUser});
+   * anything else is translated afresh, with new ids. An assistant message gives its reasoning or
+   * text, then one tool call per call it makes; a tool response message one result per response.
+   *
+   * @param view the view's messages
+   * @param turnUser the current turn's user message in the view, or null
+   */
+  static List<ChatMessage> carried(
+      List<Message> prompt, List<ChatMessage> view, ChatMessage turnUser) {
+    Map<String, ChatMessage> calls = new HashMap<>();
+    Map<String, ChatMessage> results = new HashMap<>();
+    for (ChatMessage m : view) {
+      if (m.role() == ChatRole.TOOL_CALL) {
+        calls.putIfAbsent(m.toolCall().id(), m);
+      } else if (m.role() == ChatRole.TOOL_RESULT) {
+        results.putIfAbsent(m.toolCall().id(), m);
+      }
+    }
+    int lastUser = -1;
+    for (int i = 0; i < prompt.size(); i++) {
+      if (prompt.get(i) instanceof UserMessage) {
+        lastUser = i;
+      }
+    }
+    List<ChatMessage> out = new ArrayList<>(prompt.size() + 2);
+    Map<String, ToolCall> callsSoFar = new HashMap<>();
+    for (int i = 0; i < prompt.size(); i++) {
+      Message m = prompt.get(i);
+      if (m instanceof UserMessage u) {
+        String text = textOf(u);
+        boolean current = i == lastUser && turnUser != null && turnUser.text().equals(text);
+        out.add(current ? turnUser : ChatMessage.user(text));
+      } else if (m instanceof SystemMessage system) {
+        out.add(ChatMessage.system(textOf(system)));
+      } else if (m instanceof AssistantMessage a) {
+        String reasoning = reasoningOf(a);
+        if (reasoning != null) {
+          out.add(ChatMessage.reasoning(reasoning));
+        }
+        if (!isThinking(a) && !textOf(a).isBlank()) {
+          out.add(ChatMessage.assistant(textOf(a)));
+        }
+        for (AssistantMessage.ToolCall c : a.getToolCalls()) {
+          ChatMessage known = calls.get(c.id());
+          ChatMessage call =
+              known != null ? known : ChatMessage.toolCall(toolCall(c), MessageOrigin.MODEL);
+          callsSoFar.put(call.toolCall().id(), call.toolCall());
+          out.add(call);
+        }
+      } else if (m instanceof ToolResponseMessage r) {
+        for (ToolResponseMessage.ToolResponse response : r.getResponses()) {
+          ChatMessage known = results.get(response.id());
+          out.add(known != null ? known : toolResult(response, callsSoFar));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String textOf(Message m) {
+    return m.getText() == null ? "" : m.getText();
+  }
+
+  private static ToolCall toolCall(AssistantMessage.ToolCall c) {
+    Map<String, Object> arguments;
+    try {
+      arguments = ToolJson.readArguments(c.arguments());
+    } catch (JsonProcessingException e) {
+      arguments = Map.of(); // as the model sent it, the call's execution reports it
+    }
+    return new ToolCall(
+        orUnknown(c.id(), "call_unknown"), orUnknown(c.name(), "unknown"), arguments);
+  }
+
+  private static ChatMessage toolResult(
+      ToolResponseMessage.ToolResponse response, Map<String, ToolCall> callsSoFar) {
+    String id = orUnknown(response.id(), "call_unknown");
+    ToolCall call = callsSoFar.get(id);
+    if (call == null) {
+      call = new ToolCall(id, orUnknown(response.name(), "unknown"), Map.of());
+    }
+    String data = response.responseData() == null ? "" : response.responseData();
+    return ChatMessage.toolResult(call, ToolResult.success(data), MessageOrigin.SYNTHETIC);
+  }
+
+  private static String orUnknown(String value, String unknown) {
+    return value == null || value.isBlank() ? unknown : value;
   }
 
   private static int indexOfUser(List<Message> messages, String text, int from) {

@@ -84,6 +84,7 @@ final class StreamedTurns {
                   }
                 })
             .subscribeOn(Schedulers.boundedElastic());
+    phases.submit(chat, prepared);
     return chain
         .nextStream(prepared)
         .doOnNext(

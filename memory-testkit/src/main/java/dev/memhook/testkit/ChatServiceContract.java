@@ -9,16 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.PhaseStatus;
+import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
@@ -26,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,8 +62,9 @@ import org.junit.jupiter.api.Test;
  * The first group of tests checks the SPI itself with plain callbacks and a probe tool: what each
  * callback sees, where injected messages go, resends, ordering and registrations. The second group
  * hooks a real {@link MemoryService} into the chat and checks what a user of {@code hookInto} sees;
- * it runs when {@link #newMemoryService()} returns a service. The adapters for LangChain4j and
- * Spring AI and {@link FakeChatService} run this contract.
+ * it runs when {@link #newMemoryService()} returns a service. The tests of {@link
+ * ChatService#onRequestSubmitted} run when the chat service reports its submissions. The adapters
+ * for LangChain4j and Spring AI and {@link FakeChatService} run this contract.
  */
 public abstract class ChatServiceContract {
 
@@ -322,6 +329,100 @@ public abstract class ChatServiceContract {
     assertThrows(UnsupportedOperationException.class, () -> snapshot.add(ChatMessage.user("x")));
   }
 
+  // ---- submitted requests ------------------------------------------------------------------
+
+  @Test
+  void onRequestSubmitted_reportsEachRequestOnce_inOrder_beforeTheModelReadsIt() {
+    ModelScript model = ModelScript.create();
+    ChatHarness h = open(model);
+    List<SubmittedRequest> reported = new CopyOnWriteArrayList<>();
+    List<Integer> modelRequestsBefore = new CopyOnWriteArrayList<>();
+    reportsOrSkip(
+        h.chat(),
+        r -> {
+          modelRequestsBefore.add(model.requests().size());
+          reported.add(r);
+        });
+
+    await(h.sendUser("first question"));
+    await(h.sendUser("second question"));
+
+    assertEquals(2, model.requests().size());
+    assertEquals(2, reported.size(), "one report per request: " + reported);
+    assertEquals(List.of(0, 1), modelRequestsBefore, "each reported before the model read it");
+    assertFalse(
+        reported.get(0).attemptId().equals(reported.get(1).attemptId()), "attempt ids differ");
+    for (int i = 0; i < 2; i++) {
+      assertEquals(
+          texts(userMessages(model.requests().get(i).messages())),
+          texts(userMessages(reported.get(i).messages())),
+          "request " + i + " carried the user messages the model read");
+    }
+  }
+
+  @Test
+  void onRequestSubmitted_aListenerThatThrows_failsNeitherTheSendNorTheNextListener() {
+    ModelScript model = ModelScript.create().then(ModelReply.text("still answered"));
+    ChatHarness h = open(model);
+    List<SubmittedRequest> reported = new CopyOnWriteArrayList<>();
+    reportsOrSkip(
+        h.chat(),
+        r -> {
+          throw new IllegalStateException("a broken listener");
+        });
+    h.chat().onRequestSubmitted(reported::add);
+
+    await(h.sendUser("hello"));
+
+    assertEquals(1, model.requests().size());
+    assertEquals(1, reported.size(), "the next listener heard of the request");
+    List<ChatMessage> messages = h.chat().messages();
+    assertEquals("still answered", messages.get(messages.size() - 1).text());
+  }
+
+  @Test
+  void onRequestSubmitted_removed_reportsNoMore_andRemovingTwiceIsHarmless() {
+    ModelScript model = ModelScript.create();
+    ChatHarness h = open(model);
+    List<SubmittedRequest> reported = new CopyOnWriteArrayList<>();
+    Registration registration = reportsOrSkip(h.chat(), reported::add);
+
+    await(h.sendUser("one"));
+    registration.remove();
+    registration.remove();
+    await(h.sendUser("two"));
+
+    assertEquals(2, model.requests().size());
+    assertEquals(1, reported.size(), "reported until removed: " + reported);
+  }
+
+  @Test
+  void hookInto_aPairARequestCarried_isDelivered_andEachLaterRequestAddsAnAppearance() {
+    MemoryService memory = memoryOrSkip();
+    Memory m = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database is pg-stage-7"));
+    ModelScript model = ModelScript.create();
+    ChatHarness h = open(model);
+    MemoryHook hook = memory.hookInto(h.chat(), HookOptions.builder().noCapture().build());
+    List<SubmittedRequest> reported = new CopyOnWriteArrayList<>();
+    reportsOrSkip(h.chat(), reported::add);
+
+    await(h.sendUser("which staging database do we use?"));
+
+    InjectionReceipt receipt = injectedReceipt(hook);
+    assertEquals(List.of(m.id()), receipt.injectedIds());
+    assertEquals(PhaseStatus.Status.DELIVERED, receipt.delivery().status(), receipt.toString());
+    assertEquals(1, receipt.appearances().size());
+    assertAppearance(receipt, receipt.appearances().get(0), reported.get(0));
+
+    await(h.sendUser("and which one is production?"));
+
+    InjectionReceipt later = injectedReceipt(hook);
+    assertEquals(receipt.id(), later.id(), "still one injection");
+    assertEquals(1, hook.injectedIds().size());
+    assertEquals(2, later.appearances().size(), "the second request carried the pair too");
+    assertAppearance(later, later.appearances().get(1), reported.get(reported.size() - 1));
+  }
+
   // ---- a real memory service hooked in -----------------------------------------------------
 
   @Test
@@ -411,6 +512,40 @@ public abstract class ChatServiceContract {
   }
 
   // ---- helpers ---------------------------------------------------------------------------
+
+  /** Registers {@code listener}, or skips the test when the chat service does not report. */
+  private static Registration reportsOrSkip(ChatService chat, Consumer<SubmittedRequest> listener) {
+    Optional<Registration> registration = chat.onRequestSubmitted(listener);
+    assumeTrue(
+        registration.isPresent(), "onRequestSubmitted reports nothing: its tests are skipped");
+    return registration.get();
+  }
+
+  /** The hook's one receipt that injected something. */
+  private static InjectionReceipt injectedReceipt(MemoryHook hook) {
+    List<InjectionReceipt> injected =
+        hook.receipts().stream().filter(r -> !r.injectedIds().isEmpty()).toList();
+    assertEquals(1, injected.size(), "one injecting receipt: " + hook.receipts());
+    return injected.get(0);
+  }
+
+  /** {@code appearance} names {@code request} and the ids of the pair's messages in it. */
+  private static void assertAppearance(
+      InjectionReceipt receipt, RequestAppearance appearance, SubmittedRequest request) {
+    List<ChatMessage> messages = request.messages();
+    int call = indexOfCall(messages, ChatRole.TOOL_CALL, "get_memory");
+    assertTrue(call >= 0, "the request carried the pair: " + roles(messages));
+    ChatMessage result = messages.get(call + 1);
+    assertEquals(ChatRole.TOOL_RESULT, result.role(), roles(messages));
+    assertEquals(request.attemptId(), appearance.attemptId());
+    assertEquals(messages.get(call).id(), appearance.callMessageId());
+    assertEquals(result.id(), appearance.resultMessageId());
+    assertEquals(messages.get(call).toolCall().id(), receipt.toolCallId());
+  }
+
+  private static List<String> texts(List<ChatMessage> messages) {
+    return messages.stream().map(ChatMessage::text).toList();
+  }
 
   private ChatHarness open(ModelScript model) {
     ChatHarness h = newHarness(model);

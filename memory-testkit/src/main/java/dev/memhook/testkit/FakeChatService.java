@@ -6,6 +6,8 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmissionListeners;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
@@ -17,11 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -36,7 +40,8 @@ import java.util.function.Function;
  *       conversation;
  *   <li>every {@code beforeSendLoop} callback runs, one after the other, in registration order;
  *   <li>messages they queued join the conversation, and the model replies: the next scripted {@link
- *       ModelReply}, or the fallback model when the script is empty;
+ *       ModelReply}, or the fallback model when the script is empty. Right before, the request is
+ *       reported to the {@link #onRequestSubmitted} listeners;
  *   <li>tool calls in the reply are executed with the registered tools, their results appended, and
  *       a resend is requested so the model sees them (as a real agent loop does);
  *   <li>every {@code afterSend} callback runs;
@@ -63,6 +68,7 @@ public final class FakeChatService implements ChatService {
   private final Map<String, Tool> tools = new LinkedHashMap<>();
   private final List<ChatCallback> beforeSendLoop = new CopyOnWriteArrayList<>();
   private final List<ChatCallback> afterSend = new CopyOnWriteArrayList<>();
+  private final SubmissionListeners submissions = new SubmissionListeners();
   private final AtomicBoolean needsResend = new AtomicBoolean();
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private final AtomicInteger resendRequests = new AtomicInteger();
@@ -275,6 +281,23 @@ public final class FakeChatService implements ChatService {
     return register(afterSend, Objects.requireNonNull(callback, "callback"));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A submission is each step 3 of a loop that reaches the model, reported right before the
+   * scripted reply is taken or the fallback model is asked: its attempt id is {@code attempt-1},
+   * {@code attempt-2}, … in order, and its messages are the whole conversation at that moment (what
+   * the fallback model is given). A loop interrupted before that step submits and reports nothing.
+   * Listeners run on the thread running the loop, in registration order; one that throws is logged
+   * and the send goes on.
+   *
+   * @return the registration, always present
+   */
+  @Override
+  public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+    return Optional.of(submissions.register(Objects.requireNonNull(listener, "listener")));
+  }
+
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
     Objects.requireNonNull(definition, "definition");
@@ -307,7 +330,9 @@ public final class FakeChatService implements ChatService {
                 return CompletableFuture.completedFuture(null);
               }
               flushQueue();
-              ModelReply reply = nextReply();
+              List<ChatMessage> request = messages();
+              submissions.report(request);
+              ModelReply reply = nextReply(request);
               synchronized (lock) {
                 history.addAll(reply.messages());
               }
@@ -341,17 +366,16 @@ public final class FakeChatService implements ChatService {
             });
   }
 
-  private ModelReply nextReply() {
-    List<ChatMessage> conversation;
+  /** The scripted reply, or the fallback model's answer to {@code request}. */
+  private ModelReply nextReply(List<ChatMessage> request) {
+    ModelReply scripted;
     synchronized (lock) {
-      ModelReply scripted = script.pollFirst();
-      if (scripted != null) {
-        return scripted;
-      }
-      conversation = List.copyOf(history);
+      scripted = script.pollFirst();
     }
-    return Objects.requireNonNull(
-        fallbackModel.apply(conversation), "the fallback model returned null");
+    if (scripted != null) {
+      return scripted;
+    }
+    return Objects.requireNonNull(fallbackModel.apply(request), "the fallback model returned null");
   }
 
   private void flushQueue() {

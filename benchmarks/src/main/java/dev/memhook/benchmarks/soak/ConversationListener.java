@@ -1,8 +1,8 @@
 package dev.memhook.benchmarks.soak;
 
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
  * reported failure is a violation (nothing in a healthy soak should fail a hook's recall). Holds
  * one conversation's ids, so its size is bounded by the conversation's length. Thread-safe.
  */
-final class ConversationListener implements HookListener {
+final class ConversationListener implements MemoryListener {
 
   private final Scope scope;
   private final MemoryLedger ledger;

@@ -2,7 +2,10 @@ package dev.memhook.api.chat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * What a chat host exposes so a memory hook can observe and enrich its turns. Hosts on LangChain4j
@@ -95,6 +98,23 @@ public interface ChatService {
 
   /** Registers a callback fired after every model reply. */
   Registration onAfterSend(ChatCallback callback);
+
+  /**
+   * Registers a listener told of every request this chat service actually submits to the model,
+   * before the model answers: its attempt id and the messages it carried. Memory hooks use it to
+   * record which requests carried what they injected ({@link dev.memhook.api.InjectionReceipt}); a
+   * request prepared and never sent must not be reported. The listener must be called on the
+   * submitting thread or in submission order, and what it throws must not fail the submission.
+   *
+   * <p>The default reports nothing and returns empty: receipts then say delivery is unknown, rather
+   * than guess.
+   *
+   * @return the registration, or empty when this chat service does not report submissions
+   */
+  default Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+    Objects.requireNonNull(listener, "listener");
+    return Optional.empty();
+  }
 
   /**
    * Registers a tool the model can call.

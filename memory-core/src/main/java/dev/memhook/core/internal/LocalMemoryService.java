@@ -3,15 +3,19 @@ package dev.memhook.core.internal;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.CaptureStats;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.ListenerStats;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallOptions;
@@ -32,6 +36,9 @@ import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
+import dev.memhook.core.internal.inject.HookEvents;
+import dev.memhook.core.internal.notify.ListenerDispatch;
+import dev.memhook.core.internal.notify.ReceiptBook;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.sanitize.Sanitizer;
@@ -79,6 +86,12 @@ public final class LocalMemoryService implements MemoryService {
 
   private final Object writeLock = new Object();
 
+  /** The service's listeners, on their own thread. */
+  private final ListenerDispatch dispatch;
+
+  /** The most recent receipts of every hook. */
+  private final ReceiptBook receipts = new ReceiptBook(MAX_RECENT_RECEIPTS);
+
   /** Null when the service cannot write (read-only). */
   private final CapturePipeline capture;
 
@@ -93,8 +106,10 @@ public final class LocalMemoryService implements MemoryService {
       ExecutorService ownedExecutor,
       Sanitizer sanitizer,
       CaptureOptions captureOptions,
-      Path journalDirectory) {
+      Path journalDirectory,
+      MemoryListener listener) {
     this.store = Objects.requireNonNull(store, "store");
+    this.dispatch = new ListenerDispatch(Objects.requireNonNull(listener, "listener"));
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -124,7 +139,8 @@ public final class LocalMemoryService implements MemoryService {
                     return storeNewVersion(id, draft);
                   }
                 },
-                journalDirectory);
+                journalDirectory,
+                event -> dispatch.publish(l -> l.captured(event)));
   }
 
   @Override
@@ -216,7 +232,35 @@ public final class LocalMemoryService implements MemoryService {
     if (forgot && capture != null && !capturedSessions.isEmpty()) {
       capture.forgotten(capturedSessions);
     }
+    if (forgot) {
+      CaptureEvent event =
+          new CaptureEvent(
+              CaptureEvent.Kind.MEMORY_FORGOTTEN,
+              clock.instant(),
+              null,
+              null,
+              id,
+              "forgotten by " + actor);
+      dispatch.publish(l -> l.captured(event));
+    }
     return forgot;
+  }
+
+  @Override
+  public List<InjectionReceipt> recentReceipts() {
+    return receipts.snapshot();
+  }
+
+  @Override
+  public ListenerStats listenerStats() {
+    return dispatch.stats();
+  }
+
+  @Override
+  public long count(Scope scope) {
+    Objects.requireNonNull(scope, "scope");
+    checkOpen();
+    return store.count(scope);
   }
 
   @Override
@@ -297,11 +341,12 @@ public final class LocalMemoryService implements MemoryService {
                 + "; dispose it before hooking in again");
       }
       AsyncMemoryHook[] self = new AsyncMemoryHook[1];
+      HookEvents events = new HookEvents(options.listener(), dispatch, receipts);
       AsyncMemoryHook hook =
           new AsyncMemoryHook(
               chat,
               options,
-              new GetMemoryTool(store, options),
+              new GetMemoryTool(store, options, events, clock),
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(
@@ -312,6 +357,8 @@ public final class LocalMemoryService implements MemoryService {
                       options.assistantName())
                   : null,
               executor,
+              events,
+              clock,
               () -> {
                 synchronized (hooks) {
                   hooks.remove(chat, self[0]);
@@ -354,6 +401,7 @@ public final class LocalMemoryService implements MemoryService {
     } catch (RuntimeException e) {
       LOG.warn("closing the embedder failed", e);
     }
+    dispatch.close();
   }
 
   private void checkOpen() {

@@ -12,12 +12,14 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -30,13 +32,22 @@ import org.springframework.util.ClassUtils;
  * (a warning says so at startup): a Boot application should not write files in a place it was not
  * told. A bad value fails startup with an {@link IllegalStateException} naming the property group.
  *
+ * <p>With {@code dev.memhook:memory-micrometer} on the class path and a {@code MeterRegistry} bean,
+ * the service also reports Micrometer meters ({@link MemhookMetricsConfiguration}); {@code
+ * memhook.metrics.enabled=false} turns them off.
+ *
  * <p>Stateless and thread-safe; Spring calls its bean methods once per context, and they never
  * return null.
  */
-@AutoConfiguration
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+    })
 @ConditionalOnClass({ChatClient.class, MemoryService.class})
 @ConditionalOnBooleanProperty(name = "memhook.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(MemhookProperties.class)
+@Import(MemhookMetricsConfiguration.class)
 public class MemhookAutoConfiguration {
 
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAutoConfiguration.class);
@@ -54,7 +65,8 @@ public class MemhookAutoConfiguration {
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public MemoryService memhookMemoryService(MemhookProperties properties) {
+  public MemoryService memhookMemoryService(
+      MemhookProperties properties, ObjectProvider<MemhookServiceCustomizer> customizers) {
     RecallOptions recall = recallOptions(properties.getRecall());
     Memhook.Builder builder = Memhook.builder();
     if (properties.getDirectory() != null) {
@@ -82,6 +94,7 @@ public class MemhookAutoConfiguration {
     if (!properties.getCapture().isEnabled()) {
       builder.noCapture();
     }
+    customizers.orderedStream().forEach(c -> c.customize(builder));
     return builder.build();
   }
 

@@ -49,6 +49,7 @@ public class MemhookProperties {
   private final Recall recall = new Recall();
   private final Hook hook = new Hook();
   private final Advisor advisor = new Advisor();
+  private final Metrics metrics = new Metrics();
 
   public boolean isEnabled() {
     return enabled;
@@ -90,11 +91,32 @@ public class MemhookProperties {
     return advisor;
   }
 
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
   /** Capture of hooked conversations into memories. */
   public static class Capture {
     /**
      * Whether the service captures: hooked conversations become memories. Off, nothing is written
      * but what the host remembers itself.
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+
+  /** Micrometer meters for the memory service (with memory-micrometer and a MeterRegistry). */
+  public static class Metrics {
+    /**
+     * Whether the service's Micrometer meters are registered, when dev.memhook:memory-micrometer is
+     * on the class path and the context has a MeterRegistry.
      */
     private boolean enabled = true;
 

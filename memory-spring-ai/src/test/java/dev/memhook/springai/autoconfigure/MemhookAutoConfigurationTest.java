@@ -213,7 +213,8 @@ class MemhookAutoConfigurationTest {
             "memhook.recall.text-weight",
             "memhook.recall.gate.min-cosine",
             "memhook.hook.recall-timeout",
-            "memhook.advisor.order"
+            "memhook.advisor.order",
+            "memhook.metrics.enabled"
           }) {
         assertTrue(json.contains("\"" + name + "\""), name);
       }

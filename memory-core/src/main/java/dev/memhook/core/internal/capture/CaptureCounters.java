@@ -1,7 +1,14 @@
 package dev.memhook.core.internal.capture;
 
+import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.CaptureStats;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.capture.Observation;
+import java.time.Clock;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -10,6 +17,60 @@ import java.util.function.LongSupplier;
  * ended. Thread-safe.
  */
 final class CaptureCounters {
+
+  private final Consumer<CaptureEvent> events;
+  private final Clock clock;
+
+  /**
+   * @param events told of each observation stored and each event shed or dropped; what it throws is
+   *     ignored
+   */
+  CaptureCounters(Consumer<CaptureEvent> events, Clock clock) {
+    this.events = Objects.requireNonNull(events, "events");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Counts an event {@code observe} shed ({@code why} says how), and tells the listeners. */
+  void shed(String sessionId, String why) {
+    shed.increment();
+    tell(CaptureEvent.Kind.EVENT_SHED, null, sessionId, null, why);
+  }
+
+  /** Counts an accepted event dropped from a full queue, and tells the listeners. */
+  void dropped(Scope scope, String sessionId) {
+    dropped.increment();
+    tell(
+        CaptureEvent.Kind.EVENT_SHED,
+        scope,
+        sessionId,
+        null,
+        "dropped from a full queue (drop oldest)");
+  }
+
+  /** Counts an observation stored, and tells the listeners. */
+  void stored(Scope scope, String sessionId, MemoryId id) {
+    processed.increment();
+    tell(CaptureEvent.Kind.OBSERVATION_STORED, scope, sessionId, id, "observation stored");
+  }
+
+  /** Tells the listeners the optional compressor fell back (it counts fallbacks itself). */
+  void compressionFellBack(Observation observation, String reason) {
+    tell(
+        CaptureEvent.Kind.COMPRESSION_FELL_BACK,
+        observation.scope(),
+        observation.sessionId(),
+        observation.id(),
+        "the compressor fell back to the synthetic form: " + reason);
+  }
+
+  private void tell(
+      CaptureEvent.Kind kind, Scope scope, String sessionId, MemoryId id, String detail) {
+    try {
+      events.accept(new CaptureEvent(kind, clock.instant(), scope, sessionId, id, detail));
+    } catch (RuntimeException e) {
+      // listeners run on their own thread; handing the event over does not fail the pipeline
+    }
+  }
 
   final LongAdder accepted = new LongAdder();
   final LongAdder duplicates = new LongAdder();

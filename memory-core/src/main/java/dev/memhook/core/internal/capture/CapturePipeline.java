@@ -193,7 +193,7 @@ public final class CapturePipeline implements AutoCloseable {
     } catch (RuntimeException | LinkageError e) {
       // a journal that cannot take the event: not accepted, said by the result, never thrown
       recentKeys.invalidate(accepted.key());
-      counters.shed.increment();
+      counters.shed(accepted.event().sessionId(), "the journal could not take the event");
       LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
       return ObserveResult.SHED;
     }
@@ -205,14 +205,14 @@ public final class CapturePipeline implements AutoCloseable {
       switch (policy) {
         case DROP_NEWEST -> {
           recentKeys.invalidate(accepted.key());
-          counters.shed.increment();
+          counters.shed(accepted.event().sessionId(), "the capture queue was full (drop newest)");
           return ObserveResult.SHED;
         }
         case DROP_OLDEST -> {
           Queued old = queue.pollOldest();
           if (old != null) {
             recentKeys.invalidate(old.event().key());
-            counters.dropped.increment();
+            counters.dropped(old.event().scope(), old.event().event().sessionId());
             finish(old.seq());
           }
         }

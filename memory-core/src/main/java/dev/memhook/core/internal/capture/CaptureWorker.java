@@ -115,7 +115,7 @@ final class CaptureWorker {
       counters.duplicatesProcessed.increment();
     } else {
       book.observationStored(a.event().sessionId(), w.memory().id());
-      counters.processed.increment();
+      counters.stored(w.memory().scope(), a.event().sessionId(), w.memory().id());
     }
     progress.finished(seq);
     if (a.event().hookType() == HookType.SESSION_END) {

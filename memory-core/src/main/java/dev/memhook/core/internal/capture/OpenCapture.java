@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.capture;
 
+import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.spi.Embedder;
@@ -11,6 +12,7 @@ import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.Consumer;
 
 /**
  * Assembles a {@link CapturePipeline}: opens its journal and session book, builds the writer,
@@ -27,6 +29,7 @@ public final class OpenCapture {
    * @param defaultDirectory where the journal goes when the options name none; null keeps it in
    *     memory
    * @param writes the service's own remember and update, for consolidated memories
+   * @param events told of observations stored, compression fallbacks and events shed
    * @throws dev.memhook.api.MemoryStoreException if the journal cannot be opened (for example,
    *     another service holds it)
    */
@@ -38,19 +41,20 @@ public final class OpenCapture {
       Embedder embedder,
       MemoryIntake intake,
       ServiceWrites writes,
-      Path defaultDirectory) {
+      Path defaultDirectory,
+      Consumer<CaptureEvent> events) {
     Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
     Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
     GuardedCompressor compressor = null;
     try {
       SessionBook book =
           dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
-      compressor = GuardedCompressor.of(options);
+      CaptureCounters counters = new CaptureCounters(events, clock);
+      compressor = GuardedCompressor.of(options, counters::compressionFellBack);
       Consolidator consolidator =
           options.consolidator() != null ? options.consolidator() : new HeuristicConsolidator();
       ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);
       SessionConsolidation consolidation = new SessionConsolidation(store, consolidator, writes);
-      CaptureCounters counters = new CaptureCounters();
       return new CapturePipeline(
           options,
           clock,

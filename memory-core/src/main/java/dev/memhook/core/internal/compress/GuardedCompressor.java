@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,12 +85,28 @@ public final class GuardedCompressor implements Compressor, AutoCloseable {
 
   /** A guard for the options' compressor, timeout and budget, on the system's clock. */
   public static GuardedCompressor of(CaptureOptions options) {
-    return new GuardedCompressor(
-        options.compressor(),
-        options.compressorTimeout(),
-        options.compressorCallsPerMinute(),
-        System::nanoTime);
+    return of(options, (observation, reason) -> {});
   }
+
+  /**
+   * As {@link #of(CaptureOptions)}, telling {@code onFallback} of each fallback: the observation
+   * and the reason ({@code error}, {@code timeout}, {@code invalid}, {@code budget}, {@code busy}).
+   * What {@code onFallback} throws is ignored.
+   */
+  public static GuardedCompressor of(
+      CaptureOptions options, BiConsumer<Observation, String> onFallback) {
+    GuardedCompressor guard =
+        new GuardedCompressor(
+            options.compressor(),
+            options.compressorTimeout(),
+            options.compressorCallsPerMinute(),
+            System::nanoTime);
+    guard.onFallback = Objects.requireNonNull(onFallback, "onFallback");
+    return guard;
+  }
+
+  /** Told of each fallback; set once, before the guard is shared. */
+  private BiConsumer<Observation, String> onFallback = (observation, reason) -> {};
 
   /**
    * @param provider the compressor to guard, or null to compress synthetically only
@@ -166,6 +183,11 @@ public final class GuardedCompressor implements Compressor, AutoCloseable {
   private CompressedObservation fallBack(
       Observation observation, AtomicLong counter, String reason, String detail) {
     counter.incrementAndGet();
+    try {
+      onFallback.accept(observation, reason);
+    } catch (RuntimeException e) {
+      LOG.debug("a fallback listener failed", e);
+    }
     WarnLimiter.Decision decision = warnings.next();
     if (decision.warn()) {
       LOG.warn(

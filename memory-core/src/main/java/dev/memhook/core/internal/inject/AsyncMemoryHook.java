@@ -3,6 +3,7 @@ package dev.memhook.core.internal.inject;
 import com.ibm.asyncutil.locks.AsyncLock;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
@@ -14,16 +15,16 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.core.internal.capture.ConversationCapture;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -56,10 +57,11 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   private static final Logger LOG = LoggerFactory.getLogger(AsyncMemoryHook.class);
 
-  private final String id = "hook_" + UUID.randomUUID().toString().substring(0, 8);
+  private final String id;
   private final ChatService chat;
   private final HookOptions options;
   private final ScopedRecall recall;
+  private final GetMemoryTool tool;
   private final HostChecks hostChecks;
   private final Executor executor;
   private final Runnable onDispose;
@@ -69,9 +71,14 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   private final AsyncLock lock = AsyncLock.createFair();
   private final HookEvents events;
+  private final HookReceipts receipts;
+  private final Clock clock;
 
-  /** Guarded by itself; read by {@link #injectedIds()} from any thread. */
-  private final Set<MemoryId> injected = new LinkedHashSet<>();
+  /** Whether the chat service reports the requests it submits (receipts can show delivery). */
+  private volatile boolean reportsDelivery;
+
+  /** Injects what recall selected, at most once per id, and records each attempt's receipt. */
+  private final PairInjector injector;
 
   /** Ids of messages already scanned; only touched under {@link #lock}. */
   private final Set<String> scanned = new LinkedHashSet<>();
@@ -84,13 +91,14 @@ public final class AsyncMemoryHook implements MemoryHook {
    * Published before {@link #disposed} is checked and read after it is set, so either dispose()
    * sees the recall or the callback sees the disposal.
    */
-  private volatile CompletableFuture<List<MemoryId>> inFlight;
+  private volatile CompletableFuture<ScopedRecall.Outcome> inFlight;
 
   /**
    * Creates the hook and registers the tool and both callbacks on {@code chat}.
    *
    * @param recall the service's recall
    * @param capture captures the conversation in each callback, before recall; null for none
+   * @param events where the hook's receipts, notes and failures go; its id is the hook's
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
    */
   public AsyncMemoryHook(
@@ -100,22 +108,31 @@ public final class AsyncMemoryHook implements MemoryHook {
       Function<RecallQuery, RecallResult> recall,
       ConversationCapture capture,
       Executor executor,
+      HookEvents events,
+      Clock clock,
       Runnable onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
+    this.events = Objects.requireNonNull(events, "events");
+    this.id = events.hookId();
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.receipts = new HookReceipts(options.toolName(), events, clock);
     this.capture = capture;
+    this.tool = Objects.requireNonNull(tool, "tool");
+    this.injector =
+        new PairInjector(chat, options, tool, receipts, events, clock, () -> reportsDelivery);
     this.recall = new ScopedRecall(recall, options, capture == null ? null : capture::sessionId);
     this.hostChecks = new HostChecks(id);
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
-    this.events = new HookEvents(id, options.listener());
     startFromLatestUserMessage(chat.messages());
-    registrations.add(
-        chat.registerTool(
-            GetMemoryTool.definition(options.toolName()), Objects.requireNonNull(tool, "tool")));
+    registrations.add(chat.registerTool(GetMemoryTool.definition(options.toolName()), tool));
     try {
       registrations.add(chat.onBeforeSendLoop(this::beforeSendLoop));
       registrations.add(chat.onAfterSend(this::afterSend));
+      Optional<Registration> delivery = chat.onRequestSubmitted(this::submitted);
+      delivery.ifPresent(registrations::add);
+      this.reportsDelivery = delivery.isPresent();
     } catch (RuntimeException e) {
       registrations.forEach(Registration::remove);
       throw e;
@@ -158,8 +175,20 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   @Override
   public Set<MemoryId> injectedIds() {
-    synchronized (injected) {
-      return Collections.unmodifiableSet(new LinkedHashSet<>(injected));
+    return injector.injectedIds();
+  }
+
+  @Override
+  public List<InjectionReceipt> receipts() {
+    return receipts.snapshot();
+  }
+
+  /** The chat service submitted a request: link the receipts whose pair it carries. */
+  private void submitted(SubmittedRequest request) {
+    try {
+      receipts.submitted(request);
+    } catch (RuntimeException e) {
+      LOG.warn("hook {}: linking a submitted request to receipts failed", id, e);
     }
   }
 
@@ -184,12 +213,12 @@ public final class AsyncMemoryHook implements MemoryHook {
       }
       registrations.clear();
     }
-    CompletableFuture<List<MemoryId>> pending = inFlight;
+    CompletableFuture<ScopedRecall.Outcome> pending = inFlight;
     if (pending != null) {
       // The waiting callback completes quietly without waiting out its timeout; a recall not yet
       // started will not start. Completed on another thread: completing it here would run the rest
       // of the host's turn inside dispose().
-      pending.completeAsync(List::of);
+      pending.completeAsync(() -> null);
     }
     onDispose.run();
   }
@@ -254,6 +283,7 @@ public final class AsyncMemoryHook implements MemoryHook {
     if (phase == HookPhase.AFTER_SEND) {
       hostChecks.afterReply(conversation, scanned);
     }
+    receipts.seen(conversation);
     List<ChatMessage> fresh = new ArrayList<>();
     for (ChatMessage m : conversation) {
       if (wanted.test(m) && scanned.add(m.id())) {
@@ -263,8 +293,12 @@ public final class AsyncMemoryHook implements MemoryHook {
     if (fresh.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
+    AttemptReceipts.Attempt attempt =
+        new AttemptReceipts.Attempt(
+            id, options, phase, fresh.stream().map(ChatMessage::id).toList());
+    long started = System.nanoTime();
     long timeoutMillis = options.recallTimeout().toMillis();
-    CompletableFuture<List<MemoryId>> pending = new CompletableFuture<>();
+    CompletableFuture<ScopedRecall.Outcome> pending = new CompletableFuture<>();
     pending.orTimeout(Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS);
     inFlight = pending;
     // The rest of the callback is attached before the recall is handed over, so a timeout is
@@ -272,11 +306,13 @@ public final class AsyncMemoryHook implements MemoryHook {
     CompletionStage<Void> rest =
         pending
             .handle(
-                (ids, error) -> {
+                (outcome, error) -> {
                   inFlight = null;
+                  Duration took = Duration.ofNanos(System.nanoTime() - started);
                   if (error != null) {
                     Throwable cause = unwrap(error);
-                    if (cause instanceof TimeoutException) {
+                    boolean timedOut = cause instanceof TimeoutException;
+                    if (timedOut) {
                       cause =
                           new RecallTimeoutException(
                               "recall took longer than "
@@ -285,15 +321,18 @@ public final class AsyncMemoryHook implements MemoryHook {
                                   + fresh.size()
                                   + " message(s); the turn goes on without memories");
                     }
+                    receipts.add(
+                        AttemptReceipts.recallFailed(
+                            attempt, clock.instant(), took, cause, timedOut));
                     events.failed(phase, cause);
-                    return List.<MemoryId>of();
+                    return null;
                   }
-                  return ids;
+                  return new PairInjector.Recalled(outcome, took);
                 })
-            .thenCompose(ids -> inject(phase, ids));
+            .thenCompose(recalled -> disposed ? done() : injector.inject(attempt, recalled));
     if (disposed) {
       // dispose() may have looked for an in-flight recall before this one was published
-      pending.complete(List.of());
+      pending.complete(null);
     } else {
       try {
         executor.execute(() -> recallIfWanted(fresh, pending));
@@ -311,17 +350,14 @@ public final class AsyncMemoryHook implements MemoryHook {
    * never delay the recalls queued behind them. A search already running is left to finish, not
    * interrupted: interrupting Lucene I/O can close the index's file channels.
    */
-  private void recallIfWanted(List<ChatMessage> fresh, CompletableFuture<List<MemoryId>> pending) {
+  private void recallIfWanted(
+      List<ChatMessage> fresh, CompletableFuture<ScopedRecall.Outcome> pending) {
     if (abandoned(pending)) {
-      pending.complete(List.of());
+      pending.complete(null);
       return;
     }
     try {
-      pending.complete(
-          recall.recallAll(
-              fresh.stream().map(ChatMessage::text).toList(),
-              injectedIds(),
-              () -> abandoned(pending)));
+      pending.complete(recall.recallAll(fresh, injectedIds(), () -> abandoned(pending)));
     } catch (Throwable t) {
       // as CompletableFuture.supplyAsync does: whatever the recall throws fails only this recall
       pending.completeExceptionally(t);
@@ -333,48 +369,11 @@ public final class AsyncMemoryHook implements MemoryHook {
     return pending.isDone() || disposed;
   }
 
-  private CompletionStage<Void> inject(HookPhase phase, List<MemoryId> candidates) {
-    if (disposed || candidates.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    List<MemoryId> ids = new ArrayList<>();
-    synchronized (injected) {
-      for (MemoryId memoryId : candidates) {
-        if (injected.add(memoryId)) {
-          ids.add(memoryId);
-        }
-      }
-    }
-    if (ids.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    Map<String, Object> args = new LinkedHashMap<>();
-    args.put("ids", ids.stream().map(MemoryId::value).toList());
-    args.put("summary", true);
-    CompletionStage<?> call;
-    try {
-      call = chat.injectToolCall(options.toolName(), args);
-    } catch (RuntimeException e) {
-      call = CompletableFuture.failedFuture(e);
-    }
-    return call.handle(
-        (result, error) -> {
-          if (error != null) {
-            synchronized (injected) {
-              ids.forEach(injected::remove);
-            }
-            events.failed(phase, unwrap(error));
-            return null;
-          }
-          if (phase == HookPhase.AFTER_SEND) {
-            chat.setNeedsResend();
-          }
-          events.injected(phase, ids);
-          return null;
-        });
+  private static CompletionStage<Void> done() {
+    return CompletableFuture.completedFuture(null);
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     while ((t instanceof CompletionException
             || t instanceof java.util.concurrent.ExecutionException)
         && t.getCause() != null) {

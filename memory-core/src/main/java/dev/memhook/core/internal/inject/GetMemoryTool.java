@@ -2,7 +2,10 @@ package dev.memhook.core.internal.inject;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.FetchRecord;
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
@@ -12,16 +15,16 @@ import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.inject.MemoryRendering.Rendered;
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,12 +93,6 @@ public final class GetMemoryTool implements ToolHandler {
   /** The most ids one full-content request may name. */
   public static final int MAX_FULL_IDS = 10;
 
-  /** The most characters of the model's text an error message echoes. */
-  private static final int ECHO_CHARS = 40;
-
-  /** The most argument keys a log line names. */
-  private static final int LOGGED_KEYS = 5;
-
   private static final Logger LOG = LoggerFactory.getLogger(GetMemoryTool.class);
 
   /** What the model is told about the tool named {@value #NAME}. */
@@ -134,185 +131,223 @@ public final class GetMemoryTool implements ToolHandler {
   private final boolean showScope;
   private final int maxMemoryChars;
   private final int maxResultChars;
+  private final HookEvents events;
+  private final Clock clock;
 
   /**
    * A tool serving {@code options.scopes()} within {@code options}' character budgets; with more
-   * than one scope, each memory it renders names its scope.
+   * than one scope, each memory it renders names its scope. Its fetch records go nowhere.
    */
   public GetMemoryTool(MemoryStore store, HookOptions options) {
+    this(store, options, HookEvents.detached(options.listener()), Clock.systemUTC());
+  }
+
+  /** As {@link #GetMemoryTool(MemoryStore, HookOptions)}, recording each call to {@code events}. */
+  public GetMemoryTool(MemoryStore store, HookOptions options, HookEvents events, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(options, "options");
     this.scopes = Set.copyOf(options.scopes());
     this.showScope = scopes.size() > 1;
     this.maxMemoryChars = options.maxMemoryChars();
     this.maxResultChars = options.maxResultChars();
+    this.events = Objects.requireNonNull(events, "events");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
+
+  /**
+   * The id lists of summary calls the hook is injecting itself: their execution is the hook's, not
+   * the model's, and leaves no fetch record. Each expectation is used once.
+   */
+  private final Set<List<String>> ownInjections = ConcurrentHashMap.newKeySet();
+
+  /** The hook is about to inject a summary call for {@code ids}: it is not a model's fetch. */
+  void expectOwnInjection(List<String> ids) {
+    ownInjections.add(List.copyOf(ids));
+  }
+
+  /** The injection expected for {@code ids} did not happen (its call failed before executing). */
+  void forgetOwnInjection(List<String> ids) {
+    ownInjections.remove(ids);
+  }
+
+  /** An answer and what the fetch record says about it. */
+  private record Answer(
+      ToolResult result,
+      List<FetchRecord.FetchedId> ids,
+      InjectionReceipt.Representation representation) {}
 
   @Override
   public CompletionStage<ToolResult> execute(ToolCall call) {
+    Map<String, Object> args = call.arguments();
+    FetchArguments.Parsed parsed = FetchArguments.parse(args);
+    Answer answer;
     try {
-      return CompletableFuture.completedFuture(answer(call.arguments()));
+      answer = answer(parsed);
     } catch (RuntimeException e) {
-      LOG.warn("get_memory failed for arguments {}", describe(call.arguments()), e);
-      return CompletableFuture.completedFuture(
-          error(
-              "store_unavailable",
-              "memory could not be read right now: " + e.getClass().getSimpleName()));
+      LOG.warn("get_memory failed for arguments {}", FetchArguments.describe(args), e);
+      answer =
+          new Answer(
+              error(
+                  "store_unavailable",
+                  "memory could not be read right now: " + e.getClass().getSimpleName()),
+              List.of(),
+              representationOf(parsed));
     }
+    record(call, parsed, answer);
+    return CompletableFuture.completedFuture(answer.result());
   }
 
   /** The result for {@code args}; never throws for bad arguments. */
   ToolResult answer(Map<String, Object> args) {
-    for (String key : args.keySet()) {
-      if (!"id".equals(key)
-          && !"ids".equals(key)
-          && !"summary".equals(key)
-          && !"offset".equals(key)) {
-        return error(
-            "invalid_arguments",
-            "unknown argument "
-                + (key == null ? "null" : "'" + echo(key) + "'")
-                + "; expected id (and offset), or ids (and summary)");
-      }
-    }
-    boolean hasId = args.containsKey("id");
-    boolean hasIds = args.containsKey("ids");
-    if (hasId == hasIds) {
-      return error(
-          "invalid_arguments",
-          hasId ? "pass either id or ids, not both" : "missing argument: pass id or ids");
-    }
-    Object summaryArg = args.get("summary");
-    if (summaryArg != null && !(summaryArg instanceof Boolean)) {
-      return error("invalid_arguments", "summary must be a boolean");
-    }
-    if (hasId) {
-      if (summaryArg != null) {
-        return error("invalid_arguments", "summary applies to ids only");
-      }
-      return single(args.get("id"), args.get("offset"));
-    }
-    if (args.get("offset") != null) {
-      return error(
-          "invalid_arguments", "offset applies to id only: page through one memory at a time");
-    }
-    return batch(args.get("ids"), Boolean.TRUE.equals(summaryArg));
+    return answer(FetchArguments.parse(args)).result();
   }
 
-  private ToolResult single(Object idArg, Object offsetArg) {
-    if (!(idArg instanceof String s) || !MemoryId.isValid(s)) {
-      return error("invalid_arguments", "id must be a memory id string");
+  private Answer answer(FetchArguments.Parsed parsed) {
+    if (parsed instanceof FetchArguments.Single one) {
+      return single(one);
     }
-    long offset = 0;
-    if (offsetArg != null) {
-      offset = wholeNumber(offsetArg);
-      if (offset < 0) {
-        return error(
-            "invalid_arguments",
-            "offset must be a whole number from 0 to the content length, as nextOffset gives it");
-      }
+    if (parsed instanceof FetchArguments.Batch batch) {
+      return batch(batch);
     }
-    Memory m = store.get(MemoryId.of(s)).filter(x -> scopes.contains(x.scope())).orElse(null);
+    FetchArguments.Refused r = (FetchArguments.Refused) parsed;
+    return new Answer(error(r.code(), r.message()), List.of(), representationOf(parsed));
+  }
+
+  private Answer single(FetchArguments.Single request) {
+    String s = request.id();
+    long offset = request.offset();
+    InjectionReceipt.Representation shown = representationOf(request);
+    Memory stored = store.get(MemoryId.of(s)).orElse(null);
+    Memory m = stored != null && scopes.contains(stored.scope()) ? stored : null;
+    List<FetchRecord.FetchedId> outcome = List.of(fetched(s, stored));
     if (m == null) {
-      return error("not_found", "no memory with id " + s);
+      return new Answer(error("not_found", "no memory with id " + s), outcome, shown);
     }
     if (offset > m.content().length()) {
-      return error(
-          "invalid_arguments",
-          "offset "
-              + offset
-              + " is past the end: memory "
-              + s
-              + " has "
-              + m.content().length()
-              + " characters of content");
+      return new Answer(
+          error(
+              "invalid_arguments",
+              "offset "
+                  + offset
+                  + " is past the end: memory "
+                  + s
+                  + " has "
+                  + m.content().length()
+                  + " characters of content"),
+          outcome,
+          shown);
     }
-    return bounded(MemoryRendering.full(m, (int) offset, maxMemoryChars, showScope).node());
+    return new Answer(
+        bounded(MemoryRendering.full(m, (int) offset, maxMemoryChars, showScope).node()),
+        outcome,
+        shown);
   }
 
-  private ToolResult batch(Object idsArg, boolean summary) {
-    if (!(idsArg instanceof List<?> list)) {
-      return error("invalid_arguments", "ids must be a list of memory id strings");
-    }
-    if (list.isEmpty()) {
-      return error("invalid_arguments", "ids must not be empty");
-    }
-    int max = summary ? MAX_SUMMARY_IDS : MAX_FULL_IDS;
-    if (list.size() > max) {
-      return error(
-          "too_many_ids",
-          "at most "
-              + max
-              + " ids per call"
-              + (summary ? "" : " without summary")
-              + ", got "
-              + list.size());
-    }
-    LinkedHashSet<MemoryId> ids = new LinkedHashSet<>();
-    for (Object o : list) {
-      if (!(o instanceof String s) || !MemoryId.isValid(s)) {
-        return error(
-            "invalid_arguments",
-            "every entry of ids must be a memory id string, got "
-                + (o == null
-                    ? "null"
-                    : o instanceof String s2
-                        ? "'" + echo(s2) + "'"
-                        : o.getClass().getSimpleName()));
-      }
-      ids.add(MemoryId.of(s));
-    }
-    Map<MemoryId, Memory> found = store.getAll(new ArrayList<>(ids));
+  private Answer batch(FetchArguments.Batch request) {
+    List<MemoryId> ids = request.ids().stream().map(MemoryId::of).toList();
+    Map<MemoryId, Memory> found = store.getAll(ids);
     List<IntFunction<Rendered>> entries = new ArrayList<>(ids.size());
+    List<FetchRecord.FetchedId> outcomes = new ArrayList<>(ids.size());
     for (MemoryId id : ids) {
       Memory m = found.get(id);
+      outcomes.add(fetched(id.value(), m));
       if (m == null || !scopes.contains(m.scope())) {
         Rendered notFound = MemoryRendering.notFound(id);
         entries.add(cap -> notFound);
-      } else if (summary) {
+      } else if (request.summary()) {
         entries.add(cap -> MemoryRendering.summary(m, cap, showScope));
       } else {
         entries.add(cap -> MemoryRendering.full(m, 0, Math.min(cap, maxMemoryChars), showScope));
       }
     }
-    return bounded(MemoryRendering.batch(entries, maxResultChars));
+    return new Answer(
+        bounded(MemoryRendering.batch(entries, maxResultChars)),
+        outcomes,
+        representationOf(request));
   }
 
   /**
-   * {@code value} as a non-negative whole number, or -1 if it is not one: a number of any JSON type
-   * with an integral value up to {@code Integer.MAX_VALUE}. Never formats the number, which for a
-   * huge one could be slow.
+   * What one requested id came to, given what the store holds under it: found in the hook's scopes,
+   * in another scope, or nothing (for now {@code UNKNOWN}; the record tells a forgotten one apart,
+   * off the answer's path).
    */
-  static long wholeNumber(Object value) {
-    if (value instanceof Integer
-        || value instanceof Long
-        || value instanceof Short
-        || value instanceof Byte) {
-      long v = ((Number) value).longValue();
-      return v <= Integer.MAX_VALUE ? v : -1;
+  private FetchRecord.FetchedId fetched(String id, Memory stored) {
+    FetchRecord.Outcome outcome =
+        stored == null
+            ? FetchRecord.Outcome.UNKNOWN
+            : scopes.contains(stored.scope())
+                ? FetchRecord.Outcome.FOUND
+                : FetchRecord.Outcome.OUT_OF_SCOPE;
+    return new FetchRecord.FetchedId(FetchArguments.echo(id), outcome);
+  }
+
+  /**
+   * The outcomes with each {@code UNKNOWN} id that has an audit record in one of the hook's scopes
+   * marked {@code FORGOTTEN}. Reads the audit records only when some id was not found. Runs after
+   * the model's answer is made: a store that cannot list audit records leaves them {@code UNKNOWN}
+   * and changes nothing the model reads.
+   */
+  private List<FetchRecord.FetchedId> resolveForgotten(List<FetchRecord.FetchedId> outcomes) {
+    if (outcomes.stream().noneMatch(o -> o.outcome() == FetchRecord.Outcome.UNKNOWN)) {
+      return outcomes;
     }
-    if (value instanceof BigInteger b) {
-      return b.signum() >= 0 && b.bitLength() < 32 ? b.longValue() : -1;
-    }
-    if (value instanceof Double || value instanceof Float) {
-      double d = ((Number) value).doubleValue();
-      return d >= 0 && d <= Integer.MAX_VALUE && d == Math.rint(d) ? (long) d : -1;
-    }
-    if (value instanceof BigDecimal b) {
-      if (b.signum() == 0) {
-        return 0;
+    Set<String> forgotten = new HashSet<>();
+    try {
+      for (Scope scope : scopes) {
+        for (ForgetRecord r : store.forgotten(scope)) {
+          forgotten.add(r.id().value());
+        }
       }
-      if (b.signum() < 0 || b.precision() - b.scale() > 10) {
-        return -1;
-      }
-      try {
-        long v = b.longValueExact();
-        return v <= Integer.MAX_VALUE ? v : -1;
-      } catch (ArithmeticException notWhole) {
-        return -1;
-      }
+    } catch (RuntimeException e) {
+      LOG.debug("get_memory: audit records could not be read for a fetch record", e);
+      return outcomes;
     }
-    return -1;
+    return outcomes.stream()
+        .map(
+            o ->
+                o.outcome() == FetchRecord.Outcome.UNKNOWN && forgotten.contains(o.id())
+                    ? new FetchRecord.FetchedId(o.id(), FetchRecord.Outcome.FORGOTTEN)
+                    : o)
+        .toList();
+  }
+
+  private static InjectionReceipt.Representation representationOf(FetchArguments.Parsed parsed) {
+    if (parsed instanceof FetchArguments.Single one && one.offset() > 0) {
+      return InjectionReceipt.Representation.PAGE;
+    }
+    if (parsed instanceof FetchArguments.Batch batch && batch.summary()) {
+      return InjectionReceipt.Representation.SUMMARY;
+    }
+    return InjectionReceipt.Representation.FULL;
+  }
+
+  /** Tells the listeners what this call asked for and came to; never fails the call. */
+  private void record(ToolCall call, FetchArguments.Parsed parsed, Answer answer) {
+    if (parsed instanceof FetchArguments.Batch batch
+        && batch.summary()
+        && ownInjections.remove(batch.ids())) {
+      return; // the hook's own injection, not the model's fetch
+    }
+    try {
+      String errorCode = null;
+      if (answer.result().error()) {
+        JsonNode code =
+            JsonText.JSON.readTree(answer.result().content()).path("error").path("code");
+        errorCode = code.isTextual() ? code.asText() : "error";
+      }
+      events.fetched(
+          new FetchRecord(
+              events.hookId(),
+              call.id(),
+              clock.instant(),
+              FetchArguments.recorded(call.arguments()),
+              FetchArguments.recorded(parsed.effective()),
+              resolveForgotten(answer.ids()),
+              answer.representation(),
+              errorCode));
+    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      LOG.debug("get_memory: the fetch record could not be made", e);
+    }
   }
 
   /** {@code node} rendered, or an {@code over_budget} error if it exceeds the call's budget. */
@@ -332,30 +367,5 @@ public final class GetMemoryTool implements ToolHandler {
     ObjectNode root = JsonText.JSON.createObjectNode();
     root.putObject("error").put("code", code).put("message", message);
     return ToolResult.failure(JsonText.render(root));
-  }
-
-  /** The model's text as an error message echoes it: short, and no pair split. */
-  private static String echo(String s) {
-    return JsonText.abbreviate(s, ECHO_CHARS);
-  }
-
-  /**
-   * What the log says about {@code args}: the first few keys, abbreviated, with the type of each
-   * value. Never a value: it may be huge, nested without end, or a secret the model repeated.
-   */
-  static String describe(Map<String, Object> args) {
-    StringBuilder out = new StringBuilder().append(args.size()).append(" argument(s) {");
-    int shown = 0;
-    for (Map.Entry<String, Object> e : args.entrySet()) {
-      if (shown == LOGGED_KEYS) {
-        out.append(", …");
-        break;
-      }
-      out.append(shown++ == 0 ? "" : ", ")
-          .append(e.getKey() == null ? "null" : echo(e.getKey()))
-          .append(": ")
-          .append(e.getValue() == null ? "null" : e.getValue().getClass().getSimpleName());
-    }
-    return out.append('}').toString();
   }
 }

@@ -1,27 +1,32 @@
 package dev.memhook.core.internal.inject;
 
-import dev.memhook.api.HookListener;
+import dev.memhook.api.FetchRecord;
 import dev.memhook.api.HookPhase;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.core.internal.logging.WarnLimiter;
+import dev.memhook.core.internal.notify.ListenerDispatch;
+import dev.memhook.core.internal.notify.ReceiptBook;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one hook tells its listener and the log. The listener hears of every event; what it throws
- * is logged and ignored. Failures are logged at WARN each time, except recall timeouts and refusals
- * by the executor: those are signs of overload and come in floods, so they are logged at WARN at
- * most once per {@link #OVERLOAD_WARN_INTERVAL}, each line saying how many were held back, and at
- * DEBUG otherwise.
+ * What one hook tells its listeners, the service's receipt book and the log. Listeners hear of
+ * every event through the service's {@link ListenerDispatch}, off the hook's path. Failures are
+ * logged at WARN each time, except recall timeouts and refusals by the executor: those are signs of
+ * overload and come in floods, so they are logged at WARN at most once per {@link
+ * #OVERLOAD_WARN_INTERVAL}, each line saying how many were held back, and at DEBUG otherwise.
  *
  * <p>Thread-safe.
  */
-final class HookEvents {
+public final class HookEvents {
 
   /** The hook's own logger name, so hosts keep one name to configure for everything a hook logs. */
   private static final Logger LOG = LoggerFactory.getLogger(AsyncMemoryHook.class);
@@ -34,22 +39,51 @@ final class HookEvents {
   static final Duration OVERLOAD_WARN_INTERVAL = Duration.ofSeconds(30);
 
   private final String hookId;
-  private final HookListener listener;
+  private final MemoryListener listener;
+  private final ListenerDispatch dispatch;
+  private final ReceiptBook serviceReceipts;
   private final WarnLimiter overloadWarnings =
       new WarnLimiter(OVERLOAD_WARN_INTERVAL, System::nanoTime);
 
-  HookEvents(String hookId, HookListener listener) {
-    this.hookId = Objects.requireNonNull(hookId, "hookId");
+  /**
+   * The events of a new hook with a fresh id.
+   *
+   * @param listener the hook's own listener (the service's is the dispatch's)
+   * @param serviceReceipts the service's book of recent receipts
+   */
+  public HookEvents(
+      MemoryListener listener, ListenerDispatch dispatch, ReceiptBook serviceReceipts) {
+    this.hookId = "hook_" + UUID.randomUUID().toString().substring(0, 8);
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+    this.serviceReceipts = Objects.requireNonNull(serviceReceipts, "serviceReceipts");
+  }
+
+  /** Events that go nowhere but the log, for a tool or hook used on its own (in tests). */
+  static HookEvents detached(MemoryListener listener) {
+    return new HookEvents(listener, new ListenerDispatch(MemoryListener.NONE), new ReceiptBook(1));
+  }
+
+  /** The hook's id. */
+  String hookId() {
+    return hookId;
   }
 
   /** The hook injected {@code ids} in one call. */
   void injected(HookPhase phase, List<MemoryId> ids) {
-    try {
-      listener.injected(hookId, phase, List.copyOf(ids));
-    } catch (RuntimeException e) {
-      LOG.warn("hook {}: listener failed", hookId, e);
-    }
+    List<MemoryId> copy = List.copyOf(ids);
+    dispatch.publish(listener, l -> l.injected(hookId, phase, copy));
+  }
+
+  /** A receipt was made or has a new version. */
+  void receipt(InjectionReceipt receipt) {
+    serviceReceipts.put(receipt);
+    dispatch.publish(listener, l -> l.receipt(receipt));
+  }
+
+  /** The model called the hook's tool. */
+  void fetched(FetchRecord fetch) {
+    dispatch.publish(listener, l -> l.fetched(fetch));
   }
 
   /** The callback in {@code phase} went on without memories because of {@code error}. */
@@ -74,10 +108,6 @@ final class HookEvents {
       LOG.warn(
           "hook {} {}: the turn goes on without memories: {}", hookId, phase, error.toString());
     }
-    try {
-      listener.failed(hookId, phase, error);
-    } catch (RuntimeException e) {
-      LOG.warn("hook {}: listener failed", hookId, e);
-    }
+    dispatch.publish(listener, l -> l.failed(hookId, phase, error));
   }
 }

@@ -1,14 +1,22 @@
 package dev.memhook.core.internal.inject;
 
+import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.ReceiptCandidate;
+import dev.memhook.api.ReceiptCandidate.Decision;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import dev.memhook.api.chat.ChatMessage;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -16,26 +24,57 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * What one hook recalls for the messages a callback scans, over the hook's ordered scopes.
+ * What one hook recalls for the messages a callback scans, over the hook's ordered scopes, and the
+ * decision about every candidate, for the attempt's receipt.
  *
  * <h2>Rules</h2>
  *
  * <ul>
  *   <li>Each message is recalled in every scope, each recall with the service's own fusion and
- *       relevance gate; an empty recall is a good answer.
+ *       relevance gate; an empty recall is a good answer. What a recall dropped is kept with its
+ *       rule ({@link Decision#RELEVANCE_GATE}, {@link Decision#SESSION_CAP}, {@link
+ *       Decision#LIMIT}).
  *   <li>The per-scope lists are fused by rank: rank {@code r} of an earlier scope comes before rank
  *       {@code r} of a later one, and every rank {@code r} before any rank {@code r + 1}. Fused
  *       scores of separate recalls are not comparable, ranks are. The fused list is cut to {@link
- *       HookOptions#maxPerMessage()}.
+ *       HookOptions#maxPerMessage()}; what falls off is {@link Decision#FUSED_OUT}.
  *   <li>A memory the conversation captured itself (its source session is the hook's capture
- *       session) is skipped: it is in the model's context already.
- *   <li>Ids already injected are skipped, and a callback keeps at most {@link
- *       HookOptions#maxPerCallback()} new ids, never more than one summary call takes.
+ *       session) is skipped ({@link Decision#OWN_CONVERSATION}): it is in the model's context
+ *       already.
+ *   <li>Ids already injected are skipped ({@link Decision#ALREADY_INJECTED}), and a callback keeps
+ *       at most {@link HookOptions#maxPerCallback()} new ids, never more than one summary call
+ *       takes ({@link Decision#OVER_CAP}); the rest are {@link Decision#SELECTED}.
  * </ul>
  *
  * <p>Thread-safe if {@code recall} is.
  */
 final class ScopedRecall {
+
+  /**
+   * What recall found for one callback.
+   *
+   * @param selected the ids to inject, in order: the first message's best first
+   * @param candidates every candidate considered, with its decision
+   * @param took the time each signal took, summed over the recalls
+   */
+  record Outcome(
+      List<MemoryId> selected, List<ReceiptCandidate> candidates, Map<Signal, Duration> took) {
+    Outcome {
+      selected = List.copyOf(selected);
+      candidates = List.copyOf(candidates);
+      took = Map.copyOf(took);
+    }
+
+    /** Whether some candidate passed the recalls' gates (whatever the hook then decided). */
+    boolean anyPassedGate() {
+      return candidates.stream()
+          .anyMatch(
+              c ->
+                  c.decision() != Decision.RELEVANCE_GATE
+                      && c.decision() != Decision.SESSION_CAP
+                      && c.decision() != Decision.LIMIT);
+    }
+  }
 
   private final Function<RecallQuery, RecallResult> recall;
   private final List<Scope> scopes;
@@ -60,59 +99,112 @@ final class ScopedRecall {
   }
 
   /**
-   * The new ids worth injecting for {@code texts}, in order: the first message's best first. Stops
-   * before the next recall once {@code abandoned} says nobody waits for the answer.
+   * Recalls for {@code messages} in order. Stops before the next recall once {@code abandoned} says
+   * nobody waits for the answer.
    */
-  List<MemoryId> recallAll(List<String> texts, Set<MemoryId> already, BooleanSupplier abandoned) {
-    LinkedHashSet<MemoryId> chosen = new LinkedHashSet<>();
+  Outcome recallAll(List<ChatMessage> messages, Set<MemoryId> already, BooleanSupplier abandoned) {
+    LinkedHashSet<MemoryId> selected = new LinkedHashSet<>();
+    List<ReceiptCandidate> candidates = new ArrayList<>();
+    Map<Signal, Duration> took = new EnumMap<>(Signal.class);
     String session = ownSession.get();
-    for (String text : texts) {
-      if (chosen.size() >= perCallback || abandoned.getAsBoolean()) {
+    for (ChatMessage message : messages) {
+      // a full callback recalls no further: nothing more could be selected
+      if (selected.size() >= perCallback || abandoned.getAsBoolean()) {
         break;
       }
-      if (text.isBlank()) {
+      if (message.text().isBlank()) {
         continue;
       }
-      for (RecalledMemory recalled : fused(text, abandoned)) {
-        if (chosen.size() >= perCallback) {
-          break;
+      List<Ranked> fused = fused(message, candidates, took, abandoned);
+      for (int i = 0; i < fused.size(); i++) {
+        Ranked r = fused.get(i);
+        RecalledMemory m = r.memory();
+        Decision decision;
+        String detail;
+        if (i >= perMessage) {
+          decision = Decision.FUSED_OUT;
+          detail =
+              "ranked " + (i + 1) + " of the fused scopes, past " + perMessage + " per message";
+        } else if (session != null && session.equals(m.memory().sourceSession())) {
+          decision = Decision.OWN_CONVERSATION;
+          detail = "captured from this conversation (session " + session + ")";
+        } else if (already.contains(m.memory().id()) || selected.contains(m.memory().id())) {
+          decision = Decision.ALREADY_INJECTED;
+          detail = "injected before by this hook";
+        } else if (selected.size() >= perCallback) {
+          decision = Decision.OVER_CAP;
+          detail = "the callback already selected " + perCallback;
+        } else {
+          selected.add(m.memory().id());
+          decision = Decision.SELECTED;
+          detail = m.why();
         }
-        MemoryId id = recalled.memory().id();
-        // what this conversation captured is in its context already: injecting it back would
-        // feed the model its own words (the message being recalled for, first of all)
-        if (!(session != null && session.equals(recalled.memory().sourceSession()))
-            && !already.contains(id)) {
-          chosen.add(id);
-        }
+        candidates.add(
+            new ReceiptCandidate(
+                m.memory().id(),
+                r.scope(),
+                message.id(),
+                m.score(),
+                m.signals(),
+                decision,
+                detail));
       }
     }
-    return new ArrayList<>(chosen);
+    return new Outcome(new ArrayList<>(selected), candidates, took);
   }
 
-  private List<RecalledMemory> fused(String text, BooleanSupplier abandoned) {
-    if (scopes.size() == 1) {
-      return recall.apply(new RecallQuery(scopes.get(0), text, perMessage)).memories();
-    }
-    List<List<RecalledMemory>> lists = new ArrayList<>(scopes.size());
+  /** A memory recalled in {@code scope}. */
+  private record Ranked(Scope scope, RecalledMemory memory) {}
+
+  /**
+   * The message's recalls fused by rank over the scopes (every one kept, in fused order); what the
+   * recalls dropped goes to {@code candidates} at once.
+   */
+  private List<Ranked> fused(
+      ChatMessage message,
+      List<ReceiptCandidate> candidates,
+      Map<Signal, Duration> took,
+      BooleanSupplier abandoned) {
+    List<List<Ranked>> lists = new ArrayList<>(scopes.size());
     for (Scope scope : scopes) {
-      if (abandoned.getAsBoolean()) {
+      if (!lists.isEmpty() && abandoned.getAsBoolean()) {
         break;
       }
-      lists.add(recall.apply(new RecallQuery(scope, text, perMessage)).memories());
+      RecallResult result = recall.apply(new RecallQuery(scope, message.text(), perMessage));
+      result.took().forEach((signal, d) -> took.merge(signal, d, Duration::plus));
+      lists.add(result.memories().stream().map(m -> new Ranked(scope, m)).toList());
+      for (DroppedCandidate d : result.dropped()) {
+        candidates.add(
+            new ReceiptCandidate(
+                d.id(),
+                scope,
+                message.id(),
+                Double.NaN,
+                d.signals(),
+                decisionOf(d.rule()),
+                d.detail()));
+      }
     }
-    List<RecalledMemory> out = new ArrayList<>(perMessage);
-    for (int rank = 0; out.size() < perMessage; rank++) {
+    List<Ranked> out = new ArrayList<>();
+    for (int rank = 0; ; rank++) {
       boolean any = false;
-      for (List<RecalledMemory> list : lists) {
-        if (rank < list.size() && out.size() < perMessage) {
+      for (List<Ranked> list : lists) {
+        if (rank < list.size()) {
           out.add(list.get(rank));
           any = true;
         }
       }
       if (!any) {
-        break;
+        return out;
       }
     }
-    return out;
+  }
+
+  private static Decision decisionOf(DroppedCandidate.Rule rule) {
+    return switch (rule) {
+      case RELEVANCE_GATE -> Decision.RELEVANCE_GATE;
+      case SESSION_CAP -> Decision.SESSION_CAP;
+      case LIMIT -> Decision.LIMIT;
+    };
   }
 }

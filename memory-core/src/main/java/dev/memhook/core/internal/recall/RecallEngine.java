@@ -10,8 +10,11 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -93,7 +96,12 @@ public final class RecallEngine {
     List<Candidate> fused = Fusion.fuse(List.of(direct.text(), direct.vector()), options.rrfK());
 
     RecordReader records = new RecordReader(store);
+    long graphStart = System.nanoTime();
     List<StoreHit> related = graph.expand(query.scope(), fused, ceiling, records, depth);
+    Map<Signal, Duration> took = new EnumMap<>(Signal.class);
+    took.put(Signal.TEXT, direct.textTook());
+    took.put(Signal.VECTOR, direct.vectorTook());
+    took.put(Signal.GRAPH, Duration.ofNanos(System.nanoTime() - graphStart));
     if (!related.isEmpty()) {
       Fusion.RankedList graphList =
           new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
@@ -103,13 +111,13 @@ public final class RecallEngine {
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, ceiling, dropped);
     if (gated.isEmpty()) {
-      return new RecallResult(List.of(), dropped);
+      return new RecallResult(List.of(), dropped, took);
     }
     List<RecalledMemory> kept =
         assembly.assemble(query, gated, reranking.placesWanted(query.limit()), records, dropped);
     List<RecalledMemory> ranked = reranking.rerank(text, kept);
     // RecallResult copies its lists, so the cut needs no copy of its own
     return new RecallResult(
-        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked, dropped);
+        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked, dropped, took);
   }
 }

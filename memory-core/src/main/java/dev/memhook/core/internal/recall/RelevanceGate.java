@@ -43,7 +43,11 @@ final class RelevanceGate {
       int listed = Math.min(fused.size(), maxListedDrops);
       for (int i = 0; i < listed; i++) {
         dropped.add(
-            new DroppedCandidate(fused.get(i).id, DroppedCandidate.Rule.RELEVANCE_GATE, detail));
+            new DroppedCandidate(
+                fused.get(i).id,
+                DroppedCandidate.Rule.RELEVANCE_GATE,
+                detail,
+                fused.get(i).signalHits()));
       }
       return List.of();
     }
@@ -54,7 +58,10 @@ final class RelevanceGate {
       } else {
         dropped.add(
             new DroppedCandidate(
-                c.id, DroppedCandidate.Rule.RELEVANCE_GATE, floorsDetail(c, ceiling)));
+                c.id,
+                DroppedCandidate.Rule.RELEVANCE_GATE,
+                floorsDetail(c, ceiling),
+                c.signalHits()));
       }
     }
     return passed;

@@ -72,7 +72,8 @@ final class ResultAssembly {
                 new DroppedCandidate(
                     c.id,
                     DroppedCandidate.Rule.SESSION_CAP,
-                    "session " + session + " already has " + options.maxPerSession()));
+                    "session " + session + " already has " + options.maxPerSession(),
+                    c.signalHits()));
             continue;
           }
         }
@@ -86,7 +87,8 @@ final class ResultAssembly {
               c.id,
               DroppedCandidate.Rule.LIMIT,
               String.format(
-                  Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit())));
+                  Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit()),
+              c.signalHits()));
     }
     return kept;
   }

@@ -6,6 +6,7 @@ import dev.memhook.api.Signal;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -22,8 +23,15 @@ final class SignalSearch {
    * @param vector the vector hits, best first, with the vector weight
    * @param textCeiling the query's text-score ceiling ({@link TextHits#ceiling()}), which the text
    *     shares of the relevance gate divide by; 0 when text was not searched or matched nothing
+   * @param textTook how long the text search took
+   * @param vectorTook how long embedding the query and the vector search took
    */
-  record DirectSignals(Fusion.RankedList text, Fusion.RankedList vector, double textCeiling) {}
+  record DirectSignals(
+      Fusion.RankedList text,
+      Fusion.RankedList vector,
+      double textCeiling,
+      Duration textTook,
+      Duration vectorTook) {}
 
   private final MemoryStore store;
   private final RecallOptions options;
@@ -37,15 +45,20 @@ final class SignalSearch {
 
   /** Searches text and vectors in {@code scope}, at most {@code depth} hits each. */
   DirectSignals search(Scope scope, String text, int depth) {
+    long start = System.nanoTime();
     TextHits found =
         options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
+    long textDone = System.nanoTime();
     List<StoreHit> vectorHits =
         options.vectorWeight() > 0
             ? store.searchVector(scope, embeddings.of(text), depth)
             : List.of();
+    long vectorDone = System.nanoTime();
     return new DirectSignals(
         new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits()),
         new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vectorHits),
-        found.ceiling());
+        found.ceiling(),
+        Duration.ofNanos(textDone - start),
+        Duration.ofNanos(vectorDone - textDone));
   }
 }

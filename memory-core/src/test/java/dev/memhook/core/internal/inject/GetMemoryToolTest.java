@@ -158,10 +158,14 @@ class GetMemoryToolTest {
   }
 
   @Test
-  void nonListIds_isAStructuredError() throws Exception {
+  void idsGivenAsOneString_isReadAsAOneElementList_andAnyOtherNonListIsAStructuredError()
+      throws Exception {
+    ToolResult one = call(args("ids", first.id().value(), "summary", true));
+    assertFalse(one.error(), one.content());
     assertEquals(
-        "invalid_arguments", errorCode(call(args("ids", first.id().value(), "summary", true))));
+        first.id().value(), JsonText.JSON.readTree(one.content()).get(0).get("id").asText());
     assertEquals("invalid_arguments", errorCode(call(args("ids", Map.of("a", "b")))));
+    assertEquals("invalid_arguments", errorCode(call(args("ids", 42))));
   }
 
   @Test

@@ -1,15 +1,16 @@
 package dev.memhook.core.internal.inject;
 
+import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
@@ -121,7 +122,7 @@ class HookExampleFlowTest {
         HookOptions.builder()
             .recallTimeout(Duration.ofSeconds(30))
             .listener(
-                new HookListener() {
+                new MemoryListener() {
                   @Override
                   public void injected(String hookId, HookPhase phase, List<MemoryId> ids) {
                     events.add(new Event(phase, ids));
@@ -135,12 +136,14 @@ class HookExampleFlowTest {
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
 
-    assertEquals(
-        List.of(
-            new Event(HookPhase.BEFORE_SEND_LOOP, List.of(a.id(), b.id())),
-            new Event(HookPhase.AFTER_SEND, List.of(c.id()))),
-        events,
-        "one batch per callback, B not repeated");
+    eventually(
+        () ->
+            assertEquals(
+                List.of(
+                    new Event(HookPhase.BEFORE_SEND_LOOP, List.of(a.id(), b.id())),
+                    new Event(HookPhase.AFTER_SEND, List.of(c.id()))),
+                events,
+                "one batch per callback, B not repeated"));
     assertTrue(
         memory
             .recall(
@@ -188,8 +191,8 @@ class HookExampleFlowTest {
             "Which framework is the mobile app written in? Also remind me about Stripe webhooks.")
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
+    eventually(() -> assertEquals(3, events.size()));
     assertEquals(new Event(HookPhase.BEFORE_SEND_LOOP, List.of(d.id())), events.get(2));
-    assertEquals(3, events.size());
     assertEquals(List.of(a.id(), b.id(), c.id(), d.id()), new ArrayList<>(hook.injectedIds()));
     assertEquals(1, chat.resendRequests(), "beforeSendLoop never asks for a resend");
     assertEquals(3, chat.toolCalls("get_memory").size(), "no tool calls pile up");

@@ -1,17 +1,18 @@
 package dev.memhook.core.internal.inject;
 
+import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.HookListener;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
+import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.RecallTimeoutException;
@@ -230,7 +231,7 @@ class HookLifecycleTest {
           HookOptions.builder()
               .recallTimeout(GENEROUS)
               .listener(
-                  new HookListener() {
+                  new MemoryListener() {
                     @Override
                     public void failed(String hookId, HookPhase phase, Throwable cause) {
                       failures.add(cause);
@@ -244,7 +245,7 @@ class HookLifecycleTest {
           List.of(ChatRole.USER, ChatRole.REASONING, ChatRole.ASSISTANT),
           chat.messages().stream().map(m -> m.role()).toList(),
           "the turn went on");
-      assertEquals(2, failures.size(), "both phases reported: " + failures);
+      eventually(() -> assertEquals(2, failures.size(), "both phases reported: " + failures));
       assertInstanceOf(MemoryStoreException.class, failures.get(0));
     }
   }
@@ -289,7 +290,7 @@ class HookLifecycleTest {
               HookOptions.builder()
                   .recallTimeout(Duration.ofMillis(50))
                   .listener(
-                      new HookListener() {
+                      new MemoryListener() {
                         @Override
                         public void failed(String hookId, HookPhase phase, Throwable cause) {
                           failedPhases.add(phase);
@@ -303,7 +304,7 @@ class HookLifecycleTest {
         // the send is over; the recall reached the store and is still held there
         assertTrue(entered.await(30, TimeUnit.SECONDS), "the recall never reached the store");
         assertEquals(1, returned.getCount(), "the store returned before it was released");
-        assertEquals(List.of(HookPhase.BEFORE_SEND_LOOP), failedPhases);
+        eventually(() -> assertEquals(List.of(HookPhase.BEFORE_SEND_LOOP), failedPhases));
         assertInstanceOf(RecallTimeoutException.class, failures.get(0));
         assertEquals(List.of(), chat.toolCalls("get_memory"));
         assertEquals(Set.of(), hook.injectedIds());

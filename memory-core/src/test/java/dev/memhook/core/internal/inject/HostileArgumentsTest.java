@@ -112,7 +112,7 @@ class HostileArgumentsTest {
             tool.execute(ToolCall.of(GetMemoryTool.NAME, args))
                 .toCompletableFuture()
                 .get(30, TimeUnit.SECONDS);
-        String context = where + ", call " + call + ": " + GetMemoryTool.describe(args);
+        String context = where + ", call " + call + ": " + FetchArguments.describe(args);
         bounded(result, options.maxResultChars(), context);
         errors += result.error() ? 1 : 0;
         for (Scope other : SCOPES) {

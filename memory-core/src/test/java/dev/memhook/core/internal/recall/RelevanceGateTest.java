@@ -139,7 +139,11 @@ class RelevanceGateTest {
             new DroppedCandidate(
                 MemoryId.of("weak"),
                 DroppedCandidate.Rule.RELEVANCE_GATE,
-                "cosine 0.100 < 0.30, text 0.100 < 0.20, shared 1 < 2")),
+                "cosine 0.100 < 0.30, text 0.100 < 0.20, shared 1 < 2",
+                List.of(
+                    new SignalHit(Signal.TEXT, 1, 1.0),
+                    new SignalHit(Signal.VECTOR, 1, 0.1),
+                    new SignalHit(Signal.GRAPH, 1, 1.0)))),
         dropped);
   }
 
@@ -186,7 +190,8 @@ class RelevanceGateTest {
           new DroppedCandidate(
               MemoryId.of("c" + i),
               DroppedCandidate.Rule.RELEVANCE_GATE,
-              "no candidate reached the evidence floors: best cosine 0.500 < 0.60, best text 0.400 < 0.50"),
+              "no candidate reached the evidence floors: best cosine 0.500 < 0.60, best text 0.400 < 0.50",
+              fused.get(i).signalHits()),
           dropped.get(i));
     }
   }

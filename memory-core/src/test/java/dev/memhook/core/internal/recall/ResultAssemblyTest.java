@@ -86,7 +86,10 @@ class ResultAssemblyTest {
     assertEquals(
         List.of(
             new DroppedCandidate(
-                MemoryId.of("c"), DroppedCandidate.Rule.SESSION_CAP, "session s1 already has 2")),
+                MemoryId.of("c"),
+                DroppedCandidate.Rule.SESSION_CAP,
+                "session s1 already has 2",
+                List.of(new SignalHit(Signal.TEXT, 3, 9.8)))),
         dropped);
   }
 
