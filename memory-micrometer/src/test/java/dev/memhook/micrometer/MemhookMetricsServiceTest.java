@@ -17,6 +17,7 @@ import dev.memhook.api.ReceiptCandidate;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,10 +71,10 @@ class MemhookMetricsServiceTest {
               MemoryDraft.of(Scope.DEFAULT, "Redis eviction policy is allkeys-lru on the cache."));
       assertTrue(memory.forget(old.id()));
 
-      ReportingChat chat = new ReportingChat();
+      FakeChatService chat = FakeChatService.create();
       MemoryHook hook =
           memory.hookInto(chat, HookOptions.builder().recallTimeout(GENEROUS).build());
-      chat.script(
+      chat.scriptReplies(
           ModelReply.builder()
               .toolCall(
                   "get_memory", Map.of("ids", List.of(staging.id().value(), old.id().value())))

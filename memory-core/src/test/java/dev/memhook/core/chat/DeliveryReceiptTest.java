@@ -12,26 +12,27 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Scope;
-import dev.memhook.api.chat.ChatCallback;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolDefinition;
-import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.ForwardingChatService;
 import dev.memhook.testkit.ModelReply;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -202,45 +203,14 @@ class DeliveryReceiptTest {
   }
 
   /** A chat service that keeps the default {@code onRequestSubmitted}: it reports nothing. */
-  private record NotReporting(ChatService chat) implements ChatService {
-    @Override
-    public List<ChatMessage> messages() {
-      return chat.messages();
+  private static final class NotReporting extends ForwardingChatService {
+    NotReporting(ChatService chat) {
+      super(chat);
     }
 
     @Override
-    public CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args) {
-      return chat.injectToolCall(toolName, args);
-    }
-
-    @Override
-    public void setNeedsResend() {
-      chat.setNeedsResend();
-    }
-
-    @Override
-    public void interrupt(boolean clearQueue) {
-      chat.interrupt(clearQueue);
-    }
-
-    @Override
-    public CompletionStage<Void> send() {
-      return chat.send();
-    }
-
-    @Override
-    public Registration onBeforeSendLoop(ChatCallback callback) {
-      return chat.onBeforeSendLoop(callback);
-    }
-
-    @Override
-    public Registration onAfterSend(ChatCallback callback) {
-      return chat.onAfterSend(callback);
-    }
-
-    @Override
-    public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-      return chat.registerTool(definition, handler);
+    public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+      return Optional.empty();
     }
   }
 }

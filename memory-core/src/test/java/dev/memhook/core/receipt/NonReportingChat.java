@@ -1,28 +1,25 @@
 package dev.memhook.core.receipt;
 
-import dev.memhook.api.chat.ChatCallback;
-import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.Registration;
-import dev.memhook.api.chat.ToolDefinition;
-import dev.memhook.api.chat.ToolHandler;
+import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolResult;
-import java.util.List;
+import dev.memhook.testkit.ForwardingChatService;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * A chat service that does not report what it submits: a host's implementation written before
- * delivery reports existed. Forwards everything else to {@code delegate}; {@code inject} may
- * replace {@link #injectToolCall}.
+ * delivery reports existed. {@code inject} may replace {@link #injectToolCall}.
  */
-class NonReportingChat implements ChatService {
+class NonReportingChat extends ForwardingChatService {
 
   interface Inject {
     CompletionStage<ToolResult> apply(String toolName, Map<String, Object> args);
   }
 
-  private final ChatService delegate;
   private final Inject inject;
 
   NonReportingChat(ChatService delegate) {
@@ -30,13 +27,8 @@ class NonReportingChat implements ChatService {
   }
 
   NonReportingChat(ChatService delegate, Inject inject) {
-    this.delegate = delegate;
+    super(delegate);
     this.inject = inject;
-  }
-
-  @Override
-  public List<ChatMessage> messages() {
-    return delegate.messages();
   }
 
   @Override
@@ -45,32 +37,7 @@ class NonReportingChat implements ChatService {
   }
 
   @Override
-  public void setNeedsResend() {
-    delegate.setNeedsResend();
-  }
-
-  @Override
-  public void interrupt(boolean clearQueue) {
-    delegate.interrupt(clearQueue);
-  }
-
-  @Override
-  public CompletionStage<Void> send() {
-    return delegate.send();
-  }
-
-  @Override
-  public Registration onBeforeSendLoop(ChatCallback callback) {
-    return delegate.onBeforeSendLoop(callback);
-  }
-
-  @Override
-  public Registration onAfterSend(ChatCallback callback) {
-    return delegate.onAfterSend(callback);
-  }
-
-  @Override
-  public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-    return delegate.registerTool(definition, handler);
+  public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
+    return Optional.empty();
   }
 }
