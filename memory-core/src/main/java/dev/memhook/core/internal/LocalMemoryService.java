@@ -86,6 +86,9 @@ public final class LocalMemoryService implements MemoryService {
 
   private final Object writeLock = new Object();
 
+  /** What every string a listener may read goes through first. */
+  private final Sanitizer sanitizer;
+
   /** The service's listeners, on their own thread. */
   private final ListenerDispatch dispatch;
 
@@ -114,6 +117,7 @@ public final class LocalMemoryService implements MemoryService {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.ownedExecutor = ownedExecutor;
+    this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
     store.attach(embedder.space());
@@ -240,7 +244,7 @@ public final class LocalMemoryService implements MemoryService {
               null,
               null,
               id,
-              "forgotten by " + actor);
+              "forgotten by " + request.actor());
       dispatch.publish(l -> l.captured(event));
     }
     return forgot;
@@ -346,7 +350,7 @@ public final class LocalMemoryService implements MemoryService {
           new AsyncMemoryHook(
               chat,
               options,
-              new GetMemoryTool(store, options, events, clock),
+              new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
               engine::recall,
               options.capture() && capture != null
                   ? new ConversationCapture(

@@ -144,6 +144,16 @@ class FetchRecordTest {
   }
 
   @Test
+  void aSecretTheModelPastedIntoAnArgument_isRedactedInTheRecord() throws Exception {
+    String key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc";
+    FetchRecord r = fetch(Map.of("id", key, "note password=hunter2", "x"));
+
+    String recorded = r.arguments().toString();
+    assertTrue(!recorded.contains(key) && !recorded.contains("hunter2"), recorded);
+    assertEquals("invalid_arguments", r.errorCode());
+  }
+
+  @Test
   void hugeArguments_areRecordedCut() throws Exception {
     String huge = "x".repeat(1_000_000);
     FetchRecord r = fetch(Map.of("id", huge));

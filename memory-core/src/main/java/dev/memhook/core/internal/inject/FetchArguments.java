@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * What the model may send the {@code get_memory} tool, read into what the tool acts on. Every rule
@@ -212,33 +213,42 @@ final class FetchArguments {
    * deeper than a few levels, all unmodifiable. Null keys and values, which {@link Map#copyOf}
    * refuses, are written as the string {@code "null"} and left out.
    */
-  static Map<String, Object> recorded(Map<String, Object> args) {
-    return recordedMap(args, 0);
+  static Map<String, Object> recorded(Map<String, Object> args, UnaryOperator<String> sanitize) {
+    return recordedMap(args, 0, sanitize);
   }
 
   private static final int MAX_DEPTH = 4;
 
-  private static Map<String, Object> recordedMap(Map<?, ?> map, int depth) {
+  private static Map<String, Object> recordedMap(
+      Map<?, ?> map, int depth, UnaryOperator<String> sanitize) {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : map.entrySet()) {
       if (out.size() == FetchRecord.MAX_ECHOED_ENTRIES) {
         break;
       }
-      Object value = recordedValue(e.getValue(), depth + 1);
+      Object value = recordedValue(e.getValue(), depth + 1, sanitize);
       if (value != null) {
-        out.put(
-            JsonText.abbreviate(String.valueOf(e.getKey()), FetchRecord.MAX_ECHOED_CHARS), value);
+        out.put(cut(String.valueOf(e.getKey()), sanitize), value);
       }
     }
     return Map.copyOf(out);
   }
 
-  private static Object recordedValue(Object value, int depth) {
+  /**
+   * {@code s} cut, then sanitized, then cut again: a huge string is not sanitized whole, and what
+   * the sanitizer leaves (a redaction marker may be longer than the secret) still fits.
+   */
+  private static String cut(String s, UnaryOperator<String> sanitize) {
+    String head = JsonText.abbreviate(s, FetchRecord.MAX_ECHOED_CHARS * 4);
+    return JsonText.abbreviate(sanitize.apply(head), FetchRecord.MAX_ECHOED_CHARS);
+  }
+
+  private static Object recordedValue(Object value, int depth, UnaryOperator<String> sanitize) {
     if (value == null) {
       return null;
     }
     if (value instanceof String s) {
-      return JsonText.abbreviate(s, FetchRecord.MAX_ECHOED_CHARS);
+      return cut(s, sanitize);
     }
     if (value instanceof Number || value instanceof Boolean) {
       return value;
@@ -252,7 +262,7 @@ final class FetchArguments {
         if (out.size() == FetchRecord.MAX_ECHOED_ENTRIES) {
           break;
         }
-        Object v = recordedValue(o, depth + 1);
+        Object v = recordedValue(o, depth + 1, sanitize);
         if (v != null) {
           out.add(v);
         }
@@ -260,9 +270,9 @@ final class FetchArguments {
       return List.copyOf(out);
     }
     if (value instanceof Map<?, ?> map) {
-      return recordedMap(map, depth);
+      return recordedMap(map, depth, sanitize);
     }
-    return JsonText.abbreviate(String.valueOf(value), FetchRecord.MAX_ECHOED_CHARS);
+    return cut(String.valueOf(value), sanitize);
   }
 
   /**

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,17 +134,33 @@ public final class GetMemoryTool implements ToolHandler {
   private final int maxResultChars;
   private final HookEvents events;
   private final Clock clock;
+  private final UnaryOperator<String> sanitize;
 
   /**
    * A tool serving {@code options.scopes()} within {@code options}' character budgets; with more
    * than one scope, each memory it renders names its scope. Its fetch records go nowhere.
    */
   public GetMemoryTool(MemoryStore store, HookOptions options) {
-    this(store, options, HookEvents.detached(options.listener()), Clock.systemUTC());
+    this(
+        store,
+        options,
+        HookEvents.detached(options.listener()),
+        Clock.systemUTC(),
+        UnaryOperator.identity());
   }
 
-  /** As {@link #GetMemoryTool(MemoryStore, HookOptions)}, recording each call to {@code events}. */
-  public GetMemoryTool(MemoryStore store, HookOptions options, HookEvents events, Clock clock) {
+  /**
+   * As {@link #GetMemoryTool(MemoryStore, HookOptions)}, recording each call to {@code events}.
+   *
+   * @param sanitize what every string of the model's arguments goes through before a fetch record
+   *     keeps it: a model may paste a secret into an argument, and listeners log records
+   */
+  public GetMemoryTool(
+      MemoryStore store,
+      HookOptions options,
+      HookEvents events,
+      Clock clock,
+      UnaryOperator<String> sanitize) {
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(options, "options");
     this.scopes = Set.copyOf(options.scopes());
@@ -152,6 +169,7 @@ public final class GetMemoryTool implements ToolHandler {
     this.maxResultChars = options.maxResultChars();
     this.events = Objects.requireNonNull(events, "events");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.sanitize = Objects.requireNonNull(sanitize, "sanitize");
   }
 
   /**
@@ -340,9 +358,11 @@ public final class GetMemoryTool implements ToolHandler {
               events.hookId(),
               call.id(),
               clock.instant(),
-              FetchArguments.recorded(call.arguments()),
-              FetchArguments.recorded(parsed.effective()),
-              resolveForgotten(answer.ids()),
+              FetchArguments.recorded(call.arguments(), sanitize),
+              FetchArguments.recorded(parsed.effective(), sanitize),
+              resolveForgotten(answer.ids()).stream()
+                  .map(f -> new FetchRecord.FetchedId(sanitize.apply(f.id()), f.outcome()))
+                  .toList(),
               answer.representation(),
               errorCode));
     } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
