@@ -1,10 +1,15 @@
 /**
  * Test helpers shipped for users: {@link dev.memhook.testkit.FakeChatService}, a complete chat
- * service with scripted model replies for testing hosts and hooks; the store contracts every store
- * implementation runs, {@link dev.memhook.testkit.MemoryStoreContract} for every store (with the
- * interfaces it implements, {@link dev.memhook.testkit.StoreWriteContract} and {@link
- * dev.memhook.testkit.StoreSearchContract}) and one interface per {@link
- * dev.memhook.api.spi.StoreCapability} it declares ({@link
+ * service with scripted model replies for testing hosts and hooks; {@link
+ * dev.memhook.testkit.ChatServiceContract} (with {@link
+ * dev.memhook.testkit.HookedChatServiceContract} and {@link
+ * dev.memhook.testkit.SubmissionReportingContract}), the tests every chat service runs through a
+ * {@link dev.memhook.testkit.ChatHarness} over a {@link dev.memhook.testkit.ModelScript}; {@link
+ * dev.memhook.testkit.ForwardingChatService} for tests that change one chat-service method; the
+ * store contracts every store implementation runs, {@link dev.memhook.testkit.MemoryStoreContract}
+ * for every store (with the interfaces it implements, {@link
+ * dev.memhook.testkit.StoreWriteContract} and {@link dev.memhook.testkit.StoreSearchContract}) and
+ * one interface per {@link dev.memhook.api.spi.StoreCapability} it declares ({@link
  * dev.memhook.testkit.DurableStoreContract}, {@link dev.memhook.testkit.AtomicBatchStoreContract});
  * {@link dev.memhook.testkit.ForwardingMemoryStore} for tests that break or observe one store
  * method; and {@link dev.memhook.testkit.Seeds}, the seed convention of randomised tests.
