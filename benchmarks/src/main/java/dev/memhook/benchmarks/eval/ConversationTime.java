@@ -2,6 +2,7 @@ package dev.memhook.benchmarks.eval;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
@@ -12,8 +13,9 @@ import java.util.Optional;
 
 /**
  * Parses the session times of conversation data sets, such as {@code 1:56 pm on 8 May, 2023}
- * (12-hour clock, case-insensitive am/pm, English month names, full or three-letter), read as UTC.
- * Stateless and thread-safe.
+ * (12-hour clock, case-insensitive am/pm, English month names, full or three-letter), read as UTC,
+ * and ISO-8601 date-times such as {@code 2026-03-02T10:15:00Z} or {@code 2026-03-02T10:15:00+09:00}
+ * (without an offset: read as UTC). A date alone is not a time. Stateless and thread-safe.
  */
 public final class ConversationTime {
 
@@ -33,6 +35,18 @@ public final class ConversationTime {
   public static Optional<Instant> parse(String text) {
     Objects.requireNonNull(text, "text");
     String t = text.strip().replaceAll("\\s+", " ");
+    try {
+      return Optional.of(
+          OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant());
+    } catch (DateTimeParseException e) {
+      // not an ISO date-time with an offset
+    }
+    try {
+      return Optional.of(
+          LocalDateTime.parse(t, DateTimeFormatter.ISO_LOCAL_DATE_TIME).toInstant(ZoneOffset.UTC));
+    } catch (DateTimeParseException e) {
+      // not an ISO local date-time
+    }
     for (DateTimeFormatter f : new DateTimeFormatter[] {FULL, SHORT}) {
       try {
         return Optional.of(LocalDateTime.parse(t, f).toInstant(ZoneOffset.UTC));

@@ -44,24 +44,34 @@ final class EvalRecalls {
   /**
    * What the relevance gate did.
    *
-   * @param offTopic recalls against another conversation
+   * @param offTopic on-topic questions recalled against another conversation
    * @param offTopicEmpty those that returned nothing
+   * @param offTopicQuestions questions no memory answers ({@code relevant} empty), recalled against
+   *     their own conversation
+   * @param offTopicQuestionsEmpty those that returned nothing (anything returned is a false
+   *     injection)
    * @param withEvidence on-topic queries whose ungated fused top holds a relevant memory
    * @param evidenceLost those whose gated top holds none
-   * @param onTopicEmpty gated on-topic recalls that returned nothing
-   * @param queries all queries
+   * @param onTopicEmpty gated on-topic recalls (own conversation) that returned nothing
+   * @param queries on-topic queries
    */
   record Gate(
       int offTopic,
       int offTopicEmpty,
+      int offTopicQuestions,
+      int offTopicQuestionsEmpty,
       int withEvidence,
       int evidenceLost,
       int onTopicEmpty,
       int queries) {
 
-    /** The share of off-topic recalls that returned nothing, or NaN without any. */
+    /**
+     * The share of off-topic recalls (other conversation, or a question no memory answers) that
+     * returned nothing, or NaN without any.
+     */
     double precision() {
-      return offTopic == 0 ? Double.NaN : (double) offTopicEmpty / offTopic;
+      int all = offTopic + offTopicQuestions;
+      return all == 0 ? Double.NaN : (double) (offTopicEmpty + offTopicQuestionsEmpty) / all;
     }
 
     /** The share of on-topic queries whose evidence the gate removed, or NaN without any. */
@@ -73,8 +83,9 @@ final class EvalRecalls {
   private EvalRecalls() {}
 
   /**
-   * Runs every query against its own conversation with each of {@link #CONFIGS}, timing the fused
-   * recalls.
+   * Runs every on-topic query (one with relevant ids) against its own conversation with each of
+   * {@link #CONFIGS}, timing the fused recalls. Questions no memory answers ({@code relevant}
+   * empty) have no ranking to score; {@link #gate} measures them.
    */
   static Quality quality(
       EvalData data,
@@ -85,13 +96,14 @@ final class EvalRecalls {
     Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
     Map<String, List<String>> fusedTop = new HashMap<>();
     SortedSet<String> categories = new TreeSet<>();
-    double[] latencies = new double[data.queries().size()];
+    List<EvalQuery> onTopic = onTopic(data);
+    double[] latencies = new double[onTopic.size()];
     for (String config : CONFIGS) {
       MemoryService service = services.get(config);
       Metrics.Sums all = new Metrics.Sums();
       Map<String, Metrics.Sums> byCategory = new TreeMap<>();
       int qi = 0;
-      for (EvalQuery q : data.queries()) {
+      for (EvalQuery q : onTopic) {
         long t0 = System.nanoTime();
         RecallResult r =
             service.recall(new RecallQuery(scopes.get(q.conv()), q.text(), RetrievalEval.LIMIT));
@@ -115,8 +127,10 @@ final class EvalRecalls {
   }
 
   /**
-   * Runs every query through {@code gated}: against the next conversation (the last against the
-   * first), which should return nothing, and against its own, compared with {@code fusedTop}.
+   * Runs every query through {@code gated}. An on-topic query runs against the next conversation
+   * (the last against the first), which should return nothing, and against its own, compared with
+   * {@code fusedTop}. A question no memory answers ({@code relevant} empty) runs against its own
+   * conversation only, which should return nothing.
    */
   static Gate gate(
       EvalData data,
@@ -131,7 +145,19 @@ final class EvalRecalls {
     int withEvidence = 0;
     int evidenceLost = 0;
     int onTopicEmpty = 0;
+    int offTopicQuestions = 0;
+    int offTopicQuestionsEmpty = 0;
     for (EvalQuery q : data.queries()) {
+      if (q.relevant().isEmpty()) {
+        offTopicQuestions++;
+        if (gated
+            .recall(new RecallQuery(scopes.get(q.conv()), q.text(), limit))
+            .memories()
+            .isEmpty()) {
+          offTopicQuestionsEmpty++;
+        }
+        continue;
+      }
       if (convs.size() > 1) {
         String other = convs.get((convs.indexOf(q.conv()) + 1) % convs.size());
         offTopic++;
@@ -155,7 +181,19 @@ final class EvalRecalls {
       }
     }
     return new Gate(
-        offTopic, offTopicEmpty, withEvidence, evidenceLost, onTopicEmpty, data.queries().size());
+        offTopic,
+        offTopicEmpty,
+        offTopicQuestions,
+        offTopicQuestionsEmpty,
+        withEvidence,
+        evidenceLost,
+        onTopicEmpty,
+        onTopic(data).size());
+  }
+
+  /** The queries some memory answers, in file order. */
+  static List<EvalQuery> onTopic(EvalData data) {
+    return data.queries().stream().filter(q -> !q.relevant().isEmpty()).toList();
   }
 
   /** The eval ids of {@code r}'s memories in rank order; an unknown id stays as it is. */

@@ -32,8 +32,9 @@ final class EvalReportPrinter {
     out.println();
     out.println("Relevance gate (" + gatedOptions + "):");
     out.println(
-        "  gate precision = share of off-topic recalls (conversation i's questions against conversation"
-            + " i+1's memories) that return nothing");
+        "  gate precision = share of off-topic recalls that return nothing: conversation i's"
+            + " questions against conversation i+1's memories, and questions no memory answers"
+            + " (relevant: []) against their own conversation");
     out.println(
         "  gate cost = among on-topic queries whose ungated fused top "
             + limit
@@ -41,15 +42,24 @@ final class EvalReportPrinter {
             + " the share whose gated top "
             + limit
             + " holds none");
-    if (gate.offTopic() == 0) {
-      out.println("  gate precision: n/a (one conversation)");
+    if (gate.offTopic() + gate.offTopicQuestions() == 0) {
+      out.println("  gate precision: n/a (one conversation, no off-topic questions)");
     } else {
       out.printf(
           Locale.ROOT,
           "  gate precision: %d of %d off-topic recalls empty = %.3f%n",
+          gate.offTopicEmpty() + gate.offTopicQuestionsEmpty(),
+          gate.offTopic() + gate.offTopicQuestions(),
+          gate.precision());
+      out.printf(
+          Locale.ROOT,
+          "    other conversation: %d of %d empty; off-topic questions: %d of %d empty"
+              + " (%d injected something)%n",
           gate.offTopicEmpty(),
           gate.offTopic(),
-          gate.precision());
+          gate.offTopicQuestionsEmpty(),
+          gate.offTopicQuestions(),
+          gate.offTopicQuestions() - gate.offTopicQuestionsEmpty());
     }
     out.printf(
         Locale.ROOT,

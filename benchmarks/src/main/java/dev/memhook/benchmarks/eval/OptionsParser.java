@@ -9,7 +9,8 @@ final class OptionsParser {
       "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32]"
           + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
           + " [--evidence-cosine X --evidence-text X] [--no-context]"
-          + " [--ingest remember|capture] [--unnamed-speakers]";
+          + " [--ingest remember|capture] [--unnamed-speakers]"
+          + " [--distractors N] [--distractor-seed S]";
 
   private OptionsParser() {}
 
@@ -31,6 +32,8 @@ final class OptionsParser {
     boolean context = true;
     RetrievalEval.Ingest ingest = RetrievalEval.Ingest.REMEMBER;
     boolean named = true;
+    int distractors = 0;
+    long distractorSeed = CodingDistractors.DEFAULT_SEED;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -46,6 +49,8 @@ final class OptionsParser {
         case "--no-context" -> context = false;
         case "--ingest" -> ingest = ingest(value(args, ++i, a));
         case "--unnamed-speakers" -> named = false;
+        case "--distractors" -> distractors = Integer.parseInt(value(args, ++i, a));
+        case "--distractor-seed" -> distractorSeed = Long.parseLong(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
       }
     }
@@ -58,6 +63,9 @@ final class OptionsParser {
     }
     if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
       throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
+    }
+    if (distractors < 0) {
+      throw new IllegalArgumentException("--distractors must be >= 0");
     }
     if (ingest == RetrievalEval.Ingest.CAPTURE && !context) {
       throw new IllegalArgumentException(
@@ -75,7 +83,9 @@ final class OptionsParser {
         evidenceText,
         context,
         ingest,
-        named);
+        named,
+        distractors,
+        distractorSeed);
   }
 
   private static RetrievalEval.Ingest ingest(String name) {

@@ -40,10 +40,10 @@ import java.util.Objects;
  *       prints recall@5, recall@10, any@5 and MRR, overall and per category.
  *   <li>The gate: with the gate on (defaults unless {@code --min-cosine}/{@code --min-text} say
  *       otherwise), conversation i's questions run against conversation i+1's scope (the last
- *       against the first): <b>gate precision</b> = the share of these off-topic recalls that
- *       return nothing. On their own conversation: <b>gate cost</b> = among the queries whose
- *       ungated fused top 10 holds at least one relevant memory, the share whose gated top 10 holds
- *       none.
+ *       against the first), and each question no memory answers (empty {@code relevant}) against
+ *       its own: <b>gate precision</b> = the share of these off-topic recalls that return nothing.
+ *       On their own conversation: <b>gate cost</b> = among the queries whose ungated fused top 10
+ *       holds at least one relevant memory, the share whose gated top 10 holds none.
  *   <li>Latency of each fused (ungated) recall, query embedding included (each query text is new to
  *       that service, so its query cache does not hit): median, p99, mean.
  * </ol>
@@ -65,7 +65,12 @@ import java.util.Objects;
  * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
  * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
  * remember as a host that does not know names would; capture without the event's {@code speaker}),
- * to separate what the speaker name is worth from what the capture path changes.
+ * to separate what the speaker name is worth from what the capture path changes; {@code
+ * --distractors N} adds N generated memories to each conversation before the queries run ({@link
+ * CodingDistractors}, seed {@code --distractor-seed S}, default 42).
+ *
+ * <p>A query whose {@code relevant} list is empty is a question no memory answers: it is left out
+ * of the quality tables and counted by the gate, where anything it returns is a false injection.
  *
  * <p>This class wires the run; {@link OptionsParser} reads the command line, {@link EvalIngest}
  * stores the data, {@link EvalRecalls} measures and {@link EvalReportPrinter} prints.
@@ -90,6 +95,8 @@ public final class RetrievalEval {
    * @param context store the previous turn of the same session as each memory's context
    * @param ingest how the memories are stored
    * @param namedSpeakers store each memory's speaker as its origin's name (remember only)
+   * @param distractors generated memories added to each conversation ({@link CodingDistractors})
+   * @param distractorSeed the generator's seed
    */
   public record Options(
       Path data,
@@ -103,7 +110,9 @@ public final class RetrievalEval {
       double evidenceText,
       boolean context,
       Ingest ingest,
-      boolean namedSpeakers) {
+      boolean namedSpeakers,
+      int distractors,
+      long distractorSeed) {
 
     /** Requires the ingest mode. */
     public Options {
@@ -159,7 +168,8 @@ public final class RetrievalEval {
    *
    * @param overall per configuration (text, vector, fused), the metrics over all queries
    * @param perCategory per configuration, the metrics per category name
-   * @param gatePrecision the share of off-topic recalls that returned nothing, or NaN
+   * @param gatePrecision the share of off-topic recalls (another conversation, or a question no
+   *     memory answers) that returned nothing, or NaN
    * @param gateCost the share of on-topic queries whose evidence the gate removed, or NaN
    * @param latencyMillis fused recall latencies, sorted
    */
@@ -187,6 +197,9 @@ public final class RetrievalEval {
   /** Runs the evaluation and prints its tables to {@code out}. */
   public static Report run(Options options, PrintStream out) throws IOException {
     EvalData data = EvalData.load(options.data());
+    if (options.distractors() > 0) {
+      data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
+    }
     Map<String, Scope> scopes = EvalIngest.scopes(data.conversations());
     Embedder embedder = BenchEmbedders.create(options.embedder());
     MemoryStore store = openStore(options.store());
@@ -214,6 +227,13 @@ public final class RetrievalEval {
           options.store(),
           options.ingest().name().toLowerCase(Locale.ROOT),
           options.namedSpeakers() ? "" : " unnamed-speakers");
+      if (options.distractors() > 0) {
+        out.printf(
+            Locale.ROOT,
+            "distractors: %d per conversation (CodingDistractors, seed %d)%n",
+            options.distractors(),
+            options.distractorSeed());
+      }
       long started = System.nanoTime();
       Map<MemoryId, String> evalIds =
           switch (options.ingest()) {
@@ -230,11 +250,13 @@ public final class RetrievalEval {
           };
       out.printf(
           Locale.ROOT,
-          "stored %d memories of %d conversations in %.1f s; %d queries%n",
+          "stored %d memories of %d conversations in %.1f s; %d queries (%d off-topic: no"
+              + " relevant memory)%n",
           evalIds.size(),
           scopes.size(),
           (System.nanoTime() - started) / 1e9,
-          data.queries().size());
+          data.queries().size(),
+          data.queries().size() - EvalRecalls.onTopic(data).size());
       configs.forEach((name, o) -> out.println("config " + name + ": " + o));
       EvalRecalls.Quality quality = EvalRecalls.quality(data, scopes, services, evalIds);
       EvalReportPrinter.quality(quality, out);

@@ -85,6 +85,19 @@ class EvalDataTest {
   }
 
   @Test
+  void conversationTime_parsesIsoDateTimes() {
+    assertEquals(
+        Instant.parse("2026-03-02T09:12:00Z"),
+        ConversationTime.parse("2026-03-02T09:12:00Z").orElseThrow());
+    assertEquals(
+        Instant.parse("2026-03-02T00:12:00Z"),
+        ConversationTime.parse("2026-03-02T09:12:00+09:00").orElseThrow());
+    assertEquals(
+        Instant.parse("2026-03-02T09:12:00Z"),
+        ConversationTime.parse("2026-03-02T09:12:00").orElseThrow());
+  }
+
+  @Test
   void conversationTime_rejectsOtherFormats() {
     assertTrue(ConversationTime.parse("2023-05-08").isEmpty());
     assertTrue(ConversationTime.parse("13:56 on 8 May, 2023").isEmpty());
