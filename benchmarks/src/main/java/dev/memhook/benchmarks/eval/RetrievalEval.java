@@ -57,15 +57,16 @@ import java.util.Objects;
  *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
  *
- * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store lucene}
- * (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a RAM
- * directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session
- * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
- * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
- * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
- * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
- * remember as a host that does not know names would; capture without the event's {@code speaker}),
- * to separate what the speaker name is worth from what the capture path changes.
+ * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code
+ * --store lucene} (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene
+ * index in a RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code
+ * --max-per-session N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code
+ * --evidence-cosine X --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest
+ * remember|capture} (default remember; capture observes each memory as a prompt, see {@link
+ * EvalCapture}), {@code --unnamed-speakers} (store every memory as {@code Origin.user()} with a
+ * {@code "user: "} context: remember as a host that does not know names would; capture without the
+ * event's {@code speaker}), to separate what the speaker name is worth from what the capture path
+ * changes.
  *
  * <p>This class wires the run; {@link OptionsParser} reads the command line, {@link EvalIngest}
  * stores the data, {@link EvalRecalls} measures and {@link EvalReportPrinter} prints.
