@@ -16,12 +16,12 @@ import java.util.List;
  *
  * Some retrieval models are trained asymmetrically: a search query is embedded with an instruction
  * or a prefix (such as {@code "query: "}) and a stored text with another or none. Such an embedder
- * overrides {@link #embedQuery} for the query side and {@link #embedDocuments} for the stored side.
- * {@link #embed} and {@link #embedAll} embed stored texts (documents): {@code embed(t)} equals
- * {@code embedDocuments(List.of(t)).get(0)}, within the implementation's stated batch tolerance.
- * For a symmetric embedder both sides are the same, which is what the defaults give. A service
- * embeds recall queries with {@link #embedQuery} and everything it stores with {@link #embed} or
- * {@link #embedDocuments}.
+ * overrides {@link #embedQuery} for the query side and applies its document convention in {@link
+ * #embed}, {@link #embedAll} and {@link #embedDocuments}, which all embed stored texts (documents):
+ * {@code embed(t)} equals {@code embedDocuments(List.of(t)).get(0)}, within the implementation's
+ * stated batch tolerance. For a symmetric embedder both sides are the same, which is what the
+ * defaults give. A service embeds recall queries with {@link #embedQuery} and everything it stores
+ * with {@link #embed} or {@link #embedDocuments}.
  *
  * <p>{@link #modelId()} names the model <em>and</em> its query/document convention: two embedders
  * of one model with different prefixes have different ids, so a store built under one convention
