@@ -2,6 +2,7 @@ package dev.memhook.benchmarks;
 
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.HashingEmbedder;
+import dev.memhook.djl.BundledModel;
 import dev.memhook.djl.DjlEmbedder;
 
 /** The embedders the benchmarks and the evaluation run with, by their command-line name. */
@@ -13,8 +14,11 @@ public final class BenchEmbedders {
    * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model), {@code
    * djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model with one
    * ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}: the embedded
-   * default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}) or {@code djl-fp32}
-   * ({@link DjlEmbedder#bundledMiniLmFp32()}). The caller closes it (or hands it to a service).
+   * default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}), {@code djl-fp32}
+   * ({@link DjlEmbedder#bundledMiniLmFp32()}), {@code djl-bge} (int8 BGE small en v1.5, {@link
+   * BundledModel#BGE_SMALL_EN_V15_Q}, query instruction on queries) or {@code djl-e5} (int8 E5
+   * small v2, {@link BundledModel#E5_SMALL_V2_Q}, {@code query: }/{@code passage: } prefixes). The
+   * caller closes it (or hands it to a service).
    *
    * @throws IllegalArgumentException if the name is unknown
    */
@@ -24,9 +28,13 @@ public final class BenchEmbedders {
       case "djl-int8" -> DjlEmbedder.bundledMiniLm();
       case "djl-int8-1t" -> DjlEmbedder.bundledMiniLmBuilder().intraOpThreads(1).build();
       case "djl-fp32" -> DjlEmbedder.bundledMiniLmFp32();
+      case "djl-bge" -> DjlEmbedder.bundled(BundledModel.BGE_SMALL_EN_V15_Q);
+      case "djl-e5" -> DjlEmbedder.bundled(BundledModel.E5_SMALL_V2_Q);
       default ->
           throw new IllegalArgumentException(
-              "unknown embedder '" + name + "'; known: hashing, djl-int8, djl-int8-1t, djl-fp32");
+              "unknown embedder '"
+                  + name
+                  + "'; known: hashing, djl-int8, djl-int8-1t, djl-fp32, djl-bge, djl-e5");
     };
   }
 }

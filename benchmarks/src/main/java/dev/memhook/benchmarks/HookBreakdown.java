@@ -69,7 +69,7 @@ public final class HookBreakdown {
         case "--force-merge" -> merged = true;
         default ->
             throw new IllegalArgumentException(
-                "usage: HookBreakdown [--size N] [--queries N] [--embedder hashing|djl-int8|djl-int8-1t]"
+                "usage: HookBreakdown [--size N] [--queries N] [--embedder hashing|djl-int8|djl-int8-1t|djl-bge|djl-e5]"
                     + " [--force-merge]");
       }
     }
@@ -104,7 +104,7 @@ public final class HookBreakdown {
           merged ? ", index force-merged into one segment" : "",
           queries);
       StepTimes.header(out);
-      StepTimes.time(out, "embed the question", 0, queries, i -> model.embed(question.get()));
+      StepTimes.time(out, "embed the question", 0, queries, i -> model.embedQuery(question.get()));
       StepTimes.time(
           out,
           "searchText(k=50, with ceiling)",
@@ -113,7 +113,7 @@ public final class HookBreakdown {
           i -> store.searchText(scope, question.get(), depth));
       Embedding[] vectors = new Embedding[2 * queries];
       for (int i = 0; i < vectors.length; i++) {
-        vectors[i] = model.embed(question.get());
+        vectors[i] = model.embedQuery(question.get());
       }
       StepTimes.time(
           out, "searchVector(k=50)", 0, queries, i -> store.searchVector(scope, vectors[i], depth));

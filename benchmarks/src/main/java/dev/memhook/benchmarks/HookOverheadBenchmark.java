@@ -167,7 +167,7 @@ public class HookOverheadBenchmark {
           SyntheticCorpus.Item item = corpus.items().get(j);
           texts.add(item.speaker() + ": " + item.text());
         }
-        batch = model.embedAll(texts);
+        batch = model.embedDocuments(texts);
       }
       return batch.get(i - start);
     }

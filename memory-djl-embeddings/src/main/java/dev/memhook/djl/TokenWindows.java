@@ -13,7 +13,9 @@ import java.util.List;
  * slides over the content between them: each window holds {@code maxTokens - special} content
  * tokens, consecutive windows start three quarters of a window apart, so each overlaps the next by
  * a quarter and no token loses all its context at a window edge, and the last window ends exactly
- * at the content's end (it may be shorter than the others).
+ * at the content's end (it may be shorter than the others). The tokens of a query or document
+ * prefix (see {@link TextPrefixes}) are kept at the start of every window like the leading special
+ * tokens, since the model was trained to see them before any text it embeds.
  *
  * <p>Stateless; the methods are thread-safe. The returned arrays are new and owned by the caller;
  * the input arrays are not changed.
@@ -27,11 +29,13 @@ final class TokenWindows {
    * @param ids the text's token ids, special tokens included; not null
    * @param specialTokenMask 1 where {@code ids} holds a special token, 0 elsewhere; same length
    * @param maxTokens the most ids per window, special tokens included; positive
+   * @param prefixTokens how many ids after the leading special tokens belong to a prefix that every
+   *     window keeps; 0 for none, at most the number of content ids
    * @return the windows in text order: {@code List.of(ids)} when {@code ids} fits
    * @throws EmbeddingException if {@code maxTokens} leaves no room for content beside the special
-   *     tokens
+   *     and prefix tokens
    */
-  static List<long[]> split(long[] ids, long[] specialTokenMask, int maxTokens) {
+  static List<long[]> split(long[] ids, long[] specialTokenMask, int maxTokens, int prefixTokens) {
     if (ids.length <= maxTokens) {
       return List.of(ids);
     }
@@ -39,6 +43,7 @@ final class TokenWindows {
     while (head < ids.length && specialTokenMask[head] == 1) {
       head++;
     }
+    head = Math.min(ids.length, head + prefixTokens);
     int tail = 0;
     while (tail < ids.length - head && specialTokenMask[ids.length - 1 - tail] == 1) {
       tail++;
@@ -50,7 +55,8 @@ final class TokenWindows {
               + maxTokens
               + " leaves no room for content beside "
               + (head + tail)
-              + " special tokens; raise maxTokens");
+              + (prefixTokens > 0 ? " special and prefix tokens" : " special tokens")
+              + "; raise maxTokens");
     }
     int stride = stride(window);
     int bodyEnd = ids.length - tail;

@@ -18,7 +18,16 @@ class CachingEmbedderTest {
   static final class CountingEmbedder implements Embedder {
     final List<String> singles = new CopyOnWriteArrayList<>();
     final List<List<String>> batches = new CopyOnWriteArrayList<>();
+    final List<String> queries = new CopyOnWriteArrayList<>();
     final AtomicInteger closes = new AtomicInteger();
+
+    /** The query side: the document vector negated, so the two sides differ. */
+    @Override
+    public Embedding embedQuery(String text) {
+      queries.add(text);
+      float[] v = vector(text).toArray();
+      return Embedding.of(-v[0], -v[1]);
+    }
 
     @Override
     public Embedding embed(String text) {
@@ -53,6 +62,23 @@ class CachingEmbedderTest {
     @Override
     public void close() {
       closes.incrementAndGet();
+    }
+  }
+
+  @Test
+  void embedQuery_cachesQueriesApartFromDocumentsAndUsesTheDelegatesQuerySide() {
+    CountingEmbedder delegate = new CountingEmbedder();
+    try (CachingEmbedder cache = CachingEmbedder.builder(delegate).build()) {
+      Embedding document = cache.embed("billing uses postgres");
+      Embedding query = cache.embedQuery("billing uses postgres");
+      assertEquals(CountingEmbedder.vector("billing uses postgres"), document);
+      assertEquals(delegate.embedQuery("billing uses postgres"), query);
+      assertEquals(query, cache.embedQuery("billing uses postgres"));
+      assertEquals(List.of(document), cache.embedDocuments(List.of("billing uses postgres")));
+      // one query call from the cache, one from this test; the document side once
+      assertEquals(2, delegate.queries.size(), delegate.queries.toString());
+      assertEquals(List.of("billing uses postgres"), delegate.singles);
+      assertTrue(delegate.batches.isEmpty(), delegate.batches.toString());
     }
   }
 

@@ -30,7 +30,7 @@ class DjlEmbedderLifecycleTest {
 
   @Test
   void build_missingModelFileFailsNamingIt() throws IOException {
-    Path tokenizer = copyResource(BundledModel.MINILM_INT8.tokenizerResource, "tokenizer.json");
+    Path tokenizer = copyResource(BundledModel.MINILM_L6_V2_Q.tokenizerResource, "tokenizer.json");
     Path missing = dir.resolve("nope.onnx");
     EmbeddingException e =
         assertThrows(
@@ -51,7 +51,7 @@ class DjlEmbedderLifecycleTest {
 
   @Test
   void build_corruptModelFileFailsNamingIt() throws IOException {
-    Path tokenizer = copyResource(BundledModel.MINILM_INT8.tokenizerResource, "tokenizer.json");
+    Path tokenizer = copyResource(BundledModel.MINILM_L6_V2_Q.tokenizerResource, "tokenizer.json");
     Path corrupt = dir.resolve("model.onnx");
     byte[] garbage = new byte[4096];
     new java.util.Random(1).nextBytes(garbage);
@@ -66,7 +66,7 @@ class DjlEmbedderLifecycleTest {
 
   @Test
   void build_corruptTokenizerFileFailsNamingIt() throws IOException {
-    Path model = copyResource(BundledModel.MINILM_INT8.modelResource, "model.onnx");
+    Path model = copyResource(BundledModel.MINILM_L6_V2_Q.modelResource, "model.onnx");
     Path tokenizer = dir.resolve("tokenizer.json");
     Files.writeString(tokenizer, "{ this is not a tokenizer");
     EmbeddingException e =
@@ -78,8 +78,8 @@ class DjlEmbedderLifecycleTest {
 
   @Test
   void close_isIdempotentAndLaterUseThrowsIllegalState() throws IOException {
-    Path model = copyResource(BundledModel.MINILM_INT8.modelResource, "model.onnx");
-    copyResource(BundledModel.MINILM_INT8.tokenizerResource, "tokenizer.json");
+    Path model = copyResource(BundledModel.MINILM_L6_V2_Q.modelResource, "model.onnx");
+    copyResource(BundledModel.MINILM_L6_V2_Q.tokenizerResource, "tokenizer.json");
     DjlEmbedder embedder =
         DjlEmbedder.builder().modelDirectory(dir).modelId("dir-model").predictorPoolSize(2).build();
     assertEquals(384, embedder.embed("hello").dimension());
@@ -117,8 +117,8 @@ class DjlEmbedderLifecycleTest {
   void bundledMiniLmFp32_withoutTheArtifactNamesIt() {
     try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
       EmbeddingException e =
-          assertThrows(EmbeddingException.class, () -> BundledModel.MINILM_FP32.builder(empty));
-      assertTrue(e.getMessage().contains(BundledModel.MINILM_FP32.artifact), e.getMessage());
+          assertThrows(EmbeddingException.class, () -> BundledModel.MINILM_L6_V2.builder(empty));
+      assertTrue(e.getMessage().contains(BundledModel.MINILM_L6_V2.artifact()), e.getMessage());
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -303,8 +303,8 @@ class DjlEmbedderTest {
         DjlEmbedder.builder()
             .classpathModel(
                 DjlEmbedder.class.getClassLoader(),
-                BundledModel.MINILM_INT8.modelResource,
-                BundledModel.MINILM_INT8.tokenizerResource)
+                BundledModel.MINILM_L6_V2_Q.modelResource,
+                BundledModel.MINILM_L6_V2_Q.tokenizerResource)
             .modelId("all-minilm-l6-v2-q-cls")
             .pooling(Pooling.CLS)
             .predictorPoolSize(1)

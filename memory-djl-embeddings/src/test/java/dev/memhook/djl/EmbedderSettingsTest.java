@@ -10,7 +10,8 @@ class EmbedderSettingsTest {
 
   @Test
   void withDefaults_fillsEveryUnsetOptionWithItsDocumentedDefault() {
-    EmbedderSettings settings = EmbedderSettings.withDefaults(null, null, null, null, null, null);
+    EmbedderSettings settings =
+        EmbedderSettings.withDefaults(null, null, null, null, null, null, null);
     assertEquals(
         new EmbedderSettings(
             Pooling.MEAN,
@@ -18,14 +19,19 @@ class EmbedderSettingsTest {
             DjlEmbedder.DEFAULT_MAX_TOKENS,
             DjlEmbedder.DEFAULT_BATCH_SIZE,
             Runtime.getRuntime().availableProcessors(),
-            OptionalInt.empty()),
+            OptionalInt.empty(),
+            TextPrefixes.NONE),
         settings);
   }
 
   @Test
   void withDefaults_keepsEverySetOption() {
-    EmbedderSettings settings = EmbedderSettings.withDefaults(Pooling.CLS, false, 64, 4, 3, 1);
-    assertEquals(new EmbedderSettings(Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1)), settings);
+    EmbedderSettings settings =
+        EmbedderSettings.withDefaults(Pooling.CLS, false, 64, 4, 3, 1, TextPrefixes.BGE_QUERY);
+    assertEquals(
+        new EmbedderSettings(
+            Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1), TextPrefixes.BGE_QUERY),
+        settings);
   }
 
   @Test
@@ -47,15 +53,21 @@ class EmbedderSettingsTest {
   void constructor_rejectsWhatTheBuilderWouldReject() {
     assertThrows(
         IllegalArgumentException.class,
-        () -> new EmbedderSettings(Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty()));
+        () ->
+            new EmbedderSettings(
+                Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty(), TextPrefixes.NONE));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new EmbedderSettings(Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty()));
+        () ->
+            new EmbedderSettings(
+                Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty(), TextPrefixes.NONE));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new EmbedderSettings(Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0)));
+        () ->
+            new EmbedderSettings(
+                Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0), TextPrefixes.NONE));
     assertThrows(
         NullPointerException.class,
-        () -> new EmbedderSettings(null, true, 8, 1, 1, OptionalInt.empty()));
+        () -> new EmbedderSettings(null, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE));
   }
 }

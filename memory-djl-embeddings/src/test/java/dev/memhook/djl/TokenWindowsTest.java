@@ -41,16 +41,27 @@ class TokenWindowsTest {
   @Test
   void split_returnsTextThatFitsAsItsOnlyWindow() {
     long[][] text = text(8);
-    List<long[]> windows = TokenWindows.split(text[0], text[1], 10);
+    List<long[]> windows = TokenWindows.split(text[0], text[1], 10, 0);
     assertEquals(1, windows.size());
     assertSame(text[0], windows.get(0));
+  }
+
+  @Test
+  void split_keepsPrefixTokensAtTheStartOfEveryWindow() {
+    // ids 1 and 2 are the prefix; 10 tokens per window leave 6 content tokens, starting 4 apart.
+    long[][] text = text(16);
+    List<long[]> windows = TokenWindows.split(text[0], text[1], 10, 2);
+    assertEquals(3, windows.size());
+    assertArrayEquals(new long[] {CLS, 1, 2, 3, 4, 5, 6, 7, 8, SEP}, windows.get(0));
+    assertArrayEquals(new long[] {CLS, 1, 2, 7, 8, 9, 10, 11, 12, SEP}, windows.get(1));
+    assertArrayEquals(new long[] {CLS, 1, 2, 11, 12, 13, 14, 15, 16, SEP}, windows.get(2));
   }
 
   @Test
   void split_framesEachWindowWithSpecialTokensAndStartsThemThreeQuartersApart() {
     // 10 tokens per window: 8 content tokens, starting 6 apart.
     long[][] text = text(20);
-    List<long[]> windows = TokenWindows.split(text[0], text[1], 10);
+    List<long[]> windows = TokenWindows.split(text[0], text[1], 10, 0);
     assertEquals(3, windows.size());
     assertArrayEquals(window(1, 8), windows.get(0));
     assertArrayEquals(window(7, 14), windows.get(1));
@@ -60,7 +71,7 @@ class TokenWindowsTest {
   @Test
   void split_endsTheLastWindowAtTheEndOfTheText() {
     long[][] text = text(17);
-    List<long[]> windows = TokenWindows.split(text[0], text[1], 10);
+    List<long[]> windows = TokenWindows.split(text[0], text[1], 10, 0);
     assertEquals(3, windows.size());
     assertArrayEquals(window(13, 17), windows.get(2));
   }
@@ -73,7 +84,7 @@ class TokenWindowsTest {
       int contentLength = 1 + random.nextInt(600);
       int maxTokens = DjlEmbedder.MIN_MAX_TOKENS + random.nextInt(120);
       long[][] text = text(contentLength);
-      List<long[]> windows = TokenWindows.split(text[0], text[1], maxTokens);
+      List<long[]> windows = TokenWindows.split(text[0], text[1], maxTokens, 0);
       String context =
           "seed "
               + seed
@@ -108,7 +119,7 @@ class TokenWindowsTest {
     long[] ids = {CLS, CLS, CLS, 1, 2, 3, SEP, SEP, SEP};
     long[] mask = {1, 1, 1, 0, 0, 0, 1, 1, 1};
     EmbeddingException e =
-        assertThrows(EmbeddingException.class, () -> TokenWindows.split(ids, mask, 6));
+        assertThrows(EmbeddingException.class, () -> TokenWindows.split(ids, mask, 6, 0));
     assertTrue(e.getMessage().contains("maxTokens 6"), e.getMessage());
     assertTrue(e.getMessage().contains("6 special tokens"), e.getMessage());
   }

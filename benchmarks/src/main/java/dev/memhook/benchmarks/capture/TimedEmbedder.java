@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * An {@link Embedder} that delegates every call and sums the time spent in {@code embed} and {@code
- * embedAll}, with the number of calls and texts, so a harness can say how much of the capture
- * worker's time embedding takes. {@code embedAll} goes to the delegate's own {@code embedAll}, so a
- * batching model still batches.
+ * An {@link Embedder} that delegates every call and sums the time spent in {@code embed}, {@code
+ * embedAll}, {@code embedQuery} and {@code embedDocuments}, with the number of calls and texts, so
+ * a harness can say how much of the capture worker's time embedding takes. {@code embedAll} goes to
+ * the delegate's own {@code embedAll}, so a batching model still batches.
  *
  * <p>Thread-safe if the delegate is; the counters are {@link LongAdder}s.
  */
@@ -46,11 +46,38 @@ final class TimedEmbedder implements Embedder {
     try {
       return delegate.embedAll(batch);
     } finally {
+      countBatch(t0, batch);
+    }
+  }
+
+  @Override
+  public Embedding embedQuery(String text) {
+    long t0 = System.nanoTime();
+    try {
+      return delegate.embedQuery(text);
+    } finally {
       nanos.add(System.nanoTime() - t0);
       calls.increment();
-      texts.add(batch.size());
-      batch.forEach(t -> chars.add(t.length()));
+      texts.increment();
+      chars.add(text.length());
     }
+  }
+
+  @Override
+  public List<Embedding> embedDocuments(List<String> batch) {
+    long t0 = System.nanoTime();
+    try {
+      return delegate.embedDocuments(batch);
+    } finally {
+      countBatch(t0, batch);
+    }
+  }
+
+  private void countBatch(long t0, List<String> batch) {
+    nanos.add(System.nanoTime() - t0);
+    calls.increment();
+    texts.add(batch.size());
+    batch.forEach(t -> chars.add(t.length()));
   }
 
   @Override
@@ -73,12 +100,12 @@ final class TimedEmbedder implements Embedder {
     delegate.close();
   }
 
-  /** Nanoseconds spent in {@code embed} and {@code embedAll} so far. */
+  /** Nanoseconds spent embedding so far. */
   long nanos() {
     return nanos.sum();
   }
 
-  /** Calls of {@code embed} and {@code embedAll} so far. */
+  /** Embedding calls so far. */
   long calls() {
     return calls.sum();
   }

@@ -57,17 +57,17 @@ import java.util.Objects;
  *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
  *
- * Options: {@code --embedder hashing|djl-int8|djl-fp32} (default hashing), {@code --store lucene}
- * (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene index in a RAM
- * directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code --max-per-session
- * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
- * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
- * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
- * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
- * remember as a host that does not know names would; capture without the event's {@code speaker}),
- * to separate what the speaker name is worth from what the capture path changes; {@code
- * --distractors N} adds N generated memories to each conversation before the queries run ({@link
- * CodingDistractors}, seed {@code --distractor-seed S}, default 42).
+ * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code
+ * --store lucene} (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene
+ * index in a RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code
+ * --max-per-session N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code
+ * --evidence-cosine X --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest
+ * remember|capture} (default remember; capture observes each memory as a prompt, see {@link
+ * EvalCapture}), {@code --unnamed-speakers} (store every memory as {@code Origin.user()} with a
+ * {@code "user: "} context: remember as a host that does not know names would; capture without the
+ * event's {@code speaker}), to separate what the speaker name is worth from what the capture path
+ * changes; {@code --distractors N} adds N generated memories to each conversation before the
+ * queries run ({@link CodingDistractors}, seed {@code --distractor-seed S}, default 42).
  *
  * <p>A query whose {@code relevant} list is empty is a question no memory answers: it is left out
  * of the quality tables and counted by the gate, where anything it returns is a false injection.

@@ -52,7 +52,7 @@ final class Preload {
           memories.add(corpus.memory(i, ledger.scopeOfItem(i)));
           texts.add(item.speaker() + ": " + item.text()); // what the service embeds for it
         }
-        List<Embedding> vectors = embedder.embedAll(texts);
+        List<Embedding> vectors = embedder.embedDocuments(texts);
         Map<Memory, Embedding> batch = new LinkedHashMap<>();
         for (int j = 0; j < memories.size(); j++) {
           batch.put(memories.get(j), vectors.get(j));

@@ -156,6 +156,7 @@ public final class LocalMemoryService implements MemoryService {
 
   private Memory store(MemoryDraft draft) {
     Memory memory = intake.newMemory(draft);
+    // embed is the document side of an asymmetric embedder; recall queries use embedQuery
     Embedding embedding = embedder.embed(EmbeddingText.of(memory));
     store.put(memory, embedding);
     return memory;

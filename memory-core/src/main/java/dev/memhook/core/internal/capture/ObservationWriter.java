@@ -82,7 +82,7 @@ final class ObservationWriter {
     if (!fresh.isEmpty()) {
       List<String> texts = new ArrayList<>(fresh.size());
       fresh.forEach(m -> texts.add(EmbeddingText.of(m)));
-      List<Embedding> vectors = embedder.embedAll(texts);
+      List<Embedding> vectors = embedder.embedDocuments(texts);
       Map<Memory, Embedding> writes = new LinkedHashMap<>();
       for (int i = 0; i < fresh.size(); i++) {
         writes.put(fresh.get(i), vectors.get(i));

@@ -7,9 +7,10 @@ import dev.memhook.api.spi.Embedding;
 import java.util.Objects;
 
 /**
- * Query embeddings, each computed once per distinct text while the text stays in a bounded cache (0
- * entries turns the cache off). Thread-safe if the embedder is, as the {@link Embedder} contract
- * requires; the cache is Caffeine's.
+ * Query embeddings ({@link Embedder#embedQuery}, the query side of an asymmetric model), each
+ * computed once per distinct text while the text stays in a bounded cache (0 entries turns the
+ * cache off). Thread-safe if the embedder is, as the {@link Embedder} contract requires; the cache
+ * is Caffeine's.
  */
 final class QueryEmbeddings {
 
@@ -23,6 +24,6 @@ final class QueryEmbeddings {
 
   /** The embedding of {@code text}, which must not be null. */
   Embedding of(String text) {
-    return cache.get(text, embedder::embed);
+    return cache.get(text, embedder::embedQuery);
   }
 }

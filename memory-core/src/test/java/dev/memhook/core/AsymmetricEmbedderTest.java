@@ -1,0 +1,85 @@
+package dev.memhook.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service embeds recall queries with {@link Embedder#embedQuery} and everything it stores with
+ * the document side ({@link Embedder#embed}, {@link Embedder#embedDocuments}).
+ */
+class AsymmetricEmbedderTest {
+
+  @Test
+  void service_embedsStoredTextsAsDocuments_andRecallQueriesAsQueries() {
+    SidedEmbedder embedder = new SidedEmbedder();
+    try (MemoryService memory = Memhook.builder().inMemory().embedder(embedder).build()) {
+      Memory first =
+          memory.remember(MemoryDraft.of(Scope.DEFAULT, "the billing service uses postgres"));
+      memory.update(first.id(), MemoryDraft.of(Scope.DEFAULT, "the billing service uses mysql"));
+      assertTrue(embedder.queries.isEmpty(), "queries embedded while storing: " + embedder.queries);
+      int stored = embedder.documents.size();
+      assertTrue(stored >= 2, "documents embedded: " + embedder.documents);
+
+      memory.recall(RecallQuery.of(Scope.DEFAULT, "which database does billing use"));
+      assertEquals(List.of("which database does billing use"), embedder.queries);
+      assertEquals(stored, embedder.documents.size(), "recall embedded a document");
+      assertFalse(embedder.documents.contains("which database does billing use"));
+    }
+  }
+
+  @Test
+  void embedderDefaults_makeBothSidesTheSymmetricEmbedding() {
+    HashingEmbedder hashing = HashingEmbedder.create();
+    String text = "the gateway timeout is 30 seconds";
+    assertEquals(hashing.embed(text), hashing.embedQuery(text));
+    assertEquals(hashing.embedAll(List.of(text)), hashing.embedDocuments(List.of(text)));
+  }
+
+  /** Hashing vectors on both sides, recording which side each text was embedded for. */
+  private static final class SidedEmbedder implements Embedder {
+    private final HashingEmbedder vectors = HashingEmbedder.create();
+    final List<String> queries = Collections.synchronizedList(new ArrayList<>());
+    final List<String> documents = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public Embedding embed(String text) {
+      documents.add(text);
+      return vectors.embed(text);
+    }
+
+    @Override
+    public List<Embedding> embedAll(List<String> texts) {
+      documents.addAll(texts);
+      return vectors.embedAll(texts);
+    }
+
+    @Override
+    public Embedding embedQuery(String text) {
+      queries.add(text);
+      return vectors.embed(text);
+    }
+
+    @Override
+    public int dimension() {
+      return vectors.dimension();
+    }
+
+    @Override
+    public String modelId() {
+      return vectors.modelId() + "+sided-test";
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package dev.memhook.djl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.IncompatibleStoreException;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.core.Memhook;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The three models this module bundles, each loaded once for the class: dimension, unit length,
+ * their query/document conventions, a paraphrase ranking, and an index that refuses another model
+ * or convention.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BundledModelTest {
+  static final double UNIT = 1e-4;
+
+  private final Map<BundledModel, DjlEmbedder> embedders = new EnumMap<>(BundledModel.class);
+
+  @BeforeAll
+  void load() {
+    for (BundledModel model : bundled()) {
+      embedders.put(model, DjlEmbedder.bundledBuilder(model).predictorPoolSize(1).build());
+    }
+  }
+
+  @AfterAll
+  void close() {
+    embedders.values().forEach(DjlEmbedder::close);
+  }
+
+  static List<BundledModel> bundled() {
+    return List.of(
+        BundledModel.MINILM_L6_V2_Q, BundledModel.BGE_SMALL_EN_V15_Q, BundledModel.E5_SMALL_V2_Q);
+  }
+
+  @Test
+  void bundled_recordsTheModelAndItsConventionInTheModelId() {
+    assertEquals("all-minilm-l6-v2-q", embedders.get(BundledModel.MINILM_L6_V2_Q).modelId());
+    assertEquals(
+        "bge-small-en-v1.5-q+bge-query-instruction",
+        embedders.get(BundledModel.BGE_SMALL_EN_V15_Q).modelId());
+    assertEquals(
+        "e5-small-v2-q+e5-query-passage", embedders.get(BundledModel.E5_SMALL_V2_Q).modelId());
+    for (BundledModel model : bundled()) {
+      assertEquals(model.modelId(), embedders.get(model).modelId());
+      assertEquals(model.modelId(), embedders.get(model).space().modelId());
+    }
+  }
+
+  @Test
+  void bundled_usesEachModelsPoolingAndPrefixes() {
+    assertEquals(Pooling.MEAN, BundledModel.MINILM_L6_V2_Q.pooling());
+    assertEquals(TextPrefixes.NONE, BundledModel.MINILM_L6_V2_Q.prefixes());
+    assertEquals(Pooling.CLS, BundledModel.BGE_SMALL_EN_V15_Q.pooling());
+    assertEquals(
+        "Represent this sentence for searching relevant passages: ",
+        BundledModel.BGE_SMALL_EN_V15_Q.prefixes().query());
+    assertEquals("", BundledModel.BGE_SMALL_EN_V15_Q.prefixes().document());
+    assertEquals(Pooling.MEAN, BundledModel.E5_SMALL_V2_Q.pooling());
+    assertEquals("query: ", BundledModel.E5_SMALL_V2_Q.prefixes().query());
+    assertEquals("passage: ", BundledModel.E5_SMALL_V2_Q.prefixes().document());
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"MINILM_L6_V2_Q", "BGE_SMALL_EN_V15_Q", "E5_SMALL_V2_Q"})
+  void bundled_embedsBothSidesIn384UnitLengthDimensions(BundledModel model) {
+    DjlEmbedder embedder = embedders.get(model);
+    assertEquals(384, embedder.dimension());
+    for (Embedding e :
+        List.of(
+            embedder.embed("the deployment runs on Kubernetes"),
+            embedder.embedQuery("where does the deployment run?"),
+            embedder.embedQuery(""),
+            embedder.embedDocuments(List.of("")).get(0))) {
+      assertEquals(384, e.dimension());
+      assertEquals(1.0, e.norm(), UNIT, model + ": " + e.norm());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"BGE_SMALL_EN_V15_Q", "E5_SMALL_V2_Q"})
+  void asymmetricModel_embedsAQueryUnlikeTheSameTextAsADocument(BundledModel model) {
+    DjlEmbedder embedder = embedders.get(model);
+    String text = "which database does the billing service use";
+    Embedding query = embedder.embedQuery(text);
+    Embedding document = embedder.embed(text);
+    assertNotEquals(document, query);
+    assertTrue(query.cosine(document) < 0.999, model + ": " + query.cosine(document));
+    assertEquals(document, embedder.embedDocuments(List.of(text)).get(0));
+  }
+
+  @Test
+  void symmetricModel_embedsAQueryLikeTheSameTextAsADocument() {
+    DjlEmbedder embedder = embedders.get(BundledModel.MINILM_L6_V2_Q);
+    String text = "which database does the billing service use";
+    assertEquals(embedder.embed(text), embedder.embedQuery(text));
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"MINILM_L6_V2_Q", "BGE_SMALL_EN_V15_Q", "E5_SMALL_V2_Q"})
+  void bundled_ranksTheAnsweringPassageAboveAnUnrelatedOne(BundledModel model) {
+    DjlEmbedder embedder = embedders.get(model);
+    Embedding query = embedder.embedQuery("how do I reset my password?");
+    List<Embedding> passages =
+        embedder.embedDocuments(
+            List.of(
+                "To change your password, open Settings, choose Security and click Reset.",
+                "The train to Berlin leaves from platform 4 at noon."));
+    double answer = query.cosine(passages.get(0));
+    double unrelated = query.cosine(passages.get(1));
+    assertTrue(answer > unrelated, model + ": " + answer + " vs " + unrelated);
+
+    Embedding anchor = embedder.embed("the cat sits on the mat");
+    double paraphrase = anchor.cosine(embedder.embed("a cat is sitting on a rug"));
+    double other = anchor.cosine(embedder.embed("quarterly revenue grew 5%"));
+    assertTrue(paraphrase > other, model + ": " + paraphrase + " vs " + other);
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"BGE_SMALL_EN_V15_Q", "E5_SMALL_V2_Q"})
+  void asymmetricModel_embedsLongQueriesInPrefixedWindows(BundledModel model) {
+    DjlEmbedder embedder = embedders.get(model);
+    String longText = "the billing service stores invoices in postgres. ".repeat(80);
+    Embedding query = embedder.embedQuery(longText);
+    assertEquals(1.0, query.norm(), UNIT);
+    assertTrue(query.cosine(embedder.embed(longText)) < 0.999, model.toString());
+  }
+
+  @Test
+  void index_builtWithOneModelOrConvention_refusesAnother(@TempDir Path dir) {
+    DjlEmbedder bge = embedders.get(BundledModel.BGE_SMALL_EN_V15_Q);
+    Memory kept;
+    try (MemoryService memory = Memhook.builder().directory(dir).embedder(unowned(bge)).build()) {
+      kept = memory.remember(MemoryDraft.of(Scope.DEFAULT, "the billing service uses postgres"));
+    }
+    // another model of the same dimension
+    Embedder e5 = unowned(embedders.get(BundledModel.E5_SMALL_V2_Q));
+    assertThrows(
+        IncompatibleStoreException.class,
+        () -> Memhook.builder().directory(dir).embedder(e5).build());
+    // the same model without its query instruction: another convention
+    Embedder bgeWithoutPrefixes = new Renamed(bge, DjlEmbedder.BGE_SMALL_EN_V15_Q_ID);
+    IncompatibleStoreException e =
+        assertThrows(
+            IncompatibleStoreException.class,
+            () -> Memhook.builder().directory(dir).embedder(bgeWithoutPrefixes).build());
+    assertTrue(
+        e.getMessage().contains("bge-small-en-v1.5-q+bge-query-instruction"), e.getMessage());
+    // the same model and convention opens it
+    try (MemoryService memory = Memhook.builder().directory(dir).embedder(unowned(bge)).build()) {
+      assertEquals(kept, memory.get(kept.id()).orElseThrow());
+    }
+  }
+
+  private static Embedder unowned(Embedder embedder) {
+    return new Renamed(embedder, embedder.modelId());
+  }
+
+  /** {@code delegate} under another model id, with a no-op close: the class owns the models. */
+  private record Renamed(Embedder delegate, String modelId) implements Embedder {
+    @Override
+    public Embedding embed(String text) {
+      return delegate.embed(text);
+    }
+
+    @Override
+    public List<Embedding> embedAll(List<String> texts) {
+      return delegate.embedAll(texts);
+    }
+
+    @Override
+    public Embedding embedQuery(String text) {
+      return delegate.embedQuery(text);
+    }
+
+    @Override
+    public List<Embedding> embedDocuments(List<String> texts) {
+      return delegate.embedDocuments(texts);
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public void close() {}
+  }
+}
