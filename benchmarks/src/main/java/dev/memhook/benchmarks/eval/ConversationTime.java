@@ -1,9 +1,11 @@
 package dev.memhook.benchmarks.eval;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
@@ -21,6 +23,7 @@ public final class ConversationTime {
 
   private static final DateTimeFormatter FULL = formatter("h:mm a 'on' d MMMM, yyyy");
   private static final DateTimeFormatter SHORT = formatter("h:mm a 'on' d MMM, yyyy");
+  private static final DateTimeFormatter SPACED = formatter("yyyy-MM-dd HH:mm[:ss]");
 
   private ConversationTime() {}
 
@@ -46,6 +49,26 @@ public final class ConversationTime {
           LocalDateTime.parse(t, DateTimeFormatter.ISO_LOCAL_DATE_TIME).toInstant(ZoneOffset.UTC));
     } catch (DateTimeParseException e) {
       // not an ISO local date-time
+    }
+    try {
+      return Optional.of(
+          LocalDateTime.parse(t, SPACED).toInstant(ZoneOffset.UTC)); // "2023-05-08 13:56[:07]"
+    } catch (DateTimeParseException e) {
+      // not an ISO date-time with a space
+    }
+    try {
+      return Optional.of(ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+    } catch (DateTimeParseException e) {
+      // not an RFC 1123 (HTTP, mail) date
+    }
+    try {
+      return Optional.of(LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant());
+    } catch (DateTimeParseException e) {
+      // not an ISO date
+    }
+    if (t.matches("\\d{9,13}")) { // Unix time: seconds up to 10 digits, milliseconds past
+      long n = Long.parseLong(t);
+      return Optional.of(t.length() > 10 ? Instant.ofEpochMilli(n) : Instant.ofEpochSecond(n));
     }
     for (DateTimeFormatter f : new DateTimeFormatter[] {FULL, SHORT}) {
       try {

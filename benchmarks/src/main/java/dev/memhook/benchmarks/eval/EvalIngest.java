@@ -99,6 +99,22 @@ final class EvalIngest {
    *
    * @return the eval id of each stored memory, by the id the service assigned it
    */
+  /**
+   * Who said a memory, as a host would record it: an assistant's turn (speaker {@code assistant},
+   * {@code agent} or {@code ai}, any case) as the agent's, everything else as a user's, named
+   * unless {@code namedSpeakers} is off.
+   */
+  static Origin originOf(EvalMemory m, boolean namedSpeakers) {
+    String speaker = m.speaker() == null ? "" : m.speaker().strip();
+    if (ASSISTANT_SPEAKERS.contains(speaker.toLowerCase(Locale.ROOT))) {
+      return Origin.agent();
+    }
+    return !namedSpeakers || speaker.isEmpty() ? Origin.user() : Origin.user(speaker);
+  }
+
+  private static final java.util.Set<String> ASSISTANT_SPEAKERS =
+      java.util.Set.of("assistant", "agent", "ai");
+
   static Map<MemoryId, String> storeAll(
       EvalData data,
       Map<String, Scope> scopes,
@@ -130,10 +146,7 @@ final class EvalIngest {
       MemoryDraft draft =
           MemoryDraft.builder(scopes.get(m.conv()), content)
               .sourceSession(m.session() == null || m.session().isBlank() ? null : m.session())
-              .origin(
-                  !namedSpeakers || m.speaker() == null || m.speaker().isBlank()
-                      ? Origin.user()
-                      : Origin.user(m.speaker()))
+              .origin(originOf(m, namedSpeakers))
               .occurredAt(at)
               .context(context)
               .build();

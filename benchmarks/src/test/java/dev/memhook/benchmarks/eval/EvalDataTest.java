@@ -98,10 +98,32 @@ class EvalDataTest {
   }
 
   @Test
+  void conversationTime_parsesTheOtherCommonFormats() {
+    Instant may8 = Instant.parse("2023-05-08T13:56:00Z");
+    assertEquals(may8, ConversationTime.parse("2023-05-08 13:56").orElseThrow());
+    assertEquals(may8, ConversationTime.parse("2023-05-08 13:56:00").orElseThrow());
+    assertEquals(may8, ConversationTime.parse("Mon, 8 May 2023 13:56:00 GMT").orElseThrow());
+    assertEquals(may8, ConversationTime.parse("1683554160").orElseThrow(), "Unix seconds");
+    assertEquals(may8, ConversationTime.parse("1683554160000").orElseThrow(), "Unix millis");
+    assertEquals(
+        Instant.parse("2023-05-08T00:00:00Z"), ConversationTime.parse("2023-05-08").orElseThrow());
+  }
+
+  @Test
   void conversationTime_rejectsOtherFormats() {
-    assertTrue(ConversationTime.parse("2023-05-08").isEmpty());
     assertTrue(ConversationTime.parse("13:56 on 8 May, 2023").isEmpty());
+    assertTrue(ConversationTime.parse("last Tuesday").isEmpty());
     assertTrue(ConversationTime.parse("").isEmpty());
+  }
+
+  @Test
+  void anAssistantsTurn_isStoredAsTheAgents_andEveryOtherSpeakerAsAUser() {
+    EvalData.EvalMemory assistant =
+        new EvalData.EvalMemory("c", "m", null, "Assistant", null, "done", null);
+    EvalData.EvalMemory person = new EvalData.EvalMemory("c", "m", null, "Dana", null, "hi", null);
+    assertEquals(dev.memhook.api.Origin.agent(), EvalIngest.originOf(assistant, true));
+    assertEquals(dev.memhook.api.Origin.user("Dana"), EvalIngest.originOf(person, true));
+    assertEquals(dev.memhook.api.Origin.user(), EvalIngest.originOf(person, false));
   }
 
   @Test
