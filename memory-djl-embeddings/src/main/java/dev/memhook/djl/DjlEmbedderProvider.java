@@ -8,7 +8,7 @@ import dev.memhook.api.spi.EmbedderProvider;
  * java.util.ServiceLoader}; registered in {@code
  * META-INF/services/dev.memhook.api.spi.EmbedderProvider}.
  *
- * <p>It is {@link DjlEmbedder#bundledMiniLm()} with {@link DjlEmbedder.Builder#intraOpThreads(int)
+ * <p>It is {@link DjlEmbedder#bundledMiniLm()} with {@link DjlEmbedderBuilder#intraOpThreads(int)
  * intraOpThreads(1)}: a memory service embeds one short text per call (a query, a new memory), so
  * one ONNX Runtime thread per call leaves the other cores to the host and to the searches that run
  * beside the embedding (measurements in {@code benchmarks/RESULTS.md}, section 3). For bulk

@@ -5,7 +5,7 @@ import java.util.OptionalInt;
 
 /**
  * The options of one {@link DjlEmbedder} with the defaults applied, and the checks that {@link
- * DjlEmbedder.Builder} applies to each option as it is set. Immutable.
+ * DjlEmbedderBuilder} applies to each option as it is set. Immutable.
  *
  * @param pooling how token vectors are pooled; not null
  * @param normalize whether vectors are scaled to unit length

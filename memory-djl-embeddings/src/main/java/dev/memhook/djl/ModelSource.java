@@ -2,7 +2,7 @@ package dev.memhook.djl;
 
 import java.nio.file.Path;
 
-/** Where a {@link DjlEmbedder.Builder} was told to find its model. Immutable. */
+/** Where a {@link DjlEmbedderBuilder} was told to find its model. Immutable. */
 sealed interface ModelSource {
 
   /** Finds or extracts the files, failing with an EmbeddingException that names what is missing. */
