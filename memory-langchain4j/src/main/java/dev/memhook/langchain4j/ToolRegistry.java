@@ -3,6 +3,7 @@ package dev.memhook.langchain4j;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.service.tool.ToolExecutor;
+import dev.memhook.api.chat.RegisteredTools;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tools registered on one {@link LangChain4jChatService}, by name, in registration order: each
@@ -30,13 +32,10 @@ import java.util.concurrent.CompletionStage;
  */
 final class ToolRegistry {
 
-  private record Tool(
-      ToolDefinition definition, ToolSpecification specification, ToolHandler handler) {}
+  private final RegisteredTools tools = new RegisteredTools();
 
-  private final Object lock = new Object();
-
-  /** Guarded by {@link #lock}. */
-  private final Map<String, Tool> tools = new LinkedHashMap<>();
+  /** Each registered definition's specification, converted once, at registration. */
+  private final Map<ToolDefinition, ToolSpecification> specifications = new ConcurrentHashMap<>();
 
   /**
    * Registers a tool; the registration removes it, unless another tool took its name since.
@@ -60,65 +59,45 @@ final class ToolRegistry {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("tool " + definition.name() + ": " + e.getMessage(), e);
     }
-    Tool tool = new Tool(definition, specification, handler);
-    synchronized (lock) {
-      if (tools.containsKey(definition.name())) {
-        throw new IllegalStateException(
-            "a tool named " + definition.name() + " is already registered");
-      }
-      tools.put(definition.name(), tool);
-    }
+    Registration registration = tools.register(definition, handler);
+    specifications.put(definition, specification);
     return () -> {
-      synchronized (lock) {
-        tools.remove(definition.name(), tool);
+      registration.remove();
+      if (!tools.definitions().contains(definition)) {
+        specifications.remove(definition);
       }
     };
   }
 
   /** The registered tools' specifications, in registration order; empty if there are none. */
   List<ToolSpecification> specifications() {
-    synchronized (lock) {
-      List<ToolSpecification> out = new ArrayList<>(tools.size());
-      for (Tool tool : tools.values()) {
-        out.add(tool.specification());
+    List<ToolSpecification> out = new ArrayList<>();
+    for (ToolDefinition d : tools.definitions()) {
+      ToolSpecification spec = specifications.get(d);
+      if (spec != null) {
+        out.add(spec);
       }
-      return out;
     }
+    return out;
   }
 
   /** A snapshot of the registered tools' names, in registration order. */
   List<String> names() {
-    synchronized (lock) {
-      return new ArrayList<>(tools.keySet());
-    }
+    return tools.definitions().stream().map(ToolDefinition::name).toList();
   }
 
   /** The registered tools as AiServices executes them: with {@link #executeForModel}. */
   Map<ToolSpecification, ToolExecutor> toolExecutors() {
     Map<ToolSpecification, ToolExecutor> out = new LinkedHashMap<>();
-    synchronized (lock) {
-      for (Tool tool : tools.values()) {
-        out.put(tool.specification(), new AiServicesToolExecutor(this));
-      }
+    for (ToolSpecification spec : specifications()) {
+      out.put(spec, new AiServicesToolExecutor(this));
     }
     return out;
   }
 
   /** Executes a registered tool: fails the stage for an unknown tool or a failing handler. */
   CompletionStage<ToolResult> execute(ToolCall call) {
-    Tool tool;
-    synchronized (lock) {
-      tool = tools.get(call.toolName());
-    }
-    if (tool == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException("no tool named " + call.toolName()));
-    }
-    try {
-      return Objects.requireNonNull(tool.handler().execute(call), "the tool handler returned null");
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    return tools.execute(call);
   }
 
   /** Executes a call the model made: every failure becomes an error result the model reads. */

@@ -1,5 +1,6 @@
 package dev.memhook.springai;
 
+import dev.memhook.api.chat.RegisteredTools;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
@@ -7,11 +8,8 @@ import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import org.springframework.ai.tool.ToolCallback;
@@ -26,10 +24,7 @@ final class ToolRegistry {
 
   private final String conversationId;
   private final Duration toolTimeout;
-  private final Object lock = new Object();
-  private final Map<String, Tool> tools = new LinkedHashMap<>();
-
-  private record Tool(ToolDefinition definition, ToolHandler handler) {}
+  private final RegisteredTools tools = new RegisteredTools();
 
   /**
    * A registry for the view of {@code conversationId}, whose tools answer the model within {@code
@@ -47,21 +42,7 @@ final class ToolRegistry {
    * @throws IllegalStateException if a tool of that name is registered
    */
   Registration register(ToolDefinition definition, ToolHandler handler) {
-    Objects.requireNonNull(definition, "definition");
-    Objects.requireNonNull(handler, "handler");
-    Tool tool = new Tool(definition, handler);
-    synchronized (lock) {
-      if (tools.containsKey(definition.name())) {
-        throw new IllegalStateException(
-            "a tool named " + definition.name() + " is already registered");
-      }
-      tools.put(definition.name(), tool);
-    }
-    return () -> {
-      synchronized (lock) {
-        tools.remove(definition.name(), tool);
-      }
-    };
+    return tools.register(definition, handler);
   }
 
   /**
@@ -69,19 +50,7 @@ final class ToolRegistry {
    * gives a failed stage.
    */
   CompletionStage<ToolResult> execute(ToolCall call) {
-    Tool tool;
-    synchronized (lock) {
-      tool = tools.get(call.toolName());
-    }
-    if (tool == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException("no tool named " + call.toolName()));
-    }
-    try {
-      return Objects.requireNonNull(tool.handler().execute(call), "the tool returned null");
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    return tools.execute(call);
   }
 
   /**
@@ -89,13 +58,10 @@ final class ToolRegistry {
    * call and its result to {@code onModelCall}.
    */
   List<ToolCallback> toolCallbacks(BiConsumer<ToolCall, ToolResult> onModelCall) {
-    List<Tool> now;
-    synchronized (lock) {
-      now = List.copyOf(tools.values());
-    }
+    List<ToolDefinition> now = tools.definitions();
     List<ToolCallback> out = new ArrayList<>(now.size());
-    for (Tool t : now) {
-      out.add(new ViewToolCallback(t.definition(), this, conversationId, toolTimeout, onModelCall));
+    for (ToolDefinition d : now) {
+      out.add(new ViewToolCallback(d, this, conversationId, toolTimeout, onModelCall));
     }
     return out;
   }

@@ -5,6 +5,7 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.api.chat.RegisteredTools;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.SubmittedRequest;
@@ -15,7 +16,6 @@ import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -65,7 +65,7 @@ public final class FakeChatService implements ChatService {
   private final List<ChatMessage> history = new ArrayList<>();
   private final List<ChatMessage> queue = new ArrayList<>();
   private final Deque<ModelReply> script = new ArrayDeque<>();
-  private final Map<String, Tool> tools = new LinkedHashMap<>();
+  private final RegisteredTools tools = new RegisteredTools();
   private final List<ChatCallback> beforeSendLoop = new CopyOnWriteArrayList<>();
   private final List<ChatCallback> afterSend = new CopyOnWriteArrayList<>();
   private final SubmissionListeners submissions = new SubmissionListeners();
@@ -76,8 +76,6 @@ public final class FakeChatService implements ChatService {
   private final AtomicInteger sendGeneration = new AtomicInteger();
   private CompletableFuture<Void> sendTail = CompletableFuture.completedFuture(null);
   private boolean sending;
-
-  private record Tool(ToolDefinition definition, ToolHandler handler) {}
 
   private FakeChatService(Builder b) {
     this.maxLoopsPerSend = b.maxLoopsPerSend;
@@ -196,9 +194,7 @@ public final class FakeChatService implements ChatService {
 
   /** The tools registered now, in registration order, as the model is told about them. */
   public List<ToolDefinition> tools() {
-    synchronized (lock) {
-      return tools.values().stream().map(Tool::definition).toList();
-    }
+    return tools.definitions();
   }
 
   // ---- ChatService -----------------------------------------------------------------------
@@ -300,21 +296,7 @@ public final class FakeChatService implements ChatService {
 
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-    Objects.requireNonNull(definition, "definition");
-    Objects.requireNonNull(handler, "handler");
-    Tool tool = new Tool(definition, handler);
-    synchronized (lock) {
-      if (tools.containsKey(definition.name())) {
-        throw new IllegalStateException(
-            "a tool named " + definition.name() + " is already registered");
-      }
-      tools.put(definition.name(), tool);
-    }
-    return () -> {
-      synchronized (lock) {
-        tools.remove(definition.name(), tool);
-      }
-    };
+    return tools.register(definition, handler);
   }
 
   // ---- the loop --------------------------------------------------------------------------
@@ -386,19 +368,7 @@ public final class FakeChatService implements ChatService {
   }
 
   private CompletionStage<ToolResult> execute(ToolCall call) {
-    Tool tool;
-    synchronized (lock) {
-      tool = tools.get(call.toolName());
-    }
-    if (tool == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException("no tool named " + call.toolName()));
-    }
-    try {
-      return tool.handler().execute(call);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    return tools.execute(call);
   }
 
   private static CompletionStage<Void> fire(List<ChatCallback> callbacks) {

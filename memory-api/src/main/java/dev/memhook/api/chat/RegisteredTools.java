@@ -1,0 +1,92 @@
+package dev.memhook.api.chat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The tools registered on one chat service, by name, in registration order, for {@link ChatService}
+ * implementers: {@link ChatService#registerTool} returns {@link #register}'s answer, {@link
+ * ChatService#injectToolCall} and the model's calls run through {@link #execute}, and the model is
+ * offered {@link #definitions()}.
+ *
+ * <p>Thread-safe: tools may be registered and removed at any time; handlers run outside its lock.
+ * Null arguments are rejected with {@link NullPointerException}.
+ */
+public final class RegisteredTools {
+
+  private record Tool(ToolDefinition definition, ToolHandler handler) {}
+
+  private final Object lock = new Object();
+
+  /** Guarded by {@link #lock}. */
+  private final Map<String, Tool> tools = new LinkedHashMap<>();
+
+  /**
+   * Registers a tool; the registration removes it (and not a tool registered later under the same
+   * name), once.
+   *
+   * @throws IllegalStateException if a tool of that name is registered already
+   */
+  public Registration register(ToolDefinition definition, ToolHandler handler) {
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(handler, "handler");
+    Tool tool = new Tool(definition, handler);
+    synchronized (lock) {
+      if (tools.containsKey(definition.name())) {
+        throw new IllegalStateException(
+            "a tool named " + definition.name() + " is already registered");
+      }
+      tools.put(definition.name(), tool);
+    }
+    return () -> {
+      synchronized (lock) {
+        tools.remove(definition.name(), tool);
+      }
+    };
+  }
+
+  /** The registered tools' definitions, in registration order. */
+  public List<ToolDefinition> definitions() {
+    synchronized (lock) {
+      List<ToolDefinition> out = new ArrayList<>(tools.size());
+      for (Tool t : tools.values()) {
+        out.add(t.definition());
+      }
+      return out;
+    }
+  }
+
+  /** How many tools are registered. */
+  public int size() {
+    synchronized (lock) {
+      return tools.size();
+    }
+  }
+
+  /**
+   * Runs {@code call}'s tool. Never throws: an unknown tool fails the stage with an {@link
+   * IllegalArgumentException}, as {@link ChatService#injectToolCall} promises; a handler that
+   * throws or returns null fails it with what it threw.
+   */
+  public CompletionStage<ToolResult> execute(ToolCall call) {
+    Objects.requireNonNull(call, "call");
+    Tool tool;
+    synchronized (lock) {
+      tool = tools.get(call.toolName());
+    }
+    if (tool == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("no tool named " + call.toolName()));
+    }
+    try {
+      return Objects.requireNonNull(tool.handler().execute(call), "the tool handler returned null");
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+}
