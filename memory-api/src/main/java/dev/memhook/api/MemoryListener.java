@@ -23,11 +23,14 @@ public interface MemoryListener {
   /** A listener that ignores everything. */
   MemoryListener NONE = new MemoryListener() {};
 
-  /**
-   * An injection attempt ended, or a submitted request carried its pair: the receipt's latest
-   * version (the same {@link InjectionReceipt#id()} each time).
-   */
+  /** An injection attempt ended: its receipt, once per attempt. */
   default void receipt(InjectionReceipt receipt) {}
+
+  /**
+   * A request the chat service submitted carried an attempt's pair: the receipt's new version (same
+   * {@link InjectionReceipt#id()}, one more appearance) and that appearance, once per request.
+   */
+  default void delivered(InjectionReceipt receipt, RequestAppearance appearance) {}
 
   /** The model called the real {@code get_memory} tool. */
   default void fetched(FetchRecord fetch) {}

@@ -7,6 +7,7 @@ import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RecallResult;
+import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Scope;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -40,18 +41,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * by the configuration and never grows with memories, messages, conversations, hooks or ids.
  * Nothing about a single memory, message or conversation is ever a tag.
  *
- * <h2>Design note: receipts arrive more than once</h2>
+ * <h2>Receipts and deliveries</h2>
  *
- * A receipt is sent when its attempt ends, and again, under the same {@link InjectionReceipt#id()},
- * when the hook learns its tool call's id and each time a submitted request carries its pair. The
- * first version is the only one without a tool-call id: the hook creates every receipt before it
- * has seen the pair, and each later version sets the id ({@link
- * InjectionReceipt#withToolCallId(String)}, {@link InjectionReceipt#withAppearance}). So the
- * attempt (outcome, recall time, gate drops, injected memories) is counted on the version with no
- * tool-call id and no appearance, and a version with appearances is counted as one delivery, since
- * each such version adds exactly one. This needs no memory of earlier receipts, so it stays exact
- * however many receipts a service makes; the price is that a version the listener dispatch dropped
- * ({@code memhook.listener.dropped}) is not counted.
+ * An attempt's outcome, recall time, gate drops and injected memories are counted from {@link
+ * #receipt}, which a service calls once per attempt; each request that carried a pair is one {@code
+ * memhook.deliveries} from {@link #delivered}. An event the listener dispatch dropped ({@code
+ * memhook.listener.dropped}) is not counted.
  *
  * <h2>Per-signal recall time</h2>
  *
@@ -158,18 +153,18 @@ public final class MemhookMetrics implements MemoryListener, MeterBinder {
   @Override
   public void receipt(InjectionReceipt receipt) {
     Objects.requireNonNull(receipt, "receipt");
-    boolean first = receipt.toolCallId() == null && receipt.appearances().isEmpty();
-    boolean delivered = !receipt.appearances().isEmpty();
-    if (!first && !delivered) {
-      return; // only the tool-call id changed
-    }
-    InjectionOutcome outcome = first ? InjectionOutcome.of(receipt) : null;
+    InjectionOutcome outcome = InjectionOutcome.of(receipt);
     for (Bound b : bound) {
-      if (first) {
-        b.meters().attempt(receipt, outcome);
-      } else {
-        b.meters().delivered();
-      }
+      b.meters().attempt(receipt, outcome);
+    }
+  }
+
+  @Override
+  public void delivered(InjectionReceipt receipt, RequestAppearance appearance) {
+    Objects.requireNonNull(receipt, "receipt");
+    Objects.requireNonNull(appearance, "appearance");
+    for (Bound b : bound) {
+      b.meters().delivered();
     }
   }
 

@@ -96,18 +96,16 @@ class MemhookMetricsTest {
                 candidate("m4", ReceiptCandidate.Decision.RELEVANCE_GATE),
                 candidate("m5", ReceiptCandidate.Decision.LIMIT),
                 candidate("m6", ReceiptCandidate.Decision.ALREADY_INJECTED)));
-    InjectionReceipt named = first.withToolCallId("call_1");
-    InjectionReceipt once = named.withAppearance(appearance("req_1"), "call_1");
+    InjectionReceipt once = first.withAppearance(appearance("req_1"), "call_1");
     InjectionReceipt twice = once.withAppearance(appearance("req_2"), "call_1");
 
     metrics.receipt(first);
-    metrics.receipt(named);
-    metrics.receipt(once);
-    metrics.receipt(twice);
+    metrics.delivered(once, once.appearances().get(0));
+    metrics.delivered(twice, twice.appearances().get(1));
 
     assertEquals(
         1.0, count("memhook.injections", "phase", "before_send_loop", "outcome", "injected"));
-    assertEquals(1.0, sum("memhook.injections"), "the later versions are the same attempt");
+    assertEquals(1.0, sum("memhook.injections"), "deliveries are not attempts");
     assertEquals(2.0, count("memhook.injected.memories", "phase", "before_send_loop"));
     assertEquals(2.0, count("memhook.gate.drops", "rule", "relevance_gate"));
     assertEquals(1.0, count("memhook.gate.drops", "rule", "limit"));

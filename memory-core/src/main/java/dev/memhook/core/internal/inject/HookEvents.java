@@ -6,6 +6,7 @@ import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
+import dev.memhook.api.RequestAppearance;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;
@@ -75,10 +76,21 @@ public final class HookEvents {
     dispatch.publish(listener, l -> l.injected(hookId, phase, copy));
   }
 
-  /** A receipt was made or has a new version. */
+  /** An attempt ended with {@code receipt}. */
   void receipt(InjectionReceipt receipt) {
     serviceReceipts.put(receipt);
     dispatch.publish(listener, l -> l.receipt(receipt));
+  }
+
+  /** A submitted request carried the pair of {@code receipt}, its new version. */
+  void delivered(InjectionReceipt receipt, RequestAppearance appearance) {
+    serviceReceipts.put(receipt);
+    dispatch.publish(listener, l -> l.delivered(receipt, appearance));
+  }
+
+  /** {@code receipt} has a new version listeners need not hear of (its tool-call id is known). */
+  void updated(InjectionReceipt receipt) {
+    serviceReceipts.put(receipt);
   }
 
   /** The model called the hook's tool. */

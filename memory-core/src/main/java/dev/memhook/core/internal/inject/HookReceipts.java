@@ -74,7 +74,8 @@ final class HookReceipts {
                           request.attemptId(), p.call().id(), p.result().id(), clock.instant()),
                       p.call().toolCall().id());
             })) {
-      events.receipt(changed);
+      // withAppearance adds the new one last, and ignores a request already listed
+      events.delivered(changed, changed.appearances().get(changed.appearances().size() - 1));
     }
   }
 
@@ -100,7 +101,7 @@ final class HookReceipts {
               Pair p = found.get(idStrings(r.injectedIds()));
               return p == null ? r : r.withToolCallId(p.call().toolCall().id());
             })) {
-      events.receipt(changed);
+      events.updated(changed);
     }
   }
 
