@@ -33,10 +33,7 @@ final class TimedEmbedder implements Embedder {
     try {
       return delegate.embed(text);
     } finally {
-      nanos.add(System.nanoTime() - t0);
-      calls.increment();
-      texts.increment();
-      chars.add(text.length());
+      countBatch(t0, List.of(text));
     }
   }
 
@@ -56,10 +53,7 @@ final class TimedEmbedder implements Embedder {
     try {
       return delegate.embedQuery(text);
     } finally {
-      nanos.add(System.nanoTime() - t0);
-      calls.increment();
-      texts.increment();
-      chars.add(text.length());
+      countBatch(t0, List.of(text));
     }
   }
 
