@@ -145,9 +145,13 @@ final class FreshSearchers implements Closeable {
           e);
     } catch (AlreadyClosedException e) {
       throw closed(e);
-    } catch (IndexOutOfBoundsException | AssertionError e) {
+    } catch (IndexOutOfBoundsException | AssertionError | NullPointerException e) {
       // what Lucene's decoders throw on damaged bytes that no checksum caught (the assertion with
-      // -ea, an index out of bounds without): the index is damaged, not the caller's input
+      // -ea, an index out of bounds without, a null where a damaged segment lost its norms): the
+      // index is damaged, not the caller's input. A null pointer of our own is a bug, not damage.
+      if (e instanceof NullPointerException && !thrownByLucene(e)) {
+        throw (NullPointerException) e;
+      }
       throw new MemoryStoreException(
           "reading the "
               + location
@@ -220,5 +224,16 @@ final class FreshSearchers implements Closeable {
       searcher.setQueryCachingPolicy(SCOPE_FILTERS_ONLY);
       return searcher;
     }
+  }
+
+  /** Whether the first frame of {@code e} outside the JDK is Lucene's. */
+  private static boolean thrownByLucene(Throwable e) {
+    for (StackTraceElement frame : e.getStackTrace()) {
+      String type = frame.getClassName();
+      if (!type.startsWith("java.")) {
+        return type.startsWith("org.apache.lucene.");
+      }
+    }
+    return false;
   }
 }
