@@ -229,8 +229,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    * BM25F over the {@linkplain SearchField parts} of each memory with their weights, plus
    * exact-token matches on the unstemmed variant, optional phrase matches on the content and SHA
    * prefix matches, filtered by scope and latest. {@code query} is plain text: it is analyzed,
-   * never parsed as query syntax. The ceiling is the sum of boost times idf over the query's terms,
-   * which no BM25 score reaches.
+   * never parsed as query syntax. The ceiling is the sum of boost times idf over the query's terms
+   * that some latest memory of the scope holds, which no BM25 score reaches; what other scopes hold
+   * does not move it.
    */
   @Override
   public TextHits searchText(Scope scope, String query, int k) {

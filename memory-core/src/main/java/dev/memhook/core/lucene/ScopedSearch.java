@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -17,6 +19,7 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionTerminatedException;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FilterLeafCollector;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -28,6 +31,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopDocsCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -53,6 +57,38 @@ final class ScopedSearch {
   /** The latest memories of {@code scope}: a filter whose per-segment bit sets are cached. */
   static Query inScope(Scope scope) {
     return new TermQuery(new Term(F_LIVE, scope.value()));
+  }
+
+  /**
+   * Whether some latest memory of {@code scope} holds {@code term}: the term's postings intersected
+   * with the scope's, segment by segment, stopping at the first live document in both. Deleted
+   * documents, older versions and other scopes do not count.
+   */
+  static boolean anyInScope(IndexSearcher searcher, Term term, Scope scope) throws IOException {
+    Term live = new Term(F_LIVE, scope.value());
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      LeafReader reader = leaf.reader();
+      PostingsEnum withTerm = reader.postings(term, PostingsEnum.NONE);
+      PostingsEnum inScope = withTerm == null ? null : reader.postings(live, PostingsEnum.NONE);
+      if (inScope == null) {
+        continue;
+      }
+      Bits liveDocs = reader.getLiveDocs();
+      int doc = withTerm.nextDoc();
+      int other = inScope.nextDoc();
+      while (doc != DocIdSetIterator.NO_MORE_DOCS && other != DocIdSetIterator.NO_MORE_DOCS) {
+        if (doc < other) {
+          doc = withTerm.advance(other);
+        } else if (other < doc) {
+          other = inScope.advance(doc);
+        } else if (liveDocs == null || liveDocs.get(doc)) {
+          return true;
+        } else {
+          doc = withTerm.nextDoc();
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -47,7 +47,8 @@ final class StoreSearches {
 
   /**
    * The text hits and, from the same searcher, the query's ceiling: the sum of boost times idf over
-   * the query's terms, which no BM25 score reaches (see {@link TextQueryBuilder#ceiling}).
+   * the query's terms that the scope holds, which no BM25 score reaches (see {@link
+   * TextQueryBuilder#ceiling}).
    */
   TextHits text(Scope scope, String query, int k) {
     Query text = textQueries.build(query);
@@ -57,7 +58,7 @@ final class StoreSearches {
     return searchers.withSearcher(
         s -> {
           List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, text, scope, k), k);
-          return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text));
+          return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text, scope));
         });
   }
 

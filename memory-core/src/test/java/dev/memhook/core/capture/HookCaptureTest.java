@@ -21,6 +21,7 @@ import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,13 @@ class HookCaptureTest {
       "Our staging database heron-db resets every Sunday at 02:00 UTC, so never run migrations then.";
 
   @TempDir Path dir;
+
+  /**
+   * Recall may take its time here: a first recall in a cold JVM on a loaded machine can pass the
+   * default timeout, and this test is about what is captured and recalled, not how fast.
+   */
+  private static final HookOptions PATIENT =
+      HookOptions.builder().recallTimeout(Duration.ofSeconds(10)).build();
 
   @Test
   void aHookedConversation_isCapturedOncePerMessage_andRecalledInTheNextLifetime()
@@ -59,12 +67,14 @@ class HookCaptureTest {
               .build(),
           ModelReply.text("All 12 billing tests pass against heron-db."),
           ModelReply.text("Noted: no migrations on Sunday mornings."));
-      try (MemoryHook hook = memory.hookInto(chat)) {
+      try (MemoryHook hook = memory.hookInto(chat, PATIENT)) {
         chat.sendUser("Please run the billing tests against the heron-db staging database.")
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
         chat.sendUser(FACT).toCompletableFuture().get(30, TimeUnit.SECONDS);
-        assertTrue(hook.injectedIds().contains(seeded), "the seeded memory was injected");
+        assertTrue(
+            hook.injectedIds().contains(seeded),
+            () -> "the seeded memory was not injected; receipts: " + hook.receipts());
       }
       flush(memory);
       // without a session id, the hook names the session after the conversation's first message
@@ -104,13 +114,20 @@ class HookCaptureTest {
       FakeChatService chat = FakeChatService.create();
       chat.scriptReplies(ModelReply.text("Not on Sunday at 02:00 UTC: heron-db resets then."));
       try (MemoryHook hook =
-          memory.hookInto(chat, HookOptions.builder().sessionId("conv-2").build())) {
-        chat.sendUser("When can I run the migration on staging? Is there a reset window?")
+          memory.hookInto(
+              chat,
+              HookOptions.builder()
+                  .recallTimeout(PATIENT.recallTimeout())
+                  .sessionId("conv-2")
+                  .build())) {
+        chat.sendUser("When does the staging database reset? Can I run migrations then?")
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
         List<String> injected =
             hook.injectedIds().stream().map(id -> memory.get(id).orElseThrow().content()).toList();
-        assertTrue(injected.contains(FACT), "the captured fact was injected: " + injected);
+        assertTrue(
+            injected.contains(FACT),
+            () -> "the captured fact was not injected: " + injected + "; " + hook.receipts());
       }
     }
   }
