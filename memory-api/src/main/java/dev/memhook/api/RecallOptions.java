@@ -48,7 +48,10 @@ public final class RecallOptions {
 
   /**
    * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence
-   * than matching the query.
+   * than matching the query. Whatever the weight, a memory the graph reached never ranks above the
+   * seeds whose concepts and files led to it (the best direct hits that clear a direct floor of the
+   * gate): the graph adds candidates and reorders those below its seeds, so a memory that merely
+   * shares a file with the best answer cannot push that answer out of a short recall.
    */
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
 

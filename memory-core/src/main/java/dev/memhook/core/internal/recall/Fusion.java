@@ -7,8 +7,10 @@ import dev.memhook.api.spi.StoreHit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Weighted reciprocal-rank fusion: {@code fused(d) = Σ_s weight_s / (k + rank_s(d))} over the
@@ -48,6 +50,44 @@ final class Fusion {
       }
       c.fused = sum;
     }
+    out.sort(BEST_FIRST);
+    return out;
+  }
+
+  /**
+   * {@code sorted} (best first, as {@link #fuse} returns it) with every candidate that the graph
+   * lifted above one of {@code seeds} moved to just below the lowest seed, in the order it had, its
+   * fused score set just below that seed's. The graph adds candidates and reorders those below its
+   * seeds; it never outranks the direct hits that led to it: a memory that merely shares a file
+   * with the best answer must not push that answer out of a short recall. A new list; the moved
+   * candidates' scores change.
+   */
+  static List<Candidate> belowSeeds(List<Candidate> sorted, List<Candidate> seeds) {
+    Set<MemoryId> seedIds = new HashSet<>();
+    seeds.forEach(c -> seedIds.add(c.id));
+    int lastSeed = -1;
+    for (int i = 0; i < sorted.size(); i++) {
+      if (seedIds.contains(sorted.get(i).id)) {
+        lastSeed = i;
+      }
+    }
+    List<Candidate> out = new ArrayList<>(sorted.size());
+    List<Candidate> lifted = new ArrayList<>();
+    for (int i = 0; i <= lastSeed; i++) {
+      Candidate c = sorted.get(i);
+      boolean byGraph = !seedIds.contains(c.id) && c.hits.containsKey(Signal.GRAPH);
+      (byGraph ? lifted : out).add(c);
+    }
+    if (lifted.isEmpty()) {
+      return sorted;
+    }
+    double score = sorted.get(lastSeed).fused;
+    for (Candidate c : lifted) {
+      score = Math.nextDown(score);
+      c.fused = score;
+      out.add(c);
+    }
+    out.addAll(sorted.subList(lastSeed + 1, sorted.size()));
     out.sort(BEST_FIRST);
     return out;
   }

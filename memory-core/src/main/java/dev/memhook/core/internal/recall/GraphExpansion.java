@@ -32,16 +32,14 @@ final class GraphExpansion {
   }
 
   /**
-   * The memories related to the seeds among {@code fused}, best first, without the seeds, at most
-   * {@code depth}; empty, without a related search, when graph expansion is off (no seeds or weight
-   * 0), no candidate qualifies as a seed, or the seeds have no concepts and no files.
+   * The seeds among {@code fused}: the best candidates, at most {@link RecallOptions#graphSeeds()},
+   * that clear a direct floor of the gate; empty when graph expansion is off (no seeds or weight
+   * 0).
    *
    * @param ceiling the query's text-score ceiling, for the seeds' direct floor
-   * @param records where the seeds' records are read, so result assembly does not read them again
    */
-  List<StoreHit> expand(
-      Scope scope, List<Candidate> fused, double ceiling, RecordReader records, int depth) {
-    if (options.graphSeeds() <= 0 || options.graphWeight() <= 0 || fused.isEmpty()) {
+  List<Candidate> seeds(List<Candidate> fused, double ceiling) {
+    if (options.graphSeeds() <= 0 || options.graphWeight() <= 0) {
       return List.of();
     }
     List<Candidate> seeds = new ArrayList<>();
@@ -53,6 +51,16 @@ final class GraphExpansion {
         seeds.add(c);
       }
     }
+    return seeds;
+  }
+
+  /**
+   * The memories related to {@code seeds}, best first, without the seeds, at most {@code depth};
+   * empty, without a related search, when there are no seeds or they have no concepts and no files.
+   *
+   * @param records where the seeds' records are read, so result assembly does not read them again
+   */
+  List<StoreHit> expand(Scope scope, List<Candidate> seeds, RecordReader records, int depth) {
     if (seeds.isEmpty()) {
       return List.of();
     }

@@ -97,7 +97,8 @@ public final class RecallEngine {
 
     RecordReader records = new RecordReader(store);
     long graphStart = System.nanoTime();
-    List<StoreHit> related = graph.expand(query.scope(), fused, ceiling, records, depth);
+    List<Candidate> seeds = graph.seeds(fused, ceiling);
+    List<StoreHit> related = graph.expand(query.scope(), seeds, records, depth);
     Map<Signal, Duration> took = new EnumMap<>(Signal.class);
     took.put(Signal.TEXT, direct.textTook());
     took.put(Signal.VECTOR, direct.vectorTook());
@@ -105,7 +106,10 @@ public final class RecallEngine {
     if (!related.isEmpty()) {
       Fusion.RankedList graphList =
           new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
-      fused = Fusion.fuse(List.of(direct.text(), direct.vector(), graphList), options.rrfK());
+      fused =
+          Fusion.belowSeeds(
+              Fusion.fuse(List.of(direct.text(), direct.vector(), graphList), options.rrfK()),
+              seeds);
     }
 
     List<DroppedCandidate> dropped = new ArrayList<>();

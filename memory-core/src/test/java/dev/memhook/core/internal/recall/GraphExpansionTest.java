@@ -35,8 +35,9 @@ class GraphExpansionTest {
   }
 
   private List<StoreHit> expand(RecallOptions options, Candidate... fused) {
-    return expansion(options)
-        .expand(Scope.DEFAULT, List.of(fused), 0, new RecordReader(store), DEPTH);
+    GraphExpansion graph = expansion(options);
+    return graph.expand(
+        Scope.DEFAULT, graph.seeds(List.of(fused), 0), new RecordReader(store), DEPTH);
   }
 
   private static Candidate atCosine(String id, double cosine) {
