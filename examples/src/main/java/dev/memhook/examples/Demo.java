@@ -1,6 +1,7 @@
 package dev.memhook.examples;
 
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
@@ -61,7 +62,7 @@ public final class Demo {
       "We decided to keep money as long cents, never double. Money.add still goes through"
           + " double; please fix it.";
   static final String QUESTION =
-      "Adding a discount: how do we keep money amounts in this codebase?";
+      "Adding a discount: what did we decide about keeping money as cents or double?";
 
   /** The widest line the transcript prints. */
   private static final int WIDTH = 110;
@@ -242,19 +243,22 @@ public final class Demo {
     ChatHarness conversation = model.newChat();
     ChatService chat = conversation.chat();
     Set<MemoryId> injected;
+    List<InjectionReceipt> receipts;
     try (MemoryHook hook =
         memory.hookInto(
             chat,
             HookOptions.builder().userName(USER_NAME).recallTimeout(RECALL_TIMEOUT).build())) {
       await(conversation.sendUser(QUESTION), model);
       injected = hook.injectedIds();
+      receipts = hook.receipts();
     }
     List<ChatMessage> messages = chat.messages();
     transcript(out, messages);
 
     if (injected.isEmpty()) {
       throw new DemoFailure(
-          "nothing was injected in conversation 2: recall found no memory of conversation 1");
+          "nothing was injected in conversation 2: recall found no memory of conversation 1\n"
+              + receiptLines(receipts));
     }
     if (!model.isScripted()) {
       return realModelEnding(captured, injected, messages, out);
@@ -273,7 +277,8 @@ public final class Demo {
                     new DemoFailure(
                         "the model did not fetch a memory: none of the injected summaries ("
                             + injected
-                            + ") mentions cents"));
+                            + ") mentions cents\n"
+                            + receiptLines(receipts)));
     MemoryId fetchedId = MemoryId.of(String.valueOf(fetch.arguments().get("id")));
     String fetchResult =
         messages.stream()
@@ -331,6 +336,34 @@ public final class Demo {
       fetchedId = MemoryId.of(id);
     }
     return new Story(captured, injected, fetchedId, null, answer);
+  }
+
+  /** What the hook's receipts say about each attempt and its candidates, a line each. */
+  private static String receiptLines(List<InjectionReceipt> receipts) {
+    StringBuilder why = new StringBuilder();
+    for (InjectionReceipt r : receipts) {
+      why.append(r.phase())
+          .append(": recall ")
+          .append(r.recall().status())
+          .append(" ")
+          .append(r.recall().detail())
+          .append(", gate ")
+          .append(r.gate().status())
+          .append(" ")
+          .append(r.gate().detail())
+          .append('\n');
+      r.candidates()
+          .forEach(
+              c ->
+                  why.append("  ")
+                      .append(c.id())
+                      .append(' ')
+                      .append(c.decision())
+                      .append(": ")
+                      .append(c.detail())
+                      .append('\n'));
+    }
+    return why.length() == 0 ? "the hook made no injection attempt" : why.toString();
   }
 
   private static void header(PrintStream out, String title) {

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The demo's story, checked fact by fact, on the demo's own configuration (the bundled int8 model,
  * loaded from its Maven jar, offline): one run of both conversations, shared by the tests. Not the
  * hashing embedder: without a model's vectors, whether the decision clears the relevance gate rests
- * on its text score alone, which sits near the floor and moved with background merges, so the story
- * held in most runs, not all.
+ * on its text share alone. The question is worded so that both routes clear the evidence floors
+ * with a margin; a question whose words the memories mostly lack is the gate's to refuse.
  */
 class DemoTest {
 
