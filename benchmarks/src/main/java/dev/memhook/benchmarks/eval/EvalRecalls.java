@@ -8,10 +8,12 @@ import dev.memhook.api.Scope;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -54,6 +56,7 @@ final class EvalRecalls {
    * @param evidenceLost those whose gated top holds none
    * @param onTopicEmpty gated on-topic recalls (own conversation) that returned nothing
    * @param queries on-topic queries
+   * @param lostByCategory {@code evidenceLost} per category name, in name order
    */
   record Gate(
       int offTopic,
@@ -63,7 +66,8 @@ final class EvalRecalls {
       int withEvidence,
       int evidenceLost,
       int onTopicEmpty,
-      int queries) {
+      int queries,
+      SortedMap<String, Integer> lostByCategory) {
 
     /**
      * The share of off-topic recalls (other conversation, or a question no memory answers) that
@@ -147,6 +151,7 @@ final class EvalRecalls {
     int onTopicEmpty = 0;
     int offTopicQuestions = 0;
     int offTopicQuestionsEmpty = 0;
+    SortedMap<String, Integer> lostByCategory = new TreeMap<>();
     for (EvalQuery q : data.queries()) {
       if (q.relevant().isEmpty()) {
         offTopicQuestions++;
@@ -177,6 +182,7 @@ final class EvalRecalls {
         withEvidence++;
         if (Metrics.anyAt(limit, gatedTop, q.relevant()) == 0) {
           evidenceLost++;
+          lostByCategory.merge(q.categoryName(), 1, Integer::sum);
         }
       }
     }
@@ -188,7 +194,8 @@ final class EvalRecalls {
         withEvidence,
         evidenceLost,
         onTopicEmpty,
-        onTopic(data).size());
+        onTopic(data).size(),
+        Collections.unmodifiableSortedMap(lostByCategory));
   }
 
   /** The queries some memory answers, in file order. */

@@ -67,6 +67,9 @@ final class EvalReportPrinter {
         gate.evidenceLost(),
         gate.withEvidence(),
         gate.cost());
+    if (!gate.lostByCategory().isEmpty()) {
+      out.println("    lost by category: " + gate.lostByCategory());
+    }
     out.printf(
         Locale.ROOT,
         "  on-topic recalls that returned nothing with the gate: %d of %d%n",
