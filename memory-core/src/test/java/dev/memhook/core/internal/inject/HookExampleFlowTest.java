@@ -187,8 +187,8 @@ class HookExampleFlowTest {
     assertTrue(firstResult.contains("\"summary\""), firstResult);
 
     // Step 4: a new message starts a new loop; A, B, C are never injected again; D is.
-    chat.sendUser(
-            "Which framework is the mobile app written in? Also remind me about Stripe webhooks.")
+    // (every word of it is in some memory: a word no memory holds counts against the gate's share)
+    chat.sendUser("Is the mobile app written in Flutter and shipped weekly? And Stripe webhooks?")
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
     eventually(() -> assertEquals(3, events.size()));
