@@ -7,7 +7,7 @@ final class OptionsParser {
 
   static final String USAGE =
       "usage: RetrievalEval --data FILE.jsonl [--embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5]"
-          + " [--store lucene|memory] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
+          + " [--store lucene|lucene-per-scope] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
           + " [--evidence-cosine X --evidence-text X] [--no-context]"
           + " [--ingest remember|capture] [--unnamed-speakers]"
           + " [--distractors N] [--distractor-seed S]";

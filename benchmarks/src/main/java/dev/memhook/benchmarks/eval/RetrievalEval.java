@@ -58,8 +58,10 @@ import java.util.Objects;
  * </pre>
  *
  * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code
- * --store lucene} (the default and only store: {@code LuceneMemoryStore.inMemory()}, the Lucene
- * index in a RAM directory; retrieval is the same as on disk), {@code --no-session-cap}, {@code
+ * --store lucene|lucene-per-scope} ({@code lucene}, the default: one {@code
+ * LuceneMemoryStore.inMemory()}, the Lucene index in a RAM directory, retrieval the same as on
+ * disk; {@code lucene-per-scope}: one such index per conversation ({@link ScopeRoutedStore}), so
+ * term statistics are not shared across unrelated conversations), {@code --no-session-cap}, {@code
  * --max-per-session N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code
  * --evidence-cosine X --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest
  * remember|capture} (default remember; capture observes each memory as a prompt, see {@link
@@ -280,7 +282,10 @@ public final class RetrievalEval {
   static MemoryStore openStore(String name) {
     return switch (name) {
       case "lucene" -> LuceneMemoryStore.inMemory();
-      default -> throw new IllegalArgumentException("unknown store '" + name + "'; known: lucene");
+      case "lucene-per-scope" -> new ScopeRoutedStore(LuceneMemoryStore::inMemory);
+      default ->
+          throw new IllegalArgumentException(
+              "unknown store '" + name + "'; known: lucene, lucene-per-scope");
     };
   }
 }
