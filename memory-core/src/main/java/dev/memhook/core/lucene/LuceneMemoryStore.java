@@ -243,8 +243,10 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Approximate nearest neighbours by HNSW with the scope and latest filter applied during the
-   * graph search; {@code max(k, efSearch)} candidates are gathered and the best {@code k} returned.
+   * Nearest neighbours by cosine among the latest memories of the scope: exact for a scope of at
+   * most 4,096 documents, else approximate, by HNSW with the scope and latest filter applied during
+   * the graph search; {@code max(k, efSearch)} candidates are gathered and the best {@code k}
+   * returned.
    *
    * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
    */

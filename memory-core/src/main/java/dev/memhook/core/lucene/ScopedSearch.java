@@ -7,13 +7,17 @@ import dev.memhook.api.Scope;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionTerminatedException;
@@ -25,12 +29,14 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopDocsCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -111,16 +117,78 @@ final class ScopedSearch {
   }
 
   /**
-   * The (approximately) nearest latest memories of {@code scope} to {@code target}, a unit vector:
-   * HNSW with the scope as pre-filter, gathering {@code max(k, candidates)} before the cut to
-   * {@code k}.
+   * Scopes of at most this many documents are searched exactly: every vector of the scope is
+   * compared with the target. HNSW with the scope as a pre-filter lost a quarter of the vector
+   * signal's recall on the coding dev set, where two scopes share one index and many memories are
+   * near-duplicates (see benchmarks/RESULTS.md), while comparing a few thousand vectors costs about
+   * what one graph search does. Larger scopes keep the graph.
+   */
+  static final int EXACT_SEARCH_MAX_DOCS = 4_096;
+
+  /**
+   * The nearest latest memories of {@code scope} to {@code target}, a unit vector: exactly for a
+   * scope of at most {@link #EXACT_SEARCH_MAX_DOCS} documents ({@link #exactNearest}), else
+   * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)}
+   * before the cut to {@code k}. Scores are Lucene's for the index's similarity either way.
    */
   static TopDocs nearest(IndexSearcher searcher, float[] target, Scope scope, int k, int candidates)
       throws IOException {
+    int inScope = searcher.getIndexReader().docFreq(new Term(F_LIVE, scope.value()));
+    if (inScope == 0) {
+      return TopDocsCollector.EMPTY_TOPDOCS;
+    }
+    if (inScope <= EXACT_SEARCH_MAX_DOCS) {
+      return exactNearest(searcher, target, scope, cap(searcher, k));
+    }
     Query q =
         new KnnFloatVectorQuery(
             F_VECTOR, target, cap(searcher, Math.max(k, candidates)), inScope(scope));
     return searcher.search(q, cap(searcher, k));
+  }
+
+  /**
+   * Every latest memory of {@code scope} compared with {@code target}, the best {@code k} kept in a
+   * small heap: the scope's postings walked beside the vectors, segment by segment, deleted
+   * documents and documents without a vector skipped. Ties go to the lower document.
+   */
+  static TopDocs exactNearest(IndexSearcher searcher, float[] target, Scope scope, int k)
+      throws IOException {
+    PriorityQueue<ScoreDoc> best =
+        new PriorityQueue<>(
+            k + 1,
+            Comparator.<ScoreDoc>comparingDouble(d -> d.score)
+                .thenComparing(d -> d.doc, Comparator.reverseOrder()));
+    Term live = new Term(F_LIVE, scope.value());
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      LeafReader reader = leaf.reader();
+      PostingsEnum inScope = reader.postings(live, PostingsEnum.NONE);
+      FloatVectorValues vectors = inScope == null ? null : reader.getFloatVectorValues(F_VECTOR);
+      if (vectors == null) {
+        continue;
+      }
+      VectorSimilarityFunction similarity =
+          reader.getFieldInfos().fieldInfo(F_VECTOR).getVectorSimilarityFunction();
+      Bits liveDocs = reader.getLiveDocs();
+      for (int doc = inScope.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = inScope.nextDoc()) {
+        if ((liveDocs != null && !liveDocs.get(doc))
+            || (vectors.docID() < doc && vectors.advance(doc) != doc)
+            || vectors.docID() != doc) {
+          continue;
+        }
+        best.add(
+            new ScoreDoc(leaf.docBase + doc, similarity.compare(target, vectors.vectorValue())));
+        if (best.size() > k) {
+          best.poll();
+        }
+      }
+    }
+    ScoreDoc[] hits = new ScoreDoc[best.size()];
+    for (int i = hits.length - 1; i >= 0; i--) {
+      hits[i] = best.poll();
+    }
+    return new TopDocs(new TotalHits(hits.length, TotalHits.Relation.EQUAL_TO), hits);
   }
 
   /** {@code k} bounded by the number of documents, so a huge {@code k} allocates nothing huge. */

@@ -108,11 +108,12 @@
  * syntax, so {@code :}, {@code /}, {@code (} are just separators) into one flat disjunction: a term
  * query per distinct query term on {@code text}, the exact terms on {@code text_exact} at half that
  * weight, English function words left out of both, optionally the whole query as a phrase on {@code
- * phrase} (up to 16 tokens; off by default), and SHA matches at boost 3. Vectors: HNSW (max
- * connections 16, beam width 100, optional 7-bit scalar quantization) searched with the scope and
- * latest filter as a pre-filter, gathering {@code max(k, efSearch = 100)} candidates before the
- * cut; the score returned is the cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}).
- * Related: one constant-score clause per concept or file, so the score is the number shared.
+ * phrase} (up to 16 tokens; off by default), and SHA matches at boost 3. Vectors: a scope of at
+ * most 4,096 documents is searched exactly; a larger one by HNSW (max connections 16, beam width
+ * 100, optional 7-bit scalar quantization) with the scope and latest filter as a pre-filter,
+ * gathering {@code max(k, efSearch = 100)} candidates before the cut; the score returned is the
+ * cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one constant-score clause per
+ * concept or file, so the score is the number shared.
  *
  * <h2>Analysis</h2>
  *
