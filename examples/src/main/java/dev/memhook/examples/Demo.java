@@ -258,7 +258,7 @@ public final class Demo {
     if (injected.isEmpty()) {
       throw new DemoFailure(
           "nothing was injected in conversation 2: recall found no memory of conversation 1\n"
-              + receiptLines(receipts));
+              + ReceiptLines.of(receipts));
     }
     if (!model.isScripted()) {
       return realModelEnding(captured, injected, messages, out);
@@ -278,7 +278,7 @@ public final class Demo {
                         "the model did not fetch a memory: none of the injected summaries ("
                             + injected
                             + ") mentions cents\n"
-                            + receiptLines(receipts)));
+                            + ReceiptLines.of(receipts)));
     MemoryId fetchedId = MemoryId.of(String.valueOf(fetch.arguments().get("id")));
     String fetchResult =
         messages.stream()
@@ -336,34 +336,6 @@ public final class Demo {
       fetchedId = MemoryId.of(id);
     }
     return new Story(captured, injected, fetchedId, null, answer);
-  }
-
-  /** What the hook's receipts say about each attempt and its candidates, a line each. */
-  private static String receiptLines(List<InjectionReceipt> receipts) {
-    StringBuilder why = new StringBuilder();
-    for (InjectionReceipt r : receipts) {
-      why.append(r.phase())
-          .append(": recall ")
-          .append(r.recall().status())
-          .append(" ")
-          .append(r.recall().detail())
-          .append(", gate ")
-          .append(r.gate().status())
-          .append(" ")
-          .append(r.gate().detail())
-          .append('\n');
-      r.candidates()
-          .forEach(
-              c ->
-                  why.append("  ")
-                      .append(c.id())
-                      .append(' ')
-                      .append(c.decision())
-                      .append(": ")
-                      .append(c.detail())
-                      .append('\n'));
-    }
-    return why.length() == 0 ? "the hook made no injection attempt" : why.toString();
   }
 
   private static void header(PrintStream out, String title) {
