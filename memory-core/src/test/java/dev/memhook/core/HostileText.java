@@ -176,6 +176,15 @@ public final class HostileText {
     return ofLength(random.nextInt(random.nextBoolean() ? 64 : 4_000));
   }
 
+  /**
+   * Like {@link #of}, with unpaired surrogates replaced by U+FFFD as {@code MemoryService} does
+   * before a memory reaches a store: text for memories written to a store directly, which refuses
+   * unpaired surrogates. The same length as {@link #of} would give.
+   */
+  public static String storable(SplittableRandom random, int length) {
+    return dev.memhook.core.internal.observe.FieldText.wellFormed(of(random, length));
+  }
+
   /** {@code length} characters mixing plain text, awkward characters, pairs and breakers. */
   public static String of(SplittableRandom random, int length) {
     StringBuilder out = new StringBuilder(length + 80);

@@ -67,6 +67,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Scores:</b> {@link #searchText} returns raw BM25 sums, bounded by the ceiling it returns
  *       with them; {@link #searchVector} returns cosine similarity in [-1, 1]; {@link
  *       #searchRelated} returns the number of shared concepts and files.
+ *   <li><b>Text:</b> a memory or forget record holding an unpaired UTF-16 surrogate is refused with
+ *       {@link IllegalArgumentException} and nothing is written: the index stores text as UTF-8,
+ *       which cannot carry one ({@code MemoryService} replaces them with U+FFFD first).
  *   <li><b>Empty inputs:</b> a text query that analyzes to no terms, a zero query vector and empty
  *       concept and file sets all return an empty list. A memory put with a zero embedding is
  *       stored and text-searchable but never returned by {@link #searchVector}.

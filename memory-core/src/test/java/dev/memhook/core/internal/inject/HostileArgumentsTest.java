@@ -78,7 +78,7 @@ class HostileArgumentsTest {
                         + "token-"
                         + scope.value()
                         + " "
-                        + HostileText.of(r, r.nextInt(3_000)))
+                        + HostileText.storable(r, r.nextInt(3_000)))
                 .build();
         lucene.put(m, Embedding.of(1f, 0f));
         all.add(lucene.get(m.id()).orElseThrow());

@@ -60,14 +60,14 @@ final class ToolFixtures {
     int attributeCount = bigMetadata ? 50 : r.nextInt(4);
     for (int i = 0; i < attributeCount; i++) {
       attributes.put(
-          "k" + i + HostileText.of(r, r.nextInt(bigMetadata ? 95 : 20)),
-          HostileText.of(r, r.nextInt(bigMetadata ? MemoryDraft.MAX_ATTRIBUTE_VALUE : 50)));
+          "k" + i + HostileText.storable(r, r.nextInt(bigMetadata ? 95 : 20)),
+          HostileText.storable(r, r.nextInt(bigMetadata ? MemoryDraft.MAX_ATTRIBUTE_VALUE : 50)));
     }
     Memory.Builder b =
-        memory(id, scope, "x" + HostileText.of(r, length - 1))
-            .title(HostileText.of(r, r.nextInt(MemoryDraft.MAX_TITLE + 1)))
+        memory(id, scope, "x" + HostileText.storable(r, length - 1))
+            .title(HostileText.storable(r, r.nextInt(MemoryDraft.MAX_TITLE + 1)))
             .summary(
-                HostileText.of(
+                HostileText.storable(
                     r,
                     r.nextBoolean()
                         ? MemoryDraft.MAX_SUMMARY
@@ -80,10 +80,10 @@ final class ToolFixtures {
             .files(
                 strings(
                     r, bigMetadata ? MemoryDraft.MAX_FILES : r.nextInt(4), bigMetadata ? 499 : 20))
-            .origin(Origin.tool("t" + HostileText.of(r, r.nextInt(bigMetadata ? 199 : 10))))
+            .origin(Origin.tool("t" + HostileText.storable(r, r.nextInt(bigMetadata ? 199 : 10))))
             .attributes(attributes);
     if (r.nextBoolean()) {
-      b.sourceSession("s" + HostileText.of(r, r.nextInt(bigMetadata ? 199 : 20)));
+      b.sourceSession("s" + HostileText.storable(r, r.nextInt(bigMetadata ? 199 : 20)));
     }
     return b.build();
   }
@@ -91,7 +91,7 @@ final class ToolFixtures {
   private static List<String> strings(SplittableRandom r, int count, int maxLength) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      out.add("c" + HostileText.of(r, r.nextInt(maxLength)));
+      out.add("c" + HostileText.storable(r, r.nextInt(maxLength)));
     }
     return out;
   }
