@@ -17,6 +17,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.HostileText;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.internal.observe.FieldText;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
@@ -52,7 +53,10 @@ class PromptInjectionTest {
   @ParameterizedTest(name = "[{index}]")
   @MethodSource("hostile")
   void hostileMemoryText_reachesTheModelAsOneStringValue_inExactlyTheHooksTwoMessages(
-      String hostile) throws Exception {
+      String breaker) throws Exception {
+    // written straight into the store, as MemoryService would have stored it: the store refuses
+    // unpaired surrogates, which the service replaces with U+FFFD
+    String hostile = FieldText.wellFormed(breaker);
     MemoryStore store = LuceneMemoryStore.inMemory();
     HashingEmbedder embedder = HashingEmbedder.create();
     try (MemoryService service = Memhook.builder().store(store).embedder(embedder).build()) {
