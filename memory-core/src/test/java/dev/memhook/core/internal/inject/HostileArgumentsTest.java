@@ -66,23 +66,28 @@ class HostileArgumentsTest {
     MemoryStore lucene = LuceneMemoryStore.inMemory();
     lucene.attach(new EmbeddingSpace("test", 2));
     List<Memory> all = new ArrayList<>();
-    for (Scope scope : SCOPES) {
-      for (int i = 0; i < 4; i++) {
-        Memory m =
-            memory(
-                    "m_" + scope.value().replace('/', '_') + "_" + i,
-                    scope,
-                    "about "
-                        + scope
-                        + " "
-                        + "token-"
-                        + scope.value()
-                        + " "
-                        + HostileText.storable(r, r.nextInt(3_000)))
-                .build();
-        lucene.put(m, Embedding.of(1f, 0f));
-        all.add(lucene.get(m.id()).orElseThrow());
+    try {
+      for (Scope scope : SCOPES) {
+        for (int i = 0; i < 4; i++) {
+          Memory m =
+              memory(
+                      "m_" + scope.value().replace('/', '_') + "_" + i,
+                      scope,
+                      "about "
+                          + scope
+                          + " "
+                          + "token-"
+                          + scope.value()
+                          + " "
+                          + HostileText.storable(r, r.nextInt(3_000)))
+                  .build();
+          lucene.put(m, Embedding.of(1f, 0f));
+          all.add(lucene.get(m.id()).orElseThrow());
+        }
       }
+    } catch (RuntimeException e) {
+      // a failure here happens before any assertion that names the seed
+      throw new AssertionError("storing the generated memories failed; " + where, e);
     }
     Map<Scope, Long> counts = new HashMap<>();
     SCOPES.forEach(s -> counts.put(s, lucene.count(s)));
