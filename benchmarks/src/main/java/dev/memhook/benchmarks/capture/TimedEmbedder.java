@@ -6,6 +6,7 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * An {@link Embedder} that delegates every call and sums the time spent in {@code embed}, {@code
@@ -29,39 +30,29 @@ final class TimedEmbedder implements Embedder {
 
   @Override
   public Embedding embed(String text) {
-    long t0 = System.nanoTime();
-    try {
-      return delegate.embed(text);
-    } finally {
-      countBatch(t0, List.of(text));
-    }
+    return timed(List.of(text), () -> delegate.embed(text));
   }
 
   @Override
   public List<Embedding> embedAll(List<String> batch) {
-    long t0 = System.nanoTime();
-    try {
-      return delegate.embedAll(batch);
-    } finally {
-      countBatch(t0, batch);
-    }
+    return timed(batch, () -> delegate.embedAll(batch));
   }
 
   @Override
   public Embedding embedQuery(String text) {
-    long t0 = System.nanoTime();
-    try {
-      return delegate.embedQuery(text);
-    } finally {
-      countBatch(t0, List.of(text));
-    }
+    return timed(List.of(text), () -> delegate.embedQuery(text));
   }
 
   @Override
   public List<Embedding> embedDocuments(List<String> batch) {
+    return timed(batch, () -> delegate.embedDocuments(batch));
+  }
+
+  /** Runs {@code call} and counts {@code batch} with its time, whether or not it throws. */
+  private <T> T timed(List<String> batch, Supplier<T> call) {
     long t0 = System.nanoTime();
     try {
-      return delegate.embedDocuments(batch);
+      return call.get();
     } finally {
       countBatch(t0, batch);
     }

@@ -142,7 +142,7 @@ final class TextQueryBuilder {
         if (!inScope(searcher, t, scope)) {
           return 0;
         }
-        sum += idf(searcher, t, scope);
+        sum += idf(searcher, t, true);
       }
       return boost * sum;
     }
@@ -151,7 +151,11 @@ final class TextQueryBuilder {
 
   /** What {@code term} counts in the ceiling, by the rules of {@link #ceiling}. */
   private static double idf(IndexSearcher searcher, Term term, Scope scope) throws IOException {
-    boolean held = inScope(searcher, term, scope);
+    return idf(searcher, term, inScope(searcher, term, scope));
+  }
+
+  /** {@link #idf(IndexSearcher, Term, Scope)} once it is known whether the scope holds the term. */
+  private static double idf(IndexSearcher searcher, Term term, boolean held) throws IOException {
     if (!held && !term.field().equals(F_TEXT)) {
       return 0;
     }

@@ -88,15 +88,7 @@ final class PairInjector {
       }
     }
     if (ids.isEmpty()) {
-      receipts.add(
-          AttemptReceipts.answered(
-              attempt,
-              clock.instant(),
-              recalled.took(),
-              outcome,
-              List.of(),
-              PhaseStatus.skipped("nothing new to inject"),
-              reportsDelivery.getAsBoolean()));
+      addReceipt(attempt, recalled, List.of(), PhaseStatus.skipped("nothing new to inject"));
       return CompletableFuture.completedFuture(null);
     }
     List<String> idStrings = ids.stream().map(MemoryId::value).toList();
@@ -121,32 +113,37 @@ final class PairInjector {
               ids.forEach(injected::remove);
             }
             Throwable cause = AsyncMemoryHook.unwrap(error);
-            receipts.add(
-                AttemptReceipts.answered(
-                    attempt,
-                    clock.instant(),
-                    recalled.took(),
-                    outcome,
-                    List.of(),
-                    new PhaseStatus(PhaseStatus.Status.FAILED, took, String.valueOf(cause)),
-                    reportsDelivery.getAsBoolean()));
+            addReceipt(
+                attempt,
+                recalled,
+                List.of(),
+                new PhaseStatus(PhaseStatus.Status.FAILED, took, String.valueOf(cause)));
             events.failed(phase, cause);
             return null;
           }
           if (phase == HookPhase.AFTER_SEND) {
             chat.setNeedsResend();
           }
-          receipts.add(
-              AttemptReceipts.answered(
-                  attempt,
-                  clock.instant(),
-                  recalled.took(),
-                  outcome,
-                  ids,
-                  new PhaseStatus(PhaseStatus.Status.OK, took, ""),
-                  reportsDelivery.getAsBoolean()));
+          addReceipt(attempt, recalled, ids, new PhaseStatus(PhaseStatus.Status.OK, took, ""));
           events.injected(phase, ids);
           return null;
         });
+  }
+
+  /** Records the attempt's receipt: what {@code recalled} found, what was injected, and how. */
+  private void addReceipt(
+      AttemptReceipts.Attempt attempt,
+      Recalled recalled,
+      List<MemoryId> injectedIds,
+      PhaseStatus injection) {
+    receipts.add(
+        AttemptReceipts.answered(
+            attempt,
+            clock.instant(),
+            recalled.took(),
+            recalled.outcome(),
+            injectedIds,
+            injection,
+            reportsDelivery.getAsBoolean()));
   }
 }
