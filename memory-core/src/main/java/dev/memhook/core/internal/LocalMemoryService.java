@@ -1,6 +1,5 @@
 package dev.memhook.core.internal;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
 import dev.memhook.api.CaptureEvent;
@@ -26,14 +25,10 @@ import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.capture.OpenCapture;
-import dev.memhook.core.internal.capture.QuotedTurns;
-import dev.memhook.core.internal.capture.ServiceWrites;
-import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
 import dev.memhook.core.internal.inject.HookEvents;
@@ -46,7 +41,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +55,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@link MemoryService} that {@code Memhook.builder()} builds: it wires the data path in order,
- * observe ({@link MemoryIntake}: validate, sanitize, complete) → store → index (the store's) →
- * recall ({@link RecallEngine}) → inject ({@link AsyncMemoryHook}, {@link GetMemoryTool}).
+ * observe ({@link MemoryIntake}: validate, sanitize, complete) → store ({@link MemoryWrites}:
+ * embed, put, version, erase) → index (the store's) → recall ({@link RecallEngine}) → inject
+ * ({@link AsyncMemoryHook}, {@link GetMemoryTool}).
  *
  * <p>Thread-safe. Owns the store, the embedder and, when it created it, the executor.
  */
@@ -70,21 +65,17 @@ public final class LocalMemoryService implements MemoryService {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryService.class);
 
-  /** Versions one forget follows back at most: a guard against a cycle in a damaged store. */
-  private static final int MAX_VERSIONS_FORGOTTEN = 10_000;
-
   private final MemoryStore store;
   private final Embedder embedder;
   private final RecallEngine engine;
   private final MemoryIntake intake;
+  private final MemoryWrites writes;
   private final Clock clock;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
 
   /** Live hooks by chat service identity; guarded by itself. */
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
-
-  private final Object writeLock = new Object();
 
   /** What every string a listener may read goes through first. */
   private final Sanitizer sanitizer;
@@ -120,6 +111,7 @@ public final class LocalMemoryService implements MemoryService {
     this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
+    this.writes = new MemoryWrites(store, embedder, intake);
     store.attach(embedder.space());
     // last: the pipeline's worker starts at once and may store consolidated memories through this
     this.capture =
@@ -132,17 +124,7 @@ public final class LocalMemoryService implements MemoryService {
                 store,
                 embedder,
                 intake,
-                new ServiceWrites() {
-                  @Override
-                  public Memory remember(MemoryDraft draft) {
-                    return store(draft);
-                  }
-
-                  @Override
-                  public Memory update(MemoryId id, MemoryDraft draft) {
-                    return storeNewVersion(id, draft);
-                  }
-                },
+                writes,
                 journalDirectory,
                 event -> dispatch.publish(l -> l.captured(event)));
   }
@@ -151,15 +133,7 @@ public final class LocalMemoryService implements MemoryService {
   public Memory remember(MemoryDraft draft) {
     Objects.requireNonNull(draft, "draft");
     checkOpen();
-    return store(draft);
-  }
-
-  private Memory store(MemoryDraft draft) {
-    Memory memory = intake.newMemory(draft);
-    // embed is the document side of an asymmetric embedder; recall queries use embedQuery
-    Embedding embedding = embedder.embed(EmbeddingText.of(memory));
-    store.put(memory, embedding);
-    return memory;
+    return writes.remember(draft);
   }
 
   @Override
@@ -167,20 +141,7 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(draft, "draft");
     checkOpen();
-    return storeNewVersion(id, draft);
-  }
-
-  private Memory storeNewVersion(MemoryId id, MemoryDraft draft) {
-    // one writer at a time, so two updates of one version cannot both succeed
-    synchronized (writeLock) {
-      Memory previous =
-          store.get(id).orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
-      checkArgument(previous.latest(), "%s is not the latest version; update the latest one", id);
-      Memory next = intake.nextVersion(previous, draft);
-      Embedding embedding = embedder.embed(EmbeddingText.of(next));
-      store.putNewVersion(next, embedding);
-      return next;
-    }
+    return writes.update(id, draft);
   }
 
   @Override
@@ -204,51 +165,24 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(reason, "reason");
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
-    Set<String> capturedSessions = new HashSet<>();
-    List<Memory> captured = new ArrayList<>();
-    boolean forgot;
-    synchronized (writeLock) {
-      // the memory and every older version it supersedes, erased in one store write
-      List<ForgetRecord> versions = new ArrayList<>();
-      MemoryId next = id;
-      while (next != null && versions.size() < MAX_VERSIONS_FORGOTTEN) {
-        Optional<Memory> memory = store.get(next);
-        if (memory.isEmpty()) {
-          break;
-        }
-        versions.add(request.recordFor(memory.get()));
-        if (QuotedTurns.captured(memory.get()) && memory.get().sourceSession() != null) {
-          capturedSessions.add(memory.get().sourceSession());
-          captured.add(memory.get());
-        }
-        next = memory.get().supersedes();
-      }
-      // the turn after a captured one quotes it as context: put it back without, so the store's
-      // erase (which rewrites every segment holding a replaced or deleted document) takes both
-      List<MemoryId> forgottenIds = versions.stream().map(ForgetRecord::id).toList();
-      for (Memory turn : captured) {
-        for (Memory cleared : QuotedTurns.quoting(store, turn, forgottenIds)) {
-          store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
-        }
-      }
-      forgot = !versions.isEmpty() && store.deleteAll(versions) > 0;
+    Optional<Set<String>> capturedSessions = writes.forget(id, request);
+    if (capturedSessions.isEmpty()) {
+      return false;
     }
     // outside the write lock: erasing waits for capture, whose consolidation may write
-    if (forgot && capture != null && !capturedSessions.isEmpty()) {
-      capture.forgotten(capturedSessions);
+    if (capture != null && !capturedSessions.get().isEmpty()) {
+      capture.forgotten(capturedSessions.get());
     }
-    if (forgot) {
-      CaptureEvent event =
-          new CaptureEvent(
-              CaptureEvent.Kind.MEMORY_FORGOTTEN,
-              clock.instant(),
-              null,
-              null,
-              id,
-              "forgotten by " + request.actor());
-      dispatch.publish(l -> l.captured(event));
-    }
-    return forgot;
+    CaptureEvent event =
+        new CaptureEvent(
+            CaptureEvent.Kind.MEMORY_FORGOTTEN,
+            clock.instant(),
+            null,
+            null,
+            id,
+            "forgotten by " + request.actor());
+    dispatch.publish(l -> l.captured(event));
+    return true;
   }
 
   @Override
