@@ -47,10 +47,10 @@ final class BatchEmbedding {
    * One vector per text, in the order of {@code texts}; an unmodifiable list, empty for no texts
    * (without calling the model).
    *
-   * @param model pools one vector per sequence of a batch, in batch order; its exceptions pass
-   *     through
+   * @param model pools one vector per sequence of each batch of a list, in list and batch order (it
+   *     may run the batches at once); its exceptions pass through
    */
-  List<Embedding> embedAll(List<String> texts, Function<TokenBatch, float[][]> model) {
+  List<Embedding> embedAll(List<String> texts, Function<List<TokenBatch>, float[][][]> model) {
     if (texts.isEmpty()) {
       return List.of();
     }
@@ -73,25 +73,31 @@ final class BatchEmbedding {
 
   /**
    * Runs {@code sequences} through {@code model} in length-sorted batches of at most {@code
-   * batchSize} and returns their vectors in the order of {@code sequences}.
+   * batchSize}, all handed to {@code model} in one call, and returns their vectors in the order of
+   * {@code sequences}.
    */
   static float[][] runSorted(
-      List<long[]> sequences, int batchSize, Function<TokenBatch, float[][]> model) {
+      List<long[]> sequences, int batchSize, Function<List<TokenBatch>, float[][][]> model) {
     Integer[] order = new Integer[sequences.size()];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
     Arrays.sort(order, Comparator.comparingInt(i -> sequences.get(i).length));
-    float[][] vectors = new float[sequences.size()][];
+    List<TokenBatch> batches = new ArrayList<>();
     for (int from = 0; from < order.length; from += batchSize) {
       int to = Math.min(order.length, from + batchSize);
       long[][] chunk = new long[to - from][];
       for (int i = from; i < to; i++) {
         chunk[i - from] = sequences.get(order[i]);
       }
-      float[][] out = model.apply(new TokenBatch(chunk));
-      for (int i = from; i < to; i++) {
-        vectors[order[i]] = out[i - from];
+      batches.add(new TokenBatch(chunk));
+    }
+    float[][][] out = model.apply(batches);
+    float[][] vectors = new float[sequences.size()][];
+    for (int b = 0; b < batches.size(); b++) {
+      int from = b * batchSize;
+      for (int i = 0; i < batches.get(b).size(); i++) {
+        vectors[order[from + i]] = out[b][i];
       }
     }
     return vectors;

@@ -117,7 +117,10 @@ public final class DjlEmbedderBuilder {
 
   /**
    * How many calls may run at once, each with its own DJL predictor; default the number of
-   * available processors. Predictors share one model, so more costs little memory.
+   * available processors. Predictors share one model, so more costs little memory. With {@link
+   * #intraOpThreads(int)} set, the batches of one {@code embedAll} also run on up to this many
+   * threads at once (the caller and helper threads with predictors of their own, never more calls
+   * than cores), so a long list of texts uses the cores a single call leaves idle.
    */
   public DjlEmbedderBuilder predictorPoolSize(int size) {
     int checked = EmbedderSettings.checkPositive("predictorPoolSize", size);

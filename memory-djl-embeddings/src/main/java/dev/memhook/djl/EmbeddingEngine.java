@@ -9,9 +9,10 @@ import java.util.List;
  * of predictors on them and the batching of texts, which together embed lists of texts as stored
  * documents or as search queries (each side with its own prefix, see {@link TextPrefixes}).
  *
- * <p>Thread-safe: up to the pool size of calls run at once, each with its own predictor, and
- * further callers wait. {@link #close()} waits for calls in flight, then releases the predictors,
- * the model, the tokenizer and the files; later calls throw {@link IllegalStateException}.
+ * <p>Thread-safe: up to the pool size of model calls run at once, each with its own predictor, and
+ * further callers wait; the batches of one call may run on several predictors at once (see {@link
+ * ParallelBatches}). {@link #close()} waits for calls in flight, then releases the predictors, the
+ * model, the tokenizer and the files; later calls throw {@link IllegalStateException}.
  */
 final class EmbeddingEngine {
   private final ModelFiles files;
@@ -19,16 +20,19 @@ final class EmbeddingEngine {
   private final PredictorPool<Predictor<TokenBatch, float[][]>> predictors;
   private final BatchEmbedding documents;
   private final BatchEmbedding queries;
+  private final ParallelBatches<Predictor<TokenBatch, float[][]>> runner;
   private final int dimension;
 
   private EmbeddingEngine(
       ModelFiles files,
       LoadedModel model,
       PredictorPool<Predictor<TokenBatch, float[][]>> predictors,
+      ParallelBatches<Predictor<TokenBatch, float[][]>> runner,
       EmbedderSettings settings) {
     this.files = files;
     this.model = model;
     this.predictors = predictors;
+    this.runner = runner;
     TextPrefixes prefixes = settings.prefixes();
     this.documents =
         new BatchEmbedding(
@@ -59,14 +63,26 @@ final class EmbeddingEngine {
     ModelFiles files = source.resolve();
     LoadedModel model = null;
     PredictorPool<Predictor<TokenBatch, float[][]>> predictors = null;
+    PredictorPool<Predictor<TokenBatch, float[][]>> helpers = null;
     try {
       model = LoadedModel.load(files, modelId, settings.pooling(), settings.intraOpThreads());
       predictors =
           PredictorPool.fill(
               settings.predictorPoolSize(), model::newPredictor, Predictor::close, owner);
-      return new EmbeddingEngine(files, model, predictors, settings);
+      int helperCount = helpers(settings);
+      LoadedModel loaded = model;
+      helpers =
+          helperCount == 0
+              ? null
+              : PredictorPool.fill(helperCount, loaded::newPredictor, Predictor::close, owner);
+      ParallelBatches<Predictor<TokenBatch, float[][]>> runner =
+          new ParallelBatches<>(predictors, loaded::predict, helperCount, helpers, owner);
+      return new EmbeddingEngine(files, model, predictors, runner, settings);
     } catch (RuntimeException e) {
       try {
+        if (helpers != null) {
+          helpers.close();
+        }
         if (predictors != null) {
           predictors.close();
         }
@@ -78,6 +94,21 @@ final class EmbeddingEngine {
       }
       throw e;
     }
+  }
+
+  /**
+   * How many helper threads join a call of several batches: only when each model call was given a
+   * set number of ONNX Runtime threads, as many more calls as leave no core idle, at most one fewer
+   * than the predictor pool. Without a set number, ONNX Runtime already spreads one call over every
+   * core, and more calls at once would only compete for them.
+   */
+  static int helpers(EmbedderSettings settings) {
+    if (settings.intraOpThreads().isEmpty()) {
+      return 0;
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    int concurrent = Math.max(1, cores / settings.intraOpThreads().getAsInt());
+    return Math.min(settings.predictorPoolSize() - 1, concurrent - 1);
   }
 
   /** The number of dimensions of the model's vectors. */
@@ -102,8 +133,7 @@ final class EmbeddingEngine {
   }
 
   private List<Embedding> embed(BatchEmbedding batches, List<String> texts) {
-    return predictors.withPredictor(
-        predictor -> batches.embedAll(texts, batch -> model.predict(predictor, batch)));
+    return batches.embedAll(texts, runner::run);
   }
 
   /**
@@ -116,6 +146,7 @@ final class EmbeddingEngine {
     if (!predictors.close()) {
       return false;
     }
+    runner.close();
     try {
       model.close();
     } finally {

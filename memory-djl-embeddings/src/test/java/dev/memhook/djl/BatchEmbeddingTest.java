@@ -13,11 +13,19 @@ import org.junit.jupiter.api.Test;
 class BatchEmbeddingTest {
 
   /** Records each batch's sequences and pools a sequence to {length, first id}. */
-  static final class RecordingModel implements Function<TokenBatch, float[][]> {
+  static final class RecordingModel implements Function<List<TokenBatch>, float[][][]> {
     final List<List<String>> batches = new ArrayList<>();
 
     @Override
-    public float[][] apply(TokenBatch batch) {
+    public float[][][] apply(List<TokenBatch> all) {
+      float[][][] out = new float[all.size()][][];
+      for (int b = 0; b < all.size(); b++) {
+        out[b] = one(all.get(b));
+      }
+      return out;
+    }
+
+    private float[][] one(TokenBatch batch) {
       List<String> seen = new ArrayList<>();
       float[][] out = new float[batch.size()][];
       for (int i = 0; i < batch.size(); i++) {
