@@ -33,9 +33,10 @@ import java.util.UUID;
  * ConversationTexts}, over a {@link CodeVocabulary}. All of them draw from one {@link Random}, in
  * the order the events need them.
  *
- * <p>Not thread-safe; a generator makes one stream.
+ * <p>Not thread-safe; a generator makes one stream. Public for the soak, which posts the same
+ * stream.
  */
-final class AgentEvents {
+public final class AgentEvents {
 
   /** When the first session starts. */
   static final Instant START = Instant.parse("2026-03-02T09:00:00Z");
@@ -59,7 +60,8 @@ final class AgentEvents {
   private String cwd;
   private Instant time = START;
 
-  AgentEvents(long seed) {
+  /** The stream of {@code seed}. */
+  public AgentEvents(long seed) {
     this.random = new Random(seed);
     CodeVocabulary words = new CodeVocabulary(random);
     this.bash = new BashToolData(random, words);
@@ -77,7 +79,7 @@ final class AgentEvents {
   }
 
   /** The next event of the stream. */
-  LifecycleEvent next() {
+  public LifecycleEvent next() {
     if (sessionLeft == 0) {
       sessionLeft = 30 + random.nextInt(41);
       sessionId = new UUID(random.nextLong(), random.nextLong()).toString();
@@ -119,7 +121,7 @@ final class AgentEvents {
    * The word only event {@code i} of a stream names: letters only (four consonant-vowel syllables
    * and a final {@code x}, so no stemmer shortens it), distinct for every {@code i} below 70⁴.
    */
-  static String uniqueWord(int i) {
+  public static String uniqueWord(int i) {
     StringBuilder sb = new StringBuilder(9);
     int n = i;
     for (int s = 0; s < 4; s++) {
@@ -131,7 +133,7 @@ final class AgentEvents {
   }
 
   /** An event as the JSON a hook script posts, with the tool input as a JSON value. */
-  static String toJson(LifecycleEvent e) {
+  public static String toJson(LifecycleEvent e) {
     ObjectNode root = JSON.createObjectNode();
     root.put("hookType", e.hookType().wireName());
     root.put("sessionId", e.sessionId());

@@ -1,10 +1,11 @@
 package dev.memhook.benchmarks.soak;
 
 /**
- * The soak, as a program: 16 hooked chat services and direct remember / recall / forget callers
- * over one service preloaded with 100,000 memories, for 10 minutes by default; prints a report and
- * exits with status 1 if any check failed (see {@link SoakRun} and the workers for the checks, and
- * {@link SoakConfig#parse} for the options).
+ * The soak, as a program: 16 hooked chat services, direct remember / recall / forget callers and
+ * two observers posting a coding agent's lifecycle events, over one service preloaded with 100,000
+ * memories, for 10 minutes by default; prints a report and exits with status 1 if any check failed
+ * (see {@link SoakRun} and the workers for the checks, and {@link SoakConfig#parse} for the
+ * options).
  *
  * <pre>
  * java -Xmx2g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.soak.Soak [--duration 10m] [--memories 100000] ...

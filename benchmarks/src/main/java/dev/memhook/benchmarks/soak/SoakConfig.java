@@ -12,6 +12,8 @@ import java.util.Locale;
  * @param memories memories preloaded before the mixed phase
  * @param hooks chat services, each with one live hook and one thread driving its turns
  * @param workers threads calling remember, recall and forget directly
+ * @param observers threads posting a coding agent's lifecycle events to {@code observeJson}, each
+ *     one event per {@link #OBSERVE_PAUSE}; 0 runs the service without capture
  * @param scopes scopes the memories and hooks are spread over (at least 2, so isolation is tested)
  * @param duration length of the mixed phase
  * @param seed the seed of the corpus and every worker's choices
@@ -28,6 +30,7 @@ record SoakConfig(
     int memories,
     int hooks,
     int workers,
+    int observers,
     int scopes,
     Duration duration,
     long seed,
@@ -39,13 +42,21 @@ record SoakConfig(
     double heapGrowthRatio,
     Path directory) {
 
+  /** The pause between two events of one observer: a busy agent's pace. */
+  static final Duration OBSERVE_PAUSE = Duration.ofMillis(20);
+
   /** Absolute slack of the heap growth rule, so noise on a small heap is not a leak. */
   static final long HEAP_SLACK_BYTES = 32L << 20;
 
   SoakConfig {
-    if (memories < 1 || hooks < 1 || workers < 0 || scopes < 2 || turnsPerConversation < 1) {
+    if (memories < 1
+        || hooks < 1
+        || workers < 0
+        || observers < 0
+        || scopes < 2
+        || turnsPerConversation < 1) {
       throw new IllegalArgumentException(
-          "need memories >= 1, hooks >= 1, workers >= 0, scopes >= 2, turns >= 1");
+          "need memories >= 1, hooks >= 1, workers >= 0, observers >= 0, scopes >= 2, turns >= 1");
     }
     if (duration.isNegative() || duration.isZero() || stallWindow.isZero()) {
       throw new IllegalArgumentException("duration and stall window must be positive");
@@ -53,14 +64,15 @@ record SoakConfig(
   }
 
   /**
-   * The full soak: 100,000 memories, 16 hooks, 4 direct workers, 8 scopes, 10 minutes, the hashing
-   * embedder, the library's default recall timeout.
+   * The full soak: 100,000 memories, 16 hooks, 4 direct workers, 2 observers, 8 scopes, 10 minutes,
+   * the hashing embedder, the library's default recall timeout.
    */
   static SoakConfig full(long seed) {
     return new SoakConfig(
         100_000,
         16,
         4,
+        2,
         8,
         Duration.ofMinutes(10),
         seed,
@@ -79,6 +91,7 @@ record SoakConfig(
         newMemories,
         hooks,
         workers,
+        observers,
         scopes,
         newDuration,
         seed,
@@ -98,10 +111,10 @@ record SoakConfig(
   }
 
   /**
-   * Parses {@code --memories N --hooks N --workers N --scopes N --duration 10m|30s --seed N
-   * --embedder NAME --turns N --recall-timeout-ms N --stall-seconds N --heap-ratio X --dir PATH};
-   * unset options keep {@link #full(long)}'s values, and without {@code --seed} a new seed is drawn
-   * by {@link Seeds}.
+   * Parses {@code --memories N --hooks N --workers N --observers N --scopes N --duration 10m|30s
+   * --seed N --embedder NAME --turns N --recall-timeout-ms N --stall-seconds N --heap-ratio X --dir
+   * PATH}; unset options keep {@link #full(long)}'s values, and without {@code --seed} a new seed
+   * is drawn by {@link Seeds}.
    *
    * @throws IllegalArgumentException on an unknown option or a bad value
    */
@@ -110,6 +123,7 @@ record SoakConfig(
     int memories = c.memories;
     int hooks = c.hooks;
     int workers = c.workers;
+    int observers = c.observers;
     int scopes = c.scopes;
     Duration duration = c.duration;
     long seed = c.seed;
@@ -129,6 +143,7 @@ record SoakConfig(
         case "--memories" -> memories = Integer.parseInt(v);
         case "--hooks" -> hooks = Integer.parseInt(v);
         case "--workers" -> workers = Integer.parseInt(v);
+        case "--observers" -> observers = Integer.parseInt(v);
         case "--scopes" -> scopes = Integer.parseInt(v);
         case "--duration" -> duration = parseDuration(v);
         case "--seed" -> seed = Long.parseLong(v);
@@ -145,6 +160,7 @@ record SoakConfig(
         memories,
         hooks,
         workers,
+        observers,
         scopes,
         duration,
         seed,

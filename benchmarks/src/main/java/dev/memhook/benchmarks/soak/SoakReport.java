@@ -66,11 +66,12 @@ record SoakReport(
     line(sb, "==== Memhook soak: %s", ok() ? "PASSED" : "FAILED");
     line(
         sb,
-        "config: memories=%d hooks=%d workers=%d scopes=%d duration=%s seed=%d embedder=%s"
-            + " turns/conversation=%d recallTimeout=%dms stallWindow=%ds",
+        "config: memories=%d hooks=%d workers=%d observers=%d scopes=%d duration=%s seed=%d"
+            + " embedder=%s turns/conversation=%d recallTimeout=%dms stallWindow=%ds",
         config.memories(),
         config.hooks(),
         config.workers(),
+        config.observers(),
         config.scopes(),
         config.duration(),
         config.seed(),

@@ -2,6 +2,7 @@ package dev.memhook.benchmarks.soak;
 
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.benchmarks.BenchEmbedders;
 import dev.memhook.benchmarks.BenchStores;
@@ -21,23 +22,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * Runs one soak: preload, then {@code hooks} {@link ChatWorker}s and {@code workers} {@link
- * MemoryWorker}s against one {@link MemoryService} for the configured duration, watched by a {@link
- * Watchdog} and a {@link HeapSampler}; then stops them, settles the checks and reports.
+ * Runs one soak: preload, then {@code hooks} {@link ChatWorker}s, {@code workers} {@link
+ * MemoryWorker}s and {@code observers} {@link ObserveWorker}s against one {@link MemoryService} for
+ * the configured duration, watched by a {@link Watchdog} and a {@link HeapSampler}; then stops
+ * them, settles the checks and reports.
  *
  * <p>Beyond what the workers check as they go, the run itself fails when: a thread does not stop
  * within the stall window after the end (a hang), the live heap grew past {@link HeapTrend}'s rule,
  * {@code close()} of the service hangs, or a kind of work never happened (a soak in which no hook
- * injected proves nothing about at-most-once injection). Not thread-safe; one run at a time per
- * directory.
+ * injected proves nothing about at-most-once injection), or capture lost, failed or miscounted an
+ * observed event ({@link ObserveWorker#verify}). Not thread-safe; one run at a time per directory.
  */
 final class SoakRun {
 
   /** Vector dimension of the corpus: its own vectors are unused (the embedder's are stored). */
   private static final int CORPUS_DIMENSION = 8;
+
+  /** Where observed events are stored: no ledger scope, so isolation from them is checked. */
+  static final Scope CAPTURE_SCOPE = new Scope("soak-capture");
 
   private SoakRun() {}
 
@@ -77,9 +83,16 @@ final class SoakRun {
     try {
       log.printf(Locale.ROOT, "[soak] preloading %d memories into %s%n", corpus.size(), dir);
       preload = Preload.into(dir, corpus, ledger, embedder);
-      // the checks know every memory the soak wrote; a hook's captured turns are not among them
-      // (a soak with capture on is still to write)
-      service = Memhook.builder().directory(dir).embedder(embedder).noCapture().build();
+      // the ledger knows every memory the workers wrote; observed events go to a scope of their
+      // own, and hooks do not capture their turns (ChatWorker), so no recall in a ledger scope may
+      // show anything else
+      Memhook.Builder builder = Memhook.builder().directory(dir).embedder(embedder);
+      if (config.observers() > 0) {
+        builder.capture(CaptureOptions.builder().scope(CAPTURE_SCOPE).build());
+      } else {
+        builder.noCapture();
+      }
+      service = builder.build();
     } catch (RuntimeException e) {
       embedder.close();
       throw e;
@@ -139,6 +152,22 @@ final class SoakRun {
               seeds.nextLong());
       threads.add(new Thread(worker, "soak-memory-" + i));
     }
+    LongAdder observed = new LongAdder();
+    List<ObserveWorker> observers = new ArrayList<>();
+    for (int i = 0; i < config.observers(); i++) {
+      ObserveWorker worker =
+          new ObserveWorker(
+              i,
+              service,
+              findings,
+              stats,
+              watchdog.watch("observe-" + i),
+              stop::get,
+              observed,
+              seeds.nextLong());
+      observers.add(worker);
+      threads.add(new Thread(worker, "soak-observe-" + i));
+    }
     heap.start();
     watchdog.start();
     long start = System.nanoTime();
@@ -163,6 +192,8 @@ final class SoakRun {
     heap.sampleNow();
     heap.close();
     ledger.settle(findings);
+    ObserveWorker.verify(
+        service, CAPTURE_SCOPE, observers, observed.sum(), config.stallWindow(), findings);
     List<HeapSampler.Sample> samples = heap.samples();
     Optional<HeapTrend.Trend> trend = HeapTrend.of(samples, mixed.toNanos());
     trend
@@ -208,7 +239,12 @@ final class SoakRun {
   private static void checkWorkHappened(SoakConfig config, SoakStats stats, Findings findings) {
     Map<Op, LatencyHistogram.Summary> latencies = stats.latencies();
     for (Op op : Op.values()) {
-      boolean expected = op == Op.TURN ? config.hooks() > 0 : config.workers() > 0;
+      boolean expected =
+          switch (op) {
+            case TURN -> config.hooks() > 0;
+            case OBSERVE -> config.observers() > 0;
+            default -> config.workers() > 0;
+          };
       if (expected && latencies.get(op).count() == 0) {
         findings.violation("idle", "no " + op.name().toLowerCase(Locale.ROOT) + " completed");
       }

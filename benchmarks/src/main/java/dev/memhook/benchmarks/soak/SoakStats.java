@@ -13,7 +13,8 @@ final class SoakStats {
     REMEMBER,
     RECALL,
     FORGET,
-    TURN
+    TURN,
+    OBSERVE
   }
 
   private final Map<Op, LatencyHistogram> latency = new LinkedHashMap<>();

@@ -54,6 +54,9 @@ class SoakTest {
         report.documentedExceptions().keySet().stream().noneMatch(k -> k.contains("UNDOCUMENTED")),
         why);
     assertTrue(report.injectedIds() > 0, "hooks injected; " + why);
+    assertTrue(
+        report.outcomes().getOrDefault("observe/accepted", 0L) > 0,
+        "observers' events accepted; " + why);
     assertEquals(0, report.duplicateInjections(), "at-most-once per hook; " + why);
     assertTrue(report.conversations() >= config.hooks(), "conversations verified; " + why);
     assertEquals(
