@@ -109,13 +109,14 @@ final class ObservationDrafts {
    * The memory draft of an observation in its compressed form, with its session's context.
    *
    * <p>A conversation turn is drafted as a host would remember it: what was said, who said it,
-   * when, in which session, after which turn, and nothing else; the service derives its title and
-   * summary from the content as for any memory. A compressed title, summary or fact list would only
-   * repeat the turn's words, and text repeated in a memory's indexed fields ranks it above memories
-   * that say a thing once: on the dev conversations that cost recall and let off-topic questions
-   * through the relevance gate. Its hook type is plain from its origin. A tool or session event is
-   * drafted from its compressed form: title, narrative and facts as the summary, concepts and files
-   * for the graph signal, and its hook type and kind as attributes.
+   * when, in which session, after which turn, and the file paths it names (for the graph signal);
+   * the service derives its title and summary from the content as for any memory. A compressed
+   * title, summary or fact list would only repeat the turn's words, and text repeated in a memory's
+   * indexed fields ranks it above memories that say a thing once: on the dev conversations that
+   * cost recall and let off-topic questions through the relevance gate. Its hook type is plain from
+   * its origin. A tool or session event is drafted from its compressed form: title, narrative and
+   * facts as the summary, concepts and files for the graph signal, and its hook type and kind as
+   * attributes.
    */
   static MemoryDraft draft(Observation o, CompressedObservation c, String context) {
     MemoryDraft.Builder draft =
@@ -127,7 +128,8 @@ final class ObservationDrafts {
             .importance(c.importance())
             .occurredAt(o.occurredAt());
     if (isTurn(o)) {
-      return draft.build();
+      // the paths a turn names link it to the file edits and commands about them (graph signal)
+      return draft.files(c.files()).build();
     }
     Map<String, String> attributes = new LinkedHashMap<>();
     attributes.put(HOOK_TYPE, o.hookType().wireName());
