@@ -1,6 +1,5 @@
 package dev.memhook.core.lucene;
 
-import static dev.memhook.core.lucene.LuceneMemoryStoreForgetErasesTest.termPrefix;
 import static dev.memhook.core.lucene.LuceneStoreFixtures.A;
 import static dev.memhook.core.lucene.LuceneStoreFixtures.open;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +57,7 @@ class LuceneMemoryStoreForgetCrashTest {
           IndexFiles.filesContaining(index, token).isEmpty(),
           "the record is on disk before the forget; " + Seeds.replay(seed));
       assertFalse(
-          IndexFiles.termsContaining(index, termPrefix(token)).isEmpty(),
+          IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty(),
           "the terms are on disk before the forget; " + Seeds.replay(seed));
       in.write("forget\n".getBytes(StandardCharsets.UTF_8));
       in.flush();
@@ -72,7 +71,7 @@ class LuceneMemoryStoreForgetCrashTest {
     assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after the kill");
     assertEquals(
         new TreeSet<String>(),
-        IndexFiles.termsContaining(index, termPrefix(token)),
+        IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)),
         "terms after the kill; " + Seeds.replay(seed));
     try (LuceneMemoryStore store = open(index)) {
       assertTrue(store.get(MemoryId.of("secret")).isEmpty(), "the forget is durable");
