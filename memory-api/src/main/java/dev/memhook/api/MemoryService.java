@@ -49,6 +49,10 @@ public interface MemoryService extends AutoCloseable {
   /**
    * The memory with this id, latest or not, in any scope, or empty if it is unknown or forgotten.
    * For tenant code, use {@link #scoped(Scope)}.
+   *
+   * @throws MemoryStoreException naming the id and what to do if the memory's stored record is
+   *     unreadable (damaged); the other memories stay readable, {@link #recall} skips it, and it is
+   *     counted in {@link #unreadableRecords()}
    */
   Optional<Memory> get(MemoryId id);
 
@@ -198,6 +202,18 @@ public interface MemoryService extends AutoCloseable {
 
   /** The number of latest memories in {@code scope}. */
   long count(Scope scope);
+
+  /**
+   * How many stored records the store has found unreadable (damaged) since this service opened it,
+   * each counted once: a number to monitor, 0 in a healthy store, that only grows. One damaged
+   * record costs that memory only: {@link #recall} and {@link #export} skip it and {@link #get} of
+   * it throws {@link MemoryStoreException}. To rescue what is readable, open the directory
+   * read-only and {@link #export} it; see {@link
+   * dev.memhook.api.spi.MemoryStore#unreadableRecords}.
+   *
+   * @throws IllegalStateException if the service is closed
+   */
+  long unreadableRecords();
 
   /** Detaches all hooks and releases what the service owns. Idempotent. */
   @Override

@@ -115,6 +115,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public long unreadableRecords() {
+    return delegate.unreadableRecords();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

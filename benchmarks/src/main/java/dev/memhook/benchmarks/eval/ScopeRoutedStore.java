@@ -151,6 +151,16 @@ final class ScopeRoutedStore implements MemoryStore {
   }
 
   @Override
+  public long unreadableRecords() {
+    ensureOpen();
+    long unreadable = 0;
+    for (MemoryStore store : new ArrayList<>(byScope.values())) {
+      unreadable += store.unreadableRecords();
+    }
+    return unreadable;
+  }
+
+  @Override
   public synchronized void close() {
     if (closed) {
       return;

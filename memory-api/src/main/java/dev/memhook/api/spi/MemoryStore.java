@@ -168,6 +168,19 @@ public interface MemoryStore extends AutoCloseable {
         getClass().getName() + " cannot list its memories, so it cannot export them");
   }
 
+  /**
+   * How many stored records this store has found unreadable (damaged) since it opened, each counted
+   * once: records that reads of several memories and {@link #export} skip, and whose {@link #get}
+   * throws {@link dev.memhook.api.MemoryStoreException}. A number to monitor: 0 in a healthy store;
+   * it only grows while the store is open (rewriting or deleting a damaged record does not take it
+   * back).
+   *
+   * <p>The default returns 0: a store that finds no damage, or cannot tell, reports none.
+   */
+  default long unreadableRecords() {
+    return 0;
+  }
+
   /** Flushes and releases resources. Idempotent. */
   @Override
   void close();

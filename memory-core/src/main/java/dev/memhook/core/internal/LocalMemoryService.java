@@ -203,6 +203,12 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   @Override
+  public long unreadableRecords() {
+    checkOpen();
+    return store.unreadableRecords();
+  }
+
+  @Override
   public List<ForgetRecord> forgotten(Scope scope) {
     Objects.requireNonNull(scope, "scope");
     checkOpen();

@@ -332,7 +332,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    * The stored records found unreadable (damaged) since the store opened, each counted once, with
    * the documents of segments a read-only open left out: a number to monitor, 0 in a healthy index.
    */
+  @Override
   public long unreadableRecords() {
+    parts.writes().ensureOpen();
     return parts.unreadable().count();
   }
 

@@ -8,6 +8,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.util.Locale;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
@@ -16,8 +18,8 @@ import org.apache.lucene.store.LockObtainFailedException;
 
 /**
  * What opening an index says when it fails: what is wrong and what to do, one message per cause (a
- * path that is a file, a directory that is not writable, a damaged index, a lock held elsewhere),
- * rather than one message that lists every possibility.
+ * path that is a file, a directory this process may not write, a read-only file system, a damaged
+ * index, a lock held elsewhere), rather than one message that lists every possibility.
  *
  * <p>Stateless.
  */
@@ -45,7 +47,7 @@ final class OpenErrors {
               + " to open read-only: the directory does not exist; check the path");
     }
     if (!readOnly && Files.isDirectory(path) && !Files.isWritable(path)) {
-      throw notWritable(location, null);
+      throw notWritable(location, null, onReadOnlyFileStore(path));
     }
   }
 
@@ -82,7 +84,7 @@ final class OpenErrors {
           e);
     }
     if (e instanceof AccessDeniedException || isReadOnlyFileSystem(e)) {
-      return notWritable(location, e);
+      return notWritable(location, e, isReadOnlyFileSystem(e));
     }
     return new MemoryStoreException(
         "could not open the "
@@ -93,20 +95,48 @@ final class OpenErrors {
         e);
   }
 
+  /**
+   * The error for a file system that refused a write with the unchecked {@link
+   * ReadOnlyFileSystemException} while opening the index {@code location}, as NIO file systems
+   * other than the default one do.
+   */
+  static MemoryStoreException of(ReadOnlyFileSystemException e, String location) {
+    return notWritable(location, e, true);
+  }
+
+  /** Whether the file store holding {@code path} says it is read-only (a read-only mount). */
+  private static boolean onReadOnlyFileStore(Path path) {
+    try {
+      return Files.getFileStore(path).isReadOnly();
+    } catch (IOException e) {
+      return false; // then the message for missing permission, which names the other remedy too
+    }
+  }
+
+  /** Whether {@code e} is the JDK's report of {@code EROFS}: a read-only file system. */
   private static boolean isReadOnlyFileSystem(IOException e) {
     return e instanceof FileSystemException f
         && f.getReason() != null
-        && f.getReason().toLowerCase(java.util.Locale.ROOT).contains("read-only");
+        && f.getReason().toLowerCase(Locale.ROOT).contains("read-only");
   }
 
-  private static MemoryStoreException notWritable(String location, IOException cause) {
+  private static MemoryStoreException notWritable(
+      String location, Exception cause, boolean readOnlyFileSystem) {
+    String because = cause == null ? "" : " (" + cause + ")";
     return new MemoryStoreException(
-        "the "
-            + location
-            + " is not writable"
-            + (cause == null ? "" : " (" + cause + ")")
-            + ": make the directory writable for this process, or open it with readOnly() to read"
-            + " and export it",
+        readOnlyFileSystem
+            ? "the "
+                + location
+                + " is read-only: it is on a read-only file system"
+                + because
+                + "; remount the file system read-write or move the index to a writable disk, or"
+                + " open it with readOnly() to read and export it"
+            : "the "
+                + location
+                + " is read-only for this process: it may not write the directory or its files"
+                + because
+                + "; give the user this process runs as write permission on them, or open it with"
+                + " readOnly() to read and export it",
         cause);
   }
 }

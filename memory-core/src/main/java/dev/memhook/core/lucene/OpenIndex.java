@@ -3,6 +3,7 @@ package dev.memhook.core.lucene;
 import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
@@ -82,6 +83,10 @@ record OpenIndex(
     } catch (IOException e) {
       closeQuietly(writer, dir);
       throw OpenErrors.of(e, location, false);
+    } catch (ReadOnlyFileSystemException e) {
+      // unchecked, so Lucene lets it through as is: a file system other than the default one
+      closeQuietly(writer, dir);
+      throw OpenErrors.of(e, location);
     } catch (RuntimeException e) {
       closeQuietly(writer, dir);
       throw e;

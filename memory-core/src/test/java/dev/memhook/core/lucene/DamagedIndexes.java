@@ -21,15 +21,18 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
-/** Ways to damage a closed index on disk, as a failing disk or a buggy writer would. */
-final class DamagedIndexes {
+/**
+ * Ways to damage a closed index on disk, as a failing disk or a buggy writer would. Public for the
+ * tests of the service above the store.
+ */
+public final class DamagedIndexes {
 
   /**
    * Adds to the closed index at {@code index} a latest memory {@code id} of {@code scope} whose
    * stored record is not JSON, but which every search finds by {@code text} and by {@code vector}.
    */
-  static void addUnreadableMemory(Path index, String id, Scope scope, String text, float[] vector)
-      throws IOException {
+  public static void addUnreadableMemory(
+      Path index, String id, Scope scope, String text, float[] vector) throws IOException {
     IndexSchema schema = new IndexSchema();
     IndexWriterConfig config =
         new IndexWriterConfig(schema.indexAnalyzer()).setSimilarity(IndexSchema.SIMILARITY);

@@ -18,14 +18,17 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
-/** What the files of an index directory hold, read as bytes and as Lucene terms. */
-final class IndexFiles {
+/**
+ * What the files of an index directory hold, read as bytes and as Lucene terms. Public for the
+ * tests of the service above the store.
+ */
+public final class IndexFiles {
 
   /**
    * A token unlike anything else in an index: {@code qz} and 14 random lower-case letters, one
    * analysed term that neither compression nor the analysis chain splits.
    */
-  static String uniqueToken(Random random) {
+  public static String uniqueToken(Random random) {
     StringBuilder sb = new StringBuilder("qz");
     for (int i = 0; i < 14; i++) {
       sb.append((char) ('a' + random.nextInt(26)));
@@ -33,14 +36,25 @@ final class IndexFiles {
     return sb.toString();
   }
 
-  /** The names of the files in {@code dir} whose bytes contain {@code token} in UTF-8. */
-  static List<String> filesContaining(Path dir, String token) throws IOException {
+  /**
+   * The prefix of a {@link #uniqueToken} that every analysed form of it (stemmed or not) starts
+   * with: what to look for with {@link #termsContaining}.
+   */
+  public static String termPrefix(String token) {
+    return token.substring(0, 12);
+  }
+
+  /**
+   * The files under {@code dir}, in it or in its subdirectories (a service's capture journal, say),
+   * whose bytes contain {@code token} in UTF-8, as paths relative to {@code dir}.
+   */
+  public static List<String> filesContaining(Path dir, String token) throws IOException {
     byte[] needle = token.getBytes(StandardCharsets.UTF_8);
     List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir)) {
+    try (Stream<Path> files = Files.walk(dir)) {
       for (Path f : (Iterable<Path>) files.sorted()::iterator) {
         if (Files.isRegularFile(f) && contains(Files.readAllBytes(f), needle)) {
-          out.add(f.getFileName().toString());
+          out.add(dir.relativize(f).toString());
         }
       }
     }
@@ -51,7 +65,7 @@ final class IndexFiles {
    * Every {@code field:term} in the index's last commit, deleted documents' terms included (they
    * stay in a segment's term dictionary until it is rewritten), that contains {@code token}.
    */
-  static TreeSet<String> termsContaining(Path dir, String token) throws IOException {
+  public static TreeSet<String> termsContaining(Path dir, String token) throws IOException {
     TreeSet<String> out = new TreeSet<>();
     try (Directory d = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(d)) {

@@ -27,6 +27,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Damage is contained: an unreadable record costs that record only, a damaged index opens read-only
@@ -117,14 +119,52 @@ class LuceneMemoryStoreDamageTest {
     }
   }
 
-  @Test
-  void aReadOnlyDirectory_opensReadOnly_andAWritableOpenSaysItIsNotWritable() throws IOException {
-    Assumptions.assumeFalse(
-        "root".equals(System.getProperty("user.name")), "root ignores directory permissions");
+  /** A closed index holding memory m1, "kafka", in scope A. */
+  private Path indexWithOneMemory() {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore store = open(index)) {
       store.put(memory("m1", A, "kafka"), vector(1));
     }
+    return index;
+  }
+
+  /**
+   * Each way a directory shows that it cannot be written, simulated by a file system view so that
+   * it holds when the tests run as root (as in CI), where permissions do not stop writes.
+   */
+  @ParameterizedTest
+  @EnumSource(UnwritableFileSystem.Refusal.class)
+  void aDirectoryThatCannotBeWritten_isReportedAsReadOnlyWithWhatToDo_andOpensReadOnly(
+      UnwritableFileSystem.Refusal refusal) {
+    Path index = indexWithOneMemory();
+    Path unwritable = UnwritableFileSystem.view(index, refusal);
+
+    MemoryStoreException e =
+        assertThrows(
+            MemoryStoreException.class,
+            () -> LuceneMemoryStore.builder().directory(unwritable).build());
+    assertReadOnlyError(
+        e,
+        index,
+        refusal.readOnlyFileSystem
+            ? "remount the file system read-write"
+            : "give the user this process runs as write permission");
+
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(unwritable).readOnly().build()) {
+      assertEquals("kafka", store.get(MemoryId.of("m1")).orElseThrow().content());
+    }
+    try (LuceneMemoryStore store = open(index)) {
+      assertEquals(1, store.count(A), "the failed open left no lock and changed nothing");
+    }
+  }
+
+  /** The same as {@link UnwritableFileSystem.Refusal#NO_WRITE_PERMISSION}, by the real OS. */
+  @Test
+  void aDirectoryWithoutWritePermission_isReportedAsReadOnly_whenNotRunAsRoot() throws IOException {
+    Assumptions.assumeFalse(
+        "root".equals(System.getProperty("user.name")), "root ignores directory permissions");
+    Path index = indexWithOneMemory();
     Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("r-xr-xr-x"));
     try {
       Assumptions.assumeFalse(Files.isWritable(index), "the file system ignores permissions");
@@ -132,8 +172,7 @@ class LuceneMemoryStoreDamageTest {
           assertThrows(
               MemoryStoreException.class,
               () -> LuceneMemoryStore.builder().directory(index).build());
-      assertTrue(e.getMessage().contains("not writable"), e.getMessage());
-      assertTrue(e.getMessage().contains("readOnly()"), e.getMessage());
+      assertReadOnlyError(e, index, "give the user this process runs as write permission");
       try (LuceneMemoryStore store =
           LuceneMemoryStore.builder().directory(index).readOnly().build()) {
         assertEquals("kafka", store.get(MemoryId.of("m1")).orElseThrow().content());
@@ -141,6 +180,15 @@ class LuceneMemoryStoreDamageTest {
     } finally {
       Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
+  }
+
+  /** Says which index is read-only, the remedy for its cause, and the read-only way to open it. */
+  private static void assertReadOnlyError(MemoryStoreException e, Path index, String remedy) {
+    String message = e.getMessage();
+    assertTrue(
+        message.startsWith("the index at " + index.toAbsolutePath() + " is read-only"), message);
+    assertTrue(message.contains(remedy), message);
+    assertTrue(message.contains("or open it with readOnly() to read and export it"), message);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.memhook.core.lucene;
 
-import static dev.memhook.core.lucene.LuceneMemoryStoreForgetErasesTest.termPrefix;
 import static dev.memhook.core.lucene.LuceneStoreFixtures.A;
 import static dev.memhook.core.lucene.LuceneStoreFixtures.open;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,19 +20,24 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Forget erases even if the process dies right after {@code delete} returned: a child JVM ({@link
- * ForgetThenHang}) forgets a memory and is killed (SIGKILL) as soon as it says so; no file of its
- * index holds the memory's text, before and after the index is reopened.
+ * Forget erases even if the process dies right after {@code delete} returned, in either commit
+ * mode: a child JVM ({@link ForgetThenHang}) forgets a memory and is killed (SIGKILL) as soon as it
+ * says so; no file of its index holds the memory's text, before and after the index is reopened.
+ * Under group commit the forget commits whatever the policy, and with it the writes pending before
+ * it, as {@code LuceneMemoryStore#delete} documents.
  */
 class LuceneMemoryStoreForgetCrashTest {
   @TempDir Path dir;
 
-  @Test
-  void aForgetThatReturned_leavesNoTrace_afterTheProcessIsKilled() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ForgetThenHang.CommitMode.class)
+  void aForgetThatReturned_leavesNoTrace_afterTheProcessIsKilled(ForgetThenHang.CommitMode mode)
+      throws Exception {
     long seed = Seeds.seed();
     String token = IndexFiles.uniqueToken(new Random(seed));
     Path index = dir.resolve("index");
@@ -46,7 +50,8 @@ class LuceneMemoryStoreForgetCrashTest {
                 ForgetThenHang.class.getName(),
                 index.toString(),
                 token,
-                Long.toString(seed))
+                Long.toString(seed),
+                mode.name())
             .redirectError(stderr.toFile())
             .start();
     try (BufferedReader out =
@@ -58,7 +63,7 @@ class LuceneMemoryStoreForgetCrashTest {
           IndexFiles.filesContaining(index, token).isEmpty(),
           "the record is on disk before the forget; " + Seeds.replay(seed));
       assertFalse(
-          IndexFiles.termsContaining(index, termPrefix(token)).isEmpty(),
+          IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty(),
           "the terms are on disk before the forget; " + Seeds.replay(seed));
       in.write("forget\n".getBytes(StandardCharsets.UTF_8));
       in.flush();
@@ -72,11 +77,14 @@ class LuceneMemoryStoreForgetCrashTest {
     assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after the kill");
     assertEquals(
         new TreeSet<String>(),
-        IndexFiles.termsContaining(index, termPrefix(token)),
+        IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)),
         "terms after the kill; " + Seeds.replay(seed));
     try (LuceneMemoryStore store = open(index)) {
       assertTrue(store.get(MemoryId.of("secret")).isEmpty(), "the forget is durable");
-      assertEquals(30, store.count(A), "the other memories are durable");
+      assertEquals(
+          30,
+          store.count(A),
+          "the other memories are durable, pending ones by the forget's commit");
       assertEquals(1, store.forgotten(A).size(), "the audit record is durable");
     }
     assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after reopening");

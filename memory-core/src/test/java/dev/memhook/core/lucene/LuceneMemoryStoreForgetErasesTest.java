@@ -43,11 +43,6 @@ class LuceneMemoryStoreForgetErasesTest {
         .build();
   }
 
-  /** The prefix of {@code token} that every analysed form of it (stemmed or not) starts with. */
-  static String termPrefix(String token) {
-    return token.substring(0, 12);
-  }
-
   @Test
   void delete_leavesNoFileHoldingTheMemorysText_withCommitPerWrite() throws IOException {
     forgetAndScan(LuceneMemoryStore.builder().directory(dir.resolve("index")));
@@ -81,7 +76,7 @@ class LuceneMemoryStoreForgetErasesTest {
           IndexFiles.filesContaining(index, token).isEmpty(),
           "the stored record is found before the forget; " + Seeds.replay(seed));
       assertFalse(
-          IndexFiles.termsContaining(index, termPrefix(token)).isEmpty(),
+          IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty(),
           "the terms are found before the forget; " + Seeds.replay(seed));
       TreeSet<String> filesBefore = IndexFiles.segmentFiles(index);
 
@@ -93,7 +88,7 @@ class LuceneMemoryStoreForgetErasesTest {
       assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files holding the token");
       assertEquals(
           new TreeSet<String>(),
-          IndexFiles.termsContaining(index, termPrefix(token)),
+          IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)),
           "terms holding the token; " + Seeds.replay(seed));
       TreeSet<String> stale = IndexFiles.segmentFiles(index);
       stale.retainAll(filesBefore);
