@@ -11,7 +11,7 @@ package dev.memhook.api;
  * @param accepted events accepted by {@code observe}
  * @param duplicates events {@code observe} recognised as redeliveries
  * @param shed events not accepted because the queue was full ({@link
- *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST})
+ *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}) or the capture log could not take them
  * @param rejected invalid events {@code observe} refused with an exception
  * @param processed accepted events stored as observations
  * @param duplicatesProcessed accepted events the pipeline found already stored

@@ -5,6 +5,7 @@ import static dev.memhook.core.capture.CaptureFixtures.all;
 import static dev.memhook.core.capture.CaptureFixtures.flush;
 import static dev.memhook.core.capture.CaptureFixtures.postTool;
 import static dev.memhook.core.capture.CaptureFixtures.prompt;
+import static dev.memhook.core.capture.CaptureFixtures.sessionEnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -45,7 +46,7 @@ class SessionCaptureTest {
       memory.observe(prompt("s1", 0, PREFERENCE));
       memory.observe(prompt("s1", 1, "What does the checkout service call when a payment fails?"));
       memory.observe(postTool("s1", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
-      memory.observe(end("s1", 3));
+      memory.observe(sessionEnd("s1", 3));
       flush(memory);
 
       Session s = memory.session("s1").orElseThrow();
@@ -81,10 +82,10 @@ class SessionCaptureTest {
   void theSamePreferenceInALaterSession_updatesTheMemory_insteadOfAddingOne() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
       memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(end("s1", 1));
+      memory.observe(sessionEnd("s1", 1));
       memory.observe(
           prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
-      memory.observe(end("s2", 11));
+      memory.observe(sessionEnd("s2", 11));
       flush(memory);
       List<Memory> preferences = ofType(memory, MemoryType.PREFERENCE);
       List<Memory> latest = preferences.stream().filter(Memory::latest).toList();
@@ -150,14 +151,6 @@ class SessionCaptureTest {
       assertEquals(SessionStatus.COMPLETED, memory.session("kept").orElseThrow().status());
       assertEquals(1, ofType(memory, MemoryType.PREFERENCE).size(), all(memory).toString());
     }
-  }
-
-  private static LifecycleEvent end(String session, int second) {
-    return LifecycleEvent.builder(HookType.SESSION_END, session)
-        .project("shop")
-        .cwd("/work/shop")
-        .timestamp(T0.plusSeconds(second))
-        .build();
   }
 
   private static List<Memory> ofType(MemoryService memory, MemoryType type) {

@@ -191,7 +191,8 @@ public final class CapturePipeline implements AutoCloseable {
     try {
       return enqueue(accepted, policy);
     } catch (RuntimeException | LinkageError e) {
-      // a journal that cannot take the event: not accepted, said by the result, never thrown
+      // encoding the event or appending it to the journal failed, before it counted as accepted:
+      // it is not accepted, which the result says; never thrown
       recentKeys.invalidate(accepted.key());
       counters.shed(accepted.event().sessionId(), "the journal could not take the event");
       LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
@@ -220,10 +221,7 @@ public final class CapturePipeline implements AutoCloseable {
           long seq = append(bytes);
           counters.accepted.increment();
           knownSessions.add(accepted.event().sessionId());
-          // the caller does the pipeline's work: what waits first, then its own event, in a batch
-          List<Queued> batch = queue.drain(options.batchSize() - 1);
-          batch.add(new Queued(seq, accepted, bytes.length));
-          worker.process(batch);
+          runOnCaller(new Queued(seq, accepted, bytes.length));
           return ObserveResult.ACCEPTED;
         }
       }
@@ -239,6 +237,25 @@ public final class CapturePipeline implements AutoCloseable {
     knownSessions.add(accepted.event().sessionId());
     queue.put(new Queued(seq, accepted, bytes.length));
     return ObserveResult.ACCEPTED;
+  }
+
+  /**
+   * The caller does the pipeline's work: what waits first, then its own event, in one batch. Never
+   * throws: the event is in the journal, so it is accepted whatever happens here, and the worker
+   * has counted how each event of the batch ended (one it could not store is failed and is retried
+   * from the journal when the service next opens).
+   */
+  private void runOnCaller(Queued own) {
+    List<Queued> batch = queue.drain(options.batchSize() - 1);
+    batch.add(own);
+    try {
+      worker.process(batch);
+    } catch (RuntimeException | Error e) {
+      LOG.warn(
+          "memhook: storing captured events on the caller's thread failed; they stay in the"
+              + " journal and are retried when the service next opens",
+          e);
+    }
   }
 
   private long append(byte[] bytes) {

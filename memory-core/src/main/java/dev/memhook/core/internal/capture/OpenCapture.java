@@ -45,6 +45,25 @@ public final class OpenCapture {
       Consumer<CaptureEvent> events) {
     Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
     Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
+    return start(options, clock, sanitizer, store, embedder, intake, writes, journal, dir, events);
+  }
+
+  /**
+   * As {@link #open}, over a journal already open, which the pipeline then owns (and which is
+   * closed here if starting fails); the session book goes in {@code dir/sessions}, or in memory
+   * when {@code dir} is null. A seam for tests that need a journal of their own making.
+   */
+  static CapturePipeline start(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      MemoryStore store,
+      Embedder embedder,
+      MemoryIntake intake,
+      ServiceWrites writes,
+      Journal journal,
+      Path dir,
+      Consumer<CaptureEvent> events) {
     GuardedCompressor compressor = null;
     try {
       SessionBook book =
