@@ -11,6 +11,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
@@ -68,6 +69,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final SessionBook book;
   private final CaptureWorker worker;
   private final GuardedCompressor compressor;
+  private final GuardedConsolidator consolidator;
   private final CaptureCounters counters;
   private final CaptureQueue queue;
   private final JournalCursor cursor;
@@ -88,6 +90,7 @@ public final class CapturePipeline implements AutoCloseable {
       Journal journal,
       SessionBook book,
       GuardedCompressor compressor,
+      GuardedConsolidator consolidator,
       CaptureCounters counters,
       java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
@@ -97,6 +100,7 @@ public final class CapturePipeline implements AutoCloseable {
     this.cursor = new JournalCursor(journal);
     this.book = book;
     this.compressor = compressor;
+    this.consolidator = consolidator;
     this.counters = counters;
     this.queue = new CaptureQueue(options.queueCapacity());
     this.worker = workerFactory.apply(new ProgressSignal());
@@ -356,7 +360,8 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   public CaptureStats stats() {
-    return counters.snapshot(() -> compressor.fallbacks().total());
+    return counters.snapshot(
+        () -> compressor.fallbacks().total(), () -> consolidator.fallbacks().total());
   }
 
   public Optional<Session> session(String id) {
@@ -406,5 +411,6 @@ public final class CapturePipeline implements AutoCloseable {
       LOG.warn("memhook: closing the capture journal failed", e);
     }
     compressor.close();
+    consolidator.close();
   }
 }
