@@ -95,6 +95,30 @@ class SessionCaptureTest {
   }
 
   @Test
+  void aNewVersionFromALaterSession_keepsTheSourcesOfTheVersionItSupersedes() {
+    try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
+      memory.observe(prompt("s1", 0, PREFERENCE));
+      memory.observe(sessionEnd("s1", 1));
+      memory.observe(
+          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.observe(sessionEnd("s2", 11));
+      flush(memory);
+
+      Memory latest =
+          ofType(memory, MemoryType.PREFERENCE).stream()
+              .filter(Memory::latest)
+              .findFirst()
+              .orElseThrow();
+      assertEquals(2, latest.version());
+      String first = promptObservation(memory, "s1").id().value();
+      String second = promptObservation(memory, "s2").id().value();
+      assertEquals(first + " " + second, latest.attributes().get("memhook.sources"));
+      assertFalse(latest.attributes().containsKey("memhook.sourcesTruncated"));
+      assertEquals("s2", latest.attributes().get("memhook.consolidatedFrom"));
+    }
+  }
+
+  @Test
   void anIdleSession_isAbandoned_andConsolidatedLikeAnEndedOne() throws Exception {
     AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-30T12:00:00Z"));
     Clock clock =
@@ -151,6 +175,14 @@ class SessionCaptureTest {
       assertEquals(SessionStatus.COMPLETED, memory.session("kept").orElseThrow().status());
       assertEquals(1, ofType(memory, MemoryType.PREFERENCE).size(), all(memory).toString());
     }
+  }
+
+  private static Memory promptObservation(MemoryService memory, String session) {
+    return all(memory).stream()
+        .filter(m -> m.type() == MemoryType.OBSERVATION)
+        .filter(m -> session.equals(m.sourceSession()) && m.content().startsWith("I prefer"))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<Memory> ofType(MemoryService memory, MemoryType type) {
