@@ -25,6 +25,11 @@ public record CaptureEvent(
     OBSERVATION_STORED,
     /** The optional compressor failed and the synthetic form replaced its answer. */
     COMPRESSION_FELL_BACK,
+    /**
+     * The optional consolidator failed on a session and the heuristic consolidator consolidated it
+     * instead; {@code memoryId} is null.
+     */
+    CONSOLIDATION_FELL_BACK,
     /** An event was shed or dropped because the capture queue was full. */
     EVENT_SHED,
     /** A memory was forgotten. */

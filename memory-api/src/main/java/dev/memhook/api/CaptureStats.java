@@ -11,7 +11,7 @@ package dev.memhook.api;
  * @param accepted events accepted by {@code observe}
  * @param duplicates events {@code observe} recognised as redeliveries
  * @param shed events not accepted because the queue was full ({@link
- *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST})
+ *     dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}) or the capture log could not take them
  * @param rejected invalid events {@code observe} refused with an exception
  * @param processed accepted events stored as observations
  * @param duplicatesProcessed accepted events the pipeline found already stored
@@ -23,6 +23,8 @@ package dev.memhook.api;
  * @param replayed events read back from the capture log when the service opened
  * @param compressorFallbacks observations the optional compressor failed on (error, timeout,
  *     invalid answer, budget spent) and the synthetic form replaced
+ * @param consolidatorFallbacks sessions the optional consolidator failed on (error, timeout,
+ *     invalid answer, budget spent) and the heuristic consolidator consolidated instead
  * @param consolidated memories written or updated by consolidation
  */
 public record CaptureStats(
@@ -37,8 +39,9 @@ public record CaptureStats(
     long pending,
     long replayed,
     long compressorFallbacks,
+    long consolidatorFallbacks,
     long consolidated) {
 
   /** All zero: what a service that captures nothing (a read-only one) reports. */
-  public static final CaptureStats NONE = new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final CaptureStats NONE = new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

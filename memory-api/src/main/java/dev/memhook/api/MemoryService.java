@@ -117,7 +117,8 @@ public interface MemoryService extends AutoCloseable {
    * type, timestamp and content) is stored once. An unknown session is created by an event that
    * names its project and cwd.
    *
-   * @return whether the event was accepted, recognised as a duplicate, or shed by a full queue
+   * @return whether the event was accepted, recognised as a duplicate, or shed (a full queue, or a
+   *     capture journal that could not take it)
    * @throws IllegalArgumentException naming the field, if the event is invalid (a required field
    *     missing or blank, a field over its limit, data its hook type requires missing, an unknown
    *     session without project and cwd); nothing of it is stored

@@ -11,7 +11,8 @@ public enum ObserveResult {
   DUPLICATE,
   /**
    * Not accepted: the queue was full and the policy is {@link
-   * dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}. Counted.
+   * dev.memhook.api.capture.ShedPolicy#DROP_NEWEST}, or the capture journal could not take the
+   * event (a disk that is full or failing; logged). Counted in {@link CaptureStats#shed()}.
    */
   SHED
 }

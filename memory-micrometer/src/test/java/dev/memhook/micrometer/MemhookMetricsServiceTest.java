@@ -111,7 +111,7 @@ class MemhookMetricsServiceTest {
 
       Set<String> meters = meterIds(registry);
       int meterCount = registry.getMeters().size();
-      assertEquals(34, meterCount, meters.toString());
+      assertEquals(35, meterCount, meters.toString());
 
       // ten times the memories and the messages
       for (int i = 0; i < 30; i++) {

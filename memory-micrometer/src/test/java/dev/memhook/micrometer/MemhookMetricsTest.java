@@ -73,8 +73,8 @@ class MemhookMetricsTest {
   @Test
   void everyMeterIsRegisteredAtBind_atZero() {
     // 4 recall timers, 2x5 injections, 2 injected.memories, 3 gate drops, 5 fetches,
-    // 4 capture events, deliveries, 2 listener, 2 capture stats, 1 scope gauge
-    assertEquals(34, registry.getMeters().size(), names());
+    // 5 capture events, deliveries, 2 listener, 2 capture stats, 1 scope gauge
+    assertEquals(35, registry.getMeters().size(), names());
     assertEquals(0.0, count("memhook.injections", "phase", "after_send", "outcome", "timed_out"));
     assertEquals(0.0, count("memhook.fetches", "outcome", "error"));
     assertEquals(0, registry.get("memhook.recall").tag("signal", "all").timer().count());
@@ -210,6 +210,7 @@ class MemhookMetricsTest {
     assertEquals(1.0, count("memhook.capture.events", "kind", "event_shed"));
     assertEquals(1.0, count("memhook.capture.events", "kind", "memory_forgotten"));
     assertEquals(0.0, count("memhook.capture.events", "kind", "compression_fell_back"));
+    assertEquals(0.0, count("memhook.capture.events", "kind", "consolidation_fell_back"));
   }
 
   @Test
@@ -252,7 +253,7 @@ class MemhookMetricsTest {
     serviceMeters.bindTo(registry); // as Spring Boot binds a MeterBinder bean again
     metrics.captured(new CaptureEvent(CaptureEvent.Kind.EVENT_SHED, AT, null, null, null, "full"));
     assertEquals(1.0, count("memhook.capture.events", "kind", "event_shed"));
-    assertEquals(34, registry.getMeters().size());
+    assertEquals(35, registry.getMeters().size());
   }
 
   @Test
@@ -273,7 +274,7 @@ class MemhookMetricsTest {
               .tags("kind", "event_shed", "application", "checkout")
               .counter()
               .count());
-      assertEquals(33, r.getMeters().size(), "no scope gauge");
+      assertEquals(34, r.getMeters().size(), "no scope gauge");
     }
   }
 

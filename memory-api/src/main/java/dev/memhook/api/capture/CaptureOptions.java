@@ -31,6 +31,9 @@ import java.util.Set;
  * @param compressorCallsPerMinute how many compressor calls one minute may take; the rest are
  *     compressed locally
  * @param consolidator an optional provider consolidator; null consolidates heuristically
+ * @param consolidatorTimeout how long one consolidator call may take; capture waits for it
+ * @param consolidatorCallsPerMinute how many consolidator calls one minute may take; the rest of
+ *     the sessions are consolidated heuristically
  * @param journalDirectory where the capture journal lives; null puts it in a {@code journal}
  *     directory inside the store's directory, or, for a store without one, keeps accepted events in
  *     memory only (then they do not survive a crash)
@@ -50,6 +53,8 @@ public record CaptureOptions(
     Duration compressorTimeout,
     int compressorCallsPerMinute,
     Consolidator consolidator,
+    Duration consolidatorTimeout,
+    int consolidatorCallsPerMinute,
     Path journalDirectory,
     Duration syncInterval) {
 
@@ -76,6 +81,18 @@ public record CaptureOptions(
   /** Default {@link #compressorCallsPerMinute()}: 60. */
   public static final int DEFAULT_COMPRESSOR_CALLS_PER_MINUTE = 60;
 
+  /**
+   * Default {@link #consolidatorTimeout()}: 30 seconds. A model reads a whole session, which takes
+   * longer than one observation; capture waits for it, so not much longer.
+   */
+  public static final Duration DEFAULT_CONSOLIDATOR_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * Default {@link #consolidatorCallsPerMinute()}: 10. Sessions end a few times an hour; a sweep of
+   * many abandoned sessions at once is consolidated heuristically beyond ten a minute.
+   */
+  public static final int DEFAULT_CONSOLIDATOR_CALLS_PER_MINUTE = 10;
+
   /** Default {@link #syncInterval()}: 200 ms. */
   public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(200);
 
@@ -85,13 +102,16 @@ public record CaptureOptions(
     Objects.requireNonNull(shedPolicy, "shedPolicy");
     Objects.requireNonNull(sessionIdleTimeout, "sessionIdleTimeout");
     Objects.requireNonNull(compressorTimeout, "compressorTimeout");
+    Objects.requireNonNull(consolidatorTimeout, "consolidatorTimeout");
     Objects.requireNonNull(syncInterval, "syncInterval");
     inRange("queueCapacity", queueCapacity, 1, 1_000_000);
     inRange("batchSize", batchSize, 1, 10_000);
     inRange("maxRawChars", maxRawChars, MIN_RAW_CHARS, MemoryDraft.MAX_CONTENT);
     inRange("compressorCallsPerMinute", compressorCallsPerMinute, 0, 1_000_000);
+    inRange("consolidatorCallsPerMinute", consolidatorCallsPerMinute, 0, 1_000_000);
     positive("sessionIdleTimeout", sessionIdleTimeout);
     positive("compressorTimeout", compressorTimeout);
+    positive("consolidatorTimeout", consolidatorTimeout);
     positive("syncInterval", syncInterval);
     if (scopePerProject && scope.value().split("/").length >= 8) {
       throw new IllegalArgumentException(
@@ -121,8 +141,9 @@ public record CaptureOptions(
   /**
    * The defaults: {@link Scope#DEFAULT} for every project, 4,096 queued events dropping the newest
    * when full, batches of 64, raw observations up to 100,000 characters, sessions abandoned after
-   * 30 idle minutes and consolidated when they end, local compression and consolidation, the
-   * journal in the store's directory, synced every 200 ms.
+   * 30 idle minutes and consolidated when they end, local compression and consolidation (a
+   * provider's compressor gets 10 seconds and 60 calls a minute, a provider's consolidator 30
+   * seconds and 10 calls a minute), the journal in the store's directory, synced every 200 ms.
    */
   public static CaptureOptions defaults() {
     return builder().build();
@@ -164,6 +185,8 @@ public record CaptureOptions(
     private Duration compressorTimeout = DEFAULT_COMPRESSOR_TIMEOUT;
     private int compressorCallsPerMinute = DEFAULT_COMPRESSOR_CALLS_PER_MINUTE;
     private Consolidator consolidator;
+    private Duration consolidatorTimeout = DEFAULT_CONSOLIDATOR_TIMEOUT;
+    private int consolidatorCallsPerMinute = DEFAULT_CONSOLIDATOR_CALLS_PER_MINUTE;
     private Path journalDirectory;
     private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
 
@@ -250,11 +273,29 @@ public record CaptureOptions(
       return settings.recorded(this, "compressorCallsPerMinute");
     }
 
-    /** Consolidates with {@code value} instead of the local heuristics. */
+    /**
+     * Consolidates with {@code value} (a language model, say), falling back to the local
+     * heuristics.
+     */
     public Builder consolidator(Consolidator value) {
       settings.checkUnset("consolidator");
       this.consolidator = Objects.requireNonNull(value, "consolidator");
       return settings.recorded(this, "consolidator");
+    }
+
+    /** How long one consolidator call may take; positive. */
+    public Builder consolidatorTimeout(Duration value) {
+      settings.checkUnset("consolidatorTimeout");
+      this.consolidatorTimeout =
+          positive("consolidatorTimeout", Objects.requireNonNull(value, "consolidatorTimeout"));
+      return settings.recorded(this, "consolidatorTimeout");
+    }
+
+    /** How many consolidator calls one minute may take, 0 to 1,000,000. */
+    public Builder consolidatorCallsPerMinute(int value) {
+      settings.checkUnset("consolidatorCallsPerMinute");
+      this.consolidatorCallsPerMinute = inRange("consolidatorCallsPerMinute", value, 0, 1_000_000);
+      return settings.recorded(this, "consolidatorCallsPerMinute");
     }
 
     /** Keeps the capture journal in {@code value} (created if missing). */
@@ -286,6 +327,8 @@ public record CaptureOptions(
           compressorTimeout,
           compressorCallsPerMinute,
           consolidator,
+          consolidatorTimeout,
+          consolidatorCallsPerMinute,
           journalDirectory,
           syncInterval);
     }

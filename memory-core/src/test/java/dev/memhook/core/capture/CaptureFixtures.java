@@ -45,6 +45,15 @@ final class CaptureFixtures {
         .build();
   }
 
+  /** A session-end event in session {@code session} of project "shop" at T0 + {@code second}. */
+  static LifecycleEvent sessionEnd(String session, int second) {
+    return LifecycleEvent.builder(HookType.SESSION_END, session)
+        .project("shop")
+        .cwd("/work/shop")
+        .timestamp(T0.plusSeconds(second))
+        .build();
+  }
+
   /** Flushes capture, failing the test if it does not drain in a minute. */
   static void flush(MemoryService memory) {
     if (!memory.flush(Duration.ofMinutes(1))) {

@@ -5,6 +5,7 @@ import static dev.memhook.core.capture.CaptureFixtures.all;
 import static dev.memhook.core.capture.CaptureFixtures.flush;
 import static dev.memhook.core.capture.CaptureFixtures.postTool;
 import static dev.memhook.core.capture.CaptureFixtures.prompt;
+import static dev.memhook.core.capture.CaptureFixtures.sessionEnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -45,7 +46,7 @@ class SessionCaptureTest {
       memory.observe(prompt("s1", 0, PREFERENCE));
       memory.observe(prompt("s1", 1, "What does the checkout service call when a payment fails?"));
       memory.observe(postTool("s1", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
-      memory.observe(end("s1", 3));
+      memory.observe(sessionEnd("s1", 3));
       flush(memory);
 
       Session s = memory.session("s1").orElseThrow();
@@ -81,15 +82,39 @@ class SessionCaptureTest {
   void theSamePreferenceInALaterSession_updatesTheMemory_insteadOfAddingOne() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
       memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(end("s1", 1));
+      memory.observe(sessionEnd("s1", 1));
       memory.observe(
           prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
-      memory.observe(end("s2", 11));
+      memory.observe(sessionEnd("s2", 11));
       flush(memory);
       List<Memory> preferences = ofType(memory, MemoryType.PREFERENCE);
       List<Memory> latest = preferences.stream().filter(Memory::latest).toList();
       assertEquals(1, latest.size(), preferences.toString());
       assertEquals(2, latest.get(0).version(), "a new version supersedes the first");
+    }
+  }
+
+  @Test
+  void aNewVersionFromALaterSession_keepsTheSourcesOfTheVersionItSupersedes() {
+    try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
+      memory.observe(prompt("s1", 0, PREFERENCE));
+      memory.observe(sessionEnd("s1", 1));
+      memory.observe(
+          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.observe(sessionEnd("s2", 11));
+      flush(memory);
+
+      Memory latest =
+          ofType(memory, MemoryType.PREFERENCE).stream()
+              .filter(Memory::latest)
+              .findFirst()
+              .orElseThrow();
+      assertEquals(2, latest.version());
+      String first = promptObservation(memory, "s1").id().value();
+      String second = promptObservation(memory, "s2").id().value();
+      assertEquals(first + " " + second, latest.attributes().get("memhook.sources"));
+      assertFalse(latest.attributes().containsKey("memhook.sourcesTruncated"));
+      assertEquals("s2", latest.attributes().get("memhook.consolidatedFrom"));
     }
   }
 
@@ -152,12 +177,12 @@ class SessionCaptureTest {
     }
   }
 
-  private static LifecycleEvent end(String session, int second) {
-    return LifecycleEvent.builder(HookType.SESSION_END, session)
-        .project("shop")
-        .cwd("/work/shop")
-        .timestamp(T0.plusSeconds(second))
-        .build();
+  private static Memory promptObservation(MemoryService memory, String session) {
+    return all(memory).stream()
+        .filter(m -> m.type() == MemoryType.OBSERVATION)
+        .filter(m -> session.equals(m.sourceSession()) && m.content().startsWith("I prefer"))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<Memory> ofType(MemoryService memory, MemoryType type) {

@@ -4,6 +4,7 @@ import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.CaptureStats;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
+import dev.memhook.api.Session;
 import dev.memhook.api.capture.Observation;
 import java.time.Clock;
 import java.util.Objects;
@@ -22,8 +23,8 @@ final class CaptureCounters {
   private final Clock clock;
 
   /**
-   * @param events told of each observation stored and each event shed or dropped; what it throws is
-   *     ignored
+   * @param events told of each observation stored, each event shed or dropped and each provider
+   *     fallback; what it throws is ignored
    */
   CaptureCounters(Consumer<CaptureEvent> events, Clock clock) {
     this.events = Objects.requireNonNull(events, "events");
@@ -63,6 +64,16 @@ final class CaptureCounters {
         "the compressor fell back to the synthetic form: " + reason);
   }
 
+  /** Tells the listeners the optional consolidator fell back (it counts fallbacks itself). */
+  void consolidationFellBack(Session session, String reason) {
+    tell(
+        CaptureEvent.Kind.CONSOLIDATION_FELL_BACK,
+        session.scope(),
+        session.id(),
+        null,
+        "the consolidator fell back to the heuristic one: " + reason);
+  }
+
   private void tell(
       CaptureEvent.Kind kind, Scope scope, String sessionId, MemoryId id, String detail) {
     try {
@@ -93,7 +104,7 @@ final class CaptureCounters {
     return accepted.sum() + replayed.sum();
   }
 
-  CaptureStats snapshot(LongSupplier compressorFallbacks) {
+  CaptureStats snapshot(LongSupplier compressorFallbacks, LongSupplier consolidatorFallbacks) {
     long done = finished();
     long all = started();
     return new CaptureStats(
@@ -108,6 +119,7 @@ final class CaptureCounters {
         Math.max(0, all - done),
         replayed.sum(),
         compressorFallbacks.getAsLong(),
+        consolidatorFallbacks.getAsLong(),
         consolidated.sum());
   }
 }

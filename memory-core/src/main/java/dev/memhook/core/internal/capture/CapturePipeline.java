@@ -11,6 +11,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
@@ -68,6 +69,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final SessionBook book;
   private final CaptureWorker worker;
   private final GuardedCompressor compressor;
+  private final GuardedConsolidator consolidator;
   private final CaptureCounters counters;
   private final CaptureQueue queue;
   private final JournalCursor cursor;
@@ -88,6 +90,7 @@ public final class CapturePipeline implements AutoCloseable {
       Journal journal,
       SessionBook book,
       GuardedCompressor compressor,
+      GuardedConsolidator consolidator,
       CaptureCounters counters,
       java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
@@ -97,6 +100,7 @@ public final class CapturePipeline implements AutoCloseable {
     this.cursor = new JournalCursor(journal);
     this.book = book;
     this.compressor = compressor;
+    this.consolidator = consolidator;
     this.counters = counters;
     this.queue = new CaptureQueue(options.queueCapacity());
     this.worker = workerFactory.apply(new ProgressSignal());
@@ -191,7 +195,8 @@ public final class CapturePipeline implements AutoCloseable {
     try {
       return enqueue(accepted, policy);
     } catch (RuntimeException | LinkageError e) {
-      // a journal that cannot take the event: not accepted, said by the result, never thrown
+      // encoding the event or appending it to the journal failed, before it counted as accepted:
+      // it is not accepted, which the result says; never thrown
       recentKeys.invalidate(accepted.key());
       counters.shed(accepted.event().sessionId(), "the journal could not take the event");
       LOG.warn("memhook: a captured event could not be written to the journal and is shed", e);
@@ -220,10 +225,7 @@ public final class CapturePipeline implements AutoCloseable {
           long seq = append(bytes);
           counters.accepted.increment();
           knownSessions.add(accepted.event().sessionId());
-          // the caller does the pipeline's work: what waits first, then its own event, in a batch
-          List<Queued> batch = queue.drain(options.batchSize() - 1);
-          batch.add(new Queued(seq, accepted, bytes.length));
-          worker.process(batch);
+          runOnCaller(new Queued(seq, accepted, bytes.length));
           return ObserveResult.ACCEPTED;
         }
       }
@@ -239,6 +241,25 @@ public final class CapturePipeline implements AutoCloseable {
     knownSessions.add(accepted.event().sessionId());
     queue.put(new Queued(seq, accepted, bytes.length));
     return ObserveResult.ACCEPTED;
+  }
+
+  /**
+   * The caller does the pipeline's work: what waits first, then its own event, in one batch. Never
+   * throws: the event is in the journal, so it is accepted whatever happens here, and the worker
+   * has counted how each event of the batch ended (one it could not store is failed and is retried
+   * from the journal when the service next opens).
+   */
+  private void runOnCaller(Queued own) {
+    List<Queued> batch = queue.drain(options.batchSize() - 1);
+    batch.add(own);
+    try {
+      worker.process(batch);
+    } catch (RuntimeException | Error e) {
+      LOG.warn(
+          "memhook: storing captured events on the caller's thread failed; they stay in the"
+              + " journal and are retried when the service next opens",
+          e);
+    }
   }
 
   private long append(byte[] bytes) {
@@ -339,7 +360,8 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   public CaptureStats stats() {
-    return counters.snapshot(() -> compressor.fallbacks().total());
+    return counters.snapshot(
+        () -> compressor.fallbacks().total(), () -> consolidator.fallbacks().total());
   }
 
   public Optional<Session> session(String id) {
@@ -389,5 +411,6 @@ public final class CapturePipeline implements AutoCloseable {
       LOG.warn("memhook: closing the capture journal failed", e);
     }
     compressor.close();
+    consolidator.close();
   }
 }

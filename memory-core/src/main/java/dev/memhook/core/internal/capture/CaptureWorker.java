@@ -73,9 +73,16 @@ final class CaptureWorker {
     this.consolidateOnEnd = consolidateOnEnd;
   }
 
-  /** Processes a batch in order. */
+  /**
+   * Processes a batch in order. Each event of it ends exactly once: stored, found stored, or failed
+   * (counted, logged, left in the journal for the next open). A throwable that is neither a {@code
+   * RuntimeException} nor a {@code LinkageError} (an {@code AssertionError} from a store, an {@code
+   * OutOfMemoryError}) fails the events not yet ended and is rethrown; the worker thread then
+   * stops, and a caller running the batch under {@code CALLER_RUNS} logs it.
+   */
   void process(List<Queued> batch) {
     lock.lock();
+    int ended = 0;
     try {
       List<AcceptedEvent> events = new ArrayList<>(batch.size());
       batch.forEach(q -> events.add(q.event()));
@@ -85,27 +92,36 @@ final class CaptureWorker {
       } catch (RuntimeException | LinkageError batchFailure) {
         results = null;
       }
-      if (results != null) {
-        for (int i = 0; i < batch.size(); i++) {
-          done(batch.get(i).seq(), results.get(i));
+      for (int i = 0; i < batch.size(); i++) {
+        Queued q = batch.get(i);
+        ObservationWriter.Written w;
+        try {
+          w = results != null ? results.get(i) : writer.write(List.of(q.event()), book).get(0);
+          done(q.seq(), w);
+        } catch (RuntimeException | LinkageError e) {
+          ended++;
+          counters.failed.increment();
+          warn("storing a captured event failed; it stays in the journal for the next open", e);
+          continue;
         }
-      } else {
-        for (Queued q : batch) {
-          try {
-            done(q.seq(), writer.write(List.of(q.event()), book).get(0));
-          } catch (RuntimeException | LinkageError e) {
-            counters.failed.increment();
-            warn("storing a captured event failed; it stays in the journal for the next open", e);
-          }
+        ended++;
+        if (w.event().event().hookType() == HookType.SESSION_END) {
+          endQuietly(w.event());
         }
       }
       persistSessions();
+    } catch (RuntimeException | Error e) {
+      for (int i = ended; i < batch.size(); i++) {
+        counters.failed.increment();
+      }
+      throw e;
     } finally {
       lock.unlock();
       progress.batchEnded();
     }
   }
 
+  /** Records how one event ended; what is counted is the last thing done, so it happens once. */
   private void done(long seq, ObservationWriter.Written w) {
     AcceptedEvent a = w.event();
     String prompt =
@@ -118,8 +134,14 @@ final class CaptureWorker {
       counters.stored(w.memory().scope(), a.event().sessionId(), w.memory().id());
     }
     progress.finished(seq);
-    if (a.event().hookType() == HookType.SESSION_END) {
+  }
+
+  /** Ends the session of a processed session-end event; a failure leaves the event processed. */
+  private void endQuietly(AcceptedEvent a) {
+    try {
       end(a.event().sessionId(), SessionStatus.COMPLETED, a.event().timestamp());
+    } catch (RuntimeException | LinkageError e) {
+      warn("ending session " + a.event().sessionId() + " failed; its event is stored", e);
     }
   }
 
@@ -180,7 +202,7 @@ final class CaptureWorker {
       List<Memory> observations = consolidation.observations(book.observations(session.id()));
       counters.consolidated.add(consolidation.run(session, observations));
       return consolidation.summary(session, observations);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       warn("consolidating session " + session.id() + " failed; its observations are kept", e);
       return null;
     }

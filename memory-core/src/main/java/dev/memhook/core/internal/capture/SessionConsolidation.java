@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * keeping, then stores each as a new memory or, when the scope already holds a near-duplicate of
  * it, as a new version of that memory (so repeated sessions refine a memory instead of piling up
  * copies). Each consolidated memory names the observations it came from in the {@value #SOURCES}
- * attribute.
+ * attribute; a new version keeps the sources of the version it supersedes, so a memory refined over
+ * many sessions still links to each. The ids are kept within the attribute value limit: when they
+ * do not all fit, the newest are kept and {@value #SOURCES_TRUNCATED} says older ones were left
+ * out.
  *
  * <p>Used by one thread at a time (under the pipeline's processing lock).
  */
@@ -40,7 +44,13 @@ final class SessionConsolidation {
   /** Attribute: the ids of the observations a consolidated memory came from, space-separated. */
   static final String SOURCES = "memhook.sources";
 
-  /** Attribute: the session a consolidated memory came from. */
+  /**
+   * Attribute: {@code "true"} when {@value #SOURCES} left out older sources to stay within {@link
+   * MemoryDraft#MAX_ATTRIBUTE_VALUE}, in this version or one it supersedes.
+   */
+  static final String SOURCES_TRUNCATED = "memhook.sourcesTruncated";
+
+  /** Attribute: the session this version of a consolidated memory came from. */
   static final String FROM_SESSION = "memhook.consolidatedFrom";
 
   /** How many text hits are checked for a near-duplicate. */
@@ -123,10 +133,18 @@ final class SessionConsolidation {
             .map(Memory::occurredAt)
             .max(Comparator.naturalOrder())
             .orElse(session.lastEventAt());
+    Optional<Memory> twin = nearDuplicate(session.scope(), c);
+    if (twin.isPresent() && twin.get().content().strip().equals(c.content().strip())) {
+      return false; // already held as it is: a new version would say nothing new
+    }
+    Map<String, String> earlier = twin.map(Memory::attributes).orElse(Map.of());
+    SourceIds sourceIds = sourceIds(earlier.get(SOURCES), c.sources());
     Map<String, String> attributes = new LinkedHashMap<>();
-    String sourceIds = ids(c.sources());
-    if (!sourceIds.isEmpty()) {
-      attributes.put(SOURCES, sourceIds);
+    if (!sourceIds.value().isEmpty()) {
+      attributes.put(SOURCES, sourceIds.value());
+    }
+    if (sourceIds.truncated() || "true".equals(earlier.get(SOURCES_TRUNCATED))) {
+      attributes.put(SOURCES_TRUNCATED, "true");
     }
     // a session id is at most MAX_SESSION characters, within an attribute value
     attributes.put(FROM_SESSION, session.id());
@@ -142,11 +160,7 @@ final class SessionConsolidation {
             .attributes(attributes)
             .occurredAt(at)
             .build();
-    Optional<Memory> twin = nearDuplicate(session.scope(), c);
     if (twin.isPresent()) {
-      if (twin.get().content().strip().equals(c.content().strip())) {
-        return false; // already held as it is: a new version would say nothing new
-      }
       writes.update(twin.get().id(), draft);
     } else {
       writes.remember(draft);
@@ -169,18 +183,40 @@ final class SessionConsolidation {
     return Optional.empty();
   }
 
-  /** The ids, space-separated, as many whole ids as the attribute limit holds. */
-  private static String ids(List<MemoryId> ids) {
-    StringBuilder sb = new StringBuilder();
-    for (MemoryId id : ids) {
-      if (sb.length() + id.value().length() + 1 > MemoryDraft.MAX_ATTRIBUTE_VALUE) {
-        break;
+  /**
+   * The value of {@value #SOURCES}, and whether it left ids out.
+   *
+   * @param value ids, space-separated, oldest first
+   * @param truncated whether older ids were left out to keep within the attribute value limit
+   */
+  record SourceIds(String value, boolean truncated) {}
+
+  /**
+   * The sources of a new version: the ids of {@code earlier} (the superseded version's {@value
+   * #SOURCES}, or null) and then {@code fresh}, each once and in the place it was last named, as
+   * many of the newest as fit {@link MemoryDraft#MAX_ATTRIBUTE_VALUE}.
+   */
+  static SourceIds sourceIds(String earlier, List<MemoryId> fresh) {
+    LinkedHashSet<String> all = new LinkedHashSet<>();
+    if (earlier != null) {
+      for (String id : earlier.split(" ")) {
+        if (!id.isBlank()) {
+          all.add(id);
+        }
       }
-      if (sb.length() > 0) {
-        sb.append(' ');
-      }
-      sb.append(id.value());
     }
-    return sb.toString();
+    for (MemoryId id : fresh) {
+      all.remove(id.value());
+      all.add(id.value());
+    }
+    List<String> ordered = new ArrayList<>(all);
+    int first = ordered.size();
+    int length = -1;
+    while (first > 0
+        && length + 1 + ordered.get(first - 1).length() <= MemoryDraft.MAX_ATTRIBUTE_VALUE) {
+      first--;
+      length += 1 + ordered.get(first).length();
+    }
+    return new SourceIds(String.join(" ", ordered.subList(first, ordered.size())), first > 0);
   }
 }

@@ -25,13 +25,19 @@ import java.util.Set;
  *       "never", "please use", "X instead of Y").
  *   <li><b>ARCHITECTURE</b>: a sentence of the user's or the agent's stating a decision ("we
  *       decided", "let's go with", "the design is").
+ *   <li><b>PATTERN</b>: a sentence of the user's or the agent's stating something that recurs
+ *       ("whenever the schema changes, we regenerate the client", "every time the cache is
+ *       cleared…", "by convention…", "we always…"), not addressed to "you" ("whenever you are
+ *       ready" is an offer). A repeated command within one session is not taken for one: a session
+ *       reruns its tests as a matter of course, and the consolidator sees one session at a time.
  *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
  *       related to it (a shared file, a shared specific concept, or the same command): symptom, the
  *       edits in between as the fix, and the passing run; its sources are the failure, the edits
  *       and the passing run.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  *   <li><b>FACT</b>: a statement of the user's ("the API is versioned by header"), or a finding of
- *       the agent's ("it turns out the cache was stale"), at most {@value #MAX_FACTS} a session.
+ *       the agent's ("it turns out the cache was stale"); at most {@value #MAX_FACTS} facts and
+ *       patterns together a session.
  * </ul>
  *
  * Every sentence kept passes {@link FactAdmission}. Consolidations that are {@link NearDuplicates}
@@ -42,7 +48,7 @@ import java.util.Set;
  */
 public final class HeuristicConsolidator implements Consolidator {
 
-  /** The most facts one session yields. */
+  /** The most facts and patterns one session yields, together. */
   static final int MAX_FACTS = 10;
 
   private static final int MAX_CONCEPTS = SyntheticCompressor.MAX_CONCEPTS;
@@ -140,6 +146,9 @@ public final class HeuristicConsolidator implements Consolidator {
           add(out, MemoryType.PREFERENCE, "Preference: ", content, 0.8, List.of(v));
         } else if (Wording.decision(s)) {
           add(out, MemoryType.ARCHITECTURE, "Decision: ", content, 0.75, List.of(v));
+        } else if (facts < MAX_FACTS && Wording.pattern(s)) {
+          facts++;
+          add(out, MemoryType.PATTERN, "Pattern: ", content, 0.65, List.of(v));
         } else if (facts < MAX_FACTS && (user ? statesFact(s) : Wording.discovery(s))) {
           facts++;
           add(out, MemoryType.FACT, "Fact: ", content, user ? 0.55 : 0.6, List.of(v));

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What the wording of a sentence says it is: a preference, a decision or a discovery. Plain phrase
- * matching on the lower-cased sentence; it is meant to be cheap and predictable, not clever, and
- * {@link FactAdmission} filters what it lets through.
+ * What the wording of a sentence says it is: a preference, a decision, a pattern or a discovery.
+ * Plain phrase matching on the lower-cased sentence; it is meant to be cheap and predictable, not
+ * clever, and {@link FactAdmission} filters what it lets through.
  *
  * <p>Stateless and thread-safe.
  */
@@ -60,6 +60,27 @@ final class Wording {
           "we chose",
           "we picked");
 
+  /**
+   * Habitual wording: the sentence states something that recurs ("whenever the schema changes, we
+   * regenerate the client", "every time the cache is cleared, Gradle downloads everything again",
+   * "by convention every controller extends BaseController"). Addressed to "you", the same words
+   * are an instruction or an offer ("whenever you are ready"), not a pattern; see {@link #pattern}.
+   */
+  private static final List<String> PATTERN =
+      List.of(
+          "whenever ",
+          "every time ",
+          "each time ",
+          "by convention",
+          "the convention is",
+          "our convention",
+          "as a rule",
+          "we always ",
+          "we usually ",
+          "we typically ",
+          "we normally ",
+          "we tend to ");
+
   private static final List<String> DISCOVERY =
       List.of(
           "turns out",
@@ -79,6 +100,12 @@ final class Wording {
 
   private Wording() {}
 
+  /** The sentence's window, lower-cased, with a space at each end and straight apostrophes. */
+  private static String lowered(String sentence) {
+    String lower = " " + TextCuts.head(sentence, WINDOW).toLowerCase(Locale.ROOT) + " ";
+    return lower.replace('’', '\'');
+  }
+
   static boolean preference(String sentence) {
     return any(sentence, PREFERENCE);
   }
@@ -87,13 +114,31 @@ final class Wording {
     return any(sentence, DECISION);
   }
 
+  /**
+   * Whether the sentence states a recurring way things happen or are done (see {@link #PATTERN}).
+   */
+  static boolean pattern(String sentence) {
+    String lower = lowered(sentence);
+    for (String phrase : PATTERN) {
+      for (int at = lower.indexOf(phrase); at >= 0; at = lower.indexOf(phrase, at + 1)) {
+        int next = at + phrase.length();
+        while (next < lower.length() && lower.charAt(next) == ' ') {
+          next++;
+        }
+        if (!lower.startsWith("you ", next) && !lower.startsWith("you'", next)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   static boolean discovery(String sentence) {
     return any(sentence, DISCOVERY);
   }
 
   private static boolean any(String sentence, List<String> phrases) {
-    String lower = " " + TextCuts.head(sentence, WINDOW).toLowerCase(Locale.ROOT) + " ";
-    lower = lower.replace('’', '\'');
+    String lower = lowered(sentence);
     for (String phrase : phrases) {
       if (lower.contains(phrase)) {
         return true;

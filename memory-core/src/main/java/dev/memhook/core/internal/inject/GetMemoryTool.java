@@ -59,10 +59,10 @@ import org.slf4j.LoggerFactory;
  *       "hint": "call get_memory with {\"id\": …, \"offset\": N} for the rest"}. The pages read
  *       with those offsets join up to exactly the stored content. A page from {@code offset > 0}
  *       carries {@code id}, {@code offset}, {@code content} and {@code contentLength} only.
- *   <li><b>Metadata</b> (title, summary, concepts, files, session, origin, attributes) takes at
- *       most half of a memory's budget; a string that does not fit ends with {@code …}, list
- *       entries and attributes that do not fit are left out, and every field so shortened is named
- *       in {@code "cut": [...]}.
+ *   <li><b>Metadata</b> (title, summary, concepts, files, session, origin, the times {@code
+ *       occurredAt} and {@code createdAt}, attributes) takes at most half of a memory's budget; a
+ *       string that does not fit ends with {@code …}, list entries and attributes that do not fit
+ *       are left out, and every field so shortened is named in {@code "cut": [...]}.
  *   <li><b>Batches.</b> Entries that fit whole stay whole; the room they leave is shared equally
  *       among the others, each cut to its share: a full memory is paged as above, a summary ends
  *       with {@code …} and carries {@code "truncated": true}. An entry without room even for that

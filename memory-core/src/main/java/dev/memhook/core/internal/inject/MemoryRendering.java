@@ -199,9 +199,11 @@ final class MemoryRendering {
   }
 
   /**
-   * Concepts, files, session, origin, times, version and attributes. Each string is capped; list
-   * entries and attributes are added while their total stays within {@code room}. What was
-   * shortened or left out is named in {@code cut}.
+   * Concepts, files, session, origin, times ({@code occurredAt}: when it happened, the event time
+   * of a captured observation; {@code createdAt}: when this version was stored, the capture time of
+   * an observation), version and attributes. Each string is capped; list entries and attributes are
+   * added while their total stays within {@code room}. What was shortened or left out is named in
+   * {@code cut}.
    */
   private static void putMetadata(ObjectNode o, Memory m, int room, List<String> cut) {
     int[] left = {room};
@@ -212,6 +214,7 @@ final class MemoryRendering {
     }
     putText(o, "origin", m.origin().toString(), NAME_CAP, cut);
     o.put("occurredAt", m.occurredAt().toString());
+    o.put("createdAt", m.createdAt().toString());
     o.put("version", m.version());
     o.put("latest", m.latest());
     if (m.supersedes() != null) {

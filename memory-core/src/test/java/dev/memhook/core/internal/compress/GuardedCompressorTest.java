@@ -58,7 +58,7 @@ class GuardedCompressorTest {
   @Test
   void validProviderAnswer_isUsed_andNothingFallsBack() {
     assertSame(GOOD, guard(o -> GOOD, 60).compress(observation));
-    assertEquals(new GuardedCompressor.Fallbacks(0, 0, 0, 0, 0), guard.fallbacks());
+    assertEquals(new Fallbacks(0, 0, 0, 0, 0), guard.fallbacks());
     assertEquals(1, guard.providerAnswers());
   }
 
@@ -78,7 +78,7 @@ class GuardedCompressorTest {
                 60)
             .compress(observation);
     assertEquals(synthetic, c);
-    assertEquals(new GuardedCompressor.Fallbacks(1, 0, 0, 0, 0), guard.fallbacks());
+    assertEquals(new Fallbacks(1, 0, 0, 0, 0), guard.fallbacks());
   }
 
   @Test
@@ -103,7 +103,7 @@ class GuardedCompressorTest {
 
     assertEquals(synthetic, c);
     assertTrue(tookMillis < 5_000, "returned after " + tookMillis + " ms");
-    assertEquals(new GuardedCompressor.Fallbacks(0, 1, 0, 0, 0), guard.fallbacks());
+    assertEquals(new Fallbacks(0, 1, 0, 0, 0), guard.fallbacks());
     assertTrue(interrupted.await(5, TimeUnit.SECONDS), "the call was cancelled");
     assertTrue(thread.get().startsWith("memhook-compressor-"), thread.get());
   }
@@ -124,14 +124,14 @@ class GuardedCompressorTest {
         };
     guard(hung, 1_000);
     long start = System.nanoTime();
-    for (int i = 0; i < GuardedCompressor.MAX_THREADS + 3; i++) {
+    for (int i = 0; i < ProviderGuard.MAX_THREADS + 3; i++) {
       assertEquals(synthetic, guard.compress(observation));
     }
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     never.countDown();
 
-    GuardedCompressor.Fallbacks f = guard.fallbacks();
-    assertEquals(GuardedCompressor.MAX_THREADS, f.timeout(), "one timeout per stuck thread");
+    Fallbacks f = guard.fallbacks();
+    assertEquals(ProviderGuard.MAX_THREADS, f.timeout(), "one timeout per stuck thread");
     assertEquals(3, f.busy(), "then refused at once");
     assertTrue(tookMillis < 20_000, "took " + tookMillis + " ms");
   }
@@ -192,7 +192,7 @@ class GuardedCompressorTest {
   @MethodSource("garbage")
   void garbageAnswer_fallsBack_countedAsInvalid(String name, CompressedObservation answer) {
     assertEquals(synthetic, guard(o -> answer, 60).compress(observation));
-    assertEquals(new GuardedCompressor.Fallbacks(0, 0, 1, 0, 0), guard.fallbacks());
+    assertEquals(new Fallbacks(0, 0, 1, 0, 0), guard.fallbacks());
   }
 
   @Test
@@ -215,7 +215,7 @@ class GuardedCompressorTest {
     assertSame(GOOD, guard.compress(observation), "the first call left the minute");
 
     assertEquals(3, calls.get());
-    assertEquals(new GuardedCompressor.Fallbacks(0, 0, 0, 2, 0), guard.fallbacks());
+    assertEquals(new Fallbacks(0, 0, 0, 2, 0), guard.fallbacks());
   }
 
   @Test

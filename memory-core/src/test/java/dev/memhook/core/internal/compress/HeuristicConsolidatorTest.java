@@ -111,6 +111,63 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void statementsOfWhatRecurs_arePatterns_fromTheUserAndTheAgent_withTheirSource() {
+    List<Memory> habits =
+        List.of(
+            stored(
+                prompt(
+                    "p1",
+                    "Whenever we change the schema, we regenerate the API client with make gen."
+                        + " By convention every controller in this repo extends BaseController.")),
+            stored(
+                observation(
+                    "a1",
+                    HookType.AGENT_RESPONSE,
+                    EventData.message(
+                        "Every time the cache is cleared, Gradle downloads all dependencies"
+                            + " again."))));
+
+    List<Consolidation> patterns = ofType(consolidate(habits), MemoryType.PATTERN);
+
+    assertEquals(
+        List.of(
+            "Whenever we change the schema, we regenerate the API client with make gen.",
+            "By convention every controller in this repo extends BaseController.",
+            "Every time the cache is cleared, Gradle downloads all dependencies again."),
+        patterns.stream().map(Consolidation::content).toList());
+    assertEquals(
+        List.of(List.of("p1"), List.of("p1"), List.of("a1")),
+        patterns.stream().map(HeuristicConsolidatorTest::ids).toList());
+    assertEquals(
+        "Pattern: Whenever we change the schema, we regenerate the API client with make gen",
+        patterns.get(0).title());
+  }
+
+  @Test
+  void habitualWords_addressedToYou_askedOrPreferred_areNoPattern() {
+    List<Memory> notPatterns =
+        List.of(
+            stored(
+                prompt(
+                    "p1",
+                    "Every time you change the schema, regenerate the client. Do we always run"
+                        + " the migrations first? We always use tabs in Java files.")),
+            stored(
+                observation(
+                    "a1",
+                    HookType.AGENT_RESPONSE,
+                    EventData.message(
+                        "Whenever you are ready, I can run the whole test suite again."))));
+
+    List<Consolidation> all = consolidate(notPatterns);
+
+    assertEquals(List.of(), ofType(all, MemoryType.PATTERN), all.toString());
+    assertEquals(
+        List.of("We always use tabs in Java files."),
+        ofType(all, MemoryType.PREFERENCE).stream().map(Consolidation::content).toList());
+  }
+
+  @Test
   void errorFollowedByAPassingRunOfTheSameTests_isABug_linkedToFailureFixAndPass() {
     List<Consolidation> bugs = ofType(consolidate(session), MemoryType.BUG);
 

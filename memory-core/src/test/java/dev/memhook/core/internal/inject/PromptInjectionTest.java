@@ -113,6 +113,7 @@ class PromptInjectionTest {
                   "files",
                   "origin",
                   "occurredAt",
+                  "createdAt",
                   "version",
                   "latest",
                   "attributes"));
