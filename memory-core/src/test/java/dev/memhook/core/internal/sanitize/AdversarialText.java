@@ -27,6 +27,8 @@ final class AdversarialText {
           shape("nested brackets and quotes", "[{(\"'`<"),
           shape("password= with nothing", "password= "),
           shape("unclosed quoted secrets", "password=\"x password='y "),
+          shape("keys ending their lines", "password:\n  token:\n"),
+          shape("JSON keys over unquoted values", "{\"token\":1}]"),
           shape("keys without separators", "passpwdsecrettokenkey"),
           shape("BEGIN without end", "-----BEGIN RSA PRIVATE KEY----- "),
           shape("BEGIN labels", "-----BEGIN "),

@@ -2,9 +2,12 @@ package dev.memhook.core.internal.sanitize;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SanitizerTest {
@@ -85,6 +88,56 @@ class SanitizerTest {
         "password is now Tr0ub4dor|password is now [redacted:secret]"
       })
   void shapesTheFirstSanitizerMissed_areRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  static Stream<Arguments> valuesOnTheNextLine() {
+    return Stream.of(
+        Arguments.of("{\"password\":\n  \"hunter2\"}", "{\"password\":\n  \"[redacted:secret]\"}"),
+        Arguments.of("{\"api_key\":\r\n\"abc123\"}", "{\"api_key\":\r\n\"[redacted:secret]\"}"),
+        Arguments.of("{\"token\":\n    t0k3n\n}", "{\"token\":\n    [redacted:secret]\n}"),
+        Arguments.of(
+            "db:\n  password:\n    hunter2\n  user: bob",
+            "db:\n  password:\n    [redacted:secret]\n  user: bob"),
+        Arguments.of("password:\t\n\thunter2 # old", "password:\t\n\t[redacted:secret] # old"),
+        Arguments.of("client_secret =\n  c2VjcmV0==", "client_secret =\n  [redacted:secret]"));
+  }
+
+  /** JSON and YAML put a value on the line after its key; one line break and indentation. */
+  @ParameterizedTest
+  @MethodSource("valuesOnTheNextLine")
+  void aValueOnTheLineAfterItsKey_isRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  /** What follows a key on the next line is not its value when it is a key or a structure. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "password:\n  min_length: 12\n  max_length: 64",
+        "password:\n  \"min_length\": 12",
+        "{\"password\":\n  {\"min_length\": 12}}",
+        "{\"passwords\": 1, \"password\":\n  [\"a\", \"b\"]}",
+        "password:\n  - one\n  - two",
+        "password:\n  # set from the vault",
+        "PASSWORD=\nUSER=bob",
+        "[db]\n  password =\n  user = bob",
+        "password:\nThe next paragraph starts here.",
+        "password:\n\n  hunter2"
+      })
+  void aKeyOrStructureOnTheNextLine_isNotTakenForAValue(String text) {
+    assertEquals(text, sanitize(text));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"password\": 12345678}|{\"password\": [redacted:secret]}",
+        "[{\"token\":abc}]|[{\"token\":[redacted:secret]}]",
+        "{\"a\": {\"pin\": 1, \"secret\": x]}|{\"a\": {\"pin\": 1, \"secret\": [redacted:secret]]}"
+      })
+  void anUnquotedValueOfAQuotedKey_endsAtAClosingBrace(String input, String expected) {
     assertEquals(expected, sanitize(input));
   }
 
