@@ -40,6 +40,8 @@ final class AdversarialText {
           shape("bearer words", "bearer "),
           shape("stray private tags", "<priv</private>"),
           shape("spoken near-misses", "the password is "),
+          shape("spoken disclosures", "the password is: a "),
+          shape("spoken qualifiers", "the password for a b c "),
           shape("AKIA run", "AKIA"),
           shape("glpat- run", "glpat-"),
           shape("npm_ run", "npm_"),

@@ -141,6 +141,57 @@ class SanitizerTest {
     assertEquals(expected, sanitize(input));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "the password is: correct horse battery staple|the password is: [redacted:secret]",
+        "The passphrase was: correct horse battery staple. Then we left.|The passphrase was: [redacted:secret]. Then we left.",
+        "my password is now: not so secret! ok|my password is now: [redacted:secret]! ok",
+        "the password is: 'open sesame' it said|the password is: '[redacted:secret]' it said",
+        "the passcode is: required? yes|the passcode is: [redacted:secret]? yes"
+      })
+  void aSecretDisclosedWithIsAndAColon_isRedactedToTheEndOfItsClause(
+      String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  @Test
+  void aDisclosedClause_endsAtTheLineEnd() {
+    assertEquals(
+        "the password is: [redacted:secret]\nnext line stays",
+        sanitize("the password is: correct horse battery staple\nnext line stays"));
+  }
+
+  @Test
+  void aDisclosedClauseWithoutAnEnd_isRedactedForABoundedStretch_toAWordEnd() {
+    String words = "word ".repeat(40); // 200 characters, no sentence end
+    String out = sanitize("the password is: " + words);
+    // 128 characters reach into the 26th word, which is redacted to its end
+    assertEquals("the password is: [redacted:secret] " + "word ".repeat(14), out);
+  }
+
+  @Test
+  void aBarePasswordColon_keepsItsOneWordValue() {
+    assertEquals(
+        "the password: [redacted:secret] is what it said",
+        sanitize("the password: hunter2 is what it said"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "the password for prod is hunter2|the password for prod is [redacted:secret]",
+        "The password of the admin account was s3cret!|The password of the admin account was [redacted:secret]!",
+        "the password to db.prod.internal is now Tr0ub4dor|the password to db.prod.internal is now [redacted:secret]",
+        "the passphrase on the old laptop is: correct horse battery|the passphrase on the old laptop is: [redacted:secret]",
+        "the pin for my card is 4321|the pin for my card is [redacted:secret]"
+      })
+  void aSecretWithAShortQualifierBeforeIs_isRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
   @Test
   void privateKeyBlocks_areRedacted_throughTheirEndLine() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
@@ -182,6 +233,9 @@ class SanitizerTest {
         "ssh://git@github.com/org/repo.git and https://example.com:8443/path?q=1",
         "keyboard = us; monkey: banana; primary_key = id",
         "password=",
+        "The password for the new user is required.",
+        "Reset the password for prod. The weather is nice",
+        "the password for one two three four is lost",
         "versions 1.2.3 and 2024-01-15, order 4111 1111 1111 1111, mail bob@example.com"
       })
   void ordinaryText_isLeftAlone(String text) {
