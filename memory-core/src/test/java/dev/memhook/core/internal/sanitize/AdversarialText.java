@@ -51,6 +51,7 @@ final class AdversarialText {
           shape("escaped JSON keys", "{\\\"apiKey\\\":\\\""),
           shape("card-like digits", "4111 "),
           shape("phone-like digits", "+1 555 "),
+          shape("national-id near-misses", "123-45-AB 12 34 "),
           shape("e-mail near-misses", "a@b."),
           shape("NUL and controls", "\u0000\u0001\u001b\t\r\n"),
           shape("lone surrogates", "\uD800x\uDC00"));

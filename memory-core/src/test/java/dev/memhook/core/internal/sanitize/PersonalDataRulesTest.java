@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.testkit.Seeds;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -125,6 +129,101 @@ class PersonalDataRulesTest {
       })
   void ordinaryNumbersAndWords_areLeftAlone(String text) {
     assertEquals(text, ON.sanitize(text));
+  }
+
+  static LongStream seeds() {
+    return Seeds.seeds(3);
+  }
+
+  /**
+   * Each rule is tried only where its scan says a match may start; on generated text full of
+   * digits, separators, capitals and {@code @}, that finds exactly what trying the same pattern at
+   * every position finds.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void eachRule_redactsWhatTryingEveryPositionRedacts(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = 0; i < 3_000; i++) {
+      String text =
+          random.nextBoolean() ? AdversarialText.mixture(random, 30) : personalDataLike(random);
+      for (Rule rule : PersonalDataRules.all()) {
+        PatternRule everywhere = ((PatternRule) rule).triedEverywhere();
+        assertEquals(
+            redacted(everywhere, text),
+            redacted(rule, text),
+            () -> rule.kind() + " on \"" + text + "\", " + Seeds.replay(seed));
+      }
+    }
+  }
+
+  /**
+   * Groups of digits or letters between separators and prefixes, as numbers are written, with
+   * numbers of the shapes the rules look for (Luhn-valid card numbers, phone numbers, social
+   * security numbers) dropped in after any character.
+   */
+  private static String personalDataLike(SplittableRandom random) {
+    String[] between = {
+      " ", " ", "-", "-", ".", "", "", "(", ") ", "+", "@", "AB", "AB ", "a", " C ", "C ", "\n"
+    };
+    StringBuilder sb = new StringBuilder();
+    int groups = random.nextInt(12);
+    for (int g = 0; g < groups; g++) {
+      sb.append(between[random.nextInt(between.length)]);
+      switch (random.nextInt(8)) {
+        case 0 -> sb.append(luhnValid(random, 11 + random.nextInt(10)));
+        case 1 ->
+            sb.append('(')
+                .append(digits(random, 3))
+                .append(") ")
+                .append(digits(random, 3))
+                .append('-')
+                .append(digits(random, 4));
+        case 2 -> sb.append(digits(random, 3)).append('-').append(digits(random, 2)).append('-');
+        default -> {
+          boolean letters = random.nextInt(4) == 0;
+          int length = 1 + random.nextInt(5);
+          for (int d = 0; d < length; d++) {
+            sb.append(
+                letters ? (char) ('a' + random.nextInt(26)) : (char) ('0' + random.nextInt(10)));
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String digits(SplittableRandom random, int count) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      sb.append((char) ('0' + random.nextInt(10)));
+    }
+    return sb.toString();
+  }
+
+  /** {@code count} digits passing the Luhn check, with a space or a dash between some of them. */
+  private static String luhnValid(SplittableRandom random, int count) {
+    String body = digits(random, count - 1);
+    for (char check = '0'; check <= '9'; check++) {
+      String number = body + check;
+      if (PersonalDataRules.passesLuhn(number, 0, number.length())) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < number.length(); i++) {
+          if (i > 0 && random.nextInt(4) == 0) {
+            sb.append(random.nextBoolean() ? ' ' : '-');
+          }
+          sb.append(number.charAt(i));
+        }
+        return sb.toString();
+      }
+    }
+    throw new AssertionError("one check digit passes");
+  }
+
+  private static String redacted(Rule rule, String text) {
+    Edits edits = new Edits();
+    rule.find(new Subject(text), edits);
+    return edits.applyTo(text, "#");
   }
 
   @ParameterizedTest(name = "{0}")
