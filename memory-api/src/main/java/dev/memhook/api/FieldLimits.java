@@ -64,24 +64,28 @@ final class FieldLimits {
    * An unmodifiable, order-keeping copy of {@code attributes}: at most {@value
    * MemoryDraft#MAX_ATTRIBUTES} entries, keys non-blank and at most {@value
    * MemoryDraft#MAX_ATTRIBUTE_KEY} characters, values non-null and at most {@value
-   * MemoryDraft#MAX_ATTRIBUTE_VALUE}.
+   * MemoryDraft#MAX_ATTRIBUTE_VALUE}. An entry is named by its position in iteration order ({@code
+   * attributes[2] key}), never by its key, which may be a secret as much as its value.
    */
   static Map<String, String> attributes(Map<String, String> attributes) {
     Objects.requireNonNull(attributes, "attributes");
     count("attributes", attributes.size(), MemoryDraft.MAX_ATTRIBUTES);
     Map<String, String> copy = new LinkedHashMap<>();
-    attributes.forEach(
-        (k, v) -> {
-          if (k == null || v == null) {
-            throw new NullPointerException("attributes must not hold a null key or value");
-          }
-          if (k.isBlank()) {
-            throw new IllegalArgumentException("attribute keys must not be blank");
-          }
-          length("attribute key", k, MemoryDraft.MAX_ATTRIBUTE_KEY);
-          length("attribute value of '" + k + "'", v, MemoryDraft.MAX_ATTRIBUTE_VALUE);
-          copy.put(k, v);
-        });
+    int i = 0;
+    for (Map.Entry<String, String> e : attributes.entrySet()) {
+      String k = e.getKey();
+      String v = e.getValue();
+      String entry = "attributes[" + i++ + "]";
+      if (k == null || v == null) {
+        throw new NullPointerException(entry + " has a null key or value");
+      }
+      if (k.isBlank()) {
+        throw new IllegalArgumentException(entry + " key must not be blank");
+      }
+      length(entry + " key", k, MemoryDraft.MAX_ATTRIBUTE_KEY);
+      length(entry + " value", v, MemoryDraft.MAX_ATTRIBUTE_VALUE);
+      copy.put(k, v);
+    }
     return Collections.unmodifiableMap(copy);
   }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link Redaction}: validation, immutability, and what a service built with one stores. */
@@ -112,6 +113,22 @@ class RedactionTest {
           m.content());
       assertEquals(m.content(), memory.get(m.id()).orElseThrow().content());
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "card 4111 1111 1111 1111 on file|card [redacted:card] on file",
+        "ssn 123-45-6789 here|ssn [redacted:national-id] here",
+        "NI AB 12 34 56 C here|NI [redacted:national-id] here",
+        "mail ann@example.org here|mail [redacted:email] here",
+        "call +44 20 7946 0958 here|call [redacted:phone] here",
+        "call (415) 555-2671 here|call [redacted:phone] here"
+      })
+  void personalData_isRedactedWithTheSwitchOn_andLeftAloneWithItOff(String input, String redacted) {
+    assertEquals(redacted, Redaction.defaults().withPersonalData().sanitizer().sanitize(input));
+    assertEquals(input, Redaction.defaults().sanitizer().sanitize(input));
   }
 
   @Test

@@ -6,19 +6,23 @@ import java.util.List;
  * Redacts the value of a secret-named key in configuration, environment, JSON and YAML shapes:
  * {@code password=x}, {@code DB_PASSWORD: x}, {@code "api_key": "x"}, {@code 'token' => 'x'},
  * {@code apiKey: x}. The key is one token of letters, digits, {@code _ . -} whose name (in any
- * case) ends with one of the rule's secret words, followed on the same line by {@code = : => :=};
- * the value is the quoted string (the quotes are kept, so JSON stays JSON; a quote escaped with
- * backslashes, as in JSON nested in a JSON string, counts as a quote) or the token up to white
- * space, {@code ,} or {@code ;}. A key followed by anything else ({@code password policy: 12
- * chars}, {@code password_policy: strict}) is left alone.
+ * case) ends with one of the rule's secret words, followed by {@code = : => :=}; the value is the
+ * quoted string (the quotes are kept, so JSON stays JSON; a quote escaped with backslashes, as in
+ * JSON nested in a JSON string, counts as a quote) or the token up to white space, {@code ,} or
+ * {@code ;}, and after a quoted key also up to a closing brace or bracket ({@code {"pin": 1234}}).
+ * The value is on the key's line, or, when the line ends after the separator, on the next one
+ * ({@code "password":⏎ "x"}, YAML's {@code password:⏎ x}) unless that line is a key of its own, a
+ * structure, a list item or a comment ({@code password:⏎ min_length: 12}). A key followed by
+ * anything else ({@code password policy: 12 chars}, {@code password_policy: strict}) is left alone.
  *
  * <p>Two instances run: {@link #awsSecretAccessKeys()} first, so an AWS secret access key gets its
  * own kind, then {@link #generic()} for every other secret word.
  *
  * <p>Keys are found by a literal scan for their secret word, and read at most {@link #MAX_KEY}
  * characters either way; a quoted value is read to its closing quote or the end of its line, and
- * the opening quote of any later value on the line closes it, so each character is read a bounded
- * number of times. Immutable and thread-safe.
+ * the opening quote of any later value on the line closes it; only a key that ends its line looks
+ * at the next line, reading its indentation and at most one key there. So each character is read a
+ * bounded number of times. Immutable and thread-safe.
  */
 final class KeyValueSecrets implements Rule {
 
@@ -118,19 +122,20 @@ final class KeyValueSecrets implements Rule {
   private static int redactValue(String text, int i, Edits edits) {
     int n = text.length();
     int keyQuote = quoteAt(text, i);
-    if (keyQuote >= 0) {
+    boolean quotedKey = keyQuote >= 0;
+    if (quotedKey) {
       i = keyQuote + 1; // the key's closing quote
     }
     i = skipBlanks(text, i);
-    if (text.startsWith("=>", i) || text.startsWith(":=", i)) {
-      i += 2;
-    } else if (i < n && (text.charAt(i) == '=' || text.charAt(i) == ':')) {
-      i++;
-    } else {
+    int separator = separatorLength(text, i);
+    if (separator == 0) {
       return -1;
     }
-    i = skipBlanks(text, i);
-    if (i >= n) {
+    i = skipBlanks(text, i + separator);
+    if (i < n && isLineBreak(text.charAt(i))) {
+      i = valueOnNextLine(text, i, quotedKey);
+    }
+    if (i < 0 || i >= n) {
       return -1;
     }
     int open = quoteAt(text, i);
@@ -151,13 +156,82 @@ final class KeyValueSecrets implements Rule {
       }
     }
     int end = i;
-    while (end < n && !endsUnquotedValue(text.charAt(end))) {
+    while (end < n && !endsUnquotedValue(text.charAt(end), quotedKey)) {
       end++;
     }
     if (end > i && !Rule.isMarkerAt(text, i)) {
       edits.add(i, end);
     }
     return end > i ? end : -1;
+  }
+
+  /** The length of the separator {@code = : => :=} at {@code i}, or 0. */
+  private static int separatorLength(String text, int i) {
+    if (text.startsWith("=>", i) || text.startsWith(":=", i)) {
+      return 2;
+    }
+    return i < text.length() && (text.charAt(i) == '=' || text.charAt(i) == ':') ? 1 : 0;
+  }
+
+  /**
+   * Where the value starts on the line after the line break at {@code i}, or -1 if that line holds
+   * no value. JSON may put a value on the next line at any indentation and YAML indents it, so one
+   * line break and the indentation are skipped (at least one blank after an unquoted key, or a
+   * line of an {@code .env} file that leaves a value empty would read the next line as its value).
+   * A line that is a key of its own ({@code min_length: 12}, {@code "user": …}, {@code user =
+   * bob}: a nested map or the next entry), a structure ({@code { [}, a list item {@code - }), a
+   * comment or another line break is not a value. Reads at most the indentation and one key.
+   */
+  private static int valueOnNextLine(String text, int i, boolean quotedKey) {
+    int n = text.length();
+    i += text.startsWith("\r\n", i) ? 2 : 1;
+    int start = skipBlanks(text, i);
+    if (start >= n || start == i && !quotedKey) {
+      return -1;
+    }
+    char c = text.charAt(start);
+    if (isLineBreak(c) || c == '{' || c == '[' || c == '#') {
+      return -1;
+    }
+    if (c == '-' && (start + 1 == n || Character.isWhitespace(text.charAt(start + 1)))) {
+      return -1;
+    }
+    return isKeyAt(text, start) ? -1 : start;
+  }
+
+  /**
+   * Whether a key and its separator start at {@code i}: a token of key characters, quoted or not,
+   * then {@code :} before white space or the end, or {@code = => :=} (not {@code ==}, which ends a
+   * base64 value). Reads at most {@link #MAX_KEY} characters and the separator.
+   */
+  private static boolean isKeyAt(String text, int i) {
+    int n = text.length();
+    int quote = quoteAt(text, i);
+    int end = quote >= 0 ? quote + 1 : i;
+    int keyStart = end;
+    while (end < n && end - keyStart <= MAX_KEY && isKeyChar(text.charAt(end))) {
+      end++;
+    }
+    if (end == keyStart || end - keyStart > MAX_KEY) {
+      return false;
+    }
+    if (quote >= 0) {
+      int close = quoteAt(text, end);
+      if (close < 0 || text.charAt(close) != text.charAt(quote)) {
+        return false;
+      }
+      end = close + 1;
+    }
+    end = skipBlanks(text, end);
+    int separator = separatorLength(text, end);
+    if (separator == 0) {
+      return false;
+    }
+    int after = end + separator;
+    if (separator == 1 && text.charAt(end) == ':') {
+      return after == n || Character.isWhitespace(text.charAt(after));
+    }
+    return after == n || text.charAt(after) != '=';
   }
 
   /**
@@ -213,8 +287,16 @@ final class KeyValueSecrets implements Rule {
     return false;
   }
 
-  private static boolean endsUnquotedValue(char c) {
-    return Character.isWhitespace(c) || c == ',' || c == ';';
+  /**
+   * Whether {@code c} ends a value without quotes: white space, {@code ,} and {@code ;}, and after
+   * a quoted key, as in JSON, the brace or bracket that closes the structure.
+   */
+  private static boolean endsUnquotedValue(char c, boolean quotedKey) {
+    return Character.isWhitespace(c) || c == ',' || c == ';' || quotedKey && (c == '}' || c == ']');
+  }
+
+  private static boolean isLineBreak(char c) {
+    return c == '\n' || c == '\r';
   }
 
   static boolean isKeyChar(char c) {

@@ -4,10 +4,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A rule that is a regex: either tried only where one of its trigger literals occurs (built-in
- * rules, whose patterns start at the trigger and use possessive quantifiers, so each attempt reads
- * a bounded stretch or a run no other attempt reads), or searched for everywhere (host rules,
- * bounded by the step budget instead).
+ * A rule that is a regex, tried in one of three ways: only where one of its trigger literals occurs
+ * (credential rules, whose patterns start at the trigger), only where a cheap scan says a match may
+ * start ({@link Starts}: personal-data rules, which have no literal to look for), or at every
+ * position with {@code find} (host rules). The first two use possessive quantifiers, so each
+ * attempt reads a bounded stretch or a run no other attempt reads; host rules are bounded by the
+ * step budget instead.
+ *
+ * <p>Why not {@code find} for every built-in rule: a pattern that opens with a look-behind, as each
+ * built-in one does to keep from starting inside a longer token, gives java.util.regex nothing to
+ * skip ahead by, so {@code find} evaluates the look-behind at every position, several times slower
+ * per character than a plain scan of the text for the characters a match can start with.
  *
  * <p>Immutable and thread-safe.
  */
@@ -20,8 +27,21 @@ final class PatternRule implements Rule {
     void redact(Matcher m, String text, Edits edits);
   }
 
+  /**
+   * Where a match may start: the scan that stands in for trying the pattern at every position. It
+   * must return every position where the pattern can match (it may return more), in increasing
+   * order, reading a bounded stretch around each position it passes, so walking every candidate
+   * costs time linear in the text.
+   */
+  @FunctionalInterface
+  interface Starts {
+    /** The first position at or after {@code from} where a match may start, or -1. */
+    int next(String text, int from);
+  }
+
   private final String kind;
   private final Pattern pattern;
+  private final Starts starts;
   private final String[] triggers;
   private final boolean foldedTriggers;
   private final String notAfter;
@@ -30,12 +50,14 @@ final class PatternRule implements Rule {
   private PatternRule(
       String kind,
       Pattern pattern,
+      Starts starts,
       String[] triggers,
       boolean foldedTriggers,
       String notAfter,
       Redact redact) {
     this.kind = kind;
     this.pattern = pattern;
+    this.starts = starts;
     this.triggers = triggers;
     this.foldedTriggers = foldedTriggers;
     this.notAfter = notAfter;
@@ -59,12 +81,93 @@ final class PatternRule implements Rule {
       Redact redact,
       String... triggers) {
     return new PatternRule(
-        kind, Pattern.compile(regex), triggers, foldedTriggers, notAfter, redact);
+        kind, Pattern.compile(regex), null, triggers, foldedTriggers, notAfter, redact);
+  }
+
+  /**
+   * A rule tried where {@code starts} says a match may start, matched there with {@code lookingAt};
+   * the pattern's look-behinds see the text before that position.
+   */
+  static PatternRule startingAt(String kind, String regex, Starts starts, Redact redact) {
+    return new PatternRule(kind, Pattern.compile(regex), starts, null, false, "", redact);
   }
 
   /** A rule searched for everywhere with {@code find}. */
   static PatternRule everywhere(String kind, Pattern pattern, Redact redact) {
-    return new PatternRule(kind, pattern, null, false, "", redact);
+    return new PatternRule(kind, pattern, null, null, false, "", redact);
+  }
+
+  /**
+   * The positions of a character that can start a match and is not right after a character the
+   * pattern's look-behind refuses there. Given as pairs: a set of first characters, then the set of
+   * characters a match starting with one of them cannot follow ({@code "0-8", "0-9-"} for a pattern
+   * {@code (?<![0-9-])[0-8]…}); one pair per alternative of the pattern. Sets are ASCII, written as
+   * characters and ranges such as {@code "0-9A-Z+-"} (a {@code -} is itself only last); a first
+   * character in several pairs is refused only after a character every one of them refuses.
+   *
+   * @throws IllegalArgumentException if the arguments are not pairs
+   */
+  static Starts tokenStarts(String... firstThenNotAfter) {
+    if (firstThenNotAfter.length % 2 != 0) {
+      throw new IllegalArgumentException("tokenStarts takes pairs of first and refused characters");
+    }
+    // refused[c] is null where c starts no match, else the characters c may not follow
+    boolean[][] refused = new boolean[128][];
+    for (int p = 0; p < firstThenNotAfter.length; p += 2) {
+      boolean[] first = asciiSet(firstThenNotAfter[p]);
+      boolean[] notAfter = asciiSet(firstThenNotAfter[p + 1]);
+      for (int c = 0; c < 128; c++) {
+        if (!first[c]) {
+          continue;
+        }
+        if (refused[c] == null) {
+          refused[c] = notAfter.clone();
+        } else {
+          for (int b = 0; b < 128; b++) {
+            refused[c][b] &= notAfter[b];
+          }
+        }
+      }
+    }
+    return (text, from) -> {
+      for (int i = from; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c < 128 && refused[c] != null) {
+          char before = i > 0 ? text.charAt(i - 1) : 128;
+          if (before >= 128 || !refused[c][before]) {
+            return i;
+          }
+        }
+      }
+      return -1;
+    };
+  }
+
+  private static boolean[] asciiSet(String spec) {
+    boolean[] set = new boolean[128];
+    for (int i = 0; i < spec.length(); i++) {
+      char from = spec.charAt(i);
+      char to = from;
+      if (i + 2 < spec.length() && spec.charAt(i + 1) == '-') {
+        to = spec.charAt(i + 2);
+        i += 2;
+      }
+      if (to < from || to >= 128) {
+        throw new IllegalArgumentException("not a set of ASCII characters: '" + spec + "'");
+      }
+      for (char c = from; c <= to; c++) {
+        set[c] = true;
+      }
+    }
+    return set;
+  }
+
+  /**
+   * This rule tried at every position with {@code find}: what a rule tried at its {@link Starts}
+   * must agree with, which is how the starts are tested.
+   */
+  PatternRule triedEverywhere() {
+    return everywhere(kind, pattern, redact);
   }
 
   /** Redacts group {@code group} (0: the whole match). */
@@ -85,16 +188,36 @@ final class PatternRule implements Rule {
   public void find(Subject subject, Edits edits) {
     String text = subject.text();
     Matcher m = pattern.matcher(foldedTriggers ? subject.budgetedFolded() : subject.budgeted());
-    if (triggers == null) {
+    if (starts != null) {
+      findAtStarts(m, text, edits);
+    } else if (triggers != null) {
+      findAtTriggers(m, text, foldedTriggers ? subject.folded() : text, edits);
+    } else {
       int from = 0;
       while (from <= text.length() && m.find(from)) {
         redact.redact(m, text, edits);
         from = m.end() > m.start() ? m.end() : m.end() + 1;
       }
-      return;
     }
+  }
+
+  private void findAtStarts(Matcher m, String text, Edits edits) {
     m.useTransparentBounds(true).useAnchoringBounds(false);
-    Triggers candidates = new Triggers(foldedTriggers ? subject.folded() : text, triggers);
+    int from = 0;
+    for (int at = starts.next(text, from); at >= 0; at = starts.next(text, from)) {
+      m.region(at, text.length());
+      if (m.lookingAt() && m.end() > at) {
+        redact.redact(m, text, edits);
+        from = m.end();
+      } else {
+        from = at + 1;
+      }
+    }
+  }
+
+  private void findAtTriggers(Matcher m, String text, String scanned, Edits edits) {
+    m.useTransparentBounds(true).useAnchoringBounds(false);
+    Triggers candidates = new Triggers(scanned, triggers);
     int from = 0;
     for (int at = candidates.next(from); at >= 0; at = candidates.next(from)) {
       if (at > 0 && continuesToken(text.charAt(at - 1))) {

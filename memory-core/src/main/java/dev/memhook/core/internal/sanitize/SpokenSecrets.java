@@ -6,10 +6,21 @@ import java.util.Set;
 /**
  * Redacts a secret said in words: {@code the password is hunter2}, {@code my password is:
  * swordfish}, {@code passcode was 7731}, {@code the password is now 'x'}, {@code pin is 1234},
- * {@code PIN code: 998877}. The value is the next word (quotes kept, trailing punctuation kept); it
- * is left alone when it is an ordinary word ({@link #NOT_SECRETS}: {@code the password is
- * required}), and a PIN must be 4 to 8 digits. {@code password policy}, {@code the password field}
- * and {@code the password isn't} have no value and are left alone.
+ * {@code PIN code: 998877}, {@code the password for prod is hunter2}. The value is the next word
+ * (quotes kept, trailing punctuation kept); it is left alone when it is an ordinary word ({@link
+ * #NOT_SECRETS}: {@code the password is required}), and a PIN must be 4 to 8 digits. {@code
+ * password policy}, {@code the password field} and {@code the password isn't} have no value and are
+ * left alone.
+ *
+ * <p>A verb with a colon ({@code the password is: correct horse battery staple}, {@code was:},
+ * {@code is now:}) says that a disclosure follows, so the value is the whole clause, ordinary words
+ * included: to the end of the line, of the sentence ({@code . ! ?} before white space or the end)
+ * or of the quote it opens, and at most {@link #MAX_DISCLOSURE} characters (then to the end of the
+ * word reached). A PIN stays one number, and a bare {@code password:} one word.
+ *
+ * <p>Between the keyword and the verb may stand a short qualifier: {@code for}, {@code of}, {@code
+ * on} or {@code to} and one to {@link #MAX_QUALIFIER_WORDS} words on the same line, none ending a
+ * clause, within {@link #MAX_QUALIFIER} characters ({@code the password for the prod db is x}).
  *
  * <p>Keywords are found by a literal scan of the folded text and parsed by hand from there, reading
  * a bounded stretch plus the value, after which the scan goes on: linear. Stateless and
@@ -23,6 +34,23 @@ final class SpokenSecrets implements Rule {
   private static final String OPENING_QUOTES = "\"'“‘";
   private static final String VALUE_ENDS = "\"'“”‘’";
   private static final String TRAILING_PUNCTUATION = ".,;:!?)]}";
+  private static final String[] QUALIFYING_WORDS = {"for", "of", "on", "to"};
+
+  /** The most words a qualifier phrase takes after its preposition. */
+  static final int MAX_QUALIFIER_WORDS = 3;
+
+  /** The most characters read for a qualifier phrase, preposition included. */
+  static final int MAX_QUALIFIER = 48;
+
+  /**
+   * The most characters of a disclosed clause read before its end; a clause that runs on is
+   * redacted this far and to the end of the word reached. A passphrase is rarely longer, and the
+   * bound keeps each keyword's read bounded.
+   */
+  static final int MAX_DISCLOSURE = 128;
+
+  /** Where a value starts, and whether a verb with a colon made it a disclosed clause. */
+  private record Separator(int valueStart, boolean disclosure) {}
 
   /**
    * Words that follow "the password is" in prose about passwords rather than in a disclosed one
@@ -189,12 +217,19 @@ final class SpokenSecrets implements Rule {
           i = after + (folded.startsWith("code", after) ? 4 : 6);
         }
       }
-      int valueStart = afterSeparator(folded, i);
-      if (valueStart < 0) {
+      Separator separator = separator(folded, i);
+      if (separator == null) {
         continue;
       }
-      if (valueStart < text.length() && OPENING_QUOTES.indexOf(text.charAt(valueStart)) >= 0) {
+      int valueStart = separator.valueStart();
+      boolean quoted =
+          valueStart < text.length() && OPENING_QUOTES.indexOf(text.charAt(valueStart)) >= 0;
+      if (quoted) {
         valueStart++;
+      }
+      if (separator.disclosure() && !pin) {
+        from = Math.max(from, redactClause(text, valueStart, quoted, edits));
+        continue;
       }
       int valueEnd = valueStart;
       while (valueEnd < text.length()
@@ -203,16 +238,65 @@ final class SpokenSecrets implements Rule {
         valueEnd++;
       }
       from = Math.max(from, valueEnd);
-      int end = valueEnd;
-      while (end > valueStart && TRAILING_PUNCTUATION.indexOf(text.charAt(end - 1)) >= 0) {
-        end--;
-      }
+      int end = trimPunctuation(text, valueStart, valueEnd);
       if (end > valueStart
           && !Rule.isMarkerAt(text, valueStart)
           && isSecret(text.substring(valueStart, end), pin)) {
         edits.add(valueStart, end);
       }
     }
+  }
+
+  /**
+   * Redacts the disclosed clause starting at {@code start} (inside a quote if {@code quoted}) and
+   * returns where the clause ends.
+   */
+  private static int redactClause(String text, int start, boolean quoted, Edits edits) {
+    if (start >= text.length() || Rule.isMarkerAt(text, start)) {
+      return start;
+    }
+    int clauseEnd = clauseEnd(text, start, quoted);
+    int end = clauseEnd;
+    while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+      end--;
+    }
+    end = trimPunctuation(text, start, end);
+    if (end > start) {
+      edits.add(start, end);
+    }
+    return clauseEnd;
+  }
+
+  /**
+   * Where the clause starting at {@code start} ends: at a line break, a sentence end ({@code . ! ?}
+   * before white space or the end of the text), the closing quote if {@code quoted}, or, past
+   * {@link #MAX_DISCLOSURE} characters, the end of the word reached.
+   */
+  private static int clauseEnd(String text, int start, boolean quoted) {
+    int n = text.length();
+    int limit = Math.min(n, start + MAX_DISCLOSURE);
+    for (int i = start; i < limit; i++) {
+      char c = text.charAt(i);
+      if (c == '\n' || c == '\r' || quoted && VALUE_ENDS.indexOf(c) >= 0) {
+        return i;
+      }
+      if ((c == '.' || c == '!' || c == '?')
+          && (i + 1 == n || Character.isWhitespace(text.charAt(i + 1)))) {
+        return i;
+      }
+    }
+    int end = limit;
+    while (end < n && !Character.isWhitespace(text.charAt(end))) {
+      end++;
+    }
+    return end;
+  }
+
+  private static int trimPunctuation(String text, int start, int end) {
+    while (end > start && TRAILING_PUNCTUATION.indexOf(text.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return end;
   }
 
   private static String keywordAt(String folded, int at) {
@@ -228,31 +312,35 @@ final class SpokenSecrets implements Rule {
   }
 
   /**
-   * Where the value starts after {@code is}, {@code was} (each optionally followed by a qualifier
-   * such as {@code now} and by a colon) or a bare {@code :} or {@code =}; or -1.
+   * Where the value starts after a bare {@code :} or {@code =}, or after {@code is} or {@code was}
+   * (each optionally after a qualifier phrase such as {@code for prod}, and followed by a word such
+   * as {@code now} and by a colon, which makes the value a disclosed clause); or null.
    */
-  private static int afterSeparator(String folded, int i) {
+  private static Separator separator(String folded, int i) {
     int blanks = skipBlanks(folded, i);
     if (blanks < folded.length()
         && (folded.charAt(blanks) == ':' || folded.charAt(blanks) == '=')) {
-      return skipBlanks(folded, blanks + 1);
+      return new Separator(skipBlanks(folded, blanks + 1), false);
     }
     if (blanks == i) {
-      return -1;
+      return null;
     }
-    int verb = blanks;
-    if (folded.startsWith("is", verb)) {
-      i = verb + 2;
-    } else if (folded.startsWith("was", verb)) {
-      i = verb + 3;
-    } else {
-      return -1;
+    if (isVerbAt(folded, blanks)) {
+      return afterVerb(folded, blanks);
     }
+    int verb = afterQualifier(folded, blanks);
+    return verb < 0 ? null : afterVerb(folded, verb);
+  }
+
+  /** The value after the verb {@code is} or {@code was} at {@code verb}, or null. */
+  private static Separator afterVerb(String folded, int verb) {
+    int i = verb + (folded.startsWith("is", verb) ? 2 : 3);
     int next = skipBlanks(folded, i);
     for (String qualifier : QUALIFIERS) {
       if (next > i && folded.startsWith(qualifier, next)) {
         int after = next + qualifier.length();
-        if (after < folded.length() && isBlank(folded.charAt(after))) {
+        if (after < folded.length()
+            && (isBlank(folded.charAt(after)) || folded.charAt(after) == ':')) {
           i = after;
           next = skipBlanks(folded, i);
           break;
@@ -260,9 +348,59 @@ final class SpokenSecrets implements Rule {
       }
     }
     if (next < folded.length() && folded.charAt(next) == ':') {
-      return skipBlanks(folded, next + 1);
+      return new Separator(skipBlanks(folded, next + 1), true);
     }
-    return next > i ? next : -1;
+    return next > i ? new Separator(next, false) : null;
+  }
+
+  /**
+   * Where the verb starts after the qualifier phrase at {@code i} ({@code for the prod db is}), or
+   * -1: a qualifying word, then one to {@link #MAX_QUALIFIER_WORDS} words separated by blanks, none
+   * ending in punctuation, all within {@link #MAX_QUALIFIER} characters.
+   */
+  private static int afterQualifier(String folded, int i) {
+    int j = -1;
+    for (String word : QUALIFYING_WORDS) {
+      int end = i + word.length();
+      if (folded.startsWith(word, i) && end < folded.length() && isBlank(folded.charAt(end))) {
+        j = skipBlanks(folded, end);
+        break;
+      }
+    }
+    if (j < 0) {
+      return -1;
+    }
+    int limit = Math.min(folded.length(), i + MAX_QUALIFIER);
+    for (int words = 0; words < MAX_QUALIFIER_WORDS; words++) {
+      int end = j;
+      while (end < limit && !Character.isWhitespace(folded.charAt(end))) {
+        end++;
+      }
+      if (end == j
+          || end >= limit
+          || !isBlank(folded.charAt(end))
+          || TRAILING_PUNCTUATION.indexOf(folded.charAt(end - 1)) >= 0) {
+        return -1;
+      }
+      j = skipBlanks(folded, end);
+      if (isVerbAt(folded, j)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the word {@code is} or {@code was} starts at {@code i}. */
+  private static boolean isVerbAt(String folded, int i) {
+    int end;
+    if (folded.startsWith("is", i)) {
+      end = i + 2;
+    } else if (folded.startsWith("was", i)) {
+      end = i + 3;
+    } else {
+      return false;
+    }
+    return end == folded.length() || !continuesWord(folded.charAt(end));
   }
 
   private static boolean isSecret(String value, boolean pin) {

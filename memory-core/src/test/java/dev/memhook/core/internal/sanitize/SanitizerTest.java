@@ -2,9 +2,12 @@ package dev.memhook.core.internal.sanitize;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SanitizerTest {
@@ -88,6 +91,107 @@ class SanitizerTest {
     assertEquals(expected, sanitize(input));
   }
 
+  static Stream<Arguments> valuesOnTheNextLine() {
+    return Stream.of(
+        Arguments.of("{\"password\":\n  \"hunter2\"}", "{\"password\":\n  \"[redacted:secret]\"}"),
+        Arguments.of("{\"api_key\":\r\n\"abc123\"}", "{\"api_key\":\r\n\"[redacted:secret]\"}"),
+        Arguments.of("{\"token\":\n    t0k3n\n}", "{\"token\":\n    [redacted:secret]\n}"),
+        Arguments.of(
+            "db:\n  password:\n    hunter2\n  user: bob",
+            "db:\n  password:\n    [redacted:secret]\n  user: bob"),
+        Arguments.of("password:\t\n\thunter2 # old", "password:\t\n\t[redacted:secret] # old"),
+        Arguments.of("client_secret =\n  c2VjcmV0==", "client_secret =\n  [redacted:secret]"));
+  }
+
+  /** JSON and YAML put a value on the line after its key; one line break and indentation. */
+  @ParameterizedTest
+  @MethodSource("valuesOnTheNextLine")
+  void aValueOnTheLineAfterItsKey_isRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  /** What follows a key on the next line is not its value when it is a key or a structure. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "password:\n  min_length: 12\n  max_length: 64",
+        "password:\n  \"min_length\": 12",
+        "{\"password\":\n  {\"min_length\": 12}}",
+        "{\"passwords\": 1, \"password\":\n  [\"a\", \"b\"]}",
+        "password:\n  - one\n  - two",
+        "password:\n  # set from the vault",
+        "PASSWORD=\nUSER=bob",
+        "[db]\n  password =\n  user = bob",
+        "password:\nThe next paragraph starts here.",
+        "password:\n\n  hunter2"
+      })
+  void aKeyOrStructureOnTheNextLine_isNotTakenForAValue(String text) {
+    assertEquals(text, sanitize(text));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"password\": 12345678}|{\"password\": [redacted:secret]}",
+        "[{\"token\":abc}]|[{\"token\":[redacted:secret]}]",
+        "{\"a\": {\"pin\": 1, \"secret\": x]}|{\"a\": {\"pin\": 1, \"secret\": [redacted:secret]]}"
+      })
+  void anUnquotedValueOfAQuotedKey_endsAtAClosingBrace(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "the password is: correct horse battery staple|the password is: [redacted:secret]",
+        "The passphrase was: correct horse battery staple. Then we left.|The passphrase was: [redacted:secret]. Then we left.",
+        "my password is now: not so secret! ok|my password is now: [redacted:secret]! ok",
+        "the password is: 'open sesame' it said|the password is: '[redacted:secret]' it said",
+        "the passcode is: required? yes|the passcode is: [redacted:secret]? yes"
+      })
+  void aSecretDisclosedWithIsAndAColon_isRedactedToTheEndOfItsClause(
+      String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  @Test
+  void aDisclosedClause_endsAtTheLineEnd() {
+    assertEquals(
+        "the password is: [redacted:secret]\nnext line stays",
+        sanitize("the password is: correct horse battery staple\nnext line stays"));
+  }
+
+  @Test
+  void aDisclosedClauseWithoutAnEnd_isRedactedForABoundedStretch_toAWordEnd() {
+    String words = "word ".repeat(40); // 200 characters, no sentence end
+    String out = sanitize("the password is: " + words);
+    // 128 characters reach into the 26th word, which is redacted to its end
+    assertEquals("the password is: [redacted:secret] " + "word ".repeat(14), out);
+  }
+
+  @Test
+  void aBarePasswordColon_keepsItsOneWordValue() {
+    assertEquals(
+        "the password: [redacted:secret] is what it said",
+        sanitize("the password: hunter2 is what it said"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "the password for prod is hunter2|the password for prod is [redacted:secret]",
+        "The password of the admin account was s3cret!|The password of the admin account was [redacted:secret]!",
+        "the password to db.prod.internal is now Tr0ub4dor|the password to db.prod.internal is now [redacted:secret]",
+        "the passphrase on the old laptop is: correct horse battery|the passphrase on the old laptop is: [redacted:secret]",
+        "the pin for my card is 4321|the pin for my card is [redacted:secret]"
+      })
+  void aSecretWithAShortQualifierBeforeIs_isRedacted(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
   @Test
   void privateKeyBlocks_areRedacted_throughTheirEndLine() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
@@ -129,6 +233,9 @@ class SanitizerTest {
         "ssh://git@github.com/org/repo.git and https://example.com:8443/path?q=1",
         "keyboard = us; monkey: banana; primary_key = id",
         "password=",
+        "The password for the new user is required.",
+        "Reset the password for prod. The weather is nice",
+        "the password for one two three four is lost",
         "versions 1.2.3 and 2024-01-15, order 4111 1111 1111 1111, mail bob@example.com"
       })
   void ordinaryText_isLeftAlone(String text) {
