@@ -60,7 +60,8 @@ record OpenIndex(
    *
    * @throws MemoryStoreException saying what is wrong and what to do ({@link OpenErrors}) if the
    *     path is a file, the directory is not writable (and not opened read-only), the index is
-   *     damaged, or it is locked by another store
+   *     damaged (also when it lost its commit point: see {@link OpenErrors#checkCommit}), or it is
+   *     locked by another store
    * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
    */
   static OpenIndex open(StoreSettings settings, IndexSchema schema, UnreadableRecords unreadable) {
@@ -76,6 +77,7 @@ record OpenIndex(
     try {
       dir =
           settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      OpenErrors.checkCommit(dir, location);
       writer = new IndexWriter(dir, config(settings, schema));
       IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
       return new OpenIndex(dir, writer, metadata, new FreshSearchers(writer, location));
@@ -93,6 +95,7 @@ record OpenIndex(
     Directory dir = null;
     try {
       dir = ReadOnlyIndex.directory(path);
+      OpenErrors.checkCommit(dir, location);
       DirectoryReader reader = ReadOnlyIndex.open(dir, location, unreadable);
       try {
         IndexMetadata metadata =

@@ -76,8 +76,10 @@
  * do. {@code readOnly()} opens an index with a reader only (no writer, no lock), and if the commit
  * does not open as a whole, with each segment that opens on its own, counting the rest as
  * unreadable: open a damaged index read-only, {@code export}, and put what comes out into a new
- * store. What is written is what can be read back: records over {@code RecordLimits}' size, or
- * keywords over Lucene's term limit, are refused before anything is written.
+ * store. An index that holds segment files but lost its commit point ({@code segments_N}) fails to
+ * open, rather than being replaced by a new, empty index. What is written is what can be read back:
+ * records over {@code RecordLimits}' size, or keywords over Lucene's term limit, are refused before
+ * anything is written.
  *
  * <h2>Segments</h2>
  *

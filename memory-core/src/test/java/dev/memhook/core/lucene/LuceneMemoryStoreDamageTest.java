@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,6 +178,36 @@ class LuceneMemoryStoreDamageTest {
       ExportResult result = store.export(m -> {});
       assertEquals(1, result.exported(), "the intact segment's memory");
       assertTrue(result.unreadable() >= 1, "the damaged segment is counted: " + result);
+    }
+  }
+
+  @Test
+  void anIndexThatLostItsCommitPoint_failsToOpenAsDamaged_andKeepsItsFiles() throws IOException {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "kafka"), vector(1));
+    }
+    try (Stream<Path> files = Files.list(index)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("segments")).toList()) {
+        Files.delete(f);
+      }
+    }
+    List<String> before = fileNames(index);
+
+    for (boolean readOnly : new boolean[] {false, true}) {
+      LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().directory(index);
+      MemoryStoreException e =
+          assertThrows(MemoryStoreException.class, () -> (readOnly ? b.readOnly() : b).build());
+      assertTrue(e.getMessage().contains("is damaged"), e.getMessage());
+      assertTrue(e.getMessage().contains("no commit point"), e.getMessage());
+      assertTrue(e.getMessage().contains("backup"), e.getMessage());
+    }
+    assertEquals(before, fileNames(index), "no new, empty index replaced the old files");
+  }
+
+  private static List<String> fileNames(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
     }
   }
 }
