@@ -182,6 +182,29 @@ class LuceneMemoryStoreDamageTest {
   }
 
   @Test
+  void aRecordChangedOnDiskWhileOpen_isReportedUnreadable_neverReadAsAnotherMemory()
+      throws IOException {
+    Path index = dir.resolve("index");
+    MemoryId changed = MemoryId.of("m1");
+    MemoryId intact = MemoryId.of("m2");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "the deploy token is zqxjkvbwpf"), vector(1));
+      store.put(memory("m2", A, "kafka consumer lag"), vector(2));
+    }
+    try (LuceneMemoryStore store = open(index)) {
+      DamagedIndexes.flipInStoredText(index, "the deploy token");
+
+      MemoryStoreException e = assertThrows(MemoryStoreException.class, () -> store.get(changed));
+      assertTrue(e.getMessage().contains("unreadable"), e.getMessage());
+      assertEquals(
+          List.of(intact),
+          List.copyOf(store.getAll(List.of(changed, intact)).keySet()),
+          "the other memory is unaffected");
+      assertEquals(new ExportResult(1, 1), store.export(m -> {}));
+    }
+  }
+
+  @Test
   void anIndexThatLostItsCommitPoint_failsToOpenAsDamaged_andKeepsItsFiles() throws IOException {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore store = open(index)) {
