@@ -205,6 +205,31 @@ class LuceneMemoryStoreDamageTest {
   }
 
   @Test
+  void anIndexChangedOnDisk_failsToOpenForWriting_andOpensReadOnlyWithoutTheDamagedSegment()
+      throws IOException {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "the deploy token is zqxjkvbwpf"), vector(1));
+      store.put(memory("m2", A, "kafka consumer lag"), vector(2)); // a second segment
+    }
+    DamagedIndexes.flipInStoredText(index, "the deploy token");
+
+    MemoryStoreException e =
+        assertThrows(
+            MemoryStoreException.class, () -> LuceneMemoryStore.builder().directory(index).build());
+    assertTrue(e.getMessage().contains("is damaged"), e.getMessage());
+    assertTrue(e.getMessage().contains("readOnly()"), e.getMessage());
+
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(index).readOnly().build()) {
+      assertTrue(store.get(MemoryId.of("m1")).isEmpty(), "its segment is left out");
+      assertEquals("kafka consumer lag", store.get(MemoryId.of("m2")).orElseThrow().content());
+      assertEquals(1, store.unreadableRecords(), "the left-out segment's one memory");
+      assertEquals(new ExportResult(1, 1), store.export(m -> {}), "the left-out one counted");
+    }
+  }
+
+  @Test
   void anIndexThatLostItsCommitPoint_failsToOpenAsDamaged_andKeepsItsFiles() throws IOException {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore store = open(index)) {
