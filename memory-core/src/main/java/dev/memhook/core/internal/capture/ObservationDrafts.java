@@ -48,9 +48,17 @@ final class ObservationDrafts {
     };
   }
 
-  /** The raw observation of an accepted event. */
+  /**
+   * The raw observation of an accepted event. Its content is cut with {@link
+   * MemoryDraft#CUT_MARKER} to the longest content a memory may have, and then counts as truncated:
+   * {@link EventScrub} cuts each big part of an event to the raw-observation cap, but a tool event
+   * renders several parts, which together may be longer, and an accepted event must always be
+   * storable.
+   */
   static Observation observation(AcceptedEvent a) {
     LifecycleEvent e = a.event();
+    String whole = content(e);
+    String content = FieldText.cutEnd(whole, MemoryDraft.MAX_CONTENT);
     return new Observation(
         a.observationId(),
         e.hookType(),
@@ -63,12 +71,12 @@ final class ObservationDrafts {
         e.timestamp(),
         a.capturedAt(),
         e.data(),
-        content(e),
-        a.truncated());
+        content,
+        a.truncated() || content.length() < whole.length());
   }
 
-  /** What the stored observation's content is: what was said, or the rendered tool event. */
-  static String content(LifecycleEvent e) {
+  /** What the stored observation's content is, before the cut: what was said, or the event. */
+  private static String content(LifecycleEvent e) {
     EventData d = e.data();
     String said =
         switch (e.hookType()) {
