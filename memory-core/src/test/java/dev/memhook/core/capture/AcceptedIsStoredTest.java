@@ -3,6 +3,7 @@ package dev.memhook.core.capture;
 import static dev.memhook.core.capture.CaptureFixtures.flush;
 import static dev.memhook.core.capture.CaptureFixtures.observations;
 import static dev.memhook.core.capture.CaptureFixtures.postTool;
+import static dev.memhook.core.capture.CaptureFixtures.prompt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,6 +40,22 @@ class AcceptedIsStoredTest {
       assertTrue(m.content().endsWith(MemoryDraft.CUT_MARKER), "cut visibly");
       assertTrue(m.content().contains("\noutput: match match"), "both parts, as far as they fit");
       assertEquals("true", m.attributes().get("memhook.truncated"));
+    }
+  }
+
+  @Test
+  void aPromptThatIsAllPrivate_isStoredAsAPrivatePrompt() {
+    try (MemoryService memory =
+        Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
+      assertEquals(
+          ObserveResult.ACCEPTED,
+          memory.observe(prompt("s1", 0, "<private>my salary is 120k</private>")));
+      flush(memory);
+
+      assertEquals(0, memory.captureStats().failed(), "the pipeline stored it");
+      List<Memory> stored = observations(memory);
+      assertEquals(1, stored.size());
+      assertEquals("PromptSubmit\nprompt: [private]", stored.get(0).content());
     }
   }
 }

@@ -75,7 +75,12 @@ final class ObservationDrafts {
         a.truncated() || content.length() < whole.length());
   }
 
-  /** What the stored observation's content is, before the cut: what was said, or the event. */
+  /**
+   * What the stored observation's content is, before the cut: what was said, or else the rendered
+   * event. A turn that said nothing but private regions is rendered too ({@code "PromptSubmit\n
+   * prompt: [private]"}): a memory's content may not be only private regions, and the event was
+   * accepted, so it must be storable.
+   */
   private static String content(LifecycleEvent e) {
     EventData d = e.data();
     String said =
@@ -84,7 +89,7 @@ final class ObservationDrafts {
           case AGENT_RESPONSE -> d.message();
           default -> null;
         };
-    if (said != null && !said.isBlank()) {
+    if (said != null && !FieldText.isOnlyPrivate(said)) {
       return said;
     }
     String text = ObservationText.render(e.hookType(), d.toolName(), d);
