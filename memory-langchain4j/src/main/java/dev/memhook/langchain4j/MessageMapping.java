@@ -38,6 +38,9 @@ final class MessageMapping {
   /** The attribute that marks a message Memhook injected; its value is an origin's name. */
   static final String ORIGIN_ATTRIBUTE = "memhook_origin";
 
+  /** The tool name a call that names no tool is kept under. */
+  static final String UNKNOWN_TOOL = "unknown";
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<LinkedHashMap<String, Object>> MAP =
       new TypeReference<LinkedHashMap<String, Object>>() {};
@@ -81,13 +84,18 @@ final class MessageMapping {
 
   /**
    * The Memhook call of a model's request. A request without an id (some providers give none) gets
-   * a fresh one; arguments that are not a JSON object are read as none, and the call's execution
-   * reports them (see {@link #parseArguments}).
+   * a fresh one; one that names no tool is kept under {@value #UNKNOWN_TOOL}; arguments that are
+   * not a JSON object are read as none. The call's execution reports the last two to the model
+   * ({@link ToolRegistry#executeForModel}).
    */
   static ToolCall toolCall(ToolExecutionRequest request) {
     String id = request.id();
     if (id == null || id.isBlank()) {
       id = "call_" + UUID.randomUUID().toString().replace("-", "");
+    }
+    String name = request.name();
+    if (name == null || name.isBlank()) {
+      name = UNKNOWN_TOOL;
     }
     Map<String, Object> arguments;
     try {
@@ -95,7 +103,7 @@ final class MessageMapping {
     } catch (IllegalArgumentException e) {
       arguments = Map.of();
     }
-    return new ToolCall(id, request.name(), arguments);
+    return new ToolCall(id, name, arguments);
   }
 
   /** The LangChain4j request of a Memhook call; the ids match. */
