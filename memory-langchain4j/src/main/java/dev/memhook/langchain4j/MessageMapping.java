@@ -2,6 +2,7 @@ package dev.memhook.langchain4j;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -41,7 +42,10 @@ final class MessageMapping {
   /** The tool name a call that names no tool is kept under. */
   static final String UNKNOWN_TOOL = "unknown";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Reads one JSON value and refuses text after it, which would otherwise be ignored. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private static final TypeReference<LinkedHashMap<String, Object>> MAP =
       new TypeReference<LinkedHashMap<String, Object>>() {};
 
@@ -62,9 +66,11 @@ final class MessageMapping {
   }
 
   /**
-   * The arguments of a JSON object's text; blank text is no arguments.
+   * The arguments of a JSON object's text; blank text is no arguments. Jackson's default limits
+   * bound what is read (nesting, string and number lengths).
    *
-   * @throws IllegalArgumentException if the text is not one JSON object
+   * @throws IllegalArgumentException if the text is not one JSON object (text after the object
+   *     included), or is over a limit
    */
   static Map<String, Object> parseArguments(String json) {
     if (json == null || json.isBlank()) {
