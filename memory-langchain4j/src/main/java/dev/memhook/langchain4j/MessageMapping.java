@@ -2,6 +2,7 @@ package dev.memhook.langchain4j;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -38,7 +39,13 @@ final class MessageMapping {
   /** The attribute that marks a message Memhook injected; its value is an origin's name. */
   static final String ORIGIN_ATTRIBUTE = "memhook_origin";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The tool name a call that names no tool is kept under. */
+  static final String UNKNOWN_TOOL = "unknown";
+
+  /** Reads one JSON value and refuses text after it, which would otherwise be ignored. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private static final TypeReference<LinkedHashMap<String, Object>> MAP =
       new TypeReference<LinkedHashMap<String, Object>>() {};
 
@@ -59,9 +66,11 @@ final class MessageMapping {
   }
 
   /**
-   * The arguments of a JSON object's text; blank text is no arguments.
+   * The arguments of a JSON object's text; blank text is no arguments. Jackson's default limits
+   * bound what is read (nesting, string and number lengths).
    *
-   * @throws IllegalArgumentException if the text is not one JSON object
+   * @throws IllegalArgumentException if the text is not one JSON object (text after the object
+   *     included), or is over a limit
    */
   static Map<String, Object> parseArguments(String json) {
     if (json == null || json.isBlank()) {
@@ -81,13 +90,18 @@ final class MessageMapping {
 
   /**
    * The Memhook call of a model's request. A request without an id (some providers give none) gets
-   * a fresh one; arguments that are not a JSON object are read as none, and the call's execution
-   * reports them (see {@link #parseArguments}).
+   * a fresh one; one that names no tool is kept under {@value #UNKNOWN_TOOL}; arguments that are
+   * not a JSON object are read as none. The call's execution reports the last two to the model
+   * ({@link ToolRegistry#executeForModel}).
    */
   static ToolCall toolCall(ToolExecutionRequest request) {
     String id = request.id();
     if (id == null || id.isBlank()) {
       id = "call_" + UUID.randomUUID().toString().replace("-", "");
+    }
+    String name = request.name();
+    if (name == null || name.isBlank()) {
+      name = UNKNOWN_TOOL;
     }
     Map<String, Object> arguments;
     try {
@@ -95,7 +109,7 @@ final class MessageMapping {
     } catch (IllegalArgumentException e) {
       arguments = Map.of();
     }
-    return new ToolCall(id, request.name(), arguments);
+    return new ToolCall(id, name, arguments);
   }
 
   /** The LangChain4j request of a Memhook call; the ids match. */

@@ -100,8 +100,15 @@ final class ToolRegistry {
     return tools.execute(call);
   }
 
-  /** Executes a call the model made: every failure becomes an error result the model reads. */
+  /**
+   * Executes a call the model made: every failure becomes an error result the model reads, a call
+   * that names no tool too.
+   */
   CompletionStage<ToolResult> executeForModel(ToolExecutionRequest request) {
+    if (request.name() == null || request.name().isBlank()) {
+      return CompletableFuture.completedFuture(
+          ToolResult.failure("the tool call names no tool; call one of " + names()));
+    }
     ToolCall call;
     try {
       call =

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
@@ -273,6 +276,41 @@ class LangChain4jChatServiceTest {
     assertTrue(unknown.text().contains("no tool named nope"), unknown.text());
     assertTrue(failed.isError());
     assertTrue(failed.text().contains("handler broke"), failed.text());
+  }
+
+  @Test
+  void aModelToolCallNamingNoTool_isAnErrorResultTheModelReads_andTheTurnCompletes()
+      throws Exception {
+    List<ToolExecutionRequest> nameless =
+        List.of(
+            ToolExecutionRequest.builder().id("c1").arguments("{}").build(),
+            ToolExecutionRequest.builder().id("c2").name(" ").arguments("{}").build());
+    AtomicInteger calls = new AtomicInteger();
+    LangChain4jChatService service =
+        LangChain4jChatService.create(
+            new ChatModel() {
+              @Override
+              public ChatResponse doChat(ChatRequest request) {
+                AiMessage reply =
+                    calls.getAndIncrement() == 0
+                        ? AiMessage.from(nameless)
+                        : AiMessage.from("sorry");
+                return ChatResponse.builder().aiMessage(reply).build();
+              }
+            });
+
+    assertEquals("sorry", await(service.sendUser("go")).text());
+    List<ToolExecutionResultMessage> results =
+        service.langChain4jMessages().stream()
+            .filter(ToolExecutionResultMessage.class::isInstance)
+            .map(ToolExecutionResultMessage.class::cast)
+            .toList();
+    assertEquals(
+        List.of("c1", "c2"), results.stream().map(ToolExecutionResultMessage::id).toList());
+    for (ToolExecutionResultMessage r : results) {
+      assertTrue(r.isError(), r.text());
+      assertTrue(r.text().contains("names no tool"), r.text());
+    }
   }
 
   @Test

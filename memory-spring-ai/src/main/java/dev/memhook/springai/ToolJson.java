@@ -2,6 +2,7 @@ package dev.memhook.springai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 
@@ -12,7 +13,10 @@ import java.util.Map;
  */
 final class ToolJson {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Reads one JSON value and refuses text after it, which would otherwise be ignored. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private static final TypeReference<Map<String, Object>> ARGS = new TypeReference<>() {};
 
   /**
@@ -30,9 +34,10 @@ final class ToolJson {
 
   /**
    * The arguments a model sent as JSON text; null or blank text, and the JSON {@code null}, read as
-   * no arguments.
+   * no arguments. Jackson's default limits bound what is read (nesting, string and number lengths).
    *
-   * @throws JsonProcessingException if the text is not a JSON object
+   * @throws JsonProcessingException if the text is not one JSON object (text after the object
+   *     included), or is over a limit
    */
   static Map<String, Object> readArguments(String toolInput) throws JsonProcessingException {
     Map<String, Object> args =

@@ -192,6 +192,24 @@ final class FreshSearchers implements Closeable {
     }
   }
 
+  /**
+   * Reads every file of the current searcher's segments once and checks its checksum: what a store
+   * does when it opens, so that damage anywhere in the index fails the open rather than making
+   * memories silently unfindable later (Lucene checks only the small metadata files when it opens a
+   * segment, not the postings, doc values, vectors and stored records read on each search).
+   *
+   * @throws org.apache.lucene.index.CorruptIndexException if a file does not match its checksum
+   * @throws IOException if a file cannot be read
+   */
+  void checkIntegrity() throws IOException {
+    IndexSearcher searcher = searchers.acquire();
+    try {
+      ReadOnlyIndex.checkIntegrity(searcher.getIndexReader());
+    } finally {
+      searchers.release(searcher);
+    }
+  }
+
   /** Closes the searchers; a searcher still in use stays readable until released. */
   @Override
   public void close() throws IOException {

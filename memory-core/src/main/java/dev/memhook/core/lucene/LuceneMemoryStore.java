@@ -60,7 +60,10 @@ import org.slf4j.LoggerFactory;
  *       IllegalStateException}; I/O failures throw {@link MemoryStoreException} saying what to do;
  *       a space mismatch throws {@link IncompatibleStoreException}. After a failed write the store
  *       refuses further writes: close and reopen it (nothing uncommitted is kept).
- *   <li><b>Lifecycle:</b> {@link #close()} commits pending writes, releases the index lock and is
+ *   <li><b>Lifecycle:</b> {@link Builder#build()} opens the index and reads each of its files once
+ *       to check its checksum, so opening takes time proportional to the index's size; a damaged
+ *       index fails to open for writing (see the {@linkplain dev.memhook.core.lucene package
+ *       documentation}). {@link #close()} commits pending writes, releases the index lock and is
  *       idempotent; afterwards every other method throws {@link IllegalStateException}. One
  *       directory can be open in one store at a time; a second store (in this or another process)
  *       fails with a {@link MemoryStoreException} naming the lock.

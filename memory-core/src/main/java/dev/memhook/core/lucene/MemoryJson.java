@@ -14,11 +14,14 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * The stored form of a {@link Memory} and a {@link ForgetRecord}: JSON with instants as ISO-8601
@@ -28,6 +31,14 @@ import java.util.Map;
  * <p>Reading accepts every record the store writes: {@link #READ_CONSTRAINTS} are at least {@link
  * RecordLimits}, which the store checks before it writes.
  *
+ * <p>Each record is sealed: {@value #SEAL} and eight hex digits of the CRC-32C of the JSON come
+ * before it, and reading checks them. Lucene checks the checksums of a segment's metadata when it
+ * opens it, but not those of the stored records it decompresses on each read, so a byte flipped on
+ * disk inside a record could otherwise read back as a valid record with another concept, title or
+ * content. A sealed record damaged on disk fails to read, and the store reports it unreadable. A
+ * record without a seal (written before records were sealed: it starts with the JSON's opening
+ * brace) is read unchecked.
+ *
  * <p>Thread-safe (the {@link ObjectMapper} is configured once and only read). Decoding throws
  * {@link IllegalArgumentException} for JSON that is not a record this codec wrote; the store turns
  * that into a {@code MemoryStoreException}.
@@ -35,6 +46,11 @@ import java.util.Map;
 final class MemoryJson {
   /** Bumped when the stored form changes incompatibly. */
   static final int FORMAT = 1;
+
+  /** What starts a sealed record; the CRC-32C of the JSON follows as eight hex digits. */
+  static final String SEAL = "#";
+
+  private static final int SEAL_LENGTH = SEAL.length() + 8;
 
   /**
    * What the reader accepts, stated rather than left to Jackson's defaults (which refuse strings
@@ -89,11 +105,11 @@ final class MemoryJson {
     for (SourcePin pin : m.sourcePins()) {
       pins.addObject().put("path", pin.path()).put("digest", pin.digest());
     }
-    return serialize(n);
+    return seal(serialize(n));
   }
 
-  Memory readMemory(String json) {
-    JsonNode n = parse(json);
+  Memory readMemory(String stored) {
+    JsonNode n = parse(unseal(stored));
     Memory.Builder b =
         Memory.builder()
             .id(MemoryId.of(text(n, "id")))
@@ -139,17 +155,69 @@ final class MemoryJson {
     n.put("actor", r.actor());
     n.put("reason", r.reason());
     n.put("at", r.at().toString());
-    return serialize(n);
+    return seal(serialize(n));
   }
 
-  ForgetRecord readForget(String json) {
-    JsonNode n = parse(json);
+  ForgetRecord readForget(String stored) {
+    JsonNode n = parse(unseal(stored));
     return new ForgetRecord(
         MemoryId.of(text(n, "id")),
         new Scope(text(n, "scope")),
         text(n, "actor"),
         text(n, "reason"),
         Instant.parse(text(n, "at")));
+  }
+
+  /** {@code json} with its seal before it. */
+  static String seal(String json) {
+    return SEAL + String.format(Locale.ROOT, "%08x", crc(json)) + json;
+  }
+
+  /**
+   * The JSON of a stored record, its seal checked and removed; an unsealed record as it is.
+   *
+   * @throws IllegalArgumentException if the record is missing, or its seal is damaged or does not
+   *     match the JSON
+   */
+  static String unseal(String stored) {
+    if (stored == null) {
+      throw new IllegalArgumentException("stored record is missing");
+    }
+    if (!stored.startsWith(SEAL)) {
+      return stored;
+    }
+    if (stored.length() < SEAL_LENGTH) {
+      throw new IllegalArgumentException("stored record is cut short inside its seal");
+    }
+    int sealed = 0;
+    for (int i = SEAL.length(); i < SEAL_LENGTH; i++) {
+      int digit = Character.digit(stored.charAt(i), 16);
+      if (digit < 0) {
+        throw new IllegalArgumentException("stored record has a damaged seal");
+      }
+      sealed = (sealed << 4) | digit;
+    }
+    String json = stored.substring(SEAL_LENGTH);
+    if (crc(json) != sealed) {
+      throw new IllegalArgumentException(
+          "stored record does not match its checksum (CRC-32C): it was damaged on disk");
+    }
+    return json;
+  }
+
+  /** The CRC-32C of {@code text}'s UTF-16 code units, big-endian. */
+  private static int crc(String text) {
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(2 * Math.min(text.length(), 4_096));
+    for (int i = 0; i < text.length(); ) {
+      chunk.clear();
+      while (i < text.length() && chunk.hasRemaining()) {
+        chunk.putChar(text.charAt(i++));
+      }
+      chunk.flip();
+      crc.update(chunk);
+    }
+    return (int) crc.getValue();
   }
 
   private String serialize(ObjectNode n) {

@@ -11,9 +11,12 @@ import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.util.Locale;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
 
 /**
@@ -48,6 +51,33 @@ final class OpenErrors {
     }
     if (!readOnly && Files.isDirectory(path) && !Files.isWritable(path)) {
       throw notWritable(location, null, onReadOnlyFileStore(path));
+    }
+  }
+
+  /**
+   * Refuses a directory that holds index files but no commit point: its {@code segments_N} file was
+   * lost, so none of its memories can be found. Opened for writing, Lucene would start a new, empty
+   * index there and delete those files. Every commit leaves a {@code segments_N} file behind, and a
+   * new store commits before it writes a document, so only damage leaves segment files without one.
+   *
+   * @throws MemoryStoreException saying what is wrong and what to do
+   * @throws IOException if the directory cannot be listed
+   */
+  static void checkCommit(Directory dir, String location) throws IOException {
+    if (DirectoryReader.indexExists(dir)) {
+      return;
+    }
+    for (String name : dir.listAll()) {
+      if (IndexFileNames.CODEC_FILE_PATTERN.matcher(name).matches()) {
+        throw new MemoryStoreException(
+            "the "
+                + location
+                + " is damaged: it holds index files (such as "
+                + name
+                + ") but no commit point (a segments_N file), so none of its memories can be"
+                + " found; restore the index from a backup, or move its files away to start a"
+                + " new, empty index there");
+      }
     }
   }
 

@@ -56,12 +56,15 @@ record OpenIndex(
   static final double RAM_BUFFER_MB = 64;
 
   /**
-   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, and
-   * checks what it records.
+   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, checks
+   * what it records, and reads every file of it once to check its checksum ({@link
+   * FreshSearchers#checkIntegrity}): an index damaged anywhere fails to open for writing, and the
+   * error says to open it read-only, which leaves out the damaged segments and counts them.
    *
    * @throws MemoryStoreException saying what is wrong and what to do ({@link OpenErrors}) if the
    *     path is a file, the directory is not writable (and not opened read-only), the index is
-   *     damaged, or it is locked by another store
+   *     damaged (also when it lost its commit point: see {@link OpenErrors#checkCommit}), or it is
+   *     locked by another store
    * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
    */
   static OpenIndex open(StoreSettings settings, IndexSchema schema, UnreadableRecords unreadable) {
@@ -74,21 +77,25 @@ record OpenIndex(
     }
     Directory dir = null;
     IndexWriter writer = null;
+    FreshSearchers searchers = null;
     try {
       dir =
           settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      OpenErrors.checkCommit(dir, location);
       writer = new IndexWriter(dir, config(settings, schema));
       IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
-      return new OpenIndex(dir, writer, metadata, new FreshSearchers(writer, location));
+      searchers = new FreshSearchers(writer, location);
+      searchers.checkIntegrity();
+      return new OpenIndex(dir, writer, metadata, searchers);
     } catch (IOException e) {
-      closeQuietly(writer, dir);
+      closeQuietly(searchers, writer, dir);
       throw OpenErrors.of(e, location, false);
     } catch (ReadOnlyFileSystemException e) {
       // unchecked, so Lucene lets it through as is: a file system other than the default one
       closeQuietly(writer, dir);
       throw OpenErrors.of(e, location);
     } catch (RuntimeException e) {
-      closeQuietly(writer, dir);
+      closeQuietly(searchers, writer, dir);
       throw e;
     }
   }
@@ -98,6 +105,7 @@ record OpenIndex(
     Directory dir = null;
     try {
       dir = ReadOnlyIndex.directory(path);
+      OpenErrors.checkCommit(dir, location);
       DirectoryReader reader = ReadOnlyIndex.open(dir, location, unreadable);
       try {
         IndexMetadata metadata =
@@ -108,10 +116,10 @@ record OpenIndex(
         throw e;
       }
     } catch (IOException e) {
-      closeQuietly(null, dir);
+      closeQuietly(null, null, dir);
       throw OpenErrors.of(e, location, true);
     } catch (RuntimeException e) {
-      closeQuietly(null, dir);
+      closeQuietly(null, null, dir);
       throw e;
     }
   }
@@ -144,7 +152,14 @@ record OpenIndex(
             });
   }
 
-  private static void closeQuietly(IndexWriter writer, Directory dir) {
+  private static void closeQuietly(FreshSearchers searchers, IndexWriter writer, Directory dir) {
+    try {
+      if (searchers != null) {
+        searchers.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the searchers after a failed open failed", e);
+    }
     try {
       if (writer != null) {
         writer.rollback();

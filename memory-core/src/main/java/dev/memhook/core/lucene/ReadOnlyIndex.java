@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StandardDirectoryReader;
@@ -24,10 +26,13 @@ import org.slf4j.LoggerFactory;
  * <h2>Design note</h2>
  *
  * A read-only open is how a damaged index is rescued, so it salvages what it can: if the whole
- * commit does not open (a segment file truncated or corrupt), it opens each segment on its own and
- * keeps those that open, logging each one it leaves out and counting its documents as unreadable
- * ({@link UnreadableRecords#skippedSegment}). Only a commit that cannot be read at all (its {@code
- * segments_N} file damaged) fails the open.
+ * commit does not open or does not match its checksums (a segment file truncated or corrupt; every
+ * file is read once to check them, see {@link #checkIntegrity}), it opens each segment on its own
+ * and keeps those that open and match, logging each one it leaves out and counting its documents as
+ * unreadable ({@link UnreadableRecords#skippedSegment}). Only a commit that cannot be read at all
+ * (its {@code segments_N} file damaged) fails the open. A segment is kept or left out whole: a
+ * segment whose postings or doc values are damaged would lose memories from searches and lookups
+ * without a trace, so what is kept is only what matches its checksums.
  *
  * <p>Stateless.
  */
@@ -49,7 +54,14 @@ final class ReadOnlyIndex {
   static DirectoryReader open(Directory dir, String location, UnreadableRecords unreadable)
       throws IOException {
     try {
-      return DirectoryReader.open(dir);
+      DirectoryReader reader = DirectoryReader.open(dir);
+      try {
+        checkIntegrity(reader);
+        return reader;
+      } catch (IOException | RuntimeException e) {
+        reader.close();
+        throw e;
+      }
     } catch (CorruptIndexException | EOFException | NoSuchFileException e) {
       LOG.warn("the {} is damaged ({}); opening its readable segments", location, e.toString());
     }
@@ -59,8 +71,8 @@ final class ReadOnlyIndex {
       SegmentInfos one = commit.clone();
       one.clear();
       one.add(segment.clone());
-      try {
-        StandardDirectoryReader.open(dir, one, null, null).close();
+      try (DirectoryReader reader = StandardDirectoryReader.open(dir, one, null, null)) {
+        checkIntegrity(reader);
         readable.add(segment);
       } catch (IOException | RuntimeException e) {
         int documents = segment.info.maxDoc() - segment.getDelCount();
@@ -71,5 +83,17 @@ final class ReadOnlyIndex {
     salvaged.clear();
     readable.forEach(s -> salvaged.add(s.clone()));
     return StandardDirectoryReader.open(dir, salvaged, null, null);
+  }
+
+  /**
+   * Reads every file of {@code reader}'s segments once and checks its checksum.
+   *
+   * @throws CorruptIndexException if a file does not match its checksum
+   * @throws IOException if a file cannot be read
+   */
+  static void checkIntegrity(IndexReader reader) throws IOException {
+    for (LeafReaderContext leaf : reader.leaves()) {
+      leaf.reader().checkIntegrity();
+    }
   }
 }

@@ -70,14 +70,21 @@
  *
  * <h2>Damage</h2>
  *
- * A stored record that does not decode costs that record only: reads of several records (and so
- * every recall) and {@code export} skip it, log it once at WARN and count it ({@code
+ * Opening reads every file of the index once to check its checksum (Lucene itself checks only a
+ * segment's metadata files when it opens one): damage anywhere fails a writable open, saying to
+ * open the index read-only, rather than making memories silently unfindable later. An index that
+ * holds segment files but lost its commit point ({@code segments_N}) fails to open too, rather than
+ * being replaced by a new, empty index. Each stored record is sealed with a CRC-32C ({@code
+ * MemoryJson}), so a record damaged after the open fails to decode, and is never read as another
+ * record. A stored record that does not decode costs that record only: reads of several records
+ * (and so every recall) and {@code export} skip it, log it once at WARN and count it ({@code
  * unreadableRecords()}); {@code get} of its id throws a {@code MemoryStoreException} saying what to
  * do. {@code readOnly()} opens an index with a reader only (no writer, no lock), and if the commit
- * does not open as a whole, with each segment that opens on its own, counting the rest as
- * unreadable: open a damaged index read-only, {@code export}, and put what comes out into a new
- * store. What is written is what can be read back: records over {@code RecordLimits}' size, or
- * keywords over Lucene's term limit, are refused before anything is written.
+ * does not open as a whole or fails its checksums, with each segment that opens and matches its
+ * checksums on its own, counting the rest as unreadable: open a damaged index read-only, {@code
+ * export}, and put what comes out into a new store. What is written is what can be read back:
+ * records over {@code RecordLimits}' size, or keywords over Lucene's term limit, are refused before
+ * anything is written.
  *
  * <h2>Segments</h2>
  *

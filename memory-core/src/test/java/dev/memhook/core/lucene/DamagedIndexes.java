@@ -2,11 +2,15 @@ package dev.memhook.core.lucene;
 
 import dev.memhook.api.Scope;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
@@ -66,6 +70,36 @@ public final class DamagedIndexes {
       c.truncate(c.size() / 2);
     }
     return largest;
+  }
+
+  /**
+   * Changes the case of the first letter of {@code token} where it first appears in a file of the
+   * index at {@code index}, in place, as a flipped bit on disk would; the index may be open. {@code
+   * token} must be rare text a memory's stored record holds, with a space in it so that no term of
+   * the terms dictionary matches: stored fields keep a first occurrence as a literal even when
+   * compressed.
+   *
+   * @return the file changed
+   * @throws IllegalStateException if no file holds {@code token}
+   */
+  static Path flipInStoredText(Path index, String token) throws IOException {
+    byte[] wanted = token.getBytes(StandardCharsets.US_ASCII);
+    List<Path> files;
+    try (Stream<Path> s = Files.list(index)) {
+      files = s.filter(f -> f.getFileName().toString().startsWith("_")).sorted().toList();
+    }
+    for (Path f : files) {
+      byte[] bytes = Files.readAllBytes(f);
+      for (int i = 0; i + wanted.length <= bytes.length; i++) {
+        if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
+          try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[i] ^ 0x20)}), i);
+          }
+          return f;
+        }
+      }
+    }
+    throw new IllegalStateException("no file of " + index + " holds " + token);
   }
 
   private static long size(Path f) {

@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -225,6 +226,84 @@ class LuceneMemoryStoreDamageTest {
       ExportResult result = store.export(m -> {});
       assertEquals(1, result.exported(), "the intact segment's memory");
       assertTrue(result.unreadable() >= 1, "the damaged segment is counted: " + result);
+    }
+  }
+
+  @Test
+  void aRecordChangedOnDiskWhileOpen_isReportedUnreadable_neverReadAsAnotherMemory()
+      throws IOException {
+    Path index = dir.resolve("index");
+    MemoryId changed = MemoryId.of("m1");
+    MemoryId intact = MemoryId.of("m2");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "the deploy token is zqxjkvbwpf"), vector(1));
+      store.put(memory("m2", A, "kafka consumer lag"), vector(2));
+    }
+    try (LuceneMemoryStore store = open(index)) {
+      DamagedIndexes.flipInStoredText(index, "the deploy token");
+
+      MemoryStoreException e = assertThrows(MemoryStoreException.class, () -> store.get(changed));
+      assertTrue(e.getMessage().contains("unreadable"), e.getMessage());
+      assertEquals(
+          List.of(intact),
+          List.copyOf(store.getAll(List.of(changed, intact)).keySet()),
+          "the other memory is unaffected");
+      assertEquals(new ExportResult(1, 1), store.export(m -> {}));
+    }
+  }
+
+  @Test
+  void anIndexChangedOnDisk_failsToOpenForWriting_andOpensReadOnlyWithoutTheDamagedSegment()
+      throws IOException {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "the deploy token is zqxjkvbwpf"), vector(1));
+      store.put(memory("m2", A, "kafka consumer lag"), vector(2)); // a second segment
+    }
+    DamagedIndexes.flipInStoredText(index, "the deploy token");
+
+    MemoryStoreException e =
+        assertThrows(
+            MemoryStoreException.class, () -> LuceneMemoryStore.builder().directory(index).build());
+    assertTrue(e.getMessage().contains("is damaged"), e.getMessage());
+    assertTrue(e.getMessage().contains("readOnly()"), e.getMessage());
+
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(index).readOnly().build()) {
+      assertTrue(store.get(MemoryId.of("m1")).isEmpty(), "its segment is left out");
+      assertEquals("kafka consumer lag", store.get(MemoryId.of("m2")).orElseThrow().content());
+      assertEquals(1, store.unreadableRecords(), "the left-out segment's one memory");
+      assertEquals(new ExportResult(1, 1), store.export(m -> {}), "the left-out one counted");
+    }
+  }
+
+  @Test
+  void anIndexThatLostItsCommitPoint_failsToOpenAsDamaged_andKeepsItsFiles() throws IOException {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store = open(index)) {
+      store.put(memory("m1", A, "kafka"), vector(1));
+    }
+    try (Stream<Path> files = Files.list(index)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("segments")).toList()) {
+        Files.delete(f);
+      }
+    }
+    List<String> before = fileNames(index);
+
+    for (boolean readOnly : new boolean[] {false, true}) {
+      LuceneMemoryStore.Builder b = LuceneMemoryStore.builder().directory(index);
+      MemoryStoreException e =
+          assertThrows(MemoryStoreException.class, () -> (readOnly ? b.readOnly() : b).build());
+      assertTrue(e.getMessage().contains("is damaged"), e.getMessage());
+      assertTrue(e.getMessage().contains("no commit point"), e.getMessage());
+      assertTrue(e.getMessage().contains("backup"), e.getMessage());
+    }
+    assertEquals(before, fileNames(index), "no new, empty index replaced the old files");
+  }
+
+  private static List<String> fileNames(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.memhook.core.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
@@ -66,5 +67,37 @@ class MemoryJsonTest {
     assertThrows(IllegalArgumentException.class, () -> json.readMemory("not json"));
     assertThrows(IllegalArgumentException.class, () -> json.readMemory("{\"format\":99}"));
     assertThrows(IllegalArgumentException.class, () -> json.readMemory("{\"format\":1}"));
+  }
+
+  @Test
+  void aSealedRecord_withAnyOneCharacterChanged_isRejected_neverReadAsAnotherRecord() {
+    ForgetRecord r =
+        new ForgetRecord(
+            MemoryId.of("m1"), Scope.of("a"), "alice", "ci", Instant.parse("2024-01-01T00:00:00Z"));
+    String stored = json.write(r);
+    assertTrue(stored.startsWith(MemoryJson.SEAL), stored);
+    for (int i = 0; i < stored.length(); i++) {
+      for (char c : new char[] {'0', 'f', 'x', '{', '\ufffd'}) {
+        if (stored.charAt(i) == c) {
+          continue;
+        }
+        String damaged = stored.substring(0, i) + c + stored.substring(i + 1);
+        assertThrows(
+            IllegalArgumentException.class, () -> json.readForget(damaged), "changed at " + i);
+      }
+    }
+    assertThrows(
+        IllegalArgumentException.class, () -> json.readForget(stored.substring(0, 5)), "cut short");
+    assertThrows(IllegalArgumentException.class, () -> json.readForget(null), "missing");
+  }
+
+  @Test
+  void anUnsealedRecord_writtenBeforeRecordsWereSealed_isStillRead() {
+    ForgetRecord r =
+        new ForgetRecord(
+            MemoryId.of("m1"), Scope.of("a"), "alice", "", Instant.parse("2024-01-01T00:00:00Z"));
+    String unsealed = json.write(r).substring(9);
+    assertTrue(unsealed.startsWith("{\"format\":1,"), unsealed);
+    assertEquals(r, json.readForget(unsealed));
   }
 }

@@ -48,9 +48,17 @@ final class ObservationDrafts {
     };
   }
 
-  /** The raw observation of an accepted event. */
+  /**
+   * The raw observation of an accepted event. Its content is cut with {@link
+   * MemoryDraft#CUT_MARKER} to the longest content a memory may have, and then counts as truncated:
+   * {@link EventScrub} cuts each big part of an event to the raw-observation cap, but a tool event
+   * renders several parts, which together may be longer, and an accepted event must always be
+   * storable.
+   */
   static Observation observation(AcceptedEvent a) {
     LifecycleEvent e = a.event();
+    String whole = content(e);
+    String content = FieldText.cutEnd(whole, MemoryDraft.MAX_CONTENT);
     return new Observation(
         a.observationId(),
         e.hookType(),
@@ -63,12 +71,17 @@ final class ObservationDrafts {
         e.timestamp(),
         a.capturedAt(),
         e.data(),
-        content(e),
-        a.truncated());
+        content,
+        a.truncated() || content.length() < whole.length());
   }
 
-  /** What the stored observation's content is: what was said, or the rendered tool event. */
-  static String content(LifecycleEvent e) {
+  /**
+   * What the stored observation's content is, before the cut: what was said, or else the rendered
+   * event. A turn that said nothing but private regions is rendered too ({@code "PromptSubmit\n
+   * prompt: [private]"}): a memory's content may not be only private regions, and the event was
+   * accepted, so it must be storable.
+   */
+  private static String content(LifecycleEvent e) {
     EventData d = e.data();
     String said =
         switch (e.hookType()) {
@@ -76,7 +89,7 @@ final class ObservationDrafts {
           case AGENT_RESPONSE -> d.message();
           default -> null;
         };
-    if (said != null && !said.isBlank()) {
+    if (said != null && !FieldText.isOnlyPrivate(said)) {
       return said;
     }
     String text = ObservationText.render(e.hookType(), d.toolName(), d);

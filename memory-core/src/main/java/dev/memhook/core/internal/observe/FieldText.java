@@ -19,7 +19,18 @@ public final class FieldText {
 
   private static final String MARKER = MemoryDraft.CUT_MARKER;
 
+  /** What the sanitizer leaves of a private region. */
+  private static final String PRIVATE_MARKER = "[private]";
+
   private FieldText() {}
+
+  /**
+   * Whether cleaned {@code text} holds nothing but what the sanitizer left of private regions, and
+   * whitespace: nothing a memory's content may be.
+   */
+  public static boolean isOnlyPrivate(String text) {
+    return text.replace(PRIVATE_MARKER, "").isBlank();
+  }
 
   /** {@code text} with lone surrogates replaced, sanitized and stripped. */
   public static String clean(Sanitizer sanitizer, String text) {

@@ -38,9 +38,6 @@ public final class MemoryIntake {
   /** Derived summaries are cut at a sentence or word boundary near this length. */
   static final int DERIVED_SUMMARY_LENGTH = 300;
 
-  /** What the sanitizer leaves of a private region. */
-  private static final String PRIVATE_MARKER = "[private]";
-
   private final Clock clock;
   private final Sanitizer sanitizer;
 
@@ -116,7 +113,7 @@ public final class MemoryIntake {
       MemoryDraft draft, MemoryId id, int version, MemoryId supersedes, Instant createdAt) {
     String content = clean(draft.content());
     checkArgument(
-        !content.replace(PRIVATE_MARKER, "").isBlank(),
+        !FieldText.isOnlyPrivate(content),
         "content is empty after sanitizing (nothing but private regions or stray tags); nothing was stored");
     content = FieldText.cutEnd(content, MemoryDraft.MAX_CONTENT);
     String title = FieldText.cutEnd(clean(draft.title()), MemoryDraft.MAX_TITLE);
