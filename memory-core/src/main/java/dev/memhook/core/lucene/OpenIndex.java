@@ -92,7 +92,7 @@ record OpenIndex(
       throw OpenErrors.of(e, location, false);
     } catch (ReadOnlyFileSystemException e) {
       // unchecked, so Lucene lets it through as is: a file system other than the default one
-      closeQuietly(writer, dir);
+      closeQuietly(searchers, writer, dir);
       throw OpenErrors.of(e, location);
     } catch (RuntimeException e) {
       closeQuietly(searchers, writer, dir);
