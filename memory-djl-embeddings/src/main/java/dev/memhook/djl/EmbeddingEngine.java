@@ -76,7 +76,7 @@ final class EmbeddingEngine {
               ? null
               : PredictorPool.fill(helperCount, loaded::newPredictor, Predictor::close, owner);
       ParallelBatches<Predictor<TokenBatch, float[][]>> runner =
-          new ParallelBatches<>(predictors, loaded::predict, helperCount, helpers, owner);
+          new ParallelBatches<>(loaded::predict, helperCount, helpers, owner);
       return new EmbeddingEngine(files, model, predictors, runner, settings);
     } catch (RuntimeException e) {
       try {
@@ -133,7 +133,10 @@ final class EmbeddingEngine {
   }
 
   private List<Embedding> embed(BatchEmbedding batches, List<String> texts) {
-    return batches.embedAll(texts, runner::run);
+    // the lease spans tokenizing and every batch, helpers' included, so close() (which waits for
+    // every leased predictor) never releases the tokenizer or the model under a call
+    return predictors.withPredictor(
+        predictor -> batches.embedAll(texts, list -> runner.run(predictor, list)));
   }
 
   /**

@@ -10,11 +10,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
 /**
- * Runs the batches of one embedding call: the caller works through them with a predictor from the
- * shared pool, and up to {@code helpers} helper threads join it, each with a predictor of its own,
- * each taking the next batch nobody has started. A long list of texts (a capture batch, an import)
- * then uses as many cores as the model was given, while one text or one batch runs on the caller
- * alone, as before.
+ * Runs the batches of one embedding call: the caller works through them with the predictor it
+ * leased from the shared pool, and up to {@code helpers} helper threads join it, each with a
+ * predictor of its own, each taking the next batch nobody has started. A long list of texts (a
+ * capture batch, an import) then uses as many cores as the model was given, while one text or one
+ * batch runs on the caller alone, as before.
  *
  * <p>Why the helpers have predictors of their own: if they leased from the shared pool, a call
  * embedding hundreds of texts could hold every predictor for the length of a batch, and a search
@@ -22,13 +22,14 @@ import java.util.function.BiFunction;
  * only compete for the CPU. The batches and their composition do not depend on who runs them, so
  * the vectors are the same as when one thread runs them all.
  *
- * <p>Thread-safe. {@link #close()} is called after the shared pool is closed (so no call is in
- * flight): it stops the helper threads and closes their predictors.
+ * <p>Thread-safe. A call returns only when every batch a helper started is finished, so while the
+ * caller holds its lease no helper outlives the call. {@link #close()} is called after the shared
+ * pool is closed (so no call is in flight): it stops the helper threads and closes their
+ * predictors.
  *
  * @param <P> the predictor type
  */
 final class ParallelBatches<P> {
-  private final PredictorPool<P> shared;
   private final BiFunction<P, TokenBatch, float[][]> model;
   private final PredictorPool<P> own;
   private final ExecutorService threads;
@@ -39,17 +40,12 @@ final class ParallelBatches<P> {
    * @param own the helpers' predictors, {@code helpers} of them; null when {@code helpers} is 0
    */
   ParallelBatches(
-      PredictorPool<P> shared,
-      BiFunction<P, TokenBatch, float[][]> model,
-      int helpers,
-      PredictorPool<P> own,
-      String owner) {
+      BiFunction<P, TokenBatch, float[][]> model, int helpers, PredictorPool<P> own, String owner) {
     if (helpers < 0 || (helpers == 0) != (own == null)) {
       throw new IllegalArgumentException(
           "helpers must be 0 without predictors of their own, or positive with them; got "
               + helpers);
     }
-    this.shared = shared;
     this.model = model;
     this.helpers = helpers;
     this.own = own;
@@ -68,11 +64,10 @@ final class ParallelBatches<P> {
   /**
    * The vectors of each batch, in order.
    *
-   * @throws IllegalStateException if the pool is closed
-   * @throws dev.memhook.api.EmbeddingException if the model fails on a batch (the first failure),
-   *     or the caller is interrupted while waiting for a predictor
+   * @param leased the caller's predictor, leased from the shared pool for the whole call
+   * @throws dev.memhook.api.EmbeddingException if the model fails on a batch (the first failure)
    */
-  float[][][] run(List<TokenBatch> batches) {
+  float[][][] run(P leased, List<TokenBatch> batches) {
     float[][][] out = new float[batches.size()][][];
     Work work = new Work(batches, out);
     if (threads != null && batches.size() > 1) {
@@ -84,20 +79,14 @@ final class ParallelBatches<P> {
         }
       }
     }
-    try {
-      shared.withPredictor(
-          predictor -> {
-            work.drain(predictor);
-            return null;
-          });
-    } catch (RuntimeException e) {
-      work.abandon();
+    work.drain(leased);
+    work.awaitStarted();
+    Throwable failure = work.failure.get();
+    if (failure instanceof RuntimeException e) {
       throw e;
     }
-    work.awaitStarted();
-    RuntimeException failure = work.failure.get();
-    if (failure != null) {
-      throw failure;
+    if (failure instanceof Error e) {
+      throw e;
     }
     return out;
   }
@@ -134,7 +123,8 @@ final class ParallelBatches<P> {
     /** Counts down once per batch when it is finished, failed or abandoned. */
     private final CountDownLatch settled;
 
-    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    /** The first exception or error a batch threw. */
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     Work(List<TokenBatch> batches, float[][][] out) {
       this.batches = batches;
@@ -151,7 +141,7 @@ final class ParallelBatches<P> {
       for (int i = next.getAndIncrement(); i < batches.size(); i = next.getAndIncrement()) {
         try {
           out[i] = model.apply(predictor, batches.get(i));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
           failure.compareAndSet(null, e);
           abandon();
         } finally {

@@ -65,10 +65,9 @@ class ParallelBatchesTest {
           await(bothStarted); // the first batch waits until a helper has started a second
           return echo(batch);
         };
-    ParallelBatches<String> runner =
-        new ParallelBatches<>(pool("shared"), model, 1, pool("helper"), "test");
+    ParallelBatches<String> runner = new ParallelBatches<>(model, 1, pool("helper"), "test");
     try {
-      float[][][] out = runner.run(batches(7));
+      float[][][] out = runner.run("shared", batches(7));
       for (int i = 0; i < 7; i++) {
         assertArrayEquals(new float[][] {{i}}, out[i], "batch " + i);
       }
@@ -79,7 +78,7 @@ class ParallelBatchesTest {
   }
 
   @Test
-  void helpersNeverLeaseTheSharedPredictors_soAShortCallDoesNotWaitForALongOne() throws Exception {
+  void aShortCall_doesNotWaitForTheHelpersOfALongOne() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch longCallRunning = new CountDownLatch(2);
     BiFunction<String, TokenBatch, float[][]> model =
@@ -91,12 +90,11 @@ class ParallelBatchesTest {
           return echo(batch);
         };
     // two shared predictors: the long call takes one, its helper its own, the short call the other
-    ParallelBatches<String> runner =
-        new ParallelBatches<>(pool("s1", "s2"), model, 1, pool("h"), "test");
+    ParallelBatches<String> runner = new ParallelBatches<>(model, 1, pool("h"), "test");
     try {
-      Future<float[][][]> longCall = callers.submit(() -> runner.run(batches(4)));
+      Future<float[][][]> longCall = callers.submit(() -> runner.run("s1", batches(4)));
       assertTrue(longCallRunning.await(10, TimeUnit.SECONDS), "the long call's two batches run");
-      float[][][] shortCall = runner.run(List.of(new TokenBatch(new long[][] {{100}})));
+      float[][][] shortCall = runner.run("s2", List.of(new TokenBatch(new long[][] {{100}})));
       assertArrayEquals(new float[][] {{100}}, shortCall[0]);
       release.countDown();
       assertEquals(4, longCall.get(10, TimeUnit.SECONDS).length);
@@ -119,9 +117,9 @@ class ParallelBatchesTest {
           return echo(batch);
         };
     // no helpers: the order of the batches is the order they start in
-    ParallelBatches<String> runner = new ParallelBatches<>(pool("shared"), model, 0, null, "test");
+    ParallelBatches<String> runner = new ParallelBatches<>(model, 0, null, "test");
     EmbeddingException thrown =
-        assertThrows(EmbeddingException.class, () -> runner.run(batches(10)));
+        assertThrows(EmbeddingException.class, () -> runner.run("shared", batches(10)));
     assertSame(failure, thrown);
     assertEquals(3, started.get());
   }
@@ -137,10 +135,11 @@ class ParallelBatchesTest {
           sleepBriefly(); // leave the helper time to take a batch
           return echo(batch);
         };
-    ParallelBatches<String> runner =
-        new ParallelBatches<>(pool("shared"), model, 1, pool("helper"), "test");
+    ParallelBatches<String> runner = new ParallelBatches<>(model, 1, pool("helper"), "test");
     try {
-      assertSame(failure, assertThrows(EmbeddingException.class, () -> runner.run(batches(200))));
+      assertSame(
+          failure,
+          assertThrows(EmbeddingException.class, () -> runner.run("shared", batches(200))));
     } finally {
       runner.close();
     }
@@ -151,7 +150,6 @@ class ParallelBatchesTest {
     Set<String> usedBy = ConcurrentHashMap.newKeySet();
     ParallelBatches<String> runner =
         new ParallelBatches<>(
-            pool("shared"),
             (predictor, batch) -> {
               usedBy.add(predictor + "@" + Thread.currentThread().getName());
               return echo(batch);
@@ -160,7 +158,7 @@ class ParallelBatchesTest {
             pool("helper"),
             "test");
     try {
-      runner.run(batches(1));
+      runner.run("shared", batches(1));
       assertEquals(Set.of("shared@" + Thread.currentThread().getName()), usedBy);
     } finally {
       runner.close();
@@ -171,10 +169,10 @@ class ParallelBatchesTest {
   void helpersWithoutPredictorsOfTheirOwn_areRefused() {
     assertThrows(
         IllegalArgumentException.class,
-        () -> new ParallelBatches<>(pool("s"), (p, b) -> echo(b), 1, null, "test"));
+        () -> new ParallelBatches<>((p, b) -> echo(b), 1, null, "test"));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new ParallelBatches<>(pool("s"), (p, b) -> echo(b), 0, pool("h"), "test"));
+        () -> new ParallelBatches<>((p, b) -> echo(b), 0, pool("h"), "test"));
   }
 
   @Test
