@@ -44,8 +44,14 @@ public record LifecycleEvent(
     return new Builder(type, sessionId);
   }
 
-  /** Builds a {@link LifecycleEvent}. Not thread-safe. */
+  /**
+   * Builds a {@link LifecycleEvent}. Not thread-safe. Each setter may be called once; a second call
+   * throws {@link IllegalStateException} naming the setter, and a value a setter rejects sets
+   * nothing. Defaults: no project, cwd or event id, the service's clock for the timestamp, {@link
+   * EventData#EMPTY} for the data.
+   */
   public static final class Builder {
+    private final BuilderSettings settings = new BuilderSettings();
     private final HookType hookType;
     private final String sessionId;
     private String project;
@@ -59,34 +65,42 @@ public record LifecycleEvent(
       this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
     }
 
-    /** The project; null clears it. */
+    /** The project; null, like not calling this, means none. */
     public Builder project(String value) {
+      settings.checkUnset("project");
       this.project = value;
-      return this;
+      return settings.recorded(this, "project");
     }
 
-    /** The working directory; null clears it. */
+    /** The working directory; null, like not calling this, means none. */
     public Builder cwd(String value) {
+      settings.checkUnset("cwd");
       this.cwd = value;
-      return this;
+      return settings.recorded(this, "cwd");
     }
 
-    /** When it happened; null means "now, by the service's clock". */
+    /** When it happened; null, like not calling this, means "now, by the service's clock". */
     public Builder timestamp(Instant value) {
+      settings.checkUnset("timestamp");
       this.timestamp = value;
-      return this;
+      return settings.recorded(this, "timestamp");
     }
 
-    /** The host's id for this event, used to store a redelivered event once; null clears it. */
+    /**
+     * The host's id for this event, used to store a redelivered event once; null, like not calling
+     * this, means none.
+     */
     public Builder eventId(String value) {
+      settings.checkUnset("eventId");
       this.eventId = value;
-      return this;
+      return settings.recorded(this, "eventId");
     }
 
-    /** What the event carries. */
+    /** What the event carries; not null. */
     public Builder data(EventData value) {
+      settings.checkUnset("data");
       this.data = Objects.requireNonNull(value, "data");
-      return this;
+      return settings.recorded(this, "data");
     }
 
     /** The event. */

@@ -15,7 +15,11 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The module boundaries STYLE.md promises, checked on the compiled classes. */
+/**
+ * The module boundaries of docs/ARCHITECTURE.md ("Modules"), checked on the compiled classes: the
+ * API depends on the JDK only, the testkit does not depend on core, and no public method of core's
+ * exported packages mentions a {@code core.internal} type.
+ */
 class ArchitectureTest {
 
   private static JavaClasses classes;

@@ -332,6 +332,10 @@ class PublicApiNullArgumentsTest {
         Memory.Builder.class.getMethod("sourceSession", String.class)); // "null clears it"
     tester.ignore(Memory.Builder.class.getMethod("supersedes", MemoryId.class)); // "null clears it"
     tester.ignore(EventData.class.getMethod("withSpeaker", String.class)); // "null clears it"
+    for (String optional : List.of("project", "cwd", "eventId")) {
+      tester.ignore(LifecycleEvent.Builder.class.getMethod(optional, String.class)); // "means none"
+    }
+    tester.ignore(LifecycleEvent.Builder.class.getMethod("timestamp", Instant.class)); // "now"
     for (Record sample : RECORDS.values()) {
       tester.testAllPublicInstanceMethods(sample);
     }
@@ -341,6 +345,7 @@ class PublicApiNullArgumentsTest {
     tester.testAllPublicInstanceMethods(HookOptions.builder());
     tester.testAllPublicInstanceMethods(MemoryDraft.builder(Scope.DEFAULT, "x"));
     tester.testAllPublicInstanceMethods(Memory.builder());
+    tester.testAllPublicInstanceMethods(LifecycleEvent.builder(HookType.SESSION_START, "s1"));
   }
 
   @Test

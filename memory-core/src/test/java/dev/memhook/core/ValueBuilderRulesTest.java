@@ -2,10 +2,14 @@ package dev.memhook.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.EventData;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
@@ -36,6 +40,37 @@ class ValueBuilderRulesTest {
                 .recallTimeout(Duration.ofSeconds(1))
                 .recallTimeout(Duration.ofSeconds(2)));
     assertThrows(IllegalStateException.class, () -> Memory.builder().content("a").content("b"));
+  }
+
+  @Test
+  void lifecycleEvent_eachSetterOnce_evenWhenTheFirstCallPassedNull() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").project("a").project("b"));
+    assertTrue(e.getMessage().startsWith("project was already set"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").eventId(null).eventId("e"));
+    assertTrue(e.getMessage().startsWith("eventId was already set"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").timestamp(T).timestamp(null));
+    assertTrue(e.getMessage().startsWith("timestamp was already set"), e.getMessage());
+  }
+
+  @Test
+  void lifecycleEvent_nullForAnOptionalSetting_meansNone_andARejectedDataSetsNothing() {
+    LifecycleEvent.Builder b =
+        LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s").project(null).cwd(null);
+    assertThrows(NullPointerException.class, () -> b.data(null));
+    EventData prompt = EventData.prompt("hi");
+    LifecycleEvent event = b.data(prompt).build();
+    assertNull(event.project());
+    assertNull(event.cwd());
+    assertEquals(prompt, event.data());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.EmbeddingException;
+import dev.memhook.testkit.Seeds;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
@@ -78,7 +79,7 @@ class TokenWindowsTest {
 
   @Test
   void split_coversEveryContentTokenInWindowsOfAtMostMaxTokens() {
-    long seed = 20240611;
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     for (int round = 0; round < 200; round++) {
       int contentLength = 1 + random.nextInt(600);
@@ -86,8 +87,7 @@ class TokenWindowsTest {
       long[][] text = text(contentLength);
       List<long[]> windows = TokenWindows.split(text[0], text[1], maxTokens, 0);
       String context =
-          "seed "
-              + seed
+          Seeds.replay(seed)
               + ", round "
               + round
               + ": "

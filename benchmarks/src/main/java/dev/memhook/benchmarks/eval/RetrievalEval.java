@@ -54,7 +54,7 @@ import java.util.Objects;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.eval.RetrievalEval \
- *     --data ../shared/eval/locomo-dev.jsonl --embedder djl-int8 --store lucene
+ *     --data /path/to/locomo-dev.jsonl --embedder djl-int8 --store lucene
  * </pre>
  *
  * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code

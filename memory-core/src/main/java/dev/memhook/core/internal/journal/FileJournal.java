@@ -16,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The journal in a directory of segment files; see {@link Journal} for the design and contract.
+ * The journal in a directory of segment files; see {@link Journal} for the design and contract, and
+ * {@link JournalOpener} for how a directory is locked and recovered before one is built.
  *
  * <p>Three locks, always taken in this order: {@code checkpointLock} serialises checkpoint writes
  * (and keeps {@link #close()} from releasing the directory under one); {@code syncLock} lets one
@@ -32,8 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class FileJournal implements Journal {
   private static final Logger LOG = LoggerFactory.getLogger(FileJournal.class);
-
-  static final long MIN_SEGMENT_BYTES = 4096;
 
   private final Path directory;
   private final long segmentBytes;
@@ -57,7 +56,11 @@ final class FileJournal implements Journal {
   private volatile long forces;
   private volatile boolean closed;
 
-  private FileJournal(
+  /**
+   * Takes over {@code lock} and {@code writer}, which {@link #close()} closes; see {@link
+   * JournalOpener}.
+   */
+  FileJournal(
       Path directory,
       long segmentBytes,
       DirectoryLock lock,
@@ -74,53 +77,6 @@ final class FileJournal implements Journal {
     this.directoryUnsynced = recovery.created();
     for (int i = 0; i < segments.size() - 1; i++) {
       retiredBytes += segments.get(i).bytes;
-    }
-  }
-
-  static FileJournal open(Path directory, long segmentBytes) {
-    Objects.requireNonNull(directory, "directory");
-    checkArgument(
-        segmentBytes >= MIN_SEGMENT_BYTES,
-        "segmentBytes must be at least %s, got %s",
-        MIN_SEGMENT_BYTES,
-        segmentBytes);
-    Path dir;
-    try {
-      dir = Files.createDirectories(directory).toRealPath();
-    } catch (IOException e) {
-      throw new MemoryStoreException(
-          "could not create the journal directory "
-              + directory.toAbsolutePath()
-              + " ("
-              + e
-              + "); check that the path is a directory and writable",
-          e);
-    }
-    DirectoryLock lock = DirectoryLock.acquire(dir);
-    try {
-      Recovery recovery = Recovery.of(dir);
-      List<Segment> segments = recovery.segments();
-      SegmentWriter writer = new SegmentWriter(segments.get(segments.size() - 1).path);
-      FileJournal journal = new FileJournal(dir, segmentBytes, lock, recovery, writer);
-      journal.deleteSegmentsThrough(recovery.appliedThrough());
-      return journal;
-    } catch (IOException e) {
-      closeAfterFailure(e, lock);
-      throw new MemoryStoreException(
-          "could not open the journal in " + dir + " (" + e + "); check the directory and retry",
-          e);
-    } catch (RuntimeException | Error e) {
-      closeAfterFailure(e, lock);
-      throw e;
-    }
-  }
-
-  /** Leaves the directory unlocked after a failed open. */
-  private static void closeAfterFailure(Throwable failure, DirectoryLock lock) {
-    try {
-      lock.close();
-    } catch (IOException e) {
-      failure.addSuppressed(e);
     }
   }
 
@@ -297,8 +253,9 @@ final class FileJournal implements Journal {
 
   /**
    * Deletes the segments, other than the current one, whose records are all at most {@code seq}.
+   * Takes {@code appendLock} itself; {@link JournalOpener} calls it once after recovery.
    */
-  private void deleteSegmentsThrough(long seq) {
+  void deleteSegmentsThrough(long seq) {
     List<Segment> applied = new ArrayList<>();
     appendLock.lock();
     try {

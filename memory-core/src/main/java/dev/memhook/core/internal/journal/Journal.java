@@ -99,7 +99,7 @@ public sealed interface Journal extends Closeable permits FileJournal, MemoryJou
    *     directory, or the directory cannot be created, locked or read
    */
   static Journal open(Path directory, long segmentBytes) {
-    return FileJournal.open(directory, segmentBytes);
+    return JournalOpener.open(directory, segmentBytes);
   }
 
   /**

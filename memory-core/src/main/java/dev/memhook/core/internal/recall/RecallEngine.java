@@ -32,8 +32,8 @@ import java.util.Objects;
  *   <li>{@link Reranking}: the optional reranker over the top M, then the cut to the limit.
  * </ol>
  *
- * The gate runs before the session cap (the design lists them the other way round) so that
- * candidates without evidence never use up a session's places.
+ * The gate runs before the session cap so that candidates without evidence never use up a session's
+ * places (docs/ARCHITECTURE.md, "Where the code departs from the original design").
  *
  * <p>Thread-safe: it holds only the store, immutable options and stateless stages; the query
  * embeddings are cached in a Caffeine cache, and what one recall reads stays in that recall.

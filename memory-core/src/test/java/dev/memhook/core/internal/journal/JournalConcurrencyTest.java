@@ -59,7 +59,7 @@ class JournalConcurrencyTest {
 
   @Test
   void concurrentSyncs_afterOneAppend_shareOneForce() throws Exception {
-    try (FileJournal journal = FileJournal.open(dir, Journal.DEFAULT_SEGMENT_BYTES)) {
+    try (FileJournal journal = JournalOpener.open(dir, Journal.DEFAULT_SEGMENT_BYTES)) {
       journal.sync();
       assertEquals(0, journal.forceCount(), "nothing appended, nothing to force");
       journal.append((byte) 0, utf8("one"));
@@ -74,7 +74,7 @@ class JournalConcurrencyTest {
   @Test
   void appendAndSyncFromEightThreads_everySyncCoversItsCallersAppend() throws Exception {
     int rounds = 200;
-    try (FileJournal journal = FileJournal.open(dir, Journal.DEFAULT_SEGMENT_BYTES)) {
+    try (FileJournal journal = JournalOpener.open(dir, Journal.DEFAULT_SEGMENT_BYTES)) {
       runTogether(
           thread -> {
             for (int i = 0; i < rounds; i++) {
