@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +93,7 @@ public final class CapturePipeline implements AutoCloseable {
       GuardedCompressor compressor,
       GuardedConsolidator consolidator,
       CaptureCounters counters,
-      java.util.function.Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
+      Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
     this.clock = clock;
     this.intake = new EventIntake(options, clock, sanitizer, knownSessions::contains);
@@ -105,7 +106,15 @@ public final class CapturePipeline implements AutoCloseable {
     this.queue = new CaptureQueue(options.queueCapacity());
     this.worker = workerFactory.apply(new ProgressSignal());
     book.all().forEach(s -> knownSessions.add(s.id()));
-    readJournal();
+    replay.addAll(
+        CaptureReplay.read(
+            journal,
+            cursor,
+            counters,
+            a -> {
+              recentKeys.put(a.key(), Boolean.TRUE);
+              knownSessions.add(a.event().sessionId());
+            }));
     this.thread = new Thread(this::run, "memhook-capture");
     thread.setDaemon(true);
     this.syncer =
@@ -118,35 +127,6 @@ public final class CapturePipeline implements AutoCloseable {
     long every = options.syncInterval().toMillis();
     syncer.scheduleWithFixedDelay(this::syncQuietly, every, every, TimeUnit.MILLISECONDS);
     thread.start();
-  }
-
-  /** Reads what the journal holds beyond its checkpoint, for the worker to process first. */
-  private void readJournal() {
-    journal.replay(this::replayed);
-    if (!replay.isEmpty()) {
-      LOG.info("memhook: replaying {} captured events from the journal", replay.size());
-    }
-  }
-
-  private void replayed(Journal.Entry entry) {
-    if (entry.kind() != KIND_EVENT) {
-      return;
-    }
-    AcceptedEvent a;
-    try {
-      a = AcceptedEventCodec.decode(entry.payload());
-    } catch (RuntimeException e) {
-      LOG.error(
-          "memhook: capture journal record {} cannot be read and is skipped: {}",
-          entry.seq(),
-          e.toString());
-      return;
-    }
-    cursor.replayed(entry.seq());
-    recentKeys.put(a.key(), Boolean.TRUE);
-    knownSessions.add(a.event().sessionId());
-    replay.add(new Queued(entry.seq(), a, entry.payloadLength()));
-    counters.replayed.increment();
   }
 
   /** See {@code MemoryService.observeJson}. */

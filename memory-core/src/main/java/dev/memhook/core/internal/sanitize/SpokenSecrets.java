@@ -1,14 +1,13 @@
 package dev.memhook.core.internal.sanitize;
 
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Redacts a secret said in words: {@code the password is hunter2}, {@code my password is:
  * swordfish}, {@code passcode was 7731}, {@code the password is now 'x'}, {@code pin is 1234},
  * {@code PIN code: 998877}, {@code the password for prod is hunter2}. The value is the next word
  * (quotes kept, trailing punctuation kept); it is left alone when it is an ordinary word ({@link
- * #NOT_SECRETS}: {@code the password is required}), and a PIN must be 4 to 8 digits. {@code
+ * OrdinaryWords}: {@code the password is required}), and a PIN must be 4 to 8 digits. {@code
  * password policy}, {@code the password field} and {@code the password isn't} have no value and are
  * left alone.
  *
@@ -51,143 +50,6 @@ final class SpokenSecrets implements Rule {
 
   /** Where a value starts, and whether a verb with a colon made it a disclosed clause. */
   private record Separator(int valueStart, boolean disclosure) {}
-
-  /**
-   * Words that follow "the password is" in prose about passwords rather than in a disclosed one
-   * ({@code the password is required}, {@code the password is too short}).
-   */
-  static final Set<String> NOT_SECRETS =
-      Set.of(
-          "a",
-          "an",
-          "the",
-          "not",
-          "no",
-          "yes",
-          "required",
-          "optional",
-          "mandatory",
-          "needed",
-          "necessary",
-          "too",
-          "very",
-          "set",
-          "unset",
-          "correct",
-          "incorrect",
-          "wrong",
-          "right",
-          "invalid",
-          "valid",
-          "expired",
-          "empty",
-          "blank",
-          "missing",
-          "strong",
-          "weak",
-          "long",
-          "short",
-          "case",
-          "stored",
-          "saved",
-          "changed",
-          "reset",
-          "same",
-          "different",
-          "being",
-          "used",
-          "in",
-          "on",
-          "at",
-          "for",
-          "also",
-          "still",
-          "now",
-          "never",
-          "always",
-          "only",
-          "just",
-          "what",
-          "how",
-          "where",
-          "which",
-          "that",
-          "this",
-          "it",
-          "there",
-          "here",
-          "to",
-          "as",
-          "of",
-          "by",
-          "with",
-          "without",
-          "hashed",
-          "encrypted",
-          "sensitive",
-          "and",
-          "or",
-          "but",
-          "so",
-          "true",
-          "false",
-          "null",
-          "none",
-          "unknown",
-          "ok",
-          "fine",
-          "good",
-          "bad",
-          "secure",
-          "insecure",
-          "stolen",
-          "leaked",
-          "compromised",
-          "visible",
-          "hidden",
-          "shown",
-          "displayed",
-          "sent",
-          "generated",
-          "random",
-          "managed",
-          "rotated",
-          "secret",
-          "private",
-          "important",
-          "easy",
-          "hard",
-          "simple",
-          "complex",
-          "known",
-          "given",
-          "provided",
-          "ignored",
-          "checked",
-          "validated",
-          "verified",
-          "taken",
-          "my",
-          "your",
-          "his",
-          "her",
-          "our",
-          "their",
-          "its",
-          "something",
-          "nothing",
-          "anything",
-          "one",
-          "updated",
-          "case-sensitive",
-          "removed",
-          "deleted",
-          "disabled",
-          "enabled",
-          "locked",
-          "unchanged",
-          "accepted",
-          "rejected");
 
   @Override
   public String kind() {
@@ -409,7 +271,7 @@ final class SpokenSecrets implements Rule {
           && value.length() <= 8
           && value.chars().allMatch(c -> c >= '0' && c <= '9');
     }
-    return !NOT_SECRETS.contains(value.toLowerCase(Locale.ROOT));
+    return !OrdinaryWords.AFTER_A_KEYWORD.contains(value.toLowerCase(Locale.ROOT));
   }
 
   private static int skipBlanks(String text, int i) {
