@@ -14,10 +14,8 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
-import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.core.HashingEmbedder;
@@ -67,12 +65,8 @@ class HostileToolArgumentsTest {
         HookOptions.builder().recallTimeout(Duration.ofSeconds(30)).noCapture().build();
     try (MemoryService memory =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).noCapture().build()) {
-      List<String> ids = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        String text = "Fact " + i + " about the deploy: " + HostileStrings.of(r, r.nextInt(3_000));
-        ids.add(memory.remember(MemoryDraft.of(Scope.DEFAULT, text)).id().value());
-      }
-      Map<String, Memory> before = exported(memory);
+      List<String> ids = HostileArguments.rememberFacts(memory, r, 8);
+      Map<String, Memory> before = HostileArguments.stored(memory);
       HostileArguments arguments = new HostileArguments(r.split(), ids);
       int[] errors = {0};
       int[] turn = {-1};
@@ -88,7 +82,7 @@ class HostileToolArgumentsTest {
       assertTrue(
           errors[0] > calls / 10 && errors[0] < calls - calls / 10,
           "both errors and answers, to prove anything: " + errors[0] + " errors, " + replay);
-      assertEquals(before, exported(memory), "nothing stored changes: " + replay);
+      assertEquals(before, HostileArguments.stored(memory), "nothing stored changes: " + replay);
     }
   }
 
@@ -191,23 +185,13 @@ class HostileToolArgumentsTest {
     };
   }
 
-  private static Map<String, Memory> exported(MemoryService memory) {
-    Map<String, Memory> out = new HashMap<>();
-    memory.export(m -> out.put(m.id().value(), m));
-    return out;
-  }
-
   private static String describe(ToolExecutionRequest request) {
-    String args = request.arguments();
-    String head = args.length() <= 100 ? args : args.substring(0, 100) + "…";
     return "call "
         + request.id()
         + " of "
         + request.name()
         + " with "
-        + args.length()
-        + " chars: "
-        + head.replaceAll("\\p{Cntrl}", "?");
+        + HostileArguments.describe(request.arguments());
   }
 
   /** Answers the first request of a turn with the tool calls, and every later one with "done". */

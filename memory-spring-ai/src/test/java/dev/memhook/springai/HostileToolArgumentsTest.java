@@ -8,19 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
-import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.HostileArguments;
-import dev.memhook.testkit.HostileStrings;
 import dev.memhook.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -65,12 +61,8 @@ class HostileToolArgumentsTest {
     try (MemoryService memory =
             Memhook.builder().inMemory().embedder(HashingEmbedder.create()).noCapture().build();
         MemhookAdvisor advisor = MemhookAdvisor.builder(memory).hookOptions(options).build()) {
-      List<String> ids = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        String text = "Fact " + i + " about the deploy: " + HostileStrings.of(r, r.nextInt(3_000));
-        ids.add(memory.remember(MemoryDraft.of(Scope.DEFAULT, text)).id().value());
-      }
-      Map<String, Memory> before = exported(memory);
+      List<String> ids = HostileArguments.rememberFacts(memory, r, 8);
+      Map<String, Memory> before = HostileArguments.stored(memory);
       HostileArguments arguments = new HostileArguments(r.split(), ids);
       int[] errors = {0};
       int[] at = {-1};
@@ -87,7 +79,7 @@ class HostileToolArgumentsTest {
       assertTrue(
           errors[0] > calls / 10 && errors[0] < calls - calls / 10,
           "both errors and answers, to prove anything: " + errors[0] + " errors, " + replay);
-      assertEquals(before, exported(memory), "nothing stored changes: " + replay);
+      assertEquals(before, HostileArguments.stored(memory), "nothing stored changes: " + replay);
     }
   }
 
@@ -124,7 +116,7 @@ class HostileToolArgumentsTest {
     int errors = 0;
     for (int i = 0; i < CALLS_PER_CONVERSATION; i++) {
       String args = arguments.next();
-      String what = where + ", call " + i + " (" + describe(args) + ")";
+      String what = where + ", call " + i + " (" + HostileArguments.describe(args) + ")";
       String result;
       try {
         result = getMemory.call(args);
@@ -160,16 +152,5 @@ class HostileToolArgumentsTest {
         where);
     advisor.endConversation(conversation);
     return errors;
-  }
-
-  private static Map<String, Memory> exported(MemoryService memory) {
-    Map<String, Memory> out = new HashMap<>();
-    memory.export(m -> out.put(m.id().value(), m));
-    return out;
-  }
-
-  private static String describe(String args) {
-    String head = args.length() <= 100 ? args : args.substring(0, 100) + "…";
-    return args.length() + " chars: " + head.replaceAll("\\p{Cntrl}", "?");
   }
 }

@@ -1,7 +1,13 @@
 package dev.memhook.testkit;
 
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Scope;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -51,6 +57,38 @@ public final class HostileArguments {
     if (this.ids.isEmpty()) {
       throw new IllegalArgumentException("ids must not be empty");
     }
+  }
+
+  /**
+   * Remembers {@code count} facts of hostile text (up to 3,000 characters each, drawn from {@code
+   * random}) in the default scope of {@code memory}, for the arguments to name: their ids, in
+   * order.
+   */
+  public static List<String> rememberFacts(
+      MemoryService memory, SplittableRandom random, int count) {
+    List<String> ids = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String text =
+          "Fact " + i + " about the deploy: " + HostileStrings.of(random, random.nextInt(3_000));
+      ids.add(memory.remember(MemoryDraft.of(Scope.DEFAULT, text)).id().value());
+    }
+    return ids;
+  }
+
+  /** Every memory {@code memory} holds, by id: compare before and after to see nothing changed. */
+  public static Map<String, Memory> stored(MemoryService memory) {
+    Map<String, Memory> out = new HashMap<>();
+    memory.export(m -> out.put(m.id().value(), m));
+    return out;
+  }
+
+  /**
+   * {@code args} for a failure message: its length and its first hundred characters, control
+   * characters shown as {@code ?}.
+   */
+  public static String describe(String args) {
+    String head = args.length() <= 100 ? args : args.substring(0, 100) + "…";
+    return args.length() + " chars: " + head.replaceAll("\\p{Cntrl}", "?");
   }
 
   /** The next argument text. */

@@ -193,19 +193,23 @@ final class UnwritableFileSystem extends FileSystem {
       return "unwritable";
     }
 
+    /** The view is reached through the paths it wraps, never by a URI of its scheme. */
+    private static final String NO_URIS =
+        "an unwritable view is reached through its wrapped paths, not by URI";
+
     @Override
     public FileSystem newFileSystem(URI uri, Map<String, ?> env) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException(NO_URIS);
     }
 
     @Override
     public FileSystem getFileSystem(URI uri) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException(NO_URIS);
     }
 
     @Override
     public Path getPath(URI uri) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException(NO_URIS);
     }
 
     @Override
