@@ -6,14 +6,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How recall ranks and filters: per-signal candidate depth, the weights and {@code k} of reciprocal
- * rank fusion, graph expansion, the per-session cap, the relevance gate's floors and the optional
- * reranker.
+ * How recall ranks and filters: per-signal candidate depth, the fusion method and its weights,
+ * graph expansion, the per-session cap, the relevance gate's floors and the optional reranker.
  *
- * <p>Fused score: {@code Σ weight_s / (rrfK + rank_s)} over the signals (text, vector, graph) that
- * returned the candidate. The relevance gate has two levels, both absolute: a recall returns
- * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine {@code >=
- * evidenceCosine}, or text score divided by the query's {@linkplain
+ * <p>Fused score: by default the weighted sum of each signal's standardised score over the signals
+ * (text, vector, graph) that returned the candidate ({@link FusionMethod#STANDARDISED_SCORES});
+ * optionally weighted reciprocal-rank fusion, {@code Σ weight_s / (rrfK + rank_s)}. A query shaped
+ * like an exact reference (identifier, path, SHA, error code) weighs vectors at a fifth of {@link
+ * #vectorWeight()} (see {@link FusionMethod}). The relevance gate has two levels, both absolute: a
+ * recall returns anything only if at least one candidate reaches an <em>evidence floor</em> (cosine
+ * {@code >= evidenceCosine}, or text score divided by the query's {@linkplain
  * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
  * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
  * minCosine}, normalised text {@code >= minTextScore}, or {@code >= minSharedEntities} concepts and
@@ -26,12 +28,16 @@ public final class RecallOptions {
   /** Default candidates taken from each signal ({@value}): deep enough for fusion to reorder. */
   public static final int DEFAULT_CANDIDATES_PER_SIGNAL = 50;
 
+  /** Default fusion method: {@link FusionMethod#STANDARDISED_SCORES}. */
+  public static final FusionMethod DEFAULT_FUSION = FusionMethod.STANDARDISED_SCORES;
+
   /**
-   * Default RRF {@code k} ({@value}). Smaller than the RRF paper's customary {@code k}, which damps
-   * the differences between top ranks so much that a weak signal's first hits overtake a strong
-   * signal's head; with BM25 much stronger than the local embedding model, that ranks the fused
-   * list below text alone. This value sits in the middle of the range of {@code k} where the fused
-   * ranking is best and beats text alone (see benchmarks/RESULTS.md).
+   * Default RRF {@code k} ({@value}), used by {@link FusionMethod#RECIPROCAL_RANKS} only. Smaller
+   * than the RRF paper's customary {@code k}, which damps the differences between top ranks so much
+   * that a weak signal's first hits overtake a strong signal's head; with BM25 much stronger than
+   * the local embedding model, that ranks the fused list below text alone. This value sits in the
+   * middle of the range of {@code k} where the fused ranking is best and beats text alone (see
+   * benchmarks/RESULTS.md).
    */
   public static final int DEFAULT_RRF_K = 20;
 
@@ -39,12 +45,13 @@ public final class RecallOptions {
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
 
   /**
-   * Default vector weight ({@value}), well below the text weight: with the local MiniLM model the
-   * vector list alone ranks worse than the text list, and equal weights let its weaker ranks push
-   * good text hits down, while at this weight it still lifts what text misses (see
-   * benchmarks/RESULTS.md). A stronger embedding model deserves a higher weight.
+   * Default vector weight ({@value}), half the text weight: with the local MiniLM model the vector
+   * list alone ranks worse than the text list on conversation and on coding memory, and a higher
+   * weight lets its weaker hits push good text hits down, while at this weight it still lifts what
+   * text misses (see benchmarks/RESULTS.md, section 12). A query shaped like an exact reference
+   * uses a fifth of it ({@link FusionMethod}).
    */
-  public static final double DEFAULT_VECTOR_WEIGHT = 0.3;
+  public static final double DEFAULT_VECTOR_WEIGHT = 0.5;
 
   /**
    * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence
@@ -114,6 +121,7 @@ public final class RecallOptions {
   public static final int DEFAULT_QUERY_CACHE_SIZE = 10_000;
 
   private final int candidatesPerSignal;
+  private final FusionMethod fusion;
   private final int rrfK;
   private final double textWeight;
   private final double vectorWeight;
@@ -131,6 +139,7 @@ public final class RecallOptions {
 
   private RecallOptions(Builder b) {
     this.candidatesPerSignal = b.candidatesPerSignal;
+    this.fusion = b.fusion;
     this.rrfK = b.rrfK;
     this.textWeight = b.textWeight;
     this.vectorWeight = b.vectorWeight;
@@ -161,6 +170,7 @@ public final class RecallOptions {
   public Builder toBuilder() {
     Builder b = new Builder();
     b.candidatesPerSignal = candidatesPerSignal;
+    b.fusion = fusion;
     b.rrfK = rrfK;
     b.textWeight = textWeight;
     b.vectorWeight = vectorWeight;
@@ -182,6 +192,12 @@ public final class RecallOptions {
     return candidatesPerSignal;
   }
 
+  /** How the signals' lists are combined. */
+  public FusionMethod fusion() {
+    return fusion;
+  }
+
+  /** The RRF constant, used by {@link FusionMethod#RECIPROCAL_RANKS} only. */
   public int rrfK() {
     return rrfK;
   }
@@ -248,8 +264,8 @@ public final class RecallOptions {
   public String toString() {
     return "RecallOptions[candidates="
         + candidatesPerSignal
-        + ", rrfK="
-        + rrfK
+        + ", fusion="
+        + (fusion == FusionMethod.RECIPROCAL_RANKS ? "ranks(k=" + rrfK + ")" : "scores")
         + ", weights(text="
         + textWeight
         + ", vector="
@@ -279,6 +295,7 @@ public final class RecallOptions {
   /** Builds {@link RecallOptions}. Not thread-safe. */
   public static final class Builder {
     private int candidatesPerSignal = DEFAULT_CANDIDATES_PER_SIGNAL;
+    private FusionMethod fusion = DEFAULT_FUSION;
     private int rrfK = DEFAULT_RRF_K;
     private double textWeight = DEFAULT_TEXT_WEIGHT;
     private double vectorWeight = DEFAULT_VECTOR_WEIGHT;
@@ -305,7 +322,18 @@ public final class RecallOptions {
       return settings.recorded(this, "candidatesPerSignal");
     }
 
-    /** The RRF constant {@code k}, 1 to 1000. */
+    /**
+     * How the signals' lists are combined; see {@link FusionMethod}.
+     *
+     * @throws NullPointerException if {@code method} is null
+     */
+    public Builder fusion(FusionMethod method) {
+      settings.checkUnset("fusion");
+      this.fusion = java.util.Objects.requireNonNull(method, "method");
+      return settings.recorded(this, "fusion");
+    }
+
+    /** The RRF constant {@code k}, 1 to 1000, for {@link FusionMethod#RECIPROCAL_RANKS}. */
     public Builder rrfK(int value) {
       settings.checkUnset("rrfK");
       this.rrfK = inRange("rrfK", value, 1, 1000);

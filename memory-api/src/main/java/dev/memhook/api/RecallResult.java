@@ -15,25 +15,38 @@ import java.util.Objects;
  * @param dropped candidates left out after fusion, and by which rule
  * @param took how long each signal's search took (the vector signal's includes embedding the
  *     query); empty when not measured
+ * @param fusion how the signals were combined for this query: the method, the weights used and why
+ *     (such as {@code "scores; query shape exact (identifier, path, SHA or code): weights text 1.0,
+ *     vector 0.1, graph 0.5"}); empty when not recorded
  */
 public record RecallResult(
-    List<RecalledMemory> memories, List<DroppedCandidate> dropped, Map<Signal, Duration> took) {
+    List<RecalledMemory> memories,
+    List<DroppedCandidate> dropped,
+    Map<Signal, Duration> took,
+    String fusion) {
 
-  /** Copies the lists and the map. */
+  /** Copies the lists and the map; a null {@code fusion} is rejected. */
   public RecallResult {
     memories = List.copyOf(Objects.requireNonNull(memories, "memories"));
     dropped = List.copyOf(Objects.requireNonNull(dropped, "dropped"));
     took = Map.copyOf(Objects.requireNonNull(took, "took"));
+    Objects.requireNonNull(fusion, "fusion");
+  }
+
+  /** A result whose fusion was not recorded. */
+  public RecallResult(
+      List<RecalledMemory> memories, List<DroppedCandidate> dropped, Map<Signal, Duration> took) {
+    this(memories, dropped, took, "");
   }
 
   /** A result whose timings were not measured. */
   public RecallResult(List<RecalledMemory> memories, List<DroppedCandidate> dropped) {
-    this(memories, dropped, Map.of());
+    this(memories, dropped, Map.of(), "");
   }
 
   /** A result with nothing recalled and nothing dropped. */
   public static RecallResult empty() {
-    return new RecallResult(List.of(), List.of(), Map.of());
+    return new RecallResult(List.of(), List.of(), Map.of(), "");
   }
 
   /** The ids of the recalled memories, best first. */
@@ -44,6 +57,9 @@ public record RecallResult(
   /** A multi-line account of the ranking and of every rule that dropped a candidate. */
   public String explain() {
     StringBuilder sb = new StringBuilder();
+    if (!fusion.isEmpty()) {
+      sb.append("fusion: ").append(fusion).append('\n');
+    }
     int rank = 1;
     for (RecalledMemory m : memories) {
       sb.append(rank++).append(". ").append(m.id()).append("  ").append(m.why()).append('\n');

@@ -35,13 +35,16 @@ final class EvalRecalls {
    * @param categories every category, sorted
    * @param fusedTop per query id, the eval ids the fused configuration ranked
    * @param latencyMillis fused recall latencies, sorted
+   * @param exactShaped per category, how many queries fusion read as exact references (its {@link
+   *     RecallResult#fusion()} says so)
    */
   record Quality(
       Map<String, Metrics.Sums> overall,
       Map<String, Map<String, Metrics.Sums>> perCategory,
       SortedSet<String> categories,
       Map<String, List<String>> fusedTop,
-      double[] latencyMillis) {}
+      double[] latencyMillis,
+      SortedMap<String, Integer> exactShaped) {}
 
   /**
    * What the relevance gate did.
@@ -102,6 +105,7 @@ final class EvalRecalls {
     SortedSet<String> categories = new TreeSet<>();
     List<EvalQuery> onTopic = onTopic(data);
     double[] latencies = new double[onTopic.size()];
+    SortedMap<String, Integer> exactShaped = new TreeMap<>();
     for (String config : CONFIGS) {
       MemoryService service = services.get(config);
       Metrics.Sums all = new Metrics.Sums();
@@ -120,6 +124,9 @@ final class EvalRecalls {
         if (config.equals("fused")) {
           latencies[qi] = (t1 - t0) / 1e6;
           fusedTop.put(q.id(), ranked);
+          if (r.fusion().contains("query shape exact")) {
+            exactShaped.merge(category, 1, Integer::sum);
+          }
         }
         qi++;
       }
@@ -127,7 +134,7 @@ final class EvalRecalls {
       perCategory.put(config, byCategory);
     }
     Arrays.sort(latencies);
-    return new Quality(overall, perCategory, categories, fusedTop, latencies);
+    return new Quality(overall, perCategory, categories, fusedTop, latencies, exactShaped);
   }
 
   /**

@@ -24,6 +24,10 @@ final class EvalReportPrinter {
             row(config + " / " + category, quality.perCategory().get(config).get(category)));
       }
     }
+    out.println();
+    out.println(
+        "queries fusion read as exact references (vector weight cut), by category: "
+            + quality.exactShaped());
   }
 
   /** The gate's definitions and counts; {@code gatedOptions} is the configuration it ran with. */

@@ -10,7 +10,7 @@ final class OptionsParser {
           + " [--store lucene|lucene-per-scope] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
           + " [--evidence-cosine X --evidence-text X] [--no-context]"
           + " [--ingest remember|capture] [--unnamed-speakers]"
-          + " [--distractors N] [--distractor-seed S]";
+          + " [--distractors N] [--distractor-seed S] [--dump FILE.jsonl]";
 
   private OptionsParser() {}
 
@@ -34,6 +34,7 @@ final class OptionsParser {
     boolean named = true;
     int distractors = 0;
     long distractorSeed = CodingDistractors.DEFAULT_SEED;
+    Path dump = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -51,6 +52,7 @@ final class OptionsParser {
         case "--unnamed-speakers" -> named = false;
         case "--distractors" -> distractors = Integer.parseInt(value(args, ++i, a));
         case "--distractor-seed" -> distractorSeed = Long.parseLong(value(args, ++i, a));
+        case "--dump" -> dump = Path.of(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
       }
     }
@@ -85,7 +87,8 @@ final class OptionsParser {
         ingest,
         named,
         distractors,
-        distractorSeed);
+        distractorSeed,
+        dump);
   }
 
   private static RetrievalEval.Ingest ingest(String name) {

@@ -82,6 +82,9 @@ public final class RetrievalEval {
   /** Results per query. */
   static final int LIMIT = 10;
 
+  /** Hits per signal in a {@code --dump}: the fusion's default candidate depth. */
+  static final int DUMP_DEPTH = 50;
+
   /**
    * Command-line options.
    *
@@ -99,6 +102,7 @@ public final class RetrievalEval {
    * @param namedSpeakers store each memory's speaker as its origin's name (remember only)
    * @param distractors generated memories added to each conversation ({@link CodingDistractors})
    * @param distractorSeed the generator's seed
+   * @param dump where to write each query's raw signal lists ({@link EvalDump}), or null
    */
   public record Options(
       Path data,
@@ -114,7 +118,8 @@ public final class RetrievalEval {
       Ingest ingest,
       boolean namedSpeakers,
       int distractors,
-      long distractorSeed) {
+      long distractorSeed,
+      Path dump) {
 
     /** Requires the ingest mode. */
     public Options {
@@ -260,6 +265,10 @@ public final class RetrievalEval {
           data.queries().size(),
           data.queries().size() - EvalRecalls.onTopic(data).size());
       configs.forEach((name, o) -> out.println("config " + name + ": " + o));
+      if (options.dump() != null) {
+        EvalDump.write(options.dump(), data, scopes, store, embedder, evalIds, DUMP_DEPTH);
+        out.println("dumped the raw signal lists to " + options.dump());
+      }
       EvalRecalls.Quality quality = EvalRecalls.quality(data, scopes, services, evalIds);
       EvalReportPrinter.quality(quality, out);
       EvalRecalls.Gate gate =

@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.recall;
 
+import dev.memhook.api.FusionMethod;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
@@ -13,20 +14,114 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Weighted reciprocal-rank fusion: {@code fused(d) = Σ_s weight_s / (k + rank_s(d))} over the
- * signals that returned {@code d}, ranks 1-based. The result is ordered by fused score, then by id,
- * so it does not depend on the order the signals are given in. Stateless and thread-safe.
+ * Fuses the signals' ranked lists into one ranking, by either {@link FusionMethod}: standardised
+ * scores ({@code fused(d) = Σ_s weight_s · ((score_s(d) − min_s) / σ_s + 0.5)}, min and standard
+ * deviation over signal s's own list) or weighted reciprocal ranks ({@code Σ_s weight_s / (k +
+ * rank_s(d))}, ranks 1-based), over the signals that returned {@code d}. Either way the result is
+ * ordered by fused score, then by id, so it does not depend on the order the signals are given in.
+ * Stateless and thread-safe.
  */
 final class Fusion {
 
-  /** One signal's ranked list and its weight. */
-  record RankedList(Signal signal, double weight, List<StoreHit> hits) {}
+  /**
+   * One signal's ranked list and its weight.
+   *
+   * @param padTo for standardised scores, the list is scaled as if it held this many hits, the
+   *     missing ones scoring 0 (what a text search gives a memory that matches no query word), so a
+   *     text search that matched only a few memories counts each of them as a standout; 0 for a
+   *     signal whose absent candidates have no known score (vectors, the graph)
+   */
+  record RankedList(Signal signal, double weight, List<StoreHit> hits, int padTo) {
+
+    /** A list scaled over its own hits only. */
+    RankedList(Signal signal, double weight, List<StoreHit> hits) {
+      this(signal, weight, hits, 0);
+    }
+
+    /** This list with another weight. */
+    RankedList withWeight(double newWeight) {
+      return new RankedList(signal, newWeight, hits, padTo);
+    }
+  }
 
   private static final Comparator<Candidate> BEST_FIRST =
       Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
 
+  /**
+   * What a standardised hit gets for being in its list at all, in standard deviations: the lowest
+   * hit of a list still counts for more than a candidate the signal did not return.
+   */
+  static final double LISTED = 0.5;
+
+  /** What each hit of a list with one hit, or with all scores equal, counts before its weight. */
+  static final double FLAT = 1 + LISTED;
+
   private Fusion() {}
 
+  /** Fuses {@code lists} by {@code method}; {@code k} is used by reciprocal ranks only. */
+  static List<Candidate> fuse(List<RankedList> lists, FusionMethod method, int k) {
+    return method == FusionMethod.RECIPROCAL_RANKS ? fuse(lists, k) : fuseScores(lists);
+  }
+
+  /**
+   * Standardised-score fusion: each hit's score rescaled over its own list, {@code (score − min) /
+   * σ + } {@link #LISTED} (population standard deviation; {@link #FLAT} when σ is 0 or the list has
+   * one hit), times the list's weight, summed over the signals that returned the candidate. A
+   * signal that repeats an id counts its best rank only. {@link SignalHit}s keep the raw scores.
+   */
+  static List<Candidate> fuseScores(List<RankedList> lists) {
+    Map<MemoryId, Candidate> byId = new HashMap<>();
+    Map<Signal, double[]> scales = new java.util.EnumMap<>(Signal.class);
+    for (RankedList list : lists) {
+      scales.put(list.signal(), scale(list.hits(), list.padTo()));
+      int rank = 0;
+      for (StoreHit hit : list.hits()) {
+        rank++;
+        Candidate c = byId.computeIfAbsent(hit.id(), Candidate::new);
+        c.hits.putIfAbsent(list.signal(), new SignalHit(list.signal(), rank, hit.score()));
+      }
+    }
+    List<Candidate> out = new ArrayList<>(byId.values());
+    for (Candidate c : out) {
+      double sum = 0;
+      for (SignalHit h : c.hits.values()) { // EnumMap: signal order, whatever the list order
+        double[] minAndSigma = scales.get(h.signal());
+        double standard =
+            minAndSigma[1] > 0 ? (h.score() - minAndSigma[0]) / minAndSigma[1] + LISTED : FLAT;
+        sum += weightOf(lists, h.signal()) * standard;
+      }
+      c.fused = sum;
+    }
+    out.sort(BEST_FIRST);
+    return out;
+  }
+
+  /**
+   * The lowest score and the population standard deviation of {@code hits}' scores, with zeros
+   * added up to {@code padTo} values.
+   */
+  private static double[] scale(List<StoreHit> hits, int padTo) {
+    int zeros = Math.max(0, padTo - hits.size());
+    int n = hits.size() + zeros;
+    if (n < 2) {
+      return new double[] {0, 0};
+    }
+    double min = zeros > 0 ? 0 : Double.POSITIVE_INFINITY;
+    double mean = 0;
+    for (StoreHit h : hits) {
+      min = Math.min(min, h.score());
+      mean += h.score();
+    }
+    mean /= n;
+    double squares = zeros * mean * mean;
+    for (StoreHit h : hits) {
+      squares += (h.score() - mean) * (h.score() - mean);
+    }
+    double sigma = Math.sqrt(squares / n);
+    return new double[] {min, Double.isFinite(sigma) ? sigma : 0};
+  }
+
+  /** Weighted reciprocal-rank fusion with constant {@code k}. */
   static List<Candidate> fuse(List<RankedList> lists, int k) {
     Map<MemoryId, Candidate> byId = new HashMap<>();
     for (RankedList list : lists) {

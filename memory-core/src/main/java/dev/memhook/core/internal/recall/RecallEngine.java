@@ -22,7 +22,8 @@ import java.util.Objects;
  *
  * <ol>
  *   <li>{@link SignalSearch}: per-signal top-k, BM25 text and k-nearest vectors from the store;
- *   <li>{@link Fusion}: weighted reciprocal-rank fusion of those lists;
+ *   <li>{@link Fusion}: those lists fused (standardised scores by default), with the vector weight
+ *       {@link AdaptiveWeights} chose for this query;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
@@ -93,7 +94,11 @@ public final class RecallEngine {
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
     SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
     double ceiling = direct.textCeiling();
-    List<Candidate> fused = Fusion.fuse(List.of(direct.text(), direct.vector()), options.rrfK());
+    AdaptiveWeights.Choice weights =
+        AdaptiveWeights.choose(options, text, bestShare(direct.text(), ceiling));
+    Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
+    List<Candidate> fused =
+        Fusion.fuse(List.of(direct.text(), vector), options.fusion(), options.rrfK());
 
     RecordReader records = new RecordReader(store);
     long graphStart = System.nanoTime();
@@ -108,20 +113,34 @@ public final class RecallEngine {
           new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
       fused =
           Fusion.belowSeeds(
-              Fusion.fuse(List.of(direct.text(), direct.vector(), graphList), options.rrfK()),
+              Fusion.fuse(
+                  List.of(direct.text(), vector, graphList), options.fusion(), options.rrfK()),
               seeds);
     }
 
+    String fusion = weights.description();
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, ceiling, dropped);
     if (gated.isEmpty()) {
-      return new RecallResult(List.of(), dropped, took);
+      return new RecallResult(List.of(), dropped, took, fusion);
     }
     List<RecalledMemory> kept =
         assembly.assemble(query, gated, reranking.placesWanted(query.limit()), records, dropped);
     List<RecalledMemory> ranked = reranking.rerank(text, kept);
     // RecallResult copies its lists, so the cut needs no copy of its own
     return new RecallResult(
-        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked, dropped, took);
+        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked,
+        dropped,
+        took,
+        fusion);
+  }
+
+  /** The best text hit's share of the ceiling, 0 without text hits. */
+  private static double bestShare(Fusion.RankedList text, double ceiling) {
+    double best = 0;
+    for (StoreHit h : text.hits()) {
+      best = Math.max(best, h.score());
+    }
+    return ceiling > 0 ? best / ceiling : 0;
   }
 }

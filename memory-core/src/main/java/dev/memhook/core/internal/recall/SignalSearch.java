@@ -55,7 +55,7 @@ final class SignalSearch {
             : List.of();
     long vectorDone = System.nanoTime();
     return new DirectSignals(
-        new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits()),
+        new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits(), depth),
         new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vectorHits),
         found.ceiling(),
         Duration.ofNanos(textDone - start),

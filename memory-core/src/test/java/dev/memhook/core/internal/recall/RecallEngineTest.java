@@ -42,6 +42,29 @@ class RecallEngineTest {
   }
 
   @Test
+  void aQueryShapedLikeAnIdentifier_weighsVectorsAtAFifth_andTheResultSaysSo() {
+    addNotes(3);
+    RecallResult exact =
+        engine(RecallOptions.builder().noRelevanceGate().build())
+            .recall(RecallQuery.of(Scope.DEFAULT, "release train ReleaseTrain"));
+    assertEquals(
+        "standardised scores; query shape exact (identifier, path, SHA, error code or flag):"
+            + " weights text 1.00, vector 0.10, graph 0.50",
+        exact.fusion());
+    assertTrue(exact.explain().startsWith("fusion: standardised scores; query shape exact"));
+    RecallResult natural =
+        engine(
+                RecallOptions.builder()
+                    .fusion(dev.memhook.api.FusionMethod.RECIPROCAL_RANKS)
+                    .noRelevanceGate()
+                    .build())
+            .recall(RecallQuery.of(Scope.DEFAULT, "release train"));
+    assertEquals(
+        "reciprocal ranks (k 20); natural language: weights text 1.00, vector 0.50, graph 0.50",
+        natural.fusion());
+  }
+
+  @Test
   void aBlankQuery_returnsNothing_withoutAskingTheStore() {
     addNotes(3);
     assertEquals(

@@ -1,0 +1,30 @@
+package dev.memhook.api;
+
+/**
+ * How recall combines its signals' ranked lists (text, vector, graph) into one ranking; see {@link
+ * RecallOptions.Builder#fusion(FusionMethod)}.
+ *
+ * <p>Whichever method is used, the vector weight of a query that looks like an exact reference (an
+ * identifier such as {@code AuthMiddleware} or {@code user_id}, a path, a file name, a commit SHA,
+ * an error code, a command-line flag or code in backquotes) is a fifth of the configured weight:
+ * exact text decides such a query, and a model's nearest neighbours of {@code SHIP-E017} are
+ * guesses. {@link RecallResult#fusion()} says which weights a recall used and why.
+ */
+public enum FusionMethod {
+
+  /**
+   * Standardised scores (the default): each signal's scores are rescaled over that signal's own
+   * candidate list, {@code (score − lowest) / standard deviation + 0.5}, and the fused score is the
+   * weighted sum over the signals that returned the candidate. A hit that stands far above the rest
+   * of its list counts for more than one that barely leads a flat list, so the fusion follows how
+   * much evidence each signal found for this query, not only the order it found it in. A list with
+   * one hit, or whose scores are all equal, counts each hit as 1.5.
+   */
+  STANDARDISED_SCORES,
+
+  /**
+   * Weighted reciprocal-rank fusion: {@code Σ weight_s / (rrfK + rank_s)}, ranks 1-based. Uses only
+   * the order of each list; {@link RecallOptions#rrfK()} applies to this method only.
+   */
+  RECIPROCAL_RANKS
+}
