@@ -11,6 +11,12 @@ import java.util.Objects;
  * <p>All have 384 dimensions and unit-length vectors. Which one retrieves best for a workload is a
  * measurement, not a rule: see this module's README for how to choose. An enum, so immutable and
  * thread-safe.
+ *
+ * <p><b>The relevance gate's default cosine floors are MiniLM's.</b> BGE and E5 give unrelated
+ * texts much higher cosines, so with the default floors a recall passes nearly every off-topic
+ * question into the prompt. A host that switches to either sets the floors with {@code
+ * RecallOptions.Builder.minCosine} and {@code evidenceFloors}: measured choices, and why neither
+ * model reaches MiniLM's balance of precision and cost, are in benchmarks/RESULTS.md, section 12.
  */
 public enum BundledModel {
   /**

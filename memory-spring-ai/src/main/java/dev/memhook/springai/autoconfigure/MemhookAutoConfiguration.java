@@ -129,6 +129,7 @@ public class MemhookAutoConfiguration {
         () -> {
           RecallOptions.Builder b =
               RecallOptions.builder()
+                  .fusion(Objects.requireNonNull(r.getFusion(), "fusion"))
                   .weights(r.getTextWeight(), r.getVectorWeight(), r.getGraphWeight());
           MemhookProperties.Gate g = r.getGate();
           if (g.isEnabled()) {

@@ -1,5 +1,6 @@
 package dev.memhook.springai.autoconfigure;
 
+import dev.memhook.api.FusionMethod;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.springai.MemhookAdvisor;
@@ -131,6 +132,12 @@ public class MemhookProperties {
 
   /** How recall fuses its signals and gates what it returns. */
   public static class Recall {
+    /**
+     * How the signals are fused: standardised scores (the default) or reciprocal ranks. Either way
+     * a query shaped like an identifier, path, SHA or error code weighs vectors at a fifth.
+     */
+    private FusionMethod fusion = RecallOptions.DEFAULT_FUSION;
+
     /** Weight of the full-text (BM25) signal in rank fusion, 0 to 10. */
     private double textWeight = RecallOptions.DEFAULT_TEXT_WEIGHT;
 
@@ -141,6 +148,14 @@ public class MemhookProperties {
     private double graphWeight = RecallOptions.DEFAULT_GRAPH_WEIGHT;
 
     private final Gate gate = new Gate();
+
+    public FusionMethod getFusion() {
+      return fusion;
+    }
+
+    public void setFusion(FusionMethod fusion) {
+      this.fusion = fusion;
+    }
 
     public double getTextWeight() {
       return textWeight;

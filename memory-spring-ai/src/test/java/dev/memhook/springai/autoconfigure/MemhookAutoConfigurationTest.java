@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.FusionMethod;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
@@ -69,8 +70,9 @@ class MemhookAutoConfigurationTest {
         .withPropertyValues(
             "memhook.directory=" + dir,
             "memhook.capture.enabled=false",
+            "memhook.recall.fusion=reciprocal-ranks",
             "memhook.recall.text-weight=2.0",
-            "memhook.recall.vector-weight=0.5",
+            "memhook.recall.vector-weight=0.7",
             "memhook.recall.graph-weight=0",
             "memhook.recall.gate.min-cosine=0.4",
             "memhook.recall.gate.evidence-cosine=0.6",
@@ -90,8 +92,9 @@ class MemhookAutoConfigurationTest {
               assertNull(context.getStartupFailure());
               MemhookProperties p = context.getBean(MemhookProperties.class);
               RecallOptions recall = MemhookAutoConfiguration.recallOptions(p.getRecall());
+              assertEquals(FusionMethod.RECIPROCAL_RANKS, recall.fusion());
               assertEquals(2.0, recall.textWeight());
-              assertEquals(0.5, recall.vectorWeight());
+              assertEquals(0.7, recall.vectorWeight());
               assertEquals(0.0, recall.graphWeight());
               assertEquals(0.4, recall.minCosine());
               assertEquals(0.6, recall.evidenceCosine());
