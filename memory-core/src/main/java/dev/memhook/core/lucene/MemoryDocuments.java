@@ -242,7 +242,9 @@ final class MemoryDocuments {
       }
       case SPEAKER -> m.origin().name() == null ? "" : m.origin().name();
       case SESSION -> m.sourceSession() == null ? "" : m.sourceSession();
-      case CONTEXT -> m.context();
+      // context adds the words the memory lacks, never a second count of its own
+      case CONTEXT ->
+          DerivedText.wordsBeyond(m.context(), m.content() + "\n" + m.title() + "\n" + m.summary());
       case ATTRIBUTES ->
           m.attributes().entrySet().stream()
               .map(e -> e.getKey() + " " + e.getValue())

@@ -35,6 +35,24 @@ import org.junit.jupiter.api.Test;
  */
 class LuceneMemoryStoreTextSearchTest {
   @Test
+  void aReplyEchoingTheTurnBefore_doesNotOutrankIt_throughItsContext() {
+    Memory said =
+        memory("said", A, "I ran a charity race").toBuilder().context("Caroline: news?").build();
+    Memory reply =
+        memory("reply", A, "charity race sounds great fun").toBuilder()
+            .context("Melanie: I ran a charity race")
+            .build();
+    Memory unrelated = memory("unrelated", A, "We painted the fence on Sunday");
+    try (LuceneMemoryStore store = inMemory()) {
+      store.putAll(Map.of(said, vector(1), reply, vector(2), unrelated, vector(3)));
+      // counted once more through its context, the echo would rank the reply first
+      assertEquals(List.of("said", "reply"), ids(store.searchText(A, "charity race", 10)));
+      // the context still finds the reply for what only the turn before says
+      assertEquals(List.of("reply"), ids(store.searchText(A, "Melanie", 10)));
+    }
+  }
+
+  @Test
   void fieldWeights_orderMatchesInDifferentParts() {
     // the same word once in each memory, in parts of different weight (same length otherwise)
     Memory inTitle = memory("title", A, "notes from monday").toBuilder().title("kafka").build();

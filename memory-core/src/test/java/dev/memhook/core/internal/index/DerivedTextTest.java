@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.index;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,5 +55,24 @@ class DerivedTextTest {
     assertTrue(
         DerivedText.addsTo("Deploys happen…on Tuesdays", CONTENT),
         "only a trailing ellipsis is a cut");
+  }
+
+  @Test
+  void wordsBeyond_keepsTheContextsWordsTheOwnTextLacks_inOrder_ignoringCase() {
+    assertEquals(
+        "Melanie I a for mental health last Saturday",
+        DerivedText.wordsBeyond(
+            "Melanie: I ran a charity race for mental health last Saturday",
+            "That charity Race sounds great, RAN it?"));
+    assertEquals("", DerivedText.wordsBeyond("", "anything"));
+    assertEquals("all of it", DerivedText.wordsBeyond("all of it", ""));
+    assertEquals("", DerivedText.wordsBeyond("same words", "Same, words."));
+    assertEquals("決済 二重", DerivedText.wordsBeyond("決済 タイムアウト 二重", "タイムアウト"));
+  }
+
+  @Test
+  void wordsBeyond_isLinearInALongContext() {
+    String context = "alpha beta gamma ".repeat(300_000);
+    assertEquals("", DerivedText.wordsBeyond(context, "gamma beta alpha"));
   }
 }
