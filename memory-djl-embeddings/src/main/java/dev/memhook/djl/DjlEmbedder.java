@@ -32,14 +32,20 @@ import org.slf4j.LoggerFactory;
  *   <li>The text is tokenised with special tokens ({@code [CLS] … [SEP]}), the model runs, and the
  *       token vectors are pooled ({@link Pooling#MEAN} over the attention mask by default, or
  *       {@link Pooling#CLS}); with {@code normalize} (the default) the result has unit length.
- *   <li><b>Long text is not cut.</b> A text of more than {@code maxTokens} tokens (special tokens
- *       included) is split into overlapping windows over its token ids: each window holds {@code
- *       maxTokens - 2} content tokens framed by its own {@code [CLS]}/{@code [SEP]}, consecutive
- *       windows start {@code (maxTokens - 2) * 3 / 4} tokens apart (190 of 254 with the default
- *       256, so they overlap by a quarter), the last window ends at the text's end. Each window is
- *       embedded and pooled as above (normalised when {@code normalize}); the text's vector is the
- *       mean of its window vectors, normalised when {@code normalize}. A prefix's tokens are
- *       repeated after the {@code [CLS]} of every window, leaving that many fewer content tokens.
+ *   <li><b>Long text is windowed, up to a bound.</b> A text of more than {@code maxTokens} tokens
+ *       (special tokens included) is split into overlapping windows over its token ids: each window
+ *       holds {@code maxTokens - 2} content tokens framed by its own {@code [CLS]}/{@code [SEP]},
+ *       consecutive windows start {@code (maxTokens - 2) * 3 / 4} tokens apart (190 of 254 with the
+ *       default 256, so they overlap by a quarter), the last window ends at the text's end. Each
+ *       window is embedded and pooled as above (normalised when {@code normalize}); the text's
+ *       vector is the mean of its window vectors, normalised when {@code normalize}. A prefix's
+ *       tokens are repeated after the {@code [CLS]} of every window, leaving that many fewer
+ *       content tokens.
+ *   <li><b>The cost of one text is bounded.</b> Only its first {@code maxWindows} windows are
+ *       embedded (default {@value #DEFAULT_MAX_WINDOWS}: about 1,500 tokens with the default
+ *       window), and only its first {@code maxWindows × maxTokens × 8} characters are tokenised;
+ *       the rest of a longer text does not change its vector and is left to text search. So one
+ *       text costs at most {@code maxWindows} windows, however long it is.
  *   <li><b>Empty and whitespace-only text</b> gives the model's embedding of the empty string (the
  *       pooled {@code [CLS] [SEP]}, or the prefix alone when there is one): a fixed, finite,
  *       unit-length vector, never an exception and never the zero vector (which would make cosine
@@ -99,6 +105,17 @@ public final class DjlEmbedder implements Embedder {
    * while bounding the padded tensor to a few megabytes.
    */
   public static final int DEFAULT_BATCH_SIZE = 32;
+
+  /**
+   * Default most windows embedded per text: 8, about 1,500 tokens (roughly 6,000 characters of
+   * English prose, fewer of code). Memories are rarely longer; a longer one is embedded by its
+   * beginning, which is where a message usually says what it is about, and text search covers the
+   * rest.
+   */
+  public static final int DEFAULT_MAX_WINDOWS = 8;
+
+  /** Largest {@code maxWindows} accepted. */
+  public static final int MAX_MAX_WINDOWS = 1024;
 
   /** Smallest {@code maxTokens}: room for special tokens and a few content tokens per window. */
   public static final int MIN_MAX_TOKENS = 8;

@@ -20,6 +20,7 @@ public final class DjlEmbedderBuilder {
   private Pooling pooling;
   private Boolean normalize;
   private Integer maxTokens;
+  private Integer maxWindows;
   private Integer batchSize;
   private Integer predictorPoolSize;
   private Integer intraOpThreads;
@@ -107,6 +108,18 @@ public final class DjlEmbedderBuilder {
   }
 
   /**
+   * The most windows of {@code maxTokens} tokens embedded per text; default {@value
+   * DjlEmbedder#DEFAULT_MAX_WINDOWS}, at most {@value DjlEmbedder#MAX_MAX_WINDOWS}. A longer text
+   * is embedded by its beginning and found by the rest through text search; embedding costs at most
+   * this many windows per text, however long it is (see {@link DjlEmbedder}, "Long texts").
+   */
+  public DjlEmbedderBuilder maxWindows(int maxWindows) {
+    int checked = EmbedderSettings.checkMaxWindows(maxWindows);
+    this.maxWindows = once("maxWindows", this.maxWindows, checked);
+    return this;
+  }
+
+  /**
    * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value #DEFAULT_BATCH_SIZE}.
    */
   public DjlEmbedderBuilder batchSize(int batchSize) {
@@ -168,7 +181,14 @@ public final class DjlEmbedderBuilder {
     }
     EmbedderSettings settings =
         EmbedderSettings.withDefaults(
-            pooling, normalize, maxTokens, batchSize, predictorPoolSize, intraOpThreads, prefixes);
+            pooling,
+            normalize,
+            maxTokens,
+            batchSize,
+            predictorPoolSize,
+            intraOpThreads,
+            prefixes,
+            maxWindows);
     long start = System.nanoTime();
     DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source);
     LOG.info(

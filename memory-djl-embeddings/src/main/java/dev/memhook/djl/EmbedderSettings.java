@@ -14,6 +14,7 @@ import java.util.OptionalInt;
  * @param predictorPoolSize calls that may run at once
  * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default; not null
  * @param prefixes what is put before queries and documents; not null
+ * @param maxWindows the most windows of one text that are embedded (the rest is not)
  * @throws IllegalArgumentException if a number is out of range (see the checks below)
  */
 record EmbedderSettings(
@@ -23,7 +24,8 @@ record EmbedderSettings(
     int batchSize,
     int predictorPoolSize,
     OptionalInt intraOpThreads,
-    TextPrefixes prefixes) {
+    TextPrefixes prefixes,
+    int maxWindows) {
 
   EmbedderSettings {
     Objects.requireNonNull(pooling, "pooling");
@@ -33,6 +35,7 @@ record EmbedderSettings(
     checkPositive("batchSize", batchSize);
     checkPositive("predictorPoolSize", predictorPoolSize);
     intraOpThreads.ifPresent(threads -> checkPositive("intraOpThreads", threads));
+    checkMaxWindows(maxWindows);
   }
 
   /**
@@ -46,7 +49,8 @@ record EmbedderSettings(
       Integer batchSize,
       Integer predictorPoolSize,
       Integer intraOpThreads,
-      TextPrefixes prefixes) {
+      TextPrefixes prefixes,
+      Integer maxWindows) {
     return new EmbedderSettings(
         pooling == null ? Pooling.MEAN : pooling,
         normalize == null || normalize,
@@ -54,7 +58,34 @@ record EmbedderSettings(
         batchSize == null ? DjlEmbedder.DEFAULT_BATCH_SIZE : batchSize,
         predictorPoolSize == null ? Runtime.getRuntime().availableProcessors() : predictorPoolSize,
         intraOpThreads == null ? OptionalInt.empty() : OptionalInt.of(intraOpThreads),
-        prefixes == null ? TextPrefixes.NONE : prefixes);
+        prefixes == null ? TextPrefixes.NONE : prefixes,
+        maxWindows == null ? DjlEmbedder.DEFAULT_MAX_WINDOWS : maxWindows);
+  }
+
+  /**
+   * {@code maxWindows} itself.
+   *
+   * @throws IllegalArgumentException if it is outside 1 to {@link DjlEmbedder#MAX_MAX_WINDOWS}; the
+   *     message names the value
+   */
+  static int checkMaxWindows(int maxWindows) {
+    if (maxWindows < 1 || maxWindows > DjlEmbedder.MAX_MAX_WINDOWS) {
+      throw new IllegalArgumentException(
+          "maxWindows must be between 1 and "
+              + DjlEmbedder.MAX_MAX_WINDOWS
+              + ", got "
+              + maxWindows);
+    }
+    return maxWindows;
+  }
+
+  /**
+   * The most characters of one text that are tokenised: {@link LoadedModel#CHARS_PER_TOKEN} per
+   * token of the windows embedded, so tokenising costs no more than embedding.
+   */
+  int maxChars() {
+    return (int)
+        Math.min(Integer.MAX_VALUE, (long) maxWindows * maxTokens * LoadedModel.CHARS_PER_TOKEN);
   }
 
   /**

@@ -36,12 +36,24 @@ final class EmbeddingEngine {
     TextPrefixes prefixes = settings.prefixes();
     this.documents =
         new BatchEmbedding(
-            text -> model.windows(prefixes.document(), text, settings.maxTokens()),
+            text ->
+                model.windows(
+                    prefixes.document(),
+                    text,
+                    settings.maxTokens(),
+                    settings.maxWindows(),
+                    settings.maxChars()),
             settings.batchSize(),
             settings.normalize());
     this.queries =
         new BatchEmbedding(
-            text -> model.windows(prefixes.query(), text, settings.maxTokens()),
+            text ->
+                model.windows(
+                    prefixes.query(),
+                    text,
+                    settings.maxTokens(),
+                    settings.maxWindows(),
+                    settings.maxChars()),
             settings.batchSize(),
             settings.normalize());
     // Probe once: the dimension is whatever the model produces, and a model that cannot run

@@ -84,20 +84,41 @@ final class LoadedModel implements AutoCloseable {
   }
 
   /**
-   * The token windows of {@code prefix + text}, special tokens included, with the prefix's tokens
-   * at the start of every window (see {@link TokenWindows}).
+   * Characters tokenised per token a text may keep: a bound on how much text can matter, so a text
+   * of millions of characters is not tokenised whole to keep its first windows. Generous: a
+   * WordPiece or SentencePiece token averages four to five characters of English and fewer of code
+   * or CJK; a run of longer tokens is embedded by a shorter prefix.
+   */
+  static final int CHARS_PER_TOKEN = 8;
+
+  /**
+   * The first {@code maxWindows} token windows of {@code prefix + text}, special tokens included,
+   * with the prefix's tokens at the start of every window (see {@link TokenWindows}). Only the
+   * first {@code maxChars} characters of {@code text} are tokenised (never splitting a surrogate
+   * pair).
    *
    * @param prefix a query or document prefix, empty or ending in whitespace (see {@link
    *     TextPrefixes})
    * @throws EmbeddingException if the tokenizer fails, or {@code maxTokens} leaves no room for
    *     content
    */
-  List<long[]> windows(String prefix, String text, int maxTokens) {
-    Encoding encoding = encode(prefix + text, true);
+  List<long[]> windows(String prefix, String text, int maxTokens, int maxWindows, int maxChars) {
+    Encoding encoding = encode(prefix + cut(text, maxChars), true);
     // The prefix ends in whitespace, so it tokenises the same alone as before the text.
     int prefixTokens = prefix.isEmpty() ? 0 : encode(prefix, false).getIds().length;
-    return TokenWindows.split(
-        encoding.getIds(), encoding.getSpecialTokenMask(), maxTokens, prefixTokens);
+    List<long[]> windows =
+        TokenWindows.split(
+            encoding.getIds(), encoding.getSpecialTokenMask(), maxTokens, prefixTokens);
+    return windows.size() > maxWindows ? windows.subList(0, maxWindows) : windows;
+  }
+
+  /** The first {@code maxChars} characters of {@code text}, one fewer rather than half a pair. */
+  static String cut(String text, int maxChars) {
+    if (text.length() <= maxChars) {
+      return text;
+    }
+    int end = Character.isHighSurrogate(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+    return text.substring(0, end);
   }
 
   private Encoding encode(String text, boolean addSpecialTokens) {

@@ -11,7 +11,7 @@ class EmbedderSettingsTest {
   @Test
   void withDefaults_fillsEveryUnsetOptionWithItsDocumentedDefault() {
     EmbedderSettings settings =
-        EmbedderSettings.withDefaults(null, null, null, null, null, null, null);
+        EmbedderSettings.withDefaults(null, null, null, null, null, null, null, null);
     assertEquals(
         new EmbedderSettings(
             Pooling.MEAN,
@@ -20,17 +20,18 @@ class EmbedderSettingsTest {
             DjlEmbedder.DEFAULT_BATCH_SIZE,
             Runtime.getRuntime().availableProcessors(),
             OptionalInt.empty(),
-            TextPrefixes.NONE),
+            TextPrefixes.NONE,
+            DjlEmbedder.DEFAULT_MAX_WINDOWS),
         settings);
   }
 
   @Test
   void withDefaults_keepsEverySetOption() {
     EmbedderSettings settings =
-        EmbedderSettings.withDefaults(Pooling.CLS, false, 64, 4, 3, 1, TextPrefixes.BGE_QUERY);
+        EmbedderSettings.withDefaults(Pooling.CLS, false, 64, 4, 3, 1, TextPrefixes.BGE_QUERY, 2);
     assertEquals(
         new EmbedderSettings(
-            Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1), TextPrefixes.BGE_QUERY),
+            Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1), TextPrefixes.BGE_QUERY, 2),
         settings);
   }
 
@@ -47,6 +48,10 @@ class EmbedderSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> EmbedderSettings.checkMaxTokens(8193))
             .getMessage());
     assertEquals(8, EmbedderSettings.checkMaxTokens(8));
+    assertEquals(
+        "maxWindows must be between 1 and 1024, got 0",
+        assertThrows(IllegalArgumentException.class, () -> EmbedderSettings.checkMaxWindows(0))
+            .getMessage());
   }
 
   @Test
@@ -55,19 +60,24 @@ class EmbedderSettingsTest {
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty(), TextPrefixes.NONE));
+                Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty(), TextPrefixes.NONE));
+                Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty(), TextPrefixes.NONE, 8));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0), TextPrefixes.NONE));
+                Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0), TextPrefixes.NONE, 8));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new EmbedderSettings(
+                Pooling.MEAN, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 1025));
     assertThrows(
         NullPointerException.class,
-        () -> new EmbedderSettings(null, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE));
+        () -> new EmbedderSettings(null, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8));
   }
 }

@@ -185,7 +185,7 @@ class ParallelBatchesTest {
   }
 
   private static EmbedderSettings settings(int pool, Integer intraOpThreads) {
-    return EmbedderSettings.withDefaults(null, null, null, null, pool, intraOpThreads, null);
+    return EmbedderSettings.withDefaults(null, null, null, null, pool, intraOpThreads, null, null);
   }
 
   private static void await(CountDownLatch latch) {
