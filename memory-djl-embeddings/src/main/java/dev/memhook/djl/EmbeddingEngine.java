@@ -62,9 +62,8 @@ final class EmbeddingEngine {
   }
 
   /**
-   * Finds or extracts the model files, loads the model, fills the predictor pool and embeds a probe
-   * text to learn the dimension. On failure it releases whatever it had loaded and deletes
-   * extracted files.
+   * Finds the model's inputs, loads the model, fills the predictor pool and embeds a probe text to
+   * learn the dimension. On failure it releases whatever it had loaded.
    *
    * @param owner names the embedder in the message of a closed engine's exception
    * @throws dev.memhook.api.EmbeddingException if a file is missing or the model cannot be loaded
@@ -152,8 +151,8 @@ final class EmbeddingEngine {
   }
 
   /**
-   * Waits for calls in flight, then releases everything and deletes extracted model files.
-   * Idempotent; an interrupted caller finishes closing and keeps its interrupt flag.
+   * Waits for calls in flight, then releases everything. Idempotent; an interrupted caller finishes
+   * closing and keeps its interrupt flag.
    *
    * @return true if this call closed the engine, false if it was already closed
    */

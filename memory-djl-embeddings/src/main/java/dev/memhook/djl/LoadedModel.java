@@ -8,7 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.translate.TranslateException;
 import ai.djl.util.PairList;
 import dev.memhook.api.EmbeddingException;
-import java.nio.file.Path;
+import java.io.InputStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +35,14 @@ final class LoadedModel implements AutoCloseable {
   private static final String ONNX_SUFFIX = ".onnx";
 
   private final String modelId;
-  private final Path modelFile;
+  private final ModelFiles.Input modelFile;
   private final HuggingFaceTokenizer tokenizer;
   private final Model model;
   private final SentenceTranslator translator;
 
   private LoadedModel(
       String modelId,
-      Path modelFile,
+      ModelFiles.Input modelFile,
       HuggingFaceTokenizer tokenizer,
       Model model,
       Pooling pooling) {
@@ -146,8 +146,8 @@ final class LoadedModel implements AutoCloseable {
               + batch.size()
               + " sequences of up to "
               + batch.maxLength()
-              + " tokens; check the model file "
-              + modelFile
+              + " tokens; check the model "
+              + modelFile.describe()
               + ": "
               + e.getMessage(),
           e);
@@ -164,19 +164,16 @@ final class LoadedModel implements AutoCloseable {
     }
   }
 
-  private static HuggingFaceTokenizer loadTokenizer(Path file) {
-    try {
-      return HuggingFaceTokenizer.builder()
-          .optTokenizerPath(file)
-          .optAddSpecialTokens(true)
-          // Our own windowing and padding replace the file's fixed-length settings.
-          .optTruncation(false)
-          .optPadding(false)
-          .build();
+  private static HuggingFaceTokenizer loadTokenizer(ModelFiles.Input input) {
+    // Our own windowing and padding replace the file's fixed-length settings.
+    Map<String, String> options =
+        Map.of("addSpecialTokens", "true", "truncation", "false", "padding", "false");
+    try (InputStream in = input.open()) {
+      return HuggingFaceTokenizer.newInstance(in, options);
     } catch (Exception e) {
       throw new EmbeddingException(
-          "could not load tokenizer file "
-              + file
+          "could not load tokenizer "
+              + input.describe()
               + "; check that it is a Hugging Face"
               + " tokenizer.json: "
               + e.getMessage(),
@@ -184,7 +181,8 @@ final class LoadedModel implements AutoCloseable {
     }
   }
 
-  private static Model loadModel(Path file, String modelId, OptionalInt intraOpThreads) {
+  private static Model loadModel(
+      ModelFiles.Input input, String modelId, OptionalInt intraOpThreads) {
     Model model;
     try {
       model = Model.newInstance(modelId, ENGINE);
@@ -195,35 +193,38 @@ final class LoadedModel implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    String name = file.getFileName().toString();
-    String prefix =
-        name.endsWith(ONNX_SUFFIX) ? name.substring(0, name.length() - ONNX_SUFFIX.length()) : name;
     try {
       Map<String, String> options =
           intraOpThreads.isPresent()
               ? Map.of("intraOpNumThreads", Integer.toString(intraOpThreads.getAsInt()))
               : Map.of();
-      model.load(file.toAbsolutePath().getParent(), prefix, options);
+      if (input.file() != null) {
+        model.load(input.file().toAbsolutePath().getParent(), input.baseName(ONNX_SUFFIX), options);
+      } else {
+        try (InputStream in = input.open()) { // read into memory: nothing is written to disk
+          model.load(in, options);
+        }
+      }
       return model;
     } catch (Exception e) {
       model.close();
       throw new EmbeddingException(
-          "could not load ONNX model file "
-              + file
+          "could not load ONNX model "
+              + input.describe()
               + "; check that it is a valid ONNX model: "
               + e.getMessage(),
           e);
     }
   }
 
-  private static Set<String> inputNames(Model model, Path file) {
+  private static Set<String> inputNames(Model model, ModelFiles.Input file) {
     PairList<String, Shape> inputs = model.describeInput();
     Set<String> names = inputs == null ? Set.of() : new HashSet<>(inputs.keys());
     if (!names.contains(SentenceTranslator.INPUT_IDS)
         || !names.contains(SentenceTranslator.ATTENTION_MASK)) {
       throw new EmbeddingException(
-          "ONNX model file "
-              + file
+          "ONNX model "
+              + file.describe()
               + " has inputs "
               + names
               + "; expected "

@@ -3,45 +3,68 @@ package dev.memhook.djl;
 import dev.memhook.api.EmbeddingException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Where a model and its tokenizer live on disk, and the temporary directory holding them when they
- * were extracted from the class path (deleted by {@link #close()}).
+ * Where a model and its tokenizer are read from: two files on disk, or two class-path resources,
+ * which are read into memory when the model loads and never written to disk (so no process leaves a
+ * copy of the bundled model behind, whatever way it ends).
  *
- * <p>Not thread-safe; owned by the {@link EmbeddingEngine} of one {@link DjlEmbedder}.
+ * <p>Immutable; {@link #close()} has nothing to release and is kept for the engine's life cycle.
  */
 final class ModelFiles implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ModelFiles.class);
   static final String MODEL_FILE = "model.onnx";
   static final String TOKENIZER_FILE = "tokenizer.json";
 
-  final Path model;
-  final Path tokenizer;
-  private final Path tempDirectory;
+  /**
+   * One input: a file, or a class-path resource.
+   *
+   * @param file the file, or null for a resource
+   * @param resource the resource's URL, or null for a file
+   * @param name the file's path or the resource's name, for messages
+   */
+  record Input(Path file, URL resource, String name) {
 
-  private ModelFiles(Path model, Path tokenizer, Path tempDirectory) {
+    /** Opens the input for reading; the caller closes the stream. */
+    InputStream open() throws IOException {
+      return file != null ? Files.newInputStream(file) : resource.openStream();
+    }
+
+    /**
+     * What the input is, for messages: {@code file /x/model.onnx} or {@code class-path resource
+     * m.onnx}.
+     */
+    String describe() {
+      return (file != null ? "file " : "class-path resource ") + name;
+    }
+
+    /** The file name without {@code suffix}, or the resource's base name without it. */
+    String baseName(String suffix) {
+      String n =
+          file != null ? file.getFileName().toString() : name.substring(name.lastIndexOf('/') + 1);
+      return n.endsWith(suffix) ? n.substring(0, n.length() - suffix.length()) : n;
+    }
+  }
+
+  final Input model;
+  final Input tokenizer;
+
+  private ModelFiles(Input model, Input tokenizer) {
     this.model = model;
     this.tokenizer = tokenizer;
-    this.tempDirectory = tempDirectory;
   }
 
   /** The given files, which must exist. */
   static ModelFiles ofFiles(Path model, Path tokenizer) {
     requireFile(model, "ONNX model file");
     requireFile(tokenizer, "tokenizer file");
-    return new ModelFiles(model, tokenizer, null);
+    return new ModelFiles(
+        new Input(model, null, model.toString()), new Input(tokenizer, null, tokenizer.toString()));
   }
 
   /**
@@ -57,8 +80,9 @@ final class ModelFiles implements AutoCloseable {
     return ofFiles(model, tokenizer);
   }
 
-  /** Copies two class-path resources into a new temporary directory. */
-  static ModelFiles extract(ClassLoader loader, String modelResource, String tokenizerResource) {
+  /** Two class-path resources, which must exist; nothing is copied. */
+  static ModelFiles ofResources(
+      ClassLoader loader, String modelResource, String tokenizerResource) {
     URL modelUrl = loader.getResource(modelResource);
     if (modelUrl == null) {
       throw new EmbeddingException(
@@ -69,33 +93,8 @@ final class ModelFiles implements AutoCloseable {
       throw new EmbeddingException(
           "tokenizer resource not found on the class path: " + tokenizerResource);
     }
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("memhook-djl-");
-    } catch (IOException e) {
-      throw new EmbeddingException(
-          "could not create a temporary directory for the model; check java.io.tmpdir", e);
-    }
-    try {
-      Path model = copy(modelUrl, modelResource, dir);
-      Path tokenizer = copy(tokenizerUrl, tokenizerResource, dir);
-      return new ModelFiles(model, tokenizer, dir);
-    } catch (RuntimeException e) {
-      deleteTree(dir);
-      throw e;
-    }
-  }
-
-  private static Path copy(URL url, String resource, Path dir) {
-    String name = resource.substring(resource.lastIndexOf('/') + 1);
-    Path target = dir.resolve(name);
-    try (InputStream in = url.openStream()) {
-      Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-      return target;
-    } catch (IOException e) {
-      throw new EmbeddingException(
-          "could not extract class-path resource " + resource + " to " + target, e);
-    }
+    return new ModelFiles(
+        new Input(null, modelUrl, modelResource), new Input(null, tokenizerUrl, tokenizerResource));
   }
 
   private static Path pick(Path directory, String preferred, String glob, String what) {
@@ -134,30 +133,7 @@ final class ModelFiles implements AutoCloseable {
     }
   }
 
-  /** Deletes the extracted copy, if any. Idempotent. */
+  /** Nothing to release: no input is ever copied. Idempotent. */
   @Override
-  public void close() {
-    if (tempDirectory != null) {
-      deleteTree(tempDirectory);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(ModelFiles::deleteQuietly);
-    } catch (IOException | UncheckedIOException e) {
-      LOG.warn("could not delete temporary model directory {}", dir, e);
-    }
-  }
-
-  private static void deleteQuietly(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      LOG.warn("could not delete temporary model file {}", path, e);
-    }
-  }
+  public void close() {}
 }

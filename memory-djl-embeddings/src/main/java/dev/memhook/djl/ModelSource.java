@@ -5,7 +5,7 @@ import java.nio.file.Path;
 /** Where a {@link DjlEmbedderBuilder} was told to find its model. Immutable. */
 sealed interface ModelSource {
 
-  /** Finds or extracts the files, failing with an EmbeddingException that names what is missing. */
+  /** Finds the inputs, failing with an EmbeddingException that names what is missing. */
   ModelFiles resolve();
 
   record Directory(Path directory) implements ModelSource {
@@ -35,7 +35,7 @@ sealed interface ModelSource {
   record Classpath(ClassLoader loader, String model, String tokenizer) implements ModelSource {
     @Override
     public ModelFiles resolve() {
-      return ModelFiles.extract(loader, model, tokenizer);
+      return ModelFiles.ofResources(loader, model, tokenizer);
     }
 
     @Override

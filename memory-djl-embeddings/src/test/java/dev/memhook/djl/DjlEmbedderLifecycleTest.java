@@ -94,22 +94,30 @@ class DjlEmbedderLifecycleTest {
   }
 
   @Test
-  void close_deletesFilesExtractedFromTheClassPath() throws IOException {
+  void theBundledModel_isReadFromTheClassPathIntoMemory_leavingNoFileBehind() throws IOException {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-    List<Path> before = extractedDirs(tmp);
-    DjlEmbedder embedder = DjlEmbedder.bundledMiniLm();
-    // Compare by difference, so other runs sharing java.io.tmpdir do not disturb the check.
-    List<Path> ours = extractedDirs(tmp).stream().filter(p -> !before.contains(p)).toList();
-    assertFalse(ours.isEmpty(), "no extracted model directory found in " + tmp);
-    embedder.close();
-    for (Path p : ours) {
-      assertFalse(Files.exists(p), p + " still exists after close");
+    List<Path> before = modelCopies(tmp);
+    try (DjlEmbedder embedder = DjlEmbedder.bundledMiniLm()) {
+      assertEquals(384, embedder.embed("hello").dimension());
+      // Compare by difference, so other runs sharing java.io.tmpdir do not disturb the check.
+      List<Path> ours = modelCopies(tmp).stream().filter(p -> !before.contains(p)).toList();
+      assertEquals(List.of(), ours, "files written to " + tmp + " while loading");
     }
   }
 
-  private static List<Path> extractedDirs(Path tmp) throws IOException {
+  /**
+   * Copies of a model in {@code tmp}: the directories earlier versions extracted the bundled model
+   * into ({@code memhook-djl-*}) and any ONNX file.
+   */
+  private static List<Path> modelCopies(Path tmp) throws IOException {
     try (Stream<Path> s = Files.list(tmp)) {
-      return s.filter(p -> p.getFileName().toString().startsWith("memhook-djl-")).sorted().toList();
+      return s.filter(
+              p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("memhook-djl-") || name.endsWith(".onnx");
+              })
+          .sorted()
+          .toList();
     }
   }
 
