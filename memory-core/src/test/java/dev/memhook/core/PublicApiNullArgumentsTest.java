@@ -17,6 +17,7 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
 import dev.memhook.api.HookType;
+import dev.memhook.api.ImportProgress;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.ListenerStats;
@@ -134,6 +135,7 @@ class PublicApiNullArgumentsTest {
           TextHits.none(),
           new EmbeddingSpace("model", 4),
           new ExportResult(1, 0),
+          new ImportProgress(1, 2, java.time.Duration.ofSeconds(1)),
           ChatMessage.user("hello"),
           CALL,
           new ToolDefinition("get_memory", "reads memories", "{}"),

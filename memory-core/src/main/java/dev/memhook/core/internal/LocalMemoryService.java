@@ -7,6 +7,7 @@ import dev.memhook.api.CaptureStats;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.ImportProgress;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.ListenerStats;
@@ -70,6 +71,7 @@ public final class LocalMemoryService implements MemoryService {
   private final RecallEngine engine;
   private final MemoryIntake intake;
   private final MemoryWrites writes;
+  private final BatchImport imports;
   private final Clock clock;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
@@ -112,6 +114,7 @@ public final class LocalMemoryService implements MemoryService {
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
     this.writes = new MemoryWrites(store, embedder, intake);
+    this.imports = new BatchImport(store, embedder, intake);
     store.attach(embedder.space());
     // last: the pipeline's worker starts at once and may store consolidated memories through this
     this.capture =
@@ -134,6 +137,14 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(draft, "draft");
     checkOpen();
     return writes.remember(draft);
+  }
+
+  @Override
+  public List<Memory> rememberAll(List<MemoryDraft> drafts, Consumer<ImportProgress> progress) {
+    Objects.requireNonNull(drafts, "drafts");
+    Objects.requireNonNull(progress, "progress");
+    checkOpen();
+    return imports.rememberAll(drafts, progress);
   }
 
   @Override

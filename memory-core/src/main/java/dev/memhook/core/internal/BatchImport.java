@@ -1,0 +1,74 @@
+package dev.memhook.core.internal;
+
+import dev.memhook.api.ImportProgress;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * {@code MemoryService.rememberAll}: every draft through {@link MemoryIntake} first (so a rejected
+ * draft stores nothing), then per batch of {@link #BATCH} one {@link Embedder#embedDocuments} call
+ * and one {@link MemoryStore#putAll} (one store write: a durable store commits once per batch),
+ * then a progress report. Stateless and thread-safe; concurrent imports and remembers interleave by
+ * batch.
+ */
+final class BatchImport {
+
+  /**
+   * Memories per batch: large enough that the model's batches and the store's commit are amortised
+   * (the embedder batches internally, 32 texts per model call by default), small enough that a
+   * progress report comes every second or two with the local model.
+   */
+  static final int BATCH = 256;
+
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final MemoryIntake intake;
+
+  BatchImport(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+    this.store = store;
+    this.embedder = embedder;
+    this.intake = intake;
+  }
+
+  List<Memory> rememberAll(List<MemoryDraft> drafts, Consumer<ImportProgress> progress) {
+    Objects.requireNonNull(progress, "progress");
+    List<MemoryDraft> all = List.copyOf(drafts);
+    long start = System.nanoTime();
+    List<Memory> memories = new ArrayList<>(all.size());
+    for (int i = 0; i < all.size(); i++) {
+      try {
+        memories.add(intake.newMemory(all.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "drafts[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
+      }
+    }
+    for (int from = 0; from < memories.size(); from += BATCH) {
+      List<Memory> batch = memories.subList(from, Math.min(memories.size(), from + BATCH));
+      List<String> texts = new ArrayList<>(batch.size());
+      batch.forEach(m -> texts.add(EmbeddingText.of(m)));
+      List<Embedding> vectors = embedder.embedDocuments(texts);
+      Map<Memory, Embedding> write = new LinkedHashMap<>();
+      for (int i = 0; i < batch.size(); i++) {
+        write.put(batch.get(i), vectors.get(i));
+      }
+      store.putAll(write);
+      progress.accept(
+          new ImportProgress(
+              from + batch.size(), memories.size(), Duration.ofNanos(System.nanoTime() - start)));
+    }
+    return List.copyOf(memories);
+  }
+}
