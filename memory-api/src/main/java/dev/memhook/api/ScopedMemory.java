@@ -32,6 +32,15 @@ public interface ScopedMemory {
   Memory remember(MemoryDraft draft);
 
   /**
+   * {@link MemoryService#rememberAll(List, java.util.function.Consumer)}, for drafts of this scope
+   * only: a draft of another scope fails the call, naming its index, before anything is stored.
+   *
+   * @throws IllegalArgumentException if a draft is of another scope or is rejected
+   */
+  List<Memory> rememberAll(
+      List<MemoryDraft> drafts, java.util.function.Consumer<ImportProgress> progress);
+
+  /**
    * {@link MemoryService#update(MemoryId, MemoryDraft)}, for a memory of this scope.
    *
    * @throws IllegalArgumentException if {@code id} is unknown or of another scope (the same message

@@ -31,6 +31,21 @@ final class ScopedView implements ScopedMemory {
   }
 
   @Override
+  public List<Memory> rememberAll(
+      List<MemoryDraft> drafts, java.util.function.Consumer<ImportProgress> progress) {
+    List<MemoryDraft> all = List.copyOf(drafts);
+    for (int i = 0; i < all.size(); i++) {
+      try {
+        checkScope("draft", all.get(i).scope());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "drafts[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
+      }
+    }
+    return service.rememberAll(all, Objects.requireNonNull(progress, "progress"));
+  }
+
+  @Override
   public Memory update(MemoryId id, MemoryDraft draft) {
     Objects.requireNonNull(id, "id");
     checkScope("draft", Objects.requireNonNull(draft, "draft").scope());

@@ -86,6 +86,24 @@ class ScopedMemoryTest {
     return sb.toString();
   }
 
+  @ParameterizedTest
+  @MethodSource("scopePairs")
+  void rememberAll_ofAViewRefusesADraftOfAnotherScope_namingIt_beforeStoringAny(Scope a, Scope b) {
+    ScopedMemory view = memory.scoped(a);
+    List<MemoryDraft> drafts =
+        List.of(
+            MemoryDraft.of(a, "first import note " + a),
+            MemoryDraft.of(b, "a note of the other scope " + b),
+            MemoryDraft.of(a, "third import note " + a));
+    int before = memory.recall(new RecallQuery(a, "import note", 50)).memories().size();
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> view.rememberAll(drafts, p -> {}));
+    assertTrue(e.getMessage().startsWith("drafts[1]: "), e.getMessage());
+    assertEquals(before, memory.recall(new RecallQuery(a, "import note", 50)).memories().size());
+    List<Memory> stored = view.rememberAll(List.of(drafts.get(0), drafts.get(2)), p -> {});
+    assertEquals(List.of(a, a), stored.stream().map(Memory::scope).toList());
+  }
+
   @ParameterizedTest(name = "{0} cannot reach {1}")
   @MethodSource("scopePairs")
   void aViewOfOneScope_cannotReadChangeOrForgetAMemoryOfAnother(Scope mine, Scope theirs) {
