@@ -262,8 +262,10 @@ public final class Memhook {
     }
 
     /**
-     * Opens what was chosen and builds the service. On failure, closes what it opened (see
-     * ownership above) and rethrows.
+     * Opens what was chosen and builds the service, then warms its recall path: the embedder embeds
+     * one fixed question, so the first hooked turn does not pay for the model's first run and time
+     * out (a failed warm-up is logged and ignored; the store is not touched). On failure, closes
+     * what it opened (see ownership above) and rethrows.
      *
      * @throws IllegalStateException if no store was chosen, or this builder already built a service
      * @throws dev.memhook.api.MemoryStoreException if the store cannot be opened (for example, its
@@ -308,19 +310,22 @@ public final class Memhook {
           ownedExecutor = RecallPool.createDefault();
           exec = ownedExecutor;
         }
-        return new LocalMemoryService(
-            store,
-            chosen,
-            recallOptions != null ? recallOptions : RecallOptions.defaults(),
-            clock != null ? clock : Clock.systemUTC(),
-            exec,
-            ownedExecutor,
-            (redaction != null ? redaction : Redaction.defaults()).sanitizer(),
-            noCapture || readOnly
-                ? null
-                : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
-            directory == null ? null : directory.resolve(JOURNAL_DIRECTORY),
-            listener != null ? listener : MemoryListener.NONE);
+        LocalMemoryService service =
+            new LocalMemoryService(
+                store,
+                chosen,
+                recallOptions != null ? recallOptions : RecallOptions.defaults(),
+                clock != null ? clock : Clock.systemUTC(),
+                exec,
+                ownedExecutor,
+                (redaction != null ? redaction : Redaction.defaults()).sanitizer(),
+                noCapture || readOnly
+                    ? null
+                    : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
+                directory == null ? null : directory.resolve(JOURNAL_DIRECTORY),
+                listener != null ? listener : MemoryListener.NONE);
+        service.warmUp(openedStore != null);
+        return service;
       } catch (RuntimeException | Error e) {
         if (ownedExecutor != null) {
           ownedExecutor.shutdownNow();

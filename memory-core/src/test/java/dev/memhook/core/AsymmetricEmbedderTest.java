@@ -26,6 +26,11 @@ class AsymmetricEmbedderTest {
   void service_embedsStoredTextsAsDocuments_andRecallQueriesAsQueries() {
     SidedEmbedder embedder = new SidedEmbedder();
     try (MemoryService memory = Memhook.builder().inMemory().embedder(embedder).build()) {
+      // building warms the query side once, with a fixed question, and embeds no document
+      assertEquals(
+          List.of(dev.memhook.core.internal.recall.RecallEngine.WARM_UP_QUERY), embedder.queries);
+      assertEquals(List.of(), embedder.documents);
+      embedder.queries.clear();
       Memory first =
           memory.remember(MemoryDraft.of(Scope.DEFAULT, "the billing service uses postgres"));
       memory.update(first.id(), MemoryDraft.of(Scope.DEFAULT, "the billing service uses mysql"));
@@ -37,6 +42,34 @@ class AsymmetricEmbedderTest {
       assertEquals(List.of("which database does billing use"), embedder.queries);
       assertEquals(stored, embedder.documents.size(), "recall embedded a document");
       assertFalse(embedder.documents.contains("which database does billing use"));
+    }
+  }
+
+  @Test
+  void building_warmsTheQuerySide_butNeverSearchesAStoreTheHostHandedOver() {
+    SidedEmbedder embedder = new SidedEmbedder();
+    java.util.concurrent.atomic.AtomicInteger searches =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (dev.memhook.core.lucene.LuceneMemoryStore lucene =
+            dev.memhook.core.lucene.LuceneMemoryStore.inMemory();
+        MemoryService memory =
+            Memhook.builder()
+                .store(
+                    new dev.memhook.testkit.ForwardingMemoryStore(lucene) {
+                      @Override
+                      public dev.memhook.api.spi.TextHits searchText(
+                          Scope scope, String text, int k) {
+                        searches.incrementAndGet();
+                        return super.searchText(scope, text, k);
+                      }
+                    })
+                .embedder(embedder)
+                .build()) {
+      assertEquals(
+          List.of(dev.memhook.core.internal.recall.RecallEngine.WARM_UP_QUERY), embedder.queries);
+      assertEquals(0, searches.get(), "the host's store was searched while building");
+      memory.recall(RecallQuery.of(Scope.DEFAULT, "anything"));
+      assertEquals(1, searches.get());
     }
   }
 

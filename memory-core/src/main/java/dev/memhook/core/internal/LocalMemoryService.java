@@ -162,6 +162,24 @@ public final class LocalMemoryService implements MemoryService {
     return store.get(id);
   }
 
+  /**
+   * Warms the recall path once (see {@link RecallEngine#warmUp}), so the first hooked turn of a new
+   * service does not pay for a cold JVM and time out. A failure is logged and otherwise ignored:
+   * the service works as without warm-up, and the same failure will surface where it matters.
+   *
+   * @param searchStore also recall from the store (in the default scope), not only embed; for a
+   *     store the caller opened, so a store the host handed over is never searched behind its back
+   */
+  public void warmUp(boolean searchStore) {
+    long start = System.nanoTime();
+    try {
+      engine.warmUp(searchStore, dev.memhook.api.Scope.DEFAULT);
+      LOG.debug("warmed the recall path in {} ms", (System.nanoTime() - start) / 1_000_000);
+    } catch (RuntimeException e) {
+      LOG.warn("warming the recall path failed; the first recall will be slower", e);
+    }
+  }
+
   @Override
   public RecallResult recall(RecallQuery query) {
     Objects.requireNonNull(query, "query");

@@ -5,6 +5,7 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
@@ -79,6 +80,27 @@ public final class RecallEngine {
   /** Embeds a query, once per distinct text while it stays in the cache. */
   public Embedding embedQuery(String text) {
     return embeddings.of(text);
+  }
+
+  /** The question {@link #warmUp} asks: ordinary words, so every stage runs. */
+  public static final String WARM_UP_QUERY = "what did we decide about the release last week?";
+
+  /**
+   * Embeds {@link #WARM_UP_QUERY} as a query and, with {@code searchStore}, recalls it in {@code
+   * scope} and discards the result, so the first real recall of the process does not pay for class
+   * loading, compiling the hot paths, the model's first run on a real sentence and opening the
+   * searchers: on a cold JVM the first recall took several times the second (benchmarks/
+   * RESULTS.md). Reads only; the embedding stays in the query cache.
+   *
+   * @throws RuntimeException whatever the embedder or the store throws; the caller decides what a
+   *     failed warm-up means
+   */
+  public void warmUp(boolean searchStore, Scope scope) {
+    if (searchStore) {
+      recall(new RecallQuery(scope, WARM_UP_QUERY, 1));
+    } else {
+      embeddings.of(WARM_UP_QUERY);
+    }
   }
 
   /** Runs the whole pipeline for {@code query}. */
