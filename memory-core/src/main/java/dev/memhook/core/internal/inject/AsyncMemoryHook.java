@@ -8,7 +8,6 @@ import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
-import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -45,11 +44,13 @@ import org.slf4j.LoggerFactory;
  * set needs no further coordination: under the lock a callback (1) takes the messages it has not
  * scanned yet that match its phase (user messages before the loop, model reasoning after a reply),
  * (2) recalls for each on the service's executor, bounded by the recall timeout (a recall whose
- * callback gave up, by timeout or disposal, is skipped if it has not started), (3) drops ids
- * already injected, caps the rest, records them, and (4) injects them in one {@code get_memory}
- * call. Only {@code afterSend} asks for a resend, and only when it injected. The lock is released
- * on every path, and the returned stage always completes normally: failures and timeouts go to the
- * listener and the log, never to the host. A lock acquisition is asynchronous, so no thread waits.
+ * callback gave up, by timeout or disposal, is skipped if it has not started; the messages of a
+ * recall that timed out are scanned again by the next callback, once: {@link RecallRetries}), (3)
+ * drops ids already injected, caps the rest, records them, and (4) injects them in one {@code
+ * get_memory} call. Only {@code afterSend} asks for a resend, and only when it injected. The lock
+ * is released on every path, and the returned stage always completes normally: failures and
+ * timeouts go to the listener and the log, never to the host. A lock acquisition is asynchronous,
+ * so no thread waits.
  *
  * <p>Thread-safe.
  */
@@ -82,6 +83,11 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   /** Ids of messages already scanned; only touched under {@link #lock}. */
   private final Set<String> scanned = new LinkedHashSet<>();
+
+  /**
+   * Messages whose recall timed out, handed back to the next callback once; under {@link #lock}.
+   */
+  private final RecallRetries retries = new RecallRetries();
 
   private final List<Registration> registrations = new ArrayList<>(3);
   private volatile boolean disposed;
@@ -313,13 +319,7 @@ public final class AsyncMemoryHook implements MemoryHook {
                     Throwable cause = unwrap(error);
                     boolean timedOut = cause instanceof TimeoutException;
                     if (timedOut) {
-                      cause =
-                          new RecallTimeoutException(
-                              "recall took longer than "
-                                  + options.recallTimeout()
-                                  + " for "
-                                  + fresh.size()
-                                  + " message(s); the turn goes on without memories");
+                      cause = retries.handBack(fresh, scanned, options.recallTimeout());
                     }
                     receipts.add(
                         AttemptReceipts.recallFailed(

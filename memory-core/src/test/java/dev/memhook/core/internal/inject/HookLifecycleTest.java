@@ -327,4 +327,69 @@ class HookLifecycleTest {
       recalls.shutdownNow();
     }
   }
+
+  @Test
+  void aMessageWhoseRecallTimedOut_isRecalledAgainByTheNextCallback_once() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger searches =
+        new java.util.concurrent.atomic.AtomicInteger();
+    MemoryStore slowOnce =
+        new ForwardingMemoryStore(stores.open(dir)) {
+          @Override
+          public TextHits searchText(Scope scope, String query, int k) {
+            if (searches.getAndIncrement() == 0) {
+              try {
+                release.await(30, TimeUnit.SECONDS); // the first search is slow
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return super.searchText(scope, query, k);
+          }
+        };
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    ExecutorService recalls = Executors.newSingleThreadExecutor();
+    try (MemoryService memory =
+        Memhook.builder()
+            .store(slowOnce)
+            .embedder(HashingEmbedder.create())
+            .executor(recalls)
+            .build()) {
+      Memory slow = memory.remember(MemoryDraft.of(Scope.DEFAULT, "the deploy window is friday"));
+      FakeChatService chat = FakeChatService.create();
+      MemoryHook hook =
+          memory.hookInto(
+              chat,
+              HookOptions.builder()
+                  .recallTimeout(Duration.ofMillis(500))
+                  .listener(
+                      new MemoryListener() {
+                        @Override
+                        public void failed(String hookId, HookPhase phase, Throwable cause) {
+                          failures.add(cause);
+                        }
+                      })
+                  .build());
+      chat.sendUser("when is the deploy window?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      eventually(() -> assertEquals(1, failures.size()));
+      assertTrue(
+          failures
+              .get(0)
+              .getMessage()
+              .contains("the next callback of this hook recalls for them again"),
+          failures.get(0).getMessage());
+      assertEquals(Set.of(), hook.injectedIds(), "nothing in the turn that timed out");
+      release.countDown();
+      recalls.submit(() -> {}).get(30, TimeUnit.SECONDS); // the late recall has finished
+
+      chat.sendUser("thanks").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertEquals(Set.of(slow.id()), hook.injectedIds(), "the next turn recalled it again");
+      assertEquals(1, chat.toolCalls("get_memory").size());
+      chat.sendUser("and tomorrow?").toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertEquals(1, failures.size(), "recalled again once, not again and again: " + failures);
+    } finally {
+      release.countDown();
+      recalls.shutdownNow();
+    }
+  }
 }
