@@ -150,6 +150,7 @@ final class ThroughputPhase {
             .build();
     try (MemoryService service =
         Memhook.builder().store(store).embedder(embedder).capture(options).build()) {
+      embedder.reset(); // building warmed the query side once; count what capture embeds
       ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       long workerId = workerThreadId();
       long cpu0 = mx.getThreadCpuTime(workerId);
