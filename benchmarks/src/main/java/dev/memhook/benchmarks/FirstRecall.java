@@ -14,7 +14,9 @@ import java.util.Random;
  * What a new process pays before its first recall: run once with {@code prepare DIR N} to store N
  * generated memories (seed 42) with the default service, then with {@code measure DIR}, each in a
  * new JVM, to time {@code Memhook.builder().directory(DIR).build()}, the first recall and the
- * second (a different query), with the default service (int8 MiniLM, Lucene on disk).
+ * second (a different query), with the default service (int8 MiniLM, Lucene on disk). {@code hooked
+ * DIR} hooks the service into a chat service recalling from the memories' scope first (which warms
+ * that scope), times {@code hookInto}, then the recalls.
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.FirstRecall prepare /tmp/fr 10000
@@ -28,8 +30,9 @@ public final class FirstRecall {
   private FirstRecall() {}
 
   public static void main(String[] args) {
-    if (args.length < 2 || !(args[0].equals("prepare") || args[0].equals("measure"))) {
-      System.err.println("usage: FirstRecall prepare DIR N | FirstRecall measure DIR");
+    if (args.length < 2
+        || !(args[0].equals("prepare") || args[0].equals("measure") || args[0].equals("hooked"))) {
+      System.err.println("usage: FirstRecall prepare DIR N | FirstRecall measure|hooked DIR");
       System.exit(2);
       return;
     }
@@ -54,6 +57,13 @@ public final class FirstRecall {
     }
     long start = System.nanoTime();
     try (MemoryService memory = Memhook.builder().directory(dir).build()) {
+      if (args[0].equals("hooked")) {
+        long hookStart = System.nanoTime();
+        memory.hookInto(
+            dev.memhook.testkit.FakeChatService.create(),
+            dev.memhook.api.HookOptions.builder().scopes(java.util.List.of(SCOPE)).build());
+        System.out.printf("hookInto %.1f ms%n", (System.nanoTime() - hookStart) / 1e6);
+      }
       long built = System.nanoTime();
       var r1 = memory.recall(new RecallQuery(SCOPE, "why did the billing webhook retry?", 5));
       long first = System.nanoTime();

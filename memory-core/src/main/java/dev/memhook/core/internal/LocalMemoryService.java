@@ -69,6 +69,7 @@ public final class LocalMemoryService implements MemoryService {
   private final MemoryStore store;
   private final Embedder embedder;
   private final RecallEngine engine;
+  private final RecallWarmUp warmUp;
   private final MemoryIntake intake;
   private final MemoryWrites writes;
   private final BatchImport imports;
@@ -113,6 +114,7 @@ public final class LocalMemoryService implements MemoryService {
     this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(store, embedder, options);
+    this.warmUp = new RecallWarmUp(engine);
     this.writes = new MemoryWrites(store, embedder, intake);
     this.imports = new BatchImport(store, embedder, intake);
     store.attach(embedder.space());
@@ -163,21 +165,13 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   /**
-   * Warms the recall path once (see {@link RecallEngine#warmUp}), so the first hooked turn of a new
-   * service does not pay for a cold JVM and time out. A failure is logged and otherwise ignored:
-   * the service works as without warm-up, and the same failure will surface where it matters.
+   * Warms the recall path once, when the service is built (see {@link RecallWarmUp}).
    *
-   * @param searchStore also recall from the store (in the default scope), not only embed; for a
-   *     store the caller opened, so a store the host handed over is never searched behind its back
+   * @param searchStore whether the store may be searched: for a store the builder opened, never for
+   *     one the host handed over
    */
   public void warmUp(boolean searchStore) {
-    long start = System.nanoTime();
-    try {
-      engine.warmUp(searchStore, dev.memhook.api.Scope.DEFAULT);
-      LOG.debug("warmed the recall path in {} ms", (System.nanoTime() - start) / 1_000_000);
-    } catch (RuntimeException e) {
-      LOG.warn("warming the recall path failed; the first recall will be slower", e);
-    }
+    warmUp.atBuild(searchStore);
   }
 
   @Override
@@ -307,6 +301,7 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(chat, "chat");
     Objects.requireNonNull(options, "options");
     checkOpen();
+    warmUp.forHook(options.scopes());
     synchronized (hooks) {
       if (hooks.containsKey(chat)) {
         throw new IllegalStateException(

@@ -82,15 +82,20 @@ public final class RecallEngine {
     return embeddings.of(text);
   }
 
-  /** The question {@link #warmUp} asks: ordinary words, so every stage runs. */
+  /** The question {@link #warmUp} asks first: ordinary words, so every stage runs. */
   public static final String WARM_UP_QUERY = "what did we decide about the release last week?";
+
+  /** The longest part of a stored memory {@link #warmUp} asks with. */
+  static final int WARM_UP_ECHO_CHARS = 200;
 
   /**
    * Embeds {@link #WARM_UP_QUERY} as a query and, with {@code searchStore}, recalls it in {@code
-   * scope} and discards the result, so the first real recall of the process does not pay for class
-   * loading, compiling the hot paths, the model's first run on a real sentence and opening the
-   * searchers: on a cold JVM the first recall took several times the second (benchmarks/
-   * RESULTS.md). Reads only; the embedding stays in the query cache.
+   * scope}, then recalls again with the first {@value #WARM_UP_ECHO_CHARS} characters of the
+   * scope's memory nearest to it, discarding both results: so the first real recall does not pay
+   * for class loading, compiling the hot paths, the model's first run on a real sentence, opening
+   * the searchers and the first scoring, record reads and graph expansion in the scope. On a cold
+   * JVM the first recall of a scope took several times the next (benchmarks/RESULTS.md). Reads
+   * only; the embeddings stay in the query cache.
    *
    * @throws RuntimeException whatever the embedder or the store throws; the caller decides what a
    *     failed warm-up means
@@ -98,6 +103,22 @@ public final class RecallEngine {
   public void warmUp(boolean searchStore, Scope scope) {
     if (searchStore) {
       recall(new RecallQuery(scope, WARM_UP_QUERY, 1));
+      // A question that matches nothing skips scoring, record reads and graph expansion; asking
+      // with the words of a memory of the scope (its nearest neighbour) runs them too.
+      List<StoreHit> nearest = store.searchVector(scope, embeddings.of(WARM_UP_QUERY), 1);
+      if (!nearest.isEmpty()) {
+        store
+            .get(nearest.get(0).id())
+            .map(m -> m.content())
+            .filter(c -> !c.isBlank())
+            .ifPresent(
+                c ->
+                    recall(
+                        new RecallQuery(
+                            scope,
+                            c.substring(0, Math.min(c.length(), WARM_UP_ECHO_CHARS)),
+                            RecallQuery.DEFAULT_LIMIT)));
+      }
     } else {
       embeddings.of(WARM_UP_QUERY);
     }
