@@ -309,8 +309,16 @@ public final class CapturePipeline implements AutoCloseable {
         }
       }
     }
+    boolean batchEnded;
+    try {
+      // the last event is counted before the batch ends: a session's consolidation runs after it
+      batchEnded = worker.awaitBatchEnd(deadline - System.nanoTime());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      batchEnded = false;
+    }
     syncQuietly();
-    return counters.finished() >= target;
+    return batchEnded && counters.finished() >= target;
   }
 
   /**

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -178,6 +179,21 @@ final class CaptureWorker {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Waits, at most {@code nanos}, for the batch being processed to end, the session consolidation
+   * it runs at a session's end included: its events are counted as finished before that
+   * consolidation runs, so a flush that saw them counted would otherwise return while it runs.
+   *
+   * @return whether no batch was running by the deadline
+   */
+  boolean awaitBatchEnd(long nanos) throws InterruptedException {
+    if (lock.tryLock(Math.max(0, nanos), TimeUnit.NANOSECONDS)) {
+      lock.unlock();
+      return true;
+    }
+    return false;
   }
 
   /** Consolidates a session now; see {@code MemoryService.consolidate}. */
