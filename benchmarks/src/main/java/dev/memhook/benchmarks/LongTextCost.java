@@ -54,53 +54,45 @@ public final class LongTextCost {
   }
 
   private static String prose(Random r) {
-    String[] words = {
-      "the",
-      "team",
-      "decided",
-      "to",
-      "move",
-      "billing",
-      "onto",
-      "a",
-      "new",
-      "database",
-      "after",
-      "the",
-      "outage",
-      "last",
-      "week",
-      "and",
-      "everyone",
-      "agreed",
-      "that",
-      "tests",
-      "matter"
-    };
-    StringBuilder sb = new StringBuilder(CHARS + 32);
-    while (sb.length() < CHARS) {
-      sb.append(words[r.nextInt(words.length)]).append(r.nextInt(12) == 0 ? ". " : " ");
-    }
-    return sb.substring(0, CHARS);
+    return text(
+        r,
+        new String[] {
+          "the", "team", "decided", "to", "move", "billing", "onto", "a", "new", "database",
+          "after", "the", "outage", "last", "week", "and", "everyone", "agreed", "that", "tests",
+          "matter"
+        },
+        12,
+        ". ");
   }
 
   private static String code(Random r) {
-    String[] parts = {
-      "PaymentService.authorize(",
-      "src/main/java/com/acme/",
-      "user_id",
-      "=",
-      "0x7f3a",
-      ");",
-      "if (retryCount > 3) {",
-      "throw new IllegalStateException(\"",
-      "SHIP-E009",
-      "}",
-      "--env=prod"
-    };
+    return text(
+        r,
+        new String[] {
+          "PaymentService.authorize(",
+          "src/main/java/com/acme/",
+          "user_id",
+          "=",
+          "0x7f3a",
+          ");",
+          "if (retryCount > 3) {",
+          "throw new IllegalStateException(\"",
+          "SHIP-E009",
+          "}",
+          "--env=prod"
+        },
+        5,
+        "\n");
+  }
+
+  /**
+   * {@value #CHARS} characters of {@code parts} drawn at random, one in {@code every} followed by
+   * {@code end}.
+   */
+  private static String text(Random r, String[] parts, int every, String end) {
     StringBuilder sb = new StringBuilder(CHARS + 64);
     while (sb.length() < CHARS) {
-      sb.append(parts[r.nextInt(parts.length)]).append(r.nextInt(5) == 0 ? "\n" : " ");
+      sb.append(parts[r.nextInt(parts.length)]).append(r.nextInt(every) == 0 ? end : " ");
     }
     return sb.substring(0, CHARS);
   }

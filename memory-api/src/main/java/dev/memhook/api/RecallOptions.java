@@ -32,12 +32,9 @@ public final class RecallOptions {
   public static final FusionMethod DEFAULT_FUSION = FusionMethod.STANDARDISED_SCORES;
 
   /**
-   * Default RRF {@code k} ({@value}), used by {@link FusionMethod#RECIPROCAL_RANKS} only. Smaller
-   * than the RRF paper's customary {@code k}, which damps the differences between top ranks so much
-   * that a weak signal's first hits overtake a strong signal's head; with BM25 much stronger than
-   * the local embedding model, that ranks the fused list below text alone. This value sits in the
-   * middle of the range of {@code k} where the fused ranking is best and beats text alone (see
-   * benchmarks/RESULTS.md).
+   * Default RRF {@code k} ({@value}), used by {@link FusionMethod#RECIPROCAL_RANKS} only: below the
+   * customary 60, which lets a weak signal's first hits overtake a strong signal's head (the sweep
+   * is in benchmarks/RESULTS.md, section 5).
    */
   public static final int DEFAULT_RRF_K = 20;
 
@@ -45,20 +42,16 @@ public final class RecallOptions {
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
 
   /**
-   * Default vector weight ({@value}), half the text weight: with the local MiniLM model the vector
-   * list alone ranks worse than the text list on conversation and on coding memory, and a higher
-   * weight lets its weaker hits push good text hits down, while at this weight it still lifts what
-   * text misses (see benchmarks/RESULTS.md, section 12). A query shaped like an exact reference
-   * uses a fifth of it ({@link FusionMethod}).
+   * Default vector weight ({@value}), half the text weight: the local MiniLM model's vectors alone
+   * rank below text, yet lift what text misses (benchmarks/RESULTS.md, section 12). A query shaped
+   * like an exact reference uses a fifth of it ({@link FusionMethod}).
    */
   public static final double DEFAULT_VECTOR_WEIGHT = 0.5;
 
   /**
    * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence
    * than matching the query. Whatever the weight, a memory the graph reached never ranks above the
-   * seeds whose concepts and files led to it (the best direct hits that clear a direct floor of the
-   * gate): the graph adds candidates and reorders those below its seeds, so a memory that merely
-   * shares a file with the best answer cannot push that answer out of a short recall.
+   * direct hits whose concepts and files led to it.
    */
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
 
@@ -66,22 +59,16 @@ public final class RecallOptions {
   public static final int DEFAULT_GRAPH_SEEDS = 5;
 
   /**
-   * Default cap of results per source session: off ({@link Integer#MAX_VALUE}). Evidence often
-   * clusters in one session, so a cap drops relevant memories (see benchmarks/RESULTS.md); turn it
-   * on with {@link Builder#maxPerSession(int)} when one busy session would otherwise crowd out the
-   * rest.
+   * Default cap of results per source session: off ({@link Integer#MAX_VALUE}); evidence often
+   * clusters in one session. Turn it on with {@link Builder#maxPerSession(int)}.
    */
   public static final int DEFAULT_MAX_PER_SESSION = Integer.MAX_VALUE;
 
   /**
    * Default evidence floor on cosine ({@value}). A recall returns anything only if at least one
    * candidate reaches an evidence floor (this cosine, or {@link #DEFAULT_EVIDENCE_TEXT_SCORE}).
-   * Calibrated for the local MiniLM model and the Lucene store's weighted (BM25F) text field: among
-   * round floors, this is the pair that keeps the targeted share of off-topic questions from
-   * injecting anything at the lowest cost to on-topic ones (the target and the sweep are in
-   * benchmarks/RESULTS.md, section 5). A lower cosine lets too many off-topic questions through; a
-   * higher text floor with a lower cosine keeps as many out but rejects messages that ask two
-   * things at once, where each topic covers only part of the query's terms.
+   * Calibrated for the local MiniLM model and the Lucene store's BM25F text field (the sweep is in
+   * benchmarks/RESULTS.md, section 5); another embedding model needs its own cosine floors.
    */
   public static final double DEFAULT_EVIDENCE_COSINE = 0.50;
 
@@ -95,10 +82,8 @@ public final class RecallOptions {
 
   /**
    * Default candidate floor on cosine ({@value}). Once a recall has evidence, each candidate it
-   * returns must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}).
-   * The candidate floors sit below the evidence floors so that a recall with evidence still brings
-   * the memories that go with it: one floor at the evidence level removes far more of the on-topic
-   * evidence (see benchmarks/RESULTS.md, section 5).
+   * returns must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}),
+   * set below the evidence floors so a recall with evidence still brings what goes with it.
    */
   public static final double DEFAULT_MIN_COSINE = 0.35;
 
@@ -446,15 +431,14 @@ public final class RecallOptions {
     public RecallOptions build() {
       if (evidenceCosine < minCosine || evidenceTextScore < minTextScore) {
         throw new IllegalStateException(
-            "evidence floors (cosine "
-                + evidenceCosine
-                + ", text "
-                + evidenceTextScore
-                + ") must not be below the candidate floors (cosine "
-                + minCosine
-                + ", text "
-                + minTextScore
-                + ")");
+            String.format(
+                java.util.Locale.ROOT,
+                "evidence floors (cosine %s, text %s) must not be below the candidate floors"
+                    + " (cosine %s, text %s)",
+                evidenceCosine,
+                evidenceTextScore,
+                minCosine,
+                minTextScore));
       }
       return new RecallOptions(this);
     }

@@ -10,9 +10,6 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -79,40 +76,5 @@ class AsymmetricEmbedderTest {
     String text = "the gateway timeout is 30 seconds";
     assertEquals(hashing.embed(text), hashing.embedQuery(text));
     assertEquals(hashing.embedAll(List.of(text)), hashing.embedDocuments(List.of(text)));
-  }
-
-  /** Hashing vectors on both sides, recording which side each text was embedded for. */
-  private static final class SidedEmbedder implements Embedder {
-    private final HashingEmbedder vectors = HashingEmbedder.create();
-    final List<String> queries = Collections.synchronizedList(new ArrayList<>());
-    final List<String> documents = Collections.synchronizedList(new ArrayList<>());
-
-    @Override
-    public Embedding embed(String text) {
-      documents.add(text);
-      return vectors.embed(text);
-    }
-
-    @Override
-    public List<Embedding> embedAll(List<String> texts) {
-      documents.addAll(texts);
-      return vectors.embedAll(texts);
-    }
-
-    @Override
-    public Embedding embedQuery(String text) {
-      queries.add(text);
-      return vectors.embed(text);
-    }
-
-    @Override
-    public int dimension() {
-      return vectors.dimension();
-    }
-
-    @Override
-    public String modelId() {
-      return vectors.modelId() + "+sided-test";
-    }
   }
 }

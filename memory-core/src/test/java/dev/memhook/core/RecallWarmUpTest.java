@@ -6,14 +6,10 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ForwardingMemoryStore;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +25,7 @@ class RecallWarmUpTest {
 
   @Test
   void aHookOnAScope_warmsItOnce_byRecallingWithTheWordsOfOneOfItsMemories() {
-    QueryRecorder embedder = new QueryRecorder();
+    SidedEmbedder embedder = new SidedEmbedder();
     try (MemoryService memory = Memhook.builder().inMemory().embedder(embedder).build()) {
       assertEquals(List.of(RecallEngine.WARM_UP_QUERY), embedder.queries);
       memory.remember(MemoryDraft.of(TEAM, NOTE));
@@ -43,7 +39,7 @@ class RecallWarmUpTest {
 
   @Test
   void aStoreTheHostHandedOver_isNeverSearchedToWarmUp() {
-    QueryRecorder embedder = new QueryRecorder();
+    SidedEmbedder embedder = new SidedEmbedder();
     try (LuceneMemoryStore lucene = LuceneMemoryStore.inMemory();
         MemoryService memory =
             Memhook.builder()
@@ -54,40 +50,5 @@ class RecallWarmUpTest {
       memory.hookInto(FakeChatService.create(), HookOptions.builder().scope(TEAM).build());
       assertEquals(List.of(RecallEngine.WARM_UP_QUERY), embedder.queries);
     }
-  }
-
-  /** Hashing vectors, recording the texts embedded as queries. */
-  private static final class QueryRecorder implements Embedder {
-    private final HashingEmbedder vectors = HashingEmbedder.create();
-    final List<String> queries = Collections.synchronizedList(new ArrayList<>());
-
-    @Override
-    public Embedding embed(String text) {
-      return vectors.embed(text);
-    }
-
-    @Override
-    public Embedding embedQuery(String text) {
-      queries.add(text);
-      return vectors.embed(text);
-    }
-
-    @Override
-    public List<Embedding> embedAll(List<String> texts) {
-      return vectors.embedAll(texts);
-    }
-
-    @Override
-    public int dimension() {
-      return vectors.dimension();
-    }
-
-    @Override
-    public String modelId() {
-      return vectors.modelId();
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -285,19 +285,7 @@ class HookLifecycleTest {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "the slow memory"));
       FakeChatService chat = FakeChatService.create();
       MemoryHook hook =
-          memory.hookInto(
-              chat,
-              HookOptions.builder()
-                  .recallTimeout(Duration.ofMillis(50))
-                  .listener(
-                      new MemoryListener() {
-                        @Override
-                        public void failed(String hookId, HookPhase phase, Throwable cause) {
-                          failedPhases.add(phase);
-                          failures.add(cause);
-                        }
-                      })
-                  .build());
+          memory.hookInto(chat, failuresRecorded(Duration.ofMillis(50), failedPhases, failures));
       try {
         chat.sendUser("the slow memory?").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
@@ -360,16 +348,7 @@ class HookLifecycleTest {
       MemoryHook hook =
           memory.hookInto(
               chat,
-              HookOptions.builder()
-                  .recallTimeout(Duration.ofMillis(500))
-                  .listener(
-                      new MemoryListener() {
-                        @Override
-                        public void failed(String hookId, HookPhase phase, Throwable cause) {
-                          failures.add(cause);
-                        }
-                      })
-                  .build());
+              failuresRecorded(Duration.ofMillis(500), new CopyOnWriteArrayList<>(), failures));
       chat.sendUser("when is the deploy window?").toCompletableFuture().get(30, TimeUnit.SECONDS);
       eventually(() -> assertEquals(1, failures.size()));
       assertTrue(
@@ -391,5 +370,23 @@ class HookLifecycleTest {
       release.countDown();
       recalls.shutdownNow();
     }
+  }
+
+  /**
+   * Hook options with {@code recallTimeout}, whose listener records each failure's phase and cause.
+   */
+  private static HookOptions failuresRecorded(
+      Duration recallTimeout, List<HookPhase> phases, List<Throwable> causes) {
+    return HookOptions.builder()
+        .recallTimeout(recallTimeout)
+        .listener(
+            new MemoryListener() {
+              @Override
+              public void failed(String hookId, HookPhase phase, Throwable cause) {
+                phases.add(phase);
+                causes.add(cause);
+              }
+            })
+        .build();
   }
 }

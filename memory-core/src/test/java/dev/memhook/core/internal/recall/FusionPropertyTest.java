@@ -56,11 +56,11 @@ class FusionPropertyTest {
             (listSeed, size, k) -> {
               Random r = new Random(listSeed);
               List<Fusion.RankedList> lists = randomLists(r, size);
-              List<String> expected = render(Fusion.fuse(lists, k));
+              List<String> expected = Candidates.render(Fusion.fuse(lists, k));
               Collections.shuffle(lists, r);
               assertEquals(
                   expected,
-                  render(Fusion.fuse(lists, k)),
+                  Candidates.render(Fusion.fuse(lists, k)),
                   "lists from " + listSeed + ", " + Seeds.replay(seed));
             });
   }
@@ -125,13 +125,5 @@ class FusionPropertyTest {
 
   private static List<MemoryId> ids(List<StoreHit> hits) {
     return hits.stream().map(StoreHit::id).toList();
-  }
-
-  private static List<String> render(List<Candidate> candidates) {
-    List<String> out = new ArrayList<>();
-    for (Candidate c : candidates) {
-      out.add(c.id + "=" + c.fused + c.hits);
-    }
-    return out;
   }
 }

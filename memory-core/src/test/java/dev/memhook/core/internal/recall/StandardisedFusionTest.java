@@ -133,9 +133,9 @@ class StandardisedFusionTest {
               }
               String what = "lists from " + listSeed + ", " + Seeds.replay(seed);
               List<Candidate> fused = Fusion.fuseScores(lists);
-              List<String> expected = render(fused);
+              List<String> expected = Candidates.render(fused);
               Collections.shuffle(lists, r);
-              assertEquals(expected, render(Fusion.fuseScores(lists)), what);
+              assertEquals(expected, Candidates.render(Fusion.fuseScores(lists)), what);
               for (int i = 1; i < fused.size(); i++) {
                 Candidate before = fused.get(i - 1);
                 Candidate after = fused.get(i);
@@ -156,13 +156,5 @@ class StandardisedFusionTest {
     }
     hits.sort((x, y) -> Double.compare(y.score(), x.score()));
     return hits;
-  }
-
-  private static List<String> render(List<Candidate> candidates) {
-    List<String> out = new ArrayList<>();
-    for (Candidate c : candidates) {
-      out.add(c.id + "=" + c.fused + c.hits);
-    }
-    return out;
   }
 }
