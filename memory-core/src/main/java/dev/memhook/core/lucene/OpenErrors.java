@@ -81,6 +81,19 @@ final class OpenErrors {
     }
   }
 
+  /**
+   * Whether Lucene itself threw {@code e} while decoding what it read (such as "Invalid vInt
+   * detected" from a damaged terms index), rather than passing on a failure of the file system: the
+   * data is malformed, and retrying cannot help. A disk error is thrown by the JDK's I/O, below
+   * Lucene, or is a {@link FileSystemException}.
+   */
+  static boolean malformedData(IOException e) {
+    StackTraceElement[] frames = e.getStackTrace();
+    return !(e instanceof FileSystemException)
+        && frames.length > 0
+        && frames[0].getClassName().startsWith("org.apache.lucene.");
+  }
+
   /** The error for {@code e}, thrown while opening the index {@code location}. */
   static MemoryStoreException of(IOException e, String location, boolean readOnly) {
     if (e instanceof LockObtainFailedException) {
@@ -100,7 +113,8 @@ final class OpenErrors {
         || e instanceof IndexFormatTooOldException
         || e instanceof IndexFormatTooNewException
         || e instanceof EOFException
-        || e instanceof NoSuchFileException) {
+        || e instanceof NoSuchFileException
+        || malformedData(e)) {
       return new MemoryStoreException(
           "the "
               + location
