@@ -12,6 +12,7 @@ import dev.memhook.core.internal.inject.RecallPool;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,6 +41,12 @@ public final class Memhook {
 
   /** The capture journal's directory inside a {@link Builder#directory(Path)}. */
   public static final String JOURNAL_DIRECTORY = "journal";
+
+  /**
+   * The Lucene store's own commit interval when the service logs its writes: a backstop, since the
+   * service's checkpoints commit it every second.
+   */
+  private static final Duration LOGGED_STORE_COMMIT = Duration.ofMinutes(1);
 
   private Memhook() {}
 
@@ -145,9 +152,14 @@ public final class Memhook {
 
     /**
      * Stores memories in the embedded default: a {@link LuceneMemoryStore} in {@code directory}
-     * (created by {@link #build()} if missing), durable when {@code remember} returns. The same
-     * directory reopens every acknowledged memory; it is locked while the service is open. Nothing
-     * touches the directory before {@link #build()}.
+     * (created by {@link #build()} if missing), durable when {@code remember}, {@code update},
+     * {@code forget} or {@code rememberAll} returns. A write is acknowledged once it is in the
+     * write-ahead journal in the {@value #JOURNAL_DIRECTORY} subdirectory (the one capture uses)
+     * and the journal is forced to the disk, with one fsync shared by the writers waiting at the
+     * time; the index commits in the background about every second, and the next {@code build()} on
+     * the directory replays what a crash kept from the index. The same directory reopens every
+     * acknowledged memory; it is locked while the service is open. Nothing touches the directory
+     * before {@link #build()}.
      */
     public Builder directory(Path directory) {
       Objects.requireNonNull(directory, "directory");
@@ -296,7 +308,10 @@ public final class Memhook {
               directory != null
                   ? (readOnly
                       ? LuceneMemoryStore.builder().directory(directory).readOnly().build()
-                      : LuceneMemoryStore.builder().directory(directory).build())
+                      : LuceneMemoryStore.builder()
+                          .directory(directory)
+                          .groupCommit(LOGGED_STORE_COMMIT)
+                          .build())
                   : LuceneMemoryStore.inMemory();
           store = openedStore;
         }
@@ -313,6 +328,7 @@ public final class Memhook {
         LocalMemoryService service =
             new LocalMemoryService(
                 store,
+                directory != null && !readOnly,
                 chosen,
                 recallOptions != null ? recallOptions : RecallOptions.defaults(),
                 clock != null ? clock : Clock.systemUTC(),

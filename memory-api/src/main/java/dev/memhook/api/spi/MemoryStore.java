@@ -181,6 +181,15 @@ public interface MemoryStore extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Makes every write that has returned durable now, for a store whose policy defers it (a group
+   * commit); a store durable when each write returns has nothing to do, which is the default.
+   *
+   * @throws dev.memhook.api.MemoryStoreException if the writes could not be made durable (they are
+   *     still visible; retry)
+   */
+  default void flush() {}
+
   /** Flushes and releases resources. Idempotent. */
   @Override
   void close();

@@ -38,6 +38,7 @@ import dev.memhook.core.internal.notify.ReceiptBook;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.sanitize.Sanitizer;
+import dev.memhook.core.internal.store.ServiceStorage;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,8 +95,17 @@ public final class LocalMemoryService implements MemoryService {
 
   private volatile boolean closed;
 
+  /**
+   * Wires the service over {@code store}.
+   *
+   * @param logWrites whether the store's writes are acknowledged through the journal ({@link
+   *     LoggedStore}): for a store the builder opened on a directory with a group commit
+   * @param journalDirectory where the journal lives, unless the capture options name another; null
+   *     keeps capture's journal in memory (and then {@code logWrites} must be false)
+   */
   public LocalMemoryService(
       MemoryStore store,
+      boolean logWrites,
       Embedder embedder,
       RecallOptions options,
       Clock clock,
@@ -105,33 +115,48 @@ public final class LocalMemoryService implements MemoryService {
       CaptureOptions captureOptions,
       Path journalDirectory,
       MemoryListener listener) {
-    this.store = Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(store, "store");
     this.dispatch = new ListenerDispatch(Objects.requireNonNull(listener, "listener"));
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.ownedExecutor = ownedExecutor;
     this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
+    Path journalDir =
+        captureOptions != null && captureOptions.journalDirectory() != null
+            ? captureOptions.journalDirectory()
+            : journalDirectory;
+    ServiceStorage storage =
+        ServiceStorage.open(store, logWrites, captureOptions != null, journalDir);
+    this.store = storage.store();
     this.intake = new MemoryIntake(clock, sanitizer);
-    this.engine = new RecallEngine(store, embedder, options);
+    this.engine = new RecallEngine(this.store, embedder, options);
     this.warmUp = new RecallWarmUp(engine);
-    this.writes = new MemoryWrites(store, embedder, intake);
-    this.imports = new BatchImport(store, embedder, intake);
-    store.attach(embedder.space());
-    // last: the pipeline's worker starts at once and may store consolidated memories through this
-    this.capture =
-        captureOptions == null
-            ? null
-            : OpenCapture.open(
-                captureOptions,
-                clock,
-                sanitizer,
-                store,
-                embedder,
-                intake,
-                writes,
-                journalDirectory,
-                event -> dispatch.publish(l -> l.captured(event)));
+    this.writes = new MemoryWrites(this.store, embedder, intake);
+    this.imports = new BatchImport(this.store, embedder, intake);
+    try {
+      this.store.attach(embedder.space());
+      storage.replay();
+      // last: the pipeline's worker starts at once and may store consolidated memories through this
+      this.capture =
+          captureOptions == null
+              ? null
+              : OpenCapture.start(
+                  captureOptions,
+                  clock,
+                  sanitizer,
+                  this.store,
+                  embedder,
+                  intake,
+                  writes,
+                  storage.cursor(),
+                  storage.captureOwnsJournal(),
+                  journalDir,
+                  event -> dispatch.publish(l -> l.captured(event)));
+    } catch (RuntimeException | Error e) {
+      storage.abandon();
+      throw e;
+    }
   }
 
   @Override

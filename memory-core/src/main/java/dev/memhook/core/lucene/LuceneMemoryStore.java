@@ -295,6 +295,15 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
+   * Commits what the {@linkplain Builder#groupCommit group commit} has not committed yet, now; with
+   * a commit per write there is nothing to do. Writes wait meanwhile; reads do not.
+   */
+  @Override
+  public void flush() {
+    parts.writes().flush();
+  }
+
+  /**
    * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
    * searcher: every search visits every segment, so fewer segments mean fewer lookups per search.
    * For the end of a bulk import or a quiet moment after many forgets, never for each write: it may

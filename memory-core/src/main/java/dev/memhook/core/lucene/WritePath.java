@@ -262,6 +262,26 @@ final class WritePath {
   }
 
   /**
+   * Commits the writes the group commit has not committed yet, now; nothing to do when every write
+   * commits, or when nothing is pending. See {@link LuceneMemoryStore#flush()}.
+   */
+  void flush() {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (writer == null) {
+        return;
+      }
+      checkWritable();
+      if (dirty) {
+        commitNow("commit the pending writes");
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
    * Merges down to at most {@code maxSegments} segments, commits, and refreshes the searcher; see
    * {@link LuceneMemoryStore#forceMerge}. Writes and commits wait meanwhile; reads do not.
    */

@@ -13,6 +13,7 @@ import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.time.Duration;
@@ -74,6 +75,10 @@ public final class CapturePipeline implements AutoCloseable {
   private final CaptureCounters counters;
   private final CaptureQueue queue;
   private final JournalCursor cursor;
+
+  /** Whether {@link #close()} closes the journal: not when the service's store logs to it too. */
+  private final boolean ownsJournal;
+
   private final Cache<String, Boolean> recentKeys =
       Caffeine.newBuilder().maximumSize(RECENT_KEYS).build();
   private final Set<String> knownSessions = ConcurrentHashMap.newKeySet();
@@ -88,7 +93,8 @@ public final class CapturePipeline implements AutoCloseable {
       CaptureOptions options,
       Clock clock,
       Sanitizer sanitizer,
-      Journal journal,
+      JournalCursor cursor,
+      boolean ownsJournal,
       SessionBook book,
       GuardedCompressor compressor,
       GuardedConsolidator consolidator,
@@ -97,8 +103,9 @@ public final class CapturePipeline implements AutoCloseable {
     this.options = options;
     this.clock = clock;
     this.intake = new EventIntake(options, clock, sanitizer, knownSessions::contains);
-    this.journal = journal;
-    this.cursor = new JournalCursor(journal);
+    this.journal = cursor.journal();
+    this.cursor = cursor;
+    this.ownsJournal = ownsJournal;
     this.book = book;
     this.compressor = compressor;
     this.consolidator = consolidator;
@@ -394,7 +401,11 @@ public final class CapturePipeline implements AutoCloseable {
     syncer.shutdownNow();
     checkpoint();
     try {
-      journal.close();
+      if (ownsJournal) {
+        journal.close();
+      } else {
+        journal.sync();
+      }
     } catch (RuntimeException e) {
       LOG.warn("memhook: closing the capture journal failed", e);
     }

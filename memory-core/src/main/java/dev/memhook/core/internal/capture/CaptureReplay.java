@@ -2,6 +2,7 @@ package dev.memhook.core.internal.capture;
 
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -6,7 +6,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
-import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.nio.file.Path;
@@ -14,26 +14,25 @@ import java.time.Clock;
 import java.util.function.Consumer;
 
 /**
- * Assembles a {@link CapturePipeline}: opens its journal and session book, builds the writer,
- * compressor, consolidation and worker, or, if any step fails, closes what it opened. Stateless.
+ * Assembles a {@link CapturePipeline}: opens its session book, builds the writer, compressor,
+ * consolidation and worker, or, if any step fails, closes what it opened. Stateless.
  */
 public final class OpenCapture {
 
   private OpenCapture() {}
 
   /**
-   * Opens the journal and the session book (in {@code options.journalDirectory()}, else in {@code
-   * defaultDirectory}, else in memory), replays what the journal holds and starts the worker.
+   * Opens the session book (in {@code dir/sessions}, or in memory when {@code dir} is null),
+   * replays capture's records from the journal of {@code cursor} and starts the worker.
    *
-   * @param defaultDirectory where the journal goes when the options name none; null keeps it in
-   *     memory
+   * @param cursor the journal's cursor, shared with the store when it logs to the same journal
+   * @param ownsJournal whether the pipeline closes the journal (also if starting fails)
+   * @param dir the journal's directory, where the session book goes; null keeps it in memory
    * @param writes the service's own remember and update, for consolidated memories
    * @param events told of observations stored, compressor and consolidator fallbacks and events
    *     shed
-   * @throws dev.memhook.api.MemoryStoreException if the journal cannot be opened (for example,
-   *     another service holds it)
    */
-  public static CapturePipeline open(
+  public static CapturePipeline start(
       CaptureOptions options,
       Clock clock,
       Sanitizer sanitizer,
@@ -41,27 +40,8 @@ public final class OpenCapture {
       Embedder embedder,
       MemoryIntake intake,
       ServiceWrites writes,
-      Path defaultDirectory,
-      Consumer<CaptureEvent> events) {
-    Path dir = options.journalDirectory() != null ? options.journalDirectory() : defaultDirectory;
-    Journal journal = dir == null ? Journal.inMemory() : Journal.open(dir);
-    return start(options, clock, sanitizer, store, embedder, intake, writes, journal, dir, events);
-  }
-
-  /**
-   * As {@link #open}, over a journal already open, which the pipeline then owns (and which is
-   * closed here if starting fails); the session book goes in {@code dir/sessions}, or in memory
-   * when {@code dir} is null. A seam for tests that need a journal of their own making.
-   */
-  static CapturePipeline start(
-      CaptureOptions options,
-      Clock clock,
-      Sanitizer sanitizer,
-      MemoryStore store,
-      Embedder embedder,
-      MemoryIntake intake,
-      ServiceWrites writes,
-      Journal journal,
+      JournalCursor cursor,
+      boolean ownsJournal,
       Path dir,
       Consumer<CaptureEvent> events) {
     GuardedCompressor compressor = null;
@@ -78,7 +58,8 @@ public final class OpenCapture {
           options,
           clock,
           sanitizer,
-          journal,
+          cursor,
+          ownsJournal,
           book,
           compressor,
           consolidator,
@@ -100,7 +81,9 @@ public final class OpenCapture {
       if (consolidator != null) {
         consolidator.close();
       }
-      journal.close();
+      if (ownsJournal) {
+        cursor.journal().close();
+      }
       throw e;
     }
   }

@@ -17,6 +17,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.core.lucene.LuceneMemoryStore;
@@ -65,7 +66,8 @@ class JournalFailureTest {
               embedder,
               new MemoryIntake(clock, sanitizer),
               new NoWrites(),
-              journal,
+              new JournalCursor(journal),
+              true,
               null,
               told::add)) {
         List<ObserveResult> results = new ArrayList<>();

@@ -1,0 +1,63 @@
+package dev.memhook.core.internal.store;
+
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
+import java.nio.file.Path;
+
+/**
+ * The store and journal a service writes through: one journal for the store's writes and capture's
+ * events (one order, one recovery, one fsync), and the store behind it when the service logs its
+ * writes.
+ *
+ * @param store what the service reads and writes: the {@link LoggedStore} when there is one
+ * @param cursor the journal's cursor; null when the service neither logs nor captures
+ * @param logged the logged store, or null when writes go straight to the store
+ */
+public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStore logged) {
+
+  /**
+   * Opens the journal in {@code journalDirectory} (in memory when null) if {@code logWrites} or
+   * {@code capture} needs it, and puts {@code store} behind it if {@code logWrites}.
+   *
+   * @throws IllegalArgumentException if {@code logWrites} without a directory
+   */
+  public static ServiceStorage open(
+      MemoryStore store, boolean logWrites, boolean capture, Path journalDirectory) {
+    if (logWrites && journalDirectory == null) {
+      throw new IllegalArgumentException("a logged store needs a journal directory");
+    }
+    if (!logWrites && !capture) {
+      return new ServiceStorage(store, null, null);
+    }
+    JournalCursor cursor =
+        new JournalCursor(
+            journalDirectory == null ? Journal.inMemory() : Journal.open(journalDirectory));
+    LoggedStore logged = logWrites ? LoggedStore.open(store, cursor) : null;
+    return new ServiceStorage(logged != null ? logged : store, cursor, logged);
+  }
+
+  /** Replays the logged store's writes; call after {@code attach}. Nothing to do if not logged. */
+  public void replay() {
+    if (logged != null) {
+      logged.replay();
+    }
+  }
+
+  /** Whether capture closes the journal: only when no logged store owns it. */
+  public boolean captureOwnsJournal() {
+    return logged == null;
+  }
+
+  /**
+   * After a failed build: closes the journal (the store is closed by whoever opened it).
+   * Idempotent.
+   */
+  public void abandon() {
+    if (logged != null) {
+      logged.abandon();
+    } else if (cursor != null) {
+      cursor.journal().close();
+    }
+  }
+}

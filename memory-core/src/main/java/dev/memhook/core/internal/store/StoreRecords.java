@@ -1,0 +1,322 @@
+package dev.memhook.core.internal.store;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.Scope;
+import dev.memhook.api.SourcePin;
+import dev.memhook.api.spi.Embedding;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The binary form of the store's log records: a put (one part of a batch of memories with their
+ * embeddings), a new version, a forget. Every record starts with a format byte; strings are UTF-8
+ * with an int length, instants are seconds and nanos, vectors are an int dimension and floats. The
+ * payloads only ever hold what the store holds: sanitized memories and audit records.
+ *
+ * <p>Stateless; thread-safe. Decoding throws {@link IllegalArgumentException} for bytes this codec
+ * did not write (a damaged record the journal's CRC missed, or a format from a newer version).
+ */
+final class StoreRecords {
+
+  /** Bumped when the encoding changes incompatibly. */
+  static final byte FORMAT = 1;
+
+  /** Journal kinds; capture's event is kind 1. */
+  static final byte KIND_PUT = 16;
+
+  static final byte KIND_NEW_VERSION = 17;
+  static final byte KIND_FORGET = 18;
+
+  private StoreRecords() {}
+
+  /** One part of a put: memories {@code part} of {@code parts} of one batch. */
+  record PutPart(long batch, int part, int parts, Map<Memory, Embedding> memories) {}
+
+  /** A new version and its embedding. */
+  record NewVersion(Memory next, Embedding embedding) {}
+
+  /** One memory and its embedding, encoded for {@link #put}. */
+  static byte[] entry(Memory memory, Embedding embedding) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      writeMemory(out, memory);
+      writeVector(out, embedding);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Part {@code part} of {@code parts} of the batch {@code batch}: entries from {@link #entry}. */
+  static byte[] put(long batch, int part, int parts, List<byte[]> entries) {
+    return encode(
+        out -> {
+          out.writeLong(batch);
+          out.writeInt(part);
+          out.writeInt(parts);
+          out.writeInt(entries.size());
+          for (byte[] e : entries) {
+            out.write(e);
+          }
+        });
+  }
+
+  static byte[] newVersion(Memory next, Embedding embedding) {
+    return encode(
+        out -> {
+          writeMemory(out, next);
+          writeVector(out, embedding);
+        });
+  }
+
+  static byte[] forget(List<ForgetRecord> audits) {
+    return encode(
+        out -> {
+          out.writeInt(audits.size());
+          for (ForgetRecord r : audits) {
+            writeString(out, r.id().value());
+            writeString(out, r.scope().value());
+            writeString(out, r.actor());
+            writeString(out, r.reason());
+            writeInstant(out, r.at());
+          }
+        });
+  }
+
+  static PutPart readPut(byte[] payload) {
+    return decode(
+        payload,
+        in -> {
+          long batch = in.readLong();
+          int part = in.readInt();
+          int parts = in.readInt();
+          int n = count(in);
+          Map<Memory, Embedding> memories = new LinkedHashMap<>();
+          for (int i = 0; i < n; i++) {
+            memories.put(readMemory(in), readVector(in));
+          }
+          if (part < 0 || part >= parts) {
+            throw new IOException("part " + part + " of " + parts);
+          }
+          return new PutPart(batch, part, parts, memories);
+        });
+  }
+
+  static NewVersion readNewVersion(byte[] payload) {
+    return decode(payload, in -> new NewVersion(readMemory(in), readVector(in)));
+  }
+
+  static List<ForgetRecord> readForget(byte[] payload) {
+    return decode(
+        payload,
+        in -> {
+          int n = count(in);
+          List<ForgetRecord> audits = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            audits.add(
+                new ForgetRecord(
+                    MemoryId.of(readString(in)),
+                    new Scope(readString(in)),
+                    readString(in),
+                    readString(in),
+                    readInstant(in)));
+          }
+          return audits;
+        });
+  }
+
+  private static void writeMemory(DataOutputStream out, Memory m) throws IOException {
+    writeString(out, m.id().value());
+    writeString(out, m.type().name());
+    writeString(out, m.title());
+    writeString(out, m.summary());
+    writeString(out, m.content());
+    writeString(out, m.context());
+    writeStrings(out, m.concepts());
+    writeStrings(out, m.files());
+    writeString(out, m.scope().value());
+    writeNullable(out, m.sourceSession());
+    writeString(out, m.origin().kind().name());
+    writeNullable(out, m.origin().name());
+    out.writeInt(m.attributes().size());
+    for (Map.Entry<String, String> a : m.attributes().entrySet()) {
+      writeString(out, a.getKey());
+      writeString(out, a.getValue());
+    }
+    out.writeDouble(m.importance());
+    out.writeInt(m.version());
+    writeNullable(out, m.supersedes() == null ? null : m.supersedes().value());
+    out.writeBoolean(m.latest());
+    writeInstant(out, m.occurredAt());
+    writeInstant(out, m.createdAt());
+    out.writeInt(m.sourcePins().size());
+    for (SourcePin pin : m.sourcePins()) {
+      writeString(out, pin.path());
+      writeString(out, pin.digest());
+    }
+  }
+
+  private static Memory readMemory(DataInputStream in) throws IOException {
+    Memory.Builder b =
+        Memory.builder()
+            .id(MemoryId.of(readString(in)))
+            .type(MemoryType.valueOf(readString(in)))
+            .title(readString(in))
+            .summary(readString(in))
+            .content(readString(in))
+            .context(readString(in))
+            .concepts(readStrings(in))
+            .files(readStrings(in))
+            .scope(new Scope(readString(in)))
+            .sourceSession(readNullable(in));
+    Origin.Kind kind = Origin.Kind.valueOf(readString(in));
+    b.origin(new Origin(kind, readNullable(in)));
+    int attributes = count(in);
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < attributes; i++) {
+      map.put(readString(in), readString(in));
+    }
+    b.attributes(map).importance(in.readDouble()).version(in.readInt());
+    String supersedes = readNullable(in);
+    b.supersedes(supersedes == null ? null : MemoryId.of(supersedes))
+        .latest(in.readBoolean())
+        .occurredAt(readInstant(in))
+        .createdAt(readInstant(in));
+    int pins = count(in);
+    List<SourcePin> list = new ArrayList<>(pins);
+    for (int i = 0; i < pins; i++) {
+      list.add(new SourcePin(readString(in), readString(in)));
+    }
+    return b.sourcePins(list).build();
+  }
+
+  private static void writeVector(DataOutputStream out, Embedding e) throws IOException {
+    float[] v = e.toArray();
+    out.writeInt(v.length);
+    for (float f : v) {
+      out.writeFloat(f);
+    }
+  }
+
+  private static Embedding readVector(DataInputStream in) throws IOException {
+    float[] v = new float[count(in)];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = in.readFloat();
+    }
+    return Embedding.of(v);
+  }
+
+  private static void writeStrings(DataOutputStream out, List<String> values) throws IOException {
+    out.writeInt(values.size());
+    for (String s : values) {
+      writeString(out, s);
+    }
+  }
+
+  private static List<String> readStrings(DataInputStream in) throws IOException {
+    int n = count(in);
+    List<String> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(readString(in));
+    }
+    return values;
+  }
+
+  private static void writeNullable(DataOutputStream out, String s) throws IOException {
+    out.writeBoolean(s != null);
+    if (s != null) {
+      writeString(out, s);
+    }
+  }
+
+  private static String readNullable(DataInputStream in) throws IOException {
+    return in.readBoolean() ? readString(in) : null;
+  }
+
+  private static void writeString(DataOutputStream out, String s) throws IOException {
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static String readString(DataInputStream in) throws IOException {
+    int n = count(in);
+    if (n > in.available()) {
+      throw new IOException("a string of " + n + " bytes runs past the record");
+    }
+    return new String(in.readNBytes(n), StandardCharsets.UTF_8);
+  }
+
+  private static void writeInstant(DataOutputStream out, Instant t) throws IOException {
+    out.writeLong(t.getEpochSecond());
+    out.writeInt(t.getNano());
+  }
+
+  private static Instant readInstant(DataInputStream in) throws IOException {
+    return Instant.ofEpochSecond(in.readLong(), in.readInt());
+  }
+
+  /** A count or length: never negative, never more than the bytes left could hold. */
+  private static int count(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > in.available()) {
+      throw new IOException("count " + n + " with " + in.available() + " bytes left");
+    }
+    return n;
+  }
+
+  @FunctionalInterface
+  private interface Writer {
+    void write(DataOutputStream out) throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface Reader<T> {
+    T read(DataInputStream in) throws IOException;
+  }
+
+  private static byte[] encode(Writer writer) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(FORMAT);
+      writer.write(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  private static <T> T decode(byte[] payload, Reader<T> reader) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
+      byte format = in.readByte();
+      if (format != FORMAT) {
+        throw new IllegalArgumentException(
+            "store log record of format " + format + "; this version reads format " + FORMAT);
+      }
+      T value = reader.read(in);
+      if (in.available() != 0) {
+        throw new IllegalArgumentException(in.available() + " bytes after the record");
+      }
+      return value;
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof IllegalArgumentException iae) {
+        throw iae;
+      }
+      throw new IllegalArgumentException("unreadable store log record: " + e, e);
+    }
+  }
+}

@@ -1,0 +1,277 @@
+package dev.memhook.core.internal.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.Scope;
+import dev.memhook.api.SourcePin;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.core.HashingEmbedder;
+import dev.memhook.core.internal.journal.Journal;
+import dev.memhook.core.internal.journal.JournalCursor;
+import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.testkit.Seeds;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The store's write-ahead log: what a write puts in the journal, what replay makes of it on a store
+ * that holds none, some or all of it, and that a forget leaves no copy of the text in the journal's
+ * files. A "crash" here is a journal abandoned without a checkpoint, replayed into a fresh store.
+ */
+class LoggedStoreTest {
+
+  private static final Scope SCOPE = Scope.of("wal");
+  private static final Instant T = Instant.parse("2026-11-30T10:15:30.123456789Z");
+  private final HashingEmbedder embedder = HashingEmbedder.create();
+
+  @TempDir Path dir;
+
+  private static Memory memory(String id, String content) {
+    return Memory.builder()
+        .id(MemoryId.of(id))
+        .scope(SCOPE)
+        .content(content)
+        .occurredAt(T)
+        .createdAt(T)
+        .build();
+  }
+
+  private Embedding embed(Memory m) {
+    return embedder.embed(m.content());
+  }
+
+  private LuceneMemoryStore freshStore() {
+    LuceneMemoryStore store = LuceneMemoryStore.builder().inMemory().build();
+    store.attach(embedder.space());
+    return store;
+  }
+
+  /** A logged store over a fresh in-memory store and the journal in {@code dir}. */
+  private LoggedStore open(LuceneMemoryStore store) {
+    // no checkpoint but the ones a test makes: an abandoned journal then holds every write
+    LoggedStore logged =
+        LoggedStore.open(store, new JournalCursor(Journal.open(dir)), Duration.ofDays(1));
+    logged.attach(embedder.space());
+    logged.replay();
+    return logged;
+  }
+
+  @Test
+  void everyWrite_isReplayedIntoAStoreThatLostIt() {
+    Memory a = memory("mem_a", "the deploy uses blue green");
+    Memory b = memory("mem_b", "rollback after migration 0042 failed");
+    Memory c = memory("mem_c", "tests run with gradle");
+    Memory a2 =
+        a.toBuilder().id(MemoryId.of("mem_a2")).version(2).supersedes(a.id()).content("v2").build();
+    LoggedStore logged = open(freshStore());
+    logged.put(a, embed(a));
+    logged.putAll(Map.of(b, embed(b), c, embed(c)));
+    logged.putNewVersion(a2, embed(a2));
+    logged.abandon(); // the store is never committed: only the journal has the writes
+
+    try (LoggedStore reopened = open(freshStore())) {
+      assertFalse(reopened.get(a.id()).orElseThrow().latest(), "superseded by the new version");
+      assertTrue(reopened.get(a2.id()).orElseThrow().latest());
+      assertEquals(b.content(), reopened.get(b.id()).orElseThrow().content());
+      assertEquals(3, reopened.count(SCOPE));
+      assertEquals(b.id(), reopened.searchVector(SCOPE, embed(b), 1).get(0).id());
+    }
+  }
+
+  @Test
+  void aLoggedForget_isReplayed_andReplayedAgainForgetsNothingMore() {
+    Memory c = memory("mem_c", "tests run with gradle");
+    ForgetRecord audit = new ForgetRecord(c.id(), SCOPE, "test", "gone", T);
+    try (Journal journal = Journal.open(dir)) {
+      journal.append(
+          StoreRecords.KIND_PUT,
+          StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(c, embed(c)))));
+      journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(audit)));
+    }
+    LuceneMemoryStore store = freshStore();
+    assertEquals(2, StoreReplay.apply(Journal.inMemory(), store) + 2, "nothing in memory");
+    try (Journal journal = Journal.open(dir)) {
+      assertEquals(2, StoreReplay.apply(journal, store));
+      assertEquals(2, StoreReplay.apply(journal, store), "idempotent");
+    }
+    assertTrue(store.get(c.id()).isEmpty());
+    assertEquals(List.of(audit), store.forgotten(SCOPE));
+    store.close();
+  }
+
+  @Test
+  void replayOnAStoreThatHoldsTheLaterVersion_leavesOneLatestVersion() {
+    Memory a = memory("mem_a", "first");
+    Memory a2 =
+        a.toBuilder().id(MemoryId.of("mem_a2")).version(2).supersedes(a.id()).content("v2").build();
+    LoggedStore logged = open(freshStore());
+    logged.put(a, embed(a));
+    logged.putNewVersion(a2, embed(a2));
+    logged.abandon();
+    // the store committed both writes on its own before the crash, the journal's checkpoint not
+    LuceneMemoryStore ahead = freshStore();
+    ahead.put(a, embed(a));
+    ahead.putNewVersion(a2, embed(a2));
+    try (LoggedStore reopened = open(ahead)) {
+      assertFalse(reopened.get(a.id()).orElseThrow().latest(), "the put is not replayed over it");
+      assertTrue(reopened.get(a2.id()).orElseThrow().latest());
+      assertEquals(1, reopened.count(SCOPE));
+    }
+  }
+
+  @Test
+  void aBatchWhosePartsAreNotAllLogged_isNotApplied() throws IOException {
+    Memory a = memory("mem_a", "one part of two");
+    try (Journal journal = Journal.open(dir)) {
+      journal.append(
+          StoreRecords.KIND_PUT,
+          StoreRecords.put(7, 0, 2, List.of(StoreRecords.entry(a, embed(a)))));
+      journal.append(StoreRecords.KIND_PUT, new byte[] {StoreRecords.FORMAT, 1, 2}); // damaged
+    }
+    try (LoggedStore reopened = open(freshStore())) {
+      assertTrue(reopened.get(a.id()).isEmpty());
+      assertEquals(0, reopened.count(SCOPE));
+    }
+  }
+
+  @Test
+  void aBatchLargerThanOneRecord_isSplitAndReplayedWhole() {
+    String big = "x".repeat(90_000);
+    Map<Memory, Embedding> batch = new LinkedHashMap<>();
+    for (int i = 0; i < 200; i++) {
+      Memory m = memory("mem_" + i, "item " + i + " " + big);
+      batch.put(m, embed(m));
+    }
+    LoggedStore logged = open(freshStore());
+    logged.putAll(batch);
+    long records = logged.journalForTests().lastSequence();
+    logged.abandon();
+    assertTrue(records >= 2, "18 MB in one record: " + records);
+    try (LoggedStore reopened = open(freshStore())) {
+      assertEquals(200, reopened.count(SCOPE));
+    }
+  }
+
+  @Test
+  void afterAForget_noJournalFileHoldsTheForgottenText() throws IOException {
+    Memory secret = memory("mem_s", "the vault unseal phrase is quokka-lantern-42");
+    Memory other = memory("mem_o", "an ordinary memory");
+    try (LoggedStore logged = open(freshStore())) {
+      logged.put(secret, embed(secret));
+      logged.put(other, embed(other));
+      assertTrue(journalHolds("quokka-lantern-42"), "the put is in the journal");
+      assertTrue(logged.delete(secret.id(), new ForgetRecord(secret.id(), SCOPE, "t", "r", T)));
+      assertFalse(journalHolds("quokka-lantern-42"), "erased from the journal");
+      logged.put(memory("mem_n", "after the forget"), embed(other));
+    }
+  }
+
+  @Test
+  void aWriteTheStoreRefuses_isRefusedAndNotReplayed() {
+    Memory a = memory("mem_a", "a vector of the wrong dimension");
+    LoggedStore logged = open(freshStore());
+    assertThrows(IllegalArgumentException.class, () -> logged.put(a, Embedding.of(1f, 0f)));
+    logged.abandon();
+    try (LoggedStore reopened = open(freshStore())) {
+      assertTrue(reopened.get(a.id()).isEmpty());
+    }
+  }
+
+  @Test
+  void recordsRoundTrip_everyField() {
+    Memory full =
+        Memory.builder()
+            .id(MemoryId.of("mem_full"))
+            .type(MemoryType.ARCHITECTURE)
+            .title("标题 title")
+            .summary("summary ✓")
+            .content("content with\nnewlines and 中文")
+            .context("the turn before")
+            .concepts(List.of("deploy", "ci"))
+            .files(List.of("src/Auth.java"))
+            .scope(Scope.of("p", "u"))
+            .sourceSession("s-1")
+            .origin(Origin.tool("Bash"))
+            .attributes(Map.of("k", "v", "k2", ""))
+            .importance(0.25)
+            .version(3)
+            .supersedes(MemoryId.of("mem_prev"))
+            .latest(false)
+            .occurredAt(T)
+            .createdAt(T.plusSeconds(1))
+            .sourcePins(List.of(new SourcePin("a/b.txt", "sha256:00")))
+            .build();
+    Embedding e = Embedding.of(0.5f, -0.25f, Float.MIN_VALUE);
+    StoreRecords.NewVersion read = StoreRecords.readNewVersion(StoreRecords.newVersion(full, e));
+    assertEquals(full, read.next());
+    assertEquals(e, read.embedding());
+    ForgetRecord r = new ForgetRecord(full.id(), full.scope(), "actor", "reason", T);
+    assertEquals(List.of(r), StoreRecords.readForget(StoreRecords.forget(List.of(r))));
+  }
+
+  @Test
+  void hostileBytes_failToDecodeWithIllegalArgument_neverAnotherError() {
+    long seed = Seeds.seed();
+    Random random = new Random(seed);
+    Memory m = memory("mem_h", "hostile");
+    byte[] good = StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(m, embed(m))));
+    for (int i = 0; i < 2_000; i++) {
+      byte[] bytes =
+          random.nextBoolean() ? good.clone() : new byte[random.nextInt(good.length * 2 + 1)];
+      if (bytes.length == 0) {
+        continue;
+      }
+      for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
+        bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+      }
+      try {
+        StoreRecords.readPut(bytes);
+      } catch (IllegalArgumentException expected) {
+        // refused: fine
+      } catch (RuntimeException | Error e) {
+        throw new AssertionError("case " + i + " threw " + e + Seeds.replay(seed), e);
+      }
+    }
+  }
+
+  private boolean journalHolds(String text) throws IOException {
+    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.filter(Files::isRegularFile).forEach(files::add);
+    }
+    for (Path f : files) {
+      byte[] bytes = Files.readAllBytes(f);
+      outer:
+      for (int i = 0; i + needle.length <= bytes.length; i++) {
+        for (int j = 0; j < needle.length; j++) {
+          if (bytes[i + j] != needle[j]) {
+            continue outer;
+          }
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+}
