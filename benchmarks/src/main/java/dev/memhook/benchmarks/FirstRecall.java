@@ -29,10 +29,13 @@ public final class FirstRecall {
 
   private FirstRecall() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     if (args.length < 2
-        || !(args[0].equals("prepare") || args[0].equals("measure") || args[0].equals("hooked"))) {
-      System.err.println("usage: FirstRecall prepare DIR N | FirstRecall measure|hooked DIR");
+        || !(args[0].equals("prepare")
+            || args[0].equals("measure")
+            || args[0].equals("hooked")
+            || args[0].equals("turn"))) {
+      System.err.println("usage: FirstRecall prepare DIR N | FirstRecall measure|hooked|turn DIR");
       System.exit(2);
       return;
     }
@@ -53,6 +56,10 @@ public final class FirstRecall {
         memory.rememberAll(drafts);
       }
       System.out.println("stored " + n + " memories in " + dir);
+      return;
+    }
+    if (args[0].equals("turn")) {
+      firstTurn(dir);
       return;
     }
     long start = System.nanoTime();
@@ -76,6 +83,76 @@ public final class FirstRecall {
           (first - built) / 1e6,
           (second - first) / 1e6,
           (first - start) / 1e6);
+    }
+  }
+
+  /**
+   * The first hooked turn of a new process, as a host has it: build, {@code hookInto} a chat
+   * service with the default hook options (the default recall timeout) in the memories' scope, send
+   * one user message; prints what the turn injected and whether its recall timed out.
+   */
+  private static void firstTurn(Path dir) throws Exception {
+    long start = System.nanoTime();
+    java.util.List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.List<dev.memhook.api.MemoryId> injected =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<java.time.Duration> recalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.memhook.api.MemoryListener listener =
+        new dev.memhook.api.MemoryListener() {
+          @Override
+          public void receipt(dev.memhook.api.InjectionReceipt receipt) {
+            if (!receipt.triggerMessageIds().isEmpty()) {
+              recalls.add(receipt.recall().took());
+            }
+          }
+
+          @Override
+          public void injected(
+              String hookId, dev.memhook.api.HookPhase phase, List<dev.memhook.api.MemoryId> ids) {
+            injected.addAll(ids);
+          }
+
+          @Override
+          public void failed(String hookId, dev.memhook.api.HookPhase phase, Throwable cause) {
+            failures.add(cause);
+          }
+        };
+    try (MemoryService memory = Memhook.builder().directory(dir).build()) {
+      long built = System.nanoTime();
+      dev.memhook.testkit.FakeChatService chat = dev.memhook.testkit.FakeChatService.create();
+      dev.memhook.api.MemoryHook hook =
+          memory.hookInto(
+              chat,
+              dev.memhook.api.HookOptions.builder()
+                  .scopes(List.of(SCOPE))
+                  .listener(listener)
+                  .build());
+      try {
+        long hooked = System.nanoTime();
+        chat.sendUser("why did the billing webhook retry?")
+            .toCompletableFuture()
+            .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        long turned = System.nanoTime();
+        Thread.sleep(200); // listener calls arrive on the listener's own thread
+        chat.sendUser("which cache does the refund use?")
+            .toCompletableFuture()
+            .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        Thread.sleep(200);
+        boolean timedOut =
+            failures.stream().anyMatch(f -> f instanceof dev.memhook.api.RecallTimeoutException);
+        System.out.printf(
+            "build %.0f ms, hookInto %.0f ms, first turn %.1f ms, recalls of the first and"
+                + " second turn %s, injected %d, timed out %s, failures %s%n",
+            (built - start) / 1e6,
+            (hooked - built) / 1e6,
+            (turned - hooked) / 1e6,
+            recalls.stream().map(d -> String.format("%.1f ms", d.toNanos() / 1e6)).toList(),
+            injected.size(),
+            timedOut,
+            failures);
+      } finally {
+        hook.close();
+      }
     }
   }
 }
