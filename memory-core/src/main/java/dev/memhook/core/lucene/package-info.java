@@ -51,12 +51,15 @@
  * survives a crash: memories are few and precious, writes are rare next to reads, and the store
  * promises durability "when put returns". Hosts that write in bursts can choose {@code
  * groupCommit(Duration)}: writes return once applied and a named daemon thread commits within the
- * interval (a crash loses at most that window); {@code close()} commits what is pending. Either way
- * a write is visible to every read and search when it returns: before it returns it is counted in a
- * write generation, and every read and search first refreshes the near-real-time searcher if it
- * reflects an older generation (readers that find it stale together wait for one refresh). A write
- * does not refresh the searcher itself, so writes with no read between them share one refresh and
- * one flushed segment. Writes are serialized by one lock, so a commit never holds half a batch.
+ * interval (a crash loses at most that window); {@code close()} commits what is pending. The
+ * service that {@code Memhook.builder().directory(dir)} builds uses the group commit with a
+ * write-ahead log in front (see {@code Memhook.Builder.directory}): its writes are durable when
+ * they return, through the log, and the index commits in the background. Either way a write is
+ * visible to every read and search when it returns: before it returns it is counted in a write
+ * generation, and every read and search first refreshes the near-real-time searcher if it reflects
+ * an older generation (readers that find it stale together wait for one refresh). A write does not
+ * refresh the searcher itself, so writes with no read between them share one refresh and one
+ * flushed segment. Writes are serialized by one lock, so a commit never holds half a batch.
  *
  * <h2>Forgetting erases</h2>
  *
