@@ -255,6 +255,18 @@ public interface MemoryService extends AutoCloseable {
    */
   long unreadableRecords();
 
+  /**
+   * Merges the store's files for the fastest search, after a bulk import ({@link #rememberAll}):
+   * see {@link dev.memhook.api.spi.MemoryStore#compact}. For the embedded Lucene store it merges
+   * the index into one segment, which needs free disk space up to the index's size while it runs
+   * and makes each later forget rewrite the whole index; recall goes on meanwhile, writes wait. The
+   * default does nothing.
+   *
+   * @throws IllegalStateException if the service is closed or read-only
+   * @throws MemoryStoreException if merging failed (no memory is lost)
+   */
+  default void compact() {}
+
   /** Detaches all hooks and releases what the service owns. Idempotent. */
   @Override
   void close();

@@ -151,4 +151,32 @@ class MemoryServiceRememberAllTest {
       assertEquals(5, count(real), "the drafts before the rejected one are stored");
     }
   }
+
+  @Test
+  void compactAfterAnImport_leavesOneCommittedSegment_andEveryMemory() throws Exception {
+    List<Memory> stored;
+    try (MemoryService memory = open()) {
+      stored = new ArrayList<>();
+      for (int round = 0; round < 3; round++) {
+        stored.addAll(memory.rememberAll(drafts(300)));
+        memory.recall(new RecallQuery(SCOPE, "deploy train", 1)); // a read flushes a segment
+      }
+      memory.compact();
+      try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(dir)) {
+        org.apache.lucene.index.SegmentInfos committed =
+            org.apache.lucene.index.SegmentInfos.readLatestCommit(d);
+        assertEquals(1, committed.size(), "merged and committed");
+      }
+      assertEquals(900, memory.count(SCOPE));
+    }
+    try (MemoryService memory = open()) {
+      for (Memory m : stored) {
+        assertEquals(m, memory.get(m.id()).orElseThrow());
+      }
+    }
+    try (MemoryService readOnly =
+        Memhook.builder().directory(dir).readOnly().embedder(HashingEmbedder.create()).build()) {
+      assertThrows(IllegalStateException.class, readOnly::compact);
+    }
+  }
 }

@@ -120,6 +120,16 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public void flush() {
+    delegate.flush();
+  }
+
+  @Override
+  public void compact() {
+    delegate.compact();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -190,6 +190,15 @@ public interface MemoryStore extends AutoCloseable {
    */
   default void flush() {}
 
+  /**
+   * Rewrites what the store keeps so that searches are as fast as it can make them, for after a
+   * bulk import; it may take minutes on a large store, and writes may wait meanwhile. A store with
+   * nothing to merge does nothing, which is the default. No memory is changed.
+   *
+   * @throws dev.memhook.api.MemoryStoreException if it failed (no memory is lost)
+   */
+  default void compact() {}
+
   /** Flushes and releases resources. Idempotent. */
   @Override
   void close();

@@ -257,6 +257,12 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   @Override
+  public void compact() {
+    checkOpen();
+    store.compact();
+  }
+
+  @Override
   public List<ForgetRecord> forgotten(Scope scope) {
     Objects.requireNonNull(scope, "scope");
     checkOpen();

@@ -303,6 +303,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     parts.writes().flush();
   }
 
+  /** {@link #forceMerge forceMerge(1)}: one segment, the fastest search; see its trade-offs. */
+  @Override
+  public void compact() {
+    forceMerge(1);
+  }
+
   /**
    * Merges the index down to at most {@code maxSegments} segments, commits, and refreshes the
    * searcher: every search visits every segment, so fewer segments mean fewer lookups per search.

@@ -266,6 +266,13 @@ public final class LoggedStore implements MemoryStore {
     return store.unreadableRecords();
   }
 
+  /** The store's own: merging changes no memory, so nothing is logged. */
+  @Override
+  public void compact() {
+    checkOpen();
+    store.compact();
+  }
+
   /** Commits the store and checkpoints the journal now. */
   @Override
   public void flush() {
