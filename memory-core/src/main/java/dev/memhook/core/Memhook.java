@@ -172,7 +172,9 @@ public final class Memhook {
      * Opens the {@link #directory(Path)} read-only ({@link LuceneMemoryStore.Builder#readOnly()}):
      * no lock, works on a read-only directory and on a damaged index (its readable segments);
      * recall, get and {@link MemoryService#export} work, every write throws {@link
-     * IllegalStateException}. Needs {@code directory}.
+     * IllegalStateException}. Needs {@code directory}. It reads the index's last commit and not the
+     * journal: writes acknowledged since that commit (about the last second of them, or more after
+     * a crash) show once a writable service has opened the directory and replayed them.
      */
     public Builder readOnly() {
       checkUnset("readOnly", readOnly ? Boolean.TRUE : null);
