@@ -153,6 +153,7 @@ public final class LocalMemoryService implements MemoryService {
                   storage.captureOwnsJournal(),
                   journalDir,
                   event -> dispatch.publish(l -> l.captured(event)));
+      storage.replayed();
     } catch (RuntimeException | Error e) {
       storage.abandon();
       throw e;

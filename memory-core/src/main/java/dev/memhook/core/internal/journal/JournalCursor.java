@@ -13,6 +13,10 @@ import org.slf4j.LoggerFactory;
  * the checkpoint can never pass a record appended but not yet pending. Records finish out of order
  * (a caller running its own event, a dropped one), so the checkpoint waits for the oldest.
  *
+ * <p>While the consumers replay on open, the records they have not read yet are in no pending set;
+ * a cursor made {@link #held} therefore moves no checkpoint until {@link #release()}, called once
+ * every consumer has replayed.
+ *
  * <p>Thread-safe.
  */
 public final class JournalCursor {
@@ -23,8 +27,27 @@ public final class JournalCursor {
   private final ReentrantLock lock = new ReentrantLock();
   private final ConcurrentSkipListSet<Long> pending = new ConcurrentSkipListSet<>();
 
+  /** False until {@link #release()} for a {@link #held} cursor: {@link #checkpoint()} waits. */
+  private volatile boolean released;
+
+  /** A cursor that may move the checkpoint at once: for a journal with one consumer. */
   public JournalCursor(Journal journal) {
+    this(journal, true);
+  }
+
+  private JournalCursor(Journal journal, boolean released) {
     this.journal = journal;
+    this.released = released;
+  }
+
+  /** A cursor that moves no checkpoint until {@link #release()}: for a journal shared on open. */
+  public static JournalCursor held(Journal journal) {
+    return new JournalCursor(journal, false);
+  }
+
+  /** Every consumer has replayed: from now on {@link #checkpoint()} moves the checkpoint. */
+  public void release() {
+    released = true;
   }
 
   /** The journal this cursor moves. */
@@ -56,6 +79,9 @@ public final class JournalCursor {
 
   /** Moves the journal's checkpoint to just below the oldest pending record. */
   public void checkpoint() {
+    if (!released) {
+      return;
+    }
     lock.lock();
     try {
       long applied = pending.isEmpty() ? journal.lastSequence() : pending.first() - 1;

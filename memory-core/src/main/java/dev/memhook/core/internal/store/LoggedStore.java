@@ -336,7 +336,10 @@ public final class LoggedStore implements MemoryStore {
     return "LoggedStore[" + store + "]";
   }
 
-  /** Builds the payloads of one write from the sequence number its first record will get. */
+  /**
+   * Builds the payloads of one write from a number above every earlier write's: the journal's last
+   * sequence number when the write takes the lock (a batch's parts carry it, to be told apart).
+   */
   @FunctionalInterface
   private interface Payloads {
     List<byte[]> of(long firstSeq);

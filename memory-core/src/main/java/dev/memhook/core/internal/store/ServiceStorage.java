@@ -30,8 +30,10 @@ public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStor
     if (!logWrites && !capture) {
       return new ServiceStorage(store, null, null);
     }
+    // held: a checkpoint while the store replays must not pass capture's records, which capture
+    // has not read yet (nor the store's own, if the replay is cut short)
     JournalCursor cursor =
-        new JournalCursor(
+        JournalCursor.held(
             journalDirectory == null ? Journal.inMemory() : Journal.open(journalDirectory));
     LoggedStore logged = logWrites ? LoggedStore.open(store, cursor) : null;
     return new ServiceStorage(logged != null ? logged : store, cursor, logged);
@@ -41,6 +43,13 @@ public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStor
   public void replay() {
     if (logged != null) {
       logged.replay();
+    }
+  }
+
+  /** Every consumer of the journal has replayed: its checkpoint may move from now on. */
+  public void replayed() {
+    if (cursor != null) {
+      cursor.release();
     }
   }
 
