@@ -26,7 +26,7 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.VectorRecallCheck \
- *     --size 100000 --ef 50,100,200,400 [--quantized] [--force-merge]
+ *     --size 100000 --ef 50,100,200,400 [--quantized] [--force-merge] [--no-langchain4j]
  * </pre>
  *
  * {@code --force-merge} runs the sweep on the cached index merged into one segment with {@link
@@ -44,6 +44,7 @@ public final class VectorRecallCheck {
     int[] efs = {50, 100, 200, 400};
     boolean quantized = false;
     boolean forceMerge = false;
+    boolean langChain4j = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
@@ -52,9 +53,10 @@ public final class VectorRecallCheck {
             efs = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         case "--quantized" -> quantized = true;
         case "--force-merge" -> forceMerge = true;
+        case "--no-langchain4j" -> langChain4j = false;
         default -> {
           System.err.println(
-              "usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized] [--force-merge]");
+              "usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized] [--force-merge] [--no-langchain4j]");
           System.exit(2);
         }
       }
@@ -84,22 +86,7 @@ public final class VectorRecallCheck {
       truth[i] = exact.topK(qs.get(i).vector(), 10);
     }
     double exactMicros = timeMicros(queries, i -> exact.topK(qs.get(i).vector(), 10));
-    InMemoryEmbeddingStore<TextSegment> lc4j = VectorSearchBenchmark.langChain4jStore(corpus);
-    dev.langchain4j.data.embedding.Embedding[] lq =
-        new dev.langchain4j.data.embedding.Embedding[queries];
-    for (int i = 0; i < queries; i++) {
-      lq[i] = dev.langchain4j.data.embedding.Embedding.from(qs.get(i).vector());
-    }
-    double lc4jMicros =
-        timeMicros(
-            queries,
-            i ->
-                lc4j.search(
-                    EmbeddingSearchRequest.builder()
-                        .queryEmbedding(lq[i])
-                        .maxResults(10)
-                        .minScore(0.0)
-                        .build()));
+    double lc4jMicros = langChain4j ? langChain4jMicros(corpus, qs) : Double.NaN;
     System.out.printf(
         Locale.ROOT,
         "size=%d quantized=%b queries=%d: exact scan %.0f us, LangChain4j in-memory %.0f us%n",
@@ -172,5 +159,24 @@ public final class VectorRecallCheck {
       throw new AssertionError("no result");
     }
     return elapsed / 1e3 / n;
+  }
+
+  /** The mean latency of LangChain4j's in-memory store on the same queries. */
+  private static double langChain4jMicros(SyntheticCorpus corpus, List<SyntheticCorpus.Query> qs) {
+    InMemoryEmbeddingStore<TextSegment> lc4j = VectorSearchBenchmark.langChain4jStore(corpus);
+    dev.langchain4j.data.embedding.Embedding[] lq =
+        new dev.langchain4j.data.embedding.Embedding[qs.size()];
+    for (int i = 0; i < qs.size(); i++) {
+      lq[i] = dev.langchain4j.data.embedding.Embedding.from(qs.get(i).vector());
+    }
+    return timeMicros(
+        qs.size(),
+        i ->
+            lc4j.search(
+                EmbeddingSearchRequest.builder()
+                    .queryEmbedding(lq[i])
+                    .maxResults(10)
+                    .minScore(0.0)
+                    .build()));
   }
 }
