@@ -13,11 +13,12 @@ import java.util.function.Consumer;
  *
  * <h2>Design note</h2>
  *
- * <p><b>One log.</b> Capture appends every accepted event here before it is queued; remember,
- * update and forget will write through the same log. One log gives one sequence order for
- * everything the library accepted, one recovery path and one place to group fsyncs, instead of a
- * journal per feature that each recover, rotate and fsync on their own. The journal therefore knows
- * nothing about its payloads: a record is a kind byte the caller defines and bytes it encoded.
+ * <p><b>One log.</b> Capture appends every accepted event here before it is queued; the embedded
+ * store's remember, update and forget write through the same log ({@code LoggedStore}). One log
+ * gives one sequence order for everything the library accepted, one recovery path and one place to
+ * group fsyncs, instead of a journal per feature that each recover, rotate and fsync on their own.
+ * The journal therefore knows nothing about its payloads: a record is a kind byte the caller
+ * defines and bytes it encoded.
  *
  * <p><b>Durability without fsync.</b> {@link #append} hands the whole frame to the kernel in one
  * {@code write()} and returns. Once that call returns, the bytes are in the operating system's page
