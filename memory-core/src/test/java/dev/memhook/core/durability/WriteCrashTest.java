@@ -23,7 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
 class WriteCrashTest {
 
   private static final int KILLS = 20;
+
+  /** Kills at a random moment of the child's start rather than of its writing. */
+  private static final int EARLY_KILLS = 3;
+
+  /** Writes the child's main thread acknowledges before a later kill's clock starts. */
+  private static final int MIN_MAIN_WRITES = 10;
 
   @TempDir Path dir;
 
@@ -56,14 +64,15 @@ class WriteCrashTest {
     long seed = Seeds.seed();
     Random random = new Random(seed);
     for (int kill = 0; kill < KILLS; kill++) {
-      // the first kills come early, while the child is still replaying or just started
-      long killAfterMillis = kill < 3 ? random.nextInt(400) : 100 + random.nextInt(2_000);
-      int lines = runAndKill(random.nextLong(), "k" + kill + "x", killAfterMillis, seed);
+      // the first kills come at a random moment of the child's start: opening, replaying the
+      // previous kill's log, or its first writes; the others once it is writing
+      boolean early = kill < EARLY_KILLS;
+      long killAfterMillis = early ? 300 + random.nextInt(2_500) : random.nextInt(2_000);
+      int lines = runAndKill(random.nextLong(), "k" + kill + "x", early, killAfterMillis, seed);
       try (MemoryService memory = open()) {
         check(memory, "after kill " + kill + " (" + lines + " acknowledged)" + Seeds.replay(seed));
       }
     }
-    assertTrue(remembered.size() > 100, "the children wrote little: " + remembered.size());
     assertFalse(acknowledgedBatches.isEmpty(), "no batch was acknowledged");
     assertFalse(forgotten.isEmpty(), "no forget was acknowledged");
   }
@@ -145,7 +154,15 @@ class WriteCrashTest {
   /** Next id to previous id, to forget the versions a forget erases with the latest. */
   private final Map<String, String> previousOf = new HashMap<>();
 
-  private int runAndKill(long childSeed, String run, long killAfterMillis, long seed)
+  /**
+   * Runs a child and SIGKILLs it: {@code early}, {@code killAfterMillis} after it started, whatever
+   * it is doing (opening, replaying, writing); otherwise {@code killAfterMillis} after its main
+   * thread acknowledged {@value #MIN_MAIN_WRITES} writes, so that every round writes something
+   * however slow the machine is.
+   *
+   * @return how many writes the child acknowledged
+   */
+  private int runAndKill(long childSeed, String run, boolean early, long killAfterMillis, long seed)
       throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -157,27 +174,41 @@ class WriteCrashTest {
     command.add(run);
     Path errors = Files.createTempFile("write-crash-child", ".err");
     Process child = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+    AtomicBoolean killed = new AtomicBoolean();
+    if (early) {
+      CompletableFuture.delayedExecutor(killAfterMillis, TimeUnit.MILLISECONDS)
+          .execute(
+              () -> {
+                killed.set(true);
+                child.destroyForcibly();
+              });
+    }
     int acknowledged = 0;
-    boolean ready = false;
+    int mainWrites = 0;
     long deadline = Long.MAX_VALUE;
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         if (line.equals("READY")) {
-          ready = true;
+          continue;
+        }
+        record(line);
+        acknowledged += Character.isUpperCase(line.charAt(0)) ? 1 : 0;
+        if (!line.startsWith("R ") || line.contains(" " + run + "m")) {
+          mainWrites++;
+        }
+        if (!early && deadline == Long.MAX_VALUE && mainWrites >= MIN_MAIN_WRITES) {
           deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(killAfterMillis);
-        } else {
-          record(line);
-          acknowledged += Character.isUpperCase(line.charAt(0)) ? 1 : 0;
         }
         if (System.nanoTime() >= deadline) {
+          killed.set(true);
           break;
         }
       }
       child.destroyForcibly();
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-      if (!ready || line == null) {
+      if (!killed.get()) {
         throw new AssertionError(
             "child stopped by itself: " + Files.readString(errors) + Seeds.replay(seed));
       }
