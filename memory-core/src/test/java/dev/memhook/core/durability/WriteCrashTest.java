@@ -11,6 +11,7 @@ import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.Seeds;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -189,7 +190,7 @@ class WriteCrashTest {
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
-      while ((line = out.readLine()) != null) {
+      while ((line = nextLine(out, killed)) != null) {
         if (line.equals("READY")) {
           continue;
         }
@@ -217,6 +218,21 @@ class WriteCrashTest {
       Files.deleteIfExists(errors);
     }
     return acknowledged;
+  }
+
+  /**
+   * The child's next line, or null at its end; a watchdog's kill may close the stream under the
+   * read, which ends it too.
+   */
+  private static String nextLine(BufferedReader out, AtomicBoolean killed) throws IOException {
+    try {
+      return out.readLine();
+    } catch (IOException e) {
+      if (killed.get()) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   private void record(String line) {
