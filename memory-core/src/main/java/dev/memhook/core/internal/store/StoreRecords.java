@@ -51,14 +51,11 @@ final class StoreRecords {
 
   /** One memory and its embedding, encoded for {@link #put}. */
   static byte[] entry(Memory memory, Embedding embedding) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      writeMemory(out, memory);
-      writeVector(out, embedding);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
-    }
-    return bytes.toByteArray();
+    return bytes(
+        out -> {
+          writeMemory(out, memory);
+          writeVector(out, embedding);
+        });
   }
 
   /** Part {@code part} of {@code parts} of the batch {@code batch}: entries from {@link #entry}. */
@@ -289,10 +286,18 @@ final class StoreRecords {
     T read(DataInputStream in) throws IOException;
   }
 
+  /** A record: the format byte, then what {@code writer} writes. */
   private static byte[] encode(Writer writer) {
+    return bytes(
+        out -> {
+          out.writeByte(FORMAT);
+          writer.write(out);
+        });
+  }
+
+  private static byte[] bytes(Writer writer) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(FORMAT);
       writer.write(out);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail

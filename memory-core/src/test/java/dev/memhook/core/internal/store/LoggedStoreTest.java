@@ -16,20 +16,17 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
+import dev.memhook.core.lucene.IndexFiles;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.Seeds;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -255,23 +252,6 @@ class LoggedStoreTest {
   }
 
   private boolean journalHolds(String text) throws IOException {
-    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-    List<Path> files = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.filter(Files::isRegularFile).forEach(files::add);
-    }
-    for (Path f : files) {
-      byte[] bytes = Files.readAllBytes(f);
-      outer:
-      for (int i = 0; i + needle.length <= bytes.length; i++) {
-        for (int j = 0; j < needle.length; j++) {
-          if (bytes[i + j] != needle[j]) {
-            continue outer;
-          }
-        }
-        return true;
-      }
-    }
-    return false;
+    return !IndexFiles.filesContaining(dir, text).isEmpty();
   }
 }
