@@ -69,27 +69,64 @@ public final class BenchStores {
     }
   }
 
+  /** How the segments of a bulk-loaded Lucene index are left before measuring. */
+  public enum Layout {
+    /** What the store's merge policy left after the bulk load. */
+    AS_BUILT("asbuilt"),
+    /**
+     * As built, then left alone until the store's idle merges ({@link
+     * LuceneMemoryStore.Builder#idleMerge}) were done: what a store looks like after a bulk load
+     * and a quiet minute.
+     */
+    SETTLED("settled"),
+    /** {@link LuceneMemoryStore#forceMerge(int) Force-merged} into one segment. */
+    MERGED("merged");
+
+    private final String param;
+
+    Layout(String param) {
+      this.param = param;
+    }
+
+    /**
+     * The layout a benchmark parameter names ({@code asbuilt}, {@code settled}, {@code merged}).
+     */
+    public static Layout of(String param) {
+      for (Layout l : values()) {
+        if (l.param.equals(param)) {
+          return l;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown segments '" + param + "'; known: asbuilt, settled, merged");
+    }
+  }
+
   /**
-   * Store settings that change the index.
+   * Store settings that change the index. Stores opened for measuring never merge while idle, so
+   * that the layout stays what was asked for during a run.
    *
    * @param quantized scalar-quantize vectors (Lucene only)
    * @param efSearch HNSW candidates per vector search (Lucene only); 0 for the store's default
-   * @param merged after the bulk load, {@link LuceneMemoryStore#forceMerge(int) force-merge} the
-   *     index into one segment, as a host would after a bulk import (Lucene only); otherwise the
-   *     segments are what the store's merge policy left
+   * @param layout the segments after the bulk load (Lucene only)
    */
-  public record Settings(boolean quantized, int efSearch, boolean merged) {
+  public record Settings(boolean quantized, int efSearch, Layout layout) {
     /** The store defaults, segments as built. */
-    public static final Settings DEFAULTS = new Settings(false, 0, false);
+    public static final Settings DEFAULTS = new Settings(false, 0, Layout.AS_BUILT);
 
     /** Settings with segments as built. */
     public Settings(boolean quantized, int efSearch) {
-      this(quantized, efSearch, false);
+      this(quantized, efSearch, Layout.AS_BUILT);
     }
 
-    /** These settings, merged into one segment or not. */
+    /** These settings, force-merged into one segment or as built. */
     public Settings withMerged(boolean merged) {
-      return new Settings(quantized, efSearch, merged);
+      return withLayout(merged ? Layout.MERGED : Layout.AS_BUILT);
+    }
+
+    /** These settings with {@code layout}. */
+    public Settings withLayout(Layout layout) {
+      return new Settings(quantized, efSearch, layout);
     }
   }
 
@@ -119,21 +156,23 @@ public final class BenchStores {
           if (!isComplete(dir)) {
             deleteRecursively(dir);
             Path asBuilt =
-                settings.merged()
-                    ? indexDirectory(kind, corpus, scope, space, settings.withMerged(false))
+                settings.layout() != Layout.AS_BUILT
+                    ? indexDirectory(
+                        kind, corpus, scope, space, settings.withLayout(Layout.AS_BUILT))
                     : null;
             if (asBuilt != null && isComplete(asBuilt)) {
               copyIndex(asBuilt, dir); // the same documents: merge a copy rather than index again
-              try (LuceneMemoryStore merging = lucene(dir, settings, false)) {
-                merging.forceMerge(1);
-              }
             } else {
               try (LuceneMemoryStore building = lucene(dir, settings, true)) {
                 fill(building, corpus, scope, space, embeddings);
-                if (settings.merged()) {
-                  building.forceMerge(1);
-                }
               }
+            }
+            if (settings.layout() == Layout.MERGED) {
+              try (LuceneMemoryStore merging = lucene(dir, settings, false)) {
+                merging.forceMerge(1);
+              }
+            } else if (settings.layout() == Layout.SETTLED) {
+              IdleSettling.settle(dir, settings.quantized());
             }
             markComplete(dir);
           }
@@ -164,7 +203,10 @@ public final class BenchStores {
    */
   public static LuceneMemoryStore lucene(Path dir, Settings settings, boolean groupCommit) {
     LuceneMemoryStore.Builder b =
-        LuceneMemoryStore.builder().directory(dir).scalarQuantization(settings.quantized());
+        LuceneMemoryStore.builder()
+            .directory(dir)
+            .scalarQuantization(settings.quantized())
+            .idleMerge(Duration.ZERO);
     if (groupCommit) {
       b.groupCommit(Duration.ofSeconds(1));
     }
@@ -216,7 +258,7 @@ public final class BenchStores {
                 settings.quantized() ? 1 : 0,
                 SyntheticCorpus.GENERATOR_VERSION,
                 LuceneMemoryStore.INDEX_FORMAT)
-            + (settings.merged() ? "-merged" : "");
+            + (settings.layout() == Layout.AS_BUILT ? "" : "-" + settings.layout().param);
     return base.resolve(name);
   }
 

@@ -60,17 +60,18 @@ public final class HookBreakdown {
     int size = 100_000;
     int queries = 300;
     String embedderName = "djl-int8-1t";
-    boolean merged = false;
+    BenchStores.Layout layout = BenchStores.Layout.AS_BUILT;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         case "--embedder" -> embedderName = args[++i];
-        case "--force-merge" -> merged = true;
+        case "--force-merge" -> layout = BenchStores.Layout.MERGED;
+        case "--settled" -> layout = BenchStores.Layout.SETTLED;
         default ->
             throw new IllegalArgumentException(
                 "usage: HookBreakdown [--size N] [--queries N] [--embedder hashing|djl-int8|djl-int8-1t|djl-bge|djl-e5]"
-                    + " [--force-merge]");
+                    + " [--force-merge|--settled]");
       }
     }
     Scope scope = HookOverheadBenchmark.SCOPE;
@@ -84,7 +85,7 @@ public final class HookBreakdown {
             scope,
             model.space(),
             new HookOverheadBenchmark.BatchedEmbeddings(model, corpus),
-            BenchStores.Settings.DEFAULTS.withMerged(merged));
+            BenchStores.Settings.DEFAULTS.withLayout(layout));
     HookOptions hookOptions =
         HookOptions.builder().scope(scope).recallTimeout(Duration.ofSeconds(10)).build();
     int depth = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
@@ -101,7 +102,7 @@ public final class HookBreakdown {
           "%s, embedder %s%s, %d questions per part%n",
           corpus,
           embedderName,
-          merged ? ", index force-merged into one segment" : "",
+          layout == BenchStores.Layout.AS_BUILT ? "" : ", segments " + layout,
           queries);
       StepTimes.header(out);
       StepTimes.time(out, "embed the question", 0, queries, i -> model.embedQuery(question.get()));

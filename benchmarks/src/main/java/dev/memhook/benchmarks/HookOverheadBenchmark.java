@@ -93,7 +93,7 @@ public class HookOverheadBenchmark {
   public String executor;
 
   /**
-   * Lucene segments: {@code asbuilt} or {@code merged} (see {@link
+   * Lucene segments: {@code asbuilt}, {@code settled} or {@code merged} (see {@link
    * RecallLatencyBenchmark#segments}).
    */
   @Param({"asbuilt"})
@@ -122,7 +122,7 @@ public class HookOverheadBenchmark {
               SCOPE,
               model.space(),
               vectors,
-              BenchStores.Settings.DEFAULTS.withMerged(RecallLatencyBenchmark.merged(segments)));
+              BenchStores.Settings.DEFAULTS.withLayout(BenchStores.Layout.of(segments)));
       // what recall and injection cost on a fixed corpus: capture would add each invocation's
       // user message to the cached index
       Memhook.Builder builder = Memhook.builder().store(memoryStore).embedder(model).noCapture();

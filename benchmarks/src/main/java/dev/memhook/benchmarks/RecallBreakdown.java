@@ -58,16 +58,17 @@ public final class RecallBreakdown {
     int size = 100_000;
     int queries = 1_000;
     String storeName = "lucene";
-    boolean merged = false;
+    BenchStores.Layout layout = BenchStores.Layout.AS_BUILT;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         case "--store" -> storeName = args[++i];
-        case "--force-merge" -> merged = true;
+        case "--force-merge" -> layout = BenchStores.Layout.MERGED;
+        case "--settled" -> layout = BenchStores.Layout.SETTLED;
         default ->
             throw new IllegalArgumentException(
-                "usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory] [--force-merge]");
+                "usage: RecallBreakdown [--size N] [--queries N] [--store lucene|memory] [--force-merge|--settled]");
       }
     }
     Scope scope = RecallLatencyBenchmark.SCOPE;
@@ -92,7 +93,7 @@ public final class RecallBreakdown {
             scope,
             space,
             corpus::embedding,
-            BenchStores.Settings.DEFAULTS.withMerged(merged));
+            BenchStores.Settings.DEFAULTS.withLayout(layout));
     int depth = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
     Embedding[] vectors = qs.stream().map(q -> Embedding.of(q.vector())).toArray(Embedding[]::new);
     // For the getAll step: per question, the 10 best vector hits that no other call of the step
@@ -113,7 +114,7 @@ public final class RecallBreakdown {
         "%s, store %s%s, %d queries%n",
         corpus,
         storeName,
-        merged ? " (force-merged into one segment)" : "",
+        layout == BenchStores.Layout.AS_BUILT ? "" : " (segments " + layout + ")",
         queries);
     StepTimes.header(out);
     StepTimes.time(

@@ -83,8 +83,9 @@ public class RecallLatencyBenchmark {
   public String mode;
 
   /**
-   * Lucene segments: {@code asbuilt} (what the store's merge policy left after the bulk load) or
-   * {@code merged} (force-merged into one, as after a bulk import).
+   * Lucene segments: {@code asbuilt} (what the store's merge policy left after the bulk load),
+   * {@code settled} (then merged by the store's idle merges) or {@code merged} (force-merged into
+   * one, as after a bulk import); see {@link BenchStores.Layout}.
    */
   @Param({"asbuilt"})
   public String segments;
@@ -110,21 +111,10 @@ public class RecallLatencyBenchmark {
             SCOPE,
             space,
             corpus::embedding,
-            BenchStores.Settings.DEFAULTS.withMerged(merged(segments)));
+            BenchStores.Settings.DEFAULTS.withLayout(BenchStores.Layout.of(segments)));
     service =
         Memhook.builder().store(memoryStore).embedder(built).recallOptions(options(mode)).build();
     check(corpus);
-  }
-
-  /** Whether {@code segments} asks for a force-merged index. */
-  static boolean merged(String segments) {
-    return switch (segments) {
-      case "asbuilt" -> false;
-      case "merged" -> true;
-      default ->
-          throw new IllegalArgumentException(
-              "unknown segments '" + segments + "'; known: asbuilt, merged");
-    };
   }
 
   /** The recall options of {@code mode}. */

@@ -68,7 +68,7 @@ public final class VectorRecallCheck {
     List<SyntheticCorpus.Query> qs = corpus.queries(11, queries);
     EmbeddingSpace space =
         new EmbeddingSpace("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
-    BenchStores.Settings base = new BenchStores.Settings(quantized, 0, forceMerge);
+    BenchStores.Settings base = new BenchStores.Settings(quantized, 0, layout(forceMerge));
     long t0 = System.nanoTime();
     BenchStores.open(BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, base)
         .close();
@@ -100,7 +100,8 @@ public final class VectorRecallCheck {
     System.out.println("|---|---|---|---|---|");
     for (int ef : efs) {
       try (MemoryStore store =
-          BenchStores.lucene(dir, new BenchStores.Settings(quantized, ef, forceMerge), false)) {
+          BenchStores.lucene(
+              dir, new BenchStores.Settings(quantized, ef, layout(forceMerge)), false)) {
         store.attach(space);
         Embedding[] mq = new Embedding[queries];
         for (int i = 0; i < queries; i++) {
@@ -178,5 +179,9 @@ public final class VectorRecallCheck {
                     .maxResults(10)
                     .minScore(0.0)
                     .build()));
+  }
+
+  private static BenchStores.Layout layout(boolean forceMerge) {
+    return forceMerge ? BenchStores.Layout.MERGED : BenchStores.Layout.AS_BUILT;
   }
 }

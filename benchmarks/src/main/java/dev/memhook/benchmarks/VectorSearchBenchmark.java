@@ -70,8 +70,8 @@ public class VectorSearchBenchmark {
   public int efSearch;
 
   /**
-   * Lucene segments (memhook-lucene only): {@code asbuilt} or {@code merged}, as in {@link
-   * RecallLatencyBenchmark}.
+   * Lucene segments (memhook-lucene only): {@code asbuilt}, {@code settled} or {@code merged}, as
+   * in {@link RecallLatencyBenchmark}.
    */
   @Param({"asbuilt"})
   public String segments;
@@ -116,7 +116,7 @@ public class VectorSearchBenchmark {
                 SCOPE,
                 space,
                 corpus::embedding,
-                new BenchStores.Settings(false, efSearch, RecallLatencyBenchmark.merged(segments)));
+                new BenchStores.Settings(false, efSearch, BenchStores.Layout.of(segments)));
         memhookQueries = new Embedding[QUERIES];
         for (int i = 0; i < QUERIES; i++) {
           memhookQueries[i] = Embedding.of(queryVectors[i]);

@@ -111,6 +111,11 @@ final class FreshSearchers implements Closeable {
     writeGeneration.incrementAndGet();
   }
 
+  /** How many writes (and merges) were counted: a number that changes when the index does. */
+  long writesCounted() {
+    return writeGeneration.get();
+  }
+
   /**
    * Runs {@code action} on a searcher that reflects every write counted before this call.
    *

@@ -371,6 +371,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   @Override
   public void close() {
+    parts.idleMerges().close();
     if (parts.writes().close()) {
       LOG.debug("closed {}", parts.location());
     }

@@ -4,6 +4,7 @@ import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.time.Duration;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
@@ -35,7 +36,11 @@ import org.slf4j.LoggerFactory;
  * @param searchers the searchers over {@code writer}
  */
 record OpenIndex(
-    Directory directory, IndexWriter writer, IndexMetadata metadata, FreshSearchers searchers) {
+    Directory directory,
+    IndexWriter writer,
+    IndexMetadata metadata,
+    FreshSearchers searchers,
+    IdleMerges idleMerges) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
 
   /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
@@ -82,11 +87,12 @@ record OpenIndex(
       dir =
           settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
       OpenErrors.checkCommit(dir, location);
-      writer = new IndexWriter(dir, config(settings, schema));
+      IdleMerges idle = new IdleMerges(settings.idleMerge(), settings.maxSegmentMB(), location);
+      writer = new IndexWriter(dir, config(settings, schema, idle));
       IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
       searchers = new FreshSearchers(writer, location);
       searchers.checkIntegrity();
-      return new OpenIndex(dir, writer, metadata, searchers);
+      return new OpenIndex(dir, writer, metadata, searchers, idle);
     } catch (IOException e) {
       closeQuietly(searchers, writer, dir);
       throw OpenErrors.of(e, location, false);
@@ -110,7 +116,12 @@ record OpenIndex(
       try {
         IndexMetadata metadata =
             IndexMetadata.readOnly(reader.getIndexCommit().getUserData(), location);
-        return new OpenIndex(dir, null, metadata, new FreshSearchers(reader, location));
+        return new OpenIndex(
+            dir,
+            null,
+            metadata,
+            new FreshSearchers(reader, location),
+            new IdleMerges(Duration.ZERO, 1, location));
       } catch (IOException | RuntimeException e) {
         reader.close();
         throw e;
@@ -124,7 +135,8 @@ record OpenIndex(
     }
   }
 
-  private static IndexWriterConfig config(StoreSettings settings, IndexSchema schema) {
+  private static IndexWriterConfig config(
+      StoreSettings settings, IndexSchema schema, IdleMerges idle) {
     KnnVectorsFormat vectors =
         settings.scalarQuantization()
             ? new Lucene99HnswScalarQuantizedVectorsFormat(
@@ -141,7 +153,8 @@ record OpenIndex(
         // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
         // committed
         .setCommitOnClose(true)
-        .setMergePolicy(Expunge.policy(mergePolicy)) // forget erases: see Expunge
+        // forget erases (Expunge); a quiet store merges down to few segments (IdleMerges)
+        .setMergePolicy(idle.policy(Expunge.policy(mergePolicy)))
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
         .setCodec(
             new Lucene912Codec() {

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param records the read cache of records
  * @param writes the write path: lock, commits, close
  * @param unreadable the damaged records found so far
+ * @param idleMerges the merges of a quiet store, started; closed before {@code writes}
  */
 record StoreParts(
     String location,
@@ -24,7 +25,8 @@ record StoreParts(
     StoreSearches searches,
     RecordCache records,
     WritePath writes,
-    UnreadableRecords unreadable) {
+    UnreadableRecords unreadable,
+    IdleMerges idleMerges) {
 
   /**
    * Opens the index {@code s} describes and wires the parts over it.
@@ -53,6 +55,7 @@ record StoreParts(
     WritePath writes =
         new WritePath(
             index.writer(), index.directory(), searchers, records, location, s.groupCommit());
+    index.idleMerges().start(index.writer(), writes, searchers);
     MemoryDocuments documents =
         new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());
     return new StoreParts(
@@ -63,6 +66,7 @@ record StoreParts(
         searches,
         records,
         writes,
-        unreadable);
+        unreadable,
+        index.idleMerges());
   }
 }

@@ -41,6 +41,12 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
    */
   public static final double DEFAULT_MAX_SEGMENT_MB = 16;
 
+  /**
+   * How long a writable store must see no write before it merges its segments down to as few as
+   * {@link #DEFAULT_MAX_SEGMENT_MB maxSegmentMB} allows (see {@code IdleMerges}).
+   */
+  public static final Duration DEFAULT_IDLE_MERGE = Duration.ofSeconds(30);
+
   /** Memory records kept decoded in the read cache. */
   public static final long DEFAULT_CACHE_SIZE = 10_000;
 
@@ -71,6 +77,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   private int efSearch = DEFAULT_EF_SEARCH;
   private boolean scalarQuantization;
   private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
+  private Duration idleMerge = DEFAULT_IDLE_MERGE;
   private float exactWeight = DEFAULT_EXACT_WEIGHT;
   private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
   private float shaBoost = DEFAULT_SHA_BOOST;
@@ -193,6 +200,29 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   }
 
   /**
+   * How long the store must see no write before it merges its segments down to as few as {@link
+   * #maxSegmentMB} allows: {@code ceil(index size / maxSegmentMB)}, each at most 1.25 times the
+   * larger of the cap and the index size divided by that count. Every search visits every segment,
+   * so a store that has settled searches faster; the merges run in the background (reads and writes
+   * go on), are committed when done, and are aborted by {@link LuceneMemoryStore#close()} (the next
+   * quiet period redoes them). Default {@link #DEFAULT_IDLE_MERGE}; {@link Duration#ZERO} turns it
+   * off. A read-only store never merges.
+   *
+   * @throws NullPointerException if {@code delay} is null
+   * @throws IllegalArgumentException if {@code delay} is negative or longer than a day
+   */
+  public LuceneMemoryStore.Builder idleMerge(Duration delay) {
+    Objects.requireNonNull(delay, "delay");
+    checkUnset("idleMerge");
+    if (delay.isNegative() || delay.compareTo(Duration.ofDays(1)) > 0) {
+      throw new IllegalArgumentException(
+          "idleMerge delay must be between 0 (off) and one day, got " + delay);
+    }
+    this.idleMerge = delay;
+    return recorded("idleMerge");
+  }
+
+  /**
    * The weight of {@code field} in text search, in steps of 0.25 (rounded to the nearest); 0 leaves
    * it out. Defaults are on {@link SearchField}. Weights apply when memories are indexed: the index
    * records them, and opening it with other weights throws {@link IncompatibleStoreException}
@@ -304,6 +334,11 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
 
   double maxSegmentMB() {
     return maxSegmentMB;
+  }
+
+  /** The idle time before merging; zero: never. */
+  Duration idleMerge() {
+    return idleMerge;
   }
 
   float exactWeight() {

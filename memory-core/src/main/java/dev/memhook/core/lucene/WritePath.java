@@ -403,15 +403,38 @@ final class WritePath {
 
   /** The group-commit task. */
   private void commitPending() {
+    commitQuietly(false, "group commit");
+  }
+
+  /**
+   * Commits what an idle merge changed (and any write pending) and refreshes the searchers to the
+   * merged segments; a failure is logged, not kept: the next commit covers the merge. See {@link
+   * IdleMerges}.
+   */
+  void commitMerged() {
+    if (commitQuietly(true, "commit after an idle merge")) {
+      searchers.countWrite();
+      try {
+        searchers.refreshIfStale();
+      } catch (IOException | AlreadyClosedException e) {
+        LOG.debug("refreshing the {} after an idle merge failed; the next read retries", location);
+      }
+    }
+  }
+
+  /** Commits unless closed or failed (or clean, unless {@code evenIfClean}); never throws. */
+  private boolean commitQuietly(boolean evenIfClean, String what) {
     writeLock.lock();
     try {
-      if (!dirty || writeFailure != null || closed.get()) {
-        return;
+      if ((!dirty && !evenIfClean) || writeFailure != null || closed.get() || writer == null) {
+        return false;
       }
       writer.commit();
       dirty = false;
+      return true;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("group commit of the {} failed; will retry: {}", location, e.toString());
+      LOG.warn("{} of the {} failed; will retry: {}", what, location, e.toString());
+      return false;
     } finally {
       writeLock.unlock();
     }

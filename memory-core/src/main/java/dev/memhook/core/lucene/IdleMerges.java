@@ -1,0 +1,209 @@
+package dev.memhook.core.lucene;
+
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.lucene.index.FilterMergePolicy;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MergePolicy;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.SegmentReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Merges a writable index down to as few segments as its size cap allows once nobody has written to
+ * it for a while: the read-mostly half of the merge policy.
+ *
+ * <h2>Design note</h2>
+ *
+ * Every search visits every segment, so a store searches fastest with few of them. Lucene's {@code
+ * TieredMergePolicy} merges as writes flush segments, and its size cap ({@link
+ * LuceneMemoryStore.Builder#maxSegmentMB}, which bounds what one forget rewrites) makes it leave
+ * many segments between half the cap and the cap: it does not merge segments that large. Once the
+ * store has seen no write for {@code delay}, this class asks the writer for a forced merge down to
+ * the fewest segments the cap allows, {@code ceil(index size / cap)}; the tiered policy builds
+ * segments of at most 1.25 times {@code max(cap, size / count)} for it, so the forget bound moves
+ * by that factor at most. The merges run on Lucene's merge threads while reads and writes go on;
+ * when they are done, the result is committed and the searchers refreshed. A write during the
+ * merges does not stop them; the next quiet period looks again. {@link #close()} aborts the merges
+ * it asked for, so closing a store never waits for a long idle merge: its work is redone in the
+ * next quiet period after the store reopens.
+ *
+ * <p>Thread-safe: one daemon thread checks, the store's threads only note writes (through the
+ * searchers' write count) and close.
+ */
+final class IdleMerges {
+  private static final Logger LOG = LoggerFactory.getLogger(IdleMerges.class);
+
+  /** Longest time between two checks; shorter delays check four times per delay. */
+  private static final long MAX_TICK_MILLIS = 5_000;
+
+  private final Duration delay;
+  private final double maxSegmentMB;
+  private final String location;
+
+  /** The merges a forced merge of this class started, to abort on close. */
+  private final Set<MergePolicy.OneMerge> started = ConcurrentHashMap.newKeySet();
+
+  /** Whether the forced merges the writer asks the policy for now are this class's. */
+  private volatile boolean merging;
+
+  private ScheduledExecutorService timer;
+  private IndexWriter writer;
+  private WritePath writes;
+  private FreshSearchers searchers;
+
+  // Confined to the timer thread.
+  private long lastWrites = -1;
+  private long quietSince;
+  private long settledAt = -1;
+
+  /**
+   * @param delay how long the store must see no write before merging; zero turns merging off
+   * @param maxSegmentMB the merge policy's size cap
+   * @param location what log messages call the index
+   */
+  IdleMerges(Duration delay, double maxSegmentMB, String location) {
+    this.delay = delay;
+    this.maxSegmentMB = maxSegmentMB;
+    this.location = location;
+  }
+
+  /**
+   * {@code policy}, recording the merges of the forced merges this class starts, so that {@link
+   * #close()} can abort them; every decision is {@code policy}'s.
+   */
+  MergePolicy policy(MergePolicy policy) {
+    return new FilterMergePolicy(policy) {
+      @Override
+      public MergeSpecification findForcedMerges(
+          SegmentInfos infos,
+          int maxSegmentCount,
+          Map<SegmentCommitInfo, Boolean> segmentsToMerge,
+          MergeContext context)
+          throws IOException {
+        MergeSpecification spec =
+            super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+        if (merging && spec != null) {
+          started.addAll(spec.merges);
+        }
+        return spec;
+      }
+    };
+  }
+
+  /** Starts checking, unless merging is off. */
+  void start(IndexWriter writer, WritePath writes, FreshSearchers searchers) {
+    if (delay.isZero() || writer == null) {
+      return;
+    }
+    this.writer = writer;
+    this.writes = writes;
+    this.searchers = searchers;
+    long tick = Math.max(10, Math.min(MAX_TICK_MILLIS, delay.toMillis() / 4));
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            new ThreadFactoryBuilder()
+                .setNameFormat("memhook-lucene-idle-merge")
+                .setDaemon(true)
+                .build());
+    timer.scheduleWithFixedDelay(this::check, tick, tick, TimeUnit.MILLISECONDS);
+  }
+
+  /** One check on the timer thread; never throws (that would end the schedule). */
+  private void check() {
+    try {
+      if (merging) {
+        finishWhenDone();
+        return;
+      }
+      long writesNow = searchers.writesCounted();
+      long now = System.nanoTime();
+      if (writesNow != lastWrites) {
+        lastWrites = writesNow;
+        quietSince = now;
+        return;
+      }
+      if (writesNow == settledAt || now - quietSince < delay.toNanos()) {
+        return;
+      }
+      settledAt = writesNow;
+      int target = mergeTarget();
+      if (target > 0) {
+        merging = true;
+        writer.forceMerge(target, false);
+        LOG.debug("idle: merging the {} down to {} segments", location, target);
+      }
+    } catch (IOException | RuntimeException e) {
+      merging = false;
+      if (writes.isClosed()) {
+        return; // closed under the check (Lucene's AlreadyClosedException, the store's own)
+      }
+      LOG.warn(
+          "merging the idle {} failed; searches go on over more segments, and the next quiet"
+              + " period tries again: {}",
+          location,
+          e.toString());
+    }
+  }
+
+  /**
+   * The segment count to merge down to, or 0 if the searcher already sees no more segments than
+   * that: {@code ceil(size / cap)}, at least 1.
+   */
+  private int mergeTarget() {
+    return searchers.withSearcher(
+        s -> {
+          long bytes = 0;
+          for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            if (leaf.reader() instanceof SegmentReader segment) {
+              bytes += segment.getSegmentInfo().sizeInBytes();
+            }
+          }
+          int segments = s.getIndexReader().leaves().size();
+          int target = (int) Math.max(1, Math.ceil(bytes / (maxSegmentMB * 1024 * 1024)));
+          return segments > target ? target : 0;
+        });
+  }
+
+  /** Once the writer has no merge running or pending: commits and refreshes the searchers. */
+  private void finishWhenDone() {
+    if (writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
+      return;
+    }
+    merging = false;
+    started.clear();
+    writes.commitMerged();
+    settledAt = searchers.writesCounted(); // the commit's own count is not a write
+    LOG.debug("idle: merged the {}", location);
+  }
+
+  /**
+   * Stops checking and aborts the merges this class started (Lucene drops an aborted merge's
+   * partial files); the store then closes without waiting for them. Idempotent.
+   */
+  void close() {
+    if (timer == null) {
+      return;
+    }
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (MergePolicy.OneMerge merge : started) {
+      merge.setAborted();
+    }
+    started.clear();
+  }
+}
