@@ -9,6 +9,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -22,12 +31,12 @@ import org.apache.lucene.store.FSDirectory;
  * What the store's text search costs next to Lucene's own BM25 on the same index: the questions of
  * {@link RecallLatencyBenchmark}'s corpus through {@code searchText(k=50)} (analysis into three
  * variants, the score ceiling, the scope filter, reading the hits' ids), against a plain
- * disjunction of the question's lower-cased words on the content field run by an {@link
- * IndexSearcher} of its own (top 50, Lucene's defaults). Medians and p99 over the measured block,
- * after a warm-up block.
+ * disjunction of the question's words, stemmed as the store stems them, on the same searchable
+ * field, run by an {@link IndexSearcher} of its own (top 50, Lucene's default BM25). Medians and
+ * p99 over the measured block, after a warm-up block.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.TextSearchCost [--size N] [--queries N] [--force-merge]
+ * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.TextSearchCost [--size N] [--queries N] [--force-merge|--settled]
  * </pre>
  *
  * For a profile of the store's side, run it with {@code
@@ -40,17 +49,18 @@ public final class TextSearchCost {
   public static void main(String[] args) throws IOException {
     int size = 100_000;
     int queries = 2_000;
-    boolean merged = false;
+    BenchStores.Layout layout = BenchStores.Layout.AS_BUILT;
     boolean onlyStore = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
-        case "--force-merge" -> merged = true;
+        case "--force-merge" -> layout = BenchStores.Layout.MERGED;
+        case "--settled" -> layout = BenchStores.Layout.SETTLED;
         case "--only-store" -> onlyStore = true;
         default ->
             throw new IllegalArgumentException(
-                "usage: TextSearchCost [--size N] [--queries N] [--force-merge] [--only-store]");
+                "usage: TextSearchCost [--size N] [--queries N] [--force-merge|--settled] [--only-store]");
       }
     }
     Scope scope = RecallLatencyBenchmark.SCOPE;
@@ -62,7 +72,7 @@ public final class TextSearchCost {
         PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
     EmbeddingSpace space = eb.build().space();
-    BenchStores.Settings settings = BenchStores.Settings.DEFAULTS.withMerged(merged);
+    BenchStores.Settings settings = BenchStores.Settings.DEFAULTS.withLayout(layout);
     Path dir = BenchStores.indexDirectory(BenchStores.Kind.LUCENE, corpus, scope, space, settings);
     double[] store = new double[queries];
     try (MemoryStore s =
@@ -90,25 +100,81 @@ public final class TextSearchCost {
       System.out.printf(Locale.ROOT, "segments %d%n", reader.leaves().size());
       for (int i = 0; i < 2 * queries; i++) {
         long t = System.nanoTime();
-        searcher.search(plainQuery(qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
+        searcher.search(
+            plainQuery(PLAIN, qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
         if (i >= queries) {
           plain[i - queries] = (System.nanoTime() - t) / 1e6;
         }
       }
     }
     print("plain BM25 disjunction (top 50)", plain);
-  }
-
-  private static BooleanQuery plainQuery(String text) {
-    BooleanQuery.Builder b = new BooleanQuery.Builder();
-    List<String> seen = new ArrayList<>();
-    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-      if (!w.isEmpty() && !seen.contains(w)) {
-        seen.add(w);
-        b.add(new TermQuery(new Term("text", w)), Occur.SHOULD);
+    double[] split = new double[queries];
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+      IndexSearcher searcher = new IndexSearcher(reader);
+      for (int i = 0; i < 2 * queries; i++) {
+        long t = System.nanoTime();
+        searcher.search(
+            plainQuery(SPLIT, qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
+        if (i >= queries) {
+          split[i - queries] = (System.nanoTime() - t) / 1e6;
+        }
       }
     }
+    print("plain BM25, identifiers split", split);
+  }
+
+  /**
+   * The question's words as the store's content analysis spells them (lower-cased, Porter-stemmed,
+   * English stop words left out, as the store leaves out function words), one SHOULD clause each.
+   */
+  private static BooleanQuery plainQuery(Analyzer analyzer, String text) throws IOException {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    List<String> seen = new ArrayList<>();
+    try (TokenStream ts = analyzer.tokenStream("text", text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        String w = term.toString();
+        if (!seen.contains(w)) {
+          seen.add(w);
+          b.add(new TermQuery(new Term("text", w)), Occur.SHOULD);
+        }
+      }
+      ts.end();
+    }
     return b.build();
+  }
+
+  /** Standard tokenizer, lower case, English stop words, Porter stemming. */
+  private static final Analyzer PLAIN = analyzer(false);
+
+  /**
+   * {@link #PLAIN} with identifiers also split into their words ({@code RouterReplicaHandler} gives
+   * {@code router}, {@code replica}, {@code handler} beside the whole), as the store's code-aware
+   * analysis splits them, with Lucene's own word-delimiter filter.
+   */
+  private static final Analyzer SPLIT = analyzer(true);
+
+  private static Analyzer analyzer(boolean splitIdentifiers) {
+    return new Analyzer() {
+      @Override
+      protected TokenStreamComponents createComponents(String field) {
+        StandardTokenizer source = new StandardTokenizer();
+        TokenStream s = source;
+        if (splitIdentifiers) {
+          s =
+              new WordDelimiterGraphFilter(
+                  s,
+                  WordDelimiterGraphFilter.GENERATE_WORD_PARTS
+                      | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE
+                      | WordDelimiterGraphFilter.PRESERVE_ORIGINAL,
+                  null);
+        }
+        s = new LowerCaseFilter(s);
+        s = new StopFilter(s, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+        return new TokenStreamComponents(source, new PorterStemFilter(s));
+      }
+    };
   }
 
   private static void print(String what, double[] ms) {

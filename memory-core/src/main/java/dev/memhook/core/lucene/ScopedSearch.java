@@ -66,38 +66,6 @@ final class ScopedSearch {
   }
 
   /**
-   * Whether some latest memory of {@code scope} holds {@code term}: the term's postings intersected
-   * with the scope's, segment by segment, stopping at the first live document in both. Deleted
-   * documents, older versions and other scopes do not count.
-   */
-  static boolean anyInScope(IndexSearcher searcher, Term term, Scope scope) throws IOException {
-    Term live = new Term(F_LIVE, scope.value());
-    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-      LeafReader reader = leaf.reader();
-      PostingsEnum withTerm = reader.postings(term, PostingsEnum.NONE);
-      PostingsEnum inScope = withTerm == null ? null : reader.postings(live, PostingsEnum.NONE);
-      if (inScope == null) {
-        continue;
-      }
-      Bits liveDocs = reader.getLiveDocs();
-      int doc = withTerm.nextDoc();
-      int other = inScope.nextDoc();
-      while (doc != DocIdSetIterator.NO_MORE_DOCS && other != DocIdSetIterator.NO_MORE_DOCS) {
-        if (doc < other) {
-          doc = withTerm.advance(other);
-        } else if (other < doc) {
-          other = inScope.advance(doc);
-        } else if (liveDocs == null || liveDocs.get(doc)) {
-          return true;
-        } else {
-          doc = withTerm.nextDoc();
-        }
-      }
-    }
-    return false;
-  }
-
-  /**
    * The best {@code k} hits of the scoring {@code query} among the latest memories of {@code
    * scope}.
    */

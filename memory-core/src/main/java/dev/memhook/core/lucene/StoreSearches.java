@@ -47,8 +47,7 @@ final class StoreSearches {
 
   /**
    * The text hits and, from the same searcher, the query's ceiling: the sum of boost times idf over
-   * the query's terms that the scope holds, which no BM25 score reaches (see {@link
-   * TextQueryBuilder#ceiling}).
+   * the query's terms that the scope holds, which no BM25 score reaches (see {@link TextCeiling}).
    */
   TextHits text(Scope scope, String query, int k) {
     Query text = textQueries.build(query);
@@ -57,8 +56,9 @@ final class StoreSearches {
     }
     return searchers.withSearcher(
         s -> {
-          List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, text, scope, k), k);
-          return new TextHits(hits, hits.isEmpty() ? 0 : TextQueryBuilder.ceiling(s, text, scope));
+          Query bound = TextCeiling.bind(s, text); // each term looked up once: see TextCeiling
+          List<StoreHit> hits = HitReader.hits(s, ScopedSearch.top(s, bound, scope, k), k);
+          return new TextHits(hits, hits.isEmpty() ? 0 : TextCeiling.of(s, bound, scope));
         });
   }
 

@@ -5,30 +5,25 @@ import static dev.memhook.core.lucene.IndexSchema.F_SHA;
 import static dev.memhook.core.lucene.IndexSchema.F_TEXT;
 import static dev.memhook.core.lucene.IndexSchema.F_TEXT_EXACT;
 
-import dev.memhook.api.Scope;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer;
 import dev.memhook.core.internal.index.CodeAwareAnalyzer.PositionedTerm;
 import dev.memhook.core.internal.index.SimpleTokens;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
-import org.apache.lucene.search.CollectionStatistics;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 
 /**
- * Turns the plain text of a text search into its Lucene query, and bounds what that query can score
- * in a given index (its ceiling).
+ * Turns the plain text of a text search into its Lucene query ({@link TextCeiling} bounds what that
+ * query can score in a given index).
  *
  * <p>The text is analysed by the index's own chains, never parsed as query syntax, into one flat
  * disjunction that Lucene's MaxScore/WAND scoring can skip in: a term query per distinct term on
@@ -91,85 +86,6 @@ final class TextQueryBuilder {
     addTerms(any, F_SHA, hexTerms, shaBoost);
     BooleanQuery q = any.build();
     return q.clauses().isEmpty() ? null : q;
-  }
-
-  /**
-   * The ceiling of a query {@link #build} made, for the latest memories of {@code scope} in the
-   * index {@code searcher} reads: the sum, over its leaf clauses, of boost * idf. Lucene's BM25
-   * scores a term as {@code boost * idf * tf / (tf + k1 * norm)}, which approaches but never
-   * reaches {@code boost * idf} whatever k1 and the weights, so no text score exceeds it.
-   *
-   * <p>What counts depends on the scope's own latest memories, never on what another scope holds,
-   * on superseded versions or on deletions not yet merged away (it once did, and a write to any
-   * scope could move a recall across the relevance gate's floors):
-   *
-   * <ul>
-   *   <li>a term of the content field that the scope holds counts Lucene's idf (store-wide
-   *       statistics, as the scores use); one the scope lacks counts as if one document held it, as
-   *       rare as a match could have been: a word of the question that the scope lacks is evidence
-   *       that the scope cannot answer it;
-   *   <li>an exact-form or SHA term counts only if the scope holds it: those clauses rank among
-   *       memories that match already, and a missing exact form (a plural, say) says nothing about
-   *       the topic;
-   *   <li>a phrase counts the sum of its terms' idf, as Lucene scores it, and nothing if the scope
-   *       lacks one of them: it cannot match there.
-   * </ul>
-   */
-  static double ceiling(IndexSearcher searcher, Query query, Scope scope) throws IOException {
-    return ceiling(searcher, query, scope, 1.0);
-  }
-
-  private static double ceiling(IndexSearcher searcher, Query q, Scope scope, double boost)
-      throws IOException {
-    if (q instanceof BoostQuery b) {
-      return ceiling(searcher, b.getQuery(), scope, boost * b.getBoost());
-    }
-    if (q instanceof BooleanQuery bq) {
-      double sum = 0;
-      for (BooleanClause c : bq.clauses()) {
-        if (c.getOccur() == Occur.SHOULD || c.getOccur() == Occur.MUST) {
-          sum += ceiling(searcher, c.getQuery(), scope, boost);
-        }
-      }
-      return sum;
-    }
-    if (q instanceof TermQuery tq) {
-      return boost * idf(searcher, tq.getTerm(), scope);
-    }
-    if (q instanceof PhraseQuery pq) {
-      double sum = 0;
-      for (Term t : pq.getTerms()) {
-        if (!inScope(searcher, t, scope)) {
-          return 0;
-        }
-        sum += idf(searcher, t, true);
-      }
-      return boost * sum;
-    }
-    throw new IllegalStateException("unexpected query in a text query: " + q.getClass().getName());
-  }
-
-  /** What {@code term} counts in the ceiling, by the rules of {@link #ceiling}. */
-  private static double idf(IndexSearcher searcher, Term term, Scope scope) throws IOException {
-    return idf(searcher, term, inScope(searcher, term, scope));
-  }
-
-  /** {@link #idf(IndexSearcher, Term, Scope)} once it is known whether the scope holds the term. */
-  private static double idf(IndexSearcher searcher, Term term, boolean held) throws IOException {
-    if (!held && !term.field().equals(F_TEXT)) {
-      return 0;
-    }
-    CollectionStatistics stats = searcher.collectionStatistics(term.field());
-    long docCount = stats == null ? 0 : stats.docCount();
-    int docFreq = held ? searcher.getIndexReader().docFreq(term) : 1;
-    // BM25's idf as Lucene computes it
-    return (float) Math.log(1 + (Math.max(docCount, docFreq) - docFreq + 0.5D) / (docFreq + 0.5D));
-  }
-
-  private static boolean inScope(IndexSearcher searcher, Term term, Scope scope)
-      throws IOException {
-    return searcher.getIndexReader().docFreq(term) > 0
-        && ScopedSearch.anyInScope(searcher, term, scope);
   }
 
   /**
