@@ -46,6 +46,7 @@ final class ExitCode {
         5  forget not confirmed: declined, or no terminal and no --yes
         6  malformed import file: the line is named, nothing was stored
         7  other failure
+      memhook hook always exits 0.
       Environment: MEMHOOK_DIR, the store directory when --dir is not given.""";
 
   private ExitCode() {}

@@ -34,7 +34,8 @@ import picocli.CommandLine.Command;
       ExportCommand.class,
       ImportCommand.class,
       DoctorCommand.class,
-      CompactCommand.class
+      CompactCommand.class,
+      HookCommand.class
     })
 public final class MemhookCli implements Runnable {
 
@@ -65,7 +66,10 @@ public final class MemhookCli implements Runnable {
         (e, arguments) -> {
           context.err().println("memhook: " + e.getMessage());
           context.err().println("Try 'memhook " + commandPath(e.getCommandLine()) + " --help'.");
-          return ExitCode.USAGE;
+          // a hook never fails the agent's step, not even when it is misconfigured
+          return e.getCommandLine().getCommand() instanceof HookCommand
+              ? ExitCode.OK
+              : ExitCode.USAGE;
         });
     cli.setExecutionExceptionHandler((e, commandLine, parsed) -> failed(e, context));
     return cli.execute(args);
