@@ -35,7 +35,8 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       DoctorCommand.class,
       CompactCommand.class,
-      HookCommand.class
+      HookCommand.class,
+      McpCommand.class
     })
 public final class MemhookCli implements Runnable {
 

@@ -209,11 +209,12 @@ class HookCommandTest {
     return texts.stream().anyMatch(t -> t.contains(part));
   }
 
+  /** The ids of the "- id (type) title: summary" lines of an additional context. */
   private static List<MemoryId> ids(String context) {
-    Matcher m = Pattern.compile("mem_[0-9a-z]{26}").matcher(context);
+    Matcher m = Pattern.compile("(?m)^- (\\S+) \\(").matcher(context);
     List<MemoryId> out = new java.util.ArrayList<>();
     while (m.find()) {
-      out.add(MemoryId.of(m.group()));
+      out.add(MemoryId.of(m.group(1)));
     }
     return out;
   }
