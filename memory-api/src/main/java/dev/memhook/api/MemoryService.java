@@ -146,6 +146,44 @@ public interface MemoryService extends AutoCloseable {
   ExportResult export(Consumer<? super Memory> sink);
 
   /**
+   * Hands every readable forget record to {@code sink}, of every scope, in no particular order:
+   * with {@link #export}, everything a backup needs; see {@link
+   * dev.memhook.api.spi.MemoryStore#exportForgotten}.
+   *
+   * @return how many records were handed over
+   * @throws UnsupportedOperationException if the store cannot list its forget records
+   */
+  long exportForgotten(Consumer<? super ForgetRecord> sink);
+
+  /**
+   * Puts back what {@link #export} and {@link #exportForgotten} handed out (from a backup, or
+   * another store): each memory keeps its id, version, supersedes link, latest flag and times, and
+   * each forget record is kept as the audit of a memory this store does not hold. Unlike {@link
+   * #rememberAll}, nothing is derived or renumbered, so an export restored into an empty store
+   * exports again equal. Every text is sanitized as a draft's is, so a memory that holds what this
+   * service's redaction removes comes back without it. Memories are embedded in batches and stored
+   * one batch per store write, as by {@link #rememberAll}; {@code progress} is told after each
+   * batch of memories and after the forget records, on the calling thread.
+   *
+   * <p>A memory whose id the store holds is replaced. A forget record whose id the store holds as a
+   * memory is skipped (restoring it would forget that memory). Not atomic: if it fails, the batches
+   * reported stay stored. Meant for a store nobody else writes meanwhile.
+   *
+   * @param memories memories as exported, any versions of any scopes
+   * @param forgotten forget records as exported
+   * @param progress told after each stored batch; its total counts memories and forget records
+   * @return how many forget records were skipped because their id is held as a memory
+   * @throws NullPointerException if an argument or an element is null
+   * @throws IllegalArgumentException naming the index ({@code memories[3]}), if two memories or two
+   *     forget records share an id, a forget record names a memory being restored, or a memory's
+   *     content is empty once sanitized; nothing is stored then
+   * @throws IllegalStateException if the service is closed or read-only
+   * @throws MemoryException if the store or the embedder fails
+   */
+  int restore(
+      List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress);
+
+  /**
    * Captures a lifecycle event: validates it, sanitizes every string of it, writes it to the
    * capture journal and returns; a background pipeline compresses it, stores it as an observation
    * ({@link MemoryType#OBSERVATION}, findable by every signal) and keeps its session's record. It

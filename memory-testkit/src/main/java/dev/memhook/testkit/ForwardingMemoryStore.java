@@ -115,6 +115,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    return delegate.exportForgotten(sink);
+  }
+
+  @Override
   public long unreadableRecords() {
     return delegate.unreadableRecords();
   }

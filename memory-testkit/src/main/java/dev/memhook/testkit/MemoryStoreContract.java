@@ -251,6 +251,7 @@ public abstract class MemoryStoreContract implements StoreWriteContract, StoreSe
     assertThrows(NullPointerException.class, () -> store.delete(null, audit));
     assertThrows(NullPointerException.class, () -> store.delete(v1.id(), null));
     assertThrows(NullPointerException.class, () -> store.forgotten(null));
+    assertThrows(NullPointerException.class, () -> store.exportForgotten(null));
     assertThrows(NullPointerException.class, () -> store.searchText(null, "x", 3));
     assertThrows(NullPointerException.class, () -> store.searchText(A, null, 3));
     assertThrows(NullPointerException.class, () -> store.searchVector(null, vector(1), 3));
@@ -284,6 +285,7 @@ public abstract class MemoryStoreContract implements StoreWriteContract, StoreSe
         IllegalStateException.class,
         () -> store.delete(m1.id(), new ForgetRecord(m1.id(), A, "alice", "why", T0)));
     assertThrows(IllegalStateException.class, () -> store.forgotten(A));
+    assertThrows(IllegalStateException.class, () -> store.exportForgotten(r -> {}));
     assertThrows(IllegalStateException.class, () -> store.searchText(A, "x", 3));
     assertThrows(IllegalStateException.class, () -> store.searchVector(A, vector(1), 3));
     assertThrows(

@@ -203,6 +203,20 @@ public interface StoreWriteContract {
     assertEquals(List.of(inB), store.forgotten(B));
   }
 
+  @Test
+  default void exportForgotten_handsOverTheRecordsOfEveryScope_alsoOneWithNoMemoryLeft() {
+    MemoryStore store = store();
+    store.put(memory("a1", A, "kept"), vector(1));
+    store.put(memory("a2", A, "forgotten"), vector(2));
+    store.put(memory("b1", B, "the last of its scope"), vector(3));
+    ForgetRecord inA = new ForgetRecord(MemoryId.of("a2"), A, "alice", "r", T0.plusSeconds(1));
+    ForgetRecord inB = new ForgetRecord(MemoryId.of("b1"), B, "bob", "r", T0.plusSeconds(2));
+    assertEquals(2, store.deleteAll(List.of(inA, inB)));
+    Set<ForgetRecord> exported = new java.util.HashSet<>();
+    assertEquals(2, store.exportForgotten(exported::add));
+    assertEquals(Set.of(inA, inB), exported);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // export
 

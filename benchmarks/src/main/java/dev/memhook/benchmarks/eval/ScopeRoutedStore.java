@@ -151,6 +151,17 @@ final class ScopeRoutedStore implements MemoryStore {
   }
 
   @Override
+  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    Objects.requireNonNull(sink, "sink");
+    ensureOpen();
+    long exported = 0;
+    for (MemoryStore store : new ArrayList<>(byScope.values())) {
+      exported += store.exportForgotten(sink);
+    }
+    return exported;
+  }
+
+  @Override
   public long unreadableRecords() {
     ensureOpen();
     long unreadable = 0;

@@ -169,6 +169,23 @@ public interface MemoryStore extends AutoCloseable {
   }
 
   /**
+   * Hands every readable forget record this store keeps to {@code sink}, of every scope, in no
+   * particular order: the audit half of an {@link #export}, so that a backup keeps who forgot what
+   * and when, also in a scope with no memory left. An unreadable record is skipped and counted as
+   * {@link #export} does; an exception from {@code sink} stops it and is thrown as is.
+   *
+   * <p>The default throws {@link UnsupportedOperationException}, as {@link #export} does: a store
+   * that cannot list its records cannot export them.
+   *
+   * @return how many records were handed to {@code sink}
+   * @throws UnsupportedOperationException if this store cannot list its forget records
+   */
+  default long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " cannot list its forget records, so it cannot export them");
+  }
+
+  /**
    * How many stored records this store has found unreadable (damaged) since it opened, each counted
    * once: records that reads of several memories and {@link #export} skip, and whose {@link #get}
    * throws {@link dev.memhook.api.MemoryStoreException}. A number to monitor: 0 in a healthy store;

@@ -74,6 +74,7 @@ public final class LocalMemoryService implements MemoryService {
   private final MemoryIntake intake;
   private final MemoryWrites writes;
   private final BatchImport imports;
+  private final Restore restores;
   private final Clock clock;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
@@ -134,6 +135,7 @@ public final class LocalMemoryService implements MemoryService {
     this.warmUp = new RecallWarmUp(engine);
     this.writes = new MemoryWrites(this.store, embedder, intake);
     this.imports = new BatchImport(this.store, embedder, intake);
+    this.restores = new Restore(this.store, embedder, intake);
     try {
       this.store.attach(embedder.space());
       storage.replay();
@@ -173,6 +175,16 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(progress, "progress");
     checkOpen();
     return imports.rememberAll(drafts, progress);
+  }
+
+  @Override
+  public int restore(
+      List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress) {
+    Objects.requireNonNull(memories, "memories");
+    Objects.requireNonNull(forgotten, "forgotten");
+    Objects.requireNonNull(progress, "progress");
+    checkOpen();
+    return restores.restore(memories, forgotten, progress);
   }
 
   @Override
@@ -275,6 +287,13 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(sink, "sink");
     checkOpen();
     return store.export(sink);
+  }
+
+  @Override
+  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    Objects.requireNonNull(sink, "sink");
+    checkOpen();
+    return store.exportForgotten(sink);
   }
 
   @Override

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -209,6 +210,36 @@ final class HitReader {
     }
     records.sort(Comparator.comparing(ForgetRecord::at).thenComparing(r -> r.id().value()));
     return List.copyOf(records);
+  }
+
+  /**
+   * Hands every readable audit record of every scope to {@code sink}, in index order; an unreadable
+   * one is reported and skipped.
+   *
+   * @return how many were handed over
+   */
+  long exportForgotten(IndexSearcher searcher, Consumer<? super ForgetRecord> sink)
+      throws IOException {
+    Query q = new TermQuery(new Term(F_KIND, KIND_AUDIT));
+    int n = searcher.count(q);
+    if (n == 0) {
+      return 0;
+    }
+    StoredFields stored = searcher.storedFields();
+    long handed = 0;
+    for (ScoreDoc sd : searcher.search(q, n).scoreDocs) {
+      String text = stored.document(sd.doc, JSON_ONLY).get(F_JSON);
+      ForgetRecord record;
+      try {
+        record = json.readForget(text);
+      } catch (RuntimeException e) {
+        unreadable.report("an audit record", e);
+        continue;
+      }
+      sink.accept(record);
+      handed++;
+    }
+    return handed;
   }
 
   /**

@@ -346,6 +346,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     return parts.searches().export(sink);
   }
 
+  /** Hands every readable forget record, of every scope, to {@code sink}, in no set order. */
+  @Override
+  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    Objects.requireNonNull(sink, "sink");
+    parts.writes().ensureOpen();
+    return parts.searches().exportForgotten(sink);
+  }
+
   /**
    * The stored records found unreadable (damaged) since the store opened, each counted once, with
    * the documents of segments a read-only open left out: a number to monitor, 0 in a healthy index.

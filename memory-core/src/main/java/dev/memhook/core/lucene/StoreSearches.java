@@ -94,6 +94,11 @@ final class StoreSearches {
     return searchers.withSearcher(s -> reader.forgotten(s, scope));
   }
 
+  /** Every readable audit record to {@code sink}; see {@link HitReader#exportForgotten}. */
+  long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    return searchers.withSearcher(s -> reader.exportForgotten(s, sink));
+  }
+
   /** Every readable memory to {@code sink}; see {@link Export}. */
   ExportResult export(Consumer<? super Memory> sink) {
     ExportResult found = searchers.withSearcher(s -> Export.run(s, reader, sink));

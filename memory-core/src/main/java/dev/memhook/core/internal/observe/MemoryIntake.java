@@ -76,6 +76,33 @@ public final class MemoryIntake {
     return build(draft, MemoryId.random(), previous.version() + 1, previous.id(), null);
   }
 
+  /**
+   * {@code memory} with every text sanitized and cut as a draft's is, and everything else kept: a
+   * memory restored from an export keeps its id, version and times.
+   *
+   * @throws IllegalArgumentException if its content is empty once sanitized
+   */
+  public Memory restored(Memory memory) {
+    String content = clean(memory.content());
+    checkArgument(
+        !FieldText.isOnlyPrivate(content),
+        "content of %s is empty after sanitizing; nothing was stored",
+        memory.id());
+    Map<String, String> attributes = attributes(memory.attributes());
+    return memory.toBuilder()
+        .content(FieldText.cutEnd(content, MemoryDraft.MAX_CONTENT))
+        .title(FieldText.cutEnd(clean(memory.title()), MemoryDraft.MAX_TITLE))
+        .summary(FieldText.cutEnd(clean(memory.summary()), MemoryDraft.MAX_SUMMARY))
+        .context(FieldText.cutStart(clean(memory.context()), MemoryDraft.MAX_CONTEXT))
+        .sourceSession(optional(memory.sourceSession(), MemoryDraft.MAX_SESSION))
+        .origin(origin(memory.origin()))
+        .attributes(attributes)
+        .concepts(normalizeConcepts(memory.concepts()))
+        .files(normalizeFiles(memory.files()))
+        .sourcePins(pins(memory.sourcePins()))
+        .build();
+  }
+
   /** Who asked for a forget and why, sanitized: what each {@link ForgetRecord} of it says. */
   public record ForgetRequest(String actor, String reason, Instant at) {
     /** The audit record of forgetting {@code memory}. */

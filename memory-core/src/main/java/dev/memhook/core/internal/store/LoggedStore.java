@@ -262,6 +262,11 @@ public final class LoggedStore implements MemoryStore {
   }
 
   @Override
+  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
+    return store.exportForgotten(sink);
+  }
+
+  @Override
   public long unreadableRecords() {
     return store.unreadableRecords();
   }

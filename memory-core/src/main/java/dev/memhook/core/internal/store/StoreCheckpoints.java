@@ -101,9 +101,14 @@ final class StoreCheckpoints {
     }
   }
 
-  /** Stops the periodic checkpoint and waits for one in progress. */
+  /**
+   * Stops the periodic checkpoint and waits for one in progress. Never by interrupting it: an
+   * interrupt during Lucene's file I/O closes the channel in use (the index lock's too), which
+   * fails the commit as a tragedy and leaves the writer unable to commit at close.
+   */
   void stop() {
-    thread.shutdownNow();
+    thread.shutdown(); // cancels the waiting checkpoints (the policy set above), lets a running one
+    // end
     try {
       thread.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

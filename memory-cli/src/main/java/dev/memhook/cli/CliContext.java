@@ -1,0 +1,33 @@
+package dev.memhook.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a run of {@code memhook} talks to: its standard streams, its environment and its terminal,
+ * so that tests run commands in process. Immutable; every component is non-null.
+ *
+ * @param in standard input
+ * @param out standard output: results
+ * @param err standard error: messages, progress
+ * @param env the environment ({@code MEMHOOK_DIR}, {@code USER})
+ * @param terminal where to ask for confirmation
+ */
+record CliContext(
+    InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal) {
+
+  CliContext {
+    Objects.requireNonNull(in, "in");
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(err, "err");
+    env = Map.copyOf(Objects.requireNonNull(env, "env"));
+    Objects.requireNonNull(terminal, "terminal");
+  }
+
+  /** The process's own. */
+  static CliContext system() {
+    return new CliContext(System.in, System.out, System.err, System.getenv(), Terminal.system());
+  }
+}

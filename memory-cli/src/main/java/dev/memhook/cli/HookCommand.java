@@ -1,0 +1,216 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.HookType;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code memhook hook}: a coding agent's lifecycle hook. Reads one hook payload on standard input
+ * ({@link HookPayload}), spools it for capture ({@link HookSpool}), and for {@code SessionStart}
+ * and {@code UserPromptSubmit} answers on standard output with the agent's context-injection field,
+ * {@code {"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}}, holding the summaries
+ * of the memories that matter, each with its id, each offered at most once per session ({@link
+ * OfferedMemories}). Always exits 0: whatever fails is reported by {@link HookLog} and the agent's
+ * step goes on.
+ *
+ * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why. The
+ * other events open the store, take in the spool, and close it, which also lets capture process
+ * what it was given.
+ */
+@Command(
+    name = "hook",
+    description =
+        "Run as a coding agent's hook: read one hook payload (Claude Code's format) on standard"
+            + " input, capture it, and for SessionStart and UserPromptSubmit print the memories"
+            + " that matter as hookSpecificOutput.additionalContext. Always exits 0; problems go"
+            + " to standard error and DIR/hook.log.")
+final class HookCommand implements Callable<Integer> {
+  /** The largest payload read; a larger one is not captured. */
+  static final int MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+  /** The events that open the store: those that answer, and those that end a turn or more. */
+  private static final Set<HookType> OPEN_STORE =
+      EnumSet.of(
+          HookType.SESSION_START,
+          HookType.PROMPT_SUBMIT,
+          HookType.AGENT_RESPONSE,
+          HookType.SUBAGENT_STOP,
+          HookType.PRE_COMPACT,
+          HookType.SESSION_END);
+
+  @ParentCommand MemhookCli root;
+  @Mixin StoreOptions store;
+
+  @Option(
+      names = "--scope",
+      paramLabel = "SCOPE",
+      description = "The scope captured into and recalled from. Default: ${DEFAULT-VALUE}.")
+  Scope scope = Scope.DEFAULT;
+
+  @Option(
+      names = "--context-limit",
+      paramLabel = "N",
+      description = "At most N memories offered per event (1-20). Default: ${DEFAULT-VALUE}.")
+  int contextLimit = 5;
+
+  @Override
+  public Integer call() {
+    CliContext context = root.context();
+    Path dir = store.directory(context);
+    HookLog log = new HookLog(context.err(), dir);
+    try {
+      handle(context, dir, log);
+    } catch (CliException e) {
+      log.warn(e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      log.warn(e.toString());
+    }
+    return ExitCode.OK;
+  }
+
+  private void handle(CliContext context, Path dir, HookLog log) throws IOException {
+    if (contextLimit < 1 || contextLimit > 20) {
+      throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
+    }
+    byte[] input = readBounded(context.in());
+    if (input == null) {
+      log.warn("the hook input is over " + MAX_INPUT_BYTES + " bytes: not captured");
+      return;
+    }
+    JsonNode payload;
+    try {
+      payload = JsonRecords.MAPPER.readTree(new String(input, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      log.warn("the hook input is not JSON; not captured");
+      return;
+    }
+    HookPayload.Prepared event = HookPayload.prepare(payload, Instant.now());
+    HookSpool spool = new HookSpool(dir);
+    if (event.event().isPresent()) {
+      spool.add(event.event().get());
+    } else {
+      log.warn(event.wireName() + " carries no assistant text: not captured");
+    }
+    if (!OPEN_STORE.contains(event.type())) {
+      return;
+    }
+    boolean answers =
+        event.type() == HookType.SESSION_START || event.type() == HookType.PROMPT_SUBMIT;
+    String session = payload.path("session_id").asText(payload.path("sessionId").asText(""));
+    MemoryService memory;
+    try {
+      memory = store.openWritable(context, scope, true);
+      spool.drain(memory, log);
+    } catch (CliException e) {
+      if (!answers) {
+        log.warn(e.getMessage() + "; the event waits in the spool");
+        return;
+      }
+      memory = store.openReadOnly(context); // held by another process: answer from its commit
+    }
+    try (MemoryService open = memory) {
+      if (answers && !session.isBlank()) {
+        answer(context, dir, open, event, payload, session);
+      }
+    }
+  }
+
+  private void answer(
+      CliContext context,
+      Path dir,
+      MemoryService memory,
+      HookPayload.Prepared event,
+      JsonNode payload,
+      String session)
+      throws IOException {
+    OfferedMemories book = new OfferedMemories(dir, session);
+    Set<MemoryId> offered = book.offered();
+    List<Memory> candidates = new ArrayList<>();
+    if (event.type() == HookType.PROMPT_SUBMIT) {
+      String prompt = payload.path("prompt").asText("");
+      if (prompt.isBlank()) {
+        return;
+      }
+      int limit = Math.min(RecallQuery.MAX_LIMIT, contextLimit * 4);
+      for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
+        candidates.add(r.memory());
+      }
+    } else {
+      memory.export(
+          m -> {
+            if (m.latest() && m.scope().equals(scope)) {
+              candidates.add(m);
+            }
+          });
+      // distilled memories before raw observations, then the newest
+      candidates.sort(
+          Comparator.comparing((Memory m) -> m.type() == MemoryType.OBSERVATION)
+              .thenComparing(Memory::createdAt, Comparator.reverseOrder()));
+    }
+    List<Memory> chosen = new ArrayList<>();
+    for (Memory m : candidates) {
+      if (chosen.size() < contextLimit
+          && !session.equals(m.sourceSession())
+          && !offered.contains(m.id())) {
+        chosen.add(m);
+      }
+    }
+    if (chosen.isEmpty()) {
+      return;
+    }
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    out.putObject("hookSpecificOutput")
+        .put("hookEventName", event.wireName())
+        .put("additionalContext", render(chosen));
+    JsonRecords.print(context.out(), out);
+    book.add(chosen.stream().map(Memory::id).toList());
+  }
+
+  static String render(List<Memory> memories) {
+    StringBuilder sb =
+        new StringBuilder(
+            "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
+                + " title: summary. If a get_memory tool is available, it returns one in full by"
+                + " id.\n");
+    for (Memory m : memories) {
+      sb.append("- ")
+          .append(m.id())
+          .append(" (")
+          .append(JsonRecords.lower(m.type()))
+          .append(") ")
+          .append(m.title())
+          .append(": ")
+          .append(m.summary().replace('\n', ' '))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** All of {@code in}, or null if it holds more than {@link #MAX_INPUT_BYTES}. */
+  private static byte[] readBounded(InputStream in) throws IOException {
+    byte[] bytes = in.readNBytes(MAX_INPUT_BYTES + 1);
+    return bytes.length > MAX_INPUT_BYTES ? null : bytes;
+  }
+}

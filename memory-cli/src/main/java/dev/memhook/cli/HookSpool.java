@@ -1,0 +1,107 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.ObserveResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The hook's inbox: one file per captured event in {@code <store>/}{@value #DIRECTORY}, written
+ * without opening the store, and taken into the store, oldest first, by whichever hook run next
+ * opens it for writing.
+ *
+ * <h2>Design note</h2>
+ *
+ * A tool event needs no answer, and opening the store costs a JVM run most of its time (the index,
+ * the journal, the embedding model). So {@code memhook hook} spools every event and opens the store
+ * only for the events that answer or that end a turn; a store held by another process is no failure
+ * either, the events wait in the spool. Files are named by time and a random suffix and appear by
+ * an atomic rename, so a reader never sees half of one; a drained file is deleted after {@code
+ * observeJson} returned, and capture stores an event delivered twice once (by its id, or its
+ * session, type, time and content), so a crash between the two costs nothing.
+ *
+ * <p>Not thread-safe within one process; safe across processes.
+ */
+final class HookSpool {
+  static final String DIRECTORY = "hook-spool";
+  static final String REJECTED = "rejected";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path dir;
+
+  HookSpool(Path storeDirectory) {
+    this.dir = storeDirectory.resolve(DIRECTORY);
+  }
+
+  /** Writes {@code event} to the spool. */
+  void add(ObjectNode event) throws IOException {
+    Files.createDirectories(dir);
+    byte[] suffix = new byte[6];
+    RANDOM.nextBytes(suffix);
+    Instant now = Instant.now();
+    String name =
+        String.format(
+            "%012d%09d-%s.json",
+            now.getEpochSecond(), now.getNano(), HexFormat.of().formatHex(suffix));
+    Path tmp = dir.resolve(name + ".partial");
+    Files.writeString(tmp, JsonRecords.MAPPER.writeValueAsString(event), StandardCharsets.UTF_8);
+    try {
+      Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, dir.resolve(name));
+    }
+  }
+
+  /**
+   * Hands every spooled event to {@code memory}, oldest first. An event capture rejects as invalid
+   * is moved to {@value #REJECTED} and reported through {@code log}; draining stops at the first
+   * event capture sheds (its queue is full), which stays for the next run.
+   *
+   * @return how many events were taken in
+   */
+  int drain(MemoryService memory, HookLog log) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> all = Files.list(dir)) {
+      all.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().forEach(files::add);
+    }
+    int taken = 0;
+    for (Path f : files) {
+      String json;
+      try {
+        json = Files.readString(f, StandardCharsets.UTF_8);
+      } catch (NoSuchFileException gone) {
+        continue; // another run drained it
+      }
+      try {
+        if (memory.observeJson(json) == ObserveResult.SHED) {
+          log.warn("capture is full; " + (files.size() - taken) + " events wait in the spool");
+          return taken;
+        }
+      } catch (IllegalArgumentException e) {
+        Path rejected = dir.resolve(REJECTED);
+        Files.createDirectories(rejected);
+        Files.move(f, rejected.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        log.warn("event " + f.getFileName() + " rejected by capture: " + e.getMessage());
+        continue;
+      }
+      Files.deleteIfExists(f);
+      taken++;
+    }
+    return taken;
+  }
+}

@@ -1,0 +1,207 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.ImportProgress;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Scope;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code memhook import}: puts an {@code export} file into a store, ids, versions and forget
+ * records as they were ({@link MemoryService#restore}), embedding in batches with a progress bar.
+ *
+ * <h2>Design note</h2>
+ *
+ * The file is read twice. The first pass parses and checks every line and stores nothing, so a
+ * malformed line fails the import naming it before anything is written; the second stores the
+ * memories in chunks of {@value #CHUNK}, so a large file is never held in memory at once.
+ */
+@Command(
+    name = "import",
+    description =
+        "Import an export file (JSON Lines) into the store, creating it if needed: ids, versions"
+            + " and forget records are kept. Every line is checked before anything is stored."
+            + " Writes: the store must not be open in another process.")
+final class ImportCommand implements Callable<Integer> {
+  /** Memories per {@link MemoryService#restore} call: a few embedding batches each. */
+  static final int CHUNK = 2048;
+
+  @ParentCommand MemhookCli root;
+  @Mixin StoreOptions store;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The file export wrote.")
+  Path file;
+
+  @Override
+  public Integer call() throws IOException {
+    CliContext context = root.context();
+    List<ForgetRecord> forgotten = new ArrayList<>();
+    int memories = check(forgotten);
+    int total = memories + forgotten.size();
+    ProgressBar bar = new ProgressBar(context.err());
+    int skipped;
+    try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, true);
+        BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      List<Memory> chunk = new ArrayList<>(CHUNK);
+      int[] done = {0};
+      String line;
+      while ((line = in.readLine()) != null) {
+        JsonNode n = JsonRecords.MAPPER.readTree(line);
+        if (ExportFormat.MEMORY.equals(n.path(ExportFormat.RECORD).asText())) {
+          chunk.add(JsonRecords.readMemory(n));
+          if (chunk.size() == CHUNK) {
+            store(memory, chunk, List.of(), done, total, bar);
+          }
+        }
+      }
+      store(memory, chunk, List.of(), done, total, bar);
+      skipped = store(memory, List.of(), forgotten, done, total, bar);
+    } finally {
+      bar.finish();
+    }
+    if (store.json) {
+      ObjectNode n = JsonRecords.MAPPER.createObjectNode();
+      n.put("memories", memories);
+      n.put("forgotten", forgotten.size() - skipped);
+      n.put("skippedForgotten", skipped);
+      JsonRecords.print(context.out(), n);
+    } else {
+      context
+          .out()
+          .println(
+              "imported "
+                  + memories
+                  + " memories and "
+                  + (forgotten.size() - skipped)
+                  + " forget records"
+                  + (skipped > 0
+                      ? "; " + skipped + " forget records skipped (the store holds those memories)"
+                      : ""));
+    }
+    return ExitCode.OK;
+  }
+
+  /** Restores one chunk, reporting overall progress; empties {@code chunk}. */
+  private static int store(
+      MemoryService memory,
+      List<Memory> chunk,
+      List<ForgetRecord> records,
+      int[] done,
+      int total,
+      ProgressBar bar) {
+    if (chunk.isEmpty() && records.isEmpty()) {
+      return 0;
+    }
+    int before = done[0];
+    int skipped =
+        memory.restore(
+            List.copyOf(chunk),
+            records,
+            p -> {
+              done[0] = before + p.stored();
+              bar.accept(new ImportProgress(done[0], total, p.elapsed()));
+            });
+    done[0] = before + chunk.size() + records.size();
+    if (!chunk.isEmpty()) {
+      chunk.clear();
+    }
+    return skipped;
+  }
+
+  /**
+   * Parses and checks every line, keeping the forget records.
+   *
+   * @return the number of memories
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) naming the first bad line
+   */
+  private int check(List<ForgetRecord> forgotten) throws IOException {
+    Set<MemoryId> ids = new HashSet<>();
+    int memories = 0;
+    int number = 0;
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        number++;
+        try {
+          JsonNode n = JsonRecords.MAPPER.readTree(line);
+          if (n == null || !n.isObject()) {
+            throw new IllegalArgumentException("not a JSON object");
+          }
+          String kind = n.path(ExportFormat.RECORD).asText("");
+          if (number == 1) {
+            checkHeader(n, kind);
+            continue;
+          }
+          MemoryId id;
+          switch (kind) {
+            case ExportFormat.MEMORY -> {
+              id = JsonRecords.readMemory(n).id();
+              memories++;
+            }
+            case ExportFormat.FORGOTTEN -> {
+              ForgetRecord r = JsonRecords.readForgotten(n);
+              forgotten.add(r);
+              id = r.id();
+            }
+            default ->
+                throw new IllegalArgumentException(
+                    "field 'record' must be memory or forgotten, got '" + kind + "'");
+          }
+          if (!ids.add(id)) {
+            throw new IllegalArgumentException("id " + id + " appears twice in the file");
+          }
+        } catch (JsonProcessingException e) {
+          throw bad(number, "not valid JSON (" + e.getOriginalMessage() + ")");
+        } catch (IllegalArgumentException | NullPointerException e) {
+          throw bad(number, e.getMessage());
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw new CliException(ExitCode.USAGE, "no such file: " + file);
+    }
+    if (number == 0) {
+      throw bad(1, "the file is empty; an export starts with a header line");
+    }
+    return memories;
+  }
+
+  private static void checkHeader(JsonNode n, String kind) {
+    if (!ExportFormat.HEADER.equals(kind)
+        || !ExportFormat.FORMAT.equals(n.path("format").asText())) {
+      throw new IllegalArgumentException(
+          "the first line must be the header of a memhook export, {\"record\":\"header\",...}");
+    }
+    if (n.path("version").asInt(-1) != ExportFormat.VERSION) {
+      throw new IllegalArgumentException(
+          "export format version "
+              + n.path("version")
+              + " is not "
+              + ExportFormat.VERSION
+              + "; import it with the Memhook that wrote it");
+    }
+  }
+
+  private CliException bad(int line, String message) {
+    return new CliException(
+        ExitCode.BAD_INPUT, file + " line " + line + ": " + message + "; nothing was imported");
+  }
+}

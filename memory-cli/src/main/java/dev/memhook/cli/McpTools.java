@@ -1,0 +1,277 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryException;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.ObserveResult;
+import dev.memhook.api.Origin;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.ScopedMemory;
+import dev.memhook.api.Session;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The memory tools {@code memhook mcp} serves, all bound to one scope: the model names no scope it
+ * could escape to (a {@code scope} argument, where accepted, must be the bound one), and reads,
+ * forgets and recalls go through {@link MemoryService#scoped}. Every failure, a malformed argument
+ * or the store's, is answered as an MCP tool error ({@code isError: true}) whose text says what was
+ * wrong; nothing reaches the server's loop. Thread-safe as the service is.
+ */
+final class McpTools {
+  static final int MAX_IDS = 20;
+  static final int MAX_RECALL = 20;
+
+  private static final List<String> TYPES =
+      Arrays.stream(MemoryType.values()).map(JsonRecords::lower).toList();
+
+  private final MemoryService memory;
+  private final ScopedMemory scoped;
+  private final Scope scope;
+
+  McpTools(MemoryService memory, Scope scope) {
+    this.memory = memory;
+    this.scope = scope;
+    this.scoped = memory.scoped(scope);
+  }
+
+  List<SyncToolSpecification> specifications() {
+    Map<String, Object> stringArray = Map.of("type", "array", "items", Map.of("type", "string"));
+    return List.of(
+        tool(
+            "memory_recall",
+            "Recall the memories of this project that matter for a question or task, best first:"
+                + " id, type, title and summary of each. Fetch one in full with get_memory.",
+            new ToolSchema()
+                .required("query", "string", "What to recall for: a question, a task, an error.")
+                .optional(
+                    "limit", "integer", "At most this many, 1-" + MAX_RECALL + "; 5 if omitted.")
+                .optional(
+                    "scope", "string", "Optional; must be this server's scope, " + scope + "."),
+            this::recall),
+        tool(
+            "get_memory",
+            "Return memories in full by id (from memory_recall or injected context); with"
+                + " summary=true only their summaries. Ids of other projects are not found.",
+            new ToolSchema()
+                .required(
+                    "ids", withDescription(stringArray, "Memory ids, at most " + MAX_IDS + "."))
+                .optional("summary", "boolean", "Only the summaries; false if omitted."),
+            this::get),
+        tool(
+            "memory_remember",
+            "Remember something durable about this project or its user: a decision, a preference,"
+                + " a fact, a fix. Returns the new memory's id.",
+            new ToolSchema()
+                .required("content", "string", "The full text to remember.")
+                .optional("title", "string", "A short title; derived if omitted.")
+                .optional("summary", "string", "A one-line summary; derived if omitted.")
+                .optional(
+                    "type",
+                    Map.of(
+                        "type",
+                        "string",
+                        "enum",
+                        TYPES,
+                        "description",
+                        "What kind of knowledge it is; fact if omitted."))
+                .optional("concepts", withDescription(stringArray, "Concept tags."))
+                .optional("files", withDescription(stringArray, "File paths it is about."))
+                .optional("importance", "number", "From 0 to 1; 0.5 if omitted."),
+            this::remember),
+        tool(
+            "memory_forget",
+            "Forget a memory of this project by id, with its older versions; leaves an audit"
+                + " record of who asked and why.",
+            new ToolSchema()
+                .required("id", "string", "The memory's id.")
+                .optional("reason", "string", "Why it should be forgotten."),
+            this::forget),
+        tool(
+            "memory_sessions",
+            "The captured sessions of this project, most recent first: id, status, times, first"
+                + " prompt and summary.",
+            new ToolSchema()
+                .optional("limit", "integer", "At most this many, 1-100; 10 if omitted."),
+            this::sessions),
+        tool(
+            "memory_observe",
+            "Capture a lifecycle event of a coding session (a hook payload in Claude Code's"
+                + " format, or Memhook's own event JSON) into this project's memory.",
+            new ToolSchema().required("event", "object", "The event object."),
+            this::observe));
+  }
+
+  private CallToolResult recall(ToolArguments a) {
+    String asked = a.string("scope", null);
+    if (asked != null && !asked.equals(scope.value())) {
+      throw new IllegalArgumentException(
+          "this server is bound to scope " + scope + "; it cannot recall from " + asked);
+    }
+    RecallQuery q =
+        new RecallQuery(scope, a.requiredString("query"), a.integer("limit", 5, 1, MAX_RECALL));
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    ArrayNode list = out.putArray("memories");
+    for (RecalledMemory r : scoped.recall(q).memories()) {
+      list.addObject()
+          .put("id", r.id().value())
+          .put("type", JsonRecords.lower(r.memory().type()))
+          .put("title", r.memory().title())
+          .put("summary", r.memory().summary())
+          .put("score", r.score());
+    }
+    return ok(out);
+  }
+
+  private CallToolResult get(ToolArguments a) {
+    List<String> ids = a.strings("ids", MAX_IDS);
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException("'ids' is required and must hold at least one id");
+    }
+    boolean summaryOnly = a.bool("summary", false);
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    ArrayNode found = out.putArray("memories");
+    ArrayNode notFound = out.putArray("notFound");
+    for (String text : ids) {
+      Optional<Memory> m =
+          MemoryId.isValid(text) ? scoped.get(MemoryId.of(text)) : Optional.empty();
+      if (m.isEmpty()) {
+        notFound.add(text);
+        continue;
+      }
+      ObjectNode o =
+          found
+              .addObject()
+              .put("id", text)
+              .put("type", JsonRecords.lower(m.get().type()))
+              .put("title", m.get().title())
+              .put("summary", m.get().summary());
+      if (!summaryOnly) {
+        o.put("content", m.get().content()).put("createdAt", m.get().createdAt().toString());
+      }
+    }
+    return ok(out);
+  }
+
+  private CallToolResult remember(ToolArguments a) {
+    String type = a.string("type", "fact");
+    MemoryType t;
+    try {
+      t = MemoryType.valueOf(type.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'type' must be one of " + TYPES + ", got " + type);
+    }
+    Memory m =
+        scoped.remember(
+            MemoryDraft.builder(scope, a.requiredString("content"))
+                .type(t)
+                .title(a.string("title", ""))
+                .summary(a.string("summary", ""))
+                .concepts(a.strings("concepts", MemoryDraft.MAX_CONCEPTS))
+                .files(a.strings("files", MemoryDraft.MAX_FILES))
+                .importance(a.number("importance", 0.5, 0, 1))
+                .origin(Origin.agent())
+                .build());
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    out.put("id", m.id().value()).put("title", m.title()).put("summary", m.summary());
+    return ok(out);
+  }
+
+  private CallToolResult forget(ToolArguments a) {
+    String id = a.requiredString("id");
+    if (!MemoryId.isValid(id)
+        || !scoped.forget(MemoryId.of(id), "mcp", a.string("reason", "asked by the model"))) {
+      throw new IllegalArgumentException("no memory with id " + id + " in this project");
+    }
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    out.putArray("forgotten").add(id);
+    return ok(out);
+  }
+
+  private CallToolResult sessions(ToolArguments a) {
+    int limit = a.integer("limit", 10, 1, 100);
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    ArrayNode list = out.putArray("sessions");
+    for (Session s : memory.sessions()) {
+      if (!s.scope().equals(scope) || list.size() >= limit) {
+        continue;
+      }
+      list.addObject()
+          .put("id", s.id())
+          .put("project", s.project())
+          .put("status", JsonRecords.lower(s.status()))
+          .put("startedAt", s.startedAt().toString())
+          .put("lastEventAt", s.lastEventAt().toString())
+          .put("observations", s.observationCount())
+          .put("firstPrompt", s.firstPrompt())
+          .put("summary", s.summary());
+    }
+    return ok(out);
+  }
+
+  private CallToolResult observe(ToolArguments a) {
+    if (!(a.raw("event") instanceof Map<?, ?> event)) {
+      throw new IllegalArgumentException("'event' is required and must be an object");
+    }
+    JsonNode payload = JsonRecords.MAPPER.valueToTree(event);
+    HookPayload.Prepared p = HookPayload.prepare(payload, Instant.now());
+    if (p.event().isEmpty()) {
+      throw new IllegalArgumentException(p.wireName() + " carries no assistant message");
+    }
+    ObserveResult result = memory.observeJson(p.event().get().toString());
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    out.put("result", JsonRecords.lower(result));
+    return ok(out);
+  }
+
+  private SyncToolSpecification tool(
+      String name,
+      String description,
+      ToolSchema schema,
+      Function<ToolArguments, CallToolResult> handler) {
+    return SyncToolSpecification.builder()
+        .tool(Tool.builder(name, schema.toMap()).description(description).build())
+        .callHandler(
+            (exchange, request) -> {
+              try {
+                return handler.apply(new ToolArguments(request.arguments()));
+              } catch (IllegalArgumentException | IllegalStateException | MemoryException e) {
+                return error(e.getMessage());
+              } catch (RuntimeException e) {
+                return error(e.getClass().getSimpleName() + ": " + e.getMessage());
+              }
+            })
+        .build();
+  }
+
+  private static Map<String, Object> withDescription(Map<String, Object> schema, String text) {
+    Map<String, Object> out = new LinkedHashMap<>(schema);
+    out.put("description", text);
+    return out;
+  }
+
+  private static CallToolResult ok(ObjectNode out) {
+    return CallToolResult.builder().addTextContent(out.toString()).isError(false).build();
+  }
+
+  private static CallToolResult error(String message) {
+    return CallToolResult.builder().addTextContent(message).isError(true).build();
+  }
+}

@@ -1,0 +1,159 @@
+package dev.memhook.cli;
+
+import dev.memhook.api.IncompatibleStoreException;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryStoreException;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.core.Memhook;
+import dev.memhook.core.lucene.IndexInfo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every command that opens a store shares ({@code --dir}, {@code --embedder}, {@code
+ * --json}), and the two ways a command opens it: read-only, beside any other process, or for
+ * writing, alone. Not thread-safe; one per command run.
+ */
+final class StoreOptions {
+
+  /** The directory used without {@code --dir} and {@code MEMHOOK_DIR}, relative to the cwd. */
+  static final String DEFAULT_DIRECTORY = "memhook-data";
+
+  /** The environment variable naming the store directory. */
+  static final String DIR_VARIABLE = "MEMHOOK_DIR";
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "The store directory. Default: $" + DIR_VARIABLE + ", else ./" + DEFAULT_DIRECTORY + ".")
+  Path dir;
+
+  @Option(
+      names = "--embedder",
+      paramLabel = "NAME",
+      description =
+          "auto (the model the store was built with; MiniLM for a new store), minilm or hashing."
+              + " Default: ${DEFAULT-VALUE}.")
+  EmbedderChoice embedder = EmbedderChoice.AUTO;
+
+  @Option(names = "--json", description = "Print JSON with stable field names, for scripts.")
+  boolean json;
+
+  /** The store directory this run works on. */
+  Path directory(CliContext context) {
+    if (dir != null) {
+      return dir;
+    }
+    String fromEnv = context.env().get(DIR_VARIABLE);
+    return Path.of(fromEnv != null && !fromEnv.isBlank() ? fromEnv : DEFAULT_DIRECTORY);
+  }
+
+  /**
+   * What the last commit of the store says about itself.
+   *
+   * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if there is no readable store
+   */
+  IndexInfo info(CliContext context) {
+    Path directory = directory(context);
+    try {
+      return IndexInfo.read(directory);
+    } catch (MemoryStoreException e) {
+      throw new CliException(
+          ExitCode.STORE_UNAVAILABLE,
+          e.getMessage()
+              + " (the store directory is --dir, else $"
+              + DIR_VARIABLE
+              + ", else ./"
+              + DEFAULT_DIRECTORY
+              + ")",
+          e);
+    }
+  }
+
+  /**
+   * The store opened read-only: no lock, so it works while another process has it open; it shows
+   * that process's writes as of its last commit (about a second old).
+   *
+   * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if it cannot be opened
+   */
+  MemoryService openReadOnly(CliContext context, RecallOptions recall) {
+    IndexInfo info = info(context);
+    Memhook.Builder builder =
+        Memhook.builder().directory(directory(context)).readOnly().recallOptions(recall);
+    return open(builder, info, context);
+  }
+
+  /** {@link #openReadOnly(CliContext, RecallOptions)} with the default recall options. */
+  MemoryService openReadOnly(CliContext context) {
+    return openReadOnly(context, RecallOptions.defaults());
+  }
+
+  /**
+   * The store opened for writing, capturing into {@code captureScope}; the directory is created if
+   * {@code create}, else it must hold a store.
+   *
+   * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if it cannot be opened, naming a lock
+   *     another process holds
+   */
+  MemoryService openWritable(CliContext context, Scope captureScope, boolean create) {
+    Path directory = directory(context);
+    IndexInfo info = create && !hasIndex(directory) ? null : info(context);
+    if (info != null && info.writeLocked()) {
+      throw new CliException(
+          ExitCode.STORE_UNAVAILABLE,
+          "the store at "
+              + directory
+              + " is open in another process, and this command writes: close that process and"
+              + " retry (stats, list, show, search, export and doctor work meanwhile)");
+    }
+    Memhook.Builder builder =
+        Memhook.builder()
+            .directory(directory)
+            .capture(CaptureOptions.builder().scope(captureScope).build());
+    return open(builder, info, context);
+  }
+
+  private MemoryService open(Memhook.Builder builder, IndexInfo info, CliContext context) {
+    Embedder chosen = embedder.create(info == null ? null : info.space());
+    builder.embedder(chosen);
+    try {
+      return builder.build();
+    } catch (RuntimeException e) {
+      chosen.close(); // a failed build leaves what it was given to its caller
+      throw mapped(e, context);
+    }
+  }
+
+  private RuntimeException mapped(RuntimeException failure, CliContext context) {
+    try {
+      throw failure;
+    } catch (IncompatibleStoreException e) {
+      return new CliException(
+          ExitCode.STORE_UNAVAILABLE,
+          e.getMessage() + " (choose the model with --embedder; auto picks the store's own)",
+          e);
+    } catch (MemoryStoreException e) {
+      return new CliException(
+          ExitCode.STORE_UNAVAILABLE,
+          "cannot open the store at " + directory(context) + ": " + e.getMessage(),
+          e);
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  private static boolean hasIndex(Path directory) {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.anyMatch(f -> f.getFileName().toString().startsWith("segments_"));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.memhook.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+/** Runs {@code memhook} in process against one store directory and captures what it printed. */
+final class Cli {
+  private final Path dir;
+
+  Cli(Path dir) {
+    this.dir = dir;
+  }
+
+  /** What one run printed and returned. */
+  record Result(int code, String out, String err) {}
+
+  Result run(String... args) {
+    return run(Terminal.NONE, "", args);
+  }
+
+  /** A run whose terminal answers {@code answers} in turn. */
+  Result withTerminal(List<String> answers, String... args) {
+    Deque<String> left = new ArrayDeque<>(answers);
+    Terminal t =
+        new Terminal() {
+          @Override
+          public boolean interactive() {
+            return true;
+          }
+
+          @Override
+          public String readLine(String prompt) {
+            return left.poll();
+          }
+        };
+    return run(t, "", args);
+  }
+
+  Result withStdin(String stdin, String... args) {
+    return run(Terminal.NONE, stdin, args);
+  }
+
+  private Result run(Terminal terminal, String stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CliContext context =
+        new CliContext(
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            Map.of(StoreOptions.DIR_VARIABLE, dir.toString(), "USER", "tester"),
+            terminal);
+    int code = MemhookCli.run(args, context);
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}

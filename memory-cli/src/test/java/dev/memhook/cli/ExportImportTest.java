@@ -1,0 +1,100 @@
+package dev.memhook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** export then import is lossless; a bad line stops the import before anything is stored. */
+class ExportImportTest {
+  @TempDir Path source;
+  @TempDir Path target;
+  @TempDir Path files;
+
+  @Test
+  void exportThenImport_roundTripsEveryVersionAndForgetRecord() throws Exception {
+    TestStore.seed(source);
+    Path exported = files.resolve("a.jsonl");
+    Cli.Result out = new Cli(source).run("export", "-o", exported.toString());
+    assertEquals(0, out.code(), out.err());
+    assertTrue(out.out().contains("exported 4 memories and 1 forget records"), out.out());
+
+    Cli.Result in = new Cli(target).run("import", exported.toString());
+    assertEquals(0, in.code(), in.err());
+    assertTrue(in.out().contains("imported 4 memories and 1 forget records"), in.out());
+    assertTrue(
+        in.err().contains("5/5") && in.err().contains("/s") && in.err().contains("ETA"), in.err());
+
+    Cli.Result again = new Cli(target).run("export");
+    assertEquals(0, again.code(), again.err());
+    List<String> first = Files.readAllLines(exported, StandardCharsets.UTF_8);
+    assertEquals(lines(first), lines(again.out().lines().toList()));
+    assertTrue(first.get(0).contains("\"record\":\"header\""));
+    assertEquals(6, first.size(), "header, 4 memory versions, 1 forget record");
+  }
+
+  @Test
+  void aMalformedLine_isNamed_andNothingIsStored_andWhatWasThereStays() throws Exception {
+    TestStore.Seeded seeded = TestStore.seed(source);
+    Path exported = files.resolve("a.jsonl");
+    assertEquals(0, new Cli(source).run("export", "-o", exported.toString()).code());
+    List<String> lines = new ArrayList<>(Files.readAllLines(exported, StandardCharsets.UTF_8));
+    lines.set(3, lines.get(3).substring(0, lines.get(3).length() / 2));
+    Path broken = files.resolve("broken.jsonl");
+    Files.write(broken, lines, StandardCharsets.UTF_8);
+
+    // the target already holds the source's memories; a failed import must leave them all
+    assertEquals(0, new Cli(target).run("import", exported.toString()).code());
+    Set<String> before = lines(new Cli(target).run("export").out().lines().toList());
+    Cli.Result r = new Cli(target).run("import", broken.toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code());
+    assertTrue(r.err().contains("line 4: not valid JSON"), r.err());
+    assertTrue(r.err().contains("nothing was imported"), r.err());
+    assertEquals(before, lines(new Cli(target).run("export").out().lines().toList()));
+    assertEquals(0, new Cli(target).run("show", seeded.tabs().id().value()).code());
+  }
+
+  @Test
+  void aTenMegabyteMemory_orAMissingField_isRefusedNamingItsLine() throws Exception {
+    TestStore.seed(source);
+    Path exported = files.resolve("a.jsonl");
+    assertEquals(0, new Cli(source).run("export", "-o", exported.toString()).code());
+    List<String> lines = new ArrayList<>(Files.readAllLines(exported, StandardCharsets.UTF_8));
+    String huge = "x".repeat(10 * 1024 * 1024);
+    lines.add(
+        lines
+            .get(1)
+            .replaceFirst("\"content\":\"[^\"]*\"", "\"content\":\"" + huge + "\"")
+            .replaceFirst("mem_[0-9a-z]{26}", "mem_hugehugehugehugehugehugehu"));
+    Path hostile = files.resolve("hostile.jsonl");
+    Files.write(hostile, lines, StandardCharsets.UTF_8);
+    Cli.Result r = new Cli(target).run("import", hostile.toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code());
+    assertTrue(r.err().contains("line " + lines.size() + ": content"), r.err());
+    assertTrue(r.err().length() < 2_000, "the message does not quote the text");
+
+    lines.remove(lines.size() - 1);
+    lines.set(2, lines.get(2).replace("\"scope\":", "\"scoop\":"));
+    Files.write(hostile, lines, StandardCharsets.UTF_8);
+    Cli.Result missing = new Cli(target).run("import", hostile.toString());
+    assertEquals(ExitCode.BAD_INPUT, missing.code());
+    assertTrue(
+        missing.err().contains("line 3: field 'scope' must be string, but it is missing"),
+        missing.err());
+    assertEquals(
+        ExitCode.STORE_UNAVAILABLE, new Cli(target).run("stats").code(), "nothing was created");
+  }
+
+  /** The records of an export, without its header, as a set: exports have no set order. */
+  private static Set<String> lines(List<String> lines) {
+    return new TreeSet<>(lines.subList(1, lines.size()));
+  }
+}

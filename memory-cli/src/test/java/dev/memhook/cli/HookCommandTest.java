@@ -1,0 +1,227 @@
+package dev.memhook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.Session;
+import dev.memhook.core.HashingEmbedder;
+import dev.memhook.core.Memhook;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * memhook hook fed Claude Code's recorded payloads: every event kind is captured, malformed input
+ * still exits 0, and a later session is offered an earlier one's memory once.
+ */
+class HookCommandTest {
+  private static final List<String> EVENTS =
+      List.of(
+          "SessionStart",
+          "UserPromptSubmit",
+          "PreToolUse",
+          "PostToolUse",
+          "PostToolUseFailure",
+          "PreCompact",
+          "Stop",
+          "SubagentStop",
+          "SessionEnd");
+
+  @TempDir Path dir;
+  @TempDir Path work;
+  private Cli cli;
+  private Path transcript;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    cli = new Cli(dir);
+    transcript = work.resolve("transcript.jsonl");
+    Files.writeString(transcript, resource("transcript.jsonl"), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void everyEventKind_isCaptured_andExits0() throws Exception {
+    for (String event : EVENTS) {
+      Cli.Result r = hook(event, "s-1");
+      assertEquals(0, r.code(), event);
+      assertEquals("", r.err(), event + " reported a problem");
+    }
+    try (Stream<Path> left = Files.list(dir.resolve(HookSpool.DIRECTORY))) {
+      assertEquals(List.of(), left.toList(), "the spool was drained");
+    }
+    try (MemoryService memory = open()) {
+      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      Session s = memory.session("s-1").orElseThrow();
+      assertEquals("shop", s.project(), "the project is the cwd's last segment");
+      assertEquals("/home/dev/shop", s.cwd());
+      assertTrue(s.firstPrompt().contains("Gradle"), s.firstPrompt());
+      List<String> contents =
+          exported(memory).stream()
+              .filter(m -> "s-1".equals(m.sourceSession()))
+              .map(Memory::content)
+              .toList();
+      assertTrue(anyContains(contents, "./gradlew test"), contents.toString());
+      assertTrue(anyContains(contents, "mvn: command not found"), contents.toString());
+      assertTrue(
+          anyContains(contents, "All 42 tests pass"),
+          "Stop carries the transcript's last assistant text: " + contents);
+    }
+  }
+
+  @Test
+  void aSecondSession_isOfferedTheFirstSessionsMemory_onceWithItsId() throws Exception {
+    for (String event : List.of("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd")) {
+      assertEquals(0, hook(event, "s-1").code());
+    }
+    Cli.Result first = hook("SessionStart", "s-2");
+    assertEquals(0, first.code(), first.err());
+    JsonNode answer = JsonRecords.MAPPER.readTree(first.out()).get("hookSpecificOutput");
+    assertEquals("SessionStart", answer.get("hookEventName").asText());
+    List<MemoryId> offered = ids(answer.get("additionalContext").asText());
+    assertTrue(!offered.isEmpty(), answer.toString());
+    try (MemoryService memory = open()) {
+      for (MemoryId id : offered) {
+        assertEquals("s-1", memory.get(id).orElseThrow().sourceSession());
+      }
+    }
+
+    Cli.Result prompt =
+        hookWith(
+            "UserPromptSubmit",
+            "s-3",
+            p ->
+                p.replace(
+                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                    "Which build tool does the shop service use, Gradle or Maven?"));
+    JsonNode recalled = JsonRecords.MAPPER.readTree(prompt.out()).get("hookSpecificOutput");
+    assertEquals("UserPromptSubmit", recalled.get("hookEventName").asText());
+    String context = recalled.get("additionalContext").asText();
+    assertTrue(context.contains("Gradle"), context);
+
+    Cli.Result again =
+        hookWith(
+            "UserPromptSubmit",
+            "s-3",
+            p ->
+                p.replace(
+                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                    "Which build tool does the shop service use, Gradle or Maven?"));
+    for (MemoryId id : ids(context)) {
+      assertTrue(!again.out().contains(id.value()), "offered once per session: " + again.out());
+    }
+  }
+
+  @Test
+  void malformedPayloads_exit0_andSayWhy() throws Exception {
+    String[] bad = {
+      "not json at all",
+      "[1, 2]",
+      "{}",
+      "{\"hook_event_name\":\"Bogus\",\"session_id\":\"s\"}",
+      "{\"hook_event_name\":\"Stop\",\"session_id\":\"s\",\"cwd\":\"/x\"}"
+    };
+    for (String payload : bad) {
+      Cli.Result r = cli.withStdin(payload, "hook", "--embedder", "hashing");
+      assertEquals(0, r.code(), payload);
+      assertEquals("", r.out(), payload);
+      assertTrue(r.err().contains("memhook hook: "), payload + " -> " + r.err());
+    }
+    // a tool event is only spooled, without the store; capture checks it when it is drained
+    Cli.Result noTool =
+        cli.withStdin(
+            "{\"hook_event_name\":\"PostToolUseFailure\",\"session_id\":\"s\",\"cwd\":\"/x\"}",
+            "hook",
+            "--embedder",
+            "hashing");
+    assertEquals(0, noTool.code());
+    assertEquals("", noTool.out() + noTool.err());
+    assertEquals(0, hook("SessionEnd", "s-9").code());
+    try (Stream<Path> rejected =
+        Files.list(dir.resolve(HookSpool.DIRECTORY).resolve(HookSpool.REJECTED))) {
+      assertEquals(1, rejected.count());
+    }
+    String log = Files.readString(dir.resolve(HookLog.FILE), StandardCharsets.UTF_8);
+    assertTrue(log.contains("data.toolName is required for ToolFailure"), log);
+    assertEquals(0, cli.withStdin("{}", "hook", "--no-such-option").code(), "even a bad option");
+  }
+
+  @Test
+  void whileAnotherProcessHoldsTheStore_eventsWait_andPromptsAreStillAnswered() throws Exception {
+    for (String event : List.of("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd")) {
+      assertEquals(0, hook(event, "s-1").code());
+    }
+    try (MemoryService holder = open()) {
+      holder.flush(Duration.ofSeconds(30));
+      Cli.Result tool = hook("PostToolUse", "s-2");
+      assertEquals(0, tool.code());
+      Cli.Result start = hook("SessionStart", "s-2");
+      assertEquals(0, start.code());
+      assertTrue(start.out().contains("additionalContext"), start.out() + start.err());
+    }
+    try (Stream<Path> waiting = Files.list(dir.resolve(HookSpool.DIRECTORY))) {
+      assertEquals(2, waiting.filter(f -> f.toString().endsWith(".json")).count());
+    }
+    assertEquals(0, hook("Stop", "s-2").code());
+    try (Stream<Path> waiting = Files.list(dir.resolve(HookSpool.DIRECTORY))) {
+      assertEquals(0, waiting.filter(f -> f.toString().endsWith(".json")).count());
+    }
+  }
+
+  private Cli.Result hook(String event, String session) throws IOException {
+    return hookWith(event, session, p -> p);
+  }
+
+  private Cli.Result hookWith(
+      String event, String session, java.util.function.UnaryOperator<String> edit)
+      throws IOException {
+    String payload =
+        edit.apply(resource(event + ".json"))
+            .replace("SESSION", session)
+            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"));
+    return cli.withStdin(payload, "hook", "--embedder", "hashing");
+  }
+
+  private MemoryService open() {
+    return Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build();
+  }
+
+  private static List<Memory> exported(MemoryService memory) {
+    List<Memory> out = new java.util.ArrayList<>();
+    memory.export(out::add);
+    return out;
+  }
+
+  private static boolean anyContains(List<String> texts, String part) {
+    return texts.stream().anyMatch(t -> t.contains(part));
+  }
+
+  /** The ids of the "- id (type) title: summary" lines of an additional context. */
+  private static List<MemoryId> ids(String context) {
+    Matcher m = Pattern.compile("(?m)^- (\\S+) \\(").matcher(context);
+    List<MemoryId> out = new java.util.ArrayList<>();
+    while (m.find()) {
+      out.add(MemoryId.of(m.group(1)));
+    }
+    return out;
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = HookCommandTest.class.getResourceAsStream("/hook/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.memhook.core.internal;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.ImportProgress;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.MemoryIntake;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code MemoryService.restore}: every memory through {@link MemoryIntake#restored} first (so a
+ * rejected one stores nothing), then per batch of {@link BatchImport#BATCH} one {@link
+ * Embedder#embedDocuments} call and one {@link MemoryStore#putAll}, as {@link BatchImport} does.
+ *
+ * <p>A forget record is restored the only way the store SPI keeps one: as the audit of deleting a
+ * memory of its id. So each record gets a stand-in memory holding no text of the forgotten one, and
+ * one {@link MemoryStore#deleteAll} erases every stand-in and keeps the records, exactly as a
+ * forget would have. Stateless and thread-safe.
+ */
+final class Restore {
+
+  /** The whole text of a forget record's stand-in: nothing of the forgotten memory. */
+  static final String STAND_IN = "forgotten memory";
+
+  private final MemoryStore store;
+  private final Embedder embedder;
+  private final MemoryIntake intake;
+
+  Restore(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+    this.store = store;
+    this.embedder = embedder;
+    this.intake = intake;
+  }
+
+  int restore(
+      List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress) {
+    List<Memory> given = List.copyOf(memories);
+    List<ForgetRecord> records = List.copyOf(forgotten);
+    Objects.requireNonNull(progress, "progress");
+    Set<MemoryId> ids = new HashSet<>();
+    List<Memory> clean = new ArrayList<>(given.size());
+    for (int i = 0; i < given.size(); i++) {
+      Memory m = given.get(i);
+      if (!ids.add(m.id())) {
+        throw new IllegalArgumentException(
+            "memories[" + i + "]: a second memory with id " + m.id() + "; nothing was stored");
+      }
+      try {
+        clean.add(intake.restored(m));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "memories[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
+      }
+    }
+    Set<MemoryId> recordIds = new HashSet<>();
+    for (int i = 0; i < records.size(); i++) {
+      MemoryId id = records.get(i).id();
+      if (ids.contains(id) || !recordIds.add(id)) {
+        throw new IllegalArgumentException(
+            "forgotten["
+                + i
+                + "]: "
+                + id
+                + " is also a restored memory or another forget record; nothing was stored");
+      }
+    }
+    int total = clean.size() + records.size();
+    long start = System.nanoTime();
+    for (int from = 0; from < clean.size(); from += BatchImport.BATCH) {
+      List<Memory> batch = clean.subList(from, Math.min(clean.size(), from + BatchImport.BATCH));
+      List<String> texts = new ArrayList<>(batch.size());
+      batch.forEach(m -> texts.add(EmbeddingText.of(m)));
+      List<Embedding> vectors = embedder.embedDocuments(texts);
+      Map<Memory, Embedding> write = new LinkedHashMap<>();
+      for (int i = 0; i < batch.size(); i++) {
+        write.put(batch.get(i), vectors.get(i));
+      }
+      store.putAll(write);
+      progress.accept(
+          new ImportProgress(
+              from + batch.size(), total, Duration.ofNanos(System.nanoTime() - start)));
+    }
+    int skipped = restoreRecords(records);
+    if (!records.isEmpty()) {
+      progress.accept(
+          new ImportProgress(total, total, Duration.ofNanos(System.nanoTime() - start)));
+    }
+    return skipped;
+  }
+
+  private int restoreRecords(List<ForgetRecord> records) {
+    if (records.isEmpty()) {
+      return 0;
+    }
+    Map<MemoryId, Memory> held = store.getAll(records.stream().map(ForgetRecord::id).toList());
+    List<ForgetRecord> kept = new ArrayList<>(records.size());
+    Map<Memory, Embedding> standIns = new LinkedHashMap<>();
+    Embedding vector = embedder.embed(STAND_IN);
+    for (ForgetRecord r : records) {
+      if (held.containsKey(r.id())) {
+        continue;
+      }
+      kept.add(r);
+      standIns.put(
+          Memory.builder()
+              .id(r.id())
+              .scope(r.scope())
+              .content(STAND_IN)
+              .occurredAt(r.at())
+              .createdAt(r.at())
+              .build(),
+          vector);
+    }
+    if (!kept.isEmpty()) {
+      store.putAll(standIns);
+      store.deleteAll(kept);
+    }
+    return records.size() - kept.size();
+  }
+}

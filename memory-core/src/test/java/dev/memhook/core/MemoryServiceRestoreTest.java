@@ -1,0 +1,94 @@
+package dev.memhook.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.ImportProgress;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.Scope;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What export and exportForgotten hand out, restore puts back unchanged. */
+class MemoryServiceRestoreTest {
+  private static final Scope ALICE = Scope.of("acme", "alice");
+  private static final Scope GONE = Scope.of("acme", "gone");
+
+  @TempDir Path source;
+  @TempDir Path target;
+
+  @Test
+  void restore_ofAnExport_exportsEqual_withVersionsAndForgetRecords() {
+    List<Memory> memories = new ArrayList<>();
+    List<ForgetRecord> records = new ArrayList<>();
+    Memory v2;
+    try (MemoryService memory = open(source)) {
+      Memory v1 = memory.remember(MemoryDraft.of(ALICE, "the gateway timeout is 30 seconds"));
+      v2 = memory.update(v1.id(), MemoryDraft.of(ALICE, "the gateway timeout is 45 seconds"));
+      Memory other = memory.remember(MemoryDraft.of(GONE, "a memory of a scope emptied later"));
+      assertTrue(memory.forget(other.id(), "ops", "left the team"));
+      memory.export(memories::add);
+      memory.exportForgotten(records::add);
+    }
+    assertEquals(2, memories.size());
+    assertEquals(1, records.size());
+
+    List<ImportProgress> reports = new ArrayList<>();
+    List<Memory> again = new ArrayList<>();
+    List<ForgetRecord> recordsAgain = new ArrayList<>();
+    try (MemoryService memory = open(target)) {
+      assertEquals(0, memory.restore(memories, records, reports::add));
+      memory.export(again::add);
+      memory.exportForgotten(recordsAgain::add);
+      assertEquals(records, memory.forgotten(GONE));
+      assertEquals(
+          List.of(v2.id()),
+          memory.recall(RecallQuery.of(ALICE, "gateway timeout")).ids(),
+          "only the latest version is recalled");
+    }
+    sort(memories);
+    sort(again);
+    assertEquals(memories, again);
+    assertEquals(records, recordsAgain);
+    assertEquals(3, reports.get(reports.size() - 1).stored());
+    assertEquals(3, reports.get(reports.size() - 1).total());
+  }
+
+  @Test
+  void restore_skipsAForgetRecordOfAMemoryItHolds_andRejectsDuplicates() {
+    try (MemoryService memory = open(target)) {
+      Memory held = memory.remember(MemoryDraft.of(ALICE, "kept"));
+      ForgetRecord record = new ForgetRecord(held.id(), ALICE, "ops", "", java.time.Instant.EPOCH);
+      assertEquals(1, memory.restore(List.of(), List.of(record), p -> {}));
+      assertTrue(memory.get(held.id()).isPresent());
+      assertTrue(memory.forgotten(ALICE).isEmpty());
+
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> memory.restore(List.of(held, held), List.of(), p -> {}));
+      assertTrue(e.getMessage().startsWith("memories[1]"), e.getMessage());
+      MemoryId fresh = MemoryId.random();
+      assertFalse(memory.get(fresh).isPresent());
+    }
+  }
+
+  private static MemoryService open(Path dir) {
+    return Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build();
+  }
+
+  private static void sort(List<Memory> memories) {
+    memories.sort(Comparator.comparing(m -> m.id().value()));
+  }
+}
