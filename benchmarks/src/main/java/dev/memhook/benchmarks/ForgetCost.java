@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,8 +32,12 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ForgetCost \
- *     [memories=20000] [forgets=15] [caps=5120,64,32,16]
+ *     [memories=20000] [forgets=15] [caps=5120,64,32,16] [settled=false]
  * }</pre>
+ *
+ * <p>With {@code settled=true} the store's idle merges run after the load and are waited for before
+ * the first round ({@link IdleSettling}); otherwise they are off, and the segments are what the
+ * natural merges left.
  *
  * <p>Prints one line per cap: segments, forget median and p90, put median, and the median vector
  * and text search. Not thread-safe; a command-line harness.
@@ -60,6 +65,7 @@ public final class ForgetCost {
         Arrays.stream(options.getOrDefault("caps", "5120,64,32,16").split(","))
             .mapToDouble(Double::parseDouble)
             .toArray();
+    boolean settled = Boolean.parseBoolean(options.getOrDefault("settled", "false"));
     SyntheticCorpus corpus = SyntheticCorpus.generate(42, memories, DIMENSION);
     System.out.printf(
         "ForgetCost: %d memories, %d dimensions, %d forgets per cap, Java %s%n",
@@ -69,7 +75,7 @@ public final class ForgetCost {
     for (double cap : caps) {
       Path dir = Files.createTempDirectory("memhook-forget-cost");
       try {
-        System.out.println(run(corpus, cap, forgets, dir));
+        System.out.println(run(corpus, cap, forgets, settled, dir));
       } finally {
         try (Stream<Path> files = Files.walk(dir)) {
           files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
@@ -78,9 +84,14 @@ public final class ForgetCost {
     }
   }
 
-  private static String run(SyntheticCorpus corpus, double cap, int forgets, Path dir) {
+  private static String run(
+      SyntheticCorpus corpus, double cap, int forgets, boolean settled, Path dir) {
     try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder().directory(dir.resolve("index")).maxSegmentMB(cap).build()) {
+        LuceneMemoryStore.builder()
+            .directory(dir.resolve("index"))
+            .maxSegmentMB(cap)
+            .idleMerge(settled ? IdleSettling.IDLE : Duration.ZERO)
+            .build()) {
       store.attach(new EmbeddingSpace("synthetic", DIMENSION));
       Map<Memory, Embedding> batch = new LinkedHashMap<>();
       for (int i = 0; i < corpus.size(); i++) {
@@ -89,6 +100,10 @@ public final class ForgetCost {
           store.putAll(batch);
           batch.clear();
         }
+      }
+      if (settled) {
+        store.flush();
+        IdleSettling.awaitQuiet(dir.resolve("index"));
       }
       Random random = new Random(7);
       List<Long> forgetNanos = new ArrayList<>();

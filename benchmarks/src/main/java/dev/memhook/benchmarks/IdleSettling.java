@@ -19,7 +19,9 @@ import org.apache.lucene.store.FSDirectory;
  * a while.
  */
 final class IdleSettling {
-  private static final Duration IDLE = Duration.ofSeconds(1);
+  /** The idle delay to settle with. */
+  static final Duration IDLE = Duration.ofSeconds(1);
+
   private static final Duration STABLE = Duration.ofSeconds(10);
   private static final Duration LIMIT = Duration.ofHours(2);
 
@@ -27,14 +29,23 @@ final class IdleSettling {
 
   @SuppressWarnings("try") // the store is open only for its idle merges to run
   static void settle(Path dir, boolean quantized) {
-    long start = System.nanoTime();
     try (LuceneMemoryStore store =
-            LuceneMemoryStore.builder()
-                .directory(dir)
-                .scalarQuantization(quantized)
-                .idleMerge(IDLE)
-                .build();
-        Directory d = FSDirectory.open(dir)) {
+        LuceneMemoryStore.builder()
+            .directory(dir)
+            .scalarQuantization(quantized)
+            .idleMerge(IDLE)
+            .build()) {
+      awaitQuiet(dir);
+    }
+  }
+
+  /**
+   * Waits until the idle merges of the store open on {@code dir} (with an idle delay of a second or
+   * so) are done, and prints how the segment count moved.
+   */
+  static void awaitQuiet(Path dir) {
+    long start = System.nanoTime();
+    try (Directory d = FSDirectory.open(dir)) {
       int first = SegmentInfos.readLatestCommit(d).size();
       int last = first;
       long stableSince = System.nanoTime();
