@@ -78,14 +78,20 @@ final class HookCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CliContext context = root.context();
-    Path dir = store.directory(context);
-    HookLog log = new HookLog(context.err(), dir);
+    HookLog log = null;
     try {
+      Path dir = store.directory(context);
+      log = new HookLog(context.err(), dir);
       handle(context, dir, log);
-    } catch (CliException e) {
-      log.warn(e.getMessage());
-    } catch (IOException | RuntimeException e) {
-      log.warn(e.toString());
+    } catch (Exception | Error e) {
+      // An Error too (a native library that will not load, a class missing from a broken jar):
+      // a hook must not fail the agent's step with it. Logging may fail for the worst of them.
+      String message = e instanceof CliException ? e.getMessage() : e.toString();
+      if (log != null) {
+        log.warn(message);
+      } else {
+        context.err().println("memhook hook: " + message);
+      }
     }
     return ExitCode.OK;
   }

@@ -195,7 +195,10 @@ final class IdleMerges {
     if (timer == null) {
       return;
     }
-    timer.shutdownNow();
+    // Never by interrupting the check: an interrupt during Lucene's file I/O (the commit after a
+    // merge) closes the channel in use and fails the commit as a tragedy. shutdown() cancels the
+    // waiting checks and lets a running one end.
+    timer.shutdown();
     try {
       timer.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
