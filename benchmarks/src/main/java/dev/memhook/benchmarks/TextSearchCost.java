@@ -94,33 +94,32 @@ public final class TextSearchCost {
     if (onlyStore) {
       return;
     }
-    double[] plain = new double[queries];
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
-      IndexSearcher searcher = new IndexSearcher(reader);
       System.out.printf(Locale.ROOT, "segments %d%n", reader.leaves().size());
-      for (int i = 0; i < 2 * queries; i++) {
-        long t = System.nanoTime();
-        searcher.search(
-            plainQuery(PLAIN, qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
-        if (i >= queries) {
-          plain[i - queries] = (System.nanoTime() - t) / 1e6;
-        }
-      }
     }
-    print("plain BM25 disjunction (top 50)", plain);
-    double[] split = new double[queries];
+    print("plain BM25 disjunction (top 50)", plainSearches(dir, PLAIN, qs, queries));
+    print("plain BM25, identifiers split", plainSearches(dir, SPLIT, qs, queries));
+  }
+
+  /**
+   * Milliseconds per plain search of the second {@code queries} questions, after the first as
+   * warm-up, on a searcher of its own.
+   */
+  private static double[] plainSearches(
+      Path dir, Analyzer analyzer, List<SyntheticCorpus.Query> qs, int queries) throws IOException {
+    double[] ms = new double[queries];
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
       IndexSearcher searcher = new IndexSearcher(reader);
       for (int i = 0; i < 2 * queries; i++) {
         long t = System.nanoTime();
         searcher.search(
-            plainQuery(SPLIT, qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
+            plainQuery(analyzer, qs.get(i).text()), new TopScoreDocCollectorManager(50, 50));
         if (i >= queries) {
-          split[i - queries] = (System.nanoTime() - t) / 1e6;
+          ms[i - queries] = (System.nanoTime() - t) / 1e6;
         }
       }
     }
-    print("plain BM25, identifiers split", split);
+    return ms;
   }
 
   /**

@@ -57,18 +57,25 @@ final class BatchImport {
     }
     for (int from = 0; from < memories.size(); from += BATCH) {
       List<Memory> batch = memories.subList(from, Math.min(memories.size(), from + BATCH));
-      List<String> texts = new ArrayList<>(batch.size());
-      batch.forEach(m -> texts.add(EmbeddingText.of(m)));
-      List<Embedding> vectors = embedder.embedDocuments(texts);
-      Map<Memory, Embedding> write = new LinkedHashMap<>();
-      for (int i = 0; i < batch.size(); i++) {
-        write.put(batch.get(i), vectors.get(i));
-      }
-      store.putAll(write);
+      store(store, embedder, batch);
       progress.accept(
           new ImportProgress(
               from + batch.size(), memories.size(), Duration.ofNanos(System.nanoTime() - start)));
     }
     return List.copyOf(memories);
+  }
+
+  /**
+   * Embeds {@code batch} in one {@link Embedder#embedDocuments} call and stores it in one write.
+   */
+  static void store(MemoryStore store, Embedder embedder, List<Memory> batch) {
+    List<String> texts = new ArrayList<>(batch.size());
+    batch.forEach(m -> texts.add(EmbeddingText.of(m)));
+    List<Embedding> vectors = embedder.embedDocuments(texts);
+    Map<Memory, Embedding> write = new LinkedHashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      write.put(batch.get(i), vectors.get(i));
+    }
+    store.putAll(write);
   }
 }

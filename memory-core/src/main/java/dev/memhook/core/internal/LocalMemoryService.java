@@ -51,6 +51,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,9 @@ import org.slf4j.LoggerFactory;
 public final class LocalMemoryService implements MemoryService {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryService.class);
+
+  /** How long close waits for the recalls running on the executor the builder created. */
+  private static final Duration EXECUTOR_CLOSE_WAIT = Duration.ofSeconds(5);
 
   private final MemoryStore store;
   private final Embedder embedder;
@@ -409,7 +413,15 @@ public final class LocalMemoryService implements MemoryService {
       }
     }
     if (ownedExecutor != null) {
-      ownedExecutor.shutdownNow();
+      // Not interrupted: a recall under way may be refreshing the searcher, which flushes index
+      // files, and an interrupt during that I/O fails the index writer. Waiting tasks are dropped
+      // by the hooks' disposal; one still running after the wait meets a closed store and fails.
+      ownedExecutor.shutdown();
+      try {
+        ownedExecutor.awaitTermination(EXECUTOR_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     try {
       store.close();

@@ -7,7 +7,6 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,14 +79,7 @@ final class Restore {
     long start = System.nanoTime();
     for (int from = 0; from < clean.size(); from += BatchImport.BATCH) {
       List<Memory> batch = clean.subList(from, Math.min(clean.size(), from + BatchImport.BATCH));
-      List<String> texts = new ArrayList<>(batch.size());
-      batch.forEach(m -> texts.add(EmbeddingText.of(m)));
-      List<Embedding> vectors = embedder.embedDocuments(texts);
-      Map<Memory, Embedding> write = new LinkedHashMap<>();
-      for (int i = 0; i < batch.size(); i++) {
-        write.put(batch.get(i), vectors.get(i));
-      }
-      store.putAll(write);
+      BatchImport.store(store, embedder, batch);
       progress.accept(
           new ImportProgress(
               from + batch.size(), total, Duration.ofNanos(System.nanoTime() - start)));

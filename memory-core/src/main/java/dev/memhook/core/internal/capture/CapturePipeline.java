@@ -398,7 +398,15 @@ public final class CapturePipeline implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    syncer.shutdownNow();
+    // Not an interrupt either: one during the journal's fsync closes its file channel, and the
+    // journal is the store's write-ahead log too. shutdown() cancels the waiting syncs and lets a
+    // running one end.
+    syncer.shutdown();
+    try {
+      syncer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     checkpoint();
     try {
       if (ownsJournal) {
