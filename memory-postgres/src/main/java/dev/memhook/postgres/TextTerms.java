@@ -1,0 +1,141 @@
+package dev.memhook.postgres;
+
+import dev.memhook.api.Memory;
+import dev.memhook.core.text.CodeAwareTerms;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the PostgreSQL full-text search sees of a memory and of a query: both analysed in Java by
+ * {@link CodeAwareTerms}, the Lucene store's splitting, and handed to PostgreSQL as the literal of
+ * a {@code tsvector} or {@code tsquery} in a statement parameter ({@code ?::tsvector}).
+ * PostgreSQL's own parser and dictionaries never see the user's text, so a query cannot carry query
+ * syntax, and a path or identifier is split the same way in both stores.
+ *
+ * <h2>Weights and the ceiling</h2>
+ *
+ * Each part of a memory gets a {@code tsvector} weight label, ranked by {@code ts_rank} with {@link
+ * #RANK_WEIGHTS}: title A (1), summary, concepts and files B (0.75), content C (0.5), context D
+ * (0.25), the ratios of the Lucene store's field boosts. For a disjunction, {@code ts_rank} with
+ * normalization 0 adds, for each distinct query term a memory holds, {@code (w_m + r - w_m /
+ * (m+1)^2) / (pi^2/6)}, where {@code r} sums {@code w_j / (j+1)^2} over the term's occurrences
+ * {@code j = 0, 1, ...} in position order and {@code m} is the first occurrence of the highest
+ * weight {@code w_m}; then it divides the sum by the number of distinct query terms. The parts are
+ * laid out in order of non-increasing weight (title first, context last), so a term's first
+ * occurrence has its highest weight, {@code m = 0}, and its share is {@code r / (pi^2/6)}, below
+ * the highest weight, 1. {@link #ceiling} is therefore the number of query terms that a latest
+ * memory of the searched scope holds, divided by the number of query terms: a bound that depends on
+ * the scope's own memories only and is 0 exactly when nothing matches. A term repeated in the title
+ * approaches it; one occurrence in the content alone scores about 0.3 of it.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class TextTerms {
+  /** {@code ts_rank}'s weights for labels D, C, B and A, in that order. */
+  static final String RANK_WEIGHTS = "{0.25,0.5,0.75,1.0}";
+
+  /**
+   * The most that one distinct query term adds to a raw rank, before the division: the highest
+   * weight (see the class note for why).
+   */
+  static final double TERM_BOUND = 1.0;
+
+  /** Room for {@code ts_rank}'s single-precision arithmetic. */
+  private static final double FLOAT_MARGIN = 1e-4;
+
+  /** PostgreSQL keeps at most this many positions per lexeme; more are dropped by us, not it. */
+  private static final int MAX_POSITIONS_PER_TERM = 255;
+
+  /** The highest position a {@code tsvector} records. */
+  private static final int MAX_POSITION = 16_383;
+
+  private TextTerms() {}
+
+  /**
+   * The {@code tsvector} literal of {@code m}: every analysed term of its parts, each occurrence at
+   * its own position with its part's weight label. The parts go in order of non-increasing weight,
+   * which {@link #ceiling} relies on.
+   */
+  static String vectorOf(Memory m) {
+    Map<String, StringBuilder> positions = new LinkedHashMap<>();
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    int[] next = {1};
+    add(positions, counts, next, m.title(), 'A');
+    add(positions, counts, next, m.summary(), 'B');
+    add(positions, counts, next, String.join(" ", m.concepts()), 'B');
+    add(positions, counts, next, String.join(" ", m.files()), 'B');
+    add(positions, counts, next, m.content(), 'C');
+    add(positions, counts, next, m.context(), 'D');
+    StringBuilder out = new StringBuilder();
+    positions.forEach(
+        (term, at) -> {
+          if (out.length() > 0) {
+            out.append(' ');
+          }
+          out.append(quoted(term)).append(':').append(at);
+        });
+    return out.toString();
+  }
+
+  private static void add(
+      Map<String, StringBuilder> positions,
+      Map<String, Integer> counts,
+      int[] next,
+      String text,
+      char weight) {
+    if (text.isEmpty()) {
+      return;
+    }
+    for (String term : CodeAwareTerms.indexTerms(text)) {
+      int count = counts.merge(term, 1, Integer::sum);
+      int position = Math.min(next[0]++, MAX_POSITION);
+      if (count <= MAX_POSITIONS_PER_TERM) {
+        StringBuilder at = positions.computeIfAbsent(term, t -> new StringBuilder());
+        if (at.length() > 0) {
+          at.append(',');
+        }
+        at.append(position).append(weight);
+      }
+    }
+  }
+
+  /** The distinct analysed terms of a search for {@code text}; empty if it has none. */
+  static List<String> queryTerms(String text) {
+    return CodeAwareTerms.queryTerms(text);
+  }
+
+  /** Each term as a one-operand {@code tsquery} literal. */
+  static List<String> operands(List<String> terms) {
+    List<String> out = new ArrayList<>(terms.size());
+    for (String t : terms) {
+      out.add(quoted(t));
+    }
+    return out;
+  }
+
+  /** The disjunction of {@code terms} as a {@code tsquery} literal. */
+  static String disjunction(List<String> terms) {
+    return String.join(" | ", operands(terms));
+  }
+
+  /**
+   * The ceiling of a search of {@code queryTerms} distinct terms of which {@code heldTerms} are
+   * held by a latest memory of the scope; see the class note.
+   */
+  static double ceiling(int heldTerms, int queryTerms) {
+    if (heldTerms == 0) {
+      return 0;
+    }
+    return TERM_BOUND * heldTerms / queryTerms * (1 + FLOAT_MARGIN);
+  }
+
+  /**
+   * A lexeme quoted for the {@code tsvector} and {@code tsquery} input syntax: in single quotes, a
+   * quote doubled and a backslash escaped, so it is always one lexeme whatever it holds.
+   */
+  static String quoted(String term) {
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'";
+  }
+}

@@ -1,0 +1,62 @@
+package dev.memhook.postgres;
+
+import static dev.memhook.testkit.StoreFixtures.A;
+import static dev.memhook.testkit.StoreFixtures.B;
+import static dev.memhook.testkit.StoreFixtures.SPACE;
+import static dev.memhook.testkit.StoreFixtures.memory;
+import static dev.memhook.testkit.StoreFixtures.vector;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The text ceiling of {@link TextTerms}: a true bound, and one only the searched scope moves. */
+class TextCeilingTest {
+  private PostgresMemoryStore store;
+
+  @BeforeEach
+  void open() {
+    store = TestDatabase.newStore();
+    store.attach(SPACE);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (store != null) {
+      store.close();
+    }
+    TestDatabase.dropSchemas();
+  }
+
+  @Test
+  void aTermRepeatedInEveryPartAtTheHighestWeight_staysUnderTheCeiling() {
+    String many = "redis ".repeat(150);
+    store.put(
+        memory("m1", A, many + many).toBuilder()
+            .title("redis redis redis")
+            .summary(many)
+            .context(many)
+            .build(),
+        vector(1));
+    TextHits hits = store.searchText(A, "redis", 10);
+    StoreHit best = hits.hits().get(0);
+    assertTrue(best.score() <= hits.ceiling(), best + " over " + hits.ceiling());
+    assertTrue(
+        best.score() / hits.ceiling() > 0.9, "near the bound: " + best + " of " + hits.ceiling());
+  }
+
+  @Test
+  void ceiling_countsOnlyTermsTheScopeHolds_whateverAnotherScopeHolds() {
+    store.put(memory("a1", A, "redis sentinel"), vector(1));
+    double before = store.searchText(A, "redis kafka", 10).ceiling();
+    store.put(memory("b1", B, "kafka kafka topics"), vector(2));
+    store.put(memory("a2", A, "kafka").withLatest(false), vector(3));
+    assertEquals(before, store.searchText(A, "redis kafka", 10).ceiling());
+    store.put(memory("a3", A, "kafka consumers"), vector(4));
+    assertEquals(2 * before, store.searchText(A, "redis kafka", 10).ceiling(), 1e-12);
+  }
+}
