@@ -182,7 +182,7 @@ final class MemoryReads {
         c.prepareStatement(
             "WITH hits AS (SELECT m.id, ts_rank('"
                 + TextTerms.RANK_WEIGHTS
-                + "'::float4[], m.terms, q.query, 0) AS rank FROM "
+                + "'::float4[], m.terms, q.query, 0) * ? AS rank FROM "
                 + memories
                 + " m, CAST(? AS tsquery) AS q(query)"
                 + " WHERE m.scope = ? AND m.latest AND m.terms @@ q.query"
@@ -193,11 +193,12 @@ final class MemoryReads {
                 + " h WHERE h.scope = ? AND h.latest AND h.terms @@ CAST(t.operand AS tsquery)))"
                 + " SELECT hits.id, hits.rank, held.n FROM held LEFT JOIN hits ON true"
                 + " ORDER BY hits.rank DESC NULLS LAST, hits.id")) {
-      ps.setString(1, TextTerms.disjunction(terms));
-      ps.setString(2, scope.value());
-      ps.setInt(3, k);
-      ps.setArray(4, c.createArrayOf("text", TextTerms.operands(terms).toArray()));
-      ps.setString(5, scope.value());
+      ps.setDouble(1, terms.size());
+      ps.setString(2, TextTerms.disjunction(terms));
+      ps.setString(3, scope.value());
+      ps.setInt(4, k);
+      ps.setArray(5, c.createArrayOf("text", TextTerms.operands(terms).toArray()));
+      ps.setString(6, scope.value());
       List<StoreHit> hits = new ArrayList<>();
       int held = 0;
       try (ResultSet rs = ps.executeQuery()) {
@@ -205,13 +206,11 @@ final class MemoryReads {
           held = rs.getInt(3);
           String id = rs.getString(1);
           if (id != null) {
-            hits.add(new StoreHit(MemoryId.of(id), rs.getFloat(2)));
+            hits.add(new StoreHit(MemoryId.of(id), rs.getDouble(2)));
           }
         }
       }
-      return hits.isEmpty()
-          ? TextHits.none()
-          : new TextHits(hits, TextTerms.ceiling(held, terms.size()));
+      return hits.isEmpty() ? TextHits.none() : new TextHits(hits, TextTerms.ceiling(held));
     }
   }
 

@@ -22,13 +22,14 @@ import java.util.Map;
  * normalization 0 adds, for each distinct query term a memory holds, {@code (w_m + r - w_m /
  * (m+1)^2) / (pi^2/6)}, where {@code r} sums {@code w_j / (j+1)^2} over the term's occurrences
  * {@code j = 0, 1, ...} in position order and {@code m} is the first occurrence of the highest
- * weight {@code w_m}; then it divides the sum by the number of distinct query terms. The parts are
- * laid out in order of non-increasing weight (title first, context last), so a term's first
- * occurrence has its highest weight, {@code m = 0}, and its share is {@code r / (pi^2/6)}, below
- * the highest weight, 1. {@link #ceiling} is therefore the number of query terms that a latest
- * memory of the searched scope holds, divided by the number of query terms: a bound that depends on
- * the scope's own memories only and is 0 exactly when nothing matches. A term repeated in the title
- * approaches it; one occurrence in the content alone scores about 0.3 of it.
+ * weight {@code w_m}; then it divides the sum by the number of distinct query terms, which the
+ * store multiplies back, so that a query term no memory holds changes neither the scores nor the
+ * ceiling. The parts are laid out in order of non-increasing weight (title first, context last), so
+ * a term's first occurrence has its highest weight, {@code m = 0}, and its share is {@code r /
+ * (pi^2/6)}, below the highest weight, 1. {@link #ceiling} is therefore the number of query terms
+ * that a latest memory of the searched scope holds: a bound that depends on the scope's own
+ * memories only and is 0 exactly when nothing matches. A term repeated in the title approaches 1;
+ * one occurrence in the content alone scores about 0.3.
  *
  * <p>Stateless and thread-safe.
  */
@@ -121,14 +122,11 @@ final class TextTerms {
   }
 
   /**
-   * The ceiling of a search of {@code queryTerms} distinct terms of which {@code heldTerms} are
-   * held by a latest memory of the scope; see the class note.
+   * The ceiling of a search whose query terms a latest memory of the scope holds {@code heldTerms}
+   * of; see the class note.
    */
-  static double ceiling(int heldTerms, int queryTerms) {
-    if (heldTerms == 0) {
-      return 0;
-    }
-    return TERM_BOUND * heldTerms / queryTerms * (1 + FLOAT_MARGIN);
+  static double ceiling(int heldTerms) {
+    return TERM_BOUND * heldTerms * (1 + FLOAT_MARGIN);
   }
 
   /**

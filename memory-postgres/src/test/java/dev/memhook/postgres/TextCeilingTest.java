@@ -50,6 +50,15 @@ class TextCeilingTest {
   }
 
   @Test
+  void aQueryTermNoMemoryHolds_changesNeitherTheScoresNorTheCeiling() {
+    store.put(memory("m1", A, "redis sentinel failover"), vector(1));
+    TextHits plain = store.searchText(A, "redis failover", 10);
+    TextHits withAbsent = store.searchText(A, "redis quokka failover", 10);
+    assertEquals(plain.ceiling(), withAbsent.ceiling());
+    assertEquals(plain.hits().get(0).score(), withAbsent.hits().get(0).score(), 1e-6);
+  }
+
+  @Test
   void ceiling_countsOnlyTermsTheScopeHolds_whateverAnotherScopeHolds() {
     store.put(memory("a1", A, "redis sentinel"), vector(1));
     double before = store.searchText(A, "redis kafka", 10).ceiling();
