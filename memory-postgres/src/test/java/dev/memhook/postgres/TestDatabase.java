@@ -46,13 +46,18 @@ final class TestDatabase {
     return pool;
   }
 
-  /** A pool of its own, as a second JVM would have; the caller closes it. */
+  /**
+   * A pool of its own, as a second JVM would have, whose connections carry the pool's name as their
+   * PostgreSQL {@code application_name}; the caller closes it.
+   */
   static HikariDataSource newPool(int size) {
     requireServer();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(URL);
     config.setMaximumPoolSize(size);
-    config.setPoolName("memhook-test-" + size);
+    String name = "memhook-test-" + UUID.randomUUID().toString().substring(0, 8);
+    config.setPoolName(name);
+    config.addDataSourceProperty("ApplicationName", name);
     return new HikariDataSource(config);
   }
 
