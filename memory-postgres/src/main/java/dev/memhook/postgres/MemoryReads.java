@@ -172,45 +172,30 @@ final class MemoryReads {
   }
 
   /**
-   * Ranks the scope's latest memories by {@code ts_rank} over the disjunction of {@code terms}, and
-   * counts, in the same statement and so the same snapshot, the terms the scope holds for the
-   * ceiling ({@link TextTerms}).
+   * Ranks the scope's latest memories by {@code ts_rank} over the disjunction of {@code terms},
+   * scaled to the sum of the terms' shares, and bounds it by {@link TextTerms#ceiling}.
    */
   TextHits searchText(Connection c, Scope scope, List<String> terms, int k) throws SQLException {
-    String memories = schema.table("memhook_memory");
     try (PreparedStatement ps =
         c.prepareStatement(
-            "WITH hits AS (SELECT m.id, ts_rank('"
+            "SELECT m.id, ts_rank('"
                 + TextTerms.RANK_WEIGHTS
                 + "'::float4[], m.terms, q.query, 0) * ? AS rank FROM "
-                + memories
+                + schema.table("memhook_memory")
                 + " m, CAST(? AS tsquery) AS q(query)"
                 + " WHERE m.scope = ? AND m.latest AND m.terms @@ q.query"
-                + " ORDER BY rank DESC, m.id LIMIT ?),"
-                + " held AS (SELECT count(*) AS n FROM unnest(CAST(? AS text[])) AS t(operand)"
-                + " WHERE EXISTS (SELECT 1 FROM "
-                + memories
-                + " h WHERE h.scope = ? AND h.latest AND h.terms @@ CAST(t.operand AS tsquery)))"
-                + " SELECT hits.id, hits.rank, held.n FROM held LEFT JOIN hits ON true"
-                + " ORDER BY hits.rank DESC NULLS LAST, hits.id")) {
+                + " ORDER BY rank DESC, m.id LIMIT ?")) {
       ps.setDouble(1, terms.size());
       ps.setString(2, TextTerms.disjunction(terms));
       ps.setString(3, scope.value());
       ps.setInt(4, k);
-      ps.setArray(5, c.createArrayOf("text", TextTerms.operands(terms).toArray()));
-      ps.setString(6, scope.value());
       List<StoreHit> hits = new ArrayList<>();
-      int held = 0;
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          held = rs.getInt(3);
-          String id = rs.getString(1);
-          if (id != null) {
-            hits.add(new StoreHit(MemoryId.of(id), rs.getDouble(2)));
-          }
+          hits.add(new StoreHit(MemoryId.of(rs.getString(1)), rs.getDouble(2)));
         }
       }
-      return hits.isEmpty() ? TextHits.none() : new TextHits(hits, TextTerms.ceiling(held));
+      return hits.isEmpty() ? TextHits.none() : new TextHits(hits, TextTerms.ceiling(terms.size()));
     }
   }
 

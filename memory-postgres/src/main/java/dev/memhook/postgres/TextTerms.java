@@ -2,10 +2,16 @@ package dev.memhook.postgres;
 
 import dev.memhook.api.Memory;
 import dev.memhook.core.text.CodeAwareTerms;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the PostgreSQL full-text search sees of a memory and of a query: both analysed in Java by
@@ -16,20 +22,28 @@ import java.util.Map;
  *
  * <h2>Weights and the ceiling</h2>
  *
- * Each part of a memory gets a {@code tsvector} weight label, ranked by {@code ts_rank} with {@link
- * #RANK_WEIGHTS}: title A (1), summary, concepts and files B (0.75), content C (0.5), context D
- * (0.25), the ratios of the Lucene store's field boosts. For a disjunction, {@code ts_rank} with
- * normalization 0 adds, for each distinct query term a memory holds, {@code (w_m + r - w_m /
- * (m+1)^2) / (pi^2/6)}, where {@code r} sums {@code w_j / (j+1)^2} over the term's occurrences
- * {@code j = 0, 1, ...} in position order and {@code m} is the first occurrence of the highest
- * weight {@code w_m}; then it divides the sum by the number of distinct query terms, which the
- * store multiplies back, so that a query term no memory holds changes neither the scores nor the
- * ceiling. The parts are laid out in order of non-increasing weight (title first, context last), so
- * a term's first occurrence has its highest weight, {@code m = 0}, and its share is {@code r /
- * (pi^2/6)}, below the highest weight, 1. {@link #ceiling} is therefore the number of query terms
- * that a latest memory of the searched scope holds: a bound that depends on the scope's own
- * memories only and is 0 exactly when nothing matches. A term repeated in the title approaches 1;
- * one occurrence in the content alone scores about 0.3.
+ * The parts are the Lucene store's searched parts ({@code SearchField}), each with a {@code
+ * tsvector} weight label, ranked by {@code ts_rank} with {@link #RANK_WEIGHTS}: title and speaker A
+ * (1); summary, concepts, files and source pin paths B (0.75); content, attributes and the date it
+ * happened C (0.5); session and context D (0.25): the ratios of the Lucene store's default boosts.
+ * For a disjunction, {@code ts_rank} with normalization 0 adds, for each distinct query term a
+ * memory holds, {@code (w_m + r - w_m / (m+1)^2) / (pi^2/6)}, where {@code r} sums {@code w_j /
+ * (j+1)^2} over the term's occurrences {@code j = 0, 1, ...} in position order and {@code m} is the
+ * first occurrence of the highest weight {@code w_m}; then it divides the sum by the number of
+ * distinct query terms, which the store multiplies back, so that a score is the sum of the matched
+ * terms' shares. The parts are laid out in order of non-increasing weight (title first, context
+ * last), so a term's first occurrence has its highest weight, {@code m = 0}, and its share is
+ * {@code r / (pi^2/6)}, below the highest weight, 1. A term repeated in the title approaches 1; one
+ * occurrence in the content alone scores about 0.3.
+ *
+ * <p>{@link #ceiling} is the number of distinct query terms: every term counts as if the scope held
+ * it at the highest weight, also one that no memory of the scope holds. That follows the Lucene
+ * store, which counts a content term the scope lacks as the rarest match could have been: a word of
+ * the question that the scope lacks is evidence that the scope cannot answer it, and the relevance
+ * gate's text floors were chosen with that rule. Counting only the terms the scope holds let far
+ * more off-topic recalls through the gate on the coding dev set (see {@code
+ * benchmarks/RESULTS.md}). The ceiling depends on the analysed query alone, so no scope's writes
+ * move another's gate.
  *
  * <p>Stateless and thread-safe.
  */
@@ -52,6 +66,9 @@ final class TextTerms {
   /** The highest position a {@code tsvector} records. */
   private static final int MAX_POSITION = 16_383;
 
+  private static final DateTimeFormatter LONG_DATE =
+      DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
+
   private TextTerms() {}
 
   /**
@@ -64,10 +81,18 @@ final class TextTerms {
     Map<String, Integer> counts = new LinkedHashMap<>();
     int[] next = {1};
     add(positions, counts, next, m.title(), 'A');
+    add(positions, counts, next, m.origin().name() == null ? "" : m.origin().name(), 'A');
     add(positions, counts, next, m.summary(), 'B');
-    add(positions, counts, next, String.join(" ", m.concepts()), 'B');
-    add(positions, counts, next, String.join(" ", m.files()), 'B');
+    add(positions, counts, next, String.join("\n", m.concepts()), 'B');
+    Set<String> paths = new LinkedHashSet<>(m.files());
+    m.sourcePins().forEach(p -> paths.add(p.path()));
+    add(positions, counts, next, String.join("\n", paths), 'B');
     add(positions, counts, next, m.content(), 'C');
+    StringBuilder attributes = new StringBuilder();
+    m.attributes().forEach((k, v) -> attributes.append(k).append(' ').append(v).append('\n'));
+    add(positions, counts, next, attributes.toString(), 'C');
+    add(positions, counts, next, dateText(m), 'C');
+    add(positions, counts, next, m.sourceSession() == null ? "" : m.sourceSession(), 'D');
     add(positions, counts, next, m.context(), 'D');
     StringBuilder out = new StringBuilder();
     positions.forEach(
@@ -78,6 +103,12 @@ final class TextTerms {
           out.append(quoted(term)).append(':').append(at);
         });
     return out.toString();
+  }
+
+  /** When it happened, as words and as an ISO date, in UTC: the Lucene store's date field. */
+  private static String dateText(Memory m) {
+    ZonedDateTime t = m.occurredAt().atZone(ZoneOffset.UTC);
+    return LONG_DATE.format(t) + " " + DateTimeFormatter.ISO_LOCAL_DATE.format(t);
   }
 
   private static void add(
@@ -121,12 +152,9 @@ final class TextTerms {
     return String.join(" | ", operands(terms));
   }
 
-  /**
-   * The ceiling of a search whose query terms a latest memory of the scope holds {@code heldTerms}
-   * of; see the class note.
-   */
-  static double ceiling(int heldTerms) {
-    return TERM_BOUND * heldTerms * (1 + FLOAT_MARGIN);
+  /** The ceiling of a search of {@code queryTerms} distinct terms; see the class note. */
+  static double ceiling(int queryTerms) {
+    return TERM_BOUND * queryTerms * (1 + FLOAT_MARGIN);
   }
 
   /**

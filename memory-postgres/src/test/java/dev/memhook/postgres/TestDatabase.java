@@ -86,10 +86,10 @@ final class TestDatabase {
 
   /** Drops every schema {@link #newSchema()} named so far. */
   static void dropSchemas() throws SQLException {
-    if (pool == null) {
+    if (schemas.isEmpty()) {
       return;
     }
-    try (Connection c = pool.getConnection();
+    try (Connection c = dataSource().getConnection();
         Statement s = c.createStatement()) {
       for (String name : schemas) {
         s.execute("DROP SCHEMA IF EXISTS \"" + name + "\" CASCADE");
