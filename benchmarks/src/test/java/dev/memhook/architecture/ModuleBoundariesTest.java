@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The boundaries between modules and packages, checked on the compiled classes of every module. It
  * runs here because this module's tests see all the others (memory-api, memory-core,
- * memory-djl-embeddings, memory-testkit, examples and the benchmarks themselves); the rules about
- * memory-core alone are in memory-core's {@code ArchitectureTest}.
+ * memory-djl-embeddings, memory-testkit, memory-postgres, examples and the benchmarks themselves);
+ * the rules about memory-core alone are in memory-core's {@code ArchitectureTest}.
  */
 class ModuleBoundariesTest {
 
@@ -37,6 +37,7 @@ class ModuleBoundariesTest {
           "dev.memhook.djl",
           "dev.memhook.langchain4j",
           "dev.memhook.micrometer",
+          "dev.memhook.postgres",
           "dev.memhook.springai",
           "dev.memhook.springai.autoconfigure",
           "dev.memhook.testkit",

@@ -58,18 +58,20 @@ import java.util.Objects;
  * </pre>
  *
  * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code
- * --store lucene|lucene-per-scope} ({@code lucene}, the default: one {@code
+ * --store lucene|lucene-per-scope|postgres} ({@code lucene}, the default: one {@code
  * LuceneMemoryStore.inMemory()}, the Lucene index in a RAM directory, retrieval the same as on
  * disk; {@code lucene-per-scope}: one such index per conversation ({@link ScopeRoutedStore}), so
- * term statistics are not shared across unrelated conversations), {@code --no-session-cap}, {@code
- * --max-per-session N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code
- * --evidence-cosine X --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest
- * remember|capture} (default remember; capture observes each memory as a prompt, see {@link
- * EvalCapture}), {@code --unnamed-speakers} (store every memory as {@code Origin.user()} with a
- * {@code "user: "} context: remember as a host that does not know names would; capture without the
- * event's {@code speaker}), to separate what the speaker name is worth from what the capture path
- * changes; {@code --distractors N} adds N generated memories to each conversation before the
- * queries run ({@link CodingDistractors}, seed {@code --distractor-seed S}, default 42).
+ * term statistics are not shared across unrelated conversations; {@code postgres}: a {@code
+ * PostgresMemoryStore} in a fresh schema of the database in {@code MEMHOOK_EVAL_POSTGRES_URL}, see
+ * {@link PostgresEvalStore}), {@code --no-session-cap}, {@code --max-per-session N}, {@code
+ * --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
+ * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
+ * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
+ * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
+ * remember as a host that does not know names would; capture without the event's {@code speaker}),
+ * to separate what the speaker name is worth from what the capture path changes; {@code
+ * --distractors N} adds N generated memories to each conversation before the queries run ({@link
+ * CodingDistractors}, seed {@code --distractor-seed S}, default 42).
  *
  * <p>A query whose {@code relevant} list is empty is a question no memory answers: it is left out
  * of the quality tables and counted by the gate, where anything it returns is a false injection.
@@ -292,9 +294,10 @@ public final class RetrievalEval {
     return switch (name) {
       case "lucene" -> LuceneMemoryStore.inMemory();
       case "lucene-per-scope" -> new ScopeRoutedStore(LuceneMemoryStore::inMemory);
+      case "postgres" -> PostgresEvalStore.open();
       default ->
           throw new IllegalArgumentException(
-              "unknown store '" + name + "'; known: lucene, lucene-per-scope");
+              "unknown store '" + name + "'; known: lucene, lucene-per-scope, postgres");
     };
   }
 }

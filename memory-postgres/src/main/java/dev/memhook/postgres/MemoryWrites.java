@@ -1,0 +1,268 @@
+package dev.memhook.postgres;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The store's writes, each one transaction: a memory row with everything derived from it (record,
+ * {@code tsvector}, entity keys, vector), the forget records, and the change value of every scope a
+ * write touched ({@link ScopeVectorCache}).
+ *
+ * <h2>Design note</h2>
+ *
+ * A write first takes a transaction advisory lock on each memory id it writes, in id order, then
+ * reads the id's current scope: a memory replaced into another scope changes both scopes, and the
+ * lock keeps two writers of one id from each missing the other's scope. Scope change rows are
+ * updated last, in scope order, so concurrent writes never wait on each other in opposite orders.
+ * Every statement names the scope it writes in its WHERE clause, except the by-id lookups of the
+ * SPI's global ids (the id's current scope, and the upsert keyed by id).
+ *
+ * <p>Everything a write could refuse (a vector of the wrong dimension, an unpaired surrogate, two
+ * memories with one id) is checked before the transaction starts, so a refusal writes nothing.
+ *
+ * <p>Thread-safe: no state besides the immutable schema and codec.
+ */
+final class MemoryWrites {
+  /** A memory checked and encoded, ready to write. */
+  record Row(Memory memory, String record, String terms, byte[] vector) {}
+
+  private final Schema schema;
+  private final RecordCodec codec;
+
+  MemoryWrites(Schema schema, RecordCodec codec) {
+    this.schema = schema;
+    this.codec = codec;
+  }
+
+  Row row(Memory m, Embedding e, int dimension) {
+    if (e.dimension() != dimension) {
+      throw new IllegalArgumentException(
+          "the embedding of memory "
+              + m.id().value()
+              + " has "
+              + e.dimension()
+              + " dimensions, the store's space "
+              + dimension
+              + "; nothing was written");
+    }
+    return new Row(m, codec.write(m), TextTerms.vectorOf(m), ScopeVectorCache.encode(e));
+  }
+
+  /** Writes {@code rows} (distinct ids) in one transaction on {@code c}. */
+  void put(Connection c, List<Row> rows) throws SQLException {
+    List<Row> sorted = new ArrayList<>(rows);
+    sorted.sort(Comparator.comparing(r -> r.memory().id().value()));
+    Set<String> touched = new TreeSet<>();
+    for (Row r : sorted) {
+      lockId(c, r.memory().id());
+    }
+    for (Row r : sorted) {
+      upsert(c, r, touched);
+    }
+    touch(c, touched);
+  }
+
+  /**
+   * Marks {@code next.supersedes()} not latest and writes {@code next}, in one transaction on
+   * {@code c}.
+   *
+   * @throws IllegalArgumentException if the superseded memory is not latest in {@code next}'s scope
+   *     (the caller rolls back)
+   */
+  void putNewVersion(Connection c, Row next) throws SQLException {
+    Memory m = next.memory();
+    Set<String> touched = new TreeSet<>();
+    for (String id : new TreeSet<>(List.of(m.id().value(), m.supersedes().value()))) {
+      lockId(c, MemoryId.of(id));
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE "
+                + schema.table("memhook_memory")
+                + " SET latest = false WHERE id = ? AND scope = ? AND latest")) {
+      ps.setString(1, m.supersedes().value());
+      ps.setString(2, m.scope().value());
+      if (ps.executeUpdate() != 1) {
+        throw new IllegalArgumentException(
+            "memory "
+                + m.id().value()
+                + " supersedes "
+                + m.supersedes().value()
+                + ", which is not a latest memory of scope "
+                + m.scope().value()
+                + "; nothing was written");
+      }
+    }
+    upsert(c, next, touched);
+    touch(c, touched);
+  }
+
+  /**
+   * Deletes the memory each record names, if it is in the record's scope, keeping the records of
+   * those that existed, in one transaction on {@code c}.
+   *
+   * @return how many existed
+   */
+  int delete(Connection c, List<ForgetRecord> audits) throws SQLException {
+    List<ForgetRecord> sorted = new ArrayList<>(audits);
+    sorted.sort(Comparator.comparing(a -> a.id().value()));
+    for (ForgetRecord a : sorted) {
+      lockId(c, a.id());
+    }
+    Set<String> touched = new TreeSet<>();
+    int deleted = 0;
+    for (ForgetRecord a : audits) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "DELETE FROM " + schema.table("memhook_memory") + " WHERE id = ? AND scope = ?")) {
+        ps.setString(1, a.id().value());
+        ps.setString(2, a.scope().value());
+        if (ps.executeUpdate() == 0) {
+          continue;
+        }
+      }
+      deleted++;
+      touched.add(a.scope().value());
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO "
+                  + schema.table("memhook_forgotten")
+                  + " (id, scope, at_second, at_nano, record) VALUES (?, ?, ?, ?, ?)")) {
+        ps.setString(1, a.id().value());
+        ps.setString(2, a.scope().value());
+        ps.setLong(3, a.at().getEpochSecond());
+        ps.setInt(4, a.at().getNano());
+        ps.setString(5, codec.write(a));
+        ps.executeUpdate();
+      }
+    }
+    touch(c, touched);
+    return deleted;
+  }
+
+  /**
+   * Records {@code space} if the store has none yet, and returns the one it has, on {@code c} in a
+   * transaction: two instances attaching at once record one space, and the other compares with it.
+   */
+  EmbeddingSpace recordSpace(Connection c, EmbeddingSpace space) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO "
+                + schema.table("memhook_space")
+                + " (model_id, dimension) VALUES (?, ?) ON CONFLICT (singleton) DO NOTHING")) {
+      ps.setString(1, space.modelId());
+      ps.setInt(2, space.dimension());
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+            c.prepareStatement("SELECT model_id, dimension FROM " + schema.table("memhook_space"));
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return new EmbeddingSpace(rs.getString(1), rs.getInt(2));
+    }
+  }
+
+  private void upsert(Connection c, Row r, Set<String> touched) throws SQLException {
+    Memory m = r.memory();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT scope FROM " + schema.table("memhook_memory") + " WHERE id = ?")) {
+      ps.setString(1, m.id().value());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          touched.add(rs.getString(1));
+        }
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO "
+                + schema.table("memhook_memory")
+                + " (id, scope, latest, supersedes, record, terms, concept_keys, file_keys, vector)"
+                + " VALUES (?, ?, ?, ?, ?, ?::tsvector, ?, ?, ?)"
+                + " ON CONFLICT (id) DO UPDATE SET scope = EXCLUDED.scope,"
+                + " latest = EXCLUDED.latest, supersedes = EXCLUDED.supersedes,"
+                + " record = EXCLUDED.record, terms = EXCLUDED.terms,"
+                + " concept_keys = EXCLUDED.concept_keys, file_keys = EXCLUDED.file_keys,"
+                + " vector = EXCLUDED.vector")) {
+      ps.setString(1, m.id().value());
+      ps.setString(2, m.scope().value());
+      ps.setBoolean(3, m.latest());
+      ps.setString(4, m.supersedes() == null ? null : m.supersedes().value());
+      ps.setString(5, r.record());
+      ps.setString(6, r.terms());
+      ps.setArray(7, c.createArrayOf("text", conceptKeys(m.concepts()).toArray()));
+      ps.setArray(8, c.createArrayOf("text", fileKeys(m.files()).toArray()));
+      ps.setBytes(9, r.vector());
+      ps.executeUpdate();
+    }
+    touched.add(m.scope().value());
+  }
+
+  private static void lockId(Connection c, MemoryId id) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
+      ps.setInt(1, Schema.ID_LOCK_CLASS);
+      ps.setString(2, id.value());
+      ps.execute();
+    }
+  }
+
+  /** Gives each scope in {@code scopes} a new change value, in scope order. */
+  private void touch(Connection c, Set<String> scopes) throws SQLException {
+    for (String scope : scopes) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO "
+                  + schema.table("memhook_scope")
+                  + " AS s (scope, changed) VALUES (?, nextval('"
+                  + schema.table("memhook_change").replace("'", "''")
+                  + "')) ON CONFLICT (scope) DO UPDATE SET changed = nextval('"
+                  + schema.table("memhook_change").replace("'", "''")
+                  + "') WHERE s.scope = ?")) {
+        ps.setString(1, scope);
+        ps.setString(2, scope);
+        ps.executeUpdate();
+      }
+    }
+  }
+
+  /**
+   * Concept keys as related search matches them: lower-cased, distinct. U+0000, which a PostgreSQL
+   * text value cannot hold, becomes U+FFFD, in the query keys too.
+   */
+  static List<String> conceptKeys(Iterable<String> concepts) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String concept : concepts) {
+      out.add(storable(concept.toLowerCase(Locale.ROOT)));
+    }
+    return List.copyOf(out);
+  }
+
+  /** File keys as related search matches them: exact, distinct, U+0000 as U+FFFD. */
+  static List<String> fileKeys(Iterable<String> files) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String file : files) {
+      out.add(storable(file));
+    }
+    return List.copyOf(out);
+  }
+
+  private static String storable(String key) {
+    return key.replace('\u0000', '\ufffd');
+  }
+}
