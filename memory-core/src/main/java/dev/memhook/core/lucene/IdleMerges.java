@@ -3,6 +3,10 @@ package dev.memhook.core.lucene;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,11 +15,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.index.SegmentReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,20 +31,28 @@ import org.slf4j.LoggerFactory;
  * TieredMergePolicy} merges as writes flush segments, and its size cap ({@link
  * LuceneMemoryStore.Builder#maxSegmentMB}, which bounds what one forget rewrites) makes it leave
  * many segments between half the cap and the cap: it does not merge segments that large. Once the
- * store has seen no write for {@code delay}, this class asks the writer for a forced merge down to
- * the fewest segments the cap allows, {@code ceil(index size / cap)}; the tiered policy builds
- * segments of at most 1.25 times {@code max(cap, size / count)} for it, so the forget bound moves
- * by that factor at most. The merges run on Lucene's merge threads while reads and writes go on;
- * when they are done, the result is committed and the searchers refreshed. A write during the
- * merges does not stop them; the next quiet period looks again. {@link #close()} aborts the merges
- * it asked for, so closing a store never waits for a long idle merge: its work is redone in the
- * next quiet period after the store reopens.
+ * store has seen no write for {@code delay}, this class packs the segments into as few groups of at
+ * most the cap as first-fit decreasing finds (within 11/9 of the fewest possible) and asks the
+ * writer to merge each group of two or more, through a forced merge whose merges this class's
+ * policy chooses ({@link #IDLE}). Lucene's own forced merge to a segment count was tried first: it
+ * reaches the count even when that means a segment past the cap, which would break the forget
+ * bound. The merges run on Lucene's merge threads while reads and writes go on; when they are done,
+ * the result is committed and the searchers refreshed. A write during the merges does not stop
+ * them; the next quiet period looks again. {@link #close()} aborts the merges it asked for, so
+ * closing a store never waits for a long idle merge: its work is redone in the next quiet period
+ * after the store reopens.
  *
  * <p>Thread-safe: one daemon thread checks, the store's threads only note writes (through the
  * searchers' write count) and close.
  */
 final class IdleMerges {
   private static final Logger LOG = LoggerFactory.getLogger(IdleMerges.class);
+
+  /**
+   * The segment count an idle merge passes to {@link IndexWriter#forceMerge(int, boolean)}: not a
+   * count but the mark that tells {@link #policy}'s forced merges to pack by size instead.
+   */
+  static final int IDLE = Integer.MAX_VALUE - 1;
 
   /** Longest time between two checks; shorter delays check four times per delay. */
   private static final long MAX_TICK_MILLIS = 5_000;
@@ -54,7 +64,7 @@ final class IdleMerges {
   /** The merges a forced merge of this class started, to abort on close. */
   private final Set<MergePolicy.OneMerge> started = ConcurrentHashMap.newKeySet();
 
-  /** Whether the forced merges the writer asks the policy for now are this class's. */
+  /** Whether this class's merges are under way (set on the timer thread only). */
   private volatile boolean merging;
 
   private ScheduledExecutorService timer;
@@ -91,14 +101,61 @@ final class IdleMerges {
           Map<SegmentCommitInfo, Boolean> segmentsToMerge,
           MergeContext context)
           throws IOException {
-        MergeSpecification spec =
-            super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
-        if (merging && spec != null) {
+        if (maxSegmentCount != IDLE) {
+          return super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+        }
+        MergeSpecification spec = packed(infos, segmentsToMerge, context);
+        if (spec != null) {
           started.addAll(spec.merges);
         }
         return spec;
       }
     };
+  }
+
+  /**
+   * The merges that pack the segments {@code segmentsToMerge} names (and no merge holds) into
+   * groups of at most the cap, first-fit decreasing; null if no group has two segments.
+   */
+  private MergePolicy.MergeSpecification packed(
+      SegmentInfos infos,
+      Map<SegmentCommitInfo, Boolean> segmentsToMerge,
+      MergePolicy.MergeContext context)
+      throws IOException {
+    long cap = (long) (maxSegmentMB * 1024 * 1024);
+    List<SegmentCommitInfo> candidates = new ArrayList<>();
+    for (SegmentCommitInfo info : infos) {
+      if (segmentsToMerge.containsKey(info) && !context.getMergingSegments().contains(info)) {
+        candidates.add(info);
+      }
+    }
+    Map<SegmentCommitInfo, Long> sizes = new HashMap<>();
+    for (SegmentCommitInfo info : candidates) {
+      sizes.put(info, info.sizeInBytes());
+    }
+    candidates.sort(Comparator.comparing(sizes::get, Comparator.reverseOrder()));
+    List<List<SegmentCommitInfo>> bins = new ArrayList<>();
+    List<Long> filled = new ArrayList<>();
+    for (SegmentCommitInfo info : candidates) {
+      long size = sizes.get(info);
+      int bin = 0;
+      while (bin < bins.size() && filled.get(bin) + size > cap) {
+        bin++;
+      }
+      if (bin == bins.size()) {
+        bins.add(new ArrayList<>());
+        filled.add(0L);
+      }
+      bins.get(bin).add(info);
+      filled.set(bin, filled.get(bin) + size);
+    }
+    MergePolicy.MergeSpecification spec = new MergePolicy.MergeSpecification();
+    for (List<SegmentCommitInfo> bin : bins) {
+      if (bin.size() >= 2) {
+        spec.add(new MergePolicy.OneMerge(bin));
+      }
+    }
+    return spec.merges.isEmpty() ? null : spec;
   }
 
   /** Starts checking, unless merging is off. */
@@ -137,11 +194,13 @@ final class IdleMerges {
         return;
       }
       settledAt = writesNow;
-      int target = mergeTarget();
-      if (target > 0) {
-        merging = true;
-        writer.forceMerge(target, false);
-        LOG.debug("idle: merging the {} down to {} segments", location, target);
+      if (searchers.withSearcher(s -> s.getIndexReader().leaves().size()) < 2) {
+        return;
+      }
+      writer.forceMerge(IDLE, false); // the policy records the merges it starts in started
+      merging = !started.isEmpty(); // none: the segments are packed already
+      if (merging) {
+        LOG.debug("idle: merging the {}: {} merges", location, started.size());
       }
     } catch (IOException | RuntimeException e) {
       merging = false;
@@ -154,25 +213,6 @@ final class IdleMerges {
           location,
           e.toString());
     }
-  }
-
-  /**
-   * The segment count to merge down to, or 0 if the searcher already sees no more segments than
-   * that: {@code ceil(size / cap)}, at least 1.
-   */
-  private int mergeTarget() {
-    return searchers.withSearcher(
-        s -> {
-          long bytes = 0;
-          for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-            if (leaf.reader() instanceof SegmentReader segment) {
-              bytes += segment.getSegmentInfo().sizeInBytes();
-            }
-          }
-          int segments = s.getIndexReader().leaves().size();
-          int target = (int) Math.max(1, Math.ceil(bytes / (maxSegmentMB * 1024 * 1024)));
-          return segments > target ? target : 0;
-        });
   }
 
   /** Once the writer has no merge running or pending: commits and refreshes the searchers. */

@@ -200,13 +200,13 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   }
 
   /**
-   * How long the store must see no write before it merges its segments down to as few as {@link
-   * #maxSegmentMB} allows: {@code ceil(index size / maxSegmentMB)}, each at most 1.25 times the
-   * larger of the cap and the index size divided by that count. Every search visits every segment,
-   * so a store that has settled searches faster; the merges run in the background (reads and writes
-   * go on), are committed when done, and are aborted by {@link LuceneMemoryStore#close()} (the next
-   * quiet period redoes them). Default {@link #DEFAULT_IDLE_MERGE}; {@link Duration#ZERO} turns it
-   * off. A read-only store never merges.
+   * How long the store must see no write before it merges its segments into as few of at most
+   * {@link #maxSegmentMB} as it can pack them (first-fit decreasing, by Lucene's size estimate):
+   * about {@code size / maxSegmentMB} for a large store, one for a small one. Every search visits
+   * every segment, so a store that has settled searches faster; the merges run in the background
+   * (reads and writes go on), are committed when done, and are aborted by {@link
+   * LuceneMemoryStore#close()} (the next quiet period redoes them). Default {@link
+   * #DEFAULT_IDLE_MERGE}; {@link Duration#ZERO} turns it off. A read-only store never merges.
    *
    * @throws NullPointerException if {@code delay} is null
    * @throws IllegalArgumentException if {@code delay} is negative or longer than a day

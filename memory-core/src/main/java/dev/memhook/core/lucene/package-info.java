@@ -99,9 +99,9 @@
  * 64 MB RAM buffer (default: 16 MB), reached only by bursts of writes with no read or commit
  * between them. Natural merges stop at {@code maxSegmentMB} (it bounds what one forget rewrites,
  * below), which leaves segments between half the cap and the cap unmerged; so once the store has
- * seen no write for {@code idleMerge} (30 s by default), {@code IdleMerges} asks for a forced merge
- * down to {@code ceil(size / cap)} segments in the background and commits it: a quiet small store
- * ends in one segment, a large one in about as few as the cap allows. After a bulk import, {@code
+ * seen no write for {@code idleMerge} (30 s by default), {@code IdleMerges} packs the segments into
+ * as few as it can of at most the cap, merges them in the background and commits: a quiet small
+ * store ends in one segment, a large one in about {@code size / cap}. After a bulk import, {@code
  * forceMerge(n)} merges down to {@code n} segments and commits, past the cap. Searches read their
  * hits' ids from the {@code id} field's binary doc values (a stored-field read would decompress a
  * block of records per hit). Vectors are scaled to unit length at index and query time and compared
