@@ -51,10 +51,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@link MemoryService} that {@code Memhook.builder()} builds: it wires the data path in order,
@@ -65,11 +62,6 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Owns the store, the embedder and, when it created it, the executor.
  */
 public final class LocalMemoryService implements MemoryService {
-
-  private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryService.class);
-
-  /** How long close waits for the recalls running on the executor the builder created. */
-  private static final Duration EXECUTOR_CLOSE_WAIT = Duration.ofSeconds(5);
 
   private final MemoryStore store;
   private final Embedder embedder;
@@ -404,36 +396,7 @@ public final class LocalMemoryService implements MemoryService {
     synchronized (hooks) {
       live = new ArrayList<>(hooks.values());
     }
-    live.forEach(AsyncMemoryHook::dispose);
-    if (capture != null) {
-      try {
-        capture.close();
-      } catch (RuntimeException e) {
-        LOG.warn("closing capture failed", e);
-      }
-    }
-    if (ownedExecutor != null) {
-      // Not interrupted: a recall under way may be refreshing the searcher, which flushes index
-      // files, and an interrupt during that I/O fails the index writer. Waiting tasks are dropped
-      // by the hooks' disposal; one still running after the wait meets a closed store and fails.
-      ownedExecutor.shutdown();
-      try {
-        ownedExecutor.awaitTermination(EXECUTOR_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    try {
-      store.close();
-    } catch (RuntimeException e) {
-      LOG.warn("closing the store failed", e);
-    }
-    try {
-      embedder.close();
-    } catch (RuntimeException e) {
-      LOG.warn("closing the embedder failed", e);
-    }
-    dispatch.close();
+    ServiceShutdown.close(live, capture, ownedExecutor, store, embedder, dispatch);
   }
 
   private void checkOpen() {
