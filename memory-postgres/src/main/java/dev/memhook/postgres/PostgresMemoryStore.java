@@ -13,6 +13,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.core.store.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -225,7 +226,8 @@ public final class PostgresMemoryStore implements MemoryStore {
       if (!seen.add(audit.id())) {
         throw new IllegalArgumentException("two audit records name " + audit.id().value());
       }
-      RecordCodec.checkWellFormed(audit.actor() + audit.reason(), "forget record of " + audit.id());
+      MemoryRecordJson.requireWellFormed(
+          audit.actor() + audit.reason(), "forget record of " + audit.id());
     }
     if (records.isEmpty()) {
       return 0;

@@ -31,34 +31,5 @@ final class RecordLimits {
   /** The longest keyword term or doc value Lucene indexes, in UTF-8 bytes. */
   static final int MAX_TERM_BYTES = IndexWriter.MAX_TERM_LENGTH;
 
-  /**
-   * Refuses a record holding an unpaired UTF-16 surrogate. Lucene stores text as UTF-8, which
-   * cannot carry one: a long record holding one was stored with a length that did not match its
-   * bytes and read back as truncated JSON, a write acknowledged and then unreadable. {@code
-   * MemoryService} replaces unpaired surrogates with U+FFFD before a memory reaches the store; a
-   * caller of the store itself must do the same.
-   *
-   * @param what what the record is of, for the message ("memory m_1")
-   * @throws IllegalArgumentException if {@code record} holds an unpaired surrogate
-   */
-  static void checkWellFormed(String record, String what) {
-    int n = record.length();
-    for (int i = 0; i < n; i++) {
-      char c = record.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < n
-          && Character.isLowSurrogate(record.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(
-            what
-                + " holds an unpaired UTF-16 surrogate (U+"
-                + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
-                + "), which the index cannot store as text; replace it with U+FFFD first, as"
-                + " MemoryService does; nothing was written");
-      }
-    }
-  }
-
   private RecordLimits() {}
 }
