@@ -54,7 +54,14 @@ record StoreParts(
         new RecordCache(s.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));
     WritePath writes =
         new WritePath(
-            index.writer(), index.directory(), searchers, records, location, s.groupCommit());
+            index.writer(),
+            index.directory(),
+            searchers,
+            records,
+            location,
+            s.groupCommit(),
+            s.eraseOnDelete(),
+            s.path() != null);
     index.idleMerges().start(index.writer(), writes, searchers);
     MemoryDocuments documents =
         new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());

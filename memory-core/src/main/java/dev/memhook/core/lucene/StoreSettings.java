@@ -78,6 +78,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   private boolean scalarQuantization;
   private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
   private Duration idleMerge = DEFAULT_IDLE_MERGE;
+  private boolean eraseOnDelete = true;
   private float exactWeight = DEFAULT_EXACT_WEIGHT;
   private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
   private float shaBoost = DEFAULT_SHA_BOOST;
@@ -184,6 +185,20 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     checkUnset("scalarQuantization");
     this.scalarQuantization = enabled;
     return recorded("scalarQuantization");
+  }
+
+  /**
+   * Whether a delete erases: rewrites the segments the memories were in, so that no file of the
+   * index still holds their text when it returns (see {@link LuceneMemoryStore#delete}). Turn it
+   * off only for an index that copies memories kept elsewhere, such as a replica in memory of a
+   * shared store: a delete then only marks the documents deleted, as Lucene does, so that searches
+   * and reads no longer return them at once, and their bytes stay in the segment until a merge
+   * rewrites it; forget records are kept either way. Default on.
+   */
+  public LuceneMemoryStore.Builder eraseOnDelete(boolean enabled) {
+    checkUnset("eraseOnDelete");
+    this.eraseOnDelete = enabled;
+    return recorded("eraseOnDelete");
   }
 
   /**
@@ -305,6 +320,10 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
     return path == null
         ? Set.of(StoreCapability.ATOMIC_BATCH)
         : Set.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH);
+  }
+
+  boolean eraseOnDelete() {
+    return eraseOnDelete;
   }
 
   /** The group-commit interval, or null to commit every write. */

@@ -52,6 +52,8 @@ final class WritePath {
   private final FreshSearchers searchers;
   private final RecordCache records;
   private final String location;
+  private final boolean eraseOnDelete;
+  private final boolean onDisk;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -77,8 +79,12 @@ final class WritePath {
       FreshSearchers searchers,
       RecordCache records,
       String location,
-      Duration groupCommit) {
+      Duration groupCommit,
+      boolean eraseOnDelete,
+      boolean onDisk) {
     this.writer = writer;
+    this.eraseOnDelete = eraseOnDelete;
+    this.onDisk = onDisk;
     this.directory = directory;
     this.searchers = searchers;
     this.records = records;
@@ -154,7 +160,7 @@ final class WritePath {
    *     read retries the refresh)
    */
   boolean erase(Collection<MemoryId> ids, IndexAction action) {
-    return apply(ids, action, true);
+    return apply(ids, action, eraseOnDelete); // off: a plain write (StoreSettings#eraseOnDelete)
   }
 
   private boolean apply(Collection<MemoryId> ids, IndexAction action, boolean erase) {
@@ -183,7 +189,9 @@ final class WritePath {
       if (!changed) {
         return false;
       }
-      if (committer == null || erase) {
+      // In memory a commit makes nothing durable (nothing outlives the store) and costs a segment
+      // flush per write; writes are visible without one, through the near-real-time searchers.
+      if ((committer == null && onDisk) || erase) {
         commitNow(erase ? "commit a forget" : "commit a write");
       } else {
         dirty = true;

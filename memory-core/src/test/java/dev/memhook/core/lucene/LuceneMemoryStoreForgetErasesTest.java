@@ -100,6 +100,46 @@ class LuceneMemoryStoreForgetErasesTest {
     assertEquals(List.of(), IndexFiles.filesContaining(index, token), "after close");
   }
 
+  /**
+   * The opt-out for copies of memories kept elsewhere: the memory is gone from reads and searches
+   * at once and its audit record kept, but its segment is not rewritten, so its files still hold
+   * the text (which is why the default erases).
+   */
+  @Test
+  void delete_withEraseOnDeleteOff_hidesTheMemoryAtOnce_butLeavesItsSegmentsFilesAsTheyWere()
+      throws IOException {
+    long seed = Seeds.seed();
+    Random random = new Random(seed);
+    String token = uniqueToken(random);
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(index).eraseOnDelete(false).build()) {
+      store.attach(SPACE);
+      for (int i = 0; i < 5; i++) {
+        store.put(randomMemory(random, "other" + i, A), randomVector(random));
+      }
+      store.put(secret("secret", token), randomVector(random));
+      store.forceMerge(1);
+      TreeSet<String> filesBefore = IndexFiles.segmentFiles(index);
+
+      assertTrue(
+          store.delete(
+              MemoryId.of("secret"),
+              new ForgetRecord(MemoryId.of("secret"), A, "replica", "removed", T0)));
+
+      assertTrue(store.get(MemoryId.of("secret")).isEmpty());
+      assertEquals(List.of(), store.searchText(A, token, 10).hits(), "no search finds it");
+      assertEquals(5, store.count(A));
+      assertEquals(1, store.forgotten(A).size(), "the audit record is kept");
+      TreeSet<String> kept = IndexFiles.segmentFiles(index);
+      kept.retainAll(filesBefore);
+      assertFalse(kept.isEmpty(), "the segment was not rewritten; " + Seeds.replay(seed));
+      assertFalse(
+          IndexFiles.filesContaining(index, token).isEmpty(),
+          "its files still hold the text; " + Seeds.replay(seed));
+    }
+  }
+
   static String uniqueToken(Random random) {
     return IndexFiles.uniqueToken(random);
   }
