@@ -58,6 +58,44 @@ final class Jdbc {
     }
   }
 
+  /**
+   * Runs {@code work} in one read-only REPEATABLE READ transaction: every statement sees one
+   * snapshot of the database.
+   */
+  <T> T inSnapshot(String what, Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      return inSnapshot(c, work);
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /** Runs {@code work} in one read-only REPEATABLE READ transaction on {@code c}. */
+  static <T> T inSnapshot(Connection c, Work<T> work) throws SQLException {
+    boolean autoCommit = c.getAutoCommit();
+    int isolation = c.getTransactionIsolation();
+    boolean readOnly = c.isReadOnly();
+    if (autoCommit) {
+      c.setAutoCommit(false);
+    }
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    c.setReadOnly(true);
+    try {
+      T result = work.run(c);
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException | Error e) {
+      rollbackQuietly(c, e);
+      throw e;
+    } finally {
+      if (!c.isClosed()) {
+        c.setReadOnly(readOnly);
+        c.setTransactionIsolation(isolation);
+        c.setAutoCommit(autoCommit);
+      }
+    }
+  }
+
   private static void rollbackQuietly(Connection c, Throwable cause) {
     try {
       c.rollback();
@@ -79,11 +117,7 @@ final class Jdbc {
    */
   static MemoryStoreException failure(String what, SQLException e) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
-    boolean transientFailure =
-        state.startsWith("08")
-            || state.startsWith("40")
-            || state.startsWith("53")
-            || state.startsWith("57");
+    boolean transientFailure = isTransient(e);
     return new MemoryStoreException(
         "PostgreSQL failed to "
             + what
@@ -94,6 +128,29 @@ final class Jdbc {
             + (transientFailure
                 ? "; nothing was half-written: retry"
                 : "; nothing was half-written: check the database and the store's schema"),
-        e);
+        e,
+        transientFailure);
+  }
+
+  /**
+   * Whether {@code e} is worth retrying: a connection failure (SQLSTATE class 08, and a pool that
+   * gave up waiting for one, which reports no state or 08), a serialization failure or deadlock
+   * (40), an exhausted or shutting-down server (53, 57).
+   */
+  static boolean isTransient(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    return state.isEmpty() && e instanceof java.sql.SQLTransientConnectionException
+        || state.startsWith("08")
+        || state.startsWith("40")
+        || state.startsWith("53")
+        || state.startsWith("57");
+  }
+
+  /** Whether {@code e} says the database could not be reached (rather than refused a statement). */
+  static boolean isConnectionFailure(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    return state.startsWith("08")
+        || state.startsWith("57P")
+        || e instanceof java.sql.SQLTransientConnectionException;
   }
 }

@@ -19,17 +19,17 @@ import java.util.TreeSet;
 
 /**
  * The store's writes, each one transaction: a memory row with everything derived from it (record,
- * {@code tsvector}, entity keys, vector), the forget records, and the change value of every scope a
- * write touched ({@link ScopeVectorCache}).
+ * {@code tsvector}, entity keys, vector), the forget records, and the {@link ChangeFeed} rows of
+ * every scope and id a write changed.
  *
  * <h2>Design note</h2>
  *
  * A write first takes a transaction advisory lock on each memory id it writes, in id order, then
  * reads the id's current scope: a memory replaced into another scope changes both scopes, and the
- * lock keeps two writers of one id from each missing the other's scope. Scope change rows are
- * updated last, in scope order, so concurrent writes never wait on each other in opposite orders.
- * Every statement names the scope it writes in its WHERE clause, except the by-id lookups of the
- * SPI's global ids (the id's current scope, and the upsert keyed by id).
+ * lock keeps two writers of one id from each missing the other's scope. The feed is written last,
+ * locking scope rows in scope order, so concurrent writes never wait on each other in opposite
+ * orders. Every statement names the scope it writes in its WHERE clause, except the by-id lookups
+ * of the SPI's global ids (the id's current scope, and the upsert keyed by id).
  *
  * <p>Everything a write could refuse (a vector of the wrong dimension, an unpaired surrogate, two
  * memories with one id) is checked before the transaction starts, so a refusal writes nothing.
@@ -42,10 +42,12 @@ final class MemoryWrites {
 
   private final Schema schema;
   private final RecordCodec codec;
+  private final ChangeFeed feed;
 
-  MemoryWrites(Schema schema, RecordCodec codec) {
+  MemoryWrites(Schema schema, RecordCodec codec, ChangeFeed feed) {
     this.schema = schema;
     this.codec = codec;
+    this.feed = feed;
   }
 
   Row row(Memory m, Embedding e, int dimension) {
@@ -59,21 +61,20 @@ final class MemoryWrites {
               + dimension
               + "; nothing was written");
     }
-    return new Row(m, codec.write(m), TextTerms.vectorOf(m), ScopeVectorCache.encode(e));
+    return new Row(m, codec.write(m), TextTerms.vectorOf(m), VectorBytes.encode(e));
   }
 
-  /** Writes {@code rows} (distinct ids) in one transaction on {@code c}. */
-  void put(Connection c, List<Row> rows) throws SQLException {
+  /** Writes {@code rows} (distinct ids) in {@code c}'s transaction, adding to {@code changes}. */
+  void put(Connection c, List<Row> rows, ChangeFeed.Changes changes) throws SQLException {
     List<Row> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparing(r -> r.memory().id().value()));
-    Set<String> touched = new TreeSet<>();
     for (Row r : sorted) {
       lockId(c, r.memory().id());
     }
     for (Row r : sorted) {
-      upsert(c, r, touched);
+      upsert(c, r, changes);
     }
-    touch(c, touched);
+    feed.publish(c, changes);
   }
 
   /**
@@ -83,9 +84,8 @@ final class MemoryWrites {
    * @throws IllegalArgumentException if the superseded memory is not latest in {@code next}'s scope
    *     (the caller rolls back)
    */
-  void putNewVersion(Connection c, Row next) throws SQLException {
+  void putNewVersion(Connection c, Row next, ChangeFeed.Changes changes) throws SQLException {
     Memory m = next.memory();
-    Set<String> touched = new TreeSet<>();
     for (String id : new TreeSet<>(List.of(m.id().value(), m.supersedes().value()))) {
       lockId(c, MemoryId.of(id));
     }
@@ -107,8 +107,9 @@ final class MemoryWrites {
                 + "; nothing was written");
       }
     }
-    upsert(c, next, touched);
-    touch(c, touched);
+    changes.add(m.scope().value(), m.supersedes());
+    upsert(c, next, changes);
+    feed.publish(c, changes);
   }
 
   /**
@@ -117,13 +118,13 @@ final class MemoryWrites {
    *
    * @return how many existed
    */
-  int delete(Connection c, List<ForgetRecord> audits) throws SQLException {
+  int delete(Connection c, List<ForgetRecord> audits, ChangeFeed.Changes changes)
+      throws SQLException {
     List<ForgetRecord> sorted = new ArrayList<>(audits);
     sorted.sort(Comparator.comparing(a -> a.id().value()));
     for (ForgetRecord a : sorted) {
       lockId(c, a.id());
     }
-    Set<String> touched = new TreeSet<>();
     int deleted = 0;
     for (ForgetRecord a : audits) {
       try (PreparedStatement ps =
@@ -136,7 +137,7 @@ final class MemoryWrites {
         }
       }
       deleted++;
-      touched.add(a.scope().value());
+      changes.add(a.scope().value(), a.id());
       try (PreparedStatement ps =
           c.prepareStatement(
               "INSERT INTO "
@@ -150,7 +151,7 @@ final class MemoryWrites {
         ps.executeUpdate();
       }
     }
-    touch(c, touched);
+    feed.publish(c, changes);
     return deleted;
   }
 
@@ -176,7 +177,7 @@ final class MemoryWrites {
     }
   }
 
-  private void upsert(Connection c, Row r, Set<String> touched) throws SQLException {
+  private void upsert(Connection c, Row r, ChangeFeed.Changes changes) throws SQLException {
     Memory m = r.memory();
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -184,7 +185,7 @@ final class MemoryWrites {
       ps.setString(1, m.id().value());
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
-          touched.add(rs.getString(1));
+          changes.add(rs.getString(1), m.id()); // moved out of its old scope, or replaced in it
         }
       }
     }
@@ -210,7 +211,7 @@ final class MemoryWrites {
       ps.setBytes(9, r.vector());
       ps.executeUpdate();
     }
-    touched.add(m.scope().value());
+    changes.add(m.scope().value(), m.id());
   }
 
   private static void lockId(Connection c, MemoryId id) throws SQLException {
@@ -219,25 +220,6 @@ final class MemoryWrites {
       ps.setInt(1, Schema.ID_LOCK_CLASS);
       ps.setString(2, id.value());
       ps.execute();
-    }
-  }
-
-  /** Gives each scope in {@code scopes} a new change value, in scope order. */
-  private void touch(Connection c, Set<String> scopes) throws SQLException {
-    for (String scope : scopes) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "INSERT INTO "
-                  + schema.table("memhook_scope")
-                  + " AS s (scope, changed) VALUES (?, nextval('"
-                  + schema.table("memhook_change").replace("'", "''")
-                  + "')) ON CONFLICT (scope) DO UPDATE SET changed = nextval('"
-                  + schema.table("memhook_change").replace("'", "''")
-                  + "') WHERE s.scope = ?")) {
-        ps.setString(1, scope);
-        ps.setString(2, scope);
-        ps.executeUpdate();
-      }
     }
   }
 

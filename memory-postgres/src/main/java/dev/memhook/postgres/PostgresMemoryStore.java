@@ -16,6 +16,8 @@ import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.store.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -37,19 +39,36 @@ import javax.sql.DataSource;
  *
  * <ul>
  *   <li><b>Connections</b> come from the host's {@link DataSource} (a pool such as HikariCP), one
- *       per call, given back before the call returns; the store never closes the data source.
+ *       per call, given back before the call returns, and one held by the change feed's follower
+ *       from {@link #attach} to {@link #close()}; the store never closes the data source.
  *   <li><b>Schema</b>: {@link Builder#build()} creates or migrates the store's tables in its
  *       PostgreSQL schema, under an advisory lock, so any number of instances may start at once on
  *       an empty database. Several stores may share a database in different schemas.
  *   <li><b>Threads</b>: thread-safe; do not synchronize on it (it does not either). Each write is
- *       one transaction.
+ *       one transaction. Once attached, one daemon thread follows the change feed.
  *   <li><b>Durability</b>: a write is committed when it returns, as durable as the server's own
  *       settings make a commit. {@link #putAll} is one transaction ({@link
  *       StoreCapability#ATOMIC_BATCH}).
- *   <li><b>Consistency between instances</b>: every read and text or related search runs in
- *       PostgreSQL and sees every write committed before it started. A vector search checks the
- *       scope's change value in PostgreSQL first and reloads the scope's vectors into this JVM when
- *       it changed, so it too sees every write committed before it started.
+ *   <li><b>Where searches run</b>: reads by id, counts and exports run in PostgreSQL. Searches run
+ *       in this instance's <em>replica</em> of the scope: its latest memories copied into an
+ *       embedded Lucene store in memory, loaded on the scope's first search, so they rank exactly
+ *       as the embedded store does (with {@link TextSearch#DATABASE}, text and related searches run
+ *       in PostgreSQL instead).
+ *   <li><b>Consistency between instances</b>: every write appends to a change feed and notifies the
+ *       other instances ({@code LISTEN/NOTIFY}), whose follower threads catch their replicas up;
+ *       each also checks every held scope's position every {@link
+ *       Builder#pollInterval(java.time.Duration) poll interval}. A write is searchable through the
+ *       instance that made it when it returns; through another instance once that instance has
+ *       caught up, normally within milliseconds and at most about one poll interval later while
+ *       PostgreSQL is reachable (the module README gives measured figures). A memory forgotten
+ *       through any instance is never returned by a read once the forget has returned, and no
+ *       longer found by another instance's searches within that same bound.
+ *   <li><b>PostgreSQL unreachable</b>: searches of held scopes go on from the replicas as they
+ *       were, reads by id are answered from them, and the store says so ({@link #replicaStatus()},
+ *       {@link Builder#statusListener}); writes, counts, exports and the first search of a scope
+ *       not held fail with a {@link MemoryStoreException#retriable() retriable} {@link
+ *       MemoryStoreException}. The follower reconnects with a backoff and catches every held scope
+ *       up from the feed before it reports following again: nothing is lost or applied twice.
  *   <li><b>Scopes</b>: every search and count filters by scope in its SQL. {@link #delete} deletes
  *       a memory only in the scope of its audit record.
  *   <li><b>Forgetting</b>: when {@link #delete} returns, the memory's row (record, search terms,
@@ -59,8 +78,8 @@ import javax.sql.DataSource;
  *       store does not run {@code VACUUM} itself (it cannot run in a transaction, needs the table's
  *       owner, and would stall writers), so an operator who must erase text from disk runs {@code
  *       VACUUM FULL} on {@code memhook_memory} as the database's own procedures prescribe.
- *   <li><b>Text search</b> ranks with {@code ts_rank} over the code-aware terms the Lucene store
- *       uses; scores are not BM25, and the ceiling is the bound described in the module's README.
+ *   <li><b>Text search in PostgreSQL</b> ({@link TextSearch#DATABASE}) ranks with {@code ts_rank}
+ *       over the code-aware terms the Lucene store uses; scores are not BM25.
  *   <li><b>Errors</b>: a database failure is a {@link dev.memhook.api.MemoryStoreException} whose
  *       message says whether to retry; nothing is half-written. After {@link #close()} every method
  *       but {@link #capabilities()} throws {@link IllegalStateException}; null arguments are
@@ -71,25 +90,38 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final Set<StoreCapability> CAPABILITIES =
       Set.copyOf(EnumSet.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH));
 
+  private final DataSource dataSource;
+  private final int maxCachedScopes;
+  private final Duration pollInterval;
+  private final Duration feedRetention;
+  private final TextSearch textSearch;
   private final Jdbc jdbc;
   private final Schema schema;
-  private final int maxCachedScopes;
   private final RecordCodec codec = new RecordCodec();
+  private final ChangeFeed feed;
   private final MemoryWrites writes;
   private final MemoryReads reads;
+  private final FeedHealth health;
   private volatile EmbeddingSpace space;
-  private volatile VectorIndex vectors;
+  private volatile LocalReplicas replicas;
+  private volatile FeedFollower follower;
   private volatile boolean closed;
 
-  /** Serialises attaches, so that one vector index is created; a private lock, not {@code this}. */
-  private final Object attachLock = new Object();
+  /** Serialises attach and close, so that one set of replicas is made and closed. */
+  private final Object lifecycle = new Object();
 
   private PostgresMemoryStore(Builder b) {
+    this.dataSource = b.dataSource; // copied: the builder may change after build()
+    this.maxCachedScopes = b.maxCachedScopes;
+    this.pollInterval = b.pollInterval;
+    this.feedRetention = b.feedRetention;
+    this.textSearch = b.textSearch;
     this.jdbc = new Jdbc(b.dataSource);
     this.schema = new Schema(b.schema);
-    this.maxCachedScopes = b.maxCachedScopes;
-    this.writes = new MemoryWrites(schema, codec);
+    this.feed = new ChangeFeed(schema);
+    this.writes = new MemoryWrites(schema, codec, feed);
     this.reads = new MemoryReads(schema, codec);
+    this.health = new FeedHealth(Clock.systemUTC(), b.statusListener, toString());
   }
 
   /** A new builder. */
@@ -105,7 +137,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public void attach(EmbeddingSpace space) {
     Objects.requireNonNull(space, "space");
-    synchronized (attachLock) {
+    synchronized (lifecycle) {
       attachLocked(space);
     }
   }
@@ -125,8 +157,15 @@ public final class PostgresMemoryStore implements MemoryStore {
               + ": use the embedder it was written with, or another schema");
     }
     if (this.space == null) {
-      this.vectors = new ScopeVectorCache(jdbc, schema, space.dimension(), maxCachedScopes);
+      LocalReplicas held =
+          new LocalReplicas(
+              jdbc, space, feed, new ReplicaRows(schema), codec, health, maxCachedScopes);
+      FeedFollower follow =
+          new FeedFollower(dataSource, schema, feed, held, health, pollInterval, feedRetention);
+      this.replicas = held;
+      this.follower = follow;
       this.space = space;
+      follow.start();
     }
   }
 
@@ -135,12 +174,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(embedding, "embedding");
     MemoryWrites.Row row = writes.row(memory, embedding, attached().dimension());
-    jdbc.inTransaction(
+    write(
         "store memory " + memory.id().value(),
-        c -> {
-          writes.put(c, List.of(row));
-          return null;
-        });
+        (c, changes) -> writes.put(c, List.of(row), changes));
   }
 
   @Override
@@ -162,12 +198,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (rows.isEmpty()) {
       return;
     }
-    jdbc.inTransaction(
+    write(
         "store a batch of " + rows.size() + " memories",
-        c -> {
-          writes.put(c, rows);
-          return null;
-        });
+        (c, changes) -> writes.put(c, rows, changes));
   }
 
   @Override
@@ -184,26 +217,23 @@ public final class PostgresMemoryStore implements MemoryStore {
           "new version " + next.id().value() + " is not latest; nothing was written");
     }
     MemoryWrites.Row row = writes.row(next, embedding, dimension);
-    jdbc.inTransaction(
+    write(
         "store new version " + next.id().value(),
-        c -> {
-          writes.putNewVersion(c, row);
-          return null;
-        });
+        (c, changes) -> writes.putNewVersion(c, row, changes));
   }
 
   @Override
   public Optional<Memory> get(MemoryId id) {
     Objects.requireNonNull(id, "id");
     checkOpen();
-    return jdbc.read("read memory " + id.value(), c -> reads.get(c, id));
+    return Optional.ofNullable(readAll(List.of(id)).get(id));
   }
 
   @Override
   public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
     List<MemoryId> asked = List.copyOf(Objects.requireNonNull(ids, "ids"));
     checkOpen();
-    return asked.isEmpty() ? Map.of() : jdbc.read("read memories", c -> reads.getAll(c, asked));
+    return asked.isEmpty() ? Map.of() : readAll(asked);
   }
 
   @Override
@@ -232,8 +262,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (records.isEmpty()) {
       return 0;
     }
-    return jdbc.inTransaction(
-        "forget " + records.size() + " memories", c -> writes.delete(c, records));
+    int[] deleted = new int[1];
+    write(
+        "forget " + records.size() + " memories",
+        (c, changes) -> deleted[0] = writes.delete(c, records, changes));
+    return deleted[0];
   }
 
   @Override
@@ -250,6 +283,10 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(query, "query");
     checkK(k);
     checkOpen();
+    LocalReplicas held = replicas;
+    if (held != null && textSearch == TextSearch.REPLICA) {
+      return held.search(scope, copy -> copy.searchText(scope, query, k));
+    }
     List<String> terms = TextTerms.queryTerms(query);
     if (terms.isEmpty()) {
       return TextHits.none();
@@ -271,7 +308,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (query.norm() == 0) {
       return List.of();
     }
-    return vectors.search(scope, query.normalized(), k);
+    return replicas.search(scope, copy -> copy.searchVector(scope, query, k));
   }
 
   @Override
@@ -281,6 +318,10 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(files, "files");
     checkK(k);
     checkOpen();
+    LocalReplicas held = replicas;
+    if (held != null && textSearch == TextSearch.REPLICA) {
+      return held.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
+    }
     List<String> conceptKeys = MemoryWrites.conceptKeys(concepts);
     List<String> fileKeys = MemoryWrites.fileKeys(files);
     if (conceptKeys.isEmpty() && fileKeys.isEmpty()) {
@@ -324,19 +365,95 @@ public final class PostgresMemoryStore implements MemoryStore {
     checkOpen();
   }
 
-  /** Drops the vectors held in this JVM; the data source stays open (it is the host's). */
+  /**
+   * Stops following the change feed and drops the replicas held in this JVM; the data source stays
+   * open (it is the host's). Idempotent.
+   */
   @Override
   public void close() {
-    closed = true;
-    VectorIndex index = vectors;
-    if (index != null) {
-      index.clear();
+    synchronized (lifecycle) {
+      closed = true;
+      FeedFollower f = follower;
+      if (f != null) {
+        f.close();
+      }
+      LocalReplicas held = replicas;
+      if (held != null) {
+        held.close();
+      }
     }
+  }
+
+  /**
+   * Whether this instance's replicas are following PostgreSQL, or answering from what they held
+   * when it became unreachable. Callable after {@link #close()}.
+   */
+  public ReplicaStatus replicaStatus() {
+    return health.status();
   }
 
   @Override
   public String toString() {
     return "PostgresMemoryStore[schema=" + schema.name() + "]";
+  }
+
+  /** One write's work, which adds what it changed to the feed's {@code changes}. */
+  @FunctionalInterface
+  private interface WriteWork {
+    void run(Connection c, ChangeFeed.Changes changes) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} in one transaction, then catches this instance's replicas of the scopes it
+   * changed up, so that the write is searchable here when this returns.
+   */
+  private void write(String what, WriteWork work) {
+    ChangeFeed.Changes changes = new ChangeFeed.Changes();
+    try {
+      jdbc.inTransaction(
+          what,
+          c -> {
+            work.run(c, changes);
+            return null;
+          });
+    } catch (MemoryStoreException e) {
+      noteFailure(e);
+      throw e;
+    }
+    LocalReplicas held = replicas;
+    if (held != null) {
+      held.catchUpAfterWrite(changes.scopes());
+    }
+  }
+
+  /**
+   * The memories of {@code ids} that exist: from PostgreSQL, or from the replicas when it is
+   * unreachable (then as they were when it was last reached, and only those of held scopes).
+   */
+  private Map<MemoryId, Memory> readAll(List<MemoryId> ids) {
+    LocalReplicas held = replicas;
+    if (held != null && !health.reachable()) {
+      return held.getAll(ids);
+    }
+    try {
+      return jdbc.read("read memories", c -> reads.getAll(c, ids));
+    } catch (MemoryStoreException e) {
+      if (held == null || !isConnectionFailure(e)) {
+        throw e;
+      }
+      health.lost(e.getCause());
+      return held.getAll(ids);
+    }
+  }
+
+  private void noteFailure(MemoryStoreException e) {
+    if (isConnectionFailure(e)) {
+      health.lost(e.getCause());
+    }
+  }
+
+  private static boolean isConnectionFailure(MemoryStoreException e) {
+    return e.getCause() instanceof SQLException sql && Jdbc.isConnectionFailure(sql);
   }
 
   private EmbeddingSpace attached() {
@@ -362,66 +479,13 @@ public final class PostgresMemoryStore implements MemoryStore {
   }
 
   /**
-   * Builds a {@link PostgresMemoryStore}: set the data source, optionally the schema and the cache
-   * size, then {@link #build()}. Not thread-safe; each setter rejects an invalid value at once with
-   * a message naming it, and null with {@link NullPointerException}.
+   * Builds a {@link PostgresMemoryStore}: set the data source and optionally the rest (see {@link
+   * StoreOptions}'s setters, each with its default), then {@link #build()}. Not thread-safe; each
+   * setter rejects an invalid value at once with a message naming it, and null with {@link
+   * NullPointerException}; nothing connects before {@code build()}.
    */
-  public static final class Builder {
-    /**
-     * The default PostgreSQL schema, {@value}: a schema of the store's own keeps its tables apart
-     * from the host's, and PostgreSQL 15 no longer lets every user create tables in {@code public}.
-     */
-    public static final String DEFAULT_SCHEMA = "memhook";
-
-    /**
-     * The default number of scopes whose vectors one instance keeps in memory, {@value}: a chat
-     * service serves a bounded set of active tenants at a time; a scope evicted is loaded again on
-     * its next vector search.
-     */
-    public static final int DEFAULT_MAX_CACHED_SCOPES = 256;
-
-    private DataSource dataSource;
-    private String schema = DEFAULT_SCHEMA;
-    private int maxCachedScopes = DEFAULT_MAX_CACHED_SCOPES;
-
+  public static final class Builder extends StoreOptions {
     private Builder() {}
-
-    /** The host's data source (a pool), required; the store never closes it. */
-    public Builder dataSource(DataSource value) {
-      this.dataSource = Objects.requireNonNull(value, "dataSource");
-      return this;
-    }
-
-    /**
-     * The PostgreSQL schema the store keeps its tables in, created if missing: an unquoted
-     * lower-case identifier ({@code [a-z_][a-z0-9_]*}, at most 63 characters). Default {@link
-     * #DEFAULT_SCHEMA}.
-     *
-     * @throws IllegalArgumentException if {@code value} is not such an identifier
-     */
-    public Builder schema(String value) {
-      Objects.requireNonNull(value, "schema");
-      if (!Schema.VALID_NAME.matcher(value).matches()) {
-        throw new IllegalArgumentException(
-            "schema must match " + Schema.VALID_NAME.pattern() + ", got '" + value + "'");
-      }
-      this.schema = value;
-      return this;
-    }
-
-    /**
-     * How many scopes' vectors this instance keeps in memory at most. Default {@link
-     * #DEFAULT_MAX_CACHED_SCOPES}.
-     *
-     * @throws IllegalArgumentException if {@code value} is less than 1
-     */
-    public Builder maxCachedScopes(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxCachedScopes must be at least 1, got " + value);
-      }
-      this.maxCachedScopes = value;
-      return this;
-    }
 
     /**
      * Connects, creates or migrates the schema, and returns the store, unattached. Holds nothing

@@ -52,6 +52,17 @@ final class Schema {
     return name;
   }
 
+  /**
+   * The {@code LISTEN}/{@code NOTIFY} channel of the store's change feed: {@code memhook_} and the
+   * schema name, cut to PostgreSQL's 63-byte identifier limit. Two long schema names that share
+   * their first 55 characters share a channel; each wake-up is then checked against the schema's
+   * own feed, so that costs a query and nothing else.
+   */
+  String channel() {
+    String channel = "memhook_" + name;
+    return channel.length() <= 63 ? channel : channel.substring(0, 63);
+  }
+
   /** {@code table} qualified by the schema. */
   String table(String table) {
     return '"' + name + "\"." + table;
@@ -91,7 +102,20 @@ final class Schema {
               "CREATE TABLE %s.memhook_space ("
                   + " singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),"
                   + " model_id text NOT NULL,"
-                  + " dimension integer NOT NULL)"));
+                  + " dimension integer NOT NULL)"),
+          // 2: the change feed local replicas follow (ChangeFeed)
+          List.of(
+              "CREATE TABLE %s.memhook_feed ("
+                  + " scope text NOT NULL,"
+                  + " seq bigint NOT NULL,"
+                  + " id text NOT NULL,"
+                  + " at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+                  + " PRIMARY KEY (scope, seq))",
+              "CREATE INDEX memhook_feed_at ON %s.memhook_feed (at)",
+              "CREATE TABLE %s.memhook_feed_floor ("
+                  + " singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),"
+                  + " seq bigint NOT NULL)",
+              "INSERT INTO %s.memhook_feed_floor (seq) VALUES (0)"));
 
   /** The version this code writes. */
   static final int VERSION = MIGRATIONS.size();

@@ -62,6 +62,7 @@ class ConnectionLossTest {
         break;
       } catch (MemoryStoreException e) {
         assertTrue(e.getMessage().contains("retry"), e.getMessage());
+        assertTrue(e.retriable(), "a lost connection is worth retrying: " + e.getMessage());
         failures.add(e);
         if (attempt == 5) {
           fail("still failing after 5 retries: " + failures);

@@ -10,18 +10,29 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * The store contracts against a real PostgreSQL ({@link TestDatabase}): DURABLE and ATOMIC_BATCH.
- * Each store gets a schema of its own; a location of the durable contract maps to one schema, which
- * the reopen finds again.
+ * The store contracts against a real PostgreSQL ({@link TestDatabase}): DURABLE and ATOMIC_BATCH,
+ * with searches in the local replica ({@link TextSearch#REPLICA}, the default); {@link
+ * PostgresMemoryStoreTextInDatabaseContractTest} runs them with text and related searches in
+ * PostgreSQL. Each store gets a schema of its own; a location of the durable contract maps to one
+ * schema, which the reopen finds again.
  */
 class PostgresMemoryStoreContractTest extends MemoryStoreContract
     implements AtomicBatchStoreContract, DurableStoreContract {
 
   private final Map<Path, String> schemaOf = new ConcurrentHashMap<>();
 
+  /** Where this run's stores search text. */
+  TextSearch textSearch() {
+    return TextSearch.REPLICA;
+  }
+
   @Override
   protected MemoryStore newStore() {
-    return TestDatabase.newStore();
+    return PostgresMemoryStore.builder()
+        .dataSource(TestDatabase.dataSource())
+        .schema(TestDatabase.newSchema())
+        .textSearch(textSearch())
+        .build();
   }
 
   @Override
@@ -30,6 +41,7 @@ class PostgresMemoryStoreContractTest extends MemoryStoreContract
     return PostgresMemoryStore.builder()
         .dataSource(TestDatabase.dataSource())
         .schema(schema)
+        .textSearch(textSearch())
         .build();
   }
 

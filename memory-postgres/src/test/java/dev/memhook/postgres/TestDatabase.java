@@ -52,8 +52,24 @@ final class TestDatabase {
    */
   static HikariDataSource newPool(int size) {
     requireServer();
+    return newPool(URL, size, 30_000);
+  }
+
+  /** The server's JDBC URL; skips the calling test when no server is configured. */
+  static String url() {
+    requireServer();
+    return URL;
+  }
+
+  /**
+   * A pool of its own to {@code url} (the server's, or a proxy's in front of it), which gives up
+   * waiting for a connection after {@code timeoutMillis} (a short wait keeps a test of an
+   * unreachable server quick).
+   */
+  static HikariDataSource newPool(String url, int size, long timeoutMillis) {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(URL);
+    config.setConnectionTimeout(timeoutMillis);
+    config.setJdbcUrl(url);
     config.setMaximumPoolSize(size);
     String name = "memhook-test-" + UUID.randomUUID().toString().substring(0, 8);
     config.setPoolName(name);

@@ -14,13 +14,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The text ceiling of {@link TextTerms}: a true bound, and one no scope's writes move. */
+/**
+ * The text ceiling of {@link TextTerms} when text search runs in PostgreSQL ({@link
+ * TextSearch#DATABASE}): a true bound, and one no scope's writes move.
+ */
 class TextCeilingTest {
   private PostgresMemoryStore store;
 
   @BeforeEach
   void open() {
-    store = TestDatabase.newStore();
+    store =
+        PostgresMemoryStore.builder()
+            .dataSource(TestDatabase.dataSource())
+            .schema(TestDatabase.newSchema())
+            .textSearch(TextSearch.DATABASE)
+            .build();
     store.attach(SPACE);
   }
 

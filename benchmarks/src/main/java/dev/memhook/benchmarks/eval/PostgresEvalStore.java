@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.postgres.PostgresMemoryStore;
+import dev.memhook.postgres.TextSearch;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -14,8 +15,8 @@ import java.util.UUID;
 /**
  * {@code --store postgres}: a {@link PostgresMemoryStore} in a fresh schema of the database named
  * by {@value #URL_VARIABLE} (a JDBC URL with the user), through a HikariCP pool as a host would,
- * dropped again when the store closes, so that the harness compares PostgreSQL's text ranking with
- * the Lucene store's on the same data.
+ * dropped again when the store closes, so that the harness compares the PostgreSQL store's text
+ * ranking (in its replicas, or in PostgreSQL) with the Lucene store's on the same data.
  *
  * <p>Thread-safe as the store is.
  */
@@ -25,13 +26,18 @@ final class PostgresEvalStore extends ForwardingMemoryStore {
   private final HikariDataSource dataSource;
   private final String schema;
 
-  private PostgresEvalStore(HikariDataSource dataSource, String schema) {
-    super(PostgresMemoryStore.builder().dataSource(dataSource).schema(schema).build());
+  private PostgresEvalStore(HikariDataSource dataSource, String schema, TextSearch textSearch) {
+    super(
+        PostgresMemoryStore.builder()
+            .dataSource(dataSource)
+            .schema(schema)
+            .textSearch(textSearch)
+            .build());
     this.dataSource = dataSource;
     this.schema = schema;
   }
 
-  static MemoryStore open() {
+  static MemoryStore open(TextSearch textSearch) {
     String url = System.getenv(URL_VARIABLE);
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException(
@@ -45,7 +51,7 @@ final class PostgresEvalStore extends ForwardingMemoryStore {
     config.setMaximumPoolSize(4);
     HikariDataSource dataSource = new HikariDataSource(config);
     String schema = "eval_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    return new PostgresEvalStore(dataSource, schema);
+    return new PostgresEvalStore(dataSource, schema, textSearch);
   }
 
   @Override

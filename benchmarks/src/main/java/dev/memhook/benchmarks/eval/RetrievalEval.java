@@ -10,6 +10,7 @@ import dev.memhook.benchmarks.BenchEmbedders;
 import dev.memhook.benchmarks.Unowned;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.postgres.TextSearch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -58,13 +59,14 @@ import java.util.Objects;
  * </pre>
  *
  * Options: {@code --embedder hashing|djl-int8|djl-fp32|djl-bge|djl-e5} (default hashing), {@code
- * --store lucene|lucene-per-scope|postgres} ({@code lucene}, the default: one {@code
- * LuceneMemoryStore.inMemory()}, the Lucene index in a RAM directory, retrieval the same as on
- * disk; {@code lucene-per-scope}: one such index per conversation ({@link ScopeRoutedStore}), so
+ * --store lucene|lucene-per-scope|postgres|postgres-text-in-db} ({@code lucene}, the default: one
+ * {@code LuceneMemoryStore.inMemory()}, the Lucene index in a RAM directory, retrieval the same as
+ * on disk; {@code lucene-per-scope}: one such index per conversation ({@link ScopeRoutedStore}), so
  * term statistics are not shared across unrelated conversations; {@code postgres}: a {@code
  * PostgresMemoryStore} in a fresh schema of the database in {@code MEMHOOK_EVAL_POSTGRES_URL}, see
- * {@link PostgresEvalStore}), {@code --no-session-cap}, {@code --max-per-session N}, {@code
- * --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
+ * {@link PostgresEvalStore}, searching in its local replicas; {@code postgres-text-in-db}: the same
+ * with text and related searches in PostgreSQL), {@code --no-session-cap}, {@code --max-per-session
+ * N}, {@code --min-cosine X}, {@code --min-text X} (candidate floors), {@code --evidence-cosine X
  * --evidence-text X} (evidence floors), {@code --no-context}, {@code --ingest remember|capture}
  * (default remember; capture observes each memory as a prompt, see {@link EvalCapture}), {@code
  * --unnamed-speakers} (store every memory as {@code Origin.user()} with a {@code "user: "} context:
@@ -294,10 +296,13 @@ public final class RetrievalEval {
     return switch (name) {
       case "lucene" -> LuceneMemoryStore.inMemory();
       case "lucene-per-scope" -> new ScopeRoutedStore(LuceneMemoryStore::inMemory);
-      case "postgres" -> PostgresEvalStore.open();
+      case "postgres" -> PostgresEvalStore.open(TextSearch.REPLICA);
+      case "postgres-text-in-db" -> PostgresEvalStore.open(TextSearch.DATABASE);
       default ->
           throw new IllegalArgumentException(
-              "unknown store '" + name + "'; known: lucene, lucene-per-scope, postgres");
+              "unknown store '"
+                  + name
+                  + "'; known: lucene, lucene-per-scope, postgres, postgres-text-in-db");
     };
   }
 }
