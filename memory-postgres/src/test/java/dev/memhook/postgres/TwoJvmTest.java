@@ -57,6 +57,15 @@ class TwoJvmTest {
     // the parent creates the schema first; the child then finds it (both would take turns anyway)
     parent = PeerProcess.openService(pool, schema);
     child = PeerJvm.start(schema);
+    // the first remember and recalls that find something load classes and compile code; without
+    // this, the first delay a test measures would be mostly that
+    Scope warmUp = Scope.of("warm-up");
+    MemoryId warm = child.remember(warmUp, "warm up the recall path");
+    child.recall(warmUp, "warm up the recall path");
+    poll(
+        () -> recall(parent, warmUp, "warm up the recall path"),
+        ids -> ids.contains(warm),
+        "the parent to recall the warm-up memory");
   }
 
   @AfterEach
