@@ -118,7 +118,7 @@ public class RecallLatencyBenchmark {
   }
 
   /** The recall options of {@code mode}. */
-  static RecallOptions options(String mode) {
+  public static RecallOptions options(String mode) {
     return switch (mode) {
       case "text" -> RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
       case "vector" -> RecallOptions.builder().weights(0, 1, 0).noRelevanceGate().build();
