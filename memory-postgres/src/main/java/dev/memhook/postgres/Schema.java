@@ -57,7 +57,11 @@ final class Schema {
     return '"' + name + "\"." + table;
   }
 
-  /** The migrations, by version starting at 1; {@code %s.} is replaced by the quoted schema. */
+  /**
+   * The migrations, by version starting at 1; {@code %s.} is replaced by the quoted schema. 1: the
+   * memories, forget records, scope change values and the embedding space. Then: capture's session
+   * records ({@link PostgresSessionStore}).
+   */
   private static final List<List<String>> MIGRATIONS =
       List.of(
           List.of(
@@ -91,7 +95,23 @@ final class Schema {
               "CREATE TABLE %s.memhook_space ("
                   + " singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),"
                   + " model_id text NOT NULL,"
-                  + " dimension integer NOT NULL)"));
+                  + " dimension integer NOT NULL)"),
+          // placeholder: the change-feed migration (version 2 on main) goes here when merged, and
+          // the session tables below become version 3
+          List.of(
+              "CREATE TABLE %s.memhook_session ("
+                  + " session_id text PRIMARY KEY,"
+                  + " scope text NOT NULL,"
+                  + " record text NOT NULL,"
+                  + " updated_at timestamptz NOT NULL DEFAULT now())",
+              "CREATE INDEX memhook_session_scope ON %s.memhook_session (scope)",
+              "CREATE TABLE %s.memhook_session_observation ("
+                  + " session_id text NOT NULL,"
+                  + " seq bigserial NOT NULL,"
+                  + " memory_id text NOT NULL,"
+                  + " PRIMARY KEY (session_id, memory_id))",
+              "CREATE INDEX memhook_session_observation_order"
+                  + " ON %s.memhook_session_observation (session_id, seq)"));
 
   /** The version this code writes. */
   static final int VERSION = MIGRATIONS.size();
