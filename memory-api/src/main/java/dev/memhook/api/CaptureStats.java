@@ -26,6 +26,9 @@ package dev.memhook.api;
  * @param consolidatorFallbacks sessions the optional consolidator failed on (error, timeout,
  *     invalid answer, budget spent) and the heuristic consolidator consolidated instead
  * @param consolidated memories written or updated by consolidation
+ * @param sessionStoreFailures calls to the session store that failed (logged): the sessions stay in
+ *     memory and what the calls were to write is written with the next batch; a record the store
+ *     refused as unstorable is counted too, and kept in memory only
  */
 public record CaptureStats(
     long accepted,
@@ -40,8 +43,10 @@ public record CaptureStats(
     long replayed,
     long compressorFallbacks,
     long consolidatorFallbacks,
-    long consolidated) {
+    long consolidated,
+    long sessionStoreFailures) {
 
   /** All zero: what a service that captures nothing (a read-only one) reports. */
-  public static final CaptureStats NONE = new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final CaptureStats NONE =
+      new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -7,6 +7,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionStore;
 import dev.memhook.core.internal.LocalMemoryService;
 import dev.memhook.core.internal.inject.RecallPool;
 import dev.memhook.core.lucene.LuceneMemoryStore;
@@ -111,10 +112,10 @@ public final class Memhook {
    * <p><b>Ownership</b> (the one place it is stated):
    *
    * <ul>
-   *   <li>The built service owns the store and the embedder, whether the builder opened them or the
-   *       host passed them in, and closes both when it is closed. To share one store or embedder
-   *       between services, pass each a view whose {@code close()} does nothing and close the real
-   *       one yourself.
+   *   <li>The built service owns the store, the embedder and the session store, whether the builder
+   *       opened them or the host passed them in, and closes them when it is closed. To share one
+   *       store or embedder between services, pass each a view whose {@code close()} does nothing
+   *       and close the real one yourself.
    *   <li>The service shuts down the executor only if the builder created it; an executor the host
    *       passed in is the host's, used and never shut down.
    *   <li>If {@code build()} fails, it closes everything it opened itself (the store of {@code
@@ -135,6 +136,7 @@ public final class Memhook {
     private Redaction redaction;
     private CaptureOptions captureOptions;
     private boolean noCapture;
+    private SessionStore sessionStore;
     private MemoryListener listener;
     private boolean built;
 
@@ -264,6 +266,22 @@ public final class Memhook {
     }
 
     /**
+     * Keeps capture's session records in {@code value} instead of the default (files in the journal
+     * directory's {@code sessions} subdirectory, or memory when there is no journal directory); the
+     * journal itself stays where it was. For several services sharing one PostgreSQL store, pass
+     * each its {@code sessionStore()}: each then continues the sessions the others captured (see
+     * {@link SessionStore#shared()}). The built service owns the store, as it owns the memory store
+     * (see ownership above). Needs capture: {@link #build()} throws with {@link #noCapture()} or
+     * {@link #readOnly()}.
+     */
+    public Builder sessionStore(SessionStore value) {
+      Objects.requireNonNull(value, "sessionStore");
+      checkUnset("sessionStore", sessionStore);
+      this.sessionStore = value;
+      return this;
+    }
+
+    /**
      * Receives the service's injection receipts, the model's {@code get_memory} fetches and capture
      * events, on a thread of its own (see {@link MemoryListener}); a hook's own listener ({@link
      * dev.memhook.api.HookOptions.Builder#listener}) gets that hook's besides.
@@ -298,6 +316,13 @@ public final class Memhook {
       }
       if (readOnly && directory == null) {
         throw new IllegalStateException("readOnly() opens a directory: choose directory(path)");
+      }
+      if (sessionStore != null && (noCapture || readOnly)) {
+        throw new IllegalStateException(
+            "sessionStore("
+                + sessionStore
+                + ") keeps captured sessions, but capture is off by "
+                + (noCapture ? "noCapture()" : "readOnly()"));
       }
       built = true;
       MemoryStore openedStore = null;
@@ -341,6 +366,7 @@ public final class Memhook {
                     ? null
                     : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
                 directory == null ? null : directory.resolve(JOURNAL_DIRECTORY),
+                sessionStore,
                 listener != null ? listener : MemoryListener.NONE);
         service.warmUp(openedStore != null);
         return service;

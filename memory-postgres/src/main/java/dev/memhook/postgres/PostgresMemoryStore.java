@@ -129,6 +129,16 @@ public final class PostgresMemoryStore implements MemoryStore {
     return new Builder();
   }
 
+  /**
+   * A new {@link PostgresSessionStore} over this store's data source and schema, for {@code
+   * Memhook.builder().sessionStore(..)}: capture's sessions are then shared by every instance over
+   * the database, as the memories are. Each call returns a new view; closing it, or this store,
+   * leaves the other open.
+   */
+  public PostgresSessionStore sessionStore() {
+    return new PostgresSessionStore(jdbc, schema);
+  }
+
   @Override
   public Set<StoreCapability> capabilities() {
     return CAPABILITIES;

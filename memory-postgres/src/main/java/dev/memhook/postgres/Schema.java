@@ -68,7 +68,11 @@ final class Schema {
     return '"' + name + "\"." + table;
   }
 
-  /** The migrations, by version starting at 1; {@code %s.} is replaced by the quoted schema. */
+  /**
+   * The migrations, by version starting at 1; {@code %s.} is replaced by the quoted schema. 1: the
+   * memories, forget records, scope change values and the embedding space. Then: capture's session
+   * records ({@link PostgresSessionStore}).
+   */
   private static final List<List<String>> MIGRATIONS =
       List.of(
           List.of(
@@ -115,7 +119,22 @@ final class Schema {
               "CREATE TABLE %s.memhook_feed_floor ("
                   + " singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),"
                   + " seq bigint NOT NULL)",
-              "INSERT INTO %s.memhook_feed_floor (seq) VALUES (0)"));
+              "INSERT INTO %s.memhook_feed_floor (seq) VALUES (0)"),
+          // 3: capture's session records (PostgresSessionStore)
+          List.of(
+              "CREATE TABLE %s.memhook_session ("
+                  + " session_id text PRIMARY KEY,"
+                  + " scope text NOT NULL,"
+                  + " record text NOT NULL,"
+                  + " updated_at timestamptz NOT NULL DEFAULT now())",
+              "CREATE INDEX memhook_session_scope ON %s.memhook_session (scope)",
+              "CREATE TABLE %s.memhook_session_observation ("
+                  + " session_id text NOT NULL,"
+                  + " seq bigserial NOT NULL,"
+                  + " memory_id text NOT NULL,"
+                  + " PRIMARY KEY (session_id, memory_id))",
+              "CREATE INDEX memhook_session_observation_order"
+                  + " ON %s.memhook_session_observation (session_id, seq)"));
 
   /** The version this code writes. */
   static final int VERSION = MIGRATIONS.size();

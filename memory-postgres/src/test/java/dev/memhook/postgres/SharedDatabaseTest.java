@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -214,11 +215,8 @@ class SharedDatabaseTest {
       while (rs.next()) {
         versions.add(rs.getInt(1));
       }
-      List<Integer> expected = new ArrayList<>();
-      for (int v = 1; v <= Schema.VERSION; v++) {
-        expected.add(v);
-      }
-      assertEquals(expected, versions, "each migration recorded once");
+      List<Integer> all = IntStream.rangeClosed(1, Schema.VERSION).boxed().toList();
+      assertEquals(all, versions, "each migration recorded once");
     }
   }
 }

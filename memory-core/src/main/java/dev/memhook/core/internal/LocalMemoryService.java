@@ -27,6 +27,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionStore;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.capture.OpenCapture;
@@ -99,6 +100,8 @@ public final class LocalMemoryService implements MemoryService {
    *     LoggedStore}): for a store the builder opened on a directory with a group commit
    * @param journalDirectory where the journal lives, unless the capture options name another; null
    *     keeps capture's journal in memory (and then {@code logWrites} must be false)
+   * @param sessionStore where capture keeps its session records, or null for the default (beside
+   *     the journal, or in memory); capture closes it
    */
   public LocalMemoryService(
       MemoryStore store,
@@ -111,6 +114,7 @@ public final class LocalMemoryService implements MemoryService {
       Sanitizer sanitizer,
       CaptureOptions captureOptions,
       Path journalDirectory,
+      SessionStore sessionStore,
       MemoryListener listener) {
     Objects.requireNonNull(store, "store");
     this.dispatch = new ListenerDispatch(Objects.requireNonNull(listener, "listener"));
@@ -150,6 +154,7 @@ public final class LocalMemoryService implements MemoryService {
                   storage.cursor(),
                   storage.captureOwnsJournal(),
                   journalDir,
+                  sessionStore,
                   event -> dispatch.publish(l -> l.captured(event)));
       storage.replayed();
     } catch (RuntimeException | Error e) {

@@ -93,6 +93,7 @@ final class CaptureCounters {
   final LongAdder failed = new LongAdder();
   final LongAdder replayed = new LongAdder();
   final LongAdder consolidated = new LongAdder();
+  final LongAdder sessionStoreFailures = new LongAdder();
 
   /** Events accepted or replayed that have ended one way or another. */
   long finished() {
@@ -120,6 +121,7 @@ final class CaptureCounters {
         replayed.sum(),
         compressorFallbacks.getAsLong(),
         consolidatorFallbacks.getAsLong(),
-        consolidated.sum());
+        consolidated.sum(),
+        sessionStoreFailures.sum());
   }
 }

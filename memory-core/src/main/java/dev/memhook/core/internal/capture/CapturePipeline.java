@@ -102,7 +102,7 @@ public final class CapturePipeline implements AutoCloseable {
       Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
     this.options = options;
     this.clock = clock;
-    this.intake = new EventIntake(options, clock, sanitizer, knownSessions::contains);
+    this.intake = new EventIntake(options, clock, sanitizer, this::knownSession);
     this.journal = cursor.journal();
     this.cursor = cursor;
     this.ownsJournal = ownsJournal;
@@ -134,6 +134,21 @@ public final class CapturePipeline implements AutoCloseable {
     long every = options.syncInterval().toMillis();
     syncer.scheduleWithFixedDelay(this::syncQuietly, every, every, TimeUnit.MILLISECONDS);
     thread.start();
+  }
+
+  /**
+   * Whether an event of {@code sessionId} may leave out project and cwd: the session is known here,
+   * or (a shared session store) another instance captured it, which is then remembered.
+   */
+  private boolean knownSession(String sessionId) {
+    if (knownSessions.contains(sessionId)) {
+      return true;
+    }
+    if (book.knownAnywhere(sessionId)) {
+      knownSessions.add(sessionId);
+      return true;
+    }
+    return false;
   }
 
   /** See {@code MemoryService.observeJson}. */
@@ -375,7 +390,10 @@ public final class CapturePipeline implements AutoCloseable {
     }
   }
 
-  /** Drains what was accepted (at most {@link #CLOSE_WAIT}), then closes the journal. */
+  /**
+   * Drains what was accepted (at most {@link #CLOSE_WAIT}), then closes the journal and the session
+   * store.
+   */
   @Override
   public void close() {
     if (stopping) {
@@ -419,5 +437,6 @@ public final class CapturePipeline implements AutoCloseable {
     }
     compressor.close();
     consolidator.close();
+    book.close();
   }
 }

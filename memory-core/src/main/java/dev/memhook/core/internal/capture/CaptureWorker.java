@@ -87,6 +87,8 @@ final class CaptureWorker {
     try {
       List<AcceptedEvent> events = new ArrayList<>(batch.size());
       batch.forEach(q -> events.add(q.event()));
+      // a shared store: continue sessions another instance captured since with their state
+      book.refresh(events.stream().map(a -> a.event().sessionId()).toList());
       List<ObservationWriter.Written> results;
       try {
         results = writer.write(events, book);
@@ -200,8 +202,9 @@ final class CaptureWorker {
   int consolidate(String sessionId) {
     lock.lock();
     try {
+      book.refresh(List.of(sessionId));
       Session s =
-          book.get(sessionId)
+          book.held(sessionId)
               .orElseThrow(() -> new IllegalArgumentException("no captured session " + sessionId));
       long before = counters.consolidated.sum();
       book.end(s, consolidateLocked(s));
@@ -224,11 +227,12 @@ final class CaptureWorker {
     }
   }
 
+  /** Writes the session records; the book reports and retries its store's failures itself. */
   private void persistSessions() {
     try {
       book.persist();
     } catch (RuntimeException e) {
-      warn("writing session records failed; the journal rebuilds them on the next open", e);
+      warn("writing session records failed; they are written with the next batch", e);
     }
   }
 

@@ -103,13 +103,21 @@ final class ObservationDrafts {
 
   /** The event as the context of the session's next turn: "who: what", cut to the context limit. */
   static String turn(Observation o) {
+    return turn(o.origin(), o.text());
+  }
+
+  /**
+   * The context a turn said by {@code origin} gives the next one: the same for an observation and
+   * for the memory stored from it, whose content is the observation's text.
+   */
+  static String turn(Origin origin, String text) {
     String who =
-        switch (o.origin().kind()) {
-          case USER -> o.origin().name() == null ? "user" : o.origin().name();
-          case TOOL -> "tool " + o.origin().name();
-          default -> o.origin().name() == null ? "agent" : o.origin().name();
+        switch (origin.kind()) {
+          case USER -> origin.name() == null ? "user" : origin.name();
+          case TOOL -> "tool " + origin.name();
+          default -> origin.name() == null ? "agent" : origin.name();
         };
-    return FieldText.cutEnd(who + ": " + o.text(), MemoryDraft.MAX_CONTEXT);
+    return FieldText.cutEnd(who + ": " + text, MemoryDraft.MAX_CONTEXT);
   }
 
   /** Whether the observation is a conversation turn stored as what was said. */

@@ -23,6 +23,10 @@ import java.util.Set;
  * observation is already stored (a redelivery the pipeline recognised late, or a replay after a
  * crash) are skipped, so processing is idempotent.
  *
+ * <p>Each observation keeps its session's previous turn as context: the one this worker saw, or,
+ * for a session another instance captured last (a shared session store), the latest stored
+ * observation of the session.
+ *
  * <p>Used by one thread at a time (the capture worker, or a caller running an event itself under
  * the pipeline's processing lock).
  */
@@ -65,7 +69,7 @@ final class ObservationWriter {
     for (AcceptedEvent a : batch) {
       Observation o = ObservationDrafts.observation(a);
       String session = o.sessionId();
-      String context = book.previousTurn(session);
+      String context = book.previousTurn(session).orElseGet(() -> storedTurn(book, session));
       book.setPreviousTurn(session, ObservationDrafts.turn(o));
       if (stored.contains(a.observationId())
           || inBatch.putIfAbsent(a.observationId(), true) != null) {
@@ -90,5 +94,21 @@ final class ObservationWriter {
       store.putAll(writes);
     }
     return out;
+  }
+
+  /**
+   * The session's last turn as its latest stored observation says it, for a session another
+   * instance captured last; empty when there is none or it cannot be read (the context is a help,
+   * not a requirement).
+   */
+  private String storedTurn(SessionBook book, String session) {
+    try {
+      return book.lastObservation(session)
+          .flatMap(store::get)
+          .map(m -> ObservationDrafts.turn(m.origin(), m.content()))
+          .orElse("");
+    } catch (RuntimeException e) {
+      return "";
+    }
   }
 }

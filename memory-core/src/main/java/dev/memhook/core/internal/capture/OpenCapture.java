@@ -4,6 +4,7 @@ import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.JournalCursor;
@@ -21,13 +22,43 @@ public final class OpenCapture {
 
   private OpenCapture() {}
 
+  /** {@link #start} with the default session store: in {@code dir/sessions}, or in memory. */
+  public static CapturePipeline start(
+      CaptureOptions options,
+      Clock clock,
+      Sanitizer sanitizer,
+      MemoryStore store,
+      Embedder embedder,
+      MemoryIntake intake,
+      ServiceWrites writes,
+      JournalCursor cursor,
+      boolean ownsJournal,
+      Path dir,
+      Consumer<CaptureEvent> events) {
+    return start(
+        options,
+        clock,
+        sanitizer,
+        store,
+        embedder,
+        intake,
+        writes,
+        cursor,
+        ownsJournal,
+        dir,
+        null,
+        events);
+  }
+
   /**
-   * Opens the session book (in {@code dir/sessions}, or in memory when {@code dir} is null),
+   * Opens the session book (in {@code sessionStore}, else in {@code dir/sessions}, else in memory),
    * replays capture's records from the journal of {@code cursor} and starts the worker.
    *
    * @param cursor the journal's cursor, shared with the store when it logs to the same journal
    * @param ownsJournal whether the pipeline closes the journal (also if starting fails)
    * @param dir the journal's directory, where the session book goes; null keeps it in memory
+   * @param sessionStore where the session records go instead, or null; the pipeline closes it, but
+   *     not when starting fails (it is the host's then)
    * @param writes the service's own remember and update, for consolidated memories
    * @param events told of observations stored, compressor and consolidator fallbacks and events
    *     shed
@@ -43,13 +74,20 @@ public final class OpenCapture {
       JournalCursor cursor,
       boolean ownsJournal,
       Path dir,
+      SessionStore sessionStore,
       Consumer<CaptureEvent> events) {
     GuardedCompressor compressor = null;
     GuardedConsolidator consolidator = null;
     try {
-      SessionBook book =
-          dir == null ? SessionBook.inMemory() : SessionBook.open(dir.resolve("sessions"));
       CaptureCounters counters = new CaptureCounters(events, clock);
+      SessionBook book =
+          SessionBook.open(
+              sessionStore != null
+                  ? sessionStore
+                  : dir == null
+                      ? new InMemorySessionStore()
+                      : FileSessionStore.open(dir.resolve("sessions")),
+              new SessionStoreFailures(counters.sessionStoreFailures));
       compressor = GuardedCompressor.of(options, counters::compressionFellBack);
       consolidator = GuardedConsolidator.of(options, counters::consolidationFellBack);
       ObservationWriter writer = new ObservationWriter(store, embedder, intake, compressor);

@@ -1,30 +1,19 @@
 package dev.memhook.core.internal.capture;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.hash.Hashing;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryStoreException;
-import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
-import dev.memhook.core.internal.observe.FieldText;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import dev.memhook.api.spi.SessionStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,109 +22,174 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The captured sessions: their records, the ids of their stored observations, and the last turn of
- * each (the context of the next one).
+ * each (the context of the next one), kept in a {@link SessionStore}.
  *
  * <p>Design note. Only the capture worker changes the book (it processes events one at a time, in
  * order), so the mutable parts need no locks; readers on other threads see immutable {@link
- * Session} records through a concurrent map. On disk, in a {@code sessions} directory beside the
- * journal, each session has a small JSON file, rewritten atomically when {@link #persist()} runs
- * after a batch, and an {@code .ids} file its observation ids are appended to. Both may lag the
- * store after a crash; replaying the journal brings them up to date, and counting only observations
- * that were newly stored keeps a replay from counting one twice.
+ * Session} records through a concurrent map. A changed record is written to the store when {@link
+ * #persist()} runs after a batch; an observation id is appended when the observation is stored.
+ * Both may lag the memory store after a crash; replaying the journal brings them up to date, and
+ * counting only observations that were newly stored keeps a replay from counting one twice. A store
+ * failure is reported ({@link SessionStoreFailures}) and never thrown: what could not be written
+ * stays pending and is written by the next {@link #persist()}.
  *
- * <p>Worker-confined, except {@link #get}, {@link #all} and {@link #known}, which are thread-safe.
+ * <p>With a {@linkplain SessionStore#shared() shared} store other instances write records too. A
+ * record this book has written (not pending) is then the store's to update: {@link #refresh} reads
+ * the sessions of a batch before it is processed and adopts what another instance wrote (dropping
+ * the cached ids and last turn, which the writer derives again from the store); {@link #get} and
+ * {@link #all} answer from the store, with this book's pending records over it.
+ *
+ * <p>Worker-confined, except {@link #get}, {@link #all}, {@link #known} and {@link #knownAnywhere},
+ * which are thread-safe.
  */
 final class SessionBook {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionBook.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The longest first prompt a session record keeps. */
-  static final int MAX_FIRST_PROMPT = 500;
-
-  private final Path directory;
+  private final SessionStore store;
+  private final boolean shared;
+  private final SessionStoreFailures failures;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastCapturedAt = new HashMap<>();
   private final Map<String, List<MemoryId>> observations = new HashMap<>();
+  private final Map<String, List<MemoryId>> unappended = new LinkedHashMap<>();
   private final Map<String, String> lastTurn = new HashMap<>();
-  private final Set<String> dirty = new LinkedHashSet<>();
 
-  private SessionBook(Path directory) {
-    this.directory = directory;
+  /** Sessions whose record changed since it was last written; read by other threads. */
+  private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+
+  /** Sessions whose last record the store refused: kept here only, never replaced by a read. */
+  private final Set<String> refused = new HashSet<>();
+
+  private SessionBook(SessionStore store, SessionStoreFailures failures) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.shared = store.shared();
+    this.failures = Objects.requireNonNull(failures, "failures");
   }
 
-  /** A book kept in memory only. */
-  static SessionBook inMemory() {
-    return new SessionBook(null);
-  }
-
-  /** The book in {@code directory}, created if missing. */
-  static SessionBook open(Path directory) {
-    SessionBook book = new SessionBook(directory);
-    try {
-      Files.createDirectories(directory);
-      try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
-        for (Path file : files) {
-          book.load(file);
-        }
+  /**
+   * The book over {@code store}, with every record it holds.
+   *
+   * @throws RuntimeException what the store throws when it cannot list its records
+   */
+  static SessionBook open(SessionStore store, SessionStoreFailures failures) {
+    SessionBook book = new SessionBook(store, failures);
+    for (String record : store.loadAll()) {
+      SessionRecordJson.Stored stored = readable(record);
+      if (stored != null) {
+        book.sessions.put(stored.session().id(), stored.session());
+        book.lastCapturedAt.put(stored.session().id(), stored.lastCapturedAt());
       }
-    } catch (IOException e) {
-      throw new MemoryStoreException(
-          "cannot read the captured sessions in " + directory + ": " + e.getMessage(), e);
     }
     return book;
   }
 
-  private void load(Path file) {
+  /** The decoded record, or null, logged, when it is damaged: its events rebuild it. */
+  private static SessionRecordJson.Stored readable(String record) {
     try {
-      JsonNode n = JSON.readTree(file.toFile());
-      Session s =
-          new Session(
-              n.get("id").asText(),
-              new Scope(n.get("scope").asText()),
-              n.get("project").asText(),
-              n.get("cwd").asText(),
-              Instant.parse(n.get("startedAt").asText()),
-              Instant.parse(n.get("lastEventAt").asText()),
-              instant(n, "endedAt"),
-              SessionStatus.valueOf(n.get("status").asText()),
-              n.get("observationCount").asInt(),
-              text(n, "firstPrompt"),
-              text(n, "summary"));
-      sessions.put(s.id(), s);
-      Instant captured = instant(n, "lastCapturedAt");
-      lastCapturedAt.put(s.id(), captured != null ? captured : s.lastEventAt());
-    } catch (IOException | RuntimeException e) {
-      // one damaged record must not stop the service from opening: its events rebuild it
-      LOG.warn("memhook: skipping unreadable session record {}: {}", file, e.toString());
+      return SessionRecordJson.read(record);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("memhook: skipping an unreadable session record: {}", e.getMessage());
+      return null;
     }
   }
 
-  private static Instant instant(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : Instant.parse(v.asText());
+  /**
+   * Whether this book holds the session or, with a shared store, the store has its record.
+   * Thread-safe. When the store cannot say, true: an event is not refused for a store failure.
+   */
+  boolean knownAnywhere(String sessionId) {
+    if (sessions.containsKey(sessionId) || !shared) {
+      return sessions.containsKey(sessionId);
+    }
+    try {
+      return store.load(sessionId).isPresent();
+    } catch (RuntimeException e) {
+      failures.report("looking up session " + sessionId + " failed; its event is accepted", e);
+      return true;
+    }
   }
 
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : v.asText();
-  }
-
-  /** Whether a session with this id exists. Thread-safe. */
-  boolean known(String sessionId) {
-    return sessions.containsKey(sessionId);
-  }
-
-  /** The session, if any. Thread-safe. */
+  /** The session, if any; with a shared store, as last written by any instance. Thread-safe. */
   Optional<Session> get(String sessionId) {
+    Session local = sessions.get(sessionId);
+    if (!shared || dirty.contains(sessionId)) {
+      return Optional.ofNullable(local);
+    }
+    try {
+      Optional<SessionRecordJson.Stored> stored = store.load(sessionId).map(SessionBook::readable);
+      return stored.isPresent() ? Optional.of(stored.get().session()) : Optional.ofNullable(local);
+    } catch (RuntimeException e) {
+      failures.report("reading session " + sessionId + " failed; answered from this instance", e);
+      return Optional.ofNullable(local);
+    }
+  }
+
+  /** The session as this book holds it (worker-confined view), if any. */
+  Optional<Session> held(String sessionId) {
     return Optional.ofNullable(sessions.get(sessionId));
   }
 
-  /** Every session, most recent activity first. Thread-safe. */
+  /**
+   * Every session, most recent activity first; with a shared store, every instance's, each as last
+   * written. Thread-safe.
+   */
   List<Session> all() {
-    List<Session> out = new ArrayList<>(sessions.values());
+    Map<String, Session> view = new HashMap<>(sessions);
+    if (shared) {
+      try {
+        for (String record : store.loadAll()) {
+          SessionRecordJson.Stored stored = readable(record);
+          if (stored != null && !dirty.contains(stored.session().id())) {
+            view.put(stored.session().id(), stored.session());
+          }
+        }
+      } catch (RuntimeException e) {
+        failures.report("listing the sessions failed; answered from this instance", e);
+      }
+    }
+    List<Session> out = new ArrayList<>(view.values());
     out.sort(Comparator.comparing(Session::lastEventAt).reversed().thenComparing(Session::id));
     return out;
+  }
+
+  /**
+   * With a shared store, reads the records of {@code sessionIds} this book has no pending change
+   * of, and adopts each that differs from what it holds.
+   *
+   * @return the sessions whose record could not be read (reported)
+   */
+  Set<String> refresh(Collection<String> sessionIds) {
+    Set<String> unread = new HashSet<>();
+    if (!shared) {
+      return unread;
+    }
+    for (String id : new HashSet<>(sessionIds)) {
+      if (dirty.contains(id) || refused.contains(id)) {
+        continue;
+      }
+      try {
+        store.load(id).map(SessionBook::readable).ifPresent(this::adopt);
+      } catch (RuntimeException e) {
+        unread.add(id);
+        failures.report(
+            "reading session " + id + " failed; it continues as this instance holds it", e);
+      }
+    }
+    return unread;
+  }
+
+  private void adopt(SessionRecordJson.Stored stored) {
+    Session s = stored.session();
+    if (s.equals(sessions.get(s.id()))
+        && stored.lastCapturedAt().equals(lastCapturedAt.get(s.id()))) {
+      return;
+    }
+    sessions.put(s.id(), s);
+    lastCapturedAt.put(s.id(), stored.lastCapturedAt());
+    // another instance captured it since: its ids and last turn are read again when needed
+    observations.remove(s.id());
+    lastTurn.remove(s.id());
   }
 
   /**
@@ -145,114 +199,89 @@ final class SessionBook {
    */
   Session touch(AcceptedEvent e, String prompt) {
     String id = e.event().sessionId();
-    Instant at = e.event().timestamp();
     Session s = sessions.get(id);
-    if (s == null) {
-      s =
-          new Session(
-              id,
-              e.scope(),
-              orEmpty(e.event().project()),
-              orEmpty(e.event().cwd()),
-              at,
-              at,
-              null,
-              SessionStatus.ACTIVE,
-              0,
-              firstPrompt(prompt),
-              null);
-    } else {
-      Instant started = at.isBefore(s.startedAt()) ? at : s.startedAt();
-      Instant last = at.isAfter(s.lastEventAt()) ? at : s.lastEventAt();
-      SessionStatus status =
-          s.status() == SessionStatus.ABANDONED ? SessionStatus.ACTIVE : s.status();
-      s =
-          new Session(
-              id,
-              s.scope(),
-              s.project().isEmpty() ? orEmpty(e.event().project()) : s.project(),
-              s.cwd().isEmpty() ? orEmpty(e.event().cwd()) : s.cwd(),
-              started,
-              last,
-              status == SessionStatus.ACTIVE ? null : s.endedAt(),
-              status,
-              s.observationCount(),
-              s.firstPrompt() != null ? s.firstPrompt() : firstPrompt(prompt),
-              s.summary());
-    }
+    s = s == null ? SessionChanges.started(e, prompt) : SessionChanges.touched(s, e, prompt);
     put(s);
     lastCapturedAt.put(id, e.capturedAt());
     return s;
   }
 
-  private static String orEmpty(String s) {
-    return s == null ? "" : s;
-  }
-
-  private static String firstPrompt(String prompt) {
-    if (prompt == null || prompt.isBlank()) {
-      return null;
-    }
-    String p = prompt.strip();
-    return FieldText.cutEnd(p, MAX_FIRST_PROMPT);
-  }
-
-  /** Records a newly stored observation of the session. */
+  /**
+   * Records a newly stored observation of the session and appends its id to the store (on a
+   * failure, with the next {@link #persist()}).
+   */
   void observationStored(String sessionId, MemoryId id) {
     Session s = sessions.get(sessionId);
     if (s == null) {
       return;
     }
-    put(with(s, s.status(), s.endedAt(), s.observationCount() + 1, s.summary()));
-    observations(sessionId).add(id);
-    if (directory != null) {
-      try {
-        Files.writeString(
-            directory.resolve(fileName(sessionId) + ".ids"),
-            id.value() + "\n",
-            StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND);
-      } catch (IOException e) {
-        // the observation is stored; only the session's list of it lags, until the next open
-        LOG.warn(
-            "memhook: cannot record an observation of session {}: {}", sessionId, e.toString());
-      }
+    put(SessionChanges.with(s, s.status(), s.endedAt(), s.observationCount() + 1, s.summary()));
+    List<MemoryId> cached = observations.get(sessionId);
+    if (cached != null) {
+      cached.add(id);
+    }
+    unappended.computeIfAbsent(sessionId, k -> new ArrayList<>()).add(id);
+    append(sessionId);
+  }
+
+  /** Appends the session's unappended ids; a failure keeps them for the next try. */
+  private void append(String sessionId) {
+    List<MemoryId> ids = unappended.get(sessionId);
+    try {
+      store.appendObservations(sessionId, ids);
+      unappended.remove(sessionId);
+    } catch (IllegalArgumentException e) {
+      unappended.remove(sessionId);
+      failures.report("the session store refused the ids of session " + sessionId, e);
+    } catch (RuntimeException e) {
+      // the observation is stored; only the session's list of it lags, until the next batch
+      failures.report(
+          "recording an observation of session " + sessionId + " failed; retried next batch", e);
     }
   }
 
   /** The ids of the session's stored observations, oldest first (a live, worker-confined list). */
   List<MemoryId> observations(String sessionId) {
-    return observations.computeIfAbsent(sessionId, this::readIds);
-  }
-
-  private List<MemoryId> readIds(String sessionId) {
+    List<MemoryId> cached = observations.get(sessionId);
+    if (cached != null) {
+      return cached;
+    }
     List<MemoryId> ids = new ArrayList<>();
-    if (directory == null) {
-      return ids;
-    }
-    Path file = directory.resolve(fileName(sessionId) + ".ids");
-    if (!Files.exists(file)) {
-      return ids;
-    }
+    boolean read = true;
     try {
-      Set<String> seen = new LinkedHashSet<>();
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        // a line torn by a crash is not a valid id; a repeated one is a replayed append
-        if (MemoryId.isValid(line) && seen.add(line)) {
-          ids.add(MemoryId.of(line));
-        }
+      ids.addAll(store.observations(sessionId));
+    } catch (RuntimeException e) {
+      read = false;
+      failures.report("reading the observation ids of session " + sessionId + " failed", e);
+    }
+    for (MemoryId id : unappended.getOrDefault(sessionId, List.of())) {
+      if (!ids.contains(id)) {
+        ids.add(id);
       }
-    } catch (IOException e) {
-      LOG.warn(
-          "memhook: cannot read the observation ids of session {}: {}", sessionId, e.toString());
+    }
+    if (read) {
+      observations.put(sessionId, ids);
     }
     return ids;
   }
 
-  /** The session's last turn as context for its next one, or empty. */
-  String previousTurn(String sessionId) {
-    return lastTurn.getOrDefault(sessionId, "");
+  /** The id of the session's latest stored observation, if any. */
+  Optional<MemoryId> lastObservation(String sessionId) {
+    List<MemoryId> ids = observations(sessionId);
+    return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(ids.size() - 1));
+  }
+
+  /**
+   * The session's last turn as context for its next one: empty text when it has none. Empty (no
+   * answer) when this book has not seen its last turn and the store is shared: another instance may
+   * have, and the caller derives it from the latest stored observation.
+   */
+  Optional<String> previousTurn(String sessionId) {
+    String turn = lastTurn.get(sessionId);
+    if (turn != null) {
+      return Optional.of(turn);
+    }
+    return shared && sessions.containsKey(sessionId) ? Optional.empty() : Optional.of("");
   }
 
   void setPreviousTurn(String sessionId, String turn) {
@@ -265,14 +294,14 @@ final class SessionBook {
    */
   Session ending(String sessionId, SessionStatus status, Instant at) {
     Session s = sessions.get(sessionId);
-    return with(s, status, at, s.observationCount(), s.summary());
+    return SessionChanges.with(s, status, at, s.observationCount(), s.summary());
   }
 
   /** Records the session ended as {@code ended} says, with {@code summary} (null keeps the old). */
   void end(Session ended, String summary) {
     Session s = sessions.get(ended.id());
     put(
-        with(
+        SessionChanges.with(
             s,
             ended.status(),
             ended.endedAt(),
@@ -287,23 +316,27 @@ final class SessionBook {
     if (s == null) {
       return;
     }
-    put(
-        new Session(
-            s.id(),
-            s.scope(),
-            s.project(),
-            s.cwd(),
-            s.startedAt(),
-            s.lastEventAt(),
-            s.endedAt(),
-            s.status(),
-            s.observationCount(),
-            null,
-            null));
+    put(SessionChanges.withoutQuotes(s));
   }
 
-  /** The active sessions with no event captured since {@code cutoff}. */
+  /**
+   * The active sessions with no event captured since {@code cutoff}. With a shared store each is
+   * read again first, so one that another instance captured since, or ended, is not idle here; one
+   * whose record cannot be read is not idle until it can be.
+   */
   List<String> idleSince(Instant cutoff) {
+    List<String> idle = idleHere(cutoff);
+    if (shared && !idle.isEmpty()) {
+      Set<String> unread = refresh(idle);
+      List<String> still = idleHere(cutoff);
+      still.retainAll(idle);
+      still.removeAll(unread);
+      return still;
+    }
+    return idle;
+  }
+
+  private List<String> idleHere(Instant cutoff) {
     List<String> idle = new ArrayList<>();
     for (Session s : sessions.values()) {
       Instant last = lastCapturedAt.getOrDefault(s.id(), s.lastEventAt());
@@ -314,67 +347,45 @@ final class SessionBook {
     return idle;
   }
 
-  private static Session with(
-      Session s, SessionStatus status, Instant endedAt, int count, String summary) {
-    return new Session(
-        s.id(),
-        s.scope(),
-        s.project(),
-        s.cwd(),
-        s.startedAt(),
-        s.lastEventAt(),
-        endedAt,
-        status,
-        count,
-        s.firstPrompt(),
-        summary);
-  }
-
   private void put(Session s) {
     sessions.put(s.id(), s);
     dirty.add(s.id());
   }
 
-  /** Writes the records changed since the last call (atomically, one file each). */
+  /**
+   * Writes what is pending: the observation ids not yet appended, then the records changed since
+   * they were last written, each in one store call. A call that fails is reported and tried again
+   * by the next {@code persist}; a record the store refuses is reported and kept in memory only.
+   * Never throws.
+   */
   void persist() {
-    if (directory == null) {
-      dirty.clear();
-      return;
+    for (String id : List.copyOf(unappended.keySet())) {
+      append(id);
     }
-    for (String id : dirty) {
+    for (String id : List.copyOf(dirty)) {
       Session s = sessions.get(id);
-      ObjectNode n = JSON.createObjectNode();
-      n.put("id", s.id());
-      n.put("scope", s.scope().value());
-      n.put("project", s.project());
-      n.put("cwd", s.cwd());
-      n.put("startedAt", s.startedAt().toString());
-      n.put("lastEventAt", s.lastEventAt().toString());
-      n.put("endedAt", s.endedAt() == null ? null : s.endedAt().toString());
-      n.put("status", s.status().name());
-      n.put("observationCount", s.observationCount());
-      n.put("firstPrompt", s.firstPrompt());
-      n.put("summary", s.summary());
-      Instant captured = lastCapturedAt.get(id);
-      n.put("lastCapturedAt", captured == null ? null : captured.toString());
-      Path target = directory.resolve(fileName(id) + ".json");
-      Path temp = directory.resolve(fileName(id) + ".json.tmp");
       try {
-        Files.write(temp, JSON.writeValueAsBytes(n));
-        Files.move(
-            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the record of session " + id, e);
+        store.save(id, s.scope(), SessionRecordJson.write(s, lastCapturedAt.get(id)));
+        dirty.remove(id);
+        refused.remove(id);
+      } catch (IllegalArgumentException e) {
+        dirty.remove(id);
+        refused.add(id);
+        failures.report(
+            "the session store refused the record of session " + id + "; kept in memory only", e);
+      } catch (RuntimeException e) {
+        failures.report(
+            "writing the record of session " + id + " failed; retried with the next batch", e);
       }
     }
-    dirty.clear();
   }
 
-  /** A file name for a session id, whatever characters the id holds. */
-  private static String fileName(String sessionId) {
-    return Hashing.sha256()
-        .hashString(sessionId, StandardCharsets.UTF_8)
-        .toString()
-        .substring(0, 32);
+  /** Closes the store, after the last {@link #persist()}; a failure is logged. */
+  void close() {
+    try {
+      store.close();
+    } catch (RuntimeException e) {
+      LOG.warn("memhook: closing the session store failed", e);
+    }
   }
 }
