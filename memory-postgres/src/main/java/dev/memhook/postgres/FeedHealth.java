@@ -1,5 +1,7 @@
 package dev.memhook.postgres;
 
+import dev.memhook.api.MemoryStoreException;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -38,6 +40,20 @@ final class FeedHealth {
 
   boolean reachable() {
     return status.following();
+  }
+
+  /**
+   * Marks PostgreSQL unreachable if {@code e} failed to reach it (rather than being refused a
+   * statement).
+   *
+   * @return whether it did
+   */
+  boolean noteIfUnreachable(MemoryStoreException e) {
+    if (e.getCause() instanceof SQLException sql && Jdbc.isConnectionFailure(sql)) {
+      lost(sql);
+      return true;
+    }
+    return false;
   }
 
   /** PostgreSQL could not be reached: {@code cause} says why. */

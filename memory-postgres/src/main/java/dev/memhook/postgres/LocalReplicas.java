@@ -135,7 +135,7 @@ final class LocalReplicas implements AutoCloseable {
       } catch (ScopeReplica.Closed evicted) {
         // nothing to keep current
       } catch (MemoryStoreException e) {
-        noteFailure(e);
+        health.noteIfUnreachable(e);
         LOG.warn(
             "scope {} was written but not caught up on this instance (the follower will): {}",
             scope,
@@ -183,13 +183,6 @@ final class LocalReplicas implements AutoCloseable {
     held.cleanUp();
   }
 
-  /** Marks PostgreSQL unreachable if {@code e} says it is. */
-  void noteFailure(MemoryStoreException e) {
-    if (e.getCause() instanceof SQLException sql && Jdbc.isConnectionFailure(sql)) {
-      health.lost(sql);
-    }
-  }
-
   private static void catchUp(ScopeReplica replica, Connection c) throws SQLException {
     try {
       replica.catchUp(c);
@@ -235,7 +228,7 @@ final class LocalReplicas implements AutoCloseable {
           "load scope " + scope.value() + " into this instance's replica",
           c -> ScopeReplica.load(c, scope, space, feed, rows, codec));
     } catch (MemoryStoreException e) {
-      noteFailure(e);
+      health.noteIfUnreachable(e);
       throw e;
     }
   }

@@ -5,15 +5,19 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.core.store.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -62,6 +66,59 @@ final class MemoryWrites {
               + "; nothing was written");
     }
     return new Row(m, codec.write(m), TextTerms.vectorOf(m), VectorBytes.encode(e));
+  }
+
+  /**
+   * The rows of {@code batch}, checked.
+   *
+   * @throws IllegalArgumentException if two memories share an id, or a memory cannot be written
+   */
+  List<Row> rows(Map<Memory, Embedding> batch, int dimension) {
+    Set<MemoryId> seen = new HashSet<>();
+    List<Row> rows = new ArrayList<>(batch.size());
+    for (Map.Entry<Memory, Embedding> e : batch.entrySet()) {
+      if (!seen.add(e.getKey().id())) {
+        throw new IllegalArgumentException(
+            "batch holds two memories with id "
+                + e.getKey().id().value()
+                + "; nothing was written");
+      }
+      rows.add(row(e.getKey(), Objects.requireNonNull(e.getValue(), "embedding"), dimension));
+    }
+    return rows;
+  }
+
+  /**
+   * The row of a new version, checked.
+   *
+   * @throws IllegalArgumentException if {@code next} supersedes nothing or is not latest
+   */
+  Row newVersionRow(Memory next, Embedding embedding, int dimension) {
+    if (next.supersedes() == null) {
+      throw new IllegalArgumentException(
+          "memory " + next.id().value() + " supersedes nothing; nothing was written");
+    }
+    if (!next.latest()) {
+      throw new IllegalArgumentException(
+          "new version " + next.id().value() + " is not latest; nothing was written");
+    }
+    return row(next, embedding, dimension);
+  }
+
+  /**
+   * Checks forget records before a delete.
+   *
+   * @throws IllegalArgumentException if two name one id, or one holds text no record can
+   */
+  static void checkAudits(List<ForgetRecord> audits) {
+    Set<MemoryId> seen = new HashSet<>();
+    for (ForgetRecord audit : audits) {
+      if (!seen.add(audit.id())) {
+        throw new IllegalArgumentException("two audit records name " + audit.id().value());
+      }
+      MemoryRecordJson.requireWellFormed(
+          audit.actor() + audit.reason(), "forget record of " + audit.id());
+    }
   }
 
   /** Writes {@code rows} (distinct ids) in {@code c}'s transaction, adding to {@code changes}. */

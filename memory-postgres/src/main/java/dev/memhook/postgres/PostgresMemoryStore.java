@@ -13,21 +13,19 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
-import dev.memhook.core.store.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -103,8 +101,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final MemoryReads reads;
   private final FeedHealth health;
   private volatile EmbeddingSpace space;
-  private volatile LocalReplicas replicas;
-  private volatile FeedFollower follower;
+  private volatile Replication replication;
   private volatile boolean closed;
 
   /** Serialises attach and close, so that one set of replicas is made and closed. */
@@ -167,15 +164,16 @@ public final class PostgresMemoryStore implements MemoryStore {
               + ": use the embedder it was written with, or another schema");
     }
     if (this.space == null) {
-      LocalReplicas held =
+      LocalReplicas replicas =
           new LocalReplicas(
               jdbc, space, feed, new ReplicaRows(schema), codec, health, maxCachedScopes);
-      FeedFollower follow =
-          new FeedFollower(dataSource, schema, feed, held, health, pollInterval, feedRetention);
-      this.replicas = held;
-      this.follower = follow;
+      this.replication =
+          new Replication(
+              replicas,
+              new FeedFollower(
+                  dataSource, schema, feed, replicas, health, pollInterval, feedRetention),
+              health);
       this.space = space;
-      follow.start();
     }
   }
 
@@ -192,19 +190,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
     Objects.requireNonNull(batch, "batch");
-    int dimension = attached().dimension();
-    Set<MemoryId> seen = new HashSet<>();
-    List<MemoryWrites.Row> rows = new ArrayList<>(batch.size());
-    for (Map.Entry<Memory, Embedding> e : batch.entrySet()) {
-      if (!seen.add(e.getKey().id())) {
-        throw new IllegalArgumentException(
-            "batch holds two memories with id "
-                + e.getKey().id().value()
-                + "; nothing was written");
-      }
-      rows.add(
-          writes.row(e.getKey(), Objects.requireNonNull(e.getValue(), "embedding"), dimension));
-    }
+    List<MemoryWrites.Row> rows = writes.rows(batch, attached().dimension());
     if (rows.isEmpty()) {
       return;
     }
@@ -217,16 +203,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public void putNewVersion(Memory next, Embedding embedding) {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
-    int dimension = attached().dimension();
-    if (next.supersedes() == null) {
-      throw new IllegalArgumentException(
-          "memory " + next.id().value() + " supersedes nothing; nothing was written");
-    }
-    if (!next.latest()) {
-      throw new IllegalArgumentException(
-          "new version " + next.id().value() + " is not latest; nothing was written");
-    }
-    MemoryWrites.Row row = writes.row(next, embedding, dimension);
+    MemoryWrites.Row row = writes.newVersionRow(next, embedding, attached().dimension());
     write(
         "store new version " + next.id().value(),
         (c, changes) -> writes.putNewVersion(c, row, changes));
@@ -261,14 +238,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public int deleteAll(List<ForgetRecord> audits) {
     List<ForgetRecord> records = List.copyOf(Objects.requireNonNull(audits, "audits"));
     checkOpen();
-    Set<MemoryId> seen = new HashSet<>();
-    for (ForgetRecord audit : records) {
-      if (!seen.add(audit.id())) {
-        throw new IllegalArgumentException("two audit records name " + audit.id().value());
-      }
-      MemoryRecordJson.requireWellFormed(
-          audit.actor() + audit.reason(), "forget record of " + audit.id());
-    }
+    MemoryWrites.checkAudits(records);
     if (records.isEmpty()) {
       return 0;
     }
@@ -293,9 +263,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(query, "query");
     checkK(k);
     checkOpen();
-    LocalReplicas held = replicas;
-    if (held != null && textSearch == TextSearch.REPLICA) {
-      return held.search(scope, copy -> copy.searchText(scope, query, k));
+    Replication replicas = replication;
+    if (replicas != null && textSearch == TextSearch.REPLICA) {
+      return replicas.search(scope, copy -> copy.searchText(scope, query, k));
     }
     List<String> terms = TextTerms.queryTerms(query);
     if (terms.isEmpty()) {
@@ -318,7 +288,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (query.norm() == 0) {
       return List.of();
     }
-    return replicas.search(scope, copy -> copy.searchVector(scope, query, k));
+    return replication.search(scope, copy -> copy.searchVector(scope, query, k));
   }
 
   @Override
@@ -328,9 +298,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(files, "files");
     checkK(k);
     checkOpen();
-    LocalReplicas held = replicas;
-    if (held != null && textSearch == TextSearch.REPLICA) {
-      return held.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
+    Replication replicas = replication;
+    if (replicas != null && textSearch == TextSearch.REPLICA) {
+      return replicas.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
     }
     List<String> conceptKeys = MemoryWrites.conceptKeys(concepts);
     List<String> fileKeys = MemoryWrites.fileKeys(files);
@@ -383,13 +353,9 @@ public final class PostgresMemoryStore implements MemoryStore {
   public void close() {
     synchronized (lifecycle) {
       closed = true;
-      FeedFollower f = follower;
-      if (f != null) {
-        f.close();
-      }
-      LocalReplicas held = replicas;
-      if (held != null) {
-        held.close();
+      Replication replicas = replication;
+      if (replicas != null) {
+        replicas.close();
       }
     }
   }
@@ -427,43 +393,21 @@ public final class PostgresMemoryStore implements MemoryStore {
             return null;
           });
     } catch (MemoryStoreException e) {
-      noteFailure(e);
+      health.noteIfUnreachable(e);
       throw e;
     }
-    LocalReplicas held = replicas;
-    if (held != null) {
-      held.catchUpAfterWrite(changes.scopes());
+    Replication replicas = replication;
+    if (replicas != null) {
+      replicas.afterWrite(changes);
     }
   }
 
-  /**
-   * The memories of {@code ids} that exist: from PostgreSQL, or from the replicas when it is
-   * unreachable (then as they were when it was last reached, and only those of held scopes).
-   */
+  /** The memories of {@code ids} that exist, from PostgreSQL or, while it is away, the replicas. */
   private Map<MemoryId, Memory> readAll(List<MemoryId> ids) {
-    LocalReplicas held = replicas;
-    if (held != null && !health.reachable()) {
-      return held.getAll(ids);
-    }
-    try {
-      return jdbc.read("read memories", c -> reads.getAll(c, ids));
-    } catch (MemoryStoreException e) {
-      if (held == null || !isConnectionFailure(e)) {
-        throw e;
-      }
-      health.lost(e.getCause());
-      return held.getAll(ids);
-    }
-  }
-
-  private void noteFailure(MemoryStoreException e) {
-    if (isConnectionFailure(e)) {
-      health.lost(e.getCause());
-    }
-  }
-
-  private static boolean isConnectionFailure(MemoryStoreException e) {
-    return e.getCause() instanceof SQLException sql && Jdbc.isConnectionFailure(sql);
+    Supplier<Map<MemoryId, Memory>> fromDatabase =
+        () -> jdbc.read("read memories", c -> reads.getAll(c, ids));
+    Replication replicas = replication;
+    return replicas == null ? fromDatabase.get() : replicas.readAll(ids, fromDatabase);
   }
 
   private EmbeddingSpace attached() {

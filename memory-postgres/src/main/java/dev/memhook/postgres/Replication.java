@@ -1,0 +1,65 @@
+package dev.memhook.postgres;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryStoreException;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.MemoryStore;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What an attached {@link PostgresMemoryStore} runs beside PostgreSQL: its {@link LocalReplicas},
+ * the {@link FeedFollower} that keeps them current, and the rule for reads while PostgreSQL is
+ * away. Made when the store is attached (the replicas need the embedding space), closed with it.
+ *
+ * <p>Thread-safe.
+ */
+final class Replication implements AutoCloseable {
+  private final LocalReplicas replicas;
+  private final FeedFollower follower;
+  private final FeedHealth health;
+
+  Replication(LocalReplicas replicas, FeedFollower follower, FeedHealth health) {
+    this.replicas = replicas;
+    this.follower = follower;
+    this.health = health;
+    follower.start();
+  }
+
+  /** {@code search} on the replica of {@code scope}; see {@link LocalReplicas#search}. */
+  <T> T search(Scope scope, Function<MemoryStore, T> search) {
+    return replicas.search(scope, search);
+  }
+
+  /** Catches this instance's replicas of the scopes a committed write changed up. */
+  void afterWrite(ChangeFeed.Changes changes) {
+    replicas.catchUpAfterWrite(changes.scopes());
+  }
+
+  /**
+   * The memories of {@code ids}: {@code fromDatabase}, or, when PostgreSQL is unreachable (known
+   * already, or found by this read), those the held replicas have, as of their last catch-up.
+   */
+  Map<MemoryId, Memory> readAll(List<MemoryId> ids, Supplier<Map<MemoryId, Memory>> fromDatabase) {
+    if (health.reachable()) {
+      try {
+        return fromDatabase.get();
+      } catch (MemoryStoreException e) {
+        if (!health.noteIfUnreachable(e)) {
+          throw e;
+        }
+      }
+    }
+    return replicas.getAll(ids);
+  }
+
+  /** Stops the follower, then drops the replicas. */
+  @Override
+  public void close() {
+    follower.close();
+    replicas.close();
+  }
+}
