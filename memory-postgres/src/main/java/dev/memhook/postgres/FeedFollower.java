@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The thread that keeps this instance's replicas following PostgreSQL: it holds one connection of
  * the host's pool, {@code LISTEN}s on the store's channel, catches up the scopes a notification
  * names, checks every held scope's position each poll interval (which bounds the delay when a
- * notification is lost, or when a pooler does not pass them on), prunes the feed, and reconnects.
+ * notification is lost, or when a pooler does not pass them on; with no scope held it checks that
+ * the connection still answers), prunes the feed, and reconnects.
  *
  * <h2>Design note</h2>
  *
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * ups are idempotent ({@link ScopeReplica}), so a change seen both ways is applied once in effect.
  * A failure on its connection marks PostgreSQL unreachable ({@link FeedHealth#lost}), drops the
  * connection and retries with a backoff from 50 ms doubling to 5 s; after a successful reconnect
- * and catch-up it marks it reachable again.
+ * and catch-up it marks it reachable again. When a caller marked it unreachable but the follower's
+ * own connection still works (the caller's pool could not give a connection), the follower's next
+ * round catches every held scope up and marks it reachable again.
  *
  * <p>{@link #close()} never interrupts the thread (an interrupt in the driver's socket read can
  * leave the connection unusable): the thread waits for notifications in slices of {@link
@@ -42,6 +45,13 @@ final class FeedFollower implements AutoCloseable {
 
   /** The longest one wait for notifications, so that {@link #close()} is noticed quickly. */
   static final int SLICE_MILLIS = 100;
+
+  /**
+   * How long one query on the follower's connection may wait for the server before the connection
+   * is taken as dead: without it, a connection a firewall dropped silently would stall the follower
+   * until the operating system gave up on the socket, while the status still said following.
+   */
+  static final int NETWORK_TIMEOUT_SECONDS = 30;
 
   private static final long MIN_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -135,8 +145,16 @@ final class FeedFollower implements AutoCloseable {
         }
         long now = System.nanoTime();
         if (now - lastCheck >= pollNanos) {
-          replicas.catchUpAll(listening);
+          if (!replicas.catchUpAll(listening) && !listening.isValid(NETWORK_TIMEOUT_SECONDS)) {
+            throw new SQLException("the feed connection stopped answering", "08006");
+          }
           lastCheck = now;
+        }
+        if (!health.reachable()) {
+          // a caller could not reach PostgreSQL (a pool that could not connect, or was exhausted)
+          // while this connection works: catch up and say so, or readers stay on the replicas
+          replicas.catchUpAll(listening);
+          health.restored();
         }
         if (now - lastPrune >= pruneNanos) {
           feed.prune(listening, retention);
@@ -160,6 +178,7 @@ final class FeedFollower implements AutoCloseable {
     Connection c = dataSource.getConnection();
     try {
       c.setAutoCommit(true);
+      c.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_SECONDS * 1000);
       try (Statement s = c.createStatement()) {
         s.execute("LISTEN \"" + schema.channel() + '"');
       }

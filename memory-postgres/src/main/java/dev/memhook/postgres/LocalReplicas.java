@@ -156,11 +156,13 @@ final class LocalReplicas implements AutoCloseable {
 
   /**
    * Catches up every held scope whose position in PostgreSQL is not the replica's, on {@code c}.
+   *
+   * @return false if no scope is held (then nothing was asked of {@code c})
    */
-  void catchUpAll(Connection c) throws SQLException {
+  boolean catchUpAll(Connection c) throws SQLException {
     Map<String, ScopeReplica> now = Map.copyOf(held.asMap());
     if (now.isEmpty()) {
-      return;
+      return false;
     }
     Map<String, Long> positions = feed.positions(c, now.keySet());
     for (Map.Entry<String, ScopeReplica> e : now.entrySet()) {
@@ -168,6 +170,7 @@ final class LocalReplicas implements AutoCloseable {
         catchUp(e.getValue(), c);
       }
     }
+    return true;
   }
 
   /** How many scopes this instance holds. */
@@ -195,6 +198,20 @@ final class LocalReplicas implements AutoCloseable {
     ScopeReplica replica = held.getIfPresent(scope.value());
     if (replica != null) {
       return replica;
+    }
+    ReplicaStatus status = health.status();
+    if (!status.following()) {
+      // fail at once rather than wait for the pool's connection timeout on every such search
+      throw new MemoryStoreException(
+          "scope "
+              + scope.value()
+              + " is not held by this instance's replicas and PostgreSQL has been unreachable since "
+              + status.since()
+              + " ("
+              + status.detail()
+              + "); retry once it is back",
+          null,
+          true);
     }
     CompletableFuture<ScopeReplica> mine = new CompletableFuture<>();
     CompletableFuture<ScopeReplica> theirs = loading.putIfAbsent(scope.value(), mine);

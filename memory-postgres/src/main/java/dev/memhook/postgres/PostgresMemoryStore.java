@@ -58,9 +58,10 @@ import javax.sql.DataSource;
  *       Builder#pollInterval(java.time.Duration) poll interval}. A write is searchable through the
  *       instance that made it when it returns; through another instance once that instance has
  *       caught up, normally within milliseconds and at most about one poll interval later while
- *       PostgreSQL is reachable (the module README gives measured figures). A memory forgotten
- *       through any instance is never returned by a read once the forget has returned, and no
- *       longer found by another instance's searches within that same bound.
+ *       PostgreSQL is reachable ({@code benchmarks/RESULTS.md} has measured figures). While
+ *       PostgreSQL is reachable, a memory forgotten through any instance is never returned by a
+ *       read once the forget has returned, and no longer found by another instance's searches
+ *       within that same bound.
  *   <li><b>PostgreSQL unreachable</b>: searches of held scopes go on from the replicas as they
  *       were, reads by id are answered from them, and the store says so ({@link #replicaStatus()},
  *       {@link Builder#statusListener}); writes, counts, exports and the first search of a scope
@@ -70,12 +71,13 @@ import javax.sql.DataSource;
  *   <li><b>Scopes</b>: every search and count filters by scope in its SQL. {@link #delete} deletes
  *       a memory only in the scope of its audit record.
  *   <li><b>Forgetting</b>: when {@link #delete} returns, the memory's row (record, search terms,
- *       vector) is deleted and no search or read returns it. PostgreSQL keeps the deleted row's
- *       bytes in the table's pages until {@code VACUUM} lets them be reused (or {@code VACUUM FULL}
- *       rewrites the table), and in its write-ahead log and backups as long as those are kept; the
- *       store does not run {@code VACUUM} itself (it cannot run in a transaction, needs the table's
- *       owner, and would stall writers), so an operator who must erase text from disk runs {@code
- *       VACUUM FULL} on {@code memhook_memory} as the database's own procedures prescribe.
+ *       vector) is deleted: no read returns it, nor a search through this instance (others: see
+ *       above). PostgreSQL keeps the deleted row's bytes in the table's pages until {@code VACUUM}
+ *       lets them be reused (or {@code VACUUM FULL} rewrites the table), and in its write-ahead log
+ *       and backups as long as those are kept; the store does not run {@code VACUUM} itself (it
+ *       cannot run in a transaction, needs the table's owner, and would stall writers), so an
+ *       operator who must erase text from disk runs {@code VACUUM FULL} on {@code memhook_memory}
+ *       as the database's own procedures prescribe.
  *   <li><b>Text search in PostgreSQL</b> ({@link TextSearch#DATABASE}) ranks with {@code ts_rank}
  *       over the code-aware terms the Lucene store uses; scores are not BM25.
  *   <li><b>Errors</b>: a database failure is a {@link dev.memhook.api.MemoryStoreException} whose

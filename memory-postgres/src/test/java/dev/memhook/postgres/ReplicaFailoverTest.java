@@ -169,6 +169,34 @@ class ReplicaFailoverTest {
         "what B's listener was told");
   }
 
+  @Test
+  void aPoolThatCannotGiveAConnection_sendsReadsToTheReplica_untilTheFollowerConfirmsTheServer()
+      throws Exception {
+    Memory m1 = memory("m1", A, "the deploy runs on friday");
+    a.put(m1, vector(1));
+    List<ReplicaStatus> cTold = new CopyOnWriteArrayList<>();
+    try (HikariDataSource two = TestDatabase.newPool(TestDatabase.url(), 2, 1_000);
+        PostgresMemoryStore c =
+            PostgresMemoryStore.builder()
+                .dataSource(two)
+                .schema(schema)
+                .statusListener(cTold::add)
+                .build()) {
+      c.attach(SPACE); // its follower holds one of the two connections
+      assertEquals(List.of("m1"), ids(c.searchText(A, "deploy", 10)), "C holds A");
+      try (Connection taken = two.getConnection()) { // and the test the other
+        assertEquals(m1, c.get(m1.id()).orElseThrow(), "the pool timed out: from the replica");
+      }
+      assertEventually(
+          List.of(ReplicaStatus.State.DISCONNECTED, ReplicaStatus.State.FOLLOWING),
+          () -> cTold.stream().map(ReplicaStatus::state).toList(),
+          "C's follower, whose connection works, confirms the server");
+      Memory elsewhere = memory("m2", B, "in a scope C does not hold");
+      a.put(elsewhere, vector(2));
+      assertEquals(elsewhere, c.get(elsewhere.id()).orElseThrow(), "read from PostgreSQL again");
+    }
+  }
+
   private static Set<String> idSet(List<StoreHit> hits) {
     return new HashSet<>(ids(hits));
   }
