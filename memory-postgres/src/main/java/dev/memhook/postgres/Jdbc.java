@@ -41,45 +41,38 @@ final class Jdbc {
   /** Runs {@code work} in one READ COMMITTED transaction: all of it is committed, or none. */
   <T> T inTransaction(String what, Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException | RuntimeException | Error e) {
-        rollbackQuietly(c, e);
-        throw e;
-      } finally {
-        restore(c, autoCommit);
-      }
+      return transaction(c, work);
     } catch (SQLException e) {
       throw failure(what, e);
     }
   }
 
   /**
-   * Runs {@code work} in one read-only REPEATABLE READ transaction: every statement sees one
-   * snapshot of the database.
+   * Runs {@code work} in one read-only REPEATABLE READ transaction on {@code c}, which must be in
+   * auto-commit mode: every statement sees one snapshot of the database.
    */
-  <T> T inSnapshot(String what, Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      return inSnapshot(c, work);
-    } catch (SQLException e) {
-      throw failure(what, e);
-    }
-  }
-
-  /** Runs {@code work} in one read-only REPEATABLE READ transaction on {@code c}. */
   static <T> T inSnapshot(Connection c, Work<T> work) throws SQLException {
-    boolean autoCommit = c.getAutoCommit();
     int isolation = c.getTransactionIsolation();
     boolean readOnly = c.isReadOnly();
-    if (autoCommit) {
-      c.setAutoCommit(false);
+    if (!c.getAutoCommit()) { // the isolation level can only change between transactions
+      throw new IllegalStateException("a snapshot needs a connection in auto-commit mode");
     }
     c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     c.setReadOnly(true);
+    try {
+      return transaction(c, work);
+    } finally {
+      if (!c.isClosed()) {
+        c.setReadOnly(readOnly);
+        c.setTransactionIsolation(isolation);
+      }
+    }
+  }
+
+  /** Runs {@code work} in one transaction on {@code c}, then restores its auto-commit mode. */
+  private static <T> T transaction(Connection c, Work<T> work) throws SQLException {
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(false);
     try {
       T result = work.run(c);
       c.commit();
@@ -88,11 +81,7 @@ final class Jdbc {
       rollbackQuietly(c, e);
       throw e;
     } finally {
-      if (!c.isClosed()) {
-        c.setReadOnly(readOnly);
-        c.setTransactionIsolation(isolation);
-        c.setAutoCommit(autoCommit);
-      }
+      restore(c, autoCommit);
     }
   }
 

@@ -12,9 +12,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryStoreException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -51,7 +48,7 @@ class ConnectionLossTest {
   void terminatedConnections_failARetriableCall_andTheRetryStoresOnce() throws Exception {
     store.put(memory("m1", A, "written before the loss"), vector(1));
     assertEquals(List.of("m1"), ids(store.searchVector(A, vector(1), 10)));
-    int terminated = terminateConnectionsOf(pool.getPoolName());
+    int terminated = TestDatabase.terminateConnectionsOf(pool.getPoolName());
     assertTrue(terminated > 0, "the pool held connections to end");
 
     Memory m2 = memory("m2", A, "written after the loss");
@@ -72,19 +69,5 @@ class ConnectionLossTest {
     assertEquals(m2, store.get(m2.id()).orElseThrow());
     assertEquals(2, store.count(A));
     assertEquals(List.of("m2", "m1"), ids(store.searchVector(A, vector(2), 10)));
-  }
-
-  private static int terminateConnectionsOf(String applicationName) throws Exception {
-    try (Connection c = TestDatabase.dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))"
-                    + " FROM pg_stat_activity WHERE application_name = ?")) {
-      ps.setString(1, applicationName);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1);
-      }
-    }
   }
 }

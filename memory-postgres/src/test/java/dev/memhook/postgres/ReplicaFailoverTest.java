@@ -20,8 +20,6 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.spi.StoreHit;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -159,7 +157,8 @@ class ReplicaFailoverTest {
   void followersConnectionTerminated_reconnects_andCatchesUpWhatItMissed() throws Exception {
     a.put(memory("m1", A, "before"), vector(1));
     assertEventually(List.of("m1"), () -> ids(b.searchVector(A, vector(1), 10)), "B holds A");
-    assertTrue(terminateConnectionsOf(viaProxy.getPoolName()) > 0, "B's connections ended");
+    assertTrue(
+        TestDatabase.terminateConnectionsOf(viaProxy.getPoolName()) > 0, "B's connections ended");
     a.put(memory("m2", A, "after"), vector(2));
     assertEventually(
         Set.of("m1", "m2"), () -> idSet(b.searchVector(A, vector(1), 10)), "B caught up");
@@ -199,19 +198,5 @@ class ReplicaFailoverTest {
 
   private static Set<String> idSet(List<StoreHit> hits) {
     return new HashSet<>(ids(hits));
-  }
-
-  private int terminateConnectionsOf(String applicationName) throws Exception {
-    try (Connection c = direct.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))"
-                    + " FROM pg_stat_activity WHERE application_name = ?")) {
-      ps.setString(1, applicationName);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1);
-      }
-    }
   }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -75,6 +77,26 @@ final class TestDatabase {
     config.setPoolName(name);
     config.addDataSourceProperty("ApplicationName", name);
     return new HikariDataSource(config);
+  }
+
+  /**
+   * Ends every server connection whose {@code application_name} is {@code applicationName} (a
+   * pool's, see {@link #newPool}), as a failover or an administrator would.
+   *
+   * @return how many were ended
+   */
+  static int terminateConnectionsOf(String applicationName) throws SQLException {
+    try (Connection c = dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))"
+                    + " FROM pg_stat_activity WHERE application_name = ?")) {
+      ps.setString(1, applicationName);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
   }
 
   /** Skips the calling test, saying why, when no server is configured. */

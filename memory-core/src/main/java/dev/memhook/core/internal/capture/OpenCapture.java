@@ -22,34 +22,6 @@ public final class OpenCapture {
 
   private OpenCapture() {}
 
-  /** {@link #start} with the default session store: in {@code dir/sessions}, or in memory. */
-  public static CapturePipeline start(
-      CaptureOptions options,
-      Clock clock,
-      Sanitizer sanitizer,
-      MemoryStore store,
-      Embedder embedder,
-      MemoryIntake intake,
-      ServiceWrites writes,
-      JournalCursor cursor,
-      boolean ownsJournal,
-      Path dir,
-      Consumer<CaptureEvent> events) {
-    return start(
-        options,
-        clock,
-        sanitizer,
-        store,
-        embedder,
-        intake,
-        writes,
-        cursor,
-        ownsJournal,
-        dir,
-        null,
-        events);
-  }
-
   /**
    * Opens the session book (in {@code sessionStore}, else in {@code dir/sessions}, else in memory),
    * replays capture's records from the journal of {@code cursor} and starts the worker.

@@ -69,6 +69,7 @@ class JournalFailureTest {
               new JournalCursor(journal),
               true,
               null,
+              null,
               told::add)) {
         List<ObserveResult> results = new ArrayList<>();
         while (!results.contains(ObserveResult.SHED) && results.size() < 400) {
