@@ -48,6 +48,7 @@ final class LocalReplicas implements AutoCloseable {
   private final FeedHealth health;
   private final Cache<String, ScopeReplica> held;
   private final Map<String, CompletableFuture<ScopeReplica>> loading = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   LocalReplicas(
       Jdbc jdbc,
@@ -182,6 +183,7 @@ final class LocalReplicas implements AutoCloseable {
   /** Drops every replica. */
   @Override
   public void close() {
+    closed = true;
     held.invalidateAll();
     held.cleanUp();
   }
@@ -227,6 +229,10 @@ final class LocalReplicas implements AutoCloseable {
       if (replica == null) {
         replica = load(scope);
         held.put(scope.value(), replica);
+        if (closed) { // closed while loading: keep nothing
+          held.invalidateAll();
+          throw new IllegalStateException("the store is closed");
+        }
         catchUpAfterWrite(List.of(scope.value()));
       }
       mine.complete(replica);
