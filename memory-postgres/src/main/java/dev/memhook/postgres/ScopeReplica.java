@@ -34,10 +34,17 @@ import org.slf4j.LoggerFactory;
  * in one snapshot, what the {@link ChangeFeed} says changed after it and those ids' current rows,
  * and makes the copy agree: an id whose row is latest in this scope is stored (replacing what the
  * copy held), any other is removed. Applying one delta twice changes nothing, so a catch-up that
- * fails half-way (the copy partly updated, the position not moved) is simply repeated. Removals
- * only mark documents deleted ({@link LuceneMemoryStore.Builder#eraseOnDelete}): the authoritative
- * erasure is PostgreSQL's; the copy's bytes go with the next reload, which happens when removals
- * outnumber the memories held, or when the feed cannot say what changed.
+ * fails half-way (the copy partly updated, the position not moved) is simply repeated. The copy is
+ * a {@linkplain LuceneMemoryStore.Builder#mirror mirror}: a removal only marks the document deleted
+ * and keeps no forget record (PostgreSQL erases and keeps the audit trail); Lucene's merges reclaim
+ * the space. When the feed cannot say what changed, the scope is loaded again.
+ *
+ * <p>Why a copy per scope rather than one for every held scope: a move of a memory between two
+ * scopes would make two catch-ups with snapshots taken in one order write one document in the other
+ * order, and keeping them apart costs either a lock over every catch-up of the instance or a
+ * version per row; and a scope's BM25 statistics then come from its own memories only, so one
+ * tenant's words never weigh another's scores. The price is ranking on thinner statistics in small
+ * scopes ({@code benchmarks/RESULTS.md}, section 13).
  *
  * <p>Thread-safe. Catch-ups and loads of one replica run one at a time (its monitor); searches run
  * alongside them, under the read side of a lock whose write side swaps in a reloaded copy and
@@ -46,9 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ScopeReplica implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScopeReplica.class);
-
-  /** Removals tolerated before a reload, when the copy holds fewer memories than this. */
-  static final int MIN_RELOAD_REMOVALS = 1024;
 
   /** Thrown by a search on a closed replica: load the scope again. */
   static final class Closed extends RuntimeException {
@@ -69,8 +73,6 @@ final class ScopeReplica implements AutoCloseable {
   private LuceneMemoryStore copy; // guarded by swap
   private boolean closed; // guarded by swap
   private long position; // guarded by this
-  private long removedSinceLoad; // guarded by this
-  private long storedSinceLoad; // guarded by this: loaded and stored since, replacements counted
 
   private ScopeReplica(
       Scope scope, EmbeddingSpace space, ChangeFeed feed, ReplicaRows rows, RecordCodec codec) {
@@ -126,9 +128,6 @@ final class ScopeReplica implements AutoCloseable {
     }
     int applied = read.delta().ids().isEmpty() ? 0 : apply(read.delta().ids(), read.rows());
     position = read.delta().changed();
-    if (removedSinceLoad > Math.max(MIN_RELOAD_REMOVALS, storedSinceLoad)) {
-      reload(c); // the copy is mostly removed documents: start again from the rows
-    }
     return applied;
   }
 
@@ -180,9 +179,8 @@ final class ScopeReplica implements AutoCloseable {
     withCopy(
         s -> {
           putAll(s, stored);
-          storedSinceLoad += stored.size();
           if (!removed.isEmpty()) {
-            removedSinceLoad += s.deleteAll(removed);
+            s.deleteAll(removed);
           }
           return null;
         });
@@ -196,7 +194,7 @@ final class ScopeReplica implements AutoCloseable {
             .inMemory()
             .idleMerge(Duration.ZERO)
             .cacheSize(0)
-            .eraseOnDelete(false)
+            .mirror()
             .build();
     int[] loaded = new int[1];
     long at;
@@ -242,8 +240,6 @@ final class ScopeReplica implements AutoCloseable {
       old.close();
     }
     position = at;
-    removedSinceLoad = 0;
-    storedSinceLoad = loaded[0];
     return loaded[0];
   }
 

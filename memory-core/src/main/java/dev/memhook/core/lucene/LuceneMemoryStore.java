@@ -195,8 +195,8 @@ public final class LuceneMemoryStore implements MemoryStore {
    *
    * <p><b>Erases:</b> when this returns, no file of the index holds the memory's text, also after a
    * crash: the segments it was in are rewritten, committed (with group commit too) and the old
-   * files deleted; see the {@linkplain dev.memhook.core.lucene package documentation}. A store
-   * built with {@link StoreSettings#eraseOnDelete eraseOnDelete(false)} only marks them deleted.
+   * files deleted; see the {@linkplain dev.memhook.core.lucene package documentation}. A {@link
+   * StoreSettings#mirror mirror} only marks the memory deleted and keeps no audit document.
    *
    * @throws IllegalArgumentException if {@code audit} names another id than {@code id}
    */

@@ -25,12 +25,15 @@ final class MemoryWrites {
   private final MemoryDocuments documents;
   private final FreshSearchers searchers;
   private final UnreadableRecords unreadable;
+  private final boolean keepForgetRecords;
 
   MemoryWrites(
       WritePath writes,
       MemoryDocuments documents,
       FreshSearchers searchers,
-      UnreadableRecords unreadable) {
+      UnreadableRecords unreadable,
+      boolean keepForgetRecords) {
+    this.keepForgetRecords = keepForgetRecords;
     this.writes = writes;
     this.documents = documents;
     this.searchers = searchers;
@@ -131,7 +134,11 @@ final class MemoryWrites {
                   });
           for (int i = 0; i < ids.size(); i++) {
             if (exists[i]) {
-              w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
+              if (keepForgetRecords) {
+                w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
+              } else { // a mirror (StoreSettings#mirror): the record is kept where the memory is
+                w.deleteDocuments(IndexSchema.idTerm(ids.get(i)));
+              }
               existed[0]++;
             }
           }

@@ -78,7 +78,7 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   private boolean scalarQuantization;
   private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
   private Duration idleMerge = DEFAULT_IDLE_MERGE;
-  private boolean eraseOnDelete = true;
+  private boolean mirror;
   private float exactWeight = DEFAULT_EXACT_WEIGHT;
   private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
   private float shaBoost = DEFAULT_SHA_BOOST;
@@ -188,17 +188,17 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
   }
 
   /**
-   * Whether a delete erases: rewrites the segments the memories were in, so that no file of the
-   * index still holds their text when it returns (see {@link LuceneMemoryStore#delete}). Turn it
-   * off only for an index that copies memories kept elsewhere, such as a replica in memory of a
-   * shared store: a delete then only marks the documents deleted, as Lucene does, so that searches
-   * and reads no longer return them at once, and their bytes stay in the segment until a merge
-   * rewrites it; forget records are kept either way. Default on.
+   * Makes the index a mirror of memories kept elsewhere, such as a shared store's replica in
+   * memory: a delete only removes the memories from searches and reads, at once, as Lucene marks
+   * documents deleted. It neither rewrites their segments (their bytes stay until a merge rewrites
+   * them; see {@link LuceneMemoryStore#delete} for what a store that is not a mirror does) nor
+   * keeps forget records ({@link LuceneMemoryStore#forgotten} returns none): erasing and the audit
+   * trail are the job of the store the mirror copies. Default: not a mirror.
    */
-  public LuceneMemoryStore.Builder eraseOnDelete(boolean enabled) {
-    checkUnset("eraseOnDelete");
-    this.eraseOnDelete = enabled;
-    return recorded("eraseOnDelete");
+  public LuceneMemoryStore.Builder mirror() {
+    checkUnset("mirror");
+    this.mirror = true;
+    return recorded("mirror");
   }
 
   /**
@@ -322,8 +322,8 @@ abstract sealed class StoreSettings permits LuceneMemoryStore.Builder {
         : Set.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH);
   }
 
-  boolean eraseOnDelete() {
-    return eraseOnDelete;
+  boolean isMirror() {
+    return mirror;
   }
 
   /** The group-commit interval, or null to commit every write. */

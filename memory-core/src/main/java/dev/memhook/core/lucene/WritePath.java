@@ -160,7 +160,8 @@ final class WritePath {
    *     read retries the refresh)
    */
   boolean erase(Collection<MemoryId> ids, IndexAction action) {
-    return apply(ids, action, eraseOnDelete); // off: a plain write (StoreSettings#eraseOnDelete)
+    return apply(
+        ids, action, eraseOnDelete); // off in a mirror: a plain write (StoreSettings#mirror)
   }
 
   private boolean apply(Collection<MemoryId> ids, IndexAction action, boolean erase) {

@@ -101,19 +101,18 @@ class LuceneMemoryStoreForgetErasesTest {
   }
 
   /**
-   * The opt-out for copies of memories kept elsewhere: the memory is gone from reads and searches
-   * at once and its audit record kept, but its segment is not rewritten, so its files still hold
-   * the text (which is why the default erases).
+   * A mirror of memories kept elsewhere: the memory is gone from reads and searches at once, but
+   * its segment is not rewritten, so its files still hold the text (which is why a store that is
+   * not a mirror erases), and no forget record is kept (the store it mirrors keeps that).
    */
   @Test
-  void delete_withEraseOnDeleteOff_hidesTheMemoryAtOnce_butLeavesItsSegmentsFilesAsTheyWere()
+  void delete_inAMirror_hidesTheMemoryAtOnce_leavesItsSegmentsFiles_andKeepsNoRecord()
       throws IOException {
     long seed = Seeds.seed();
     Random random = new Random(seed);
     String token = uniqueToken(random);
     Path index = dir.resolve("index");
-    try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder().directory(index).eraseOnDelete(false).build()) {
+    try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).mirror().build()) {
       store.attach(SPACE);
       for (int i = 0; i < 5; i++) {
         store.put(randomMemory(random, "other" + i, A), randomVector(random));
@@ -130,7 +129,7 @@ class LuceneMemoryStoreForgetErasesTest {
       assertTrue(store.get(MemoryId.of("secret")).isEmpty());
       assertEquals(List.of(), store.searchText(A, token, 10).hits(), "no search finds it");
       assertEquals(5, store.count(A));
-      assertEquals(1, store.forgotten(A).size(), "the audit record is kept");
+      assertEquals(List.of(), store.forgotten(A), "no forget record in a mirror");
       TreeSet<String> kept = IndexFiles.segmentFiles(index);
       kept.retainAll(filesBefore);
       assertFalse(kept.isEmpty(), "the segment was not rewritten; " + Seeds.replay(seed));
