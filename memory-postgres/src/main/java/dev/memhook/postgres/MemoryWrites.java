@@ -1,6 +1,7 @@
 package dev.memhook.postgres;
 
 import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
@@ -125,12 +126,7 @@ final class MemoryWrites {
   void put(Connection c, List<Row> rows, ChangeFeed.Changes changes) throws SQLException {
     List<Row> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparing(r -> r.memory().id().value()));
-    for (Row r : sorted) {
-      lockId(c, r.memory().id());
-    }
-    for (Row r : sorted) {
-      upsert(c, r, changes);
-    }
+    upsert(c, sorted, changes);
     feed.publish(c, changes);
   }
 
@@ -143,9 +139,7 @@ final class MemoryWrites {
    */
   void putNewVersion(Connection c, Row next, ChangeFeed.Changes changes) throws SQLException {
     Memory m = next.memory();
-    for (String id : new TreeSet<>(List.of(m.id().value(), m.supersedes().value()))) {
-      lockId(c, MemoryId.of(id));
-    }
+    lockIds(c, List.copyOf(new TreeSet<>(List.of(m.id().value(), m.supersedes().value()))));
     try (PreparedStatement ps =
         c.prepareStatement(
             "UPDATE "
@@ -165,7 +159,7 @@ final class MemoryWrites {
       }
     }
     changes.add(m.scope().value(), m.supersedes());
-    upsert(c, next, changes);
+    upsert(c, List.of(next), changes);
     feed.publish(c, changes);
   }
 
@@ -177,11 +171,7 @@ final class MemoryWrites {
    */
   int delete(Connection c, List<ForgetRecord> audits, ChangeFeed.Changes changes)
       throws SQLException {
-    List<ForgetRecord> sorted = new ArrayList<>(audits);
-    sorted.sort(Comparator.comparing(a -> a.id().value()));
-    for (ForgetRecord a : sorted) {
-      lockId(c, a.id());
-    }
+    lockIds(c, audits.stream().map(a -> a.id().value()).sorted().toList());
     int deleted = 0;
     for (ForgetRecord a : audits) {
       try (PreparedStatement ps =
@@ -213,10 +203,12 @@ final class MemoryWrites {
   }
 
   /**
-   * Records {@code space} if the store has none yet, and returns the one it has, on {@code c} in a
-   * transaction: two instances attaching at once record one space, and the other compares with it.
+   * Records {@code space} if the store has none yet, on {@code c} in a transaction: two instances
+   * attaching at once record one space, and the other compares with it.
+   *
+   * @throws IncompatibleStoreException if the store holds vectors of another space
    */
-  EmbeddingSpace recordSpace(Connection c, EmbeddingSpace space) throws SQLException {
+  void recordSpace(Connection c, EmbeddingSpace space) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO "
@@ -230,19 +222,35 @@ final class MemoryWrites {
             c.prepareStatement("SELECT model_id, dimension FROM " + schema.table("memhook_space"));
         ResultSet rs = ps.executeQuery()) {
       rs.next();
-      return new EmbeddingSpace(rs.getString(1), rs.getInt(2));
+      EmbeddingSpace recorded = new EmbeddingSpace(rs.getString(1), rs.getInt(2));
+      if (!recorded.equals(space)) {
+        throw new IncompatibleStoreException(
+            "the PostgreSQL store in schema '"
+                + schema.name()
+                + "' holds vectors of "
+                + recorded
+                + ", not "
+                + space
+                + ": use the embedder it was written with, or another schema");
+      }
     }
   }
 
-  private void upsert(Connection c, Row r, ChangeFeed.Changes changes) throws SQLException {
-    Memory m = r.memory();
+  /**
+   * Locks the ids of {@code rows} (sorted by id), notes the scopes they are in now, and writes
+   * them: three statements whatever the number of rows.
+   */
+  private void upsert(Connection c, List<Row> rows, ChangeFeed.Changes changes)
+      throws SQLException {
+    List<String> ids = rows.stream().map(r -> r.memory().id().value()).toList();
+    lockIds(c, ids);
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT scope FROM " + schema.table("memhook_memory") + " WHERE id = ?")) {
-      ps.setString(1, m.id().value());
+            "SELECT id, scope FROM " + schema.table("memhook_memory") + " WHERE id = ANY (?)")) {
+      ps.setArray(1, c.createArrayOf("text", ids.toArray()));
       try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          changes.add(rs.getString(1), m.id()); // moved out of its old scope, or replaced in it
+        while (rs.next()) { // moved out of its old scope, or replaced in it
+          changes.add(rs.getString(2), MemoryId.of(rs.getString(1)));
         }
       }
     }
@@ -257,25 +265,36 @@ final class MemoryWrites {
                 + " record = EXCLUDED.record, terms = EXCLUDED.terms,"
                 + " concept_keys = EXCLUDED.concept_keys, file_keys = EXCLUDED.file_keys,"
                 + " vector = EXCLUDED.vector")) {
-      ps.setString(1, m.id().value());
-      ps.setString(2, m.scope().value());
-      ps.setBoolean(3, m.latest());
-      ps.setString(4, m.supersedes() == null ? null : m.supersedes().value());
-      ps.setString(5, r.record());
-      ps.setString(6, r.terms());
-      ps.setArray(7, c.createArrayOf("text", conceptKeys(m.concepts()).toArray()));
-      ps.setArray(8, c.createArrayOf("text", fileKeys(m.files()).toArray()));
-      ps.setBytes(9, r.vector());
-      ps.executeUpdate();
+      for (Row r : rows) {
+        Memory m = r.memory();
+        ps.setString(1, m.id().value());
+        ps.setString(2, m.scope().value());
+        ps.setBoolean(3, m.latest());
+        ps.setString(4, m.supersedes() == null ? null : m.supersedes().value());
+        ps.setString(5, r.record());
+        ps.setString(6, r.terms());
+        ps.setArray(7, c.createArrayOf("text", conceptKeys(m.concepts()).toArray()));
+        ps.setArray(8, c.createArrayOf("text", fileKeys(m.files()).toArray()));
+        ps.setBytes(9, r.vector());
+        ps.addBatch();
+        changes.add(m.scope().value(), m.id());
+      }
+      ps.executeBatch();
     }
-    changes.add(m.scope().value(), m.id());
   }
 
-  private static void lockId(Connection c, MemoryId id) throws SQLException {
+  /**
+   * Takes the transaction advisory lock of each of {@code sortedIds}, in their order (every writer
+   * locks in id order, so two never wait for each other in opposite orders), in one statement:
+   * {@code unnest} yields the array's elements in order.
+   */
+  private static void lockIds(Connection c, List<String> sortedIds) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
+        c.prepareStatement(
+            "SELECT pg_advisory_xact_lock(?, hashtext(x))"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS t(x, n) ORDER BY n")) {
       ps.setInt(1, Schema.ID_LOCK_CLASS);
-      ps.setString(2, id.value());
+      ps.setArray(2, c.createArrayOf("text", sortedIds.toArray()));
       ps.execute();
     }
   }

@@ -16,7 +16,6 @@ import dev.memhook.api.spi.TextHits;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -90,10 +89,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final Set<StoreCapability> CAPABILITIES =
       Set.copyOf(EnumSet.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH));
 
-  private final DataSource dataSource;
-  private final int maxCachedScopes;
-  private final Duration pollInterval;
-  private final Duration feedRetention;
+  private final Replication.Settings replicationSettings;
   private final TextSearch textSearch;
   private final Jdbc jdbc;
   private final Schema schema;
@@ -101,6 +97,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final ChangeFeed feed;
   private final MemoryWrites writes;
   private final MemoryReads reads;
+  private final DatabaseSearch inDatabase;
   private final FeedHealth health;
   private volatile EmbeddingSpace space;
   private volatile Replication replication;
@@ -110,16 +107,15 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final Object lifecycle = new Object();
 
   private PostgresMemoryStore(Builder b) {
-    this.dataSource = b.dataSource; // copied: the builder may change after build()
-    this.maxCachedScopes = b.maxCachedScopes;
-    this.pollInterval = b.pollInterval;
-    this.feedRetention = b.feedRetention;
+    this.replicationSettings = // copied: the builder may change after build()
+        new Replication.Settings(b.dataSource, b.maxCachedScopes, b.pollInterval, b.feedRetention);
     this.textSearch = b.textSearch;
     this.jdbc = new Jdbc(b.dataSource);
     this.schema = new Schema(b.schema);
     this.feed = new ChangeFeed(schema);
     this.writes = new MemoryWrites(schema, codec, feed);
     this.reads = new MemoryReads(schema, codec);
+    this.inDatabase = new DatabaseSearch(jdbc, reads);
     this.health = new FeedHealth(Clock.systemUTC(), b.statusListener, toString());
   }
 
@@ -153,28 +149,15 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   private void attachLocked(EmbeddingSpace space) {
     checkOpen();
-    EmbeddingSpace recorded =
-        jdbc.inTransaction("record the embedding space", c -> writes.recordSpace(c, space));
-    if (!recorded.equals(space)) {
-      throw new IncompatibleStoreException(
-          "the PostgreSQL store in schema '"
-              + schema.name()
-              + "' holds vectors of "
-              + recorded
-              + ", not "
-              + space
-              + ": use the embedder it was written with, or another schema");
-    }
+    jdbc.inTransaction(
+        "record the embedding space",
+        c -> {
+          writes.recordSpace(c, space);
+          return null;
+        });
     if (this.space == null) {
-      LocalReplicas replicas =
-          new LocalReplicas(
-              jdbc, space, feed, new ReplicaRows(schema), codec, health, maxCachedScopes);
       this.replication =
-          new Replication(
-              replicas,
-              new FeedFollower(
-                  dataSource, schema, feed, replicas, health, pollInterval, feedRetention),
-              health);
+          Replication.start(replicationSettings, jdbc, schema, feed, codec, health, space);
       this.space = space;
     }
   }
@@ -269,12 +252,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (replicas != null && textSearch == TextSearch.REPLICA) {
       return replicas.search(scope, copy -> copy.searchText(scope, query, k));
     }
-    List<String> terms = TextTerms.queryTerms(query);
-    if (terms.isEmpty()) {
-      return TextHits.none();
-    }
-    return jdbc.read(
-        "search the text of scope " + scope.value(), c -> reads.searchText(c, scope, terms, k));
+    return inDatabase.text(scope, query, k);
   }
 
   @Override
@@ -304,14 +282,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     if (replicas != null && textSearch == TextSearch.REPLICA) {
       return replicas.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
     }
-    List<String> conceptKeys = MemoryWrites.conceptKeys(concepts);
-    List<String> fileKeys = MemoryWrites.fileKeys(files);
-    if (conceptKeys.isEmpty() && fileKeys.isEmpty()) {
-      return List.of();
-    }
-    return jdbc.read(
-        "search related memories of scope " + scope.value(),
-        c -> reads.searchRelated(c, scope, conceptKeys, fileKeys, k));
+    return inDatabase.related(scope, concepts, files, k);
   }
 
   @Override

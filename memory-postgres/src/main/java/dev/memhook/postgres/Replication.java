@@ -4,11 +4,14 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 
 /**
  * What an attached {@link PostgresMemoryStore} runs beside PostgreSQL: its {@link LocalReplicas},
@@ -22,11 +25,39 @@ final class Replication implements AutoCloseable {
   private final FeedFollower follower;
   private final FeedHealth health;
 
-  Replication(LocalReplicas replicas, FeedFollower follower, FeedHealth health) {
+  /** What a store's replication is set to: the store builder's settings it uses. */
+  record Settings(
+      DataSource dataSource, int maxCachedScopes, Duration pollInterval, Duration feedRetention) {}
+
+  private Replication(LocalReplicas replicas, FeedFollower follower, FeedHealth health) {
     this.replicas = replicas;
     this.follower = follower;
     this.health = health;
+  }
+
+  /** Replicas of vectors in {@code space}, empty, and their follower, started. */
+  static Replication start(
+      Settings settings,
+      Jdbc jdbc,
+      Schema schema,
+      ChangeFeed feed,
+      RecordCodec codec,
+      FeedHealth health,
+      EmbeddingSpace space) {
+    LocalReplicas replicas =
+        new LocalReplicas(
+            jdbc, space, feed, new ReplicaRows(schema), codec, health, settings.maxCachedScopes());
+    FeedFollower follower =
+        new FeedFollower(
+            settings.dataSource(),
+            schema,
+            feed,
+            replicas,
+            health,
+            settings.pollInterval(),
+            settings.feedRetention());
     follower.start();
+    return new Replication(replicas, follower, health);
   }
 
   /** {@code search} on the replica of {@code scope}; see {@link LocalReplicas#search}. */

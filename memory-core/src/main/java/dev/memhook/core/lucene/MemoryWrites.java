@@ -25,15 +25,15 @@ final class MemoryWrites {
   private final MemoryDocuments documents;
   private final FreshSearchers searchers;
   private final UnreadableRecords unreadable;
-  private final boolean keepForgetRecords;
+  private final boolean mirror;
 
   MemoryWrites(
       WritePath writes,
       MemoryDocuments documents,
       FreshSearchers searchers,
       UnreadableRecords unreadable,
-      boolean keepForgetRecords) {
-    this.keepForgetRecords = keepForgetRecords;
+      boolean mirror) {
+    this.mirror = mirror;
     this.writes = writes;
     this.documents = documents;
     this.searchers = searchers;
@@ -119,8 +119,7 @@ final class MemoryWrites {
       auditDocs.add(documents.audit(audit));
     }
     int[] existed = new int[1];
-    writes.erase(
-        ids,
+    WritePath.IndexAction delete =
         w -> {
           // which exist, read on one searcher (the write lock keeps them from changing meanwhile)
           boolean[] exists =
@@ -134,16 +133,21 @@ final class MemoryWrites {
                   });
           for (int i = 0; i < ids.size(); i++) {
             if (exists[i]) {
-              if (keepForgetRecords) {
-                w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
-              } else { // a mirror (StoreSettings#mirror): the record is kept where the memory is
+              if (mirror) { // StoreSettings#mirror: the store it copies erases and audits
                 w.deleteDocuments(IndexSchema.idTerm(ids.get(i)));
+              } else {
+                w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
               }
               existed[0]++;
             }
           }
           return existed[0] > 0;
-        });
+        };
+    if (mirror) {
+      writes.write(ids, delete);
+    } else {
+      writes.erase(ids, delete);
+    }
     unreadable.written(ids);
     return existed[0];
   }

@@ -60,7 +60,6 @@ record StoreParts(
             records,
             location,
             s.groupCommit(),
-            !s.isMirror(),
             s.path() != null);
     index.idleMerges().start(index.writer(), writes, searchers);
     MemoryDocuments documents =
@@ -69,7 +68,7 @@ record StoreParts(
         location,
         s.capabilities(),
         metadata,
-        new MemoryWrites(writes, documents, searchers, unreadable, !s.isMirror()),
+        new MemoryWrites(writes, documents, searchers, unreadable, s.isMirror()),
         searches,
         records,
         writes,

@@ -1,14 +1,10 @@
 package dev.memhook.core.lucene;
 
-import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -25,14 +21,16 @@ import org.slf4j.LoggerFactory;
  * <h2>Design note</h2>
  *
  * Writes are serialized by the lock, so a commit never holds half of a batch. By default every
- * write is committed (fsync'ed) before it returns; with group commit a named daemon thread commits
- * at most an interval later and {@link #close()} commits what is pending. Before a write returns it
- * is counted for the searchers ({@link FreshSearchers#countWrite()}), so every later read sees it,
- * and its ids are dropped from the record cache; it does not refresh a searcher itself, except a
- * forget ({@link #erase}), which rewrites the segments it deleted from, always commits and
- * refreshes, so that the forgotten text leaves the directory before it returns. A write that fails
- * half-way may leave partial changes in the writer: the failure is latched, every later write is
- * refused, and close rolls back instead of committing, so nothing uncommitted is ever committed.
+ * write to an index on disk is committed (fsync'ed) before it returns (in memory, where a commit
+ * makes nothing durable, writes commit only when asked); with group commit a named daemon thread
+ * commits at most an interval later and {@link #close()} commits what is pending. Before a write
+ * returns it is counted for the searchers ({@link FreshSearchers#countWrite()}), so every later
+ * read sees it, and its ids are dropped from the record cache; it does not refresh a searcher
+ * itself, except a forget ({@link #erase}), which rewrites the segments it deleted from, always
+ * commits and refreshes, so that the forgotten text leaves the directory before it returns. A write
+ * that fails half-way may leave partial changes in the writer: the failure is latched, every later
+ * write is refused, and close rolls back instead of committing, so nothing uncommitted is ever
+ * committed.
  *
  * <p>Thread-safe. Owns the writer and its directory from construction to {@link #close()}, which is
  * idempotent; afterwards every method throws {@link IllegalStateException}.
@@ -52,13 +50,12 @@ final class WritePath {
   private final FreshSearchers searchers;
   private final RecordCache records;
   private final String location;
-  private final boolean eraseOnDelete;
-  private final boolean onDisk;
+  private final boolean commitEachWrite;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  /** The group-commit thread; null when every write commits. */
-  private final ScheduledExecutorService committer;
+  /** The group-commit thread; null when writes commit one by one, or not at all (in memory). */
+  private final GroupCommit committer;
 
   /** Guarded by writeLock: applied writes the group commit has not committed yet. */
   private boolean dirty;
@@ -71,7 +68,9 @@ final class WritePath {
   /**
    * Takes over {@code writer} and its {@code directory}, and starts the group-commit thread if
    * {@code groupCommit} is not null. A null {@code writer} makes a read-only store: every write
-   * throws {@link IllegalStateException}.
+   * throws {@link IllegalStateException}. An index not {@code onDisk} commits only when asked to (a
+   * forget, a merge, {@link #flush}, close): nothing outlives it, and its writes are visible
+   * without a commit, through the near-real-time searchers.
    */
   WritePath(
       IndexWriter writer,
@@ -80,27 +79,17 @@ final class WritePath {
       RecordCache records,
       String location,
       Duration groupCommit,
-      boolean eraseOnDelete,
       boolean onDisk) {
     this.writer = writer;
-    this.eraseOnDelete = eraseOnDelete;
-    this.onDisk = onDisk;
     this.directory = directory;
     this.searchers = searchers;
     this.records = records;
     this.location = location;
-    if (groupCommit == null || writer == null) {
-      this.committer = null;
-      return;
-    }
-    long millis = Math.max(1, groupCommit.toMillis());
+    this.commitEachWrite = groupCommit == null && onDisk;
     this.committer =
-        Executors.newSingleThreadScheduledExecutor(
-            new ThreadFactoryBuilder()
-                .setNameFormat("memhook-lucene-commit")
-                .setDaemon(true)
-                .build());
-    committer.scheduleWithFixedDelay(this::commitPending, millis, millis, TimeUnit.MILLISECONDS);
+        groupCommit == null || writer == null || !onDisk
+            ? null
+            : GroupCommit.every(groupCommit, () -> commitQuietly(false, "group commit"));
   }
 
   /**
@@ -160,8 +149,7 @@ final class WritePath {
    *     read retries the refresh)
    */
   boolean erase(Collection<MemoryId> ids, IndexAction action) {
-    return apply(
-        ids, action, eraseOnDelete); // off in a mirror: a plain write (StoreSettings#mirror)
+    return apply(ids, action, true);
   }
 
   private boolean apply(Collection<MemoryId> ids, IndexAction action, boolean erase) {
@@ -190,9 +178,7 @@ final class WritePath {
       if (!changed) {
         return false;
       }
-      // In memory a commit makes nothing durable (nothing outlives the store) and costs a segment
-      // flush per write; writes are visible without one, through the near-real-time searchers.
-      if ((committer == null && onDisk) || erase) {
+      if (commitEachWrite || erase) {
         commitNow(erase ? "commit a forget" : "commit a write");
       } else {
         dirty = true;
@@ -345,12 +331,7 @@ final class WritePath {
       return false;
     }
     if (committer != null) {
-      committer.shutdown();
-      try {
-        committer.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      committer.stop();
     }
     IOException failure = null;
     writeLock.lock();
@@ -408,11 +389,6 @@ final class WritePath {
               + "); close and reopen the store before writing again",
           writeFailure);
     }
-  }
-
-  /** The group-commit task. */
-  private void commitPending() {
-    commitQuietly(false, "group commit");
   }
 
   /**

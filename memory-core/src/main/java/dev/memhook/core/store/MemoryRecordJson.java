@@ -74,6 +74,22 @@ public final class MemoryRecordJson {
    * @throws IllegalArgumentException if {@code text} holds an unpaired surrogate
    */
   public static void requireWellFormed(String text, String what) {
+    int at = unpairedSurrogate(text);
+    if (at >= 0) {
+      throw new IllegalArgumentException(
+          what
+              + " holds an unpaired UTF-16 surrogate (U+"
+              + Integer.toHexString(text.charAt(at)).toUpperCase(Locale.ROOT)
+              + "), which a store cannot keep as UTF-8 text; replace it with U+FFFD first, as"
+              + " MemoryService does; nothing was written");
+    }
+  }
+
+  /**
+   * The index of the first UTF-16 surrogate in {@code text} without its pair, or -1 if every
+   * surrogate is paired: the text UTF-8 (and JSON) can carry.
+   */
+  public static int unpairedSurrogate(CharSequence text) {
     int n = text.length();
     for (int i = 0; i < n; i++) {
       char c = text.charAt(i);
@@ -82,14 +98,10 @@ public final class MemoryRecordJson {
           && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(
-            what
-                + " holds an unpaired UTF-16 surrogate (U+"
-                + Integer.toHexString(c).toUpperCase(Locale.ROOT)
-                + "), which a store cannot keep as UTF-8 text; replace it with U+FFFD first, as"
-                + " MemoryService does; nothing was written");
+        return i;
       }
     }
+    return -1;
   }
 
   /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.memhook.api.EventData;
 import dev.memhook.api.HookType;
 import dev.memhook.api.LifecycleEvent;
+import dev.memhook.core.store.MemoryRecordJson;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Instant;
@@ -324,22 +325,15 @@ public final class EventJson {
   }
 
   private static String wellFormed(String text, String path) {
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < n
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(
-            path
-                + " holds a lone surrogate (\\u"
-                + Integer.toHexString(c).toUpperCase(Locale.ROOT)
-                + " without its pair at index "
-                + i
-                + "); JSON text must be valid UTF-16");
-      }
+    int at = MemoryRecordJson.unpairedSurrogate(text);
+    if (at >= 0) {
+      throw new IllegalArgumentException(
+          path
+              + " holds a lone surrogate (\\u"
+              + Integer.toHexString(text.charAt(at)).toUpperCase(Locale.ROOT)
+              + " without its pair at index "
+              + at
+              + "); JSON text must be valid UTF-16");
     }
     return text;
   }
