@@ -18,10 +18,6 @@ import java.util.List;
  *       {@code whsec_}
  *   <li>{@code anthropic-key}: {@code sk-ant-api03-…}, {@code sk-ant-admin01-…} and every other
  *       {@code sk-ant-} key
- *   <li>{@code openai-key}: {@code sk-proj-}, {@code sk-svcacct-}, {@code sk-admin-}, {@code
- *       sk-None-} keys, and the classic {@code sk-} with 48 letters and digits
- *   <li>{@code api-key}: any other {@code sk-} key of 20 or more characters (the fallback for
- *       providers that copied the shape)
  *   <li>{@code github-token}: {@code ghp_ gho_ ghu_ ghs_ ghr_ github_pat_}
  *   <li>{@code gitlab-token}: {@code glpat-}, {@code gldt-}, {@code glrt-}, {@code glptt-}, with 20
  *       or more characters, routable {@code .01.xxxx} suffix included
@@ -33,6 +29,10 @@ import java.util.List;
  *   <li>{@code npm-token}: {@code npm_} and 36 letters and digits
  *   <li>{@code pypi-token}: PyPI and TestPyPI upload tokens ({@code pypi-AgEIcHlwaS5vcmc…})
  *   <li>{@code jwt}: three base64url segments starting {@code eyJ}
+ *   <li>{@code openai-key}: {@code sk-proj-}, {@code sk-svcacct-}, {@code sk-admin-}, {@code
+ *       sk-None-} keys, and the classic {@code sk-} with 48 letters and digits
+ *   <li>{@code api-key}: any other {@code sk-} key of 20 or more characters (the fallback for
+ *       providers that copied the shape)
  *   <li>{@code bearer}: the token after {@code Bearer}
  *   <li>{@code aws-secret-key}: the value of {@code aws_secret_access_key = …}, {@code
  *       "SecretAccessKey": "…"} and other keys ending so
@@ -45,15 +45,22 @@ import java.util.List;
  * PrivateRegions}). Where a rule redacts a value after a key or a word ({@code Bearer}, {@code
  * password=}, a URL's host), the key stays so a reader can tell what was there.
  *
- * <p>Every pattern here starts at a literal its rule is triggered by, refuses to start inside a
- * longer token (a one-character look-behind), and uses possessive or bounded quantifiers only, with
- * no repeated group (an optional one at most, itself possessive and bounded): an attempt reads a
- * bounded stretch, or a run of token characters no other attempt reads, never backtracks into it,
- * and needs no stack in proportion to the text.
+ * <p>Every pattern here starts at a literal its rule is triggered by and uses possessive or bounded
+ * quantifiers only, with no repeated group (an optional one at most, itself possessive and
+ * bounded): an attempt reads a bounded stretch, or a run of token characters no other attempt
+ * reads, never backtracks into it, and needs no stack in proportion to the text. No pattern needs a
+ * boundary on either side: a credential glued to what comes before it ({@code token_ghp_…}, {@code
+ * key-sk-ant-…}, {@code xAKIA…}) is redacted when what its prefix starts looks random (see {@link
+ * PatternRule#triggered}), and one glued to what comes after it ({@code AKIA…_prod}) loses its own
+ * characters, whatever follows.
  *
  * <p>Stateless and thread-safe.
  */
 final class CredentialRules {
+
+  /** The characters of a JWT segment, which its rule reads without a bound before a dot. */
+  private static final String BASE64URL =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 
   private CredentialRules() {}
 
@@ -62,47 +69,24 @@ final class CredentialRules {
     return List.of(
         new PrivateKeyBlocks(),
         new UrlCredentials(),
-        triggered(
-            "aws-key",
-            "(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])",
-            false,
-            "",
-            group(0),
-            "AKIA",
-            "ASIA"),
+        triggered("aws-key", "(?:AKIA|ASIA)[0-9A-Z]{16}", false, "", group(0), "AKIA", "ASIA"),
         triggered(
             "stripe-key",
-            "(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}+|whsec_[A-Za-z0-9]{24,}+)",
+            "(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}+|whsec_[A-Za-z0-9]{24,}+)",
             false,
-            "_",
+            "",
             group(0),
             "sk_live_",
             "sk_test_",
             "rk_live_",
             "rk_test_",
             "whsec_"),
-        triggered(
-            "anthropic-key",
-            "(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}+",
-            false,
-            "_-",
-            group(0),
-            "sk-ant-"),
-        triggered(
-            "openai-key",
-            "(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}+"
-                + "|[A-Za-z0-9]{48}(?![A-Za-z0-9_-]))",
-            false,
-            "_-",
-            group(0),
-            "sk-"),
-        triggered(
-            "api-key", "(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}+", false, "_-", group(0), "sk-"),
+        triggered("anthropic-key", "sk-ant-[A-Za-z0-9_-]{20,}+", false, "", group(0), "sk-ant-"),
         triggered(
             "github-token",
-            "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{22,}+)",
+            "(?:gh[pousr]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{22,}+)",
             false,
-            "_",
+            "",
             group(0),
             "ghp_",
             "gho_",
@@ -114,10 +98,9 @@ final class CredentialRules {
             "gitlab-token",
             // a routable token ends in .<version>.<checksum>; the optional group reads a bounded
             // stretch and is possessive, so a sentence's full stop after a token costs nothing
-            "(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}+"
-                + "(?:\\.[0-9]{1,4}+\\.[A-Za-z0-9]{1,16}+)?+",
+            "gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}+" + "(?:\\.[0-9]{1,4}+\\.[A-Za-z0-9]{1,16}+)?+",
             false,
-            "_-",
+            "",
             group(0),
             "glpat-",
             "gldt-",
@@ -125,49 +108,47 @@ final class CredentialRules {
             "glptt-"),
         triggered(
             "slack-token",
-            "(?<![A-Za-z0-9_-])(?:xox[abeprs](?:\\.xox[a-z])?+|xapp)-[A-Za-z0-9-]{10,}+",
+            "(?:xox[abeprs](?:\\.xox[a-z])?+|xapp)-[A-Za-z0-9-]{10,}+",
             false,
-            "_-",
+            "",
             group(0),
             "xox",
             "xapp-"),
         triggered(
             "slack-webhook",
-            "(?<![A-Za-z0-9_.-])hooks\\.slack\\.com/(?:services|workflows|triggers)/"
-                + "([A-Za-z0-9_/-]{16,}+)",
+            "hooks\\.slack\\.com/(?:services|workflows|triggers)/" + "([A-Za-z0-9_/-]{16,}+)",
             false,
-            "_.-",
+            "",
             group(1),
             "hooks.slack.com/"),
-        triggered(
-            "google-key",
-            "(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
-            false,
-            "_-",
-            group(0),
-            "AIza"),
-        triggered(
-            "npm-token",
-            "(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])",
-            false,
-            "_-",
-            group(0),
-            "npm_"),
+        triggered("google-key", "AIza[0-9A-Za-z_-]{35}", false, "", group(0), "AIza"),
+        triggered("npm-token", "npm_[A-Za-z0-9]{36}", false, "", group(0), "npm_"),
         triggered(
             "pypi-token",
             // the fixed prefix is the macaroon's location, pypi.org or test.pypi.org, in base64
-            "(?<![A-Za-z0-9_-])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+",
+            "pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+",
             false,
-            "_-",
+            "",
             group(0),
             "pypi-AgE"),
         triggered(
             "jwt",
-            "(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+",
+            "eyJ[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+",
             false,
-            "_-",
+            BASE64URL,
             group(0),
             "eyJ"),
+        // the generic sk- shapes run after every other token's rule: "sk-" is short enough to
+        // occur inside another credential's random body, which must be redacted as that credential
+        triggered(
+            "openai-key",
+            "sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}+"
+                + "|[A-Za-z0-9]{48}(?![A-Za-z0-9_-]))",
+            false,
+            "",
+            group(0),
+            "sk-"),
+        triggered("api-key", "sk-[A-Za-z0-9_-]{20,}+", false, "", group(0), "sk-"),
         new BearerTokens(),
         KeyValueSecrets.awsSecretAccessKeys(),
         KeyValueSecrets.generic(),

@@ -34,6 +34,16 @@ final class Edits {
     return size == 0;
   }
 
+  /** The start of the {@code i}th range, in order. */
+  int start(int i) {
+    return ranges[2 * i];
+  }
+
+  /** The end of the {@code i}th range, in order. */
+  int end(int i) {
+    return ranges[2 * i + 1];
+  }
+
   /** {@code text} with every range replaced by {@code marker}. */
   String applyTo(String text, String marker) {
     if (size == 0) {

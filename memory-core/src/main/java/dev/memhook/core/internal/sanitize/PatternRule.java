@@ -44,7 +44,8 @@ final class PatternRule implements Rule {
   private final Starts starts;
   private final String[] triggers;
   private final boolean foldedTriggers;
-  private final String notAfter;
+  private final String skipOnMiss;
+  private final int shortestTrigger;
   private final Redact redact;
 
   private PatternRule(
@@ -53,14 +54,19 @@ final class PatternRule implements Rule {
       Starts starts,
       String[] triggers,
       boolean foldedTriggers,
-      String notAfter,
+      String skipOnMiss,
       Redact redact) {
     this.kind = kind;
     this.pattern = pattern;
     this.starts = starts;
     this.triggers = triggers;
     this.foldedTriggers = foldedTriggers;
-    this.notAfter = notAfter;
+    this.skipOnMiss = skipOnMiss;
+    int shortest = Integer.MAX_VALUE;
+    for (String trigger : triggers == null ? new String[0] : triggers) {
+      shortest = Math.min(shortest, trigger.length());
+    }
+    this.shortestTrigger = triggers == null ? 0 : shortest;
     this.redact = redact;
   }
 
@@ -68,20 +74,29 @@ final class PatternRule implements Rule {
    * A rule tried where one of {@code triggers} occurs, matched there with {@code lookingAt}.
    * Triggers and pattern are matched case-sensitively, or, when {@code foldedTriggers}, against the
    * text with ASCII letters lower-cased (then both must be written in lower case: this is much
-   * cheaper than {@code (?i)}); the redaction still reads the original text. A trigger right after
-   * an ASCII letter or digit or one of {@code notAfter} is skipped without running the regex, whose
-   * look-behind must refuse at least those characters: this is what keeps a run of repeated
-   * triggers cheap.
+   * cheaper than {@code (?i)}); the redaction still reads the original text.
+   *
+   * <p>A trigger glued to the token before it is tried like any other. After {@code _} or {@code -}
+   * ({@code token_ghp_…}, {@code key-sk-ant-…}) what it matched is redacted as it would be
+   * anywhere. After an ASCII letter or digit it is redacted only if the redacted stretch after the
+   * trigger {@linkplain TokenShape#looksRandom looks random}: a credential glued to a name is still
+   * a credential, while a word that happens to end in a prefix ({@code task-runner-…}) is not one.
+   *
+   * <p>{@code skipOnMiss}, when not empty, lists the characters of the run the pattern reads
+   * without a bound before it can fail (a JWT's first segment before its dot): after a miss the
+   * scan goes on past that run, since every later trigger inside it would read the same run and
+   * miss the same way. That keeps a text of repeated triggers linear. Empty for a pattern whose
+   * miss reads a bounded stretch.
    */
   static PatternRule triggered(
       String kind,
       String regex,
       boolean foldedTriggers,
-      String notAfter,
+      String skipOnMiss,
       Redact redact,
       String... triggers) {
     return new PatternRule(
-        kind, Pattern.compile(regex), null, triggers, foldedTriggers, notAfter, redact);
+        kind, Pattern.compile(regex), null, triggers, foldedTriggers, skipOnMiss, redact);
   }
 
   /**
@@ -220,25 +235,36 @@ final class PatternRule implements Rule {
     Triggers candidates = new Triggers(scanned, triggers);
     int from = 0;
     for (int at = candidates.next(from); at >= 0; at = candidates.next(from)) {
-      if (at > 0 && continuesToken(text.charAt(at - 1))) {
-        from = at + 1;
+      m.region(at, text.length());
+      if (!m.lookingAt() || m.end() <= at) {
+        from = skipOnMiss.isEmpty() ? at + 1 : endOfRun(text, at + 1);
         continue;
       }
-      m.region(at, text.length());
-      if (m.lookingAt() && m.end() > at) {
-        redact.redact(m, text, edits);
-        from = m.end();
-      } else {
-        from = at + 1;
+      from = m.end();
+      if (at > 0 && isLetterOrDigit(text.charAt(at - 1))) {
+        Edits one = new Edits();
+        redact.redact(m, text, one);
+        // the trigger's own letters say nothing about whether what follows it is random
+        int body = Math.max(one.isEmpty() ? at : one.start(0), at + shortestTrigger);
+        if (one.isEmpty() || !TokenShape.looksRandom(text, body, Math.max(body, one.end(0)))) {
+          continue;
+        }
       }
+      redact.redact(m, text, edits);
     }
   }
 
-  private boolean continuesToken(char c) {
-    return c >= 'a' && c <= 'z'
-        || c >= 'A' && c <= 'Z'
-        || c >= '0' && c <= '9'
-        || notAfter.indexOf(c) >= 0;
+  /** The end of the run of {@link #skipOnMiss} characters at or after {@code from}. */
+  private int endOfRun(String text, int from) {
+    int end = from;
+    while (end < text.length() && skipOnMiss.indexOf(text.charAt(end)) >= 0) {
+      end++;
+    }
+    return end;
+  }
+
+  private static boolean isLetterOrDigit(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
   }
 
   @Override
