@@ -59,7 +59,7 @@ final class McpCommand implements Callable<Integer> {
     }
     CliContext context = root.context();
     Path dir = store.directory(context);
-    HookLog log = new HookLog(context.err(), dir);
+    HookLog log = new HookLog(context.err(), dir, StoreOptions.REDACTION);
     CountDownLatch inputEnded = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
     // an agent may end its server with SIGTERM rather than by closing its input: close the store
@@ -84,7 +84,7 @@ final class McpCommand implements Callable<Integer> {
               return t;
             });
     try (MemoryService memory = store.openWritable(context, scope, true)) {
-      HookSpool spool = new HookSpool(dir);
+      HookSpool spool = new HookSpool(dir, StoreOptions.REDACTION);
       drainer.scheduleWithFixedDelay(
           () -> {
             try {
