@@ -35,9 +35,9 @@ import picocli.CommandLine.ParentCommand;
  * OfferedMemories}). Always exits 0: whatever fails is reported by {@link HookLog} and the agent's
  * step goes on.
  *
- * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why. The
- * other events open the store, take in the spool, and close it, which also lets capture process
- * what it was given.
+ * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
+ * for why every event is redacted before it is written. The other events open the store, take in
+ * the spool, and close it, which also lets capture process what it was given.
  */
 @Command(
     name = "hook",
@@ -81,7 +81,7 @@ final class HookCommand implements Callable<Integer> {
     HookLog log = null;
     try {
       Path dir = store.directory(context);
-      log = new HookLog(context.err(), dir);
+      log = new HookLog(context.err(), dir, StoreOptions.REDACTION);
       handle(context, dir, log);
     } catch (Exception | Error e) {
       // An Error too (a native library that will not load, a class missing from a broken jar):
@@ -113,7 +113,7 @@ final class HookCommand implements Callable<Integer> {
       return;
     }
     HookPayload.Prepared event = HookPayload.prepare(payload, Instant.now());
-    HookSpool spool = new HookSpool(dir);
+    HookSpool spool = new HookSpool(dir, StoreOptions.REDACTION);
     if (event.event().isPresent()) {
       spool.add(event.event().get());
     } else {

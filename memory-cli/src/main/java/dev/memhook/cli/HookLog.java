@@ -1,5 +1,6 @@
 package dev.memhook.cli;
 
+import dev.memhook.core.Redaction;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -7,25 +8,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * Where {@code memhook hook} reports what went wrong, since it never fails the agent's step:
  * standard error (which agents show in a verbose or debug view) and {@code <store>/}{@value #FILE},
  * appended. A failure to write the file is ignored: the report is best effort.
+ *
+ * <p>Every message is redacted first, with the store's rules, on both streams: a message may quote
+ * the payload (an unknown event name, a path that is no path, a capture error), and the log is kept
+ * on the disk. A message the redaction fails on is replaced by a fixed one. Callers still never
+ * pass a whole payload.
  */
 final class HookLog {
   static final String FILE = "hook.log";
 
   private final PrintStream err;
   private final Path file;
+  private final Redaction redaction;
 
-  HookLog(PrintStream err, Path storeDirectory) {
-    this.err = err;
+  HookLog(PrintStream err, Path storeDirectory, Redaction redaction) {
+    this.err = Objects.requireNonNull(err, "err");
     this.file = storeDirectory.resolve(FILE);
+    this.redaction = Objects.requireNonNull(redaction, "redaction");
   }
 
   void warn(String message) {
-    String line = Instant.now() + " memhook hook: " + message;
+    String line = Instant.now() + " memhook hook: " + redacted(message);
     err.println(line);
     try {
       Files.createDirectories(file.getParent());
@@ -37,6 +46,14 @@ final class HookLog {
           StandardOpenOption.APPEND);
     } catch (IOException | RuntimeException e) {
       // best effort: stderr has it
+    }
+  }
+
+  private String redacted(String message) {
+    try {
+      return redaction.redact(message);
+    } catch (IllegalArgumentException e) {
+      return "a problem whose report could not be redacted (" + e.getMessage() + ")";
     }
   }
 }

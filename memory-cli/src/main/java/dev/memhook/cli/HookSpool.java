@@ -3,6 +3,7 @@ package dev.memhook.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.ObserveResult;
+import dev.memhook.core.Redaction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -19,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * The hook's inbox: one file per captured event in {@code <store>/}{@value #DIRECTORY}, written
- * without opening the store, and taken into the store, oldest first, by whichever hook run next
- * opens it for writing.
+ * without opening the store, redacted as capture redacts what it stores, and taken into the store,
+ * oldest first, by whichever hook run next opens it for writing.
  *
  * <h2>Design note</h2>
  *
@@ -32,6 +33,12 @@ import java.util.stream.Stream;
  * observeJson} returned, and capture stores an event delivered twice once (by its id, or its
  * session, type, time and content), so a crash between the two costs nothing.
  *
+ * <p>A tool event can carry credentials (a command's environment, a tool's password argument,
+ * output that echoes a key), and a spooled event stays on the disk until a later event drains it,
+ * for ever if the agent's session dies first. So every event is redacted before its first byte is
+ * written ({@link PayloadScrub}), with the store's own rules; capture redacts it again when it is
+ * drained, which changes nothing, since redaction is idempotent.
+ *
  * <p>Not thread-safe within one process; safe across processes.
  */
 final class HookSpool {
@@ -40,13 +47,25 @@ final class HookSpool {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path dir;
+  private final PayloadScrub scrub;
 
-  HookSpool(Path storeDirectory) {
+  /**
+   * The spool of the store in {@code storeDirectory}, whose events are redacted with {@code
+   * redaction} before they are written: the redaction the store's capture applies.
+   */
+  HookSpool(Path storeDirectory, Redaction redaction) {
     this.dir = storeDirectory.resolve(DIRECTORY);
+    this.scrub = new PayloadScrub(redaction);
   }
 
-  /** Writes {@code event} to the spool. */
+  /**
+   * Writes {@code event} to the spool, redacted ({@link PayloadScrub}) before any byte of it
+   * reaches the disk.
+   *
+   * @throws IllegalArgumentException if the redaction fails closed; nothing is written
+   */
   void add(ObjectNode event) throws IOException {
+    byte[] json = JsonRecords.MAPPER.writeValueAsBytes(scrub.scrub(event));
     Files.createDirectories(dir);
     byte[] suffix = new byte[6];
     RANDOM.nextBytes(suffix);
@@ -56,7 +75,7 @@ final class HookSpool {
             "%012d%09d-%s.json",
             now.getEpochSecond(), now.getNano(), HexFormat.of().formatHex(suffix));
     Path tmp = dir.resolve(name + ".partial");
-    Files.writeString(tmp, JsonRecords.MAPPER.writeValueAsString(event), StandardCharsets.UTF_8);
+    Files.write(tmp, json);
     try {
       Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {

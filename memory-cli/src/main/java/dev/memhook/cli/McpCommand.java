@@ -5,11 +5,8 @@ import dev.memhook.api.Scope;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -23,9 +20,11 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code memhook mcp}: an MCP server on standard input and output, serving {@link McpTools} bound
- * to one scope, until its input ends. It holds the store for writing while it runs, and takes in
- * what {@code memhook hook} spools meanwhile ({@link HookSpool}) every {@code --drain-interval}
- * seconds, so an agent can run both.
+ * to one scope, until its client is gone (its input ends, or its output breaks) or SIGTERM. It
+ * holds the store for writing while it runs, and takes in what {@code memhook hook} spools
+ * meanwhile ({@link HookSpool}) every {@code --drain-interval} seconds, so an agent can run both.
+ * Its transport ({@link McpStdioTransport}) answers a malformed line with a JSON-RPC error and
+ * reads on, so no input keeps the server, and the store, from closing.
  */
 @Command(
     name = "mcp",
@@ -59,15 +58,16 @@ final class McpCommand implements Callable<Integer> {
     }
     CliContext context = root.context();
     Path dir = store.directory(context);
-    HookLog log = new HookLog(context.err(), dir);
-    CountDownLatch inputEnded = new CountDownLatch(1);
+    HookLog log = new HookLog(context.err(), dir, StoreOptions.REDACTION);
+    // counted down when the client is gone (McpStdioTransport) or on SIGTERM
+    CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
     // an agent may end its server with SIGTERM rather than by closing its input: close the store
     // then too, so the index is committed and the journal checkpointed before the JVM halts
     Thread onTerm =
         new Thread(
             () -> {
-              inputEnded.countDown();
+              stop.countDown();
               try {
                 closed.await(30, TimeUnit.SECONDS);
               } catch (InterruptedException e) {
@@ -84,7 +84,7 @@ final class McpCommand implements Callable<Integer> {
               return t;
             });
     try (MemoryService memory = store.openWritable(context, scope, true)) {
-      HookSpool spool = new HookSpool(dir);
+      HookSpool spool = new HookSpool(dir, StoreOptions.REDACTION);
       drainer.scheduleWithFixedDelay(
           () -> {
             try {
@@ -96,9 +96,9 @@ final class McpCommand implements Callable<Integer> {
           0,
           drainInterval,
           TimeUnit.SECONDS);
-      StdioServerTransportProvider transport =
-          new StdioServerTransportProvider(
-              McpJsonDefaults.getMapper(), untilEnd(context.in(), inputEnded), context.out());
+      McpStdioTransport transport =
+          new McpStdioTransport(
+              McpJsonDefaults.getMapper(), context.in(), context.out(), context.err(), stop);
       McpSyncServer server =
           McpServer.sync(transport)
               .serverInfo("memhook", new MemhookCli.Version().getVersion()[0])
@@ -111,7 +111,7 @@ final class McpCommand implements Callable<Integer> {
               .tools(new McpTools(memory, scope).specifications())
               .build();
       try {
-        inputEnded.await();
+        stop.await();
       } finally {
         server.closeGracefully();
         drainer.shutdown();
@@ -127,28 +127,5 @@ final class McpCommand implements Callable<Integer> {
       }
     }
     return ExitCode.OK;
-  }
-
-  /** {@code in}, telling {@code ended} when a read finds its end. */
-  private static InputStream untilEnd(InputStream in, CountDownLatch ended) {
-    return new FilterInputStream(in) {
-      @Override
-      public int read() throws IOException {
-        int b = super.read();
-        if (b < 0) {
-          ended.countDown();
-        }
-        return b;
-      }
-
-      @Override
-      public int read(byte[] buffer, int offset, int length) throws IOException {
-        int n = super.read(buffer, offset, length);
-        if (n < 0) {
-          ended.countDown();
-        }
-        return n;
-      }
-    };
   }
 }

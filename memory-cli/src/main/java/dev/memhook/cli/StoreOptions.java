@@ -8,6 +8,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.Redaction;
 import dev.memhook.core.lucene.IndexInfo;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +28,12 @@ final class StoreOptions {
 
   /** The environment variable naming the store directory. */
   static final String DIR_VARIABLE = "MEMHOOK_DIR";
+
+  /**
+   * What the stores the command writes redact, and so what the hook's spool and log redact before
+   * they write anything: the built-in rules.
+   */
+  static final Redaction REDACTION = Redaction.defaults();
 
   @Option(
       names = "--dir",
@@ -116,6 +123,7 @@ final class StoreOptions {
     Memhook.Builder builder =
         Memhook.builder()
             .directory(directory)
+            .redaction(REDACTION)
             .capture(CaptureOptions.builder().scope(captureScope).build());
     return open(builder, info, context);
   }

@@ -73,10 +73,12 @@ public final class Redaction {
 
   private final List<HostRule> rules;
   private final boolean personalData;
+  private final Sanitizer sanitizer;
 
   private Redaction(List<HostRule> rules, boolean personalData) {
     this.rules = List.copyOf(rules);
     this.personalData = personalData;
+    this.sanitizer = Sanitizer.create(this.rules, personalData);
   }
 
   /** The built-in rules only: no host rule, personal-data rules off. */
@@ -137,9 +139,22 @@ public final class Redaction {
     return List.copyOf(kinds);
   }
 
+  /**
+   * {@code text} redacted exactly as a service built with this redaction redacts what it stores,
+   * for text a host writes somewhere else first (a spool, a log) and must not keep in the clear.
+   * Idempotent: redacting redacted text changes nothing.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if a host rule spends its step budget; the message names the
+   *     rule, and the text must not be written
+   */
+  public String redact(String text) {
+    return sanitizer.sanitize(text);
+  }
+
   /** The sanitizer that applies this redaction. */
   Sanitizer sanitizer() {
-    return Sanitizer.create(rules, personalData);
+    return sanitizer;
   }
 
   @Override

@@ -115,6 +115,26 @@ class RedactionTest {
     }
   }
 
+  @Test
+  void redact_givesTheTextAServiceBuiltWithTheRedactionStores() {
+    Redaction redaction = Redaction.defaults().withRule("ticket", Pattern.compile("TCK-[0-9]{6}"));
+    String text =
+        "TCK-123456: deploy with token ghp_R7tYq2LmX9vB4nK8sD1fH6jP3wZ5cA0eU2gM, password=x1";
+    String redacted = redaction.redact(text);
+    assertEquals(
+        "[redacted:ticket]: deploy with token [redacted:github-token], password=[redacted:secret]",
+        redacted);
+    assertEquals(redacted, redaction.redact(redacted), "redacting twice changes nothing");
+    try (MemoryService memory =
+        Memhook.builder()
+            .inMemory()
+            .embedder(HashingEmbedder.create())
+            .redaction(redaction)
+            .build()) {
+      assertEquals(redacted, memory.remember(MemoryDraft.of(Scope.DEFAULT, text)).content());
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
