@@ -124,17 +124,22 @@ final class CaptureWorker {
     }
   }
 
-  /** Records how one event ended; what is counted is the last thing done, so it happens once. */
+  /**
+   * Records an event whose observation is stored, or was found stored (a redelivery, or a replay
+   * after a crash that may have cut off the steps after the store write): its session steps run
+   * either way, each idempotent. What is counted is the last thing done, so it happens once.
+   */
   private void done(long seq, ObservationWriter.Written w) {
     AcceptedEvent a = w.event();
+    String session = a.event().sessionId();
     String prompt =
         a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
     book.touch(a, prompt);
+    book.observationStored(session, a.observationId(), !w.duplicate());
     if (w.duplicate()) {
       counters.duplicatesProcessed.increment();
     } else {
-      book.observationStored(a.event().sessionId(), w.memory().id());
-      counters.stored(w.memory().scope(), a.event().sessionId(), w.memory().id());
+      counters.stored(w.memory().scope(), session, w.memory().id());
     }
     progress.finished(seq);
   }
