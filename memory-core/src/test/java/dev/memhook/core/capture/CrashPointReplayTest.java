@@ -4,6 +4,7 @@ import static dev.memhook.core.capture.CaptureFixtures.all;
 import static dev.memhook.core.capture.CaptureFixtures.flush;
 import static dev.memhook.core.capture.CaptureFixtures.observations;
 import static dev.memhook.core.capture.CaptureFixtures.prompt;
+import static dev.memhook.core.capture.CaptureFixtures.sessionEnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
 import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.SessionStore;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -29,20 +31,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Replay completes every step an accepted event owes, at each point where a crash can cut the steps
- * apart: after the observation is stored and before its session lists it, and after the session
- * record is written and before the journal's checkpoint passes the event. After the reopen, the
- * session and its consolidated memories are exactly those of a run without the crash.
+ * apart: after the observation is stored and before its session lists it, after the session record
+ * is written and before the journal's checkpoint passes the event, and during a session's
+ * consolidation, after some of its memories are written. After the reopen, the session and its
+ * consolidated memories are exactly those of a run without the crash.
  *
- * <p>The crash is made in this JVM: at the crash point a session store throws a {@link Crash}, an
- * {@code Error} that capture does not catch, so the capture worker stops there and nothing of the
- * event's remaining steps runs, as in a process killed at that point. Closing the service then
- * moves the journal's checkpoint no further than the killed process could have.
+ * <p>The crash is made in this JVM: at the crash point a session store or an embedder throws a
+ * {@link Crash}, an {@code Error} that capture does not catch, so the capture worker stops there
+ * and nothing of the event's remaining steps runs, as in a process killed at that point. Closing
+ * the service then moves the journal's checkpoint no further than the killed process could have.
+ * {@code SessionReplayCrashTest} kills a real JVM at the same points.
  */
 class CrashPointReplayTest {
 
   private static final String SESSION = "checkout-7";
   private static final String TASK = "Add a coupon field to the checkout page.";
   private static final String PREFERENCE = "We use yarn, never npm.";
+  private static final String DECISION = "We decided to keep the cart in Redis.";
 
   @TempDir Path clean;
   @TempDir Path crashed;
@@ -128,6 +133,45 @@ class CrashPointReplayTest {
     }
   }
 
+  /** Crashes, once armed, when asked to embed a text containing {@link #needle}. */
+  private static final class CrashingEmbedder implements Embedder {
+    private final Embedder delegate = HashingEmbedder.create();
+    private final CountDownLatch crashed = new CountDownLatch(1);
+    private volatile String needle;
+
+    void crashEmbedding(String text) {
+      needle = text;
+    }
+
+    void awaitCrash() throws InterruptedException {
+      assertTrue(crashed.await(30, TimeUnit.SECONDS), "capture never embedded " + needle);
+    }
+
+    @Override
+    public Embedding embed(String text) {
+      String n = needle;
+      if (n != null && text.contains(n)) {
+        needle = null;
+        crashed.countDown();
+        throw new Crash("embedding " + n);
+      }
+      return delegate.embed(text);
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public void close() {}
+  }
+
   /**
    * What a run leaves of the session: the observations its store lists (their ids, and their
    * contents, in order), its record, and the consolidated memories (type, content, and the contents
@@ -211,6 +255,44 @@ class CrashPointReplayTest {
     assertEquals(expected, replayed);
   }
 
+  @Test
+  void aSessionEndCutShortBetweenItsConsolidatedMemories_isConsolidatedOnReplay() throws Exception {
+    Outcome expected;
+    MapSessionStore cleanSessions = MapSessionStore.create(false);
+    try (MemoryService memory = service(clean, cleanSessions, HashingEmbedder.create())) {
+      threePrompts(memory);
+      memory.observe(sessionEnd(SESSION, 3));
+      flush(memory);
+      assertEquals(2, memory.captureStats().consolidated());
+      expected = outcome(memory, cleanSessions);
+    }
+
+    MapSessionStore sessions = MapSessionStore.create(false);
+    CrashingEmbedder embedder = new CrashingEmbedder();
+    try (MemoryService memory = service(crashed, sessions, embedder)) {
+      threePrompts(memory);
+      embedder.crashEmbedding("Redis");
+      memory.observe(sessionEnd(SESSION, 3));
+      embedder.awaitCrash();
+    }
+
+    try (MemoryService memory = service(crashed, sessions.reopened(), HashingEmbedder.create())) {
+      flush(memory);
+      assertEquals(
+          1, memory.captureStats().consolidated(), "only the memory the crash kept from the store");
+      Outcome replayed = outcome(memory, sessions);
+      assertEquals(SessionStatus.COMPLETED, replayed.status());
+      assertEquals(4, replayed.observationCount());
+      assertTrue(replayed.summary().contains("4 observations"), replayed.summary());
+      assertEquals(
+          List.of(
+              "ARCHITECTURE " + DECISION + " <- " + DECISION,
+              "PREFERENCE " + PREFERENCE + " <- " + PREFERENCE),
+          replayed.consolidated());
+      assertEquals(expected, replayed);
+    }
+  }
+
   /** The first two prompts and a consolidation, in a service that does not crash. */
   private Outcome twoPromptsWithoutACrash() {
     MapSessionStore sessions = MapSessionStore.create(false);
@@ -222,6 +304,13 @@ class CrashPointReplayTest {
       memory.consolidate(SESSION);
       return outcome(memory, sessions);
     }
+  }
+
+  private static void threePrompts(MemoryService memory) {
+    memory.observe(prompt(SESSION, 0, TASK));
+    memory.observe(prompt(SESSION, 1, PREFERENCE));
+    memory.observe(prompt(SESSION, 2, DECISION));
+    flush(memory);
   }
 
   /** Reopens the crashed directory over the same session data, replays and consolidates. */

@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * #persist()} runs after a batch; an observation id is appended when the observation is stored.
  * Both may lag the memory store after a crash, so every change here is idempotent and a replay of
  * the journal completes what an event left undone: {@link #touch} moves times forward only and does
- * not reopen a session with an event it had seen, and {@link #observationStored} lists an id once
- * and counts what the session lists. A store failure is reported ({@link SessionStoreFailures}) and
- * never thrown: what could not be written stays pending and is written by the next {@link
- * #persist()}.
+ * not reopen a session with an event it had seen, {@link #observationStored} lists an id once and
+ * counts what the session lists, and the worker lets the journal's checkpoint pass an event only
+ * once its session is {@linkplain #settled settled}. A store failure is reported ({@link
+ * SessionStoreFailures}) and never thrown: what could not be written stays pending and is written
+ * by the next {@link #persist()}.
  *
  * <p>With a {@linkplain SessionStore#shared() shared} store other instances write records too. A
  * record this book has written (not pending) is then the store's to update: {@link #refresh} reads
@@ -243,6 +244,14 @@ final class SessionBook {
     if (count != s.observationCount()) {
       put(SessionChanges.with(s, s.status(), s.endedAt(), count, s.summary()));
     }
+  }
+
+  /**
+   * Whether everything this book knows of the session is in the store: its record written (or
+   * refused for good) and its observation ids appended.
+   */
+  boolean settled(String sessionId) {
+    return !dirty.contains(sessionId) && !unappended.containsKey(sessionId);
   }
 
   /** Appends the session's unappended ids; a failure keeps them for the next try. */
