@@ -41,9 +41,11 @@ import org.slf4j.LoggerFactory;
  * Journal} (a write the OS holds once it returns, so a SIGKILL cannot lose it; the journal is
  * forced to the disk every {@code syncInterval}). Then it queues the event and returns. The worker
  * thread takes batches and hands them to {@link CaptureWorker}. The journal's checkpoint moves to
- * just below the oldest event still pending, so what was accepted and not processed is replayed on
- * the next open, and processing is idempotent (observation ids derive from events), so a replay of
- * something already stored stores nothing twice.
+ * just below the oldest event still pending, and an event stays pending until every step it owes is
+ * done (its observation stored, its session listing it and written, a session end consolidated), so
+ * what was accepted and not fully processed is replayed on the next open. Every step is idempotent
+ * (observation ids derive from events), so a replay completes what a crash cut off and does nothing
+ * twice.
  *
  * <p>Thread-safe. {@link #close()} drains what was accepted (bounded by {@link #CLOSE_WAIT}; what
  * is left stays in the journal).

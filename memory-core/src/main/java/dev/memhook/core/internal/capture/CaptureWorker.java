@@ -10,7 +10,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -22,6 +26,17 @@ import org.slf4j.LoggerFactory;
  * sessions, ends idle sessions and consolidates ended ones. Everything here runs under one
  * processing lock, so events are processed one batch at a time whichever thread runs them (the
  * worker thread, or a caller under {@code CALLER_RUNS}, or {@code consolidate}).
+ *
+ * <p>An accepted event owes these steps, in order: its observation stored ({@link
+ * ObservationWriter}), its session touched and listing the observation ({@link SessionBook}), for a
+ * session end the session consolidated and recorded ended, and the session's record and ids written
+ * to the session store. Each step is idempotent, and an event is reported {@linkplain
+ * Progress#finished finished}, which lets the journal's checkpoint pass it, only after the last: so
+ * a crash between any two steps leaves the event in the journal, and its replay runs every step
+ * again, completing what the crash cut off and repeating nothing that was done (an observation
+ * found stored is not stored again but is still listed in its session; a consolidated memory found
+ * held as it is is not written again). An event whose session the store has not taken yet stays
+ * unfinished until a later write succeeds.
  *
  * <p>A batch that fails is retried event by event, so one bad event cannot fail its neighbours; an
  * event that still fails is counted and logged, and stays unapplied in the journal, to be retried
@@ -46,9 +61,12 @@ final class CaptureWorker {
   private final WarnLimiter warnings = new WarnLimiter(Duration.ofSeconds(30), System::nanoTime);
   private Instant lastIdleCheck = Instant.MIN;
 
+  /** Processed events, by session, whose session the store has not taken yet; under the lock. */
+  private final Map<String, List<Long>> unsettled = new LinkedHashMap<>();
+
   /** Told when events finish, so waiters and the journal checkpoint move on. */
   interface Progress {
-    /** {@code seq} is processed (stored, found stored, or found unprocessable). */
+    /** Every step {@code seq} owes is done: it need not be replayed. */
     void finished(long seq);
 
     /** A batch ended. */
@@ -78,8 +96,9 @@ final class CaptureWorker {
    * Processes a batch in order. Each event of it ends exactly once: stored, found stored, or failed
    * (counted, logged, left in the journal for the next open). A throwable that is neither a {@code
    * RuntimeException} nor a {@code LinkageError} (an {@code AssertionError} from a store, an {@code
-   * OutOfMemoryError}) fails the events not yet ended and is rethrown; the worker thread then
-   * stops, and a caller running the batch under {@code CALLER_RUNS} logs it.
+   * OutOfMemoryError}) fails the events not yet ended, leaves every event of the batch unfinished
+   * (in the journal, for the next open) and is rethrown; the worker thread then stops, and a caller
+   * running the batch under {@code CALLER_RUNS} logs it.
    */
   void process(List<Queued> batch) {
     lock.lock();
@@ -117,6 +136,11 @@ final class CaptureWorker {
       for (int i = ended; i < batch.size(); i++) {
         counters.failed.increment();
       }
+      // a step of any event of the batch may have been cut off: none finishes in this lifetime
+      Set<Long> seqs = new HashSet<>();
+      batch.forEach(q -> seqs.add(q.seq()));
+      unsettled.values().forEach(pending -> pending.removeAll(seqs));
+      unsettled.values().removeIf(List::isEmpty);
       throw e;
     } finally {
       lock.unlock();
@@ -124,19 +148,25 @@ final class CaptureWorker {
     }
   }
 
-  /** Records how one event ended; what is counted is the last thing done, so it happens once. */
+  /**
+   * Records an event whose observation is stored, or was found stored (a redelivery, or a replay
+   * after a crash that may have cut off the steps after the store write): its session steps run
+   * either way. What is counted is the last thing done, so it happens once; the event finishes when
+   * its session is written ({@link #settle()}).
+   */
   private void done(long seq, ObservationWriter.Written w) {
     AcceptedEvent a = w.event();
+    String session = a.event().sessionId();
     String prompt =
         a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
     book.touch(a, prompt);
+    book.observationStored(session, a.observationId(), !w.duplicate());
+    unsettled.computeIfAbsent(session, k -> new ArrayList<>()).add(seq);
     if (w.duplicate()) {
       counters.duplicatesProcessed.increment();
     } else {
-      book.observationStored(a.event().sessionId(), w.memory().id());
-      counters.stored(w.memory().scope(), a.event().sessionId(), w.memory().id());
+      counters.stored(w.memory().scope(), session, w.memory().id());
     }
-    progress.finished(seq);
   }
 
   /** Ends the session of a processed session-end event; a failure leaves the event processed. */
@@ -227,12 +257,28 @@ final class CaptureWorker {
     }
   }
 
-  /** Writes the session records; the book reports and retries its store's failures itself. */
+  /**
+   * Writes the session records, then finishes the events whose session is now written; the book
+   * reports and retries its store's failures itself.
+   */
   private void persistSessions() {
     try {
       book.persist();
     } catch (RuntimeException e) {
       warn("writing session records failed; they are written with the next batch", e);
+    }
+    settle();
+  }
+
+  /** Finishes the processed events whose session the store holds as the book does. */
+  private void settle() {
+    for (Iterator<Map.Entry<String, List<Long>>> it = unsettled.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, List<Long>> e = it.next();
+      if (book.settled(e.getKey())) {
+        e.getValue().forEach(progress::finished);
+        it.remove();
+      }
     }
   }
 

@@ -21,7 +21,8 @@ import java.util.Set;
  * Stores a batch of accepted events as observations: compress each, build its memory under the id
  * its event determines, embed the batch in one call, and write it in one store call. Events whose
  * observation is already stored (a redelivery the pipeline recognised late, or a replay after a
- * crash) are skipped, so processing is idempotent.
+ * crash) are not stored again but reported found stored, so storing is idempotent; the worker still
+ * runs the session steps for them, which a crash may have cut off.
  *
  * <p>Each observation keeps its session's previous turn as context: the one this worker saw, or,
  * for a session another instance captured last (a shared session store), the latest stored

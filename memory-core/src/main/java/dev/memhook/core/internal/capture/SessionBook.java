@@ -7,6 +7,7 @@ import dev.memhook.api.spi.SessionStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,10 +29,13 @@ import org.slf4j.LoggerFactory;
  * order), so the mutable parts need no locks; readers on other threads see immutable {@link
  * Session} records through a concurrent map. A changed record is written to the store when {@link
  * #persist()} runs after a batch; an observation id is appended when the observation is stored.
- * Both may lag the memory store after a crash; replaying the journal brings them up to date, and
- * counting only observations that were newly stored keeps a replay from counting one twice. A store
- * failure is reported ({@link SessionStoreFailures}) and never thrown: what could not be written
- * stays pending and is written by the next {@link #persist()}.
+ * Both may lag the memory store after a crash, so every change here is idempotent and a replay of
+ * the journal completes what an event left undone: {@link #touch} moves times forward only and does
+ * not reopen a session with an event it had seen, {@link #observationStored} lists an id once and
+ * counts what the session lists, and the worker lets the journal's checkpoint pass an event only
+ * once its session is {@linkplain #settled settled}. A store failure is reported ({@link
+ * SessionStoreFailures}) and never thrown: what could not be written stays pending and is written
+ * by the next {@link #persist()}.
  *
  * <p>With a {@linkplain SessionStore#shared() shared} store other instances write records too. A
  * record this book has written (not pending) is then the store's to update: {@link #refresh} reads
@@ -51,7 +55,7 @@ final class SessionBook {
   private final SessionStoreFailures failures;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastCapturedAt = new HashMap<>();
-  private final Map<String, List<MemoryId>> observations = new HashMap<>();
+  private final Map<String, Listed> observations = new HashMap<>();
   private final Map<String, List<MemoryId>> unappended = new LinkedHashMap<>();
   private final Map<String, String> lastTurn = new HashMap<>();
 
@@ -195,33 +199,59 @@ final class SessionBook {
   /**
    * Records that an event of session {@code e} was processed: creates the session if unknown, moves
    * its last event time forward, keeps its first prompt, and reactivates it if it had been
-   * abandoned (an abandoned session that speaks again is not over).
+   * abandoned and {@code e} was captured after its last event (an abandoned session that speaks
+   * again is not over; a replayed event it had seen does not reopen it). Idempotent.
    */
   Session touch(AcceptedEvent e, String prompt) {
     String id = e.event().sessionId();
     Session s = sessions.get(id);
-    s = s == null ? SessionChanges.started(e, prompt) : SessionChanges.touched(s, e, prompt);
+    Instant last = lastCapturedAt.get(id);
+    boolean news = last == null || e.capturedAt().isAfter(last);
+    s = s == null ? SessionChanges.started(e, prompt) : SessionChanges.touched(s, e, prompt, news);
     put(s);
-    lastCapturedAt.put(id, e.capturedAt());
+    if (news) {
+      lastCapturedAt.put(id, e.capturedAt());
+    }
     return s;
   }
 
   /**
-   * Records a newly stored observation of the session and appends its id to the store (on a
-   * failure, with the next {@link #persist()}).
+   * Lists the stored observation {@code id} in its session unless the session lists it already,
+   * appending it to the store at once (on a failure, with the next {@link #persist()}), and brings
+   * the record's count up to the number of observations the session lists. Idempotent: a replay of
+   * an event whose observation was stored, listed or counted before a crash completes what is
+   * missing and counts nothing twice.
+   *
+   * @param fresh whether the observation was stored just now, by this call's event: it then counts
+   *     even when the store's list of the session cannot be read
    */
-  void observationStored(String sessionId, MemoryId id) {
+  void observationStored(String sessionId, MemoryId id, boolean fresh) {
     Session s = sessions.get(sessionId);
     if (s == null) {
       return;
     }
-    put(SessionChanges.with(s, s.status(), s.endedAt(), s.observationCount() + 1, s.summary()));
-    List<MemoryId> cached = observations.get(sessionId);
-    if (cached != null) {
-      cached.add(id);
+    Listed listed = listed(sessionId);
+    boolean added = listed.add(id);
+    if (added) {
+      unappended.computeIfAbsent(sessionId, k -> new ArrayList<>()).add(id);
+      append(sessionId);
     }
-    unappended.computeIfAbsent(sessionId, k -> new ArrayList<>()).add(id);
-    append(sessionId);
+    // unread, the list cannot say the count: only an observation stored just now surely adds one
+    int count =
+        listed.complete
+            ? Math.max(s.observationCount(), listed.ids.size())
+            : s.observationCount() + (fresh && added ? 1 : 0);
+    if (count != s.observationCount()) {
+      put(SessionChanges.with(s, s.status(), s.endedAt(), count, s.summary()));
+    }
+  }
+
+  /**
+   * Whether everything this book knows of the session is in the store: its record written (or
+   * refused for good) and its observation ids appended.
+   */
+  boolean settled(String sessionId) {
+    return !dirty.contains(sessionId) && !unappended.containsKey(sessionId);
   }
 
   /** Appends the session's unappended ids; a failure keeps them for the next try. */
@@ -240,29 +270,53 @@ final class SessionBook {
     }
   }
 
-  /** The ids of the session's stored observations, oldest first (a live, worker-confined list). */
+  /** The ids of the session's stored observations, oldest first (a worker-confined view). */
   List<MemoryId> observations(String sessionId) {
-    List<MemoryId> cached = observations.get(sessionId);
+    return Collections.unmodifiableList(listed(sessionId).ids);
+  }
+
+  /**
+   * The session's listed observations: the store's list (read once, then kept) and the ids not
+   * appended yet; when the store cannot be read, those ids only, not kept.
+   */
+  private Listed listed(String sessionId) {
+    Listed cached = observations.get(sessionId);
     if (cached != null) {
       return cached;
     }
-    List<MemoryId> ids = new ArrayList<>();
-    boolean read = true;
+    Listed listed;
     try {
-      ids.addAll(store.observations(sessionId));
+      listed = new Listed(true);
+      store.observations(sessionId).forEach(listed::add);
     } catch (RuntimeException e) {
-      read = false;
+      listed = new Listed(false);
       failures.report("reading the observation ids of session " + sessionId + " failed", e);
     }
-    for (MemoryId id : unappended.getOrDefault(sessionId, List.of())) {
-      if (!ids.contains(id)) {
-        ids.add(id);
+    unappended.getOrDefault(sessionId, List.of()).forEach(listed::add);
+    if (listed.complete) {
+      observations.put(sessionId, listed);
+    }
+    return listed;
+  }
+
+  /** A session's observation ids in order, each once; complete when the store's list was read. */
+  private static final class Listed {
+    final List<MemoryId> ids = new ArrayList<>();
+    final Set<MemoryId> set = new HashSet<>();
+    final boolean complete;
+
+    Listed(boolean complete) {
+      this.complete = complete;
+    }
+
+    /** Adds {@code id} after the others unless listed; returns whether it was added. */
+    boolean add(MemoryId id) {
+      if (!set.add(id)) {
+        return false;
       }
+      ids.add(id);
+      return true;
     }
-    if (read) {
-      observations.put(sessionId, ids);
-    }
-    return ids;
   }
 
   /** The id of the session's latest stored observation, if any. */

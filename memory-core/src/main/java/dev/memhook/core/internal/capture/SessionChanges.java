@@ -35,16 +35,19 @@ final class SessionChanges {
   }
 
   /**
-   * {@code s} after its event {@code e}: the last event time moves forward, the first prompt, the
-   * project and the cwd are kept once known, and an abandoned session is active again (an abandoned
-   * session that speaks again is not over).
+   * {@code s} after its event {@code e}: the start and last event times widen to include it, the
+   * first prompt, the project and the cwd are kept once known, and an abandoned session is active
+   * again if {@code e} is news to it (an abandoned session that speaks again is not over; an event
+   * it had seen, replayed after a crash, changes nothing). Applying it twice changes nothing more.
+   *
+   * @param news whether {@code e} was captured after every event the session had before
    */
-  static Session touched(Session s, AcceptedEvent e, String prompt) {
+  static Session touched(Session s, AcceptedEvent e, String prompt, boolean news) {
     Instant at = e.event().timestamp();
     Instant started = at.isBefore(s.startedAt()) ? at : s.startedAt();
     Instant last = at.isAfter(s.lastEventAt()) ? at : s.lastEventAt();
     SessionStatus status =
-        s.status() == SessionStatus.ABANDONED ? SessionStatus.ACTIVE : s.status();
+        s.status() == SessionStatus.ABANDONED && news ? SessionStatus.ACTIVE : s.status();
     return new Session(
         s.id(),
         s.scope(),
