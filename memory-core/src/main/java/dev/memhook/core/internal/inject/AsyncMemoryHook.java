@@ -16,6 +16,7 @@ import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.failure.FatalErrors;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,9 +49,12 @@ import org.slf4j.LoggerFactory;
  * recall that timed out are scanned again by the next callback, once: {@link RecallRetries}), (3)
  * drops ids already injected, caps the rest, records them, and (4) injects them in one {@code
  * get_memory} call. Only {@code afterSend} asks for a resend, and only when it injected. The lock
- * is released on every path, and the returned stage always completes normally: failures and
- * timeouts go to the listener and the log, never to the host. A lock acquisition is asynchronous,
- * so no thread waits.
+ * is released on every path, and the returned stage always completes: failures and timeouts go to
+ * the receipt, the listener and the log, never to the host. Whatever a callback's work throws is
+ * caught, an {@link Error} included (a stack overflow on hostile input, a collaborator's {@link
+ * AssertionError} or {@link LinkageError}), so no failure leaves the lock held or the host's turn
+ * waiting; only a {@linkplain FatalErrors fatal} error (out of memory, say) completes the stage
+ * exceptionally, so that the host sees it. A lock acquisition is asynchronous, so no thread waits.
  *
  * <p>Thread-safe.
  */
@@ -193,7 +197,8 @@ public final class AsyncMemoryHook implements MemoryHook {
   private void submitted(SubmittedRequest request) {
     try {
       receipts.submitted(request);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      FatalErrors.rethrowIfFatal(e);
       LOG.warn("hook {}: linking a submitted request to receipts failed", id, e);
     }
   }
@@ -256,26 +261,52 @@ public final class AsyncMemoryHook implements MemoryHook {
         .whenComplete(
             (token, lockError) -> {
               if (lockError != null) {
-                events.failed(phase, lockError);
-                done.complete(null);
+                finish(phase, lockError, done);
                 return;
               }
               CompletionStage<Void> work;
               try {
                 work = underLock(phase, wanted);
-              } catch (RuntimeException e) {
+              } catch (Throwable e) {
+                // the last line of defence: an Error (a stack overflow on hostile input, a
+                // collaborator's AssertionError or LinkageError) must not leave the lock held and
+                // the host's turn waiting for ever
                 work = CompletableFuture.failedFuture(e);
               }
               work.whenComplete(
                   (ignored, error) -> {
-                    token.releaseLock();
-                    if (error != null) {
-                      events.failed(phase, unwrap(error));
+                    try {
+                      token.releaseLock();
+                    } finally {
+                      finish(phase, error, done);
                     }
-                    done.complete(null);
                   });
             });
     return done;
+  }
+
+  /**
+   * Completes the callback's stage {@code done} after its work ended with {@code error} (null when
+   * it succeeded): normally, after reporting the error, unless the error is {@linkplain
+   * FatalErrors#fatal fatal}, which completes it exceptionally so that the host sees it. Completes
+   * it whatever reporting throws.
+   */
+  private void finish(HookPhase phase, Throwable error, CompletableFuture<Void> done) {
+    Throwable cause = error == null ? null : unwrap(error);
+    if (cause != null && FatalErrors.fatal(cause)) {
+      done.completeExceptionally(cause);
+      return;
+    }
+    try {
+      if (cause != null) {
+        events.failed(phase, cause);
+      }
+    } catch (Throwable reporting) {
+      FatalErrors.rethrowIfFatal(reporting);
+      LOG.warn("hook {}: reporting a failure of {} failed", id, phase, reporting);
+    } finally {
+      done.complete(null);
+    }
   }
 
   private CompletionStage<Void> underLock(HookPhase phase, Predicate<ChatMessage> wanted) {
@@ -324,6 +355,8 @@ public final class AsyncMemoryHook implements MemoryHook {
                     receipts.add(
                         AttemptReceipts.recallFailed(
                             attempt, clock.instant(), took, cause, timedOut));
+                    // a fatal error goes on to the host (finish); any other is reported here
+                    FatalErrors.rethrowIfFatal(cause);
                     events.failed(phase, cause);
                     return null;
                   }
@@ -336,8 +369,9 @@ public final class AsyncMemoryHook implements MemoryHook {
     } else {
       try {
         executor.execute(() -> recallIfWanted(fresh, pending));
-      } catch (RuntimeException refused) {
-        // a saturated or shut-down executor: fail this recall now, never into the host's turn
+      } catch (Throwable refused) {
+        // a saturated, shut-down or broken executor: fail this recall now, with its receipt, never
+        // into the host's turn
         pending.completeExceptionally(refused);
       }
     }
