@@ -6,8 +6,6 @@ import dev.memhook.api.HookPhase;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.RecallQuery;
-import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -31,7 +29,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,7 +112,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       ChatService chat,
       HookOptions options,
       GetMemoryTool tool,
-      Function<RecallQuery, RecallResult> recall,
+      HookRecall recall,
       ConversationCapture capture,
       Executor executor,
       HookEvents events,

@@ -24,6 +24,7 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.internal.recall.Exclusion;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ForwardingMemoryStore;
@@ -36,7 +37,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,8 +76,7 @@ class HookErrorContainmentTest {
               })
           .build();
 
-  private AsyncMemoryHook hook(
-      GetMemoryTool tool, Function<RecallQuery, RecallResult> recall, Executor executor) {
+  private AsyncMemoryHook hook(GetMemoryTool tool, HookRecall recall, Executor executor) {
     return new AsyncMemoryHook(
         chat,
         options,
@@ -90,8 +89,10 @@ class HookErrorContainmentTest {
         () -> {});
   }
 
-  private RecallResult found(RecallQuery query) {
-    return new RecallResult(List.of(new RecalledMemory(memory, 1.0, List.of())), List.of());
+  private Exclusion.Result found(RecallQuery query, Exclusion exclusion) {
+    return new Exclusion.Result(
+        new RecallResult(List.of(new RecalledMemory(memory, 1.0, List.of())), List.of()),
+        List.of());
   }
 
   @Test
@@ -137,7 +138,10 @@ class HookErrorContainmentTest {
             throw new AssertionError("the store is broken");
           }
         };
-    hook(new GetMemoryTool(broken, options), q -> RecallResult.empty(), Runnable::run);
+    hook(
+        new GetMemoryTool(broken, options),
+        (q, exclusion) -> new Exclusion.Result(RecallResult.empty(), List.of()),
+        Runnable::run);
     chat.scriptReplies(
         ModelReply.builder().toolCall("get_memory", Map.of("id", memory.id().value())).build(),
         ModelReply.text("I could not read that memory."));
