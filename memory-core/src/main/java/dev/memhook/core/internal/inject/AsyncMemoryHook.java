@@ -45,13 +45,16 @@ import org.slf4j.LoggerFactory;
  * callback gave up, by timeout or disposal, is skipped if it has not started; the messages of a
  * recall that timed out are scanned again by the next callback, once: {@link RecallRetries}), (3)
  * drops ids already injected, caps the rest, records them, and (4) injects them in one {@code
- * get_memory} call. Only {@code afterSend} asks for a resend, and only when it injected. The lock
- * is released on every path, and the returned stage always completes: failures and timeouts go to
- * the receipt, the listener and the log, never to the host. Whatever a callback's work throws is
- * caught, an {@link Error} included (a stack overflow on hostile input, a collaborator's {@link
- * AssertionError} or {@link LinkageError}), so no failure leaves the lock held or the host's turn
- * waiting; only a {@linkplain FatalErrors fatal} error (out of memory, say) completes the stage
- * exceptionally, so that the host sees it. A lock acquisition is asynchronous, so no thread waits.
+ * get_memory} call, unless the hook was disposed meanwhile: that last look and the injection's
+ * start share a monitor with {@link #dispose()}, so once dispose() returns no injection starts, and
+ * callbacks still waiting for the lock find the hook disposed. Only {@code afterSend} asks for a
+ * resend, and only when it injected. The lock is released on every path, and the returned stage
+ * always completes: failures and timeouts go to the receipt, the listener and the log, never to the
+ * host. Whatever a callback's work throws is caught, an {@link Error} included (a stack overflow on
+ * hostile input, a collaborator's {@link AssertionError} or {@link LinkageError}), so no failure
+ * leaves the lock held or the host's turn waiting; only a {@linkplain FatalErrors fatal} error (out
+ * of memory, say) completes the stage exceptionally, so that the host sees it. A lock acquisition
+ * is asynchronous, so no thread waits.
  *
  * <p>Thread-safe.
  */
@@ -90,7 +93,17 @@ public final class AsyncMemoryHook implements MemoryHook {
    */
   private final RecallRetries retries = new RecallRetries();
 
+  /** Filled by the constructor, then guarded by {@link #lifecycle}. */
   private final List<Registration> registrations = new ArrayList<>(3);
+
+  /**
+   * Held by {@link #dispose()} to set {@link #disposed}, and by a callback from its last look at
+   * {@link #disposed} until the chat service's {@code injectToolCall} has returned: once dispose()
+   * returns, no injection starts, and an injection that started before has been handed over.
+   */
+  private final Object lifecycle = new Object();
+
+  /** Set under {@link #lifecycle}; read without it where a stale read only costs work. */
   private volatile boolean disposed;
 
   /**
@@ -205,9 +218,18 @@ public final class AsyncMemoryHook implements MemoryHook {
     return disposed;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Waits for an injection another thread has already begun to be handed to the chat service
+   * (its {@code injectToolCall} to return), so that none is queued after this returns; it never
+   * waits for a recall. Called from within {@code injectToolCall} on the injecting thread, it does
+   * not wait (that injection goes ahead). A chat service must therefore not call it, from another
+   * thread, while holding a lock its {@code injectToolCall} needs.
+   */
   @Override
   public void dispose() {
-    synchronized (registrations) {
+    synchronized (lifecycle) {
       if (disposed) {
         return;
       }
@@ -359,7 +381,7 @@ public final class AsyncMemoryHook implements MemoryHook {
                   }
                   return new PairInjector.Recalled(outcome, took);
                 })
-            .thenCompose(recalled -> disposed ? done() : injector.inject(attempt, recalled));
+            .thenCompose(recalled -> injectUnlessDisposed(attempt, recalled));
     if (disposed) {
       // dispose() may have looked for an in-flight recall before this one was published
       pending.complete(null);
@@ -373,6 +395,22 @@ public final class AsyncMemoryHook implements MemoryHook {
       }
     }
     return rest;
+  }
+
+  /**
+   * Injects what was recalled unless the hook is disposed. The last look at {@link #disposed} and
+   * the injection's start (up to the return of the chat service's {@code injectToolCall}) hold
+   * {@link #lifecycle}, which {@link #dispose()} takes to set it: a callback that waited for the
+   * hook's lock while the hook was disposed finds it disposed here and injects nothing.
+   */
+  private CompletionStage<Void> injectUnlessDisposed(
+      AttemptReceipts.Attempt attempt, PairInjector.Recalled recalled) {
+    synchronized (lifecycle) {
+      if (disposed) {
+        return done();
+      }
+      return injector.inject(attempt, recalled);
+    }
   }
 
   /**
