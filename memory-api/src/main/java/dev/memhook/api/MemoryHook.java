@@ -9,7 +9,10 @@ import java.util.Set;
  *
  * <p>Thread-safe. {@link #dispose()} and {@link #close()} are the same, idempotent operation: they
  * unregister both callbacks and the {@code get_memory} tool, and a disposed hook never injects
- * again. A callback already running when the hook is disposed completes without injecting.
+ * again. A callback already running, or waiting for its turn, when the hook is disposed completes
+ * without injecting; once {@code dispose()} returns, no injection starts. An injection another
+ * thread is already handing to the chat service is waited for: {@code dispose()} returns after that
+ * {@code injectToolCall} has returned.
  */
 public interface MemoryHook extends AutoCloseable {
 
@@ -38,7 +41,13 @@ public interface MemoryHook extends AutoCloseable {
   /** Whether {@link #dispose()} has been called. */
   boolean isDisposed();
 
-  /** Unregisters both callbacks and the tool. Idempotent. */
+  /**
+   * Unregisters both callbacks and the tool; when it returns, no injection starts. Idempotent. It
+   * never waits for a recall, only for an injection another thread is handing to the chat service
+   * (its {@code injectToolCall} to return), so a chat service must not call it from another thread
+   * while holding a lock its {@code injectToolCall} needs. Called on the thread that is injecting
+   * (from within {@code injectToolCall}), it does not wait.
+   */
   void dispose();
 
   /** Same as {@link #dispose()}. */

@@ -54,10 +54,18 @@ public record ChatMessage(
     return new ChatMessage(newId(), ChatRole.SYSTEM, MessageOrigin.SYNTHETIC, text, null);
   }
 
-  /** A tool-call message with a fresh id. */
+  /**
+   * A tool-call message with a fresh id, whose text is the tool's name and its arguments as {@code
+   * {key=value, …}}; arguments nested deeper than a few dozen levels are shown cut ({@code {…}}),
+   * so any call can be rendered.
+   */
   public static ChatMessage toolCall(ToolCall call, MessageOrigin origin) {
     return new ChatMessage(
-        newId(), ChatRole.TOOL_CALL, origin, call.toolName() + " " + call.arguments(), call);
+        newId(),
+        ChatRole.TOOL_CALL,
+        origin,
+        call.toolName() + " " + ArgumentsText.of(call.arguments()),
+        call);
   }
 
   /** A tool-result message with a fresh id, answering {@code call}. */

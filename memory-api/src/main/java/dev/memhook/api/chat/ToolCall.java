@@ -30,6 +30,22 @@ public record ToolCall(String id, String toolName, Map<String, Object> arguments
     arguments = Collections.unmodifiableMap(new LinkedHashMap<>(arguments));
   }
 
+  /**
+   * The call's id, tool name and arguments; arguments nested deeper than a few dozen levels are
+   * shown cut ({@code {…}}), so any call can be logged. {@code equals} and {@code hashCode} compare
+   * the arguments in full, as records do.
+   */
+  @Override
+  public String toString() {
+    return "ToolCall[id="
+        + id
+        + ", toolName="
+        + toolName
+        + ", arguments="
+        + ArgumentsText.of(arguments)
+        + "]";
+  }
+
   /** A call with a fresh random id. */
   public static ToolCall of(String toolName, Map<String, Object> arguments) {
     return new ToolCall(

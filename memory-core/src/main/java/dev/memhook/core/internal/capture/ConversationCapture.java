@@ -1,7 +1,5 @@
 package dev.memhook.core.internal.capture;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.hash.Hashing;
 import dev.memhook.api.EventData;
 import dev.memhook.api.HookType;
@@ -10,6 +8,7 @@ import dev.memhook.api.ObserveResult;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
+import dev.memhook.core.internal.failure.FatalErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,14 +30,18 @@ import org.slf4j.LoggerFactory;
  * once: this object remembers the ids it has handled, and each event carries the message id as its
  * event id, so the pipeline stores a message once even when a new hook captures the same
  * conversation again (message ids must then be stable, as the chat service's are). A tool call
- * whose result has not arrived yet is left for a later scan.
+ * whose result has not arrived yet is left for a later scan. A tool call's arguments are recorded
+ * as JSON ({@link ToolArgumentsJson}: iterative, nesting cut), however deep they nest.
+ *
+ * <p>Never throws, short of a {@linkplain FatalErrors fatal} error: a message that cannot be
+ * captured (invalid, or anything its capture throws, an {@link Error} included) is logged and
+ * skipped, once, and the others are captured.
  *
  * <p>Not thread-safe: the hook calls it under its callback lock.
  */
 public final class ConversationCapture {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConversationCapture.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The project every captured conversation's session names. */
   public static final String PROJECT = "chat";
@@ -80,7 +83,10 @@ public final class ConversationCapture {
     return sessionId;
   }
 
-  /** Captures the messages of {@code conversation} not captured yet. Never throws. */
+  /**
+   * Captures the messages of {@code conversation} not captured yet. Never throws, short of a
+   * {@linkplain FatalErrors fatal} error.
+   */
   public void capture(List<ChatMessage> conversation) {
     if (conversation.isEmpty()) {
       return;
@@ -103,43 +109,54 @@ public final class ConversationCapture {
       if (handled.contains(m.id())) {
         continue;
       }
-      if (skipped(m)) {
-        handled.add(m.id());
-        continue;
+      try {
+        captureOne(m, results);
+      } catch (Throwable t) {
+        FatalErrors.rethrowIfFatal(t);
+        handled.add(m.id()); // it would fail again: never retried
+        LOG.warn("memhook: message {} was not captured", m.id(), t);
       }
-      EventData data;
-      HookType type;
-      switch (m.role()) {
-        case USER -> {
-          type = HookType.PROMPT_SUBMIT;
-          data = EventData.prompt(m.text()).withSpeaker(userName);
-        }
-        case ASSISTANT -> {
-          type = HookType.AGENT_RESPONSE;
-          data = EventData.message(m.text()).withSpeaker(assistantName);
-        }
-        case TOOL_CALL -> {
-          ChatMessage result = results.get(m.toolCall().id());
-          if (result == null) {
-            continue; // its result comes later: capture the pair then
-          }
-          handled.add(result.id());
-          type = HookType.POST_TOOL_USE;
-          data = EventData.tool(m.toolCall().toolName(), arguments(m), result.text());
-        }
-        case TOOL_RESULT -> {
-          // a result whose call is not in the conversation any more
-          type = HookType.POST_TOOL_USE;
-          data = EventData.tool(m.toolCall().toolName(), arguments(m), m.text());
-        }
-        default -> {
-          handled.add(m.id());
-          continue;
-        }
-      }
-      handled.add(m.id());
-      submit(type, data, m.id());
     }
+  }
+
+  /** Captures {@code m} unless it is skipped or waits for its result; marks what it handled. */
+  private void captureOne(ChatMessage m, Map<String, ChatMessage> results) {
+    if (skipped(m)) {
+      handled.add(m.id());
+      return;
+    }
+    EventData data;
+    HookType type;
+    switch (m.role()) {
+      case USER -> {
+        type = HookType.PROMPT_SUBMIT;
+        data = EventData.prompt(m.text()).withSpeaker(userName);
+      }
+      case ASSISTANT -> {
+        type = HookType.AGENT_RESPONSE;
+        data = EventData.message(m.text()).withSpeaker(assistantName);
+      }
+      case TOOL_CALL -> {
+        ChatMessage result = results.get(m.toolCall().id());
+        if (result == null) {
+          return; // its result comes later: capture the pair then
+        }
+        handled.add(result.id());
+        type = HookType.POST_TOOL_USE;
+        data = EventData.tool(m.toolCall().toolName(), arguments(m), result.text());
+      }
+      case TOOL_RESULT -> {
+        // a result whose call is not in the conversation any more
+        type = HookType.POST_TOOL_USE;
+        data = EventData.tool(m.toolCall().toolName(), arguments(m), m.text());
+      }
+      default -> {
+        handled.add(m.id());
+        return;
+      }
+    }
+    handled.add(m.id());
+    submit(type, data, m.id());
   }
 
   private boolean skipped(ChatMessage m) {
@@ -156,11 +173,7 @@ public final class ConversationCapture {
   }
 
   private static String arguments(ChatMessage m) {
-    try {
-      return JSON.writeValueAsString(m.toolCall().arguments());
-    } catch (JsonProcessingException e) {
-      return String.valueOf(m.toolCall().arguments());
-    }
+    return ToolArgumentsJson.of(m.toolCall().arguments());
   }
 
   private void submit(HookType type, EventData data, String messageId) {

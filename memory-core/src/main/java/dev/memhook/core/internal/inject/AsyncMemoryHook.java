@@ -6,8 +6,6 @@ import dev.memhook.api.HookPhase;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.RecallQuery;
-import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -16,6 +14,7 @@ import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.failure.FatalErrors;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +29,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +45,16 @@ import org.slf4j.LoggerFactory;
  * callback gave up, by timeout or disposal, is skipped if it has not started; the messages of a
  * recall that timed out are scanned again by the next callback, once: {@link RecallRetries}), (3)
  * drops ids already injected, caps the rest, records them, and (4) injects them in one {@code
- * get_memory} call. Only {@code afterSend} asks for a resend, and only when it injected. The lock
- * is released on every path, and the returned stage always completes normally: failures and
- * timeouts go to the listener and the log, never to the host. A lock acquisition is asynchronous,
- * so no thread waits.
+ * get_memory} call, unless the hook was disposed meanwhile: that last look and the injection's
+ * start share a monitor with {@link #dispose()}, so once dispose() returns no injection starts, and
+ * callbacks still waiting for the lock find the hook disposed. Only {@code afterSend} asks for a
+ * resend, and only when it injected. The lock is released on every path, and the returned stage
+ * always completes: failures and timeouts go to the receipt, the listener and the log, never to the
+ * host. Whatever a callback's work throws is caught, an {@link Error} included (a stack overflow on
+ * hostile input, a collaborator's {@link AssertionError} or {@link LinkageError}), so no failure
+ * leaves the lock held or the host's turn waiting; only a {@linkplain FatalErrors fatal} error (out
+ * of memory, say) completes the stage exceptionally, so that the host sees it. A lock acquisition
+ * is asynchronous, so no thread waits.
  *
  * <p>Thread-safe.
  */
@@ -89,7 +93,17 @@ public final class AsyncMemoryHook implements MemoryHook {
    */
   private final RecallRetries retries = new RecallRetries();
 
+  /** Filled by the constructor, then guarded by {@link #lifecycle}. */
   private final List<Registration> registrations = new ArrayList<>(3);
+
+  /**
+   * Held by {@link #dispose()} to set {@link #disposed}, and by a callback from its last look at
+   * {@link #disposed} until the chat service's {@code injectToolCall} has returned: once dispose()
+   * returns, no injection starts, and an injection that started before has been handed over.
+   */
+  private final Object lifecycle = new Object();
+
+  /** Set under {@link #lifecycle}; read without it where a stale read only costs work. */
   private volatile boolean disposed;
 
   /**
@@ -111,7 +125,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       ChatService chat,
       HookOptions options,
       GetMemoryTool tool,
-      Function<RecallQuery, RecallResult> recall,
+      HookRecall recall,
       ConversationCapture capture,
       Executor executor,
       HookEvents events,
@@ -193,7 +207,8 @@ public final class AsyncMemoryHook implements MemoryHook {
   private void submitted(SubmittedRequest request) {
     try {
       receipts.submitted(request);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      FatalErrors.rethrowIfFatal(e);
       LOG.warn("hook {}: linking a submitted request to receipts failed", id, e);
     }
   }
@@ -203,9 +218,18 @@ public final class AsyncMemoryHook implements MemoryHook {
     return disposed;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Waits for an injection another thread has already begun to be handed to the chat service
+   * (its {@code injectToolCall} to return), so that none is queued after this returns; it never
+   * waits for a recall. Called from within {@code injectToolCall} on the injecting thread, it does
+   * not wait (that injection goes ahead). A chat service must therefore not call it, from another
+   * thread, while holding a lock its {@code injectToolCall} needs.
+   */
   @Override
   public void dispose() {
-    synchronized (registrations) {
+    synchronized (lifecycle) {
       if (disposed) {
         return;
       }
@@ -256,26 +280,52 @@ public final class AsyncMemoryHook implements MemoryHook {
         .whenComplete(
             (token, lockError) -> {
               if (lockError != null) {
-                events.failed(phase, lockError);
-                done.complete(null);
+                finish(phase, lockError, done);
                 return;
               }
               CompletionStage<Void> work;
               try {
                 work = underLock(phase, wanted);
-              } catch (RuntimeException e) {
+              } catch (Throwable e) {
+                // the last line of defence: an Error (a stack overflow on hostile input, a
+                // collaborator's AssertionError or LinkageError) must not leave the lock held and
+                // the host's turn waiting for ever
                 work = CompletableFuture.failedFuture(e);
               }
               work.whenComplete(
                   (ignored, error) -> {
-                    token.releaseLock();
-                    if (error != null) {
-                      events.failed(phase, unwrap(error));
+                    try {
+                      token.releaseLock();
+                    } finally {
+                      finish(phase, error, done);
                     }
-                    done.complete(null);
                   });
             });
     return done;
+  }
+
+  /**
+   * Completes the callback's stage {@code done} after its work ended with {@code error} (null when
+   * it succeeded): normally, after reporting the error, unless the error is {@linkplain
+   * FatalErrors#fatal fatal}, which completes it exceptionally so that the host sees it. Completes
+   * it whatever reporting throws.
+   */
+  private void finish(HookPhase phase, Throwable error, CompletableFuture<Void> done) {
+    Throwable cause = error == null ? null : unwrap(error);
+    if (cause != null && FatalErrors.fatal(cause)) {
+      done.completeExceptionally(cause);
+      return;
+    }
+    try {
+      if (cause != null) {
+        events.failed(phase, cause);
+      }
+    } catch (Throwable reporting) {
+      FatalErrors.rethrowIfFatal(reporting);
+      LOG.warn("hook {}: reporting a failure of {} failed", id, phase, reporting);
+    } finally {
+      done.complete(null);
+    }
   }
 
   private CompletionStage<Void> underLock(HookPhase phase, Predicate<ChatMessage> wanted) {
@@ -324,24 +374,43 @@ public final class AsyncMemoryHook implements MemoryHook {
                     receipts.add(
                         AttemptReceipts.recallFailed(
                             attempt, clock.instant(), took, cause, timedOut));
+                    // a fatal error goes on to the host (finish); any other is reported here
+                    FatalErrors.rethrowIfFatal(cause);
                     events.failed(phase, cause);
                     return null;
                   }
                   return new PairInjector.Recalled(outcome, took);
                 })
-            .thenCompose(recalled -> disposed ? done() : injector.inject(attempt, recalled));
+            .thenCompose(recalled -> injectUnlessDisposed(attempt, recalled));
     if (disposed) {
       // dispose() may have looked for an in-flight recall before this one was published
       pending.complete(null);
     } else {
       try {
         executor.execute(() -> recallIfWanted(fresh, pending));
-      } catch (RuntimeException refused) {
-        // a saturated or shut-down executor: fail this recall now, never into the host's turn
+      } catch (Throwable refused) {
+        // a saturated, shut-down or broken executor: fail this recall now, with its receipt, never
+        // into the host's turn
         pending.completeExceptionally(refused);
       }
     }
     return rest;
+  }
+
+  /**
+   * Injects what was recalled unless the hook is disposed. The last look at {@link #disposed} and
+   * the injection's start (up to the return of the chat service's {@code injectToolCall}) hold
+   * {@link #lifecycle}, which {@link #dispose()} takes to set it: a callback that waited for the
+   * hook's lock while the hook was disposed finds it disposed here and injects nothing.
+   */
+  private CompletionStage<Void> injectUnlessDisposed(
+      AttemptReceipts.Attempt attempt, PairInjector.Recalled recalled) {
+    synchronized (lifecycle) {
+      if (disposed) {
+        return done();
+      }
+      return injector.inject(attempt, recalled);
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.memhook.api.MemoryId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -228,7 +229,7 @@ final class FetchArguments {
       }
       Object value = recordedValue(e.getValue(), depth + 1, sanitize);
       if (value != null) {
-        out.put(cut(String.valueOf(e.getKey()), sanitize), value);
+        out.put(cut(scalarText(e.getKey()), sanitize), value);
       }
     }
     return Map.copyOf(out);
@@ -256,7 +257,10 @@ final class FetchArguments {
     if (depth > MAX_DEPTH) {
       return "…";
     }
-    if (value instanceof List<?> list) {
+    if (value instanceof Object[] array) {
+      value = Arrays.asList(array);
+    }
+    if (value instanceof Iterable<?> list) {
       List<Object> out = new ArrayList<>();
       for (Object o : list) {
         if (out.size() == FetchRecord.MAX_ECHOED_ENTRIES) {
@@ -272,7 +276,30 @@ final class FetchArguments {
     if (value instanceof Map<?, ?> map) {
       return recordedMap(map, depth, sanitize);
     }
-    return cut(String.valueOf(value), sanitize);
+    return cut(scalarText(value), sanitize);
+  }
+
+  /**
+   * A key or a value that is not JSON-like as text: a string, character or enum constant as itself,
+   * a map or collection as {@code {…}} or {@code […]}, anything else by its type's name. Never
+   * calls an unknown type's {@code toString}, which may walk a structure without end.
+   */
+  private static String scalarText(Object value) {
+    if (value == null
+        || value instanceof CharSequence
+        || value instanceof Character
+        || value instanceof Number
+        || value instanceof Boolean
+        || value instanceof Enum<?>) {
+      return String.valueOf(value);
+    }
+    if (value instanceof Map<?, ?>) {
+      return "{…}";
+    }
+    if (value instanceof Iterable<?> || value instanceof Object[]) {
+      return "[…]";
+    }
+    return "<" + value.getClass().getSimpleName() + ">";
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.failure.FatalErrors;
 import dev.memhook.core.internal.inject.MemoryRendering.Rendered;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -201,7 +202,10 @@ public final class GetMemoryTool implements ToolHandler {
     Answer answer;
     try {
       answer = answer(parsed);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // an Error from the store (a LinkageError, a test double's AssertionError) is the store's
+      // failure too: the model gets a structured error, the host's turn goes on
+      FatalErrors.rethrowIfFatal(e);
       LOG.warn("get_memory failed for arguments {}", FetchArguments.describe(args), e);
       answer =
           new Answer(
@@ -316,7 +320,8 @@ public final class GetMemoryTool implements ToolHandler {
           forgotten.add(r.id().value());
         }
       }
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      FatalErrors.rethrowIfFatal(e);
       LOG.debug("get_memory: audit records could not be read for a fetch record", e);
       return outcomes;
     }
@@ -365,7 +370,8 @@ public final class GetMemoryTool implements ToolHandler {
                   .toList(),
               answer.representation(),
               errorCode));
-    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (Throwable e) {
+      FatalErrors.rethrowIfFatal(e);
       LOG.debug("get_memory: the fetch record could not be made", e);
     }
   }

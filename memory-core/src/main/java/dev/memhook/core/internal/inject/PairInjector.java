@@ -5,6 +5,7 @@ import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.core.internal.failure.FatalErrors;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +23,10 @@ import java.util.function.BooleanSupplier;
 /**
  * One hook's injections: the ids it has injected (each at most once), the one batched summary call
  * per attempt, the resend an {@code afterSend} injection asks for, and the receipt of every attempt
- * whose recall answered. An id whose call failed is forgotten again, so a later attempt may inject
- * it. The hook's own call is announced to its tool first, so it is not recorded as the model's
- * fetch.
+ * whose recall answered. An id whose call failed (the chat service threw or failed the stage, with
+ * anything, an {@link Error} included) is forgotten again, so a later attempt may inject it, and
+ * the receipt says the injection failed. The hook's own call is announced to its tool first, so it
+ * is not recorded as the model's fetch.
  *
  * <p>Thread-safe; attempts of one hook come one at a time (the hook's lock), and {@link
  * #injectedIds()} may be read from any thread.
@@ -100,7 +102,9 @@ final class PairInjector {
     CompletionStage<?> call;
     try {
       call = chat.injectToolCall(options.toolName(), args);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // whatever the chat service or the tool throws fails this injection only (fatal errors too,
+      // rethrown below once the ids are released and the receipt is made)
       call = CompletableFuture.failedFuture(e);
     }
     HookPhase phase = attempt.phase();
@@ -119,6 +123,7 @@ final class PairInjector {
                 List.of(),
                 new PhaseStatus(PhaseStatus.Status.FAILED, took, String.valueOf(cause)));
             events.failed(phase, cause);
+            FatalErrors.rethrowIfFatal(cause);
             return null;
           }
           if (phase == HookPhase.AFTER_SEND) {

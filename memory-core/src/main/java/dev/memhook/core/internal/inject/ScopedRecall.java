@@ -11,6 +11,7 @@ import dev.memhook.api.ReceiptCandidate.Decision;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.core.internal.recall.Exclusion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -39,8 +39,10 @@ import java.util.function.Supplier;
  *       scores of separate recalls are not comparable, ranks are. The fused list is cut to {@link
  *       HookOptions#maxPerMessage()}; what falls off is {@link Decision#FUSED_OUT}.
  *   <li>A memory the conversation captured itself (its source session is the hook's capture
- *       session) is skipped ({@link Decision#OWN_CONVERSATION}): it is in the model's context
- *       already.
+ *       session) is left out inside each recall, by an {@link Exclusion}, before the recall's limit
+ *       counts ({@link Decision#OWN_CONVERSATION}): it is in the model's context already, and the
+ *       message just captured matches itself perfectly, so it must not take one of the {@link
+ *       HookOptions#maxPerMessage()} places a relevant memory would have had.
  *   <li>Ids already injected are skipped ({@link Decision#ALREADY_INJECTED}), and a callback keeps
  *       at most {@link HookOptions#maxPerCallback()} new ids, never more than one summary call
  *       takes ({@link Decision#OVER_CAP}); the rest are {@link Decision#SELECTED}.
@@ -76,7 +78,7 @@ final class ScopedRecall {
     }
   }
 
-  private final Function<RecallQuery, RecallResult> recall;
+  private final HookRecall recall;
   private final List<Scope> scopes;
   private final int perMessage;
   private final int perCallback;
@@ -87,10 +89,7 @@ final class ScopedRecall {
    *     (it is named after the conversation's first message, so it is asked each time); null, or
    *     giving null, when the hook does not capture
    */
-  ScopedRecall(
-      Function<RecallQuery, RecallResult> recall,
-      HookOptions options,
-      Supplier<String> ownSession) {
+  ScopedRecall(HookRecall recall, HookOptions options, Supplier<String> ownSession) {
     this.recall = Objects.requireNonNull(recall, "recall");
     this.scopes = options.scopes();
     this.perMessage = options.maxPerMessage();
@@ -107,6 +106,7 @@ final class ScopedRecall {
     List<ReceiptCandidate> candidates = new ArrayList<>();
     Map<Signal, Duration> took = new EnumMap<>(Signal.class);
     String session = ownSession.get();
+    Exclusion own = session == null ? Exclusion.none() : Exclusion.sourceSession(session);
     for (ChatMessage message : messages) {
       // a full callback recalls no further: nothing more could be selected
       if (selected.size() >= perCallback || abandoned.getAsBoolean()) {
@@ -115,7 +115,7 @@ final class ScopedRecall {
       if (message.text().isBlank()) {
         continue;
       }
-      List<Ranked> fused = fused(message, candidates, took, abandoned);
+      List<Ranked> fused = fused(message, own, session, candidates, took, abandoned);
       for (int i = 0; i < fused.size(); i++) {
         Ranked r = fused.get(i);
         RecalledMemory m = r.memory();
@@ -125,9 +125,6 @@ final class ScopedRecall {
           decision = Decision.FUSED_OUT;
           detail =
               "ranked " + (i + 1) + " of the fused scopes, past " + perMessage + " per message";
-        } else if (session != null && session.equals(m.memory().sourceSession())) {
-          decision = Decision.OWN_CONVERSATION;
-          detail = "captured from this conversation (session " + session + ")";
         } else if (already.contains(m.memory().id()) || selected.contains(m.memory().id())) {
           decision = Decision.ALREADY_INJECTED;
           detail = "injected before by this hook";
@@ -157,11 +154,14 @@ final class ScopedRecall {
   private record Ranked(Scope scope, RecalledMemory memory) {}
 
   /**
-   * The message's recalls fused by rank over the scopes (every one kept, in fused order); what the
-   * recalls dropped goes to {@code candidates} at once.
+   * The message's recalls fused by rank over the scopes (every one kept, in fused order), each
+   * recall leaving out the memories of {@code own} (the hook's capture session {@code session})
+   * before its limit; what the recalls left out or dropped goes to {@code candidates} at once.
    */
   private List<Ranked> fused(
       ChatMessage message,
+      Exclusion own,
+      String session,
       List<ReceiptCandidate> candidates,
       Map<Signal, Duration> took,
       BooleanSupplier abandoned) {
@@ -170,9 +170,25 @@ final class ScopedRecall {
       if (!lists.isEmpty() && abandoned.getAsBoolean()) {
         break;
       }
-      RecallResult result = recall.apply(new RecallQuery(scope, message.text(), perMessage));
+      Exclusion.Result recalled =
+          recall.recall(new RecallQuery(scope, message.text(), perMessage), own);
+      RecallResult result = recalled.result();
       result.took().forEach((signal, d) -> took.merge(signal, d, Duration::plus));
       lists.add(result.memories().stream().map(m -> new Ranked(scope, m)).toList());
+      for (RecalledMemory m : recalled.excluded()) {
+        candidates.add(
+            new ReceiptCandidate(
+                m.memory().id(),
+                scope,
+                message.id(),
+                m.score(),
+                m.signals(),
+                Decision.OWN_CONVERSATION,
+                "captured from this conversation (session "
+                    + session
+                    + "); left out before the limit of "
+                    + perMessage));
+      }
       for (DroppedCandidate d : result.dropped()) {
         candidates.add(
             new ReceiptCandidate(

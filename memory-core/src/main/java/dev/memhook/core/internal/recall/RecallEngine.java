@@ -29,8 +29,8 @@ import java.util.Objects;
  *       fusion runs again with that third list;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
- *   <li>{@link ResultAssembly}: records read in ranking order, at most N per source session, cut to
- *       the places wanted;
+ *   <li>{@link ResultAssembly}: records read in ranking order, an {@link Exclusion}'s memories left
+ *       out (they take no place), at most N per source session, cut to the places wanted;
  *   <li>{@link Reranking}: the optional reranker over the top M, then the cut to the limit.
  * </ol>
  *
@@ -126,13 +126,23 @@ public final class RecallEngine {
 
   /** Runs the whole pipeline for {@code query}. */
   public RecallResult recall(RecallQuery query) {
+    return recall(query, Exclusion.none()).result();
+  }
+
+  /**
+   * Runs the whole pipeline for {@code query}, leaving out what {@code exclusion} names before the
+   * limit counts (in result assembly): the result holds up to the limit of memories it let through,
+   * and what it left out comes back beside the result.
+   */
+  public Exclusion.Result recall(RecallQuery query, Exclusion exclusion) {
     Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(exclusion, "exclusion");
     String text =
         query.text().length() > MAX_QUERY_CHARS
             ? query.text().substring(0, MAX_QUERY_CHARS)
             : query.text();
     if (text.isBlank()) {
-      return RecallResult.empty();
+      return new Exclusion.Result(RecallResult.empty(), List.of());
     }
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
     SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
@@ -165,17 +175,27 @@ public final class RecallEngine {
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, ceiling, dropped);
     if (gated.isEmpty()) {
-      return new RecallResult(List.of(), dropped, took, fusion);
+      return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), List.of());
     }
+    List<RecalledMemory> excluded = new ArrayList<>();
     List<RecalledMemory> kept =
-        assembly.assemble(query, gated, reranking.placesWanted(query.limit()), records, dropped);
+        assembly.assemble(
+            query,
+            gated,
+            reranking.placesWanted(query.limit()),
+            records,
+            exclusion,
+            excluded,
+            dropped);
     List<RecalledMemory> ranked = reranking.rerank(text, kept);
     // RecallResult copies its lists, so the cut needs no copy of its own
-    return new RecallResult(
-        ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked,
-        dropped,
-        took,
-        fusion);
+    return new Exclusion.Result(
+        new RecallResult(
+            ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked,
+            dropped,
+            took,
+            fusion),
+        excluded);
   }
 
   /** The best text hit's share of the ceiling, 0 without text hits. */

@@ -33,10 +33,12 @@ final class ResultAssembly {
   }
 
   /**
-   * At most {@code wanted} memories from {@code gated}, in its order. Appends to {@code dropped} a
-   * {@link DroppedCandidate.Rule#SESSION_CAP} drop for each candidate whose source session already
-   * has its {@link RecallOptions#maxPerSession()}, then a {@link DroppedCandidate.Rule#LIMIT} drop
-   * for each of the first {@code maxListedLimitDrops} candidates not reached.
+   * At most {@code wanted} memories from {@code gated}, in its order, none that {@code exclusion}
+   * leaves out. Appends each candidate it leaves out to {@code excluded}, before the session cap
+   * and the places count, so it takes no place. Appends to {@code dropped} a {@link
+   * DroppedCandidate.Rule#SESSION_CAP} drop for each candidate whose source session already has its
+   * {@link RecallOptions#maxPerSession()}, then a {@link DroppedCandidate.Rule#LIMIT} drop for each
+   * of the first {@code maxListedLimitDrops} candidates not reached.
    *
    * <p>Records are read in chunks: the places left plus a margin, reading on while places are left
    * and candidates remain.
@@ -46,6 +48,8 @@ final class ResultAssembly {
       List<Candidate> gated,
       int wanted,
       RecordReader records,
+      Exclusion exclusion,
+      List<RecalledMemory> excluded,
       List<DroppedCandidate> dropped) {
     List<RecalledMemory> kept = new ArrayList<>();
     Map<String, Integer> perSession = new HashMap<>();
@@ -63,6 +67,10 @@ final class ResultAssembly {
         Memory m = records.get(c.id);
         if (m == null || !m.latest() || !m.scope().equals(query.scope())) {
           continue; // forgotten or superseded between search and read: never returned
+        }
+        if (exclusion.excludes(m)) {
+          excluded.add(new RecalledMemory(m, c.fused, c.signalHits()));
+          continue;
         }
         String session = m.sourceSession();
         if (session != null) {

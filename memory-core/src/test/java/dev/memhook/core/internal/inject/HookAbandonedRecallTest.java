@@ -11,13 +11,13 @@ import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryListener;
-import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
+import dev.memhook.core.internal.recall.Exclusion;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +33,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,27 +67,25 @@ class HookAbandonedRecallTest {
     }
   }
 
-  private RecallResult found() {
-    return new RecallResult(List.of(new RecalledMemory(memory, 1.0, List.of())), List.of());
+  private Exclusion.Result found() {
+    return new Exclusion.Result(
+        new RecallResult(List.of(new RecalledMemory(memory, 1.0, List.of())), List.of()),
+        List.of());
   }
 
-  private Function<RecallQuery, RecallResult> counting() {
-    return q -> {
+  private HookRecall counting() {
+    return (q, exclusion) -> {
       recalls.incrementAndGet();
       return found();
     };
   }
 
-  private AsyncMemoryHook hook(
-      Duration timeout, Function<RecallQuery, RecallResult> recall, Executor executor) {
+  private AsyncMemoryHook hook(Duration timeout, HookRecall recall, Executor executor) {
     return hook(timeout, recall, executor, new CountDownLatch(0));
   }
 
   private AsyncMemoryHook hook(
-      Duration timeout,
-      Function<RecallQuery, RecallResult> recall,
-      Executor executor,
-      CountDownLatch failed) {
+      Duration timeout, HookRecall recall, Executor executor, CountDownLatch failed) {
     HookOptions options =
         HookOptions.builder()
             .recallTimeout(timeout)
@@ -133,8 +130,8 @@ class HookAbandonedRecallTest {
   @Test
   void aRecallThatTimesOutMidway_skipsTheMessagesNotYetRecalled() throws Exception {
     CountDownLatch timedOut = new CountDownLatch(1);
-    Function<RecallQuery, RecallResult> firstWaitsOutTheTimeout =
-        q -> {
+    HookRecall firstWaitsOutTheTimeout =
+        (q, exclusion) -> {
           recalls.incrementAndGet();
           try {
             timedOut.await(30, TimeUnit.SECONDS);
@@ -184,8 +181,8 @@ class HookAbandonedRecallTest {
   void disposingTheHookMidway_skipsTheMessagesNotYetRecalled() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch disposed = new CountDownLatch(1);
-    Function<RecallQuery, RecallResult> firstWaitsForDisposal =
-        q -> {
+    HookRecall firstWaitsForDisposal =
+        (q, exclusion) -> {
           recalls.incrementAndGet();
           entered.countDown();
           try {
@@ -270,7 +267,7 @@ class HookAbandonedRecallTest {
     AsyncMemoryHook hook =
         hook(
             NEVER,
-            q -> {
+            (q, exclusion) -> {
               recalls.incrementAndGet();
               throw boom;
             },

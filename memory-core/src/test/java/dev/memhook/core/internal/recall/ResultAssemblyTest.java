@@ -81,6 +81,8 @@ class ResultAssemblyTest {
                 gated(List.of("a", "b", "c", "d", "e")),
                 4,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 dropped);
     assertEquals(List.of("a", "b", "d", "e"), ids(kept));
     assertEquals(
@@ -94,6 +96,35 @@ class ResultAssemblyTest {
   }
 
   @Test
+  void anExcludedSessionsMemories_takeNoPlaceNorCountTowardsTheCap_andComeBackAsExcluded() {
+    store.add("own1", "own 1", b -> b.sourceSession("mine"));
+    store.add("a", "a", b -> b.sourceSession("s1"));
+    store.add("own2", "own 2", b -> b.sourceSession("mine"));
+    store.add("b", "b", b -> b.sourceSession("s1"));
+    store.add("c", "c");
+    store.add("d", "d");
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<RecalledMemory> excluded = new ArrayList<>();
+    List<RecalledMemory> kept =
+        assembly(RecallOptions.builder().maxPerSession(2).build())
+            .assemble(
+                new RecallQuery(Scope.DEFAULT, "q", 3),
+                gated(List.of("own1", "a", "own2", "b", "c", "d")),
+                3,
+                new RecordReader(store),
+                Exclusion.sourceSession("mine"),
+                excluded,
+                dropped);
+
+    assertEquals(List.of("a", "b", "c"), ids(kept), "three places, none taken by the own session");
+    assertEquals(List.of("own1", "own2"), ids(excluded));
+    assertEquals(0.5, excluded.get(0).score(), 1e-9, "its fused score");
+    assertEquals(List.of(new SignalHit(Signal.TEXT, 1, 10)), excluded.get(0).signals());
+    assertEquals(List.of("d"), ids(dropped, DroppedCandidate.Rule.LIMIT));
+    assertEquals(List.of(), ids(dropped, DroppedCandidate.Rule.SESSION_CAP));
+  }
+
+  @Test
   void theKeptMemories_carryTheirFusedScoreAndSignalHits() {
     Memory a = store.add("a", "a");
     List<Candidate> gated = gated(List.of("a"));
@@ -104,6 +135,8 @@ class ResultAssemblyTest {
                 gated,
                 1,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 new ArrayList<>());
     assertEquals(
         List.of(new RecalledMemory(a, 0.5, List.of(new SignalHit(Signal.TEXT, 1, 10)))), kept);
@@ -122,6 +155,8 @@ class ResultAssemblyTest {
                 gated(numbered(0, 30)),
                 5,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 dropped);
     assertEquals(numbered(0, 5), ids(kept));
     assertEquals(numbered(5, 25), ids(dropped, DroppedCandidate.Rule.LIMIT));
@@ -144,6 +179,8 @@ class ResultAssemblyTest {
                 gated(List.of("forgotten", "old", "elsewhere", "a", "b")),
                 2,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 dropped);
     assertEquals(List.of("a", "b"), ids(kept));
     assertTrue(dropped.isEmpty(), dropped.toString());
@@ -173,6 +210,8 @@ class ResultAssemblyTest {
                 gated(numbered(0, 19)),
                 8,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 dropped);
     // m0..m5 share a session capped at 1: the first read of 8 + 2 keeps five, the second of 3 + 2
     // fills the last three places
@@ -188,6 +227,8 @@ class ResultAssemblyTest {
             gated(numbered(0, 19)),
             12,
             new RecordReader(store),
+            Exclusion.none(),
+            new ArrayList<>(),
             new ArrayList<>());
     assertEquals(List.of(15), store.reads.stream().map(List::size).toList());
   }
@@ -202,7 +243,14 @@ class ResultAssemblyTest {
     records.read(gated.subList(0, 2));
     store.clearCalls();
     assembly(RecallOptions.defaults())
-        .assemble(new RecallQuery(Scope.DEFAULT, "q", 3), gated, 3, records, new ArrayList<>());
+        .assemble(
+            new RecallQuery(Scope.DEFAULT, "q", 3),
+            gated,
+            3,
+            records,
+            Exclusion.none(),
+            new ArrayList<>(),
+            new ArrayList<>());
     assertEquals(
         List.of(List.of(MemoryId.of("m2"), MemoryId.of("m3"), MemoryId.of("m4"))), store.reads);
   }
@@ -238,6 +286,8 @@ class ResultAssemblyTest {
                 gated,
                 wanted,
                 new RecordReader(store),
+                Exclusion.none(),
+                new ArrayList<>(),
                 dropped);
 
     List<String> expectedKept = new ArrayList<>();
