@@ -11,10 +11,11 @@ import java.util.Objects;
  * session. A hook excludes its own conversation's session, whose turns are in the model's context
  * already and whose latest message, captured just before the recall, matches itself perfectly.
  *
- * <p>The exclusion applies in {@link ResultAssembly}, as records are read, before the session cap
- * and the limit count: an excluded memory never takes a place, so the limit counts only memories
- * that may be returned. It does not change which candidates the signals find, how they fuse, or
- * what the relevance gate decides.
+ * <p>An excluded memory acts nowhere after fusion. {@link ExclusionScreen} takes it out of the
+ * candidates that would give the query its evidence at the relevance gate or seed graph expansion,
+ * and {@link ResultAssembly} leaves out the rest as records are read, before the session cap and
+ * the limit count, so an excluded memory never takes a place and the limit counts only memories
+ * that may be returned. It does not change which candidates the signals find or how they fuse.
  *
  * <p>Immutable and thread-safe.
  */
@@ -41,6 +42,11 @@ public final class Exclusion {
    */
   public static Exclusion sourceSession(String session) {
     return new Exclusion(Objects.requireNonNull(session, "session"));
+  }
+
+  /** Whether this leaves nothing out. */
+  boolean isNone() {
+    return sourceSession == null;
   }
 
   /** Whether {@code memory} is left out. */

@@ -25,12 +25,14 @@ import java.util.Objects;
  *   <li>{@link SignalSearch}: per-signal top-k, BM25 text and k-nearest vectors from the store;
  *   <li>{@link Fusion}: those lists fused (standardised scores by default), with the vector weight
  *       {@link AdaptiveWeights} chose for this query;
+ *   <li>{@link ExclusionScreen}: an {@link Exclusion}'s memories taken out of the candidates that
+ *       would give the query its evidence or seed the graph;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
- *   <li>{@link ResultAssembly}: records read in ranking order, an {@link Exclusion}'s memories left
- *       out (they take no place), at most N per source session, cut to the places wanted;
+ *   <li>{@link ResultAssembly}: records read in ranking order, the rest of an exclusion's memories
+ *       left out (they take no place), at most N per source session, cut to the places wanted;
  *   <li>{@link Reranking}: the optional reranker over the top M, then the cut to the limit.
  * </ol>
  *
@@ -57,6 +59,7 @@ public final class RecallEngine {
   private final SignalSearch signals;
   private final GraphExpansion graph;
   private final RelevanceGate gate;
+  private final ExclusionScreen screen;
   private final ResultAssembly assembly;
   private final Reranking reranking;
 
@@ -69,6 +72,7 @@ public final class RecallEngine {
     this.gate = new RelevanceGate(options, MAX_LISTED_TAIL_DROPS);
     this.graph = new GraphExpansion(store, options, gate);
     this.assembly = new ResultAssembly(options, MAX_LISTED_TAIL_DROPS);
+    this.screen = new ExclusionScreen(gate, options.graphSeeds());
     this.reranking = new Reranking(options);
   }
 
@@ -130,9 +134,9 @@ public final class RecallEngine {
   }
 
   /**
-   * Runs the whole pipeline for {@code query}, leaving out what {@code exclusion} names before the
-   * limit counts (in result assembly): the result holds up to the limit of memories it let through,
-   * and what it left out comes back beside the result.
+   * Runs the whole pipeline for {@code query}, leaving out what {@code exclusion} names before it
+   * can act (as the query's evidence, a graph seed or a place under the limit): the result holds up
+   * to the limit of memories it let through, and what it left out comes back beside the result.
    */
   public Exclusion.Result recall(RecallQuery query, Exclusion exclusion) {
     Objects.requireNonNull(query, "query");
@@ -154,6 +158,8 @@ public final class RecallEngine {
         Fusion.fuse(List.of(direct.text(), vector), options.fusion(), options.rrfK());
 
     RecordReader records = new RecordReader(store);
+    List<RecalledMemory> excluded = new ArrayList<>();
+    fused = screen.screen(fused, ceiling, exclusion, records, excluded);
     long graphStart = System.nanoTime();
     List<Candidate> seeds = graph.seeds(fused, ceiling);
     List<StoreHit> related = graph.expand(query.scope(), seeds, records, depth);
@@ -165,19 +171,20 @@ public final class RecallEngine {
       Fusion.RankedList graphList =
           new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
       fused =
-          Fusion.belowSeeds(
-              Fusion.fuse(
-                  List.of(direct.text(), vector, graphList), options.fusion(), options.rrfK()),
-              seeds);
+          ExclusionScreen.without(
+              Fusion.belowSeeds(
+                  Fusion.fuse(
+                      List.of(direct.text(), vector, graphList), options.fusion(), options.rrfK()),
+                  seeds),
+              excluded);
     }
 
     String fusion = weights.description();
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, ceiling, dropped);
     if (gated.isEmpty()) {
-      return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), List.of());
+      return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), excluded);
     }
-    List<RecalledMemory> excluded = new ArrayList<>();
     List<RecalledMemory> kept =
         assembly.assemble(
             query,

@@ -85,13 +85,18 @@ final class RelevanceGate {
   /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
   private boolean hasEvidence(List<Candidate> fused, double ceiling) {
     for (Candidate c : fused) {
-      double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-      if (cosine >= options.evidenceCosine()
-          || c.textShare(ceiling) >= options.evidenceTextScore()) {
+      if (reachesEvidence(c, ceiling)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether {@code c} reaches an evidence floor, cosine or text share. */
+  boolean reachesEvidence(Candidate c, double ceiling) {
+    double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
+    return cosine >= options.evidenceCosine()
+        || c.textShare(ceiling) >= options.evidenceTextScore();
   }
 
   private String evidenceDetail(List<Candidate> fused, double ceiling) {

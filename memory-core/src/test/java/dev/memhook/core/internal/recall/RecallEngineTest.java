@@ -144,4 +144,73 @@ class RecallEngineTest {
     List<MemoryId> read = store.idsRead();
     assertEquals(new HashSet<>(read).size(), read.size(), store.reads.toString());
   }
+
+  private static final String QUESTION =
+      "how do we rotate the staging database password each month";
+
+  /**
+   * A hook's own message, captured just before its recall, matches itself perfectly. Left in until
+   * assembly it was the query's evidence, so a candidate that only clears a candidate floor (one
+   * shared word) came through for a question nothing else in the store answers.
+   */
+  @Test
+  void anExcludedEcho_isNotTheQuerysEvidence_soAWeakCandidateStaysOut() {
+    store.add("echo", QUESTION, b -> b.sourceSession("mine"));
+    store.add("weak", "the staging database moved to a bigger host", b -> b.sourceSession("old"));
+    addNotes(20);
+    RecallOptions textOnly = RecallOptions.builder().weights(1, 0, 0).build();
+    RecallResult open =
+        engine(textOnly).recall(new RecallQuery(Scope.DEFAULT, QUESTION + " staging", 5));
+    assertEquals(List.of(MemoryId.of("echo"), MemoryId.of("weak")), open.ids(), open.explain());
+
+    Exclusion.Result screened =
+        engine(textOnly).recall(new RecallQuery(Scope.DEFAULT, QUESTION + " staging", 5), mine());
+    assertEquals(List.of(), screened.result().ids(), screened.result().explain());
+    assertEquals(
+        List.of(MemoryId.of("echo")),
+        screened.excluded().stream().map(r -> r.memory().id()).toList());
+    assertTrue(
+        screened.result().dropped().stream()
+            .anyMatch(
+                d ->
+                    d.id().equals(MemoryId.of("weak"))
+                        && d.rule() == DroppedCandidate.Rule.RELEVANCE_GATE),
+        screened.result().explain());
+  }
+
+  @Test
+  void anExcludedEcho_seedsNoGraphExpansion() {
+    store.add("echo", "jwt tokens expire", b -> b.sourceSession("mine").concepts(List.of("auth")));
+    store.add("related", "login sessions last a day", b -> b.concepts(List.of("auth")));
+    RecallOptions graph = RecallOptions.builder().weights(1, 0, 0.5).noRelevanceGate().build();
+    assertEquals(
+        List.of(MemoryId.of("echo"), MemoryId.of("related")),
+        engine(graph).recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5)).ids());
+    store.clearCalls();
+    Exclusion.Result screened =
+        engine(graph).recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5), mine());
+    assertEquals(List.of(), screened.result().ids(), screened.result().explain());
+    assertTrue(store.relatedSearches.isEmpty(), store.relatedSearches.toString());
+  }
+
+  @Test
+  void anExcludedMemory_isReportedOnce_evenWhenGraphExpansionFusesAgain() {
+    store.add("echo", "jwt tokens expire", b -> b.sourceSession("mine").concepts(List.of("auth")));
+    store.add("seed", "jwt tokens rotate weekly", b -> b.concepts(List.of("auth")));
+    store.add("related", "login sessions last a day", b -> b.concepts(List.of("auth")));
+    RecallOptions graph = RecallOptions.builder().weights(1, 0, 0.5).noRelevanceGate().build();
+    Exclusion.Result screened =
+        engine(graph).recall(new RecallQuery(Scope.DEFAULT, "jwt tokens", 5), mine());
+    assertEquals(
+        List.of(MemoryId.of("seed"), MemoryId.of("related")),
+        screened.result().ids(),
+        screened.result().explain());
+    assertEquals(
+        List.of(MemoryId.of("echo")),
+        screened.excluded().stream().map(r -> r.memory().id()).toList());
+  }
+
+  private static Exclusion mine() {
+    return Exclusion.sourceSession("mine");
+  }
 }
