@@ -4,7 +4,7 @@ package dev.memhook.api;
  * Counters of the capture pipeline since the service was built. Every event sent to {@code observe}
  * is counted once in exactly one of {@code accepted}, {@code duplicates}, {@code shed} or {@code
  * rejected}; an accepted event later ends in {@code processed}, {@code duplicatesProcessed}, {@code
- * dropped} or {@code failed}, or is still {@code pending}.
+ * notAdmitted}, {@code dropped} or {@code failed}, or is still {@code pending}.
  *
  * <p>Immutable and thread-safe.
  *
@@ -15,6 +15,10 @@ package dev.memhook.api;
  * @param rejected invalid events {@code observe} refused with an exception
  * @param processed accepted events stored as observations
  * @param duplicatesProcessed accepted events the pipeline found already stored
+ * @param notAdmitted accepted events kept in their session but stored as no memory: scaffolding,
+ *     acknowledgements, tool narration and bare questions, and tool starts whose run's end stands
+ *     for them (a start is counted here while it waits for its end, and moves to {@code processed}
+ *     if its session ends first and it is stored after all)
  * @param dropped accepted events dropped from a full queue ({@link
  *     dev.memhook.api.capture.ShedPolicy#DROP_OLDEST})
  * @param failed accepted events the pipeline could not store (logged); they stay in the capture log
@@ -37,6 +41,7 @@ public record CaptureStats(
     long rejected,
     long processed,
     long duplicatesProcessed,
+    long notAdmitted,
     long dropped,
     long failed,
     long pending,
@@ -48,5 +53,5 @@ public record CaptureStats(
 
   /** All zero: what a service that captures nothing (a read-only one) reports. */
   public static final CaptureStats NONE =
-      new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new CaptureStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -100,7 +100,7 @@ class ConsolidatorFallbackTest {
           all(memory).stream().filter(m -> m.type() == MemoryType.PREFERENCE).toList();
       assertEquals(1, preferences.size(), all(memory).toString());
       assertEquals(PREFERENCE, preferences.get(0).content());
-      assertEquals(3, observations(memory).size());
+      assertEquals(2, observations(memory).size(), "the session end is no memory");
       assertEquals(1, memory.captureStats().consolidatorFallbacks(), what);
       assertEquals(1, memory.captureStats().consolidated(), what);
       assertEquals(0, memory.captureStats().compressorFallbacks(), what);

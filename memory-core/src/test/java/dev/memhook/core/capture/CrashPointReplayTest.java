@@ -282,8 +282,9 @@ class CrashPointReplayTest {
           1, memory.captureStats().consolidated(), "only the memory the crash kept from the store");
       Outcome replayed = outcome(memory, sessions);
       assertEquals(SessionStatus.COMPLETED, replayed.status());
-      assertEquals(4, replayed.observationCount());
-      assertTrue(replayed.summary().contains("4 observations"), replayed.summary());
+      // the three prompts; the session end is kept in the session, stored as no observation
+      assertEquals(3, replayed.observationCount());
+      assertTrue(replayed.summary().contains("3 observations"), replayed.summary());
       assertEquals(
           List.of(
               "ARCHITECTURE " + DECISION + " <- " + DECISION,

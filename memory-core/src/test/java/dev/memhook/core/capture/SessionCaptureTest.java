@@ -53,7 +53,8 @@ class SessionCaptureTest {
       assertEquals(SessionStatus.COMPLETED, s.status());
       assertEquals("shop", s.project());
       assertEquals("/work/shop", s.cwd());
-      assertEquals(4, s.observationCount());
+      // the question and the session end are kept in the session, not stored as observations
+      assertEquals(2, s.observationCount());
       assertEquals(PREFERENCE, s.firstPrompt());
       assertEquals(T0, s.startedAt());
       assertNotNull(s.endedAt());

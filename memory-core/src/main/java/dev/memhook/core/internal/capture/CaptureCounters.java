@@ -89,6 +89,10 @@ final class CaptureCounters {
   final LongAdder rejected = new LongAdder();
   final LongAdder processed = new LongAdder();
   final LongAdder duplicatesProcessed = new LongAdder();
+
+  /** Accepted events kept in their session but stored as no memory: noise, held tool starts. */
+  final LongAdder notAdmitted = new LongAdder();
+
   final LongAdder dropped = new LongAdder();
   final LongAdder failed = new LongAdder();
   final LongAdder replayed = new LongAdder();
@@ -97,7 +101,11 @@ final class CaptureCounters {
 
   /** Events accepted or replayed that have ended one way or another. */
   long finished() {
-    return processed.sum() + duplicatesProcessed.sum() + dropped.sum() + failed.sum();
+    return processed.sum()
+        + duplicatesProcessed.sum()
+        + notAdmitted.sum()
+        + dropped.sum()
+        + failed.sum();
   }
 
   /** Events accepted or replayed so far. */
@@ -115,6 +123,7 @@ final class CaptureCounters {
         rejected.sum(),
         processed.sum(),
         duplicatesProcessed.sum(),
+        notAdmitted.sum(),
         dropped.sum(),
         failed.sum(),
         Math.max(0, all - done),

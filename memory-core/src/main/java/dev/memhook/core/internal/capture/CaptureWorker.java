@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -38,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * held as it is is not written again). An event whose session the store has not taken yet stays
  * unfinished until a later write succeeds.
  *
+ * <p>An event {@link dev.memhook.core.internal.compress.NoiseAdmission} calls noise owes the same
+ * steps but stores nothing: it is kept in its session only. A tool start is held ({@link ToolRuns})
+ * until its run ends, when the end's observation stands for the run and the start finishes with it,
+ * or until its session ends, when it is stored as its own observation; until then its journal
+ * record stays unfinished.
+ *
  * <p>A batch that fails is retried event by event, so one bad event cannot fail its neighbours; an
  * event that still fails is counted and logged, and stays unapplied in the journal, to be retried
  * when the service next opens. Thread-safe through the lock.
@@ -50,6 +57,7 @@ final class CaptureWorker {
   private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
 
   private final ReentrantLock lock = new ReentrantLock();
+  private final ToolRuns toolRuns = new ToolRuns();
   private final ObservationWriter writer;
   private final SessionBook book;
   private final SessionConsolidation consolidation;
@@ -104,29 +112,64 @@ final class CaptureWorker {
     lock.lock();
     int ended = 0;
     try {
-      List<AcceptedEvent> events = new ArrayList<>(batch.size());
-      batch.forEach(q -> events.add(q.event()));
       // a shared store: continue sessions another instance captured since with their state
-      book.refresh(events.stream().map(a -> a.event().sessionId()).toList());
+      book.refresh(batch.stream().map(q -> q.event().event().sessionId()).toList());
+      List<Queued> writes = new ArrayList<>(batch.size());
+      Set<Long> released = new HashSet<>();
+      Map<Long, Long> runStarts = new HashMap<>();
+      for (Queued q : batch) {
+        AcceptedEvent a = q.event();
+        if (ToolRuns.starts(a) && book.touch(a, null).status() == SessionStatus.ACTIVE) {
+          toolRuns
+              .hold(q.seq(), a)
+              .ifPresent(
+                  old -> {
+                    released.add(old.seq());
+                    writes.add(new Queued(old.seq(), old.event(), 0));
+                  });
+          counters.notAdmitted.increment(); // ended for now; stored later only if released
+          ended++;
+          continue;
+        }
+        if (ToolRuns.ends(a)) {
+          var start = toolRuns.match(a);
+          if (start.isPresent()) {
+            runStarts.put(q.seq(), start.get().seq());
+            writes.add(new Queued(q.seq(), ToolRuns.completed(a, start.get().event()), q.bytes()));
+            continue;
+          }
+        }
+        writes.add(q);
+      }
+      List<AcceptedEvent> events = new ArrayList<>(writes.size());
+      writes.forEach(q -> events.add(q.event()));
       List<ObservationWriter.Written> results;
       try {
         results = writer.write(events, book);
       } catch (RuntimeException | LinkageError batchFailure) {
         results = null;
       }
-      for (int i = 0; i < batch.size(); i++) {
-        Queued q = batch.get(i);
+      for (int i = 0; i < writes.size(); i++) {
+        Queued q = writes.get(i);
+        boolean release = released.contains(q.seq());
+        if (release) {
+          counters.notAdmitted.decrement(); // counted once, as what became of it now
+        }
         ObservationWriter.Written w;
         try {
           w = results != null ? results.get(i) : writer.write(List.of(q.event()), book).get(0);
           done(q.seq(), w);
         } catch (RuntimeException | LinkageError e) {
-          ended++;
+          ended += release ? 0 : 1;
           counters.failed.increment();
           warn("storing a captured event failed; it stays in the journal for the next open", e);
           continue;
         }
-        ended++;
+        ended += release ? 0 : 1;
+        Long start = runStarts.get(q.seq());
+        if (start != null) {
+          unsettled.get(q.event().event().sessionId()).add(start);
+        }
         if (w.event().event().hookType() == HookType.SESSION_END) {
           endQuietly(w.event());
         }
@@ -139,6 +182,7 @@ final class CaptureWorker {
       // a step of any event of the batch may have been cut off: none finishes in this lifetime
       Set<Long> seqs = new HashSet<>();
       batch.forEach(q -> seqs.add(q.seq()));
+      toolRuns.drop(seqs);
       unsettled.values().forEach(pending -> pending.removeAll(seqs));
       unsettled.values().removeIf(List::isEmpty);
       throw e;
@@ -160,9 +204,13 @@ final class CaptureWorker {
     String prompt =
         a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
     book.touch(a, prompt);
-    book.observationStored(session, a.observationId(), !w.duplicate());
+    if (w.notAdmitted() == null) {
+      book.observationStored(session, a.observationId(), !w.duplicate());
+    }
     unsettled.computeIfAbsent(session, k -> new ArrayList<>()).add(seq);
-    if (w.duplicate()) {
+    if (w.notAdmitted() != null) {
+      counters.notAdmitted.increment();
+    } else if (w.duplicate()) {
       counters.duplicatesProcessed.increment();
     } else {
       counters.stored(w.memory().scope(), session, w.memory().id());
@@ -198,8 +246,32 @@ final class CaptureWorker {
 
   /** Consolidates (if configured) and then records the session ended, summary and all at once. */
   private void end(String sessionId, SessionStatus status, Instant at) {
+    releaseToolStarts(sessionId);
     Session ending = book.ending(sessionId, status, at);
     book.end(ending, consolidateOnEnd ? consolidateLocked(ending) : null);
+  }
+
+  /**
+   * Stores the tool starts the ending session still holds, whose runs never ended, each as its own
+   * observation. A failure leaves them unfinished in the journal, for the next open.
+   */
+  private void releaseToolStarts(String sessionId) {
+    List<ToolRuns.Held> held = toolRuns.release(sessionId);
+    if (held.isEmpty()) {
+      return;
+    }
+    List<ObservationWriter.Written> written;
+    try {
+      written = writer.write(held.stream().map(ToolRuns.Held::event).toList(), book);
+    } catch (RuntimeException | LinkageError e) {
+      warn(
+          "storing the unended tool runs of " + sessionId + " failed; they stay in the journal", e);
+      return;
+    }
+    for (int i = 0; i < held.size(); i++) {
+      counters.notAdmitted.decrement(); // counted once, as what became of it now
+      done(held.get(i).seq(), written.get(i));
+    }
   }
 
   /** Clears what the sessions' records quote of their observations; see the pipeline. */

@@ -8,6 +8,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;
+import dev.memhook.core.internal.compress.NoiseAdmission;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
@@ -18,11 +19,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Stores a batch of accepted events as observations: compress each, build its memory under the id
- * its event determines, embed the batch in one call, and write it in one store call. Events whose
- * observation is already stored (a redelivery the pipeline recognised late, or a replay after a
- * crash) are not stored again but reported found stored, so storing is idempotent; the worker still
- * runs the session steps for them, which a crash may have cut off.
+ * Stores a batch of accepted events as observations: leave out what {@link NoiseAdmission} says is
+ * noise (stored as no memory; the worker still keeps it in its session), compress each other, build
+ * its memory under the id its event determines, embed the batch in one call, and write it in one
+ * store call. Events whose observation is already stored (a redelivery the pipeline recognised
+ * late, or a replay after a crash) are not stored again but reported found stored, so storing is
+ * idempotent; the worker still runs the session steps for them, which a crash may have cut off.
  *
  * <p>Each observation keeps its session's previous turn as context: the one this worker saw, or,
  * for a session another instance captured last (a shared session store), the latest stored
@@ -33,10 +35,17 @@ import java.util.Set;
  */
 final class ObservationWriter {
 
-  /** What became of one event of a batch. */
-  record Written(AcceptedEvent event, Observation observation, Memory memory) {
+  /**
+   * What became of one event of a batch: a memory stored, found stored ({@code memory} null), or
+   * not admitted as noise ({@code notAdmitted} says why; nothing stored).
+   */
+  record Written(
+      AcceptedEvent event,
+      Observation observation,
+      Memory memory,
+      NoiseAdmission.Rejection notAdmitted) {
     boolean duplicate() {
-      return memory == null;
+      return memory == null && notAdmitted == null;
     }
   }
 
@@ -70,11 +79,21 @@ final class ObservationWriter {
     for (AcceptedEvent a : batch) {
       Observation o = ObservationDrafts.observation(a);
       String session = o.sessionId();
+      NoiseAdmission.Rejection noise =
+          NoiseAdmission.rejection(o.hookType(), o.data()).orElse(null);
+      if (noise != null) {
+        // a question stays the context of the turn that answers it; other noise is no context
+        if (noise == NoiseAdmission.Rejection.QUESTION) {
+          book.setPreviousTurn(session, ObservationDrafts.turn(o));
+        }
+        out.add(new Written(a, o, null, noise));
+        continue;
+      }
       String context = book.previousTurn(session).orElseGet(() -> storedTurn(book, session));
       book.setPreviousTurn(session, ObservationDrafts.turn(o));
       if (stored.contains(a.observationId())
           || inBatch.putIfAbsent(a.observationId(), true) != null) {
-        out.add(new Written(a, o, null));
+        out.add(new Written(a, o, null, null));
         continue;
       }
       CompressedObservation c = compressor.compress(o);
@@ -82,7 +101,7 @@ final class ObservationWriter {
           intake.newMemory(
               ObservationDrafts.draft(o, c, context), a.observationId(), a.capturedAt());
       fresh.add(memory);
-      out.add(new Written(a, o, memory));
+      out.add(new Written(a, o, memory, null));
     }
     if (!fresh.isEmpty()) {
       List<String> texts = new ArrayList<>(fresh.size());

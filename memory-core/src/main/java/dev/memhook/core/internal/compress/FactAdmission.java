@@ -189,7 +189,12 @@ public final class FactAdmission {
     return true;
   }
 
-  private static String stripPunctuation(String word) {
+  /** Whether {@code word}, in lower case, is a command a command line opens with. */
+  static boolean isCommand(String word) {
+    return COMMANDS.contains(word);
+  }
+
+  static String stripPunctuation(String word) {
     int s = 0;
     int e = word.length();
     while (s < e && !Character.isLetterOrDigit(word.charAt(s)) && word.charAt(s) != '\'') {

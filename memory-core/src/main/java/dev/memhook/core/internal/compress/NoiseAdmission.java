@@ -1,0 +1,302 @@
+package dev.memhook.core.internal.compress;
+
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which accepted events become observations, the memories recall and the hook may offer: an event
+ * that is noise is still journaled and kept in its session (its times, and a prompt as the
+ * session's first prompt or as the context of the next stored turn), but stored as no memory.
+ *
+ * <ul>
+ *   <li><b>Scaffolding</b>: a session start or end that carries no message ("Session started in
+ *       shop", "SessionEnd"); the session record says when it began and ended.
+ *   <li><b>Acknowledgement</b>: a prompt or an answer made only of courtesy and acknowledgement
+ *       words, at most {@value #MAX_ACK_WORDS} of them, with no digit ("thanks, that's all for
+ *       now", "Done. Anything else?", "great, thank you!"). One content word keeps it ("thanks —
+ *       also, we use pnpm not npm").
+ *   <li><b>Tool narration</b>: an answer that only names the command it runs or ran ("Running git
+ *       status", "Ran `pnpm install`."): a narration verb, then a command line of at most {@value
+ *       #MAX_NARRATION_WORDS} words with no sentence after it; the tool's own event says more.
+ *   <li><b>Question</b>: a prompt each sentence of which is a question by {@link FactAdmission}
+ *       ("how do I add lodash?"). It stays the context of the next stored turn, so the answer is
+ *       found with it, but it is never recalled as if it answered a later question.
+ * </ul>
+ *
+ * A tool start whose end follows is not noise but half of one tool run; the capture worker pairs
+ * them ({@code ToolRuns}). Stateless and thread-safe; looks at the first {@link Wording#WINDOW}
+ * characters of a text.
+ */
+public final class NoiseAdmission {
+
+  /** Why an event is not stored as an observation. */
+  public enum Rejection {
+    SCAFFOLDING,
+    ACKNOWLEDGEMENT,
+    TOOL_NARRATION,
+    QUESTION
+  }
+
+  /** The most words an acknowledgement has: {@value}; a longer text says something. */
+  static final int MAX_ACK_WORDS = 16;
+
+  /** The most words of a narrated command line: {@value}. */
+  static final int MAX_NARRATION_WORDS = 8;
+
+  /** Words a courtesy or an acknowledgement is made of, and nothing else. */
+  private static final Set<String> COURTESY =
+      Set.of(
+          "thanks",
+          "thank",
+          "thx",
+          "ty",
+          "you",
+          "u",
+          "so",
+          "much",
+          "very",
+          "a",
+          "lot",
+          "cheers",
+          "ok",
+          "okay",
+          "k",
+          "kk",
+          "great",
+          "good",
+          "cool",
+          "nice",
+          "perfect",
+          "awesome",
+          "excellent",
+          "wonderful",
+          "fantastic",
+          "brilliant",
+          "sweet",
+          "fine",
+          "sounds",
+          "looks",
+          "seems",
+          "right",
+          "alright",
+          "all",
+          "sure",
+          "yes",
+          "yeah",
+          "yep",
+          "yup",
+          "no",
+          "nope",
+          "done",
+          "got",
+          "it",
+          "understood",
+          "noted",
+          "will",
+          "do",
+          "that",
+          "that's",
+          "thats",
+          "is",
+          "it's",
+          "this",
+          "for",
+          "now",
+          "anything",
+          "else",
+          "something",
+          "more",
+          "let",
+          "me",
+          "know",
+          "if",
+          "need",
+          "there",
+          "there's",
+          "any",
+          "other",
+          "questions",
+          "help",
+          "i",
+          "i'm",
+          "can",
+          "could",
+          "may",
+          "assist",
+          "with",
+          "further",
+          "glad",
+          "happy",
+          "to",
+          "hi",
+          "hello",
+          "hey",
+          "bye",
+          "goodbye",
+          "see",
+          "later",
+          "again",
+          "appreciate",
+          "appreciated",
+          "welcome",
+          "you're",
+          "problem",
+          "worries",
+          "np",
+          "please",
+          "wow",
+          "oh",
+          "well",
+          "then",
+          "we're",
+          "have",
+          "day",
+          "just",
+          "and",
+          "really",
+          "here");
+
+  /** How an answer narrating a tool run opens. */
+  private static final List<String> NARRATION =
+      List.of(
+          "let me run",
+          "i'll run",
+          "i will run",
+          "now running",
+          "now i'll run",
+          "i ran",
+          "i'm running",
+          "i am running",
+          "running",
+          "ran",
+          "executing",
+          "executed",
+          "invoking",
+          "calling");
+
+  /** Words that make a narrated command say why or where: then it says something. */
+  private static final Set<String> CONNECTIVES =
+      Set.of(
+          "to", "so", "because", "since", "and", "then", "which", "that", "for", "after", "before",
+          "while", "until", "in", "on", "with", "but", "again", "now");
+
+  private NoiseAdmission() {}
+
+  /** Why an event of {@code type} carrying {@code data} is noise, or empty if it is admitted. */
+  public static Optional<Rejection> rejection(HookType type, EventData data) {
+    return switch (type) {
+      case SESSION_START, SESSION_END ->
+          blank(data.message()) || acknowledgement(data.message())
+              ? Optional.of(Rejection.SCAFFOLDING)
+              : Optional.empty();
+      case PROMPT_SUBMIT -> {
+        String prompt = data.prompt();
+        if (blank(prompt)) {
+          yield Optional.empty();
+        }
+        if (acknowledgement(prompt)) {
+          yield Optional.of(Rejection.ACKNOWLEDGEMENT);
+        }
+        yield question(prompt) ? Optional.of(Rejection.QUESTION) : Optional.empty();
+      }
+      case AGENT_RESPONSE -> {
+        String message = data.message();
+        if (blank(message)) {
+          yield Optional.empty();
+        }
+        if (acknowledgement(message)) {
+          yield Optional.of(Rejection.ACKNOWLEDGEMENT);
+        }
+        yield narration(message) ? Optional.of(Rejection.TOOL_NARRATION) : Optional.empty();
+      }
+      default -> Optional.empty();
+    };
+  }
+
+  /** Whether {@code text} is made only of courtesy words, few of them, with no digit. */
+  static boolean acknowledgement(String text) {
+    String lower = lower(text);
+    List<String> words = words(lower);
+    if (words.isEmpty() || words.size() > MAX_ACK_WORDS) {
+      return false;
+    }
+    for (int i = 0; i < lower.length(); i++) {
+      char c = lower.charAt(i);
+      if (Character.isDigit(c) || c == '/' || c == '`' || c == '=' || c == '_' || c == '@') {
+        return false;
+      }
+    }
+    return words.stream().allMatch(COURTESY::contains);
+  }
+
+  /** Whether {@code text} is a narration verb and a bare command line, nothing more. */
+  static boolean narration(String text) {
+    String lower = TextCuts.flat(lower(text), Wording.WINDOW);
+    for (String opener : NARRATION) {
+      if (lower.startsWith(opener + " ")) {
+        String rest = lower.substring(opener.length() + 1).strip();
+        rest = rest.replaceAll("[.:…!]+$", "").strip();
+        boolean quoted = rest.startsWith("`") || rest.startsWith("\"") || rest.startsWith("'");
+        rest = rest.replace("`", " ").replace("\"", " ").strip();
+        if (rest.isEmpty() || rest.contains(". ") || rest.contains("\n")) {
+          return false;
+        }
+        String[] words = rest.split("\\s+");
+        if (words.length > MAX_NARRATION_WORDS || !(quoted || FactAdmission.isCommand(words[0]))) {
+          return false;
+        }
+        for (int i = 1; i < words.length; i++) {
+          if (CONNECTIVES.contains(FactAdmission.stripPunctuation(words[i]))) {
+            return false;
+          }
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether every sentence of {@code text} is a question. */
+  static boolean question(String text) {
+    List<String> sentences = TextCuts.sentences(text, Wording.WINDOW);
+    if (sentences.isEmpty()) {
+      return false;
+    }
+    for (String s : sentences) {
+      if (FactAdmission.rejection(s).orElse(null) != FactAdmission.Rejection.QUESTION) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String lower(String text) {
+    return text.strip().toLowerCase(Locale.ROOT).replace('’', '\'');
+  }
+
+  /** The words of {@code lower}: runs of letters and apostrophes. */
+  private static List<String> words(String lower) {
+    List<String> out = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    int end = Math.min(lower.length(), Wording.WINDOW);
+    for (int i = 0; i <= end; i++) {
+      char c = i < end ? lower.charAt(i) : ' ';
+      if (Character.isLetter(c) || (c == '\'' && w.length() > 0)) {
+        w.append(c);
+      } else if (w.length() > 0) {
+        out.add(w.toString());
+        w.setLength(0);
+      }
+    }
+    return out;
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}

@@ -1,0 +1,134 @@
+package dev.memhook.core.internal.compress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.core.internal.compress.NoiseAdmission.Rejection;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Which events are noise, kept in their session but stored as no memory, and why. */
+class NoiseAdmissionTest {
+
+  @Test
+  void sessionStartAndEnd_withoutAMessage_areScaffolding() {
+    assertEquals(
+        Optional.of(Rejection.SCAFFOLDING),
+        NoiseAdmission.rejection(HookType.SESSION_START, EventData.EMPTY));
+    assertEquals(
+        Optional.of(Rejection.SCAFFOLDING),
+        NoiseAdmission.rejection(HookType.SESSION_END, EventData.EMPTY));
+  }
+
+  @Test
+  void sessionEnd_withANoteThatSaysSomething_isAdmitted() {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(
+            HookType.SESSION_END,
+            EventData.message("Migrated the orders table; the old column is dropped next week.")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "thanks",
+        "thanks, that's all for now",
+        "ok",
+        "great, thank you!",
+        "Sounds good",
+        "Anything else?",
+        "Thank you so much, have a nice day!",
+        "yep, got it"
+      })
+  void userAcknowledgements_areNotAdmitted(String prompt) {
+    assertEquals(
+        Optional.of(Rejection.ACKNOWLEDGEMENT),
+        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Done. Anything else?",
+        "Let me know if you need anything else",
+        "Is there anything else I can help you with?",
+        "You're welcome!",
+        "Done."
+      })
+  void agentPleasantries_areNotAdmitted(String message) {
+    assertEquals(
+        Optional.of(Rejection.ACKNOWLEDGEMENT),
+        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Running git status",
+        "Ran git status",
+        "Running `pnpm install`...",
+        "Let me run mvn -q test",
+        "Executed ./gradlew build."
+      })
+  void toolNarration_thatOnlyNamesTheCommand_isNotAdmitted(String message) {
+    assertEquals(
+        Optional.of(Rejection.TOOL_NARRATION),
+        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "how do I add lodash?",
+        "What port does the staging database use?",
+        "Can you check the build? Why does it fail on CI?"
+      })
+  void bareQuestions_areNotAdmitted(String prompt) {
+    assertEquals(
+        Optional.of(Rejection.QUESTION),
+        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "thanks — also, we use pnpm not npm",
+        "we use pnpm not npm in this repo, remember that",
+        "ok, the staging database is on port 5433",
+        "The build fails on CI. Why?",
+        "thanks, that fixed the flaky OrderServiceTest",
+        "no, use tabs"
+      })
+  void promptsThatSaySomething_areAdmitted(String prompt) {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Done. The timeout is now 30 s in gateway.yml",
+        "Ran git status: two files are modified, gateway.yml and README.md.",
+        "Running the migration to add the orders index",
+        "Running git status to see what changed",
+        "Great, the cache was stale: clearing it fixed the test."
+      })
+  void answersThatSaySomething_areAdmitted(String message) {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @Test
+  void toolEvents_areNotJudgedByTheirText() {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(
+            HookType.POST_TOOL_USE, EventData.tool("Bash", "git status", "ok")));
+  }
+}
