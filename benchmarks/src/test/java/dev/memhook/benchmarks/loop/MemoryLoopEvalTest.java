@@ -1,0 +1,215 @@
+package dev.memhook.benchmarks.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memhook.benchmarks.loop.MemoryLoopEval.Mode;
+import dev.memhook.testkit.ModelReply;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory-loop harness: its metrics on outcomes built here (so a wrong metric fails), its
+ * scenario reader, the chat replay's scripting, and one run of the whole harness on a tiny file
+ * with the hashing embedder, checking the report's structure, never its hit rate.
+ */
+class MemoryLoopEvalTest {
+
+  private static final String TINY =
+      """
+      {"type":"session","scenario":"pm","session":"pm-1","project":"shop","events":[{"kind":"prompt","text":"we use pnpm not npm in this repo, remember that"},{"kind":"tool","tool":"Bash","input":{"command":"git status"},"output":"On branch main\\nnothing to commit, working tree clean\\n"},{"kind":"assistant","text":"Done. Anything else?"}]}
+      {"type":"probe","scenario":"pm","session":"pm-p1","project":"shop","prompt":"how do I add lodash to the project?","expect":["pnpm"],"category":"preference"}
+      {"type":"probe","scenario":"pm","session":"pm-p2","project":"shop","prompt":"what is a monad?","expect":[],"category":"off-topic"}
+      {"type":"session","scenario":"port","session":"port-1","project":"billing","events":[{"kind":"tool","tool":"Bash","input":{"command":"docker compose ps"},"output":"billing-db postgres:16 0.0.0.0:55432->5432/tcp\\n"},{"kind":"prompt","text":"thanks"}]}
+      {"type":"session","scenario":"port","session":"port-2","project":"billing","events":[{"kind":"prompt","text":"the staging db moved to port 6543"},{"kind":"assistant","text":"Noted."}]}
+      {"type":"probe","scenario":"port","session":"port-p1","project":"billing","prompt":"which port for staging?","expect":["6543"],"category":"Correction"}
+      """;
+
+  /** A probe the parse test adds to {@link #TINY}. */
+  private static final String TOOL_OUTPUT_PROBE =
+      "{\"type\":\"probe\",\"scenario\":\"port\",\"session\":\"port-p2\",\"project\":\"billing\","
+          + "\"prompt\":\"which port locally?\",\"expect\":[\"55432\"],\"category\":\"tool output\"}";
+
+  private static LoopData.Probe probe(String category, String... expect) {
+    return new LoopData.Probe("s", "p", "proj", "question?", List.of(expect), category);
+  }
+
+  private static ProbeOutcome outcome(LoopData.Probe probe, int chars, String... texts) {
+    List<ProbeOutcome.InjectedMemory> injected =
+        Arrays.stream(texts).map(t -> new ProbeOutcome.InjectedMemory("id", t)).toList();
+    return new ProbeOutcome(probe, injected, chars, List.of());
+  }
+
+  @Test
+  void metrics_countHitsCleanProbesIrrelevantMemoriesAndCharacters() {
+    List<ProbeOutcome> outcomes =
+        List.of(
+            // a hit, ignoring case, with one irrelevant memory beside it
+            outcome(probe("preference", "pnpm"), 300, "We use PNPM here", "git status ran"),
+            // a miss: something injected, none of it the fact
+            outcome(probe("preference", "pnpm"), 100, "Done. Anything else?"),
+            // a hit through the second expected string
+            outcome(probe("decision", "gRPC", "protobuf"), 200, "services speak protobuf"),
+            // off-topic and clean
+            outcome(probe("off-topic"), 0),
+            // off-topic, two memories injected: both irrelevant
+            outcome(probe("ignored for off-topic"), 500, "a", "b"));
+    LoopMetrics m = LoopMetrics.of("x", outcomes);
+
+    assertEquals(new LoopMetrics.Score(2, 1), m.categories().get("preference"));
+    assertEquals(new LoopMetrics.Score(1, 1), m.categories().get("decision"));
+    assertEquals(List.of("decision", "preference"), List.copyOf(m.categories().keySet()));
+    assertEquals(new LoopMetrics.Score(3, 2), m.onTopic());
+    assertEquals(2.0 / 3, m.onTopic().rate(), 1e-9);
+    assertEquals(2, m.offTopicProbes());
+    assertEquals(1, m.offTopicClean());
+    assertEquals(0.5, m.offTopicCleanRate(), 1e-9);
+    // irrelevant: 1 + 1 + 0 on-topic, 0 + 2 off-topic, over 5 probes
+    assertEquals(4.0 / 5, m.irrelevantPerProbe(), 1e-9);
+    assertEquals(2.0 / 3, m.irrelevantPerOnTopic(), 1e-9);
+    assertEquals(1.0, m.irrelevantPerOffTopic(), 1e-9);
+    // characters 0, 100, 200, 300, 500: median 200, p90 (nearest rank 5 of 5) 500
+    assertEquals(200, m.medianChars());
+    assertEquals(500, m.p90Chars());
+    assertEquals(0, m.failures());
+  }
+
+  @Test
+  void percentile_isNearestRank() {
+    int[] ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    assertEquals(5, LoopMetrics.percentile(ten, 50));
+    assertEquals(9, LoopMetrics.percentile(ten, 90));
+    assertEquals(0, LoopMetrics.percentile(new int[0], 50));
+  }
+
+  @Test
+  void parse_groupsByScenario_andCountsAProbeWithoutExpectationsAsOffTopic() {
+    LoopData data = LoopData.parse((TINY + TOOL_OUTPUT_PROBE).lines().toList());
+    assertEquals(2, data.scenarios().size());
+    LoopData.Scenario port = data.scenarios().get(1);
+    assertEquals(List.of("port-1", "port-2"), port.sessions().stream().map(s -> s.id()).toList());
+    LoopData.Probe offTopic = data.scenarios().get(0).probes().get(1);
+    assertTrue(offTopic.offTopic());
+    assertEquals(LoopData.OFF_TOPIC, offTopic.category());
+    // categories are normalised: lower case, spaces to dashes
+    assertEquals("correction", port.probes().get(0).category());
+    assertEquals("tool-output", port.probes().get(1).category());
+    LoopData.Tool tool = (LoopData.Tool) port.sessions().get(0).events().get(0);
+    assertEquals("docker compose ps", tool.input().path("command").asText());
+  }
+
+  @Test
+  void parse_rejectsMalformedLines_namingTheLine() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LoopData.parse(
+                    List.of(
+                        "",
+                        "{\"type\":\"probe\",\"scenario\":\"a\",\"session\":\"p\",\"project\":\"x\","
+                            + "\"prompt\":\"q\",\"category\":\"c\"}")));
+    assertTrue(e.getMessage().startsWith("line 2: "), e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            LoopData.parse(
+                List.of(
+                    "{\"type\":\"session\",\"scenario\":\"a\",\"session\":\"s\",\"project\":\"x\","
+                        + "\"events\":[{\"kind\":\"prompt\",\"text\":\"hi\"}]}",
+                    "{\"type\":\"probe\",\"scenario\":\"a\",\"session\":\"s\",\"project\":\"x\","
+                        + "\"prompt\":\"q\",\"expect\":[],\"category\":\"c\"}")),
+        "a probe asked in a replayed session");
+  }
+
+  @Test
+  void chatReplay_scriptsEachToolAsACall_andAnswersEventsBeforeTheFirstPrompt() {
+    LoopData.Session session =
+        LoopData.parse(TINY.lines().toList()).scenarios().get(1).sessions().get(0);
+    List<ChatReplay.Turn> turns = ChatReplay.turns(session);
+    // a tool before any prompt answers "continue"; the prompt after it starts a turn with nothing
+    assertEquals(2, turns.size());
+    assertEquals(ChatReplay.CONTINUE, turns.get(0).prompt());
+    assertEquals("thanks", turns.get(1).prompt());
+    Map<String, String> outputs = new HashMap<>();
+    List<ModelReply> replies = ChatReplay.replies(turns.get(0), outputs);
+    assertEquals(2, replies.size(), "one call, then the final (empty) reply");
+    String callId = replies.get(0).toolCalls().get(0).id();
+    assertEquals("billing-db postgres:16 0.0.0.0:55432->5432/tcp\n", outputs.get(callId));
+    assertTrue(replies.get(1).messages().isEmpty());
+  }
+
+  @Test
+  void hookReplay_postsClaudeCodePayloadsFromStartToEnd() {
+    LoopData.Session session =
+        LoopData.parse(TINY.lines().toList()).scenarios().get(0).sessions().get(0);
+    List<String> names =
+        HookReplay.payloads(session, Instant.parse("2026-01-05T10:00:00Z")).stream()
+            .map(p -> p.path("hook_event_name").asText())
+            .toList();
+    assertEquals(
+        List.of(
+            "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"),
+        names);
+    JsonNode post = HookReplay.payloads(session, Instant.EPOCH).get(3).path("tool_response");
+    assertTrue(post.path("stdout").asText().startsWith("On branch main"), post.toString());
+  }
+
+  @Test
+  void run_onATinyFile_reportsEveryModeWithTheFilesProbeCounts(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, TINY);
+    Path json = dir.resolve("report.json");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    MemoryLoopEval.Report report;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        PrintStream progress = new PrintStream(new ByteArrayOutputStream(), true)) {
+      report =
+          MemoryLoopEval.run(
+              MemoryLoopEval.Options.parse(
+                  "--scenarios", file.toString(), "--embedder", "hashing", "--examples", "2"),
+              out,
+              progress);
+    }
+    LoopReportJson.write(report, json);
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+
+    assertEquals(2, report.scenarios());
+    assertEquals(3, report.modes().size());
+    for (Mode mode : Mode.values()) {
+      LoopMetrics m = report.mode(mode).metrics();
+      assertEquals(1, m.categories().get("preference").probes(), mode.key);
+      assertEquals(1, m.categories().get("correction").probes(), mode.key);
+      assertEquals(Set.of("preference", "correction"), m.categories().keySet(), mode.key);
+      assertEquals(2, m.onTopic().probes(), mode.key);
+      assertEquals(1, m.offTopicProbes(), mode.key);
+      assertEquals(3, report.mode(mode).scored().size(), mode.key);
+      assertTrue(printed.contains("## " + mode.key + " ("), printed);
+    }
+    // every hook payload the replay builds is one capture accepts
+    MemoryLoopEval.ReplayStats hook = report.replays().get("hook");
+    assertEquals(3, hook.sessions());
+    assertEquals(0, hook.rejectedEvents(), hook.rejected().toString());
+    assertEquals(hook.posted(), hook.accepted());
+    assertTrue(hook.observations() > 0, "the replay stored something");
+    assertTrue(printed.contains("| **on-topic** | 2 |"), printed);
+    assertTrue(printed.contains("on-topic misses: the fact was"), printed);
+    JsonNode tree = HookReplay.JSON.readTree(json.toFile());
+    assertEquals(3, tree.path("modes").path("hook-cli").path("probes").size());
+    assertFalse(tree.path("modes").path("chat-chat").path("onTopic").isMissingNode());
+  }
+}
