@@ -41,7 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HookOwnConversationTest {
 
-  private static final String QUESTION = "How do we deploy the billing service to production?";
+  /**
+   * What the user says: a statement with its question, so capture stores it as an observation (a
+   * bare question is kept only as its session's context) and it matches itself perfectly.
+   */
+  private static final String QUESTION =
+      "I have to deploy the billing service to production tonight. How do we deploy it?";
 
   private static final List<String> RELEVANT =
       List.of(
