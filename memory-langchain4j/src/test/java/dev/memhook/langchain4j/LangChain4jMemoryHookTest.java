@@ -144,20 +144,23 @@ class LangChain4jMemoryHookTest {
       }
       assertTrue(memory.flush(Duration.ofMinutes(1)), "capture drained");
       List<String> captured = new ArrayList<>();
+      List<String> contexts = new ArrayList<>();
       memory.export(
           m -> {
             if (m.type() == MemoryType.OBSERVATION && "lc4j-capture".equals(m.sourceSession())) {
               captured.add(m.content());
+              contexts.add(m.context());
             }
           });
       for (String text :
-          List.of(
-              question,
-              fact,
-              "It resets nightly at 2am.",
-              "Noted: migrations wait until Monday.")) {
+          List.of(fact, "It resets nightly at 2am.", "Noted: migrations wait until Monday.")) {
         assertEquals(1, captured.stream().filter(text::equals).count(), text + " in " + captured);
       }
+      // a bare question is kept as its answer's context, never as an observation of its own
+      assertEquals(0, captured.stream().filter(question::equals).count(), captured.toString());
+      assertTrue(
+          contexts.get(captured.indexOf("It resets nightly at 2am.")).contains(question),
+          contexts.toString());
       assertFalse(
           captured.stream().anyMatch(c -> c.contains("get_memory")),
           "the injected pair is never captured: " + captured);
