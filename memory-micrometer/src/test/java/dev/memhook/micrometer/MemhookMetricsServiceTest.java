@@ -79,11 +79,14 @@ class MemhookMetricsServiceTest {
               .toolCall(
                   "get_memory", Map.of("ids", List.of(staging.id().value(), old.id().value())))
               .build(),
-          ModelReply.text("It is reset every night at 2am."));
-      chat.sendUser("when is the staging database reset?")
+          ModelReply.text("It is reset every night at 2am."),
+          ModelReply.text("The on-call engineer is paged for consumer lag."));
+      // statements with their questions: capture stores a bare question or a bare "ok" only in
+      // its session, never as an observation
+      chat.sendUser("I need fresh staging data. When is the staging database reset?")
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
-      chat.sendUser("who is paged for kafka consumer lag alerts?")
+      chat.sendUser("Lag alerts fired twice tonight. Who is paged for kafka consumer lag alerts?")
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       assertTrue(memory.flush(GENEROUS));
