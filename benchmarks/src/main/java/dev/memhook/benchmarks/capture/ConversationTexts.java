@@ -46,7 +46,9 @@ final class ConversationTexts {
       "The " + lowerFirst(words.noun()) + " totals look wrong on the staging report since Monday."
     };
     StringBuilder sb = new StringBuilder(sentences[0]);
-    int more = random.nextInt(3);
+    // at least one sentence after the question: a prompt that is only a question is kept as its
+    // session's context, not stored, and every event here must be stored and found by its word
+    int more = 1 + random.nextInt(2);
     for (int s = 0; s < more; s++) {
       sb.append(' ').append(sentences[1 + random.nextInt(sentences.length - 1)]);
     }
