@@ -39,6 +39,12 @@ final class PatternRule implements Rule {
     int next(String text, int from);
   }
 
+  /**
+   * The most letters and digits a name glued to a credential's prefix may have ({@code
+   * passwordghp_…}); a longer run before the prefix is another token's body.
+   */
+  private static final int MAX_GLUED_HEAD = 12;
+
   private final String kind;
   private final Pattern pattern;
   private final Starts starts;
@@ -78,9 +84,12 @@ final class PatternRule implements Rule {
    *
    * <p>A trigger glued to the token before it is tried like any other. After {@code _} or {@code -}
    * ({@code token_ghp_…}, {@code key-sk-ant-…}) what it matched is redacted as it would be
-   * anywhere. After an ASCII letter or digit it is redacted only if the redacted stretch after the
-   * trigger {@linkplain TokenShape#looksRandom looks random}: a credential glued to a name is still
-   * a credential, while a word that happens to end in a prefix ({@code task-runner-…}) is not one.
+   * anywhere. After an ASCII letter or digit it is redacted only if at most {@value
+   * #MAX_GLUED_HEAD} letters and digits run up to the trigger (more is another token's body, such
+   * as a random key that holds {@code AIza} by chance, which that token's own rule redacts whole)
+   * and the redacted stretch after the trigger {@linkplain TokenShape#looksRandom looks random}: a
+   * credential glued to a name is still a credential, while a word that happens to end in a prefix
+   * ({@code task-runner-…}) is not one.
    *
    * <p>{@code skipOnMiss}, when not empty, lists the characters of the run the pattern reads
    * without a bound before it can fail (a JWT's first segment before its dot): after a miss the
@@ -242,6 +251,9 @@ final class PatternRule implements Rule {
       }
       from = m.end();
       if (at > 0 && isLetterOrDigit(text.charAt(at - 1))) {
+        if (insideLongRun(text, at)) {
+          continue; // the body of a longer token, another credential's, not a name before a prefix
+        }
         Edits one = new Edits();
         redact.redact(m, text, one);
         // the trigger's own letters say nothing about whether what follows it is random
@@ -261,6 +273,21 @@ final class PatternRule implements Rule {
       end++;
     }
     return end;
+  }
+
+  /**
+   * Whether more than {@link #MAX_GLUED_HEAD} letters and digits run up to {@code at}: a prefix
+   * that deep inside a token is part of that token's body (a random key holding {@code AIza} by
+   * chance), not a credential glued to a name. Reads at most that many characters back.
+   */
+  private static boolean insideLongRun(String text, int at) {
+    int head = 0;
+    for (int i = at - 1; i >= 0 && isLetterOrDigit(text.charAt(i)); i--) {
+      if (++head > MAX_GLUED_HEAD) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isLetterOrDigit(char c) {

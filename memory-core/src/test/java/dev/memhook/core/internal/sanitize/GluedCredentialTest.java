@@ -151,6 +151,18 @@ class GluedCredentialTest {
   }
 
   @Test
+  void aPrefixInsideAnotherCredentialsRandomBody_leavesThatCredentialWhole() {
+    // found by CredentialGeneratorTest: "AIza" and 35 more characters inside a service-account
+    // key was redacted as a Google key first, which cut the OpenAI key in two and left its tail
+    String key =
+        "sk-svcacct-kM0MCACLEPg7eZwH6l361FhAIza5JL8K5SWoNsCSXFIKmUDS5_eXvcUaq_XgQSdbYfZUuaxbG8bxdD43"
+            + "OpaJwm2eCAR0ui4AbkZrcSvKYL-";
+    assertEquals(
+        "{\"openai_api_key\":\"[redacted:openai-key]\"}",
+        Sanitizer.defaults().sanitize("{\"openai_api_key\":\"" + key + "\"}"));
+  }
+
+  @Test
   void wordsThatEndInAKeyPrefix_stayWhenWhatFollowsIsWords() {
     Sanitizer sanitizer = Sanitizer.defaults();
     for (String text :
