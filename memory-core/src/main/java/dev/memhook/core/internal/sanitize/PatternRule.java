@@ -243,6 +243,7 @@ final class PatternRule implements Rule {
     m.useTransparentBounds(true).useAnchoringBounds(false);
     Triggers candidates = new Triggers(scanned, triggers);
     int from = 0;
+    int redactedTo = 0;
     for (int at = candidates.next(from); at >= 0; at = candidates.next(from)) {
       m.region(at, text.length());
       if (!m.lookingAt() || m.end() <= at) {
@@ -250,8 +251,9 @@ final class PatternRule implements Rule {
         continue;
       }
       from = m.end();
-      if (at > 0 && isLetterOrDigit(text.charAt(at - 1))) {
-        if (insideLongRun(text, at)) {
+      // a redaction of this rule just before the trigger ends the token there, as its marker will
+      if (at > redactedTo && isLetterOrDigit(text.charAt(at - 1))) {
+        if (insideLongRun(text, at, redactedTo)) {
           continue; // the body of a longer token, another credential's, not a name before a prefix
         }
         Edits one = new Edits();
@@ -263,6 +265,7 @@ final class PatternRule implements Rule {
         }
       }
       redact.redact(m, text, edits);
+      redactedTo = m.end();
     }
   }
 
@@ -278,11 +281,12 @@ final class PatternRule implements Rule {
   /**
    * Whether more than {@link #MAX_GLUED_HEAD} letters and digits run up to {@code at}: a prefix
    * that deep inside a token is part of that token's body (a random key holding {@code AIza} by
-   * chance), not a credential glued to a name. Reads at most that many characters back.
+   * chance), not a credential glued to a name. The run starts after {@code floor}, where this
+   * rule's last redaction ends. Reads at most that many characters back.
    */
-  private static boolean insideLongRun(String text, int at) {
+  private static boolean insideLongRun(String text, int at, int floor) {
     int head = 0;
-    for (int i = at - 1; i >= 0 && isLetterOrDigit(text.charAt(i)); i--) {
+    for (int i = at - 1; i >= floor && isLetterOrDigit(text.charAt(i)); i--) {
       if (++head > MAX_GLUED_HEAD) {
         return true;
       }
