@@ -6,7 +6,7 @@ public enum MemoryType {
   PATTERN,
   /** What a user or a team prefers. */
   PREFERENCE,
-  /** A structural decision and its reasons. */
+  /** A structural decision about a system's design and its reasons. */
   ARCHITECTURE,
   /** A defect, its symptom and its fix. */
   BUG,
@@ -15,5 +15,11 @@ public enum MemoryType {
   /** A stated fact. */
   FACT,
   /** Something that was seen or said, not yet distilled; the default for captured turns. */
-  OBSERVATION
+  OBSERVATION,
+  /**
+   * A choice a user or a team made and stands by ("we chose Koin over Hilt", "API versions go in
+   * the path"), with its reasons when they were given. Declared after the original types so the
+   * ordinal of every earlier type is unchanged.
+   */
+  DECISION
 }
