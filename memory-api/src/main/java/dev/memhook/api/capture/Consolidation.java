@@ -8,7 +8,10 @@ import java.util.Objects;
 /**
  * One durable memory a {@link dev.memhook.api.capture.Consolidator} distils from a session's
  * observations. The service stores it as a new memory, or as a new version of a near-duplicate it
- * already holds, linked to the observations it came from.
+ * already holds, linked to the observations it came from. A {@linkplain #corrects() correction} is
+ * stored as a new version of the memory of its scope it corrects, when the service finds one (the
+ * same type family and the closest wording about the same subject), so the old statement is no
+ * longer recalled or offered; otherwise it is stored as a new memory.
  *
  * <p>Immutable and thread-safe; lists are copied; nothing is null.
  *
@@ -19,6 +22,8 @@ import java.util.Objects;
  * @param files file paths it is about
  * @param importance how much it matters, 0 to 1
  * @param sources the observations it was distilled from
+ * @param corrects whether it says that something the scope knew is no longer so ("we moved the
+ *     staging database to port 6543", "actually, releases go out on Tuesdays now")
  */
 public record Consolidation(
     MemoryType type,
@@ -27,7 +32,8 @@ public record Consolidation(
     List<String> concepts,
     List<String> files,
     double importance,
-    List<MemoryId> sources) {
+    List<MemoryId> sources,
+    boolean corrects) {
 
   /** Copies the lists and requires every component. */
   public Consolidation {
@@ -40,5 +46,17 @@ public record Consolidation(
     concepts = List.copyOf(concepts);
     files = List.copyOf(files);
     sources = List.copyOf(sources);
+  }
+
+  /** A consolidation that corrects nothing: a new statement, or a refinement of a held one. */
+  public Consolidation(
+      MemoryType type,
+      String title,
+      String content,
+      List<String> concepts,
+      List<String> files,
+      double importance,
+      List<MemoryId> sources) {
+    this(type, title, content, concepts, files, importance, sources, false);
   }
 }

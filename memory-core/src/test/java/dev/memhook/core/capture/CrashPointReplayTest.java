@@ -287,7 +287,7 @@ class CrashPointReplayTest {
       assertTrue(replayed.summary().contains("3 observations"), replayed.summary());
       assertEquals(
           List.of(
-              "ARCHITECTURE " + DECISION + " <- " + DECISION,
+              "DECISION " + DECISION + " <- " + DECISION,
               "PREFERENCE " + PREFERENCE + " <- " + PREFERENCE),
           replayed.consolidated());
       assertEquals(expected, replayed);

@@ -11,6 +11,7 @@ import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.core.internal.compress.Corrections;
 import dev.memhook.core.internal.compress.HeuristicConsolidator;
 import dev.memhook.core.internal.compress.NearDuplicates;
 import java.time.Instant;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * attribute; a new version keeps the sources of the version it supersedes, so a memory refined over
  * many sessions still links to each. The ids are kept within the attribute value limit: when they
  * do not all fit, the newest are kept and {@value #SOURCES_TRUNCATED} says older ones were left
- * out.
+ * out. A consolidation that {@linkplain Consolidation#corrects() corrects} what the scope knew
+ * becomes a new version of the memory it corrects ({@link Corrections}), so the old statement is
+ * superseded: no longer recalled, offered or fetched as latest.
  *
  * <p>Used by one thread at a time (under the pipeline's processing lock).
  */
@@ -134,6 +137,9 @@ final class SessionConsolidation {
             .max(Comparator.naturalOrder())
             .orElse(session.lastEventAt());
     Optional<Memory> twin = nearDuplicate(session.scope(), c);
+    if (twin.isEmpty() && c.corrects()) {
+      twin = corrected(session.scope(), c);
+    }
     if (twin.isPresent() && twin.get().content().strip().equals(c.content().strip())) {
       return false; // already held as it is: a new version would say nothing new
     }
@@ -181,6 +187,26 @@ final class SessionConsolidation {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The memory {@code c}, a correction, replaces: {@link Corrections#target} among the scope's best
+   * text matches for it, best first.
+   */
+  private Optional<Memory> corrected(Scope scope, Consolidation c) {
+    List<MemoryId> ids = new ArrayList<>();
+    for (StoreHit hit : store.searchText(scope, c.content(), DUPLICATE_CANDIDATES).hits()) {
+      ids.add(hit.id());
+    }
+    Map<MemoryId, Memory> found = store.getAll(ids);
+    List<Memory> ranked = new ArrayList<>();
+    for (MemoryId id : ids) {
+      Memory m = found.get(id);
+      if (m != null) {
+        ranked.add(m);
+      }
+    }
+    return Corrections.target(c.content(), ranked);
   }
 
   /**

@@ -21,23 +21,24 @@ import java.util.Set;
  * The local consolidator: distils a session's observations with plain rules.
  *
  * <ul>
- *   <li><b>PREFERENCE</b>: a sentence of the user's stating a preference ("I prefer", "always use",
- *       "never", "please use", "X instead of Y").
- *   <li><b>ARCHITECTURE</b>: a sentence of the user's or the agent's stating a decision ("we
- *       decided", "let's go with", "the design is").
- *   <li><b>PATTERN</b>: a sentence of the user's or the agent's stating something that recurs
- *       ("whenever the schema changes, we regenerate the client", "every time the cache is
- *       cleared…", "by convention…", "we always…"), not addressed to "you" ("whenever you are
- *       ready" is an offer). A repeated command within one session is not taken for one: a session
- *       reruns its tests as a matter of course, and the consolidator sees one session at a time.
+ *   <li><b>What the user stated</b>: every standing statement of a user's message, found and typed
+ *       by {@link Statements} (a preference, a decision, a convention as PATTERN, a workflow, or a
+ *       fact about the project, its environment or the user), at most {@value #MAX_STATEMENTS} a
+ *       session, with what it names ({@link Statements#subjects}) as concepts. A statement worded
+ *       as a change is marked a {@linkplain Consolidation#corrects() correction}; when it corrects
+ *       a statement of the same session, only the correction is kept.
+ *   <li><b>What the agent found</b>: a sentence of the agent's stating a decision ("we decided",
+ *       "let's go with") as DECISION, a pattern ("whenever the schema changes, we regenerate the
+ *       client", not addressed to "you") as PATTERN, a finding ("it turns out the cache was stale")
+ *       as FACT; at most {@value #MAX_FACTS} patterns and facts a session. A repeated command
+ *       within one session is not taken for a pattern: a session reruns its tests as a matter of
+ *       course, and the consolidator sees one session at a time.
  *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
  *       related to it (a shared file, a shared specific concept, or the same command): symptom, the
- *       edits in between as the fix, and the passing run; its sources are the failure, the edits
- *       and the passing run.
+ *       agent's explanation in between (cause and fix in its words, up to {@value #MAX_EXPLANATION}
+ *       characters), the edits in between, and the passing run; its sources are the failure, the
+ *       explanation, the edits and the passing run.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
- *   <li><b>FACT</b>: a statement of the user's ("the API is versioned by header"), or a finding of
- *       the agent's ("it turns out the cache was stale"); at most {@value #MAX_FACTS} facts and
- *       patterns together a session.
  * </ul>
  *
  * Every sentence kept passes {@link FactAdmission}. Consolidations that are {@link NearDuplicates}
@@ -48,61 +49,16 @@ import java.util.Set;
  */
 public final class HeuristicConsolidator implements Consolidator {
 
-  /** The most facts and patterns one session yields, together. */
+  /** The most facts and patterns one session's agent answers yield, together. */
   static final int MAX_FACTS = 10;
 
+  /** The most characters of the agent's explanation a bug keeps. */
+  static final int MAX_EXPLANATION = 800;
+
+  /** The most statements one session's user messages yield. */
+  static final int MAX_STATEMENTS = 20;
+
   private static final int MAX_CONCEPTS = SyntheticCompressor.MAX_CONCEPTS;
-
-  /** Words an instruction opens with; an instruction is not a fact. */
-  private static final Set<String> IMPERATIVES =
-      Set.of(
-          "fix",
-          "add",
-          "make",
-          "create",
-          "update",
-          "remove",
-          "implement",
-          "write",
-          "run",
-          "change",
-          "refactor",
-          "rename",
-          "move",
-          "delete",
-          "check",
-          "look",
-          "find",
-          "show",
-          "explain",
-          "help",
-          "please",
-          "try",
-          "use",
-          "test",
-          "build",
-          "open",
-          "read",
-          "edit",
-          "debug");
-
-  private static final List<String> FACT_MARKERS =
-      List.of(
-          " is ",
-          " are ",
-          " uses ",
-          " runs ",
-          " requires ",
-          " needs ",
-          " must ",
-          " lives in ",
-          " lives under ",
-          " depends on ",
-          " contains ",
-          " was ",
-          " were ",
-          " has ",
-          " have ");
 
   @Override
   public List<Consolidation> consolidate(Session session, List<Memory> observations) {
@@ -132,9 +88,28 @@ public final class HeuristicConsolidator implements Consolidator {
 
   private static void statements(List<ObservationView> views, List<Consolidation> out) {
     int facts = 0;
+    int stated = 0;
     for (ObservationView v : views) {
-      boolean user = v.hookType() == HookType.PROMPT_SUBMIT;
-      if (!user && v.hookType() != HookType.AGENT_RESPONSE) {
+      if (v.hookType() == HookType.PROMPT_SUBMIT) {
+        for (Statements.Statement st : Statements.of(v.said())) {
+          if (stated++ >= MAX_STATEMENTS) {
+            break;
+          }
+          String content = TextCuts.asSentence(TextCuts.atWord(st.text(), 2_000));
+          add(
+              out,
+              st.type(),
+              titlePrefix(st.type()),
+              content,
+              importance(st.type()),
+              List.of(v),
+              content,
+              st.correction(),
+              Statements.subjects(st.text()));
+        }
+        continue;
+      }
+      if (v.hookType() != HookType.AGENT_RESPONSE) {
         continue;
       }
       for (String s : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
@@ -142,34 +117,42 @@ public final class HeuristicConsolidator implements Consolidator {
           continue;
         }
         String content = TextCuts.asSentence(TextCuts.atWord(s, 2_000));
-        if (user && Wording.preference(s)) {
-          add(out, MemoryType.PREFERENCE, "Preference: ", content, 0.8, List.of(v));
-        } else if (Wording.decision(s)) {
-          add(out, MemoryType.ARCHITECTURE, "Decision: ", content, 0.75, List.of(v));
+        if (Wording.decision(s)) {
+          add(out, MemoryType.DECISION, "Decision: ", content, 0.75, List.of(v));
         } else if (facts < MAX_FACTS && Wording.pattern(s)) {
           facts++;
           add(out, MemoryType.PATTERN, "Pattern: ", content, 0.65, List.of(v));
-        } else if (facts < MAX_FACTS && (user ? statesFact(s) : Wording.discovery(s))) {
+        } else if (facts < MAX_FACTS && Wording.discovery(s)) {
           facts++;
-          add(out, MemoryType.FACT, "Fact: ", content, user ? 0.55 : 0.6, List.of(v));
+          add(out, MemoryType.FACT, "Fact: ", content, 0.6, List.of(v));
         }
       }
     }
   }
 
-  private static boolean statesFact(String sentence) {
-    String lower = " " + TextCuts.head(sentence, Wording.WINDOW).toLowerCase(Locale.ROOT) + " ";
-    int firstEnd = lower.indexOf(' ', 1);
-    String first = lower.substring(1, firstEnd < 0 ? lower.length() : firstEnd).replace(",", "");
-    if (IMPERATIVES.contains(first)) {
-      return false;
-    }
-    for (String marker : FACT_MARKERS) {
-      if (lower.contains(marker)) {
-        return true;
-      }
-    }
-    return false;
+  /** The title's opening word for a user's statement of {@code type}. */
+  private static String titlePrefix(MemoryType type) {
+    return switch (type) {
+      case PREFERENCE -> "Preference: ";
+      case DECISION, ARCHITECTURE -> "Decision: ";
+      case PATTERN -> "Convention: ";
+      case WORKFLOW -> "Workflow: ";
+      default -> "Fact: ";
+    };
+  }
+
+  /**
+   * How much a user's statement of {@code type} matters: what the user asked for or decided
+   * outranks a convention, a convention a procedure, and a procedure a plain fact.
+   */
+  private static double importance(MemoryType type) {
+    return switch (type) {
+      case PREFERENCE -> 0.8;
+      case DECISION, ARCHITECTURE -> 0.8;
+      case PATTERN -> 0.75;
+      case WORKFLOW -> 0.7;
+      default -> 0.65;
+    };
   }
 
   private static void bugs(List<ObservationView> views, List<Consolidation> out) {
@@ -191,6 +174,7 @@ public final class HeuristicConsolidator implements Consolidator {
       List<ObservationView> sources = new ArrayList<>();
       sources.add(failure);
       List<String> edited = new ArrayList<>();
+      StringBuilder explained = new StringBuilder();
       for (int k = i + 1; k < fix; k++) {
         ObservationView v = views.get(k);
         if (v.failed() && related(failure, v)) {
@@ -199,6 +183,26 @@ public final class HeuristicConsolidator implements Consolidator {
         } else if (v.kind() == ObservationKind.FILE_EDIT) {
           sources.add(v);
           edited.addAll(v.memory().files());
+        } else if (v.hookType() == HookType.AGENT_RESPONSE
+            && explained.length() < MAX_EXPLANATION) {
+          // what the agent found and changed between the failure and the passing run: the cause
+          // and the fix in its words, which a later "what broke it last time?" asks for
+          for (String sentence : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
+            if (FactAdmission.rejection(sentence)
+                    .filter(
+                        r ->
+                            r != FactAdmission.Rejection.SCAFFOLDING
+                                || sentence.toLowerCase(Locale.ROOT).startsWith("found"))
+                    .isEmpty()
+                && explained.length() < MAX_EXPLANATION) {
+              explained
+                  .append(explained.length() == 0 ? "" : " ")
+                  .append(TextCuts.asSentence(sentence));
+            }
+          }
+          if (explained.length() > 0 && !sources.contains(v)) {
+            sources.add(v);
+          }
         }
       }
       ObservationView passed = views.get(fix);
@@ -207,6 +211,9 @@ public final class HeuristicConsolidator implements Consolidator {
       String content =
           "Symptom: "
               + TextCuts.asSentence(symptom)
+              + (explained.length() == 0
+                  ? ""
+                  : " Cause and fix: " + TextCuts.atWord(explained.toString(), MAX_EXPLANATION))
               + (edited.isEmpty()
                   ? ""
                   : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".")
@@ -316,8 +323,26 @@ public final class HeuristicConsolidator implements Consolidator {
       double importance,
       List<ObservationView> sources,
       String titleText) {
+    add(out, type, titlePrefix, content, importance, sources, titleText, false, List.of());
+  }
+
+  /**
+   * Adds a consolidation to {@code out}: merged into an earlier near-duplicate of the same type,
+   * or, for a correction, in place of an earlier statement of this session about the same subject
+   * (the session said it, then corrected it: only the correction stands).
+   */
+  private static void add(
+      List<Consolidation> out,
+      MemoryType type,
+      String titlePrefix,
+      String content,
+      double importance,
+      List<ObservationView> sources,
+      String titleText,
+      boolean corrects,
+      List<String> subjects) {
     Set<MemoryId> ids = new LinkedHashSet<>();
-    Set<String> concepts = new LinkedHashSet<>();
+    Set<String> concepts = new LinkedHashSet<>(subjects);
     Set<String> files = new LinkedHashSet<>();
     for (ObservationView v : sources) {
       ids.add(v.memory().id());
@@ -325,6 +350,19 @@ public final class HeuristicConsolidator implements Consolidator {
       files.addAll(v.memory().files());
     }
     String body = TextCuts.atWord(content, MemoryDraft.MAX_CONTENT);
+    boolean correctsHeld = corrects;
+    if (corrects) {
+      for (int i = out.size() - 1; i >= 0; i--) {
+        Consolidation earlier = out.get(i);
+        if (Corrections.standing(earlier.type())
+            && earlier.type() != MemoryType.WORKFLOW
+            && Corrections.sameSubject(earlier.content(), body)) {
+          out.remove(i);
+          correctsHeld = false; // what it corrects was said in this session, not held before
+          break;
+        }
+      }
+    }
     for (int i = 0; i < out.size(); i++) {
       Consolidation earlier = out.get(i);
       if (earlier.type() == type && NearDuplicates.nearDuplicate(earlier.content(), body)) {
@@ -345,7 +383,8 @@ public final class HeuristicConsolidator implements Consolidator {
             limit(concepts, MAX_CONCEPTS),
             limit(files, MemoryDraft.MAX_FILES),
             importance,
-            List.copyOf(ids)));
+            List.copyOf(ids),
+            correctsHeld));
   }
 
   private static Consolidation merged(
@@ -361,7 +400,8 @@ public final class HeuristicConsolidator implements Consolidator {
         limit(c, MAX_CONCEPTS),
         limit(f, MemoryDraft.MAX_FILES),
         earlier.importance(),
-        List.copyOf(ids));
+        List.copyOf(ids),
+        earlier.corrects());
   }
 
   private static List<String> limit(Set<String> values, int max) {

@@ -82,7 +82,7 @@ class SessionReplayCrashTest {
         assertTrue(replayed.summary().contains("3 observations"), replayed.summary());
         assertEquals(
             List.of(
-                "ARCHITECTURE " + DECISION + " <- " + DECISION,
+                "DECISION " + DECISION + " <- " + DECISION,
                 "PREFERENCE " + PREFERENCE + " <- " + PREFERENCE),
             replayed.consolidated());
       } else {

@@ -79,7 +79,7 @@ class HeuristicConsolidatorTest {
     assertEquals("Preference: I prefer tabs over spaces", preferences.get(0).title());
     assertEquals(List.of("p1"), ids(preferences.get(0)));
 
-    List<Consolidation> decisions = ofType(all, MemoryType.ARCHITECTURE);
+    List<Consolidation> decisions = ofType(all, MemoryType.DECISION);
     assertEquals(1, decisions.size(), all.toString());
     assertEquals("We decided to keep the parser hand-written.", decisions.get(0).content());
     assertEquals(List.of("p2"), ids(decisions.get(0)));
@@ -139,13 +139,16 @@ class HeuristicConsolidatorTest {
         List.of(List.of("p1"), List.of("p1"), List.of("a1")),
         patterns.stream().map(HeuristicConsolidatorTest::ids).toList());
     assertEquals(
-        "Pattern: Whenever we change the schema, we regenerate the API client with make gen",
+        "Convention: Whenever we change the schema, we regenerate the API client with make gen",
         patterns.get(0).title());
+    assertEquals(
+        "Pattern: Every time the cache is cleared, Gradle downloads all dependencies again",
+        patterns.get(2).title());
   }
 
   @Test
-  void habitualWords_addressedToYou_askedOrPreferred_areNoPattern() {
-    List<Memory> notPatterns =
+  void habitualWords_askedOrOfferedByTheAgent_areNoPattern_butAUsersStandingRulesAre() {
+    List<Memory> turns =
         List.of(
             stored(
                 prompt(
@@ -159,12 +162,18 @@ class HeuristicConsolidatorTest {
                     EventData.message(
                         "Whenever you are ready, I can run the whole test suite again."))));
 
-    List<Consolidation> all = consolidate(notPatterns);
+    List<Consolidation> all = consolidate(turns);
 
-    assertEquals(List.of(), ofType(all, MemoryType.PATTERN), all.toString());
+    // the user's rules stand for every later session; the question and the agent's offer do not
     assertEquals(
-        List.of("We always use tabs in Java files."),
-        ofType(all, MemoryType.PREFERENCE).stream().map(Consolidation::content).toList());
+        List.of(
+            "Every time you change the schema, regenerate the client.",
+            "We always use tabs in Java files."),
+        all.stream().map(Consolidation::content).toList(),
+        all.toString());
+    assertEquals(
+        List.of(List.of("p1"), List.of("p1")),
+        all.stream().map(HeuristicConsolidatorTest::ids).toList());
   }
 
   @Test

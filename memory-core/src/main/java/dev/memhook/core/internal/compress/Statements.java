@@ -1,0 +1,596 @@
+package dev.memhook.core.internal.compress;
+
+import dev.memhook.api.MemoryType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the standing statements in what a user said: the preferences, decisions, conventions,
+ * workflows and facts a later session should know, however they were worded, and tells them from
+ * the requests, questions, problem reports and courtesies around them.
+ *
+ * <p>How a message is read:
+ *
+ * <ol>
+ *   <li><b>Clauses.</b> The message is cut into sentences, and each sentence again where one
+ *       message carries two things: at an aside's opener ("Anyway,", "Oh and btw,", "Also,",
+ *       "Now,"), and around a parenthesised aside ("(FYI …)"). A lead-in that only announces a
+ *       statement ("remember that", "FYI", "Quick note before we start:", "heads up") is removed;
+ *       one that announces a correction ("correction:", "actually", "scratch that", "update:")
+ *       marks it.
+ *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
+ *       not. A request is not: a clause that opens with a verb telling the agent what to do now
+ *       ("add…", "can you…", "please fix…"), unless it says it holds beyond this task (always,
+ *       never, every, from now on, whenever, by default…) or opens with a negation ("don't…",
+ *       "never…"), which makes it a standing instruction. A report of a problem (fails, error,
+ *       slow, broken, typo…) is not: the bug's consolidation keeps it with its fix. Everything else
+ *       that is declarative is a standing statement; a lead-in that asks to remember makes any
+ *       admitted clause one.
+ *   <li><b>Type</b>, from the wording, first match wins: a first-person liking or an instruction
+ *       about how to work is a {@link MemoryType#PREFERENCE}; a choice made ("decided", "agreed",
+ *       "settled on", "chose", "going with", "is out") a {@link MemoryType#DECISION}; a procedure
+ *       ("to release, …", "before merging, …", "for a hotfix, …") a {@link MemoryType#WORKFLOW}; a
+ *       team's rule ("our convention", "we keep", "always", "never", "every") a {@link
+ *       MemoryType#PATTERN}; anything else (environment, ownership, personal facts) a {@link
+ *       MemoryType#FACT}.
+ *   <li><b>Correction.</b> A statement marked by its lead-in, or worded as a change ("moved to",
+ *       "switched", "replaced", "no longer", "now", "anymore", "is gone") corrects what the scope
+ *       knew about its subject; the caller replaces that memory with it.
+ * </ol>
+ *
+ * <p>Plain phrase rules, cheap and predictable; they read words any user would use, not one data
+ * set's phrasings. Stateless and thread-safe.
+ */
+final class Statements {
+
+  /** One standing statement: its type, its text without lead-ins, and whether it corrects. */
+  record Statement(MemoryType type, String text, boolean correction) {}
+
+  /** Openers of an aside inside one sentence: what follows is a separate clause. */
+  private static final Pattern ASIDE =
+      Pattern.compile(
+          "(?i)(?<=\\S)\\s+(?:anyway|oh,? and btw|oh,? and by the way|btw|by the way|also|and also"
+              + "|now|oh and|ps)\\s*[,:]\\s+");
+
+  /** A parenthesised aside, "(FYI …)", taken as a clause of its own. */
+  private static final Pattern PAREN = Pattern.compile("(?i)\\(((?:fyi|note|btw|ps)\\b.+?)\\)");
+
+  /** Lead-ins that announce a statement; removed, and they make the clause one to keep. */
+  private static final Pattern ANNOUNCE =
+      Pattern.compile(
+          "(?i)^(?:(?:quick|small|one|a) note(?: before we start)?\\s*[:,-]?|note that|fyi\\s*[:,-]?"
+              + "|heads up\\s*[:,-]?|just so you know\\s*[:,-]?|for the record\\s*[:,-]?"
+              + "|(?:please\\s+)?(?:remember|keep in mind|don't forget|do not forget|note)"
+              + "(?:\\s+that)?\\s*[:,-]?|for future reference\\s*[:,-]?|important\\s*[:,-]?"
+              + "|(?:oh,? )?and\\s+|(?:also|anyway|now|btw|by the way|oh and btw|ps)\\s*[,:])\\s*");
+
+  /** Lead-ins that announce a correction; removed, and they mark the statement a correction. */
+  private static final Pattern CORRECTS =
+      Pattern.compile(
+          "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that)\\s*[:,;.-]?|(?:correction|update"
+              + "|updated|change of plan|small correction|one correction|wait)\\s*[:,;.-])\\s*");
+
+  /** Tails that only ask to remember ("…, remember that", "keep that in mind"). */
+  private static final Pattern TAIL =
+      Pattern.compile(
+          "(?i)[,;.\\s-]*(?:please\\s+)?(?:remember that|remember this|keep that in mind|keep this in"
+              + " mind|note that|for future reference|going forward|thanks|thank you)[.!]?$");
+
+  private static final Pattern REMEMBER =
+      Pattern.compile(
+          "(?i)\\b(?:remember|keep (?:that|this|it) in mind|note that|for the record|fyi|heads"
+              + " up|for future reference|just so you know)\\b");
+
+  /** Worded as a change of something known before. */
+  private static final Pattern CHANGE =
+      Pattern.compile(
+          "(?i)\\b(?:moved|changed|switched|replaced|migrated|raised|lowered|renamed|no longer"
+              + "|anymore|any more|no more|is gone|are gone|now|instead now|left|took"
+              + " over|is owned by|since we|as of)\\b");
+
+  /** Opens a standing instruction; "now" in it is no sign of a change. */
+  private static final Pattern FROM_NOW_ON =
+      Pattern.compile("(?i)\\b(?:from now on|going forward|in (?:the )?future|next time)\\b,?");
+
+  /** Courtesy openers: a thanks or a "great" says nothing to keep. */
+  private static final Set<String> COURTESY =
+      Set.of(
+          "thanks",
+          "thank",
+          "thx",
+          "ty",
+          "cheers",
+          "nice",
+          "cool",
+          "awesome",
+          "lovely",
+          "great",
+          "perfect",
+          "brilliant",
+          "wonderful");
+
+  /** Says that it holds beyond the task at hand, whatever the verb. */
+  private static final Pattern GENERAL =
+      Pattern.compile(
+          "(?i)\\b(?:always|never|ever|from now on|going forward|in future|in the future|by"
+              + " default|whenever|each time|every time|when you|unless told|next time|in general"
+              + "|as a rule)\\b");
+
+  /** Says that it holds widely; general only for a verb of manner ("use … everywhere"). */
+  private static final Pattern WIDE =
+      Pattern.compile(
+          "(?i)\\b(?:every|everywhere|any|all new|for all|in this (?:repo|project|codebase|team)"
+              + "|here|in our|across)\\b");
+
+  /** Verbs that say how to work rather than what to do once. */
+  private static final Set<String> MANNER_VERBS =
+      Set.of(
+          "use",
+          "write",
+          "spell",
+          "answer",
+          "reply",
+          "respond",
+          "keep",
+          "put",
+          "give",
+          "format",
+          "name",
+          "call",
+          "prefix",
+          "talk",
+          "speak",
+          "stick",
+          "prefer",
+          "avoid",
+          "skip",
+          "ask",
+          "run",
+          "follow",
+          "show",
+          "explain",
+          "address",
+          "sign",
+          "indent",
+          "document");
+
+  private static final Pattern PREFERENCE =
+      Pattern.compile(
+          "(?i)\\b(?:i|we) (?:prefer|like|love|hate|dislike|want|need you|can't stand|cannot"
+              + " stand|don't like|do not like|don't want|do not want|'d rather|would rather|'d"
+              + " like|would like)\\b|\\bi'd rather\\b|\\bi'd like\\b|\\bprefer\\b|\\brather"
+              + " than\\b|\\binstead of\\b|^(?:please )?(?:don't|do not|never|always|no)\\b"
+              + "|\\buse\\b[^.]*\\b(?:not|never|instead of|over|rather than)\\b"
+              + "|\\bplease\\b|\\bfor me\\b|\\bwith me\\b|\\bto me\\b|\\bmy (?:taste|preference)");
+
+  private static final Pattern DECISION =
+      Pattern.compile(
+          "(?i)\\b(?:decided|decision|decide|agreed|agree on|settled on|settle on|going with|go"
+              + " with|went with|chose|chosen|choose|picked|opted|standardi[sz]ed on|we're"
+              + " dropping|we are dropping|dropped|is out|are out|we'll use|we will use|we're using"
+              + "|we are using|we're moving to|we are moving to|adopted|approved)\\b");
+
+  private static final Pattern WORKFLOW =
+      Pattern.compile(
+          "(?i)^(?:to [a-z]+\\b|in order to\\b|before (?:merging|releasing|deploying|pushing"
+              + "|committing|you|we|a|any|each|every)\\b|after (?:merging|releasing|deploying)\\b"
+              + "|for (?:a|an|the|every|each|any) [^,:]{1,60}[,:]|when (?:updating|deploying"
+              + "|releasing|merging|adding|onboarding|upgrading)\\b|onboarding\\b|[a-z ]{3,40}:"
+              + " (?:run|write|pull|push|renew|drop|edit|check|open|branch|bump|tag)\\b)"
+              + "|\\bthen (?:run|push|tag|deploy|apply|post|merge|upload|publish|get|ask|wait)\\b");
+
+  private static final Pattern CONVENTION =
+      Pattern.compile(
+          "(?i)\\b(?:convention|conventions|rule|rules|whenever|every time|each time|we keep|we name|we put|we always|we never"
+              + "|we follow|follow|always|never|every|must|are named|is named|prefixed|suffixed"
+              + "|naming|style|format(?:ted)? as|sit next to|go through|goes through|go in|goes"
+              + " in|are kept|is kept)\\b");
+
+  /** A report of something wrong: the bug's consolidation keeps it, with its fix. */
+  private static final Pattern PROBLEM =
+      Pattern.compile(
+          "(?i)\\b(?:fails?|failing|failed|error|errors|exception|crash(?:es|ed)?|broken|breaks"
+              + "|bug|typo|slow|slower|flaky|hangs?|freezes?|stuck|doesn't work|does not work"
+              + "|isn't working|not working|wrong|cramped|leaks?|timeout|times out|dies|killed|nan"
+              + "|undefined|null pointer|flickers?|pegs?|can't find|cannot find|missing|blank"
+              + "|empty state|blurry|off by|warns?|warnings?|mismatch|keeps? getting|oom\\w*"
+              + "|\\d{3}s|intermittent\\w*|randomly|sometimes|weird|strange|late|double)\\b");
+
+  /** A request: asks the agent to do something now. */
+  private static final Pattern ASKS =
+      Pattern.compile(
+          "(?i)^(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|^(?:please|pls)\\s+\\w+"
+              + "|^(?:i need you to|i want you to|i'd like you to|let's|lets|go ahead)\\b|,\\s*(?:can"
+              + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
+              + "|that)\\b|\\bplease\\s*[.!]?$");
+
+  /** Verbs a request opens with. */
+  private static final Set<String> REQUEST_VERBS =
+      Set.of(
+          "add",
+          "fix",
+          "make",
+          "create",
+          "update",
+          "remove",
+          "implement",
+          "write",
+          "run",
+          "change",
+          "refactor",
+          "rename",
+          "move",
+          "delete",
+          "check",
+          "look",
+          "find",
+          "show",
+          "explain",
+          "help",
+          "try",
+          "test",
+          "build",
+          "open",
+          "read",
+          "edit",
+          "debug",
+          "format",
+          "split",
+          "extract",
+          "tidy",
+          "clean",
+          "profile",
+          "shorten",
+          "lengthen",
+          "bump",
+          "upgrade",
+          "install",
+          "deploy",
+          "review",
+          "investigate",
+          "set",
+          "setup",
+          "configure",
+          "generate",
+          "draft",
+          "summarise",
+          "summarize",
+          "list",
+          "give",
+          "tell",
+          "describe",
+          "compare",
+          "convert",
+          "port",
+          "migrate",
+          "replace",
+          "translate",
+          "sort",
+          "merge",
+          "rebase",
+          "commit",
+          "push",
+          "pull",
+          "revert",
+          "undo",
+          "redo",
+          "start",
+          "stop",
+          "restart",
+          "kill",
+          "print",
+          "send",
+          "reply",
+          "answer",
+          "use",
+          "spell",
+          "keep",
+          "put",
+          "do",
+          "go",
+          "get",
+          "ship",
+          "release",
+          "publish",
+          "document",
+          "comment",
+          "simplify",
+          "optimize",
+          "optimise",
+          "speed",
+          "inline",
+          "wrap",
+          "drop",
+          "raise",
+          "lower",
+          "increase",
+          "decrease",
+          "reduce",
+          "handle",
+          "support",
+          "allow",
+          "prevent",
+          "avoid",
+          "ensure",
+          "verify",
+          "validate",
+          "clarify",
+          "polish",
+          "improve",
+          "patch",
+          "hook",
+          "wire",
+          "connect",
+          "plug",
+          "cache",
+          "log",
+          "track",
+          "measure",
+          "benchmark",
+          "mock",
+          "stub",
+          "rewrite",
+          "annotate",
+          "type",
+          "lint",
+          "audit",
+          "scan",
+          "search",
+          "grep",
+          "see",
+          "have");
+
+  /** Whose first person speaks of themselves: a personal fact. */
+  private static final Pattern PERSONAL =
+      Pattern.compile(
+          "(?i)^(?:i'm|i am|i've|i have|i live|i work|i speak|i was|i'll be|i will be|i moved|i"
+              + " go|i usually|i only|i never|i always|i can't|i cannot|i don't|i do not|my|mine"
+              + "|i get|i take|i use|i run|i own)\\b");
+
+  /** The most subject terms a statement names as concepts. */
+  static final int MAX_SUBJECTS = 6;
+
+  /** "pnpm not npm", "Koin over Hilt", "polars instead of pandas", "from PagerDuty to Opsgenie". */
+  private static final Pattern CONTRAST =
+      Pattern.compile(
+          "(?i)(?:\\bfrom\\s+([\\w.@#/:+-]+)\\s+to\\s+([\\w.@#/:+-]+))|(?:([\\w.@#/:+-]+),?\\s+(?:not"
+              + "|over|instead of|rather than)\\s+([\\w.@#/:+-]+))");
+
+  private Statements() {}
+
+  /**
+   * What a statement is about, as concept tags: the two sides of a contrast ("pnpm", "npm" of "we
+   * use pnpm not npm"), then the words that name things rather than say something: technologies,
+   * words with a digit, an inner capital or a joining mark ({@code SHOP_}, {@code 5433}, {@code
+   * feature/JIRA-123}, {@code #7C3AED}). Lower-case, at most {@value #MAX_SUBJECTS}.
+   */
+  static List<String> subjects(String text) {
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+    Matcher m = CONTRAST.matcher(TextCuts.head(text, Wording.WINDOW));
+    while (m.find()) {
+      for (int g = 1; g <= 4; g++) {
+        String side = m.group(g);
+        if (side != null && !FILLER.contains(side.toLowerCase(Locale.ROOT))) {
+          out.add(trim(side).toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    String[] words = TextCuts.flat(text, Wording.WINDOW).split(" ");
+    for (int i = 0; i < words.length; i++) {
+      String w = trim(words[i]);
+      if (w.length() < 2) {
+        continue;
+      }
+      String lower = w.toLowerCase(Locale.ROOT);
+      boolean named =
+          Concepts.TECHNOLOGIES.contains(lower)
+              || w.chars().anyMatch(Character::isDigit)
+              || i > 0 && w.chars().skip(0).anyMatch(Character::isUpperCase)
+              || w.chars()
+                  .skip(1)
+                  .anyMatch(
+                      c ->
+                          c == '_' || c == '/' || c == '.' || c == '#' || c == '@' || c == ':'
+                              || c == '-');
+      if (named && !FILLER.contains(lower)) {
+        out.add(lower);
+      }
+    }
+    List<String> all = new ArrayList<>();
+    for (String t : out) {
+      if (!t.isEmpty() && all.size() < MAX_SUBJECTS) {
+        all.add(TextCuts.head(t, dev.memhook.api.MemoryDraft.MAX_CONCEPT));
+      }
+    }
+    return all;
+  }
+
+  /** Words a contrast or a capital letter may catch that name nothing. */
+  private static final Set<String> FILLER =
+      Set.of(
+          "i", "the", "a", "an", "it", "this", "that", "we", "you", "one", "ones", "plain", "just",
+          "only", "and", "or", "is", "are", "be", "use", "do", "to", "in", "on");
+
+  private static String trim(String word) {
+    int s = 0;
+    int e = word.length();
+    while (s < e && "([{\"'`,;:".indexOf(word.charAt(s)) >= 0) {
+      s++;
+    }
+    while (e > s && ".,;:!?)]}\"'`".indexOf(word.charAt(e - 1)) >= 0) {
+      e--;
+    }
+    return word.substring(s, e);
+  }
+
+  /** The standing statements of {@code said}, a user's message, in the order they were said. */
+  static List<Statement> of(String said) {
+    List<Statement> out = new ArrayList<>();
+    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+      for (String clause : clauses(sentence)) {
+        Statement s = statement(clause);
+        if (s != null) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The clauses of one sentence: asides and parenthesised notes apart. */
+  static List<String> clauses(String sentence) {
+    List<String> out = new ArrayList<>();
+    String rest = sentence;
+    Matcher paren = PAREN.matcher(rest);
+    StringBuilder outside = new StringBuilder();
+    int last = 0;
+    while (paren.find()) {
+      outside.append(rest, last, paren.start()).append(' ');
+      out.add(paren.group(1));
+      last = paren.end();
+    }
+    outside.append(rest.substring(last));
+    List<String> parts = new ArrayList<>();
+    Matcher aside = ASIDE.matcher(outside);
+    int from = 0;
+    while (aside.find()) {
+      parts.add(outside.substring(from, aside.start()));
+      from = aside.end();
+    }
+    parts.add(outside.substring(from));
+    List<String> split = new ArrayList<>();
+    for (String part : parts) {
+      split.addAll(List.of(part.split(";\\s+")));
+    }
+    out.addAll(0, split);
+    List<String> cleaned = new ArrayList<>();
+    for (String p : out) {
+      String s = p.strip();
+      if (!s.isEmpty()) {
+        cleaned.add(s);
+      }
+    }
+    return cleaned;
+  }
+
+  /** The statement {@code clause} makes, or null if it is not a standing one. */
+  static Statement statement(String clause) {
+    String text = clause.strip();
+    boolean remember = REMEMBER.matcher(text).find();
+    boolean correction = false;
+    for (int round = 0; round < 3; round++) {
+      Matcher c = CORRECTS.matcher(text);
+      if (c.find() && c.end() > 0 && c.end() < text.length()) {
+        correction = true;
+        text = text.substring(c.end());
+        continue;
+      }
+      Matcher a = ANNOUNCE.matcher(text);
+      if (a.find() && a.end() > 0 && a.end() < text.length()) {
+        text = text.substring(a.end());
+        continue;
+      }
+      break;
+    }
+    text = TAIL.matcher(text).replaceFirst("").strip();
+    if (text.isEmpty()) {
+      return null;
+    }
+    text = Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    if (!admitted(text) || COURTESY.contains(firstWord(text.toLowerCase(Locale.ROOT)))) {
+      return null;
+    }
+    String lower = text.toLowerCase(Locale.ROOT).replace('’', '\'');
+    boolean negation =
+        lower.startsWith("don't ")
+            || lower.startsWith("do not ")
+            || lower.startsWith("never ")
+            || lower.startsWith("please don't ")
+            || lower.startsWith("please never ")
+            || lower.startsWith("no ");
+    boolean request = request(lower);
+    boolean general =
+        GENERAL.matcher(lower).find()
+            || WIDE.matcher(lower).find() && MANNER_VERBS.contains(firstWord(lower));
+    if (request && !general && !negation && !remember) {
+      return null;
+    }
+    boolean decision = DECISION.matcher(lower).find();
+    if (!remember && !correction && !decision && PROBLEM.matcher(lower).find()) {
+      return null;
+    }
+    correction =
+        correction || CHANGE.matcher(FROM_NOW_ON.matcher(lower).replaceAll("")).find() && !request;
+    return new Statement(type(lower, request || negation, decision), text, correction);
+  }
+
+  private static String firstWord(String lower) {
+    String l = lower.startsWith("please ") ? lower.substring(7) : lower;
+    int space = l.indexOf(' ');
+    return FactAdmission.stripPunctuation(space < 0 ? l : l.substring(0, space));
+  }
+
+  /**
+   * Whether {@link FactAdmission} admits {@code text}, except that a clause opening with "when" and
+   * not ending with a question mark states a condition ("When you show me commands, …"), not a
+   * question.
+   */
+  private static boolean admitted(String text) {
+    var rejection = FactAdmission.rejection(text);
+    if (rejection.isEmpty()) {
+      return true;
+    }
+    String lower = text.toLowerCase(Locale.ROOT);
+    return rejection.get() == FactAdmission.Rejection.QUESTION
+        && !lower.endsWith("?")
+        && (lower.startsWith("when ") || lower.startsWith("whenever "))
+        && FactAdmission.admits("It holds " + text.substring(text.indexOf(' ') + 1));
+  }
+
+  private static boolean request(String lower) {
+    if (WORKFLOW.matcher(lower).find() && !ASKS.matcher(lower).find()) {
+      return false; // "To release, bump the version…": a procedure told in imperatives
+    }
+    if (ASKS.matcher(lower).find()) {
+      return true;
+    }
+    if (REQUEST_VERBS.contains(firstWord(lower))) {
+      return true;
+    }
+    // "I just cloned this, check the setup for me": a request after a comma
+    for (String part : lower.split(",\\s+(?:and\\s+|then\\s+)?")) {
+      if (part != lower && REQUEST_VERBS.contains(firstWord(part)) && !part.startsWith("use ")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static MemoryType type(String lower, boolean instruction, boolean decision) {
+    if (FROM_NOW_ON.matcher(lower).lookingAt()) {
+      return MemoryType.PREFERENCE; // "from now on, reply in German": an instruction for later
+    }
+    if (PREFERENCE.matcher(lower).find() && !decision || instruction && !decision) {
+      return PERSONAL.matcher(lower).find() && !PREFERENCE.matcher(lower).find()
+          ? MemoryType.FACT
+          : MemoryType.PREFERENCE;
+    }
+    if (decision) {
+      return MemoryType.DECISION;
+    }
+    if (WORKFLOW.matcher(lower).find()) {
+      return MemoryType.WORKFLOW;
+    }
+    if (PERSONAL.matcher(lower).find()) {
+      return MemoryType.FACT;
+    }
+    if (CONVENTION.matcher(lower).find()) {
+      return MemoryType.PATTERN;
+    }
+    return MemoryType.FACT;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.memhook.core.internal.compress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.MemoryType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class StatementsTest {
+
+  private static Statements.Statement only(String said) {
+    List<Statements.Statement> all = Statements.of(said);
+    assertEquals(1, all.size(), said + " -> " + all);
+    return all.get(0);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "we use yarn not npm here, remember that|PREFERENCE|We use yarn not npm here",
+        "From now on reply in German.|PREFERENCE|From now on reply in German",
+        "Never force-push to main.|PREFERENCE|Never force-push to main",
+        "Don't add Co-authored-by lines to my commits.|PREFERENCE|Don't add Co-authored-by lines to my commits",
+        "I'd rather have small pull requests than one big one.|PREFERENCE|I'd rather have small pull requests than one big one",
+        "i can't stand semicolons in Kotlin files, leave them out always|PREFERENCE|I can't stand semicolons in Kotlin files, leave them out always",
+        "We decided to put the search behind Meilisearch.|DECISION|We decided to put the search behind Meilisearch",
+        "the architecture board approved event sourcing for the ledger|DECISION|The architecture board approved event sourcing for the ledger",
+        "we settled on Renovate for dependency updates|DECISION|We settled on Renovate for dependency updates",
+        "By convention, migrations are numbered with a timestamp prefix.|PATTERN|By convention, migrations are numbered with a timestamp prefix",
+        "Our rule is that every public class gets a Javadoc sentence.|PATTERN|Our rule is that every public class gets a Javadoc sentence",
+        "To cut a release, run make release and then push the tag.|WORKFLOW|To cut a release, run make release and then push the tag",
+        "Before deploying, run the smoke tests against staging.|WORKFLOW|Before deploying, run the smoke tests against staging",
+        "The message broker runs on rabbit.internal:5672.|FACT|The message broker runs on rabbit.internal:5672",
+        "FYI the cron host is called batch-02.|FACT|The cron host is called batch-02",
+        "I live in Porto and work remotely.|FACT|I live in Porto and work remotely",
+        "My daughter's school finishes at 15:30.|FACT|My daughter's school finishes at 15:30",
+      })
+  void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
+    Statements.Statement s = only(said);
+    assertEquals(type, s.type(), s.toString());
+    assertEquals(
+        text, s.text().endsWith(".") ? s.text().substring(0, s.text().length() - 1) : s.text());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "add a retry to the payment client",
+        "can you rename OrderDto to OrderView?",
+        "please fix the flaky login test",
+        "the build fails with a NullPointerException in Parser",
+        "the settings page is really slow on Android",
+        "how do we deploy this again?",
+        "thanks, that's all for now",
+        "perfect",
+        "Let me look at the logs first.",
+        "I just pulled main, check the tests for me",
+        "rename fetchUser to loadUser everywhere",
+      })
+  void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
+    assertEquals(List.of(), Statements.of(said));
+  }
+
+  @Test
+  void oneMessage_carriesTheStatementBesideTheTask_asItsOwnClause() {
+    assertEquals(
+        List.of("We deploy from the release branch only"),
+        Statements.of("fix the footer typo. Oh and btw, we deploy from the release branch only")
+            .stream()
+            .map(Statements.Statement::text)
+            .toList());
+    assertEquals(
+        List.of("The queue is SQS, not Kafka."),
+        Statements.of("add a consumer for refunds (FYI the queue is SQS, not Kafka.)").stream()
+            .map(Statements.Statement::text)
+            .toList());
+    assertEquals(
+        List.of("Staging lives in us-east-2"),
+        Statements.of(
+                "Quick note before we start: staging lives in us-east-2 Anyway, bump the"
+                    + " SDK version")
+            .stream()
+            .map(Statements.Statement::text)
+            .toList());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "correction: the API gateway is on port 8443",
+        "Actually scratch that, we deploy on Wednesdays now.",
+        "we moved the wiki to Notion",
+        "heads up, the on-call rotation is owned by Priya now",
+        "we switched from Jenkins to GitHub Actions",
+      })
+  void aStatementWordedAsAChange_isACorrection(String said) {
+    assertTrue(only(said).correction(), said);
+  }
+
+  @Test
+  void aPlainStatement_isNoCorrection() {
+    assertFalse(only("The API gateway is on port 8443.").correction());
+  }
+
+  @Test
+  void subjects_nameBothSidesOfAContrast_andTheWordsThatNameThings() {
+    assertEquals(List.of("pnpm", "npm"), Statements.subjects("we use pnpm not npm in this repo"));
+    assertEquals(
+        List.of("pagerduty", "opsgenie"),
+        Statements.subjects("we switched on-call from PagerDuty to Opsgenie").subList(0, 2));
+    assertTrue(Statements.subjects("env vars are prefixed with SHOP_").contains("shop_"));
+  }
+}
