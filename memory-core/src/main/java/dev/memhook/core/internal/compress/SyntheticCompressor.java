@@ -140,6 +140,16 @@ public final class SyntheticCompressor implements Compressor {
       facts.add(lines);
     }
     facts.addAll(signals.facts());
+    String printed = TextCuts.flat(output.text(), OUTPUT_FACT + 200);
+    if ((family == ToolFamily.SHELL || family == ToolFamily.READ)
+        && hook != HookType.PRE_TOOL_USE
+        && signals.facts().isEmpty()
+        && kind != ObservationKind.ERROR
+        && !printed.isEmpty()) {
+      // what a look-up printed is often the fact itself (a pinned version, an account id, a
+      // remote's URL): keep the head of it where a summary is read
+      facts.add("Output: " + TextCuts.asSentence(TextCuts.atWord(printed, OUTPUT_FACT)));
+    }
     if (!errorLine.isEmpty() && (kind == ObservationKind.ERROR || !error.isBlank())) {
       facts.add("Error: " + TextCuts.asSentence(errorLine));
     }
@@ -171,6 +181,9 @@ public final class SyntheticCompressor implements Compressor {
     }
     return finish(title, facts, narrative, concepts.list(), files, kind, importance);
   }
+
+  /** How much of a look-up's output a summary keeps: {@value} characters. */
+  static final int OUTPUT_FACT = 240;
 
   private static String runText(ToolPayload output, String error) {
     String out = bounded(output.text());

@@ -89,6 +89,20 @@ class SyntheticCompressorTest {
   }
 
   @Test
+  void aLookUpsShortOutput_isInItsNarrative_butATestRunsIsNot() {
+    CompressedObservation lookUp = compressor.compress(bash("o9", "cat .nvmrc", "20.11.1\n"));
+    assertTrue(lookUp.narrative().contains("Output: 20.11.1."), lookUp.narrative());
+
+    CompressedObservation remote =
+        compressor.compress(
+            bash("o10", "git remote -v", "origin\tgit@github.com:acme/shop-web.git (fetch)\n"));
+    assertTrue(remote.narrative().contains("acme/shop-web"), remote.narrative());
+
+    CompressedObservation tests = compressor.compress(bash("o11", "mvn test", SUREFIRE_FAILURE));
+    assertFalse(tests.narrative().contains("Output:"), tests.narrative());
+  }
+
+  @Test
   void catThroughBash_isAFileRead() {
     CompressedObservation c = compressor.compress(bash("o4", "cat pom.xml", "<project/>"));
     assertEquals(ObservationKind.FILE_READ, c.kind());
