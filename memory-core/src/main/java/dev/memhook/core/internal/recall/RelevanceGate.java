@@ -112,12 +112,13 @@ final class RelevanceGate {
         bestText = Double.isNaN(bestText) ? t : Math.max(bestText, t);
       }
     }
+    // a signal that found nothing is "-", never NaN: "best text NaN" read as a defect
     return String.format(
         Locale.ROOT,
-        "no candidate reached the evidence floors: best cosine %.3f < %.2f, best text %.3f < %.2f",
-        bestCosine,
+        "no candidate reached the evidence floors: best cosine %s < %.2f, best text %s < %.2f",
+        Double.isNaN(bestCosine) ? "-" : String.format(Locale.ROOT, "%.3f", bestCosine),
         options.evidenceCosine(),
-        bestText,
+        Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText),
         options.evidenceTextScore());
   }
 

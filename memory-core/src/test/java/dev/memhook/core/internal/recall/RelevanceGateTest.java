@@ -197,6 +197,18 @@ class RelevanceGateTest {
   }
 
   @Test
+  void aQueryWithoutEvidence_namesASignalThatFoundNothing_asADash_neverNaN() {
+    List<Candidate> fused = List.of(Candidates.of("onlyText", 1.0, text(1)));
+    List<DroppedCandidate> dropped = new ArrayList<>();
+
+    assertTrue(GATE.apply(fused, CEILING, dropped).isEmpty());
+
+    assertEquals(
+        "no candidate reached the evidence floors: best cosine - < 0.60, best text 0.100 < 0.50",
+        dropped.get(0).detail());
+  }
+
+  @Test
   void aQueryWithoutEvidence_isRecognisedEvenWhenEveryCandidateClearsACandidateFloor() {
     List<DroppedCandidate> dropped = new ArrayList<>();
     assertTrue(
