@@ -21,7 +21,7 @@ import java.util.Set;
  * @param at when
  * @param removed every id the forget that wrote this record removed, {@code id} among them, the
  *     memory the caller named first, then the versions it superseded, then the observations they
- *     were consolidated from; at most {@value #MAX_REMOVED}, no id twice.
+ *     were consolidated from (see {@link ForgetMode}); at most {@value #MAX_REMOVED}, no id twice.
  *     A forget that removes more than {@value #MAX_REMOVED} ids is written in parts of at most that
  *     many, and each record lists the ids of its part. A record made with the five-component
  *     constructor, or read from a store that kept it before records listed their forget's ids,
