@@ -102,18 +102,54 @@ public interface MemoryService extends AutoCloseable {
   RecallResult recall(RecallQuery query);
 
   /**
-   * Forgets a memory and every older version it supersedes: removed from every index at once, never
-   * recalled, injected or fetched again. Leaves a {@link ForgetRecord} per removed version.
+   * Forgets a memory, every older version it supersedes and, with {@link ForgetMode#WITH_SOURCES},
+   * the observations they were consolidated from: removed from every index at once, never recalled,
+   * injected or fetched again. Leaves a {@link ForgetRecord} per removed id, each listing every id
+   * removed ({@link ForgetRecord#removed()}).
    *
-   * <p>The actor and reason are sanitized like any stored text. Forgetting erases: what a durable
-   * store guarantees about the forgotten text on disk is stated on {@link
-   * dev.memhook.api.spi.MemoryStore#delete}.
+   * <p>A memory that capture's consolidation made names the observations it was made from; each new
+   * version keeps the names of the version it supersedes. With {@code WITH_SOURCES} the forget
+   * removes those still stored in the memory's scope, never another scope's, and an observation
+   * another memory was also made from goes too: privacy wins, and that other memory stays. {@link
+   * #sources(MemoryId)} says beforehand which they are. Forgetting a captured observation, named or
+   * as a source, also clears the context of the captured turn that quoted it, the quotes in its
+   * session's record (first prompt, summary, last turn) and the capture journal's processed
+   * records, so its text is left nowhere. A consolidation made from more sources than a memory can
+   * name keeps the newest names; the older observations are not found and stay.
+   *
+   * <p>The memory, its versions and its sources are removed in one store write where the store can
+   * ({@link dev.memhook.api.spi.MemoryStore#deleteAll}); a forget of more than {@link
+   * ForgetRecord#MAX_REMOVED} ids is written in parts, the memory named last, so that asking again
+   * after a failure finds what is left. The actor and reason are sanitized like any stored text.
+   * Forgetting erases: what a durable store guarantees about the forgotten text on disk is stated
+   * on {@link dev.memhook.api.spi.MemoryStore#delete}.
+   *
+   * <p>Forgets and updates run one at a time (one writer), so a forget never races the version it
+   * follows back, nor a consolidation adding a version of the memory it removes.
+   *
+   * @param id the memory to forget, latest or not: a forget follows versions back, never forward
+   * @param mode whether its sources go too
+   * @return the audit records of this forget, one per removed id, the memory named first, then its
+   *     older versions, then its sources; empty if there was nothing to forget (an unknown or
+   *     forgotten id)
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the actor is blank, or the actor or reason is over its
+   *     limit on {@link ForgetRecord}
+   * @throws MemoryException if the store fails; records written before the failure stay
+   */
+  List<ForgetRecord> forget(MemoryId id, String actor, String reason, ForgetMode mode);
+
+  /**
+   * {@link #forget(MemoryId, String, String, ForgetMode)} with {@link ForgetMode#WITH_SOURCES}: the
+   * memory, its older versions and the observations they were made from.
    *
    * @return whether anything was forgotten
    * @throws IllegalArgumentException if the actor is blank, or the actor or reason is over its
    *     limit on {@link ForgetRecord}
    */
-  boolean forget(MemoryId id, String actor, String reason);
+  default boolean forget(MemoryId id, String actor, String reason) {
+    return !forget(id, actor, reason, ForgetMode.WITH_SOURCES).isEmpty();
+  }
 
   /**
    * {@link #forget(MemoryId, String, String)} with actor {@code "host"} and reason {@code
@@ -122,6 +158,18 @@ public interface MemoryService extends AutoCloseable {
   default boolean forget(MemoryId id) {
     return forget(id, "host", "unspecified");
   }
+
+  /**
+   * The observations that {@link #forget(MemoryId, String, String, ForgetMode) forget} with {@link
+   * ForgetMode#WITH_SOURCES} would remove with this memory: those it and its older versions were
+   * consolidated from that are still stored in its scope, the newest version's first. Empty for an
+   * unknown id and for a memory that names no sources (an observation, a memory the host
+   * remembered). A read: what a forget removes is decided again when it runs, so a consolidation or
+   * a forget in between may change it.
+   *
+   * @throws NullPointerException if {@code id} is null
+   */
+  List<MemoryId> sources(MemoryId id);
 
   /** The audit records of memories forgotten in {@code scope}, oldest first. */
   List<ForgetRecord> forgotten(Scope scope);

@@ -59,11 +59,30 @@ public interface ScopedMemory {
   RecallResult recall(RecallQuery query);
 
   /**
-   * {@link MemoryService#forget(MemoryId, String, String)}, for a memory of this scope.
+   * {@link MemoryService#forget(MemoryId, String, String, ForgetMode)}, for a memory of this scope;
+   * its sources are of this scope too.
+   *
+   * @return the audit records of this forget: empty, with nothing changed, for an id of another
+   *     scope
+   */
+  List<ForgetRecord> forget(MemoryId id, String actor, String reason, ForgetMode mode);
+
+  /**
+   * {@link MemoryService#forget(MemoryId, String, String)}, for a memory of this scope: with its
+   * older versions and its sources ({@link ForgetMode#WITH_SOURCES}).
    *
    * @return whether anything was forgotten: false, with nothing changed, for an id of another scope
    */
-  boolean forget(MemoryId id, String actor, String reason);
+  default boolean forget(MemoryId id, String actor, String reason) {
+    return !forget(id, actor, reason, ForgetMode.WITH_SOURCES).isEmpty();
+  }
+
+  /**
+   * {@link MemoryService#sources(MemoryId)}, for a memory of this scope.
+   *
+   * @return the ids of its sources: empty for an id of another scope
+   */
+  List<MemoryId> sources(MemoryId id);
 
   /** The audit records of memories forgotten in this scope, oldest first. */
   List<ForgetRecord> forgotten();

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The {@link ScopedMemory} of {@link MemoryService#scoped(Scope)}: checks the scope, then
  * delegates. Checking before acting is safe because a memory's scope never changes (an update stays
- * in its scope, and forgetting follows versions of one memory only).
+ * in its scope, and forgetting follows versions of one memory and its sources of the same scope
+ * only).
  */
 final class ScopedView implements ScopedMemory {
 
@@ -68,11 +69,17 @@ final class ScopedView implements ScopedMemory {
   }
 
   @Override
-  public boolean forget(MemoryId id, String actor, String reason) {
+  public List<ForgetRecord> forget(MemoryId id, String actor, String reason, ForgetMode mode) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(reason, "reason");
-    return get(id).isPresent() && service.forget(id, actor, reason);
+    Objects.requireNonNull(mode, "mode");
+    return get(id).isPresent() ? service.forget(id, actor, reason, mode) : List.of();
+  }
+
+  @Override
+  public List<MemoryId> sources(MemoryId id) {
+    return get(id).isPresent() ? service.sources(id) : List.of();
   }
 
   @Override

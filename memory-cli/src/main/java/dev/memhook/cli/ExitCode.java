@@ -24,7 +24,10 @@ final class ExitCode {
   /** {@code doctor} found a problem; it printed what to do. */
   static final int PROBLEMS_FOUND = 4;
 
-  /** A forget was not confirmed: declined, or no terminal to ask on and no {@code --yes}. */
+  /**
+   * A forget was not confirmed: declined, or no terminal to ask on and no {@code --yes}, or, for a
+   * memory made from observations, neither {@code --with-sources} nor {@code --memory-only}.
+   */
   static final int NOT_CONFIRMED = 5;
 
   /** An import file is malformed; the message names the line, and nothing of it was stored. */
@@ -44,6 +47,8 @@ final class ExitCode {
         3  not found: no memory with that id
         4  doctor found problems
         5  forget not confirmed: declined, or no terminal and no --yes
+           (and, for a memory made from observations, no --with-sources
+           or --memory-only)
         6  malformed import file: the line is named, nothing was stored
         7  other failure
       memhook hook always exits 0.

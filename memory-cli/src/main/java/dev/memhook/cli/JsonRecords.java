@@ -74,6 +74,8 @@ final class JsonRecords {
     n.put("actor", r.actor());
     n.put("reason", r.reason());
     n.put("at", r.at().toString());
+    ArrayNode removed = n.putArray("removed");
+    r.removed().forEach(id -> removed.add(id.value()));
     return n;
   }
 
@@ -120,17 +122,24 @@ final class JsonRecords {
   }
 
   /**
-   * The forget record {@code n} describes.
+   * The forget record {@code n} describes. Its {@code removed} ids are optional: an export written
+   * before records listed them reads as a record of its own id alone.
    *
    * @throws IllegalArgumentException naming the field that is missing or malformed
    */
   static ForgetRecord readForgotten(JsonNode n) {
+    MemoryId id = MemoryId.of(text(n, "id"));
+    List<MemoryId> removed =
+        n.hasNonNull("removed")
+            ? strings(n, "removed").stream().map(MemoryId::of).toList()
+            : List.of(id);
     return new ForgetRecord(
-        MemoryId.of(text(n, "id")),
+        id,
         new Scope(text(n, "scope")),
         text(n, "actor"),
         text(n, "reason"),
-        instant(n, "at"));
+        instant(n, "at"),
+        removed);
   }
 
   /** Prints {@code node} as one line of compact JSON. */

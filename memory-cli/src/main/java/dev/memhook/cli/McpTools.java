@@ -3,6 +3,8 @@ package dev.memhook.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.ForgetMode;
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryException;
@@ -38,6 +40,11 @@ import java.util.function.Function;
 final class McpTools {
   static final int MAX_IDS = 20;
   static final int MAX_RECALL = 20;
+
+  /** The values of {@code memory_forget}'s {@code sources} argument. */
+  static final String SOURCES_FORGET = "forget";
+
+  static final String SOURCES_KEEP = "keep";
 
   private static final List<String> TYPES =
       Arrays.stream(MemoryType.values()).map(JsonRecords::lower).toList();
@@ -99,10 +106,24 @@ final class McpTools {
         tool(
             "memory_forget",
             "Forget a memory of this project by id, with its older versions; leaves an audit"
-                + " record of who asked and why.",
+                + " record of who asked and why, and returns every id removed. A memory made"
+                + " from captured observations needs 'sources': without it, nothing is"
+                + " forgotten and the answer says how many observations there are; ask the user"
+                + " whether they go too, then call again with \"forget\" or \"keep\".",
             new ToolSchema()
                 .required("id", "string", "The memory's id.")
-                .optional("reason", "string", "Why it should be forgotten."),
+                .optional("reason", "string", "Why it should be forgotten.")
+                .optional(
+                    "sources",
+                    Map.of(
+                        "type",
+                        "string",
+                        "enum",
+                        List.of(SOURCES_FORGET, SOURCES_KEEP),
+                        "description",
+                        "For a memory made from captured observations: \"forget\" removes them"
+                            + " too, so the same sentence is not recalled again; \"keep\""
+                            + " removes the memory only. Ignored when it has none.")),
             this::forget),
         tool(
             "memory_sessions",
@@ -196,12 +217,48 @@ final class McpTools {
 
   private CallToolResult forget(ToolArguments a) {
     String id = a.requiredString("id");
-    if (!MemoryId.isValid(id)
-        || !scoped.forget(MemoryId.of(id), "mcp", a.string("reason", "asked by the model"))) {
+    String choice = a.string("sources", null);
+    if (choice != null && !choice.equals(SOURCES_FORGET) && !choice.equals(SOURCES_KEEP)) {
+      throw new IllegalArgumentException(
+          "'sources' must be \"" + SOURCES_FORGET + "\" or \"" + SOURCES_KEEP + "\"");
+    }
+    if (!MemoryId.isValid(id) || scoped.get(MemoryId.of(id)).isEmpty()) {
       throw new IllegalArgumentException("no memory with id " + id + " in this project");
     }
+    MemoryId memoryId = MemoryId.of(id);
+    int sources = scoped.sources(memoryId).size();
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
-    out.putArray("forgotten").add(id);
+    if (sources > 0 && choice == null) {
+      out.putArray("forgotten");
+      out.put("sourceCount", sources);
+      out.put(
+          "message",
+          "nothing was forgotten: memory "
+              + id
+              + " was made from "
+              + sources
+              + (sources == 1 ? " observation" : " observations")
+              + " of this project. Ask the user whether to forget "
+              + (sources == 1 ? "it" : "them")
+              + " too, then call memory_forget again with sources: \""
+              + SOURCES_FORGET
+              + "\" (the memory and its observations, so the same sentence is not recalled"
+              + " again) or \""
+              + SOURCES_KEEP
+              + "\" (the memory only).");
+      return ok(out);
+    }
+    ForgetMode mode =
+        SOURCES_KEEP.equals(choice) ? ForgetMode.MEMORY_ONLY : ForgetMode.WITH_SOURCES;
+    List<ForgetRecord> records =
+        scoped.forget(memoryId, "mcp", a.string("reason", "asked by the model"), mode);
+    if (records.isEmpty()) {
+      throw new IllegalArgumentException("no memory with id " + id + " in this project");
+    }
+    ArrayNode removed = out.putArray("forgotten");
+    records.forEach(r -> removed.add(r.id().value()));
+    out.put("sourceCount", sources);
+    out.put("sourcesKept", mode == ForgetMode.MEMORY_ONLY && sources > 0);
     return ok(out);
   }
 

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,8 @@ final class Cli {
     this.dir = dir;
   }
 
-  /** What one run printed and returned. */
-  record Result(int code, String out, String err) {}
+  /** What one run printed and returned, and the questions it asked on the terminal, in turn. */
+  record Result(int code, String out, String err, List<String> prompts) {}
 
   Result run(String... args) {
     return run(Terminal.NONE, "", args);
@@ -28,6 +29,7 @@ final class Cli {
   /** A run whose terminal answers {@code answers} in turn. */
   Result withTerminal(List<String> answers, String... args) {
     Deque<String> left = new ArrayDeque<>(answers);
+    List<String> asked = new ArrayList<>();
     Terminal t =
         new Terminal() {
           @Override
@@ -37,10 +39,11 @@ final class Cli {
 
           @Override
           public String readLine(String prompt) {
+            asked.add(prompt);
             return left.poll();
           }
         };
-    return run(t, "", args);
+    return run(t, "", asked, args);
   }
 
   Result withStdin(String stdin, String... args) {
@@ -48,6 +51,10 @@ final class Cli {
   }
 
   private Result run(Terminal terminal, String stdin, String... args) {
+    return run(terminal, stdin, List.of(), args);
+  }
+
+  private Result run(Terminal terminal, String stdin, List<String> asked, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CliContext context =
@@ -59,6 +66,9 @@ final class Cli {
             terminal);
     int code = MemhookCli.run(args, context);
     return new Result(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        code,
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8),
+        List.copyOf(asked));
   }
 }

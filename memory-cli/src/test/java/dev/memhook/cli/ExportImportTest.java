@@ -42,6 +42,37 @@ class ExportImportTest {
   }
 
   @Test
+  void theIdsAForgetRemoved_surviveExportAndImport_andAnExportWithoutThem_stillImports()
+      throws Exception {
+    TestStore.Seeded seeded = TestStore.seed(source);
+    String v2 = seeded.timeoutV2().id().value();
+    String v1 = seeded.timeoutV1().id().value();
+    assertEquals(0, new Cli(source).run("forget", "--yes", v2).code());
+    Path exported = files.resolve("a.jsonl");
+    assertEquals(0, new Cli(source).run("export", "-o", exported.toString()).code());
+    List<String> lines = Files.readAllLines(exported, StandardCharsets.UTF_8);
+    String both = "\"removed\":[\"" + v2 + "\",\"" + v1 + "\"]";
+    assertEquals(
+        2, lines.stream().filter(l -> l.contains(both)).count(), "each record of the forget");
+
+    // an export written before forget records listed their ids
+    List<String> older =
+        lines.stream().map(l -> l.replaceFirst(",\"removed\":\\[[^\\]]*\\]", "")).toList();
+    assertTrue(older.stream().noneMatch(l -> l.contains("\"removed\"")), older.toString());
+    Path olderFile = files.resolve("older.jsonl");
+    Files.write(olderFile, older, StandardCharsets.UTF_8);
+    assertEquals(0, new Cli(target).run("import", olderFile.toString()).code());
+    List<String> again = new Cli(target).run("export").out().lines().toList();
+    assertTrue(
+        again.stream().anyMatch(l -> l.contains("\"removed\":[\"" + v1 + "\"]")),
+        "a record without the list lists its own id: " + again);
+
+    Path third = Files.createDirectory(files.resolve("third"));
+    assertEquals(0, new Cli(third).run("import", exported.toString()).code());
+    assertEquals(lines(lines), lines(new Cli(third).run("export").out().lines().toList()));
+  }
+
+  @Test
   void aMalformedLine_isNamed_andNothingIsStored_andWhatWasThereStays() throws Exception {
     TestStore.Seeded seeded = TestStore.seed(source);
     Path exported = files.resolve("a.jsonl");

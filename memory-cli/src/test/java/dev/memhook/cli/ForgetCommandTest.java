@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -15,8 +17,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** forget asks before it erases, refuses without a terminal, and leaves an audit record. */
+/**
+ * forget asks before it erases, and whether a consolidated memory's observations go too (with their
+ * count); it refuses without a terminal unless told, prints every id removed and leaves an audit
+ * record.
+ */
 class ForgetCommandTest {
+  private static final String TABS = "I prefer tabs over spaces in every Java file of this repo.";
+
   @TempDir Path dir;
   private Cli cli;
   private TestStore.Seeded seeded;
@@ -44,6 +52,91 @@ class ForgetCommandTest {
   }
 
   @Test
+  void aMemoryMadeFromObservations_withoutATerminal_isRefusedWithTheCount_evenWithYes() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    Cli.Result r = cli.run("forget", "--yes", c.memory().id().value());
+    assertEquals(ExitCode.NOT_CONFIRMED, r.code());
+    assertTrue(r.err().contains("made from 1 observation,"), r.err());
+    assertTrue(r.err().contains("--with-sources") && r.err().contains("--memory-only"), r.err());
+    assertTrue(r.err().contains("nothing was forgotten"), r.err());
+    assertTrue(present(c.memory().id().value()));
+    assertTrue(present(c.source().id().value()));
+    Cli.Result neither = cli.run("forget", c.memory().id().value());
+    assertEquals(ExitCode.NOT_CONFIRMED, neither.code());
+    assertTrue(neither.err().contains("--memory-only to keep them, and --yes"), neither.err());
+  }
+
+  @Test
+  void onATerminal_itAsksWithTheCount_andYesForgetsTheSourcesToo_printingEveryIdRemoved() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    String memoryId = c.memory().id().value();
+    String sourceId = c.source().id().value();
+    Cli.Result r = cli.withTerminal(List.of("y", "y"), "forget", memoryId);
+    assertEquals(0, r.code(), r.err());
+    assertEquals(
+        List.of(
+            "Forget these 1 memories and their older versions? [y/N] ",
+            memoryId + " was made from 1 observation; forget it too? [y/N] "),
+        r.prompts());
+    assertTrue(r.err().contains(sourceId), "it shows the observation it asks about: " + r.err());
+    assertEquals(
+        List.of("forgotten " + memoryId, "forgotten " + sourceId), r.out().lines().toList());
+    assertFalse(present(memoryId));
+    assertFalse(present(sourceId));
+    List<MemoryId> removed = List.of(c.memory().id(), c.source().id());
+    for (ForgetRecord a : audit()) {
+      if (removed.contains(a.id())) {
+        assertEquals(removed, a.removed(), "the audit of " + a.id());
+      }
+    }
+  }
+
+  @Test
+  void onATerminal_noToTheSources_forgetsTheMemoryOnly() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    Cli.Result r = cli.withTerminal(List.of("y", "n"), "forget", c.memory().id().value());
+    assertEquals(0, r.code(), r.err());
+    assertEquals(2, r.prompts().size(), r.prompts().toString());
+    assertEquals(List.of("forgotten " + c.memory().id()), r.out().lines().toList());
+    assertTrue(r.err().contains("kept 1 observation"), r.err());
+    assertFalse(present(c.memory().id().value()));
+    assertTrue(present(c.source().id().value()));
+  }
+
+  @Test
+  void forScripts_memoryOnly_keepsTheSources_withoutAsking() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    Cli.Result r = cli.run("forget", "--yes", "--memory-only", "--json", c.memory().id().value());
+    assertEquals(0, r.code(), r.err());
+    JsonNode out = json(r.out());
+    assertEquals(List.of(c.memory().id().value()), strings(out.get("forgotten")));
+    assertEquals(List.of(c.source().id().value()), strings(out.get("keptSources")));
+    assertFalse(present(c.memory().id().value()));
+    assertTrue(present(c.source().id().value()));
+  }
+
+  @Test
+  void forScripts_withSources_forgetsThem_withoutAsking() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    Cli.Result r = cli.run("forget", "--yes", "--with-sources", "--json", c.memory().id().value());
+    assertEquals(0, r.code(), r.err());
+    JsonNode out = json(r.out());
+    assertEquals(
+        List.of(c.memory().id().value(), c.source().id().value()), strings(out.get("forgotten")));
+    assertEquals(List.of(), strings(out.get("keptSources")));
+    assertFalse(present(c.source().id().value()));
+  }
+
+  @Test
+  void withSourcesAndMemoryOnly_together_areAUsageError_andForgetNothing() {
+    TestStore.Consolidated c = TestStore.consolidate(dir, TestStore.ALICE, "s-tabs", TABS);
+    Cli.Result r =
+        cli.run("forget", "--yes", "--with-sources", "--memory-only", c.memory().id().value());
+    assertEquals(ExitCode.USAGE, r.code());
+    assertTrue(present(c.memory().id().value()));
+  }
+
+  @Test
   void aConfirmedForget_byId_erasesEveryVersion_andRecordsActorAndReason() {
     Cli.Result r =
         cli.withTerminal(
@@ -56,6 +149,10 @@ class ForgetCommandTest {
             "outdated",
             seeded.timeoutV2().id().value());
     assertEquals(0, r.code(), r.err());
+    assertEquals(
+        List.of(seeded.timeoutV2().id().value(), seeded.timeoutV1().id().value()),
+        strings(json(r.out()).get("forgotten")),
+        "every id removed, the older version too");
     assertFalse(present(seeded.timeoutV2().id().value()));
     assertFalse(present(seeded.timeoutV1().id().value()), "older versions go too");
     List<ForgetRecord> audit = audit();
@@ -91,6 +188,20 @@ class ForgetCommandTest {
     Cli.Result unknown = cli.run("forget", "--yes", seeded.forgotten().id().value());
     assertEquals(ExitCode.NOT_FOUND, unknown.code());
     assertTrue(unknown.err().contains("nothing was forgotten"), unknown.err());
+  }
+
+  private static JsonNode json(String out) {
+    try {
+      return JsonRecords.MAPPER.readTree(out);
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + out, e);
+    }
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
   }
 
   private boolean present(String id) {

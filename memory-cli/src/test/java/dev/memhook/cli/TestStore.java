@@ -1,11 +1,16 @@
 package dev.memhook.cli;
 
+import dev.memhook.api.EventData;
+import dev.memhook.api.HookType;
+import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
@@ -14,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -80,6 +86,55 @@ final class TestStore {
           memory.remember(MemoryDraft.builder(BOB, "A memory that was forgotten.").build());
       memory.forget(gone.id(), "ops", "asked by bob");
       return new Seeded(tabs, v1, v2, bug, gone);
+    }
+  }
+
+  /** A memory a session's consolidation made, and the observation it was made from. */
+  record Consolidated(Memory memory, Memory source) {}
+
+  /**
+   * Captures one session into {@code scope} of the store in {@code dir}, a prompt stating a
+   * preference and the session's end, and returns the preference its consolidation made with its
+   * source observation.
+   */
+  static Consolidated consolidate(Path dir, Scope scope, String session, String preference) {
+    try (MemoryService memory =
+        Memhook.builder()
+            .directory(dir)
+            .embedder(HashingEmbedder.create())
+            .capture(CaptureOptions.builder().scope(scope).build())
+            .build()) {
+      memory.observe(
+          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, session)
+              .project("shop")
+              .cwd("/work/shop")
+              .timestamp(T0)
+              .data(EventData.prompt(preference))
+              .build());
+      memory.observe(
+          LifecycleEvent.builder(HookType.SESSION_END, session)
+              .project("shop")
+              .cwd("/work/shop")
+              .timestamp(T0.plusSeconds(1))
+              .build());
+      if (!memory.flush(Duration.ofMinutes(1))) {
+        throw new AssertionError("capture did not drain: " + memory.captureStats());
+      }
+      List<Memory> made = new ArrayList<>();
+      memory.export(
+          m -> {
+            if (m.type() == MemoryType.PREFERENCE && session.equals(m.sourceSession())) {
+              made.add(m);
+            }
+          });
+      if (made.size() != 1) {
+        throw new AssertionError("expected one consolidated preference, got " + made);
+      }
+      List<MemoryId> sources = memory.sources(made.get(0).id());
+      if (sources.size() != 1) {
+        throw new AssertionError("expected one source, got " + sources);
+      }
+      return new Consolidated(made.get(0), memory.get(sources.get(0)).orElseThrow());
     }
   }
 

@@ -146,11 +146,13 @@ class MemoryServiceTest {
     assertTrue(memory.get(v2.id()).isEmpty());
     assertTrue(
         memory.recall(RecallQuery.of(Scope.DEFAULT, "gateway timeout")).memories().isEmpty());
-    // both forgotten at the same instant: oldest first says nothing about their order
+    // both forgotten at the same instant: oldest first says nothing about their order; each
+    // record lists both ids, the one asked for first
+    List<MemoryId> removed = List.of(v2.id(), v1.id());
     assertEquals(
         Set.of(
-            new ForgetRecord(v2.id(), Scope.DEFAULT, "alice", "wrong", NOW),
-            new ForgetRecord(v1.id(), Scope.DEFAULT, "alice", "wrong", NOW)),
+            new ForgetRecord(v2.id(), Scope.DEFAULT, "alice", "wrong", NOW, removed),
+            new ForgetRecord(v1.id(), Scope.DEFAULT, "alice", "wrong", NOW, removed)),
         Set.copyOf(memory.forgotten(Scope.DEFAULT)));
     assertEquals(2, memory.forgotten(Scope.DEFAULT).size());
     assertFalse(memory.forget(v2.id()), "nothing left to forget");

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.memhook.api.EventData;
+import dev.memhook.api.ForgetMode;
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookType;
 import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.ObserveResult;
+import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
@@ -23,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -97,6 +102,40 @@ class SharedSessionsTest {
     assertEquals(SessionStatus.COMPLETED, ended.status());
     // the session end is kept in the session, stored as no observation
     assertEquals(3, ended.observationCount(), "A counted on from B's record");
+  }
+
+  @Test
+  void aConsolidatedMemoryForgottenThroughA_takesItsSourceAlong_andBFindsNeither() {
+    String preference = "I prefer tabs over spaces in every Java file of this repo.";
+    a.observe(prompt("s1", 0, preference).project("shop").cwd("/w/shop").build());
+    a.observe(
+        LifecycleEvent.builder(HookType.SESSION_END, "s1").timestamp(T0.plusSeconds(1)).build());
+    flush(a);
+    List<Memory> all = new ArrayList<>();
+    b.export(all::add);
+    Memory source =
+        all.stream()
+            .filter(m -> m.type() == MemoryType.OBSERVATION && m.content().equals(preference))
+            .findFirst()
+            .orElseThrow();
+    List<Memory> made = all.stream().filter(m -> m.type() == MemoryType.PREFERENCE).toList();
+    assertEquals(1, made.size(), all.toString());
+    Memory memory = made.get(0);
+    assertEquals(List.of(source.id()), b.sources(memory.id()), "B reads the link A's capture made");
+
+    List<ForgetRecord> records = a.forget(memory.id(), "alice", "wrong", ForgetMode.WITH_SOURCES);
+
+    List<MemoryId> removed = List.of(memory.id(), source.id());
+    assertEquals(removed, records.stream().map(ForgetRecord::id).toList());
+    assertTrue(b.get(memory.id()).isEmpty());
+    assertTrue(b.get(source.id()).isEmpty());
+    assertEquals(
+        List.of(),
+        b.recall(RecallQuery.of(Scope.DEFAULT, "tabs over spaces in every Java file")).memories(),
+        "B recalls neither");
+    List<ForgetRecord> audit = b.forgotten(Scope.DEFAULT);
+    assertEquals(Set.copyOf(removed), Set.copyOf(audit.stream().map(ForgetRecord::id).toList()));
+    audit.forEach(r -> assertEquals(removed, r.removed(), "the audit of " + r.id()));
   }
 
   @Test

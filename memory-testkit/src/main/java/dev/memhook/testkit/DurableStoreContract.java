@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
@@ -73,8 +74,15 @@ public interface DurableStoreContract {
     Memory forgotten = memory("m3", A, "the staging password rotates monthly");
     Memory v1 = memory("v1", A, "the gateway timeout is thirty seconds");
     Memory v2 = nextVersion(v1, "v2", "the gateway timeout is sixty seconds");
+    // a forget's record lists every id it removed, which need not be held here
     ForgetRecord audit =
-        new ForgetRecord(forgotten.id(), A, "alice", "asked to forget", T0.plusSeconds(60));
+        new ForgetRecord(
+            forgotten.id(),
+            A,
+            "alice",
+            "asked to forget",
+            T0.plusSeconds(60),
+            List.of(forgotten.id(), MemoryId.of("obs-gone")));
     try (MemoryStore store = openStore(location)) {
       store.attach(SPACE);
       store.put(full, vector(1));

@@ -184,6 +184,24 @@ public interface StoreWriteContract {
   }
 
   @Test
+  default void deleteAll_keepsTheIdsEachRecordSaysItsForgetRemoved() {
+    MemoryStore store = store();
+    store.put(memory("m1", A, "the consolidated memory"), vector(1));
+    store.put(memory("obs-1", A, "the observation it was made from"), vector(2));
+    List<MemoryId> together = List.of(MemoryId.of("m1"), MemoryId.of("obs-1"));
+    ForgetRecord memory =
+        new ForgetRecord(MemoryId.of("m1"), A, "alice", "r", T0.plusSeconds(1), together);
+    ForgetRecord source =
+        new ForgetRecord(MemoryId.of("obs-1"), A, "alice", "r", T0.plusSeconds(1), together);
+    assertEquals(2, store.deleteAll(List.of(memory, source)));
+    List<ForgetRecord> kept = store.forgotten(A);
+    assertEquals(Set.of(memory, source), Set.copyOf(kept));
+    for (ForgetRecord r : kept) {
+      assertEquals(together, r.removed(), "the ids in their order, for " + r.id());
+    }
+  }
+
+  @Test
   default void forgotten_listsTheScopesAuditRecords_oldestFirst() {
     MemoryStore store = store();
     for (int i = 1; i <= 3; i++) {

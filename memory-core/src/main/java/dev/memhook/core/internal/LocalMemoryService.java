@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkState;
 import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.CaptureStats;
 import dev.memhook.api.ExportResult;
+import dev.memhook.api.ForgetMode;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.ImportProgress;
@@ -221,19 +222,21 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   @Override
-  public boolean forget(MemoryId id, String actor, String reason) {
+  public List<ForgetRecord> forget(MemoryId id, String actor, String reason, ForgetMode mode) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(mode, "mode");
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
-    Optional<Set<String>> capturedSessions = writes.forget(id, request);
-    if (capturedSessions.isEmpty()) {
-      return false;
+    Optional<MemoryWrites.Forgotten> forgotten = writes.forget(id, request, mode);
+    if (forgotten.isEmpty()) {
+      return List.of();
     }
+    Set<String> capturedSessions = forgotten.get().capturedSessions();
     // outside the write lock: erasing waits for capture, whose consolidation may write
-    if (capture != null && !capturedSessions.get().isEmpty()) {
-      capture.forgotten(capturedSessions.get());
+    if (capture != null && !capturedSessions.isEmpty()) {
+      capture.forgotten(capturedSessions);
     }
     CaptureEvent event =
         new CaptureEvent(
@@ -244,7 +247,14 @@ public final class LocalMemoryService implements MemoryService {
             id,
             "forgotten by " + request.actor());
     dispatch.publish(l -> l.captured(event));
-    return true;
+    return forgotten.get().records();
+  }
+
+  @Override
+  public List<MemoryId> sources(MemoryId id) {
+    Objects.requireNonNull(id, "id");
+    checkOpen();
+    return writes.sources(id);
   }
 
   @Override

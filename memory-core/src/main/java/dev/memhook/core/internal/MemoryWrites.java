@@ -2,6 +2,8 @@ package dev.memhook.core.internal;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.collect.Lists;
+import dev.memhook.api.ForgetMode;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
@@ -11,19 +13,21 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.ServiceWrites;
+import dev.memhook.core.internal.capture.SourceObservations;
 import dev.memhook.core.internal.index.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The service's write path: a draft goes through {@link MemoryIntake} (validate, sanitize,
- * complete), is embedded as a document and put in the store; a forget erases a memory and every
- * version it supersedes in one store write. Used by the host's calls and by capture's consolidation
- * alike, so both are sanitized and versioned the same way.
+ * complete), is embedded as a document and put in the store; a forget erases a memory, every
+ * version it supersedes and, unless asked to keep them, the observations they were consolidated
+ * from, in one store write. Used by the host's calls and by capture's consolidation alike, so both
+ * are sanitized and versioned the same way.
  *
  * <p>Thread-safe: an update and a forget run one at a time (one writer lock), so two updates of one
  * version cannot both succeed and a forget never races the version it follows back.
@@ -67,40 +71,76 @@ final class MemoryWrites implements ServiceWrites {
   }
 
   /**
-   * Erases {@code id} and every older version it supersedes, and takes the memory's text out of the
-   * captured turns that quote it as context.
-   *
-   * @return empty when nothing was forgotten (no such memory); otherwise the capture sessions of
-   *     the captured turns forgotten, possibly none
+   * What a forget removed: its audit records, one per removed id in the order of {@link
+   * dev.memhook.api.MemoryService#forget(MemoryId, String, String, ForgetMode)}, and the capture
+   * sessions of the captured observations among them (whose records and journal capture must still
+   * clear), possibly none.
    */
-  Optional<Set<String>> forget(MemoryId id, MemoryIntake.ForgetRequest request) {
-    Set<String> capturedSessions = new HashSet<>();
-    List<Memory> captured = new ArrayList<>();
+  record Forgotten(List<ForgetRecord> records, Set<String> capturedSessions) {}
+
+  /**
+   * Erases {@code id}, every older version it supersedes and, with {@link ForgetMode#WITH_SOURCES},
+   * the observations they were consolidated from ({@link SourceObservations}), and takes the text
+   * of each captured observation among them out of the captured turns that quote it as context.
+   *
+   * @return empty when nothing was forgotten (no such memory)
+   */
+  Optional<Forgotten> forget(MemoryId id, MemoryIntake.ForgetRequest request, ForgetMode mode) {
     synchronized (writeLock) {
-      List<ForgetRecord> versions = new ArrayList<>();
-      MemoryId next = id;
-      while (next != null && versions.size() < MAX_VERSIONS_FORGOTTEN) {
-        Optional<Memory> memory = store.get(next);
-        if (memory.isEmpty()) {
-          break;
-        }
-        versions.add(request.recordFor(memory.get()));
-        if (QuotedTurns.captured(memory.get()) && memory.get().sourceSession() != null) {
-          capturedSessions.add(memory.get().sourceSession());
-          captured.add(memory.get());
-        }
-        next = memory.get().supersedes();
+      List<Memory> versions = versions(id);
+      if (versions.isEmpty()) {
+        return Optional.empty();
       }
+      List<Memory> removed = new ArrayList<>(versions);
+      if (mode == ForgetMode.WITH_SOURCES) {
+        removed.addAll(SourceObservations.stored(store, versions));
+      }
+      List<MemoryId> removedIds = removed.stream().map(Memory::id).toList();
       // the turn after a captured one quotes it as context: put it back without, so the store's
       // erase (which rewrites every segment holding a replaced or deleted document) takes both
-      List<MemoryId> forgottenIds = versions.stream().map(ForgetRecord::id).toList();
-      for (Memory turn : captured) {
-        for (Memory cleared : QuotedTurns.quoting(store, turn, forgottenIds)) {
-          store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
+      Set<String> capturedSessions = new LinkedHashSet<>();
+      for (Memory m : removed) {
+        if (QuotedTurns.captured(m) && m.sourceSession() != null) {
+          capturedSessions.add(m.sourceSession());
+          for (Memory cleared : QuotedTurns.quoting(store, m, removedIds)) {
+            store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
+          }
         }
       }
-      boolean forgot = !versions.isEmpty() && store.deleteAll(versions) > 0;
-      return forgot ? Optional.of(capturedSessions) : Optional.empty();
+      List<List<Memory>> parts = Lists.partition(removed, ForgetRecord.MAX_REMOVED);
+      List<List<ForgetRecord>> audits = new ArrayList<>(parts.size());
+      parts.forEach(part -> audits.add(request.recordsFor(part)));
+      // the part holding the memory asked for goes last: a forget cut short by a failure, asked
+      // again, still finds the memory and from it the versions and sources left
+      int deleted = 0;
+      for (List<ForgetRecord> part : Lists.reverse(audits)) {
+        deleted += store.deleteAll(part);
+      }
+      if (deleted == 0) {
+        return Optional.empty();
+      }
+      List<ForgetRecord> records = audits.stream().flatMap(List::stream).toList();
+      return Optional.of(new Forgotten(records, capturedSessions));
     }
+  }
+
+  /** The ids a forget of {@code id} with its sources removes besides its versions. */
+  List<MemoryId> sources(MemoryId id) {
+    return SourceObservations.stored(store, versions(id)).stream().map(Memory::id).toList();
+  }
+
+  /** {@code id} and every older version it supersedes, newest first; empty if it is unknown. */
+  private List<Memory> versions(MemoryId id) {
+    List<Memory> versions = new ArrayList<>();
+    MemoryId next = id;
+    while (next != null && versions.size() < MAX_VERSIONS_FORGOTTEN) {
+      Optional<Memory> memory = store.get(next);
+      if (memory.isEmpty()) {
+        break;
+      }
+      versions.add(memory.get());
+      next = memory.get().supersedes();
+    }
+    return versions;
   }
 }

@@ -203,24 +203,44 @@ public final class MemoryRecordJson {
     n.put("actor", r.actor());
     n.put("reason", r.reason());
     n.put("at", r.at().toString());
+    ArrayNode removed = n.putArray("removed");
+    r.removed().forEach(id -> removed.add(id.value()));
     String json = serialize(n);
     requireWellFormed(json, "the forget record of " + r.id().value());
     return json;
   }
 
   /**
-   * The forget record {@code json} holds.
+   * The forget record {@code json} holds. A record written before records listed their forget's ids
+   * (no {@code removed} field) lists its own id alone.
    *
    * @throws IllegalArgumentException if it is not a forget record this class wrote
    */
   public ForgetRecord readForget(String json) {
     JsonNode n = parse(json);
+    MemoryId id = MemoryId.of(text(n, "id"));
+    List<MemoryId> removed = new ArrayList<>();
+    if (n.hasNonNull("removed")) {
+      JsonNode list = n.get("removed");
+      if (!list.isArray()) {
+        throw new IllegalArgumentException("stored record's 'removed' is not an array");
+      }
+      for (JsonNode r : list) {
+        if (!r.isTextual()) {
+          throw new IllegalArgumentException("stored record's 'removed' holds a non-string");
+        }
+        removed.add(MemoryId.of(r.textValue()));
+      }
+    } else {
+      removed.add(id);
+    }
     return new ForgetRecord(
-        MemoryId.of(text(n, "id")),
+        id,
         new Scope(text(n, "scope")),
         text(n, "actor"),
         text(n, "reason"),
-        Instant.parse(text(n, "at")));
+        Instant.parse(text(n, "at")),
+        removed);
   }
 
   private String serialize(ObjectNode n) {

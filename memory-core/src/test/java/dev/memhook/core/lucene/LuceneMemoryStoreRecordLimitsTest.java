@@ -87,26 +87,35 @@ class LuceneMemoryStoreRecordLimitsTest {
     for (String keyword : largest.files()) {
       assertTrue(keyword.getBytes(StandardCharsets.UTF_8).length < RecordLimits.MAX_TERM_BYTES);
     }
-    ForgetRecord audit =
-        new ForgetRecord(
-            largest.id(),
-            largest.scope(),
-            costly('\u0001', ForgetRecord.MAX_ACTOR),
-            costly('\u0001', ForgetRecord.MAX_REASON),
-            T0);
     Path index = dir.resolve("index");
     Memory other = largest.toBuilder().id(MemoryId.of("other")).build();
+    // the most ids a record lists, each as long as an id may be
+    List<MemoryId> removed = new ArrayList<>(List.of(other.id()));
+    while (removed.size() < ForgetRecord.MAX_REMOVED) {
+      String n = Integer.toString(removed.size());
+      removed.add(MemoryId.of("x".repeat(MemoryId.MAX_LENGTH - n.length()) + n));
+    }
+    ForgetRecord audit =
+        new ForgetRecord(
+            other.id(),
+            other.scope(),
+            costly('\u0001', ForgetRecord.MAX_ACTOR),
+            costly('\u0001', ForgetRecord.MAX_REASON),
+            T0,
+            removed);
+    int encodedAudit = new MemoryJson().write(audit).length();
+    assertTrue(
+        encodedAudit < RecordLimits.MAX_RECORD_CHARS,
+        "the worst-case audit record is " + encodedAudit + " characters");
     try (LuceneMemoryStore store = open(index)) {
       store.put(largest, vector(1));
       store.put(other, vector(2));
       assertEquals(largest, store.get(largest.id()).orElseThrow());
-      store.delete(
-          other.id(),
-          new ForgetRecord(other.id(), other.scope(), audit.actor(), audit.reason(), T0));
+      store.delete(other.id(), audit);
     }
     try (LuceneMemoryStore store = open(index)) {
       assertEquals(largest, store.get(largest.id()).orElseThrow(), "after reopening");
-      assertEquals(audit.reason(), store.forgotten(largest.scope()).get(0).reason());
+      assertEquals(List.of(audit), store.forgotten(largest.scope()));
     }
   }
 }

@@ -63,6 +63,32 @@ class MemoryJsonTest {
   }
 
   @Test
+  void forgetRecord_keepsTheIdsItsForgetRemoved_inTheirOrder() {
+    ForgetRecord r =
+        new ForgetRecord(
+            MemoryId.of("m2"),
+            Scope.of("a"),
+            "alice",
+            "wrong",
+            Instant.parse("2024-01-01T00:00:00Z"),
+            List.of(MemoryId.of("m3"), MemoryId.of("m2"), MemoryId.of("obs-1")));
+    assertEquals(r, json.readForget(json.write(r)));
+  }
+
+  @Test
+  void aForgetRecordStoredBeforeRecordsListedTheirIds_readsAsItsOwnIdAlone() {
+    String stored =
+        "{\"format\":1,\"id\":\"m1\",\"scope\":\"a\",\"actor\":\"alice\",\"reason\":\"\","
+            + "\"at\":\"2024-01-01T00:00:00Z\"}";
+    ForgetRecord read = json.readForget(stored);
+    assertEquals(
+        new ForgetRecord(
+            MemoryId.of("m1"), Scope.of("a"), "alice", "", Instant.parse("2024-01-01T00:00:00Z")),
+        read);
+    assertEquals(List.of(MemoryId.of("m1")), read.removed());
+  }
+
+  @Test
   void unreadableRecords_areRejectedWithIllegalArgument() {
     assertThrows(IllegalArgumentException.class, () -> json.readMemory("not json"));
     assertThrows(IllegalArgumentException.class, () -> json.readMemory("{\"format\":99}"));

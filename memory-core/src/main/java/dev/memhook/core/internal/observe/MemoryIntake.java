@@ -105,9 +105,18 @@ public final class MemoryIntake {
 
   /** Who asked for a forget and why, sanitized: what each {@link ForgetRecord} of it says. */
   public record ForgetRequest(String actor, String reason, Instant at) {
-    /** The audit record of forgetting {@code memory}. */
-    public ForgetRecord recordFor(Memory memory) {
-      return new ForgetRecord(memory.id(), memory.scope(), actor, reason, at);
+    /**
+     * The audit records of removing {@code memories} in one write, one per memory in their order,
+     * each listing all their ids.
+     *
+     * @throws IllegalArgumentException if they are more than {@link ForgetRecord#MAX_REMOVED} or
+     *     two share an id
+     */
+    public List<ForgetRecord> recordsFor(List<Memory> memories) {
+      List<MemoryId> ids = memories.stream().map(Memory::id).toList();
+      return memories.stream()
+          .map(m -> new ForgetRecord(m.id(), m.scope(), actor, reason, at, ids))
+          .toList();
     }
   }
 

@@ -23,9 +23,10 @@ import java.util.Map;
 
 /**
  * The binary form of the store's log records: a put (one part of a batch of memories with their
- * embeddings), a new version, a forget. Every record starts with a format byte; strings are UTF-8
- * with an int length, instants are seconds and nanos, vectors are an int dimension and floats. The
- * payloads only ever hold what the store holds: sanitized memories and audit records.
+ * embeddings), a new version, a forget (its audit records with the ids each lists). Every record
+ * starts with a format byte; strings are UTF-8 with an int length, instants are seconds and nanos,
+ * vectors are an int dimension and floats. The payloads only ever hold what the store holds:
+ * sanitized memories and audit records.
  *
  * <p>Stateless; thread-safe. Decoding throws {@link IllegalArgumentException} for bytes this codec
  * did not write (a damaged record the journal's CRC missed, or a format from a newer version).
@@ -34,6 +35,13 @@ final class StoreRecords {
 
   /** Bumped when the encoding changes incompatibly. */
   static final byte FORMAT = 1;
+
+  /**
+   * The format of a forget written now: format 1 and each record's removed ids, written once for a
+   * run of records that share them (the records of one forget all do). A forget of format 1,
+   * written before records listed their forget's ids, is still read: each record lists its own id.
+   */
+  static final byte FORGET_FORMAT = 2;
 
   /** Journal kinds; capture's event is kind 1. */
   static final byte KIND_PUT = 16;
@@ -82,14 +90,23 @@ final class StoreRecords {
 
   static byte[] forget(List<ForgetRecord> audits) {
     return encode(
+        FORGET_FORMAT,
         out -> {
           out.writeInt(audits.size());
+          List<MemoryId> previous = null;
           for (ForgetRecord r : audits) {
             writeString(out, r.id().value());
             writeString(out, r.scope().value());
             writeString(out, r.actor());
             writeString(out, r.reason());
             writeInstant(out, r.at());
+            // one forget's records share one list: written once, so the record stays linear
+            boolean same = r.removed().equals(previous);
+            out.writeBoolean(same);
+            if (!same) {
+              writeStrings(out, r.removed().stream().map(MemoryId::value).toList());
+            }
+            previous = r.removed();
           }
         });
   }
@@ -97,6 +114,7 @@ final class StoreRecords {
   static PutPart readPut(byte[] payload) {
     return decode(
         payload,
+        FORMAT,
         in -> {
           long batch = in.readLong();
           int part = in.readInt();
@@ -114,23 +132,34 @@ final class StoreRecords {
   }
 
   static NewVersion readNewVersion(byte[] payload) {
-    return decode(payload, in -> new NewVersion(readMemory(in), readVector(in)));
+    return decode(payload, FORMAT, in -> new NewVersion(readMemory(in), readVector(in)));
   }
 
   static List<ForgetRecord> readForget(byte[] payload) {
+    boolean listed = payload.length > 0 && payload[0] == FORGET_FORMAT;
     return decode(
         payload,
+        listed ? FORGET_FORMAT : FORMAT,
         in -> {
           int n = count(in);
           List<ForgetRecord> audits = new ArrayList<>(n);
+          List<MemoryId> previous = null;
           for (int i = 0; i < n; i++) {
-            audits.add(
-                new ForgetRecord(
-                    MemoryId.of(readString(in)),
-                    new Scope(readString(in)),
-                    readString(in),
-                    readString(in),
-                    readInstant(in)));
+            MemoryId id = MemoryId.of(readString(in));
+            Scope scope = new Scope(readString(in));
+            String actor = readString(in);
+            String reason = readString(in);
+            Instant at = readInstant(in);
+            List<MemoryId> removed = List.of(id);
+            if (listed) {
+              boolean same = in.readBoolean();
+              if (same && previous == null) {
+                throw new IOException("the first record repeats a list before any");
+              }
+              removed = same ? previous : readStrings(in).stream().map(MemoryId::of).toList();
+            }
+            audits.add(new ForgetRecord(id, scope, actor, reason, at, removed));
+            previous = removed;
           }
           return audits;
         });
@@ -288,9 +317,13 @@ final class StoreRecords {
 
   /** A record: the format byte, then what {@code writer} writes. */
   private static byte[] encode(Writer writer) {
+    return encode(FORMAT, writer);
+  }
+
+  private static byte[] encode(byte format, Writer writer) {
     return bytes(
         out -> {
-          out.writeByte(FORMAT);
+          out.writeByte(format);
           writer.write(out);
         });
   }
@@ -305,12 +338,12 @@ final class StoreRecords {
     return bytes.toByteArray();
   }
 
-  private static <T> T decode(byte[] payload, Reader<T> reader) {
+  private static <T> T decode(byte[] payload, byte expected, Reader<T> reader) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
       byte format = in.readByte();
-      if (format != FORMAT) {
+      if (format != expected) {
         throw new IllegalArgumentException(
-            "store log record of format " + format + "; this version reads format " + FORMAT);
+            "store log record of format " + format + "; this version reads format " + expected);
       }
       T value = reader.read(in);
       if (in.available() != 0) {

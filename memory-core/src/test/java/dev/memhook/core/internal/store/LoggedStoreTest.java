@@ -117,6 +117,64 @@ class LoggedStoreTest {
   }
 
   @Test
+  void aLoggedForgetOfSeveralIds_isReplayedWithTheIdsEachRecordLists() {
+    Memory c = memory("mem_c", "tests run with gradle");
+    Memory d = memory("mem_d", "the gradle daemon is off on ci");
+    Memory e = memory("mem_e", "ci caches the gradle home");
+    List<MemoryId> together = List.of(c.id(), d.id());
+    ForgetRecord forC = new ForgetRecord(c.id(), SCOPE, "test", "gone", T, together);
+    ForgetRecord forD = new ForgetRecord(d.id(), SCOPE, "test", "gone", T, together);
+    ForgetRecord forE = new ForgetRecord(e.id(), SCOPE, "test", "alone", T.plusSeconds(1));
+    try (Journal journal = Journal.open(dir)) {
+      journal.append(
+          StoreRecords.KIND_PUT,
+          StoreRecords.put(
+              1,
+              0,
+              1,
+              List.of(
+                  StoreRecords.entry(c, embed(c)),
+                  StoreRecords.entry(d, embed(d)),
+                  StoreRecords.entry(e, embed(e)))));
+      journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(forC, forD, forE)));
+    }
+    LuceneMemoryStore store = freshStore();
+    try (Journal journal = Journal.open(dir)) {
+      assertEquals(2, StoreReplay.apply(journal, store));
+    }
+    assertEquals(0, store.count(SCOPE));
+    assertEquals(List.of(forC, forD, forE), store.forgotten(SCOPE));
+    assertEquals(together, store.forgotten(SCOPE).get(1).removed());
+    assertEquals(List.of(e.id()), store.forgotten(SCOPE).get(2).removed());
+    store.close();
+  }
+
+  @Test
+  void aForgetLoggedBeforeRecordsListedTheirIds_isStillRead_eachRecordListingItsOwnId()
+      throws IOException {
+    // format 1: a count, then per record id, scope, actor, reason, seconds and nanos
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeInt(2);
+      for (String id : List.of("mem_old1", "mem_old2")) {
+        for (String text : List.of(id, SCOPE.value(), "ops", "before the upgrade")) {
+          byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          out.writeInt(b.length);
+          out.write(b);
+        }
+        out.writeLong(T.getEpochSecond());
+        out.writeInt(T.getNano());
+      }
+    }
+    assertEquals(
+        List.of(
+            new ForgetRecord(MemoryId.of("mem_old1"), SCOPE, "ops", "before the upgrade", T),
+            new ForgetRecord(MemoryId.of("mem_old2"), SCOPE, "ops", "before the upgrade", T)),
+        StoreRecords.readForget(bytes.toByteArray()));
+  }
+
+  @Test
   void replayOnAStoreThatHoldsTheLaterVersion_leavesOneLatestVersion() {
     Memory a = memory("mem_a", "first");
     Memory a2 =
@@ -224,6 +282,13 @@ class LoggedStoreTest {
     assertEquals(e, read.embedding());
     ForgetRecord r = new ForgetRecord(full.id(), full.scope(), "actor", "reason", T);
     assertEquals(List.of(r), StoreRecords.readForget(StoreRecords.forget(List.of(r))));
+    List<MemoryId> two = List.of(full.id(), MemoryId.of("mem_other"));
+    ForgetRecord first = new ForgetRecord(full.id(), full.scope(), "actor", "reason", T, two);
+    ForgetRecord second =
+        new ForgetRecord(MemoryId.of("mem_other"), full.scope(), "actor", "reason", T, two);
+    assertEquals(
+        List.of(first, second, r),
+        StoreRecords.readForget(StoreRecords.forget(List.of(first, second, r))));
   }
 
   @Test
