@@ -59,6 +59,13 @@ public interface ScopedMemory {
   RecallResult recall(RecallQuery query);
 
   /**
+   * {@link MemoryService#standing(Scope, int)} of this scope.
+   *
+   * @throws IllegalArgumentException if {@code maxChars} is out of range
+   */
+  StandingProfile standing(int maxChars);
+
+  /**
    * {@link MemoryService#forget(MemoryId, String, String)}, for a memory of this scope.
    *
    * @return whether anything was forgotten: false, with nothing changed, for an id of another scope

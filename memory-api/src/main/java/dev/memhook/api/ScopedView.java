@@ -68,6 +68,11 @@ final class ScopedView implements ScopedMemory {
   }
 
   @Override
+  public StandingProfile standing(int maxChars) {
+    return service.standing(scope, StandingProfile.checkBudget(maxChars));
+  }
+
+  @Override
   public boolean forget(MemoryId id, String actor, String reason) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");
