@@ -381,6 +381,7 @@ public final class LocalMemoryService implements MemoryService {
               options,
               new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
               engine::recall,
+              standing,
               options.capture() && capture != null
                   ? new ConversationCapture(
                       event -> capture.observeFromHook(event, options.captureScope()),
