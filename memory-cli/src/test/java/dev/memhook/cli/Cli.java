@@ -47,7 +47,16 @@ final class Cli {
     return run(Terminal.NONE, stdin, args);
   }
 
+  /** A run with {@code stdin} whose environment also holds {@code env}. */
+  Result withStdinAndEnv(String stdin, Map<String, String> env, String... args) {
+    return run(Terminal.NONE, stdin, env, args);
+  }
+
   private Result run(Terminal terminal, String stdin, String... args) {
+    return run(terminal, stdin, Map.of(), args);
+  }
+
+  private Result run(Terminal terminal, String stdin, Map<String, String> env, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CliContext context =
@@ -55,10 +64,17 @@ final class Cli {
             new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(StoreOptions.DIR_VARIABLE, dir.toString(), "USER", "tester"),
+            environment(env),
             terminal);
     int code = MemhookCli.run(args, context);
     return new Result(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private Map<String, String> environment(Map<String, String> extra) {
+    Map<String, String> env = new java.util.HashMap<>(extra);
+    env.put(StoreOptions.DIR_VARIABLE, dir.toString());
+    env.put("USER", "tester");
+    return env;
   }
 }
