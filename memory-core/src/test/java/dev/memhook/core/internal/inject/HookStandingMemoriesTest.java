@@ -13,19 +13,25 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.ReceiptCandidate;
 import dev.memhook.api.ReceiptCandidate.Decision;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.TypeListing;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import dev.memhook.testkit.ModelReply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -202,6 +208,41 @@ class HookStandingMemoriesTest {
         injectedBatches(another),
         "the second scope's profile gets what the first left of the budget");
     room.close();
+  }
+
+  @Test
+  void aStoreThatFailsToListThem_failsThatAttemptsRecall_andTheNextTurnOffersThemAgain()
+      throws Exception {
+    AtomicInteger listings = new AtomicInteger();
+    MemoryStore failingOnce =
+        new ForwardingMemoryStore(LuceneMemoryStore.inMemory()) {
+          @Override
+          public TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+            if (listings.getAndIncrement() == 0) {
+              throw new MemoryStoreException("the store is away; retry");
+            }
+            return super.listByType(scope, types, limit);
+          }
+        };
+    try (MemoryService failing =
+        Memhook.builder().store(failingOnce).embedder(HashingEmbedder.create()).build()) {
+      Memory preference =
+          failing.remember(
+              MemoryDraft.builder(Scope.DEFAULT, "Answer in British English.")
+                  .type(MemoryType.PREFERENCE)
+                  .build());
+      MemoryHook hook = failing.hookInto(chat, options().build());
+
+      send(OFF_TOPIC);
+      InjectionReceipt failed = hook.receipts().get(0);
+      assertEquals(PhaseStatus.Status.FAILED, failed.recall().status());
+      assertTrue(failed.recall().detail().contains("the store is away"), failed.recall().detail());
+      assertEquals(List.of(), injectedBatches(chat), "the turn went on without memories");
+
+      send("And what is the weather like on Venus?");
+      assertEquals(List.of(values(preference)), injectedBatches(chat));
+      hook.close();
+    }
   }
 
   @Test
