@@ -123,7 +123,6 @@ final class HookCommand implements Callable<Integer> {
     if (contextLimit < 1 || contextLimit > 20) {
       throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
     }
-    int standingBudget = standingBudget(context);
     byte[] input = readBounded(context.in());
     if (input == null) {
       log.warn("the hook input is over " + MAX_INPUT_BYTES + " bytes: not captured");
@@ -162,7 +161,7 @@ final class HookCommand implements Callable<Integer> {
     }
     try (MemoryService open = memory) {
       if (answers && !session.isBlank()) {
-        answer(context, dir, open, event, payload, session, standingBudget);
+        answer(context, dir, open, event, payload, session);
       }
     }
   }
@@ -208,8 +207,7 @@ final class HookCommand implements Callable<Integer> {
       MemoryService memory,
       HookPayload.Prepared event,
       JsonNode payload,
-      String session,
-      int standingBudget)
+      String session)
       throws IOException {
     OfferedMemories book = new OfferedMemories(dir, session);
     Set<MemoryId> offered = book.offered();
@@ -228,6 +226,8 @@ final class HookCommand implements Callable<Integer> {
       }
       said = recalled(chosen);
     } else {
+      // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
+      int standingBudget = standingBudget(context);
       if (standingBudget == 0) {
         return;
       }

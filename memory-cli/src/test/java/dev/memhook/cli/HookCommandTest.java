@@ -207,6 +207,10 @@ class HookCommandTest {
     assertEquals(0, bad.code());
     assertEquals("", bad.out());
     assertTrue(bad.err().contains(HookCommand.STANDING_CHARS_VARIABLE), bad.err());
+    try (MemoryService memory = open()) {
+      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      assertTrue(memory.session("s-11").isPresent(), "a bad budget costs the answer, not capture");
+    }
   }
 
   private Cli.Result standingStart(String session, Map<String, String> env, String... options)
