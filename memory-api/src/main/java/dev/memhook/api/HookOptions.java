@@ -39,6 +39,10 @@ import java.util.Objects;
  * @param assistantName the model's or agent's name for its captured answers; null for unnamed
  * @param toolName the name the hook's {@code get_memory} tool is registered and injected under;
  *     {@value #DEFAULT_TOOL_NAME} unless two services hook one chat, which needs a name each
+ * @param standingChars the budget, in characters of what the model reads, of the standing memories
+ *     ({@link StandingProfile}) the hook offers with its first injection: the profiles of its
+ *     scopes, in scope order, share it; 0 offers none. At most half of {@code maxResultChars}, so
+ *     that what the first message recalls fits beside them in one result
  */
 public record HookOptions(
     List<Scope> scopes,
@@ -53,7 +57,8 @@ public record HookOptions(
     String sessionId,
     String userName,
     String assistantName,
-    String toolName) {
+    String toolName,
+    int standingChars) {
 
   /** Default {@link #toolName()}: {@value}. */
   public static final String DEFAULT_TOOL_NAME = "get_memory";
@@ -107,6 +112,12 @@ public record HookOptions(
   /** The most {@link #maxPerCallback()} may be. */
   private static final int MAX_PER_CALLBACK = 1_000;
 
+  /**
+   * Default {@link #standingChars()}: {@link StandingProfile#DEFAULT_MAX_CHARS}, so a conversation
+   * starts knowing the few standing memories that shape every answer.
+   */
+  public static final int DEFAULT_STANDING_CHARS = StandingProfile.DEFAULT_MAX_CHARS;
+
   /** Validates the options and copies {@code scopes}. */
   public HookOptions {
     scopes = checkScopes(scopes);
@@ -127,6 +138,7 @@ public record HookOptions(
     checkPositive(recallTimeout);
     inRange("maxMemoryChars", maxMemoryChars, MIN_MEMORY_CHARS, MAX_CHARS);
     inRange("maxResultChars", maxResultChars, MIN_RESULT_CHARS, MAX_CHARS);
+    inRange("standingChars", standingChars, 0, MAX_CHARS);
     FieldLimits.optional("sessionId", sessionId, MemoryDraft.MAX_SESSION);
     FieldLimits.optional("userName", userName, MemoryDraft.MAX_ORIGIN_NAME);
     FieldLimits.optional("assistantName", assistantName, MemoryDraft.MAX_ORIGIN_NAME);
@@ -138,6 +150,15 @@ public record HookOptions(
               + maxResultChars
               + "): one memory's result is one tool result; raise maxResultChars or lower"
               + " maxMemoryChars");
+    }
+    if (standingChars > maxResultChars / 2) {
+      throw new IllegalArgumentException(
+          "standingChars ("
+              + standingChars
+              + ") must be at most half of maxResultChars ("
+              + maxResultChars
+              + "): the first result carries the standing memories and what the message recalls;"
+              + " raise maxResultChars or lower standingChars");
     }
   }
 
@@ -186,7 +207,8 @@ public record HookOptions(
         sessionId,
         userName,
         assistantName,
-        toolName);
+        toolName,
+        standingChars);
   }
 
   /** The first of {@link #scopes()}: where a one-scope hook both recalls and captures. */
@@ -204,7 +226,8 @@ public record HookOptions(
   /**
    * The defaults: {@link Scope#DEFAULT} for recall and capture, 3 per message, 5 per callback, 250
    * ms, no listener, 16,000 characters per memory and 40,000 per tool result, capture on, a session
-   * per hook, the tool named {@value #DEFAULT_TOOL_NAME}.
+   * per hook, the tool named {@value #DEFAULT_TOOL_NAME}, standing memories within 1,000
+   * characters.
    */
   public static HookOptions defaults() {
     return builder().build();
@@ -230,6 +253,7 @@ public record HookOptions(
     private String sessionId;
     private String userName;
     private String assistantName;
+    private int standingChars = DEFAULT_STANDING_CHARS;
 
     private final BuilderSettings settings = new BuilderSettings();
 
@@ -370,10 +394,22 @@ public record HookOptions(
     }
 
     /**
+     * The budget of the standing memories the hook offers with its first injection, in characters
+     * of what the model reads, 0 to 4,000,000 and at most half of {@link #maxResultChars(int)}
+     * (checked by {@link #build()}); 0 offers none, so every memory comes by recall. The profiles
+     * of the hook's scopes share it in scope order; see {@link StandingProfile}.
+     */
+    public Builder standingChars(int value) {
+      settings.checkUnset("standingChars");
+      this.standingChars = inRange("standingChars", value, 0, MAX_CHARS);
+      return settings.recorded(this, "standingChars");
+    }
+
+    /**
      * Builds the options.
      *
-     * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars}, or
-     *     the capture scope is not one of the scopes
+     * @throws IllegalArgumentException if {@code maxMemoryChars} exceeds {@code maxResultChars},
+     *     {@code standingChars} exceeds half of it, or the capture scope is not one of the scopes
      */
     public HookOptions build() {
       return new HookOptions(
@@ -389,7 +425,8 @@ public record HookOptions(
           sessionId,
           userName,
           assistantName,
-          toolName);
+          toolName,
+          standingChars);
     }
   }
 }

@@ -19,8 +19,9 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #recall()}: {@code OK}, {@code FAILED} (the cause in the detail) or {@code
  *       TIMED_OUT} (how long the hook waited in {@code took});
- *   <li>{@link #gate()}: {@code OK} (some candidate passed), {@code EMPTY} (none did), or {@code
- *       SKIPPED} when recall did not answer;
+ *   <li>{@link #gate()}: {@code OK} (some recalled candidate passed), {@code EMPTY} (none did), or
+ *       {@code SKIPPED} when recall did not answer; standing memories pass no gate (they are not
+ *       recalled), so a first injection may carry them with the gate {@code EMPTY};
  *   <li>{@link #injection()}: {@code OK} (the pair was queued), {@code FAILED}, or {@code SKIPPED}
  *       when nothing new was left to inject;
  *   <li>{@link #delivery()}: {@code DELIVERED} (see {@link #appearances()}), {@code PENDING},
@@ -39,7 +40,8 @@ import java.util.Objects;
  * @param at when the attempt ended
  * @param triggerMessageIds the messages it recalled for, in conversation order
  * @param candidates every memory it considered, in the order it considered them
- * @param injectedIds the ids it injected, in the order shown to the model; empty if none
+ * @param injectedIds the ids it injected, in the order shown to the model (standing memories first,
+ *     see {@link ReceiptCandidate.Decision#STANDING}); empty if none
  * @param toolCallId the id of the synthetic tool call that carried them, once the hook has seen the
  *     pair in the conversation or a submitted request; null before that and when nothing was
  *     injected

@@ -6,6 +6,9 @@ import java.util.Set;
 /**
  * One attachment of a {@link MemoryService} to one chat service, with its own record of the memory
  * ids it has injected. An id is injected at most once per hook, however the callbacks interleave.
+ * The hook's first injection before a send loop carries, first, the standing memories of its scopes
+ * ({@link StandingProfile}, within {@link HookOptions#standingChars()}); every later one only what
+ * its messages recalled.
  *
  * <p>Thread-safe. {@link #dispose()} and {@link #close()} are the same, idempotent operation: they
  * unregister both callbacks and the {@code get_memory} tool, and a disposed hook never injects

@@ -102,6 +102,26 @@ public interface MemoryService extends AutoCloseable {
   RecallResult recall(RecallQuery query);
 
   /**
+   * The standing memories of {@code scope} within {@code maxChars}: the latest preferences,
+   * decisions, designs, conventions, workflows and facts, in the order and under the budget {@link
+   * StandingProfile} states, with how many were left out. What a session should know at its start,
+   * whatever it asks first: a hook offers it with its first injection ({@link
+   * HookOptions#standingChars()}); a host that builds its own prompt puts these summaries in it.
+   *
+   * <p>Reads the store only as far as the profile needs: memories of other types (captured
+   * observations) are filtered out where the data lives, see {@link
+   * dev.memhook.api.spi.MemoryStore#listByType}. Thread-safe, like every method.
+   *
+   * @param maxChars the budget in characters of what the model reads, 1 to {@link
+   *     StandingProfile#MAX_CHARS}; {@link StandingProfile#DEFAULT_MAX_CHARS} is the hook's default
+   * @throws NullPointerException if {@code scope} is null
+   * @throws IllegalArgumentException if {@code maxChars} is out of range
+   * @throws IllegalStateException if the service is closed
+   * @throws MemoryException if the store fails
+   */
+  StandingProfile standing(Scope scope, int maxChars);
+
+  /**
    * Forgets a memory, every older version it supersedes and, with {@link ForgetMode#WITH_SOURCES},
    * the observations they were consolidated from: removed from every index at once, never recalled,
    * injected or fetched again. Leaves a {@link ForgetRecord} per removed id, each listing every id

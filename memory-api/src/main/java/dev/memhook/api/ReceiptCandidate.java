@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param scope the scope it was recalled in
  * @param triggerMessageId the message it was recalled for
  * @param score its fused score, comparable within one recall only; {@link Double#NaN} for a
- *     candidate the gate dropped before it was scored against the others
+ *     candidate the gate dropped before it was scored against the others, and for a standing
+ *     memory, which is offered without a query
  * @param signals how each signal ranked it, in {@link Signal} order
  * @param decision what the attempt did with it
  * @param detail the reason, with the numbers behind it (for a gate drop: each signal's value
@@ -47,7 +48,15 @@ public record ReceiptCandidate(
     /** Dropped by the per-session cap ({@link DroppedCandidate.Rule#SESSION_CAP}). */
     SESSION_CAP,
     /** Ranked below the recall's limit ({@link DroppedCandidate.Rule#LIMIT}). */
-    LIMIT
+    LIMIT,
+    /**
+     * Selected as a standing memory: one of its scope's {@link StandingProfile}, which the hook's
+     * first injection offers before what the message recalled. Not recalled, so it has no signals
+     * and a {@link Double#NaN} score; its trigger is the first message of the attempt. Whether the
+     * pair reached the chat service is the receipt's {@link InjectionReceipt#injection()} phase, as
+     * for {@link #SELECTED}.
+     */
+    STANDING
   }
 
   /** Validates and copies. */

@@ -59,6 +59,13 @@ public interface ScopedMemory {
   RecallResult recall(RecallQuery query);
 
   /**
+   * {@link MemoryService#standing(Scope, int)} of this scope.
+   *
+   * @throws IllegalArgumentException if {@code maxChars} is out of range
+   */
+  StandingProfile standing(int maxChars);
+
+  /**
    * {@link MemoryService#forget(MemoryId, String, String, ForgetMode)}, for a memory of this scope;
    * its sources are of this scope too.
    *

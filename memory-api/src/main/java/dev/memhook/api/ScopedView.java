@@ -69,6 +69,11 @@ final class ScopedView implements ScopedMemory {
   }
 
   @Override
+  public StandingProfile standing(int maxChars) {
+    return service.standing(scope, StandingProfile.checkBudget(maxChars));
+  }
+
+  @Override
   public List<ForgetRecord> forget(MemoryId id, String actor, String reason, ForgetMode mode) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(actor, "actor");

@@ -52,7 +52,8 @@ final class ExitCode {
         6  malformed import file: the line is named, nothing was stored
         7  other failure
       memhook hook always exits 0.
-      Environment: MEMHOOK_DIR, the store directory when --dir is not given.""";
+      Environment: MEMHOOK_DIR, the store directory when --dir is not given;
+      MEMHOOK_STANDING_CHARS, memhook hook's --standing-chars when it is not given.""";
 
   private ExitCode() {}
 }

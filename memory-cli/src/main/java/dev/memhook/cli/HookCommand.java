@@ -6,17 +6,16 @@ import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
+import dev.memhook.api.StandingProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +34,13 @@ import picocli.CommandLine.ParentCommand;
  * OfferedMemories}). Always exits 0: whatever fails is reported by {@link HookLog} and the agent's
  * step goes on.
  *
+ * <p>What each answer holds: {@code SessionStart} the scope's standing memories ({@link
+ * MemoryService#standing}: preferences, decisions, conventions, workflows and facts, latest
+ * versions) within {@code --standing-chars}, whatever the session goes on to ask; {@code
+ * UserPromptSubmit} what recall finds for the prompt, at most {@code --context-limit}, leaving out
+ * what the session was offered before, {@code SessionStart}'s standing memories included (each
+ * event is its own process, so the offered ids are kept per session in the store directory).
+ *
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in
  * the spool, and close it, which also lets capture process what it was given.
@@ -43,9 +49,11 @@ import picocli.CommandLine.ParentCommand;
     name = "hook",
     description =
         "Run as a coding agent's hook: read one hook payload (Claude Code's format) on standard"
-            + " input, capture it, and for SessionStart and UserPromptSubmit print the memories"
-            + " that matter as hookSpecificOutput.additionalContext. Always exits 0; problems go"
-            + " to standard error and DIR/hook.log.")
+            + " input, capture it, and print as hookSpecificOutput.additionalContext, for"
+            + " SessionStart, the scope's standing memories (preferences, decisions, conventions,"
+            + " workflows, facts) and, for UserPromptSubmit, what recall finds for the prompt,"
+            + " each memory once per session. Always exits 0; problems go to standard error and"
+            + " DIR/hook.log.")
 final class HookCommand implements Callable<Integer> {
   /** The largest payload read; a larger one is not captured. */
   static final int MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -72,8 +80,23 @@ final class HookCommand implements Callable<Integer> {
   @Option(
       names = "--context-limit",
       paramLabel = "N",
-      description = "At most N memories offered per event (1-20). Default: ${DEFAULT-VALUE}.")
+      description =
+          "At most N memories offered per prompt (UserPromptSubmit), 1-20. Default:"
+              + " ${DEFAULT-VALUE}.")
   int contextLimit = 5;
+
+  /** The environment variable that sets {@code --standing-chars} when the option is not given. */
+  static final String STANDING_CHARS_VARIABLE = "MEMHOOK_STANDING_CHARS";
+
+  @Option(
+      names = "--standing-chars",
+      paramLabel = "N",
+      description =
+          "The budget, in characters, of the standing memories (preferences, decisions,"
+              + " conventions, workflows, facts) SessionStart offers; 0 offers none. Default: $"
+              + STANDING_CHARS_VARIABLE
+              + ", else 1000.")
+  Integer standingChars;
 
   @Override
   public Integer call() {
@@ -143,6 +166,41 @@ final class HookCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The standing memories' budget: {@code --standing-chars}, else {@value
+   * #STANDING_CHARS_VARIABLE}, else {@link StandingProfile#DEFAULT_MAX_CHARS}.
+   *
+   * @throws IllegalArgumentException if it is not a number from 0 to {@link
+   *     StandingProfile#MAX_CHARS}
+   */
+  private int standingBudget(CliContext context) {
+    int budget;
+    if (standingChars != null) {
+      budget = standingChars;
+    } else {
+      String fromEnv = context.env().get(STANDING_CHARS_VARIABLE);
+      if (fromEnv == null || fromEnv.isBlank()) {
+        return StandingProfile.DEFAULT_MAX_CHARS;
+      }
+      try {
+        budget = Integer.parseInt(fromEnv.strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "$" + STANDING_CHARS_VARIABLE + " must be a number of characters, got " + fromEnv);
+      }
+    }
+    if (budget < 0 || budget > StandingProfile.MAX_CHARS) {
+      throw new IllegalArgumentException(
+          "the standing memories' budget (--standing-chars or $"
+              + STANDING_CHARS_VARIABLE
+              + ") must be 0-"
+              + StandingProfile.MAX_CHARS
+              + ", got "
+              + budget);
+    }
+    return budget;
+  }
+
   private void answer(
       CliContext context,
       Path dir,
@@ -153,7 +211,8 @@ final class HookCommand implements Callable<Integer> {
       throws IOException {
     OfferedMemories book = new OfferedMemories(dir, session);
     Set<MemoryId> offered = book.offered();
-    List<Memory> candidates = new ArrayList<>();
+    List<Memory> chosen = new ArrayList<>();
+    String said;
     if (event.type() == HookType.PROMPT_SUBMIT) {
       String prompt = payload.path("prompt").asText("");
       if (prompt.isBlank()) {
@@ -161,27 +220,23 @@ final class HookCommand implements Callable<Integer> {
       }
       int limit = Math.min(RecallQuery.MAX_LIMIT, contextLimit * 4);
       for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
-        candidates.add(r.memory());
+        if (chosen.size() < contextLimit && fresh(r.memory(), session, offered)) {
+          chosen.add(r.memory());
+        }
       }
+      said = recalled(chosen);
     } else {
-      memory.export(
-          m -> {
-            if (m.latest() && m.scope().equals(scope)) {
-              candidates.add(m);
-            }
-          });
-      // distilled memories before raw observations, then the newest
-      candidates.sort(
-          Comparator.comparing((Memory m) -> m.type() == MemoryType.OBSERVATION)
-              .thenComparing(Memory::createdAt, Comparator.reverseOrder()));
-    }
-    List<Memory> chosen = new ArrayList<>();
-    for (Memory m : candidates) {
-      if (chosen.size() < contextLimit
-          && !session.equals(m.sourceSession())
-          && !offered.contains(m.id())) {
-        chosen.add(m);
+      // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
+      int standingBudget = standingBudget(context);
+      if (standingBudget == 0) {
+        return;
       }
+      for (Memory m : memory.standing(scope, standingBudget).memories()) {
+        if (fresh(m, session, offered)) {
+          chosen.add(m);
+        }
+      }
+      said = standing(chosen);
     }
     if (chosen.isEmpty()) {
       return;
@@ -189,12 +244,43 @@ final class HookCommand implements Callable<Integer> {
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     out.putObject("hookSpecificOutput")
         .put("hookEventName", event.wireName())
-        .put("additionalContext", render(chosen));
+        .put("additionalContext", said);
     JsonRecords.print(context.out(), out);
     book.add(chosen.stream().map(Memory::id).toList());
   }
 
-  static String render(List<Memory> memories) {
+  /** Whether {@code m} may be offered: not of the session itself, not offered to it before. */
+  private static boolean fresh(Memory m, String session, Set<MemoryId> offered) {
+    return !session.equals(m.sourceSession()) && !offered.contains(m.id());
+  }
+
+  /**
+   * What {@code SessionStart} says: the standing memories, one line each, {@code - id (type):
+   * summary}. A line is never longer than the memory's summary entry in a {@code get_memory}
+   * result, which is what the profile's budget counts, so the lines stay within it.
+   */
+  static String standing(List<Memory> memories) {
+    StringBuilder sb =
+        new StringBuilder(
+            "Standing memories of this project (Memhook): preferences, decisions, conventions,"
+                + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
+                + " tool is available, it returns one in full by id.\n");
+    for (Memory m : memories) {
+      sb.append("- ")
+          .append(m.id())
+          .append(" (")
+          .append(JsonRecords.lower(m.type()))
+          .append("): ")
+          .append(m.summary().replace('\n', ' '))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * What {@code UserPromptSubmit} says: the recalled memories, {@code - id (type) title: summary}.
+   */
+  static String recalled(List<Memory> memories) {
     StringBuilder sb =
         new StringBuilder(
             "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"

@@ -43,18 +43,28 @@ final class Cli {
             return left.poll();
           }
         };
-    return run(t, "", asked, args);
+    return run(t, "", asked, Map.of(), args);
   }
 
   Result withStdin(String stdin, String... args) {
     return run(Terminal.NONE, stdin, args);
   }
 
-  private Result run(Terminal terminal, String stdin, String... args) {
-    return run(terminal, stdin, List.of(), args);
+  /** A run with {@code stdin} whose environment also holds {@code env}. */
+  Result withStdinAndEnv(String stdin, Map<String, String> env, String... args) {
+    return run(Terminal.NONE, stdin, List.of(), env, args);
   }
 
-  private Result run(Terminal terminal, String stdin, List<String> asked, String... args) {
+  private Result run(Terminal terminal, String stdin, String... args) {
+    return run(terminal, stdin, List.of(), Map.of(), args);
+  }
+
+  private Result run(
+      Terminal terminal,
+      String stdin,
+      List<String> asked,
+      Map<String, String> env,
+      String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CliContext context =
@@ -62,7 +72,7 @@ final class Cli {
             new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(StoreOptions.DIR_VARIABLE, dir.toString(), "USER", "tester"),
+            environment(env),
             terminal);
     int code = MemhookCli.run(args, context);
     return new Result(
@@ -70,5 +80,12 @@ final class Cli {
         out.toString(StandardCharsets.UTF_8),
         err.toString(StandardCharsets.UTF_8),
         List.copyOf(asked));
+  }
+
+  private Map<String, String> environment(Map<String, String> extra) {
+    Map<String, String> env = new java.util.HashMap<>(extra);
+    env.put(StoreOptions.DIR_VARIABLE, dir.toString());
+    env.put("USER", "tester");
+    return env;
   }
 }

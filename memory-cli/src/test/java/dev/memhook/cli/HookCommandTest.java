@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -16,7 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -123,6 +129,114 @@ class HookCommandTest {
     for (MemoryId id : ids(context)) {
       assertTrue(!again.out().contains(id.value()), "offered once per session: " + again.out());
     }
+  }
+
+  @Test
+  void sessionStart_offersTheStandingMemories_andPromptSubmitOnlyWhatThePromptRecalls()
+      throws Exception {
+    Memory preference;
+    Memory decision;
+    Memory checkout;
+    try (MemoryService memory = open()) {
+      preference = remember(memory, MemoryType.PREFERENCE, 0.5, "Use pnpm, never npm.");
+      decision = remember(memory, MemoryType.DECISION, 0.5, "We chose Koin over Hilt for DI.");
+      checkout =
+          remember(
+              memory,
+              MemoryType.OBSERVATION,
+              1.0,
+              "The checkout service charges cards via Stripe.");
+      remember(memory, MemoryType.BUG, 1.0, "The cart total was off by one cent; fixed.");
+    }
+
+    Cli.Result start = hook("SessionStart", "s-7");
+
+    JsonNode answer = JsonRecords.MAPPER.readTree(start.out()).get("hookSpecificOutput");
+    assertEquals("SessionStart", answer.get("hookEventName").asText());
+    String standing = answer.get("additionalContext").asText();
+    assertEquals(List.of(preference.id(), decision.id()), ids(standing), standing);
+    assertTrue(standing.contains("(preference): Use pnpm, never npm."), standing);
+
+    String question =
+        "Did we choose Koin over Hilt, and does the checkout service charge cards via Stripe?";
+    Cli.Result prompt =
+        hookWith(
+            "UserPromptSubmit",
+            "s-7",
+            p ->
+                p.replace(
+                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                    question));
+    String recalled =
+        JsonRecords.MAPPER
+            .readTree(prompt.out())
+            .get("hookSpecificOutput")
+            .get("additionalContext")
+            .asText();
+    assertTrue(ids(recalled).contains(checkout.id()), recalled);
+    assertTrue(
+        !ids(recalled).contains(decision.id()), "SessionStart offered it already: " + recalled);
+    try (MemoryService memory = open()) {
+      assertTrue(
+          memory.recall(new RecallQuery(Scope.DEFAULT, question, 20)).ids().contains(decision.id()),
+          "the prompt recalls the decision, so leaving it out is the session's doing");
+    }
+  }
+
+  @Test
+  void sessionStart_keepsToTheStandingBudget_fromTheOptionOrTheEnvironment() throws Exception {
+    Memory first;
+    try (MemoryService memory = open()) {
+      first = remember(memory, MemoryType.PREFERENCE, 0.9, "Use pnpm, never npm.");
+      remember(memory, MemoryType.FACT, 0.5, "CI runs on GitHub Actions.");
+    }
+    // the first memory's summary entry in a get_memory result, and the comma beside it
+    int oneEntry =
+        ("{\"id\":\"" + first.id().value() + "\",\"summary\":\"" + first.summary() + "\"}").length()
+            + 1;
+
+    Cli.Result one = standingStart("s-8", Map.of(), "--standing-chars", String.valueOf(oneEntry));
+    Cli.Result fromEnv =
+        standingStart("s-9", Map.of(HookCommand.STANDING_CHARS_VARIABLE, String.valueOf(oneEntry)));
+    Cli.Result off = standingStart("s-10", Map.of(), "--standing-chars", "0");
+    Cli.Result bad = standingStart("s-11", Map.of(HookCommand.STANDING_CHARS_VARIABLE, "lots"));
+
+    assertEquals(List.of(first.id()), ids(additionalContext(one)), one.out());
+    assertEquals(List.of(first.id()), ids(additionalContext(fromEnv)), fromEnv.out());
+    assertEquals("", off.out(), "0 offers none");
+    assertEquals(0, bad.code());
+    assertEquals("", bad.out());
+    assertTrue(bad.err().contains(HookCommand.STANDING_CHARS_VARIABLE), bad.err());
+    try (MemoryService memory = open()) {
+      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      assertTrue(memory.session("s-11").isPresent(), "a bad budget costs the answer, not capture");
+    }
+  }
+
+  private Cli.Result standingStart(String session, Map<String, String> env, String... options)
+      throws IOException {
+    String payload = resource("SessionStart.json").replace("SESSION", session);
+    List<String> args = new ArrayList<>(List.of("hook", "--embedder", "hashing"));
+    args.addAll(List.of(options));
+    return cli.withStdinAndEnv(payload, env, args.toArray(String[]::new));
+  }
+
+  private static String additionalContext(Cli.Result r) throws IOException {
+    return JsonRecords.MAPPER
+        .readTree(r.out())
+        .get("hookSpecificOutput")
+        .get("additionalContext")
+        .asText();
+  }
+
+  private static Memory remember(
+      MemoryService memory, MemoryType type, double importance, String text) {
+    return memory.remember(
+        MemoryDraft.builder(Scope.DEFAULT, text)
+            .type(type)
+            .summary(text)
+            .importance(importance)
+            .build());
   }
 
   @Test

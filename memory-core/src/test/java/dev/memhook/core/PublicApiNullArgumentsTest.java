@@ -42,6 +42,7 @@ import dev.memhook.api.SessionStatus;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
 import dev.memhook.api.SourcePin;
+import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Consolidation;
@@ -57,6 +58,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.StoreFixtures;
@@ -133,6 +135,8 @@ class PublicApiNullArgumentsTest {
           HookOptions.defaults(),
           new StoreHit(MemoryId.of("m1"), 1.0),
           TextHits.none(),
+          new TypeListing(List.of(MEMORY), 1),
+          new StandingProfile(Scope.DEFAULT, List.of(MEMORY), 40, 0),
           new EmbeddingSpace("model", 4),
           new ExportResult(1, 0),
           new ImportProgress(1, 2, java.time.Duration.ofSeconds(1)),

@@ -6,6 +6,7 @@ import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -13,6 +14,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -46,11 +48,11 @@ import javax.sql.DataSource;
  *   <li><b>Durability</b>: a write is committed when it returns, as durable as the server's own
  *       settings make a commit. {@link #putAll} is one transaction ({@link
  *       StoreCapability#ATOMIC_BATCH}).
- *   <li><b>Where searches run</b>: reads by id, counts and exports run in PostgreSQL. Searches run
- *       in this instance's <em>replica</em> of the scope: its latest memories copied into an
- *       embedded Lucene store in memory, loaded on the scope's first search, so they rank exactly
- *       as the embedded store does (with {@link TextSearch#DATABASE}, text and related searches run
- *       in PostgreSQL instead).
+ *   <li><b>Where searches run</b>: reads by id, counts and exports run in PostgreSQL. Searches and
+ *       listings by type ({@link #listByType}) run in this instance's <em>replica</em> of the
+ *       scope: its latest memories copied into an embedded Lucene store in memory, loaded on the
+ *       scope's first search, so they rank exactly as the embedded store does (with {@link
+ *       TextSearch#DATABASE}, text and related searches run in PostgreSQL instead).
  *   <li><b>Consistency between instances</b>: every write appends to a change feed and notifies the
  *       other instances ({@code LISTEN/NOTIFY}), whose follower threads catch their replicas up;
  *       each also checks every held scope's position every {@link
@@ -290,6 +292,25 @@ public final class PostgresMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     checkOpen();
     return jdbc.read("count the memories of scope " + scope.value(), c -> reads.count(c, scope));
+  }
+
+  /**
+   * Runs on this instance's replica of {@code scope}, as searches do (loaded on first use, kept
+   * current by the change feed): one query per type in the embedded store's index, so a scope of
+   * many observations costs only the memories listed. While PostgreSQL is unreachable it lists what
+   * the replica held, like searches.
+   *
+   * @throws IllegalStateException if the store is not attached yet (it has no replicas), or closed
+   */
+  @Override
+  public TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+    Objects.requireNonNull(scope, "scope");
+    List<MemoryType> listed = TypeListing.checkTypes(types);
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+    }
+    attached();
+    return replication.search(scope, copy -> copy.listByType(scope, listed, limit));
   }
 
   @Override

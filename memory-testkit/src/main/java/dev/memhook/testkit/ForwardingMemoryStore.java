@@ -4,6 +4,7 @@ import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -11,6 +12,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +109,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   @Override
   public long count(Scope scope) {
     return delegate.count(scope);
+  }
+
+  @Override
+  public TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+    return delegate.listByType(scope, types, limit);
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -56,8 +57,9 @@ import org.junit.jupiter.api.Test;
  * checks the declared capabilities, and tests attaching, null arguments, closing and concurrent
  * use. The rest of the basic contract is in interfaces this class implements, so a subclass runs
  * them with no declaration of its own: {@link StoreWriteContract} (put, putAll, get, delete and the
- * audit records) and {@link StoreSearchContract} (text, vector and related search, scopes and
- * versions). Each reaches the store through {@link #store()}.
+ * audit records), {@link StoreSearchContract} (text, vector and related search, scopes and
+ * versions) and {@link StoreListingContract} (the latest memories of a scope listed by type). Each
+ * reaches the store through {@link #store()}.
  *
  * <h2>Capabilities</h2>
  *
@@ -86,7 +88,8 @@ import org.junit.jupiter.api.Test;
  * under the ceiling the search returns; never a BM25 value. Randomised tests follow {@link Seeds}:
  * a failure names its seed, and {@code -Dmemhook.seed=N} replays it.
  */
-public abstract class MemoryStoreContract implements StoreWriteContract, StoreSearchContract {
+public abstract class MemoryStoreContract
+    implements StoreWriteContract, StoreSearchContract, StoreListingContract {
 
   /** The dimension of the contract's vectors. */
   protected static final int DIMENSION = StoreFixtures.DIMENSION;
@@ -261,6 +264,9 @@ public abstract class MemoryStoreContract implements StoreWriteContract, StoreSe
     assertThrows(NullPointerException.class, () -> store.searchRelated(A, null, Set.of(), 3));
     assertThrows(NullPointerException.class, () -> store.searchRelated(A, Set.of("c"), null, 3));
     assertThrows(NullPointerException.class, () -> store.count(null));
+    assertThrows(
+        NullPointerException.class, () -> store.listByType(null, List.of(MemoryType.FACT), 3));
+    assertThrows(NullPointerException.class, () -> store.listByType(A, null, 3));
     assertEquals(v1, store.get(v1.id()).orElseThrow(), "no rejected call changed anything");
     assertTrue(store.get(v2.id()).isEmpty());
   }
@@ -291,6 +297,8 @@ public abstract class MemoryStoreContract implements StoreWriteContract, StoreSe
     assertThrows(
         IllegalStateException.class, () -> store.searchRelated(A, Set.of("c"), Set.of(), 3));
     assertThrows(IllegalStateException.class, () -> store.count(A));
+    assertThrows(
+        IllegalStateException.class, () -> store.listByType(A, List.of(MemoryType.FACT), 3));
     store = null;
   }
 

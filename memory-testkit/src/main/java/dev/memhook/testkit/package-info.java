@@ -8,8 +8,9 @@
  * dev.memhook.testkit.ForwardingChatService} for tests that change one chat-service method; the
  * store contracts every store implementation runs, {@link dev.memhook.testkit.MemoryStoreContract}
  * for every store (with the interfaces it implements, {@link
- * dev.memhook.testkit.StoreWriteContract} and {@link dev.memhook.testkit.StoreSearchContract}) and
- * one interface per {@link dev.memhook.api.spi.StoreCapability} it declares ({@link
+ * dev.memhook.testkit.StoreWriteContract}, {@link dev.memhook.testkit.StoreSearchContract} and
+ * {@link dev.memhook.testkit.StoreListingContract}) and one interface per {@link
+ * dev.memhook.api.spi.StoreCapability} it declares ({@link
  * dev.memhook.testkit.DurableStoreContract}, {@link dev.memhook.testkit.AtomicBatchStoreContract});
  * {@link dev.memhook.testkit.ForwardingMemoryStore} for tests that break or observe one store
  * method; {@link dev.memhook.testkit.Seeds}, the seed convention of randomised tests; and the

@@ -4,12 +4,15 @@ import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -150,6 +153,43 @@ public interface MemoryStore extends AutoCloseable {
 
   /** The number of latest memories in {@code scope}. */
   long count(Scope scope);
+
+  /**
+   * Lists the latest memories of {@code scope} whose type is one of {@code types}, without a query:
+   * the first {@code limit} in {@linkplain TypeListing#order the listing's order} (every memory of
+   * {@code types.get(0)} before any of {@code types.get(1)}; within a type the most important
+   * first, then the newest), and how many there are in all. What a service offers a session at its
+   * start ({@link dev.memhook.api.StandingProfile}) is read this way. Never a superseded version, a
+   * forgotten memory or a memory of another scope.
+   *
+   * <p>The work must be bounded by what is listed, not by the scope's size: a scope of many
+   * memories of other types (captured observations, mostly) must not be read to find the few of
+   * these types. The default reads every memory through {@link #export} and so is correct but costs
+   * a full export each call, and throws {@link UnsupportedOperationException} where {@code export}
+   * does; a store that can filter by type where its data lives overrides it.
+   *
+   * @param types the types listed, in the order they are listed; at least one, none twice
+   * @param limit the most memories returned, at least 1
+   * @throws NullPointerException if {@code scope}, {@code types} or a type is null
+   * @throws IllegalArgumentException if {@code types} is empty or names a type twice, or {@code
+   *     limit} is below 1
+   */
+  default TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+    Objects.requireNonNull(scope, "scope");
+    List<MemoryType> listed = TypeListing.checkTypes(types);
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+    }
+    List<Memory> found = new ArrayList<>();
+    export(
+        m -> {
+          if (m.latest() && m.scope().equals(scope) && listed.contains(m.type())) {
+            found.add(m);
+          }
+        });
+    found.sort(TypeListing.order(listed));
+    return new TypeListing(found.subList(0, Math.min(limit, found.size())), found.size());
+  }
 
   /**
    * Hands every memory this store holds that can be read to {@code sink}, in no particular order:

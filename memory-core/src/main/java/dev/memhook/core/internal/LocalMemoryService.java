@@ -24,6 +24,7 @@ import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
+import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
@@ -35,6 +36,7 @@ import dev.memhook.core.internal.capture.OpenCapture;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
 import dev.memhook.core.internal.inject.HookEvents;
+import dev.memhook.core.internal.inject.StandingProfiles;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;
 import dev.memhook.core.internal.observe.MemoryIntake;
@@ -68,6 +70,7 @@ public final class LocalMemoryService implements MemoryService {
   private final MemoryStore store;
   private final Embedder embedder;
   private final RecallEngine engine;
+  private final StandingProfiles standing;
   private final RecallWarmUp warmUp;
   private final MemoryIntake intake;
   private final MemoryWrites writes;
@@ -133,6 +136,7 @@ public final class LocalMemoryService implements MemoryService {
     this.store = storage.store();
     this.intake = new MemoryIntake(clock, sanitizer);
     this.engine = new RecallEngine(this.store, embedder, options);
+    this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
     this.writes = new MemoryWrites(this.store, embedder, intake);
     this.imports = new BatchImport(this.store, embedder, intake);
@@ -219,6 +223,14 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(query, "query");
     checkOpen();
     return engine.recall(query);
+  }
+
+  @Override
+  public StandingProfile standing(Scope scope, int maxChars) {
+    Objects.requireNonNull(scope, "scope");
+    StandingProfile.checkBudget(maxChars);
+    checkOpen();
+    return standing.of(scope, maxChars);
   }
 
   @Override
@@ -379,6 +391,7 @@ public final class LocalMemoryService implements MemoryService {
               options,
               new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
               engine::recall,
+              standing,
               options.capture() && capture != null
                   ? new ConversationCapture(
                       event -> capture.observeFromHook(event, options.captureScope()),

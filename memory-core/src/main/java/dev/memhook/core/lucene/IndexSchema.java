@@ -53,6 +53,24 @@ final class IndexSchema {
   static final String F_LIVE = "live";
 
   static final String F_JSON = "json";
+
+  /**
+   * The type of a memory (keyword), with {@link #F_IMPORTANCE} and {@link #F_CREATED} what a
+   * listing by type filters and sorts on. Memories indexed before these fields existed have none of
+   * them; {@link ListByType} reads those by their records.
+   */
+  static final String F_TYPE = "type";
+
+  /** A memory's importance (double doc values): the listing's first sort key. */
+  static final String F_IMPORTANCE = "importance";
+
+  /**
+   * When a memory version was stored, in nanoseconds since the epoch, saturated (numeric doc
+   * values): the listing's second sort key, and how a document indexed with the listing's fields is
+   * told from an older one.
+   */
+  static final String F_CREATED = "created";
+
   static final String F_VECTOR = "vector";
   static final String F_CONCEPT_KEY = "concept_key";
   static final String F_FILE_KEY = "file_key";

@@ -8,6 +8,7 @@ import dev.memhook.api.IncompatibleStoreException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -15,6 +16,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
@@ -293,6 +295,22 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(scope, "scope");
     parts.writes().ensureOpen();
     return parts.searches().count(scope);
+  }
+
+  /**
+   * One query per type, the scope and the type as filters, its best hits sorted by importance and
+   * time in the index: only the records listed are read, however many memories of other types the
+   * scope holds. Memories indexed by a version without the type field are read by their records;
+   * see {@link ListByType}. An unreadable record is counted in the total, left out of the list,
+   * logged once and counted in {@link #unreadableRecords()}.
+   */
+  @Override
+  public TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+    Objects.requireNonNull(scope, "scope");
+    List<MemoryType> listed = TypeListing.checkTypes(types);
+    checkArgument(limit >= 1, "limit must be at least 1, got %s", limit);
+    parts.writes().ensureOpen();
+    return parts.searches().byType(scope, listed, limit);
   }
 
   /**

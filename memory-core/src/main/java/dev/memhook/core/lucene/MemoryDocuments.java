@@ -3,8 +3,10 @@ package dev.memhook.core.lucene;
 import static dev.memhook.core.lucene.IndexSchema.F_AUDIT_ID;
 import static dev.memhook.core.lucene.IndexSchema.F_AUDIT_SCOPE;
 import static dev.memhook.core.lucene.IndexSchema.F_CONCEPT_KEY;
+import static dev.memhook.core.lucene.IndexSchema.F_CREATED;
 import static dev.memhook.core.lucene.IndexSchema.F_FILE_KEY;
 import static dev.memhook.core.lucene.IndexSchema.F_ID;
+import static dev.memhook.core.lucene.IndexSchema.F_IMPORTANCE;
 import static dev.memhook.core.lucene.IndexSchema.F_JSON;
 import static dev.memhook.core.lucene.IndexSchema.F_KIND;
 import static dev.memhook.core.lucene.IndexSchema.F_LIVE;
@@ -12,6 +14,7 @@ import static dev.memhook.core.lucene.IndexSchema.F_PHRASE;
 import static dev.memhook.core.lucene.IndexSchema.F_SHA;
 import static dev.memhook.core.lucene.IndexSchema.F_TEXT;
 import static dev.memhook.core.lucene.IndexSchema.F_TEXT_EXACT;
+import static dev.memhook.core.lucene.IndexSchema.F_TYPE;
 import static dev.memhook.core.lucene.IndexSchema.F_VECTOR;
 import static dev.memhook.core.lucene.IndexSchema.KIND_AUDIT;
 import static dev.memhook.core.lucene.IndexSchema.KIND_MEMORY;
@@ -25,6 +28,7 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.core.internal.index.DerivedText;
 import java.io.IOException;
 import java.io.StringReader;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -45,8 +49,10 @@ import org.apache.lucene.analysis.core.KeywordTokenizer;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.DoubleDocValuesField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
@@ -147,6 +153,10 @@ final class MemoryDocuments {
       doc.add(new StringField(F_LIVE, m.scope().value(), Field.Store.NO));
       doc.add(new SortedDocValuesField(F_LIVE, new BytesRef(m.scope().value())));
     }
+    // what a listing by type filters and sorts on (ListByType)
+    doc.add(new StringField(F_TYPE, m.type().name(), Field.Store.NO));
+    doc.add(new DoubleDocValuesField(F_IMPORTANCE, m.importance()));
+    doc.add(new NumericDocValuesField(F_CREATED, epochNanos(m.createdAt())));
     String record = json.write(m);
     // json.write refused an unpaired surrogate: UTF-8 cannot carry one (MemoryRecordJson)
     doc.add(new StoredField(F_JSON, record));
@@ -250,6 +260,18 @@ final class MemoryDocuments {
               .collect(Collectors.joining("\n"));
       case DATE -> dateText(m);
     };
+  }
+
+  /**
+   * {@code t} in nanoseconds since the epoch, saturated at the ends of {@code long} (about the
+   * years 1677 and 2262): instants beyond them tie with one another in a listing's sort.
+   */
+  static long epochNanos(Instant t) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 
   private static String dateText(Memory m) {

@@ -3,11 +3,13 @@ package dev.memhook.core.lucene;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -84,6 +86,11 @@ final class StoreSearches {
       return List.of();
     }
     return searchers.withSearcher(s -> HitReader.hits(s, ScopedSearch.top(s, shared, scope, k), k));
+  }
+
+  /** The latest memories of {@code scope} by type; see {@link ListByType}. */
+  TypeListing byType(Scope scope, List<MemoryType> types, int limit) {
+    return searchers.withSearcher(s -> ListByType.list(s, reader, scope, types, limit));
   }
 
   long count(Scope scope) {

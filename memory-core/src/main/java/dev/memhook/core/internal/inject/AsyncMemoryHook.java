@@ -56,6 +56,13 @@ import org.slf4j.LoggerFactory;
  * of memory, say) completes the stage exceptionally, so that the host sees it. A lock acquisition
  * is asynchronous, so no thread waits.
  *
+ * <p>Standing memories: until a {@code beforeSendLoop} of the hook has injected, its recall also
+ * reads the standing profiles of the hook's scopes ({@link StandingProfiles}; {@link ScopedRecall}
+ * decides about each memory), and they go first in that callback's one call, so a conversation
+ * starts knowing them whatever its first message asks. The injection that carries them settles it;
+ * an attempt that injected nothing (nothing standing, nothing recalled), failed or timed out leaves
+ * them to the next {@code beforeSendLoop}. {@code afterSend} never offers them.
+ *
  * <p>Thread-safe.
  */
 public final class AsyncMemoryHook implements MemoryHook {
@@ -84,6 +91,12 @@ public final class AsyncMemoryHook implements MemoryHook {
 
   /** Injects what recall selected, at most once per id, and records each attempt's receipt. */
   private final PairInjector injector;
+
+  /**
+   * Whether a {@code beforeSendLoop} has injected what it offered with the standing memories; set
+   * under {@link #lock}, once.
+   */
+  private volatile boolean standingSettled;
 
   /** Ids of messages already scanned; only touched under {@link #lock}. */
   private final Set<String> scanned = new LinkedHashSet<>();
@@ -117,6 +130,7 @@ public final class AsyncMemoryHook implements MemoryHook {
    * Creates the hook and registers the tool and both callbacks on {@code chat}.
    *
    * @param recall the service's recall
+   * @param standing the service's standing profiles, offered with the first injection
    * @param capture captures the conversation in each callback, before recall; null for none
    * @param events where the hook's receipts, notes and failures go; its id is the hook's
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
@@ -126,6 +140,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       HookOptions options,
       GetMemoryTool tool,
       HookRecall recall,
+      StandingProfiles standing,
       ConversationCapture capture,
       Executor executor,
       HookEvents events,
@@ -141,7 +156,8 @@ public final class AsyncMemoryHook implements MemoryHook {
     this.tool = Objects.requireNonNull(tool, "tool");
     this.injector =
         new PairInjector(chat, options, tool, receipts, events, clock, () -> reportsDelivery);
-    this.recall = new ScopedRecall(recall, options, capture == null ? null : capture::sessionId);
+    this.recall =
+        new ScopedRecall(recall, standing, options, capture == null ? null : capture::sessionId);
     this.hostChecks = new HostChecks(id);
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
@@ -352,6 +368,7 @@ public final class AsyncMemoryHook implements MemoryHook {
     AttemptReceipts.Attempt attempt =
         new AttemptReceipts.Attempt(
             id, options, phase, fresh.stream().map(ChatMessage::id).toList());
+    boolean offerStanding = phase == HookPhase.BEFORE_SEND_LOOP && !standingSettled;
     long started = System.nanoTime();
     long timeoutMillis = options.recallTimeout().toMillis();
     CompletableFuture<ScopedRecall.Outcome> pending = new CompletableFuture<>();
@@ -381,13 +398,19 @@ public final class AsyncMemoryHook implements MemoryHook {
                   }
                   return new PairInjector.Recalled(outcome, took);
                 })
-            .thenCompose(recalled -> injectUnlessDisposed(attempt, recalled));
+            .thenCompose(recalled -> injectUnlessDisposed(attempt, recalled))
+            .thenAccept(
+                settles -> {
+                  if (settles) {
+                    standingSettled = true;
+                  }
+                });
     if (disposed) {
       // dispose() may have looked for an in-flight recall before this one was published
       pending.complete(null);
     } else {
       try {
-        executor.execute(() -> recallIfWanted(fresh, pending));
+        executor.execute(() -> recallIfWanted(fresh, offerStanding, pending));
       } catch (Throwable refused) {
         // a saturated, shut-down or broken executor: fail this recall now, with its receipt, never
         // into the host's turn
@@ -402,14 +425,18 @@ public final class AsyncMemoryHook implements MemoryHook {
    * the injection's start (up to the return of the chat service's {@code injectToolCall}) hold
    * {@link #lifecycle}, which {@link #dispose()} takes to set it: a callback that waited for the
    * hook's lock while the hook was disposed finds it disposed here and injects nothing.
+   *
+   * @return a stage completed with whether a pair was queued that offered the standing memories
    */
-  private CompletionStage<Void> injectUnlessDisposed(
+  private CompletionStage<Boolean> injectUnlessDisposed(
       AttemptReceipts.Attempt attempt, PairInjector.Recalled recalled) {
     synchronized (lifecycle) {
       if (disposed) {
-        return done();
+        return CompletableFuture.completedFuture(false);
       }
-      return injector.inject(attempt, recalled);
+      boolean offeredStanding =
+          recalled != null && recalled.outcome() != null && recalled.outcome().offeredStanding();
+      return injector.inject(attempt, recalled).thenApply(injected -> injected && offeredStanding);
     }
   }
 
@@ -420,13 +447,16 @@ public final class AsyncMemoryHook implements MemoryHook {
    * interrupted: interrupting Lucene I/O can close the index's file channels.
    */
   private void recallIfWanted(
-      List<ChatMessage> fresh, CompletableFuture<ScopedRecall.Outcome> pending) {
+      List<ChatMessage> fresh,
+      boolean offerStanding,
+      CompletableFuture<ScopedRecall.Outcome> pending) {
     if (abandoned(pending)) {
       pending.complete(null);
       return;
     }
     try {
-      pending.complete(recall.recallAll(fresh, injectedIds(), () -> abandoned(pending)));
+      pending.complete(
+          recall.recallAll(fresh, injectedIds(), offerStanding, () -> abandoned(pending)));
     } catch (Throwable t) {
       // as CompletableFuture.supplyAsync does: whatever the recall throws fails only this recall
       pending.completeExceptionally(t);
@@ -436,10 +466,6 @@ public final class AsyncMemoryHook implements MemoryHook {
   /** Whether nobody waits for {@code pending} any more: it timed out, or the hook was disposed. */
   private boolean abandoned(CompletableFuture<?> pending) {
     return pending.isDone() || disposed;
-  }
-
-  private static CompletionStage<Void> done() {
-    return CompletableFuture.completedFuture(null);
   }
 
   static Throwable unwrap(Throwable t) {

@@ -19,11 +19,12 @@ import java.util.UUID;
  * <ul>
  *   <li>Recall that threw or timed out: recall {@code FAILED} or {@code TIMED_OUT} (with how long
  *       the hook waited), every later phase {@code SKIPPED}, no candidates.
- *   <li>Recall that answered: recall {@code OK}; gate {@code OK} when some candidate passed a
- *       recall's gate, else {@code EMPTY}; injection {@code SKIPPED} when nothing new was selected,
- *       else {@code OK} or {@code FAILED} as queueing the pair went; delivery {@code PENDING} or
- *       {@code UNKNOWN} (the chat service reports submissions or not) after a queued pair, else
- *       {@code SKIPPED}.
+ *   <li>Recall that answered: recall {@code OK}; gate {@code OK} when some recalled candidate
+ *       passed a recall's gate, else {@code EMPTY} (standing memories are not recalled and pass no
+ *       gate, so an injection of standing memories alone has the gate {@code EMPTY}); injection
+ *       {@code SKIPPED} when nothing new was selected, else {@code OK} or {@code FAILED} as
+ *       queueing the pair went; delivery {@code PENDING} or {@code UNKNOWN} (the chat service
+ *       reports submissions or not) after a queued pair, else {@code SKIPPED}.
  * </ul>
  *
  * <p>Stateless.

@@ -75,10 +75,12 @@ final class PairInjector {
    * Injects what the recall selected in one call and records the attempt's receipt. A recall that
    * failed (null; its receipt is made) or was abandoned (a null outcome: the callback gave up or
    * the hook was disposed) injects nothing.
+   *
+   * @return a stage completed with whether a pair was queued
    */
-  CompletionStage<Void> inject(AttemptReceipts.Attempt attempt, Recalled recalled) {
+  CompletionStage<Boolean> inject(AttemptReceipts.Attempt attempt, Recalled recalled) {
     if (recalled == null || recalled.outcome() == null) {
-      return CompletableFuture.completedFuture(null);
+      return CompletableFuture.completedFuture(false);
     }
     ScopedRecall.Outcome outcome = recalled.outcome();
     List<MemoryId> ids = new ArrayList<>();
@@ -91,7 +93,7 @@ final class PairInjector {
     }
     if (ids.isEmpty()) {
       addReceipt(attempt, recalled, List.of(), PhaseStatus.skipped("nothing new to inject"));
-      return CompletableFuture.completedFuture(null);
+      return CompletableFuture.completedFuture(false);
     }
     List<String> idStrings = ids.stream().map(MemoryId::value).toList();
     Map<String, Object> args = new LinkedHashMap<>();
@@ -124,14 +126,14 @@ final class PairInjector {
                 new PhaseStatus(PhaseStatus.Status.FAILED, took, String.valueOf(cause)));
             events.failed(phase, cause);
             FatalErrors.rethrowIfFatal(cause);
-            return null;
+            return false;
           }
           if (phase == HookPhase.AFTER_SEND) {
             chat.setNeedsResend();
           }
           addReceipt(attempt, recalled, ids, new PhaseStatus(PhaseStatus.Status.OK, took, ""));
           events.injected(phase, ids);
-          return null;
+          return true;
         });
   }
 

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.inject;
 
 import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.HookOptions;
+import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
@@ -10,13 +11,16 @@ import dev.memhook.api.ReceiptCandidate;
 import dev.memhook.api.ReceiptCandidate.Decision;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
+import dev.memhook.api.StandingProfile;
 import dev.memhook.api.chat.ChatMessage;
+import dev.memhook.api.spi.TypeListing;
 import dev.memhook.core.internal.recall.Exclusion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -25,11 +29,20 @@ import java.util.function.Supplier;
 
 /**
  * What one hook recalls for the messages a callback scans, over the hook's ordered scopes, and the
- * decision about every candidate, for the attempt's receipt.
+ * decision about every candidate, for the attempt's receipt; with the hook's first injection, the
+ * standing memories of its scopes before them.
  *
  * <h2>Rules</h2>
  *
  * <ul>
+ *   <li>When the attempt offers standing memories (the hook's first injection in a {@code
+ *       beforeSendLoop} has not happened yet), each scope's profile is read first, in scope order,
+ *       the scopes sharing {@link HookOptions#standingChars()} and {@link
+ *       dev.memhook.api.StandingProfile#MAX_MEMORIES} ({@link StandingProfiles} cuts them). A
+ *       memory of the hook's own conversation is left out ({@link Decision#OWN_CONVERSATION}), as
+ *       is one already injected ({@link Decision#ALREADY_INJECTED}), before the budget counts; the
+ *       rest are {@link Decision#STANDING} and come first in the injection. They are not recalled:
+ *       no gate, no signals.
  *   <li>Each message is recalled in every scope, each recall with the service's own fusion and
  *       relevance gate; an empty recall is a good answer. What a recall dropped is kept with its
  *       rule ({@link Decision#RELEVANCE_GATE}, {@link Decision#SESSION_CAP}, {@link
@@ -43,9 +56,10 @@ import java.util.function.Supplier;
  *       counts ({@link Decision#OWN_CONVERSATION}): it is in the model's context already, and the
  *       message just captured matches itself perfectly, so it must not take one of the {@link
  *       HookOptions#maxPerMessage()} places a relevant memory would have had.
- *   <li>Ids already injected are skipped ({@link Decision#ALREADY_INJECTED}), and a callback keeps
- *       at most {@link HookOptions#maxPerCallback()} new ids, never more than one summary call
- *       takes ({@link Decision#OVER_CAP}); the rest are {@link Decision#SELECTED}.
+ *   <li>Ids already injected, or offered as standing memories in this attempt, are skipped ({@link
+ *       Decision#ALREADY_INJECTED}), and a callback keeps at most {@link
+ *       HookOptions#maxPerCallback()} recalled ids, never more than one summary call takes beside
+ *       the standing ones ({@link Decision#OVER_CAP}); the rest are {@link Decision#SELECTED}.
  * </ul>
  *
  * <p>Thread-safe if {@code recall} is.
@@ -55,61 +69,82 @@ final class ScopedRecall {
   /**
    * What recall found for one callback.
    *
-   * @param selected the ids to inject, in order: the first message's best first
+   * @param selected the ids to inject, in order: the standing ones, then the first message's best
+   *     first
    * @param candidates every candidate considered, with its decision
    * @param took the time each signal took, summed over the recalls
+   * @param anyPassedGate whether some recalled candidate passed a recall's gate (whatever the hook
+   *     then decided); standing memories are not recalled, so they pass no gate
+   * @param offeredStanding whether this attempt read the standing profiles (whatever they held)
    */
   record Outcome(
-      List<MemoryId> selected, List<ReceiptCandidate> candidates, Map<Signal, Duration> took) {
+      List<MemoryId> selected,
+      List<ReceiptCandidate> candidates,
+      Map<Signal, Duration> took,
+      boolean anyPassedGate,
+      boolean offeredStanding) {
     Outcome {
       selected = List.copyOf(selected);
       candidates = List.copyOf(candidates);
       took = Map.copyOf(took);
     }
-
-    /** Whether some candidate passed the recalls' gates (whatever the hook then decided). */
-    boolean anyPassedGate() {
-      return candidates.stream()
-          .anyMatch(
-              c ->
-                  c.decision() != Decision.RELEVANCE_GATE
-                      && c.decision() != Decision.SESSION_CAP
-                      && c.decision() != Decision.LIMIT);
-    }
   }
 
   private final HookRecall recall;
+  private final StandingProfiles standing;
   private final List<Scope> scopes;
   private final int perMessage;
   private final int perCallback;
+  private final int standingChars;
   private final Supplier<String> ownSession;
 
   /**
+   * @param standing the service's standing profiles
    * @param ownSession the session the hook captures into, whose memories are never injected back
    *     (it is named after the conversation's first message, so it is asked each time); null, or
    *     giving null, when the hook does not capture
    */
-  ScopedRecall(HookRecall recall, HookOptions options, Supplier<String> ownSession) {
+  ScopedRecall(
+      HookRecall recall,
+      StandingProfiles standing,
+      HookOptions options,
+      Supplier<String> ownSession) {
     this.recall = Objects.requireNonNull(recall, "recall");
+    this.standing = Objects.requireNonNull(standing, "standing");
     this.scopes = options.scopes();
     this.perMessage = options.maxPerMessage();
     this.perCallback = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
+    this.standingChars = options.standingChars();
     this.ownSession = ownSession == null ? () -> null : ownSession;
   }
 
   /**
-   * Recalls for {@code messages} in order. Stops before the next recall once {@code abandoned} says
-   * nobody waits for the answer.
+   * Recalls for {@code messages} in order, after the standing memories of the hook's scopes when
+   * {@code offerStanding} (and the hook's budget for them is not 0). Stops before the next recall
+   * once {@code abandoned} says nobody waits for the answer.
+   *
+   * @param messages not empty
    */
-  Outcome recallAll(List<ChatMessage> messages, Set<MemoryId> already, BooleanSupplier abandoned) {
+  Outcome recallAll(
+      List<ChatMessage> messages,
+      Set<MemoryId> already,
+      boolean offerStanding,
+      BooleanSupplier abandoned) {
     LinkedHashSet<MemoryId> selected = new LinkedHashSet<>();
     List<ReceiptCandidate> candidates = new ArrayList<>();
     Map<Signal, Duration> took = new EnumMap<>(Signal.class);
     String session = ownSession.get();
     Exclusion own = session == null ? Exclusion.none() : Exclusion.sourceSession(session);
+    boolean offered = offerStanding && standingChars > 0;
+    List<MemoryId> standingIds =
+        offered ? standing(messages.get(0).id(), already, own, session, candidates) : List.of();
+    selected.addAll(standingIds);
+    int recalledCandidatesFrom = candidates.size();
+    int recallCap = Math.min(perCallback, GetMemoryTool.MAX_SUMMARY_IDS - standingIds.size());
+    int recalled = 0;
     for (ChatMessage message : messages) {
       // a full callback recalls no further: nothing more could be selected
-      if (selected.size() >= perCallback || abandoned.getAsBoolean()) {
+      if (recalled >= recallCap || abandoned.getAsBoolean()) {
         break;
       }
       if (message.text().isBlank()) {
@@ -125,14 +160,18 @@ final class ScopedRecall {
           decision = Decision.FUSED_OUT;
           detail =
               "ranked " + (i + 1) + " of the fused scopes, past " + perMessage + " per message";
+        } else if (standingIds.contains(m.memory().id())) {
+          decision = Decision.ALREADY_INJECTED;
+          detail = "offered as a standing memory by this injection";
         } else if (already.contains(m.memory().id()) || selected.contains(m.memory().id())) {
           decision = Decision.ALREADY_INJECTED;
           detail = "injected before by this hook";
-        } else if (selected.size() >= perCallback) {
+        } else if (recalled >= recallCap) {
           decision = Decision.OVER_CAP;
-          detail = "the callback already selected " + perCallback;
+          detail = "the callback already selected " + recallCap;
         } else {
           selected.add(m.memory().id());
+          recalled++;
           decision = Decision.SELECTED;
           detail = m.why();
         }
@@ -147,7 +186,92 @@ final class ScopedRecall {
                 detail));
       }
     }
-    return new Outcome(new ArrayList<>(selected), candidates, took);
+    boolean passedGate =
+        candidates.subList(recalledCandidatesFrom, candidates.size()).stream()
+            .anyMatch(
+                c ->
+                    c.decision() != Decision.RELEVANCE_GATE
+                        && c.decision() != Decision.SESSION_CAP
+                        && c.decision() != Decision.LIMIT);
+    return new Outcome(new ArrayList<>(selected), candidates, took, passedGate, offered);
+  }
+
+  /**
+   * The standing memories of the hook's scopes to offer with the first injection, in order, each
+   * scope's after the one before; every memory of the profiles read goes to {@code candidates},
+   * with {@code trigger} as its message: {@link Decision#STANDING}, or why it is left out.
+   */
+  private List<MemoryId> standing(
+      String trigger,
+      Set<MemoryId> already,
+      Exclusion own,
+      String session,
+      List<ReceiptCandidate> candidates) {
+    boolean showScope = scopes.size() > 1;
+    int charsLeft = standingChars;
+    int countLeft = StandingProfile.MAX_MEMORIES;
+    List<MemoryId> offered = new ArrayList<>();
+    for (Scope scope : scopes) {
+      if (charsLeft <= 0 || countLeft <= 0) {
+        break;
+      }
+      TypeListing listing = standing.list(scope);
+      for (Memory m : listing.memories()) {
+        if (own.excludes(m)) {
+          candidates.add(
+              standingCandidate(
+                  m,
+                  trigger,
+                  Decision.OWN_CONVERSATION,
+                  "captured from this conversation (session "
+                      + session
+                      + "); not offered as a standing memory"));
+        } else if (already.contains(m.id())) {
+          candidates.add(
+              standingCandidate(
+                  m, trigger, Decision.ALREADY_INJECTED, "injected before by this hook"));
+        }
+      }
+      StandingProfile profile =
+          StandingProfiles.cut(
+              scope,
+              listing,
+              charsLeft,
+              countLeft,
+              showScope,
+              m -> !own.excludes(m) && !already.contains(m.id()));
+      for (int i = 0; i < profile.memories().size(); i++) {
+        Memory m = profile.memories().get(i);
+        candidates.add(
+            standingCandidate(
+                m,
+                trigger,
+                Decision.STANDING,
+                "standing "
+                    + m.type().name().toLowerCase(Locale.ROOT)
+                    + ", "
+                    + (i + 1)
+                    + " of "
+                    + profile.memories().size()
+                    + " offered from scope "
+                    + scope
+                    + " within "
+                    + charsLeft
+                    + " characters; "
+                    + profile.omitted()
+                    + " more left to recall"));
+        offered.add(m.id());
+      }
+      charsLeft -= profile.characters();
+      countLeft -= profile.memories().size();
+    }
+    return offered;
+  }
+
+  private static ReceiptCandidate standingCandidate(
+      Memory m, String trigger, Decision decision, String detail) {
+    return new ReceiptCandidate(
+        m.id(), m.scope(), trigger, Double.NaN, List.of(), decision, detail);
   }
 
   /** A memory recalled in {@code scope}. */

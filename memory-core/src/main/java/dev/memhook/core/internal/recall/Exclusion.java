@@ -49,8 +49,11 @@ public final class Exclusion {
     return sourceSession == null;
   }
 
-  /** Whether {@code memory} is left out. */
-  boolean excludes(Memory memory) {
+  /**
+   * Whether {@code memory} is left out: by recall, and by the standing memories a hook offers
+   * (which take the same rule, {@code inject.ScopedRecall}).
+   */
+  public boolean excludes(Memory memory) {
     return sourceSession != null && sourceSession.equals(memory.sourceSession());
   }
 

@@ -4,6 +4,7 @@ import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -11,6 +12,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import dev.memhook.api.spi.TypeListing;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
 import java.time.Duration;
@@ -254,6 +256,11 @@ public final class LoggedStore implements MemoryStore {
   @Override
   public long count(Scope scope) {
     return store.count(scope);
+  }
+
+  @Override
+  public TypeListing listByType(Scope scope, List<MemoryType> types, int limit) {
+    return store.listByType(scope, types, limit);
   }
 
   @Override

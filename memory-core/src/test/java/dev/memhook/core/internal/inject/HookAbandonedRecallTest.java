@@ -103,6 +103,7 @@ class HookAbandonedRecallTest {
         options,
         new GetMemoryTool(store, options),
         recall,
+        new StandingProfiles(store),
         null,
         executor,
         HookEvents.detached(options.listener()),

@@ -82,6 +82,7 @@ class HookErrorContainmentTest {
         options,
         tool,
         recall,
+        new StandingProfiles(store),
         null,
         executor,
         HookEvents.detached(options.listener()),

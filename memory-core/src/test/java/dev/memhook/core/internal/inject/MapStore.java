@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.inject;
 
+import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
@@ -15,11 +16,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The part of a store {@code get_memory} reads, over a map: memories come back exactly as they were
  * put (no store's encoding touches them), so tool tests can hold any text, lone surrogates
- * included. Searches and writes other than {@link #put} are not supported.
+ * included. It exports, so the interface's default {@code listByType} lists what it holds (a hook's
+ * standing memories). Searches and writes other than {@link #put} are not supported.
  */
 final class MapStore implements MemoryStore {
 
@@ -82,6 +85,12 @@ final class MapStore implements MemoryStore {
   @Override
   public long count(Scope scope) {
     return memories.values().stream().filter(m -> m.scope().equals(scope)).count();
+  }
+
+  @Override
+  public ExportResult export(Consumer<? super Memory> sink) {
+    memories.values().forEach(sink);
+    return new ExportResult(memories.size(), 0);
   }
 
   @Override
