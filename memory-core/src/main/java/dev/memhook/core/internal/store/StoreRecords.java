@@ -35,7 +35,7 @@ final class StoreRecords {
   /** Bumped when the encoding changes incompatibly. */
   static final byte FORMAT = 1;
 
-  /** Journal kinds; capture's event is kind 1. */
+  /** Journal kinds; capture's are 1 (an accepted event) and 2 (a session end on close). */
   static final byte KIND_PUT = 16;
 
   static final byte KIND_NEW_VERSION = 17;
