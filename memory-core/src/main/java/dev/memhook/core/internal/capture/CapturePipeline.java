@@ -30,6 +30,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,6 +133,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final Object progress = new Object();
   private final Thread thread;
   private final ScheduledExecutorService syncer;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopping;
   private volatile boolean abandon;
 
@@ -493,7 +495,7 @@ public final class CapturePipeline implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (stopping) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
     long deadline = System.nanoTime() + options.closeTimeout().toNanos();
@@ -566,13 +568,15 @@ public final class CapturePipeline implements AutoCloseable {
   /**
    * Journals a {@link CloseEnd} for each session this lifetime captured, except those their own end
    * event completed (only another end event ends such a session again), and forces them to the
-   * disk. A session whose end cannot be journaled is logged and left open.
+   * disk. A session whose end cannot be journaled is left open; the failures are logged once.
    *
    * @return the ends journaled, in journal order
    */
   private List<CloseEnd.Journaled> journalCloseEnds() {
     Instant at = clock.instant();
     List<CloseEnd.Journaled> ends = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    Throwable failure = null;
     for (Map.Entry<String, Instant> e : captured.entrySet()) {
       String id = e.getKey();
       if (book.held(id).map(s -> s.status() == SessionStatus.COMPLETED).orElse(false)) {
@@ -581,12 +585,17 @@ public final class CapturePipeline implements AutoCloseable {
       CloseEnd end = new CloseEnd(id, e.getValue(), at);
       try {
         ends.add(new CloseEnd.Journaled(cursor.append(KIND_CLOSE_END, end.encode()), end));
-      } catch (RuntimeException | LinkageError failure) {
-        LOG.warn(
-            "memhook: the end of session {} could not be journaled on close; it stays open",
-            id,
-            failure);
+      } catch (RuntimeException | LinkageError f) {
+        failed.add(id);
+        failure = failure == null ? f : failure;
       }
+    }
+    if (failure != null) {
+      LOG.warn(
+          "memhook: the ends of {} sessions could not be journaled on close; they stay open: {}",
+          failed.size(),
+          failed,
+          failure);
     }
     if (!ends.isEmpty()) {
       syncQuietly();
