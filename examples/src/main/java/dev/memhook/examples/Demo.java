@@ -1,5 +1,7 @@
 package dev.memhook.examples;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.Memory;
@@ -8,7 +10,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
@@ -16,42 +18,54 @@ import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
-import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.ChatHarness;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Reader;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The demo: memory that writes itself in one conversation and comes back in the next.
  *
  * <p>A scripted model ({@link ScriptedModel}) plays two conversations, each in its own lifetime of
  * a memory service on the embedded default (Lucene on disk, the local embedding model) over the
- * same directory. In the first, the user states a preference and a decision and the agent edits a
- * file and runs tests; nothing is remembered by hand, capture turns the conversation into
- * observations and consolidation into durable memories. In the second, a question that depends on
- * the first gets the memories that matter injected as one batched {@code get_memory} call; the
- * model fetches the one about cents in full and answers with it. The demo checks its own story and
- * fails with a message saying what went wrong.
+ * same directory, and each lifetime in a JVM of its own ({@link LifetimeJvm}), as a host that runs
+ * one conversation per process lives. In the first, the user states a preference and a decision and
+ * the agent edits a file and runs tests; nothing is remembered, flushed or consolidated by hand:
+ * capture turns the conversation into observations, and closing the service ends the conversation's
+ * session and consolidates it into durable memories. The second lifetime shows what the first left;
+ * then a question that depends on it gets the memories that matter injected as one batched {@code
+ * get_memory} call, and the model fetches the one about cents in full and answers with it. The demo
+ * checks its own story and fails with a message saying what went wrong.
  *
  * <p>Run with {@code mvn -B -q -pl examples -am -DskipTests -Pdemo verify}; the first argument, if
- * any, is the directory to keep the memories in, else a temporary one is used.
+ * any, is the directory to keep the memories in, else a temporary one is used. {@code Demo
+ * --lifetime N DIR [STORY]} runs lifetime N alone; the demo starts both that way.
  */
 public final class Demo {
+
+  /** The first argument of a run that is one lifetime of the demo, started by the demo. */
+  static final String LIFETIME = "--lifetime";
 
   /** Who the user is in both conversations. */
   static final String USER_NAME = "Dana";
@@ -73,11 +87,20 @@ public final class Demo {
    */
   private static final Duration RECALL_TIMEOUT = Duration.ofSeconds(10);
 
-  private static final Duration WAIT = Duration.ofSeconds(30);
+  /**
+   * How long closing the first lifetime may take to store the conversation and consolidate it. The
+   * default is 5 seconds, and the next open finishes what a close cut short; the demo gives a slow
+   * machine more, so that the second lifetime opens on the memories already written.
+   */
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals(LIFETIME)) {
+      lifetime(args);
+      return;
+    }
     Path directory;
     if (args.length > 0) {
       directory = Path.of(args[0]);
@@ -87,7 +110,7 @@ public final class Demo {
     DemoModel model = DemoModel.fromEnvironment(System.getenv());
     System.out.println("model: " + model.description());
     System.out.println("memories in: " + directory + (args.length > 0 ? "" : " (temporary)"));
-    run(directory, model, UnaryOperator.identity(), System.out);
+    run(directory, model, System.out);
     if (args.length == 0) {
       System.out.println();
       System.out.println("(pass a directory as the first argument to keep the memories)");
@@ -95,9 +118,10 @@ public final class Demo {
   }
 
   /**
-   * What the demo showed, for its test.
+   * What the demo showed, for its tests.
    *
-   * @param captured every memory after conversation 1: observations and consolidated memories
+   * @param captured the ids of every memory the first lifetime left: observations and consolidated
+   *     memories
    * @param injectedIds the ids the hook injected in conversation 2, in order
    * @param fetchedId the id the model fetched in full in conversation 2; null if a real model
    *     fetched none
@@ -105,45 +129,124 @@ public final class Demo {
    * @param answer the model's final answer in conversation 2
    */
   record Story(
-      List<Memory> captured,
+      List<MemoryId> captured,
       Set<MemoryId> injectedIds,
       MemoryId fetchedId,
       String fetchResult,
-      String answer) {}
+      String answer) {
+
+    /** Writes the story to {@code file}, for the demo that started the lifetime telling it. */
+    void write(Path file) throws IOException {
+      Properties p = new Properties();
+      p.setProperty("captured", ids(captured));
+      p.setProperty("injected", ids(injectedIds));
+      if (fetchedId != null) {
+        p.setProperty("fetched", fetchedId.value());
+      }
+      if (fetchResult != null) {
+        p.setProperty("fetchResult", fetchResult);
+      }
+      p.setProperty("answer", answer);
+      try (Writer w = Files.newBufferedWriter(file, UTF_8)) {
+        p.store(w, "the demo's story");
+      }
+    }
+
+    /** The story {@link #write} wrote to {@code file}. */
+    static Story read(Path file) throws IOException {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(file, UTF_8)) {
+        p.load(r);
+      }
+      String fetched = p.getProperty("fetched");
+      return new Story(
+          parse(p.getProperty("captured", "")),
+          new LinkedHashSet<>(parse(p.getProperty("injected", ""))),
+          fetched == null ? null : MemoryId.of(fetched),
+          p.getProperty("fetchResult"),
+          p.getProperty("answer"));
+    }
+
+    private static String ids(Collection<MemoryId> ids) {
+      return String.join(" ", ids.stream().map(MemoryId::value).toList());
+    }
+
+    private static List<MemoryId> parse(String ids) {
+      return Arrays.stream(ids.split(" ")).filter(s -> !s.isBlank()).map(MemoryId::of).toList();
+    }
+  }
 
   /**
-   * Runs the demo with embedders from {@code embedders} instead of the default one found on the
-   * class path: one for each service lifetime, since a service closes the embedder it is given.
+   * Runs the demo on {@code model}: the first lifetime, then the second, each in a JVM of its own
+   * ({@link LifetimeJvm}), printing what they print to {@code out}.
+   *
+   * @return the story the second lifetime told
+   * @throws DemoFailure if a lifetime failed; its message is in what it printed
    */
-  static Story run(Path directory, Supplier<Embedder> embedders, PrintStream out) throws Exception {
-    return run(directory, DemoModel.scripted(), embedders, out);
-  }
-
-  /** Runs the demo on {@code model}, with embedders from {@code embedders} as above. */
-  static Story run(Path directory, DemoModel model, Supplier<Embedder> embedders, PrintStream out)
-      throws Exception {
-    Objects.requireNonNull(model, "model");
-    Objects.requireNonNull(embedders, "embedders");
-    return run(directory, model, b -> b.embedder(embedders.get()), out);
-  }
-
-  private static Story run(
-      Path directory, DemoModel model, UnaryOperator<Memhook.Builder> configure, PrintStream out)
-      throws Exception {
+  static Story run(Path directory, DemoModel model, PrintStream out) throws Exception {
     Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(model, "model");
     Objects.requireNonNull(out, "out");
-    List<Memory> captured;
-    try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
-      captured = firstConversation(memory, model, out);
-    }
-    try (MemoryService memory = configure.apply(Memhook.builder().directory(directory)).build()) {
-      return secondConversation(memory, model, captured, out);
+    Path story = Files.createTempFile("memhook-demo-story", ".properties");
+    try {
+      LifetimeJvm.run(1, List.of(directory.toString()), model, out);
+      LifetimeJvm.run(2, List.of(directory.toString(), story.toString()), model, out);
+      return Story.read(story);
+    } finally {
+      Files.deleteIfExists(story);
     }
   }
 
-  /** Conversation 1: nothing remembered by hand; capture and consolidation do the writing. */
-  private static List<Memory> firstConversation(
-      MemoryService memory, DemoModel model, PrintStream out) throws Exception {
+  /**
+   * One lifetime, in the JVM {@link LifetimeJvm} started: {@code --lifetime 1 DIR} or {@code
+   * --lifetime 2 DIR STORY}. Prints UTF-8; a failed story ends the JVM with exit code 2.
+   */
+  private static void lifetime(String[] args) throws Exception {
+    if (args.length < 3) {
+      throw new IllegalArgumentException("usage: Demo " + LIFETIME + " 1|2 DIR [STORY]");
+    }
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, UTF_8);
+    DemoModel model = DemoModel.fromEnvironment(System.getenv());
+    Path directory = Path.of(args[2]);
+    try {
+      switch (args[1]) {
+        case "1" -> firstLifetime(directory, model, out);
+        case "2" -> secondLifetime(directory, model, out).write(Path.of(args[3]));
+        default -> throw new IllegalArgumentException("no lifetime " + args[1] + ": 1 or 2");
+      }
+    } catch (DemoFailure e) {
+      out.flush();
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
+  }
+
+  /** The service of each lifetime: the embedded default on {@code directory}. */
+  private static MemoryService open(Path directory) {
+    return Memhook.builder()
+        .directory(directory)
+        .capture(CaptureOptions.builder().closeTimeout(CLOSE_TIMEOUT).build())
+        .build();
+  }
+
+  /**
+   * Lifetime 1, conversation 1: nothing remembered, flushed or consolidated by hand; capture and
+   * closing the service do the writing.
+   */
+  private static void firstLifetime(Path directory, DemoModel model, PrintStream out)
+      throws Exception {
+    header(out, "Lifetime 1: a JVM of its own, a service on the directory");
+    try (MemoryService memory = open(directory)) {
+      firstConversation(memory, model, out);
+      out.println();
+      out.println(
+          "closing the service: capture ends the conversation's session and consolidates it");
+    }
+  }
+
+  /** Conversation 1: nothing remembered by hand; the hook captures it. */
+  private static void firstConversation(MemoryService memory, DemoModel model, PrintStream out)
+      throws Exception {
     header(out, "Conversation 1: " + USER_NAME + " works with the agent (capture is on)");
     ChatHarness conversation = model.newChat();
     ChatService chat = conversation.chat();
@@ -192,54 +295,60 @@ public final class Demo {
     transcript(out, chat.messages());
     out.println(
         "injected: " + (injectedFirst.isEmpty() ? "nothing (no memories yet)" : injectedFirst));
+  }
 
-    if (!memory.flush(WAIT)) {
-      throw new DemoFailure("capture did not finish within " + WAIT + "; nothing to show");
-    }
-    List<Session> sessions = memory.sessions();
-    if (sessions.isEmpty()) {
-      throw new DemoFailure("conversation 1 was not captured: no session was recorded");
-    }
-    for (Session s : sessions) {
-      if (s.status() == SessionStatus.ACTIVE) {
-        memory.consolidate(s.id());
+  /**
+   * Lifetime 2: what the first left, then conversation 2 on it.
+   *
+   * @return the story, for the demo that started this lifetime
+   */
+  private static Story secondLifetime(Path directory, DemoModel model, PrintStream out)
+      throws Exception {
+    header(out, "Lifetime 2: a new JVM, a new service on the same directory");
+    try (MemoryService memory = open(directory)) {
+      List<Memory> captured = new ArrayList<>();
+      memory.export(captured::add);
+      List<Session> sessions = memory.sessions();
+      if (sessions.isEmpty()) {
+        throw new DemoFailure("conversation 1 was not captured: no session was recorded");
       }
-    }
-    List<Memory> captured = new ArrayList<>();
-    memory.export(captured::add);
-
-    header(out, "What capture wrote (no remember call anywhere)");
-    long observations = captured.stream().filter(m -> m.type() == MemoryType.OBSERVATION).count();
-    out.println("observations: " + observations);
-    for (Session s : memory.sessions()) {
-      out.println(
-          line(
-              "session "
-                  + s.id()
-                  + ": "
-                  + s.status()
-                  + ", "
-                  + s.observationCount()
-                  + " observations, summary: "
-                  + s.summary()));
-    }
-    out.println("consolidated memories:");
-    for (Memory m : captured) {
-      if (m.type() != MemoryType.OBSERVATION) {
-        out.println(line("  " + m.type() + "  " + m.content()));
+      long observations = captured.stream().filter(m -> m.type() == MemoryType.OBSERVATION).count();
+      out.println("what lifetime 1 left (no remember, flush or consolidate call anywhere):");
+      out.println("observations: " + observations);
+      for (Session s : sessions) {
+        out.println(
+            line(
+                "session "
+                    + s.id()
+                    + ": "
+                    + s.status()
+                    + " (ended when lifetime 1 closed), "
+                    + s.observationCount()
+                    + " observations, summary: "
+                    + s.summary()));
       }
+      out.println("consolidated memories:");
+      for (Memory m : captured) {
+        if (m.type() != MemoryType.OBSERVATION) {
+          out.println(line("  " + m.type() + "  " + m.content()));
+        }
+      }
+      if (observations == 0) {
+        throw new DemoFailure("conversation 1 left no observations: capture did not run");
+      }
+      if (observations == captured.size()) {
+        throw new DemoFailure(
+            "conversation 1 was not consolidated when lifetime 1 closed: sessions " + sessions);
+      }
+      return secondConversation(memory, model, captured, out);
     }
-    if (observations == 0) {
-      throw new DemoFailure("conversation 1 left no observations: capture did not run");
-    }
-    return List.copyOf(captured);
   }
 
   /** Conversation 2, a new lifetime: the hook injects, the model fetches in full and answers. */
   private static Story secondConversation(
       MemoryService memory, DemoModel model, List<Memory> captured, PrintStream out)
       throws Exception {
-    header(out, "Conversation 2: a new service on the same directory, a new conversation");
+    header(out, "Conversation 2: a new conversation, with what lifetime 1 left");
     ChatHarness conversation = model.newChat();
     ChatService chat = conversation.chat();
     Set<MemoryId> injected;
@@ -302,7 +411,7 @@ public final class Demo {
     out.println(line("injected by the hook: " + injected));
     out.println(line("fetched in full by the model: " + fetchedId + " (" + fetched.type() + ")"));
     out.println(line("  " + fetched.content()));
-    return new Story(captured, injected, fetchedId, fetchResult, answer);
+    return new Story(ids(captured), injected, fetchedId, fetchResult, answer);
   }
 
   /**
@@ -335,7 +444,11 @@ public final class Demo {
         && MemoryId.isValid(id)) {
       fetchedId = MemoryId.of(id);
     }
-    return new Story(captured, injected, fetchedId, null, answer);
+    return new Story(ids(captured), injected, fetchedId, null, answer);
+  }
+
+  private static List<MemoryId> ids(List<Memory> memories) {
+    return memories.stream().map(Memory::id).toList();
   }
 
   private static void header(PrintStream out, String title) {

@@ -46,6 +46,13 @@ abstract class DemoModel {
   abstract Duration turnTimeout();
 
   /**
+   * Sets in {@code environment} the variables that choose this model in {@link #fromEnvironment},
+   * and removes those that would choose another: how a lifetime of the demo in a JVM of its own
+   * plays the same model.
+   */
+  abstract void environment(Map<String, String> environment);
+
+  /**
    * The real model {@code environment} names ({@value #BASE_URL} and {@value #MODEL} both set),
    * else the scripted one.
    */
@@ -89,6 +96,13 @@ abstract class DemoModel {
       Duration turnTimeout() {
         return Duration.ofSeconds(30);
       }
+
+      @Override
+      void environment(Map<String, String> environment) {
+        environment.remove(BASE_URL);
+        environment.remove(MODEL);
+        environment.remove(API_KEY);
+      }
     };
   }
 
@@ -125,6 +139,17 @@ abstract class DemoModel {
       @Override
       Duration turnTimeout() {
         return Duration.ofMinutes(5);
+      }
+
+      @Override
+      void environment(Map<String, String> environment) {
+        environment.put(BASE_URL, baseUrl);
+        environment.put(MODEL, modelName);
+        if (isBlank(apiKey)) {
+          environment.remove(API_KEY);
+        } else {
+          environment.put(API_KEY, apiKey);
+        }
       }
     };
   }

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
-import dev.memhook.djl.DjlEmbedder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -81,7 +80,7 @@ class DemoRealModelTest {
               "http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "loopback-model", null);
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       try (PrintStream out = new PrintStream(bytes, true, UTF_8)) {
-        story = Demo.run(directory, model, DjlEmbedder::bundledMiniLm, out);
+        story = Demo.run(directory, model, out);
       }
       output = bytes.toString(UTF_8);
     } finally {

@@ -16,9 +16,9 @@ import java.util.function.Consumer;
  * surface as {@link MemoryException} subtypes from the direct methods ({@code remember}, {@code
  * recall}, …); inside a hook they never reach the host's turn.
  *
- * <p>Lifecycle: {@link #close()} detaches every hook, stops background work and closes the store
- * and embedder the service owns; it is idempotent. After close every other method throws {@link
- * IllegalStateException}.
+ * <p>Lifecycle: {@link #close()} detaches every hook, ends the captured sessions the service holds
+ * open, stops background work and closes the store and embedder the service owns; it is idempotent.
+ * After close every other method throws {@link IllegalStateException}.
  */
 public interface MemoryService extends AutoCloseable {
 
@@ -306,10 +306,17 @@ public interface MemoryService extends AutoCloseable {
   /**
    * Consolidates a session's observations into durable memories now, whatever its status: near
    * duplicates of memories already held become new versions of them. Waits for the events accepted
-   * so far to be processed first (see {@link #flush}).
+   * so far to be processed first (see {@link #flush}). The session keeps its status.
+   *
+   * <p>A host rarely needs this: a session is consolidated when it ends, by its {@link
+   * HookType#SESSION_END} event, by the idle timeout, or when the service closes (see {@link
+   * #close()}), so a host that runs one conversation per process gets its memories by closing the
+   * service. Call it to consolidate a session that goes on, or one captured with {@code
+   * CaptureOptions.Builder.consolidateOnDemandOnly()}.
    *
    * @return how many memories were written or updated
    * @throws IllegalArgumentException if no session has this id
+   * @throws IllegalStateException if the service is closed or read-only
    */
   int consolidate(String sessionId);
 
@@ -373,7 +380,26 @@ public interface MemoryService extends AutoCloseable {
    */
   default void compact() {}
 
-  /** Detaches all hooks and releases what the service owns. Idempotent. */
+  /**
+   * Detaches all hooks, ends the captured sessions this service holds open, stops capture and
+   * releases what the service owns. Idempotent; never throws: what fails is logged and the rest
+   * still closes. Safe to call from any thread, once the host's other calls on the service are done
+   * (a call racing with close may fail with {@link IllegalStateException}).
+   *
+   * <p>Each session an event was captured of in this lifetime (a hooked conversation, an observed
+   * session without its {@link HookType#SESSION_END} yet) and still active is ended as {@link
+   * SessionStatus#CLOSED} and consolidated, as a session end would be, so a host that runs one
+   * conversation per process gets its durable memories without calling {@link #consolidate}.
+   * Sessions another lifetime left open are left to the idle timeout. {@code
+   * CaptureOptions.Builder.keepSessionsOpenOnClose()} turns this off, for a host whose every
+   * lifetime is one step of a longer session (a coding agent's hook command).
+   *
+   * <p>Close waits at most {@code CaptureOptions.closeTimeout()} for capture to store what it
+   * accepted and end those sessions; then it cuts capture short, and what is left stays in the
+   * capture journal, journaled before the wait began: the next open on the same journal finishes
+   * it, ending each session once, also after a crash during close. A service without a journal
+   * directory loses what is left.
+   */
   @Override
   void close();
 }

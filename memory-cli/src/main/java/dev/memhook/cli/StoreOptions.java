@@ -13,6 +13,7 @@ import dev.memhook.core.lucene.IndexInfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Stream;
 import picocli.CommandLine.Option;
 
@@ -34,6 +35,14 @@ final class StoreOptions {
    * they write anything: the built-in rules.
    */
   static final Redaction REDACTION = Redaction.defaults();
+
+  /**
+   * How long closing a store the command wrote waits for capture: a minute, as long as capture
+   * waited before it had a bound of its own. A {@code SessionEnd}'s consolidation runs in the hook
+   * run that takes the event in, or in the next one that replays it; a bound shorter than the work
+   * would leave it to the next run, which could cut it short again.
+   */
+  static final Duration CLOSE_TIMEOUT = Duration.ofMinutes(1);
 
   @Option(
       names = "--dir",
@@ -106,6 +115,12 @@ final class StoreOptions {
    * The store opened for writing, capturing into {@code captureScope}; the directory is created if
    * {@code create}, else it must hold a store.
    *
+   * <p>Closing it leaves the captured sessions open ({@code keepSessionsOpenOnClose}), whatever the
+   * command: the sessions in a store the CLI writes are a coding agent's, taken in by {@code
+   * memhook hook} one short process per event and by {@code memhook mcp}, and every command that
+   * opens the store for writing replays what another left in the journal. A session ends with its
+   * agent's {@code SessionEnd} event, or when a later run finds it idle past the timeout.
+   *
    * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if it cannot be opened, naming a lock
    *     another process holds
    */
@@ -124,7 +139,12 @@ final class StoreOptions {
         Memhook.builder()
             .directory(directory)
             .redaction(REDACTION)
-            .capture(CaptureOptions.builder().scope(captureScope).build());
+            .capture(
+                CaptureOptions.builder()
+                    .scope(captureScope)
+                    .keepSessionsOpenOnClose()
+                    .closeTimeout(CLOSE_TIMEOUT)
+                    .build());
     return open(builder, info, context);
   }
 

@@ -1,6 +1,8 @@
 package dev.memhook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +14,8 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.io.IOException;
@@ -19,6 +23,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * memhook hook fed Claude Code's recorded payloads: every event kind is captured, malformed input
- * still exits 0, and a later session is offered an earlier one's memory once.
+ * still exits 0, and a later session is offered an earlier one's memory once. Each run opens and
+ * closes the store, and closing ends no session: a session ends with its {@code SessionEnd}, or
+ * when a later lifetime finds it idle.
  */
 class HookCommandTest {
   private static final List<String> EVENTS =
@@ -240,6 +247,51 @@ class HookCommandTest {
   }
 
   @Test
+  void hookRunsOfOneSession_doNotEndItOnClose_itsSessionEndDoes() throws Exception {
+    for (String event :
+        List.of("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")) {
+      Cli.Result r = hook(event, "s-1");
+      assertEquals(0, r.code(), event);
+      assertEquals("", r.err(), event + " reported a problem");
+    }
+    try (MemoryService memory = openKeepingSessionsOpen(Clock.systemUTC())) {
+      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      Session s = memory.session("s-1").orElseThrow();
+      assertEquals(SessionStatus.ACTIVE, s.status(), "five hook runs, each closing the store");
+      assertNull(s.summary(), "not consolidated");
+      assertEquals(List.of(), distilledFrom(memory, "s-1"));
+    }
+
+    assertEquals(0, hook("SessionEnd", "s-1").code());
+    try (MemoryService memory = openKeepingSessionsOpen(Clock.systemUTC())) {
+      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      Session s = memory.session("s-1").orElseThrow();
+      assertEquals(SessionStatus.COMPLETED, s.status());
+      assertNotNull(s.summary());
+    }
+  }
+
+  @Test
+  void aSessionTheHookLeftOpen_isAbandonedByALaterLifetime_onceIdlePastTheTimeout()
+      throws Exception {
+    for (String event : List.of("SessionStart", "UserPromptSubmit", "Stop")) {
+      assertEquals(0, hook(event, "s-1").code(), event);
+    }
+    Clock later =
+        Clock.offset(Clock.systemUTC(), CaptureOptions.DEFAULT_SESSION_IDLE_TIMEOUT.plusMinutes(1));
+    try (MemoryService memory = openKeepingSessionsOpen(later)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (memory.session("s-1").orElseThrow().status() == SessionStatus.ACTIVE
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Session s = memory.session("s-1").orElseThrow();
+      assertEquals(SessionStatus.ABANDONED, s.status());
+      assertNotNull(s.summary());
+    }
+  }
+
+  @Test
   void malformedPayloads_exit0_andSayWhy() throws Exception {
     String[] bad = {
       "not json at all",
@@ -311,6 +363,24 @@ class HookCommandTest {
 
   private MemoryService open() {
     return Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build();
+  }
+
+  /** The store as a later lifetime on {@code clock} sees it, leaving its sessions as they are. */
+  private MemoryService openKeepingSessionsOpen(Clock clock) {
+    return Memhook.builder()
+        .directory(dir)
+        .embedder(HashingEmbedder.create())
+        .clock(clock)
+        .capture(CaptureOptions.builder().keepSessionsOpenOnClose().build())
+        .build();
+  }
+
+  /** The memories consolidation distilled from {@code session}. */
+  private static List<Memory> distilledFrom(MemoryService memory, String session) {
+    return exported(memory).stream()
+        .filter(m -> m.type() != MemoryType.OBSERVATION)
+        .filter(m -> session.equals(m.attributes().get("memhook.consolidatedFrom")))
+        .toList();
   }
 
   private static List<Memory> exported(MemoryService memory) {

@@ -26,6 +26,15 @@ import java.util.Set;
  *     is cut with a visible marker
  * @param sessionIdleTimeout how long a session may go without events before it is abandoned
  * @param consolidateOnSessionEnd whether an ended or abandoned session is consolidated at once
+ * @param endSessionsOnClose whether closing the service ends the sessions it holds open: each
+ *     session an event was captured of in this lifetime of the service (a hooked conversation, an
+ *     observed session without its {@code SessionEnd} yet) is ended as {@link
+ *     dev.memhook.api.SessionStatus#CLOSED} and, with {@code consolidateOnSessionEnd}, consolidated
+ * @param closeTimeout how long {@code close} waits for capture to process what it accepted and end
+ *     the sessions it holds open. When it passes, close cuts capture short: a provider call in
+ *     flight is cancelled, a consolidation not yet stored is dropped without recording its session
+ *     ended, and what is left stays in the journal, where the next open on the same journal
+ *     finishes it, each session end once (a service without a journal directory loses it)
  * @param compressor an optional provider compressor; null compresses locally
  * @param compressorTimeout how long one compressor call may take
  * @param compressorCallsPerMinute how many compressor calls one minute may take; the rest are
@@ -49,6 +58,8 @@ public record CaptureOptions(
     int maxRawChars,
     Duration sessionIdleTimeout,
     boolean consolidateOnSessionEnd,
+    boolean endSessionsOnClose,
+    Duration closeTimeout,
     Compressor compressor,
     Duration compressorTimeout,
     int compressorCallsPerMinute,
@@ -74,6 +85,20 @@ public record CaptureOptions(
 
   /** Default {@link #sessionIdleTimeout()}: 30 minutes. */
   public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
+
+  /**
+   * Default {@link #closeTimeout()}: 5 seconds. Long enough to store what is queued and consolidate
+   * a few sessions locally; short enough to fit the grace period a container runtime gives a
+   * stopping process before it kills it (Docker's is ten seconds), so what a kill would cut off is
+   * left whole in the journal instead.
+   */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * The longest {@link #closeTimeout()}: an hour, past any shutdown grace period, which keeps the
+   * deadline's arithmetic exact.
+   */
+  public static final Duration MAX_CLOSE_TIMEOUT = Duration.ofHours(1);
 
   /** Default {@link #compressorTimeout()}: 10 seconds. */
   public static final Duration DEFAULT_COMPRESSOR_TIMEOUT = Duration.ofSeconds(10);
@@ -101,6 +126,7 @@ public record CaptureOptions(
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(shedPolicy, "shedPolicy");
     Objects.requireNonNull(sessionIdleTimeout, "sessionIdleTimeout");
+    Objects.requireNonNull(closeTimeout, "closeTimeout");
     Objects.requireNonNull(compressorTimeout, "compressorTimeout");
     Objects.requireNonNull(consolidatorTimeout, "consolidatorTimeout");
     Objects.requireNonNull(syncInterval, "syncInterval");
@@ -110,6 +136,7 @@ public record CaptureOptions(
     inRange("compressorCallsPerMinute", compressorCallsPerMinute, 0, 1_000_000);
     inRange("consolidatorCallsPerMinute", consolidatorCallsPerMinute, 0, 1_000_000);
     positive("sessionIdleTimeout", sessionIdleTimeout);
+    withinCloseBound("closeTimeout", closeTimeout);
     positive("compressorTimeout", compressorTimeout);
     positive("consolidatorTimeout", consolidatorTimeout);
     positive("syncInterval", syncInterval);
@@ -138,12 +165,22 @@ public record CaptureOptions(
     return value;
   }
 
+  private static Duration withinCloseBound(String name, Duration value) {
+    positive(name, value);
+    if (value.compareTo(MAX_CLOSE_TIMEOUT) > 0) {
+      throw new IllegalArgumentException(
+          name + " must be at most " + MAX_CLOSE_TIMEOUT + ", got " + value);
+    }
+    return value;
+  }
+
   /**
    * The defaults: {@link Scope#DEFAULT} for every project, 4,096 queued events dropping the newest
    * when full, batches of 64, raw observations up to 100,000 characters, sessions abandoned after
-   * 30 idle minutes and consolidated when they end, local compression and consolidation (a
-   * provider's compressor gets 10 seconds and 60 calls a minute, a provider's consolidator 30
-   * seconds and 10 calls a minute), the journal in the store's directory, synced every 200 ms.
+   * 30 idle minutes and consolidated when they end, the sessions still open ended when the service
+   * closes, within 5 seconds, local compression and consolidation (a provider's compressor gets 10
+   * seconds and 60 calls a minute, a provider's consolidator 30 seconds and 10 calls a minute), the
+   * journal in the store's directory, synced every 200 ms.
    */
   public static CaptureOptions defaults() {
     return builder().build();
@@ -171,7 +208,10 @@ public record CaptureOptions(
     }
   }
 
-  /** Builds {@link CaptureOptions}; each setter validates at once and may be called once. */
+  /**
+   * Builds {@link CaptureOptions}; each setter validates at once and may be called once. Not
+   * thread-safe: one thread builds.
+   */
   public static final class Builder {
     private Scope scope = Scope.DEFAULT;
     private boolean scopePerProject;
@@ -181,6 +221,8 @@ public record CaptureOptions(
     private int maxRawChars = DEFAULT_MAX_RAW_CHARS;
     private Duration sessionIdleTimeout = DEFAULT_SESSION_IDLE_TIMEOUT;
     private boolean consolidateOnSessionEnd = true;
+    private boolean endSessionsOnClose = true;
+    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
     private Compressor compressor;
     private Duration compressorTimeout = DEFAULT_COMPRESSOR_TIMEOUT;
     private int compressorCallsPerMinute = DEFAULT_COMPRESSOR_CALLS_PER_MINUTE;
@@ -249,6 +291,33 @@ public record CaptureOptions(
       settings.checkUnset("consolidateOnSessionEnd");
       this.consolidateOnSessionEnd = false;
       return settings.recorded(this, "consolidateOnSessionEnd");
+    }
+
+    /**
+     * Leaves the sessions open when the service closes, for a host whose lifetimes are each a step
+     * of longer sessions: a coding agent's hook command, one short process per event, whose
+     * sessions end with their {@code SessionEnd} event or the idle timeout instead. Without it,
+     * closing ends them (see {@link CaptureOptions#endSessionsOnClose()}).
+     */
+    public Builder keepSessionsOpenOnClose() {
+      settings.checkUnset("endSessionsOnClose");
+      this.endSessionsOnClose = false;
+      return settings.recorded(this, "endSessionsOnClose");
+    }
+
+    /**
+     * How long {@code close} waits for capture to process what it accepted and end the sessions it
+     * holds open; positive, at most {@link CaptureOptions#MAX_CLOSE_TIMEOUT}. Default {@link
+     * CaptureOptions#DEFAULT_CLOSE_TIMEOUT}.
+     *
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is not positive or over the maximum
+     */
+    public Builder closeTimeout(Duration value) {
+      settings.checkUnset("closeTimeout");
+      this.closeTimeout =
+          withinCloseBound("closeTimeout", Objects.requireNonNull(value, "closeTimeout"));
+      return settings.recorded(this, "closeTimeout");
     }
 
     /** Compresses with {@code value} (a language model, say), falling back to the local form. */
@@ -323,6 +392,8 @@ public record CaptureOptions(
           maxRawChars,
           sessionIdleTimeout,
           consolidateOnSessionEnd,
+          endSessionsOnClose,
+          closeTimeout,
           compressor,
           compressorTimeout,
           compressorCallsPerMinute,

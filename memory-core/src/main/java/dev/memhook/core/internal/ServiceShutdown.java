@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The order a {@link LocalMemoryService} closes its parts in, and what it does when one fails:
- * hooks first (no new recall starts), then capture (its worker may still write to the store), then
- * the executor the builder created, the store, the embedder, and the listeners last (they may be
- * told of what closing did). A part that fails to close is logged and the rest still close.
+ * hooks first (no new recall starts), then capture (it ends and consolidates the sessions it holds
+ * open, and its worker may still write to the store), then the executor the builder created, the
+ * store, the embedder, and the listeners last (they may be told of what closing did). A part that
+ * fails to close is logged and the rest still close.
  *
  * <p>Nothing is interrupted: a thread in file I/O (a searcher refresh flushing index files, a
  * journal fsync) that is interrupted closes the channel in use and fails the index writer or the

@@ -15,6 +15,7 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.SessionStore;
@@ -39,8 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The crash is made in this JVM: at the crash point a session store or an embedder throws a
  * {@link Crash}, an {@code Error} that capture does not catch, so the capture worker stops there
  * and nothing of the event's remaining steps runs, as in a process killed at that point. Closing
- * the service then moves the journal's checkpoint no further than the killed process could have.
- * {@code SessionReplayCrashTest} kills a real JVM at the same points.
+ * the service then moves the journal's checkpoint no further than the killed process could have,
+ * and, its sessions kept open on close, journals nothing a killed process could not have ({@code
+ * SessionEndOnCloseCrashTest} kills a process during close). {@code SessionReplayCrashTest} kills a
+ * real JVM at the same points.
  */
 class CrashPointReplayTest {
 
@@ -355,6 +358,11 @@ class CrashPointReplayTest {
   }
 
   private static MemoryService service(Path dir, SessionStore sessions, Embedder embedder) {
-    return Memhook.builder().directory(dir).embedder(embedder).sessionStore(sessions).build();
+    return Memhook.builder()
+        .directory(dir)
+        .embedder(embedder)
+        .sessionStore(sessions)
+        .capture(CaptureOptions.builder().keepSessionsOpenOnClose().build())
+        .build();
   }
 }

@@ -120,11 +120,13 @@ class NoiseCaptureTest {
 
   @Test
   void toolStartAfterAClosedService_isHeldAgainOnReplay_andStoredOnceWithItsEnd() {
-    try (MemoryService memory = service()) {
+    // a host whose lifetimes are steps of one session (the CLI hook) keeps it open on close
+    CaptureOptions keepOpen = CaptureOptions.builder().keepSessionsOpenOnClose().build();
+    try (MemoryService memory = service(keepOpen)) {
       memory.observe(typedTool(HookType.PRE_TOOL_USE, "s4", 1, "git status", null));
       flush(memory);
     }
-    try (MemoryService memory = service()) {
+    try (MemoryService memory = service(keepOpen)) {
       memory.observe(typedTool(HookType.POST_TOOL_USE, "s4", 2, "git status", "clean"));
       memory.observe(CaptureFixtures.sessionEnd("s4", 3));
       flush(memory);
@@ -210,10 +212,14 @@ class NoiseCaptureTest {
   }
 
   private MemoryService service() {
+    return service(CaptureOptions.defaults());
+  }
+
+  private MemoryService service(CaptureOptions options) {
     return Memhook.builder()
         .directory(dir)
         .embedder(HashingEmbedder.create())
-        .capture(CaptureOptions.defaults())
+        .capture(options)
         .build();
   }
 }

@@ -7,6 +7,7 @@ import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Session;
+import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
@@ -17,15 +18,19 @@ import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +52,23 @@ import org.slf4j.LoggerFactory;
  * (observation ids derive from events), so a replay completes what a crash cut off and does nothing
  * twice.
  *
- * <p>Thread-safe. {@link #close()} drains what was accepted (bounded by {@link #CLOSE_WAIT}; what
- * is left stays in the journal).
+ * <h2>Ending sessions on close</h2>
+ *
+ * With {@link CaptureOptions#endSessionsOnClose()}, {@link #close()} first journals a {@link
+ * CloseEnd} for each session this lifetime captured an event of (accepted here or replayed from the
+ * journal), unless its own end event completed it, and then lets the worker drain: the queued
+ * events first, then the close ends, each of which ends its session as {@link SessionStatus#CLOSED}
+ * and consolidates it if it is still active and captured nothing after the close saw it. Journaling
+ * first is what makes the rule hold when close is cut short or the process dies during close: the
+ * ends are in the journal like any accepted event, so the next open replays them, in journal order
+ * with the events, and ends what is still open, once. The wait is bounded by {@link
+ * CaptureOptions#closeTimeout()}; when it runs out, close cuts the worker short ({@link
+ * CaptureWorker#cutShort()}), cancels the provider calls in flight and waits, at most {@link
+ * #CUT_SHORT_WAIT}, for the batch under way to end before it closes the journal. Sessions left
+ * active by an earlier lifetime and not captured in this one are not this close's to end: the idle
+ * timeout ends them.
+ *
+ * <p>Thread-safe. {@link #close()} never throws.
  */
 public final class CapturePipeline implements AutoCloseable {
 
@@ -57,14 +77,26 @@ public final class CapturePipeline implements AutoCloseable {
   /** The journal record kind of an accepted capture event. */
   static final byte KIND_EVENT = 1;
 
+  /**
+   * The journal record kind of a session end journaled when the service closed ({@link CloseEnd}).
+   */
+  static final byte KIND_CLOSE_END = 2;
+
   /** How many recent duplicate keys {@code observe} remembers to answer DUPLICATE at once. */
   static final int RECENT_KEYS = 100_000;
 
   /** How long a forget waits for capture to apply what it accepted before erasing the journal. */
   static final Duration ERASE_WAIT = Duration.ofSeconds(30);
 
-  /** How long {@link #close()} lets the worker drain before leaving the rest to the journal. */
-  static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
+  /** How long {@code consolidate} waits for what was accepted before it to be processed. */
+  static final Duration CONSOLIDATE_WAIT = Duration.ofSeconds(60);
+
+  /**
+   * How long {@link #close()}, once it cut capture short, waits for the batch under way to end
+   * before it closes the journal and the store under it: long enough for a batch's embedding and
+   * store write, which nothing can cut short without risking the files.
+   */
+  static final Duration CUT_SHORT_WAIT = Duration.ofSeconds(30);
 
   private final CaptureOptions options;
   private final Clock clock;
@@ -84,10 +116,24 @@ public final class CapturePipeline implements AutoCloseable {
   private final Cache<String, Boolean> recentKeys =
       Caffeine.newBuilder().maximumSize(RECENT_KEYS).build();
   private final Set<String> knownSessions = ConcurrentHashMap.newKeySet();
-  private final List<Queued> replay = new ArrayList<>();
+  private final CaptureReplay.Read replay;
+
+  /** Counted down once the worker is done with what was replayed (or has stopped). */
+  private final CountDownLatch replayed = new CountDownLatch(1);
+
+  /**
+   * The sessions this lifetime captured an event of, accepted or replayed, each with the latest
+   * capture time: the sessions {@link #close()} ends.
+   */
+  private final Map<String, Instant> captured = new ConcurrentHashMap<>();
+
+  /** The ends {@link #close()} journaled, for the worker to process once it drained the queue. */
+  private volatile List<CloseEnd.Journaled> closing = List.of();
+
   private final Object progress = new Object();
   private final Thread thread;
   private final ScheduledExecutorService syncer;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopping;
   private volatile boolean abandon;
 
@@ -115,7 +161,7 @@ public final class CapturePipeline implements AutoCloseable {
     this.queue = new CaptureQueue(options.queueCapacity());
     this.worker = workerFactory.apply(new ProgressSignal());
     book.all().forEach(s -> knownSessions.add(s.id()));
-    replay.addAll(
+    this.replay =
         CaptureReplay.read(
             journal,
             cursor,
@@ -123,7 +169,8 @@ public final class CapturePipeline implements AutoCloseable {
             a -> {
               recentKeys.put(a.key(), Boolean.TRUE);
               knownSessions.add(a.event().sessionId());
-            }));
+              captured(a);
+            });
     this.thread = new Thread(this::run, "memhook-capture");
     thread.setDaemon(true);
     this.syncer =
@@ -229,6 +276,7 @@ public final class CapturePipeline implements AutoCloseable {
           long seq = append(bytes);
           counters.accepted.increment();
           knownSessions.add(accepted.event().sessionId());
+          captured(accepted);
           runOnCaller(new Queued(seq, accepted, bytes.length));
           return ObserveResult.ACCEPTED;
         }
@@ -243,8 +291,14 @@ public final class CapturePipeline implements AutoCloseable {
     }
     counters.accepted.increment();
     knownSessions.add(accepted.event().sessionId());
+    captured(accepted);
     queue.put(new Queued(seq, accepted, bytes.length));
     return ObserveResult.ACCEPTED;
+  }
+
+  /** Records that this lifetime captured {@code a}: its session is one {@link #close()} ends. */
+  private void captured(AcceptedEvent a) {
+    captured.merge(a.event().sessionId(), a.capturedAt(), (x, y) -> x.isAfter(y) ? x : y);
   }
 
   /**
@@ -295,10 +349,8 @@ public final class CapturePipeline implements AutoCloseable {
 
   private void run() {
     try {
-      for (int i = 0; i < replay.size() && !abandon; i += options.batchSize()) {
-        worker.process(replay.subList(i, Math.min(replay.size(), i + options.batchSize())));
-      }
-      replay.clear();
+      replay();
+      replayed.countDown();
       while ((!stopping || !queue.isEmpty()) && !abandon) {
         List<Queued> batch = queue.take(options.batchSize(), 100);
         if (!batch.isEmpty()) {
@@ -308,17 +360,60 @@ public final class CapturePipeline implements AutoCloseable {
           worker.endIdleSessions();
         }
       }
+      // stopping, and what was queued is done: the ends close() journaled before it said so
+      for (CloseEnd.Journaled end : closing) {
+        if (abandon) {
+          break;
+        }
+        worker.endOnClose(end);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException | Error e) {
       LOG.error("memhook: the capture worker stopped; accepted events stay in the journal", e);
+    } finally {
+      replayed.countDown();
     }
   }
 
-  /** See {@code MemoryService.flush}. */
+  /**
+   * Processes what the journal held when capture opened, in journal order: the events in batches,
+   * and each session end an earlier close journaled where it stands among them.
+   */
+  private void replay() {
+    List<Queued> events = replay.events();
+    List<CloseEnd.Journaled> ends = replay.ends();
+    int e = 0;
+    int c = 0;
+    while ((e < events.size() || c < ends.size()) && !abandon) {
+      if (c < ends.size() && (e == events.size() || ends.get(c).seq() < events.get(e).seq())) {
+        worker.endOnClose(ends.get(c++));
+        continue;
+      }
+      long before = c < ends.size() ? ends.get(c).seq() : Long.MAX_VALUE;
+      int to = e;
+      while (to < events.size() && to - e < options.batchSize() && events.get(to).seq() < before) {
+        to++;
+      }
+      worker.process(events.subList(e, to));
+      e = to;
+    }
+  }
+
+  /**
+   * See {@code MemoryService.flush}; what was replayed when capture opened, session ends an earlier
+   * close journaled included, counts as accepted before the call.
+   */
   public boolean flush(Duration timeout) {
     long target = counters.started();
     long deadline = System.nanoTime() + timeout.toNanos();
+    boolean replayDone;
+    try {
+      replayDone = replayed.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
     synchronized (progress) {
       while (counters.finished() < target) {
         long left = deadline - System.nanoTime();
@@ -342,7 +437,7 @@ public final class CapturePipeline implements AutoCloseable {
       batchEnded = false;
     }
     syncQuietly();
-    return batchEnded && counters.finished() >= target;
+    return replayDone && batchEnded && counters.finished() >= target;
   }
 
   /**
@@ -367,7 +462,7 @@ public final class CapturePipeline implements AutoCloseable {
 
   /** See {@code MemoryService.consolidate}. */
   public int consolidate(String sessionId) {
-    flush(CLOSE_WAIT);
+    flush(CONSOLIDATE_WAIT);
     return worker.consolidate(sessionId);
   }
 
@@ -393,29 +488,45 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   /**
-   * Drains what was accepted (at most {@link #CLOSE_WAIT}), then closes the journal and the session
-   * store.
+   * Ends the sessions this lifetime holds open (with {@link CaptureOptions#endSessionsOnClose()}),
+   * drains what was accepted, both within {@link CaptureOptions#closeTimeout()}, cutting the worker
+   * short when that runs out (see the class note); then closes the journal and the session store.
+   * Never throws; idempotent.
    */
   @Override
   public void close() {
-    if (stopping) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    stopping = true;
-    try {
-      thread.join(CLOSE_WAIT.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (thread.isAlive()) {
-      LOG.warn("memhook: capture did not drain in {}; the rest stays in the journal", CLOSE_WAIT);
-      // not an interrupt: one can close Lucene's file channels mid-write. The worker stops after
-      // the batch under way, which ends before the store closes
-      abandon = true;
+    long deadline = System.nanoTime() + options.closeTimeout().toNanos();
+    if (options.endSessionsOnClose()) {
       try {
-        thread.join(CLOSE_WAIT.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        closing = journalCloseEnds();
+      } catch (RuntimeException | LinkageError e) {
+        LOG.warn("memhook: the open sessions could not be ended on close; they stay open", e);
+      }
+    }
+    stopping = true;
+    join(deadline - System.nanoTime());
+    if (thread.isAlive()) {
+      LOG.warn(
+          "memhook: capture did not finish within {} of closing; what is left stays in the"
+              + " journal and is finished when the service next opens (with no journal directory,"
+              + " it is lost)",
+          options.closeTimeout());
+      // not an interrupt: one can close Lucene's file channels mid-write. The worker stops after
+      // the batch under way, which ends before the store closes; a provider call it waits for is
+      // cancelled, and what it proposed is dropped, its session end left to the journal
+      worker.cutShort();
+      abandon = true;
+      consolidator.close();
+      compressor.close();
+      join(CUT_SHORT_WAIT.toNanos());
+      if (thread.isAlive()) {
+        LOG.warn(
+            "memhook: the capture worker's batch did not end within {} of cutting it short;"
+                + " closing under it",
+            CUT_SHORT_WAIT);
       }
     }
     // Not an interrupt either: one during the journal's fsync closes its file channel, and the
@@ -423,7 +534,7 @@ public final class CapturePipeline implements AutoCloseable {
     // running one end.
     syncer.shutdown();
     try {
-      syncer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      syncer.awaitTermination(CUT_SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -440,5 +551,55 @@ public final class CapturePipeline implements AutoCloseable {
     compressor.close();
     consolidator.close();
     book.close();
+  }
+
+  /** Waits at most {@code nanos} for the worker thread to end. */
+  private void join(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    try {
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Journals a {@link CloseEnd} for each session this lifetime captured, except those their own end
+   * event completed (only another end event ends such a session again), and forces them to the
+   * disk. A session whose end cannot be journaled is left open; the failures are logged once.
+   *
+   * @return the ends journaled, in journal order
+   */
+  private List<CloseEnd.Journaled> journalCloseEnds() {
+    Instant at = clock.instant();
+    List<CloseEnd.Journaled> ends = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    Throwable failure = null;
+    for (Map.Entry<String, Instant> e : captured.entrySet()) {
+      String id = e.getKey();
+      if (book.held(id).map(s -> s.status() == SessionStatus.COMPLETED).orElse(false)) {
+        continue;
+      }
+      CloseEnd end = new CloseEnd(id, e.getValue(), at);
+      try {
+        ends.add(new CloseEnd.Journaled(cursor.append(KIND_CLOSE_END, end.encode()), end));
+      } catch (RuntimeException | LinkageError f) {
+        failed.add(id);
+        failure = failure == null ? f : failure;
+      }
+    }
+    if (failure != null) {
+      LOG.warn(
+          "memhook: the ends of {} sessions could not be journaled on close; they stay open: {}",
+          failed.size(),
+          failed,
+          failure);
+    }
+    if (!ends.isEmpty()) {
+      syncQuietly();
+    }
+    return List.copyOf(ends);
   }
 }

@@ -4,6 +4,7 @@ import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.Session;
 import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.Consolidation;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Clock;
@@ -39,6 +40,15 @@ import org.slf4j.LoggerFactory;
  * held as it is is not written again). An event whose session the store has not taken yet stays
  * unfinished until a later write succeeds.
  *
+ * <p>A {@link CloseEnd} (a session end journaled when the service closed) owes its session's end,
+ * when it still ends the session ({@link SessionBook#endsOnClose}), and the session written; it
+ * finishes then, or at once when the session was ended or continued since.
+ *
+ * <p>Closing the service may {@linkplain #cutShort() cut processing short}: from then on no session
+ * end begins, and a consolidation whose proposal arrives after it is dropped unstored, its session
+ * not recorded ended; the event or close end that owed it stays unfinished in the journal, so the
+ * next open ends the session, once.
+ *
  * <p>An event {@link dev.memhook.core.internal.compress.NoiseAdmission} calls noise owes the same
  * steps but stores nothing: it is kept in its session only. A tool start is held ({@link ToolRuns})
  * until its run ends, when the end's observation stands for the run and the start finishes with it,
@@ -68,6 +78,9 @@ final class CaptureWorker {
   private final boolean consolidateOnEnd;
   private final WarnLimiter warnings = new WarnLimiter(Duration.ofSeconds(30), System::nanoTime);
   private Instant lastIdleCheck = Instant.MIN;
+
+  /** Set when closing the service cut processing short; see the class note. */
+  private volatile boolean cutShort;
 
   /** Processed events, by session, whose session the store has not taken yet; under the lock. */
   private final Map<String, List<Long>> unsettled = new LinkedHashMap<>();
@@ -170,8 +183,9 @@ final class CaptureWorker {
         if (start != null) {
           unsettled.get(q.event().event().sessionId()).add(start);
         }
-        if (w.event().event().hookType() == HookType.SESSION_END) {
-          endQuietly(w.event());
+        if (w.event().event().hookType() == HookType.SESSION_END && !endQuietly(w.event())) {
+          // cut short by close: the event still owes its session's end, on the next open
+          unsettled.get(w.event().event().sessionId()).remove(Long.valueOf(q.seq()));
         }
       }
       persistSessions();
@@ -217,13 +231,59 @@ final class CaptureWorker {
     }
   }
 
-  /** Ends the session of a processed session-end event; a failure leaves the event processed. */
-  private void endQuietly(AcceptedEvent a) {
+  /**
+   * Ends the session of a processed session-end event; a failure leaves the event processed.
+   *
+   * @return false when closing cut processing short before the end was recorded
+   */
+  private boolean endQuietly(AcceptedEvent a) {
     try {
-      end(a.event().sessionId(), SessionStatus.COMPLETED, a.event().timestamp());
+      return end(a.event().sessionId(), SessionStatus.COMPLETED, a.event().timestamp());
     } catch (RuntimeException | LinkageError e) {
       warn("ending session " + a.event().sessionId() + " failed; its event is stored", e);
+      return true;
     }
+  }
+
+  /**
+   * Processes a session end journaled when the service closed: ends the session as {@link
+   * SessionStatus#CLOSED} at the close's time if the end still applies ({@link
+   * SessionBook#endsOnClose}), and finishes the record once the session is written, or at once if
+   * the end does not apply. Cut short, or failing (logged), the record stays unfinished in the
+   * journal for the next open.
+   */
+  void endOnClose(CloseEnd.Journaled record) {
+    CloseEnd e = record.end();
+    lock.lock();
+    try {
+      book.refresh(List.of(e.sessionId()));
+      if (!book.endsOnClose(e.sessionId(), e.through())) {
+        progress.finished(record.seq());
+        return;
+      }
+      if (!end(e.sessionId(), SessionStatus.CLOSED, e.at())) {
+        return;
+      }
+      unsettled.computeIfAbsent(e.sessionId(), k -> new ArrayList<>()).add(record.seq());
+      persistSessions();
+    } catch (RuntimeException | LinkageError failure) {
+      warn(
+          "ending session "
+              + e.sessionId()
+              + " on close failed; it is ended when the service next opens",
+          failure);
+    } finally {
+      lock.unlock();
+      progress.batchEnded();
+    }
+  }
+
+  /**
+   * Cuts processing short, for a close whose wait ran out: no session end begins after this, and a
+   * consolidation under way is dropped when its proposal arrives (see the class note). Thread-safe.
+   */
+  void cutShort() {
+    cutShort = true;
   }
 
   /** Ends every active session idle past the timeout, at most once a second. */
@@ -236,7 +296,9 @@ final class CaptureWorker {
     lock.lock();
     try {
       for (String id : book.idleSince(now.minus(idleTimeout))) {
-        end(id, SessionStatus.ABANDONED, now);
+        if (!end(id, SessionStatus.ABANDONED, now)) {
+          break; // cut short: still active, so idle again on the next open
+        }
       }
       persistSessions();
     } finally {
@@ -244,11 +306,28 @@ final class CaptureWorker {
     }
   }
 
-  /** Consolidates (if configured) and then records the session ended, summary and all at once. */
-  private void end(String sessionId, SessionStatus status, Instant at) {
+  /**
+   * Consolidates (if configured) and then records the session ended, summary and all at once.
+   *
+   * @return false, having recorded nothing, when processing was cut short before the end began or
+   *     before its consolidation was stored
+   */
+  private boolean end(String sessionId, SessionStatus status, Instant at) {
+    if (cutShort) {
+      return false;
+    }
     releaseToolStarts(sessionId);
     Session ending = book.ending(sessionId, status, at);
-    book.end(ending, consolidateOnEnd ? consolidateLocked(ending) : null);
+    String summary = null;
+    if (consolidateOnEnd) {
+      Consolidated c = consolidateLocked(ending);
+      if (c.cutShort()) {
+        return false;
+      }
+      summary = c.summary();
+    }
+    book.end(ending, summary);
+    return true;
   }
 
   /**
@@ -309,7 +388,10 @@ final class CaptureWorker {
           book.held(sessionId)
               .orElseThrow(() -> new IllegalArgumentException("no captured session " + sessionId));
       long before = counters.consolidated.sum();
-      book.end(s, consolidateLocked(s));
+      Consolidated c = consolidateLocked(s);
+      if (!c.cutShort()) {
+        book.end(s, c.summary());
+      }
       persistSessions();
       return (int) (counters.consolidated.sum() - before);
     } finally {
@@ -317,15 +399,30 @@ final class CaptureWorker {
     }
   }
 
-  /** Consolidates the session; returns its summary, or null if consolidation failed. */
-  private String consolidateLocked(Session session) {
+  /**
+   * What consolidating a session came to.
+   *
+   * @param cutShort whether processing was cut short before anything was stored
+   * @param summary the session's summary; null when cut short or when consolidation failed
+   */
+  private record Consolidated(boolean cutShort, String summary) {}
+
+  /**
+   * Consolidates the session: stores what the consolidator proposes, unless processing was cut
+   * short while it was asked.
+   */
+  private Consolidated consolidateLocked(Session session) {
     try {
       List<Memory> observations = consolidation.observations(book.observations(session.id()));
-      counters.consolidated.add(consolidation.run(session, observations));
-      return consolidation.summary(session, observations);
+      List<Consolidation> found = consolidation.propose(session, observations);
+      if (cutShort) {
+        return new Consolidated(true, null);
+      }
+      counters.consolidated.add(consolidation.store(session, found, observations));
+      return new Consolidated(false, consolidation.summary(session, observations));
     } catch (RuntimeException | LinkageError e) {
       warn("consolidating session " + session.id() + " failed; its observations are kept", e);
-      return null;
+      return new Consolidated(false, null);
     }
   }
 

@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * whose result has not arrived yet is left for a later scan. A tool call's arguments are recorded
  * as JSON ({@link ToolArgumentsJson}: iterative, nesting cut), however deep they nest.
  *
+ * <p>A conversation has no end event: its session ends when the service closes ({@code
+ * CaptureOptions.endSessionsOnClose}), as {@code CLOSED}, or when it is idle past the timeout. A
+ * later hook on the same conversation, in a later lifetime, captures into the same session, which
+ * is then active again: a new segment of it, ended in turn.
+ *
  * <p>Never throws, short of a {@linkplain FatalErrors fatal} error: a message that cannot be
  * captured (invalid, or anything its capture throws, an {@link Error} included) is logged and
  * skipped, once, and the others are captured.

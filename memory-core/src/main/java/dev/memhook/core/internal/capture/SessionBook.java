@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * the cached ids and last turn, which the writer derives again from the store); {@link #get} and
  * {@link #all} answer from the store, with this book's pending records over it.
  *
- * <p>Worker-confined, except {@link #get}, {@link #all}, {@link #known} and {@link #knownAnywhere},
+ * <p>Worker-confined, except {@link #get}, {@link #held}, {@link #all} and {@link #knownAnywhere},
  * which are thread-safe.
  */
 final class SessionBook {
@@ -129,7 +129,7 @@ final class SessionBook {
     }
   }
 
-  /** The session as this book holds it (worker-confined view), if any. */
+  /** The session as this book holds it, if any: its latest record, never read from the store. */
   Optional<Session> held(String sessionId) {
     return Optional.ofNullable(sessions.get(sessionId));
   }
@@ -199,8 +199,8 @@ final class SessionBook {
   /**
    * Records that an event of session {@code e} was processed: creates the session if unknown, moves
    * its last event time forward, keeps its first prompt, and reactivates it if it had been
-   * abandoned and {@code e} was captured after its last event (an abandoned session that speaks
-   * again is not over; a replayed event it had seen does not reopen it). Idempotent.
+   * abandoned or ended on close and {@code e} was captured after its last event (such a session
+   * that speaks again is not over; a replayed event it had seen does not reopen it). Idempotent.
    */
   Session touch(AcceptedEvent e, String prompt) {
     String id = e.event().sessionId();
@@ -340,6 +340,20 @@ final class SessionBook {
 
   void setPreviousTurn(String sessionId, String turn) {
     lastTurn.put(sessionId, turn);
+  }
+
+  /**
+   * Whether a {@link CloseEnd} written with {@code through} ends the session now: this book holds
+   * it active, and has captured none of its events after {@code through} (one captured after
+   * belongs to a segment that close did not see: another instance's, or a later lifetime's).
+   */
+  boolean endsOnClose(String sessionId, Instant through) {
+    Session s = sessions.get(sessionId);
+    if (s == null || s.status() != SessionStatus.ACTIVE) {
+      return false;
+    }
+    Instant last = lastCapturedAt.get(sessionId);
+    return last == null || !last.isAfter(through);
   }
 
   /**

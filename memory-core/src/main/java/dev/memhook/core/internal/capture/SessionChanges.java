@@ -36,9 +36,11 @@ final class SessionChanges {
 
   /**
    * {@code s} after its event {@code e}: the start and last event times widen to include it, the
-   * first prompt, the project and the cwd are kept once known, and an abandoned session is active
-   * again if {@code e} is news to it (an abandoned session that speaks again is not over; an event
-   * it had seen, replayed after a crash, changes nothing). Applying it twice changes nothing more.
+   * first prompt, the project and the cwd are kept once known, and an abandoned session, or one
+   * ended when the service closed, is active again if {@code e} is news to it (such a session that
+   * speaks again is not over: a new segment of it begins; an event it had seen, replayed after a
+   * crash, changes nothing). A session its end event completed stays completed. Applying it twice
+   * changes nothing more.
    *
    * @param news whether {@code e} was captured after every event the session had before
    */
@@ -46,8 +48,8 @@ final class SessionChanges {
     Instant at = e.event().timestamp();
     Instant started = at.isBefore(s.startedAt()) ? at : s.startedAt();
     Instant last = at.isAfter(s.lastEventAt()) ? at : s.lastEventAt();
-    SessionStatus status =
-        s.status() == SessionStatus.ABANDONED && news ? SessionStatus.ACTIVE : s.status();
+    boolean resumable = s.status() == SessionStatus.ABANDONED || s.status() == SessionStatus.CLOSED;
+    SessionStatus status = resumable && news ? SessionStatus.ACTIVE : s.status();
     return new Session(
         s.id(),
         s.scope(),

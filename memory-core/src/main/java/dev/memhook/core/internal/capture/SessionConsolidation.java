@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * becomes a new version of the memory it corrects ({@link Corrections}), so the old statement is
  * superseded: no longer recalled, offered or fetched as latest.
  *
+ * <p>Asking ({@link #propose}) and storing ({@link #store}) are two steps, so that the worker can
+ * drop what was proposed when closing the service cut capture short in between: the session is then
+ * ended on the next open instead, and nothing of it is stored twice.
+ *
  * <p>Used by one thread at a time (under the pipeline's processing lock).
  */
 final class SessionConsolidation {
@@ -82,13 +86,12 @@ final class SessionConsolidation {
   }
 
   /**
-   * Consolidates {@code observations} of {@code session}.
-   *
-   * @return how many memories were written or updated
+   * What the consolidator keeps of {@code observations} of {@code session}: nothing when there are
+   * none, or when it fails (logged). Stores nothing; see {@link #store}.
    */
-  int run(Session session, List<Memory> observations) {
+  List<Consolidation> propose(Session session, List<Memory> observations) {
     if (observations.isEmpty()) {
-      return 0;
+      return List.of();
     }
     List<Consolidation> found;
     try {
@@ -99,11 +102,19 @@ final class SessionConsolidation {
           consolidator.name(),
           session.id(),
           e);
-      return 0;
+      return List.of();
     }
-    if (found == null) {
-      return 0;
-    }
+    return found == null ? List.of() : found;
+  }
+
+  /**
+   * Stores what {@link #propose} found for {@code session}, each as a new memory or a new version
+   * of its near-duplicate; one that is not a valid memory is logged and skipped.
+   *
+   * @param observations the observations {@code found} was proposed from
+   * @return how many memories were written or updated
+   */
+  int store(Session session, List<Consolidation> found, List<Memory> observations) {
     Map<MemoryId, Memory> byId = new LinkedHashMap<>();
     observations.forEach(m -> byId.put(m.id(), m));
     int written = 0;

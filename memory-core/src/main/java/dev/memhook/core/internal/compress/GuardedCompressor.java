@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * {@link ProviderGuard}'s, which {@link GuardedConsolidator} shares.
  *
  * <p>Thread-safe. {@link #compress} never throws but for a null observation. {@link #close()} is
- * idempotent and stops the pool; after it every observation is compressed synthetically.
+ * idempotent and stops the pool, cancelling a call in flight; after it every observation is
+ * compressed synthetically, the one whose call it cancelled included.
  */
 public final class GuardedCompressor implements Compressor, AutoCloseable {
 
@@ -111,7 +112,7 @@ public final class GuardedCompressor implements Compressor, AutoCloseable {
     return provider == null ? synthetic.name() : providerName;
   }
 
-  /** Stops the pool, interrupting calls in flight; idempotent. */
+  /** Stops the pool, cancelling calls in flight; idempotent. */
   @Override
   public void close() {
     if (guard != null) {

@@ -34,8 +34,9 @@ import java.util.function.LongSupplier;
  * run on threads named {@code memhook-consolidator-N}; see {@link ProviderGuard}.
  *
  * <p>Thread-safe. {@link #consolidate} throws only for a null argument or what the heuristic
- * consolidator throws. {@link #close()} is idempotent and stops the pool; after it every session is
- * consolidated heuristically.
+ * consolidator throws. {@link #close()} is idempotent and stops the pool, cancelling a call in
+ * flight; after it every session is consolidated heuristically, the one whose call it cancelled
+ * included.
  */
 public final class GuardedConsolidator implements Consolidator, AutoCloseable {
 
@@ -123,7 +124,7 @@ public final class GuardedConsolidator implements Consolidator, AutoCloseable {
     return provider == null ? heuristic.name() : providerName;
   }
 
-  /** Stops the pool, interrupting calls in flight; idempotent. */
+  /** Stops the pool, cancelling calls in flight; idempotent. */
   @Override
   public void close() {
     if (guard != null) {

@@ -4,7 +4,10 @@ import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>Fallbacks are logged at WARN at most once per {@value #WARN_INTERVAL_SECONDS} seconds, each
  * line saying how many were held back; the rest at DEBUG.
  *
- * <p>Thread-safe. {@link #close()} is idempotent and stops the pool; after it every call is refused
- * without counting.
+ * <p>Thread-safe. {@link #close()} is idempotent, stops the pool and cancels the calls in flight,
+ * so their callers stop waiting at once; after it every call is refused without counting, and a
+ * call it cancelled is refused so too.
  */
 final class ProviderGuard implements AutoCloseable {
 
@@ -60,6 +64,9 @@ final class ProviderGuard implements AutoCloseable {
   private final AtomicLong overBudget = new AtomicLong();
   private final AtomicLong busy = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
+
+  /** The calls whose callers wait: cancelled by {@link #close()}. */
+  private final Set<Future<?>> inFlight = ConcurrentHashMap.newKeySet();
 
   /**
    * @param what what the provider is, for thread names and logs: {@code compressor}, {@code
@@ -115,7 +122,8 @@ final class ProviderGuard implements AutoCloseable {
    * @param onFallback told the reason of a fallback ({@code error}, {@code timeout}, {@code
    *     invalid}, {@code budget}, {@code busy}); what it throws is ignored
    * @return the provider's answer, or null when the caller must use its local form: the guard is
-   *     closed (nothing counted), or the call fell back (counted, logged, told)
+   *     closed, before or during the call (nothing counted), or the call fell back (counted,
+   *     logged, told)
    */
   <T> T call(
       Callable<T> call, Function<T, String> check, String subject, Consumer<String> onFallback) {
@@ -135,9 +143,15 @@ final class ProviderGuard implements AutoCloseable {
           : fallBack(
               busy, "busy", "every " + what + " thread is still in a call", subject, onFallback);
     }
+    inFlight.add(future);
+    if (pool.isShutdown()) {
+      future.cancel(true); // closed since submit: close() may not have seen this call
+    }
     T answer;
     try {
       answer = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (CancellationException e) {
+      return null; // close() cancelled it: the caller uses its local form, nothing counted
     } catch (TimeoutException e) {
       future.cancel(true);
       return fallBack(
@@ -153,6 +167,8 @@ final class ProviderGuard implements AutoCloseable {
       Thread.currentThread().interrupt();
       return fallBack(
           errors, "error", "interrupted while waiting for the answer", subject, onFallback);
+    } finally {
+      inFlight.remove(future);
     }
     String problem;
     try {
@@ -216,9 +232,13 @@ final class ProviderGuard implements AutoCloseable {
     }
   }
 
-  /** Stops the pool, interrupting calls in flight; idempotent. */
+  /**
+   * Stops the pool, interrupting calls in flight and cancelling them, so that their callers stop
+   * waiting at once and use their local form; idempotent.
+   */
   @Override
   public void close() {
     pool.shutdownNow();
+    inFlight.forEach(f -> f.cancel(true));
   }
 }

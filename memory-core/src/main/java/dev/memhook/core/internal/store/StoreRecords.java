@@ -43,7 +43,7 @@ final class StoreRecords {
    */
   static final byte FORGET_FORMAT = 2;
 
-  /** Journal kinds; capture's event is kind 1. */
+  /** Journal kinds; capture's are 1 (an accepted event) and 2 (a session end on close). */
   static final byte KIND_PUT = 16;
 
   static final byte KIND_NEW_VERSION = 17;

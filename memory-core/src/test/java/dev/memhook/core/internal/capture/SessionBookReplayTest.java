@@ -1,7 +1,9 @@
 package dev.memhook.core.internal.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.EventData;
 import dev.memhook.api.HookType;
@@ -92,6 +94,43 @@ class SessionBookReplayTest {
     Session spoke = book.touch(event(7_200, SECOND), null);
     assertEquals(SessionStatus.ACTIVE, spoke.status());
     assertNull(spoke.endedAt());
+  }
+
+  @Test
+  void aReplayedEvent_doesNotReopenASessionEndedOnClose_butANewOneDoes() {
+    SessionBook book = book();
+    book.touch(event(0, FIRST), null);
+    book.end(book.ending("s1", SessionStatus.CLOSED, T0.plusSeconds(60)), "Closed.");
+
+    assertEquals(SessionStatus.CLOSED, book.touch(event(0, FIRST), null).status());
+
+    Session spoke = book.touch(event(120, SECOND), null);
+    assertEquals(SessionStatus.ACTIVE, spoke.status());
+    assertNull(spoke.endedAt());
+  }
+
+  @Test
+  void aCompletedSession_staysCompletedWhenAnEventArrivesAfterItsEnd() {
+    SessionBook book = book();
+    book.touch(event(0, FIRST), null);
+    book.end(book.ending("s1", SessionStatus.COMPLETED, T0.plusSeconds(1)), "Done.");
+
+    assertEquals(SessionStatus.COMPLETED, book.touch(event(120, SECOND), null).status());
+  }
+
+  @Test
+  void aCloseEnd_endsOnlyAnActiveSession_thatCapturedNothingAfterIt() {
+    SessionBook book = book();
+    assertFalse(book.endsOnClose("s1", T0), "a session the book does not hold");
+    book.touch(event(10, FIRST), null);
+
+    assertTrue(book.endsOnClose("s1", T0.plusSeconds(10)), "captured exactly up to it");
+    assertTrue(book.endsOnClose("s1", T0.plusSeconds(11)));
+    assertFalse(
+        book.endsOnClose("s1", T0.plusSeconds(9)), "an event captured after the close saw it");
+
+    book.end(book.ending("s1", SessionStatus.CLOSED, T0.plusSeconds(20)), "Closed.");
+    assertFalse(book.endsOnClose("s1", T0.plusSeconds(10)), "ended already");
   }
 
   private SessionBook book() {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -228,6 +229,40 @@ class GuardedConsolidatorTest {
 
     assertEquals(2, calls.get());
     assertEquals(new Fallbacks(0, 0, 0, 1, 0), guard.fallbacks());
+  }
+
+  @Test
+  void closeDuringAHungCall_endsTheCallersWaitAtOnce_withTheHeuristics_andCountsNoFallback()
+      throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    Consolidator hung =
+        (s, o) -> {
+          entered.countDown();
+          while (never.getCount() > 0) {
+            try {
+              never.await();
+            } catch (InterruptedException ignored) {
+              // a provider that ignores interrupts
+            }
+          }
+          return List.of(good);
+        };
+    guard =
+        new GuardedConsolidator(
+            hung, Duration.ofMinutes(10), 10, now::get, (s, reason) -> told.add(reason));
+    try {
+      CompletableFuture<List<Consolidation>> waiting =
+          CompletableFuture.supplyAsync(() -> guard.consolidate(session, observations));
+      assertTrue(entered.await(30, TimeUnit.SECONDS), "the provider was called");
+      guard.close();
+      // without the cancel, the caller would wait out the ten-minute timeout
+      assertEquals(heuristic, waiting.get(30, TimeUnit.SECONDS));
+      assertEquals(0, guard.fallbacks().total());
+      assertEquals(List.of(), told);
+    } finally {
+      never.countDown();
+    }
   }
 
   @Test
