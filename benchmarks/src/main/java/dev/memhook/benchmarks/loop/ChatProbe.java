@@ -3,9 +3,11 @@ package dev.memhook.benchmarks.loop;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.HookPhase;
+import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.ReceiptCandidate;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * FakeChatService} hooked with {@link MemoryService#hookInto} (default options but the recall
  * timeout), the probe's prompt sent once (the fake model answers {@code ok}). The outcome is what
  * the hook injected: every synthetic {@code get_memory} result, each entry of its summary array one
- * memory whose text is its fields but the id; characters are the results' text. A recall failure
- * reported to the hook's listener is noted in the outcome. Stateless.
+ * memory whose text is its fields but the id, marked standing when the hook's receipts say it was
+ * offered as a standing memory; characters are the results' text. A recall failure reported to the
+ * hook's listener is noted in the outcome. Stateless.
  */
 final class ChatProbe {
 
@@ -45,12 +49,20 @@ final class ChatProbe {
     HookOptions options = services.hookOptions(listener, probe.session());
     List<ChatMessage> messages;
     int injectedIds;
+    Set<String> standing = new HashSet<>();
     try (MemoryService memory = services.open(dir, clock);
         MemoryHook hook = memory.hookInto(chat, options)) {
       ChatReplay.await(
           chat.sendUser(probe.prompt()).toCompletableFuture(), "probe " + probe.session());
       messages = chat.messages();
       injectedIds = hook.injectedIds().size();
+      for (InjectionReceipt r : hook.receipts()) {
+        for (ReceiptCandidate c : r.candidates()) {
+          if (c.decision() == ReceiptCandidate.Decision.STANDING) {
+            standing.add(c.id().value());
+          }
+        }
+      }
     }
     List<ProbeOutcome.InjectedMemory> injected = new ArrayList<>();
     int chars = 0;
@@ -59,7 +71,7 @@ final class ChatProbe {
           && m.origin() == MessageOrigin.SYNTHETIC
           && m.toolCall().toolName().equals(options.toolName())) {
         chars += m.text().length();
-        parse(m.text(), injected, failures);
+        parse(m.text(), injected, failures, standing);
       }
     }
     if (injected.size() != injectedIds) {
@@ -68,9 +80,15 @@ final class ChatProbe {
     return new ProbeOutcome(probe, injected, chars, List.copyOf(failures));
   }
 
-  /** Adds each entry of a {@code get_memory} summary result to {@code injected}. */
+  /**
+   * Adds each entry of a {@code get_memory} summary result to {@code injected}, marking the ids in
+   * {@code standing} (the receipts' standing memories) as such.
+   */
   static void parse(
-      String result, List<ProbeOutcome.InjectedMemory> injected, Set<String> failures) {
+      String result,
+      List<ProbeOutcome.InjectedMemory> injected,
+      Set<String> failures,
+      Set<String> standing) {
     JsonNode array;
     try {
       array = HookReplay.JSON.readTree(result);
@@ -90,7 +108,8 @@ final class ChatProbe {
               .append(f.getValue().isTextual() ? f.getValue().textValue() : f.getValue());
         }
       }
-      injected.add(new ProbeOutcome.InjectedMemory(entry.path("id").asText(""), text.toString()));
+      String id = entry.path("id").asText("");
+      injected.add(new ProbeOutcome.InjectedMemory(id, text.toString(), standing.contains(id)));
     }
   }
 }

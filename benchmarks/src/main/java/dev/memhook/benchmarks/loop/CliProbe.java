@@ -13,11 +13,12 @@ import java.util.Map;
  * Asks a probe as a coding agent's user would: {@code memhook hook --dir DIR} run in process twice,
  * as the agent runs it at the start of the probe's session ({@code SessionStart}) and when the
  * prompt is submitted ({@code UserPromptSubmit}), each time a Claude Code payload on standard
- * input. The outcome is the {@code hookSpecificOutput.additionalContext} of both answers: each
- * memory line ({@code - id (type) title: summary}) one memory whose text is the line without the
- * id; characters are both contexts' length. The command chooses its embedder itself ({@code auto}:
- * the store's own model), so it loads the model on every run, as the agent's hook does. Anything it
- * prints on standard error is noted as a failure. Stateless.
+ * input. The outcome is the {@code hookSpecificOutput.additionalContext} of both answers (the
+ * session start's marked as standing memories): each memory line ({@code - id (type) title:
+ * summary}) one memory whose text is the line without the id; characters are both contexts' length.
+ * The command chooses its embedder itself ({@code auto}: the store's own model), so it loads the
+ * model on every run, as the agent's hook does. Anything it prints on standard error is noted as a
+ * failure. Stateless.
  */
 final class CliProbe {
 
@@ -40,7 +41,7 @@ final class CliProbe {
       }
       String context = additionalContext(r.out(), failures);
       chars += context.length();
-      parse(context, injected);
+      parse(context, injected, p == start);
     }
     return new ProbeOutcome(probe, injected, chars, failures);
   }
@@ -59,8 +60,11 @@ final class CliProbe {
     }
   }
 
-  /** Adds each memory line of {@code context} to {@code injected}. */
-  static void parse(String context, List<ProbeOutcome.InjectedMemory> injected) {
+  /**
+   * Adds each memory line of {@code context} to {@code injected}; {@code standing} for the session
+   * start's answer, which offers the scope's standing memories.
+   */
+  static void parse(String context, List<ProbeOutcome.InjectedMemory> injected, boolean standing) {
     for (String line : context.lines().toList()) {
       if (!line.startsWith("- ")) {
         continue;
@@ -69,7 +73,7 @@ final class CliProbe {
       int space = rest.indexOf(' ');
       String id = space < 0 ? rest : rest.substring(0, space);
       String text = space < 0 ? "" : rest.substring(space + 1);
-      injected.add(new ProbeOutcome.InjectedMemory(id, text));
+      injected.add(new ProbeOutcome.InjectedMemory(id, text, standing));
     }
   }
 

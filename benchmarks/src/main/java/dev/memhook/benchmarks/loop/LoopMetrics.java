@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * @param categories per category of on-topic probe, sorted by name
  * @param onTopic all on-topic probes together
  * @param offTopicProbes how many probes were off-topic
- * @param offTopicClean how many of them got nothing injected
+ * @param offTopicClean how many of them got nothing recalled for the prompt
+ * @param offTopicCleanOfEverything how many of them got nothing at all, standing memories included
  * @param irrelevantPerProbe irrelevant memories injected (see {@link ProbeOutcome#irrelevant()}),
  *     summed over every probe and divided by the number of probes; 0 without probes
  * @param irrelevantPerOnTopic the same over on-topic probes only
@@ -25,6 +26,8 @@ import java.util.TreeMap;
  *     injected is 0)
  * @param p90Chars the 90th percentile of the same (nearest rank)
  * @param failures probes whose outcome notes a failure (a recall timeout, say)
+ * @param standingPerProbe standing memories offered, summed over every probe and divided by the
+ *     number of probes
  */
 record LoopMetrics(
     String mode,
@@ -32,12 +35,14 @@ record LoopMetrics(
     Score onTopic,
     int offTopicProbes,
     int offTopicClean,
+    int offTopicCleanOfEverything,
     double irrelevantPerProbe,
     double irrelevantPerOnTopic,
     double irrelevantPerOffTopic,
     int medianChars,
     int p90Chars,
-    int failures) {
+    int failures,
+    double standingPerProbe) {
 
   LoopMetrics {
     Objects.requireNonNull(mode, "mode");
@@ -70,6 +75,8 @@ record LoopMetrics(
     int hits = 0;
     int off = 0;
     int clean = 0;
+    int cleanOfEverything = 0;
+    long standing = 0;
     long irrelevantOn = 0;
     long irrelevantOff = 0;
     int failures = 0;
@@ -77,12 +84,14 @@ record LoopMetrics(
     for (int i = 0; i < outcomes.size(); i++) {
       ProbeOutcome o = outcomes.get(i);
       chars[i] = o.chars();
+      standing += o.standing();
       if (!o.failures().isEmpty()) {
         failures++;
       }
       if (o.probe().offTopic()) {
         off++;
         clean += o.clean() ? 1 : 0;
+        cleanOfEverything += o.cleanOfEverything() ? 1 : 0;
         irrelevantOff += o.irrelevant();
       } else {
         on++;
@@ -104,12 +113,14 @@ record LoopMetrics(
         new Score(on, hits),
         off,
         clean,
+        cleanOfEverything,
         mean(irrelevantOn + irrelevantOff, on + off),
         mean(irrelevantOn, on),
         mean(irrelevantOff, off),
         percentile(chars, 50),
         percentile(chars, 90),
-        failures);
+        failures,
+        mean(standing, on + off));
   }
 
   /** The nearest-rank percentile {@code p} of sorted {@code values}; 0 if there are none. */

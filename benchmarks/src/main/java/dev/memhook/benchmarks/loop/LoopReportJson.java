@@ -53,6 +53,8 @@ final class LoopReportJson {
       off.put("probes", x.offTopicProbes());
       off.put("clean", x.offTopicClean());
       rate(off, "cleanRate", x.offTopicCleanRate());
+      off.put("cleanOfEverything", x.offTopicCleanOfEverything());
+      mode.put("standingPerProbe", x.standingPerProbe());
       mode.put("irrelevantPerProbe", x.irrelevantPerProbe());
       mode.put("irrelevantPerOnTopicProbe", x.irrelevantPerOnTopic());
       mode.put("irrelevantPerOffTopicProbe", x.irrelevantPerOffTopic());
@@ -75,7 +77,11 @@ final class LoopReportJson {
         p.put("fact", s.where().name().toLowerCase(Locale.ROOT));
         ArrayNode injected = p.putArray("injected");
         for (ProbeOutcome.InjectedMemory im : o.injected()) {
-          injected.addObject().put("id", im.id()).put("text", im.text());
+          injected
+              .addObject()
+              .put("id", im.id())
+              .put("text", im.text())
+              .put("standing", im.standing());
         }
         ArrayNode failures = p.putArray("failures");
         o.failures().forEach(failures::add);

@@ -83,12 +83,15 @@ final class LoopReportPrinter {
         x.onTopic().rate());
     out.printf(
         Locale.ROOT,
-        "off-topic clean: %d of %d (%.2f); irrelevant memories per probe: %.2f (on-topic %.2f,"
-            + " off-topic %.2f); characters injected per probe: median %d, p90 %d; probes with a"
-            + " failure noted: %d%n%n",
+        "off-topic clean of recall: %d of %d (%.2f), of everything (standing memories too): %d;"
+            + " standing memories offered per probe: %.2f; irrelevant memories recalled per probe:"
+            + " %.2f (on-topic %.2f, off-topic %.2f); characters injected per probe: median %d, p90"
+            + " %d; probes with a failure noted: %d%n%n",
         x.offTopicClean(),
         x.offTopicProbes(),
         x.offTopicCleanRate(),
+        x.offTopicCleanOfEverything(),
+        x.standingPerProbe(),
         x.irrelevantPerProbe(),
         x.irrelevantPerOnTopic(),
         x.irrelevantPerOffTopic(),

@@ -5,7 +5,11 @@ import java.util.Objects;
 
 /**
  * What one probe got: the memories injected into its session, as the model reads them, and how many
- * characters the injection added. Immutable.
+ * characters the injection added. A memory offered as one of the scope's standing memories (at the
+ * session's start, whatever it asks) is marked so: it counts for a hit, since the session knows it,
+ * but not against an off-topic probe's cleanness or as an irrelevant memory, which measure what
+ * recall adds for the prompt; {@link #cleanOfEverything} and {@link #standing} report it apart.
+ * Immutable.
  *
  * @param probe the probe
  * @param injected each injected memory, in the order the model reads them
@@ -31,11 +35,17 @@ record ProbeOutcome(
    *
    * @param id its id
    * @param text what the model reads of it (title and summary)
+   * @param standing whether it was offered as a standing memory, not recalled for the prompt
    */
-  record InjectedMemory(String id, String text) {
+  record InjectedMemory(String id, String text, boolean standing) {
     InjectedMemory {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(text, "text");
+    }
+
+    /** A memory recalled for the prompt. */
+    InjectedMemory(String id, String text) {
+      this(id, text, false);
     }
   }
 
@@ -44,16 +54,26 @@ record ProbeOutcome(
     return !probe.offTopic() && injected.stream().anyMatch(m -> probe.matches(m.text()));
   }
 
-  /** Whether an off-topic probe was left alone: nothing was injected. */
+  /** Whether an off-topic probe was left alone: recall injected nothing for its prompt. */
   boolean clean() {
+    return probe.offTopic() && injected.stream().allMatch(InjectedMemory::standing);
+  }
+
+  /** Whether an off-topic probe got nothing at all, standing memories included. */
+  boolean cleanOfEverything() {
     return probe.offTopic() && injected.isEmpty();
   }
 
   /**
-   * How many injected memories are irrelevant: for an on-topic probe those holding no expected
-   * string, for an off-topic probe all of them.
+   * How many memories recalled for the prompt are irrelevant: for an on-topic probe those holding
+   * no expected string, for an off-topic probe all of them. Standing memories are not counted.
    */
   int irrelevant() {
-    return (int) injected.stream().filter(m -> !probe.matches(m.text())).count();
+    return (int) injected.stream().filter(m -> !m.standing() && !probe.matches(m.text())).count();
+  }
+
+  /** How many standing memories were offered. */
+  int standing() {
+    return (int) injected.stream().filter(InjectedMemory::standing).count();
   }
 }

@@ -89,6 +89,41 @@ class MemoryLoopEvalTest {
   }
 
   @Test
+  void standingMemories_countForAHit_butNotAgainstCleannessOrAsIrrelevant() {
+    ProbeOutcome onTopic =
+        new ProbeOutcome(
+            probe("preference", "pnpm"),
+            List.of(
+                new ProbeOutcome.InjectedMemory("p", "We use pnpm", true),
+                new ProbeOutcome.InjectedMemory("d", "We chose Koin", true)),
+            120,
+            List.of());
+    ProbeOutcome offTopic =
+        new ProbeOutcome(
+            probe("off-topic"),
+            List.of(
+                new ProbeOutcome.InjectedMemory("p", "We use pnpm", true),
+                new ProbeOutcome.InjectedMemory("x", "git status ran", false)),
+            80,
+            List.of());
+    ProbeOutcome offTopicStandingOnly =
+        new ProbeOutcome(
+            probe("off-topic"),
+            List.of(new ProbeOutcome.InjectedMemory("p", "We use pnpm", true)),
+            60,
+            List.of());
+
+    LoopMetrics m = LoopMetrics.of("x", List.of(onTopic, offTopic, offTopicStandingOnly));
+
+    assertTrue(onTopic.hit());
+    assertEquals(0, onTopic.irrelevant(), "the standing decision is not held against the probe");
+    assertEquals(1, m.offTopicClean(), "only the probe that got standing memories alone");
+    assertEquals(0, m.offTopicCleanOfEverything());
+    assertEquals(1.0 / 3, m.irrelevantPerProbe(), 1e-9);
+    assertEquals(4.0 / 3, m.standingPerProbe(), 1e-9);
+  }
+
+  @Test
   void percentile_isNearestRank() {
     int[] ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     assertEquals(5, LoopMetrics.percentile(ten, 50));
