@@ -13,13 +13,17 @@ import java.util.Optional;
  * (text, vector, graph) that returned the candidate ({@link FusionMethod#STANDARDISED_SCORES});
  * optionally weighted reciprocal-rank fusion, {@code Σ weight_s / (rrfK + rank_s)}. A query shaped
  * like an exact reference (identifier, path, SHA, error code) weighs vectors at a fifth of {@link
- * #vectorWeight()} (see {@link FusionMethod}). The relevance gate has two levels, both absolute: a
- * recall returns anything only if at least one candidate reaches an <em>evidence floor</em> (cosine
- * {@code >= evidenceCosine}, or text score divided by the query's {@linkplain
+ * #vectorWeight()} (see {@link FusionMethod}). The relevance gate has two levels: a recall returns
+ * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine {@code >= base
+ * + evidenceCosine}, or text score divided by the query's {@linkplain
  * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
  * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
- * minCosine}, normalised text {@code >= minTextScore}, or {@code >= minSharedEntities} concepts and
- * files shared with a top hit.
+ * base + minCosine × (1 − base)}, normalised text {@code >= minTextScore}, or {@code >=
+ * minSharedEntities} concepts and files shared with a top hit. The cosine floors count from a base
+ * ({@link CosineBase}): by default the cosine the query already reaches with text unrelated to it,
+ * so they say how far above "unrelated" a memory must be, in the room the model leaves there, which
+ * holds across embedding models, questions and scope sizes; the text floors are shares of the
+ * query's own ceiling, so neither level rests on an absolute score.
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */
@@ -65,12 +69,16 @@ public final class RecallOptions {
   public static final int DEFAULT_MAX_PER_SESSION = Integer.MAX_VALUE;
 
   /**
-   * Default evidence floor on cosine ({@value}). A recall returns anything only if at least one
-   * candidate reaches an evidence floor (this cosine, or {@link #DEFAULT_EVIDENCE_TEXT_SCORE}).
-   * Calibrated for the local MiniLM model and the Lucene store's BM25F text field (the sweep is in
-   * benchmarks/RESULTS.md, section 5); another embedding model needs its own cosine floors.
+   * Default evidence floor on cosine ({@value}), as a share of the way from the {@linkplain
+   * CosineBase base} to a perfect match: with the default base, a memory gives a recall its
+   * evidence when its cosine is {@code base + 0.35 × (1 − base)}, where the base is the cosine the
+   * closest unrelated text reaches. With {@link CosineBase#ABSOLUTE} (base 0) a floor is the cosine
+   * itself. A recall returns anything only if at least one candidate reaches an evidence floor
+   * (this cosine, or {@link #DEFAULT_EVIDENCE_TEXT_SCORE}). Chosen on the LoCoMo and coding dev
+   * sets, replayed side by side with the absolute floors it replaces (benchmarks/RESULTS.md,
+   * section 15.2).
    */
-  public static final double DEFAULT_EVIDENCE_COSINE = 0.50;
+  public static final double DEFAULT_EVIDENCE_COSINE = 0.35;
 
   /**
    * Default evidence floor on the normalised text score ({@value}), a share of the query's
@@ -81,11 +89,12 @@ public final class RecallOptions {
   public static final double DEFAULT_EVIDENCE_TEXT_SCORE = 0.25;
 
   /**
-   * Default candidate floor on cosine ({@value}). Once a recall has evidence, each candidate it
-   * returns must still clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}),
-   * set below the evidence floors so a recall with evidence still brings what goes with it.
+   * Default candidate floor on cosine ({@value}), a share of the way from the base to 1 like {@link
+   * #DEFAULT_EVIDENCE_COSINE}. Once a recall has evidence, each candidate it returns must still
+   * clear a candidate floor (this cosine, or {@link #DEFAULT_MIN_TEXT_SCORE}), set below the
+   * evidence floors so a recall with evidence still brings what goes with it.
    */
-  public static final double DEFAULT_MIN_COSINE = 0.35;
+  public static final double DEFAULT_MIN_COSINE = 0.17;
 
   /**
    * Default candidate floor on the normalised text score ({@value}); see {@link
@@ -101,6 +110,28 @@ public final class RecallOptions {
 
   /** Default number of top candidates a reranker sees ({@value}). */
   public static final int DEFAULT_RERANK_TOP = 20;
+
+  /**
+   * What the cosine floors count from.
+   *
+   * <ul>
+   *   <li>{@link #BACKGROUND} (the default): from the cosine the query already reaches with text
+   *       unrelated to it, measured per query against a fixed sample of ordinary sentences embedded
+   *       with the service's own model (once, at the first recall). A floor {@code f} is then the
+   *       cosine {@code base + f × (1 − base)}: a share of the room the model leaves above
+   *       "unrelated", which holds for a model whose cosines run high or low, for vague and
+   *       specific questions, and for a scope of any size.
+   *   <li>{@link #ABSOLUTE}: from 0, the floors being cosines themselves; set floors calibrated for
+   *       the model in use.
+   * </ul>
+   */
+  public enum CosineBase {
+    BACKGROUND,
+    ABSOLUTE
+  }
+
+  /** Default {@link CosineBase}: {@link CosineBase#BACKGROUND}. */
+  public static final CosineBase DEFAULT_COSINE_BASE = CosineBase.BACKGROUND;
 
   /** Default size of the query-embedding cache, in entries ({@value}). */
   public static final int DEFAULT_QUERY_CACHE_SIZE = 10_000;
@@ -121,6 +152,7 @@ public final class RecallOptions {
   private final Reranker reranker;
   private final int rerankTop;
   private final int queryCacheSize;
+  private final CosineBase cosineBase;
 
   private RecallOptions(Builder b) {
     this.candidatesPerSignal = b.candidatesPerSignal;
@@ -139,6 +171,7 @@ public final class RecallOptions {
     this.reranker = b.reranker;
     this.rerankTop = b.rerankTop;
     this.queryCacheSize = b.queryCacheSize;
+    this.cosineBase = b.cosineBase;
   }
 
   /** The defaults stated on each constant (per-session cap off, gate on). */
@@ -170,6 +203,7 @@ public final class RecallOptions {
     b.reranker = reranker;
     b.rerankTop = rerankTop;
     b.queryCacheSize = queryCacheSize;
+    b.cosineBase = cosineBase;
     return b;
   }
 
@@ -245,6 +279,11 @@ public final class RecallOptions {
     return queryCacheSize;
   }
 
+  /** What the cosine floors count from; see {@link CosineBase}. */
+  public CosineBase cosineBase() {
+    return cosineBase;
+  }
+
   @Override
   public String toString() {
     return "RecallOptions[candidates="
@@ -261,6 +300,8 @@ public final class RecallOptions {
         + graphSeeds
         + ", maxPerSession="
         + (maxPerSession == Integer.MAX_VALUE ? "off" : maxPerSession)
+        + ", cosineBase="
+        + cosineBase
         + ", evidence(cosine="
         + evidenceCosine
         + ", text="
@@ -295,6 +336,7 @@ public final class RecallOptions {
     private Reranker reranker;
     private int rerankTop = DEFAULT_RERANK_TOP;
     private int queryCacheSize = DEFAULT_QUERY_CACHE_SIZE;
+    private CosineBase cosineBase = DEFAULT_COSINE_BASE;
 
     private final BuilderSettings settings = new BuilderSettings();
 
@@ -421,6 +463,13 @@ public final class RecallOptions {
       settings.checkUnset("queryCacheSize");
       this.queryCacheSize = inRange("queryCacheSize", value, 0, 10_000_000);
       return settings.recorded(this, "queryCacheSize");
+    }
+
+    /** What the cosine floors count from; not null. */
+    public Builder cosineBase(CosineBase value) {
+      settings.checkUnset("cosineBase");
+      this.cosineBase = Objects.requireNonNull(value, "cosineBase");
+      return settings.recorded(this, "cosineBase");
     }
 
     /**

@@ -39,12 +39,12 @@ final class ExclusionScreen {
    * its order; appends each one taken out to {@code excluded}, with its fused score and signal
    * hits.
    *
-   * @param ceiling the query's text-score ceiling, for the gate's floors
+   * @param basis the query's text ceiling and cosine base, for the gate's floors
    * @param records where the records are read, so assembly does not read them again
    */
   List<Candidate> screen(
       List<Candidate> fused,
-      double ceiling,
+      GateBasis basis,
       Exclusion exclusion,
       RecordReader records,
       List<RecalledMemory> excluded) {
@@ -55,8 +55,8 @@ final class ExclusionScreen {
     boolean evidenceFound = false;
     int seedsFound = 0;
     for (Candidate c : fused) {
-      boolean evidence = !evidenceFound && gate.reachesEvidence(c, ceiling);
-      boolean seed = seedsFound < graphSeeds && gate.passesDirectFloor(c, ceiling);
+      boolean evidence = !evidenceFound && gate.reachesEvidence(c, basis);
+      boolean seed = seedsFound < graphSeeds && gate.passesDirectFloor(c, basis);
       if (!evidence && !seed) {
         kept.add(c);
         continue;

@@ -36,9 +36,9 @@ final class GraphExpansion {
    * that clear a direct floor of the gate; empty when graph expansion is off (no seeds or weight
    * 0).
    *
-   * @param ceiling the query's text-score ceiling, for the seeds' direct floor
+   * @param basis the query's text ceiling and cosine base, for the seeds' direct floor
    */
-  List<Candidate> seeds(List<Candidate> fused, double ceiling) {
+  List<Candidate> seeds(List<Candidate> fused, GateBasis basis) {
     if (options.graphSeeds() <= 0 || options.graphWeight() <= 0) {
       return List.of();
     }
@@ -47,7 +47,7 @@ final class GraphExpansion {
       if (seeds.size() == options.graphSeeds()) {
         break;
       }
-      if (gate.passesDirectFloor(c, ceiling)) {
+      if (gate.passesDirectFloor(c, basis)) {
         seeds.add(c);
       }
     }

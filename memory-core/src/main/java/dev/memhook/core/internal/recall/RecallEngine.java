@@ -62,6 +62,7 @@ public final class RecallEngine {
   private final ExclusionScreen screen;
   private final ResultAssembly assembly;
   private final Reranking reranking;
+  private final Background background;
 
   public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options) {
     this.store = Objects.requireNonNull(store, "store");
@@ -74,6 +75,7 @@ public final class RecallEngine {
     this.assembly = new ResultAssembly(options, MAX_LISTED_TAIL_DROPS);
     this.screen = new ExclusionScreen(gate, options.graphSeeds());
     this.reranking = new Reranking(options);
+    this.background = new Background(embedder);
   }
 
   /** The options in force. */
@@ -151,6 +153,7 @@ public final class RecallEngine {
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
     SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
     double ceiling = direct.textCeiling();
+    GateBasis basis = basis(text, ceiling);
     AdaptiveWeights.Choice weights =
         AdaptiveWeights.choose(options, text, bestShare(direct.text(), ceiling));
     Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
@@ -159,9 +162,9 @@ public final class RecallEngine {
 
     RecordReader records = new RecordReader(store);
     List<RecalledMemory> excluded = new ArrayList<>();
-    fused = screen.screen(fused, ceiling, exclusion, records, excluded);
+    fused = screen.screen(fused, basis, exclusion, records, excluded);
     long graphStart = System.nanoTime();
-    List<Candidate> seeds = graph.seeds(fused, ceiling);
+    List<Candidate> seeds = graph.seeds(fused, basis);
     List<StoreHit> related = graph.expand(query.scope(), seeds, records, depth);
     Map<Signal, Duration> took = new EnumMap<>(Signal.class);
     took.put(Signal.TEXT, direct.textTook());
@@ -181,7 +184,7 @@ public final class RecallEngine {
 
     String fusion = weights.description();
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> gated = gate.apply(fused, ceiling, dropped);
+    List<Candidate> gated = gate.apply(fused, basis, dropped);
     if (gated.isEmpty()) {
       return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), excluded);
     }
@@ -203,6 +206,17 @@ public final class RecallEngine {
             took,
             fusion),
         excluded);
+  }
+
+  /**
+   * What this query's gate decisions count from: the text ceiling, and, unless the options ask for
+   * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}).
+   */
+  private GateBasis basis(String text, double ceiling) {
+    if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
+      return GateBasis.absolute(ceiling);
+    }
+    return new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
   }
 
   /** The best text hit's share of the ceiling, 0 without text hits. */

@@ -35,11 +35,11 @@ final class RelevanceGate {
    * numbers against the floors; or, when no candidate reaches an evidence floor, passes none and
    * appends the first {@code maxListedDrops} with the best numbers against the evidence floors.
    *
-   * @param ceiling the query's text-score ceiling
+   * @param basis the query's text ceiling and cosine base
    */
-  List<Candidate> apply(List<Candidate> fused, double ceiling, List<DroppedCandidate> dropped) {
-    if (!hasEvidence(fused, ceiling)) {
-      String detail = evidenceDetail(fused, ceiling);
+  List<Candidate> apply(List<Candidate> fused, GateBasis basis, List<DroppedCandidate> dropped) {
+    if (!hasEvidence(fused, basis)) {
+      String detail = evidenceDetail(fused, basis);
       int listed = Math.min(fused.size(), maxListedDrops);
       for (int i = 0; i < listed; i++) {
         dropped.add(
@@ -53,14 +53,14 @@ final class RelevanceGate {
     }
     List<Candidate> passed = new ArrayList<>(fused.size());
     for (Candidate c : fused) {
-      if (passes(c, ceiling)) {
+      if (passes(c, basis)) {
         passed.add(c);
       } else {
         dropped.add(
             new DroppedCandidate(
                 c.id,
                 DroppedCandidate.Rule.RELEVANCE_GATE,
-                floorsDetail(c, ceiling),
+                floorsDetail(c, basis),
                 c.signalHits()));
       }
     }
@@ -71,21 +71,22 @@ final class RelevanceGate {
    * Whether {@code c} clears the candidate floor of a direct signal, cosine or text share: the
    * gate's per-candidate test without the graph route, and what makes a candidate a graph seed.
    */
-  boolean passesDirectFloor(Candidate c, double ceiling) {
+  boolean passesDirectFloor(Candidate c, GateBasis basis) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-    return cosine >= options.minCosine() || c.textShare(ceiling) >= options.minTextScore();
+    return cosine >= basis.cosineFloor(options.minCosine())
+        || c.textShare(basis.ceiling()) >= options.minTextScore();
   }
 
-  private boolean passes(Candidate c, double ceiling) {
-    return passesDirectFloor(c, ceiling)
+  private boolean passes(Candidate c, GateBasis basis) {
+    return passesDirectFloor(c, basis)
         || (c.hits.containsKey(Signal.GRAPH)
             && c.score(Signal.GRAPH, 0) >= options.minSharedEntities());
   }
 
   /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
-  private boolean hasEvidence(List<Candidate> fused, double ceiling) {
+  private boolean hasEvidence(List<Candidate> fused, GateBasis basis) {
     for (Candidate c : fused) {
-      if (reachesEvidence(c, ceiling)) {
+      if (reachesEvidence(c, basis)) {
         return true;
       }
     }
@@ -93,13 +94,14 @@ final class RelevanceGate {
   }
 
   /** Whether {@code c} reaches an evidence floor, cosine or text share. */
-  boolean reachesEvidence(Candidate c, double ceiling) {
+  boolean reachesEvidence(Candidate c, GateBasis basis) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-    return cosine >= options.evidenceCosine()
-        || c.textShare(ceiling) >= options.evidenceTextScore();
+    return cosine >= basis.cosineFloor(options.evidenceCosine())
+        || c.textShare(basis.ceiling()) >= options.evidenceTextScore();
   }
 
-  private String evidenceDetail(List<Candidate> fused, double ceiling) {
+  private String evidenceDetail(List<Candidate> fused, GateBasis basis) {
+    double ceiling = basis.ceiling();
     double bestCosine = Double.NaN;
     double bestText = Double.NaN;
     for (Candidate c : fused) {
@@ -117,20 +119,20 @@ final class RelevanceGate {
         Locale.ROOT,
         "no candidate reached the evidence floors: best cosine %s < %.2f, best text %s < %.2f",
         Double.isNaN(bestCosine) ? "-" : String.format(Locale.ROOT, "%.3f", bestCosine),
-        options.evidenceCosine(),
+        basis.cosineFloor(options.evidenceCosine()),
         Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText),
         options.evidenceTextScore());
   }
 
-  private String floorsDetail(Candidate c, double ceiling) {
-    double text = c.textShare(ceiling);
+  private String floorsDetail(Candidate c, GateBasis basis) {
+    double text = c.textShare(basis.ceiling());
     return String.format(
         Locale.ROOT,
         "cosine %s < %.2f, text %s < %.2f, shared %s < %d",
         c.hits.containsKey(Signal.VECTOR)
             ? String.format(Locale.ROOT, "%.3f", c.score(Signal.VECTOR, 0))
             : "-",
-        options.minCosine(),
+        basis.cosineFloor(options.minCosine()),
         Double.isNaN(text) ? "-" : String.format(Locale.ROOT, "%.3f", text),
         options.minTextScore(),
         c.hits.containsKey(Signal.GRAPH)

@@ -37,7 +37,10 @@ class GraphExpansionTest {
   private List<StoreHit> expand(RecallOptions options, Candidate... fused) {
     GraphExpansion graph = expansion(options);
     return graph.expand(
-        Scope.DEFAULT, graph.seeds(List.of(fused), 0), new RecordReader(store), DEPTH);
+        Scope.DEFAULT,
+        graph.seeds(List.of(fused), GateBasis.absolute(0)),
+        new RecordReader(store),
+        DEPTH);
   }
 
   private static Candidate atCosine(String id, double cosine) {

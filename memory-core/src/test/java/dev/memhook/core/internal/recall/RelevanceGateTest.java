@@ -90,6 +90,7 @@ class RelevanceGateTest {
         .embedder(new AngleEmbedder(cosines))
         .recallOptions(
             RecallOptions.builder()
+                .cosineBase(RecallOptions.CosineBase.ABSOLUTE)
                 .weights(0, 1, 0)
                 .evidenceFloors(0.6, 1.01)
                 .minCosine(0.3)
@@ -131,7 +132,7 @@ class RelevanceGateTest {
             List.of(
                 Candidates.of("strong", 0.05, vector(0.7)),
                 Candidates.of("weak", 0.04, vector(0.1), text(1), graph(1))),
-            CEILING,
+            GateBasis.absolute(CEILING),
             dropped);
     assertEquals(List.of("strong"), ids(passed));
     assertEquals(
@@ -153,7 +154,7 @@ class RelevanceGateTest {
     GATE.apply(
         List.of(
             Candidates.of("strong", 0.05, vector(0.7)), Candidates.of("graphOnly", 0.01, graph(1))),
-        CEILING,
+        GateBasis.absolute(CEILING),
         dropped);
     assertEquals("cosine - < 0.30, text - < 0.20, shared 1 < 2", dropped.get(0).detail());
   }
@@ -168,7 +169,7 @@ class RelevanceGateTest {
                 Candidates.of("byCosine", 0.04, vector(0.3)),
                 Candidates.of("byGraph", 0.03, graph(2)),
                 Candidates.of("byTextShare", 0.02, text(2))),
-            CEILING,
+            GateBasis.absolute(CEILING),
             dropped);
     assertEquals(List.of("byText", "byCosine", "byGraph", "byTextShare"), ids(passed));
     assertTrue(dropped.isEmpty(), dropped.toString());
@@ -182,7 +183,7 @@ class RelevanceGateTest {
           Candidates.of("c" + i, 1.0 / (i + 1), vector(0.5 - i * 0.01), text(i == 3 ? 4 : 1)));
     }
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> passed = GATE.apply(fused, CEILING, dropped);
+    List<Candidate> passed = GATE.apply(fused, GateBasis.absolute(CEILING), dropped);
     assertTrue(passed.isEmpty());
     assertEquals(RecallEngine.MAX_LISTED_TAIL_DROPS, dropped.size());
     for (int i = 0; i < dropped.size(); i++) {
@@ -201,7 +202,7 @@ class RelevanceGateTest {
     List<Candidate> fused = List.of(Candidates.of("onlyText", 1.0, text(1)));
     List<DroppedCandidate> dropped = new ArrayList<>();
 
-    assertTrue(GATE.apply(fused, CEILING, dropped).isEmpty());
+    assertTrue(GATE.apply(fused, GateBasis.absolute(CEILING), dropped).isEmpty());
 
     assertEquals(
         "no candidate reached the evidence floors: best cosine - < 0.60, best text 0.100 < 0.50",
@@ -215,7 +216,7 @@ class RelevanceGateTest {
         GATE.apply(
                 List.of(
                     Candidates.of("a", 0.05, vector(0.59)), Candidates.of("b", 0.04, text(4.9))),
-                CEILING,
+                GateBasis.absolute(CEILING),
                 dropped)
             .isEmpty());
     assertEquals(List.of("a", "b"), dropped.stream().map(d -> d.id().value()).toList());
@@ -231,16 +232,20 @@ class RelevanceGateTest {
                 List.of(
                     Candidates.of("byText", 0.05, text(5)),
                     Candidates.of("companion", 0.04, vector(0.3))),
-                CEILING,
+                GateBasis.absolute(CEILING),
                 dropped)));
   }
 
   @Test
   void theDirectFloor_isCosineOrTextShare_neverTheGraph() {
-    assertTrue(GATE.passesDirectFloor(Candidates.of("a", 0, vector(0.3)), CEILING));
-    assertTrue(GATE.passesDirectFloor(Candidates.of("b", 0, text(2)), CEILING));
-    assertFalse(GATE.passesDirectFloor(Candidates.of("c", 0, vector(0.29), text(1.9)), CEILING));
-    assertFalse(GATE.passesDirectFloor(Candidates.of("d", 0, graph(50)), CEILING));
+    assertTrue(
+        GATE.passesDirectFloor(Candidates.of("a", 0, vector(0.3)), GateBasis.absolute(CEILING)));
+    assertTrue(GATE.passesDirectFloor(Candidates.of("b", 0, text(2)), GateBasis.absolute(CEILING)));
+    assertFalse(
+        GATE.passesDirectFloor(
+            Candidates.of("c", 0, vector(0.29), text(1.9)), GateBasis.absolute(CEILING)));
+    assertFalse(
+        GATE.passesDirectFloor(Candidates.of("d", 0, graph(50)), GateBasis.absolute(CEILING)));
   }
 
   @Test
