@@ -191,14 +191,18 @@ public class MemhookProperties {
     /** Whether the gate is on; off, every fused candidate passes. */
     private boolean enabled = true;
 
-    /** The cosine floor a candidate's vector similarity must reach, -1 to 1. */
+    /**
+     * The cosine floor a candidate's vector similarity must reach, -1 to 1: a share of the way from
+     * what unrelated text reaches to 1 (RecallOptions.CosineBase.BACKGROUND, the default).
+     */
     private double minCosine = RecallOptions.DEFAULT_MIN_COSINE;
 
     /** The floor a candidate's normalised text score must reach, 0 to 1. */
     private double minTextScore = RecallOptions.DEFAULT_MIN_TEXT_SCORE;
 
     /**
-     * The cosine one candidate must reach for a recall to return anything; not below min-cosine.
+     * The cosine one candidate must reach for a recall to return anything, counted like min-cosine;
+     * not below min-cosine.
      */
     private double evidenceCosine = RecallOptions.DEFAULT_EVIDENCE_COSINE;
 
