@@ -4,6 +4,7 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.benchmarks.Unowned;
 import dev.memhook.core.Memhook;
@@ -26,15 +27,18 @@ final class LoopServices implements AutoCloseable {
 
   private final Embedder embedder;
   private final Duration recallTimeout;
+  private final Consolidator consolidator;
 
   /**
    * @param embedder the shared embedder, owned from now on
    * @param recallTimeout how long a hook's callback waits for recall: longer than the library's
    *     default, so a loaded machine does not turn into misses (timeouts are counted apart)
+   * @param consolidator a provider consolidator capture uses, or null for the local one
    */
-  LoopServices(Embedder embedder, Duration recallTimeout) {
+  LoopServices(Embedder embedder, Duration recallTimeout, Consolidator consolidator) {
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.recallTimeout = Objects.requireNonNull(recallTimeout, "recallTimeout");
+    this.consolidator = consolidator;
   }
 
   /** A new service lifetime on {@code dir}, whose clock is {@code clock}. */
@@ -44,7 +48,10 @@ final class LoopServices implements AutoCloseable {
         .embedder(Unowned.embedder(embedder))
         .clock(clock)
         .redaction(Redaction.defaults())
-        .capture(CaptureOptions.defaults())
+        .capture(
+            consolidator == null
+                ? CaptureOptions.defaults()
+                : CaptureOptions.builder().consolidator(consolidator).build())
         .build();
   }
 

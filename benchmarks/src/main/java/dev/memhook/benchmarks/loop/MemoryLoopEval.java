@@ -61,7 +61,7 @@ public final class MemoryLoopEval {
   static final String USAGE =
       "usage: MemoryLoopEval [--scenarios FILE.jsonl] [--embedder hashing|djl-int8]"
           + " [--limit N] [--modes hook-chat,hook-cli,chat-chat] [--examples N]"
-          + " [--recall-timeout-ms N] [--json OUT.json]";
+          + " [--recall-timeout-ms N] [--json OUT.json] [--consolidator local|scripted]";
 
   /** The scenario file used without {@code --scenarios}, relative to the working directory. */
   static final Path DEFAULT_SCENARIOS = Path.of("benchmarks/eval/loop-dev.jsonl");
@@ -110,6 +110,8 @@ public final class MemoryLoopEval {
    * @param examples how many misses to print per mode
    * @param recallTimeout the hooks' recall timeout
    * @param json where to write the report as JSON, or null
+   * @param scriptedConsolidator whether capture consolidates through {@link ScriptedConsolidator},
+   *     a provider plugged in through the SPI, instead of the local consolidator
    */
   record Options(
       Path scenarios,
@@ -118,7 +120,8 @@ public final class MemoryLoopEval {
       Set<Mode> modes,
       int examples,
       Duration recallTimeout,
-      Path json) {
+      Path json,
+      boolean scriptedConsolidator) {
     Options {
       Objects.requireNonNull(scenarios, "scenarios");
       Objects.requireNonNull(embedder, "embedder");
@@ -144,6 +147,7 @@ public final class MemoryLoopEval {
       int examples = 5;
       Duration timeout = DEFAULT_RECALL_TIMEOUT;
       Path json = null;
+      boolean scripted = false;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -160,13 +164,20 @@ public final class MemoryLoopEval {
           case "--recall-timeout-ms" ->
               timeout = Duration.ofMillis(Long.parseLong(value(args, ++i, a)));
           case "--json" -> json = Path.of(value(args, ++i, a));
+          case "--consolidator" -> {
+            String c = value(args, ++i, a);
+            if (!c.equals("local") && !c.equals("scripted")) {
+              throw new IllegalArgumentException("unknown consolidator '" + c + "'\n" + USAGE);
+            }
+            scripted = c.equals("scripted");
+          }
           default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
         }
       }
       if (!embedder.equals("hashing") && !embedder.startsWith("djl-")) {
         throw new IllegalArgumentException("unknown embedder '" + embedder + "'\n" + USAGE);
       }
-      return new Options(scenarios, embedder, limit, modes, examples, timeout, json);
+      return new Options(scenarios, embedder, limit, modes, examples, timeout, json, scripted);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -285,7 +296,10 @@ public final class MemoryLoopEval {
     boolean chatReplay = options.modes().contains(Mode.CHAT_CHAT);
     Path root = Files.createTempDirectory("memhook-loop");
     try (LoopServices services =
-        new LoopServices(BenchEmbedders.create(options.embedder()), options.recallTimeout())) {
+        new LoopServices(
+            BenchEmbedders.create(options.embedder()),
+            options.recallTimeout(),
+            options.scriptedConsolidator() ? new ScriptedConsolidator() : null)) {
       int done = 0;
       for (LoopData.Scenario s : data.scenarios()) {
         Path dir = root.resolve("s" + done);

@@ -247,4 +247,34 @@ class MemoryLoopEvalTest {
     assertEquals(3, tree.path("modes").path("hook-cli").path("probes").size());
     assertFalse(tree.path("modes").path("chat-chat").path("onTopic").isMissingNode());
   }
+
+  @Test
+  void aScriptedProviderConsolidator_isHandedTheSessions_andWhatItReturnsIsStored(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, TINY);
+    MemoryLoopEval.Report report;
+    try (PrintStream out = new PrintStream(new ByteArrayOutputStream(), true);
+        PrintStream progress = new PrintStream(new ByteArrayOutputStream(), true)) {
+      report =
+          MemoryLoopEval.run(
+              MemoryLoopEval.Options.parse(
+                  "--scenarios",
+                  file.toString(),
+                  "--embedder",
+                  "hashing",
+                  "--modes",
+                  "hook-chat",
+                  "--consolidator",
+                  "scripted"),
+              out,
+              progress);
+    }
+
+    MemoryLoopEval.ReplayStats hook = report.replays().get("hook");
+    assertTrue(hook.distilled() > 0, "the provider's consolidations were stored");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> MemoryLoopEval.Options.parse("--consolidator", "llm"));
+  }
 }
