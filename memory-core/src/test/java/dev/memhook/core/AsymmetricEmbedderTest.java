@@ -23,11 +23,14 @@ class AsymmetricEmbedderTest {
   void service_embedsStoredTextsAsDocuments_andRecallQueriesAsQueries() {
     SidedEmbedder embedder = new SidedEmbedder();
     try (MemoryService memory = Memhook.builder().inMemory().embedder(embedder).build()) {
-      // building warms the query side once, with a fixed question, and embeds no document
+      // building warms the query side once, with a fixed question, and embeds no document but the
+      // gate's background sample
       assertEquals(
           List.of(dev.memhook.core.internal.recall.RecallEngine.WARM_UP_QUERY), embedder.queries);
-      assertEquals(List.of(), embedder.documents);
+      assertEquals(
+          dev.memhook.core.internal.recall.RecallEngine.backgroundSample(), embedder.documents);
       embedder.queries.clear();
+      embedder.documents.clear();
       Memory first =
           memory.remember(MemoryDraft.of(Scope.DEFAULT, "the billing service uses postgres"));
       memory.update(first.id(), MemoryDraft.of(Scope.DEFAULT, "the billing service uses mysql"));

@@ -88,6 +88,14 @@ public final class RecallEngine {
     return embeddings.of(text);
   }
 
+  /**
+   * The sentences the gate embeds once as documents, the first time it recalls, to learn what
+   * unrelated text reaches with the model in use ({@link Background}).
+   */
+  public static List<String> backgroundSample() {
+    return Background.SENTENCES;
+  }
+
   /** The question {@link #warmUp} asks first: ordinary words, so every stage runs. */
   public static final String WARM_UP_QUERY = "what did we decide about the release last week?";
 
