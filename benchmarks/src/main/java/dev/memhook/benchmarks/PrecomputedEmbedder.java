@@ -12,19 +12,25 @@ import java.util.Objects;
  * measures recall and not a model. It implements the public SPI only.
  *
  * <p>Unknown text is an error ({@link EmbeddingException}), not a made-up vector: a benchmark that
- * asks for a text it did not register is wrong. Immutable after {@link Builder#build()};
- * thread-safe.
+ * asks for a text it did not register is wrong. One exception is asked for by name ({@link
+ * Builder#unrelatedForUnknown()}): the service embeds text of its own (the relevance gate's sample
+ * of unrelated sentences, once), which a synthetic corpus cannot know; such text gets a fixed
+ * pseudo-random unit vector per text, unrelated to every registered one, as unrelated text is.
+ * Immutable after {@link Builder#build()}; thread-safe.
  */
 public final class PrecomputedEmbedder implements Embedder {
 
   private final Map<String, Embedding> vectors;
   private final String modelId;
   private final int dimension;
+  private final boolean unrelatedForUnknown;
 
-  private PrecomputedEmbedder(Map<String, Embedding> vectors, String modelId, int dimension) {
+  private PrecomputedEmbedder(
+      Map<String, Embedding> vectors, String modelId, int dimension, boolean unrelatedForUnknown) {
     this.vectors = vectors;
     this.modelId = modelId;
     this.dimension = dimension;
+    this.unrelatedForUnknown = unrelatedForUnknown;
   }
 
   /** A builder for an embedder of {@code dimension} dimensions named {@code modelId}. */
@@ -36,6 +42,14 @@ public final class PrecomputedEmbedder implements Embedder {
   public Embedding embed(String text) {
     Objects.requireNonNull(text, "text");
     Embedding e = vectors.get(text);
+    if (e == null && unrelatedForUnknown) {
+      java.util.Random random = new java.util.Random(text.hashCode());
+      float[] v = new float[dimension];
+      for (int i = 0; i < dimension; i++) {
+        v[i] = (float) random.nextGaussian();
+      }
+      return Embedding.of(v).normalized();
+    }
     if (e == null) {
       throw new EmbeddingException(
           "no precomputed vector for text '"
@@ -70,6 +84,7 @@ public final class PrecomputedEmbedder implements Embedder {
     private final Map<String, Embedding> vectors = new HashMap<>();
     private final String modelId;
     private final int dimension;
+    private boolean unrelatedForUnknown;
 
     private Builder(String modelId, int dimension) {
       this.modelId = Objects.requireNonNull(modelId, "modelId");
@@ -98,9 +113,18 @@ public final class PrecomputedEmbedder implements Embedder {
       return this;
     }
 
+    /**
+     * Embeds text nobody registered as unrelated text (a fixed pseudo-random unit vector per text)
+     * instead of failing: for the text the service embeds of its own, the relevance gate's sample.
+     */
+    public Builder unrelatedForUnknown() {
+      this.unrelatedForUnknown = true;
+      return this;
+    }
+
     /** Builds the embedder. */
     public PrecomputedEmbedder build() {
-      return new PrecomputedEmbedder(Map.copyOf(vectors), modelId, dimension);
+      return new PrecomputedEmbedder(Map.copyOf(vectors), modelId, dimension, unrelatedForUnknown);
     }
   }
 }

@@ -84,7 +84,7 @@ public final class RecallBreakdown {
     PrecomputedEmbedder.Builder eb =
         PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
-    PrecomputedEmbedder embedder = eb.build();
+    PrecomputedEmbedder embedder = eb.unrelatedForUnknown().build();
     EmbeddingSpace space = embedder.space();
     MemoryStore store =
         BenchStores.open(

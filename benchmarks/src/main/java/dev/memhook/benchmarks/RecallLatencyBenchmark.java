@@ -102,7 +102,7 @@ public class RecallLatencyBenchmark {
     PrecomputedEmbedder.Builder embedder =
         PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
     queries.forEach(q -> embedder.put(q.text(), q.vector()));
-    PrecomputedEmbedder built = embedder.build();
+    PrecomputedEmbedder built = embedder.unrelatedForUnknown().build();
     EmbeddingSpace space = built.space();
     MemoryStore memoryStore =
         BenchStores.open(

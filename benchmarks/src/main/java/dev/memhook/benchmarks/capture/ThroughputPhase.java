@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@link CaptureBench}'s phase {@code throughput}: how many observations per second become
@@ -148,11 +149,12 @@ final class ThroughputPhase {
             .batchSize(batchSize)
             .journalDirectory(dir.resolve(Memhook.JOURNAL_DIRECTORY))
             .build();
+    Set<Long> before = captureThreadIds();
     try (MemoryService service =
         Memhook.builder().store(store).embedder(embedder).capture(options).build()) {
       embedder.reset(); // building warmed the query side once; count what capture embeds
       ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-      long workerId = workerThreadId();
+      long workerId = workerThreadId(before);
       long cpu0 = mx.getThreadCpuTime(workerId);
       long t0 = System.nanoTime();
       for (int i = 0; i < n; i++) {
@@ -232,16 +234,29 @@ final class ThroughputPhase {
     }
   }
 
-  /** The id of the one live capture worker thread, named {@code memhook-capture}. */
-  private static long workerThreadId() {
-    List<Thread> workers =
-        Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().equals("memhook-capture") && t.isAlive())
-            .toList();
+  /** The ids of the live capture worker threads, named {@code memhook-capture}. */
+  private static Set<Long> captureThreadIds() {
+    Set<Long> ids = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals("memhook-capture") && t.isAlive()) {
+        ids.add(t.getId());
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The id of this service's capture worker: the one live {@code memhook-capture} thread not in
+   * {@code before}. A service closed earlier in the same JVM may still be finishing its last batch
+   * (close is bounded), so its worker is told apart by being there before.
+   */
+  private static long workerThreadId(Set<Long> before) {
+    Set<Long> workers = captureThreadIds();
+    workers.removeAll(before);
     if (workers.size() != 1) {
       throw new IllegalStateException(
-          "expected one live memhook-capture thread, found " + workers.size());
+          "expected one new live memhook-capture thread, found " + workers.size());
     }
-    return workers.get(0).getId();
+    return workers.iterator().next();
   }
 }

@@ -68,7 +68,7 @@ final class RecallComparison {
     PrecomputedEmbedder.Builder vectors =
         PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
     questions.forEach(q -> vectors.put(q.text(), q.vector()));
-    PrecomputedEmbedder embedder = vectors.build();
+    PrecomputedEmbedder embedder = vectors.unrelatedForUnknown().build();
     EmbeddingSpace space = embedder.space();
 
     Map<String, MemoryStore> stores = new LinkedHashMap<>();
