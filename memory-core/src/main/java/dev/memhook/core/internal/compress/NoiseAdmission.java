@@ -261,7 +261,11 @@ public final class NoiseAdmission {
     return false;
   }
 
-  /** Whether every sentence of {@code text} is a question. */
+  /**
+   * Whether every sentence of {@code text} is a question, and no clause of it states something to
+   * keep: "the coupon service moved, it's promo-svc:7070 now Anyway, can you tidy up the helpers?"
+   * ends with a question mark, but its first clause is a statement ({@link Statements}).
+   */
   static boolean question(String text) {
     List<String> sentences = TextCuts.sentences(text, Wording.WINDOW);
     if (sentences.isEmpty()) {
@@ -272,7 +276,7 @@ public final class NoiseAdmission {
         return false;
       }
     }
-    return true;
+    return Statements.of(text).isEmpty();
   }
 
   private static String lower(String text) {

@@ -96,6 +96,18 @@ class NoiseAdmissionTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
+        "the queue moved, it's sqs.internal:4566 now Anyway, can you tidy up the helpers?",
+        "heads up, my standup moved to 10:15 Anyway, can you rename the job?"
+      })
+  void aQuestionAfterAStatementWithoutAFullStop_isAdmitted(String prompt) {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
         "thanks — also, we use pnpm not npm",
         "we use pnpm not npm in this repo, remember that",
         "ok, the staging database is on port 5433",
