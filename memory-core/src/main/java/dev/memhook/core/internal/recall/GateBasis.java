@@ -7,9 +7,8 @@ package dev.memhook.core.internal.recall;
  * <p>A cosine floor {@code f} is the share {@code f} of the way from the base to a perfect match:
  * {@code base + f × (1 − base)}. With the base at the cosine the closest unrelated text reaches
  * ({@link Background}), a floor is then "this far above unrelated", and it scales with the room the
- * model leaves above unrelated: a model whose unrelated text already sits at 0.8 (cosines
- * compressed near 1) gets a floor near 0.9, one whose unrelated text sits at 0.2 a floor near 0.5.
- * With the base at 0 the floor is {@code f} itself: an absolute cosine.
+ * model leaves above unrelated: the closer a model puts unrelated text to 1, the closer to 1 its
+ * floors, in proportion. With the base at 0 the floor is {@code f} itself: an absolute cosine.
  *
  * @param ceiling the query's text-score ceiling
  * @param cosineBase the cosine the cosine floors count from, below 1
