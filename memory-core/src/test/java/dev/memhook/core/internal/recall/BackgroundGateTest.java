@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class BackgroundGateTest {
 
-  /** Puts each known text at a given cosine from the query direction (1, 0); the query at 1. */
   private static final class AngleEmbedder implements Embedder {
     private final Map<String, Double> cosines;
 

@@ -59,7 +59,6 @@ class RelevanceGateTest {
     return candidates.stream().map(c -> c.id.value()).toList();
   }
 
-  /** Maps known texts to unit vectors at a given angle from the query direction (1, 0). */
   private static final class AngleEmbedder implements Embedder {
     private final Map<String, Double> cosines;
 
