@@ -8,8 +8,6 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.Memhook;
 import java.util.HashMap;
 import java.util.List;
@@ -23,30 +21,6 @@ import org.junit.jupiter.api.Test;
  * floors fail the first.
  */
 class BackgroundGateTest {
-
-  private static final class AngleEmbedder implements Embedder {
-    private final Map<String, Double> cosines;
-
-    AngleEmbedder(Map<String, Double> cosines) {
-      this.cosines = cosines;
-    }
-
-    @Override
-    public Embedding embed(String text) {
-      double c = cosines.getOrDefault(text, 1.0);
-      return Embedding.of((float) c, (float) Math.sqrt(1 - c * c));
-    }
-
-    @Override
-    public int dimension() {
-      return 2;
-    }
-
-    @Override
-    public String modelId() {
-      return "angle-test";
-    }
-  }
 
   /** A model where unrelated text sits at {@code unrelated} and the memories where given. */
   private static MemoryService service(

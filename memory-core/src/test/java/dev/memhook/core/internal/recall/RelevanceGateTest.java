@@ -16,8 +16,6 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.core.Memhook;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,30 +55,6 @@ class RelevanceGateTest {
 
   private static List<String> ids(List<Candidate> candidates) {
     return candidates.stream().map(c -> c.id.value()).toList();
-  }
-
-  private static final class AngleEmbedder implements Embedder {
-    private final Map<String, Double> cosines;
-
-    AngleEmbedder(Map<String, Double> cosines) {
-      this.cosines = cosines;
-    }
-
-    @Override
-    public Embedding embed(String text) {
-      double c = cosines.getOrDefault(text, 1.0);
-      return Embedding.of((float) c, (float) Math.sqrt(1 - c * c));
-    }
-
-    @Override
-    public int dimension() {
-      return 2;
-    }
-
-    @Override
-    public String modelId() {
-      return "angle-test";
-    }
   }
 
   private static MemoryService service(Map<String, Double> cosines) {
