@@ -97,10 +97,10 @@ public final class FirstRecall {
     java.util.List<dev.memhook.api.MemoryId> injected =
         new java.util.concurrent.CopyOnWriteArrayList<>();
     List<java.time.Duration> recalls = new java.util.concurrent.CopyOnWriteArrayList<>();
-    dev.memhook.api.MemoryListener listener =
-        new dev.memhook.api.MemoryListener() {
+    dev.memhook.api.trace.MemoryListener listener =
+        new dev.memhook.api.trace.MemoryListener() {
           @Override
-          public void receipt(dev.memhook.api.InjectionReceipt receipt) {
+          public void receipt(dev.memhook.api.trace.InjectionReceipt receipt) {
             if (!receipt.triggerMessageIds().isEmpty()) {
               recalls.add(receipt.recall().took());
             }
@@ -108,12 +108,15 @@ public final class FirstRecall {
 
           @Override
           public void injected(
-              String hookId, dev.memhook.api.HookPhase phase, List<dev.memhook.api.MemoryId> ids) {
+              String hookId,
+              dev.memhook.api.trace.HookPhase phase,
+              List<dev.memhook.api.MemoryId> ids) {
             injected.addAll(ids);
           }
 
           @Override
-          public void failed(String hookId, dev.memhook.api.HookPhase phase, Throwable cause) {
+          public void failed(
+              String hookId, dev.memhook.api.trace.HookPhase phase, Throwable cause) {
             failures.add(cause);
           }
         };

@@ -1,6 +1,6 @@
 package dev.memhook.examples;
 
-import dev.memhook.api.InjectionReceipt;
+import dev.memhook.api.trace.InjectionReceipt;
 import java.util.List;
 
 /** The demo's account of a failed story: what the hook's receipts say, a line each. */

@@ -1,7 +1,9 @@
 package dev.memhook.api;
 
-import static dev.memhook.api.BuilderSettings.inRange;
+import static dev.memhook.api.internal.BuilderSettings.inRange;
 
+import dev.memhook.api.internal.BuilderSettings;
+import dev.memhook.api.trace.MemoryListener;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.memhook.api;
 
+import dev.memhook.api.internal.BuilderSettings;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.memhook.api;
 
+import dev.memhook.api.trace.InjectionReceipt;
 import java.util.List;
 import java.util.Set;
 

@@ -1,6 +1,14 @@
 package dev.memhook.api;
 
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.ListenerStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -309,9 +317,9 @@ public interface MemoryService extends AutoCloseable {
    * so far to be processed first (see {@link #flush}). The session keeps its status.
    *
    * <p>A host rarely needs this: a session is consolidated when it ends, by its {@link
-   * HookType#SESSION_END} event, by the idle timeout, or when the service closes (see {@link
-   * #close()}), so a host that runs one conversation per process gets its memories by closing the
-   * service. Call it to consolidate a session that goes on, or one captured with {@code
+   * LifecycleEventType#SESSION_END} event, by the idle timeout, or when the service closes (see
+   * {@link #close()}), so a host that runs one conversation per process gets its memories by
+   * closing the service. Call it to consolidate a session that goes on, or one captured with {@code
    * CaptureOptions.Builder.consolidateOnDemandOnly()}.
    *
    * @return how many memories were written or updated
@@ -387,9 +395,9 @@ public interface MemoryService extends AutoCloseable {
    * (a call racing with close may fail with {@link IllegalStateException}).
    *
    * <p>Each session an event was captured of in this lifetime (a hooked conversation, an observed
-   * session without its {@link HookType#SESSION_END} yet) and still active is ended as {@link
-   * SessionStatus#CLOSED} and consolidated, as a session end would be, so a host that runs one
-   * conversation per process gets its durable memories without calling {@link #consolidate}.
+   * session without its {@link LifecycleEventType#SESSION_END} yet) and still active is ended as
+   * {@link SessionStatus#CLOSED} and consolidated, as a session end would be, so a host that runs
+   * one conversation per process gets its durable memories without calling {@link #consolidate}.
    * Sessions another lifetime left open are left to the idle timeout. {@code
    * CaptureOptions.Builder.keepSessionsOpenOnClose()} turns this off, for a host whose every
    * lifetime is one step of a longer session (a coding agent's hook command).

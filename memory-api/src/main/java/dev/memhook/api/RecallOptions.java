@@ -1,7 +1,8 @@
 package dev.memhook.api;
 
-import static dev.memhook.api.BuilderSettings.inRange;
+import static dev.memhook.api.internal.BuilderSettings.inRange;
 
+import dev.memhook.api.internal.BuilderSettings;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -2,7 +2,6 @@ package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
@@ -10,6 +9,7 @@ import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.StandingProfile;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -59,14 +59,14 @@ final class HookCommand implements Callable<Integer> {
   static final int MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
   /** The events that open the store: those that answer, and those that end a turn or more. */
-  private static final Set<HookType> OPEN_STORE =
+  private static final Set<LifecycleEventType> OPEN_STORE =
       EnumSet.of(
-          HookType.SESSION_START,
-          HookType.PROMPT_SUBMIT,
-          HookType.AGENT_RESPONSE,
-          HookType.SUBAGENT_STOP,
-          HookType.PRE_COMPACT,
-          HookType.SESSION_END);
+          LifecycleEventType.SESSION_START,
+          LifecycleEventType.PROMPT_SUBMIT,
+          LifecycleEventType.AGENT_RESPONSE,
+          LifecycleEventType.SUBAGENT_STOP,
+          LifecycleEventType.PRE_COMPACT,
+          LifecycleEventType.SESSION_END);
 
   @ParentCommand MemhookCli root;
   @Mixin StoreOptions store;
@@ -146,7 +146,8 @@ final class HookCommand implements Callable<Integer> {
       return;
     }
     boolean answers =
-        event.type() == HookType.SESSION_START || event.type() == HookType.PROMPT_SUBMIT;
+        event.type() == LifecycleEventType.SESSION_START
+            || event.type() == LifecycleEventType.PROMPT_SUBMIT;
     String session = payload.path("session_id").asText(payload.path("sessionId").asText(""));
     MemoryService memory;
     try {
@@ -213,7 +214,7 @@ final class HookCommand implements Callable<Integer> {
     Set<MemoryId> offered = book.offered();
     List<Memory> chosen = new ArrayList<>();
     String said;
-    if (event.type() == HookType.PROMPT_SUBMIT) {
+    if (event.type() == LifecycleEventType.PROMPT_SUBMIT) {
       String prompt = payload.path("prompt").asText("");
       if (prompt.isBlank()) {
         return;

@@ -2,7 +2,7 @@ package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memhook.api.HookType;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ final class HookPayload {
    * @param event the completed event, for {@code observeJson}; empty if it cannot be captured (a
    *     {@code Stop} without any assistant text)
    */
-  record Prepared(HookType type, String wireName, Optional<ObjectNode> event) {}
+  record Prepared(LifecycleEventType type, String wireName, Optional<ObjectNode> event) {}
 
   private HookPayload() {}
 
@@ -58,8 +58,8 @@ final class HookPayload {
     }
     ObjectNode event = ((ObjectNode) payload).deepCopy();
     String name = text(event, "hook_event_name", text(event, "hookType", null));
-    HookType type =
-        HookType.fromWire(name)
+    LifecycleEventType type =
+        LifecycleEventType.fromWire(name)
             .orElseThrow(
                 () -> new IllegalArgumentException("unknown hook_event_name '" + name + "'"));
     String cwd = text(event, "cwd", null);
@@ -75,10 +75,12 @@ final class HookPayload {
       event.put("eventId", name + ":" + toolUse);
     }
     ObjectNode data = event.get("data") instanceof ObjectNode d ? d : event.putObject("data");
-    if (type == HookType.SUBAGENT_STOP && !data.has("agentName") && !data.has("agent_name")) {
+    if (type == LifecycleEventType.SUBAGENT_STOP
+        && !data.has("agentName")
+        && !data.has("agent_name")) {
       data.put("agentName", text(event, "agent_type", text(event, "agent_id", "subagent")));
     }
-    if (type == HookType.AGENT_RESPONSE && !data.has("message")) {
+    if (type == LifecycleEventType.AGENT_RESPONSE && !data.has("message")) {
       String message = text(event, "last_assistant_message", null);
       if (message == null) {
         message = lastAssistantText(text(event, "transcript_path", null)).orElse(null);

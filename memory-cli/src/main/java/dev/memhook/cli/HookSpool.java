@@ -2,7 +2,7 @@ package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.Redaction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

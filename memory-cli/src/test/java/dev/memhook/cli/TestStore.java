@@ -1,8 +1,5 @@
 package dev.memhook.cli;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
@@ -11,6 +8,9 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
@@ -105,14 +105,14 @@ final class TestStore {
             .capture(CaptureOptions.builder().scope(scope).build())
             .build()) {
       memory.observe(
-          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, session)
+          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
               .project("shop")
               .cwd("/work/shop")
               .timestamp(T0)
               .data(EventData.prompt(preference))
               .build());
       memory.observe(
-          LifecycleEvent.builder(HookType.SESSION_END, session)
+          LifecycleEvent.builder(LifecycleEventType.SESSION_END, session)
               .project("shop")
               .cwd("/work/shop")
               .timestamp(T0.plusSeconds(1))

@@ -1,6 +1,5 @@
 package dev.memhook.core;
 
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.capture.CaptureOptions;
@@ -8,6 +7,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.SessionStore;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.internal.LocalMemoryService;
 import dev.memhook.core.internal.inject.RecallPool;
 import dev.memhook.core.lucene.LuceneMemoryStore;
@@ -102,12 +102,12 @@ public final class Memhook {
    * memhook-recall-N} whose queue holds at most {@value RecallPool#QUEUED_PER_THREAD} waiting
    * recalls per thread. When it is full, a new recall is refused at once: that callback completes
    * without injecting and reports a {@link java.util.concurrent.RejectedExecutionException} to its
-   * {@link dev.memhook.api.MemoryListener}, and the host's turn goes on. The reason for the bound:
-   * a callback stops waiting after its recall timeout, so a recall queued deep behind others would
-   * mostly run after nobody waits for it, and an unbounded queue of such dead work makes every
-   * later recall wait behind it. A callback that stops waiting also withdraws its recall if it has
-   * not started. An executor set with {@link #executor(Executor)} is used as given: its queue and
-   * its rejection policy are the host's.
+   * {@link dev.memhook.api.trace.MemoryListener}, and the host's turn goes on. The reason for the
+   * bound: a callback stops waiting after its recall timeout, so a recall queued deep behind others
+   * would mostly run after nobody waits for it, and an unbounded queue of such dead work makes
+   * every later recall wait behind it. A callback that stops waiting also withdraws its recall if
+   * it has not started. An executor set with {@link #executor(Executor)} is used as given: its
+   * queue and its rejection policy are the host's.
    *
    * <p><b>Ownership</b> (the one place it is stated):
    *

@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -362,13 +362,16 @@ class HostileEventJsonTest {
     }
 
     /** A hook type, rarely a session's end: each end consolidates its session, which is slow. */
-    private HookType cleanType() {
-      HookType type = HookType.values()[r.nextInt(HookType.values().length)];
-      return type == HookType.SESSION_END && r.nextInt(5) != 0 ? HookType.POST_TOOL_USE : type;
+    private LifecycleEventType cleanType() {
+      LifecycleEventType type =
+          LifecycleEventType.values()[r.nextInt(LifecycleEventType.values().length)];
+      return type == LifecycleEventType.SESSION_END && r.nextInt(5) != 0
+          ? LifecycleEventType.POST_TOOL_USE
+          : type;
     }
 
     private String hookType() {
-      HookType[] types = HookType.values();
+      LifecycleEventType[] types = LifecycleEventType.values();
       String name = types[r.nextInt(types.length)].wireName();
       return switch (r.nextInt(10)) {
         case 0 -> scalar();

@@ -7,47 +7,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.reflect.ClassPath;
 import com.google.common.testing.NullPointerTester;
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.CaptureStats;
 import dev.memhook.api.DroppedCandidate;
-import dev.memhook.api.EventData;
 import dev.memhook.api.ExportResult;
-import dev.memhook.api.FetchRecord;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookPhase;
-import dev.memhook.api.HookType;
 import dev.memhook.api.ImportProgress;
-import dev.memhook.api.InjectionReceipt;
-import dev.memhook.api.LifecycleEvent;
-import dev.memhook.api.ListenerStats;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
-import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
-import dev.memhook.api.ReceiptCandidate;
-import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Reranker;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
 import dev.memhook.api.SourcePin;
 import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Consolidation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.api.capture.ObservationKind;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.SubmittedRequest;
@@ -59,6 +50,15 @@ import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.spi.TypeListing;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.ListenerStats;
+import dev.memhook.api.trace.MemoryListener;
+import dev.memhook.api.trace.PhaseStatus;
+import dev.memhook.api.trace.ReceiptCandidate;
+import dev.memhook.api.trace.RequestAppearance;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.StoreFixtures;
@@ -99,7 +99,7 @@ class PublicApiNullArgumentsTest {
 
   /** A valid instance of every public record of the API; its components feed the record sweep. */
   private static final LifecycleEvent EVENT =
-      LifecycleEvent.builder(HookType.POST_TOOL_USE, "s1")
+      LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s1")
           .project("shop")
           .cwd("/w")
           .data(EventData.tool("Bash", "ls", "pom.xml"))
@@ -162,7 +162,7 @@ class PublicApiNullArgumentsTest {
           CaptureStats.NONE,
           new Observation(
               MemoryId.of("obs-1"),
-              HookType.POST_TOOL_USE,
+              LifecycleEventType.POST_TOOL_USE,
               Scope.DEFAULT,
               "s1",
               "shop",
@@ -265,7 +265,7 @@ class PublicApiNullArgumentsTest {
     // Documented: false for null, the one API method that takes null as an answerable question.
     tester.ignore(MemoryId.class.getMethod("isValid", String.class));
     // Documented: empty for null.
-    tester.ignore(HookType.class.getMethod("fromWire", String.class));
+    tester.ignore(LifecycleEventType.class.getMethod("fromWire", String.class));
     // Documented: every component of EventData may be null, so its factories take null.
     for (java.lang.reflect.Method m : EventData.class.getDeclaredMethods()) {
       if (Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers())) {
@@ -351,7 +351,8 @@ class PublicApiNullArgumentsTest {
     tester.testAllPublicInstanceMethods(HookOptions.builder());
     tester.testAllPublicInstanceMethods(MemoryDraft.builder(Scope.DEFAULT, "x"));
     tester.testAllPublicInstanceMethods(Memory.builder());
-    tester.testAllPublicInstanceMethods(LifecycleEvent.builder(HookType.SESSION_START, "s1"));
+    tester.testAllPublicInstanceMethods(
+        LifecycleEvent.builder(LifecycleEventType.SESSION_START, "s1"));
   }
 
   @Test
@@ -393,7 +394,7 @@ class PublicApiNullArgumentsTest {
     tester.setDefault(CaptureOptions.class, CaptureOptions.defaults());
     tester.setDefault(LifecycleEvent.class, EVENT);
     tester.setDefault(EventData.class, EventData.EMPTY);
-    tester.setDefault(HookType.class, HookType.POST_TOOL_USE);
+    tester.setDefault(LifecycleEventType.class, LifecycleEventType.POST_TOOL_USE);
     tester.setDefault(MemoryListener.class, MemoryListener.NONE);
     tester.setDefault(RecallOptions.class, RecallOptions.defaults());
     tester.setDefault(Reranker.class, (query, candidates) -> candidates);

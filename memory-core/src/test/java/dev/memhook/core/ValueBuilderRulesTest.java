@@ -6,15 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -47,24 +47,33 @@ class ValueBuilderRulesTest {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").project("a").project("b"));
+            () ->
+                LifecycleEvent.builder(LifecycleEventType.SESSION_START, "s")
+                    .project("a")
+                    .project("b"));
     assertTrue(e.getMessage().startsWith("project was already set"), e.getMessage());
     e =
         assertThrows(
             IllegalStateException.class,
-            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").eventId(null).eventId("e"));
+            () ->
+                LifecycleEvent.builder(LifecycleEventType.SESSION_START, "s")
+                    .eventId(null)
+                    .eventId("e"));
     assertTrue(e.getMessage().startsWith("eventId was already set"), e.getMessage());
     e =
         assertThrows(
             IllegalStateException.class,
-            () -> LifecycleEvent.builder(HookType.SESSION_START, "s").timestamp(T).timestamp(null));
+            () ->
+                LifecycleEvent.builder(LifecycleEventType.SESSION_START, "s")
+                    .timestamp(T)
+                    .timestamp(null));
     assertTrue(e.getMessage().startsWith("timestamp was already set"), e.getMessage());
   }
 
   @Test
   void lifecycleEvent_nullForAnOptionalSetting_meansNone_andARejectedDataSetsNothing() {
     LifecycleEvent.Builder b =
-        LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s").project(null).cwd(null);
+        LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s").project(null).cwd(null);
     assertThrows(NullPointerException.class, () -> b.data(null));
     EventData prompt = EventData.prompt("hi");
     LifecycleEvent event = b.data(prompt).build();

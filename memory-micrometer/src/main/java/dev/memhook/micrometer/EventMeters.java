@@ -1,12 +1,12 @@
 package dev.memhook.micrometer;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.FetchRecord;
-import dev.memhook.api.HookPhase;
-import dev.memhook.api.InjectionReceipt;
-import dev.memhook.api.PhaseStatus;
-import dev.memhook.api.ReceiptCandidate;
 import dev.memhook.api.Signal;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.PhaseStatus;
+import dev.memhook.api.trace.ReceiptCandidate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,14 +1,14 @@
 package dev.memhook.micrometer;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.FetchRecord;
-import dev.memhook.api.InjectionReceipt;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.RecallResult;
-import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.Scope;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.MemoryListener;
+import dev.memhook.api.trace.PhaseStatus;
+import dev.memhook.api.trace.RequestAppearance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -51,9 +51,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <h2>Per-signal recall time</h2>
  *
  * A receipt carries the whole recall's time, recorded as {@code memhook.recall{signal=all}}, and
- * each signal's ({@link dev.memhook.api.InjectionReceipt#recallTimes()}), recorded under {@code
- * text}, {@code vector} and {@code graph}. A host that calls {@link MemoryService#recall} itself
- * can feed the per-signal timers with {@link #recordRecall(RecallResult)}.
+ * each signal's ({@link dev.memhook.api.trace.InjectionReceipt#recallTimes()}), recorded under
+ * {@code text}, {@code vector} and {@code graph}. A host that calls {@link MemoryService#recall}
+ * itself can feed the per-signal timers with {@link #recordRecall(RecallResult)}.
  *
  * <h2>Contract</h2>
  *

@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
 import dev.memhook.api.spi.SessionStore;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -163,7 +163,7 @@ class SessionReplayTest {
   }
 
   private static LifecycleEvent prompt(int second, String text) {
-    return LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s1")
+    return LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
         .project("shop")
         .cwd("/w/shop")
         .timestamp(T0.plusSeconds(second))

@@ -5,20 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.memhook.api.EventData;
 import dev.memhook.api.ForgetMode;
 import dev.memhook.api.ForgetRecord;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.sql.Connection;
@@ -96,7 +96,9 @@ class SharedSessionsTest {
 
     // and back to A, which held the session before B continued it
     a.observe(
-        LifecycleEvent.builder(HookType.SESSION_END, "s1").timestamp(T0.plusSeconds(3)).build());
+        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
+            .timestamp(T0.plusSeconds(3))
+            .build());
     flush(a);
     Session ended = b.session("s1").orElseThrow();
     assertEquals(SessionStatus.COMPLETED, ended.status());
@@ -109,7 +111,9 @@ class SharedSessionsTest {
     String preference = "I prefer tabs over spaces in every Java file of this repo.";
     a.observe(prompt("s1", 0, preference).project("shop").cwd("/w/shop").build());
     a.observe(
-        LifecycleEvent.builder(HookType.SESSION_END, "s1").timestamp(T0.plusSeconds(1)).build());
+        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
+            .timestamp(T0.plusSeconds(1))
+            .build());
     flush(a);
     List<Memory> all = new ArrayList<>();
     b.export(all::add);
@@ -220,13 +224,13 @@ class SharedSessionsTest {
   }
 
   private static LifecycleEvent.Builder prompt(String session, int second, String text) {
-    return LifecycleEvent.builder(HookType.PROMPT_SUBMIT, session)
+    return LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
         .timestamp(T0.plusSeconds(second))
         .data(EventData.prompt(text));
   }
 
   private static LifecycleEvent.Builder tool(String session, int second) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, session)
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, session)
         .timestamp(T0.plusSeconds(second))
         .data(EventData.tool("Bash", "gradle test", "BUILD SUCCESSFUL"));
   }

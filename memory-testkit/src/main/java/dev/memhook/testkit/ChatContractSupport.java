@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
-import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
@@ -15,6 +13,8 @@ import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.RequestAppearance;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -3,9 +3,9 @@ package dev.memhook.benchmarks.capture;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,21 +92,21 @@ public final class AgentEvents {
     String unique = uniqueWord(index++);
     int kind = random.nextInt(100);
     EventData data;
-    HookType type;
+    LifecycleEventType type;
     if (kind < 50) {
-      type = HookType.POST_TOOL_USE;
+      type = LifecycleEventType.POST_TOOL_USE;
       data = bash.completed(unique);
     } else if (kind < 70) {
-      type = HookType.POST_TOOL_USE;
+      type = LifecycleEventType.POST_TOOL_USE;
       data = random.nextBoolean() ? files.edit(unique, cwd) : files.read(unique, cwd);
     } else if (kind < 85) {
-      type = HookType.PROMPT_SUBMIT;
+      type = LifecycleEventType.PROMPT_SUBMIT;
       data = EventData.prompt(conversation.prompt(unique));
     } else if (kind < 95) {
-      type = HookType.AGENT_RESPONSE;
+      type = LifecycleEventType.AGENT_RESPONSE;
       data = EventData.message(conversation.answer(unique));
     } else {
-      type = HookType.TOOL_FAILURE;
+      type = LifecycleEventType.TOOL_FAILURE;
       data = bash.failed(unique);
     }
     return LifecycleEvent.builder(type, sessionId)
@@ -135,7 +135,7 @@ public final class AgentEvents {
   /** An event as the JSON a hook script posts, with the tool input as a JSON value. */
   public static String toJson(LifecycleEvent e) {
     ObjectNode root = JSON.createObjectNode();
-    root.put("hookType", e.hookType().wireName());
+    root.put("hookType", e.type().wireName());
     root.put("sessionId", e.sessionId());
     root.put("project", e.project());
     root.put("cwd", e.cwd());

@@ -2,7 +2,7 @@ package dev.memhook.benchmarks.capture;
 
 import static dev.memhook.benchmarks.capture.CodeVocabulary.lowerFirst;
 
-import dev.memhook.api.EventData;
+import dev.memhook.api.capture.EventData;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;

@@ -1,8 +1,8 @@
 package dev.memhook.benchmarks.capture;
 
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.benchmarks.BenchEmbedders;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.memhook.benchmarks.capture;
 
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.benchmarks.BenchEmbedders;
 import dev.memhook.core.Memhook;
 import java.io.PrintStream;

@@ -1,17 +1,17 @@
 package dev.memhook.benchmarks.eval;
 
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
@@ -32,8 +32,8 @@ import java.util.Optional;
 
 /**
  * Stores an evaluation set's conversations the way capture would see them: each memory becomes a
- * {@link HookType#PROMPT_SUBMIT} event handed to {@link MemoryService#observe}, so the stored
- * memories are the observations the capture pipeline makes, not drafts the harness writes.
+ * {@link LifecycleEventType#PROMPT_SUBMIT} event handed to {@link MemoryService#observe}, so the
+ * stored memories are the observations the capture pipeline makes, not drafts the harness writes.
  *
  * <p>Each event: session id {@code <conv>/<session>} (one capture session per conversation and
  * session), project = the conversation id, cwd {@code "locomo"}, timestamp = the memory's time
@@ -120,7 +120,7 @@ final class EvalCapture {
         }
         String session = sessionId(m);
         LifecycleEvent event =
-            LifecycleEvent.builder(HookType.PROMPT_SUBMIT, session)
+            LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
                 .project(m.conv())
                 .cwd(CWD)
                 .timestamp(at)

@@ -2,11 +2,11 @@ package dev.memhook.benchmarks.loop;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.memhook.api.MemoryHook;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.ObserveResult;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

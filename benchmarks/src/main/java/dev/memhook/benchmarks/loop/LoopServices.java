@@ -1,11 +1,11 @@
 package dev.memhook.benchmarks.loop;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.benchmarks.Unowned;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.Redaction;

@@ -1,10 +1,10 @@
 package dev.memhook.benchmarks.soak;
 
-import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.MemoryListener;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.memhook.benchmarks.soak;
 
-import dev.memhook.api.CaptureStats;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.benchmarks.capture.AgentEvents;
 import dev.memhook.benchmarks.soak.SoakStats.Op;
 import java.time.Duration;

@@ -3,11 +3,11 @@ package dev.memhook.benchmarks.soak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
+import dev.memhook.api.trace.HookPhase;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.memhook.api.capture;
 
 import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +30,8 @@ import java.util.Set;
  * @param endSessionsOnClose whether closing the service ends the sessions it holds open: each
  *     session an event was captured of in this lifetime of the service (a hooked conversation, an
  *     observed session without its {@code SessionEnd} yet) is ended as {@link
- *     dev.memhook.api.SessionStatus#CLOSED} and, with {@code consolidateOnSessionEnd}, consolidated
+ *     dev.memhook.api.capture.SessionStatus#CLOSED} and, with {@code consolidateOnSessionEnd},
+ *     consolidated
  * @param closeTimeout how long {@code close} waits for capture to process what it accepted and end
  *     the sessions it holds open. When it passes, close cuts capture short: a provider call in
  *     flight is cancelled, a consolidation not yet stored is dropped without recording its session

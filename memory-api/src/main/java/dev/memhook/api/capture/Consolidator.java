@@ -1,7 +1,6 @@
 package dev.memhook.api.capture;
 
 import dev.memhook.api.Memory;
-import dev.memhook.api.Session;
 import java.util.List;
 
 /**

@@ -1,7 +1,5 @@
 package dev.memhook.api.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
@@ -17,7 +15,7 @@ import java.util.Objects;
  * component is non-null.
  *
  * @param id the id its stored memory has (derived from the event, so a redelivery maps to it)
- * @param hookType the event's type
+ * @param type the event's type
  * @param scope the scope it is stored in
  * @param sessionId its session
  * @param project its session's project (empty when the event named none)
@@ -32,7 +30,7 @@ import java.util.Objects;
  */
 public record Observation(
     MemoryId id,
-    HookType hookType,
+    LifecycleEventType type,
     Scope scope,
     String sessionId,
     String project,
@@ -48,7 +46,7 @@ public record Observation(
   /** Requires the non-null components. */
   public Observation {
     Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(hookType, "hookType");
+    Objects.requireNonNull(type, "type");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(project, "project");

@@ -13,9 +13,9 @@ public enum ShedPolicy {
   /**
    * The calling thread processes the event itself, with what waits in the queue: it blocks until
    * they are stored. The event is accepted once it is in the capture log, so {@code observe}
-   * answers {@link dev.memhook.api.ObserveResult#ACCEPTED} even if storing it then fails; such an
-   * event is counted failed and is retried when the service next opens. A hook capturing its
-   * conversation drops the newest instead: a host's turn never waits for capture.
+   * answers {@link dev.memhook.api.capture.ObserveResult#ACCEPTED} even if storing it then fails;
+   * such an event is counted failed and is retried when the service next opens. A hook capturing
+   * its conversation drops the newest instead: a host's turn never waits for capture.
    */
   CALLER_RUNS
 }

@@ -102,9 +102,10 @@ public interface ChatService {
   /**
    * Registers a listener told of every request this chat service actually submits to the model,
    * before the model answers: its attempt id and the messages it carried. Memory hooks use it to
-   * record which requests carried what they injected ({@link dev.memhook.api.InjectionReceipt}); a
-   * request prepared and never sent must not be reported. The listener must be called on the
-   * submitting thread or in submission order, and what it throws must not fail the submission.
+   * record which requests carried what they injected ({@link
+   * dev.memhook.api.trace.InjectionReceipt}); a request prepared and never sent must not be
+   * reported. The listener must be called on the submitting thread or in submission order, and what
+   * it throws must not fail the submission.
    *
    * <p>The default reports nothing and returns empty: receipts then say delivery is unknown, rather
    * than guess.

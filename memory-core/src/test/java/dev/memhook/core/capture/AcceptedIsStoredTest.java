@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.util.List;

@@ -8,14 +8,14 @@ import static dev.memhook.core.capture.CaptureFixtures.sessionEnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureStats;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;

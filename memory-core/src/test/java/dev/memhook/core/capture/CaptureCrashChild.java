@@ -1,7 +1,7 @@
 package dev.memhook.core.capture;
 
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;

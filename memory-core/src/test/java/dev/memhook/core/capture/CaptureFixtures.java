@@ -1,11 +1,11 @@
 package dev.memhook.core.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ final class CaptureFixtures {
   /** A post-tool-use event in session {@code session} of project "shop" at T0 + {@code second}. */
   static LifecycleEvent postTool(
       String session, int second, String tool, String input, String out) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, session)
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, session)
         .project("shop")
         .cwd("/work/shop")
         .timestamp(T0.plusSeconds(second))
@@ -37,7 +37,7 @@ final class CaptureFixtures {
 
   /** A prompt in session {@code session} of project "shop" at T0 + {@code second}. */
   static LifecycleEvent prompt(String session, int second, String prompt) {
-    return LifecycleEvent.builder(HookType.PROMPT_SUBMIT, session)
+    return LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
         .project("shop")
         .cwd("/work/shop")
         .timestamp(T0.plusSeconds(second))
@@ -47,7 +47,7 @@ final class CaptureFixtures {
 
   /** A session-end event in session {@code session} of project "shop" at T0 + {@code second}. */
   static LifecycleEvent sessionEnd(String session, int second) {
-    return LifecycleEvent.builder(HookType.SESSION_END, session)
+    return LifecycleEvent.builder(LifecycleEventType.SESSION_END, session)
         .project("shop")
         .cwd("/work/shop")
         .timestamp(T0.plusSeconds(second))

@@ -6,13 +6,13 @@ import static dev.memhook.core.capture.CaptureFixtures.postTool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureStats;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;

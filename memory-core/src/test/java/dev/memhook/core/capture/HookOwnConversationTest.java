@@ -4,19 +4,19 @@ import static dev.memhook.core.capture.CaptureFixtures.flush;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookType;
-import dev.memhook.api.InjectionReceipt;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.ReceiptCandidate;
-import dev.memhook.api.ReceiptCandidate.Decision;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.ReceiptCandidate;
+import dev.memhook.api.trace.ReceiptCandidate.Decision;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
@@ -88,7 +88,7 @@ class HookOwnConversationTest {
       Set<MemoryId> relevant = rememberRelevant(memory, Scope.DEFAULT);
       // the conversation asked the question before, and capture stored it: a perfect match
       memory.observe(
-          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "conv-1")
+          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "conv-1")
               .project("chat")
               .cwd("-")
               .data(EventData.prompt(QUESTION))

@@ -7,16 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
@@ -80,7 +80,7 @@ class NoiseCaptureTest {
   @Test
   void toolStartWithoutItsEnd_isStoredAsItsOwnObservation_whenTheSessionEnds() {
     try (MemoryService memory = service()) {
-      memory.observe(typedTool(HookType.PRE_TOOL_USE, "s2", 1, "pnpm install", null));
+      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s2", 1, "pnpm install", null));
       flush(memory);
       assertEquals(List.of(), observations(memory), "held until its run or its session ends");
       assertEquals(1, memory.captureStats().notAdmitted());
@@ -100,9 +100,9 @@ class NoiseCaptureTest {
   @Test
   void toolFailureAfterItsStart_leavesOneObservation_withTheStartsInput() {
     try (MemoryService memory = service()) {
-      memory.observe(typedTool(HookType.PRE_TOOL_USE, "s3", 1, "mvn -q verify", null));
+      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s3", 1, "mvn -q verify", null));
       memory.observe(
-          LifecycleEvent.builder(HookType.TOOL_FAILURE, "s3")
+          LifecycleEvent.builder(LifecycleEventType.TOOL_FAILURE, "s3")
               .project("shop")
               .timestamp(CaptureFixtures.T0.plusSeconds(2))
               .data(EventData.toolFailure("Bash", null, "BUILD FAILURE: OrderServiceTest"))
@@ -123,11 +123,11 @@ class NoiseCaptureTest {
     // a host whose lifetimes are steps of one session (the CLI hook) keeps it open on close
     CaptureOptions keepOpen = CaptureOptions.builder().keepSessionsOpenOnClose().build();
     try (MemoryService memory = service(keepOpen)) {
-      memory.observe(typedTool(HookType.PRE_TOOL_USE, "s4", 1, "git status", null));
+      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s4", 1, "git status", null));
       flush(memory);
     }
     try (MemoryService memory = service(keepOpen)) {
-      memory.observe(typedTool(HookType.POST_TOOL_USE, "s4", 2, "git status", "clean"));
+      memory.observe(typedTool(LifecycleEventType.POST_TOOL_USE, "s4", 2, "git status", "clean"));
       memory.observe(CaptureFixtures.sessionEnd("s4", 3));
       flush(memory);
 
@@ -142,7 +142,7 @@ class NoiseCaptureTest {
     try (MemoryService memory = service()) {
       memory.observe(CaptureFixtures.prompt("s5", 1, "how do I add lodash?"));
       memory.observe(
-          LifecycleEvent.builder(HookType.AGENT_RESPONSE, "s5")
+          LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s5")
               .project("shop")
               .timestamp(CaptureFixtures.T0.plusSeconds(2))
               .data(EventData.message("Run pnpm add lodash in the web package."))
@@ -162,7 +162,7 @@ class NoiseCaptureTest {
   }
 
   private static LifecycleEvent typedTool(
-      HookType type, String session, int second, String command, String output) {
+      LifecycleEventType type, String session, int second, String command, String output) {
     return LifecycleEvent.builder(type, session)
         .project("shop")
         .cwd("/work/shop")

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
@@ -82,7 +82,7 @@ class ObserveValidationTest {
   void aTypedEventMissingTheDataItsTypeNeeds_isRejectedNamingIt() {
     try (MemoryService memory = service()) {
       LifecycleEvent noPrompt =
-          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s1")
+          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
               .project("shop")
               .cwd("/w")
               .data(EventData.EMPTY)
@@ -108,7 +108,7 @@ class ObserveValidationTest {
   @Test
   void anEventDeliveredTwice_withTheSameEventId_isStoredOnce_evenAfterAReopen() {
     LifecycleEvent first =
-        LifecycleEvent.builder(HookType.POST_TOOL_USE, "s1")
+        LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s1")
             .project("shop")
             .cwd("/w")
             .timestamp(T0)
@@ -116,7 +116,7 @@ class ObserveValidationTest {
             .data(EventData.tool("Bash", "mvn test", "BUILD SUCCESS"))
             .build();
     LifecycleEvent retried =
-        LifecycleEvent.builder(HookType.POST_TOOL_USE, "s1")
+        LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s1")
             .project("shop")
             .cwd("/w")
             .timestamp(T0.plusSeconds(3))

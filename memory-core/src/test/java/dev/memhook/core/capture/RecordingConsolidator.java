@@ -2,9 +2,9 @@ package dev.memhook.core.capture;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.Session;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

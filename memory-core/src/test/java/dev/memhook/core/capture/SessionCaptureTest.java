@@ -11,14 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
@@ -169,7 +169,7 @@ class SessionCaptureTest {
       assertEquals(PREFERENCE, s.firstPrompt());
       // a known session needs no project or cwd any more
       memory.observe(
-          LifecycleEvent.builder(HookType.SESSION_END, "kept")
+          LifecycleEvent.builder(LifecycleEventType.SESSION_END, "kept")
               .timestamp(T0.plusSeconds(5))
               .build());
       flush(memory);

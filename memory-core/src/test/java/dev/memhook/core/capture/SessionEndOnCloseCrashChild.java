@@ -2,10 +2,10 @@ package dev.memhook.core.capture;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.Session;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;

@@ -12,19 +12,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.FakeChatService;
@@ -169,7 +169,7 @@ class SessionEndOnCloseTest {
       firstEnd = memory.session("s1").orElseThrow().endedAt();
       // a later lifetime: the session is known, so its events need no project or cwd
       memory.observe(
-          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s1")
+          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
               .timestamp(T0.plusSeconds(60))
               .data(EventData.prompt(PREFERENCE))
               .build());
@@ -196,7 +196,7 @@ class SessionEndOnCloseTest {
   void aToolStartStillHeldAtClose_isStoredOnItsOwn_whenCloseEndsItsSession() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
       memory.observe(
-          LifecycleEvent.builder(HookType.PRE_TOOL_USE, "s1")
+          LifecycleEvent.builder(LifecycleEventType.PRE_TOOL_USE, "s1")
               .project("shop")
               .cwd("/work/shop")
               .timestamp(T0)

@@ -10,15 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
@@ -62,7 +62,7 @@ class SessionStoreCaptureTest {
       assertEquals(
           ObserveResult.ACCEPTED,
           memory.observe(
-              LifecycleEvent.builder(HookType.SESSION_END, "s1")
+              LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
                   .timestamp(T0.plusSeconds(5))
                   .build()));
       flush(memory);
@@ -110,7 +110,7 @@ class SessionStoreCaptureTest {
 
       // no project or cwd: B knows the session only from the store
       LifecycleEvent next =
-          LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s1")
+          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
               .timestamp(T0.plusSeconds(1))
               .data(EventData.prompt("and the tests use junit"))
               .build();

@@ -4,18 +4,18 @@ import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.CaptureEvent.Kind;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.CaptureEvent.Kind;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class CaptureEventTest {
       };
 
   private static LifecycleEvent tool(String session, int n) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, session)
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, session)
         .project("shop")
         .cwd("/work/shop")
         .eventId("e" + n)

@@ -1,8 +1,8 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.LifecycleEvent;
 import java.time.Instant;
 import java.util.Objects;
 

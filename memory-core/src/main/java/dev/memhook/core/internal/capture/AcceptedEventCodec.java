@@ -5,11 +5,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
@@ -49,7 +49,7 @@ public final class AcceptedEventCodec {
       g.writeBooleanField("truncated", accepted.truncated());
       LifecycleEvent e = accepted.event();
       g.writeObjectFieldStart("event");
-      g.writeStringField("hookType", e.hookType().wireName());
+      g.writeStringField("hookType", e.type().wireName());
       g.writeStringField("sessionId", e.sessionId());
       optional(g, "project", e.project());
       optional(g, "cwd", e.cwd());
@@ -149,8 +149,8 @@ public final class AcceptedEventCodec {
       }
     }
     String wire = required(f[0], "event.hookType");
-    HookType type =
-        HookType.fromWire(wire)
+    LifecycleEventType type =
+        LifecycleEventType.fromWire(wire)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(

@@ -1,11 +1,11 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.CaptureStats;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
+import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.Observation;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.trace.CaptureEvent;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;

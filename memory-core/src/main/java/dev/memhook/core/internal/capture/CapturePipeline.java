@@ -2,13 +2,13 @@ package dev.memhook.core.internal.capture;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.LifecycleEvent;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.capture.ShedPolicy;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;

@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.Consolidation;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Clock;
@@ -183,7 +183,7 @@ final class CaptureWorker {
         if (start != null) {
           unsettled.get(q.event().event().sessionId()).add(start);
         }
-        if (w.event().event().hookType() == HookType.SESSION_END && !endQuietly(w.event())) {
+        if (w.event().event().type() == LifecycleEventType.SESSION_END && !endQuietly(w.event())) {
           // cut short by close: the event still owes its session's end, on the next open
           unsettled.get(w.event().event().sessionId()).remove(Long.valueOf(q.seq()));
         }
@@ -216,7 +216,7 @@ final class CaptureWorker {
     AcceptedEvent a = w.event();
     String session = a.event().sessionId();
     String prompt =
-        a.event().hookType() == HookType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
+        a.event().type() == LifecycleEventType.PROMPT_SUBMIT ? a.event().data().prompt() : null;
     book.touch(a, prompt);
     if (w.notAdmitted() == null) {
       book.observationStored(session, a.observationId(), !w.duplicate());

@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.capture;
 
 import com.google.common.hash.Hashing;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
-import dev.memhook.api.ObserveResult;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
@@ -131,14 +131,14 @@ public final class ConversationCapture {
       return;
     }
     EventData data;
-    HookType type;
+    LifecycleEventType type;
     switch (m.role()) {
       case USER -> {
-        type = HookType.PROMPT_SUBMIT;
+        type = LifecycleEventType.PROMPT_SUBMIT;
         data = EventData.prompt(m.text()).withSpeaker(userName);
       }
       case ASSISTANT -> {
-        type = HookType.AGENT_RESPONSE;
+        type = LifecycleEventType.AGENT_RESPONSE;
         data = EventData.message(m.text()).withSpeaker(assistantName);
       }
       case TOOL_CALL -> {
@@ -147,12 +147,12 @@ public final class ConversationCapture {
           return; // its result comes later: capture the pair then
         }
         handled.add(result.id());
-        type = HookType.POST_TOOL_USE;
+        type = LifecycleEventType.POST_TOOL_USE;
         data = EventData.tool(m.toolCall().toolName(), arguments(m), result.text());
       }
       case TOOL_RESULT -> {
         // a result whose call is not in the conversation any more
-        type = HookType.POST_TOOL_USE;
+        type = LifecycleEventType.POST_TOOL_USE;
         data = EventData.tool(m.toolCall().toolName(), arguments(m), m.text());
       }
       default -> {
@@ -181,7 +181,7 @@ public final class ConversationCapture {
     return ToolArgumentsJson.of(m.toolCall().arguments());
   }
 
-  private void submit(HookType type, EventData data, String messageId) {
+  private void submit(LifecycleEventType type, EventData data, String messageId) {
     LifecycleEvent event =
         LifecycleEvent.builder(type, sessionId)
             .project(PROJECT)

@@ -1,9 +1,9 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.util.function.Predicate;
@@ -42,7 +42,7 @@ final class EventIntake {
         event.timestamp() != null
             ? event
             : new LifecycleEvent(
-                event.hookType(),
+                event.type(),
                 event.sessionId(),
                 event.project(),
                 event.cwd(),

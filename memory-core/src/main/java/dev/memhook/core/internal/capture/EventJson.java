@@ -6,9 +6,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.core.store.MemoryRecordJson;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -291,8 +291,8 @@ public final class EventJson {
     if (typeName == null) {
       throw new IllegalArgumentException("hookType is missing; expected one of " + VALID_TYPES);
     }
-    HookType type =
-        HookType.fromWire(typeName)
+    LifecycleEventType type =
+        LifecycleEventType.fromWire(typeName)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
@@ -361,7 +361,7 @@ public final class EventJson {
 
   private static String validTypes() {
     StringJoiner names = new StringJoiner(", ", "", " (case, '_' and '-' are ignored)");
-    for (HookType type : HookType.values()) {
+    for (LifecycleEventType type : LifecycleEventType.values()) {
       names.add(type.wireName());
     }
     return names.toString();

@@ -1,8 +1,8 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -66,7 +66,7 @@ public final class EventKeys {
     Hasher h = new Hasher();
     h.string("memhook-event-key-v1");
     h.string(session);
-    h.string(event.hookType().wireName());
+    h.string(event.type().wireName());
     h.number(millis);
     EventData d = event.data();
     h.string(d.toolName());

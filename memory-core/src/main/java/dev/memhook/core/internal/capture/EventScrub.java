@@ -6,10 +6,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import dev.memhook.api.EventData;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.core.internal.observe.FieldText;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.io.IOException;
@@ -111,7 +111,7 @@ public final class EventScrub {
             shortField("data.speaker", d.speaker(), MemoryDraft.MAX_ORIGIN_NAME));
     LifecycleEvent clean =
         new LifecycleEvent(
-            event.hookType(),
+            event.type(),
             shortField("sessionId", event.sessionId(), MemoryDraft.MAX_SESSION),
             shortField("project", event.project(), MemoryDraft.MAX_ORIGIN_NAME),
             shortField("cwd", event.cwd(), MemoryDraft.MAX_FILE),

@@ -1,9 +1,9 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.time.Instant;
 
 /**
@@ -14,10 +14,10 @@ import java.time.Instant;
  * {@code project}, {@code toolName}, {@code agentName} and {@code speaker}, when present, are not
  * blank and at most {@value MemoryDraft#MAX_ORIGIN_NAME}; {@code cwd}, when present, is not blank
  * and at most {@value MemoryDraft#MAX_FILE}; {@code eventId}, when present, is not blank and at
- * most {@value #MAX_EVENT_ID}; the data the {@link HookType} requires is present and not blank; a
- * timestamp, when present, lies in the years 1970 to 9999. The big text fields ({@code input},
- * {@code output}, {@code prompt}, {@code error}, {@code message}) have no length limit here: {@link
- * EventScrub} cuts them visibly.
+ * most {@value #MAX_EVENT_ID}; the data the {@link LifecycleEventType} requires is present and not
+ * blank; a timestamp, when present, lies in the years 1970 to 9999. The big text fields ({@code
+ * input}, {@code output}, {@code prompt}, {@code error}, {@code message}) have no length limit
+ * here: {@link EventScrub} cuts them visibly.
  *
  * <p>Errors: {@link IllegalArgumentException} whose message starts with the field path, such as
  * {@code "data.toolName is required for PostToolUse"} or {@code "sessionId must be at most 200
@@ -55,7 +55,7 @@ public final class EventValidation {
     optional("data.toolName", data.toolName(), MemoryDraft.MAX_ORIGIN_NAME);
     optional("data.agentName", data.agentName(), MemoryDraft.MAX_ORIGIN_NAME);
     optional("data.speaker", data.speaker(), MemoryDraft.MAX_ORIGIN_NAME);
-    HookType type = event.hookType();
+    LifecycleEventType type = event.type();
     switch (type) {
       case PROMPT_SUBMIT -> requiredFor(type, "data.prompt", data.prompt());
       case PRE_TOOL_USE, POST_TOOL_USE -> requiredFor(type, "data.toolName", data.toolName());
@@ -91,7 +91,7 @@ public final class EventValidation {
     }
   }
 
-  private static void requiredFor(HookType type, String path, String value) {
+  private static void requiredFor(LifecycleEventType type, String path, String value) {
     if (value == null) {
       throw new IllegalArgumentException(path + " is required for " + type.wireName());
     }

@@ -1,12 +1,12 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.core.internal.compress.ObservationText;
 import dev.memhook.core.internal.observe.FieldText;
@@ -39,7 +39,7 @@ final class ObservationDrafts {
   /** How the event's content entered memory. */
   static Origin origin(LifecycleEvent e) {
     EventData d = e.data();
-    return switch (e.hookType()) {
+    return switch (e.type()) {
       case PROMPT_SUBMIT -> d.speaker() != null ? Origin.user(d.speaker()) : Origin.user();
       case AGENT_RESPONSE -> new Origin(Origin.Kind.AGENT, d.speaker());
       case PRE_TOOL_USE, POST_TOOL_USE, TOOL_FAILURE -> Origin.tool(d.toolName());
@@ -61,7 +61,7 @@ final class ObservationDrafts {
     String content = FieldText.cutEnd(whole, MemoryDraft.MAX_CONTENT);
     return new Observation(
         a.observationId(),
-        e.hookType(),
+        e.type(),
         a.scope(),
         e.sessionId(),
         e.project() == null ? "" : e.project(),
@@ -84,7 +84,7 @@ final class ObservationDrafts {
   private static String content(LifecycleEvent e) {
     EventData d = e.data();
     String said =
-        switch (e.hookType()) {
+        switch (e.type()) {
           case PROMPT_SUBMIT -> d.prompt();
           case AGENT_RESPONSE -> d.message();
           default -> null;
@@ -92,11 +92,11 @@ final class ObservationDrafts {
     if (said != null && !FieldText.isOnlyPrivate(said)) {
       return said;
     }
-    String text = ObservationText.render(e.hookType(), d.toolName(), d);
-    if (e.hookType() == HookType.SESSION_START || text.isBlank()) {
+    String text = ObservationText.render(e.type(), d.toolName(), d);
+    if (e.type() == LifecycleEventType.SESSION_START || text.isBlank()) {
       String where = e.project() == null ? "" : " in " + e.project();
       String dir = e.cwd() == null ? "" : " (" + e.cwd() + ")";
-      return text.isBlank() ? e.hookType().wireName() + where + dir : text + where + dir;
+      return text.isBlank() ? e.type().wireName() + where + dir : text + where + dir;
     }
     return text;
   }
@@ -122,8 +122,9 @@ final class ObservationDrafts {
 
   /** Whether the observation is a conversation turn stored as what was said. */
   static boolean isTurn(Observation o) {
-    return (o.hookType() == HookType.PROMPT_SUBMIT || o.hookType() == HookType.AGENT_RESPONSE)
-        && !o.text().startsWith(o.hookType().wireName());
+    return (o.type() == LifecycleEventType.PROMPT_SUBMIT
+            || o.type() == LifecycleEventType.AGENT_RESPONSE)
+        && !o.text().startsWith(o.type().wireName());
   }
 
   /**
@@ -153,7 +154,7 @@ final class ObservationDrafts {
       return draft.files(c.files()).build();
     }
     Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put(HOOK_TYPE, o.hookType().wireName());
+    attributes.put(HOOK_TYPE, o.type().wireName());
     attributes.put(KIND, c.kind().name());
     if (o.truncated()) {
       attributes.put(TRUNCATED, "true");

@@ -79,8 +79,7 @@ final class ObservationWriter {
     for (AcceptedEvent a : batch) {
       Observation o = ObservationDrafts.observation(a);
       String session = o.sessionId();
-      NoiseAdmission.Rejection noise =
-          NoiseAdmission.rejection(o.hookType(), o.data()).orElse(null);
+      NoiseAdmission.Rejection noise = NoiseAdmission.rejection(o.type(), o.data()).orElse(null);
       if (noise != null) {
         // a question stays the context of the turn that answers it; other noise is no context
         if (noise == NoiseAdmission.Rejection.QUESTION) {

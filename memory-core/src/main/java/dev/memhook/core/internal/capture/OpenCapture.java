@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.CaptureEvent;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.SessionStore;
+import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.JournalCursor;

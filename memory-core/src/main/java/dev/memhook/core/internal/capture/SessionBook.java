@@ -1,8 +1,8 @@
 package dev.memhook.core.internal.capture;
 
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.spi.SessionStore;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.core.internal.observe.FieldText;
 import java.time.Instant;
 

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import java.time.Instant;
 
 /**

@@ -1,8 +1,8 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,12 +15,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One observation per tool run: a tool start ({@link HookType#PRE_TOOL_USE}) is held until the end
- * of its run ({@link HookType#POST_TOOL_USE} or {@link HookType#TOOL_FAILURE}) arrives, and is then
- * stored as no memory of its own; the end's observation says what ran, with the start's input when
- * the end carries none. A start whose end never comes (the session died mid-run) is released when
- * its session ends, by its end event or as idle, and stored as its own observation then; so is the
- * oldest start of a session holding more than {@value #MAX_HELD} unended ones.
+ * One observation per tool run: a tool start ({@link LifecycleEventType#PRE_TOOL_USE}) is held
+ * until the end of its run ({@link LifecycleEventType#POST_TOOL_USE} or {@link
+ * LifecycleEventType#TOOL_FAILURE}) arrives, and is then stored as no memory of its own; the end's
+ * observation says what ran, with the start's input when the end carries none. A start whose end
+ * never comes (the session died mid-run) is released when its session ends, by its end event or as
+ * idle, and stored as its own observation then; so is the oldest start of a session holding more
+ * than {@value #MAX_HELD} unended ones.
  *
  * <p>An end matches the oldest held start of its session with the same tool-use id (the part of
  * their event ids after the hook name, as {@code memhook hook} writes them: {@code
@@ -42,13 +43,13 @@ final class ToolRuns {
 
   /** Whether the event starts a tool run. */
   static boolean starts(AcceptedEvent a) {
-    return a.event().hookType() == HookType.PRE_TOOL_USE;
+    return a.event().type() == LifecycleEventType.PRE_TOOL_USE;
   }
 
   /** Whether the event ends a tool run. */
   static boolean ends(AcceptedEvent a) {
-    HookType t = a.event().hookType();
-    return t == HookType.POST_TOOL_USE || t == HookType.TOOL_FAILURE;
+    LifecycleEventType t = a.event().type();
+    return t == LifecycleEventType.POST_TOOL_USE || t == LifecycleEventType.TOOL_FAILURE;
   }
 
   /**
@@ -123,13 +124,7 @@ final class ToolRuns {
             d.speaker());
     LifecycleEvent merged =
         new LifecycleEvent(
-            e.hookType(),
-            e.sessionId(),
-            e.project(),
-            e.cwd(),
-            e.timestamp(),
-            e.eventId(),
-            withInput);
+            e.type(), e.sessionId(), e.project(), e.cwd(), e.timestamp(), e.eventId(), withInput);
     return new AcceptedEvent(
         merged, end.key(), end.observationId(), end.scope(), end.capturedAt(), end.truncated());
   }
@@ -137,7 +132,7 @@ final class ToolRuns {
   /** The tool-use id of a tool event's id ({@code "<hook name>:<id>"}), or null. */
   private static String toolUseId(LifecycleEvent e) {
     String id = e.eventId();
-    String prefix = e.hookType().wireName() + ":";
+    String prefix = e.type().wireName() + ":";
     return id != null && id.startsWith(prefix) && id.length() > prefix.length()
         ? id.substring(prefix.length())
         : null;

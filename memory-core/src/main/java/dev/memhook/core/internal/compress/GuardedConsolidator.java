@@ -2,10 +2,10 @@ package dev.memhook.core.internal.compress;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.Session;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,14 +1,14 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.Session;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.Consolidator;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
+import dev.memhook.api.capture.Session;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -90,7 +90,7 @@ public final class HeuristicConsolidator implements Consolidator {
     int facts = 0;
     int stated = 0;
     for (ObservationView v : views) {
-      if (v.hookType() == HookType.PROMPT_SUBMIT) {
+      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
         for (Statements.Statement st : Statements.of(v.said())) {
           if (stated++ >= MAX_STATEMENTS) {
             break;
@@ -109,7 +109,7 @@ public final class HeuristicConsolidator implements Consolidator {
         }
         continue;
       }
-      if (v.hookType() != HookType.AGENT_RESPONSE) {
+      if (v.type() != LifecycleEventType.AGENT_RESPONSE) {
         continue;
       }
       for (String s : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
@@ -183,7 +183,7 @@ public final class HeuristicConsolidator implements Consolidator {
         } else if (v.kind() == ObservationKind.FILE_EDIT) {
           sources.add(v);
           edited.addAll(v.memory().files());
-        } else if (v.hookType() == HookType.AGENT_RESPONSE
+        } else if (v.type() == LifecycleEventType.AGENT_RESPONSE
             && explained.length() < MAX_EXPLANATION) {
           // what the agent found and changed between the failure and the passing run: the cause
           // and the fix in its words, which a later "what broke it last time?" asks for

@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -188,7 +188,7 @@ public final class NoiseAdmission {
   private NoiseAdmission() {}
 
   /** Why an event of {@code type} carrying {@code data} is noise, or empty if it is admitted. */
-  public static Optional<Rejection> rejection(HookType type, EventData data) {
+  public static Optional<Rejection> rejection(LifecycleEventType type, EventData data) {
     return switch (type) {
       case SESSION_START, SESSION_END ->
           blank(data.message()) || acknowledgement(data.message())

@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.util.List;
 import java.util.Objects;
 
@@ -30,7 +30,7 @@ public final class ObservationText {
    * The text of an event of {@code hookType} by {@code toolName} (null for none) carrying {@code
    * data}.
    */
-  public static String render(HookType hookType, String toolName, EventData data) {
+  public static String render(LifecycleEventType hookType, String toolName, EventData data) {
     Objects.requireNonNull(hookType, "hookType");
     Objects.requireNonNull(data, "data");
     StringBuilder sb = new StringBuilder(header(hookType, toolName));
@@ -44,7 +44,7 @@ public final class ObservationText {
   }
 
   /** The header line: the hook type's wire name, then the tool's name on one line, if any. */
-  public static String header(HookType hookType, String toolName) {
+  public static String header(LifecycleEventType hookType, String toolName) {
     if (toolName == null || toolName.isBlank()) {
       return hookType.wireName();
     }

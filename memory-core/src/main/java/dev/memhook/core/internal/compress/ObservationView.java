@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * <p>Immutable and thread-safe.
  *
  * @param memory the stored observation
- * @param hookType its event's type, or null if neither attribute nor header names one
+ * @param type its event's type, or null if neither attribute nor header names one
  * @param kind its kind ({@link ObservationKind#CONVERSATION} when unknown)
  * @param said the prompt or answer, or ""
  * @param command the first line of the command it ran, or ""
@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 record ObservationView(
     Memory memory,
-    HookType hookType,
+    LifecycleEventType type,
     ObservationKind kind,
     String said,
     String command,
@@ -40,23 +40,23 @@ record ObservationView(
     String content = memory.content();
     String header = TextCuts.firstLine(content, 400);
     int space = header.indexOf(' ');
-    HookType hook =
-        HookType.fromWire(attributes.get(HOOK_TYPE))
-            .or(() -> HookType.fromWire(space < 0 ? header : header.substring(0, space)))
+    LifecycleEventType hook =
+        LifecycleEventType.fromWire(attributes.get(HOOK_TYPE))
+            .or(() -> LifecycleEventType.fromWire(space < 0 ? header : header.substring(0, space)))
             .or(() -> turnByOrigin(memory))
             .orElse(null);
     ObservationKind kind = kind(attributes.get(KIND));
     String said = "";
     boolean rendered = hook != null && content.startsWith(hook.wireName());
-    if (hook == HookType.PROMPT_SUBMIT) {
+    if (hook == LifecycleEventType.PROMPT_SUBMIT) {
       // capture stores a conversation turn as what was said; a rendered event has a header
       said = rendered ? ObservationText.part(content, "prompt") : content;
-    } else if (hook == HookType.AGENT_RESPONSE) {
+    } else if (hook == LifecycleEventType.AGENT_RESPONSE) {
       said = rendered ? ObservationText.part(content, "message") : content;
     }
     String command = "";
     RunSignals.Outcome outcome = RunSignals.Outcome.UNKNOWN;
-    if (hook == HookType.POST_TOOL_USE || hook == HookType.TOOL_FAILURE) {
+    if (hook == LifecycleEventType.POST_TOOL_USE || hook == LifecycleEventType.TOOL_FAILURE) {
       ToolPayload input = ToolPayload.of(ObservationText.part(content, "input"));
       command = TextCuts.firstLine(input.field("command", "cmd", "script"), 4_000);
       String output = ToolPayload.of(ObservationText.part(content, "output")).text();
@@ -65,7 +65,7 @@ record ObservationView(
     if (outcome == RunSignals.Outcome.UNKNOWN) {
       outcome = RunSignals.of(memory.summary()).outcome();
     }
-    if (kind == ObservationKind.ERROR || hook == HookType.TOOL_FAILURE) {
+    if (kind == ObservationKind.ERROR || hook == LifecycleEventType.TOOL_FAILURE) {
       outcome = RunSignals.Outcome.FAILED;
     }
     return new ObservationView(memory, hook, kind, said, command, outcome);
@@ -75,10 +75,10 @@ record ObservationView(
    * A conversation turn capture stored as what was said carries no attributes: its origin says
    * whose turn it was.
    */
-  private static Optional<HookType> turnByOrigin(Memory memory) {
+  private static Optional<LifecycleEventType> turnByOrigin(Memory memory) {
     return switch (memory.origin().kind()) {
-      case USER -> Optional.of(HookType.PROMPT_SUBMIT);
-      case AGENT -> Optional.of(HookType.AGENT_RESPONSE);
+      case USER -> Optional.of(LifecycleEventType.PROMPT_SUBMIT);
+      case AGENT -> Optional.of(LifecycleEventType.AGENT_RESPONSE);
       default -> Optional.empty();
     };
   }

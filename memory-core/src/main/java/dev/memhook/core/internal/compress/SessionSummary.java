@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
-import dev.memhook.api.Session;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
+import dev.memhook.api.capture.Session;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -34,7 +34,7 @@ public final class SessionSummary {
     if (first == null || first.isBlank()) {
       first =
           views.stream()
-              .filter(v -> v.hookType() == HookType.PROMPT_SUBMIT)
+              .filter(v -> v.type() == LifecycleEventType.PROMPT_SUBMIT)
               .map(ObservationView::said)
               .findFirst()
               .orElse("");

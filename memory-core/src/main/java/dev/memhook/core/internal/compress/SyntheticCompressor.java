@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Compressor;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.api.capture.ObservationKind;
 import dev.memhook.core.internal.observe.FieldText;
@@ -56,10 +56,10 @@ public final class SyntheticCompressor implements Compressor {
     Objects.requireNonNull(observation, "observation");
     EventData data = observation.data();
     String tool = observation.toolName() != null ? observation.toolName() : data.toolName();
-    return switch (observation.hookType()) {
+    return switch (observation.type()) {
       case PROMPT_SUBMIT -> Spoken.compress("User", data.prompt(), true);
       case AGENT_RESPONSE -> Spoken.compress("Agent", data.message(), false);
-      case PRE_TOOL_USE, POST_TOOL_USE, TOOL_FAILURE -> toolUse(observation.hookType(), tool, data);
+      case PRE_TOOL_USE, POST_TOOL_USE, TOOL_FAILURE -> toolUse(observation.type(), tool, data);
       case SESSION_START, SESSION_END, PRE_COMPACT, SUBAGENT_START, SUBAGENT_STOP ->
           session(observation);
     };
@@ -70,7 +70,8 @@ public final class SyntheticCompressor implements Compressor {
     return "synthetic";
   }
 
-  private static CompressedObservation toolUse(HookType hook, String tool, EventData data) {
+  private static CompressedObservation toolUse(
+      LifecycleEventType hook, String tool, EventData data) {
     ToolPayload input = ToolPayload.of(data.input());
     ToolPayload output = ToolPayload.of(data.output());
     String error = data.error() == null ? "" : data.error();
@@ -96,7 +97,9 @@ public final class SyntheticCompressor implements Compressor {
     files.addAll(scan.files);
 
     RunSignals signals =
-        hook == HookType.PRE_TOOL_USE ? RunSignals.of(null) : RunSignals.of(runText(output, error));
+        hook == LifecycleEventType.PRE_TOOL_USE
+            ? RunSignals.of(null)
+            : RunSignals.of(runText(output, error));
     ObservationKind kind = kind(hook, family, signals, error);
 
     String subject;
@@ -130,7 +133,7 @@ public final class SyntheticCompressor implements Compressor {
         break;
       }
       if (family == ToolFamily.EDIT) {
-        facts.add((hook == HookType.PRE_TOOL_USE ? "Editing " : "Edited ") + file + ".");
+        facts.add((hook == LifecycleEventType.PRE_TOOL_USE ? "Editing " : "Edited ") + file + ".");
       } else if (family == ToolFamily.READ) {
         facts.add("Read " + file + ".");
       }
@@ -142,7 +145,7 @@ public final class SyntheticCompressor implements Compressor {
     facts.addAll(signals.facts());
     String printed = TextCuts.flat(output.text(), OUTPUT_FACT + 200);
     if ((family == ToolFamily.SHELL || family == ToolFamily.READ)
-        && hook != HookType.PRE_TOOL_USE
+        && hook != LifecycleEventType.PRE_TOOL_USE
         && signals.facts().isEmpty()
         && kind != ObservationKind.ERROR
         && !printed.isEmpty()) {
@@ -156,7 +159,7 @@ public final class SyntheticCompressor implements Compressor {
     String lead =
         TextCuts.asSentence(
             toolName
-                + (hook == HookType.PRE_TOOL_USE ? " will run" : " ran")
+                + (hook == LifecycleEventType.PRE_TOOL_USE ? " will run" : " ran")
                 + (subject.isEmpty() ? "" : " on " + subject));
     String excerpt = TextCuts.flat(output.text().isEmpty() ? error : output.text(), 400);
     String narrative =
@@ -176,7 +179,7 @@ public final class SyntheticCompressor implements Compressor {
     concepts.addAll(scan.errorClasses).addAll(scan.identifiers);
 
     double importance = importance(kind, signals);
-    if (hook == HookType.PRE_TOOL_USE) {
+    if (hook == LifecycleEventType.PRE_TOOL_USE) {
       importance = Math.max(0.05, importance - 0.15);
     }
     return finish(title, facts, narrative, concepts.list(), files, kind, importance);
@@ -197,8 +200,8 @@ public final class SyntheticCompressor implements Compressor {
   }
 
   private static ObservationKind kind(
-      HookType hook, ToolFamily family, RunSignals signals, String error) {
-    if (hook == HookType.TOOL_FAILURE) {
+      LifecycleEventType hook, ToolFamily family, RunSignals signals, String error) {
+    if (hook == LifecycleEventType.TOOL_FAILURE) {
       return ObservationKind.ERROR;
     }
     switch (family) {
@@ -223,20 +226,20 @@ public final class SyntheticCompressor implements Compressor {
   }
 
   private static String title(
-      HookType hook,
+      LifecycleEventType hook,
       ToolFamily family,
       ObservationKind kind,
       String tool,
       String subject,
       RunSignals signals,
       String errorLine) {
-    if (hook == HookType.TOOL_FAILURE) {
+    if (hook == LifecycleEventType.TOOL_FAILURE) {
       return tool
           + " failed"
           + (subject.isEmpty() ? "" : " on " + subject)
           + (errorLine.isEmpty() ? "" : ": " + TextCuts.atWord(errorLine, 60));
     }
-    boolean pre = hook == HookType.PRE_TOOL_USE;
+    boolean pre = hook == LifecycleEventType.PRE_TOOL_USE;
     String verb =
         switch (family) {
           case EDIT -> pre ? "Editing" : "Edited";
@@ -298,7 +301,7 @@ public final class SyntheticCompressor implements Compressor {
     String agent =
         data.agentName() == null ? "" : TextCuts.atWord(TextCuts.flat(data.agentName(), 400), 80);
     String title =
-        switch (o.hookType()) {
+        switch (o.type()) {
           case SESSION_START ->
               "Session started"
                   + (o.project().isBlank()
@@ -310,19 +313,20 @@ public final class SyntheticCompressor implements Compressor {
           default -> "Subagent " + (agent.isEmpty() ? "" : agent + " ") + "stopped";
         };
     List<String> facts = new ArrayList<>();
-    if (o.hookType() == HookType.SESSION_START && !o.cwd().isBlank()) {
+    if (o.type() == LifecycleEventType.SESSION_START && !o.cwd().isBlank()) {
       facts.add("Working directory: " + TextCuts.atWord(TextCuts.flat(o.cwd(), 1_000), 250) + ".");
     }
     String message = data.message() == null ? "" : data.message();
     String first = TextCuts.firstSentence(message, 4_096);
-    if (!first.isEmpty() && o.hookType() != HookType.PRE_COMPACT) {
+    if (!first.isEmpty() && o.type() != LifecycleEventType.PRE_COMPACT) {
       facts.add(TextCuts.asSentence(TextCuts.atWord(first, 250)));
     }
     String narrative =
         TextCuts.asSentence(title) + (message.isBlank() ? "" : " " + TextCuts.flat(message, 1_000));
     TokenScan scan = new TokenScan().scan(message, SCAN_WINDOW);
     Concepts concepts = new Concepts().add(agent).addAll(scan.identifiers);
-    double importance = o.hookType() == HookType.SUBAGENT_STOP && !message.isBlank() ? 0.3 : 0.2;
+    double importance =
+        o.type() == LifecycleEventType.SUBAGENT_STOP && !message.isBlank() ? 0.3 : 0.2;
     return finish(
         title, facts, narrative, concepts.list(), scan.files, ObservationKind.SESSION, importance);
   }

@@ -2,8 +2,6 @@ package dev.memhook.core.internal.inject;
 
 import com.ibm.asyncutil.locks.AsyncLock;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookPhase;
-import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
@@ -13,6 +11,8 @@ import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmittedRequest;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.InjectionReceipt;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.failure.FatalErrors;
 import java.time.Clock;

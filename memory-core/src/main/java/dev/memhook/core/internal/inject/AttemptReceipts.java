@@ -1,11 +1,11 @@
 package dev.memhook.core.internal.inject;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookPhase;
-import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.PhaseStatus;
-import dev.memhook.api.PhaseStatus.Status;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.PhaseStatus;
+import dev.memhook.api.trace.PhaseStatus.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

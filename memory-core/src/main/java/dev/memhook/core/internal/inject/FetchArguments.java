@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.inject;
 
-import dev.memhook.api.FetchRecord;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.trace.FetchRecord;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.memhook.core.internal.inject;
 
-import dev.memhook.api.FetchRecord;
-import dev.memhook.api.HookPhase;
-import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallTimeoutException;
-import dev.memhook.api.RequestAppearance;
+import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.MemoryListener;
+import dev.memhook.api.trace.RequestAppearance;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;

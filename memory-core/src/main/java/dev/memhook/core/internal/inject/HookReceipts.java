@@ -1,13 +1,13 @@
 package dev.memhook.core.internal.inject;
 
-import dev.memhook.api.InjectionReceipt;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.PhaseStatus;
-import dev.memhook.api.RequestAppearance;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.SubmittedRequest;
+import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.PhaseStatus;
+import dev.memhook.api.trace.RequestAppearance;
 import dev.memhook.core.internal.notify.ReceiptBook;
 import java.time.Clock;
 import java.util.HashMap;

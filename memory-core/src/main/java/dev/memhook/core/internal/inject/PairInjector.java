@@ -1,10 +1,10 @@
 package dev.memhook.core.internal.inject;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookPhase;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.PhaseStatus;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.PhaseStatus;
 import dev.memhook.core.internal.failure.FatalErrors;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.memhook.core.internal.notify;
 
-import dev.memhook.api.ListenerStats;
-import dev.memhook.api.MemoryListener;
+import dev.memhook.api.trace.ListenerStats;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.internal.logging.WarnLimiter;
 import java.time.Duration;
 import java.util.ArrayList;

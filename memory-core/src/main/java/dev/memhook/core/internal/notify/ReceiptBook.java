@@ -1,6 +1,6 @@
 package dev.memhook.core.internal.notify;
 
-import dev.memhook.api.InjectionReceipt;
+import dev.memhook.api.trace.InjectionReceipt;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

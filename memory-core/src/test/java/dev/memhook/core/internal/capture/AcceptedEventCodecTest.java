@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.testkit.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -72,7 +72,7 @@ class AcceptedEventCodecTest {
   }
 
   private static AcceptedEvent randomEvent(SplittableRandom r) {
-    HookType[] types = HookType.values();
+    LifecycleEventType[] types = LifecycleEventType.values();
     EventData data =
         new EventData(
             maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r), maybe(r));

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +43,7 @@ class EventJsonTest {
                       "output": 42, "prompt": null, "error": "", "agentName": "helper",
                       "message": "done", "extra": "ignored"}}
             """);
-    assertEquals(HookType.POST_TOOL_USE, e.hookType());
+    assertEquals(LifecycleEventType.POST_TOOL_USE, e.type());
     assertEquals("s-1", e.sessionId());
     assertEquals("shop", e.project());
     assertEquals("/src/shop", e.cwd());
@@ -71,7 +71,7 @@ class EventJsonTest {
              "transcript_path": "/t.jsonl", "tool_name": "Read",
              "tool_input": {"file_path": "/w/a.txt"}, "tool_response": "text", "event_id": "7"}
             """);
-    assertEquals(HookType.POST_TOOL_USE, e.hookType());
+    assertEquals(LifecycleEventType.POST_TOOL_USE, e.type());
     assertEquals("abc", e.sessionId());
     assertEquals("7", e.eventId());
     assertEquals(EventData.tool("Read", "{\"file_path\":\"/w/a.txt\"}", "text"), e.data());
@@ -83,7 +83,7 @@ class EventJsonTest {
     LifecycleEvent e =
         observe(
             "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"a\",\"prompt\":\"hi\"}");
-    assertEquals(HookType.PROMPT_SUBMIT, e.hookType());
+    assertEquals(LifecycleEventType.PROMPT_SUBMIT, e.type());
     assertEquals("hi", e.data().prompt());
   }
 
@@ -172,7 +172,7 @@ class EventJsonTest {
             IllegalArgumentException.class,
             () -> EventJson.parse("{\"hookType\":\"Teleport\",\"sessionId\":\"s\"}"));
     assertTrue(e.getMessage().startsWith("hookType 'Teleport' is not a known hook type"));
-    for (HookType type : HookType.values()) {
+    for (LifecycleEventType type : LifecycleEventType.values()) {
       assertTrue(e.getMessage().contains(type.wireName()), e.getMessage());
     }
   }

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +23,10 @@ class EventKeysTest {
       new EventData("Bash", "in", "out", "prompt", "error", "agent", "message", null);
 
   private static LifecycleEvent event(EventData data) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, "s-1").timestamp(AT).data(data).build();
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s-1")
+        .timestamp(AT)
+        .data(data)
+        .build();
   }
 
   @Test
@@ -148,13 +151,15 @@ class EventKeysTest {
     LifecycleEvent base = event(DATA);
     keys.add(
         EventKeys.key(
-            LifecycleEvent.builder(HookType.PRE_TOOL_USE, "s-1").timestamp(AT).data(DATA).build()));
+            LifecycleEvent.builder(LifecycleEventType.PRE_TOOL_USE, "s-1")
+                .timestamp(AT)
+                .data(DATA)
+                .build()));
+    keys.add(
+        EventKeys.key(LifecycleEvent.builder(base.type(), "s-2").timestamp(AT).data(DATA).build()));
     keys.add(
         EventKeys.key(
-            LifecycleEvent.builder(base.hookType(), "s-2").timestamp(AT).data(DATA).build()));
-    keys.add(
-        EventKeys.key(
-            LifecycleEvent.builder(base.hookType(), "s-1")
+            LifecycleEvent.builder(base.type(), "s-1")
                 .timestamp(AT.plusMillis(1))
                 .data(DATA)
                 .build()));
@@ -168,19 +173,19 @@ class EventKeysTest {
   @Test
   void withAnEventId_contentDoesNotMatter_butTheSessionDoes() {
     LifecycleEvent a =
-        LifecycleEvent.builder(HookType.POST_TOOL_USE, "s-1")
+        LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s-1")
             .eventId("e-7")
             .timestamp(AT)
             .data(DATA)
             .build();
     LifecycleEvent b =
-        LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s-1")
+        LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s-1")
             .eventId("e-7")
             .timestamp(AT.plusSeconds(9))
             .data(EventData.prompt("other"))
             .build();
     LifecycleEvent otherSession =
-        LifecycleEvent.builder(HookType.POST_TOOL_USE, "s-2")
+        LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s-2")
             .eventId("e-7")
             .timestamp(AT)
             .data(DATA)
@@ -190,9 +195,15 @@ class EventKeysTest {
     assertNotEquals(EventKeys.key(a), EventKeys.key(otherSession));
     // the length prefix keeps "a:b" + "c" apart from "a" + "b:c"
     LifecycleEvent split1 =
-        LifecycleEvent.builder(HookType.SESSION_END, "a:b").eventId("c").timestamp(AT).build();
+        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "a:b")
+            .eventId("c")
+            .timestamp(AT)
+            .build();
     LifecycleEvent split2 =
-        LifecycleEvent.builder(HookType.SESSION_END, "a").eventId("b:c").timestamp(AT).build();
+        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "a")
+            .eventId("b:c")
+            .timestamp(AT)
+            .build();
     assertNotEquals(EventKeys.key(split1), EventKeys.key(split2));
   }
 

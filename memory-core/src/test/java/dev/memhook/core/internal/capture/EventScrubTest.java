@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.core.internal.sanitize.HostRule;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Instant;
@@ -37,7 +37,7 @@ class EventScrubTest {
   static final String PRIVATE = "my salary is 123k";
 
   private static LifecycleEvent postTool(String output) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, "s-1")
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s-1")
         .timestamp(AT)
         .data(EventData.tool("Bash", "{\"command\": \"deploy --prod\"}", output))
         .build();
@@ -90,7 +90,7 @@ class EventScrubTest {
   @Test
   void secretsInEveryShortField_areSanitized_andTheSessionIdIsUsedSanitized() {
     LifecycleEvent e =
-        LifecycleEvent.builder(HookType.SUBAGENT_START, "sess " + GITHUB)
+        LifecycleEvent.builder(LifecycleEventType.SUBAGENT_START, "sess " + GITHUB)
             .project("p " + AWS_ID)
             .cwd("/home/x <private>secret dir</private>")
             .eventId("evt " + JWT)
@@ -173,7 +173,7 @@ class EventScrubTest {
     String clean =
         SCRUB
             .scrub(
-                LifecycleEvent.builder(HookType.PRE_TOOL_USE, "s")
+                LifecycleEvent.builder(LifecycleEventType.PRE_TOOL_USE, "s")
                     .data(EventData.tool(tool, null, null))
                     .build())
             .event()
@@ -189,7 +189,10 @@ class EventScrubTest {
         new EventData("T\ud800", null, "{\"k\":\"\\udc00\"}", "a\udbff", null, null, null, null);
     LifecycleEvent clean =
         SCRUB
-            .scrub(LifecycleEvent.builder(HookType.POST_TOOL_USE, "s\udc00").data(data).build())
+            .scrub(
+                LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s\udc00")
+                    .data(data)
+                    .build())
             .event();
     assertEquals("s\ufffd", clean.sessionId());
     assertEquals("T\ufffd", clean.data().toolName());

@@ -3,18 +3,18 @@ package dev.memhook.core.internal.capture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.CaptureStats;
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.ObserveResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
@@ -103,7 +103,7 @@ class JournalFailureTest {
   }
 
   private static LifecycleEvent event(int i) {
-    return LifecycleEvent.builder(HookType.POST_TOOL_USE, "s1")
+    return LifecycleEvent.builder(LifecycleEventType.POST_TOOL_USE, "s1")
         .project("shop")
         .cwd("/work/shop")
         .timestamp(Instant.parse("2026-11-30T10:00:00Z").plusSeconds(i))

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
@@ -141,7 +141,7 @@ class SessionBookReplayTest {
   private static AcceptedEvent event(int second, MemoryId id) {
     Instant at = T0.plusSeconds(second);
     LifecycleEvent e =
-        LifecycleEvent.builder(HookType.PROMPT_SUBMIT, "s1")
+        LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
             .project("shop")
             .cwd("/work/shop")
             .timestamp(at)

@@ -1,9 +1,9 @@
 package dev.memhook.core.internal.capture;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
-import dev.memhook.api.LifecycleEvent;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -76,7 +76,7 @@ final class SessionReplayScript {
   }
 
   private static LifecycleEvent prompt(int second, String prompt) {
-    return LifecycleEvent.builder(HookType.PROMPT_SUBMIT, SESSION)
+    return LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, SESSION)
         .project("shop")
         .cwd("/work/shop")
         .timestamp(T0.plusSeconds(second))
@@ -85,7 +85,7 @@ final class SessionReplayScript {
   }
 
   private static LifecycleEvent end(int second) {
-    return LifecycleEvent.builder(HookType.SESSION_END, SESSION)
+    return LifecycleEvent.builder(LifecycleEventType.SESSION_END, SESSION)
         .project("shop")
         .cwd("/work/shop")
         .timestamp(T0.plusSeconds(second))

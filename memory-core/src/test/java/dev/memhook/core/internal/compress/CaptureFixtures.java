@@ -1,15 +1,15 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
-import dev.memhook.api.Session;
-import dev.memhook.api.SessionStatus;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.Observation;
+import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.SessionStatus;
 import java.time.Instant;
 import java.util.Map;
 
@@ -64,7 +64,7 @@ final class CaptureFixtures {
 
   private CaptureFixtures() {}
 
-  static Observation observation(String id, HookType hook, EventData data) {
+  static Observation observation(String id, LifecycleEventType hook, EventData data) {
     String tool = data.toolName();
     return new Observation(
         MemoryId.of(id),
@@ -85,13 +85,13 @@ final class CaptureFixtures {
   static Observation bash(String id, String command, String output) {
     return observation(
         id,
-        HookType.POST_TOOL_USE,
+        LifecycleEventType.POST_TOOL_USE,
         EventData.tool(
             "Bash", "{\"command\":\"" + command + "\",\"description\":\"run\"}", output));
   }
 
   static Observation prompt(String id, String prompt) {
-    return observation(id, HookType.PROMPT_SUBMIT, EventData.prompt(prompt));
+    return observation(id, LifecycleEventType.PROMPT_SUBMIT, EventData.prompt(prompt));
   }
 
   /** The memory the pipeline stores for {@code o}: summary from narrative and facts. */
@@ -110,7 +110,7 @@ final class CaptureFixtures {
         .origin(o.origin())
         .attributes(
             Map.of(
-                ObservationView.HOOK_TYPE, o.hookType().wireName(),
+                ObservationView.HOOK_TYPE, o.type().wireName(),
                 ObservationView.KIND, c.kind().name()))
         .importance(c.importance())
         .occurredAt(o.occurredAt())

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.core.HostileText;
 import dev.memhook.testkit.Seeds;
 import java.util.List;
@@ -66,7 +66,8 @@ class CompressionPropertyTest {
     SplittableRandom random = new SplittableRandom(seed);
     SyntheticCompressor compressor = new SyntheticCompressor();
     for (int i = 0; i < 40; i++) {
-      HookType hook = HookType.values()[random.nextInt(HookType.values().length)];
+      LifecycleEventType hook =
+          LifecycleEventType.values()[random.nextInt(LifecycleEventType.values().length)];
       String tool = TOOLS.get(random.nextInt(TOOLS.size()));
       EventData data =
           new EventData(

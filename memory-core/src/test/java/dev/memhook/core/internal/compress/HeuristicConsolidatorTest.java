@@ -12,12 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.capture.Consolidation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -44,15 +44,18 @@ class HeuristicConsolidatorTest {
           stored(
               observation(
                   "r1",
-                  HookType.POST_TOOL_USE,
+                  LifecycleEventType.POST_TOOL_USE,
                   EventData.tool("Read", "{\"file_path\":\"README.md\"}", "# calc"))),
           stored(
-              observation("e1", HookType.POST_TOOL_USE, EventData.tool("Edit", EDIT_INPUT, "ok"))),
+              observation(
+                  "e1",
+                  LifecycleEventType.POST_TOOL_USE,
+                  EventData.tool("Edit", EDIT_INPUT, "ok"))),
           stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)),
           stored(
               observation(
                   "a1",
-                  HookType.AGENT_RESPONSE,
+                  LifecycleEventType.AGENT_RESPONSE,
                   EventData.message(
                       "Okay, the tests pass now. It turns out the sign was dropped by Math.abs"
                           + " in Calculator.add. Should I also update the README?"))));
@@ -122,7 +125,7 @@ class HeuristicConsolidatorTest {
             stored(
                 observation(
                     "a1",
-                    HookType.AGENT_RESPONSE,
+                    LifecycleEventType.AGENT_RESPONSE,
                     EventData.message(
                         "Every time the cache is cleared, Gradle downloads all dependencies"
                             + " again."))));
@@ -158,7 +161,7 @@ class HeuristicConsolidatorTest {
             stored(
                 observation(
                     "a1",
-                    HookType.AGENT_RESPONSE,
+                    LifecycleEventType.AGENT_RESPONSE,
                     EventData.message(
                         "Whenever you are ready, I can run the whole test suite again."))));
 

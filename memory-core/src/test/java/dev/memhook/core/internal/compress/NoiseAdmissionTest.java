@@ -2,8 +2,8 @@ package dev.memhook.core.internal.compress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.core.internal.compress.NoiseAdmission.Rejection;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -17,10 +17,10 @@ class NoiseAdmissionTest {
   void sessionStartAndEnd_withoutAMessage_areScaffolding() {
     assertEquals(
         Optional.of(Rejection.SCAFFOLDING),
-        NoiseAdmission.rejection(HookType.SESSION_START, EventData.EMPTY));
+        NoiseAdmission.rejection(LifecycleEventType.SESSION_START, EventData.EMPTY));
     assertEquals(
         Optional.of(Rejection.SCAFFOLDING),
-        NoiseAdmission.rejection(HookType.SESSION_END, EventData.EMPTY));
+        NoiseAdmission.rejection(LifecycleEventType.SESSION_END, EventData.EMPTY));
   }
 
   @Test
@@ -28,7 +28,7 @@ class NoiseAdmissionTest {
     assertEquals(
         Optional.empty(),
         NoiseAdmission.rejection(
-            HookType.SESSION_END,
+            LifecycleEventType.SESSION_END,
             EventData.message("Migrated the orders table; the old column is dropped next week.")));
   }
 
@@ -47,7 +47,7 @@ class NoiseAdmissionTest {
   void userAcknowledgements_areNotAdmitted(String prompt) {
     assertEquals(
         Optional.of(Rejection.ACKNOWLEDGEMENT),
-        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+        NoiseAdmission.rejection(LifecycleEventType.PROMPT_SUBMIT, EventData.prompt(prompt)));
   }
 
   @ParameterizedTest
@@ -62,7 +62,7 @@ class NoiseAdmissionTest {
   void agentPleasantries_areNotAdmitted(String message) {
     assertEquals(
         Optional.of(Rejection.ACKNOWLEDGEMENT),
-        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
   }
 
   @ParameterizedTest
@@ -77,7 +77,7 @@ class NoiseAdmissionTest {
   void toolNarration_thatOnlyNamesTheCommand_isNotAdmitted(String message) {
     assertEquals(
         Optional.of(Rejection.TOOL_NARRATION),
-        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
   }
 
   @ParameterizedTest
@@ -90,7 +90,7 @@ class NoiseAdmissionTest {
   void bareQuestions_areNotAdmitted(String prompt) {
     assertEquals(
         Optional.of(Rejection.QUESTION),
-        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+        NoiseAdmission.rejection(LifecycleEventType.PROMPT_SUBMIT, EventData.prompt(prompt)));
   }
 
   @ParameterizedTest
@@ -102,7 +102,7 @@ class NoiseAdmissionTest {
   void aQuestionAfterAStatementWithoutAFullStop_isAdmitted(String prompt) {
     assertEquals(
         Optional.empty(),
-        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+        NoiseAdmission.rejection(LifecycleEventType.PROMPT_SUBMIT, EventData.prompt(prompt)));
   }
 
   @ParameterizedTest
@@ -118,7 +118,7 @@ class NoiseAdmissionTest {
   void promptsThatSaySomething_areAdmitted(String prompt) {
     assertEquals(
         Optional.empty(),
-        NoiseAdmission.rejection(HookType.PROMPT_SUBMIT, EventData.prompt(prompt)));
+        NoiseAdmission.rejection(LifecycleEventType.PROMPT_SUBMIT, EventData.prompt(prompt)));
   }
 
   @ParameterizedTest
@@ -133,7 +133,7 @@ class NoiseAdmissionTest {
   void answersThatSaySomething_areAdmitted(String message) {
     assertEquals(
         Optional.empty(),
-        NoiseAdmission.rejection(HookType.AGENT_RESPONSE, EventData.message(message)));
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
   }
 
   @Test
@@ -141,6 +141,6 @@ class NoiseAdmissionTest {
     assertEquals(
         Optional.empty(),
         NoiseAdmission.rejection(
-            HookType.POST_TOOL_USE, EventData.tool("Bash", "git status", "ok")));
+            LifecycleEventType.POST_TOOL_USE, EventData.tool("Bash", "git status", "ok")));
   }
 }

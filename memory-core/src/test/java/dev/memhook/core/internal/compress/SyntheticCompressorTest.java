@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.EventData;
-import dev.memhook.api.HookType;
 import dev.memhook.api.capture.CompressedObservation;
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +51,7 @@ class SyntheticCompressorTest {
         compressor.compress(
             observation(
                 "o2",
-                HookType.POST_TOOL_USE,
+                LifecycleEventType.POST_TOOL_USE,
                 EventData.tool(
                     "Edit",
                     EDIT_INPUT,
@@ -75,7 +75,7 @@ class SyntheticCompressorTest {
         compressor.compress(
             observation(
                 "o3",
-                HookType.POST_TOOL_USE,
+                LifecycleEventType.POST_TOOL_USE,
                 EventData.tool(
                     "Read",
                     "{\"file_path\":\"src/main/resources/application.yml\"}",
@@ -115,7 +115,7 @@ class SyntheticCompressorTest {
         compressor.compress(
             observation(
                 "o5",
-                HookType.TOOL_FAILURE,
+                LifecycleEventType.TOOL_FAILURE,
                 EventData.toolFailure(
                     "Bash",
                     "{\"command\":\"./gradlew build\"}",
@@ -162,7 +162,7 @@ class SyntheticCompressorTest {
         compressor.compress(
             observation(
                 "o8",
-                HookType.AGENT_RESPONSE,
+                LifecycleEventType.AGENT_RESPONSE,
                 EventData.message(
                     "Let me summarise. We decided to keep the parser hand-written.")));
     assertEquals(ObservationKind.DECISION, c.kind());
@@ -172,7 +172,7 @@ class SyntheticCompressorTest {
   @Test
   void sessionStart_isASessionEvent_namingTheProject() {
     CompressedObservation c =
-        compressor.compress(observation("o9", HookType.SESSION_START, EventData.EMPTY));
+        compressor.compress(observation("o9", LifecycleEventType.SESSION_START, EventData.EMPTY));
     assertEquals(ObservationKind.SESSION, c.kind());
     assertEquals("Session started in calc", c.title());
     assertEquals(List.of("Working directory: /work/calc."), c.facts());

@@ -4,10 +4,10 @@ import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.FetchRecord;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.api.trace.MemoryListener;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -7,16 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.HookPhase;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryListener;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.trace.HookPhase;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.internal.recall.Exclusion;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Clock;

@@ -4,9 +4,9 @@ import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.CaptureEvent;
-import dev.memhook.api.ListenerStats;
-import dev.memhook.api.MemoryListener;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.ListenerStats;
+import dev.memhook.api.trace.MemoryListener;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,5 +1,6 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
+import dev.memhook.api.Scope;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,5 +1,8 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.RecallTimeoutException;
 import java.util.List;
 
 /**

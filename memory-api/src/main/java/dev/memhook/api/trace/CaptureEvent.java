@@ -1,5 +1,7 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
 import java.time.Instant;
 import java.util.Objects;
 

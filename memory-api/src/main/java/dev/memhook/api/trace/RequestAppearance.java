@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
 import java.time.Instant;
 import java.util.Objects;

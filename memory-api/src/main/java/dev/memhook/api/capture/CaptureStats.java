@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
 /**
  * Counters of the capture pipeline since the service was built. Every event sent to {@code observe}

@@ -1,5 +1,6 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
+import dev.memhook.api.internal.BuilderSettings;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -8,14 +9,15 @@ import java.util.Objects;
  * project, and when.
  *
  * <p>The record only holds values; {@code observe} validates them (required fields, each field's
- * limit, the data the {@link HookType} requires) and rejects an invalid event whole with an {@link
- * IllegalArgumentException} naming the field. Build one with {@link #builder(HookType, String)}.
+ * limit, the data the {@link LifecycleEventType} requires) and rejects an invalid event whole with
+ * an {@link IllegalArgumentException} naming the field. Build one with {@link
+ * #builder(LifecycleEventType, String)}.
  *
- * <p>Immutable and thread-safe. {@code hookType}, {@code sessionId} and {@code data} are non-null;
+ * <p>Immutable and thread-safe. {@code type}, {@code sessionId} and {@code data} are non-null;
  * {@code project} and {@code cwd} may be null (a session must have them once: see {@code observe});
  * {@code timestamp} may be null (the service's clock is used); {@code eventId} may be null.
  *
- * @param hookType what happened
+ * @param type what happened
  * @param sessionId the session it happened in
  * @param project the project the session works on, such as a repository name
  * @param cwd the working directory of the session
@@ -24,7 +26,7 @@ import java.util.Objects;
  * @param data what the event carries
  */
 public record LifecycleEvent(
-    HookType hookType,
+    LifecycleEventType type,
     String sessionId,
     String project,
     String cwd,
@@ -34,13 +36,13 @@ public record LifecycleEvent(
 
   /** Requires the type, session id and data. */
   public LifecycleEvent {
-    Objects.requireNonNull(hookType, "hookType");
+    Objects.requireNonNull(type, "type");
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(data, "data");
   }
 
   /** A builder for an event of {@code type} in session {@code sessionId}. */
-  public static Builder builder(HookType type, String sessionId) {
+  public static Builder builder(LifecycleEventType type, String sessionId) {
     return new Builder(type, sessionId);
   }
 
@@ -52,7 +54,7 @@ public record LifecycleEvent(
    */
   public static final class Builder {
     private final BuilderSettings settings = new BuilderSettings();
-    private final HookType hookType;
+    private final LifecycleEventType type;
     private final String sessionId;
     private String project;
     private String cwd;
@@ -60,8 +62,8 @@ public record LifecycleEvent(
     private String eventId;
     private EventData data = EventData.EMPTY;
 
-    private Builder(HookType hookType, String sessionId) {
-      this.hookType = Objects.requireNonNull(hookType, "hookType");
+    private Builder(LifecycleEventType type, String sessionId) {
+      this.type = Objects.requireNonNull(type, "type");
       this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
     }
 
@@ -105,7 +107,7 @@ public record LifecycleEvent(
 
     /** The event. */
     public LifecycleEvent build() {
-      return new LifecycleEvent(hookType, sessionId, project, cwd, timestamp, eventId, data);
+      return new LifecycleEvent(type, sessionId, project, cwd, timestamp, eventId, data);
     }
   }
 }

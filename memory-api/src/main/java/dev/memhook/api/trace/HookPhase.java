@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
 /** The two moments in a send loop when a hook recalls and injects. */
 public enum HookPhase {

@@ -1,5 +1,8 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,12 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
+import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import dev.memhook.api.SignalHit;
+import dev.memhook.api.StandingProfile;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.internal;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -11,16 +11,17 @@ import java.util.Set;
  * RecallOptions.Builder.noRelevanceGate()}) names all of them, so it conflicts with each one's own
  * setter.
  *
- * <p>Not thread-safe, like the builders that hold one.
+ * <p>Not thread-safe, like the builders that hold one. Not API: the module exports this package to
+ * no one, and its contents may change in any release.
  */
-final class BuilderSettings {
+public final class BuilderSettings {
 
   private final Set<String> set = new HashSet<>();
 
   /**
    * @throws IllegalStateException naming the first of {@code names} already set on this builder
    */
-  void checkUnset(String... names) {
+  public void checkUnset(String... names) {
     for (String name : names) {
       if (set.contains(name)) {
         throw new IllegalStateException(
@@ -30,7 +31,7 @@ final class BuilderSettings {
   }
 
   /** Records {@code names} as set and returns {@code builder}, for a setter's last line. */
-  <B> B recorded(B builder, String... names) {
+  public <B> B recorded(B builder, String... names) {
     for (String name : names) {
       set.add(name);
     }
@@ -42,7 +43,7 @@ final class BuilderSettings {
    *
    * @throws IllegalArgumentException naming the setting, the range and the value otherwise
    */
-  static int inRange(String name, int value, int min, int max) {
+  public static int inRange(String name, int value, int min, int max) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(
           name + " must be in [" + min + ", " + max + "], got " + value);
@@ -55,7 +56,7 @@ final class BuilderSettings {
    *
    * @throws IllegalArgumentException naming the setting, the range and the value otherwise
    */
-  static double inRange(String name, double value, double min, double max) {
+  public static double inRange(String name, double value, double min, double max) {
     if (!(value >= min && value <= max)) {
       throw new IllegalArgumentException(
           name + " must be in [" + min + ", " + max + "], got " + value);
@@ -64,7 +65,7 @@ final class BuilderSettings {
   }
 
   /** Forgets every setting: a copied builder starts from values that count as unset. */
-  void clear() {
+  public void clear() {
     set.clear();
   }
 }

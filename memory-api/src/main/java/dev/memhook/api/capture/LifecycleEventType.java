@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -11,7 +11,7 @@ import java.util.Optional;
  * and accepts the aliases listed on each constant, so {@code "PostToolUse"}, {@code
  * "post_tool_use"} and {@code "post-tool-use"} are one type.
  */
-public enum HookType {
+public enum LifecycleEventType {
   /** A session begins. */
   SESSION_START("SessionStart"),
   /** The user submits a prompt; {@code data.prompt} is required. Alias {@code UserPromptSubmit}. */
@@ -39,7 +39,7 @@ public enum HookType {
   private final String wireName;
   private final String[] aliases;
 
-  HookType(String wireName, String... aliases) {
+  LifecycleEventType(String wireName, String... aliases) {
     this.wireName = wireName;
     this.aliases = aliases;
   }
@@ -50,12 +50,12 @@ public enum HookType {
   }
 
   /** The type a hook script names {@code name}, or empty if none. Null gives empty. */
-  public static Optional<HookType> fromWire(String name) {
+  public static Optional<LifecycleEventType> fromWire(String name) {
     if (name == null) {
       return Optional.empty();
     }
     String key = normalise(name);
-    for (HookType type : values()) {
+    for (LifecycleEventType type : values()) {
       if (normalise(type.wireName).equals(key) || normalise(type.name()).equals(key)) {
         return Optional.of(type);
       }

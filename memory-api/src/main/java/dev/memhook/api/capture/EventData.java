@@ -1,8 +1,8 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
 /**
  * What a lifecycle event carries besides its header: the {@code data} object of the JSON a hook
- * script posts. Which fields a {@link HookType} requires is stated on the type.
+ * script posts. Which fields a {@link LifecycleEventType} requires is stated on the type.
  *
  * <p>Immutable and thread-safe. Every component may be null (absent). Tool input and output may be
  * any text; an input or output posted as a JSON object or array is kept as its JSON text.
@@ -10,8 +10,8 @@ package dev.memhook.api;
  * @param toolName the tool's name, for tool events
  * @param input what the tool was given
  * @param output what the tool returned
- * @param prompt the user's prompt, for {@link HookType#PROMPT_SUBMIT}
- * @param error the failure, for {@link HookType#TOOL_FAILURE}
+ * @param prompt the user's prompt, for {@link LifecycleEventType#PROMPT_SUBMIT}
+ * @param error the failure, for {@link LifecycleEventType#TOOL_FAILURE}
  * @param agentName the subagent's name, for subagent events
  * @param message free text: the agent's answer, a compaction transcript, an end-of-session note
  * @param speaker who said a prompt or an answer, by name ("Caroline", "support-bot"), when the host

@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.trace;
 
 /**
  * What happened to the events meant for {@link MemoryListener}s since the service was built.

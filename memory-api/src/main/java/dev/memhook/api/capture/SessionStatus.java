@@ -1,10 +1,10 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
 /** Where a captured session is in its life. */
 public enum SessionStatus {
   /** Events arrive. */
   ACTIVE,
-  /** A {@link HookType#SESSION_END} event ended it; it was consolidated. */
+  /** A {@link LifecycleEventType#SESSION_END} event ended it; it was consolidated. */
   COMPLETED,
   /**
    * No event arrived for longer than the idle limit; it was consolidated like an ended one. An
@@ -15,8 +15,8 @@ public enum SessionStatus {
    * The service closed while the session was open ({@code CaptureOptions.endSessionsOnClose}); it
    * was consolidated like an ended one. An event captured after that, in a later lifetime of the
    * service, makes it active again: a new segment of the same session, ended in turn by a {@link
-   * HookType#SESSION_END}, the idle limit or the next close, and consolidated then with every
-   * observation of the session.
+   * LifecycleEventType#SESSION_END}, the idle limit or the next close, and consolidated then with
+   * every observation of the session.
    */
   CLOSED
 }

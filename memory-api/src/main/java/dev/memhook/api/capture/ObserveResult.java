@@ -1,4 +1,4 @@
-package dev.memhook.api;
+package dev.memhook.api.capture;
 
 /** What {@code MemoryService.observe} did with an event. */
 public enum ObserveResult {
