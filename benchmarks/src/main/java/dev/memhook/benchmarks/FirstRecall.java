@@ -53,7 +53,7 @@ public final class FirstRecall {
         drafts.add(MemoryDraft.of(SCOPE, sb.toString()));
       }
       try (MemoryService memory = Memhook.builder().directory(dir).build()) {
-        memory.rememberAll(drafts);
+        memory.maintenance().rememberAll(drafts);
       }
       System.out.println("stored " + n + " memories in " + dir);
       return;

@@ -53,7 +53,7 @@ public final class ImportThroughput {
       memory.remember(MemoryDraft.of(SCOPE, "warm up the model and the index"));
       long start = System.nanoTime();
       if (batched) {
-        memory.rememberAll(drafts);
+        memory.maintenance().rememberAll(drafts);
       } else {
         drafts.forEach(memory::remember);
       }

@@ -307,8 +307,8 @@ public final class Demo {
     header(out, "Lifetime 2: a new JVM, a new service on the same directory");
     try (MemoryService memory = open(directory)) {
       List<Memory> captured = new ArrayList<>();
-      memory.export(captured::add);
-      List<Session> sessions = memory.sessions();
+      memory.maintenance().export(captured::add);
+      List<Session> sessions = memory.capture().sessions();
       if (sessions.isEmpty()) {
         throw new DemoFailure("conversation 1 was not captured: no session was recorded");
       }

@@ -62,8 +62,8 @@ class DemoTest {
             .embedder(DjlEmbedder.bundledMiniLm())
             .capture(CaptureOptions.builder().keepSessionsOpenOnClose().build())
             .build()) {
-      memory.export(m -> stored.put(m.id(), m));
-      sessions = memory.sessions();
+      memory.maintenance().export(m -> stored.put(m.id(), m));
+      sessions = memory.capture().sessions();
     }
   }
 

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How far a {@link MemoryService#rememberAll(java.util.List, java.util.function.Consumer)} has
+ * How far a {@link MemoryMaintenance#rememberAll(java.util.List, java.util.function.Consumer)} has
  * come: reported after each batch it stored. The memories counted in {@link #stored()} are
  * acknowledged: they are stored as durably as by {@link MemoryService#remember}.
  *

@@ -32,8 +32,9 @@ public interface ScopedMemory {
   Memory remember(MemoryDraft draft);
 
   /**
-   * {@link MemoryService#rememberAll(List, java.util.function.Consumer)}, for drafts of this scope
-   * only: a draft of another scope fails the call, naming its index, before anything is stored.
+   * {@link MemoryMaintenance#rememberAll(List, java.util.function.Consumer)}, for drafts of this
+   * scope only: a draft of another scope fails the call, naming its index, before anything is
+   * stored.
    *
    * @throws IllegalArgumentException if a draft is of another scope or is rejected
    */
@@ -85,7 +86,7 @@ public interface ScopedMemory {
   }
 
   /**
-   * {@link MemoryService#sources(MemoryId)}, for a memory of this scope.
+   * {@link MemoryMaintenance#sources(MemoryId)}, for a memory of this scope.
    *
    * @return the ids of its sources: empty for an id of another scope
    */

@@ -43,7 +43,7 @@ final class ScopedView implements ScopedMemory {
             "drafts[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
       }
     }
-    return service.rememberAll(all, Objects.requireNonNull(progress, "progress"));
+    return service.maintenance().rememberAll(all, Objects.requireNonNull(progress, "progress"));
   }
 
   @Override
@@ -84,12 +84,12 @@ final class ScopedView implements ScopedMemory {
 
   @Override
   public List<MemoryId> sources(MemoryId id) {
-    return get(id).isPresent() ? service.sources(id) : List.of();
+    return get(id).isPresent() ? service.maintenance().sources(id) : List.of();
   }
 
   @Override
   public List<ForgetRecord> forgotten() {
-    return service.forgotten(scope);
+    return service.maintenance().forgotten(scope);
   }
 
   private void checkScope(String what, Scope other) {

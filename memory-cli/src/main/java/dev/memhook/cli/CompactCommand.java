@@ -25,8 +25,8 @@ final class CompactCommand implements Callable<Integer> {
     CliContext context = root.context();
     IndexInfo before = store.info(context);
     try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, false)) {
-      memory.compact();
-      memory.flush(java.time.Duration.ofSeconds(30));
+      memory.maintenance().compact();
+      memory.capture().flush(java.time.Duration.ofSeconds(30));
     }
     IndexInfo after = store.info(context);
     if (store.json) {

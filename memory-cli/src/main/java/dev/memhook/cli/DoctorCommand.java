@@ -155,12 +155,14 @@ final class DoctorCommand implements Callable<Integer> {
   private static void sample(MemoryService memory, Path dir, List<Finding> findings) {
     List<Memory> latest = new ArrayList<>();
     ExportResult exported =
-        memory.export(
-            m -> {
-              if (m.latest()) {
-                latest.add(m);
-              }
-            });
+        memory
+            .maintenance()
+            .export(
+                m -> {
+                  if (m.latest()) {
+                    latest.add(m);
+                  }
+                });
     findings.add(
         exported.unreadable() == 0
             ? new Finding("records", Status.OK, exported.exported() + " readable", "")

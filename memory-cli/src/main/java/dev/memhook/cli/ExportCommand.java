@@ -87,15 +87,20 @@ final class ExportCommand implements Callable<Integer> {
   private static ExportResult write(MemoryService memory, PrintStream out, long[] forgotten) {
     JsonRecords.print(out, ExportFormat.header());
     ExportResult result =
-        memory.export(
-            m ->
-                JsonRecords.print(
-                    out, ExportFormat.tagged(ExportFormat.MEMORY, JsonRecords.memory(m))));
+        memory
+            .maintenance()
+            .export(
+                m ->
+                    JsonRecords.print(
+                        out, ExportFormat.tagged(ExportFormat.MEMORY, JsonRecords.memory(m))));
     forgotten[0] =
-        memory.exportForgotten(
-            r ->
-                JsonRecords.print(
-                    out, ExportFormat.tagged(ExportFormat.FORGOTTEN, JsonRecords.forgotten(r))));
+        memory
+            .maintenance()
+            .exportForgotten(
+                r ->
+                    JsonRecords.print(
+                        out,
+                        ExportFormat.tagged(ExportFormat.FORGOTTEN, JsonRecords.forgotten(r))));
     if (out.checkError()) {
       throw new UncheckedIOException(new IOException("writing the export failed"));
     }

@@ -136,12 +136,14 @@ final class ForgetCommand implements Callable<Integer> {
       return out;
     }
     Predicate<Memory> wanted = filter.predicate(Instant.now());
-    memory.export(
-        m -> {
-          if (m.latest() && wanted.test(m)) {
-            out.add(m);
-          }
-        });
+    memory
+        .maintenance()
+        .export(
+            m -> {
+              if (m.latest() && wanted.test(m)) {
+                out.add(m);
+              }
+            });
     return out;
   }
 
@@ -151,7 +153,7 @@ final class ForgetCommand implements Callable<Integer> {
     targets.forEach(m -> named.add(m.id()));
     Set<MemoryId> out = new LinkedHashSet<>();
     for (Memory m : targets) {
-      for (MemoryId source : memory.sources(m.id())) {
+      for (MemoryId source : memory.maintenance().sources(m.id())) {
         if (!named.contains(source)) {
           out.add(source);
         }

@@ -16,7 +16,7 @@ import java.util.Optional;
  * A coding agent's hook payload (Claude Code's format: {@code session_id}, {@code transcript_path},
  * {@code cwd}, {@code hook_event_name}, and per event {@code prompt}, {@code tool_name}, {@code
  * tool_input}, {@code tool_response}, {@code tool_use_id}, {@code error}), completed into what
- * {@code MemoryService.observeJson} accepts. {@code observeJson} reads the payload's own field
+ * {@code MemoryCapture.observeJson} accepts. {@code observeJson} reads the payload's own field
  * names already; this adds what the agent leaves out:
  *
  * <ul>

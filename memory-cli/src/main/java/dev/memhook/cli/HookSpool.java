@@ -107,7 +107,7 @@ final class HookSpool {
         continue; // another run drained it
       }
       try {
-        if (memory.observeJson(json) == ObserveResult.SHED) {
+        if (memory.capture().observeJson(json) == ObserveResult.SHED) {
           log.warn("capture is full; " + (files.size() - taken) + " events wait in the spool");
           return taken;
         }

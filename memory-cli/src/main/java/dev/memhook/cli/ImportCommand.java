@@ -27,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code memhook import}: puts an {@code export} file into a store, ids, versions and forget
- * records as they were ({@link MemoryService#restore}), embedding in batches with a progress bar.
+ * records as they were ({@link dev.memhook.api.MemoryMaintenance#restore}), embedding in batches
+ * with a progress bar.
  *
  * <h2>Design note</h2>
  *
@@ -42,7 +43,10 @@ import picocli.CommandLine.ParentCommand;
             + " and forget records are kept. Every line is checked before anything is stored."
             + " Writes: the store must not be open in another process.")
 final class ImportCommand implements Callable<Integer> {
-  /** Memories per {@link MemoryService#restore} call: a few embedding batches each. */
+  /**
+   * Memories per {@link dev.memhook.api.MemoryMaintenance#restore} call: a few embedding batches
+   * each.
+   */
   static final int CHUNK = 2048;
 
   @ParentCommand MemhookCli root;
@@ -113,13 +117,15 @@ final class ImportCommand implements Callable<Integer> {
     }
     int before = done[0];
     int skipped =
-        memory.restore(
-            List.copyOf(chunk),
-            records,
-            p -> {
-              done[0] = before + p.stored();
-              bar.accept(new ImportProgress(done[0], total, p.elapsed()));
-            });
+        memory
+            .maintenance()
+            .restore(
+                List.copyOf(chunk),
+                records,
+                p -> {
+                  done[0] = before + p.stored();
+                  bar.accept(new ImportProgress(done[0], total, p.elapsed()));
+                });
     done[0] = before + chunk.size() + records.size();
     if (!chunk.isEmpty()) {
       chunk.clear();

@@ -85,12 +85,14 @@ final class ListCommand implements Callable<Integer> {
     Predicate<Memory> wanted = filter.predicate(Instant.now());
     List<Memory> matched = new ArrayList<>();
     try (MemoryService memory = store.openReadOnly(context)) {
-      memory.export(
-          m -> {
-            if ((allVersions || m.latest()) && wanted.test(m)) {
-              matched.add(m);
-            }
-          });
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                if ((allVersions || m.latest()) && wanted.test(m)) {
+                  matched.add(m);
+                }
+              });
     }
     matched.sort(
         Comparator.comparing(Memory::createdAt).reversed().thenComparing(m -> m.id().value()));

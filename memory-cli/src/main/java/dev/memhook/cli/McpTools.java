@@ -266,7 +266,7 @@ final class McpTools {
     int limit = a.integer("limit", 10, 1, 100);
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode list = out.putArray("sessions");
-    for (Session s : memory.sessions()) {
+    for (Session s : memory.capture().sessions()) {
       if (!s.scope().equals(scope) || list.size() >= limit) {
         continue;
       }
@@ -292,7 +292,7 @@ final class McpTools {
     if (p.event().isEmpty()) {
       throw new IllegalArgumentException(p.wireName() + " carries no assistant message");
     }
-    ObserveResult result = memory.observeJson(p.event().get().toString());
+    ObserveResult result = memory.capture().observeJson(p.event().get().toString());
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     out.put("result", JsonRecords.lower(result));
     return ok(out);

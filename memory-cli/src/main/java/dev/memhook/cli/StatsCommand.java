@@ -38,19 +38,24 @@ final class StatsCommand implements Callable<Integer> {
     ExportResult exported;
     try (MemoryService memory = store.openReadOnly(context)) {
       exported =
-          memory.export(
-              m -> {
-                ScopeCounts c = scopes.computeIfAbsent(m.scope().value(), s -> new ScopeCounts());
-                if (!m.latest()) {
-                  c.olderVersions++;
-                  return;
-                }
-                c.memories++;
-                byType.merge(JsonRecords.lower(m.type()), 1L, Long::sum);
-                byOrigin.merge(JsonRecords.lower(m.origin().kind()), 1L, Long::sum);
-              });
-      memory.exportForgotten(
-          r -> scopes.computeIfAbsent(r.scope().value(), s -> new ScopeCounts()).forgotten++);
+          memory
+              .maintenance()
+              .export(
+                  m -> {
+                    ScopeCounts c =
+                        scopes.computeIfAbsent(m.scope().value(), s -> new ScopeCounts());
+                    if (!m.latest()) {
+                      c.olderVersions++;
+                      return;
+                    }
+                    c.memories++;
+                    byType.merge(JsonRecords.lower(m.type()), 1L, Long::sum);
+                    byOrigin.merge(JsonRecords.lower(m.origin().kind()), 1L, Long::sum);
+                  });
+      memory
+          .maintenance()
+          .exportForgotten(
+              r -> scopes.computeIfAbsent(r.scope().value(), s -> new ScopeCounts()).forgotten++);
     }
     long latest = scopes.values().stream().mapToLong(c -> c.memories).sum();
     long older = scopes.values().stream().mapToLong(c -> c.olderVersions).sum();

@@ -70,7 +70,7 @@ class DoctorAndLockTest {
     try (MemoryService holder =
         Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
       holder.remember(MemoryDraft.of(TestStore.ALICE, "written while the CLI looks"));
-      holder.flush(java.time.Duration.ofSeconds(5));
+      holder.capture().flush(java.time.Duration.ofSeconds(5));
 
       Cli.Result doctor = cli.run("doctor", "--json");
       assertEquals(0, doctor.code(), doctor.out() + doctor.err());

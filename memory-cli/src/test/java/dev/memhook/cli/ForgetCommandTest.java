@@ -212,7 +212,7 @@ class ForgetCommandTest {
     List<ForgetRecord> out = new ArrayList<>();
     try (MemoryService memory =
         Memhook.builder().directory(dir).readOnly().embedder(HashingEmbedder.create()).build()) {
-      memory.exportForgotten(out::add);
+      memory.maintenance().exportForgotten(out::add);
     }
     return out;
   }

@@ -77,8 +77,8 @@ class HookCommandTest {
       assertEquals(List.of(), left.toList(), "the spool was drained");
     }
     try (MemoryService memory = open()) {
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
-      Session s = memory.session("s-1").orElseThrow();
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      Session s = memory.capture().session("s-1").orElseThrow();
       assertEquals("shop", s.project(), "the project is the cwd's last segment");
       assertEquals("/home/dev/shop", s.cwd());
       assertTrue(s.firstPrompt().contains("Gradle"), s.firstPrompt());
@@ -215,8 +215,10 @@ class HookCommandTest {
     assertEquals("", bad.out());
     assertTrue(bad.err().contains(HookCommand.STANDING_CHARS_VARIABLE), bad.err());
     try (MemoryService memory = open()) {
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
-      assertTrue(memory.session("s-11").isPresent(), "a bad budget costs the answer, not capture");
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      assertTrue(
+          memory.capture().session("s-11").isPresent(),
+          "a bad budget costs the answer, not capture");
     }
   }
 
@@ -255,8 +257,8 @@ class HookCommandTest {
       assertEquals("", r.err(), event + " reported a problem");
     }
     try (MemoryService memory = openKeepingSessionsOpen(Clock.systemUTC())) {
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
-      Session s = memory.session("s-1").orElseThrow();
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      Session s = memory.capture().session("s-1").orElseThrow();
       assertEquals(SessionStatus.ACTIVE, s.status(), "five hook runs, each closing the store");
       assertNull(s.summary(), "not consolidated");
       assertEquals(List.of(), distilledFrom(memory, "s-1"));
@@ -264,8 +266,8 @@ class HookCommandTest {
 
     assertEquals(0, hook("SessionEnd", "s-1").code());
     try (MemoryService memory = openKeepingSessionsOpen(Clock.systemUTC())) {
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
-      Session s = memory.session("s-1").orElseThrow();
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      Session s = memory.capture().session("s-1").orElseThrow();
       assertEquals(SessionStatus.COMPLETED, s.status());
       assertNotNull(s.summary());
     }
@@ -281,11 +283,11 @@ class HookCommandTest {
         Clock.offset(Clock.systemUTC(), CaptureOptions.DEFAULT_SESSION_IDLE_TIMEOUT.plusMinutes(1));
     try (MemoryService memory = openKeepingSessionsOpen(later)) {
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (memory.session("s-1").orElseThrow().status() == SessionStatus.ACTIVE
+      while (memory.capture().session("s-1").orElseThrow().status() == SessionStatus.ACTIVE
           && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      Session s = memory.session("s-1").orElseThrow();
+      Session s = memory.capture().session("s-1").orElseThrow();
       assertEquals(SessionStatus.ABANDONED, s.status());
       assertNotNull(s.summary());
     }
@@ -331,7 +333,7 @@ class HookCommandTest {
       assertEquals(0, hook(event, "s-1").code());
     }
     try (MemoryService holder = open()) {
-      holder.flush(Duration.ofSeconds(30));
+      holder.capture().flush(Duration.ofSeconds(30));
       Cli.Result tool = hook("PostToolUse", "s-2");
       assertEquals(0, tool.code());
       Cli.Result start = hook("SessionStart", "s-2");
@@ -385,7 +387,7 @@ class HookCommandTest {
 
   private static List<Memory> exported(MemoryService memory) {
     List<Memory> out = new java.util.ArrayList<>();
-    memory.export(out::add);
+    memory.maintenance().export(out::add);
     return out;
   }
 

@@ -118,15 +118,17 @@ class HookSecretsTest {
 
     try (MemoryService memory =
         Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
-      assertEquals("shop", memory.session("s-sec").orElseThrow().project());
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      assertEquals("shop", memory.capture().session("s-sec").orElseThrow().project());
       List<String> texts = new ArrayList<>();
-      memory.export(
-          m -> {
-            if ("s-sec".equals(m.sourceSession())) {
-              texts.add(text(m));
-            }
-          });
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                if ("s-sec".equals(m.sourceSession())) {
+                  texts.add(text(m));
+                }
+              });
       String all = String.join("\n", texts);
       assertNoSecret("the captured memories", all);
       for (String kept :

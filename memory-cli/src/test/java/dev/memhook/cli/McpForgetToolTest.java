@@ -54,7 +54,8 @@ class McpForgetToolTest {
       assertTrue(message.contains("sources: \"forget\"") && message.contains("\"keep\""), message);
       assertTrue(memory.get(consolidated.memory().id()).isPresent());
       assertTrue(memory.get(consolidated.source().id()).isPresent());
-      assertTrue(memory.forgotten(TestStore.ALICE).isEmpty(), "no audit record either");
+      assertTrue(
+          memory.maintenance().forgotten(TestStore.ALICE).isEmpty(), "no audit record either");
     }
   }
 
@@ -68,7 +69,7 @@ class McpForgetToolTest {
       assertFalse(out.get("sourcesKept").asBoolean());
       assertTrue(memory.get(consolidated.memory().id()).isEmpty());
       assertTrue(memory.get(consolidated.source().id()).isEmpty());
-      assertEquals("mcp", memory.forgotten(TestStore.ALICE).get(0).actor());
+      assertEquals("mcp", memory.maintenance().forgotten(TestStore.ALICE).get(0).actor());
     }
   }
 

@@ -104,33 +104,39 @@ final class TestStore {
             .embedder(HashingEmbedder.create())
             .capture(CaptureOptions.builder().scope(scope).build())
             .build()) {
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
-              .project("shop")
-              .cwd("/work/shop")
-              .timestamp(T0)
-              .data(EventData.prompt(preference))
-              .build());
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.SESSION_END, session)
-              .project("shop")
-              .cwd("/work/shop")
-              .timestamp(T0.plusSeconds(1))
-              .build());
-      if (!memory.flush(Duration.ofMinutes(1))) {
-        throw new AssertionError("capture did not drain: " + memory.captureStats());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, session)
+                  .project("shop")
+                  .cwd("/work/shop")
+                  .timestamp(T0)
+                  .data(EventData.prompt(preference))
+                  .build());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.SESSION_END, session)
+                  .project("shop")
+                  .cwd("/work/shop")
+                  .timestamp(T0.plusSeconds(1))
+                  .build());
+      if (!memory.capture().flush(Duration.ofMinutes(1))) {
+        throw new AssertionError("capture did not drain: " + memory.capture().stats());
       }
       List<Memory> made = new ArrayList<>();
-      memory.export(
-          m -> {
-            if (m.type() == MemoryType.PREFERENCE && session.equals(m.sourceSession())) {
-              made.add(m);
-            }
-          });
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                if (m.type() == MemoryType.PREFERENCE && session.equals(m.sourceSession())) {
+                  made.add(m);
+                }
+              });
       if (made.size() != 1) {
         throw new AssertionError("expected one consolidated preference, got " + made);
       }
-      List<MemoryId> sources = memory.sources(made.get(0).id());
+      List<MemoryId> sources = memory.maintenance().sources(made.get(0).id());
       if (sources.size() != 1) {
         throw new AssertionError("expected one source, got " + sources);
       }

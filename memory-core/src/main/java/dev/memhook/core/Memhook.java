@@ -173,10 +173,10 @@ public final class Memhook {
     /**
      * Opens the {@link #directory(Path)} read-only ({@link LuceneMemoryStore.Builder#readOnly()}):
      * no lock, works on a read-only directory and on a damaged index (its readable segments);
-     * recall, get and {@link MemoryService#export} work, every write throws {@link
-     * IllegalStateException}. Needs {@code directory}. It reads the index's last commit and not the
-     * journal: writes acknowledged since that commit (about the last second of them, or more after
-     * a crash) show once a writable service has opened the directory and replayed them.
+     * recall, get and {@link dev.memhook.api.MemoryMaintenance#export} work, every write throws
+     * {@link IllegalStateException}. Needs {@code directory}. It reads the index's last commit and
+     * not the journal: writes acknowledged since that commit (about the last second of them, or
+     * more after a crash) show once a writable service has opened the directory and replayed them.
      */
     public Builder readOnly() {
       checkUnset("readOnly", readOnly ? Boolean.TRUE : null);
@@ -241,12 +241,13 @@ public final class Memhook {
 
     /**
      * Captures lifecycle events and hooked conversations with {@code value} instead of {@link
-     * CaptureOptions#defaults()}. Capture is on by default: {@link MemoryService#observe} works and
-     * hooks capture their conversations (each hook can turn that off in its {@link
-     * dev.memhook.api.HookOptions}). With {@link #directory(Path)}, the capture journal and session
-     * records live in its {@code journal} subdirectory unless {@code value} names another; with
-     * {@link #inMemory()} or {@link #store(MemoryStore)} and no journal directory, accepted events
-     * are kept in memory until processed and do not survive a crash.
+     * CaptureOptions#defaults()}. Capture is on by default: {@link
+     * dev.memhook.api.capture.MemoryCapture#observe} works and hooks capture their conversations
+     * (each hook can turn that off in its {@link dev.memhook.api.HookOptions}). With {@link
+     * #directory(Path)}, the capture journal and session records live in its {@code journal}
+     * subdirectory unless {@code value} names another; with {@link #inMemory()} or {@link
+     * #store(MemoryStore)} and no journal directory, accepted events are kept in memory until
+     * processed and do not survive a crash.
      */
     public Builder capture(CaptureOptions value) {
       Objects.requireNonNull(value, "capture");
@@ -256,8 +257,9 @@ public final class Memhook {
     }
 
     /**
-     * Turns capture off: no journal is opened, {@link MemoryService#observe} throws {@link
-     * IllegalStateException}, and hooks capture nothing.
+     * Turns capture off: no journal is opened, {@link
+     * dev.memhook.api.capture.MemoryCapture#observe} throws {@link IllegalStateException}, and
+     * hooks capture nothing.
      */
     public Builder noCapture() {
       checkUnset("capture", captureOptions != null ? captureOptions : noCapture ? "off" : null);

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Thousands of generated event documents for {@code MemoryService.observeJson}, well-formed and
+ * Thousands of generated event documents for {@code MemoryCapture.observeJson}, well-formed and
  * not: fields missing, of the wrong type, blank, over their limits, given twice or under two names;
  * numbers where strings belong; tool input nested 10,000 levels deep, arrays of a hundred thousand
  * elements; strings of ten million characters, lone surrogates, NUL and control characters, Lucene
@@ -86,7 +86,7 @@ class HostileEventJsonTest {
               at[0] = c;
               String json = events.next(c);
               try {
-                results.merge(memory.observeJson(json), 1, Integer::sum);
+                results.merge(memory.capture().observeJson(json), 1, Integer::sum);
               } catch (IllegalArgumentException e) {
                 rejected[0]++;
                 String message = String.valueOf(e.getMessage());
@@ -116,7 +116,7 @@ class HostileEventJsonTest {
       assertTrue(
           accepted > CASES / 20 && rejected[0] > CASES / 5,
           "both accepted and rejected events, to prove anything: " + results + ", " + rejected[0]);
-      CaptureStats stats = memory.captureStats();
+      CaptureStats stats = memory.capture().stats();
       assertEquals(0, stats.failed(), "the pipeline failed on an accepted event: " + replay);
       assertEquals(rejected[0], stats.rejected(), replay);
 
@@ -141,7 +141,7 @@ class HostileEventJsonTest {
           "{\"hookType\":\"PostToolUse\",\"sessionId\":\"after\",\"project\":\"after-barrage\","
               + "\"cwd\":\"/w\",\"data\":{\"toolName\":\"Bash\",\"input\":\"grep zqxjvbwk\","
               + "\"output\":\"zqxjvbwk found in pom.xml\"}}";
-      assertEquals(ObserveResult.ACCEPTED, memory.observeJson(fresh), replay);
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observeJson(fresh), replay);
       flush(memory, replay);
       assertTrue(
           memory
@@ -159,28 +159,30 @@ class HostileEventJsonTest {
       memory.remember(MemoryDraft.of(BASE, "Baseline fact " + i + ": the token is basetok" + i));
     }
     for (int i = 0; i < 5; i++) {
-      memory.observeJson(
-          "{\"hookType\":\"PostToolUse\",\"sessionId\":\"baseline-session\","
-              + "\"project\":\"baseline\",\"cwd\":\"/b\",\"eventId\":\"b"
-              + i
-              + "\",\"data\":{\"toolName\":\"Bash\",\"input\":\"ls "
-              + i
-              + "\",\"output\":\"file"
-              + i
-              + "\"}}");
+      memory
+          .capture()
+          .observeJson(
+              "{\"hookType\":\"PostToolUse\",\"sessionId\":\"baseline-session\","
+                  + "\"project\":\"baseline\",\"cwd\":\"/b\",\"eventId\":\"b"
+                  + i
+                  + "\",\"data\":{\"toolName\":\"Bash\",\"input\":\"ls "
+                  + i
+                  + "\",\"output\":\"file"
+                  + i
+                  + "\"}}");
     }
     flush(memory, "the baseline");
   }
 
   private static void flush(MemoryService memory, String where) {
-    if (!memory.flush(Duration.ofMinutes(1))) {
-      fail("capture did not drain in a minute: " + memory.captureStats() + ", " + where);
+    if (!memory.capture().flush(Duration.ofMinutes(1))) {
+      fail("capture did not drain in a minute: " + memory.capture().stats() + ", " + where);
     }
   }
 
   private static Map<MemoryId, Memory> exported(MemoryService memory) {
     Map<MemoryId, Memory> out = new HashMap<>();
-    memory.export(m -> out.put(m.id(), m));
+    memory.maintenance().export(m -> out.put(m.id(), m));
     return out;
   }
 

@@ -128,7 +128,9 @@ class MemhookBuilderTest {
     try (MemoryService memory = builder.build()) {
       IllegalStateException e = assertThrows(IllegalStateException.class, builder::build);
       assertTrue(e.getMessage().contains("already built"), e.getMessage());
-      assertTrue(memory.forgotten(Scope.DEFAULT).isEmpty(), "the first service is still open");
+      assertTrue(
+          memory.maintenance().forgotten(Scope.DEFAULT).isEmpty(),
+          "the first service is still open");
     }
   }
 

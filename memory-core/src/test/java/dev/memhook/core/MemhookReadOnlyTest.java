@@ -29,7 +29,7 @@ class MemhookReadOnlyTest {
     try (MemoryService memory =
         Memhook.builder().directory(dir).readOnly().embedder(HashingEmbedder.create()).build()) {
       List<Memory> exported = new ArrayList<>();
-      assertEquals(new ExportResult(1, 0), memory.export(exported::add));
+      assertEquals(new ExportResult(1, 0), memory.maintenance().export(exported::add));
       assertEquals(List.of(kept), exported);
       assertEquals(kept, memory.get(kept.id()).orElseThrow());
       IllegalStateException e =
@@ -40,9 +40,10 @@ class MemhookReadOnlyTest {
       // it captures nothing: observe is refused, flush has nothing to wait for
       assertThrows(
           IllegalStateException.class,
-          () -> memory.observeJson("{\"hookType\":\"SessionStart\",\"sessionId\":\"s\"}"));
-      assertTrue(memory.flush(java.time.Duration.ofSeconds(1)));
-      assertEquals(0, memory.captureStats().accepted());
+          () ->
+              memory.capture().observeJson("{\"hookType\":\"SessionStart\",\"sessionId\":\"s\"}"));
+      assertTrue(memory.capture().flush(java.time.Duration.ofSeconds(1)));
+      assertEquals(0, memory.capture().stats().accepted());
     }
   }
 

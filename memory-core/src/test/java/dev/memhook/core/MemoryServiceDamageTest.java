@@ -64,16 +64,18 @@ class MemoryServiceDamageTest {
       good.add(memory.remember(MemoryDraft.of(SCOPE, "kafka consumer lag pages the on-call")));
       good.add(memory.remember(MemoryDraft.of(SCOPE, "kafka consumer lag is graphed per topic")));
       good.add(memory.remember(MemoryDraft.of(SCOPE, "kafka consumer lag over 1000 means scale")));
-      assertEquals(0, memory.unreadableRecords(), "a healthy store");
+      assertEquals(0, memory.maintenance().unreadableRecords(), "a healthy store");
     }
     float[] vector = HashingEmbedder.create().embed(QUERY).toArray();
     DamagedIndexes.addUnreadableMemory(dir, BROKEN.value(), SCOPE, QUERY + " broken", vector);
 
     try (MemoryService memory = open(opening)) {
-      assertEquals(0, memory.unreadableRecords(), "nothing is found before it is read");
+      assertEquals(
+          0, memory.maintenance().unreadableRecords(), "nothing is found before it is read");
 
       assertEquals(ids(good), Set.copyOf(memory.recall(RecallQuery.of(SCOPE, QUERY)).ids()));
-      assertEquals(1, memory.unreadableRecords(), "the recall met the damaged record");
+      assertEquals(
+          1, memory.maintenance().unreadableRecords(), "the recall met the damaged record");
 
       MemoryStoreException e = assertThrows(MemoryStoreException.class, () -> memory.get(BROKEN));
       assertTrue(e.getMessage().contains("memory broken"), e.getMessage());
@@ -86,9 +88,10 @@ class MemoryServiceDamageTest {
 
       assertEquals(ids(good), Set.copyOf(memory.recall(RecallQuery.of(SCOPE, QUERY)).ids()));
       List<Memory> exported = new ArrayList<>();
-      assertEquals(new ExportResult(3, 1), memory.export(exported::add));
+      assertEquals(new ExportResult(3, 1), memory.maintenance().export(exported::add));
       assertEquals(ids(good), ids(exported));
-      assertEquals(1, memory.unreadableRecords(), "counted once, however often it is met");
+      assertEquals(
+          1, memory.maintenance().unreadableRecords(), "counted once, however often it is met");
     }
   }
 
@@ -96,7 +99,7 @@ class MemoryServiceDamageTest {
   void unreadableRecords_afterClose_isRefused() {
     MemoryService memory = open(Opening.DIRECTORY);
     memory.close();
-    assertThrows(IllegalStateException.class, memory::unreadableRecords);
+    assertThrows(IllegalStateException.class, memory.maintenance()::unreadableRecords);
   }
 
   private static Set<MemoryId> ids(List<Memory> memories) {

@@ -66,15 +66,15 @@ class MemoryServiceForgetErasesTest {
       for (Memory v : versions) {
         assertTrue(memory.get(v.id()).isEmpty(), v.id() + " is forgotten");
       }
-      assertEquals(20, memory.count(SCOPE), "the other memories are kept");
-      assertEquals(3, memory.forgotten(SCOPE).size(), "an audit record per version");
+      assertEquals(20, memory.maintenance().count(SCOPE), "the other memories are kept");
+      assertEquals(3, memory.maintenance().forgotten(SCOPE).size(), "an audit record per version");
     }
     assertErased(tokens, seed, "after close");
     try (MemoryService memory = open()) {
       for (Memory v : versions) {
         assertTrue(memory.get(v.id()).isEmpty(), v.id() + " stays forgotten");
       }
-      assertEquals(20, memory.count(SCOPE));
+      assertEquals(20, memory.maintenance().count(SCOPE));
     }
     assertErased(tokens, seed, "after reopening");
   }

@@ -39,7 +39,7 @@ class MemoryServiceRememberAllTest {
 
   private static int count(MemoryService memory) {
     int[] n = {0};
-    memory.export(m -> n[0]++);
+    memory.maintenance().export(m -> n[0]++);
     return n[0];
   }
 
@@ -51,7 +51,7 @@ class MemoryServiceRememberAllTest {
     List<ImportProgress> reports = new ArrayList<>();
     List<Memory> stored;
     try (MemoryService memory = open()) {
-      stored = memory.rememberAll(drafts, reports::add);
+      stored = memory.maintenance().rememberAll(drafts, reports::add);
       assertEquals(600, stored.size());
       for (int i = 0; i < stored.size(); i++) {
         assertEquals(1, stored.get(i).version());
@@ -82,7 +82,8 @@ class MemoryServiceRememberAllTest {
       List<ImportProgress> reports = new ArrayList<>();
       IllegalArgumentException e =
           assertThrows(
-              IllegalArgumentException.class, () -> memory.rememberAll(drafts, reports::add));
+              IllegalArgumentException.class,
+              () -> memory.maintenance().rememberAll(drafts, reports::add));
       assertTrue(e.getMessage().startsWith("drafts[270]: "), e.getMessage());
       assertTrue(e.getMessage().endsWith("; nothing was stored"), e.getMessage());
       assertEquals(List.of(), reports);
@@ -99,13 +100,15 @@ class MemoryServiceRememberAllTest {
           assertThrows(
               IllegalStateException.class,
               () ->
-                  memory.rememberAll(
-                      drafts(700),
-                      p -> {
-                        if (p.stored() == 512) {
-                          throw stop;
-                        }
-                      })));
+                  memory
+                      .maintenance()
+                      .rememberAll(
+                          drafts(700),
+                          p -> {
+                            if (p.stored() == 512) {
+                              throw stop;
+                            }
+                          })));
       assertEquals(512, count(memory));
     }
   }
@@ -114,41 +117,13 @@ class MemoryServiceRememberAllTest {
   void anEmptyImport_storesNothing_andReportsNothing() {
     try (MemoryService memory = open()) {
       List<ImportProgress> reports = new ArrayList<>();
-      assertEquals(List.of(), memory.rememberAll(List.of(), reports::add));
+      assertEquals(List.of(), memory.maintenance().rememberAll(List.of(), reports::add));
       assertEquals(List.of(), reports);
-      assertThrows(NullPointerException.class, () -> memory.rememberAll(null));
+      assertThrows(NullPointerException.class, () -> memory.maintenance().rememberAll(null));
       List<MemoryDraft> withNull = new ArrayList<>(drafts(2));
       withNull.add(null);
-      assertThrows(NullPointerException.class, () -> memory.rememberAll(withNull));
+      assertThrows(NullPointerException.class, () -> memory.maintenance().rememberAll(withNull));
       assertEquals(0, count(memory));
-    }
-  }
-
-  @Test
-  void theDefaultImplementation_remembersOneByOne_reportingEach_andStopsAtARejectedDraft() {
-    try (MemoryService real = open()) {
-      MemoryService other =
-          (MemoryService)
-              java.lang.reflect.Proxy.newProxyInstance(
-                  MemoryService.class.getClassLoader(),
-                  new Class<?>[] {MemoryService.class},
-                  (proxy, method, args) -> {
-                    if (method.isDefault()) {
-                      return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
-                    }
-                    try {
-                      return method.invoke(real, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                      throw e.getCause();
-                    }
-                  });
-      List<ImportProgress> reports = new ArrayList<>();
-      assertEquals(3, other.rememberAll(drafts(3), reports::add).size());
-      assertEquals(List.of(1, 2, 3), reports.stream().map(ImportProgress::stored).toList());
-      List<MemoryDraft> drafts = new ArrayList<>(drafts(4));
-      drafts.set(2, MemoryDraft.of(SCOPE, "<private>secret</private>"));
-      assertThrows(IllegalArgumentException.class, () -> other.rememberAll(drafts));
-      assertEquals(5, count(real), "the drafts before the rejected one are stored");
     }
   }
 
@@ -158,16 +133,16 @@ class MemoryServiceRememberAllTest {
     try (MemoryService memory = open()) {
       stored = new ArrayList<>();
       for (int round = 0; round < 3; round++) {
-        stored.addAll(memory.rememberAll(drafts(300)));
+        stored.addAll(memory.maintenance().rememberAll(drafts(300)));
         memory.recall(new RecallQuery(SCOPE, "deploy train", 1)); // a read flushes a segment
       }
-      memory.compact();
+      memory.maintenance().compact();
       try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(dir)) {
         org.apache.lucene.index.SegmentInfos committed =
             org.apache.lucene.index.SegmentInfos.readLatestCommit(d);
         assertEquals(1, committed.size(), "merged and committed");
       }
-      assertEquals(900, memory.count(SCOPE));
+      assertEquals(900, memory.maintenance().count(SCOPE));
     }
     try (MemoryService memory = open()) {
       for (Memory m : stored) {
@@ -176,7 +151,7 @@ class MemoryServiceRememberAllTest {
     }
     try (MemoryService readOnly =
         Memhook.builder().directory(dir).readOnly().embedder(HashingEmbedder.create()).build()) {
-      assertThrows(IllegalStateException.class, readOnly::compact);
+      assertThrows(IllegalStateException.class, readOnly.maintenance()::compact);
     }
   }
 }

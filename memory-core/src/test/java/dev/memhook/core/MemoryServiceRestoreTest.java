@@ -38,8 +38,8 @@ class MemoryServiceRestoreTest {
       v2 = memory.update(v1.id(), MemoryDraft.of(ALICE, "the gateway timeout is 45 seconds"));
       Memory other = memory.remember(MemoryDraft.of(GONE, "a memory of a scope emptied later"));
       assertTrue(memory.forget(other.id(), "ops", "left the team"));
-      memory.export(memories::add);
-      memory.exportForgotten(records::add);
+      memory.maintenance().export(memories::add);
+      memory.maintenance().exportForgotten(records::add);
     }
     assertEquals(2, memories.size());
     assertEquals(1, records.size());
@@ -48,10 +48,10 @@ class MemoryServiceRestoreTest {
     List<Memory> again = new ArrayList<>();
     List<ForgetRecord> recordsAgain = new ArrayList<>();
     try (MemoryService memory = open(target)) {
-      assertEquals(0, memory.restore(memories, records, reports::add));
-      memory.export(again::add);
-      memory.exportForgotten(recordsAgain::add);
-      assertEquals(records, memory.forgotten(GONE));
+      assertEquals(0, memory.maintenance().restore(memories, records, reports::add));
+      memory.maintenance().export(again::add);
+      memory.maintenance().exportForgotten(recordsAgain::add);
+      assertEquals(records, memory.maintenance().forgotten(GONE));
       assertEquals(
           List.of(v2.id()),
           memory.recall(RecallQuery.of(ALICE, "gateway timeout")).ids(),
@@ -70,14 +70,14 @@ class MemoryServiceRestoreTest {
     try (MemoryService memory = open(target)) {
       Memory held = memory.remember(MemoryDraft.of(ALICE, "kept"));
       ForgetRecord record = new ForgetRecord(held.id(), ALICE, "ops", "", java.time.Instant.EPOCH);
-      assertEquals(1, memory.restore(List.of(), List.of(record), p -> {}));
+      assertEquals(1, memory.maintenance().restore(List.of(), List.of(record), p -> {}));
       assertTrue(memory.get(held.id()).isPresent());
-      assertTrue(memory.forgotten(ALICE).isEmpty());
+      assertTrue(memory.maintenance().forgotten(ALICE).isEmpty());
 
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> memory.restore(List.of(held, held), List.of(), p -> {}));
+              () -> memory.maintenance().restore(List.of(held, held), List.of(), p -> {}));
       assertTrue(e.getMessage().startsWith("memories[1]"), e.getMessage());
       MemoryId fresh = MemoryId.random();
       assertFalse(memory.get(fresh).isPresent());

@@ -153,8 +153,8 @@ class MemoryServiceTest {
         Set.of(
             new ForgetRecord(v2.id(), Scope.DEFAULT, "alice", "wrong", NOW, removed),
             new ForgetRecord(v1.id(), Scope.DEFAULT, "alice", "wrong", NOW, removed)),
-        Set.copyOf(memory.forgotten(Scope.DEFAULT)));
-    assertEquals(2, memory.forgotten(Scope.DEFAULT).size());
+        Set.copyOf(memory.maintenance().forgotten(Scope.DEFAULT)));
+    assertEquals(2, memory.maintenance().forgotten(Scope.DEFAULT).size());
     assertFalse(memory.forget(v2.id()), "nothing left to forget");
   }
 

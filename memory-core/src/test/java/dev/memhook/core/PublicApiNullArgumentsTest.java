@@ -369,6 +369,9 @@ class PublicApiNullArgumentsTest {
     try (MemoryService service =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
       tester.testAllPublicInstanceMethods(service);
+      tester.testAllPublicInstanceMethods(service.capture());
+      tester.testAllPublicInstanceMethods(service.maintenance());
+      tester.testAllPublicInstanceMethods(service.trace());
     }
     try (LuceneMemoryStore store = LuceneMemoryStore.inMemory()) {
       store.attach(StoreFixtures.SPACE);
@@ -421,7 +424,8 @@ class PublicApiNullArgumentsTest {
             "dev.memhook.api",
             "dev.memhook.api.spi",
             "dev.memhook.api.chat",
-            "dev.memhook.api.capture")) {
+            "dev.memhook.api.capture",
+            "dev.memhook.api.trace")) {
       for (ClassPath.ClassInfo info : classPath.getTopLevelClasses(pkg)) {
         addPublic(info.load(), out);
       }
@@ -429,7 +433,8 @@ class PublicApiNullArgumentsTest {
     assertTrue(
         out.contains(MemoryService.class)
             && out.contains(ToolCall.class)
-            && out.contains(TextHits.class),
+            && out.contains(TextHits.class)
+            && out.contains(InjectionReceipt.class),
         "found " + out);
     return out;
   }

@@ -142,16 +142,19 @@ class LangChain4jMemoryHookTest {
         await(chat.sendUser(question));
         await(chat.sendUser(fact));
       }
-      assertTrue(memory.flush(Duration.ofMinutes(1)), "capture drained");
+      assertTrue(memory.capture().flush(Duration.ofMinutes(1)), "capture drained");
       List<String> captured = new ArrayList<>();
       List<String> contexts = new ArrayList<>();
-      memory.export(
-          m -> {
-            if (m.type() == MemoryType.OBSERVATION && "lc4j-capture".equals(m.sourceSession())) {
-              captured.add(m.content());
-              contexts.add(m.context());
-            }
-          });
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                if (m.type() == MemoryType.OBSERVATION
+                    && "lc4j-capture".equals(m.sourceSession())) {
+                  captured.add(m.content());
+                  contexts.add(m.context());
+                }
+              });
       for (String text :
           List.of(fact, "It resets nightly at 2am.", "Noted: migrations wait until Monday.")) {
         assertEquals(1, captured.stream().filter(text::equals).count(), text + " in " + captured);

@@ -290,14 +290,16 @@ class MemhookLangChain4jTest {
       assistant.chat("We never run migrations on Sunday mornings.");
       assistant.chat("The staging database is called heron-db.");
       memhook.close();
-      assertTrue(memory.flush(Duration.ofMinutes(1)), "capture drained");
+      assertTrue(memory.capture().flush(Duration.ofMinutes(1)), "capture drained");
       List<String> captured = new java.util.ArrayList<>();
-      memory.export(
-          m -> {
-            if ("lc4j-default".equals(m.sourceSession())) {
-              captured.add(m.content());
-            }
-          });
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                if ("lc4j-default".equals(m.sourceSession())) {
+                  captured.add(m.content());
+                }
+              });
       for (String text :
           List.of(
               "We never run migrations on Sunday mornings.",

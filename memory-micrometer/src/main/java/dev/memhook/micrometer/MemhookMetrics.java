@@ -127,10 +127,10 @@ public final class MemhookMetrics implements MemoryListener, MeterBinder {
 
   /**
    * A binder for the meters that read {@code service} when a registry is scraped: its listener and
-   * capture counters, and {@link MemoryService#count(Scope)} for each of {@link #scopes()}, with
-   * this instance's common tags. Binding the returned binder to a registry again does nothing. Once
-   * the service is closed, its function counters keep their last value and its gauges read {@code
-   * NaN}. The meters hold the service weakly, as Micrometer's do.
+   * capture counters, and {@link dev.memhook.api.MemoryMaintenance#count(Scope)} for each of {@link
+   * #scopes()}, with this instance's common tags. Binding the returned binder to a registry again
+   * does nothing. Once the service is closed, its function counters keep their last value and its
+   * gauges read {@code NaN}. The meters hold the service weakly, as Micrometer's do.
    *
    * @param service the service this listener was given to
    */

@@ -32,28 +32,30 @@ final class ServiceMeters {
         service,
         "memhook.listener.failures",
         "Listener calls that threw (logged and otherwise ignored)",
-        s -> s.listenerStats().failed());
+        s -> s.trace().listenerStats().failed());
     counter(
         registry,
         common,
         service,
         "memhook.listener.dropped",
         "Listener events dropped because the listeners fell too far behind",
-        s -> s.listenerStats().dropped());
+        s -> s.trace().listenerStats().dropped());
     counter(
         registry,
         common,
         service,
         "memhook.capture.failures",
         "Accepted capture events the pipeline could not store (retried when the service reopens)",
-        s -> s.captureStats().failed());
-    Gauge.builder("memhook.capture.pending", service, s -> read(s, x -> x.captureStats().pending()))
+        s -> s.capture().stats().failed());
+    Gauge.builder(
+            "memhook.capture.pending", service, s -> read(s, x -> x.capture().stats().pending()))
         .description("Accepted capture events not yet processed")
         .baseUnit("events")
         .tags(common)
         .register(registry);
     for (Scope scope : scopes) {
-      Gauge.builder("memhook.store.memories", service, s -> read(s, x -> x.count(scope)))
+      Gauge.builder(
+              "memhook.store.memories", service, s -> read(s, x -> x.maintenance().count(scope)))
           .description("Latest memories in a scope the host named")
           .baseUnit("memories")
           .tags(common)

@@ -13,6 +13,7 @@ import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.api.trace.FetchRecord;
 import dev.memhook.api.trace.HookPhase;
 import dev.memhook.api.trace.InjectionReceipt;
+import dev.memhook.api.trace.MemoryTrace;
 import dev.memhook.api.trace.PhaseStatus;
 import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.core.HashingEmbedder;
@@ -89,7 +90,7 @@ class MemhookMetricsServiceTest {
       chat.sendUser("Lag alerts fired twice tonight. Who is paged for kafka consumer lag alerts?")
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
-      assertTrue(memory.flush(GENEROUS));
+      assertTrue(memory.capture().flush(GENEROUS));
       assertTrue(hook.injectedIds().contains(staging.id()), "the hook injected the staging memory");
 
       Counts expected = expected(memory);
@@ -127,7 +128,7 @@ class MemhookMetricsServiceTest {
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
       }
-      assertTrue(memory.flush(GENEROUS));
+      assertTrue(memory.capture().flush(GENEROUS));
       Counts grown = expected(memory);
       awaitCounts(registry, memory, grown);
       assertTrue(grown.attempts() > expected.attempts(), "the growth ran more attempts");
@@ -139,8 +140,8 @@ class MemhookMetricsServiceTest {
 
   /** The counts the service's own records imply; every receipt is still in recentReceipts. */
   private static Counts expected(MemoryService memory) {
-    List<InjectionReceipt> receipts = memory.recentReceipts();
-    assertTrue(receipts.size() < MemoryService.MAX_RECENT_RECEIPTS, "none evicted yet");
+    List<InjectionReceipt> receipts = memory.trace().recentReceipts();
+    assertTrue(receipts.size() < MemoryTrace.MAX_RECENT_RECEIPTS, "none evicted yet");
     List<InjectionReceipt> injected =
         receipts.stream().filter(r -> r.injection().status() == PhaseStatus.Status.OK).toList();
     Set<ReceiptCandidate.Decision> gate =
@@ -161,9 +162,9 @@ class MemhookMetricsServiceTest {
         // only the model's own call is a fetch; the hook's injected summary calls are not
         1.0,
         1.0,
-        memory.captureStats().processed(),
+        memory.capture().stats().processed(),
         1.0,
-        memory.count(Scope.DEFAULT));
+        memory.maintenance().count(Scope.DEFAULT));
   }
 
   /** What the meters read; found, forgotten and forgotten events are read, not derived. */
@@ -211,7 +212,7 @@ class MemhookMetricsServiceTest {
       Thread.sleep(10);
       seen = observed(registry);
     }
-    assertEquals(expected, seen, "listener stats: " + memory.listenerStats());
+    assertEquals(expected, seen, "listener stats: " + memory.trace().listenerStats());
   }
 
   private static double sum(MeterRegistry registry, String name) {

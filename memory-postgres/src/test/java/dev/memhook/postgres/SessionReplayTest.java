@@ -118,10 +118,10 @@ class SessionReplayTest {
     PostgresMemoryStore first = store();
     CrashBeforeAppend crashing = new CrashBeforeAppend(first.sessionStore());
     try (MemoryService memory = service(first, crashing)) {
-      memory.observe(prompt(0, TASK));
+      memory.capture().observe(prompt(0, TASK));
       flush(memory);
       crashing.armed = true;
-      memory.observe(prompt(1, PREFERENCE));
+      memory.capture().observe(prompt(1, PREFERENCE));
       assertTrue(crashing.crashed.await(1, TimeUnit.MINUTES), "capture never appended");
     }
     try (PostgresMemoryStore look = store()) {
@@ -131,14 +131,14 @@ class SessionReplayTest {
     PostgresMemoryStore second = store();
     try (MemoryService memory = service(second, second.sessionStore())) {
       flush(memory);
-      memory.consolidate("s1");
+      memory.capture().consolidate("s1");
       List<Memory> all = new ArrayList<>();
-      memory.export(all::add);
+      memory.maintenance().export(all::add);
       List<MemoryId> listed = second.sessionStore().observations("s1");
       assertEquals(
           List.of(TASK, PREFERENCE),
           listed.stream().map(id -> memory.get(id).orElseThrow().content()).toList());
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(2, s.observationCount());
       assertTrue(s.summary().contains("2 observations"), s.summary());
       Memory preference =
@@ -172,6 +172,6 @@ class SessionReplayTest {
   }
 
   private static void flush(MemoryService memory) {
-    assertTrue(memory.flush(Duration.ofMinutes(1)), memory.captureStats()::toString);
+    assertTrue(memory.capture().flush(Duration.ofMinutes(1)), memory.capture().stats()::toString);
   }
 }

@@ -67,25 +67,27 @@ class SharedSessionsTest {
 
   @Test
   void sessionCapturedThroughA_isListedThroughB_andBContinuesIt() {
-    assertEquals(List.of(), b.sessions(), "B opens before A captures anything");
-    a.observe(prompt("s1", 0, "the build uses gradle").project("shop").cwd("/w/shop").build());
-    a.observe(tool("s1", 1).project("shop").cwd("/w/shop").build());
+    assertEquals(List.of(), b.capture().sessions(), "B opens before A captures anything");
+    a.capture()
+        .observe(prompt("s1", 0, "the build uses gradle").project("shop").cwd("/w/shop").build());
+    a.capture().observe(tool("s1", 1).project("shop").cwd("/w/shop").build());
     flush(a);
 
-    Session listed = b.sessions().get(0);
+    Session listed = b.capture().sessions().get(0);
     assertEquals("s1", listed.id());
     assertEquals(2, listed.observationCount());
     assertEquals("the build uses gradle", listed.firstPrompt());
 
     // no project or cwd: only the database tells B that the session exists
     assertEquals(
-        ObserveResult.ACCEPTED, b.observe(prompt("s1", 2, "and the tests use junit").build()));
+        ObserveResult.ACCEPTED,
+        b.capture().observe(prompt("s1", 2, "and the tests use junit").build()));
     flush(b);
-    Session continued = b.session("s1").orElseThrow();
+    Session continued = b.capture().session("s1").orElseThrow();
     assertEquals(3, continued.observationCount());
     assertEquals(T0, continued.startedAt());
     assertEquals(T0.plusSeconds(2), continued.lastEventAt());
-    assertEquals(continued, a.session("s1").orElseThrow(), "A reads what B wrote");
+    assertEquals(continued, a.capture().session("s1").orElseThrow(), "A reads what B wrote");
 
     Memory third = observation(b, "and the tests use junit");
     assertTrue(
@@ -95,12 +97,13 @@ class SharedSessionsTest {
     assertEquals(third.id(), ids.get(2));
 
     // and back to A, which held the session before B continued it
-    a.observe(
-        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
-            .timestamp(T0.plusSeconds(3))
-            .build());
+    a.capture()
+        .observe(
+            LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
+                .timestamp(T0.plusSeconds(3))
+                .build());
     flush(a);
-    Session ended = b.session("s1").orElseThrow();
+    Session ended = b.capture().session("s1").orElseThrow();
     assertEquals(SessionStatus.COMPLETED, ended.status());
     // the session end is kept in the session, stored as no observation
     assertEquals(3, ended.observationCount(), "A counted on from B's record");
@@ -109,14 +112,15 @@ class SharedSessionsTest {
   @Test
   void aConsolidatedMemoryForgottenThroughA_takesItsSourceAlong_andBFindsNeither() {
     String preference = "I prefer tabs over spaces in every Java file of this repo.";
-    a.observe(prompt("s1", 0, preference).project("shop").cwd("/w/shop").build());
-    a.observe(
-        LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
-            .timestamp(T0.plusSeconds(1))
-            .build());
+    a.capture().observe(prompt("s1", 0, preference).project("shop").cwd("/w/shop").build());
+    a.capture()
+        .observe(
+            LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
+                .timestamp(T0.plusSeconds(1))
+                .build());
     flush(a);
     List<Memory> all = new ArrayList<>();
-    b.export(all::add);
+    b.maintenance().export(all::add);
     Memory source =
         all.stream()
             .filter(m -> m.type() == MemoryType.OBSERVATION && m.content().equals(preference))
@@ -125,7 +129,10 @@ class SharedSessionsTest {
     List<Memory> made = all.stream().filter(m -> m.type() == MemoryType.PREFERENCE).toList();
     assertEquals(1, made.size(), all.toString());
     Memory memory = made.get(0);
-    assertEquals(List.of(source.id()), b.sources(memory.id()), "B reads the link A's capture made");
+    assertEquals(
+        List.of(source.id()),
+        b.maintenance().sources(memory.id()),
+        "B reads the link A's capture made");
 
     List<ForgetRecord> records = a.forget(memory.id(), "alice", "wrong", ForgetMode.WITH_SOURCES);
 
@@ -137,7 +144,7 @@ class SharedSessionsTest {
         List.of(),
         b.recall(RecallQuery.of(Scope.DEFAULT, "tabs over spaces in every Java file")).memories(),
         "B recalls neither");
-    List<ForgetRecord> audit = b.forgotten(Scope.DEFAULT);
+    List<ForgetRecord> audit = b.maintenance().forgotten(Scope.DEFAULT);
     assertEquals(Set.copyOf(removed), Set.copyOf(audit.stream().map(ForgetRecord::id).toList()));
     audit.forEach(r -> assertEquals(removed, r.removed(), "the audit of " + r.id()));
   }
@@ -179,18 +186,18 @@ class SharedSessionsTest {
   void hostileEventText_reachesTheOtherInstance_asTheFirstOneHoldsIt() {
     String project = "shop\u0000\uD83D\uDE00\uD800";
     String prompt = "p\u0000 " + "y".repeat(1024 * 1024);
-    a.observe(prompt("s\u0000x", 0, prompt).project(project).cwd("/w").build());
-    a.observe(prompt("s2", 0, prompt).project(project).cwd("/w").build());
+    a.capture().observe(prompt("s\u0000x", 0, prompt).project(project).cwd("/w").build());
+    a.capture().observe(prompt("s2", 0, prompt).project(project).cwd("/w").build());
     flush(a);
-    assertTrue(a.captureStats().sessionStoreFailures() >= 1, "s\\u0000x was refused");
-    assertTrue(a.session("s\u0000x").isPresent(), "and is kept in A's memory");
+    assertTrue(a.capture().stats().sessionStoreFailures() >= 1, "s\\u0000x was refused");
+    assertTrue(a.capture().session("s\u0000x").isPresent(), "and is kept in A's memory");
 
-    Session held = a.session("s2").orElseThrow();
-    Session seen = b.session("s2").orElseThrow();
+    Session held = a.capture().session("s2").orElseThrow();
+    Session seen = b.capture().session("s2").orElseThrow();
     assertEquals(held, seen);
     assertEquals(500, seen.firstPrompt().length(), "cut to the record's limit");
     assertTrue(seen.project().startsWith("shop"), seen.project());
-    assertEquals(List.of("s2"), b.sessions().stream().map(Session::id).toList());
+    assertEquals(List.of("s2"), b.capture().sessions().stream().map(Session::id).toList());
   }
 
   @Test
@@ -236,12 +243,12 @@ class SharedSessionsTest {
   }
 
   private static void flush(MemoryService memory) {
-    assertTrue(memory.flush(Duration.ofMinutes(1)), memory.captureStats()::toString);
+    assertTrue(memory.capture().flush(Duration.ofMinutes(1)), memory.capture().stats()::toString);
   }
 
   private static Memory observation(MemoryService memory, String content) {
     List<Memory> all = new ArrayList<>();
-    memory.export(all::add);
+    memory.maintenance().export(all::add);
     return all.stream().filter(m -> m.content().equals(content)).findFirst().orElseThrow();
   }
 }

@@ -175,14 +175,16 @@ class MemhookAdvisorTest {
     ask(client(), "c1", QUESTION);
     advisor.endConversation("c1");
 
-    assertTrue(memory.flush(GENEROUS), "capture caught up");
+    assertTrue(memory.capture().flush(GENEROUS), "capture caught up");
     List<Memory> captured = new ArrayList<>();
-    memory.export(
-        m -> {
-          if ("spring-ai-c1".equals(m.sourceSession())) {
-            captured.add(m);
-          }
-        });
+    memory
+        .maintenance()
+        .export(
+            m -> {
+              if ("spring-ai-c1".equals(m.sourceSession())) {
+                captured.add(m);
+              }
+            });
     List<String> contents = captured.stream().map(Memory::content).toList();
     assertEquals(1, contents.stream().filter(QUESTION::equals).count(), contents.toString());
     assertEquals(

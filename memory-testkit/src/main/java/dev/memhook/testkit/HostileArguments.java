@@ -78,7 +78,7 @@ public final class HostileArguments {
   /** Every memory {@code memory} holds, by id: compare before and after to see nothing changed. */
   public static Map<String, Memory> stored(MemoryService memory) {
     Map<String, Memory> out = new HashMap<>();
-    memory.export(m -> out.put(m.id().value(), m));
+    memory.maintenance().export(m -> out.put(m.id().value(), m));
     return out;
   }
 

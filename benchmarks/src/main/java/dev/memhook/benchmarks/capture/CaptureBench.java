@@ -1,6 +1,5 @@
 package dev.memhook.benchmarks.capture;
 
-import dev.memhook.api.MemoryService;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.benchmarks.BenchEmbedders;
@@ -12,9 +11,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What capture costs: the latency of {@link MemoryService#observe} at the caller, and how many
- * observations per second become searchable, on events a coding agent's hook script would post
- * ({@link AgentEvents}, seeded).
+ * What capture costs: the latency of {@link dev.memhook.api.capture.MemoryCapture#observe} at the
+ * caller, and how many observations per second become searchable, on events a coding agent's hook
+ * script would post ({@link AgentEvents}, seeded).
  *
  * <p>This class reads the command line, prints the header and runs the phases: {@link LatencyPhase}
  * ({@code latency}: one call's percentiles from 1 and more threads, {@code observeJson}, a

@@ -17,9 +17,9 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@link CaptureBench}'s phase {@code latency}: what one {@link MemoryService#observe} costs the
- * caller, printed as a table of percentiles in microseconds and checked against the 50 µs p99
- * target.
+ * {@link CaptureBench}'s phase {@code latency}: what one {@link
+ * dev.memhook.api.capture.MemoryCapture#observe} costs the caller, printed as a table of
+ * percentiles in microseconds and checked against the 50 µs p99 target.
  *
  * <p>For each run a new service on a temporary directory ({@code Memhook.builder().directory(...)})
  * with a queue large enough that nothing is shed (checked: the run fails if {@code
@@ -149,16 +149,18 @@ final class LatencyPhase {
       for (int i = 0; i < warm.size(); i++) {
         CaptureBench.expectResult(
             ObserveResult.ACCEPTED,
-            warmJson != null ? service.observeJson(warmJson.get(i)) : service.observe(warm.get(i)),
+            warmJson != null
+                ? service.capture().observeJson(warmJson.get(i))
+                : service.capture().observe(warm.get(i)),
             "warm-up event " + i);
       }
-      if (!service.flush(CaptureBench.FLUSH_WAIT)) {
+      if (!service.capture().flush(CaptureBench.FLUSH_WAIT)) {
         throw new IllegalStateException(
             run + ": the warm-up was not processed in " + CaptureBench.FLUSH_WAIT);
       }
       List<Row> rows = new ArrayList<>();
       rows.add(timeCalls(run, service, timed, timedJson, threads, ObserveResult.ACCEPTED));
-      CaptureStats stats = service.captureStats();
+      CaptureStats stats = service.capture().stats();
       if (stats.shed() != 0 || stats.accepted() != warm.size() + n) {
         throw new IllegalStateException(
             run + ": expected " + (warm.size() + n) + " accepted and none shed, got " + stats);
@@ -203,9 +205,9 @@ final class LatencyPhase {
                     ObserveResult r;
                     long t0 = System.nanoTime();
                     if (timedJson != null) {
-                      r = service.observeJson(timedJson.get(i));
+                      r = service.capture().observeJson(timedJson.get(i));
                     } else {
-                      r = service.observe(timed.get(i));
+                      r = service.capture().observe(timed.get(i));
                     }
                     nanos[i] = System.nanoTime() - t0;
                     CaptureBench.expectResult(expected, r, "event " + i);
@@ -241,7 +243,7 @@ final class LatencyPhase {
       }
     }
     Arrays.sort(nanos);
-    return new Row(run, n, threads, nanos, service.captureStats().shed(), gcCount, gcMs);
+    return new Row(run, n, threads, nanos, service.capture().stats().shed(), gcCount, gcMs);
   }
 
   private static Row print(PrintStream out, Row row) {

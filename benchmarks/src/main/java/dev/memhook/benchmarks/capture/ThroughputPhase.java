@@ -159,10 +159,10 @@ final class ThroughputPhase {
       long t0 = System.nanoTime();
       for (int i = 0; i < n; i++) {
         CaptureBench.expectResult(
-            ObserveResult.ACCEPTED, service.observe(events.get(i)), "event " + i);
+            ObserveResult.ACCEPTED, service.capture().observe(events.get(i)), "event " + i);
       }
       long t1 = System.nanoTime();
-      boolean flushed = service.flush(CaptureBench.FLUSH_WAIT);
+      boolean flushed = service.capture().flush(CaptureBench.FLUSH_WAIT);
       long t2 = System.nanoTime();
       long cpu = mx.getThreadCpuTime(workerId) - cpu0;
       long embedNanos = embedder.nanos();
@@ -172,7 +172,7 @@ final class ThroughputPhase {
       long writeNanos = store.writeNanos();
       long writeCalls = store.writeCalls();
       long readNanos = store.readNanos();
-      CaptureStats stats = service.captureStats();
+      CaptureStats stats = service.capture().stats();
       if (!flushed
           // each event ends once: stored as an observation, or kept only in its session as noise
           || stats.processed() + stats.notAdmitted() != n

@@ -32,8 +32,9 @@ import java.util.Optional;
 
 /**
  * Stores an evaluation set's conversations the way capture would see them: each memory becomes a
- * {@link LifecycleEventType#PROMPT_SUBMIT} event handed to {@link MemoryService#observe}, so the
- * stored memories are the observations the capture pipeline makes, not drafts the harness writes.
+ * {@link LifecycleEventType#PROMPT_SUBMIT} event handed to {@link
+ * dev.memhook.api.capture.MemoryCapture#observe}, so the stored memories are the observations the
+ * capture pipeline makes, not drafts the harness writes.
  *
  * <p>Each event: session id {@code <conv>/<session>} (one capture session per conversation and
  * session), project = the conversation id, cwd {@code "locomo"}, timestamp = the memory's time
@@ -48,10 +49,10 @@ import java.util.Optional;
  * scope {@code eval} with a scope per project (the conversation), which is the scope {@link
  * EvalIngest#scopes} gives every conversation id that needs no sanitizing; a full queue makes the
  * caller store the event (nothing is shed); sessions are consolidated on demand only, so no
- * consolidated memory joins the observations while queries run. After {@link MemoryService#flush},
- * the observations are read back with {@link MemoryService#export} and matched to eval ids by
- * source session and content, with the context breaking ties between equal contents of one session.
- * Stateless.
+ * consolidated memory joins the observations while queries run. After {@link
+ * dev.memhook.api.capture.MemoryCapture#flush}, the observations are read back with {@link
+ * dev.memhook.api.MemoryMaintenance#export} and matched to eval ids by source session and content,
+ * with the context breaking ties between equal contents of one session. Stateless.
  */
 final class EvalCapture {
 
@@ -132,7 +133,7 @@ final class EvalCapture {
                                 ? m.speaker()
                                 : null))
                 .build();
-        if (service.observe(event) != ObserveResult.ACCEPTED) {
+        if (service.capture().observe(event) != ObserveResult.ACCEPTED) {
           notAccepted++;
           continue;
         }
@@ -140,18 +141,20 @@ final class EvalCapture {
         String previous = turns.isEmpty() ? null : turns.get(turns.size() - 1).content();
         turns.add(new Turn(m.conv(), m.id(), content, previous));
       }
-      if (!service.flush(FLUSH_TIMEOUT)) {
+      if (!service.capture().flush(FLUSH_TIMEOUT)) {
         throw new IllegalStateException(
             "capture did not store the observed events within " + FLUSH_TIMEOUT);
       }
-      stats = service.captureStats();
-      service.export(
-          memory -> {
-            if (memory.type() == MemoryType.OBSERVATION
-                && bySession.containsKey(memory.sourceSession())) {
-              observations.add(memory);
-            }
-          });
+      stats = service.capture().stats();
+      service
+          .maintenance()
+          .export(
+              memory -> {
+                if (memory.type() == MemoryType.OBSERVATION
+                    && bySession.containsKey(memory.sourceSession())) {
+                  observations.add(memory);
+                }
+              });
     }
     Map<MemoryId, String> evalIds = match(bySession, observations, scopes);
     int unmatched = bySession.values().stream().mapToInt(List::size).sum() - evalIds.size();

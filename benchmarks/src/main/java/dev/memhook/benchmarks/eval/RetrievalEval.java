@@ -170,7 +170,10 @@ public final class RetrievalEval {
   public enum Ingest {
     /** One {@link MemoryService#remember} per memory, every field set by the harness. */
     REMEMBER,
-    /** One {@code PROMPT_SUBMIT} event per memory through {@link MemoryService#observe}. */
+    /**
+     * One {@code PROMPT_SUBMIT} event per memory through {@link
+     * dev.memhook.api.capture.MemoryCapture#observe}.
+     */
     CAPTURE
   }
 

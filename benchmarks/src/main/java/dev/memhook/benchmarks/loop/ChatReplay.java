@@ -91,7 +91,7 @@ final class ChatReplay {
         await(chat.sendUser(turn.prompt()).toCompletableFuture(), "session " + session.id());
       }
       hook.close(); // detached before the flush, so everything it captured is stored
-      if (!memory.flush(LoopServices.FLUSH_TIMEOUT)) {
+      if (!memory.capture().flush(LoopServices.FLUSH_TIMEOUT)) {
         throw new IllegalStateException(
             "capture did not store session "
                 + session.id()

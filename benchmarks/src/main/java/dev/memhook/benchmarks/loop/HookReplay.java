@@ -16,13 +16,13 @@ import java.util.Objects;
 /**
  * Replays a session as a coding agent's hooks post it: Claude Code hook payloads, completed as
  * {@code memhook hook} completes them ({@code project}, {@code timestamp}, {@code eventId}, a
- * {@code Stop}'s text as {@code data.message}), each handed to {@link MemoryService#observeJson} in
- * one new service lifetime: {@code SessionStart}; per event {@code UserPromptSubmit} (a prompt),
- * {@code PreToolUse} and {@code PostToolUse} (a tool), {@code Stop} with the text as {@code
- * last_assistant_message} (an assistant answer); {@code SessionEnd}; then capture is flushed, the
- * store's census taken and the service closed. A {@code Bash} tool's string output is posted in
- * Claude Code's shape, {@code {"stdout":…,"stderr":"","interrupted":false,"isImage":false}}; any
- * other output as given.
+ * {@code Stop}'s text as {@code data.message}), each handed to {@link
+ * dev.memhook.api.capture.MemoryCapture#observeJson} in one new service lifetime: {@code
+ * SessionStart}; per event {@code UserPromptSubmit} (a prompt), {@code PreToolUse} and {@code
+ * PostToolUse} (a tool), {@code Stop} with the text as {@code last_assistant_message} (an assistant
+ * answer); {@code SessionEnd}; then capture is flushed, the store's census taken and the service
+ * closed. A {@code Bash} tool's string output is posted in Claude Code's shape, {@code
+ * {"stdout":…,"stderr":"","interrupted":false,"isImage":false}}; any other output as given.
  *
  * <p>Event times are the lifetime's clock, one second apart. Stateless.
  */
@@ -61,14 +61,14 @@ final class HookReplay {
     try (MemoryService memory = services.open(dir, clock)) {
       for (ObjectNode p : payloads) {
         try {
-          if (memory.observeJson(p.toString()) == ObserveResult.ACCEPTED) {
+          if (memory.capture().observeJson(p.toString()) == ObserveResult.ACCEPTED) {
             accepted++;
           }
         } catch (IllegalArgumentException e) {
           rejected.add(p.path("hook_event_name").asText() + ": " + e.getMessage());
         }
       }
-      if (!memory.flush(LoopServices.FLUSH_TIMEOUT)) {
+      if (!memory.capture().flush(LoopServices.FLUSH_TIMEOUT)) {
         throw new IllegalStateException(
             "capture did not store session "
                 + session.id()

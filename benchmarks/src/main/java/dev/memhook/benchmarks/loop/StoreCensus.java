@@ -46,12 +46,14 @@ record StoreCensus(List<Stored> memories) {
   /** The latest memories of {@code memory}'s store. */
   static StoreCensus of(MemoryService memory) {
     List<Stored> out = new ArrayList<>();
-    memory.export(
-        m -> {
-          if (m.latest()) {
-            out.add(stored(m));
-          }
-        });
+    memory
+        .maintenance()
+        .export(
+            m -> {
+              if (m.latest()) {
+                out.add(stored(m));
+              }
+            });
     return new StoreCensus(out);
   }
 

@@ -144,7 +144,7 @@ final class WriteThroughput {
     do {
       count = 0;
       for (Scope s : scopes) {
-        count += service.count(s);
+        count += service.maintenance().count(s);
       }
       if (count == expected) {
         return;

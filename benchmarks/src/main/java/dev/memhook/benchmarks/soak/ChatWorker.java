@@ -252,7 +252,8 @@ final class ChatWorker implements Runnable {
     }
     Set<MemoryId> tracked = hook.injectedIds();
     Set<MemoryId> reported = caughtUp(listener, unique);
-    boolean listenerBehind = !unique.equals(reported) && service.listenerStats().dropped() > 0;
+    boolean listenerBehind =
+        !unique.equals(reported) && service.trace().listenerStats().dropped() > 0;
     if (listenerBehind) {
       // documented: listeners that fall too far behind lose events, counted as dropped
       stats.outcomes.add("listener/dropped events");

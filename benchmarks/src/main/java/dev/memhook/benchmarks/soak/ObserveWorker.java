@@ -84,7 +84,7 @@ final class ObserveWorker implements Runnable {
     long t0 = System.nanoTime();
     ObserveResult result;
     try {
-      result = service.observeJson(json);
+      result = service.capture().observeJson(json);
     } catch (RuntimeException e) {
       findings.violation("observe threw", "observer " + number + ": " + e);
       return;
@@ -114,10 +114,10 @@ final class ObserveWorker implements Runnable {
     if (workers.isEmpty()) {
       return;
     }
-    if (!service.flush(within)) {
+    if (!service.capture().flush(within)) {
       findings.violation("capture flush", "flush did not drain the pipeline in " + within);
     }
-    CaptureStats s = service.captureStats();
+    CaptureStats s = service.capture().stats();
     if (s.accepted() + s.duplicates() + s.shed() + s.rejected() != sent) {
       findings.violation("capture accounting", "sent " + sent + " events, stats say " + s);
     }

@@ -1,7 +1,6 @@
 package dev.memhook.api.capture;
 
 import dev.memhook.api.MemoryDraft;
-import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,8 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How the service captures lifecycle events ({@link MemoryService#observe}) and the conversations
- * it is hooked into.
+ * How the service captures lifecycle events ({@link dev.memhook.api.capture.MemoryCapture#observe})
+ * and the conversations it is hooked into.
  *
  * <p>Immutable and thread-safe; use {@link #builder()} or {@link #defaults()}. {@code compressor},
  * {@code consolidator} and {@code journalDirectory} may be null (the local defaults, and the

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One lifecycle event for {@code MemoryService.observe}: what happened, in which session of which
+ * One lifecycle event for {@code MemoryCapture.observe}: what happened, in which session of which
  * project, and when.
  *
  * <p>The record only holds values; {@code observe} validates them (required fields, each field's

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The lifecycle events {@code MemoryService.observe} accepts, named as a coding agent's hook script
+ * The lifecycle events {@code MemoryCapture.observe} accepts, named as a coding agent's hook script
  * posts them.
  *
  * <p>{@link #fromWire(String)} reads the name case-insensitively, ignoring {@code _} and {@code -},

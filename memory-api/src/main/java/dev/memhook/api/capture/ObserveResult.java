@@ -1,6 +1,6 @@
 package dev.memhook.api.capture;
 
-/** What {@code MemoryService.observe} did with an event. */
+/** What {@code MemoryCapture.observe} did with an event. */
 public enum ObserveResult {
   /** Accepted: it will be processed, and it survives a crash of the JVM from now on. */
   ACCEPTED,

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <ul>
  *   <li><b>Threads</b>: thread-safe; any method may be called from any thread before {@link
  *       #close()}. Capture's worker writes (one thread at a time per service), and {@code
- *       MemoryService.session} and {@code sessions} read on the host's threads.
+ *       MemoryCapture.session} and {@code sessions} read on the host's threads.
  *   <li><b>Records</b>: {@link #save} replaces a session's record as one write: a later {@link
  *       #load} or {@link #loadAll} returns the old record or the new one, never a mix, also after a
  *       crash. What a record says is the caller's business; a store returns the string it was

@@ -17,11 +17,11 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * {@code MemoryService.rememberAll}: every draft through {@link MemoryIntake} first (so a rejected
- * draft stores nothing), then per batch of {@link #BATCH} one {@link Embedder#embedDocuments} call
- * and one {@link MemoryStore#putAll} (one store write: a durable store commits once per batch),
- * then a progress report. Stateless and thread-safe; concurrent imports and remembers interleave by
- * batch.
+ * {@code MemoryMaintenance.rememberAll}: every draft through {@link MemoryIntake} first (so a
+ * rejected draft stores nothing), then per batch of {@link #BATCH} one {@link
+ * Embedder#embedDocuments} call and one {@link MemoryStore#putAll} (one store write: a durable
+ * store commits once per batch), then a progress report. Stateless and thread-safe; concurrent
+ * imports and remembers interleave by batch.
  */
 final class BatchImport {
 

@@ -1,16 +1,13 @@
 package dev.memhook.core.internal;
 
-import static com.google.common.base.Preconditions.checkState;
-
-import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetMode;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
-import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryMaintenance;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
@@ -18,18 +15,14 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.CaptureOptions;
-import dev.memhook.api.capture.CaptureStats;
-import dev.memhook.api.capture.LifecycleEvent;
-import dev.memhook.api.capture.ObserveResult;
-import dev.memhook.api.capture.Session;
+import dev.memhook.api.capture.MemoryCapture;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.SessionStore;
 import dev.memhook.api.trace.CaptureEvent;
-import dev.memhook.api.trace.InjectionReceipt;
-import dev.memhook.api.trace.ListenerStats;
 import dev.memhook.api.trace.MemoryListener;
+import dev.memhook.api.trace.MemoryTrace;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.capture.OpenCapture;
@@ -45,7 +38,6 @@ import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.core.internal.store.ServiceStorage;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -55,7 +47,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.function.Consumer;
 
 /**
  * The {@link MemoryService} that {@code Memhook.builder()} builds: it wires the data path in order,
@@ -90,12 +81,15 @@ public final class LocalMemoryService implements MemoryService {
   private final ListenerDispatch dispatch;
 
   /** The most recent receipts of every hook. */
-  private final ReceiptBook receipts = new ReceiptBook(MAX_RECENT_RECEIPTS);
+  private final ReceiptBook receipts = new ReceiptBook(MemoryTrace.MAX_RECENT_RECEIPTS);
 
   /** Null when the service cannot write (read-only). */
   private final CapturePipeline capture;
 
-  private volatile boolean closed;
+  private final Liveness liveness = new Liveness();
+  private final ServiceCapture captureView;
+  private final ServiceMaintenance maintenance;
+  private final ServiceTrace trace;
 
   /**
    * Wires the service over {@code store}.
@@ -166,6 +160,9 @@ public final class LocalMemoryService implements MemoryService {
       storage.abandon();
       throw e;
     }
+    this.captureView = new ServiceCapture(liveness, capture);
+    this.maintenance = new ServiceMaintenance(liveness, this.store, writes, imports, restores);
+    this.trace = new ServiceTrace(receipts, dispatch);
   }
 
   @Override
@@ -173,24 +170,6 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(draft, "draft");
     checkOpen();
     return writes.remember(draft);
-  }
-
-  @Override
-  public List<Memory> rememberAll(List<MemoryDraft> drafts, Consumer<ImportProgress> progress) {
-    Objects.requireNonNull(drafts, "drafts");
-    Objects.requireNonNull(progress, "progress");
-    checkOpen();
-    return imports.rememberAll(drafts, progress);
-  }
-
-  @Override
-  public int restore(
-      List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress) {
-    Objects.requireNonNull(memories, "memories");
-    Objects.requireNonNull(forgotten, "forgotten");
-    Objects.requireNonNull(progress, "progress");
-    checkOpen();
-    return restores.restore(memories, forgotten, progress);
   }
 
   @Override
@@ -263,111 +242,18 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   @Override
-  public List<MemoryId> sources(MemoryId id) {
-    Objects.requireNonNull(id, "id");
-    checkOpen();
-    return writes.sources(id);
+  public MemoryCapture capture() {
+    return captureView;
   }
 
   @Override
-  public List<InjectionReceipt> recentReceipts() {
-    return receipts.snapshot();
+  public MemoryMaintenance maintenance() {
+    return maintenance;
   }
 
   @Override
-  public ListenerStats listenerStats() {
-    return dispatch.stats();
-  }
-
-  @Override
-  public long count(Scope scope) {
-    Objects.requireNonNull(scope, "scope");
-    checkOpen();
-    return store.count(scope);
-  }
-
-  @Override
-  public long unreadableRecords() {
-    checkOpen();
-    return store.unreadableRecords();
-  }
-
-  @Override
-  public void compact() {
-    checkOpen();
-    store.compact();
-  }
-
-  @Override
-  public List<ForgetRecord> forgotten(Scope scope) {
-    Objects.requireNonNull(scope, "scope");
-    checkOpen();
-    return store.forgotten(scope);
-  }
-
-  @Override
-  public ExportResult export(Consumer<? super Memory> sink) {
-    Objects.requireNonNull(sink, "sink");
-    checkOpen();
-    return store.export(sink);
-  }
-
-  @Override
-  public long exportForgotten(Consumer<? super ForgetRecord> sink) {
-    Objects.requireNonNull(sink, "sink");
-    checkOpen();
-    return store.exportForgotten(sink);
-  }
-
-  @Override
-  public ObserveResult observe(LifecycleEvent event) {
-    Objects.requireNonNull(event, "event");
-    return capture().observe(event);
-  }
-
-  @Override
-  public ObserveResult observeJson(String json) {
-    Objects.requireNonNull(json, "json");
-    return capture().observeJson(json);
-  }
-
-  @Override
-  public boolean flush(Duration timeout) {
-    Objects.requireNonNull(timeout, "timeout");
-    checkOpen();
-    // a service that captures nothing has nothing to wait for
-    return capture == null || capture.flush(timeout);
-  }
-
-  @Override
-  public CaptureStats captureStats() {
-    checkOpen();
-    return capture == null ? CaptureStats.NONE : capture.stats();
-  }
-
-  @Override
-  public Optional<Session> session(String sessionId) {
-    Objects.requireNonNull(sessionId, "sessionId");
-    checkOpen();
-    return capture == null ? Optional.empty() : capture.session(sessionId);
-  }
-
-  @Override
-  public List<Session> sessions() {
-    checkOpen();
-    return capture == null ? List.of() : capture.sessions();
-  }
-
-  @Override
-  public int consolidate(String sessionId) {
-    Objects.requireNonNull(sessionId, "sessionId");
-    return capture().consolidate(sessionId);
-  }
-
-  private CapturePipeline capture() {
-    checkOpen();
-    checkState(capture != null, "this memory service is read-only: it captures nothing");
-    return capture;
+  public MemoryTrace trace() {
+    return trace;
   }
 
   @Override
@@ -416,10 +302,9 @@ public final class LocalMemoryService implements MemoryService {
 
   @Override
   public void close() {
-    if (closed) {
+    if (!liveness.close()) {
       return;
     }
-    closed = true;
     List<AsyncMemoryHook> live;
     synchronized (hooks) {
       live = new ArrayList<>(hooks.values());
@@ -428,7 +313,7 @@ public final class LocalMemoryService implements MemoryService {
   }
 
   private void checkOpen() {
-    checkState(!closed, "memory service is closed");
+    liveness.check();
   }
 
   @Override

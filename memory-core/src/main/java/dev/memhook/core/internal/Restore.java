@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * {@code MemoryService.restore}: every memory through {@link MemoryIntake#restored} first (so a
+ * {@code MemoryMaintenance.restore}: every memory through {@link MemoryIntake#restored} first (so a
  * rejected one stores nothing), then per batch of {@link BatchImport#BATCH} one {@link
  * Embedder#embedDocuments} call and one {@link MemoryStore#putAll}, as {@link BatchImport} does.
  *

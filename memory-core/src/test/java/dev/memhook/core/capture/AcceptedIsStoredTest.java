@@ -29,10 +29,11 @@ class AcceptedIsStoredTest {
     try (MemoryService memory =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
       assertEquals(
-          ObserveResult.ACCEPTED, memory.observe(postTool("s1", 0, "Bash", input, output)));
+          ObserveResult.ACCEPTED,
+          memory.capture().observe(postTool("s1", 0, "Bash", input, output)));
       flush(memory);
 
-      assertEquals(0, memory.captureStats().failed(), "the pipeline stored it");
+      assertEquals(0, memory.capture().stats().failed(), "the pipeline stored it");
       List<Memory> stored = observations(memory);
       assertEquals(1, stored.size());
       Memory m = stored.get(0);
@@ -49,10 +50,10 @@ class AcceptedIsStoredTest {
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
       assertEquals(
           ObserveResult.ACCEPTED,
-          memory.observe(prompt("s1", 0, "<private>my salary is 120k</private>")));
+          memory.capture().observe(prompt("s1", 0, "<private>my salary is 120k</private>")));
       flush(memory);
 
-      assertEquals(0, memory.captureStats().failed(), "the pipeline stored it");
+      assertEquals(0, memory.capture().stats().failed(), "the pipeline stored it");
       List<Memory> stored = observations(memory);
       assertEquals(1, stored.size());
       assertEquals("PromptSubmit\nprompt: [private]", stored.get(0).content());

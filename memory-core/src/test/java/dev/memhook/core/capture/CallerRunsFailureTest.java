@@ -66,25 +66,27 @@ class CallerRunsFailureTest {
     StalledStore store = new StalledStore(index(), failure);
     ExecutorService caller = Executors.newSingleThreadExecutor();
     try (MemoryService memory = service(store)) {
-      assertEquals(ObserveResult.ACCEPTED, memory.observe(prompt("s1", 0, PREFERENCE)));
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observe(prompt("s1", 0, PREFERENCE)));
       assertTrue(store.entered.await(30, TimeUnit.SECONDS), "the worker stores the first event");
       // takes the queue's one place while the worker is stalled
       assertEquals(
           ObserveResult.ACCEPTED,
-          memory.observe(postTool("s1", 1, "Bash", "mvn -q test", "Tests run: 4, Failures: 0")));
+          memory
+              .capture()
+              .observe(postTool("s1", 1, "Bash", "mvn -q test", "Tests run: 4, Failures: 0")));
       AtomicReference<Thread> callerThread = new AtomicReference<>();
       Future<ObserveResult> third =
           caller.submit(
               () -> {
                 callerThread.set(Thread.currentThread());
-                return memory.observe(sessionEnd("s1", 2));
+                return memory.capture().observe(sessionEnd("s1", 2));
               });
       awaitBlocked(callerThread);
       store.release.countDown();
 
       assertEquals(ObserveResult.ACCEPTED, third.get(30, TimeUnit.SECONDS), failure.name());
       flush(memory);
-      CaptureStats stats = memory.captureStats();
+      CaptureStats stats = memory.capture().stats();
       assertEquals(3, stats.accepted(), stats.toString());
       assertEquals(0, stats.shed(), stats.toString());
       assertEquals(0, stats.pending(), stats.toString());
@@ -97,7 +99,8 @@ class CallerRunsFailureTest {
         assertEquals(1, stats.notAdmitted(), "the session end: " + stats);
         assertEquals(0, stats.failed(), stats.toString());
         assertEquals(2, observations(memory).size());
-        assertEquals(SessionStatus.COMPLETED, memory.session("s1").orElseThrow().status());
+        assertEquals(
+            SessionStatus.COMPLETED, memory.capture().session("s1").orElseThrow().status());
       }
     } finally {
       caller.shutdownNow();
@@ -106,11 +109,11 @@ class CallerRunsFailureTest {
     try (MemoryService memory = service(index())) {
       flush(memory);
       long replayed = failure == Failure.STORE_WRITE_THROWS_AN_ERROR ? 2 : 0;
-      assertEquals(replayed, memory.captureStats().replayed());
-      assertEquals(replayed / 2, memory.captureStats().processed(), "the tool run");
-      assertEquals(replayed / 2, memory.captureStats().notAdmitted(), "the session end");
+      assertEquals(replayed, memory.capture().stats().replayed());
+      assertEquals(replayed / 2, memory.capture().stats().processed(), "the tool run");
+      assertEquals(replayed / 2, memory.capture().stats().notAdmitted(), "the session end");
       assertEquals(2, observations(memory).size(), "every admitted event is stored once");
-      assertEquals(SessionStatus.COMPLETED, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.COMPLETED, memory.capture().session("s1").orElseThrow().status());
       if (failure == Failure.STORE_WRITE_THROWS_AN_ERROR) {
         assertEquals(
             1,

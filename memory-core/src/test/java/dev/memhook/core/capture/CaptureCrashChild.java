@@ -24,9 +24,11 @@ public final class CaptureCrashChild {
     System.out.flush();
     for (int n = first; ; n++) {
       ObserveResult r =
-          memory.observe(
-              CaptureFixtures.postTool(
-                  "crash", n, "Bash", "echo " + CaptureCrashTest.token(n), "ok " + n));
+          memory
+              .capture()
+              .observe(
+                  CaptureFixtures.postTool(
+                      "crash", n, "Bash", "echo " + CaptureCrashTest.token(n), "ok " + n));
       if (r == ObserveResult.ACCEPTED) {
         System.out.println("A " + n);
         System.out.flush();

@@ -56,15 +56,15 @@ final class CaptureFixtures {
 
   /** Flushes capture, failing the test if it does not drain in a minute. */
   static void flush(MemoryService memory) {
-    if (!memory.flush(Duration.ofMinutes(1))) {
-      throw new AssertionError("capture did not drain in a minute: " + memory.captureStats());
+    if (!memory.capture().flush(Duration.ofMinutes(1))) {
+      throw new AssertionError("capture did not drain in a minute: " + memory.capture().stats());
     }
   }
 
   /** Every memory the service holds. */
   static List<Memory> all(MemoryService memory) {
     List<Memory> out = new ArrayList<>();
-    memory.export(out::add);
+    memory.maintenance().export(out::add);
     return out;
   }
 

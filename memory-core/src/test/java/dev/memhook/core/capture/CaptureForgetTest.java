@@ -37,8 +37,8 @@ class CaptureForgetTest {
             .embedder(HashingEmbedder.create())
             .capture(CaptureOptions.builder().consolidateOnDemandOnly().build())
             .build()) {
-      memory.observe(prompt("s1", 0, "Remember that " + SECRET_PLAN + "."));
-      memory.observe(prompt("s1", 1, "Now run the billing tests."));
+      memory.capture().observe(prompt("s1", 0, "Remember that " + SECRET_PLAN + "."));
+      memory.capture().observe(prompt("s1", 1, "Now run the billing tests."));
       flush(memory);
       assertFalse(filesContaining(dir, "zephyr").isEmpty(), "the test must see the text first");
       Memory captured =
@@ -48,9 +48,9 @@ class CaptureForgetTest {
               .orElseThrow();
       assertTrue(memory.forget(captured.id(), "alice", "confidential"));
       assertEquals(List.of(), filesContaining(dir, "zephyr"), "text left on disk");
-      assertNull(memory.session("s1").orElseThrow().firstPrompt());
+      assertNull(memory.capture().session("s1").orElseThrow().firstPrompt());
       // capture goes on, and the next turn does not quote the forgotten one as its context
-      memory.observe(prompt("s1", 2, "And the payments tests."));
+      memory.capture().observe(prompt("s1", 2, "And the payments tests."));
       flush(memory);
       assertTrue(
           observations(memory).stream().noneMatch(m -> m.context().contains("zephyr")),

@@ -70,9 +70,15 @@ class CaptureLoadTest {
                   for (int i = 0; i < PER_THREAD; i++) {
                     String token = token(thread, i);
                     ObserveResult r =
-                        memory.observe(
-                            postTool(
-                                "load-" + thread, i, "Bash", "grep " + token, "found " + token));
+                        memory
+                            .capture()
+                            .observe(
+                                postTool(
+                                    "load-" + thread,
+                                    i,
+                                    "Bash",
+                                    "grep " + token,
+                                    "found " + token));
                     (r == ObserveResult.ACCEPTED ? accepted : shed).add(token);
                   }
                 }));
@@ -83,7 +89,7 @@ class CaptureLoadTest {
       pool.shutdown();
       flush(memory);
 
-      CaptureStats stats = memory.captureStats();
+      CaptureStats stats = memory.capture().stats();
       int sent = THREADS * PER_THREAD;
       assertEquals(sent, accepted.size() + shed.size(), "every observe answered once");
       assertEquals(sent, stats.accepted() + stats.shed() + stats.duplicates());

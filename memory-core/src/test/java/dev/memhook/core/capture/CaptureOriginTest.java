@@ -64,7 +64,7 @@ class CaptureOriginTest {
   void aToolObservation_fetchedInFull_showsItsToolOrigin_captureTime_andEventTime()
       throws Exception {
     try (MemoryService memory = service()) {
-      memory.observe(postTool("s1", 5, "Bash", "{\"command\":\"mvn test\"}", PASSED));
+      memory.capture().observe(postTool("s1", 5, "Bash", "{\"command\":\"mvn test\"}", PASSED));
       flush(memory);
       Memory observation = observations(memory).get(0);
       assertEquals(Origin.tool("Bash"), observation.origin());
@@ -83,10 +83,10 @@ class CaptureOriginTest {
   void aMemoryConsolidatedFromToolObservations_carriesTheirToolOrigin_shownInAFullFetch()
       throws Exception {
     try (MemoryService memory = service()) {
-      memory.observe(postTool("s1", 0, "Bash", "{\"command\":\"mvn test\"}", FAILED));
-      memory.observe(postTool("s1", 10, "Edit", EDIT, "ok"));
-      memory.observe(postTool("s1", 20, "Bash", "{\"command\":\"mvn test\"}", PASSED));
-      memory.observe(sessionEnd("s1", 30));
+      memory.capture().observe(postTool("s1", 0, "Bash", "{\"command\":\"mvn test\"}", FAILED));
+      memory.capture().observe(postTool("s1", 10, "Edit", EDIT, "ok"));
+      memory.capture().observe(postTool("s1", 20, "Bash", "{\"command\":\"mvn test\"}", PASSED));
+      memory.capture().observe(sessionEnd("s1", 30));
       flush(memory);
 
       List<Memory> bugs = all(memory).stream().filter(m -> m.type() == MemoryType.BUG).toList();

@@ -69,7 +69,7 @@ class CaptureSecretsTest {
     List<String> secrets = List.of(GITHUB, AWS_ID, AWS_SECRET, JWT, PEM_BODY, PRIVATE, "orchid");
     try (MemoryService memory =
         Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
-      assertEquals(ObserveResult.ACCEPTED, memory.observeJson(json));
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observeJson(json));
       flush(memory);
       List<Memory> stored = observations(memory);
       assertEquals(1, stored.size());

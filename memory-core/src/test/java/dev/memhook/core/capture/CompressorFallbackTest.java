@@ -65,13 +65,15 @@ class CompressorFallbackTest {
         CaptureOptions.builder().compressor(c).compressorTimeout(Duration.ofMillis(200)).build();
     try (MemoryService memory =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).capture(options).build()) {
-      memory.observe(
-          postTool(
-              "s1",
-              0,
-              "Bash",
-              "./gradlew :payments:test",
-              "PaymentRetryTest > retriesDeclinedCards FAILED\nTests run: 9, Failures: 1"));
+      memory
+          .capture()
+          .observe(
+              postTool(
+                  "s1",
+                  0,
+                  "Bash",
+                  "./gradlew :payments:test",
+                  "PaymentRetryTest > retriesDeclinedCards FAILED\nTests run: 9, Failures: 1"));
       flush(memory);
       List<Memory> stored = observations(memory);
       assertEquals(1, stored.size());
@@ -80,7 +82,7 @@ class CompressorFallbackTest {
       assertFalse(m.title().isBlank());
       assertTrue(m.title().length() < 1_000, m.title());
       assertTrue(m.importance() >= 0 && m.importance() <= 1);
-      assertEquals(1, memory.captureStats().compressorFallbacks(), what);
+      assertEquals(1, memory.capture().stats().compressorFallbacks(), what);
       assertEquals(
           List.of(m.id()),
           memory
@@ -97,9 +99,9 @@ class CompressorFallbackTest {
     try (MemoryService memory =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).capture(options).build()) {
       for (int i = 0; i < 5; i++) {
-        memory.observe(postTool("s1", i, "Bash", "echo " + i, "line " + i));
+        memory.capture().observe(postTool("s1", i, "Bash", "echo " + i, "line " + i));
       }
-      assertTrue(memory.flush(Duration.ofSeconds(30)), what);
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)), what);
       assertEquals(5, observations(memory).size());
     }
   }

@@ -89,21 +89,23 @@ class ConsolidatorFallbackTest {
             .capture(options)
             .listener(listener)
             .build()) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
       // capture goes on after the session that was consolidated locally
-      memory.observe(postTool("s2", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
-      assertTrue(memory.flush(Duration.ofSeconds(30)), what);
+      memory
+          .capture()
+          .observe(postTool("s2", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)), what);
 
-      assertEquals(SessionStatus.COMPLETED, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.COMPLETED, memory.capture().session("s1").orElseThrow().status());
       List<Memory> preferences =
           all(memory).stream().filter(m -> m.type() == MemoryType.PREFERENCE).toList();
       assertEquals(1, preferences.size(), all(memory).toString());
       assertEquals(PREFERENCE, preferences.get(0).content());
       assertEquals(2, observations(memory).size(), "the session end is no memory");
-      assertEquals(1, memory.captureStats().consolidatorFallbacks(), what);
-      assertEquals(1, memory.captureStats().consolidated(), what);
-      assertEquals(0, memory.captureStats().compressorFallbacks(), what);
+      assertEquals(1, memory.capture().stats().consolidatorFallbacks(), what);
+      assertEquals(1, memory.capture().stats().consolidated(), what);
+      assertEquals(0, memory.capture().stats().compressorFallbacks(), what);
       eventually(
           () ->
               assertTrue(

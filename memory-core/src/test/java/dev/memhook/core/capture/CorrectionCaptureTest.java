@@ -36,14 +36,16 @@ class CorrectionCaptureTest {
   @Test
   void aStatementAmongATask_becomesATypedMemory_withItsSubjectsAsConcepts() {
     try (MemoryService memory = service()) {
-      memory.observe(
-          prompt(
-              "s1",
-              1,
-              "add a retry to the payment client. Oh and btw, we use"
-                  + " pnpm not npm in this repo"));
-      memory.observe(prompt("s1", 2, "thanks, that's all"));
-      memory.observe(sessionEnd("s1", 3));
+      memory
+          .capture()
+          .observe(
+              prompt(
+                  "s1",
+                  1,
+                  "add a retry to the payment client. Oh and btw, we use"
+                      + " pnpm not npm in this repo"));
+      memory.capture().observe(prompt("s1", 2, "thanks, that's all"));
+      memory.capture().observe(sessionEnd("s1", 3));
       flush(memory);
 
       List<Memory> distilled = distilled(memory);
@@ -58,19 +60,21 @@ class CorrectionCaptureTest {
   @Test
   void aCorrectionInALaterSession_supersedesTheMemoryItCorrects() {
     try (MemoryService memory = service()) {
-      memory.observe(prompt("s1", 1, "FYI the staging database listens on port 5433."));
-      memory.observe(sessionEnd("s1", 2));
+      memory.capture().observe(prompt("s1", 1, "FYI the staging database listens on port 5433."));
+      memory.capture().observe(sessionEnd("s1", 2));
       flush(memory);
       Memory before = only(distilled(memory));
       assertTrue(before.content().contains("5433"), before.toString());
 
-      memory.observe(
-          prompt(
-              "s2",
-              10,
-              "correction: the staging database moved to port 6543"
-                  + " last week. Anyway, bump the SDK"));
-      memory.observe(sessionEnd("s2", 11));
+      memory
+          .capture()
+          .observe(
+              prompt(
+                  "s2",
+                  10,
+                  "correction: the staging database moved to port 6543"
+                      + " last week. Anyway, bump the SDK"));
+      memory.capture().observe(sessionEnd("s2", 11));
       flush(memory);
 
       List<Memory> latest = distilled(memory).stream().filter(Memory::latest).toList();
@@ -91,10 +95,10 @@ class CorrectionCaptureTest {
   @Test
   void aChangeAboutAnotherSubject_isANewMemory_andReplacesNothing() {
     try (MemoryService memory = service()) {
-      memory.observe(prompt("s1", 1, "FYI the staging database listens on port 5433."));
-      memory.observe(sessionEnd("s1", 2));
-      memory.observe(prompt("s2", 10, "heads up, the design reviews moved to Thursdays"));
-      memory.observe(sessionEnd("s2", 11));
+      memory.capture().observe(prompt("s1", 1, "FYI the staging database listens on port 5433."));
+      memory.capture().observe(sessionEnd("s1", 2));
+      memory.capture().observe(prompt("s2", 10, "heads up, the design reviews moved to Thursdays"));
+      memory.capture().observe(sessionEnd("s2", 11));
       flush(memory);
 
       List<Memory> latest = distilled(memory).stream().filter(Memory::latest).toList();
@@ -105,10 +109,11 @@ class CorrectionCaptureTest {
   @Test
   void aCorrectionInTheSameSession_keepsOnlyTheCorrection() {
     try (MemoryService memory = service()) {
-      memory.observe(prompt("s1", 1, "the export job runs at 02:00 UTC"));
-      memory.observe(
-          prompt("s1", 2, "actually scratch that, the export job runs at 04:30 UTC now"));
-      memory.observe(sessionEnd("s1", 3));
+      memory.capture().observe(prompt("s1", 1, "the export job runs at 02:00 UTC"));
+      memory
+          .capture()
+          .observe(prompt("s1", 2, "actually scratch that, the export job runs at 04:30 UTC now"));
+      memory.capture().observe(sessionEnd("s1", 3));
       flush(memory);
 
       Memory m = only(distilled(memory));

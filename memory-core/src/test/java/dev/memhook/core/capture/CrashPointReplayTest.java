@@ -196,10 +196,10 @@ class CrashPointReplayTest {
     MapSessionStore sessions = MapSessionStore.create(false);
     CrashingSessionStore crashing = new CrashingSessionStore(sessions);
     try (MemoryService memory = service(crashed, crashing, HashingEmbedder.create())) {
-      memory.observe(prompt(SESSION, 0, TASK));
+      memory.capture().observe(prompt(SESSION, 0, TASK));
       flush(memory);
       crashing.crashAt(Point.BEFORE_APPEND);
-      memory.observe(prompt(SESSION, 1, PREFERENCE));
+      memory.capture().observe(prompt(SESSION, 1, PREFERENCE));
       crashing.awaitCrash();
     }
     assertEquals(1, sessions.data.ids(SESSION).size(), "the crash left the second one unlisted");
@@ -220,10 +220,10 @@ class CrashPointReplayTest {
     MapSessionStore sessions = MapSessionStore.create(false);
     CrashingSessionStore crashing = new CrashingSessionStore(sessions);
     try (MemoryService memory = service(crashed, crashing, HashingEmbedder.create())) {
-      memory.observe(prompt(SESSION, 0, TASK));
+      memory.capture().observe(prompt(SESSION, 0, TASK));
       flush(memory);
       crashing.crashAt(Point.BEFORE_APPEND);
-      memory.observe(prompt(SESSION, 1, PREFERENCE));
+      memory.capture().observe(prompt(SESSION, 1, PREFERENCE));
       crashing.awaitCrash();
     }
     // the replay of the second prompt crashes at the same point
@@ -244,10 +244,10 @@ class CrashPointReplayTest {
     MapSessionStore sessions = MapSessionStore.create(false);
     CrashingSessionStore crashing = new CrashingSessionStore(sessions);
     try (MemoryService memory = service(crashed, crashing, HashingEmbedder.create())) {
-      memory.observe(prompt(SESSION, 0, TASK));
+      memory.capture().observe(prompt(SESSION, 0, TASK));
       flush(memory);
       crashing.crashAt(Point.AFTER_SAVE);
-      memory.observe(prompt(SESSION, 1, PREFERENCE));
+      memory.capture().observe(prompt(SESSION, 1, PREFERENCE));
       crashing.awaitCrash();
     }
     assertEquals(2, sessions.data.ids(SESSION).size(), "every session step was done");
@@ -264,9 +264,9 @@ class CrashPointReplayTest {
     MapSessionStore cleanSessions = MapSessionStore.create(false);
     try (MemoryService memory = service(clean, cleanSessions, HashingEmbedder.create())) {
       threePrompts(memory);
-      memory.observe(sessionEnd(SESSION, 3));
+      memory.capture().observe(sessionEnd(SESSION, 3));
       flush(memory);
-      assertEquals(2, memory.captureStats().consolidated());
+      assertEquals(2, memory.capture().stats().consolidated());
       expected = outcome(memory, cleanSessions);
     }
 
@@ -275,14 +275,16 @@ class CrashPointReplayTest {
     try (MemoryService memory = service(crashed, sessions, embedder)) {
       threePrompts(memory);
       embedder.crashEmbedding("Redis");
-      memory.observe(sessionEnd(SESSION, 3));
+      memory.capture().observe(sessionEnd(SESSION, 3));
       embedder.awaitCrash();
     }
 
     try (MemoryService memory = service(crashed, sessions.reopened(), HashingEmbedder.create())) {
       flush(memory);
       assertEquals(
-          1, memory.captureStats().consolidated(), "only the memory the crash kept from the store");
+          1,
+          memory.capture().stats().consolidated(),
+          "only the memory the crash kept from the store");
       Outcome replayed = outcome(memory, sessions);
       assertEquals(SessionStatus.COMPLETED, replayed.status());
       // the three prompts; the session end is kept in the session, stored as no observation
@@ -301,19 +303,19 @@ class CrashPointReplayTest {
   private Outcome twoPromptsWithoutACrash() {
     MapSessionStore sessions = MapSessionStore.create(false);
     try (MemoryService memory = service(clean, sessions, HashingEmbedder.create())) {
-      memory.observe(prompt(SESSION, 0, TASK));
+      memory.capture().observe(prompt(SESSION, 0, TASK));
       flush(memory);
-      memory.observe(prompt(SESSION, 1, PREFERENCE));
+      memory.capture().observe(prompt(SESSION, 1, PREFERENCE));
       flush(memory);
-      memory.consolidate(SESSION);
+      memory.capture().consolidate(SESSION);
       return outcome(memory, sessions);
     }
   }
 
   private static void threePrompts(MemoryService memory) {
-    memory.observe(prompt(SESSION, 0, TASK));
-    memory.observe(prompt(SESSION, 1, PREFERENCE));
-    memory.observe(prompt(SESSION, 2, DECISION));
+    memory.capture().observe(prompt(SESSION, 0, TASK));
+    memory.capture().observe(prompt(SESSION, 1, PREFERENCE));
+    memory.capture().observe(prompt(SESSION, 2, DECISION));
     flush(memory);
   }
 
@@ -321,13 +323,13 @@ class CrashPointReplayTest {
   private Outcome reopenAndConsolidate(MapSessionStore sessions) {
     try (MemoryService memory = service(crashed, sessions.reopened(), HashingEmbedder.create())) {
       flush(memory);
-      memory.consolidate(SESSION);
+      memory.capture().consolidate(SESSION);
       return outcome(memory, sessions);
     }
   }
 
   private static Outcome outcome(MemoryService memory, MapSessionStore sessions) {
-    Session s = memory.session(SESSION).orElseThrow();
+    Session s = memory.capture().session(SESSION).orElseThrow();
     List<MemoryId> ids = sessions.data.ids(SESSION);
     List<String> consolidated =
         all(memory).stream()

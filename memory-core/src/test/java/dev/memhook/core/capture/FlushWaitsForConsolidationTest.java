@@ -53,16 +53,17 @@ class FlushWaitsForConsolidationTest {
             .embedder(HashingEmbedder.create())
             .capture(CaptureOptions.builder().consolidator(new SlowConsolidator()).build())
             .build()) {
-      memory.observe(postTool("s1", 0, "Bash", "{\"command\":\"mvn test\"}", "ok"));
-      memory.observe(sessionEnd("s1", 10));
+      memory.capture().observe(postTool("s1", 0, "Bash", "{\"command\":\"mvn test\"}", "ok"));
+      memory.capture().observe(sessionEnd("s1", 10));
       long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-      while (memory.captureStats().processed() + memory.captureStats().notAdmitted() < 2
+      while (memory.capture().stats().processed() + memory.capture().stats().notAdmitted() < 2
           && System.nanoTime() < deadline) {
         // both events counted (the session end as no memory): the consolidation is running now
         Thread.onSpinWait();
       }
-      assertEquals(0, memory.captureStats().consolidated(), "the consolidation has not ended yet");
-      assertTrue(memory.flush(Duration.ofMinutes(1)));
+      assertEquals(
+          0, memory.capture().stats().consolidated(), "the consolidation has not ended yet");
+      assertTrue(memory.capture().flush(Duration.ofMinutes(1)));
       assertEquals(
           List.of("The tests of the shop ran with mvn test."),
           all(memory).stream()

@@ -48,13 +48,13 @@ class ForgetSourcesTest {
   @Test
   void forgettingAConsolidatedMemory_forgetsItsSources_soARecallFindsNeither_andNoFileHoldsIt() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(prompt("s1", 1, "Now run the billing tests."));
-      memory.observe(sessionEnd("s1", 2));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(prompt("s1", 1, "Now run the billing tests."));
+      memory.capture().observe(sessionEnd("s1", 2));
       flush(memory);
       Memory preference = only(memory, MemoryType.PREFERENCE);
       Memory source = observation(memory, PREFERENCE);
-      assertEquals(List.of(source.id()), memory.sources(preference.id()));
+      assertEquals(List.of(source.id()), memory.maintenance().sources(preference.id()));
       assertTrue(
           recalled(memory, Scope.DEFAULT).containsAll(List.of(preference.id(), source.id())),
           "the test must find both first");
@@ -68,9 +68,9 @@ class ForgetSourcesTest {
       assertTrue(memory.get(preference.id()).isEmpty());
       assertTrue(memory.get(source.id()).isEmpty());
       assertEquals(List.of(), recalledText(memory, Scope.DEFAULT), "the sentence is found again");
-      assertEquals(Set.copyOf(records), Set.copyOf(memory.forgotten(Scope.DEFAULT)));
+      assertEquals(Set.copyOf(records), Set.copyOf(memory.maintenance().forgotten(Scope.DEFAULT)));
       // what forgetting an observation clears runs for a source too
-      assertNull(memory.session("s1").orElseThrow().firstPrompt());
+      assertNull(memory.capture().session("s1").orElseThrow().firstPrompt());
       assertEquals(List.of(), filesContaining(dir, "tabs over spaces"), "text left on disk");
     }
     assertEquals(List.of(), filesContaining(dir, "tabs over spaces"), "after close");
@@ -79,11 +79,13 @@ class ForgetSourcesTest {
   @Test
   void theAuditOfEveryRemovedId_listsTheMemoryItsOlderVersionsAndTheSourcesOfEach() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
-      memory.observe(
-          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
-      memory.observe(sessionEnd("s2", 11));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
+      memory
+          .capture()
+          .observe(
+              prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.capture().observe(sessionEnd("s2", 11));
       flush(memory);
       Memory v2 = latest(memory, MemoryType.PREFERENCE);
       assertEquals(2, v2.version(), "the second session refines the first's memory");
@@ -95,7 +97,7 @@ class ForgetSourcesTest {
 
       List<MemoryId> removed = List.of(v2.id(), v2.supersedes(), first, second);
       assertEquals(removed, records.stream().map(ForgetRecord::id).toList());
-      List<ForgetRecord> audit = memory.forgotten(Scope.DEFAULT);
+      List<ForgetRecord> audit = memory.maintenance().forgotten(Scope.DEFAULT);
       assertEquals(Set.copyOf(removed), Set.copyOf(audit.stream().map(ForgetRecord::id).toList()));
       for (ForgetRecord r : audit) {
         assertEquals(removed, r.removed(), "record of " + r.id());
@@ -108,8 +110,8 @@ class ForgetSourcesTest {
   @Test
   void forgettingTheMemoryOnly_keepsItsSources_recallableAsBefore() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
       flush(memory);
       Memory preference = only(memory, MemoryType.PREFERENCE);
       Memory source = observation(memory, PREFERENCE);
@@ -152,19 +154,19 @@ class ForgetSourcesTest {
         };
     try (MemoryService memory =
         service(CaptureOptions.builder().consolidator(twoFromOne).build())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
       flush(memory);
       Memory preference = only(memory, MemoryType.PREFERENCE);
       Memory decision = only(memory, MemoryType.DECISION);
       Memory source = observation(memory, PREFERENCE);
-      assertEquals(List.of(source.id()), memory.sources(decision.id()));
+      assertEquals(List.of(source.id()), memory.maintenance().sources(decision.id()));
 
       assertTrue(memory.forget(preference.id(), "alice", "private"));
 
       assertTrue(memory.get(source.id()).isEmpty(), "privacy wins over the other memory's link");
       assertEquals(decision, memory.get(decision.id()).orElseThrow());
-      assertEquals(List.of(), memory.sources(decision.id()), "its source is gone");
+      assertEquals(List.of(), memory.maintenance().sources(decision.id()), "its source is gone");
     }
   }
 
@@ -173,7 +175,7 @@ class ForgetSourcesTest {
     Scope shop = Scope.of("shop");
     Scope other = Scope.of("other");
     try (MemoryService memory = service(CaptureOptions.builder().scope(shop).build())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
       flush(memory);
       Memory captured = observation(memory, PREFERENCE);
       assertEquals(shop, captured.scope());
@@ -186,7 +188,7 @@ class ForgetSourcesTest {
                   .attributes(
                       Map.of("memhook.sources", captured.id() + " " + hostOwn.id() + " not/an/id"))
                   .build());
-      assertEquals(List.of(), memory.sources(named.id()));
+      assertEquals(List.of(), memory.maintenance().sources(named.id()));
 
       List<ForgetRecord> records =
           memory.forget(named.id(), "alice", "wrong", ForgetMode.WITH_SOURCES);
@@ -194,15 +196,15 @@ class ForgetSourcesTest {
       assertEquals(List.of(named.id()), records.stream().map(ForgetRecord::id).toList());
       assertEquals(captured, memory.get(captured.id()).orElseThrow());
       assertEquals(hostOwn, memory.get(hostOwn.id()).orElseThrow());
-      assertEquals(List.of(), memory.forgotten(shop));
+      assertEquals(List.of(), memory.maintenance().forgotten(shop));
     }
   }
 
   @Test
   void aScopedView_countsAndForgetsTheSourcesOfItsOwnScope_andNothingOfAnother() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
       flush(memory);
       Memory preference = only(memory, MemoryType.PREFERENCE);
       Memory source = observation(memory, PREFERENCE);

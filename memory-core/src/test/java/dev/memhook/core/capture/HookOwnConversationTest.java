@@ -87,12 +87,14 @@ class HookOwnConversationTest {
     try (MemoryService memory = service()) {
       Set<MemoryId> relevant = rememberRelevant(memory, Scope.DEFAULT);
       // the conversation asked the question before, and capture stored it: a perfect match
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "conv-1")
-              .project("chat")
-              .cwd("-")
-              .data(EventData.prompt(QUESTION))
-              .build());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "conv-1")
+                  .project("chat")
+                  .cwd("-")
+                  .data(EventData.prompt(QUESTION))
+                  .build());
       flush(memory);
       MemoryId own =
           CaptureFixtures.observations(memory).stream()

@@ -61,7 +61,7 @@ class NoiseCaptureTest {
         assertFalse(m.content().contains("Anything else"), m.toString());
         assertFalse(m.content().contains("thanks"), m.toString());
       }
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(2, s.observationCount());
       assertEquals(PNPM, s.firstPrompt());
       assertEquals(
@@ -80,34 +80,40 @@ class NoiseCaptureTest {
   @Test
   void toolStartWithoutItsEnd_isStoredAsItsOwnObservation_whenTheSessionEnds() {
     try (MemoryService memory = service()) {
-      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s2", 1, "pnpm install", null));
+      memory
+          .capture()
+          .observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s2", 1, "pnpm install", null));
       flush(memory);
       assertEquals(List.of(), observations(memory), "held until its run or its session ends");
-      assertEquals(1, memory.captureStats().notAdmitted());
-      assertEquals(0, memory.captureStats().pending());
-      memory.observe(CaptureFixtures.sessionEnd("s2", 2));
+      assertEquals(1, memory.capture().stats().notAdmitted());
+      assertEquals(0, memory.capture().stats().pending());
+      memory.capture().observe(CaptureFixtures.sessionEnd("s2", 2));
       flush(memory);
 
       List<Memory> observations = observations(memory);
       assertEquals(1, observations.size(), observations.toString());
       assertEquals("PreToolUse", observations.get(0).attributes().get("memhook.hookType"));
-      assertEquals(1, memory.session("s2").orElseThrow().observationCount());
-      assertEquals(1, memory.captureStats().processed());
-      assertEquals(1, memory.captureStats().notAdmitted(), "the session end");
+      assertEquals(1, memory.capture().session("s2").orElseThrow().observationCount());
+      assertEquals(1, memory.capture().stats().processed());
+      assertEquals(1, memory.capture().stats().notAdmitted(), "the session end");
     }
   }
 
   @Test
   void toolFailureAfterItsStart_leavesOneObservation_withTheStartsInput() {
     try (MemoryService memory = service()) {
-      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s3", 1, "mvn -q verify", null));
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.TOOL_FAILURE, "s3")
-              .project("shop")
-              .timestamp(CaptureFixtures.T0.plusSeconds(2))
-              .data(EventData.toolFailure("Bash", null, "BUILD FAILURE: OrderServiceTest"))
-              .build());
-      memory.observe(CaptureFixtures.sessionEnd("s3", 3));
+      memory
+          .capture()
+          .observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s3", 1, "mvn -q verify", null));
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.TOOL_FAILURE, "s3")
+                  .project("shop")
+                  .timestamp(CaptureFixtures.T0.plusSeconds(2))
+                  .data(EventData.toolFailure("Bash", null, "BUILD FAILURE: OrderServiceTest"))
+                  .build());
+      memory.capture().observe(CaptureFixtures.sessionEnd("s3", 3));
       flush(memory);
 
       List<Memory> observations = observations(memory);
@@ -123,12 +129,16 @@ class NoiseCaptureTest {
     // a host whose lifetimes are steps of one session (the CLI hook) keeps it open on close
     CaptureOptions keepOpen = CaptureOptions.builder().keepSessionsOpenOnClose().build();
     try (MemoryService memory = service(keepOpen)) {
-      memory.observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s4", 1, "git status", null));
+      memory
+          .capture()
+          .observe(typedTool(LifecycleEventType.PRE_TOOL_USE, "s4", 1, "git status", null));
       flush(memory);
     }
     try (MemoryService memory = service(keepOpen)) {
-      memory.observe(typedTool(LifecycleEventType.POST_TOOL_USE, "s4", 2, "git status", "clean"));
-      memory.observe(CaptureFixtures.sessionEnd("s4", 3));
+      memory
+          .capture()
+          .observe(typedTool(LifecycleEventType.POST_TOOL_USE, "s4", 2, "git status", "clean"));
+      memory.capture().observe(CaptureFixtures.sessionEnd("s4", 3));
       flush(memory);
 
       List<Memory> observations = observations(memory);
@@ -140,14 +150,16 @@ class NoiseCaptureTest {
   @Test
   void bareQuestion_isTheContextOfItsAnswer_notAMemory() {
     try (MemoryService memory = service()) {
-      memory.observe(CaptureFixtures.prompt("s5", 1, "how do I add lodash?"));
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s5")
-              .project("shop")
-              .timestamp(CaptureFixtures.T0.plusSeconds(2))
-              .data(EventData.message("Run pnpm add lodash in the web package."))
-              .build());
-      memory.observe(CaptureFixtures.sessionEnd("s5", 3));
+      memory.capture().observe(CaptureFixtures.prompt("s5", 1, "how do I add lodash?"));
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s5")
+                  .project("shop")
+                  .timestamp(CaptureFixtures.T0.plusSeconds(2))
+                  .data(EventData.message("Run pnpm add lodash in the web package."))
+                  .build());
+      memory.capture().observe(CaptureFixtures.sessionEnd("s5", 3));
       flush(memory);
 
       List<Memory> observations = observations(memory);
@@ -155,7 +167,7 @@ class NoiseCaptureTest {
       Memory answer = observations.get(0);
       assertEquals("Run pnpm add lodash in the web package.", answer.content());
       assertEquals("user: how do I add lodash?", answer.context());
-      Session s = memory.session("s5").orElseThrow();
+      Session s = memory.capture().session("s5").orElseThrow();
       assertEquals("how do I add lodash?", s.firstPrompt());
       assertTrue(s.summary().contains("how do I add lodash?"), s.summary());
     }
@@ -172,7 +184,7 @@ class NoiseCaptureTest {
   }
 
   private static void post(MemoryService memory, String json) {
-    memory.observeJson(json);
+    memory.capture().observeJson(json);
   }
 
   private static String head(String event, String session, int second) {

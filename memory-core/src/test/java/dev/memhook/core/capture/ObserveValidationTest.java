@@ -63,17 +63,17 @@ class ObserveValidationTest {
   void aMalformedEvent_isRejectedNamingTheField_andNothingIsStored(String json, String field) {
     try (MemoryService memory = service()) {
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> memory.observeJson(json));
+          assertThrows(IllegalArgumentException.class, () -> memory.capture().observeJson(json));
       assertTrue(e.getMessage().contains(field), "message should name " + field + ": " + e);
       flush(memory);
-      CaptureStats stats = memory.captureStats();
+      CaptureStats stats = memory.capture().stats();
       assertEquals(0, stats.accepted());
       assertEquals(1, stats.rejected());
       assertEquals(0, observations(memory).size());
     }
     try (MemoryService reopened = service()) {
       flush(reopened);
-      assertEquals(0, reopened.captureStats().replayed(), "nothing of it reached the journal");
+      assertEquals(0, reopened.capture().stats().replayed(), "nothing of it reached the journal");
       assertEquals(0, observations(reopened).size());
     }
   }
@@ -88,7 +88,7 @@ class ObserveValidationTest {
               .data(EventData.EMPTY)
               .build();
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> memory.observe(noPrompt));
+          assertThrows(IllegalArgumentException.class, () -> memory.capture().observe(noPrompt));
       assertTrue(e.getMessage().contains("data.prompt"), e.getMessage());
     }
   }
@@ -97,11 +97,11 @@ class ObserveValidationTest {
   void anEventDeliveredTwice_withoutAnEventId_isStoredOnce() {
     try (MemoryService memory = service()) {
       LifecycleEvent e = postTool("s1", 1, "Bash", "mvn -q test", "BUILD SUCCESS");
-      assertEquals(ObserveResult.ACCEPTED, memory.observe(e));
-      assertEquals(ObserveResult.DUPLICATE, memory.observe(e));
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observe(e));
+      assertEquals(ObserveResult.DUPLICATE, memory.capture().observe(e));
       flush(memory);
       assertEquals(1, observations(memory).size());
-      assertEquals(1, memory.captureStats().duplicates());
+      assertEquals(1, memory.capture().stats().duplicates());
     }
   }
 
@@ -124,15 +124,15 @@ class ObserveValidationTest {
             .data(EventData.tool("Bash", "mvn test", "BUILD SUCCESS in 4 s"))
             .build();
     try (MemoryService memory = service()) {
-      assertEquals(ObserveResult.ACCEPTED, memory.observe(first));
-      assertEquals(ObserveResult.DUPLICATE, memory.observe(retried));
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observe(first));
+      assertEquals(ObserveResult.DUPLICATE, memory.capture().observe(retried));
       flush(memory);
     }
     try (MemoryService reopened = service()) {
-      reopened.observe(retried);
+      reopened.capture().observe(retried);
       flush(reopened);
       assertEquals(1, observations(reopened).size());
-      assertEquals(1, reopened.captureStats().duplicatesProcessed());
+      assertEquals(1, reopened.capture().stats().duplicatesProcessed());
     }
   }
 

@@ -43,13 +43,17 @@ class SessionCaptureTest {
   @Test
   void anEndedSession_isCompleted_andItsPreferenceBecomesAMemoryLinkedToItsObservation() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(prompt("s1", 1, "What does the checkout service call when a payment fails?"));
-      memory.observe(postTool("s1", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
-      memory.observe(sessionEnd("s1", 3));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory
+          .capture()
+          .observe(prompt("s1", 1, "What does the checkout service call when a payment fails?"));
+      memory
+          .capture()
+          .observe(postTool("s1", 2, "Bash", "mvn -q test", "Tests run: 4, Failures: 0"));
+      memory.capture().observe(sessionEnd("s1", 3));
       flush(memory);
 
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.COMPLETED, s.status());
       assertEquals("shop", s.project());
       assertEquals("/work/shop", s.cwd());
@@ -82,11 +86,13 @@ class SessionCaptureTest {
   @Test
   void theSamePreferenceInALaterSession_updatesTheMemory_insteadOfAddingOne() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
-      memory.observe(
-          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
-      memory.observe(sessionEnd("s2", 11));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
+      memory
+          .capture()
+          .observe(
+              prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.capture().observe(sessionEnd("s2", 11));
       flush(memory);
       List<Memory> preferences = ofType(memory, MemoryType.PREFERENCE);
       List<Memory> latest = preferences.stream().filter(Memory::latest).toList();
@@ -98,11 +104,13 @@ class SessionCaptureTest {
   @Test
   void aNewVersionFromALaterSession_keepsTheSourcesOfTheVersionItSupersedes() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
-      memory.observe(
-          prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
-      memory.observe(sessionEnd("s2", 11));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
+      memory
+          .capture()
+          .observe(
+              prompt("s2", 10, "I prefer tabs over spaces in every Java file of this repository."));
+      memory.capture().observe(sessionEnd("s2", 11));
       flush(memory);
 
       Memory latest =
@@ -142,16 +150,16 @@ class SessionCaptureTest {
     CaptureOptions options =
         CaptureOptions.builder().sessionIdleTimeout(Duration.ofMinutes(10)).build();
     try (MemoryService memory = service(clock, options)) {
-      memory.observe(prompt("idle", 0, PREFERENCE));
+      memory.capture().observe(prompt("idle", 0, PREFERENCE));
       flush(memory);
-      assertEquals(SessionStatus.ACTIVE, memory.session("idle").orElseThrow().status());
+      assertEquals(SessionStatus.ACTIVE, memory.capture().session("idle").orElseThrow().status());
       now.set(now.get().plus(Duration.ofMinutes(11)));
       long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (memory.session("idle").orElseThrow().status() == SessionStatus.ACTIVE
+      while (memory.capture().session("idle").orElseThrow().status() == SessionStatus.ACTIVE
           && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      Session s = memory.session("idle").orElseThrow();
+      Session s = memory.capture().session("idle").orElseThrow();
       assertEquals(SessionStatus.ABANDONED, s.status());
       assertEquals(1, ofType(memory, MemoryType.PREFERENCE).size());
     }
@@ -160,20 +168,23 @@ class SessionCaptureTest {
   @Test
   void sessionRecords_surviveAReopen() {
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
-      memory.observe(prompt("kept", 0, PREFERENCE));
+      memory.capture().observe(prompt("kept", 0, PREFERENCE));
       flush(memory);
     }
     try (MemoryService memory = service(Clock.systemUTC(), CaptureOptions.defaults())) {
-      Session s = memory.session("kept").orElseThrow();
+      Session s = memory.capture().session("kept").orElseThrow();
       assertEquals(1, s.observationCount());
       assertEquals(PREFERENCE, s.firstPrompt());
       // a known session needs no project or cwd any more
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.SESSION_END, "kept")
-              .timestamp(T0.plusSeconds(5))
-              .build());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.SESSION_END, "kept")
+                  .timestamp(T0.plusSeconds(5))
+                  .build());
       flush(memory);
-      assertEquals(SessionStatus.COMPLETED, memory.session("kept").orElseThrow().status());
+      assertEquals(
+          SessionStatus.COMPLETED, memory.capture().session("kept").orElseThrow().status());
       assertEquals(1, ofType(memory, MemoryType.PREFERENCE).size(), all(memory).toString());
     }
   }

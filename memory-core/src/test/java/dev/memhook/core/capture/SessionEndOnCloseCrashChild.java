@@ -34,8 +34,10 @@ public final class SessionEndOnCloseCrashChild {
                     .closeTimeout(Duration.ofMinutes(10))
                     .build())
             .build();
-    memory.observe(CaptureFixtures.prompt("s1", 0, SessionEndOnCloseCrashTest.PREFERENCE));
-    memory.observe(CaptureFixtures.prompt("s1", 1, SessionEndOnCloseCrashTest.DECISION));
+    memory
+        .capture()
+        .observe(CaptureFixtures.prompt("s1", 0, SessionEndOnCloseCrashTest.PREFERENCE));
+    memory.capture().observe(CaptureFixtures.prompt("s1", 1, SessionEndOnCloseCrashTest.DECISION));
     memory.close();
     System.exit(3); // never killed: the parent failed the test already
   }

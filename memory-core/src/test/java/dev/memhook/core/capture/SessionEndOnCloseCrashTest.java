@@ -45,7 +45,7 @@ class SessionEndOnCloseCrashTest {
     RecordingConsolidator consolidator = new RecordingConsolidator();
     try (MemoryService memory = open(consolidator)) {
       flush(memory);
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.CLOSED, s.status());
       assertEquals(2, s.observationCount());
       assertEquals(
@@ -57,7 +57,7 @@ class SessionEndOnCloseCrashTest {
     }
     try (MemoryService memory = open(consolidator)) {
       flush(memory);
-      assertEquals(SessionStatus.CLOSED, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.CLOSED, memory.capture().session("s1").orElseThrow().status());
     }
     assertEquals(List.of("s1 CLOSED"), consolidator.calls, "the replayed end ran once");
   }

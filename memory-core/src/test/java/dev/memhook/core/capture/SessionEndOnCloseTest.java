@@ -70,7 +70,7 @@ class SessionEndOnCloseTest {
     }
 
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      Session s = memory.session(session).orElseThrow();
+      Session s = memory.capture().session(session).orElseThrow();
       assertEquals(SessionStatus.CLOSED, s.status());
       assertNotNull(s.endedAt());
       assertNotNull(s.summary());
@@ -87,16 +87,16 @@ class SessionEndOnCloseTest {
   void anObservedSessionWithoutItsSessionEnd_isEndedAndConsolidatedAtClose() {
     RecordingConsolidator consolidator = new RecordingConsolidator();
     try (MemoryService memory = service(withConsolidator(consolidator))) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(prompt("s1", 1, DECISION));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(prompt("s1", 1, DECISION));
       flush(memory);
-      assertEquals(SessionStatus.ACTIVE, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.ACTIVE, memory.capture().session("s1").orElseThrow().status());
       assertEquals(List.of(), consolidator.calls, "nothing ends the session before close");
     }
     assertEquals(List.of("s1 CLOSED"), consolidator.calls);
 
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.CLOSED, s.status());
       assertEquals(2, s.observationCount());
       assertEquals(
@@ -110,15 +110,15 @@ class SessionEndOnCloseTest {
     RecordingConsolidator consolidator = new RecordingConsolidator();
     Instant endedAt;
     try (MemoryService memory = service(withConsolidator(consolidator))) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
-      memory.observe(sessionEnd("s1", 1));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(sessionEnd("s1", 1));
       flush(memory);
-      endedAt = memory.session("s1").orElseThrow().endedAt();
+      endedAt = memory.capture().session("s1").orElseThrow().endedAt();
     }
     assertEquals(List.of("s1 COMPLETED"), consolidator.calls);
 
     try (MemoryService memory = service(withConsolidator(consolidator))) {
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.COMPLETED, s.status());
       assertEquals(endedAt, s.endedAt());
       assertEquals(1, distilled(memory).size());
@@ -135,8 +135,8 @@ class SessionEndOnCloseTest {
             .embedder(HashingEmbedder.create())
             .capture(withConsolidator(consolidator))
             .build();
-    memory.observe(prompt("s1", 0, PREFERENCE));
-    memory.observe(prompt("s2", 1, DECISION));
+    memory.capture().observe(prompt("s1", 0, PREFERENCE));
+    memory.capture().observe(prompt("s2", 1, DECISION));
     memory.close();
     assertEquals(List.of("s1 CLOSED", "s2 CLOSED"), consolidator.calls.stream().sorted().toList());
   }
@@ -147,10 +147,10 @@ class SessionEndOnCloseTest {
     CaptureOptions keep =
         CaptureOptions.builder().consolidator(consolidator).keepSessionsOpenOnClose().build();
     try (MemoryService memory = service(keep)) {
-      memory.observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
     }
     try (MemoryService memory = service(keep)) {
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.ACTIVE, s.status());
       assertNull(s.endedAt());
       assertEquals(List.of(), distilled(memory));
@@ -162,19 +162,21 @@ class SessionEndOnCloseTest {
   void aSessionThatSpeaksAfterItWasEndedOnClose_beginsANewSegment_endedAtTheNextClose() {
     RecordingConsolidator consolidator = new RecordingConsolidator();
     try (MemoryService memory = service(withConsolidator(consolidator))) {
-      memory.observe(prompt("s1", 0, DECISION));
+      memory.capture().observe(prompt("s1", 0, DECISION));
     }
     Instant firstEnd;
     try (MemoryService memory = service(withConsolidator(consolidator))) {
-      firstEnd = memory.session("s1").orElseThrow().endedAt();
+      firstEnd = memory.capture().session("s1").orElseThrow().endedAt();
       // a later lifetime: the session is known, so its events need no project or cwd
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
-              .timestamp(T0.plusSeconds(60))
-              .data(EventData.prompt(PREFERENCE))
-              .build());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.PROMPT_SUBMIT, "s1")
+                  .timestamp(T0.plusSeconds(60))
+                  .data(EventData.prompt(PREFERENCE))
+                  .build());
       flush(memory);
-      Session resumed = memory.session("s1").orElseThrow();
+      Session resumed = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.ACTIVE, resumed.status());
       assertNull(resumed.endedAt());
       assertEquals(2, resumed.observationCount(), "nothing of either segment is lost");
@@ -182,7 +184,7 @@ class SessionEndOnCloseTest {
     assertEquals(List.of("s1 CLOSED", "s1 CLOSED"), consolidator.calls);
 
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.CLOSED, s.status());
       assertTrue(s.endedAt().isAfter(firstEnd), s.endedAt() + " after " + firstEnd);
       assertEquals(
@@ -195,18 +197,20 @@ class SessionEndOnCloseTest {
   @Test
   void aToolStartStillHeldAtClose_isStoredOnItsOwn_whenCloseEndsItsSession() {
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      memory.observe(
-          LifecycleEvent.builder(LifecycleEventType.PRE_TOOL_USE, "s1")
-              .project("shop")
-              .cwd("/work/shop")
-              .timestamp(T0)
-              .data(EventData.tool("Bash", "mvn -q verify", null))
-              .build());
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.PRE_TOOL_USE, "s1")
+                  .project("shop")
+                  .cwd("/work/shop")
+                  .timestamp(T0)
+                  .data(EventData.tool("Bash", "mvn -q verify", null))
+                  .build());
       flush(memory);
       assertEquals(List.of(), observations(memory), "held until its run ends");
     }
     try (MemoryService memory = service(CaptureOptions.defaults())) {
-      assertEquals(SessionStatus.CLOSED, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.CLOSED, memory.capture().session("s1").orElseThrow().status());
       List<Memory> stored = observations(memory);
       assertEquals(1, stored.size(), stored.toString());
       assertEquals("PreToolUse", stored.get(0).attributes().get("memhook.hookType"));
@@ -224,7 +228,7 @@ class SessionEndOnCloseTest {
                   .consolidatorTimeout(Duration.ofMinutes(10))
                   .closeTimeout(Duration.ofSeconds(2))
                   .build());
-      memory.observe(prompt("s1", 0, PREFERENCE));
+      memory.capture().observe(prompt("s1", 0, PREFERENCE));
       flush(memory);
       // without the bound, close would wait for the consolidator's ten-minute timeout
       assertTimeoutPreemptively(Duration.ofSeconds(20), memory::close);
@@ -236,7 +240,7 @@ class SessionEndOnCloseTest {
     RecordingConsolidator answering = new RecordingConsolidator();
     try (MemoryService memory = service(withConsolidator(answering))) {
       flush(memory);
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(SessionStatus.CLOSED, s.status());
       // what the cut-short close had in hand (the heuristic fallback's proposal) was dropped
       List<Memory> distilled = distilled(memory);

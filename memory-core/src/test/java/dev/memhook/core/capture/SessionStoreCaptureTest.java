@@ -43,30 +43,33 @@ class SessionStoreCaptureTest {
       throws IOException {
     MapSessionStore store = MapSessionStore.create(false);
     try (MemoryService memory = service(store)) {
-      memory.observe(prompt("s1", 0, "I prefer tabs over spaces"));
-      memory.observe(postTool("s1", 1, "Bash", "ls", "pom.xml"));
+      memory.capture().observe(prompt("s1", 0, "I prefer tabs over spaces"));
+      memory.capture().observe(postTool("s1", 1, "Bash", "ls", "pom.xml"));
       flush(memory);
       assertEquals(List.of("s1"), List.copyOf(store.data.records.keySet()));
       assertEquals(idsOf(memory, "s1"), store.data.ids("s1"));
       assertEquals(2, store.data.ids("s1").size());
-      assertEquals(memory.session("s1").orElseThrow().scope(), store.data.scopes.get("s1"));
+      assertEquals(
+          memory.capture().session("s1").orElseThrow().scope(), store.data.scopes.get("s1"));
       assertEquals(List.of(), jsonFilesUnder(dir), "nothing beside the journal");
     }
     assertTrue(store.closed(), "the service closes the session store it was given");
 
     try (MemoryService memory = service(store.reopened())) {
-      Session s = memory.session("s1").orElseThrow();
+      Session s = memory.capture().session("s1").orElseThrow();
       assertEquals(2, s.observationCount());
       assertEquals("I prefer tabs over spaces", s.firstPrompt());
       // a known session needs no project or cwd: the reopened book knows it from the store
       assertEquals(
           ObserveResult.ACCEPTED,
-          memory.observe(
-              LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
-                  .timestamp(T0.plusSeconds(5))
-                  .build()));
+          memory
+              .capture()
+              .observe(
+                  LifecycleEvent.builder(LifecycleEventType.SESSION_END, "s1")
+                      .timestamp(T0.plusSeconds(5))
+                      .build()));
       flush(memory);
-      assertEquals(SessionStatus.COMPLETED, memory.session("s1").orElseThrow().status());
+      assertEquals(SessionStatus.COMPLETED, memory.capture().session("s1").orElseThrow().status());
       assertEquals(2, store.data.ids("s1").size(), "the session end is no observation");
     }
   }
@@ -76,25 +79,29 @@ class SessionStoreCaptureTest {
     MapSessionStore store = MapSessionStore.create(false);
     try (MemoryService memory = service(store)) {
       store.data.failing = true;
-      assertEquals(ObserveResult.ACCEPTED, memory.observe(prompt("s1", 0, "deploy on fridays")));
       assertEquals(
-          ObserveResult.ACCEPTED, memory.observe(postTool("s1", 1, "Bash", "ls", "pom.xml")));
+          ObserveResult.ACCEPTED, memory.capture().observe(prompt("s1", 0, "deploy on fridays")));
+      assertEquals(
+          ObserveResult.ACCEPTED,
+          memory.capture().observe(postTool("s1", 1, "Bash", "ls", "pom.xml")));
       flush(memory);
-      assertEquals(2, memory.captureStats().processed(), "the observations are stored");
+      assertEquals(2, memory.capture().stats().processed(), "the observations are stored");
       assertTrue(
-          memory.captureStats().sessionStoreFailures() >= 1, memory.captureStats()::toString);
-      assertEquals(2, memory.session("s1").orElseThrow().observationCount(), "held in memory");
+          memory.capture().stats().sessionStoreFailures() >= 1, memory.capture().stats()::toString);
+      assertEquals(
+          2, memory.capture().session("s1").orElseThrow().observationCount(), "held in memory");
       assertTrue(store.data.records.isEmpty());
       assertTrue(store.data.ids("s1").isEmpty());
 
       store.data.failing = false;
-      memory.observe(postTool("s1", 2, "Bash", "git status", "clean"));
+      memory.capture().observe(postTool("s1", 2, "Bash", "git status", "clean"));
       flush(memory);
       assertEquals(3, store.data.ids("s1").size(), "the missed ids are appended, in order");
       assertEquals(idsOf(memory, "s1"), store.data.ids("s1"));
     }
     try (MemoryService memory = service(store.reopened())) {
-      assertEquals(3, memory.session("s1").orElseThrow().observationCount(), "and the record");
+      assertEquals(
+          3, memory.capture().session("s1").orElseThrow().observationCount(), "and the record");
     }
   }
 
@@ -104,9 +111,9 @@ class SessionStoreCaptureTest {
     try (MemoryStore memories = LuceneMemoryStore.inMemory();
         MemoryService a = sharedService(memories, new MapSessionStore(sessions, true));
         MemoryService b = sharedService(memories, new MapSessionStore(sessions, true))) {
-      a.observe(prompt("s1", 0, "the build uses gradle"));
+      a.capture().observe(prompt("s1", 0, "the build uses gradle"));
       flush(a);
-      assertEquals(List.of("s1"), b.sessions().stream().map(Session::id).toList());
+      assertEquals(List.of("s1"), b.capture().sessions().stream().map(Session::id).toList());
 
       // no project or cwd: B knows the session only from the store
       LifecycleEvent next =
@@ -114,12 +121,13 @@ class SessionStoreCaptureTest {
               .timestamp(T0.plusSeconds(1))
               .data(EventData.prompt("and the tests use junit"))
               .build();
-      assertEquals(ObserveResult.ACCEPTED, b.observe(next));
+      assertEquals(ObserveResult.ACCEPTED, b.capture().observe(next));
       flush(b);
 
-      assertEquals(2, b.session("s1").orElseThrow().observationCount());
-      assertEquals(2, a.session("s1").orElseThrow().observationCount(), "A reads B's record");
-      assertEquals("the build uses gradle", a.session("s1").orElseThrow().firstPrompt());
+      assertEquals(2, b.capture().session("s1").orElseThrow().observationCount());
+      assertEquals(
+          2, a.capture().session("s1").orElseThrow().observationCount(), "A reads B's record");
+      assertEquals("the build uses gradle", a.capture().session("s1").orElseThrow().firstPrompt());
       Memory second =
           observations(b).stream()
               .filter(m -> m.content().equals("and the tests use junit"))

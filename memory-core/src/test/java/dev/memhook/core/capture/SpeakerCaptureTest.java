@@ -29,14 +29,18 @@ class SpeakerCaptureTest {
   @Test
   void anEventsSpeaker_namesItsOrigin_andTheNextTurnsContext() {
     try (MemoryService memory = service()) {
-      memory.observeJson(
-          "{\"hookType\":\"PromptSubmit\",\"sessionId\":\"s1\",\"project\":\"p\",\"cwd\":\"/w\","
-              + "\"timestamp\":\"2026-11-30T10:00:00Z\",\"data\":{\"prompt\":\"I adopted a"
-              + " greyhound.\",\"speaker\":\"Caroline\"}}");
-      memory.observeJson(
-          "{\"hookType\":\"AgentResponse\",\"sessionId\":\"s1\","
-              + "\"timestamp\":\"2026-11-30T10:00:05Z\",\"data\":{\"message\":\"What is her"
-              + " name?\",\"speaker\":\"Melanie\"}}");
+      memory
+          .capture()
+          .observeJson(
+              "{\"hookType\":\"PromptSubmit\",\"sessionId\":\"s1\",\"project\":\"p\",\"cwd\":\"/w\","
+                  + "\"timestamp\":\"2026-11-30T10:00:00Z\",\"data\":{\"prompt\":\"I adopted a"
+                  + " greyhound.\",\"speaker\":\"Caroline\"}}");
+      memory
+          .capture()
+          .observeJson(
+              "{\"hookType\":\"AgentResponse\",\"sessionId\":\"s1\","
+                  + "\"timestamp\":\"2026-11-30T10:00:05Z\",\"data\":{\"message\":\"What is her"
+                  + " name?\",\"speaker\":\"Melanie\"}}");
       flush(memory);
       Memory prompt = only(observations(memory), "greyhound");
       Memory answer = only(observations(memory), "her name");

@@ -33,7 +33,7 @@ class TurnFilesCaptureTest {
   void aPromptNamingAPath_isStoredWithThatFile_andNoCompressedText() {
     String said = "Please keep the totals in src/main/java/shop/Cart.java as long cents.";
     try (MemoryService memory = service()) {
-      memory.observe(prompt("s1", 0, said));
+      memory.capture().observe(prompt("s1", 0, said));
       flush(memory);
       Memory turn = observations(memory).get(0);
       assertEquals(said, turn.content());

@@ -45,15 +45,17 @@ public final class WriteCrashChild {
     List<Memory> latest = new ArrayList<>();
     // the batch each memory's first version came in, for the parent's count of forgotten members
     Map<MemoryId, String> batchOf = new HashMap<>();
-    memory.export(
-        m -> {
-          if (m.latest() && m.scope().equals(SCOPE)) {
-            latest.add(m);
-          }
-          if (m.attributes().containsKey("batch")) {
-            batchOf.put(m.id(), m.attributes().get("batch"));
-          }
-        });
+    memory
+        .maintenance()
+        .export(
+            m -> {
+              if (m.latest() && m.scope().equals(SCOPE)) {
+                latest.add(m);
+              }
+              if (m.attributes().containsKey("batch")) {
+                batchOf.put(m.id(), m.attributes().get("batch"));
+              }
+            });
     print("READY");
     Thread second =
         new Thread(
@@ -92,7 +94,7 @@ public final class WriteCrashChild {
                   .build());
         }
         print("b " + token + " " + size);
-        for (Memory m : memory.rememberAll(drafts)) {
+        for (Memory m : memory.maintenance().rememberAll(drafts)) {
           latest.add(m);
           batchOf.put(m.id(), token);
         }

@@ -85,7 +85,7 @@ class WriteCrashTest {
   private void check(MemoryService memory, String when) {
     Map<String, Memory> all = new HashMap<>();
     Map<String, Integer> latestOf = new HashMap<>();
-    memory.export(m -> all.put(m.id().value(), m));
+    memory.maintenance().export(m -> all.put(m.id().value(), m));
     for (Map.Entry<String, String> r : remembered.entrySet()) {
       if (forgotten.contains(r.getKey()) || mayBeForgotten.contains(r.getKey())) {
         continue;

@@ -25,7 +25,7 @@ class IndexInfoTest {
     HashingEmbedder embedder = HashingEmbedder.create();
     try (MemoryService memory = Memhook.builder().directory(dir).embedder(embedder).build()) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "the gateway timeout is 30 seconds"));
-      memory.flush(java.time.Duration.ofSeconds(5));
+      memory.capture().flush(java.time.Duration.ofSeconds(5));
       IndexInfo open = IndexInfo.read(dir);
       assertTrue(open.writeLocked());
       assertEquals(embedder.space(), open.space());

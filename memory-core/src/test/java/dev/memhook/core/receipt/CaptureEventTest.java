@@ -61,8 +61,8 @@ class CaptureEventTest {
             .capture(options)
             .listener(listener)
             .build()) {
-      assertEquals(ObserveResult.ACCEPTED, memory.observe(tool("s1", 1)));
-      assertTrue(memory.flush(Duration.ofSeconds(30)));
+      assertEquals(ObserveResult.ACCEPTED, memory.capture().observe(tool("s1", 1)));
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
       Memory m = memory.remember(MemoryDraft.of(Scope.DEFAULT, "to be forgotten"));
       memory.forget(m.id(), "alice", "done");
 
@@ -92,7 +92,7 @@ class CaptureEventTest {
             .build()) {
       int shed = 0;
       for (int i = 0; i < 2_000 && shed == 0; i++) {
-        if (memory.observe(tool("s2", i)) == ObserveResult.SHED) {
+        if (memory.capture().observe(tool("s2", i)) == ObserveResult.SHED) {
           shed++;
         }
       }

@@ -79,7 +79,7 @@ class InjectionReceiptTest {
       // the afterSend of the same loop saw the pair in the conversation: its call id is known
       String callId = fake.toolCalls("get_memory").get(0).id();
       assertEquals(callId, hook.receipts().get(0).toolCallId());
-      assertEquals(hook.receipts(), memory.recentReceipts(), "the service keeps them too");
+      assertEquals(hook.receipts(), memory.trace().recentReceipts(), "the service keeps them too");
     }
   }
 
@@ -229,7 +229,7 @@ class InjectionReceiptTest {
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
 
-      eventually(() -> assertTrue(memory.listenerStats().failed() >= 2, "counted"));
+      eventually(() -> assertTrue(memory.trace().listenerStats().failed() >= 2, "counted"));
       assertTrue(calls.get() >= 2);
       InjectionReceipt r = hook.receipts().get(0);
       assertEquals(List.of(m.id()), r.injectedIds(), "the receipt is unchanged");

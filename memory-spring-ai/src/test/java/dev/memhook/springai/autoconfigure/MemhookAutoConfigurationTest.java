@@ -60,7 +60,7 @@ class MemhookAutoConfigurationTest {
               MemhookAutoConfiguration.recallOptions(p.getRecall()).toString());
           assertEquals(HookOptions.defaults(), MemhookAutoConfiguration.hookOptions(p));
           // capture is on: observe works
-          assertNotNull(service.captureStats());
+          assertNotNull(service.capture().stats());
         });
   }
 

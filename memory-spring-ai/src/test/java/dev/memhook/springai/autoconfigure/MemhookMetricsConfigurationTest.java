@@ -87,7 +87,7 @@ class MemhookMetricsConfigurationTest {
           assertTrue(context.getBeansOfType(MemhookMetrics.class).isEmpty());
           MemoryService service = context.getBean(MemoryService.class);
           service.remember(MemoryDraft.of(Scope.DEFAULT, "Deploys freeze on Fridays."));
-          assertEquals(1, service.count(Scope.DEFAULT));
+          assertEquals(1, service.maintenance().count(Scope.DEFAULT));
         });
   }
 
@@ -116,7 +116,8 @@ class MemhookMetricsConfigurationTest {
               assertNull(context.getStartupFailure());
               assertTrue(context.getBeansOfType(MemhookMetrics.class).isEmpty());
               assertTrue(context.getBean(MeterRegistry.class).getMeters().isEmpty());
-              assertEquals(0, context.getBean(MemoryService.class).count(Scope.DEFAULT));
+              assertEquals(
+                  0, context.getBean(MemoryService.class).maintenance().count(Scope.DEFAULT));
             });
   }
 

@@ -200,7 +200,7 @@ public final class CapturePipeline implements AutoCloseable {
     return false;
   }
 
-  /** See {@code MemoryService.observeJson}. */
+  /** See {@code MemoryCapture.observeJson}. */
   public ObserveResult observeJson(String json) {
     LifecycleEvent event;
     try {
@@ -212,7 +212,7 @@ public final class CapturePipeline implements AutoCloseable {
     return observe(event);
   }
 
-  /** See {@code MemoryService.observe}. */
+  /** See {@code MemoryCapture.observe}. */
   public ObserveResult observe(LifecycleEvent event) {
     return observe(event, null, options.shedPolicy());
   }
@@ -401,7 +401,7 @@ public final class CapturePipeline implements AutoCloseable {
   }
 
   /**
-   * See {@code MemoryService.flush}; what was replayed when capture opened, session ends an earlier
+   * See {@code MemoryCapture.flush}; what was replayed when capture opened, session ends an earlier
    * close journaled included, counts as accepted before the call.
    */
   public boolean flush(Duration timeout) {
@@ -460,7 +460,7 @@ public final class CapturePipeline implements AutoCloseable {
     }
   }
 
-  /** See {@code MemoryService.consolidate}. */
+  /** See {@code MemoryCapture.consolidate}. */
   public int consolidate(String sessionId) {
     flush(CONSOLIDATE_WAIT);
     return worker.consolidate(sessionId);

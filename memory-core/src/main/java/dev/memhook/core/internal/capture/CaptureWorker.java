@@ -379,7 +379,7 @@ final class CaptureWorker {
     return false;
   }
 
-  /** Consolidates a session now; see {@code MemoryService.consolidate}. */
+  /** Consolidates a session now; see {@code MemoryCapture.consolidate}. */
   int consolidate(String sessionId) {
     lock.lock();
     try {

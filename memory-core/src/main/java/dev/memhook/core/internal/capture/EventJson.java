@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Reads the JSON a hook script posts ({@code MemoryService.observeJson}) into a {@link
+ * Reads the JSON a hook script posts ({@code MemoryCapture.observeJson}) into a {@link
  * LifecycleEvent}. The event is not validated here beyond its shape; {@link EventValidation} does
  * that for JSON and typed events alike.
  *

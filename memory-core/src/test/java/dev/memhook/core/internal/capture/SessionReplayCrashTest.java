@@ -61,7 +61,7 @@ class SessionReplayCrashTest {
     try (MemoryService memory = open(clean)) {
       SessionReplayScript.runWhole(memory, ended);
       if (!ended) {
-        memory.consolidate(SESSION);
+        memory.capture().consolidate(SESSION);
       }
       expected = outcome(memory, clean);
     }
@@ -71,7 +71,7 @@ class SessionReplayCrashTest {
     try (MemoryService memory = open(crashed)) {
       SessionReplayScript.flush(memory);
       if (!ended) {
-        memory.consolidate(SESSION);
+        memory.capture().consolidate(SESSION);
       }
       Outcome replayed = outcome(memory, crashed);
       if (ended) {
@@ -135,13 +135,13 @@ class SessionReplayCrashTest {
    * memories (type, content, and the contents of their sources) and the number of observations.
    */
   private static Outcome outcome(MemoryService memory, Path dir) {
-    Session s = memory.session(SESSION).orElseThrow();
+    Session s = memory.capture().session(SESSION).orElseThrow();
     FileSessionStore files =
         FileSessionStore.open(
             dir.resolve(Memhook.JOURNAL_DIRECTORY).resolve(SessionReplayScript.SESSIONS));
     List<MemoryId> ids = files.observations(SESSION);
     List<Memory> all = new ArrayList<>();
-    memory.export(all::add);
+    memory.maintenance().export(all::add);
     List<String> consolidated =
         all.stream()
             .filter(m -> m.type() != MemoryType.OBSERVATION)

@@ -42,36 +42,36 @@ final class SessionReplayScript {
    * script ends there; for {@code MID_CONSOLIDATION}, the session's end.
    */
   static void runUpTo(MemoryService memory, Point point, Runnable arm) {
-    memory.observe(prompt(0, TASK));
+    memory.capture().observe(prompt(0, TASK));
     flush(memory);
     if (point != Point.MID_CONSOLIDATION) {
       arm.run();
-      memory.observe(prompt(1, PREFERENCE));
+      memory.capture().observe(prompt(1, PREFERENCE));
       return;
     }
-    memory.observe(prompt(1, PREFERENCE));
-    memory.observe(prompt(2, DECISION));
+    memory.capture().observe(prompt(1, PREFERENCE));
+    memory.capture().observe(prompt(2, DECISION));
     flush(memory);
     arm.run();
-    memory.observe(end(3));
+    memory.capture().observe(end(3));
   }
 
   /** The whole script with no crash: every event, then the session's end when {@code ended}. */
   static void runWhole(MemoryService memory, boolean ended) {
-    memory.observe(prompt(0, TASK));
+    memory.capture().observe(prompt(0, TASK));
     flush(memory);
-    memory.observe(prompt(1, PREFERENCE));
+    memory.capture().observe(prompt(1, PREFERENCE));
     if (ended) {
-      memory.observe(prompt(2, DECISION));
+      memory.capture().observe(prompt(2, DECISION));
       flush(memory);
-      memory.observe(end(3));
+      memory.capture().observe(end(3));
     }
     flush(memory);
   }
 
   static void flush(MemoryService memory) {
-    if (!memory.flush(Duration.ofMinutes(1))) {
-      throw new AssertionError("capture did not drain in a minute: " + memory.captureStats());
+    if (!memory.capture().flush(Duration.ofMinutes(1))) {
+      throw new AssertionError("capture did not drain in a minute: " + memory.capture().stats());
     }
   }
 

@@ -104,10 +104,10 @@ class HookScopesTest {
       chat.sendUser("we agreed the on-call rotation starts Monday")
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
-      assertTrue(memory.flush(GENEROUS));
+      assertTrue(memory.capture().flush(GENEROUS));
 
       List<Scope> scopes = new java.util.ArrayList<>();
-      memory.export(m -> scopes.add(m.scope()));
+      memory.maintenance().export(m -> scopes.add(m.scope()));
       assertFalse(scopes.isEmpty(), "the exchange is captured");
       assertTrue(scopes.stream().allMatch(TEAM::equals), "into the capture scope only: " + scopes);
     }

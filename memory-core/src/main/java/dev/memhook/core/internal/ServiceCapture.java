@@ -1,0 +1,94 @@
+package dev.memhook.core.internal;
+
+import static com.google.common.base.Preconditions.checkState;
+
+import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.capture.MemoryCapture;
+import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.api.capture.Session;
+import dev.memhook.core.internal.capture.CapturePipeline;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@link MemoryCapture} view of a {@link LocalMemoryService}: the service's capture pipeline,
+ * or, for a service that captures nothing, an empty view that refuses to observe or consolidate.
+ *
+ * <p>Thread-safe: the pipeline is.
+ */
+final class ServiceCapture implements MemoryCapture {
+
+  private final Liveness liveness;
+
+  /** Null when the service captures nothing (read-only, or built without capture). */
+  private final CapturePipeline pipeline;
+
+  ServiceCapture(Liveness liveness, CapturePipeline pipeline) {
+    this.liveness = Objects.requireNonNull(liveness, "liveness");
+    this.pipeline = pipeline;
+  }
+
+  @Override
+  public boolean enabled() {
+    return pipeline != null;
+  }
+
+  @Override
+  public ObserveResult observe(LifecycleEvent event) {
+    Objects.requireNonNull(event, "event");
+    return pipeline().observe(event);
+  }
+
+  @Override
+  public ObserveResult observeJson(String json) {
+    Objects.requireNonNull(json, "json");
+    return pipeline().observeJson(json);
+  }
+
+  @Override
+  public boolean flush(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    liveness.check();
+    // a service that captures nothing has nothing to wait for
+    return pipeline == null || pipeline.flush(timeout);
+  }
+
+  @Override
+  public CaptureStats stats() {
+    liveness.check();
+    return pipeline == null ? CaptureStats.NONE : pipeline.stats();
+  }
+
+  @Override
+  public Optional<Session> session(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    liveness.check();
+    return pipeline == null ? Optional.empty() : pipeline.session(sessionId);
+  }
+
+  @Override
+  public List<Session> sessions() {
+    liveness.check();
+    return pipeline == null ? List.of() : pipeline.sessions();
+  }
+
+  @Override
+  public int consolidate(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    return pipeline().consolidate(sessionId);
+  }
+
+  private CapturePipeline pipeline() {
+    liveness.check();
+    checkState(pipeline != null, "this memory service is read-only: it captures nothing");
+    return pipeline;
+  }
+
+  @Override
+  public String toString() {
+    return pipeline == null ? "MemoryCapture[none]" : "MemoryCapture[" + pipeline + "]";
+  }
+}
