@@ -8,21 +8,14 @@ import dev.memhook.api.spi.EmbedderProvider;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.SessionStore;
 import dev.memhook.api.trace.MemoryListener;
-import dev.memhook.core.internal.LocalMemoryService;
 import dev.memhook.core.internal.inject.RecallPool;
 import dev.memhook.core.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: builds a {@link MemoryService}.
@@ -38,46 +31,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class Memhook {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Memhook.class);
-
   /** The capture journal's directory inside a {@link Builder#directory(Path)}. */
   public static final String JOURNAL_DIRECTORY = "journal";
-
-  /**
-   * The Lucene store's own commit interval when the service logs its writes: a backstop, since the
-   * service's checkpoints commit it every second.
-   */
-  private static final Duration LOGGED_STORE_COMMIT = Duration.ofMinutes(1);
 
   private Memhook() {}
 
   /** A new builder. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** The embedder a builder uses when none is set: see {@link Builder#embedder}. */
-  static Embedder discoverEmbedder(ClassLoader loader) {
-    List<EmbedderProvider> providers = new ArrayList<>();
-    for (EmbedderProvider p : ServiceLoader.load(EmbedderProvider.class, loader)) {
-      providers.add(p);
-    }
-    providers.sort(Comparator.comparingInt(EmbedderProvider::priority).reversed());
-    for (EmbedderProvider p : providers) {
-      try {
-        Embedder e = p.create();
-        LOG.info(
-            "memhook: using embedder {} ({}, {} dimensions)", p.name(), e.modelId(), e.dimension());
-        return e;
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "memhook: embedder provider {} failed, trying the next: {}", p.name(), e.toString());
-      }
-    }
-    LOG.info(
-        "memhook: no embedding model on the class path (add memory-djl-embeddings for semantic recall);"
-            + " using the dependency-free hashing embedder");
-    return HashingEmbedder.create();
   }
 
   /**
@@ -327,70 +288,31 @@ public final class Memhook {
                 + (noCapture ? "noCapture()" : "readOnly()"));
       }
       built = true;
-      MemoryStore openedStore = null;
-      Embedder discovered = null;
-      ExecutorService ownedExecutor = null;
-      try {
-        MemoryStore store = givenStore;
-        if (store == null) {
-          openedStore =
-              directory != null
-                  ? (readOnly
-                      ? LuceneMemoryStore.builder().directory(directory).readOnly().build()
-                      : LuceneMemoryStore.builder()
-                          .directory(directory)
-                          .groupCommit(LOGGED_STORE_COMMIT)
-                          .build())
-                  : LuceneMemoryStore.inMemory();
-          store = openedStore;
-        }
-        Embedder chosen = embedder;
-        if (chosen == null) {
-          discovered = discoverEmbedder(Memhook.class.getClassLoader());
-          chosen = discovered;
-        }
-        Executor exec = executor;
-        if (exec == null) {
-          ownedExecutor = RecallPool.createDefault();
-          exec = ownedExecutor;
-        }
-        LocalMemoryService service =
-            new LocalMemoryService(
-                store,
-                directory != null && !readOnly,
-                chosen,
-                recallOptions != null ? recallOptions : RecallOptions.defaults(),
-                clock != null ? clock : Clock.systemUTC(),
-                exec,
-                ownedExecutor,
-                (redaction != null ? redaction : Redaction.defaults()).sanitizer(),
-                noCapture || readOnly
-                    ? null
-                    : captureOptions != null ? captureOptions : CaptureOptions.defaults(),
-                directory == null ? null : directory.resolve(JOURNAL_DIRECTORY),
-                sessionStore,
-                listener != null ? listener : MemoryListener.NONE);
-        service.warmUp(openedStore != null);
-        return service;
-      } catch (RuntimeException | Error e) {
-        if (ownedExecutor != null) {
-          ownedExecutor.shutdownNow();
-        }
-        closeAfterFailure(discovered, e);
-        closeAfterFailure(openedStore, e);
-        throw e;
-      }
+      return ServiceAssembly.open(config());
     }
 
-    private static void closeAfterFailure(AutoCloseable opened, Throwable failure) {
-      if (opened == null) {
-        return;
-      }
-      try {
-        opened.close();
-      } catch (Exception | Error e) {
-        failure.addSuppressed(e);
-      }
+    /** What this builder resolved: every default filled in, every mode explicit. */
+    private ServiceConfig config() {
+      ServiceConfig.Storage storage =
+          givenStore != null
+              ? new ServiceConfig.HostStore(givenStore)
+              : directory != null
+                  ? new ServiceConfig.OnDisk(
+                      directory,
+                      readOnly ? ServiceConfig.Access.READ_ONLY : ServiceConfig.Access.READ_WRITE)
+                  : new ServiceConfig.InMemory();
+      return new ServiceConfig(
+          storage,
+          Optional.ofNullable(embedder),
+          recallOptions != null ? recallOptions : RecallOptions.defaults(),
+          clock != null ? clock : Clock.systemUTC(),
+          Optional.ofNullable(executor),
+          redaction != null ? redaction : Redaction.defaults(),
+          noCapture || readOnly
+              ? Optional.empty()
+              : Optional.of(captureOptions != null ? captureOptions : CaptureOptions.defaults()),
+          Optional.ofNullable(sessionStore),
+          listener != null ? listener : MemoryListener.NONE);
     }
 
     private void checkStoreUnset() {

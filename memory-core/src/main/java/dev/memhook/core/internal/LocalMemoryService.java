@@ -9,7 +9,6 @@ import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryMaintenance;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
@@ -19,9 +18,7 @@ import dev.memhook.api.capture.MemoryCapture;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.SessionStore;
 import dev.memhook.api.trace.CaptureEvent;
-import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.api.trace.MemoryTrace;
 import dev.memhook.core.internal.capture.CapturePipeline;
 import dev.memhook.core.internal.capture.ConversationCapture;
@@ -69,7 +66,7 @@ public final class LocalMemoryService implements MemoryService {
   private final Restore restores;
   private final Clock clock;
   private final Executor executor;
-  private final ExecutorService ownedExecutor;
+  private final Optional<ExecutorService> ownedExecutor;
 
   /** Live hooks by chat service identity; guarded by itself. */
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
@@ -83,53 +80,38 @@ public final class LocalMemoryService implements MemoryService {
   /** The most recent receipts of every hook. */
   private final ReceiptBook receipts = new ReceiptBook(MemoryTrace.MAX_RECENT_RECEIPTS);
 
-  /** Null when the service cannot write (read-only). */
-  private final CapturePipeline capture;
+  /** Empty when the service captures nothing (read-only, or built without capture). */
+  private final Optional<CapturePipeline> capture;
 
   private final Liveness liveness = new Liveness();
   private final ServiceCapture captureView;
   private final ServiceMaintenance maintenance;
   private final ServiceTrace trace;
 
-  /**
-   * Wires the service over {@code store}.
-   *
-   * @param logWrites whether the store's writes are acknowledged through the journal ({@link
-   *     LoggedStore}): for a store the builder opened on a directory with a group commit
-   * @param journalDirectory where the journal lives, unless the capture options name another; null
-   *     keeps capture's journal in memory (and then {@code logWrites} must be false)
-   * @param sessionStore where capture keeps its session records, or null for the default (beside
-   *     the journal, or in memory); capture closes it
-   */
-  public LocalMemoryService(
-      MemoryStore store,
-      boolean logWrites,
-      Embedder embedder,
-      RecallOptions options,
-      Clock clock,
-      Executor executor,
-      ExecutorService ownedExecutor,
-      Sanitizer sanitizer,
-      CaptureOptions captureOptions,
-      Path journalDirectory,
-      SessionStore sessionStore,
-      MemoryListener listener) {
-    Objects.requireNonNull(store, "store");
-    this.dispatch = new ListenerDispatch(Objects.requireNonNull(listener, "listener"));
-    this.embedder = Objects.requireNonNull(embedder, "embedder");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.executor = Objects.requireNonNull(executor, "executor");
-    this.ownedExecutor = ownedExecutor;
-    this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
+  /** Wires the service over {@code parts}, which it owns from now on. */
+  public LocalMemoryService(ServiceParts parts) {
+    Objects.requireNonNull(parts, "parts");
+    this.dispatch = new ListenerDispatch(parts.listener());
+    this.embedder = parts.embedder();
+    this.clock = parts.clock();
+    this.executor = parts.executor();
+    this.ownedExecutor = parts.ownedExecutor();
+    this.sanitizer = parts.sanitizer();
     Path journalDir =
-        captureOptions != null && captureOptions.journalDirectory() != null
-            ? captureOptions.journalDirectory()
-            : journalDirectory;
+        parts
+            .capture()
+            .map(CaptureOptions::journalDirectory)
+            .or(parts::journalDirectory)
+            .orElse(null);
     ServiceStorage storage =
-        ServiceStorage.open(store, logWrites, captureOptions != null, journalDir);
+        ServiceStorage.open(
+            parts.store(),
+            parts.writes() == ServiceParts.StoreWrites.JOURNALED,
+            parts.capture().isPresent(),
+            journalDir);
     this.store = storage.store();
     this.intake = new MemoryIntake(clock, sanitizer);
-    this.engine = new RecallEngine(this.store, embedder, options);
+    this.engine = new RecallEngine(this.store, embedder, parts.recall());
     this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
     this.writes = new MemoryWrites(this.store, embedder, intake);
@@ -140,21 +122,23 @@ public final class LocalMemoryService implements MemoryService {
       storage.replay();
       // last: the pipeline's worker starts at once and may store consolidated memories through this
       this.capture =
-          captureOptions == null
-              ? null
-              : OpenCapture.start(
-                  captureOptions,
-                  clock,
-                  sanitizer,
-                  this.store,
-                  embedder,
-                  intake,
-                  writes,
-                  storage.cursor(),
-                  storage.captureOwnsJournal(),
-                  journalDir,
-                  sessionStore,
-                  event -> dispatch.publish(l -> l.captured(event)));
+          parts
+              .capture()
+              .map(
+                  options ->
+                      OpenCapture.start(
+                          options,
+                          clock,
+                          sanitizer,
+                          this.store,
+                          embedder,
+                          intake,
+                          writes,
+                          storage.cursor(),
+                          storage.captureOwnsJournal(),
+                          journalDir,
+                          parts.sessionStore().orElse(null),
+                          event -> dispatch.publish(l -> l.captured(event))));
       storage.replayed();
     } catch (RuntimeException | Error e) {
       storage.abandon();
@@ -226,8 +210,8 @@ public final class LocalMemoryService implements MemoryService {
     }
     Set<String> capturedSessions = forgotten.get().capturedSessions();
     // outside the write lock: erasing waits for capture, whose consolidation may write
-    if (capture != null && !capturedSessions.isEmpty()) {
-      capture.forgotten(capturedSessions);
+    if (capture.isPresent() && !capturedSessions.isEmpty()) {
+      capture.get().forgotten(capturedSessions);
     }
     CaptureEvent event =
         new CaptureEvent(
@@ -278,9 +262,9 @@ public final class LocalMemoryService implements MemoryService {
               new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
               engine::recall,
               standing,
-              options.capture() && capture != null
+              options.capture() && capture.isPresent()
                   ? new ConversationCapture(
-                      event -> capture.observeFromHook(event, options.captureScope()),
+                      event -> capture.get().observeFromHook(event, options.captureScope()),
                       options.sessionId(),
                       options.toolName(),
                       options.userName(),

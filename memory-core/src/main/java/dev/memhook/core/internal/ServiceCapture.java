@@ -23,17 +23,17 @@ final class ServiceCapture implements MemoryCapture {
 
   private final Liveness liveness;
 
-  /** Null when the service captures nothing (read-only, or built without capture). */
-  private final CapturePipeline pipeline;
+  /** Empty when the service captures nothing (read-only, or built without capture). */
+  private final Optional<CapturePipeline> pipeline;
 
-  ServiceCapture(Liveness liveness, CapturePipeline pipeline) {
+  ServiceCapture(Liveness liveness, Optional<CapturePipeline> pipeline) {
     this.liveness = Objects.requireNonNull(liveness, "liveness");
-    this.pipeline = pipeline;
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
   }
 
   @Override
   public boolean enabled() {
-    return pipeline != null;
+    return pipeline.isPresent();
   }
 
   @Override
@@ -53,26 +53,26 @@ final class ServiceCapture implements MemoryCapture {
     Objects.requireNonNull(timeout, "timeout");
     liveness.check();
     // a service that captures nothing has nothing to wait for
-    return pipeline == null || pipeline.flush(timeout);
+    return pipeline.map(p -> p.flush(timeout)).orElse(true);
   }
 
   @Override
   public CaptureStats stats() {
     liveness.check();
-    return pipeline == null ? CaptureStats.NONE : pipeline.stats();
+    return pipeline.map(CapturePipeline::stats).orElse(CaptureStats.NONE);
   }
 
   @Override
   public Optional<Session> session(String sessionId) {
     Objects.requireNonNull(sessionId, "sessionId");
     liveness.check();
-    return pipeline == null ? Optional.empty() : pipeline.session(sessionId);
+    return pipeline.flatMap(p -> p.session(sessionId));
   }
 
   @Override
   public List<Session> sessions() {
     liveness.check();
-    return pipeline == null ? List.of() : pipeline.sessions();
+    return pipeline.map(CapturePipeline::sessions).orElse(List.of());
   }
 
   @Override
@@ -83,12 +83,12 @@ final class ServiceCapture implements MemoryCapture {
 
   private CapturePipeline pipeline() {
     liveness.check();
-    checkState(pipeline != null, "this memory service is read-only: it captures nothing");
-    return pipeline;
+    checkState(pipeline.isPresent(), "this memory service is read-only: it captures nothing");
+    return pipeline.get();
   }
 
   @Override
   public String toString() {
-    return pipeline == null ? "MemoryCapture[none]" : "MemoryCapture[" + pipeline + "]";
+    return pipeline.map(p -> "MemoryCapture[" + p + "]").orElse("MemoryCapture[none]");
   }
 }

@@ -7,6 +7,7 @@ import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -34,30 +35,30 @@ final class ServiceShutdown {
   /**
    * Closes every part, in the order of the class note.
    *
-   * @param capture null if the service captures nothing
-   * @param ownedExecutor null if the host supplied the executor (the host shuts it down)
+   * @param capture empty if the service captures nothing
+   * @param ownedExecutor empty if the host supplied the executor (the host shuts it down)
    */
   static void close(
       List<AsyncMemoryHook> hooks,
-      CapturePipeline capture,
-      ExecutorService ownedExecutor,
+      Optional<CapturePipeline> capture,
+      Optional<ExecutorService> ownedExecutor,
       MemoryStore store,
       Embedder embedder,
       ListenerDispatch dispatch) {
     hooks.forEach(AsyncMemoryHook::dispose);
-    if (capture != null) {
+    if (capture.isPresent()) {
       try {
-        capture.close();
+        capture.get().close();
       } catch (RuntimeException e) {
         LOG.warn("closing capture failed", e);
       }
     }
-    if (ownedExecutor != null) {
+    if (ownedExecutor.isPresent()) {
       // Waiting tasks were dropped by the hooks' disposal; one still running after the wait meets
       // a closed store and fails.
-      ownedExecutor.shutdown();
+      ownedExecutor.get().shutdown();
       try {
-        ownedExecutor.awaitTermination(EXECUTOR_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        ownedExecutor.get().awaitTermination(EXECUTOR_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
