@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.index;
+package dev.memhook.core.internal.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

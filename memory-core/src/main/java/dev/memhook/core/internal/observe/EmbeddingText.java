@@ -1,7 +1,8 @@
-package dev.memhook.core.internal.index;
+package dev.memhook.core.internal.observe;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
+import dev.memhook.core.internal.index.DerivedText;
 
 /**
  * The one rule for what text of a memory is embedded: who said it (when named), the title when it
