@@ -2,7 +2,7 @@ package dev.memhook.core.internal.observe;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
-import dev.memhook.core.internal.index.DerivedText;
+import dev.memhook.lucene.internal.analysis.DerivedText;
 
 /**
  * The one rule for what text of a memory is embedded: who said it (when named), the title when it
