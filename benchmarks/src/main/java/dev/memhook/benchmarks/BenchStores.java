@@ -5,7 +5,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.memhook.benchmarks;
 
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

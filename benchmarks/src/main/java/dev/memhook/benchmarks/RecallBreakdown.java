@@ -36,10 +36,10 @@ import java.util.stream.IntStream;
  * </pre>
  *
  * {@code --force-merge} runs on a separate cached index merged into one segment after the bulk load
- * ({@link dev.memhook.core.lucene.LuceneMemoryStore#forceMerge(int)}). Figures are medians and p99
- * of {@code --queries} calls (default 1,000), each step measured on questions it has not seen,
- * after a warm-up pass over as many other questions: a repeated question would find its records in
- * the store's read cache, so {@code getAll} and the whole recall would time the cache instead.
+ * ({@link dev.memhook.lucene.LuceneMemoryStore#forceMerge(int)}). Figures are medians and p99 of
+ * {@code --queries} calls (default 1,000), each step measured on questions it has not seen, after a
+ * warm-up pass over as many other questions: a repeated question would find its records in the
+ * store's read cache, so {@code getAll} and the whole recall would time the cache instead.
  */
 public final class RecallBreakdown {
 

@@ -1,5 +1,7 @@
 package dev.memhook.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The boundaries between modules and packages, checked on the compiled classes of every module. It
- * runs here because this module's tests see all the others (memory-api, memory-core,
+ * runs here because this module's tests see all the others (memory-api, memory-lucene, memory-core,
  * memory-djl-embeddings, memory-testkit, memory-postgres, examples and the benchmarks themselves);
  * the rules about memory-core alone are in memory-core's {@code ArchitectureTest}.
  */
@@ -32,6 +34,8 @@ class ModuleBoundariesTest {
     for (String pkg :
         new String[] {
           "dev.memhook.api",
+          "dev.memhook.lucene",
+          "dev.memhook.lucene.internal.analysis",
           "dev.memhook.core",
           "dev.memhook.core.internal.recall",
           "dev.memhook.djl",
@@ -61,6 +65,36 @@ class ModuleBoundariesTest {
         .resideInAPackage("dev.memhook.core.internal..")
         .because(
             "core.internal is not exported: hosts, adapters, stores and benchmarks use the public API")
+        .check(classes);
+  }
+
+  @Test
+  void theLuceneStore_dependsOnTheApiOnly() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memhook.lucene..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.memhook..")
+                .and(resideOutsideOfPackages("dev.memhook.api..", "dev.memhook.lucene..")))
+        .because(
+            "memory-lucene depends on memory-api only: memory-core and memory-postgres are built on"
+                + " it, not the other way round")
+        .check(classes);
+  }
+
+  @Test
+  void onlyMemoryCoreAndMemoryPostgres_useTheLuceneStoresInternalPackages() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.memhook.lucene..", "dev.memhook.core..", "dev.memhook.postgres..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memhook.lucene.internal..")
+        .because(
+            "lucene.internal is exported to memory-core and memory-postgres only: everything else"
+                + " uses LuceneMemoryStore, IndexInfo, MemoryRecordJson and CodeAwareTerms")
         .check(classes);
   }
 

@@ -3,7 +3,7 @@ package dev.memhook.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.MemoryService;
-import dev.memhook.core.lucene.IndexInfo;
+import dev.memhook.lucene.IndexInfo;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;

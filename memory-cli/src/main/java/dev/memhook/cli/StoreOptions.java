@@ -9,7 +9,7 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.Redaction;
-import dev.memhook.core.lucene.IndexInfo;
+import dev.memhook.lucene.IndexInfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

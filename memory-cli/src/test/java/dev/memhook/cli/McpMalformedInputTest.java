@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.MemoryService;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.IndexInfo;
+import dev.memhook.lucene.IndexInfo;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

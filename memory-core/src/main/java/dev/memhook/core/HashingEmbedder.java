@@ -7,7 +7,7 @@ import com.google.common.hash.Hashing;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
-import dev.memhook.core.internal.index.SimpleTokens;
+import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;

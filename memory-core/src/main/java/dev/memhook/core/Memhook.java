@@ -9,7 +9,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.SessionStore;
 import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.internal.inject.RecallPool;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;

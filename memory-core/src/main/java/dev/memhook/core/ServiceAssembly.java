@@ -7,7 +7,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.LocalMemoryService;
 import dev.memhook.core.internal.ServiceParts;
 import dev.memhook.core.internal.inject.RecallPool;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.Seeds;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module boundaries of docs/ARCHITECTURE.md ("Modules"), checked on the compiled classes: the
- * API depends on the JDK only, the testkit does not depend on core, and no public method of core's
- * exported packages mentions a {@code core.internal} type.
+ * API depends on the JDK only, neither the testkit nor the Lucene store depends on core, and no
+ * public method of core's or the Lucene store's exported packages mentions an internal type.
  */
 class ArchitectureTest {
 
@@ -55,7 +55,19 @@ class ArchitectureTest {
   }
 
   @Test
-  void publicCoreMethods_doNotMentionInternalTypesInTheirSignatures() {
+  void theLuceneStore_doesNotDependOnCore() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memhook.lucene..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memhook.core..")
+        .because("memory-lucene depends on memory-api only; memory-core is built on it")
+        .check(classes);
+  }
+
+  @Test
+  void publicCoreAndLuceneMethods_doNotMentionInternalTypesInTheirSignatures() {
     methods()
         .that()
         .arePublic()
@@ -64,10 +76,10 @@ class ArchitectureTest {
         .arePublic()
         .and()
         .areDeclaredInClassesThat()
-        .resideInAPackage("dev.memhook.core..")
+        .resideInAnyPackage("dev.memhook.core..", "dev.memhook.lucene..")
         .and()
         .areDeclaredInClassesThat()
-        .resideOutsideOfPackage("dev.memhook.core.internal..")
+        .resideOutsideOfPackages("dev.memhook.core.internal..", "dev.memhook.lucene.internal..")
         .should(
             new ArchCondition<JavaMethod>("not mention internal types in their signatures") {
               @Override
@@ -87,6 +99,8 @@ class ArchitectureTest {
   }
 
   private static boolean isInternal(JavaClass type) {
-    return type.getPackageName().startsWith("dev.memhook.core.internal");
+    String pkg = type.getPackageName();
+    return pkg.startsWith("dev.memhook.core.internal")
+        || pkg.startsWith("dev.memhook.lucene.internal");
   }
 }

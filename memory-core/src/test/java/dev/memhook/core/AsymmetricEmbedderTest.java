@@ -50,8 +50,8 @@ class AsymmetricEmbedderTest {
     SidedEmbedder embedder = new SidedEmbedder();
     java.util.concurrent.atomic.AtomicInteger searches =
         new java.util.concurrent.atomic.AtomicInteger();
-    try (dev.memhook.core.lucene.LuceneMemoryStore lucene =
-            dev.memhook.core.lucene.LuceneMemoryStore.inMemory();
+    try (dev.memhook.lucene.LuceneMemoryStore lucene =
+            dev.memhook.lucene.LuceneMemoryStore.inMemory();
         MemoryService memory =
             Memhook.builder()
                 .store(

@@ -12,7 +12,7 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

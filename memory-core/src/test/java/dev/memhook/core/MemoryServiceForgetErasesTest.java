@@ -8,7 +8,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
-import dev.memhook.core.lucene.IndexFiles;
+import dev.memhook.lucene.IndexFiles;
 import dev.memhook.testkit.Seeds;
 import java.io.IOException;
 import java.nio.file.Path;

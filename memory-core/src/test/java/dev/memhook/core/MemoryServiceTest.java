@@ -17,7 +17,7 @@ import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.Seeds;
 import java.time.Clock;
 import java.time.Instant;

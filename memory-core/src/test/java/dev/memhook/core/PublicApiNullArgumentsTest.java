@@ -59,7 +59,7 @@ import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.api.trace.PhaseStatus;
 import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.api.trace.RequestAppearance;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.StoreFixtures;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import dev.memhook.core.internal.recall.RecallEngine;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.List;

@@ -12,7 +12,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,7 +1,7 @@
 package dev.memhook.core;
 
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

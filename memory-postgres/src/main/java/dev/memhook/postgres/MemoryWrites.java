@@ -6,7 +6,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
-import dev.memhook.core.store.MemoryRecordJson;
+import dev.memhook.lucene.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package dev.memhook.postgres;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.SessionStore;
-import dev.memhook.core.store.MemoryRecordJson;
+import dev.memhook.lucene.MemoryRecordJson;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;

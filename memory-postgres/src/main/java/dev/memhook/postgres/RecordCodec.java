@@ -2,7 +2,7 @@ package dev.memhook.postgres;
 
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
-import dev.memhook.core.store.MemoryRecordJson;
+import dev.memhook.lucene.MemoryRecordJson;
 
 /**
  * The stored form of a {@link Memory} and a {@link ForgetRecord}: the JSON the Lucene store writes

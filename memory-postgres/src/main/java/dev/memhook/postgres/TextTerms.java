@@ -1,7 +1,7 @@
 package dev.memhook.postgres;
 
 import dev.memhook.api.Memory;
-import dev.memhook.core.text.CodeAwareTerms;
+import dev.memhook.lucene.CodeAwareTerms;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;

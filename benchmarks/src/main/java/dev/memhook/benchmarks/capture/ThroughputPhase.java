@@ -10,7 +10,7 @@ import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.benchmarks.BenchEmbedders;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

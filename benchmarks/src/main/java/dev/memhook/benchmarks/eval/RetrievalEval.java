@@ -9,7 +9,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.benchmarks.BenchEmbedders;
 import dev.memhook.benchmarks.Unowned;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.postgres.TextSearch;
 import java.io.IOException;
 import java.io.PrintStream;

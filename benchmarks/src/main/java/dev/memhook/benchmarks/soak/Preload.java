@@ -4,7 +4,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.benchmarks.SyntheticCorpus;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.memhook.benchmarks.eval;
 
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.MemoryStoreContract;
 
 /** The harness's one-index-per-conversation store keeps the store contract. */

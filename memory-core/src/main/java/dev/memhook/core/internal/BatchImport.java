@@ -6,7 +6,7 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
 import java.util.ArrayList;

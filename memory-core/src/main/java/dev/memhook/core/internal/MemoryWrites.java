@@ -14,7 +14,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.capture.SourceObservations;
-import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -22,7 +22,7 @@ import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;

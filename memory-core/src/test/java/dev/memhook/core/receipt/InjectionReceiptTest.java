@@ -25,7 +25,7 @@ import dev.memhook.api.trace.PhaseStatus.Status;
 import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.memhook.api.capture.EventData;
 import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.LifecycleEventType;
-import dev.memhook.core.store.MemoryRecordJson;
+import dev.memhook.lucene.MemoryRecordJson;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Instant;

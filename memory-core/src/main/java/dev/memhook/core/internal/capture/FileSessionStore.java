@@ -5,7 +5,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.SessionStore;
-import dev.memhook.core.store.MemoryRecordJson;
+import dev.memhook.lucene.MemoryRecordJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

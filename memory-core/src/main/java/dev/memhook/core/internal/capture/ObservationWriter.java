@@ -9,7 +9,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.NoiseAdmission;
-import dev.memhook.core.internal.index.EmbeddingText;
+import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.memhook.core.internal.compress;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
-import dev.memhook.core.internal.index.SimpleTokens;
+import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

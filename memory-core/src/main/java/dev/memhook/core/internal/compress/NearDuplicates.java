@@ -1,6 +1,6 @@
 package dev.memhook.core.internal.compress;
 
-import dev.memhook.core.internal.index.SimpleTokens;
+import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;

@@ -20,7 +20,7 @@ import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -13,7 +13,7 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Duration;
 import java.util.List;

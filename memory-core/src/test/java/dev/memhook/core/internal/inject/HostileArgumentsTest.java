@@ -17,7 +17,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.HostileText;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import dev.memhook.testkit.Seeds;
 import java.io.ByteArrayOutputStream;

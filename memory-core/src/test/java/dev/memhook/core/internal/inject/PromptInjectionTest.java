@@ -18,7 +18,7 @@ import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.HostileText;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.internal.observe.FieldText;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ModelReply;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.HashingEmbedder;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.time.Instant;
 import java.util.ArrayList;

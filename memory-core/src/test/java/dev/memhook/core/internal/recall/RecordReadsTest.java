@@ -12,7 +12,7 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
-import dev.memhook.core.lucene.LuceneMemoryStore;
+import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.nio.file.Path;
 import java.time.Duration;

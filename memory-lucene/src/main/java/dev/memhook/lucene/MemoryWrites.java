@@ -1,0 +1,154 @@
+package dev.memhook.lucene;
+
+import dev.memhook.api.ForgetRecord;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.spi.Embedding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.search.TermQuery;
+
+/**
+ * The store's writes, each one atomic Lucene update through the {@link WritePath}: an upsert, a
+ * batch, a new version together with the superseded old one, and a forget together with its audit
+ * record. Each builds the documents it can before it takes the write lock, so that the lock is held
+ * only to apply them. What a write must read first (the version it supersedes, whether the memory
+ * to forget exists) it reads under the lock: no write is in flight then, and the searchers refresh
+ * to every applied one, so what it reads is current.
+ *
+ * <p>Thread-safe. The store checks the arguments; these check that the store is open.
+ */
+final class MemoryWrites {
+  private final WritePath writes;
+  private final MemoryDocuments documents;
+  private final FreshSearchers searchers;
+  private final UnreadableRecords unreadable;
+  private final boolean mirror;
+
+  MemoryWrites(
+      WritePath writes,
+      MemoryDocuments documents,
+      FreshSearchers searchers,
+      UnreadableRecords unreadable,
+      boolean mirror) {
+    this.mirror = mirror;
+    this.writes = writes;
+    this.documents = documents;
+    this.searchers = searchers;
+    this.unreadable = unreadable;
+  }
+
+  /** Stores or replaces {@code memory}: a delete by its id and an add, as one update. */
+  void put(Memory memory, Embedding embedding) {
+    writes.ensureOpen();
+    Document doc = documents.memory(memory, embedding);
+    writes.write(
+        List.of(memory.id()),
+        w -> {
+          w.updateDocument(IndexSchema.idTerm(memory.id()), doc);
+          return true;
+        });
+    unreadable.written(List.of(memory.id()));
+  }
+
+  /** Stores or replaces every memory of {@code batch}: a delete by their ids and a block add. */
+  void putAll(Map<Memory, Embedding> batch) {
+    writes.ensureOpen();
+    if (batch.isEmpty()) {
+      return;
+    }
+    MemoryDocuments.Batch docs = documents.batch(batch);
+    writes.write(
+        docs.ids(),
+        w -> {
+          w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
+          return true;
+        });
+    unreadable.written(docs.ids());
+  }
+
+  /**
+   * Stores {@code next}, a latest version, and rewrites the version it supersedes as not latest: a
+   * delete of both ids and a block add of both documents.
+   *
+   * @throws IllegalArgumentException if the superseded version is not a latest memory of {@code
+   *     next}'s scope; nothing is written then
+   */
+  void putNewVersion(Memory next, Embedding embedding) {
+    writes.ensureOpen();
+    MemoryId previousId = next.supersedes();
+    Document nextDoc = documents.memory(next, embedding);
+    List<MemoryId> ids = List.of(next.id(), previousId);
+    writes.write(
+        ids,
+        w -> {
+          Document previousDoc =
+              searchers.withSearcher(s -> documents.superseded(s, previousId, next.scope()));
+          w.updateDocuments(IndexSchema.idsQuery(ids), List.of(nextDoc, previousDoc));
+          return true;
+        });
+    unreadable.written(ids);
+  }
+
+  /**
+   * Replaces the memory {@code id} with the audit document of {@code audit}, if the memory exists,
+   * and erases it: when this returns no file of the index holds its record or its terms ({@link
+   * WritePath#erase}).
+   *
+   * @return whether it existed (if not, nothing is written)
+   */
+  boolean delete(MemoryId id, ForgetRecord audit) {
+    return deleteAll(List.of(audit)) == 1;
+  }
+
+  /**
+   * Deletes the memory each record names and stores the records of those that existed, in one
+   * atomic update, and erases them all with one rewrite of the affected segments ({@link
+   * WritePath#erase}).
+   *
+   * @return how many existed (if none, nothing is written)
+   */
+  int deleteAll(List<ForgetRecord> audits) {
+    writes.ensureOpen();
+    List<MemoryId> ids = new ArrayList<>(audits.size());
+    List<Document> auditDocs = new ArrayList<>(audits.size());
+    for (ForgetRecord audit : audits) {
+      ids.add(audit.id());
+      auditDocs.add(documents.audit(audit));
+    }
+    int[] existed = new int[1];
+    WritePath.IndexAction delete =
+        w -> {
+          // which exist, read on one searcher (the write lock keeps them from changing meanwhile)
+          boolean[] exists =
+              searchers.withSearcher(
+                  s -> {
+                    boolean[] found = new boolean[ids.size()];
+                    for (int i = 0; i < found.length; i++) {
+                      found[i] = s.count(new TermQuery(IndexSchema.idTerm(ids.get(i)))) > 0;
+                    }
+                    return found;
+                  });
+          for (int i = 0; i < ids.size(); i++) {
+            if (exists[i]) {
+              if (mirror) { // StoreSettings#mirror: the store it copies erases and audits
+                w.deleteDocuments(IndexSchema.idTerm(ids.get(i)));
+              } else {
+                w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));
+              }
+              existed[0]++;
+            }
+          }
+          return existed[0] > 0;
+        };
+    if (mirror) {
+      writes.write(ids, delete);
+    } else {
+      writes.erase(ids, delete);
+    }
+    unreadable.written(ids);
+    return existed[0];
+  }
+}

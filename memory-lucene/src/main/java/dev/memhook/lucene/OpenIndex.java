@@ -1,0 +1,191 @@
+package dev.memhook.lucene;
+
+import dev.memhook.api.MemoryStoreException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.time.Duration;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An index as a store opens it: the directory, the writer configured for a memory store, what the
+ * index records about itself, and the first searcher. {@link #open} opens them together or, if a
+ * step fails, leaves none of them open (and the directory's lock released). A read-only index has
+ * no writer ({@link ReadOnlyIndex}).
+ *
+ * <p>The writer's configuration trades more merging for fewer segments: every search visits every
+ * segment (a term lookup per query term, an HNSW graph descent per vector search), and a memory
+ * store is written a few memories at a time but searched far more often than written.
+ *
+ * @param directory the index directory; the store's {@link WritePath} closes it
+ * @param writer the only writer of {@code directory}, locking it until the write path closes it;
+ *     null if the index is open read-only
+ * @param metadata the format, weights and space the index records
+ * @param searchers the searchers over {@code writer}
+ */
+record OpenIndex(
+    Directory directory,
+    IndexWriter writer,
+    IndexMetadata metadata,
+    FreshSearchers searchers,
+    IdleMerges idleMerges) {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
+
+  /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
+  static final double SEGMENTS_PER_TIER = 4;
+
+  /**
+   * Segments smaller than this count as this size when the merge policy picks merges; Lucene's
+   * default is 2 MB. Each commit (or refresh) flushes a small segment; a floor that many such
+   * segments fit under merges them together early rather than letting them fill tiers of their own.
+   */
+  static final double FLOOR_SEGMENT_MB = 16;
+
+  /**
+   * Heap the writer may fill with added memories before it flushes a segment; Lucene's default is
+   * 16 MB. Only a burst of writes with no read or commit between them (a large {@code putAll}, an
+   * import with group commit) gets near it, and then larger flushes leave fewer segments to merge.
+   */
+  static final double RAM_BUFFER_MB = 64;
+
+  /**
+   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, checks
+   * what it records, and reads every file of it once to check its checksum ({@link
+   * FreshSearchers#checkIntegrity}): an index damaged anywhere fails to open for writing, and the
+   * error says to open it read-only, which leaves out the damaged segments and counts them.
+   *
+   * @throws MemoryStoreException saying what is wrong and what to do ({@link OpenErrors}) if the
+   *     path is a file, the directory is not writable (and not opened read-only), the index is
+   *     damaged (also when it lost its commit point: see {@link OpenErrors#checkCommit}), or it is
+   *     locked by another store
+   * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
+   */
+  static OpenIndex open(StoreSettings settings, IndexSchema schema, UnreadableRecords unreadable) {
+    String location = settings.location();
+    if (settings.path() != null) {
+      OpenErrors.checkPath(settings.path(), location, settings.isReadOnly());
+    }
+    if (settings.isReadOnly()) {
+      return readOnly(settings.path(), location, unreadable);
+    }
+    Directory dir = null;
+    IndexWriter writer = null;
+    FreshSearchers searchers = null;
+    try {
+      dir =
+          settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      OpenErrors.checkCommit(dir, location);
+      IdleMerges idle = new IdleMerges(settings.idleMerge(), settings.maxSegmentMB(), location);
+      writer = new IndexWriter(dir, config(settings, schema, idle));
+      IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
+      searchers = new FreshSearchers(writer, location);
+      searchers.checkIntegrity();
+      return new OpenIndex(dir, writer, metadata, searchers, idle);
+    } catch (IOException e) {
+      closeQuietly(searchers, writer, dir);
+      throw OpenErrors.of(e, location, false);
+    } catch (ReadOnlyFileSystemException e) {
+      // unchecked, so Lucene lets it through as is: a file system other than the default one
+      closeQuietly(searchers, writer, dir);
+      throw OpenErrors.of(e, location);
+    } catch (RuntimeException e) {
+      closeQuietly(searchers, writer, dir);
+      throw e;
+    }
+  }
+
+  /** Opens the index at {@code path} with a reader only; see {@link ReadOnlyIndex}. */
+  private static OpenIndex readOnly(Path path, String location, UnreadableRecords unreadable) {
+    Directory dir = null;
+    try {
+      dir = ReadOnlyIndex.directory(path);
+      OpenErrors.checkCommit(dir, location);
+      DirectoryReader reader = ReadOnlyIndex.open(dir, location, unreadable);
+      try {
+        IndexMetadata metadata =
+            IndexMetadata.readOnly(reader.getIndexCommit().getUserData(), location);
+        return new OpenIndex(
+            dir,
+            null,
+            metadata,
+            new FreshSearchers(reader, location),
+            new IdleMerges(Duration.ZERO, 1, location));
+      } catch (IOException | RuntimeException e) {
+        reader.close();
+        throw e;
+      }
+    } catch (IOException e) {
+      closeQuietly(null, null, dir);
+      throw OpenErrors.of(e, location, true);
+    } catch (RuntimeException e) {
+      closeQuietly(null, null, dir);
+      throw e;
+    }
+  }
+
+  private static IndexWriterConfig config(
+      StoreSettings settings, IndexSchema schema, IdleMerges idle) {
+    KnnVectorsFormat vectors =
+        settings.scalarQuantization()
+            ? new Lucene99HnswScalarQuantizedVectorsFormat(
+                settings.hnswMaxConn(), settings.hnswBeamWidth())
+            : new Lucene99HnswVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth());
+    TieredMergePolicy mergePolicy = new TieredMergePolicy();
+    mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
+    mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
+    mergePolicy.setMaxMergedSegmentMB(settings.maxSegmentMB());
+    return new IndexWriterConfig(schema.indexAnalyzer())
+        .setSimilarity(IndexSchema.SIMILARITY)
+        .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+        // close() waits for running merges and commits them (their work is kept); after a failed
+        // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
+        // committed
+        .setCommitOnClose(true)
+        // forget erases (Expunge); a quiet store merges down to few segments (IdleMerges)
+        .setMergePolicy(idle.policy(Expunge.policy(mergePolicy)))
+        .setRAMBufferSizeMB(RAM_BUFFER_MB)
+        .setCodec(
+            new Lucene912Codec() {
+              @Override
+              public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                return vectors;
+              }
+            });
+  }
+
+  private static void closeQuietly(FreshSearchers searchers, IndexWriter writer, Directory dir) {
+    try {
+      if (searchers != null) {
+        searchers.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the searchers after a failed open failed", e);
+    }
+    try {
+      if (writer != null) {
+        writer.rollback();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("rollback after a failed open failed", e);
+    }
+    try {
+      if (dir != null) {
+        dir.close();
+      }
+    } catch (IOException e) {
+      LOG.debug("closing the directory after a failed open failed", e);
+    }
+  }
+}

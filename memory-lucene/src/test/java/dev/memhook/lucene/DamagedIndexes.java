@@ -1,0 +1,114 @@
+package dev.memhook.lucene;
+
+import dev.memhook.api.Scope;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Ways to damage a closed index on disk, as a failing disk or a buggy writer would. Public for the
+ * tests of the service above the store.
+ */
+public final class DamagedIndexes {
+
+  /**
+   * Adds to the closed index at {@code index} a latest memory {@code id} of {@code scope} whose
+   * stored record is not JSON, but which every search finds by {@code text} and by {@code vector}.
+   */
+  public static void addUnreadableMemory(
+      Path index, String id, Scope scope, String text, float[] vector) throws IOException {
+    IndexSchema schema = new IndexSchema();
+    IndexWriterConfig config =
+        new IndexWriterConfig(schema.indexAnalyzer()).setSimilarity(IndexSchema.SIMILARITY);
+    try (Directory dir = FSDirectory.open(index);
+        IndexWriter writer = new IndexWriter(dir, config)) {
+      Document doc = new Document();
+      doc.add(new StringField(IndexSchema.F_KIND, IndexSchema.KIND_MEMORY, Field.Store.NO));
+      doc.add(new StringField(IndexSchema.F_ID, id, Field.Store.NO));
+      doc.add(new BinaryDocValuesField(IndexSchema.F_ID, new BytesRef(id)));
+      doc.add(new StringField(IndexSchema.F_LIVE, scope.value(), Field.Store.NO));
+      doc.add(new SortedDocValuesField(IndexSchema.F_LIVE, new BytesRef(scope.value())));
+      doc.add(new StoredField(IndexSchema.F_JSON, "{\"format\":1,\"id\":\"" + id + "\", broken"));
+      doc.add(new Field(IndexSchema.F_TEXT, text, IndexSchema.WEIGHTED_TEXT_TYPE));
+      doc.add(new KnnFloatVectorField(IndexSchema.F_VECTOR, vector, IndexSchema.VECTOR_SIMILARITY));
+      writer.addDocument(doc);
+      writer.commit();
+    }
+  }
+
+  /** Cuts the largest file of the closed index at {@code index} to half its length. */
+  static Path truncateLargestFile(Path index) throws IOException {
+    Path largest;
+    try (Stream<Path> files = Files.list(index)) {
+      largest =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("_"))
+              .max(Comparator.comparingLong(DamagedIndexes::size))
+              .orElseThrow();
+    }
+    try (FileChannel c = FileChannel.open(largest, StandardOpenOption.WRITE)) {
+      c.truncate(c.size() / 2);
+    }
+    return largest;
+  }
+
+  /**
+   * Changes the case of the first letter of {@code token} where it first appears in a file of the
+   * index at {@code index}, in place, as a flipped bit on disk would; the index may be open. {@code
+   * token} must be rare text a memory's stored record holds, with a space in it so that no term of
+   * the terms dictionary matches: stored fields keep a first occurrence as a literal even when
+   * compressed.
+   *
+   * @return the file changed
+   * @throws IllegalStateException if no file holds {@code token}
+   */
+  static Path flipInStoredText(Path index, String token) throws IOException {
+    byte[] wanted = token.getBytes(StandardCharsets.US_ASCII);
+    List<Path> files;
+    try (Stream<Path> s = Files.list(index)) {
+      files = s.filter(f -> f.getFileName().toString().startsWith("_")).sorted().toList();
+    }
+    for (Path f : files) {
+      byte[] bytes = Files.readAllBytes(f);
+      for (int i = 0; i + wanted.length <= bytes.length; i++) {
+        if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
+          try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[i] ^ 0x20)}), i);
+          }
+          return f;
+        }
+      }
+    }
+    throw new IllegalStateException("no file of " + index + " holds " + token);
+  }
+
+  private static long size(Path f) {
+    try {
+      return Files.size(f);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private DamagedIndexes() {}
+}
