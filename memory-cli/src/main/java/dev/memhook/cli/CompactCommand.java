@@ -18,7 +18,7 @@ import picocli.CommandLine.ParentCommand;
             + " another process.")
 final class CompactCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Override
   public Integer call() {

@@ -30,7 +30,7 @@ import picocli.CommandLine.ParentCommand;
             + " problem. Exits 4 if it found one.")
 final class DoctorCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   /** One check's outcome; {@code remedy} is empty when there is nothing to do. */
   record Finding(String check, Status status, String detail, String remedy) {}

@@ -30,7 +30,7 @@ import picocli.CommandLine.ParentCommand;
             + " standard output. Read-only; on a damaged store, exports what is readable.")
 final class ExportCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Option(
       names = {"-o", "--output"},

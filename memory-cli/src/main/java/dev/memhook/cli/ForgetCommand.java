@@ -46,7 +46,7 @@ final class ForgetCommand implements Callable<Integer> {
   private static final int SHOWN = 10;
 
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
   @Mixin MemoryFilter filter;
 
   @Parameters(arity = "0..*", paramLabel = "ID", description = "Memory ids to forget.")

@@ -69,7 +69,7 @@ final class HookCommand implements Callable<Integer> {
           LifecycleEventType.SESSION_END);
 
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Option(
       names = "--scope",
@@ -104,7 +104,7 @@ final class HookCommand implements Callable<Integer> {
     HookLog log = null;
     try {
       Path dir = store.directory(context);
-      log = new HookLog(context.err(), dir, StoreOptions.REDACTION);
+      log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
       handle(context, dir, log);
     } catch (Exception | Error e) {
       // An Error too (a native library that will not load, a class missing from a broken jar):
@@ -136,7 +136,7 @@ final class HookCommand implements Callable<Integer> {
       return;
     }
     HookPayload.Prepared event = HookPayload.prepare(payload, Instant.now());
-    HookSpool spool = new HookSpool(dir, StoreOptions.REDACTION);
+    HookSpool spool = new HookSpool(dir, StoreArguments.REDACTION);
     if (event.event().isPresent()) {
       spool.add(event.event().get());
     } else {

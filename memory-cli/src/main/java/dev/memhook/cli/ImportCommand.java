@@ -50,7 +50,7 @@ final class ImportCommand implements Callable<Integer> {
   static final int CHUNK = 2048;
 
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Parameters(index = "0", paramLabel = "FILE", description = "The file export wrote.")
   Path file;

@@ -22,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
         "List memories, newest first, filtered by scope, type, session and time. Read-only.")
 final class ListCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
   @Mixin MemoryFilter filter;
 
   @Option(
@@ -81,7 +81,7 @@ final class ListCommand implements Callable<Integer> {
 
   /** The memories of the store {@code filter} matches, newest first (ties by id). */
   static List<Memory> matching(
-      StoreOptions store, MemoryFilter filter, boolean allVersions, CliContext context) {
+      StoreArguments store, MemoryFilter filter, boolean allVersions, CliContext context) {
     Predicate<Memory> wanted = filter.predicate(Instant.now());
     List<Memory> matched = new ArrayList<>();
     try (MemoryService memory = store.openReadOnly(context)) {

@@ -35,7 +35,7 @@ import picocli.CommandLine.ParentCommand;
             + " spools meanwhile.")
 final class McpCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Option(
       names = "--scope",
@@ -58,7 +58,7 @@ final class McpCommand implements Callable<Integer> {
     }
     CliContext context = root.context();
     Path dir = store.directory(context);
-    HookLog log = new HookLog(context.err(), dir, StoreOptions.REDACTION);
+    HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
     // counted down when the client is gone (McpStdioTransport) or on SIGTERM
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
@@ -84,7 +84,7 @@ final class McpCommand implements Callable<Integer> {
               return t;
             });
     try (MemoryService memory = store.openWritable(context, scope, true)) {
-      HookSpool spool = new HookSpool(dir, StoreOptions.REDACTION);
+      HookSpool spool = new HookSpool(dir, StoreArguments.REDACTION);
       drainer.scheduleWithFixedDelay(
           () -> {
             try {

@@ -31,7 +31,7 @@ import picocli.CommandLine.ParentCommand;
             + " score, the fusion and what the gates dropped. Read-only.")
 final class SearchCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Parameters(arity = "1..*", paramLabel = "QUERY", description = "What to recall for.")
   List<String> words;

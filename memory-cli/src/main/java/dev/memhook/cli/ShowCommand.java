@@ -22,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
         "Show memories in full by id (any version). Read-only. Exits 3 if one is not found.")
 final class ShowCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   @Parameters(arity = "1..*", paramLabel = "ID", description = "Memory ids.")
   List<MemoryId> ids;

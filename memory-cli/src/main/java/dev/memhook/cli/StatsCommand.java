@@ -19,7 +19,7 @@ import picocli.CommandLine.ParentCommand;
             + " segments and embedding space. Read-only.")
 final class StatsCommand implements Callable<Integer> {
   @ParentCommand MemhookCli root;
-  @Mixin StoreOptions store;
+  @Mixin StoreArguments store;
 
   /** Counts of one scope; mutable while counting. */
   private static final class ScopeCounts {

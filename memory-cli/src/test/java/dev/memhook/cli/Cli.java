@@ -84,7 +84,7 @@ final class Cli {
 
   private Map<String, String> environment(Map<String, String> extra) {
     Map<String, String> env = new java.util.HashMap<>(extra);
-    env.put(StoreOptions.DIR_VARIABLE, dir.toString());
+    env.put(StoreArguments.DIR_VARIABLE, dir.toString());
     env.put("USER", "tester");
     return env;
   }

@@ -193,7 +193,7 @@ class McpMalformedInputTest {
               Channels.newInputStream(in.source()),
               new PrintStream(Channels.newOutputStream(out.sink()), true, StandardCharsets.UTF_8),
               new PrintStream(err, true, StandardCharsets.UTF_8),
-              Map.of(StoreOptions.DIR_VARIABLE, dir.toString(), "USER", "tester"),
+              Map.of(StoreArguments.DIR_VARIABLE, dir.toString(), "USER", "tester"),
               Terminal.NONE);
       threads.submit(this::readReplies);
       command =

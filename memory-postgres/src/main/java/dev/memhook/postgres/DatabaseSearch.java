@@ -32,8 +32,8 @@ final class DatabaseSearch {
   }
 
   List<StoreHit> related(Scope scope, Set<String> concepts, Set<String> files, int k) {
-    List<String> conceptKeys = MemoryWrites.conceptKeys(concepts);
-    List<String> fileKeys = MemoryWrites.fileKeys(files);
+    List<String> conceptKeys = RowWrites.conceptKeys(concepts);
+    List<String> fileKeys = RowWrites.fileKeys(files);
     if (conceptKeys.isEmpty() && fileKeys.isEmpty()) {
       return List.of();
     }

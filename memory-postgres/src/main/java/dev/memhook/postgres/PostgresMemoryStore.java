@@ -97,7 +97,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private final Schema schema;
   private final RecordCodec codec = new RecordCodec();
   private final ChangeFeed feed;
-  private final MemoryWrites writes;
+  private final RowWrites writes;
   private final MemoryReads reads;
   private final DatabaseSearch inDatabase;
   private final FeedHealth health;
@@ -115,7 +115,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     this.jdbc = new Jdbc(b.dataSource);
     this.schema = new Schema(b.schema);
     this.feed = new ChangeFeed(schema);
-    this.writes = new MemoryWrites(schema, codec, feed);
+    this.writes = new RowWrites(schema, codec, feed);
     this.reads = new MemoryReads(schema, codec);
     this.inDatabase = new DatabaseSearch(jdbc, reads);
     this.health = new FeedHealth(Clock.systemUTC(), b.statusListener, toString());
@@ -168,7 +168,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public void put(Memory memory, Embedding embedding) {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(embedding, "embedding");
-    MemoryWrites.Row row = writes.row(memory, embedding, attached().dimension());
+    RowWrites.Row row = writes.row(memory, embedding, attached().dimension());
     write(
         "store memory " + memory.id().value(),
         (c, changes) -> writes.put(c, List.of(row), changes));
@@ -177,7 +177,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
     Objects.requireNonNull(batch, "batch");
-    List<MemoryWrites.Row> rows = writes.rows(batch, attached().dimension());
+    List<RowWrites.Row> rows = writes.rows(batch, attached().dimension());
     if (rows.isEmpty()) {
       return;
     }
@@ -190,7 +190,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public void putNewVersion(Memory next, Embedding embedding) {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
-    MemoryWrites.Row row = writes.newVersionRow(next, embedding, attached().dimension());
+    RowWrites.Row row = writes.newVersionRow(next, embedding, attached().dimension());
     write(
         "store new version " + next.id().value(),
         (c, changes) -> writes.putNewVersion(c, row, changes));
@@ -225,7 +225,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public int deleteAll(List<ForgetRecord> audits) {
     List<ForgetRecord> records = List.copyOf(Objects.requireNonNull(audits, "audits"));
     checkOpen();
-    MemoryWrites.checkAudits(records);
+    RowWrites.checkAudits(records);
     if (records.isEmpty()) {
       return 0;
     }

@@ -47,7 +47,7 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * The {@link MemoryService} that {@code Memhook.builder()} builds: it wires the data path in order,
- * observe ({@link MemoryIntake}: validate, sanitize, complete) → store ({@link MemoryWrites}:
+ * observe ({@link MemoryIntake}: validate, sanitize, complete) → store ({@link ServiceWriter}:
  * embed, put, version, erase) → index (the store's) → recall ({@link RecallEngine}) → inject
  * ({@link AsyncMemoryHook}, {@link GetMemoryTool}).
  *
@@ -61,7 +61,7 @@ public final class LocalMemoryService implements MemoryService {
   private final StandingProfiles standing;
   private final RecallWarmUp warmUp;
   private final MemoryIntake intake;
-  private final MemoryWrites writes;
+  private final ServiceWriter writes;
   private final BatchImport imports;
   private final Restore restores;
   private final Clock clock;
@@ -114,7 +114,7 @@ public final class LocalMemoryService implements MemoryService {
     this.engine = new RecallEngine(this.store, embedder, parts.recall());
     this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
-    this.writes = new MemoryWrites(this.store, embedder, intake);
+    this.writes = new ServiceWriter(this.store, embedder, intake);
     this.imports = new BatchImport(this.store, embedder, intake);
     this.restores = new Restore(this.store, embedder, intake);
     try {
@@ -204,7 +204,7 @@ public final class LocalMemoryService implements MemoryService {
     Objects.requireNonNull(mode, "mode");
     checkOpen();
     MemoryIntake.ForgetRequest request = intake.forgetRequest(actor, reason);
-    Optional<MemoryWrites.Forgotten> forgotten = writes.forget(id, request, mode);
+    Optional<ServiceWriter.Forgotten> forgotten = writes.forget(id, request, mode);
     if (forgotten.isEmpty()) {
       return List.of();
     }

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 /**
  * The {@link MemoryMaintenance} view of a {@link LocalMemoryService}: checks its arguments and that
  * the service is open, then hands each call to the part that does it ({@link BatchImport}, {@link
- * Restore}, {@link MemoryWrites} or the store).
+ * Restore}, {@link ServiceWriter} or the store).
  *
  * <p>Thread-safe: every part it calls is.
  */
@@ -24,14 +24,14 @@ final class ServiceMaintenance implements MemoryMaintenance {
 
   private final Liveness liveness;
   private final MemoryStore store;
-  private final MemoryWrites writes;
+  private final ServiceWriter writes;
   private final BatchImport imports;
   private final Restore restores;
 
   ServiceMaintenance(
       Liveness liveness,
       MemoryStore store,
-      MemoryWrites writes,
+      ServiceWriter writes,
       BatchImport imports,
       Restore restores) {
     this.liveness = Objects.requireNonNull(liveness, "liveness");

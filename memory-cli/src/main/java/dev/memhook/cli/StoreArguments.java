@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * --json}), and the two ways a command opens it: read-only, beside any other process, or for
  * writing, alone. Not thread-safe; one per command run.
  */
-final class StoreOptions {
+final class StoreArguments {
 
   /** The directory used without {@code --dir} and {@code MEMHOOK_DIR}, relative to the cwd. */
   static final String DEFAULT_DIRECTORY = "memhook-data";

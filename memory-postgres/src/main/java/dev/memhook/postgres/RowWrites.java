@@ -41,7 +41,7 @@ import java.util.TreeSet;
  *
  * <p>Thread-safe: no state besides the immutable schema and codec.
  */
-final class MemoryWrites {
+final class RowWrites {
   /** A memory checked and encoded, ready to write. */
   record Row(Memory memory, String record, String terms, byte[] vector) {}
 
@@ -49,7 +49,7 @@ final class MemoryWrites {
   private final RecordCodec codec;
   private final ChangeFeed feed;
 
-  MemoryWrites(Schema schema, RecordCodec codec, ChangeFeed feed) {
+  RowWrites(Schema schema, RecordCodec codec, ChangeFeed feed) {
     this.schema = schema;
     this.codec = codec;
     this.feed = feed;

@@ -20,14 +20,14 @@ import org.apache.lucene.search.TermQuery;
  *
  * <p>Thread-safe. The store checks the arguments; these check that the store is open.
  */
-final class MemoryWrites {
+final class IndexWrites {
   private final WritePath writes;
   private final MemoryDocuments documents;
   private final FreshSearchers searchers;
   private final UnreadableRecords unreadable;
   private final boolean mirror;
 
-  MemoryWrites(
+  IndexWrites(
       WritePath writes,
       MemoryDocuments documents,
       FreshSearchers searchers,

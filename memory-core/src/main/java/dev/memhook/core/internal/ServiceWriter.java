@@ -32,7 +32,7 @@ import java.util.Set;
  * <p>Thread-safe: an update and a forget run one at a time (one writer lock), so two updates of one
  * version cannot both succeed and a forget never races the version it follows back.
  */
-final class MemoryWrites implements ServiceWrites {
+final class ServiceWriter implements ServiceWrites {
 
   /** Versions one forget follows back at most: a guard against a cycle in a damaged store. */
   private static final int MAX_VERSIONS_FORGOTTEN = 10_000;
@@ -42,7 +42,7 @@ final class MemoryWrites implements ServiceWrites {
   private final MemoryIntake intake;
   private final Object writeLock = new Object();
 
-  MemoryWrites(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+  ServiceWriter(MemoryStore store, Embedder embedder, MemoryIntake intake) {
     this.store = store;
     this.embedder = embedder;
     this.intake = intake;
