@@ -159,12 +159,18 @@ public interface HookedChatServiceContract {
     memory.remember(MemoryDraft.of(Scope.DEFAULT, "The cache is Caffeine"));
     ModelScript model = ModelScript.create().then(ModelReply.text("answered anyway"));
     ChatHarness h = harness(model);
-    memory.hookInto(h.chat(), HookOptions.builder().recallTimeout(Duration.ofSeconds(2)).build());
+    MemoryHook hook =
+        memory.hookInto(
+            h.chat(), HookOptions.builder().recallTimeout(Duration.ofSeconds(2)).build());
     memory.close();
 
     await(h.sendUser("which cache do we use?"));
 
+    assertTrue(hook.isDisposed(), "closing the service disposed its hook");
     assertEquals(1, model.requests().size());
+    assertFalse(
+        model.requests().get(0).toolNames().contains("get_memory"),
+        "a disposed hook's tool is no longer offered");
     List<ChatMessage> messages = h.chat().messages();
     assertEquals("answered anyway", messages.get(messages.size() - 1).text());
   }

@@ -10,13 +10,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * The conversations a host holds, by key (a conversation id, an agent framework's memory id), at
  * most a bound of them: for a host with a conversation per user or per request, so that what it
  * holds per conversation (a {@link HostedChat} with its log, a live hook) cannot grow without
- * limit. A conversation is opened on first use and ended by {@link #end}, by {@link #close}, or by
- * the bound, which ends the least recently used idle one when opening one more would exceed it.
+ * limit. A conversation is opened on first use ({@link #use}) and ended by {@link #end}, by {@link
+ * #close}, or by the bound, which ends the least recently used idle one when opening one more would
+ * exceed it.
  *
  * <p>A conversation is busy while the host holds it ({@link #hold}, say for the length of a call,
  * or from an agent framework's "call started" to "call ended"), and a busy conversation is never
@@ -53,16 +55,13 @@ public final class ConversationRegistry<K, C> implements AutoCloseable {
   public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
 
   /**
-   * How a registry opens and ends its conversations; the host's. Called outside the registry's
-   * lock, possibly from several threads at once; must not throw from {@link #end}.
+   * How a registry ends its conversations, and what it tells the host; the host's. Called outside
+   * the registry's lock, possibly from several threads at once; must not throw.
    *
    * @param <K> the key type
    * @param <C> the conversation type
    */
   public interface Lifecycle<K, C> {
-
-    /** Opens (and hooks) the conversation of {@code key}; must not return null. */
-    C open(K key);
 
     /**
      * Ends a conversation the registry no longer holds (ended, closed, evicted, or the loser of a
@@ -120,13 +119,15 @@ public final class ConversationRegistry<K, C> implements AutoCloseable {
   }
 
   /**
-   * The conversation of {@code key}, made the most recently used; if absent, opened (outside the
-   * lock) and the least recently used idle conversations are ended to keep the bound. Once closed,
-   * a conversation is still opened for the caller, but it is ended at once and not held: the caller
-   * gets one that works without what {@link Lifecycle#end} took away.
+   * The conversation of {@code key}, made the most recently used; if absent, opened by {@code
+   * opener} (outside the lock; it must not return null) and the least recently used idle
+   * conversations are ended to keep the bound. Once closed, a conversation is still opened for the
+   * caller, but it is ended at once and not held: the caller gets one that works without what
+   * {@link Lifecycle#end} took away.
    */
-  public C use(K key) {
+  public C use(K key, Function<? super K, ? extends C> opener) {
     Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(opener, "opener");
     if (!closed) {
       synchronized (lock) {
         C c = touchLocked(key);
@@ -135,7 +136,7 @@ public final class ConversationRegistry<K, C> implements AutoCloseable {
         }
       }
     }
-    C opened = Objects.requireNonNull(lifecycle.open(key), "the lifecycle opened null");
+    C opened = Objects.requireNonNull(opener.apply(key), "the opener returned null");
     C winner;
     List<Map.Entry<K, C>> evicted = List.of();
     int overBound = 0;
