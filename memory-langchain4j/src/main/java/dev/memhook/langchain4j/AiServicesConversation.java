@@ -11,8 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One AiServices conversation of a {@link MemhookLangChain4j}: its chat service (a {@link
  * LangChain4jChatService} view over the application's chat memory), the chat memory AiServices is
- * given for its memory id, and its hook. Not to be confused with {@link ConversationState}, which
- * is the message state inside the chat service.
+ * given for its memory id, and its hook.
  *
  * <p>It is hooked when constructed, unless its owner is already closed; if the memory service
  * refuses (a closed memory service), the conversation goes on without memory and a warning says so.
@@ -23,8 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AiServicesConversation {
 
-  // logged under MemhookLangChain4j, as before this class was split out of it, so that the
-  // logger settings of hosts still apply
+  // logged under MemhookLangChain4j, whose logger settings hosts configure
   private static final Logger LOG = LoggerFactory.getLogger(MemhookLangChain4j.class);
 
   private final Object memoryId;

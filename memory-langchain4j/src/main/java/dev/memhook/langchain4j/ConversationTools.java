@@ -13,9 +13,9 @@ import dev.langchain4j.service.tool.ToolProviderResult;
  * <p>Thread-safe.
  */
 final class ConversationTools implements ToolProvider {
-  private final ConversationRegistry conversations;
+  private final AiServicesConversations conversations;
 
-  ConversationTools(ConversationRegistry conversations) {
+  ConversationTools(AiServicesConversations conversations) {
     this.conversations = conversations;
   }
 

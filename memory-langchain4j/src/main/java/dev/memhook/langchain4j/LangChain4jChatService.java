@@ -3,6 +3,7 @@ package dev.memhook.langchain4j;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
@@ -13,29 +14,31 @@ import dev.memhook.api.chat.ChatCallback;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.HostedChat;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
-import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.SubmittedRequest;
-import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * A Memhook {@link ChatService} over any LangChain4j {@link ChatModel}: it owns one conversation
  * and runs the send loop a memory hook expects, so {@code memoryService.hookInto(chat)} gives a
- * plain LangChain4j chat long-term memory.
+ * plain LangChain4j chat long-term memory. It is the host kit's {@link HostedChat} over
+ * LangChain4j's messages: this class maps them and calls the model; the kit owns the callbacks, the
+ * tools, where pairs go, the loop and its bound, and the submission reports.
  *
  * <h2>How a send runs</h2>
  *
@@ -62,8 +65,8 @@ import java.util.function.Function;
  *       Builder#maxLoopsPerSend(int)} loops per send.
  * </ol>
  *
- * A callback whose stage fails is logged and the send goes on: the host's turn comes first. A
- * failure of the model itself fails the send's stage.
+ * A callback whose stage fails is logged (by the kit, through {@link System.Logger}) and the send
+ * goes on: the host's turn comes first. A failure of the model itself fails the send's stage.
  *
  * <h2>Where injected messages go</h2>
  *
@@ -71,7 +74,8 @@ import java.util.function.Function;
  * {@link ToolExecutionRequest} and its {@link ToolExecutionResultMessage}, both of {@link
  * MessageOrigin#SYNTHETIC} origin. When the pair joins a conversation that ends with the user's
  * turn, it is placed before that turn, so the model reads (tool call, tool result, user message);
- * otherwise it is appended. (The rule and its reasons: {@code ConversationState}.)
+ * otherwise it is appended (the host kit's {@link HostedChat.Placement#BEFORE_USER_TURN}, which
+ * says why).
  *
  * <h2>Threads</h2>
  *
@@ -83,8 +87,8 @@ import java.util.function.Function;
  */
 public final class LangChain4jChatService implements ChatService {
 
-  /** The default bound of loops per send: 8, as the test kit's fake uses. */
-  public static final int DEFAULT_MAX_LOOPS_PER_SEND = 8;
+  /** The default bound of loops per send: 8, the host kit's. */
+  public static final int DEFAULT_MAX_LOOPS_PER_SEND = HostedChat.DEFAULT_MAX_LOOPS_PER_SEND;
 
   /**
    * The default executor: a new daemon thread per send. A send blocks on the model for seconds, so
@@ -98,39 +102,41 @@ public final class LangChain4jChatService implements ChatService {
         thread.start();
       };
 
-  // This class is the ChatService face; each job behind it has its own package-private class:
-  // ConversationState (messages, queue, where a queued pair goes), SendLoop (the loop above, for
-  // sends of its own and for AiServices), ToolRegistry (tools and their execution), Callbacks (one
-  // phase's callbacks), SubmissionListeners (who hears of each model request), ListChatMemory (the
-  // default chat memory).
-  private final ConversationState conversation;
-  private final ToolRegistry tools = new ToolRegistry();
-  private final Callbacks beforeSendLoop = new Callbacks("beforeSendLoop");
-  private final Callbacks afterSend = new Callbacks("afterSend");
-  private final SubmissionListeners submissions = new SubmissionListeners();
-  private final SendLoop loop;
+  private final HostedChat<dev.langchain4j.data.message.ChatMessage> chat;
+
+  /** What AiServices writes into the chat memory; null outside an AiServices view. */
+  private final AiServicesWrites aiServices;
+
+  private final ToolSpecifications specifications = new ToolSpecifications();
 
   /**
-   * Messages already in {@code store} are sent to the model but stay out of {@link #messages()}
-   * (why: {@code ConversationState}).
+   * Messages already in {@code store} (null for a list of its own) are sent to the model but stay
+   * out of {@link #messages()}: a conversation resumed from a persistent memory was scanned and
+   * captured in its earlier life.
    */
   private LangChain4jChatService(
       ChatModel model,
       ChatMemory store,
       String systemMessage,
       int maxLoopsPerSend,
-      Executor executor) {
-    this.conversation = new ConversationState(store, systemMessage);
-    this.loop =
-        new SendLoop(
-            model,
-            maxLoopsPerSend,
-            executor,
-            conversation,
-            tools,
-            beforeSendLoop,
-            afterSend,
-            submissions);
+      Executor executor,
+      boolean forAiServices) {
+    ChatMemoryTranscript transcript = store == null ? null : new ChatMemoryTranscript(store);
+    HostedChat.Builder<dev.langchain4j.data.message.ChatMessage> b =
+        HostedChat.builder(LangChain4jMapper.INSTANCE)
+            .model(new OwnSendModelCall(model, specifications))
+            .placement(HostedChat.Placement.BEFORE_USER_TURN)
+            .maxLoopsPerSend(maxLoopsPerSend)
+            .executor(executor)
+            .label("LangChain4jChatService");
+    if (transcript != null) {
+      b.transcript(transcript);
+    }
+    this.chat = b.build();
+    this.aiServices = forAiServices ? new AiServicesWrites(chat, transcript) : null;
+    if (systemMessage != null) {
+      chat.record(SystemMessage.from(systemMessage));
+    }
   }
 
   /** A chat service over {@code model} with the defaults. */
@@ -147,14 +153,14 @@ public final class LangChain4jChatService implements ChatService {
    * A view of an AiServices conversation kept in {@code memory}; see {@link MemhookLangChain4j}.
    */
   static LangChain4jChatService view(ChatModel model, ChatMemory memory, int maxLoopsPerSend) {
-    return new LangChain4jChatService(model, memory, null, maxLoopsPerSend, THREAD_PER_SEND);
+    return new LangChain4jChatService(model, memory, null, maxLoopsPerSend, THREAD_PER_SEND, true);
   }
 
   // ---- host side -------------------------------------------------------------------------
 
   /** Queues a user message; it joins the conversation when the next send loop starts. */
   public ChatMessage queueUser(String text) {
-    return conversation.queueUser(text);
+    return chat.queueUser(text);
   }
 
   /**
@@ -166,14 +172,14 @@ public final class LangChain4jChatService implements ChatService {
    */
   public CompletionStage<AiMessage> sendUser(String text) {
     queueUser(text);
-    return loop.enqueue()
+    return chat.sendForReply()
         .thenApply(
-            response -> {
-              if (response == null) {
+            reply -> {
+              if (reply.isEmpty()) {
                 throw new CancellationException(
                     "the send was interrupted before the model answered");
               }
-              return response.aiMessage();
+              return (AiMessage) reply.get().get(0);
             });
   }
 
@@ -182,7 +188,7 @@ public final class LangChain4jChatService implements ChatService {
    * oldest first; injected pairs included.
    */
   public List<dev.langchain4j.data.message.ChatMessage> langChain4jMessages() {
-    return conversation.langChain4jMessages();
+    return chat.transcript();
   }
 
   // ---- ChatService -----------------------------------------------------------------------
@@ -196,53 +202,37 @@ public final class LangChain4jChatService implements ChatService {
    */
   @Override
   public List<ChatMessage> messages() {
-    return conversation.messages();
+    return chat.messages();
   }
 
   @Override
   public CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args) {
-    Objects.requireNonNull(toolName, "toolName");
-    Objects.requireNonNull(args, "args");
-    ToolCall call;
-    ToolExecutionRequest request;
-    try {
-      call = ToolCall.of(toolName, args);
-      request = MessageMapping.request(call);
-    } catch (IllegalArgumentException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-    return tools
-        .execute(call)
-        .thenApply(
-            result -> {
-              conversation.queueInjectedPair(call, request, result);
-              return result;
-            });
+    return chat.injectToolCall(toolName, args);
   }
 
   @Override
   public void setNeedsResend() {
-    loop.requestResend();
+    chat.setNeedsResend();
   }
 
   @Override
   public void interrupt(boolean clearQueue) {
-    loop.interrupt(clearQueue);
+    chat.interrupt(clearQueue);
   }
 
   @Override
   public CompletionStage<Void> send() {
-    return loop.enqueue().thenApply(response -> null);
+    return chat.send();
   }
 
   @Override
   public Registration onBeforeSendLoop(ChatCallback callback) {
-    return beforeSendLoop.register(callback);
+    return chat.onBeforeSendLoop(callback);
   }
 
   @Override
   public Registration onAfterSend(ChatCallback callback) {
-    return afterSend.register(callback);
+    return chat.onAfterSend(callback);
   }
 
   /**
@@ -262,7 +252,7 @@ public final class LangChain4jChatService implements ChatService {
    */
   @Override
   public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
-    return Optional.of(submissions.register(listener));
+    return chat.onRequestSubmitted(listener);
   }
 
   /**
@@ -273,15 +263,25 @@ public final class LangChain4jChatService implements ChatService {
    */
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-    return tools.register(definition, handler);
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(handler, "handler");
+    ToolSpecification specification = ToolSpecifications.convert(definition);
+    Registration registration = chat.registerTool(definition, handler);
+    specifications.put(definition, specification);
+    return () -> {
+      registration.remove();
+      if (!chat.tools().contains(definition)) {
+        specifications.remove(definition);
+      }
+    };
   }
 
   @Override
   public String toString() {
     return "LangChain4jChatService["
-        + conversation.size()
+        + chat.messages().size()
         + " messages, tools="
-        + tools.names()
+        + chat.tools().stream().map(ToolDefinition::name).toList()
         + "]";
   }
 
@@ -294,17 +294,17 @@ public final class LangChain4jChatService implements ChatService {
    *     already and ends AiServices' use of the conversation for this model call
    */
   boolean addFromAiServices(dev.langchain4j.data.message.ChatMessage message) {
-    return conversation.addFromAiServices(message);
+    return aiServices.add(message);
   }
 
   /** The chat memory's messages, as AiServices reads them. */
   List<dev.langchain4j.data.message.ChatMessage> memoryMessages() {
-    return conversation.memoryMessages();
+    return aiServices.messages();
   }
 
   /** Replaces the chat memory's messages (AiServices does when it rewrites a tool result). */
   void setFromAiServices(Iterable<dev.langchain4j.data.message.ChatMessage> messages) {
-    conversation.setFromAiServices(messages);
+    aiServices.set(messages);
   }
 
   /**
@@ -313,22 +313,43 @@ public final class LangChain4jChatService implements ChatService {
    * logged twice, so nothing is captured or scanned again.
    */
   void clearFromAiServices() {
-    conversation.clearFromAiServices();
+    aiServices.clear();
   }
 
   /** The registered tools as AiServices executes them. */
   Map<ToolSpecification, ToolExecutor> toolExecutors() {
-    return tools.toolExecutors();
+    Map<ToolSpecification, ToolExecutor> out = new LinkedHashMap<>();
+    for (ToolSpecification spec : specifications.of(chat.tools())) {
+      out.put(spec, new AiServicesToolExecutor(chat));
+    }
+    return out;
   }
 
   /**
-   * Runs one send for AiServices on the calling thread: the same loop as {@link #send()}, with
-   * {@code request}'s messages and parameters (tools, response format) as the base, except that the
-   * model's tool calls are returned for AiServices to execute rather than executed here. The reply
-   * returned is in the conversation already; AiServices' own add of it is skipped.
+   * Runs one send for AiServices on the calling thread: the kit's {@link HostedChat#sendNow}, with
+   * {@code request}'s messages and parameters (tools, response format) as the base; the model's
+   * tool calls are returned for AiServices to execute. The reply returned is in the conversation
+   * already; AiServices' own add of it is skipped.
    */
   ChatResponse chatForAiServices(ChatRequest request, Function<ChatRequest, ChatResponse> invoker) {
-    return loop.runForAiServices(request, invoker);
+    aiServices.modelCallStarts();
+    AtomicReference<ChatResponse> last = new AtomicReference<>();
+    chat.sendNow(
+        request.messages(),
+        (messages, tools) -> {
+          ChatResponse response =
+              invoker.apply(
+                  ChatRequest.builder()
+                      .messages(List.copyOf(messages))
+                      .parameters(request.parameters())
+                      .build());
+          last.set(response);
+          return List.of(OwnSendModelCall.reply(response));
+        },
+        HostedChat.Resend.AFTER_REPLY);
+    ChatResponse response = last.get();
+    aiServices.handOver(response.aiMessage());
+    return response;
   }
 
   /** Builds a {@link LangChain4jChatService}. Not thread-safe; each setter may be called once. */
@@ -409,10 +430,11 @@ public final class LangChain4jChatService implements ChatService {
       }
       return new LangChain4jChatService(
           chatModel,
-          chatMemory != null ? chatMemory : new ListChatMemory(),
+          chatMemory,
           systemMessage,
           maxLoopsPerSend,
-          executor != null ? executor : THREAD_PER_SEND);
+          executor != null ? executor : THREAD_PER_SEND,
+          false);
     }
   }
 }

@@ -20,13 +20,13 @@ import java.util.List;
 final class MemhookChatMemory implements ChatMemory {
   private final Object memoryId;
   private final ChatMemory shortTerm;
-  private final ConversationRegistry conversations;
+  private final AiServicesConversations conversations;
   private final HookedChatModel model;
 
   MemhookChatMemory(
       Object memoryId,
       ChatMemory shortTerm,
-      ConversationRegistry conversations,
+      AiServicesConversations conversations,
       HookedChatModel model) {
     this.memoryId = memoryId;
     this.shortTerm = shortTerm;
@@ -35,7 +35,7 @@ final class MemhookChatMemory implements ChatMemory {
   }
 
   private AiServicesConversation conversation() {
-    return conversations.use(memoryId, () -> shortTerm);
+    return conversations.use(memoryId, shortTerm);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.memhook.langchain4j;
 
-import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
@@ -9,6 +8,7 @@ import dev.langchain4j.service.tool.ToolProvider;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.chat.ConversationRegistry;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -96,23 +96,22 @@ public final class MemhookLangChain4j implements AutoCloseable {
   public static final int DEFAULT_MAX_CONVERSATIONS = 10_000;
 
   /** The largest {@link Builder#maxConversations}: 1,000,000. */
-  public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
+  public static final int MAX_MAX_CONVERSATIONS = ConversationRegistry.MAX_MAX_CONVERSATIONS;
 
-  private final ChatModel model;
-  private final MemoryService memory;
-  private final Function<Object, HookOptions> options;
-  private final int maxLoopsPerSend;
-  private final ConversationRegistry conversations;
+  private final AiServicesConversations conversations;
   private final HookedChatModel hookedModel;
   private final ConversationTools tools;
 
   private MemhookLangChain4j(Builder b) {
-    this.model = b.model;
-    this.memory = b.memory;
-    this.options = b.options != null ? b.options : memoryId -> HookOptions.defaults();
-    this.maxLoopsPerSend = LangChain4jChatService.DEFAULT_MAX_LOOPS_PER_SEND;
-    this.conversations = new ConversationRegistry(b.maxConversations, this::open);
-    this.hookedModel = new HookedChatModel(model);
+    this.hookedModel = new HookedChatModel(b.model);
+    this.conversations =
+        new AiServicesConversations(
+            b.model,
+            b.memory,
+            b.options != null ? b.options : memoryId -> HookOptions.defaults(),
+            LangChain4jChatService.DEFAULT_MAX_LOOPS_PER_SEND,
+            b.maxConversations,
+            hookedModel);
     this.tools = new ConversationTools(conversations);
   }
 
@@ -196,9 +195,8 @@ public final class MemhookLangChain4j implements AutoCloseable {
       AiServicesConversation c =
           conversations.use(
               memoryId,
-              () ->
-                  Objects.requireNonNull(
-                      shortTerm.get(memoryId), "the chat memory provider returned null"));
+              Objects.requireNonNull(
+                  shortTerm.get(memoryId), "the chat memory provider returned null"));
       return c.chatMemory();
     };
   }
@@ -249,20 +247,6 @@ public final class MemhookLangChain4j implements AutoCloseable {
   @Override
   public void close() {
     conversations.close();
-  }
-
-  /**
-   * Opens and hooks the conversation of a memory id over the application's chat memory {@code
-   * shortTerm}; the {@linkplain ConversationRegistry#use registry} calls it outside its lock.
-   */
-  private AiServicesConversation open(Object memoryId, ChatMemory shortTerm) {
-    LangChain4jChatService chat = LangChain4jChatService.view(model, shortTerm, maxLoopsPerSend);
-    ChatMemory chatMemory = new MemhookChatMemory(memoryId, shortTerm, conversations, hookedModel);
-    HookOptions hookOptions =
-        Objects.requireNonNull(
-            options.apply(memoryId), "the hook options function returned null for " + memoryId);
-    return new AiServicesConversation(
-        memoryId, chat, chatMemory, memory, hookOptions, conversations::isClosed);
   }
 
   /**

@@ -92,7 +92,7 @@ final class MessageMapping {
    * The Memhook call of a model's request. A request without an id (some providers give none) gets
    * a fresh one; one that names no tool is kept under {@value #UNKNOWN_TOOL}; arguments that are
    * not a JSON object are read as none. The call's execution reports the last two to the model
-   * ({@link ToolRegistry#executeForModel}).
+   * ({@link ModelToolCalls#unreadable}).
    */
   static ToolCall toolCall(ToolExecutionRequest request) {
     String id = request.id();

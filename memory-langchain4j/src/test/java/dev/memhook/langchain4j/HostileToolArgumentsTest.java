@@ -16,6 +16,7 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.chat.HostedChat;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.core.HashingEmbedder;
@@ -96,20 +97,18 @@ class HostileToolArgumentsTest {
         "null {}"
       })
   void argumentsFollowedByMoreText_areNotOneObject_andAnswerWithAnError(String arguments) {
-    ToolRegistry tools = new ToolRegistry();
-    tools.register(
+    HostedChat<ChatMessage> tools = HostedChat.builder(LangChain4jMapper.INSTANCE).build();
+    tools.registerTool(
         new ToolDefinition("get_memory", "echoes its id", "{\"type\":\"object\"}"),
         call -> CompletableFuture.completedFuture(ToolResult.success("id " + call.arguments())));
     ToolResult result =
-        tools
-            .executeForModel(
-                ToolExecutionRequest.builder()
-                    .id("c1")
-                    .name("get_memory")
-                    .arguments(arguments)
-                    .build())
-            .toCompletableFuture()
-            .join();
+        ModelToolCalls.run(
+            tools,
+            ToolExecutionRequest.builder()
+                .id("c1")
+                .name("get_memory")
+                .arguments(arguments)
+                .build());
     assertTrue(result.error(), "read as one object: " + result.content());
     assertTrue(result.content().contains("JSON object"), result.content());
   }

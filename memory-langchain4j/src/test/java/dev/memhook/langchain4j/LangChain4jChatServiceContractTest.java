@@ -19,6 +19,16 @@ class LangChain4jChatServiceContractTest extends ChatServiceContract {
   }
 
   @Override
+  protected int maxLoopsPerSend() {
+    return LangChain4jChatService.DEFAULT_MAX_LOOPS_PER_SEND;
+  }
+
+  @Override
+  public boolean pairsGoBeforeTheUserTurn() {
+    return true;
+  }
+
+  @Override
   protected MemoryService newMemoryService() {
     // capture is on by default
     return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();

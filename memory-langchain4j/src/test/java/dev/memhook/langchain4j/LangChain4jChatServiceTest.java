@@ -15,13 +15,11 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
-import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.testkit.ModelReply;
 import dev.memhook.testkit.ModelRequest;
 import dev.memhook.testkit.ModelScript;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -107,13 +105,6 @@ class LangChain4jChatServiceTest {
   }
 
   @Test
-  void injectToolCall_ofAnUnknownTool_failsWithIllegalArgument() {
-    ExecutionException e =
-        assertThrows(ExecutionException.class, () -> await(chat.injectToolCall("nope", Map.of())));
-    assertInstanceOf(IllegalArgumentException.class, e.getCause());
-  }
-
-  @Test
   void afterSendInjectionWithResend_callsTheModelExactlyOnceMore_withThePairAtTheEnd()
       throws Exception {
     chat.registerTool(ECHO, call -> CompletableFuture.completedFuture(echo(call.arguments())));
@@ -145,82 +136,6 @@ class LangChain4jChatServiceTest {
   }
 
   @Test
-  void noResendWithoutARequest() throws Exception {
-    script.then(ModelReply.text("one"), ModelReply.text("two"));
-    await(chat.sendUser("go"));
-    assertEquals(1, script.requests().size());
-  }
-
-  @Test
-  void callbacks_areAwaited_inRegistrationOrder() throws Exception {
-    List<String> order = new CopyOnWriteArrayList<>();
-    CompletableFuture<Void> gate = new CompletableFuture<>();
-    CountDownLatch fired = new CountDownLatch(1);
-    chat.onBeforeSendLoop(
-        () -> {
-          order.add("first");
-          fired.countDown();
-          return gate;
-        });
-    chat.onBeforeSendLoop(
-        () -> {
-          order.add("second");
-          return CompletableFuture.completedFuture(null);
-        });
-    CompletableFuture<AiMessage> send = chat.sendUser("go").toCompletableFuture();
-    assertTrue(fired.await(30, TimeUnit.SECONDS));
-    assertTrue(script.requests().isEmpty(), "the model waits for the callback");
-    assertEquals(List.of("first"), order);
-    new Thread(() -> gate.complete(null)).start();
-    send.get(30, TimeUnit.SECONDS);
-    assertEquals(List.of("first", "second"), order);
-    assertEquals(1, script.requests().size());
-  }
-
-  @Test
-  void aFailingCallback_isLogged_andTheSendGoesOn() throws Exception {
-    chat.onBeforeSendLoop(() -> CompletableFuture.failedFuture(new IllegalStateException("boom")));
-    chat.onAfterSend(
-        () -> {
-          throw new IllegalStateException("boom");
-        });
-    assertEquals("ok", await(chat.sendUser("go")).text());
-  }
-
-  @Test
-  void registrationRemove_stopsCallbacksAndTools_andIsIdempotent() throws Exception {
-    AtomicInteger calls = new AtomicInteger();
-    Registration before =
-        chat.onBeforeSendLoop(
-            () -> {
-              calls.incrementAndGet();
-              return CompletableFuture.completedFuture(null);
-            });
-    Registration tool =
-        chat.registerTool(ECHO, call -> CompletableFuture.completedFuture(echo(call.arguments())));
-    await(chat.sendUser("one"));
-    assertEquals(1, calls.get());
-    assertEquals(List.of("echo"), script.requests().get(0).toolNames());
-
-    before.remove();
-    before.remove();
-    tool.remove();
-    tool.remove();
-    await(chat.sendUser("two"));
-    assertEquals(1, calls.get());
-    assertEquals(List.of(), script.requests().get(1).toolNames());
-    assertTrue(model.rawRequests().get(1).toolSpecifications().isEmpty());
-  }
-
-  @Test
-  void registerTool_twiceByName_failsFast() {
-    chat.registerTool(ECHO, call -> CompletableFuture.completedFuture(echo(call.arguments())));
-    assertThrows(
-        IllegalStateException.class,
-        () -> chat.registerTool(ECHO, call -> CompletableFuture.completedFuture(echo(Map.of()))));
-  }
-
-  @Test
   void registerTool_withAnInexpressibleSchema_failsWithTheKeywordNamed() {
     ToolDefinition oneOf =
         new ToolDefinition(
@@ -233,23 +148,6 @@ class LangChain4jChatServiceTest {
             () -> chat.registerTool(oneOf, call -> CompletableFuture.completedFuture(null)));
     assertTrue(e.getMessage().contains("oneOf"), e.getMessage());
     assertTrue(e.getMessage().contains("$.properties.x"), e.getMessage());
-  }
-
-  @Test
-  void aModelToolCall_isExecuted_andItsResultReachesTheNextRequest() throws Exception {
-    chat.registerTool(ECHO, call -> CompletableFuture.completedFuture(echo(call.arguments())));
-    script.then(
-        ModelReply.builder().toolCall("echo", Map.of("text", "ping")).build(),
-        ModelReply.text("done"));
-    AiMessage reply = await(chat.sendUser("go"));
-    assertEquals("done", reply.text());
-    assertEquals(2, script.requests().size());
-    List<ChatMessage> second = script.requests().get(1).messages();
-    ChatMessage last = second.get(second.size() - 1);
-    assertEquals(ChatRole.TOOL_RESULT, last.role());
-    assertEquals("echo:ping", last.text());
-    assertEquals(ChatRole.TOOL_CALL, second.get(second.size() - 2).role());
-    assertEquals(second.get(second.size() - 2).toolCall().id(), last.toolCall().id());
   }
 
   @Test
@@ -313,26 +211,6 @@ class LangChain4jChatServiceTest {
   }
 
   @Test
-  void modelReasoning_isVisibleToAfterSend_asAReasoningModelMessage() throws Exception {
-    List<ChatMessage> seen = new ArrayList<>();
-    chat.onAfterSend(
-        () -> {
-          seen.addAll(chat.messages());
-          return CompletableFuture.completedFuture(null);
-        });
-    script.then(ModelReply.builder().reasoning("let me think").assistant("answer").build());
-    await(chat.sendUser("go"));
-    assertTrue(
-        seen.stream()
-            .anyMatch(
-                m ->
-                    m.role() == ChatRole.REASONING
-                        && m.origin() == MessageOrigin.MODEL
-                        && m.text().equals("let me think")),
-        seen.toString());
-  }
-
-  @Test
   void resends_areBoundedByMaxLoopsPerSend() throws Exception {
     LangChain4jChatService bounded =
         LangChain4jChatService.builder().chatModel(model).maxLoopsPerSend(3).build();
@@ -368,20 +246,6 @@ class LangChain4jChatServiceTest {
         IllegalStateException.class,
         () -> LangChain4jChatService.builder().chatModel(model).chatModel(model));
     assertThrows(NullPointerException.class, () -> chat.sendUser(null));
-  }
-
-  @Test
-  void sends_areSerialised() throws Exception {
-    script.then(ModelReply.text("a"), ModelReply.text("b"));
-    CompletableFuture<AiMessage> first = chat.sendUser("one").toCompletableFuture();
-    CompletableFuture<AiMessage> second = chat.sendUser("two").toCompletableFuture();
-    assertEquals("b", second.get(30, TimeUnit.SECONDS).text());
-    assertEquals("a", first.get(30, TimeUnit.SECONDS).text());
-    // Serialised: the second request was built after the first reply joined the history. ("two"
-    // may ride with the first request when it was queued before that send drained the queue.)
-    assertEquals(2, script.requests().size());
-    assertTrue(
-        script.requests().get(1).messages().stream().map(ChatMessage::text).toList().contains("a"));
   }
 
   @Test

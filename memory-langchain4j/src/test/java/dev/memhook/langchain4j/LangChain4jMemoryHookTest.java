@@ -18,7 +18,6 @@ import dev.memhook.api.RecallTimeoutException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
-import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.trace.HookPhase;
 import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.HashingEmbedder;
@@ -28,7 +27,6 @@ import dev.memhook.testkit.ModelScript;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -81,52 +79,6 @@ class LangChain4jMemoryHookTest {
   }
 
   @Test
-  void theModelsGetMemoryCall_isAnsweredWithTheFullMemory() throws Exception {
-    try (MemoryService memory = service()) {
-      Memory staging = memory.remember(MemoryDraft.of(Scope.DEFAULT, STAGING));
-      memory.hookInto(chat, options());
-      script.then(
-          ModelReply.builder().toolCall("get_memory", Map.of("id", staging.id().value())).build(),
-          ModelReply.text("It is reset at 2am."));
-      AiMessage reply = await(chat.sendUser("tell me about our test environments"));
-      assertEquals("It is reset at 2am.", reply.text());
-      List<dev.langchain4j.data.message.ChatMessage> second = model.rawRequests().get(1).messages();
-      ToolExecutionResultMessage fetched =
-          assertInstanceOf(ToolExecutionResultMessage.class, second.get(second.size() - 1));
-      assertFalse(Boolean.TRUE.equals(fetched.isError()), fetched.text());
-      assertTrue(fetched.text().contains(STAGING), fetched.text());
-    }
-  }
-
-  @Test
-  void aMemory_isInjectedAtMostOnce_overSeveralTurns_andStaysInTheConversation() throws Exception {
-    try (MemoryService memory = service()) {
-      memory.remember(MemoryDraft.of(Scope.DEFAULT, STAGING));
-      memory.hookInto(chat, options());
-      await(chat.sendUser("when is the staging database reset?"));
-      await(chat.sendUser("is the staging database reset at night?"));
-      await(chat.sendUser("remind me: the staging database reset time?"));
-
-      long injected =
-          chat.messages().stream()
-              .filter(
-                  m ->
-                      m.role() == ChatRole.TOOL_CALL
-                          && m.origin() == MessageOrigin.SYNTHETIC
-                          && m.toolCall().toolName().equals("get_memory"))
-              .count();
-      assertEquals(1, injected);
-      assertEquals(3, script.requests().size());
-      for (var request : script.requests()) {
-        assertEquals(
-            1,
-            request.messages().stream().filter(m -> m.role() == ChatRole.TOOL_RESULT).count(),
-            "every later request still carries the one pair");
-      }
-    }
-  }
-
-  @Test
   void capture_recordsTheExchangeOnce() throws Exception {
     try (MemoryService memory =
         Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build()) {
@@ -168,17 +120,6 @@ class LangChain4jMemoryHookTest {
           captured.stream().anyMatch(c -> c.contains("get_memory")),
           "the injected pair is never captured: " + captured);
     }
-  }
-
-  @Test
-  void aClosedMemoryService_neverFailsTheUsersSend() throws Exception {
-    MemoryService memory = service();
-    memory.remember(MemoryDraft.of(Scope.DEFAULT, STAGING));
-    MemoryHook hook = memory.hookInto(chat, options());
-    memory.close();
-    assertTrue(hook.isDisposed());
-    assertEquals("ok", await(chat.sendUser("when is the staging database reset?")).text());
-    assertTrue(script.requests().get(0).toolNames().isEmpty());
   }
 
   @Test

@@ -24,6 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.tool.ToolCallback;
@@ -45,6 +47,9 @@ import org.springframework.ai.tool.ToolCallback;
  * #turnPermit()}. Null arguments are rejected with {@link NullPointerException}.
  */
 final class ConversationChat implements ChatService {
+
+  // logs under the advisor's name, which is the one hosts know and configure
+  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
   private final String conversationId;
   private final ToolRegistry tools;
@@ -233,11 +238,11 @@ final class ConversationChat implements ChatService {
   }
 
   CompletionStage<Void> fireBeforeSendLoop() {
-    return fire(beforeSendLoop);
+    return fire("beforeSendLoop", beforeSendLoop);
   }
 
   CompletionStage<Void> fireAfterSend() {
-    return fire(afterSend);
+    return fire("afterSend", afterSend);
   }
 
   /**
@@ -284,17 +289,34 @@ final class ConversationChat implements ChatService {
     }
   }
 
-  private static CompletionStage<Void> fire(List<ChatCallback> callbacks) {
+  /**
+   * Runs the callbacks one after the other; one that throws, returns null or fails is logged and
+   * the next one runs, as the host kit runs them, so one hook's failure never silences another.
+   */
+  private CompletionStage<Void> fire(String phase, List<ChatCallback> callbacks) {
     CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (ChatCallback callback : callbacks) {
       chain =
           chain.thenCompose(
               v -> {
+                CompletionStage<Void> stage;
                 try {
-                  return callback.run();
+                  stage = Objects.requireNonNull(callback.run(), "the callback returned null");
                 } catch (RuntimeException e) {
-                  return CompletableFuture.failedFuture(e);
+                  stage = CompletableFuture.failedFuture(e);
                 }
+                return stage.handle(
+                    (ignored, failure) -> {
+                      if (failure != null) {
+                        LOG.warn(
+                            "Memhook: a {} callback failed in conversation {}; going on without"
+                                + " it",
+                            phase,
+                            conversationId,
+                            failure);
+                      }
+                      return null;
+                    });
               });
     }
     return chain;

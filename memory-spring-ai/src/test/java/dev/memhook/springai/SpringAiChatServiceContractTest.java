@@ -20,6 +20,16 @@ class SpringAiChatServiceContractTest extends ChatServiceContract {
   }
 
   @Override
+  protected int maxLoopsPerSend() {
+    return MemhookAdvisor.DEFAULT_MAX_LOOPS_PER_CALL;
+  }
+
+  @Override
+  public boolean pairsGoBeforeTheUserTurn() {
+    return true;
+  }
+
+  @Override
   protected MemoryService newMemoryService() {
     return Memhook.builder().inMemory().embedder(HashingEmbedder.create()).build();
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
@@ -15,6 +16,7 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.trace.InjectionReceipt;
 import dev.memhook.api.trace.RequestAppearance;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +42,14 @@ final class ChatContractSupport {
   static final long WAIT_SECONDS = 30;
 
   private ChatContractSupport() {}
+
+  /**
+   * Hook options without capture and with a recall timeout long enough that the first recall of a
+   * cold JVM on a loaded machine still makes it: the tests check what is injected, not how fast.
+   */
+  static HookOptions generous() {
+    return HookOptions.builder().noCapture().recallTimeout(Duration.ofSeconds(30)).build();
+  }
 
   /** Registers {@code listener}, or skips the test when the chat service does not report. */
   static Registration reportsOrSkip(ChatService chat, Consumer<SubmittedRequest> listener) {

@@ -80,6 +80,14 @@ public abstract class ChatServiceContract
     return null;
   }
 
+  /**
+   * The most loops one send of a fresh harness runs (the first and its resends), as the host bounds
+   * them by default; 0 (the default) skips the test of the bound.
+   */
+  protected int maxLoopsPerSend() {
+    return 0;
+  }
+
   @Override
   public final ChatHarness harness(ModelScript model) {
     ChatHarness h = newHarness(model);
@@ -328,5 +336,140 @@ public abstract class ChatServiceContract
 
     assertEquals(size, snapshot.size(), "a snapshot does not grow with the conversation");
     assertThrows(UnsupportedOperationException.class, () -> snapshot.add(ChatMessage.user("x")));
+  }
+
+  @Test
+  void aPairInjectedBeforeTheLoop_goesWhereTheHostPlacesPairs() {
+    ModelScript model = ModelScript.create();
+    ChatHarness h = harness(model);
+    registerProbe(h.chat(), new AtomicInteger());
+    h.chat()
+        .onBeforeSendLoop(
+            () ->
+                userMessages(h.chat().messages()).size() == 1
+                    ? h.chat().injectToolCall(PROBE, Map.of("q", "x")).thenApply(r -> null)
+                    : done(() -> {}));
+
+    await(h.sendUser("hi"));
+
+    List<ChatMessage> request = model.requests().get(0).messages();
+    int call = indexOfCall(request, ChatRole.TOOL_CALL, PROBE);
+    int user = indexOfRole(request, ChatRole.USER);
+    if (pairsGoBeforeTheUserTurn()) {
+      assertEquals(
+          List.of(ChatRole.TOOL_CALL, ChatRole.TOOL_RESULT, ChatRole.USER),
+          request.subList(call, request.size()).stream().map(ChatMessage::role).toList(),
+          "call, result, then the user's turn, last: " + roles(request));
+    } else {
+      assertTrue(user < call, "the pair follows the user's message: " + roles(request));
+    }
+  }
+
+  @Test
+  void aFailingCallback_neitherFailsTheTurn_norKeepsTheNextCallbackFromRunning() {
+    ModelScript model = ModelScript.create().then(ModelReply.text("answered"));
+    ChatHarness h = harness(model);
+    AtomicInteger ranAfterTheFailures = new AtomicInteger();
+    h.chat().onBeforeSendLoop(() -> CompletableFuture.failedFuture(new IllegalStateException("x")));
+    h.chat()
+        .onBeforeSendLoop(
+            () -> {
+              throw new IllegalStateException("a callback that throws");
+            });
+    h.chat().onBeforeSendLoop(() -> done(ranAfterTheFailures::incrementAndGet));
+    h.chat()
+        .onAfterSend(
+            () -> {
+              throw new IllegalStateException("a callback that throws");
+            });
+    h.chat().onAfterSend(() -> done(ranAfterTheFailures::incrementAndGet));
+
+    await(h.sendUser("hi"));
+
+    assertEquals(1, model.requests().size());
+    assertEquals(2, ranAfterTheFailures.get(), "the callbacks after the failing ones ran");
+    List<ChatMessage> messages = h.chat().messages();
+    assertEquals("answered", messages.get(messages.size() - 1).text());
+  }
+
+  @Test
+  void resends_areBoundedByTheHostsLoopBound() {
+    int bound = maxLoopsPerSend();
+    assumeTrue(bound > 0, "maxLoopsPerSend() is 0: the bound's test is skipped");
+    ModelScript model = ModelScript.create();
+    ChatHarness h = harness(model);
+    AtomicInteger afterSends = new AtomicInteger();
+    h.chat()
+        .onAfterSend(
+            () ->
+                done(
+                    () -> {
+                      afterSends.incrementAndGet();
+                      h.chat().setNeedsResend();
+                    }));
+
+    await(h.sendUser("hi"));
+
+    assertEquals(bound, model.requests().size(), "a resend past the bound is ignored");
+    assertEquals(bound, afterSends.get());
+  }
+
+  @Test
+  void concurrentTurns_areSerialised_theirLoopsNeverOverlap() {
+    ModelScript model = ModelScript.create();
+    ChatHarness h = harness(model);
+    AtomicInteger inLoop = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    h.chat()
+        .onBeforeSendLoop(
+            () ->
+                done(
+                    () -> {
+                      if (inLoop.incrementAndGet() > 1) {
+                        overlaps.incrementAndGet();
+                      }
+                      sleep(20); // widens the window an overlap would show in
+                    }));
+    h.chat().onAfterSend(() -> done(inLoop::decrementAndGet));
+
+    CompletableFuture<Void> first =
+        CompletableFuture.supplyAsync(() -> h.sendUser("one"))
+            .thenCompose(stage -> stage.toCompletableFuture());
+    CompletableFuture<Void> second =
+        CompletableFuture.supplyAsync(() -> h.sendUser("two"))
+            .thenCompose(stage -> stage.toCompletableFuture());
+    await(first);
+    await(second);
+
+    assertEquals(0, overlaps.get(), "one turn's loop ran inside another's");
+    assertTrue(model.requests().size() >= 1, "the model answered");
+    assertEquals(2, userMessages(h.chat().messages()).size(), "both turns are in the conversation");
+  }
+
+  @Test
+  void aToolHandlerThatFails_isAnErrorResultTheModelReads_andTheTurnCompletes() {
+    ModelScript model =
+        ModelScript.create()
+            .then(ModelReply.builder().toolCall(PROBE, Map.of("q", "x")).build())
+            .then(ModelReply.text("sorry"));
+    ChatHarness h = harness(model);
+    h.chat()
+        .registerTool(
+            ChatContractSupport.PROBE_TOOL,
+            call -> {
+              throw new IllegalStateException("the handler broke");
+            });
+
+    await(h.sendUser("use the tool"));
+
+    assertEquals(2, model.requests().size(), "the error goes back to the model");
+    List<ChatMessage> second = model.requests().get(1).messages();
+    int call = indexOfCall(second, ChatRole.TOOL_CALL, PROBE);
+    assertTrue(call >= 0, "the model's call is in the next request: " + roles(second));
+    ChatMessage result = second.get(call + 1);
+    assertEquals(ChatRole.TOOL_RESULT, result.role());
+    assertTrue(result.text().contains("the handler broke"), result.text());
+    List<ChatMessage> messages = h.chat().messages();
+    assertEquals("sorry", messages.get(messages.size() - 1).text());
   }
 }

@@ -4,10 +4,9 @@ import dev.memhook.api.chat.ChatCallback;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
-import dev.memhook.api.chat.MessageOrigin;
-import dev.memhook.api.chat.RegisteredTools;
+import dev.memhook.api.chat.HostedChat;
+import dev.memhook.api.chat.MessageMapper;
 import dev.memhook.api.chat.Registration;
-import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
@@ -20,36 +19,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A chat service that behaves like a real one, for testing hosts and hooks without a model.
+ * A chat service that behaves like a real one, for testing hosts and hooks without a model: the
+ * host kit's {@link HostedChat} over {@link ChatMessage}s themselves ({@link
+ * MessageMapper#identity()}), whose model answers from a script.
  *
  * <h2>How a send runs</h2>
  *
- * {@link #send()} runs a send loop:
+ * {@link #send()} runs a send loop, as {@link HostedChat} runs it:
  *
  * <ol>
  *   <li>queued messages (user messages from {@link #queueUser}, injected tool calls) join the
- *       conversation;
- *   <li>every {@code beforeSendLoop} callback runs, one after the other, in registration order;
+ *       conversation, each at its end;
+ *   <li>every {@code beforeSendLoop} callback runs and is awaited, one after the other, in
+ *       registration order;
  *   <li>messages they queued join the conversation, and the model replies: the next scripted {@link
  *       ModelReply}, or the fallback model when the script is empty. Right before, the request is
  *       reported to the {@link #onRequestSubmitted} listeners;
  *   <li>tool calls in the reply are executed with the registered tools, their results appended, and
  *       a resend is requested so the model sees them (as a real agent loop does);
- *   <li>every {@code afterSend} callback runs;
+ *   <li>every {@code afterSend} callback runs and is awaited;
  *   <li>if {@link #setNeedsResend()} was called during the loop, the loop runs again, up to {@link
  *       Builder#maxLoopsPerSend(int)} loops per send.
  * </ol>
  *
- * Sends are serialized: a {@code send()} during a send starts when the earlier one ends.
+ * A send runs on the thread that calls {@code send()} (or, behind a send still running, on the
+ * thread that ends that one), and the stage it returns completes when it has ended. Sends are
+ * serialized. A callback that fails is logged and the send goes on.
  *
  * <p>Thread-safe: every method may be called from any thread; callbacks run outside its locks. Null
  * arguments are rejected with {@link NullPointerException}.
@@ -57,29 +59,24 @@ import java.util.function.Function;
 public final class FakeChatService implements ChatService {
 
   /** The default bound of loops per send: 8. */
-  public static final int DEFAULT_MAX_LOOPS_PER_SEND = 8;
+  public static final int DEFAULT_MAX_LOOPS_PER_SEND = HostedChat.DEFAULT_MAX_LOOPS_PER_SEND;
 
-  private final int maxLoopsPerSend;
   private final Function<List<ChatMessage>, ModelReply> fallbackModel;
-  private final Object lock = new Object();
-  private final List<ChatMessage> history = new ArrayList<>();
-  private final List<ChatMessage> queue = new ArrayList<>();
   private final Deque<ModelReply> script = new ArrayDeque<>();
-  private final RegisteredTools tools = new RegisteredTools();
-  private final List<ChatCallback> beforeSendLoop = new CopyOnWriteArrayList<>();
-  private final List<ChatCallback> afterSend = new CopyOnWriteArrayList<>();
-  private final SubmissionListeners submissions = new SubmissionListeners();
-  private final AtomicBoolean needsResend = new AtomicBoolean();
-  private final AtomicBoolean interrupted = new AtomicBoolean();
+  private final HostedChat<ChatMessage> chat;
   private final AtomicInteger resendRequests = new AtomicInteger();
-  private final AtomicInteger loopsRun = new AtomicInteger();
-  private final AtomicInteger sendGeneration = new AtomicInteger();
-  private CompletableFuture<Void> sendTail = CompletableFuture.completedFuture(null);
-  private boolean sending;
+  private final AtomicInteger beforeSendLoopCallbacks = new AtomicInteger();
+  private final AtomicInteger afterSendCallbacks = new AtomicInteger();
 
   private FakeChatService(Builder b) {
-    this.maxLoopsPerSend = b.maxLoopsPerSend;
     this.fallbackModel = b.fallbackModel;
+    this.chat =
+        HostedChat.builder(MessageMapper.identity())
+            .model((request, tools) -> nextReply(request).messages())
+            .maxLoopsPerSend(b.maxLoopsPerSend)
+            .executor(Runnable::run)
+            .label("FakeChatService")
+            .build();
   }
 
   /** A fake with the defaults: at most 8 loops per send; the fallback model answers "ok". */
@@ -96,11 +93,7 @@ public final class FakeChatService implements ChatService {
 
   /** Queues a user message; it joins the conversation when the next send loop starts. */
   public ChatMessage queueUser(String text) {
-    ChatMessage m = ChatMessage.user(Objects.requireNonNull(text, "text"));
-    synchronized (lock) {
-      queue.add(m);
-    }
-    return m;
+    return chat.queueUser(text);
   }
 
   /** Queues a user message and sends. */
@@ -111,16 +104,14 @@ public final class FakeChatService implements ChatService {
 
   /** Appends messages to the conversation at once, bypassing the queue (for setting up tests). */
   public void append(ChatMessage... messages) {
-    synchronized (lock) {
-      for (ChatMessage m : messages) {
-        history.add(Objects.requireNonNull(m, "message"));
-      }
+    for (ChatMessage m : messages) {
+      chat.record(Objects.requireNonNull(m, "message"));
     }
   }
 
   /** Scripts the model's next replies, in order. */
   public void scriptReplies(ModelReply... replies) {
-    synchronized (lock) {
+    synchronized (script) {
       for (ModelReply r : replies) {
         script.addLast(Objects.requireNonNull(r, "reply"));
       }
@@ -129,20 +120,17 @@ public final class FakeChatService implements ChatService {
 
   /** A snapshot of the messages queued and not yet in the conversation. */
   public List<ChatMessage> queued() {
-    synchronized (lock) {
-      return List.copyOf(queue);
-    }
+    return chat.queued();
   }
 
   /** Every tool call in the conversation and the queue, in order, for the named tool. */
   public List<ToolCall> toolCalls(String toolName) {
+    Objects.requireNonNull(toolName, "toolName");
     List<ToolCall> out = new ArrayList<>();
-    synchronized (lock) {
-      for (List<ChatMessage> list : List.of(history, queue)) {
-        for (ChatMessage m : list) {
-          if (m.role() == ChatRole.TOOL_CALL && m.toolCall().toolName().equals(toolName)) {
-            out.add(m.toolCall());
-          }
+    for (List<ChatMessage> list : List.of(chat.messages(), chat.queued())) {
+      for (ChatMessage m : list) {
+        if (m.role() == ChatRole.TOOL_CALL && m.toolCall().toolName().equals(toolName)) {
+          out.add(m.toolCall());
         }
       }
     }
@@ -156,24 +144,27 @@ public final class FakeChatService implements ChatService {
 
   /** How many send loops have run in all. */
   public int loopsRun() {
-    return loopsRun.get();
+    return (int) chat.loopsRun();
   }
 
-  /** Executes a registered tool as the model would, without adding messages. */
+  /**
+   * Executes a registered tool as the model would, without adding messages: an unknown tool or a
+   * failing handler give an error result.
+   */
   public CompletionStage<ToolResult> callTool(String toolName, Map<String, Object> args) {
-    return execute(
+    return chat.executeForModel(
         ToolCall.of(
             Objects.requireNonNull(toolName, "toolName"), Objects.requireNonNull(args, "args")));
   }
 
   /** Runs every {@code beforeSendLoop} callback now, outside any send, as a test harness would. */
   public CompletionStage<Void> fireBeforeSendLoop() {
-    return fire(beforeSendLoop);
+    return chat.fireBeforeSendLoop();
   }
 
   /** Runs every {@code afterSend} callback now, outside any send, as a test harness would. */
   public CompletionStage<Void> fireAfterSend() {
-    return fire(afterSend);
+    return chat.fireAfterSend();
   }
 
   /**
@@ -187,94 +178,51 @@ public final class FakeChatService implements ChatService {
 
   /** How many callbacks and tools are registered now. */
   public Registrations registrations() {
-    synchronized (lock) {
-      return new Registrations(beforeSendLoop.size(), afterSend.size(), tools.size());
-    }
+    return new Registrations(
+        beforeSendLoopCallbacks.get(), afterSendCallbacks.get(), chat.tools().size());
   }
 
   /** The tools registered now, in registration order, as the model is told about them. */
   public List<ToolDefinition> tools() {
-    return tools.definitions();
+    return chat.tools();
   }
 
   // ---- ChatService -----------------------------------------------------------------------
 
   @Override
   public List<ChatMessage> messages() {
-    synchronized (lock) {
-      return List.copyOf(history);
-    }
+    return chat.messages();
   }
 
   @Override
   public CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args) {
-    Objects.requireNonNull(toolName, "toolName");
-    Objects.requireNonNull(args, "args");
-    ToolCall call = ToolCall.of(toolName, args);
-    return execute(call)
-        .thenApply(
-            result -> {
-              synchronized (lock) {
-                queue.add(ChatMessage.toolCall(call, MessageOrigin.SYNTHETIC));
-                queue.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
-              }
-              return result;
-            });
+    return chat.injectToolCall(toolName, args);
   }
 
   @Override
   public void setNeedsResend() {
     resendRequests.incrementAndGet();
-    needsResend.set(true);
+    chat.setNeedsResend();
   }
 
   @Override
   public void interrupt(boolean clearQueue) {
-    synchronized (lock) {
-      if (sending) {
-        interrupted.set(true);
-      }
-      if (clearQueue) {
-        sendGeneration.incrementAndGet();
-      }
-    }
+    chat.interrupt(clearQueue);
   }
 
   @Override
   public CompletionStage<Void> send() {
-    int generation = sendGeneration.get();
-    synchronized (lock) {
-      CompletableFuture<Void> next =
-          sendTail.thenCompose(
-              ignored -> {
-                if (sendGeneration.get() != generation) {
-                  return CompletableFuture.completedFuture(null); // cancelled by interrupt(true)
-                }
-                synchronized (lock) {
-                  sending = true;
-                  interrupted.set(false);
-                }
-                return loop(1)
-                    .whenComplete(
-                        (v, e) -> {
-                          synchronized (lock) {
-                            sending = false;
-                          }
-                        });
-              });
-      sendTail = next.exceptionally(e -> null);
-      return next;
-    }
+    return chat.send();
   }
 
   @Override
   public Registration onBeforeSendLoop(ChatCallback callback) {
-    return register(beforeSendLoop, Objects.requireNonNull(callback, "callback"));
+    return counted(chat.onBeforeSendLoop(callback), beforeSendLoopCallbacks);
   }
 
   @Override
   public Registration onAfterSend(ChatCallback callback) {
-    return register(afterSend, Objects.requireNonNull(callback, "callback"));
+    return counted(chat.onAfterSend(callback), afterSendCallbacks);
   }
 
   /**
@@ -291,67 +239,20 @@ public final class FakeChatService implements ChatService {
    */
   @Override
   public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
-    return Optional.of(submissions.register(Objects.requireNonNull(listener, "listener")));
+    return chat.onRequestSubmitted(listener);
   }
 
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-    return tools.register(definition, handler);
+    return chat.registerTool(definition, handler);
   }
 
-  // ---- the loop --------------------------------------------------------------------------
-
-  private CompletionStage<Void> loop(int number) {
-    needsResend.set(false);
-    loopsRun.incrementAndGet();
-    flushQueue();
-    return fire(beforeSendLoop)
-        .thenCompose(
-            v -> {
-              if (interrupted.get()) {
-                return CompletableFuture.completedFuture(null);
-              }
-              flushQueue();
-              List<ChatMessage> request = messages();
-              submissions.report(request);
-              ModelReply reply = nextReply(request);
-              synchronized (lock) {
-                history.addAll(reply.messages());
-              }
-              CompletionStage<Void> toolsDone = CompletableFuture.completedFuture(null);
-              for (ToolCall call : reply.toolCalls()) {
-                toolsDone =
-                    toolsDone.thenCompose(
-                        ignored ->
-                            execute(call)
-                                .thenAccept(
-                                    result -> {
-                                      synchronized (lock) {
-                                        history.add(
-                                            ChatMessage.toolResult(
-                                                call, result, MessageOrigin.SYNTHETIC));
-                                      }
-                                    }));
-              }
-              if (!reply.toolCalls().isEmpty()) {
-                needsResend.set(true);
-              }
-              return toolsDone
-                  .thenCompose(ignored -> fire(afterSend))
-                  .thenCompose(
-                      ignored -> {
-                        if (needsResend.get() && !interrupted.get() && number < maxLoopsPerSend) {
-                          return loop(number + 1);
-                        }
-                        return CompletableFuture.completedFuture(null);
-                      });
-            });
-  }
+  // ---- the model -------------------------------------------------------------------------
 
   /** The scripted reply, or the fallback model's answer to {@code request}. */
   private ModelReply nextReply(List<ChatMessage> request) {
     ModelReply scripted;
-    synchronized (lock) {
+    synchronized (script) {
       scripted = script.pollFirst();
     }
     if (scripted != null) {
@@ -360,36 +261,15 @@ public final class FakeChatService implements ChatService {
     return Objects.requireNonNull(fallbackModel.apply(request), "the fallback model returned null");
   }
 
-  private void flushQueue() {
-    synchronized (lock) {
-      history.addAll(queue);
-      queue.clear();
-    }
-  }
-
-  private CompletionStage<ToolResult> execute(ToolCall call) {
-    return tools.execute(call);
-  }
-
-  private static CompletionStage<Void> fire(List<ChatCallback> callbacks) {
-    CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
-    for (ChatCallback callback : callbacks) {
-      chain =
-          chain.thenCompose(
-              v -> {
-                try {
-                  return callback.run();
-                } catch (RuntimeException e) {
-                  return CompletableFuture.failedFuture(e);
-                }
-              });
-    }
-    return chain;
-  }
-
-  private static Registration register(List<ChatCallback> list, ChatCallback callback) {
-    list.add(callback);
-    return () -> list.remove(callback);
+  private static Registration counted(Registration registration, AtomicInteger count) {
+    count.incrementAndGet();
+    AtomicBoolean removed = new AtomicBoolean();
+    return () -> {
+      if (removed.compareAndSet(false, true)) {
+        registration.remove();
+        count.decrementAndGet();
+      }
+    };
   }
 
   /** Builds a {@link FakeChatService}. Not thread-safe. */

@@ -1,9 +1,11 @@
 package dev.memhook.testkit;
 
 import static dev.memhook.testkit.ChatContractSupport.await;
+import static dev.memhook.testkit.ChatContractSupport.generous;
 import static dev.memhook.testkit.ChatContractSupport.indexOfCall;
 import static dev.memhook.testkit.ChatContractSupport.roles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.HookOptions;
@@ -15,6 +17,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,6 +36,15 @@ public interface HookedChatServiceContract {
   /** A fresh memory service, closed after the test; the test is skipped when there is none. */
   MemoryService memoryServiceOrSkip();
 
+  /**
+   * Whether the host places a pair injected before a loop just before that loop's user turn, so
+   * that the model reads (tool call, tool result, user message); false (the default) when it
+   * appends pairs after the user's message. The contract checks the placement the host declares.
+   */
+  default boolean pairsGoBeforeTheUserTurn() {
+    return false;
+  }
+
   // ---- a real memory service hooked in -----------------------------------------------------
 
   @Test
@@ -41,7 +53,7 @@ public interface HookedChatServiceContract {
     Memory m = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database is pg-stage-7"));
     ModelScript model = ModelScript.create();
     ChatHarness h = harness(model);
-    memory.hookInto(h.chat(), HookOptions.builder().noCapture().build());
+    memory.hookInto(h.chat(), generous());
 
     await(h.sendUser("which staging database do we use?"));
 
@@ -57,6 +69,44 @@ public interface HookedChatServiceContract {
         1,
         request.stream().filter(x -> x.role() == ChatRole.TOOL_CALL).count(),
         "one batched call");
+    if (pairsGoBeforeTheUserTurn()) {
+      assertEquals(call + 3, request.size(), "the user's turn comes last: " + roles(request));
+      assertEquals(ChatRole.USER, request.get(call + 2).role());
+    }
+  }
+
+  @Test
+  default void capture_recordsTheModelsAnswerOnce_andNeverTheInjectedPair() {
+    MemoryService memory = memoryServiceOrSkip();
+    memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database resets nightly at 2am"));
+    String answer = "It resets nightly at 2am, so run migrations before midnight.";
+    ModelScript model = ModelScript.create().then(ModelReply.text(answer));
+    ChatHarness h = harness(model);
+    String session = "contract-capture-" + System.identityHashCode(h);
+    try (MemoryHook hook =
+        memory.hookInto(
+            h.chat(),
+            HookOptions.builder()
+                .recallTimeout(Duration.ofSeconds(30))
+                .sessionId(session)
+                .build())) {
+      await(h.sendUser("when is the staging database reset?"));
+      assertEquals(1, hook.injectedIds().size(), "the memory was injected");
+    }
+    assertTrue(memory.capture().flush(Duration.ofMinutes(1)), "capture drained");
+    List<String> captured = new ArrayList<>();
+    memory
+        .maintenance()
+        .export(
+            m -> {
+              if (session.equals(m.sourceSession())) {
+                captured.add(m.content());
+              }
+            });
+    assertEquals(1, captured.stream().filter(answer::equals).count(), captured.toString());
+    assertFalse(
+        captured.stream().anyMatch(c -> c.contains("get_memory")),
+        "the injected pair is never captured: " + captured);
   }
 
   @Test
@@ -70,7 +120,7 @@ public interface HookedChatServiceContract {
             .then(ModelReply.builder().toolCall("get_memory", Map.of("id", m.id().value())).build())
             .then(ModelReply.text("done"));
     ChatHarness h = harness(model);
-    memory.hookInto(h.chat(), HookOptions.builder().noCapture().build());
+    memory.hookInto(h.chat(), generous());
 
     await(h.sendUser("tell me something"));
 
@@ -86,7 +136,7 @@ public interface HookedChatServiceContract {
     memory.remember(MemoryDraft.of(Scope.DEFAULT, "The build uses Maven 3.8 and Java 17"));
     ModelScript model = ModelScript.create();
     ChatHarness h = harness(model);
-    MemoryHook hook = memory.hookInto(h.chat(), HookOptions.builder().noCapture().build());
+    MemoryHook hook = memory.hookInto(h.chat(), generous());
 
     await(h.sendUser("which Maven does the build use?"));
     await(h.sendUser("and which Java does the build use?"));
@@ -111,12 +161,18 @@ public interface HookedChatServiceContract {
     memory.remember(MemoryDraft.of(Scope.DEFAULT, "The cache is Caffeine"));
     ModelScript model = ModelScript.create().then(ModelReply.text("answered anyway"));
     ChatHarness h = harness(model);
-    memory.hookInto(h.chat(), HookOptions.builder().recallTimeout(Duration.ofSeconds(2)).build());
+    MemoryHook hook =
+        memory.hookInto(
+            h.chat(), HookOptions.builder().recallTimeout(Duration.ofSeconds(2)).build());
     memory.close();
 
     await(h.sendUser("which cache do we use?"));
 
+    assertTrue(hook.isDisposed(), "closing the service disposed its hook");
     assertEquals(1, model.requests().size());
+    assertFalse(
+        model.requests().get(0).toolNames().contains("get_memory"),
+        "a disposed hook's tool is no longer offered");
     List<ChatMessage> messages = h.chat().messages();
     assertEquals("answered anyway", messages.get(messages.size() - 1).text());
   }

@@ -2,6 +2,7 @@ package dev.memhook.testkit;
 
 import static dev.memhook.testkit.ChatContractSupport.assertAppearance;
 import static dev.memhook.testkit.ChatContractSupport.await;
+import static dev.memhook.testkit.ChatContractSupport.generous;
 import static dev.memhook.testkit.ChatContractSupport.injectedReceipt;
 import static dev.memhook.testkit.ChatContractSupport.reportsOrSkip;
 import static dev.memhook.testkit.ChatContractSupport.texts;
@@ -9,7 +10,6 @@ import static dev.memhook.testkit.ChatContractSupport.userMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
@@ -112,7 +112,7 @@ public interface SubmissionReportingContract {
     Memory m = memory.remember(MemoryDraft.of(Scope.DEFAULT, "The staging database is pg-stage-7"));
     ModelScript model = ModelScript.create();
     ChatHarness h = harness(model);
-    MemoryHook hook = memory.hookInto(h.chat(), HookOptions.builder().noCapture().build());
+    MemoryHook hook = memory.hookInto(h.chat(), generous());
     List<SubmittedRequest> reported = new CopyOnWriteArrayList<>();
     reportsOrSkip(h.chat(), reported::add);
 

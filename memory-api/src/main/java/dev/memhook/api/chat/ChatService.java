@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 /**
  * What a chat host exposes so a memory hook can observe and enrich its turns. Hosts on LangChain4j
  * or Spring AI use the adapters ({@code memory-langchain4j}, {@code memory-spring-ai}), which
- * implement it; a host with its own chat loop implements it here. {@code
+ * implement it; a host on another stack builds a {@link HostedChat}, which implements all of it
+ * from the host's {@link MessageMapper} and {@link ModelCall}. {@code
  * dev.memhook.testkit.FakeChatService} is a complete reference implementation, and {@code
  * dev.memhook.testkit.ChatServiceContract} is the test suite an implementation should pass.
  *

@@ -15,6 +15,11 @@ import java.util.concurrent.atomic.AtomicReference;
 class FakeChatServiceContractTest extends ChatServiceContract {
 
   @Override
+  protected int maxLoopsPerSend() {
+    return FakeChatService.DEFAULT_MAX_LOOPS_PER_SEND;
+  }
+
+  @Override
   protected ChatHarness newHarness(ModelScript model) {
     AtomicReference<FakeChatService> self = new AtomicReference<>();
     FakeChatService chat =
