@@ -39,12 +39,12 @@ final class CompactCommand implements Callable<Integer> {
           .out()
           .println(
               "compacted: "
-                  + before.segments()
-                  + " segment(s), "
+                  + Sizes.count(before.segments(), "segment", "segments")
+                  + ", "
                   + Sizes.human(before.sizeBytes())
                   + " -> "
-                  + after.segments()
-                  + " segment(s), "
+                  + Sizes.count(after.segments(), "segment", "segments")
+                  + ", "
                   + Sizes.human(after.sizeBytes()));
     }
     return ExitCode.OK;

@@ -121,7 +121,9 @@ final class DoctorCommand implements Callable<Integer> {
           new Finding(
               "checksums",
               Status.OK,
-              info.segments() + " segment(s), " + Sizes.human(info.sizeBytes()),
+              Sizes.count(info.segments(), "segment", "segments")
+                  + ", "
+                  + Sizes.human(info.sizeBytes()),
               ""));
     } else {
       for (String d : damaged) {
@@ -169,8 +171,8 @@ final class DoctorCommand implements Callable<Integer> {
             : new Finding(
                 "records",
                 Status.PROBLEM,
-                exported.unreadable()
-                    + " unreadable record(s), "
+                Sizes.count(exported.unreadable(), "unreadable record", "unreadable records")
+                    + ", "
                     + exported.exported()
                     + " readable",
                 rescue(dir)));

@@ -73,12 +73,13 @@ final class ExportCommand implements Callable<Integer> {
     } else {
       report.println(
           "exported "
-              + result.exported()
-              + " memories and "
-              + forgotten[0]
-              + " forget records"
+              + Sizes.count(result.exported(), "memory", "memories")
+              + " and "
+              + Sizes.count(forgotten[0], "forget record", "forget records")
               + (result.unreadable() > 0
-                  ? "; " + result.unreadable() + " unreadable records skipped"
+                  ? "; "
+                      + Sizes.count(result.unreadable(), "unreadable record", "unreadable records")
+                      + " skipped"
                   : ""));
     }
     return ExitCode.OK;

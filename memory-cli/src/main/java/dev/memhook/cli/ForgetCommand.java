@@ -173,11 +173,11 @@ final class ForgetCommand implements Callable<Integer> {
       throw new CliException(
           ExitCode.NOT_CONFIRMED,
           "refusing to forget "
-              + count(targets.size(), "memory", "memories")
+              + Sizes.count(targets.size(), "memory", "memories")
               + ": "
               + (targets.size() == 1 ? "it was" : "they were")
               + " made from "
-              + count(sources.size(), "observation", "observations")
+              + Sizes.count(sources.size(), "observation", "observations")
               + ", and there is no terminal to ask whether they go too; pass --with-sources to"
               + " forget them as well or --memory-only to keep them"
               + (yes ? "" : ", and --yes")
@@ -187,7 +187,7 @@ final class ForgetCommand implements Callable<Integer> {
       throw new CliException(
           ExitCode.NOT_CONFIRMED,
           "refusing to forget "
-              + count(targets.size(), "memory", "memories")
+              + Sizes.count(targets.size(), "memory", "memories")
               + " without confirmation: there is no terminal to ask on; pass --yes; nothing was"
               + " forgotten");
     }
@@ -214,7 +214,7 @@ final class ForgetCommand implements Callable<Integer> {
                 .terminal()
                 .readLine(
                     made
-                        + count(sources.size(), "observation", "observations")
+                        + Sizes.count(sources.size(), "observation", "observations")
                         + (sources.size() == 1 ? "; forget it too?" : "; forget them too?")
                         + " [y/N] "))
         ? ForgetMode.WITH_SOURCES
@@ -227,7 +227,11 @@ final class ForgetCommand implements Callable<Integer> {
         context
             .terminal()
             .readLine(
-                "Forget these " + targets.size() + " memories and their older versions? [y/N] ");
+                targets.size() == 1
+                    ? "Forget this memory and its older versions? [y/N] "
+                    : "Forget these "
+                        + targets.size()
+                        + " memories and their older versions? [y/N] ");
     if (!yes(answer)) {
       throw new CliException(ExitCode.NOT_CONFIRMED, "not confirmed: nothing was forgotten");
     }
@@ -246,10 +250,6 @@ final class ForgetCommand implements Callable<Integer> {
     return answer != null && answer.trim().toLowerCase(Locale.ROOT).matches("y|yes");
   }
 
-  private static String count(int n, String one, String many) {
-    return n + " " + (n == 1 ? one : many);
-  }
-
   private int print(CliContext context, List<MemoryId> removed, List<MemoryId> kept, String who) {
     if (store.json) {
       ObjectNode n = JsonRecords.MAPPER.createObjectNode();
@@ -265,13 +265,13 @@ final class ForgetCommand implements Callable<Integer> {
       context
           .err()
           .println(
-              count(removed.size(), "id", "ids")
+              Sizes.count(removed.size(), "id", "ids")
                   + " forgotten by "
                   + who
                   + (kept.isEmpty()
                       ? ""
                       : "; kept "
-                          + count(kept.size(), "observation", "observations")
+                          + Sizes.count(kept.size(), "observation", "observations")
                           + " they were made from"));
     }
     return ExitCode.OK;

@@ -108,7 +108,10 @@ final class HookSpool {
       }
       try {
         if (memory.capture().observeJson(json) == ObserveResult.SHED) {
-          log.warn("capture is full; " + (files.size() - taken) + " events wait in the spool");
+          log.warn(
+              "capture is full; "
+                  + Sizes.count(files.size() - taken, "event waits", "events wait")
+                  + " in the spool");
           return taken;
         }
       } catch (IllegalArgumentException e) {

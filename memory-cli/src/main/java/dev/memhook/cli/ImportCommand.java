@@ -61,7 +61,7 @@ final class ImportCommand implements Callable<Integer> {
     List<ForgetRecord> forgotten = new ArrayList<>();
     int memories = check(forgotten);
     int total = memories + forgotten.size();
-    ProgressBar bar = new ProgressBar(context.err());
+    ProgressBar bar = ProgressBar.on(context);
     int skipped;
     try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, true);
         BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -93,12 +93,14 @@ final class ImportCommand implements Callable<Integer> {
           .out()
           .println(
               "imported "
-                  + memories
-                  + " memories and "
-                  + (forgotten.size() - skipped)
-                  + " forget records"
+                  + Sizes.count(memories, "memory", "memories")
+                  + " and "
+                  + Sizes.count(forgotten.size() - skipped, "forget record", "forget records")
                   + (skipped > 0
-                      ? "; " + skipped + " forget records skipped (the store holds those memories)"
+                      ? "; "
+                          + Sizes.count(skipped, "forget record", "forget records")
+                          + " skipped (the store holds "
+                          + (skipped == 1 ? "that memory)" : "those memories)")
                       : ""));
     }
     return ExitCode.OK;

@@ -75,7 +75,12 @@ final class ListCommand implements Callable<Integer> {
               m.title(),
               m.latest() ? "" : "  (v" + m.version() + ", superseded)");
     }
-    context.err().println(shown.size() + " of " + matched.size() + " matching memories");
+    context
+        .err()
+        .println(
+            shown.size()
+                + " of "
+                + Sizes.count(matched.size(), "matching memory", "matching memories"));
     return ExitCode.OK;
   }
 

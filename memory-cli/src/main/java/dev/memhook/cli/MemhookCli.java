@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "memhook",
     mixinStandardHelpOptions = true,
+    // every command takes --help and --version, as the usage error's hint promises
+    scope = CommandLine.ScopeType.INHERIT,
     versionProvider = MemhookCli.Version.class,
     description = "Look into, search, forget, export and import a Memhook memory store.",
     footer = "%n" + ExitCode.HELP,
@@ -66,7 +68,7 @@ public final class MemhookCli implements Runnable {
     cli.setParameterExceptionHandler(
         (e, arguments) -> {
           context.err().println("memhook: " + e.getMessage());
-          context.err().println("Try 'memhook " + commandPath(e.getCommandLine()) + " --help'.");
+          context.err().println("Try '" + commandPath(e.getCommandLine()) + " --help'.");
           // a hook never fails the agent's step, not even when it is misconfigured
           return e.getCommandLine().getCommand() instanceof HookCommand
               ? ExitCode.OK
@@ -100,9 +102,9 @@ public final class MemhookCli implements Runnable {
     return ExitCode.FAILED;
   }
 
+  /** {@code memhook} or {@code memhook list}: the command as typed, one space between words. */
   private static String commandPath(CommandLine c) {
-    String name = c.getCommandName();
-    return c.getParent() == null ? "" : name;
+    return c.getCommandSpec().qualifiedName();
   }
 
   /** The version from the jar's manifest, if packaged. */

@@ -32,6 +32,15 @@ final class Sizes {
             .collect(Collectors.joining(", "));
   }
 
+  /**
+   * {@code n} followed by the singular or the plural noun: {@code 1 memory}, {@code 0 memories},
+   * {@code 2 memories}. Every count a command prints in words goes through here, so none reads "1
+   * memories".
+   */
+  static String count(long n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
+  }
+
   /** {@code 1:05:09} or {@code 4:02}. */
   static String clock(long seconds) {
     long h = seconds / 3600;

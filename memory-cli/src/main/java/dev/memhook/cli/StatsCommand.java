@@ -100,8 +100,8 @@ final class StatsCommand implements Callable<Integer> {
         "index       format "
             + (info.format() == null ? "unrecorded" : info.format())
             + ", "
-            + info.segments()
-            + " segment(s), "
+            + Sizes.count(info.segments(), "segment", "segments")
+            + ", "
             + Sizes.human(info.sizeBytes()));
     out.println(
         "embedding   "
@@ -112,8 +112,8 @@ final class StatsCommand implements Callable<Integer> {
         "memories    "
             + latest
             + " latest, "
-            + older
-            + " older version(s), "
+            + Sizes.count(older, "older version", "older versions")
+            + ", "
             + forgotten
             + " forgotten, "
             + exported.unreadable()
@@ -122,8 +122,11 @@ final class StatsCommand implements Callable<Integer> {
     scopes.forEach(
         (scope, c) ->
             out.printf(
-                "  %-30s %d memories, %d older, %d forgotten%n",
-                scope, c.memories, c.olderVersions, c.forgotten));
+                "  %-30s %s, %d older, %d forgotten%n",
+                scope,
+                Sizes.count(c.memories, "memory", "memories"),
+                c.olderVersions,
+                c.forgotten));
     out.println("by type     " + Sizes.counts(byType));
     out.println("by origin   " + Sizes.counts(byOrigin));
     return ExitCode.OK;

@@ -1,6 +1,7 @@
 package dev.memhook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -25,13 +26,11 @@ class ExportImportTest {
     Path exported = files.resolve("a.jsonl");
     Cli.Result out = new Cli(source).run("export", "-o", exported.toString());
     assertEquals(0, out.code(), out.err());
-    assertTrue(out.out().contains("exported 4 memories and 1 forget records"), out.out());
+    assertEquals("exported 4 memories and 1 forget record", out.out().strip());
 
     Cli.Result in = new Cli(target).run("import", exported.toString());
     assertEquals(0, in.code(), in.err());
-    assertTrue(in.out().contains("imported 4 memories and 1 forget records"), in.out());
-    assertTrue(
-        in.err().contains("5/5") && in.err().contains("/s") && in.err().contains("ETA"), in.err());
+    assertEquals("imported 4 memories and 1 forget record", in.out().strip());
 
     Cli.Result again = new Cli(target).run("export");
     assertEquals(0, again.code(), again.err());
@@ -39,6 +38,39 @@ class ExportImportTest {
     assertEquals(lines(first), lines(again.out().lines().toList()));
     assertTrue(first.get(0).contains("\"record\":\"header\""));
     assertEquals(6, first.size(), "header, 4 memory versions, 1 forget record");
+  }
+
+  @Test
+  void importWithoutATerminal_printsPlainProgressLines_withoutCarriageReturns() throws Exception {
+    TestStore.seed(source);
+    Path exported = files.resolve("a.jsonl");
+    assertEquals(0, new Cli(source).run("export", "-o", exported.toString()).code());
+
+    Cli.Result in = new Cli(target).run("import", exported.toString());
+
+    assertEquals(0, in.code(), in.err());
+    assertFalse(in.err().contains("\r"), in.err());
+    List<String> lines = in.err().lines().toList();
+    assertFalse(lines.isEmpty(), "progress is reported");
+    for (String line : lines) {
+      assertTrue(line.matches("stored [1-5]/5  \\d+/s  ETA \\S+"), line);
+    }
+    assertTrue(lines.get(lines.size() - 1).startsWith("stored 5/5 "), in.err());
+    assertTrue(lines.size() <= 10, "at most a line per tenth: " + in.err());
+  }
+
+  @Test
+  void importOnATerminal_redrawsOneProgressLineInPlace() throws Exception {
+    TestStore.seed(source);
+    Path exported = files.resolve("a.jsonl");
+    assertEquals(0, new Cli(source).run("export", "-o", exported.toString()).code());
+
+    Cli.Result in = new Cli(target).withTerminal(List.of(), "import", exported.toString());
+
+    assertEquals(0, in.code(), in.err());
+    assertTrue(in.err().startsWith("\r["), in.err());
+    assertTrue(in.err().contains("\r[##############################] 5/5  "), in.err());
+    assertEquals(1, in.err().chars().filter(c -> c == '\n').count(), "ended once: " + in.err());
   }
 
   @Test

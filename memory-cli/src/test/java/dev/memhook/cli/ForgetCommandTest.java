@@ -75,7 +75,7 @@ class ForgetCommandTest {
     assertEquals(0, r.code(), r.err());
     assertEquals(
         List.of(
-            "Forget these 1 memories and their older versions? [y/N] ",
+            "Forget this memory and its older versions? [y/N] ",
             memoryId + " was made from 1 observation; forget it too? [y/N] "),
         r.prompts());
     assertTrue(r.err().contains(sourceId), "it shows the observation it asks about: " + r.err());

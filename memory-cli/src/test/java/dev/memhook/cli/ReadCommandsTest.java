@@ -1,10 +1,13 @@
 package dev.memhook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +41,32 @@ class ReadCommandsTest {
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("memhook-hashing-v1-d256, 256 dimensions"), r.out());
     assertTrue(r.out().contains("acme/alice"), r.out());
+    assertTrue(r.out().contains("3 latest, 1 older version, 1 forgotten, 0 unreadable"), r.out());
+  }
+
+  @Test
+  void humanCounts_ofOne_areSingular_andOfMore_plural() {
+    Cli.Result stats = cli.run("stats");
+    assertCountWorded(stats.out(), "index       format 2, (\\d+) (segments?), ", "segment");
     assertTrue(
-        r.out().contains("3 latest, 1 older version(s), 1 forgotten, 0 unreadable"), r.out());
+        stats.out().matches("(?s).*\\n  acme/alice +2 memories, 1 older, 0 forgotten\\n.*"),
+        stats.out());
+    assertTrue(
+        stats.out().matches("(?s).*\\n  acme/bob +1 memory, 0 older, 1 forgotten\\n.*"),
+        stats.out());
+    assertEquals("1 of 1 matching memory", cli.run("list", "--type", "bug").err().strip());
+    assertEquals("3 of 3 matching memories", cli.run("list").err().strip());
+    Cli.Result doctor = cli.run("doctor");
+    assertCountWorded(doctor.out(), "checksums +(\\d+) (segments?), ", "segment");
+    assertFalse(stats.out().contains("(s)"), stats.out());
+    assertFalse(doctor.out().contains("(s)"), doctor.out());
+  }
+
+  /** The count {@code pattern} captures is followed by {@code one}, or its plural if not 1. */
+  private static void assertCountWorded(String output, String pattern, String one) {
+    Matcher m = Pattern.compile(pattern).matcher(output);
+    assertTrue(m.find(), pattern + " in " + output);
+    assertEquals(Integer.parseInt(m.group(1)) == 1 ? one : one + "s", m.group(2), output);
   }
 
   @Test

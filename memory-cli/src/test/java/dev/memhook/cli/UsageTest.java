@@ -24,6 +24,21 @@ class UsageTest {
   }
 
   @Test
+  void aUsageError_pointsAtTheCommandsHelp_andThatHelpExists() {
+    Cli cli = new Cli(dir);
+    Cli.Result root = cli.run("frobnicate");
+    assertTrue(root.err().contains("Try 'memhook --help'."), root.err());
+    Cli.Result list = cli.run("list", "--bogus");
+    assertTrue(list.err().contains("Try 'memhook list --help'."), list.err());
+
+    Cli.Result help = cli.run("list", "--help");
+
+    assertEquals(0, help.code(), help.err());
+    assertTrue(help.out().startsWith("Usage: memhook list "), help.out());
+    assertTrue(help.out().contains("Exit codes:"), help.out());
+  }
+
+  @Test
   void badArguments_exit1_withTheReason() {
     Cli cli = new Cli(dir);
     Cli.Result unknown = cli.run("frobnicate");

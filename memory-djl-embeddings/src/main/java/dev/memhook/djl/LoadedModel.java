@@ -56,7 +56,8 @@ final class LoadedModel implements AutoCloseable {
 
   /**
    * Loads the tokenizer and the model, first turning DJL's offline switch on (see {@link
-   * DjlRuntime}).
+   * DjlRuntime}); the process's first load keeps DJL's GPU probes out of the log (see {@link
+   * GpuProbeLogs}).
    *
    * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default
    * @throws EmbeddingException if a file cannot be loaded or the model lacks the inputs above
@@ -64,6 +65,11 @@ final class LoadedModel implements AutoCloseable {
   static LoadedModel load(
       ModelFiles files, String modelId, Pooling pooling, OptionalInt intraOpThreads) {
     DjlRuntime.ensureOffline();
+    return GpuProbeLogs.duringLoad(() -> loadBoth(files, modelId, pooling, intraOpThreads));
+  }
+
+  private static LoadedModel loadBoth(
+      ModelFiles files, String modelId, Pooling pooling, OptionalInt intraOpThreads) {
     HuggingFaceTokenizer tokenizer = loadTokenizer(files.tokenizer);
     Model model = null;
     try {

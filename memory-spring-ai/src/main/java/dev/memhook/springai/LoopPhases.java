@@ -3,7 +3,9 @@ package dev.memhook.springai;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +25,7 @@ import org.springframework.ai.chat.prompt.Prompt;
  *
  * <p>Each phase's callbacks are awaited for at most the callback timeout; a callback that fails or
  * takes longer is logged and the call goes on without it. The caller holds the conversation's turn.
- * Thread-safe; stateless apart from the timeout.
+ * Thread-safe; stateless apart from the timeout and the options types it has warned about.
  */
 final class LoopPhases {
 
@@ -31,6 +33,7 @@ final class LoopPhases {
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
   private final Duration callbackTimeout;
+  private final Set<Class<?>> warnedOptions = ConcurrentHashMap.newKeySet();
 
   LoopPhases(Duration callbackTimeout) {
     this.callbackTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
@@ -57,8 +60,29 @@ final class LoopPhases {
     chat.flushQueue();
     Prompt prompt = request.prompt();
     List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), chat);
+    if (!PromptAssembly.takesTools(prompt.getOptions()) && !chat.toolCallbacks().isEmpty()) {
+      cannotOfferTools(prompt.getOptions(), chat);
+    }
     ChatOptions options = PromptAssembly.withTools(prompt.getOptions(), chat);
     return request.mutate().prompt(new Prompt(messages, options)).build();
+  }
+
+  /**
+   * Warns, once per options type, that the model cannot be offered the memory tool: pairs still
+   * reach it, but it cannot fetch a memory in full, and nothing else would say so.
+   */
+  private void cannotOfferTools(ChatOptions options, ConversationChat chat) {
+    Class<?> type = options == null ? Void.class : options.getClass();
+    if (warnedOptions.add(type)) {
+      LOG.warn(
+          "Memhook: the model's options ({}) are not ToolCallingChatOptions, so the model cannot"
+              + " receive the tools Memhook offers ({}): injected memories still reach it as"
+              + " summaries, but it cannot fetch one in full with get_memory. Use a ChatModel"
+              + " whose options implement ToolCallingChatOptions, as Spring AI's providers' do."
+              + " Said once per options type.",
+          options == null ? "none" : type.getName(),
+          chat.toolCallbacks().stream().map(t -> t.getToolDefinition().name()).toList());
+    }
   }
 
   /**

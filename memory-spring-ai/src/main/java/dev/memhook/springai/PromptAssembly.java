@@ -190,7 +190,18 @@ final class PromptAssembly {
     return -1;
   }
 
-  /** The options with the view's tools added; tools the host already offers keep their own. */
+  /**
+   * Whether a prompt with these options can offer the model tools: only {@link
+   * ToolCallingChatOptions} carry tool callbacks to Spring AI's tool loop.
+   */
+  static boolean takesTools(ChatOptions options) {
+    return options instanceof ToolCallingChatOptions;
+  }
+
+  /**
+   * The options with the view's tools added; tools the host already offers keep their own. Options
+   * that do not {@linkplain #takesTools take tools} are returned as they are.
+   */
   static ChatOptions withTools(ChatOptions options, ConversationChat chat) {
     List<ToolCallback> ours = chat.toolCallbacks();
     if (ours.isEmpty()) {

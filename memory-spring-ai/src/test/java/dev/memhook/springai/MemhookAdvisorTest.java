@@ -19,6 +19,9 @@ import dev.memhook.core.Memhook;
 import dev.memhook.testkit.ModelReply;
 import dev.memhook.testkit.ModelRequest;
 import dev.memhook.testkit.ModelScript;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +35,7 @@ import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.MessageType;
+import org.springframework.ai.chat.model.ChatModel;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -325,5 +329,55 @@ class MemhookAdvisorTest {
     assertTrue(
         advisor.getOrder()
             < org.springframework.ai.chat.client.advisor.ToolCallingAdvisor.DEFAULT_ORDER);
+  }
+
+  @Test
+  void aModelWhoseOptionsTakeNoTools_isWarnedOnce_andStillGetsThePair() {
+    ScriptedChatModel scripted = new ScriptedChatModel(model);
+    ChatModel keepsDefaultOptions = scripted::call; // ChatModel's default options take no tools
+    ChatClient client = ChatClient.builder(keepsDefaultOptions).defaultAdvisors(advisor).build();
+    model.then(
+        ModelReply.text("Sunday at 02:00 UTC."), ModelReply.text("ok"), ModelReply.text("ok"));
+
+    String log =
+        stderrOf(
+            () -> {
+              ask(client, "c1", QUESTION);
+              ask(client, "c1", "And what about heron-db backups?");
+              ask(client, "c2", "Anything else about the heron-db staging database?");
+            });
+
+    List<String> warnings =
+        log.lines().filter(l -> l.contains("are not ToolCallingChatOptions")).toList();
+    assertEquals(1, warnings.size(), log);
+    assertTrue(warnings.get(0).contains("WARN dev.memhook.springai.MemhookAdvisor"), log);
+    assertTrue(warnings.get(0).contains("([get_memory])"), warnings.get(0));
+    assertTrue(warnings.get(0).contains("cannot fetch one in full"), warnings.get(0));
+    ModelRequest first = model.requests().get(0);
+    assertEquals(List.of(ChatRole.TOOL_CALL, ChatRole.TOOL_RESULT, ChatRole.USER), roles(first));
+    assertEquals(List.of(), first.toolNames(), "no tool reaches the model");
+  }
+
+  @Test
+  void aModelWhoseOptionsTakeTools_isNotWarned() {
+    model.then(ModelReply.text("Sunday at 02:00 UTC."));
+
+    String log = stderrOf(() -> ask(client(), "c1", QUESTION));
+
+    assertFalse(log.contains("ToolCallingChatOptions"), log);
+    assertTrue(model.requests().get(0).toolNames().contains("get_memory"));
+  }
+
+  /** What slf4j-simple (the tests' binding, writing to standard error) logged while {@code run}. */
+  private static String stderrOf(Runnable run) {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      run.run();
+    } finally {
+      System.setErr(err);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
   }
 }

@@ -15,6 +15,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * library's own default, so an empty configuration gives the documented defaults; values are
  * checked when the beans are built, and a bad one fails startup with a message naming it.
  *
+ * <p>The field comments become the descriptions IDEs show (the configuration processor copies them
+ * verbatim), so they use no Javadoc tags; the defaults IDEs show are in {@code
+ * META-INF/additional-spring-configuration-metadata.json}, since the processor cannot read a
+ * default from another class's constant.
+ *
  * <p>A mutable bean for Spring's binder: not thread-safe, and not meant to be changed after
  * startup. Setters accept what the binder gives them; nulls are rejected when the beans are built.
  */
@@ -256,8 +261,8 @@ public class MemhookProperties {
   /** How each conversation's hook recalls and injects. */
   public static class Hook {
     /**
-     * The scopes hooks recall from, in order of preference (for example {@code acme/alice,
-     * acme/team}); each memory's scope is shown to the model when there is more than one.
+     * The scopes hooks recall from, in order of preference (for example acme/alice,acme/team); each
+     * memory's scope is shown to the model when there is more than one.
      */
     private List<String> scopes = new ArrayList<>(List.of("default"));
 
@@ -331,8 +336,8 @@ public class MemhookProperties {
   /** The ChatClient advisor. */
   public static class Advisor {
     /**
-     * The advisor's order: by default inside Spring AI's chat-memory advisors and outside its tool
-     * calling advisor.
+     * The advisor's order: by default Ordered.HIGHEST_PRECEDENCE + 250, inside Spring AI's
+     * chat-memory advisors (+200) and outside its tool-calling advisor (+300).
      */
     private int order = MemhookAdvisor.DEFAULT_ORDER;
 
