@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.testkit.AdversarialText;
 import dev.memhook.testkit.Seeds;
 import java.util.List;
 import java.util.SplittableRandom;

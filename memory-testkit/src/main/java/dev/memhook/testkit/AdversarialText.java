@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.sanitize;
+package dev.memhook.testkit;
 
 import java.util.List;
 import java.util.Map;
@@ -8,14 +8,17 @@ import java.util.function.IntFunction;
 /**
  * Texts built to make a sanitizer slow or wrong: repeated near-misses of every rule's trigger, long
  * runs of separators, dotted shapes, nested quotes, mixed scripts, lone surrogates and control
- * characters, and random mixtures of all of them with real secrets.
+ * characters, and random mixtures of all of them with real secrets. For tests of a sanitizer or a
+ * redaction, and for measuring what they cost per character.
+ *
+ * <p>Stateless and thread-safe; every generator is deterministic for its arguments.
  */
-final class AdversarialText {
+public final class AdversarialText {
 
   private AdversarialText() {}
 
   /** Shapes by name: each makes a text of exactly the asked length by repeating a unit. */
-  static final Map<String, IntFunction<String>> SHAPES =
+  public static final Map<String, IntFunction<String>> SHAPES =
       Map.ofEntries(
           shape("dotted a.a.", "a."),
           shape("dotted a1.b2.", "a1.b2."),
@@ -66,7 +69,7 @@ final class AdversarialText {
     return Map.entry(name, n -> repeatTo(unit, n));
   }
 
-  static String repeatTo(String unit, int length) {
+  public static String repeatTo(String unit, int length) {
     StringBuilder sb = new StringBuilder(length + unit.length());
     while (sb.length() < length) {
       sb.append(unit);
@@ -126,7 +129,7 @@ final class AdversarialText {
           "node");
 
   /** Ordinary English-like prose of exactly {@code length} characters. */
-  static String prose(long seed, int length) {
+  public static String prose(long seed, int length) {
     SplittableRandom random = new SplittableRandom(seed);
     StringBuilder sb = new StringBuilder(length + 16);
     int inSentence = 0;
@@ -274,7 +277,7 @@ final class AdversarialText {
           "ß");
 
   /** A random mixture of up to {@code maxPieces} pieces. */
-  static String mixture(SplittableRandom random, int maxPieces) {
+  public static String mixture(SplittableRandom random, int maxPieces) {
     int count = 1 + random.nextInt(maxPieces);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < count; i++) {
