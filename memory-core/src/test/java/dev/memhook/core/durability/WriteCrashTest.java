@@ -36,12 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
  * standard output, and is killed at a random moment; the parent then reopens the directory and
  * checks every acknowledged write, and that the store holds no batch in part and no memory with two
  * latest versions. The service checkpoints (commits the index) every second and at once on a
- * forget, so over {@value #KILLS} kills at random times some land inside an append, some inside a
- * commit and some inside a replay of the previous kill's log.
+ * forget, so over a dozen kills at random times some land inside an append, some inside a commit
+ * and some inside a replay of the previous kill's log. Every run draws new kill times; {@code
+ * -Dmemhook.crashKills=N} runs more kills in one run, for a longer search.
  */
 class WriteCrashTest {
 
-  private static final int KILLS = 20;
+  private static final int KILLS = Integer.getInteger("memhook.crashKills", 12);
 
   /** Kills at a random moment of the child's start rather than of its writing. */
   private static final int EARLY_KILLS = 3;
