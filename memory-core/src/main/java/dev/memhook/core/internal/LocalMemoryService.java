@@ -97,12 +97,8 @@ public final class LocalMemoryService implements MemoryService {
     this.executor = parts.executor();
     this.ownedExecutor = parts.ownedExecutor();
     this.sanitizer = parts.sanitizer();
-    Path journalDir =
-        parts
-            .capture()
-            .map(CaptureOptions::journalDirectory)
-            .or(parts::journalDirectory)
-            .orElse(null);
+    Optional<Path> journalDir =
+        parts.capture().map(CaptureOptions::journalDirectory).or(parts::journalDirectory);
     ServiceStorage storage =
         ServiceStorage.open(
             parts.store(),
@@ -137,7 +133,7 @@ public final class LocalMemoryService implements MemoryService {
                           storage.cursor(),
                           storage.captureOwnsJournal(),
                           journalDir,
-                          parts.sessionStore().orElse(null),
+                          parts.sessionStore(),
                           event -> dispatch.publish(l -> l.captured(event))));
       storage.replayed();
     } catch (RuntimeException | Error e) {

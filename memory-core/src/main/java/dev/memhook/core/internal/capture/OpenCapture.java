@@ -12,6 +12,7 @@ import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -28,9 +29,9 @@ public final class OpenCapture {
    *
    * @param cursor the journal's cursor, shared with the store when it logs to the same journal
    * @param ownsJournal whether the pipeline closes the journal (also if starting fails)
-   * @param dir the journal's directory, where the session book goes; null keeps it in memory
-   * @param sessionStore where the session records go instead, or null; the pipeline closes it, but
-   *     not when starting fails (it is the host's then)
+   * @param dir the journal's directory, where the session book goes; empty keeps it in memory
+   * @param sessionStore where the session records go instead, if present; the pipeline closes it,
+   *     but not when starting fails (it is the host's then)
    * @param writes the service's own remember and update, for consolidated memories
    * @param events told of observations stored, compressor and consolidator fallbacks and events
    *     shed
@@ -45,8 +46,8 @@ public final class OpenCapture {
       ServiceWrites writes,
       JournalCursor cursor,
       boolean ownsJournal,
-      Path dir,
-      SessionStore sessionStore,
+      Optional<Path> dir,
+      Optional<SessionStore> sessionStore,
       Consumer<CaptureEvent> events) {
     GuardedCompressor compressor = null;
     GuardedConsolidator consolidator = null;
@@ -54,11 +55,10 @@ public final class OpenCapture {
       CaptureCounters counters = new CaptureCounters(events, clock);
       SessionBook book =
           SessionBook.open(
-              sessionStore != null
-                  ? sessionStore
-                  : dir == null
-                      ? new InMemorySessionStore()
-                      : FileSessionStore.open(dir.resolve("sessions")),
+              sessionStore.orElseGet(
+                  () ->
+                      dir.<SessionStore>map(d -> FileSessionStore.open(d.resolve("sessions")))
+                          .orElseGet(InMemorySessionStore::new)),
               new SessionStoreFailures(counters.sessionStoreFailures));
       compressor = GuardedCompressor.of(options, counters::compressionFellBack);
       consolidator = GuardedConsolidator.of(options, counters::consolidationFellBack);

@@ -4,6 +4,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The store and journal a service writes through: one journal for the store's writes and capture's
@@ -17,14 +18,14 @@ import java.nio.file.Path;
 public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStore logged) {
 
   /**
-   * Opens the journal in {@code journalDirectory} (in memory when null) if {@code logWrites} or
+   * Opens the journal in {@code journalDirectory} (in memory when empty) if {@code logWrites} or
    * {@code capture} needs it, and puts {@code store} behind it if {@code logWrites}.
    *
    * @throws IllegalArgumentException if {@code logWrites} without a directory
    */
   public static ServiceStorage open(
-      MemoryStore store, boolean logWrites, boolean capture, Path journalDirectory) {
-    if (logWrites && journalDirectory == null) {
+      MemoryStore store, boolean logWrites, boolean capture, Optional<Path> journalDirectory) {
+    if (logWrites && journalDirectory.isEmpty()) {
       throw new IllegalArgumentException("a logged store needs a journal directory");
     }
     if (!logWrites && !capture) {
@@ -33,8 +34,7 @@ public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStor
     // held: a checkpoint while the store replays must not pass capture's records, which capture
     // has not read yet (nor the store's own, if the replay is cut short)
     JournalCursor cursor =
-        JournalCursor.held(
-            journalDirectory == null ? Journal.inMemory() : Journal.open(journalDirectory));
+        JournalCursor.held(journalDirectory.map(Journal::open).orElseGet(Journal::inMemory));
     LoggedStore logged = logWrites ? LoggedStore.open(store, cursor) : null;
     return new ServiceStorage(logged != null ? logged : store, cursor, logged);
   }

@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,8 +69,8 @@ class JournalFailureTest {
               new NoWrites(),
               new JournalCursor(journal),
               true,
-              null,
-              null,
+              Optional.empty(),
+              Optional.empty(),
               told::add)) {
         List<ObserveResult> results = new ArrayList<>();
         while (!results.contains(ObserveResult.SHED) && results.size() < 400) {
