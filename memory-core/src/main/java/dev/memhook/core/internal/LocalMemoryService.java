@@ -258,14 +258,16 @@ public final class LocalMemoryService implements MemoryService {
               new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
               engine::recall,
               standing,
-              options.capture() && capture.isPresent()
-                  ? new ConversationCapture(
-                      event -> capture.get().observeFromHook(event, options.captureScope()),
-                      options.sessionId(),
-                      options.toolName(),
-                      options.userName(),
-                      options.assistantName())
-                  : null,
+              capture
+                  .filter(pipeline -> options.capture())
+                  .map(
+                      pipeline ->
+                          new ConversationCapture(
+                              event -> pipeline.observeFromHook(event, options.captureScope()),
+                              options.sessionId(),
+                              options.toolName(),
+                              options.userName(),
+                              options.assistantName())),
               executor,
               events,
               clock,

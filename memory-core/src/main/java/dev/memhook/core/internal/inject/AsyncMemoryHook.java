@@ -79,7 +79,10 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final Runnable onDispose;
 
   /** Captures the conversation under the callback lock; null when capture is off. */
-  private final ConversationCapture capture;
+  /**
+   * Captures the conversation in each callback, before recall; empty for a hook without capture.
+   */
+  private final Optional<ConversationCapture> capture;
 
   private final AsyncLock lock = AsyncLock.createFair();
   private final HookEvents events;
@@ -131,7 +134,7 @@ public final class AsyncMemoryHook implements MemoryHook {
    *
    * @param recall the service's recall
    * @param standing the service's standing profiles, offered with the first injection
-   * @param capture captures the conversation in each callback, before recall; null for none
+   * @param capture captures the conversation in each callback, before recall; empty for none
    * @param events where the hook's receipts, notes and failures go; its id is the hook's
    * @param onDispose run once when the hook is disposed (the service forgets the chat service)
    */
@@ -141,7 +144,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       GetMemoryTool tool,
       HookRecall recall,
       StandingProfiles standing,
-      ConversationCapture capture,
+      Optional<ConversationCapture> capture,
       Executor executor,
       HookEvents events,
       Clock clock,
@@ -152,12 +155,16 @@ public final class AsyncMemoryHook implements MemoryHook {
     this.id = events.hookId();
     this.clock = Objects.requireNonNull(clock, "clock");
     this.receipts = new HookReceipts(options.toolName(), events, clock);
-    this.capture = capture;
+    this.capture = Objects.requireNonNull(capture, "capture");
     this.tool = Objects.requireNonNull(tool, "tool");
     this.injector =
         new PairInjector(chat, options, tool, receipts, events, clock, () -> reportsDelivery);
     this.recall =
-        new ScopedRecall(recall, standing, options, capture == null ? null : capture::sessionId);
+        new ScopedRecall(
+            recall,
+            standing,
+            options,
+            () -> capture.map(ConversationCapture::sessionId).orElse(null));
     this.hostChecks = new HostChecks(id);
     this.executor = Objects.requireNonNull(executor, "executor");
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
@@ -349,9 +356,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       return CompletableFuture.completedFuture(null);
     }
     List<ChatMessage> conversation = chat.messages();
-    if (capture != null) {
-      capture.capture(conversation);
-    }
+    capture.ifPresent(c -> c.capture(conversation));
     if (phase == HookPhase.AFTER_SEND) {
       hostChecks.afterReply(conversation, scanned);
     }

@@ -101,8 +101,8 @@ final class ScopedRecall {
   /**
    * @param standing the service's standing profiles
    * @param ownSession the session the hook captures into, whose memories are never injected back
-   *     (it is named after the conversation's first message, so it is asked each time); null, or
-   *     giving null, when the hook does not capture
+   *     (it is named after the conversation's first message, so it is asked each time); giving null
+   *     when the hook does not capture
    */
   ScopedRecall(
       HookRecall recall,
@@ -115,7 +115,7 @@ final class ScopedRecall {
     this.perMessage = options.maxPerMessage();
     this.perCallback = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
     this.standingChars = options.standingChars();
-    this.ownSession = ownSession == null ? () -> null : ownSession;
+    this.ownSession = Objects.requireNonNull(ownSession, "ownSession");
   }
 
   /**

@@ -22,6 +22,7 @@ import dev.memhook.testkit.FakeChatService;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -104,7 +105,7 @@ class HookAbandonedRecallTest {
         new GetMemoryTool(store, options),
         recall,
         new StandingProfiles(store),
-        null,
+        Optional.empty(),
         executor,
         HookEvents.detached(options.listener()),
         Clock.systemUTC(),

@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +84,7 @@ class HookErrorContainmentTest {
         tool,
         recall,
         new StandingProfiles(store),
-        null,
+        Optional.empty(),
         executor,
         HookEvents.detached(options.listener()),
         Clock.systemUTC(),
