@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How the service captures lifecycle events ({@link MemoryService#observe}) and the conversations
- * it is hooked into.
+ * How the service captures lifecycle events ({@link dev.memhook.api.MemoryService#observe}) and the
+ * conversations it is hooked into.
  *
  * <p>Immutable and thread-safe; use {@link #builder()} or {@link #defaults()}. {@code compressor},
  * {@code consolidator} and {@code journalDirectory} may be null (the local defaults, and the
