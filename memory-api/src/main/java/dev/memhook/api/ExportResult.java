@@ -1,8 +1,8 @@
 package dev.memhook.api;
 
 /**
- * What {@link MemoryStore#export} did: how many memories it handed to the sink, and how many
- * records it found but could not read (damaged), which it skipped.
+ * What {@link dev.memhook.api.spi.MemoryStore#export} did: how many memories it handed to the sink,
+ * and how many records it found but could not read (damaged), which it skipped.
  *
  * <p>An immutable value; thread-safe.
  *

@@ -98,8 +98,9 @@ public final class DjlEmbedderBuilder {
 
   /**
    * Tokens per model call and window, special tokens included; default {@value
-   * #DEFAULT_MAX_TOKENS}. Must be between {@value #MIN_MAX_TOKENS} and {@value #MAX_MAX_TOKENS} and
-   * within the model's position limit (512 for MiniLM), or long texts fail to embed.
+   * DjlEmbedder#DEFAULT_MAX_TOKENS}. Must be between {@value DjlEmbedder#MIN_MAX_TOKENS} and
+   * {@value DjlEmbedder#MAX_MAX_TOKENS} and within the model's position limit (512 for MiniLM), or
+   * long texts fail to embed.
    */
   public DjlEmbedderBuilder maxTokens(int maxTokens) {
     int checked = EmbedderSettings.checkMaxTokens(maxTokens);
@@ -120,7 +121,8 @@ public final class DjlEmbedderBuilder {
   }
 
   /**
-   * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value #DEFAULT_BATCH_SIZE}.
+   * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value
+   * DjlEmbedder#DEFAULT_BATCH_SIZE}.
    */
   public DjlEmbedderBuilder batchSize(int batchSize) {
     int checked = EmbedderSettings.checkPositive("batchSize", batchSize);

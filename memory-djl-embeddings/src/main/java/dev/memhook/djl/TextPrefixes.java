@@ -20,13 +20,14 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe.
  *
+ * <p>The constructor throws {@link IllegalArgumentException} if the name is malformed, a non-empty
+ * prefix does not end in whitespace, or both prefixes are empty and the name is not {@code none}
+ * (or the other way around).
+ *
  * @param name what the convention is recorded as: lower-case letters, digits, {@code .} and {@code
  *     -}, starting with a letter or digit; {@code none} for {@link #NONE} only
  * @param query the prefix of search queries, possibly empty; not null
  * @param document the prefix of stored texts, possibly empty; not null
- * @throws IllegalArgumentException if the name is malformed, a non-empty prefix does not end in
- *     whitespace, or both prefixes are empty and the name is not {@code none} (or the other way
- *     around)
  */
 public record TextPrefixes(String name, String query, String document) {
   // before the constants below, whose construction uses them

@@ -2,7 +2,10 @@ package dev.memhook.api.capture;
 
 /** What {@code observe} does when the capture queue is full. */
 public enum ShedPolicy {
-  /** The new event is not accepted ({@link ObserveResult#SHED}); the queue is kept. The default. */
+  /**
+   * The new event is not accepted ({@link dev.memhook.api.ObserveResult#SHED}); the queue is kept.
+   * The default.
+   */
   DROP_NEWEST,
   /**
    * The oldest queued event is dropped to make room and the new one is accepted. A dropped event
