@@ -3,8 +3,8 @@ package dev.memhook.api.capture;
 /** What {@code observe} does when the capture queue is full. */
 public enum ShedPolicy {
   /**
-   * The new event is not accepted ({@link dev.memhook.api.ObserveResult#SHED}); the queue is kept.
-   * The default.
+   * The new event is not accepted ({@link dev.memhook.api.capture.ObserveResult#SHED}); the queue
+   * is kept. The default.
    */
   DROP_NEWEST,
   /**
