@@ -4,6 +4,7 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.ConversationRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
@@ -122,10 +123,11 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    * limit; 10,000 is far more than the conversations one instance has in flight, so an evicted
    * conversation is one nobody has used for a while.
    */
-  public static final int DEFAULT_MAX_CONVERSATIONS = 10_000;
+  public static final int DEFAULT_MAX_CONVERSATIONS =
+      ConversationRegistry.DEFAULT_MAX_CONVERSATIONS;
 
   /** The largest {@link Builder#maxConversations}: 1,000,000. */
-  public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
+  public static final int MAX_MAX_CONVERSATIONS = ConversationRegistry.MAX_MAX_CONVERSATIONS;
 
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
@@ -175,14 +177,14 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
   public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(chain, "chain");
-    ConversationChat chat = conversations.conversationFor(request);
-    if (chat == null) {
+    Conversations.InCall inCall = conversations.conversationFor(request);
+    if (inCall == null) {
       return chain.nextCall(request);
     }
     try {
-      return adviseTurn(chat, request, chain);
+      return adviseTurn(inCall.chat(), request, chain);
     } finally {
-      conversations.release(chat);
+      inCall.release();
     }
   }
 

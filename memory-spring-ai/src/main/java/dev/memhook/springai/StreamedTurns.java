@@ -40,31 +40,32 @@ final class StreamedTurns {
     // complete, error, or a cancel at any moment after they were taken, preparation included
     return Flux.using(
             () -> {
-              Optional<ConversationChat> chat =
+              Optional<Conversations.InCall> inCall =
                   Optional.ofNullable(conversations.conversationFor(request));
-              chat.ifPresent(
+              inCall.ifPresent(
                   c -> {
-                    c.turnPermit().acquireUninterruptibly();
-                    c.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+                    c.chat().turnPermit().acquireUninterruptibly();
+                    c.chat().beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
                   });
-              return chat;
+              return inCall;
             },
-            chat ->
-                chat.isEmpty()
+            inCall ->
+                inCall.isEmpty()
                     ? chain.nextStream(request)
-                    : Mono.fromCallable(() -> phases.beforeModelSafely(chat.get(), request))
-                        .flatMapMany(prepared -> streamTurn(chat.get(), prepared, chain)),
-            chat -> chat.ifPresent(this::giveBack))
+                    : Mono.fromCallable(
+                            () -> phases.beforeModelSafely(inCall.get().chat(), request))
+                        .flatMapMany(prepared -> streamTurn(inCall.get().chat(), prepared, chain)),
+            inCall -> inCall.ifPresent(this::giveBack))
         .subscribeOn(Schedulers.boundedElastic());
   }
 
   /** Ends the conversation's turn, lets its next call in, and ends this call's use of it. */
-  private void giveBack(ConversationChat chat) {
+  private void giveBack(Conversations.InCall inCall) {
     try {
-      chat.endTurn();
+      inCall.chat().endTurn();
     } finally {
-      chat.turnPermit().release();
-      conversations.release(chat);
+      inCall.chat().turnPermit().release();
+      inCall.release();
     }
   }
 
