@@ -52,7 +52,8 @@ import java.util.function.Consumer;
  * A callback that throws, returns null or whose stage fails is logged and the send goes on: the
  * host's turn comes first. A failure of the model call fails the send. {@link #sendNow} runs a send
  * for a host that owns the request and the tool loop itself (an agent framework, an advisor chain);
- * see there.
+ * see there. {@link #openSend()} splits each loop in two around a model call the host makes itself
+ * (a stream); see {@link HostedSend}.
  *
  * <h2>Where injected pairs go</h2>
  *
@@ -231,6 +232,15 @@ public final class HostedChat<M> implements ChatService {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(resend, "resend");
     return loop.runNow(request, model, resend == Resend.AFTER_REPLY);
+  }
+
+  /**
+   * Opens a send the host drives one loop at a time, around model calls it makes itself (a streamed
+   * reply); see {@link HostedSend}. Blocks the calling thread until the sends started before it
+   * have ended; the chat's other sends wait until it is closed.
+   */
+  public HostedSend<M> openSend() {
+    return loop.open();
   }
 
   /**
