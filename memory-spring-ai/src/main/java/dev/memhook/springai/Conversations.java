@@ -37,6 +37,7 @@ final class Conversations {
   private final HookOptions hookOptions;
   private final Duration callbackTimeout;
   private final String defaultConversationId;
+  private final int maxLoopsPerCall;
   private final ConversationRegistry<String, Conversation> registry;
 
   /** A view and the hook attached to it (null without a memory service). */
@@ -58,21 +59,24 @@ final class Conversations {
 
   /**
    * Conversations hooking {@code service} (null for none) into each view with {@code hookOptions};
-   * {@code callbackTimeout} bounds the model's call of a registered tool, requests without a
-   * conversation id belong to {@code defaultConversationId}, and at most {@code maxConversations}
-   * (1 to {@link ConversationRegistry#MAX_MAX_CONVERSATIONS}) are held while idle.
+   * {@code callbackTimeout} bounds each phase's callbacks and the model's call of a registered
+   * tool, requests without a conversation id belong to {@code defaultConversationId}, at most
+   * {@code maxConversations} (1 to {@link ConversationRegistry#MAX_MAX_CONVERSATIONS}) are held
+   * while idle, and a call runs at most {@code maxLoopsPerCall} loops.
    */
   Conversations(
       MemoryService service,
       HookOptions hookOptions,
       Duration callbackTimeout,
       String defaultConversationId,
-      int maxConversations) {
+      int maxConversations,
+      int maxLoopsPerCall) {
     this.service = service;
     this.hookOptions = Objects.requireNonNull(hookOptions, "hookOptions");
     this.callbackTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
     this.defaultConversationId =
         Objects.requireNonNull(defaultConversationId, "defaultConversationId");
+    this.maxLoopsPerCall = maxLoopsPerCall;
     this.registry = new ConversationRegistry<>(maxConversations, new Ends());
   }
 
@@ -147,7 +151,7 @@ final class Conversations {
   }
 
   private Conversation open(String conversationId) {
-    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout);
+    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout, maxLoopsPerCall);
     MemoryHook hook = null;
     if (service != null) {
       hook = service.hookInto(chat, optionsFor(conversationId));

@@ -146,8 +146,9 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             b.hookOptions,
             b.callbackTimeout,
             b.defaultConversationId,
-            b.maxConversations);
-    this.phases = new LoopPhases(b.callbackTimeout);
+            b.maxConversations,
+            b.maxLoopsPerCall);
+    this.phases = new LoopPhases();
     this.streams = new StreamedTurns(conversations, phases);
   }
 
@@ -190,9 +191,8 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
 
   private ChatClientResponse adviseTurn(
       ConversationChat chat, ChatClientRequest request, CallAdvisorChain chain) {
-    chat.turnPermit().acquireUninterruptibly();
+    chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
     try {
-      chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
       ChatClientResponse response = null;
       for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
         ChatClientRequest prepared = phases.beforeModelSafely(chat, request);
@@ -213,15 +213,13 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             break;
           }
         }
-        phases.afterModel(chat, response.chatResponse());
-        if (!chat.needsResend()) {
+        if (!phases.afterModel(chat, response.chatResponse())) {
           break;
         }
       }
       return response;
     } finally {
       chat.endTurn();
-      chat.turnPermit().release();
     }
   }
 

@@ -42,11 +42,14 @@ final class StreamedTurns {
             () -> {
               Optional<Conversations.InCall> inCall =
                   Optional.ofNullable(conversations.conversationFor(request));
-              inCall.ifPresent(
-                  c -> {
-                    c.chat().turnPermit().acquireUninterruptibly();
-                    c.chat().beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-                  });
+              if (inCall.isPresent()) {
+                try {
+                  inCall.get().chat().beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+                } catch (RuntimeException e) {
+                  inCall.get().release();
+                  throw e;
+                }
+              }
               return inCall;
             },
             inCall ->
@@ -64,7 +67,6 @@ final class StreamedTurns {
     try {
       inCall.chat().endTurn();
     } finally {
-      inCall.chat().turnPermit().release();
       inCall.release();
     }
   }
@@ -76,8 +78,7 @@ final class StreamedTurns {
     Mono<ChatClientResponse> afterStream =
         Mono.<ChatClientResponse>fromRunnable(
                 () -> {
-                  phases.afterReply(chat, reasoning.toString(), text.toString());
-                  if (chat.needsResend()) {
+                  if (phases.afterReply(chat, reasoning.toString(), text.toString())) {
                     LOG.debug(
                         "Memhook: a resend was asked for in streamed conversation {}; the injected"
                             + " memories go with its next call",
