@@ -45,9 +45,10 @@ import org.springframework.ai.tool.ToolCallback;
  * #send()} does not start a model call, and queued messages reach the model with the next {@code
  * ChatClient} call of the conversation.
  *
- * <p>Thread-safe: the kit is; the pairs and the current turn are guarded by one lock. Calls of one
- * conversation are serialised by the kit: {@link #beginTurn} waits for the turn before it to end.
- * Null arguments are rejected with {@link NullPointerException}.
+ * <p>Thread-safe: the kit is; the pairs and the turn count are guarded by one lock. Calls of one
+ * conversation are serialised by the kit: {@link #beginTurn} waits for the turn before it to end. A
+ * pair is recorded with the turn whose loop it joined, even one injected between turns. Null
+ * arguments are rejected with {@link NullPointerException}.
  */
 final class ConversationChat implements ChatService {
 
@@ -77,14 +78,8 @@ final class ConversationChat implements ChatService {
   /** How many of the kit's messages were scanned for injected pairs; guarded by {@link #lock}. */
   private int scanned;
 
-  private int turn; // guarded by lock
-  private String turnAnchor; // guarded by lock
-
-  /** The current turn's user message in the kit, or null; guarded by {@link #lock}. */
-  private ChatMessage turnUser;
-
-  /** The current turn's send, or null between turns; guarded by {@link #lock}. */
-  private HostedSend<ChatMessage> send;
+  /** How many turns have begun; guarded by {@link #lock}. */
+  private int turn;
 
   /**
    * The view of {@code conversationId}: each phase's callbacks, and the model's call of a tool, are
@@ -185,35 +180,94 @@ final class ConversationChat implements ChatService {
 
   /**
    * Starts a turn, once the conversation's previous turn has ended: the user's message (null for
-   * none) joins the conversation. The turn must be ended with {@link #endTurn}.
+   * none) joins the conversation. The turn must be {@linkplain Turn#close closed}.
    */
-  void beginTurn(UserMessage user) {
-    HostedSend<ChatMessage> opened = kit.openSend();
-    ChatMessage message =
-        user == null ? null : ChatMessage.user(user.getText() == null ? "" : user.getText());
+  Turn beginTurn(UserMessage user) {
+    HostedSend<ChatMessage> send = kit.openSend();
+    String anchor = user == null ? null : user.getText();
+    ChatMessage message = user == null ? null : ChatMessage.user(anchor == null ? "" : anchor);
+    int number;
     synchronized (lock) {
-      send = opened;
-      turn++;
-      turnAnchor = user == null ? null : user.getText();
-      turnUser = message;
+      number = ++turn;
     }
     if (message != null) {
       kit.record(message);
     }
-  }
-
-  /** Ends the turn: the conversation's next call may begin. */
-  void endTurn() {
-    currentSend().close();
+    return new Turn(send, number, anchor, message);
   }
 
   /**
-   * The first half of a loop: queued messages join the conversation, the {@code beforeSendLoop}
-   * callbacks run, what they queued joins too, and each pair that joined is recorded with this
-   * turn.
+   * One call of the conversation, a send of the kit's: its loops, each in two halves around the
+   * advisor's chain. Its methods are called one at a time, in order (the halves of a stream's loop
+   * on different threads); closing it lets the conversation's next call in.
    */
-  void startLoop() {
-    currentSend().startLoop();
+  final class Turn implements AutoCloseable {
+    private final HostedSend<ChatMessage> send;
+    private final int number;
+    private final String anchor;
+    private final ChatMessage user;
+
+    private Turn(HostedSend<ChatMessage> send, int number, String anchor, ChatMessage user) {
+      this.send = send;
+      this.number = number;
+      this.anchor = anchor;
+      this.user = user;
+    }
+
+    /** The view this turn belongs to. */
+    ConversationChat chat() {
+      return ConversationChat.this;
+    }
+
+    /** The turn's number in the conversation, from 1. */
+    int number() {
+      return number;
+    }
+
+    /**
+     * The first half of a loop: queued messages join the conversation, the {@code beforeSendLoop}
+     * callbacks run, what they queued joins too, and each pair that joined is recorded with this
+     * turn.
+     */
+    void startLoop() {
+      send.startLoop();
+      recordPairs(number, anchor);
+    }
+
+    /**
+     * Reports {@code prompt}, about to be handed down the chain, to the {@code onRequestSubmitted}
+     * listeners; never throws a listener's failure.
+     */
+    void submitted(List<Message> prompt) {
+      send.submitted(PromptAssembly.carried(prompt, kit.messages(), user));
+    }
+
+    /**
+     * The second half of a loop: the model's reply (its reasoning, then its text) joins the
+     * conversation and the {@code afterSend} callbacks run.
+     *
+     * @return whether a resend was asked for and may run
+     */
+    boolean finishLoop(String reasoning, String text) {
+      List<ChatMessage> reply = new ArrayList<>(2);
+      if (reasoning != null && !reasoning.isBlank()) {
+        reply.add(ChatMessage.reasoning(reasoning));
+      }
+      if (text != null && !text.isBlank()) {
+        reply.add(ChatMessage.assistant(text));
+      }
+      return send.finishLoop(reply);
+    }
+
+    /** Ends the turn. Idempotent. */
+    @Override
+    public void close() {
+      send.close();
+    }
+  }
+
+  /** Records each injected pair that joined the kit's messages since the last scan with a turn. */
+  private void recordPairs(int number, String anchor) {
     List<ChatMessage> all = kit.messages();
     synchronized (lock) {
       for (int i = scanned; i + 1 < all.size(); i++) {
@@ -223,52 +277,17 @@ final class ConversationChat implements ChatService {
             && call.origin() == MessageOrigin.SYNTHETIC
             && result.role() == ChatRole.TOOL_RESULT
             && result.toolCall().id().equals(call.toolCall().id())) {
-          pairs.add(new InjectedPair(turn, turnAnchor, call.toolCall(), result.text()));
+          pairs.add(new InjectedPair(number, anchor, call.toolCall(), result.text()));
         }
       }
       scanned = all.size();
     }
   }
 
-  /**
-   * Reports {@code prompt}, about to be handed down the chain, to the {@code onRequestSubmitted}
-   * listeners; never throws a listener's failure.
-   */
-  void submitted(List<Message> prompt) {
-    ChatMessage user;
-    synchronized (lock) {
-      user = turnUser;
-    }
-    currentSend().submitted(PromptAssembly.carried(prompt, kit.messages(), user));
-  }
-
-  /**
-   * The second half of a loop: the model's reply (its reasoning, then its text) joins the
-   * conversation and the {@code afterSend} callbacks run.
-   *
-   * @return whether a resend was asked for and may run
-   */
-  boolean finishLoop(String reasoning, String text) {
-    List<ChatMessage> reply = new ArrayList<>(2);
-    if (reasoning != null && !reasoning.isBlank()) {
-      reply.add(ChatMessage.reasoning(reasoning));
-    }
-    if (text != null && !text.isBlank()) {
-      reply.add(ChatMessage.assistant(text));
-    }
-    return currentSend().finishLoop(reply);
-  }
-
   /** The pairs injected so far, oldest first. */
   List<InjectedPair> pairs() {
     synchronized (lock) {
       return List.copyOf(pairs);
-    }
-  }
-
-  int currentTurn() {
-    synchronized (lock) {
-      return turn;
     }
   }
 
@@ -294,15 +313,6 @@ final class ConversationChat implements ChatService {
   void recordModelToolUse(ToolCall call, ToolResult result) {
     kit.record(ChatMessage.toolCall(call, MessageOrigin.MODEL));
     kit.record(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
-  }
-
-  private HostedSend<ChatMessage> currentSend() {
-    synchronized (lock) {
-      if (send == null) {
-        throw new IllegalStateException("no turn of " + conversationId + " is running");
-      }
-      return send;
-    }
   }
 
   @Override

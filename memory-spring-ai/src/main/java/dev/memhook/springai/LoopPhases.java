@@ -30,9 +30,10 @@ final class LoopPhases {
   private final Set<Class<?>> warnedOptions = ConcurrentHashMap.newKeySet();
 
   /** {@link #beforeModel}, or the request unchanged if memory fails. */
-  ChatClientRequest beforeModelSafely(ConversationChat chat, ChatClientRequest request) {
+  ChatClientRequest beforeModelSafely(ConversationChat.Turn turn, ChatClientRequest request) {
+    ConversationChat chat = turn.chat();
     try {
-      return beforeModel(chat, request);
+      return beforeModel(turn, request);
     } catch (RuntimeException e) {
       LOG.warn(
           "Memhook: cannot prepare conversation {}; the call goes on without memories",
@@ -43,10 +44,11 @@ final class LoopPhases {
   }
 
   /** Runs the before-loop callbacks and builds the request the model gets. */
-  private ChatClientRequest beforeModel(ConversationChat chat, ChatClientRequest request) {
-    chat.startLoop();
+  private ChatClientRequest beforeModel(ConversationChat.Turn turn, ChatClientRequest request) {
+    ConversationChat chat = turn.chat();
+    turn.startLoop();
     Prompt prompt = request.prompt();
-    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), chat);
+    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), turn);
     if (!PromptAssembly.takesTools(prompt.getOptions()) && !chat.toolCallbacks().isEmpty()) {
       cannotOfferTools(prompt.getOptions(), chat);
     }
@@ -76,9 +78,10 @@ final class LoopPhases {
    * Reports the prepared request to the view's {@code onRequestSubmitted} listeners; the caller
    * hands it down the chain next. A failure to report is logged: the call goes on.
    */
-  void submit(ConversationChat chat, ChatClientRequest prepared) {
+  void submit(ConversationChat.Turn turn, ChatClientRequest prepared) {
+    ConversationChat chat = turn.chat();
     try {
-      chat.submitted(prepared.prompt().getInstructions());
+      turn.submitted(prepared.prompt().getInstructions());
     } catch (RuntimeException e) {
       LOG.warn(
           "Memhook: cannot report a request of conversation {}; the call goes on",
@@ -92,11 +95,11 @@ final class LoopPhases {
    *
    * @return whether a resend was asked for and may run
    */
-  boolean afterModel(ConversationChat chat, ChatResponse response) {
+  boolean afterModel(ConversationChat.Turn turn, ChatResponse response) {
     StringBuilder text = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     PromptAssembly.readReply(response, text, reasoning);
-    return afterReply(chat, reasoning.toString(), text.toString());
+    return afterReply(turn, reasoning.toString(), text.toString());
   }
 
   /**
@@ -104,9 +107,10 @@ final class LoopPhases {
    *
    * @return whether a resend was asked for and may run
    */
-  boolean afterReply(ConversationChat chat, String reasoning, String text) {
+  boolean afterReply(ConversationChat.Turn turn, String reasoning, String text) {
+    ConversationChat chat = turn.chat();
     try {
-      return chat.finishLoop(reasoning, text);
+      return turn.finishLoop(reasoning, text);
     } catch (RuntimeException e) {
       LOG.warn(
           "Memhook: cannot finish a loop of conversation {}; the call goes on without a resend",

@@ -191,18 +191,18 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
 
   private ChatClientResponse adviseTurn(
       ConversationChat chat, ChatClientRequest request, CallAdvisorChain chain) {
-    chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-    try {
+    try (ConversationChat.Turn turn =
+        chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()))) {
       ChatClientResponse response = null;
       for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
-        ChatClientRequest prepared = phases.beforeModelSafely(chat, request);
+        ChatClientRequest prepared = phases.beforeModelSafely(turn, request);
         if (response == null) {
-          phases.submit(chat, prepared);
+          phases.submit(turn, prepared);
           response = chain.nextCall(prepared);
         } else {
           try {
             CallAdvisorChain rest = chain.copy(this);
-            phases.submit(chat, prepared);
+            phases.submit(turn, prepared);
             response = rest.nextCall(prepared);
           } catch (RuntimeException e) {
             // the first answer stands: a memory resend must not fail the user's call
@@ -213,13 +213,11 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             break;
           }
         }
-        if (!phases.afterModel(chat, response.chatResponse())) {
+        if (!phases.afterModel(turn, response.chatResponse())) {
           break;
         }
       }
       return response;
-    } finally {
-      chat.endTurn();
     }
   }
 
