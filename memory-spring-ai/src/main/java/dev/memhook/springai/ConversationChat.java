@@ -35,15 +35,15 @@ import org.springframework.ai.tool.ToolCallback;
  * a model: the kit holds the messages hooks read (the user turns, replies and tool calls that pass
  * through the advisor, and the injected pairs, appended), the callbacks, the tools, the queue, the
  * submission reports, the resend and interrupt flags and the order of the conversation's calls. The
- * advisor drives each call as a {@link HostedSend}, one loop at a time around its chain ({@link
- * #beginTurn}, {@link #startLoop}, {@link #submitted}, {@link #finishLoop}, {@link #endTurn}). What
- * stays here is what Spring AI needs and the kit cannot know: Spring AI owns the conversation (the
- * host's {@code ChatMemory}, or nothing at all) and never keeps the pairs, so each injected pair is
- * recorded with the user turn it was injected for ({@link InjectedPair}) and placed back in every
- * prompt by {@link PromptAssembly#withPairs}; and the tools are offered as Spring AI {@link
- * ToolCallback}s ({@link ViewToolCallback}). The view cannot call the model by itself: {@link
- * #send()} does not start a model call, and queued messages reach the model with the next {@code
- * ChatClient} call of the conversation.
+ * advisor drives each call as a {@link Turn} ({@link #beginTurn}), the kit's {@link HostedSend},
+ * one loop at a time in two halves around its chain or a stream. What stays here is what Spring AI
+ * needs and the kit cannot know: Spring AI owns the conversation (the host's {@code ChatMemory}, or
+ * nothing at all) and never keeps the pairs, so each injected pair is recorded with the user turn
+ * it was injected for ({@link InjectedPair}) and placed back in every prompt by {@link
+ * PromptAssembly#withPairs}; and the tools are offered as Spring AI {@link ToolCallback}s ({@link
+ * ViewToolCallback}). The view cannot call the model by itself: {@link #send()} does not start a
+ * model call, and queued messages reach the model with the next {@code ChatClient} call of the
+ * conversation.
  *
  * <p>Thread-safe: the kit is; the pairs and the turn count are guarded by one lock. Calls of one
  * conversation are serialised by the kit: {@link #beginTurn} waits for the turn before it to end. A

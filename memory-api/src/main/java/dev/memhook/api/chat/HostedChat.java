@@ -17,8 +17,9 @@ import java.util.function.Consumer;
  * and a {@link ModelCall} (how to call its model). The kit owns everything else the hook contract
  * asks of a host: the callbacks, the tools, where injected pairs go, the send loop and its resend
  * bound, and the report of each request to {@link #onRequestSubmitted} listeners. The test kit's
- * fake and the LangChain4j adapter are thin mappings over it; {@link ConversationRegistry} holds a
- * bounded number of them for a host with many conversations.
+ * fake and both adapters are thin layers over it (the Spring AI advisor drives its sends with
+ * {@link #openSend()}); {@link ConversationRegistry} holds a bounded number of them for a host with
+ * many conversations.
  *
  * <pre>{@code
  * HostedChat<MyMessage> chat =
