@@ -4,28 +4,25 @@ import dev.memhook.api.chat.ChatCallback;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.HostedChat;
+import dev.memhook.api.chat.HostedSend;
+import dev.memhook.api.chat.MessageMapper;
 import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
-import dev.memhook.api.chat.SubmissionListeners;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
 import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolHandler;
 import dev.memhook.api.chat.ToolResult;
+import dev.memhook.api.chat.Transcript;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.tool.ToolCallback;
@@ -34,100 +31,102 @@ import org.springframework.ai.tool.ToolCallback;
  * One Spring AI conversation seen as a {@link ChatService}: the view a {@link MemhookAdvisor} keeps
  * per conversation id, and the one a memory hook is attached to.
  *
- * <p>Design note. Spring AI owns the conversation (the host's {@code ChatMemory}, or nothing at
- * all), so this view keeps only what a hook needs: the user turns, replies and tool calls it saw
- * pass through the advisor ({@link #messages()}), the registered callbacks, the registered tools (a
- * {@link ToolRegistry}), and the injected {@code get_memory} pairs, each recorded with the user
- * turn it was injected for ({@link InjectedPair}). The view cannot call the model by itself: {@link
- * #send()} does not start a model call, and queued messages reach the model with the next {@code
- * ChatClient} call of the conversation.
+ * <p>Design note. The view is the host kit's {@link HostedChat} over {@link ChatMessage}s, without
+ * a model: the kit holds the messages hooks read (the user turns, replies and tool calls that pass
+ * through the advisor, and the injected pairs, appended), the callbacks, the tools, the queue, the
+ * submission reports, the resend and interrupt flags and the order of the conversation's calls. The
+ * advisor drives each call as a {@link Turn} ({@link #beginTurn}), the kit's {@link HostedSend},
+ * one loop at a time in two halves around its chain or a stream. What stays here is what Spring AI
+ * needs and the kit cannot know: Spring AI owns the conversation (the host's {@code ChatMemory}, or
+ * nothing at all) and never keeps the pairs, so each injected pair is recorded with the user turn
+ * it was injected for ({@link InjectedPair}) and placed back in every prompt by {@link
+ * PromptAssembly#withPairs}; and the tools are offered as Spring AI {@link ToolCallback}s ({@link
+ * ViewToolCallback}). The view cannot call the model by itself: {@link #send()} does not start a
+ * model call, and queued messages reach the model with the next {@code ChatClient} call of the
+ * conversation.
  *
- * <p>Thread-safe: state is guarded by one lock (the tools by the registry's own), callbacks and
- * tools run outside it; turns of one conversation are serialised by the advisor with {@link
- * #turnPermit()}. Null arguments are rejected with {@link NullPointerException}.
+ * <p>Thread-safe: the kit is; the pairs and the turn count are guarded by one lock. Calls of one
+ * conversation are serialised by the kit: {@link #beginTurn} waits for the turn before it to end. A
+ * pair is recorded with the turn whose loop it joined, even one injected between turns. Null
+ * arguments are rejected with {@link NullPointerException}.
  */
 final class ConversationChat implements ChatService {
 
-  // logs under the advisor's name, which is the one hosts know and configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+  /** The kit keeps no transcript: the prompt is Spring AI's, rebuilt on each call. */
+  private static final Transcript<ChatMessage> NO_TRANSCRIPT =
+      new Transcript<>() {
+        @Override
+        public List<ChatMessage> messages() {
+          return List.of();
+        }
+
+        @Override
+        public void add(ChatMessage message) {}
+
+        @Override
+        public void set(List<ChatMessage> messages) {}
+      };
 
   private final String conversationId;
-  private final ToolRegistry tools;
+  private final Duration toolTimeout;
+  private final HostedChat<ChatMessage> kit;
   private final Object lock = new Object();
-  private final List<ChatMessage> history = new ArrayList<>();
-  private final List<ChatMessage> queue = new ArrayList<>();
+
+  /** Guarded by {@link #lock}. */
   private final List<InjectedPair> pairs = new ArrayList<>();
-  private final List<ChatCallback> beforeSendLoop = new CopyOnWriteArrayList<>();
-  private final List<ChatCallback> afterSend = new CopyOnWriteArrayList<>();
-  private final AtomicBoolean needsResend = new AtomicBoolean();
-  private final AtomicBoolean interrupted = new AtomicBoolean();
-  private final Semaphore turnPermit = new Semaphore(1);
-  private final SubmissionListeners submissions = new SubmissionListeners();
-  private boolean sending;
+
+  /** How many of the kit's messages were scanned for injected pairs; guarded by {@link #lock}. */
+  private int scanned;
+
+  /** How many turns have begun; guarded by {@link #lock}. */
   private int turn;
-  private String turnAnchor;
 
-  /** The current turn's user message in {@link #history}, or null; guarded by {@link #lock}. */
-  private ChatMessage turnUser;
-
-  ConversationChat(String conversationId, Duration toolTimeout) {
+  /**
+   * The view of {@code conversationId}: each phase's callbacks, and the model's call of a tool, are
+   * awaited for at most {@code callbackTimeout}; a call runs at most {@code maxLoopsPerCall} loops.
+   */
+  ConversationChat(String conversationId, Duration callbackTimeout, int maxLoopsPerCall) {
     this.conversationId = Objects.requireNonNull(conversationId, "conversationId");
-    this.tools =
-        new ToolRegistry(conversationId, Objects.requireNonNull(toolTimeout, "toolTimeout"));
+    this.toolTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
+    this.kit =
+        HostedChat.builder(MessageMapper.identity())
+            .transcript(NO_TRANSCRIPT)
+            .callbackTimeout(callbackTimeout)
+            .maxLoopsPerSend(maxLoopsPerCall)
+            .label("Spring AI conversation " + conversationId)
+            .build();
   }
 
   String conversationId() {
     return conversationId;
   }
 
-  Semaphore turnPermit() {
-    return turnPermit;
-  }
-
   // ---- ChatService -----------------------------------------------------------------------
 
   @Override
   public List<ChatMessage> messages() {
-    synchronized (lock) {
-      return List.copyOf(history);
-    }
+    return kit.messages();
   }
 
   @Override
   public CompletionStage<ToolResult> injectToolCall(String toolName, Map<String, Object> args) {
-    Objects.requireNonNull(toolName, "toolName");
-    Objects.requireNonNull(args, "args");
-    ToolCall call = ToolCall.of(toolName, args);
-    return tools
-        .execute(call)
-        .thenApply(
-            result -> {
-              synchronized (lock) {
-                queue.add(ChatMessage.toolCall(call, MessageOrigin.SYNTHETIC));
-                queue.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
-              }
-              return result;
-            });
+    return kit.injectToolCall(toolName, args);
   }
 
   @Override
   public void setNeedsResend() {
-    synchronized (lock) {
-      if (sending) {
-        needsResend.set(true);
-      }
-    }
+    kit.setNeedsResend();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A {@code ChatClient} call cannot be stopped half-way from here: interrupting only cancels
+   * resends still to come. Queued messages are kept either way and go with the next call.
+   */
   @Override
   public void interrupt(boolean clearQueue) {
-    // A ChatClient call cannot be stopped half-way from here: interrupting only cancels resends
-    // still to come. Queued messages are kept either way and go with the next call.
-    synchronized (lock) {
-      if (sending) {
-        interrupted.set(true);
-      }
-    }
+    kit.interrupt(false);
   }
 
   /**
@@ -138,17 +137,17 @@ final class ConversationChat implements ChatService {
    */
   @Override
   public CompletionStage<Void> send() {
-    return CompletableFuture.completedFuture(null);
+    return kit.send();
   }
 
   @Override
   public Registration onBeforeSendLoop(ChatCallback callback) {
-    return register(beforeSendLoop, Objects.requireNonNull(callback, "callback"));
+    return kit.onBeforeSendLoop(callback);
   }
 
   @Override
   public Registration onAfterSend(ChatCallback callback) {
-    return register(afterSend, Objects.requireNonNull(callback, "callback"));
+    return kit.onAfterSend(callback);
   }
 
   /**
@@ -169,94 +168,120 @@ final class ConversationChat implements ChatService {
    */
   @Override
   public Optional<Registration> onRequestSubmitted(Consumer<SubmittedRequest> listener) {
-    return Optional.of(submissions.register(listener));
+    return kit.onRequestSubmitted(listener);
   }
 
   @Override
   public Registration registerTool(ToolDefinition definition, ToolHandler handler) {
-    return tools.register(definition, handler);
+    return kit.registerTool(definition, handler);
   }
 
   // ---- what the advisor drives --------------------------------------------------------------
 
-  /** Starts a turn: the user's message (null for none) joins the conversation. */
-  void beginTurn(UserMessage user) {
+  /**
+   * Starts a turn, once the conversation's previous turn has ended: the user's message (null for
+   * none) joins the conversation. The turn must be {@linkplain Turn#close closed}.
+   */
+  Turn beginTurn(UserMessage user) {
+    HostedSend<ChatMessage> send = kit.openSend();
+    String anchor = user == null ? null : user.getText();
+    ChatMessage message = user == null ? null : ChatMessage.user(anchor == null ? "" : anchor);
+    int number;
     synchronized (lock) {
-      turn++;
-      sending = true;
-      interrupted.set(false);
-      turnAnchor = user == null ? null : user.getText();
-      turnUser =
-          user == null ? null : ChatMessage.user(user.getText() == null ? "" : user.getText());
-      if (turnUser != null) {
-        history.add(turnUser);
-      }
+      number = ++turn;
     }
-  }
-
-  /** Ends the turn: later resend requests are ignored until the next one. */
-  void endTurn() {
-    synchronized (lock) {
-      sending = false;
-      needsResend.set(false);
+    if (message != null) {
+      kit.record(message);
     }
-  }
-
-  /** Clears the resend flag at the start of a loop. */
-  void startLoop() {
-    needsResend.set(false);
-  }
-
-  boolean needsResend() {
-    return needsResend.get() && !interrupted.get();
-  }
-
-  /** Moves queued messages into the conversation, remembering each injected pair's turn. */
-  void flushQueue() {
-    synchronized (lock) {
-      for (int i = 0; i < queue.size(); i++) {
-        ChatMessage m = queue.get(i);
-        if (m.role() == ChatRole.TOOL_RESULT) {
-          pairs.add(new InjectedPair(turn, turnAnchor, m.toolCall(), m.text()));
-        }
-      }
-      history.addAll(queue);
-      queue.clear();
-    }
-  }
-
-  /** Appends the model's reply: its reasoning, then its text. */
-  void appendReply(String reasoning, String text) {
-    synchronized (lock) {
-      if (reasoning != null && !reasoning.isBlank()) {
-        history.add(ChatMessage.reasoning(reasoning));
-      }
-      if (text != null && !text.isBlank()) {
-        history.add(ChatMessage.assistant(text));
-      }
-    }
-  }
-
-  CompletionStage<Void> fireBeforeSendLoop() {
-    return fire("beforeSendLoop", beforeSendLoop);
-  }
-
-  CompletionStage<Void> fireAfterSend() {
-    return fire("afterSend", afterSend);
+    return new Turn(send, number, anchor, message);
   }
 
   /**
-   * Reports {@code prompt}, about to be handed down the chain, to the {@code onRequestSubmitted}
-   * listeners; never throws a listener's failure.
+   * One call of the conversation, a send of the kit's: its loops, each in two halves around the
+   * advisor's chain. Its methods are called one at a time, in order (the halves of a stream's loop
+   * on different threads); closing it lets the conversation's next call in.
    */
-  void submitted(List<Message> prompt) {
-    List<ChatMessage> view;
-    ChatMessage user;
-    synchronized (lock) {
-      view = List.copyOf(history);
-      user = turnUser;
+  final class Turn implements AutoCloseable {
+    private final HostedSend<ChatMessage> send;
+    private final int number;
+    private final String anchor;
+    private final ChatMessage user;
+
+    private Turn(HostedSend<ChatMessage> send, int number, String anchor, ChatMessage user) {
+      this.send = send;
+      this.number = number;
+      this.anchor = anchor;
+      this.user = user;
     }
-    submissions.report(PromptAssembly.carried(prompt, view, user));
+
+    /** The view this turn belongs to. */
+    ConversationChat chat() {
+      return ConversationChat.this;
+    }
+
+    /** The turn's number in the conversation, from 1. */
+    int number() {
+      return number;
+    }
+
+    /**
+     * The first half of a loop: queued messages join the conversation, the {@code beforeSendLoop}
+     * callbacks run, what they queued joins too, and each pair that joined is recorded with this
+     * turn.
+     */
+    void startLoop() {
+      send.startLoop();
+      recordPairs(number, anchor);
+    }
+
+    /**
+     * Reports {@code prompt}, about to be handed down the chain, to the {@code onRequestSubmitted}
+     * listeners; never throws a listener's failure.
+     */
+    void submitted(List<Message> prompt) {
+      send.submitted(PromptAssembly.carried(prompt, kit.messages(), user));
+    }
+
+    /**
+     * The second half of a loop: the model's reply (its reasoning, then its text) joins the
+     * conversation and the {@code afterSend} callbacks run.
+     *
+     * @return whether a resend was asked for and may run
+     */
+    boolean finishLoop(String reasoning, String text) {
+      List<ChatMessage> reply = new ArrayList<>(2);
+      if (reasoning != null && !reasoning.isBlank()) {
+        reply.add(ChatMessage.reasoning(reasoning));
+      }
+      if (text != null && !text.isBlank()) {
+        reply.add(ChatMessage.assistant(text));
+      }
+      return send.finishLoop(reply);
+    }
+
+    /** Ends the turn. Idempotent. */
+    @Override
+    public void close() {
+      send.close();
+    }
+  }
+
+  /** Records each injected pair that joined the kit's messages since the last scan with a turn. */
+  private void recordPairs(int number, String anchor) {
+    List<ChatMessage> all = kit.messages();
+    synchronized (lock) {
+      for (int i = scanned; i + 1 < all.size(); i++) {
+        ChatMessage call = all.get(i);
+        ChatMessage result = all.get(i + 1);
+        if (call.role() == ChatRole.TOOL_CALL
+            && call.origin() == MessageOrigin.SYNTHETIC
+            && result.role() == ChatRole.TOOL_RESULT
+            && result.toolCall().id().equals(call.toolCall().id())) {
+          pairs.add(new InjectedPair(number, anchor, call.toolCall(), result.text()));
+        }
+      }
+      scanned = all.size();
+    }
   }
 
   /** The pairs injected so far, oldest first. */
@@ -266,67 +291,32 @@ final class ConversationChat implements ChatService {
     }
   }
 
-  int currentTurn() {
-    synchronized (lock) {
-      return turn;
-    }
-  }
-
   /**
    * The registered tools as Spring AI callbacks, in registration order; the model's calls of them
    * and their results join the conversation.
    */
   List<ToolCallback> toolCallbacks() {
-    return tools.toolCallbacks(this::appendModelToolUse);
-  }
-
-  // ---- internals -----------------------------------------------------------------------
-
-  private void appendModelToolUse(ToolCall call, ToolResult result) {
-    synchronized (lock) {
-      history.add(ChatMessage.toolCall(call, MessageOrigin.MODEL));
-      history.add(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+    List<ToolDefinition> now = kit.tools();
+    List<ToolCallback> out = new ArrayList<>(now.size());
+    for (ToolDefinition d : now) {
+      out.add(new ViewToolCallback(d, this, toolTimeout));
     }
+    return out;
   }
 
-  /**
-   * Runs the callbacks one after the other; one that throws, returns null or fails is logged and
-   * the next one runs, as the host kit runs them, so one hook's failure never silences another.
-   */
-  private CompletionStage<Void> fire(String phase, List<ChatCallback> callbacks) {
-    CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
-    for (ChatCallback callback : callbacks) {
-      chain =
-          chain.thenCompose(
-              v -> {
-                CompletionStage<Void> stage;
-                try {
-                  stage = Objects.requireNonNull(callback.run(), "the callback returned null");
-                } catch (RuntimeException e) {
-                  stage = CompletableFuture.failedFuture(e);
-                }
-                return stage.handle(
-                    (ignored, failure) -> {
-                      if (failure != null) {
-                        LOG.warn(
-                            "Memhook: a {} callback failed in conversation {}; going on without"
-                                + " it",
-                            phase,
-                            conversationId,
-                            failure);
-                      }
-                      return null;
-                    });
-              });
-    }
-    return chain;
+  /** Runs a call the model made: never fails; an unknown or failing tool gives an error result. */
+  CompletionStage<ToolResult> executeForModel(ToolCall call) {
+    return kit.executeForModel(call);
   }
 
-  private static Registration register(List<ChatCallback> list, ChatCallback callback) {
-    // a wrapper per registration, so removing one registration never removes an equal callback
-    // registered twice
-    ChatCallback own = callback::run;
-    list.add(own);
-    return () -> list.remove(own);
+  /** The model's call of a tool, and its result, join the conversation. */
+  void recordModelToolUse(ToolCall call, ToolResult result) {
+    kit.record(ChatMessage.toolCall(call, MessageOrigin.MODEL));
+    kit.record(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+  }
+
+  @Override
+  public String toString() {
+    return "ConversationChat[" + conversationId + ", " + kit + "]";
   }
 }

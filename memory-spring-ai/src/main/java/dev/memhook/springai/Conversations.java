@@ -4,11 +4,9 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.chat.ConversationRegistry;
+import dev.memhook.api.chat.Registration;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -18,20 +16,14 @@ import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.memory.ChatMemory;
 
 /**
- * The conversations a {@link MemhookAdvisor} holds, by conversation id: each a {@link
- * ConversationChat} view with the {@link MemoryHook} attached to it, opened on first use and
- * dropped by {@link #end}, by {@link #close}, or when the bound evicts it. Without a memory service
- * (tests) views are kept and no hook is attached.
- *
- * <p>Design note. The map is bounded to {@code maxConversations} and evicts the least recently used
- * conversation that is idle, ending it as {@link #end} does. A conversation is in use from {@link
- * #conversationFor} until the matching {@link #release} (its call, waiting for its turn included),
- * and such a conversation is never evicted: when every other conversation is in use the map exceeds
- * the bound until a later open finds idle ones (logged once at WARN). A small insertion-ordered
- * {@link LinkedHashMap} under one lock rather than Caffeine: Caffeine's size eviction is not LRU
- * (its admission policy may reject the newest conversation, the one being opened) and cannot skip
- * entries that are in use. Hooks are attached and disposed outside the lock, so a slow memory
- * service never holds up other conversations.
+ * The conversations a {@link MemhookAdvisor} holds, by conversation id: the host kit's {@link
+ * ConversationRegistry} of {@link ConversationChat} views, each with the {@link MemoryHook}
+ * attached to it, opened on first use and dropped by {@link #end}, by {@link #close}, or when the
+ * bound evicts it. A conversation is held busy from {@link #conversationFor} until its {@link
+ * InCall} is released (its call, waiting for its turn included), so the bound never evicts it.
+ * Without a memory service (tests) views are kept and no hook is attached. The public contract of
+ * the bound is stated on {@link MemhookAdvisor} and {@link
+ * MemhookAdvisor.Builder#maxConversations}.
  *
  * <p>Thread-safe. Null arguments are rejected with {@link NullPointerException}. Does not own the
  * memory service: {@link #close()} detaches every hook and leaves the service open.
@@ -45,53 +37,47 @@ final class Conversations {
   private final HookOptions hookOptions;
   private final Duration callbackTimeout;
   private final String defaultConversationId;
-  private final int maxConversations;
-  private final Object lock = new Object();
+  private final int maxLoopsPerCall;
+  private final ConversationRegistry<String, Conversation> registry;
 
-  // guarded by lock; insertion order is recency order, as use() moves an entry to the end
-  private final LinkedHashMap<String, Conversation> conversations = new LinkedHashMap<>();
-  private boolean closed; // guarded by lock
-  private boolean warnedOverBound; // guarded by lock
+  /** A view and the hook attached to it (null without a memory service). */
+  private record Conversation(ConversationChat chat, MemoryHook hook) {}
 
-  private static final class Conversation {
-    final ConversationChat chat;
-    final MemoryHook hook;
-    int users; // guarded by the Conversations lock: calls between conversationFor and release
+  /**
+   * A call's use of a conversation: its view, held busy until {@link #release()} (idempotent).
+   *
+   * @param chat the conversation's view
+   * @param hold the registry's hold on the conversation id
+   */
+  record InCall(ConversationChat chat, Registration hold) {
 
-    Conversation(ConversationChat chat, MemoryHook hook) {
-      this.chat = chat;
-      this.hook = hook;
-    }
-
-    void dispose() {
-      if (hook != null) {
-        hook.dispose();
-      }
+    /** Ends the use; the conversation may be evicted once idle. */
+    void release() {
+      hold.remove();
     }
   }
 
   /**
    * Conversations hooking {@code service} (null for none) into each view with {@code hookOptions};
-   * {@code callbackTimeout} bounds the model's call of a registered tool, requests without a
-   * conversation id belong to {@code defaultConversationId}, and at most {@code maxConversations}
-   * (positive) are held while idle.
+   * {@code callbackTimeout} bounds each phase's callbacks and the model's call of a registered
+   * tool, requests without a conversation id belong to {@code defaultConversationId}, at most
+   * {@code maxConversations} (1 to {@link ConversationRegistry#MAX_MAX_CONVERSATIONS}) are held
+   * while idle, and a call runs at most {@code maxLoopsPerCall} loops.
    */
   Conversations(
       MemoryService service,
       HookOptions hookOptions,
       Duration callbackTimeout,
       String defaultConversationId,
-      int maxConversations) {
-    if (maxConversations < 1) {
-      throw new IllegalArgumentException(
-          "maxConversations must be positive, got " + maxConversations);
-    }
+      int maxConversations,
+      int maxLoopsPerCall) {
     this.service = service;
     this.hookOptions = Objects.requireNonNull(hookOptions, "hookOptions");
     this.callbackTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
     this.defaultConversationId =
         Objects.requireNonNull(defaultConversationId, "defaultConversationId");
-    this.maxConversations = maxConversations;
+    this.maxLoopsPerCall = maxLoopsPerCall;
+    this.registry = new ConversationRegistry<>(maxConversations, new Ends());
   }
 
   /**
@@ -102,16 +88,15 @@ final class Conversations {
    *     memory service is closed)
    */
   ConversationChat chatService(String conversationId) {
-    return use(Objects.requireNonNull(conversationId, "conversationId"), false).chat;
+    Objects.requireNonNull(conversationId, "conversationId");
+    checkOpen();
+    return registry.use(conversationId, this::open).chat();
   }
 
   /** The hook attached to a conversation held here, if any; not a use. */
   Optional<MemoryHook> hook(String conversationId) {
     Objects.requireNonNull(conversationId, "conversationId");
-    synchronized (lock) {
-      Conversation c = conversations.get(conversationId);
-      return c == null ? Optional.empty() : Optional.ofNullable(c.hook);
-    }
+    return registry.peek(conversationId).map(Conversation::hook);
   }
 
   /**
@@ -119,48 +104,38 @@ final class Conversations {
    * running in it goes on without memory.
    */
   void end(String conversationId) {
-    Objects.requireNonNull(conversationId, "conversationId");
-    Conversation c;
-    synchronized (lock) {
-      c = conversations.remove(conversationId);
-    }
-    if (c != null) {
-      c.dispose();
-    }
+    registry.end(Objects.requireNonNull(conversationId, "conversationId"));
   }
 
   /** The ids of the conversations held, in no particular order. */
   Set<String> ids() {
-    synchronized (lock) {
-      return Set.copyOf(conversations.keySet());
-    }
+    return registry.keys();
   }
 
   /** Ends every conversation; later requests get no view. Idempotent. */
   void close() {
-    List<Conversation> ended;
-    synchronized (lock) {
-      closed = true;
-      ended = List.copyOf(conversations.values());
-      conversations.clear();
-    }
-    ended.forEach(Conversation::dispose);
+    registry.close();
   }
 
   /**
-   * The view of the request's conversation (its {@link ChatMemory#CONVERSATION_ID}, or the default
-   * conversation when absent), marked in use so the bound does not evict it, or null when memory is
-   * unavailable and the call must pass through: when closed, or when the hook cannot be attached
-   * (logged). A non-null view must be given back with {@link #release} exactly once.
+   * The request's conversation (its {@link ChatMemory#CONVERSATION_ID}, or the default conversation
+   * when absent), held busy so the bound does not evict it, or null when memory is unavailable and
+   * the call must pass through: when closed, or when the hook cannot be attached (logged). A
+   * non-null use must be {@linkplain InCall#release released}.
    */
-  ConversationChat conversationFor(ChatClientRequest request) {
+  InCall conversationFor(ChatClientRequest request) {
+    if (registry.isClosed()) {
+      return null;
+    }
     Object id = request.context().get(ChatMemory.CONVERSATION_ID);
     String conversationId = id == null ? defaultConversationId : id.toString();
+    Registration hold = registry.hold(conversationId);
     try {
-      return use(conversationId, true).chat;
-    } catch (ClosedException e) {
-      return null;
+      // closed since the check: the registry hands back a view already ended, without its hook,
+      // so the call goes on without memory
+      return new InCall(registry.use(conversationId, this::open).chat(), hold);
     } catch (RuntimeException e) {
+      hold.remove();
       LOG.warn(
           "Memhook: cannot attach memory to conversation {}; the call goes on without memories",
           conversationId,
@@ -169,97 +144,14 @@ final class Conversations {
     }
   }
 
-  /** Ends a use begun by {@link #conversationFor}; the conversation may be evicted once idle. */
-  void release(ConversationChat chat) {
-    synchronized (lock) {
-      Conversation c = conversations.get(chat.conversationId());
-      // an ended conversation, or one opened anew under the same id, is not this use's
-      if (c != null && c.chat == chat) {
-        c.users--;
-      }
+  private void checkOpen() {
+    if (registry.isClosed()) {
+      throw new IllegalStateException("this MemhookAdvisor is closed");
     }
-  }
-
-  /** The conversation of an id, opened if absent, moved to most recent, and in use if asked. */
-  private Conversation use(String conversationId, boolean inUse) {
-    synchronized (lock) {
-      Conversation c = lookUpLocked(conversationId, inUse);
-      if (c != null) {
-        return c;
-      }
-    }
-    // attach outside the lock; a concurrent open of the same id may win, and ours is dropped
-    Conversation opened = open(conversationId);
-    Conversation winner;
-    List<Conversation> evicted = List.of();
-    try {
-      synchronized (lock) {
-        winner = lookUpLocked(conversationId, inUse);
-        if (winner == null) {
-          winner = opened;
-          winner.users += inUse ? 1 : 0;
-          conversations.put(conversationId, winner);
-          evicted = evictLocked(conversationId);
-        }
-      }
-    } catch (ClosedException e) {
-      opened.dispose();
-      throw e;
-    }
-    if (winner != opened) {
-      opened.dispose();
-    }
-    for (Conversation c : evicted) {
-      LOG.debug(
-          "Memhook: conversation {} evicted, the least recently used of {}",
-          c.chat.conversationId(),
-          maxConversations);
-      c.dispose();
-    }
-    return winner;
-  }
-
-  private Conversation lookUpLocked(String conversationId, boolean inUse) {
-    if (closed) {
-      throw new ClosedException();
-    }
-    Conversation c = conversations.remove(conversationId);
-    if (c != null) {
-      conversations.put(conversationId, c);
-      c.users += inUse ? 1 : 0;
-    }
-    return c;
-  }
-
-  /** Removes idle conversations, least recently used first, until the bound holds again. */
-  private List<Conversation> evictLocked(String opened) {
-    int excess = conversations.size() - maxConversations;
-    if (excess <= 0) {
-      return List.of();
-    }
-    List<Conversation> evicted = new ArrayList<>(excess);
-    Iterator<Conversation> it = conversations.values().iterator();
-    while (it.hasNext() && evicted.size() < excess) {
-      Conversation c = it.next();
-      if (c.users == 0 && !c.chat.conversationId().equals(opened)) {
-        it.remove();
-        evicted.add(c);
-      }
-    }
-    if (evicted.size() < excess && !warnedOverBound) {
-      warnedOverBound = true;
-      LOG.warn(
-          "Memhook: {} conversations are held, over the bound of {}, because the others are in a"
-              + " call; idle ones are evicted as new conversations open. Raise"
-              + " maxConversations if this persists (logged once)",
-          conversations.size(),
-          maxConversations);
-    }
-    return evicted;
   }
 
   private Conversation open(String conversationId) {
-    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout);
+    ConversationChat chat = new ConversationChat(conversationId, callbackTimeout, maxLoopsPerCall);
     MemoryHook hook = null;
     if (service != null) {
       hook = service.hookInto(chat, optionsFor(conversationId));
@@ -281,12 +173,29 @@ final class Conversations {
     return o.withSessionId(session);
   }
 
-  /** Thrown by {@link #use} once closed. */
-  private static final class ClosedException extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
+  /** Ends what the registry drops, and logs what the bound does. */
+  private static final class Ends implements ConversationRegistry.Lifecycle<String, Conversation> {
 
-    ClosedException() {
-      super("this MemhookAdvisor is closed");
+    @Override
+    public void end(Conversation conversation) {
+      if (conversation.hook() != null) {
+        conversation.hook().dispose();
+      }
+    }
+
+    @Override
+    public void evicted(String conversationId, Conversation conversation) {
+      LOG.debug("Memhook: conversation {} evicted, the least recently used", conversationId);
+    }
+
+    @Override
+    public void overBound(int held, int bound) {
+      LOG.warn(
+          "Memhook: {} conversations are held, over the bound of {}, because the others are in a"
+              + " call; idle ones are evicted as new conversations open. Raise"
+              + " maxConversations if this persists (logged once)",
+          held,
+          bound);
     }
   }
 }

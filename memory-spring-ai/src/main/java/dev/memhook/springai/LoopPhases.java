@@ -1,14 +1,8 @@
 package dev.memhook.springai;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -23,26 +17,23 @@ import org.springframework.ai.chat.prompt.Prompt;
  * injected pairs and the view's tools; after it, the reply joins the view and the {@code afterSend}
  * callbacks run.
  *
- * <p>Each phase's callbacks are awaited for at most the callback timeout; a callback that fails or
- * takes longer is logged and the call goes on without it. The caller holds the conversation's turn.
- * Thread-safe; stateless apart from the timeout and the options types it has warned about.
+ * <p>The view's kit runs each phase's callbacks and awaits them for at most the callback timeout; a
+ * callback that fails or takes longer is logged and the call goes on without it. A memory failure
+ * here is logged and the call goes on without memories. The caller holds the conversation's turn.
+ * Thread-safe; stateless apart from the options types it has warned about.
  */
 final class LoopPhases {
 
   // logs under the advisor's name, which is the one hosts know and configure
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
-  private final Duration callbackTimeout;
   private final Set<Class<?>> warnedOptions = ConcurrentHashMap.newKeySet();
 
-  LoopPhases(Duration callbackTimeout) {
-    this.callbackTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
-  }
-
   /** {@link #beforeModel}, or the request unchanged if memory fails. */
-  ChatClientRequest beforeModelSafely(ConversationChat chat, ChatClientRequest request) {
+  ChatClientRequest beforeModelSafely(ConversationChat.Turn turn, ChatClientRequest request) {
+    ConversationChat chat = turn.chat();
     try {
-      return beforeModel(chat, request);
+      return beforeModel(turn, request);
     } catch (RuntimeException e) {
       LOG.warn(
           "Memhook: cannot prepare conversation {}; the call goes on without memories",
@@ -53,13 +44,11 @@ final class LoopPhases {
   }
 
   /** Runs the before-loop callbacks and builds the request the model gets. */
-  private ChatClientRequest beforeModel(ConversationChat chat, ChatClientRequest request) {
-    chat.startLoop();
-    chat.flushQueue();
-    await(chat, "beforeSendLoop", chat.fireBeforeSendLoop());
-    chat.flushQueue();
+  private ChatClientRequest beforeModel(ConversationChat.Turn turn, ChatClientRequest request) {
+    ConversationChat chat = turn.chat();
+    turn.startLoop();
     Prompt prompt = request.prompt();
-    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), chat);
+    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), turn);
     if (!PromptAssembly.takesTools(prompt.getOptions()) && !chat.toolCallbacks().isEmpty()) {
       cannotOfferTools(prompt.getOptions(), chat);
     }
@@ -89,9 +78,10 @@ final class LoopPhases {
    * Reports the prepared request to the view's {@code onRequestSubmitted} listeners; the caller
    * hands it down the chain next. A failure to report is logged: the call goes on.
    */
-  void submit(ConversationChat chat, ChatClientRequest prepared) {
+  void submit(ConversationChat.Turn turn, ChatClientRequest prepared) {
+    ConversationChat chat = turn.chat();
     try {
-      chat.submitted(prepared.prompt().getInstructions());
+      turn.submitted(prepared.prompt().getInstructions());
     } catch (RuntimeException e) {
       LOG.warn(
           "Memhook: cannot report a request of conversation {}; the call goes on",
@@ -100,40 +90,33 @@ final class LoopPhases {
     }
   }
 
-  /** Appends the reply to the view and runs the after-send callbacks. */
-  void afterModel(ConversationChat chat, ChatResponse response) {
+  /**
+   * Appends the reply to the view and runs the after-send callbacks.
+   *
+   * @return whether a resend was asked for and may run
+   */
+  boolean afterModel(ConversationChat.Turn turn, ChatResponse response) {
     StringBuilder text = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     PromptAssembly.readReply(response, text, reasoning);
-    afterReply(chat, reasoning.toString(), text.toString());
+    return afterReply(turn, reasoning.toString(), text.toString());
   }
 
   /**
    * Appends a reply already read (a whole stream's) to the view and runs the after-send callbacks.
+   *
+   * @return whether a resend was asked for and may run
    */
-  void afterReply(ConversationChat chat, String reasoning, String text) {
-    chat.appendReply(reasoning, text);
-    await(chat, "afterSend", chat.fireAfterSend());
-  }
-
-  private void await(ConversationChat chat, String phase, CompletionStage<Void> stage) {
+  boolean afterReply(ConversationChat.Turn turn, String reasoning, String text) {
+    ConversationChat chat = turn.chat();
     try {
-      stage.toCompletableFuture().get(callbackTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      LOG.warn("Memhook: interrupted waiting for {} in {}", phase, chat.conversationId());
-    } catch (ExecutionException e) {
+      return turn.finishLoop(reasoning, text);
+    } catch (RuntimeException e) {
       LOG.warn(
-          "Memhook: a {} callback failed in conversation {}; going on without it",
-          phase,
+          "Memhook: cannot finish a loop of conversation {}; the call goes on without a resend",
           chat.conversationId(),
-          e.getCause());
-    } catch (TimeoutException e) {
-      LOG.warn(
-          "Memhook: {} callbacks took longer than {} in conversation {}; going on without them",
-          phase,
-          callbackTimeout,
-          chat.conversationId());
+          e);
+      return false;
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.memhook.api.HookOptions;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.chat.ChatService;
+import dev.memhook.api.chat.ConversationRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
@@ -122,10 +123,11 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
    * limit; 10,000 is far more than the conversations one instance has in flight, so an evicted
    * conversation is one nobody has used for a while.
    */
-  public static final int DEFAULT_MAX_CONVERSATIONS = 10_000;
+  public static final int DEFAULT_MAX_CONVERSATIONS =
+      ConversationRegistry.DEFAULT_MAX_CONVERSATIONS;
 
   /** The largest {@link Builder#maxConversations}: 1,000,000. */
-  public static final int MAX_MAX_CONVERSATIONS = 1_000_000;
+  public static final int MAX_MAX_CONVERSATIONS = ConversationRegistry.MAX_MAX_CONVERSATIONS;
 
   private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
 
@@ -144,8 +146,9 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             b.hookOptions,
             b.callbackTimeout,
             b.defaultConversationId,
-            b.maxConversations);
-    this.phases = new LoopPhases(b.callbackTimeout);
+            b.maxConversations,
+            b.maxLoopsPerCall);
+    this.phases = new LoopPhases();
     this.streams = new StreamedTurns(conversations, phases);
   }
 
@@ -175,32 +178,31 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
   public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(chain, "chain");
-    ConversationChat chat = conversations.conversationFor(request);
-    if (chat == null) {
+    Conversations.InCall inCall = conversations.conversationFor(request);
+    if (inCall == null) {
       return chain.nextCall(request);
     }
     try {
-      return adviseTurn(chat, request, chain);
+      return adviseTurn(inCall.chat(), request, chain);
     } finally {
-      conversations.release(chat);
+      inCall.release();
     }
   }
 
   private ChatClientResponse adviseTurn(
       ConversationChat chat, ChatClientRequest request, CallAdvisorChain chain) {
-    chat.turnPermit().acquireUninterruptibly();
-    try {
-      chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
+    try (ConversationChat.Turn turn =
+        chat.beginTurn(PromptAssembly.lastUserMessage(request.prompt()))) {
       ChatClientResponse response = null;
       for (int loop = 1; loop <= maxLoopsPerCall; loop++) {
-        ChatClientRequest prepared = phases.beforeModelSafely(chat, request);
+        ChatClientRequest prepared = phases.beforeModelSafely(turn, request);
         if (response == null) {
-          phases.submit(chat, prepared);
+          phases.submit(turn, prepared);
           response = chain.nextCall(prepared);
         } else {
           try {
             CallAdvisorChain rest = chain.copy(this);
-            phases.submit(chat, prepared);
+            phases.submit(turn, prepared);
             response = rest.nextCall(prepared);
           } catch (RuntimeException e) {
             // the first answer stands: a memory resend must not fail the user's call
@@ -211,15 +213,11 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
             break;
           }
         }
-        phases.afterModel(chat, response.chatResponse());
-        if (!chat.needsResend()) {
+        if (!phases.afterModel(turn, response.chatResponse())) {
           break;
         }
       }
       return response;
-    } finally {
-      chat.endTurn();
-      chat.turnPermit().release();
     }
   }
 

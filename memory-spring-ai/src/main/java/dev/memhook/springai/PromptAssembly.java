@@ -47,12 +47,12 @@ final class PromptAssembly {
    * the prompt still holds it (matched by text, in order), otherwise after the leading system
    * messages.
    */
-  static List<Message> withPairs(List<Message> messages, ConversationChat chat) {
-    List<InjectedPair> pairs = chat.pairs();
+  static List<Message> withPairs(List<Message> messages, ConversationChat.Turn turn) {
+    List<InjectedPair> pairs = turn.chat().pairs();
     if (pairs.isEmpty()) {
       return messages;
     }
-    int current = chat.currentTurn();
+    int current = turn.number();
     int lastUser = -1;
     for (int i = messages.size() - 1; i >= 0; i--) {
       if (messages.get(i) instanceof UserMessage) {

@@ -39,52 +39,60 @@ final class StreamedTurns {
     // Flux.using gives the conversation and its turn back exactly once however the stream ends:
     // complete, error, or a cancel at any moment after they were taken, preparation included
     return Flux.using(
-            () -> {
-              Optional<ConversationChat> chat =
-                  Optional.ofNullable(conversations.conversationFor(request));
-              chat.ifPresent(
-                  c -> {
-                    c.turnPermit().acquireUninterruptibly();
-                    c.beginTurn(PromptAssembly.lastUserMessage(request.prompt()));
-                  });
-              return chat;
-            },
-            chat ->
-                chat.isEmpty()
+            () -> Optional.ofNullable(begin(request)),
+            held ->
+                held.isEmpty()
                     ? chain.nextStream(request)
-                    : Mono.fromCallable(() -> phases.beforeModelSafely(chat.get(), request))
-                        .flatMapMany(prepared -> streamTurn(chat.get(), prepared, chain)),
-            chat -> chat.ifPresent(this::giveBack))
+                    : Mono.fromCallable(() -> phases.beforeModelSafely(held.get().turn(), request))
+                        .flatMapMany(prepared -> streamTurn(held.get().turn(), prepared, chain)),
+            held -> held.ifPresent(Held::giveBack))
         .subscribeOn(Schedulers.boundedElastic());
   }
 
-  /** Ends the conversation's turn, lets its next call in, and ends this call's use of it. */
-  private void giveBack(ConversationChat chat) {
+  /** A stream's use of its conversation and its turn, given back together. */
+  private record Held(Conversations.InCall inCall, ConversationChat.Turn turn) {
+
+    /** Ends the turn, which lets the conversation's next call in, and this call's use of it. */
+    void giveBack() {
+      try {
+        turn.close();
+      } finally {
+        inCall.release();
+      }
+    }
+  }
+
+  /** The request's conversation, held, with its turn begun; null to pass the stream through. */
+  private Held begin(ChatClientRequest request) {
+    Conversations.InCall inCall = conversations.conversationFor(request);
+    if (inCall == null) {
+      return null;
+    }
     try {
-      chat.endTurn();
-    } finally {
-      chat.turnPermit().release();
-      conversations.release(chat);
+      return new Held(
+          inCall, inCall.chat().beginTurn(PromptAssembly.lastUserMessage(request.prompt())));
+    } catch (RuntimeException e) {
+      inCall.release();
+      throw e;
     }
   }
 
   private Flux<ChatClientResponse> streamTurn(
-      ConversationChat chat, ChatClientRequest prepared, StreamAdvisorChain chain) {
+      ConversationChat.Turn turn, ChatClientRequest prepared, StreamAdvisorChain chain) {
     StringBuilder text = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     Mono<ChatClientResponse> afterStream =
         Mono.<ChatClientResponse>fromRunnable(
                 () -> {
-                  phases.afterReply(chat, reasoning.toString(), text.toString());
-                  if (chat.needsResend()) {
+                  if (phases.afterReply(turn, reasoning.toString(), text.toString())) {
                     LOG.debug(
                         "Memhook: a resend was asked for in streamed conversation {}; the injected"
                             + " memories go with its next call",
-                        chat.conversationId());
+                        turn.chat().conversationId());
                   }
                 })
             .subscribeOn(Schedulers.boundedElastic());
-    phases.submit(chat, prepared);
+    phases.submit(turn, prepared);
     return chain
         .nextStream(prepared)
         .doOnNext(

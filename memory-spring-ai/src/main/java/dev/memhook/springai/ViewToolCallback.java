@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.tool.ToolCallback;
@@ -17,7 +16,8 @@ import org.springframework.ai.tool.ToolCallback;
 /**
  * A registered tool offered to the model through Spring AI. Spring AI's tool loop executes it; the
  * call and its result join the view's messages so hooks see (and capture) the model's own tool use.
- * A tool removed after the request was built answers with an error result.
+ * The kit runs the call ({@link ConversationChat#executeForModel}); a tool removed after the
+ * request was built answers with an error result.
  *
  * <p>{@link #call} never throws: bad arguments, a failing tool, a timeout or an interrupt give an
  * error result {@code {"error": ...}} for the model. Thread-safe.
@@ -29,22 +29,14 @@ final class ViewToolCallback implements ToolCallback {
 
   private final ToolDefinition definition;
   private final org.springframework.ai.tool.definition.ToolDefinition springDefinition;
-  private final ToolRegistry registry;
-  private final String conversationId;
+  private final ConversationChat view;
   private final Duration toolTimeout;
-  private final BiConsumer<ToolCall, ToolResult> onModelCall;
 
-  ViewToolCallback(
-      ToolDefinition definition,
-      ToolRegistry registry,
-      String conversationId,
-      Duration toolTimeout,
-      BiConsumer<ToolCall, ToolResult> onModelCall) {
+  /** The tool {@code definition} of {@code view}, answering within {@code toolTimeout}. */
+  ViewToolCallback(ToolDefinition definition, ConversationChat view, Duration toolTimeout) {
     this.definition = definition;
-    this.registry = registry;
-    this.conversationId = conversationId;
+    this.view = view;
     this.toolTimeout = toolTimeout;
-    this.onModelCall = onModelCall;
     this.springDefinition =
         org.springframework.ai.tool.definition.ToolDefinition.builder()
             .name(definition.name())
@@ -70,27 +62,29 @@ final class ViewToolCallback implements ToolCallback {
     ToolResult result;
     try {
       result =
-          registry
-              .execute(call)
+          view.executeForModel(call)
               .toCompletableFuture()
               .get(toolTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       result = ToolResult.failure(ToolJson.errorJson("interrupted"));
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      LOG.warn(
-          "Memhook: tool {} failed in conversation {}", definition.name(), conversationId, cause);
-      result = ToolResult.failure(ToolJson.errorJson(String.valueOf(cause.getMessage())));
+      // not reached: the kit's execution never fails, it answers with an error result
+      result = ToolResult.failure(ToolJson.errorJson(String.valueOf(e.getCause())));
     } catch (TimeoutException e) {
       LOG.warn(
           "Memhook: tool {} took longer than {} in conversation {}",
           definition.name(),
           toolTimeout,
-          conversationId);
+          view.conversationId());
       result = ToolResult.failure(ToolJson.errorJson("timed out after " + toolTimeout));
     }
-    onModelCall.accept(call, result);
+    if (result.error() && !result.content().startsWith("{")) {
+      // an unknown or failing tool: Spring AI carries tool errors as JSON
+      LOG.warn("Memhook: {} in conversation {}", result.content(), view.conversationId());
+      result = ToolResult.failure(ToolJson.errorJson(result.content()));
+    }
+    view.recordModelToolUse(call, result);
     return result.content();
   }
 }

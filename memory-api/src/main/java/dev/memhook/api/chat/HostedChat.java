@@ -17,8 +17,9 @@ import java.util.function.Consumer;
  * and a {@link ModelCall} (how to call its model). The kit owns everything else the hook contract
  * asks of a host: the callbacks, the tools, where injected pairs go, the send loop and its resend
  * bound, and the report of each request to {@link #onRequestSubmitted} listeners. The test kit's
- * fake and the LangChain4j adapter are thin mappings over it; {@link ConversationRegistry} holds a
- * bounded number of them for a host with many conversations.
+ * fake and both adapters are thin layers over it (the Spring AI advisor drives its sends with
+ * {@link #openSend()}); {@link ConversationRegistry} holds a bounded number of them for a host with
+ * many conversations.
  *
  * <pre>{@code
  * HostedChat<MyMessage> chat =
@@ -52,7 +53,8 @@ import java.util.function.Consumer;
  * A callback that throws, returns null or whose stage fails is logged and the send goes on: the
  * host's turn comes first. A failure of the model call fails the send. {@link #sendNow} runs a send
  * for a host that owns the request and the tool loop itself (an agent framework, an advisor chain);
- * see there.
+ * see there. {@link #openSend()} splits each loop in two around a model call the host makes itself
+ * (a stream); see {@link HostedSend}.
  *
  * <h2>Where injected pairs go</h2>
  *
@@ -231,6 +233,15 @@ public final class HostedChat<M> implements ChatService {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(resend, "resend");
     return loop.runNow(request, model, resend == Resend.AFTER_REPLY);
+  }
+
+  /**
+   * Opens a send the host drives one loop at a time, around model calls it makes itself (a streamed
+   * reply); see {@link HostedSend}. Blocks the calling thread until the sends started before it
+   * have ended; the chat's other sends wait until it is closed.
+   */
+  public HostedSend<M> openSend() {
+    return loop.open();
   }
 
   /**

@@ -26,8 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * interrupt(true)} bumps a generation number, so that sends queued before it end without running. A
  * send run now for the host differs in three ways: its request starts from the host's, its first
  * model call is never skipped (the host must get an answer), and the model's tool calls are handed
- * back rather than run here. The loop blocks on each callback's stage, so that the model is always
- * called on the thread running the send, never on a thread a callback's stage completed on.
+ * back rather than run here. A send the host opens ({@link #open}) takes its place in the chain the
+ * same way and gives it up when closed; between, the host calls the model itself, between the two
+ * halves of each loop. The loop blocks on each callback's stage, so that the model is always called
+ * on the thread running the send, never on a thread a callback's stage completed on.
  *
  * <p>Thread-safe; callbacks, handlers and the model run outside its lock.
  */
@@ -156,6 +158,70 @@ final class HostedSendLoop<M> {
   }
 
   /**
+   * Opens a send the host drives one loop at a time, on the calling thread, after the sends queued
+   * before it; see {@link HostedChat#openSend}.
+   */
+  HostedSend<M> open() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletableFuture<Void> previous;
+    synchronized (lock) {
+      previous = sendTail;
+      sendTail = done;
+    }
+    try {
+      previous.join();
+    } catch (RuntimeException e) {
+      done.complete(null);
+      throw e;
+    }
+    synchronized (lock) {
+      sending = true;
+      interrupted.set(false);
+    }
+    return new HostedSend<>(this, maxLoopsPerSend, () -> endOpenSend(done));
+  }
+
+  private void endOpenSend(CompletableFuture<Void> done) {
+    synchronized (lock) {
+      sending = false;
+    }
+    done.complete(null);
+  }
+
+  /** The first half of a loop of an open send: {@link HostedSend#startLoop()}. */
+  void startOpenLoop() {
+    startLoop(null);
+    conversation.flushQueue(null);
+  }
+
+  /** Reports a request of an open send: {@link HostedSend#submitted}. */
+  void reportOpen(List<M> request) {
+    submissions.report(conversation.carriedBy(List.copyOf(request)));
+  }
+
+  /**
+   * The second half of a loop of an open send: {@link HostedSend#finishLoop}.
+   *
+   * @return whether a resend was requested during the loop and the send was not interrupted
+   */
+  boolean finishOpenLoop(List<M> reply) {
+    conversation.appendReply(List.copyOf(reply), null);
+    afterSend.fireAndAwait(callbackTimeout);
+    return needsResend.get() && !interrupted.get();
+  }
+
+  /**
+   * Starts a loop: clears the resend request, counts the loop, moves the queue in and runs the
+   * {@code beforeSendLoop} callbacks.
+   */
+  private void startLoop(List<M> request) {
+    needsResend.set(false);
+    loopsRun.incrementAndGet();
+    conversation.flushQueue(request);
+    beforeSendLoop.fireAndAwait(callbackTimeout);
+  }
+
+  /**
    * Runs the loops of one send on the calling thread.
    *
    * @param request the host's request, or null for a send over the transcript
@@ -170,10 +236,7 @@ final class HostedSendLoop<M> {
     List<M> last = null;
     try {
       for (int number = 1; ; number++) {
-        needsResend.set(false);
-        loopsRun.incrementAndGet();
-        conversation.flushQueue(request);
-        beforeSendLoop.fireAndAwait(callbackTimeout);
+        startLoop(request);
         // the host must get an answer, so the first model call of its send is never skipped
         if (interrupted.get() && (!hostsSend || last != null)) {
           return last;

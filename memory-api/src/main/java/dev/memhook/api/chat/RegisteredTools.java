@@ -9,15 +9,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The tools registered on one chat service, by name, in registration order, for {@link ChatService}
- * implementers: {@link ChatService#registerTool} returns {@link #register}'s answer, {@link
- * ChatService#injectToolCall} and the model's calls run through {@link #execute}, and the model is
- * offered {@link #definitions()}.
+ * The tools registered on one {@link HostedChat}, by name, in registration order: {@link
+ * ChatService#registerTool} returns {@link #register}'s answer, {@link ChatService#injectToolCall}
+ * and the model's calls run through {@link #execute}, and the model is offered {@link
+ * #definitions()}. A host implementing {@link ChatService} builds on {@link HostedChat}, which
+ * holds one.
  *
  * <p>Thread-safe: tools may be registered and removed at any time; handlers run outside its lock.
  * Null arguments are rejected with {@link NullPointerException}.
  */
-public final class RegisteredTools {
+final class RegisteredTools {
 
   private record Tool(ToolDefinition definition, ToolHandler handler) {}
 
@@ -32,7 +33,7 @@ public final class RegisteredTools {
    *
    * @throws IllegalStateException if a tool of that name is registered already
    */
-  public Registration register(ToolDefinition definition, ToolHandler handler) {
+  Registration register(ToolDefinition definition, ToolHandler handler) {
     Objects.requireNonNull(definition, "definition");
     Objects.requireNonNull(handler, "handler");
     Tool tool = new Tool(definition, handler);
@@ -51,7 +52,7 @@ public final class RegisteredTools {
   }
 
   /** The registered tools' definitions, in registration order. */
-  public List<ToolDefinition> definitions() {
+  List<ToolDefinition> definitions() {
     synchronized (lock) {
       List<ToolDefinition> out = new ArrayList<>(tools.size());
       for (Tool t : tools.values()) {
@@ -62,7 +63,7 @@ public final class RegisteredTools {
   }
 
   /** How many tools are registered. */
-  public int size() {
+  int size() {
     synchronized (lock) {
       return tools.size();
     }
@@ -73,7 +74,7 @@ public final class RegisteredTools {
    * IllegalArgumentException}, as {@link ChatService#injectToolCall} promises; a handler that
    * throws or returns null fails it with what it threw.
    */
-  public CompletionStage<ToolResult> execute(ToolCall call) {
+  CompletionStage<ToolResult> execute(ToolCall call) {
     Objects.requireNonNull(call, "call");
     Tool tool;
     synchronized (lock) {

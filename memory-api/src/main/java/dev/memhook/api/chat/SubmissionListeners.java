@@ -8,17 +8,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The {@link ChatService#onRequestSubmitted} listeners of one chat service, for implementers: hold
- * one, return {@code Optional.of(listeners.register(listener))} from {@code onRequestSubmitted},
- * and call {@link #report} right before each request goes to the model. Attempt ids are {@code
- * attempt-1}, {@code attempt-2}, … in submission order, unique within the chat service.
+ * The {@link ChatService#onRequestSubmitted} listeners of one {@link HostedChat}: it returns {@code
+ * Optional.of(listeners.register(listener))} from {@code onRequestSubmitted}, and calls {@link
+ * #report} right before each request goes to the model. Attempt ids are {@code attempt-1}, {@code
+ * attempt-2}, … in submission order, unique within the chat service.
  *
  * <p>Thread-safe: listeners may be registered and removed while a submission is reported. {@link
  * #report} calls them on the calling thread, in registration order; one that throws is logged (as a
  * {@link System.Logger} warning) and the next one runs, since a listener must never fail the
  * request it hears about. Null arguments are rejected with {@link NullPointerException}.
  */
-public final class SubmissionListeners {
+final class SubmissionListeners {
 
   private static final System.Logger LOG = System.getLogger(SubmissionListeners.class.getName());
 
@@ -29,7 +29,7 @@ public final class SubmissionListeners {
   private final AtomicLong attempts = new AtomicLong();
 
   /** Adds a listener; the registration removes this one registration, once. */
-  public Registration register(Consumer<SubmittedRequest> listener) {
+  Registration register(Consumer<SubmittedRequest> listener) {
     Entry entry = new Entry(Objects.requireNonNull(listener, "listener"), new AtomicBoolean());
     entries.add(entry);
     return () -> {
@@ -45,7 +45,7 @@ public final class SubmissionListeners {
    *
    * @return the request as reported
    */
-  public SubmittedRequest report(List<ChatMessage> messages) {
+  SubmittedRequest report(List<ChatMessage> messages) {
     SubmittedRequest request =
         new SubmittedRequest(
             "attempt-" + attempts.incrementAndGet(), Objects.requireNonNull(messages, "messages"));
