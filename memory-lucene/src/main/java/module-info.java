@@ -14,6 +14,9 @@ module dev.memhook.lucene {
   requires com.github.benmanes.caffeine;
   requires com.google.common;
   requires org.slf4j;
+  // Lucene requires it statically only: without it in the module graph, MMapDirectory cannot
+  // unmap the index files it closes, and Lucene asks the application to add it
+  requires jdk.unsupported;
 
   exports dev.memhook.lucene;
   exports dev.memhook.lucene.internal.analysis to
