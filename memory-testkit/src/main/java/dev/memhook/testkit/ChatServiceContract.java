@@ -67,6 +67,9 @@ public abstract class ChatServiceContract
 
   private final List<AutoCloseable> opened = new ArrayList<>();
 
+  /** For a subclass: one contract test class per chat service. */
+  protected ChatServiceContract() {}
+
   /**
    * A fresh conversation on the chat service under test, its model answering from {@code model}.
    */

@@ -106,6 +106,9 @@ public abstract class MemoryStoreContract
   /** Stores tests opened besides {@link #store}; closed after each test. */
   private final List<MemoryStore> others = new ArrayList<>();
 
+  /** For a subclass: one contract test class per store. */
+  protected MemoryStoreContract() {}
+
   /**
    * Creates a new, empty, unattached store. Called before each test, and again by tests that need a
    * store nothing was attached to: each call must return a store independent of every other (for a

@@ -27,6 +27,9 @@ final class RegisteredTools {
   /** Guarded by {@link #lock}. */
   private final Map<String, Tool> tools = new LinkedHashMap<>();
 
+  /** No tools registered yet. */
+  public RegisteredTools() {}
+
   /**
    * Registers a tool; the registration removes it (and not a tool registered later under the same
    * name), once.

@@ -28,6 +28,9 @@ final class SubmissionListeners {
   private final List<Entry> entries = new CopyOnWriteArrayList<>();
   private final AtomicLong attempts = new AtomicLong();
 
+  /** No listeners yet; the first reported submission is {@code attempt-1}. */
+  public SubmissionListeners() {}
+
   /** Adds a listener; the registration removes this one registration, once. */
   Registration register(Consumer<SubmittedRequest> listener) {
     Entry entry = new Entry(Objects.requireNonNull(listener, "listener"), new AtomicBoolean());
