@@ -12,6 +12,8 @@ module dev.memhook.djl {
   requires ai.djl.api;
   requires ai.djl.tokenizers;
   requires com.github.benmanes.caffeine;
+  // GpuProbeLogs quiets two java.util.logging loggers when JUL is the binding
+  requires java.logging;
   requires org.slf4j;
 
   exports dev.memhook.djl;
