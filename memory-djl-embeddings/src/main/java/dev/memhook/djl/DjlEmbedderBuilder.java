@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DjlEmbedderBuilder {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DjlEmbedder.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DjlEmbedderBuilder.class);
 
   private ModelSource source;
   private String modelId;

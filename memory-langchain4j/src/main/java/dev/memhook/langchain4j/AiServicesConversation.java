@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 final class AiServicesConversation {
 
   // logged under MemhookLangChain4j, whose logger settings hosts configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookLangChain4j.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AiServicesConversation.class);
 
   private final Object memoryId;
   private final LangChain4jChatService chat;

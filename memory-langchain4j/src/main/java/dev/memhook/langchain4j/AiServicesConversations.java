@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 final class AiServicesConversations {
 
   // logged under MemhookLangChain4j, whose logger settings hosts configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookLangChain4j.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AiServicesConversations.class);
 
   private final ChatModel model;
   private final MemoryService memory;

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class HookEvents {
 
   /** The hook's own logger name, so hosts keep one name to configure for everything a hook logs. */
-  private static final Logger LOG = LoggerFactory.getLogger(AsyncMemoryHook.class);
+  private static final Logger LOG = LoggerFactory.getLogger(HookEvents.class);
 
   /**
    * The least time between two WARN lines of one hook for recall timeouts and refusals: one line

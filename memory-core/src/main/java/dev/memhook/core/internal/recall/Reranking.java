@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 final class Reranking {
 
   /** Logs under the engine's name, the category users configure for recall. */
-  private static final Logger LOG = LoggerFactory.getLogger(RecallEngine.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Reranking.class);
 
   private final Reranker reranker; // null when none is configured
   private final int top;

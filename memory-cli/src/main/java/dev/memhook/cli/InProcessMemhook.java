@@ -12,10 +12,9 @@ import java.util.Objects;
  * captured, without {@link System#exit}: what the benchmarks need to ask {@code memhook hook} as a
  * coding agent would, hundreds of times, without a JVM start per call.
  *
- * <p>It lives in the benchmarks module in the command's own package because the command's
- * in-process entry point is package-private and the benchmarks must not change the command to reach
- * it; it only works on the class path (the command's jar is not sealed). Stateless and thread-safe
- * if the command run is.
+ * <p>Not an API: the command's contract is its command line and its JSON. The module exports this
+ * package to the benchmarks module only, which is why this class is public. Stateless and
+ * thread-safe if the command run is.
  */
 public final class InProcessMemhook {
 
