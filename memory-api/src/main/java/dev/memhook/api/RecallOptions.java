@@ -16,7 +16,7 @@ import java.util.Optional;
  * like an exact reference (identifier, path, SHA, error code) weighs vectors at a fifth of {@link
  * #vectorWeight()} (see {@link FusionMethod}). The relevance gate has two levels: a recall returns
  * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine {@code >= base
- * + evidenceCosine}, or text score divided by the query's {@linkplain
+ * + evidenceCosine × (1 − base)}, or text score divided by the query's {@linkplain
  * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
  * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
  * base + minCosine × (1 − base)}, normalised text {@code >= minTextScore}, or {@code >=
@@ -405,7 +405,11 @@ public final class RecallOptions {
       return settings.recorded(this, "maxPerSession");
     }
 
-    /** The cosine floor, in [-1, 1]; above 1 disables the vector route through the gate. */
+    /**
+     * The candidate floor on cosine, as a share of the way from the {@linkplain #cosineBase base}
+     * to 1 (the floor is {@code base + value × (1 − base)}; with {@link CosineBase#ABSOLUTE} it is
+     * the cosine itself), in [-1, 1]; above 1 disables the vector route through the gate.
+     */
     public Builder minCosine(double value) {
       settings.checkUnset("minCosine");
       this.minCosine = inRange("minCosine", value, -1, 1.01);

@@ -77,10 +77,18 @@ final class SearchCommand implements Callable<Integer> {
   @Option(names = "--no-session-cap", description = "No cap on results per session.")
   boolean noSessionCap;
 
-  @Option(names = "--min-cosine", paramLabel = "X", description = "The cosine floor.")
+  @Option(
+      names = "--min-cosine",
+      paramLabel = "X",
+      description =
+          "The gate's candidate floor on cosine, as a share of the way from the cosine unrelated"
+              + " text reaches with this model (0) to 1; above 1 turns the vector route off.")
   Double minCosine;
 
-  @Option(names = "--min-text-score", paramLabel = "X", description = "The text floor, [0, 1].")
+  @Option(
+      names = "--min-text-score",
+      paramLabel = "X",
+      description = "The gate's candidate floor on the normalised text score, in [0, 1].")
   Double minTextScore;
 
   @Option(names = "--no-gate", description = "Turn the relevance gate off.")
