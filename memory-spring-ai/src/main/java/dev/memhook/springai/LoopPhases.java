@@ -48,7 +48,7 @@ final class LoopPhases {
     ConversationChat chat = turn.chat();
     turn.startLoop();
     Prompt prompt = request.prompt();
-    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), turn);
+    List<Message> messages = turn.withPairs(prompt.getInstructions());
     if (!PromptAssembly.takesTools(prompt.getOptions()) && !chat.toolCallbacks().isEmpty()) {
       cannotOfferTools(prompt.getOptions(), chat);
     }
