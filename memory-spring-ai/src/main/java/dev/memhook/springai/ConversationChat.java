@@ -2,12 +2,9 @@ package dev.memhook.springai;
 
 import dev.memhook.api.chat.ChatCallback;
 import dev.memhook.api.chat.ChatMessage;
-import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.ChatService;
 import dev.memhook.api.chat.HostedChat;
 import dev.memhook.api.chat.HostedSend;
-import dev.memhook.api.chat.MessageMapper;
-import dev.memhook.api.chat.MessageOrigin;
 import dev.memhook.api.chat.Registration;
 import dev.memhook.api.chat.SubmittedRequest;
 import dev.memhook.api.chat.ToolCall;
@@ -31,55 +28,44 @@ import org.springframework.ai.tool.ToolCallback;
  * One Spring AI conversation seen as a {@link ChatService}: the view a {@link MemhookAdvisor} keeps
  * per conversation id, and the one a memory hook is attached to.
  *
- * <p>Design note. The view is the host kit's {@link HostedChat} over {@link ChatMessage}s, without
- * a model: the kit holds the messages hooks read (the user turns, replies and tool calls that pass
- * through the advisor, and the injected pairs, appended), the callbacks, the tools, the queue, the
- * submission reports, the resend and interrupt flags and the order of the conversation's calls. The
- * advisor drives each call as a {@link Turn} ({@link #beginTurn}), the kit's {@link HostedSend},
- * one loop at a time in two halves around its chain or a stream. What stays here is what Spring AI
- * needs and the kit cannot know: Spring AI owns the conversation (the host's {@code ChatMemory}, or
- * nothing at all) and never keeps the pairs, so each injected pair is recorded with the user turn
- * it was injected for ({@link InjectedPair}) and placed back in every prompt by {@link
- * PromptAssembly#withPairs}; and the tools are offered as Spring AI {@link ToolCallback}s ({@link
- * ViewToolCallback}). The view cannot call the model by itself: {@link #send()} does not start a
- * model call, and queued messages reach the model with the next {@code ChatClient} call of the
- * conversation.
+ * <p>Design note. The view is the host kit's {@link HostedChat} over Spring AI's {@link Message}s
+ * ({@link SpringAiMapper}), without a model and without a transcript: the kit holds the messages
+ * hooks read (the user turns, replies and tool calls that pass through the advisor, and the
+ * injected pairs), the callbacks, the tools, the queue, the submission reports, the resend and
+ * interrupt flags and the order of the conversation's calls. The advisor drives each call as a
+ * {@link Turn} ({@link #beginTurn}), the kit's {@link HostedSend}, one loop at a time in two halves
+ * around its chain or a stream. Spring AI owns the conversation (the host's {@code ChatMemory}, or
+ * nothing at all) and never keeps the pairs, so the kit is built with {@link
+ * HostedChat.Placement#AT_ITS_TURN}: it keeps every pair with its turn and puts them back in each
+ * prompt ({@link Turn#withPairs}). What stays here is what the kit cannot know: the tools offered
+ * as Spring AI {@link ToolCallback}s ({@link ViewToolCallback}). The view cannot call the model by
+ * itself: {@link #send()} does not start a model call, and queued messages reach the model with the
+ * next {@code ChatClient} call of the conversation.
  *
- * <p>Thread-safe: the kit is; the pairs and the turn count are guarded by one lock. Calls of one
- * conversation are serialised by the kit: {@link #beginTurn} waits for the turn before it to end. A
- * pair is recorded with the turn whose loop it joined, even one injected between turns. Null
- * arguments are rejected with {@link NullPointerException}.
+ * <p>Thread-safe: the kit is. Calls of one conversation are serialised by the kit: {@link
+ * #beginTurn} waits for the turn before it to end. A pair belongs to the turn whose loop it joined,
+ * even one injected between turns. Null arguments are rejected with {@link NullPointerException}.
  */
 final class ConversationChat implements ChatService {
 
   /** The kit keeps no transcript: the prompt is Spring AI's, rebuilt on each call. */
-  private static final Transcript<ChatMessage> NO_TRANSCRIPT =
+  private static final Transcript<Message> NO_TRANSCRIPT =
       new Transcript<>() {
         @Override
-        public List<ChatMessage> messages() {
+        public List<Message> messages() {
           return List.of();
         }
 
         @Override
-        public void add(ChatMessage message) {}
+        public void add(Message message) {}
 
         @Override
-        public void set(List<ChatMessage> messages) {}
+        public void set(List<Message> messages) {}
       };
 
   private final String conversationId;
   private final Duration toolTimeout;
-  private final HostedChat<ChatMessage> kit;
-  private final Object lock = new Object();
-
-  /** Guarded by {@link #lock}. */
-  private final List<InjectedPair> pairs = new ArrayList<>();
-
-  /** How many of the kit's messages were scanned for injected pairs; guarded by {@link #lock}. */
-  private int scanned;
-
-  /** How many turns have begun; guarded by {@link #lock}. */
-  private int turn;
+  private final HostedChat<Message> kit;
 
   /**
    * The view of {@code conversationId}: each phase's callbacks, and the model's call of a tool, are
@@ -89,8 +75,9 @@ final class ConversationChat implements ChatService {
     this.conversationId = Objects.requireNonNull(conversationId, "conversationId");
     this.toolTimeout = Objects.requireNonNull(callbackTimeout, "callbackTimeout");
     this.kit =
-        HostedChat.builder(MessageMapper.identity())
+        HostedChat.builder(SpringAiMapper.INSTANCE)
             .transcript(NO_TRANSCRIPT)
+            .placement(HostedChat.Placement.AT_ITS_TURN)
             .callbackTimeout(callbackTimeout)
             .maxLoopsPerSend(maxLoopsPerCall)
             .label("Spring AI conversation " + conversationId)
@@ -157,12 +144,13 @@ final class ConversationChat implements ChatService {
    * for this conversation: the first of a call, each resend, and a stream's. It is reported right
    * before the advisor hands it on, on the calling thread, with attempt ids {@code attempt-1},
    * {@code attempt-2}, … in order. Its messages are the prompt's, in its order: injected pairs
-   * where the advisor placed them, reported as this view's messages (same ids), as is the current
-   * turn's user message; any other prompt message is translated afresh, with new ids. What is
-   * reported is the request the advisor hands on, not each model call: Spring AI's tool-calling
-   * advisor, further down the chain, may call the model more than once with it (once more per round
-   * of tool calls). A resend that is not made (the loop bound, {@link #interrupt}, a stream) is not
-   * reported. A listener that throws is logged; the call goes on.
+   * where the kit placed them, reported as this view's messages (same ids), as is each user message
+   * of the prompt that joined the view as that very message (the current turn's, and earlier ones a
+   * chat memory hands back as they were); any other prompt message is translated afresh, with new
+   * ids. What is reported is the request the advisor hands on, not each model call: Spring AI's
+   * tool-calling advisor, further down the chain, may call the model more than once with it (once
+   * more per round of tool calls). A resend that is not made (the loop bound, {@link #interrupt}, a
+   * stream) is not reported. A listener that throws is logged; the call goes on.
    *
    * @return the registration, always present
    */
@@ -183,17 +171,11 @@ final class ConversationChat implements ChatService {
    * none) joins the conversation. The turn must be {@linkplain Turn#close closed}.
    */
   Turn beginTurn(UserMessage user) {
-    HostedSend<ChatMessage> send = kit.openSend();
-    String anchor = user == null ? null : user.getText();
-    ChatMessage message = user == null ? null : ChatMessage.user(anchor == null ? "" : anchor);
-    int number;
-    synchronized (lock) {
-      number = ++turn;
+    HostedSend<Message> send = kit.openSend();
+    if (user != null) {
+      kit.record(user);
     }
-    if (message != null) {
-      kit.record(message);
-    }
-    return new Turn(send, number, anchor, message);
+    return new Turn(send);
   }
 
   /**
@@ -202,16 +184,10 @@ final class ConversationChat implements ChatService {
    * on different threads); closing it lets the conversation's next call in.
    */
   final class Turn implements AutoCloseable {
-    private final HostedSend<ChatMessage> send;
-    private final int number;
-    private final String anchor;
-    private final ChatMessage user;
+    private final HostedSend<Message> send;
 
-    private Turn(HostedSend<ChatMessage> send, int number, String anchor, ChatMessage user) {
+    private Turn(HostedSend<Message> send) {
       this.send = send;
-      this.number = number;
-      this.anchor = anchor;
-      this.user = user;
     }
 
     /** The view this turn belongs to. */
@@ -219,19 +195,20 @@ final class ConversationChat implements ChatService {
       return ConversationChat.this;
     }
 
-    /** The turn's number in the conversation, from 1. */
-    int number() {
-      return number;
-    }
-
     /**
-     * The first half of a loop: queued messages join the conversation, the {@code beforeSendLoop}
-     * callbacks run, what they queued joins too, and each pair that joined is recorded with this
-     * turn.
+     * The first half of a loop: queued messages and pairs join the conversation, the {@code
+     * beforeSendLoop} callbacks run, and what they queued joins too.
      */
     void startLoop() {
       send.startLoop();
-      recordPairs(number, anchor);
+    }
+
+    /**
+     * The prompt's messages (the host's, rebuilt without the pairs) with every pair of the
+     * conversation put back at its turn: the kit's {@link HostedChat.Placement#AT_ITS_TURN}.
+     */
+    List<Message> withPairs(List<Message> prompt) {
+      return send.withPairs(prompt);
     }
 
     /**
@@ -239,7 +216,7 @@ final class ConversationChat implements ChatService {
      * listeners; never throws a listener's failure.
      */
     void submitted(List<Message> prompt) {
-      send.submitted(PromptAssembly.carried(prompt, kit.messages(), user));
+      send.submitted(prompt);
     }
 
     /**
@@ -249,45 +226,13 @@ final class ConversationChat implements ChatService {
      * @return whether a resend was asked for and may run
      */
     boolean finishLoop(String reasoning, String text) {
-      List<ChatMessage> reply = new ArrayList<>(2);
-      if (reasoning != null && !reasoning.isBlank()) {
-        reply.add(ChatMessage.reasoning(reasoning));
-      }
-      if (text != null && !text.isBlank()) {
-        reply.add(ChatMessage.assistant(text));
-      }
-      return send.finishLoop(reply);
+      return send.finishLoop(List.of(SpringAiMapper.reply(reasoning, text)));
     }
 
     /** Ends the turn. Idempotent. */
     @Override
     public void close() {
       send.close();
-    }
-  }
-
-  /** Records each injected pair that joined the kit's messages since the last scan with a turn. */
-  private void recordPairs(int number, String anchor) {
-    List<ChatMessage> all = kit.messages();
-    synchronized (lock) {
-      for (int i = scanned; i + 1 < all.size(); i++) {
-        ChatMessage call = all.get(i);
-        ChatMessage result = all.get(i + 1);
-        if (call.role() == ChatRole.TOOL_CALL
-            && call.origin() == MessageOrigin.SYNTHETIC
-            && result.role() == ChatRole.TOOL_RESULT
-            && result.toolCall().id().equals(call.toolCall().id())) {
-          pairs.add(new InjectedPair(number, anchor, call.toolCall(), result.text()));
-        }
-      }
-      scanned = all.size();
-    }
-  }
-
-  /** The pairs injected so far, oldest first. */
-  List<InjectedPair> pairs() {
-    synchronized (lock) {
-      return List.copyOf(pairs);
     }
   }
 
@@ -311,8 +256,8 @@ final class ConversationChat implements ChatService {
 
   /** The model's call of a tool, and its result, join the conversation. */
   void recordModelToolUse(ToolCall call, ToolResult result) {
-    kit.record(ChatMessage.toolCall(call, MessageOrigin.MODEL));
-    kit.record(ChatMessage.toolResult(call, result, MessageOrigin.SYNTHETIC));
+    kit.record(SpringAiMapper.modelCall(call));
+    kit.record(SpringAiMapper.INSTANCE.toolResult(call, result));
   }
 
   @Override

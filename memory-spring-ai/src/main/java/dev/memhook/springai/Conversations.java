@@ -30,8 +30,7 @@ import org.springframework.ai.chat.memory.ChatMemory;
  */
 final class Conversations {
 
-  // logs under the advisor's name, which is the one hosts know and configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Conversations.class);
 
   private final MemoryService service;
   private final HookOptions hookOptions;

@@ -24,8 +24,7 @@ import org.springframework.ai.chat.prompt.Prompt;
  */
 final class LoopPhases {
 
-  // logs under the advisor's name, which is the one hosts know and configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(LoopPhases.class);
 
   private final Set<Class<?>> warnedOptions = ConcurrentHashMap.newKeySet();
 
@@ -48,7 +47,7 @@ final class LoopPhases {
     ConversationChat chat = turn.chat();
     turn.startLoop();
     Prompt prompt = request.prompt();
-    List<Message> messages = PromptAssembly.withPairs(prompt.getInstructions(), turn);
+    List<Message> messages = turn.withPairs(prompt.getInstructions());
     if (!PromptAssembly.takesTools(prompt.getOptions()) && !chat.toolCallbacks().isEmpty()) {
       cannotOfferTools(prompt.getOptions(), chat);
     }

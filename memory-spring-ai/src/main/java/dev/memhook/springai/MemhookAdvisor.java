@@ -40,11 +40,12 @@ import reactor.core.publisher.Flux;
  *       run, awaited for at most the {@linkplain Builder#callbackTimeout callback timeout};
  *   <li>every {@code get_memory} pair injected in the conversation so far (an assistant message
  *       with one tool call, then the tool response) is placed in the prompt right before the user
- *       message of the turn it was injected for, and the view's tools ({@code get_memory} among
- *       them) are offered to the model as {@link ToolCallback}s, which Spring AI's tool loop
- *       ({@code ToolCallingAdvisor}, inside this advisor) executes; a prompt whose options are not
- *       {@code ToolCallingChatOptions} cannot carry them, which the advisor logs as a warning once
- *       per options type;
+ *       message of the turn it was injected for (the host kit's {@link
+ *       dev.memhook.api.chat.HostedChat.Placement#AT_ITS_TURN}), and the view's tools ({@code
+ *       get_memory} among them) are offered to the model as {@link ToolCallback}s, which Spring
+ *       AI's tool loop ({@code ToolCallingAdvisor}, inside this advisor) executes; a prompt whose
+ *       options are not {@code ToolCallingChatOptions} cannot carry them, which the advisor logs as
+ *       a warning once per options type;
  *   <li>the rest of the chain runs; the reply (its text, and its reasoning when the provider puts
  *       it in the message metadata) joins the view and the {@code afterSend} callbacks run;
  *   <li>if one of them asked for a resend, the rest of the chain runs once more ({@link

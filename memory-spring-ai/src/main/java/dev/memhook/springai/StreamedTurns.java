@@ -23,8 +23,7 @@ import reactor.core.scheduler.Schedulers;
  */
 final class StreamedTurns {
 
-  // logs under the advisor's name, which is the one hosts know and configure
-  private static final Logger LOG = LoggerFactory.getLogger(MemhookAdvisor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StreamedTurns.class);
 
   private final Conversations conversations;
   private final LoopPhases phases;

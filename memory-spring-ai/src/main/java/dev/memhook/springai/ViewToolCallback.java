@@ -24,8 +24,7 @@ import org.springframework.ai.tool.ToolCallback;
  */
 final class ViewToolCallback implements ToolCallback {
 
-  // logs under the view's name, as it did when this class was nested in ConversationChat
-  private static final Logger LOG = LoggerFactory.getLogger(ConversationChat.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ViewToolCallback.class);
 
   private final ToolDefinition definition;
   private final org.springframework.ai.tool.definition.ToolDefinition springDefinition;

@@ -2,6 +2,8 @@ package dev.memhook.springai;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.memhook.api.chat.ChatMessage;
@@ -15,9 +17,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 
-/** A view's turns: each call's own send of the kit, and the pairs recorded with their turn. */
+/** A view's turns: each call's own send of the kit, and the pairs put back at their turns. */
 class ConversationTurnTest {
 
   private final ConversationChat view = new ConversationChat("c", Duration.ofSeconds(5), 3);
@@ -44,23 +49,41 @@ class ConversationTurnTest {
   }
 
   @Test
-  void aPairInjectedBetweenTurns_isRecordedWithTheTurnWhoseLoopItJoined() throws Exception {
+  void aPairInjectedBetweenTurns_goesBackBeforeTheUserMessageOfTheTurnWhoseLoopItJoined()
+      throws Exception {
     view.registerTool(
         new ToolDefinition("echo", "echoes", "{\"type\":\"object\"}"),
         call -> CompletableFuture.completedFuture(ToolResult.success("e")));
-    try (ConversationChat.Turn first = view.beginTurn(new UserMessage("one"))) {
+    UserMessage one = new UserMessage("one");
+    try (ConversationChat.Turn first = view.beginTurn(one)) {
       first.startLoop();
       first.finishLoop(null, "answer");
     }
     view.injectToolCall("echo", Map.of()).toCompletableFuture().get();
-
-    try (ConversationChat.Turn second = view.beginTurn(new UserMessage("two"))) {
+    UserMessage two = new UserMessage("two");
+    try (ConversationChat.Turn second = view.beginTurn(two)) {
       second.startLoop();
     }
 
-    List<InjectedPair> pairs = view.pairs();
-    assertEquals(1, pairs.size());
-    assertEquals(2, pairs.get(0).turn());
-    assertEquals("two", pairs.get(0).anchor());
+    UserMessage three = new UserMessage("three");
+    List<Message> prompt;
+    try (ConversationChat.Turn third = view.beginTurn(three)) {
+      third.startLoop();
+      prompt =
+          third.withPairs(
+              List.of(
+                  one,
+                  AssistantMessage.builder().content("answer").build(),
+                  two,
+                  AssistantMessage.builder().content("").build(),
+                  three));
+    }
+
+    assertEquals(7, prompt.size(), prompt.toString());
+    assertInstanceOf(AssistantMessage.class, prompt.get(2));
+    assertEquals("echo", ((AssistantMessage) prompt.get(2)).getToolCalls().get(0).name());
+    assertInstanceOf(ToolResponseMessage.class, prompt.get(3));
+    assertSame(two, prompt.get(4), "the pair goes right before the second turn's message");
+    assertSame(three, prompt.get(6));
   }
 }

@@ -35,7 +35,7 @@ import org.springframework.ai.tool.ToolCallback;
  * wrong types, 10,000-level nesting, strings of ten and twenty-five million characters, NUL and
  * lone surrogates) through what Spring AI's tool loop calls, the view's get_memory {@link
  * ToolCallback}, and through the reading of the model's tool calls from a prompt ({@link
- * PromptAssembly#carried}): nothing throws, every call is answered with a clear error or
+ * SpringAiMapper#toChat}): nothing throws, every call is answered with a clear error or
  * get_memory's answer within its budget, and nothing stored changes. Arguments followed by more
  * text are not one object, and are refused too.
  */
@@ -142,7 +142,10 @@ class HostileToolArgumentsTest {
             ToolResponseMessage.builder().responses(responses).build());
     List<ChatMessage> carried;
     try {
-      carried = PromptAssembly.carried(prompt, view.messages(), null);
+      carried = new ArrayList<>();
+      for (Message m : prompt) {
+        carried.addAll(SpringAiMapper.INSTANCE.toChat(m, id -> null));
+      }
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
       throw new AssertionError("reading the prompt threw " + e + ", " + where, e);
     }

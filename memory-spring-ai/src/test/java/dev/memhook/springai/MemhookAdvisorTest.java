@@ -350,7 +350,7 @@ class MemhookAdvisorTest {
     List<String> warnings =
         log.lines().filter(l -> l.contains("are not ToolCallingChatOptions")).toList();
     assertEquals(1, warnings.size(), log);
-    assertTrue(warnings.get(0).contains("WARN dev.memhook.springai.MemhookAdvisor"), log);
+    assertTrue(warnings.get(0).contains("WARN dev.memhook.springai.LoopPhases"), log);
     assertTrue(warnings.get(0).contains("([get_memory])"), warnings.get(0));
     assertTrue(warnings.get(0).contains("cannot fetch one in full"), warnings.get(0));
     ModelRequest first = model.requests().get(0);

@@ -9,6 +9,7 @@ import static dev.memhook.testkit.ChatContractSupport.indexOfRole;
 import static dev.memhook.testkit.ChatContractSupport.registerProbe;
 import static dev.memhook.testkit.ChatContractSupport.roles;
 import static dev.memhook.testkit.ChatContractSupport.sleep;
+import static dev.memhook.testkit.ChatContractSupport.texts;
 import static dev.memhook.testkit.ChatContractSupport.userMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,8 +29,10 @@ import dev.memhook.api.chat.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -365,6 +368,56 @@ public abstract class ChatServiceContract
           "call, result, then the user's turn, last: " + roles(request));
     } else {
       assertTrue(user < call, "the pair follows the user's message: " + roles(request));
+    }
+  }
+
+  @Test
+  void aPairStaysRightBeforeItsTurnsUserMessage_inEveryLaterRequest() {
+    assumeTrue(pairsGoBeforeTheUserTurn(), "the host appends pairs: their turns are not kept");
+    ModelScript model = ModelScript.create();
+    ChatHarness h = harness(model);
+    registerProbe(h.chat(), new AtomicInteger());
+    Set<String> injectedFor = ConcurrentHashMap.newKeySet();
+    h.chat()
+        .onBeforeSendLoop(
+            () -> {
+              List<ChatMessage> users = userMessages(h.chat().messages());
+              String turn = users.get(users.size() - 1).text();
+              // not in the first turn: a pair that lost its turn and went first would pass there
+              return !turn.equals("turn one") && injectedFor.add(turn)
+                  ? h.chat().injectToolCall(PROBE, Map.of("q", turn)).thenApply(r -> null)
+                  : done(() -> {});
+            });
+
+    await(h.sendUser("turn one"));
+    await(h.sendUser("turn two"));
+    await(h.sendUser("turn three"));
+
+    assertEquals(3, model.requests().size(), "one request per turn");
+    // a host that rebuilds each request from a history without the pairs (Spring AI's chat
+    // memory) must put every pair back at its turn; one that keeps them in its history has them
+    List<ChatMessage> last = model.requests().get(2).messages();
+    assertEquals(
+        List.of("turn one", "turn two", "turn three"),
+        texts(userMessages(last)),
+        "the host sends its history: " + roles(last));
+    assertEquals(
+        2,
+        last.stream().filter(m -> m.role() == ChatRole.TOOL_CALL).count(),
+        "each pair once: " + roles(last));
+    for (String turn : List.of("turn two", "turn three")) {
+      int call = -1;
+      for (int i = 0; i < last.size() && call < 0; i++) {
+        if (last.get(i).role() == ChatRole.TOOL_CALL
+            && turn.equals(last.get(i).toolCall().arguments().get("q"))) {
+          call = i;
+        }
+      }
+      assertTrue(call >= 0 && call + 2 < last.size(), turn + "'s pair is carried: " + roles(last));
+      assertEquals(ChatRole.TOOL_RESULT, last.get(call + 1).role(), roles(last));
+      assertEquals(last.get(call).toolCall().id(), last.get(call + 1).toolCall().id());
+      assertEquals(ChatRole.USER, last.get(call + 2).role(), turn + ": " + roles(last));
+      assertEquals(turn, last.get(call + 2).text(), "right before its turn's user message");
     }
   }
 

@@ -38,8 +38,12 @@ public interface HookedChatServiceContract {
 
   /**
    * Whether the host places a pair injected before a loop just before that loop's user turn, so
-   * that the model reads (tool call, tool result, user message); false (the default) when it
-   * appends pairs after the user's message. The contract checks the placement the host declares.
+   * that the model reads (tool call, tool result, user message), and keeps it there in every later
+   * request; false (the default) when it appends pairs after the user's message. A host whose
+   * request is rebuilt on each call from a history without the pairs (Spring AI's chat memory)
+   * declares true and must put every pair back at its turn (the host kit's {@code
+   * HostedChat.Placement.AT_ITS_TURN}); its harness sends that history. The contract checks the
+   * placement the host declares.
    */
   default boolean pairsGoBeforeTheUserTurn() {
     return false;

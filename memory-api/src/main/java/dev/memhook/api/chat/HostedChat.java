@@ -68,6 +68,31 @@ import java.util.function.Consumer;
  * pair is appended. The rule applies alike to the transcript, to {@link #messages()} and to the
  * request of a {@link #sendNow}.
  *
+ * <p>With {@link Placement#AT_ITS_TURN}, for a host whose request is rebuilt on each call from a
+ * history that never keeps the pairs (Spring AI's {@code ChatMemory}), the kit keeps every pair
+ * itself, with its turn, and puts all of them back in every request. A turn is a send ({@link
+ * #send()}, {@link #sendNow}, {@link #openSend()}); its user message is the last user message that
+ * joined the conversation during the send (queued, or {@linkplain #record recorded}), or else, for
+ * {@code sendNow}, the last of the host's request. A pair belongs to the turn whose loop it joined,
+ * even one injected between sends. In each request (the host's, through {@link
+ * HostedSend#withPairs} or {@code sendNow}, or the transcript's in the chat's own sends):
+ *
+ * <ul>
+ *   <li>the current turn's pairs go right before the request's last user message, in the order they
+ *       joined (at the end when the request holds no user message);
+ *   <li>an older pair goes right before its turn's user message when the request still holds it,
+ *       after the turn's earlier pairs. The message is matched by text, in order: the first user
+ *       message of that text after the one the previous older turn's pairs went before, so pairs
+ *       keep their order and two turns of the same text each find their own message;
+ *   <li>an older pair whose turn's message the request no longer holds (a window dropped it, or the
+ *       turn had none) goes after the request's leading system messages, after the older pairs
+ *       placed there before it.
+ * </ul>
+ *
+ * The transcript never holds the pairs; {@link #messages()} holds each where {@link
+ * Placement#BEFORE_USER_TURN} puts it. Pairs are kept for the chat's lifetime: a memory is injected
+ * at most once per hook, so a model that lost its pair would lose the memory for good.
+ *
  * <h2>Threads</h2>
  *
  * Thread-safe: every method may be called from any thread; callbacks, tools, the model call and
@@ -93,7 +118,13 @@ public final class HostedChat<M> implements ChatService {
     /** At the end of the conversation. */
     APPEND,
     /** Before the user's turn when the conversation ends with one; otherwise at the end. */
-    BEFORE_USER_TURN
+    BEFORE_USER_TURN,
+    /**
+     * Kept by the kit with the turn it joined and put back in every request before that turn's user
+     * message, for a host whose request is rebuilt from a history without the pairs; see the class
+     * Javadoc for the rule, matching by text included.
+     */
+    AT_ITS_TURN
   }
 
   /** What the request of a resend in {@link #sendNow} carries. */

@@ -21,7 +21,17 @@ import java.util.function.Function;
  * logged as, so a request's messages translate back to the very messages of {@link #messages()},
  * same ids ({@link #carriedBy}). A message never logged (one the transcript held before, or a
  * host's copy) is translated afresh, with new ids. What is remembered is pruned at each request to
- * the messages the transcript and the request still hold, so a bounded transcript bounds it too.
+ * the messages the transcript and the request still hold (and, with {@link
+ * HostedChat.Placement#AT_ITS_TURN}, the pairs kept for their turns), so a bounded transcript
+ * bounds it too.
+ *
+ * <h2>Turns</h2>
+ *
+ * Each send is a turn, numbered from 1 ({@link #beginTurn}). Its user message is the last user
+ * message that joined the conversation during the send (recorded or queued), or else the last one
+ * of the request a host's own send started from. With {@link HostedChat.Placement#AT_ITS_TURN}
+ * every pair is kept with the turn it joined and that turn's user text, and {@link #atTheirTurns}
+ * places them all in a request the host rebuilt without them.
  *
  * <p>Thread-safe: one lock guards the transcript, the log, the queue and what is remembered; the
  * mapper and the transcript are called under it, and nothing else is.
@@ -30,6 +40,12 @@ final class HostedConversation<M> {
 
   /** Messages that join the conversation together; {@code pair} for an injected pair. */
   private record Queued<M>(List<M> host, List<ChatMessage> chat, boolean pair) {}
+
+  /**
+   * A pair as {@link HostedChat.Placement#AT_ITS_TURN} keeps it: its host messages, the turn it
+   * joined and that turn's user text (null when the turn had none).
+   */
+  private record TurnPair<M>(int turn, String userText, List<M> host) {}
 
   private final MessageMapper<M> mapper;
   private final Transcript<M> transcript;
@@ -44,6 +60,15 @@ final class HostedConversation<M> {
 
   /** The chat messages each host message was logged as, by identity; guarded by {@link #lock}. */
   private final Map<M, List<ChatMessage>> loggedAs = new IdentityHashMap<>();
+
+  /** Every pair with its turn, oldest first, kept for {@code AT_ITS_TURN}; guarded by lock. */
+  private final List<TurnPair<M>> turnPairs = new ArrayList<>();
+
+  /** The current turn, from 1 (0 before the first send); guarded by {@link #lock}. */
+  private int turn;
+
+  /** The current turn's user text, or null; guarded by {@link #lock}. */
+  private String turnUser;
 
   HostedConversation(
       MessageMapper<M> mapper, Transcript<M> transcript, HostedChat.Placement placement) {
@@ -98,12 +123,93 @@ final class HostedConversation<M> {
       Set<M> held = Collections.newSetFromMap(new IdentityHashMap<>());
       held.addAll(transcript.messages());
       held.addAll(request);
+      for (TurnPair<M> p : turnPairs) {
+        held.addAll(p.host());
+      }
       loggedAs.keySet().retainAll(held);
       return carried;
     }
   }
 
+  /**
+   * {@code request}, a host's request rebuilt without the pairs, with every pair kept for its turn
+   * put back, as {@link HostedChat.Placement#AT_ITS_TURN} states: the current turn's pairs right
+   * before the request's last user message (at its end when it has none); an older pair right
+   * before its turn's user message: the one the turn's previous pair went before, or else the first
+   * user message of the turn's text after the one the previous older turn's pairs went before;
+   * failing that (no such message, or a turn without one), after the request's leading system
+   * messages, after the older pairs placed there before it. With another placement, a copy of
+   * {@code request}.
+   */
+  List<M> atTheirTurns(List<M> request) {
+    synchronized (lock) {
+      if (placement != HostedChat.Placement.AT_ITS_TURN || turnPairs.isEmpty()) {
+        return List.copyOf(request);
+      }
+      int split = request.size();
+      for (int i = request.size() - 1; i >= 0; i--) {
+        if (mapper.isUser(request.get(i))) {
+          split = i;
+          break;
+        }
+      }
+      List<M> out = new ArrayList<>(request.size() + 2 * turnPairs.size());
+      out.addAll(request.subList(0, split));
+      int floatAt = 0;
+      while (floatAt < out.size() && isSystem(out.get(floatAt))) {
+        floatAt++;
+      }
+      int cursor = floatAt; // where the next turn's user message is looked for
+      int previousTurn = 0;
+      int previousUser = -1; // the user message the previous pair went before, or -1
+      List<M> current = new ArrayList<>();
+      for (TurnPair<M> p : turnPairs) {
+        if (p.turn() == turn) {
+          current.addAll(p.host());
+          continue;
+        }
+        int n = p.host().size();
+        int at;
+        if (p.turn() == previousTurn && previousUser >= 0) {
+          at = previousUser; // the same turn: before the same message, after its earlier pairs
+        } else {
+          at = p.userText() == null ? -1 : indexOfUser(out, p.userText(), cursor);
+        }
+        previousTurn = p.turn();
+        if (at < 0) {
+          out.addAll(floatAt, p.host());
+          floatAt += n;
+          cursor += n;
+          previousUser = -1;
+        } else {
+          out.addAll(at, p.host());
+          previousUser = at + n;
+          cursor = previousUser + 1;
+        }
+      }
+      out.addAll(current);
+      out.addAll(request.subList(split, request.size()));
+      return out;
+    }
+  }
+
   // ---- writing ---------------------------------------------------------------------------
+
+  /**
+   * Starts the next turn (a send); its user message is, until one joins the conversation, the last
+   * user message of {@code request}, the request a host's own send starts from (empty for others).
+   */
+  void beginTurn(List<M> request) {
+    synchronized (lock) {
+      turn++;
+      turnUser = null;
+      for (int i = request.size() - 1; i >= 0 && turnUser == null; i--) {
+        if (mapper.isUser(request.get(i))) {
+          turnUser = userText(request.get(i));
+        }
+      }
+    }
+  }
 
   /** Queues a user's message for the next loop; returns its chat message. */
   ChatMessage queueUser(String text) {
@@ -126,7 +232,7 @@ final class HostedConversation<M> {
   void record(M message) {
     synchronized (lock) {
       transcript.add(message);
-      logAs(message);
+      noteUser(logAs(message));
     }
   }
 
@@ -139,9 +245,15 @@ final class HostedConversation<M> {
       for (Queued<M> q : queue) {
         if (q.pair() && placement == HostedChat.Placement.BEFORE_USER_TURN) {
           insertBeforeUserTurn(q, request);
+        } else if (q.pair() && placement == HostedChat.Placement.AT_ITS_TURN) {
+          // kept out of the transcript and the request: each request gets every pair from
+          // atTheirTurns
+          log.addAll(userTurnStartInLog(), q.chat());
+          turnPairs.add(new TurnPair<>(turn, turnUser, q.host()));
         } else {
           q.host().forEach(transcript::add);
           log.addAll(q.chat());
+          noteUser(q.chat());
           if (request != null) {
             request.addAll(q.host());
           }
@@ -192,11 +304,7 @@ final class HostedConversation<M> {
       current.addAll(at, q.host());
       transcript.set(current);
     }
-    int logAt = log.size();
-    while (logAt > 0 && log.get(logAt - 1).role() == ChatRole.USER) {
-      logAt--;
-    }
-    log.addAll(logAt, q.chat());
+    log.addAll(userTurnStartInLog(), q.chat());
     if (request != null) {
       request.addAll(userTurnStart(request), q.host());
     }
@@ -252,6 +360,50 @@ final class HostedConversation<M> {
       }
     }
     return null;
+  }
+
+  /** Makes the last user message among {@code chat}, if any, the turn's; under {@link #lock}. */
+  private void noteUser(List<ChatMessage> chat) {
+    for (ChatMessage c : chat) {
+      if (c.role() == ChatRole.USER) {
+        turnUser = c.text();
+      }
+    }
+  }
+
+  /** The text of a user's message, as its chat message has it. */
+  private String userText(M message) {
+    for (ChatMessage c : mapper.toChat(message, id -> null)) {
+      if (c.role() == ChatRole.USER) {
+        return c.text();
+      }
+    }
+    return null;
+  }
+
+  /** Whether a host message is a system message: one or more {@code SYSTEM} chat messages. */
+  private boolean isSystem(M message) {
+    List<ChatMessage> chat = mapper.toChat(message, id -> null);
+    return !chat.isEmpty() && chat.stream().allMatch(c -> c.role() == ChatRole.SYSTEM);
+  }
+
+  /** The first user message at or after {@code from} whose text is {@code text}, or -1. */
+  private int indexOfUser(List<M> messages, String text, int from) {
+    for (int i = Math.max(0, from); i < messages.size(); i++) {
+      if (mapper.isUser(messages.get(i)) && text.equals(userText(messages.get(i)))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The index of the log's first trailing user message; its size if the last is no user's. */
+  private int userTurnStartInLog() {
+    int at = log.size();
+    while (at > 0 && log.get(at - 1).role() == ChatRole.USER) {
+      at--;
+    }
+    return at;
   }
 
   /** The index of the first of the trailing user messages; the size if the last is no user's. */

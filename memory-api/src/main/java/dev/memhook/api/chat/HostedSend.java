@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   boolean again = true;
  *   while (again) {
  *     send.startLoop();
- *     List<MyMessage> request = assemble(chat.transcript()); // the host's own request
+ *     List<MyMessage> request = send.withPairs(assemble(chat.transcript())); // the host's
  *     send.submitted(request);
  *     again = send.finishLoop(List.of(myClient.complete(request, chat.tools())));
  *   }
@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * HostedChat.Builder#maxLoopsPerSend loop bound} decide whether another loop runs. The host builds
  * each request, places pairs in it if it wants them anywhere but where the transcript has them, and
  * runs the model's tool calls (with {@link HostedChat#executeForModel}, say); tool calls in a reply
- * are not run here.
+ * are not run here. A host whose request is rebuilt on each call from a history that does not keep
+ * the pairs builds its chat with {@link HostedChat.Placement#AT_ITS_TURN} and passes each request
+ * through {@link #withPairs}.
  *
  * <p>Sends of one chat are serialised: the send holds the chat's turn from {@code openSend} until
  * {@link #close()}, and other sends (this kind, {@link HostedChat#send()}, {@link
@@ -67,6 +69,22 @@ public final class HostedSend<M> implements AutoCloseable {
     checkOpen();
     loops++;
     loop.startOpenLoop();
+  }
+
+  /**
+   * {@code request}, the host's request rebuilt from its own history without the injected pairs,
+   * with every pair the conversation has delivered put back at its turn, as {@link
+   * HostedChat.Placement#AT_ITS_TURN} states; send the model what this returns, and report it with
+   * {@link #submitted}. With another placement the pairs are in the transcript, where the host
+   * builds its request from, and this returns a copy of {@code request}. Call it after {@link
+   * #startLoop()}, so that the pairs that joined the conversation there are placed too.
+   *
+   * @throws IllegalStateException if closed
+   */
+  public List<M> withPairs(List<M> request) {
+    Objects.requireNonNull(request, "request");
+    checkOpen();
+    return loop.withPairsOpen(request);
   }
 
   /**

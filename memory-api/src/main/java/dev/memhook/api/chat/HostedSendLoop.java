@@ -124,6 +124,7 @@ final class HostedSendLoop<M> {
                 () -> {
                   Optional<List<M>> reply;
                   try {
+                    conversation.beginTurn(List.of());
                     reply = Optional.ofNullable(runLoops(null, model, true));
                   } catch (Throwable t) {
                     done.complete(null);
@@ -151,6 +152,7 @@ final class HostedSendLoop<M> {
     }
     try {
       previous.join();
+      conversation.beginTurn(base);
       return runLoops(new ArrayList<>(base), model, carryReplies);
     } finally {
       done.complete(null);
@@ -170,6 +172,7 @@ final class HostedSendLoop<M> {
     }
     try {
       previous.join();
+      conversation.beginTurn(List.of());
     } catch (RuntimeException e) {
       done.complete(null);
       throw e;
@@ -192,6 +195,11 @@ final class HostedSendLoop<M> {
   void startOpenLoop() {
     startLoop(null);
     conversation.flushQueue(null);
+  }
+
+  /** A request of an open send with the pairs placed: {@link HostedSend#withPairs}. */
+  List<M> withPairsOpen(List<M> request) {
+    return conversation.atTheirTurns(request);
   }
 
   /** Reports a request of an open send: {@link HostedSend#submitted}. */
@@ -242,7 +250,8 @@ final class HostedSendLoop<M> {
           return last;
         }
         conversation.flushQueue(request);
-        List<M> sent = hostsSend ? List.copyOf(request) : conversation.transcriptMessages();
+        List<M> sent =
+            conversation.atTheirTurns(hostsSend ? request : conversation.transcriptMessages());
         // the request goes to the model now: tell the listeners what it carries, in its order
         submissions.report(conversation.carriedBy(sent));
         List<M> reply =
