@@ -133,7 +133,7 @@ final class IndexWrites {
                   });
           for (int i = 0; i < ids.size(); i++) {
             if (exists[i]) {
-              if (mirror) { // StoreSettings#mirror: the store it copies erases and audits
+              if (mirror) { // Builder#mirror: the store it copies erases and audits
                 w.deleteDocuments(IndexSchema.idTerm(ids.get(i)));
               } else {
                 w.updateDocuments(IndexSchema.idTerm(ids.get(i)), List.of(auditDocs.get(i)));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
@@ -61,7 +62,7 @@ record OpenIndex(
   static final double RAM_BUFFER_MB = 64;
 
   /**
-   * Opens the index {@code settings} name, with {@code schema}'s analysis and similarity, checks
+   * Opens the index {@code config} names, with {@code schema}'s analysis and similarity, checks
    * what it records, and reads every file of it once to check its checksum ({@link
    * FreshSearchers#checkIntegrity}): an index damaged anywhere fails to open for writing, and the
    * error says to open it read-only, which leaves out the damaged segments and counts them.
@@ -72,24 +73,24 @@ record OpenIndex(
    *     locked by another store
    * @throws dev.memhook.api.IncompatibleStoreException if the index has another format or weights
    */
-  static OpenIndex open(StoreSettings settings, IndexSchema schema, UnreadableRecords unreadable) {
-    String location = settings.location();
-    if (settings.path() != null) {
-      OpenErrors.checkPath(settings.path(), location, settings.isReadOnly());
-    }
-    if (settings.isReadOnly()) {
-      return readOnly(settings.path(), location, unreadable);
+  static OpenIndex open(
+      LuceneStoreConfig config, IndexSchema schema, UnreadableRecords unreadable) {
+    String location = config.location();
+    Optional<Path> path = config.directory();
+    path.ifPresent(p -> OpenErrors.checkPath(p, location, config.readOnly()));
+    if (config.readOnly()) {
+      // present: the builder lets readOnly() open only an index on disk
+      return readOnly(path.orElseThrow(), location, unreadable);
     }
     Directory dir = null;
     IndexWriter writer = null;
     FreshSearchers searchers = null;
     try {
-      dir =
-          settings.path() == null ? new ByteBuffersDirectory() : FSDirectory.open(settings.path());
+      dir = path.isPresent() ? FSDirectory.open(path.get()) : new ByteBuffersDirectory();
       OpenErrors.checkCommit(dir, location);
-      IdleMerges idle = new IdleMerges(settings.idleMerge(), settings.maxSegmentMB(), location);
-      writer = new IndexWriter(dir, config(settings, schema, idle));
-      IndexMetadata metadata = IndexMetadata.open(writer, location, settings.weightUnits());
+      IdleMerges idle = new IdleMerges(config.idleMerge(), config.maxSegmentMB(), location);
+      writer = new IndexWriter(dir, writerConfig(config, schema, idle));
+      IndexMetadata metadata = IndexMetadata.open(writer, location, config.weightUnits());
       searchers = new FreshSearchers(writer, location);
       searchers.checkIntegrity();
       return new OpenIndex(dir, writer, metadata, searchers, idle);
@@ -135,17 +136,17 @@ record OpenIndex(
     }
   }
 
-  private static IndexWriterConfig config(
-      StoreSettings settings, IndexSchema schema, IdleMerges idle) {
+  private static IndexWriterConfig writerConfig(
+      LuceneStoreConfig config, IndexSchema schema, IdleMerges idle) {
     KnnVectorsFormat vectors =
-        settings.scalarQuantization()
+        config.scalarQuantization()
             ? new Lucene99HnswScalarQuantizedVectorsFormat(
-                settings.hnswMaxConn(), settings.hnswBeamWidth())
-            : new Lucene99HnswVectorsFormat(settings.hnswMaxConn(), settings.hnswBeamWidth());
+                config.hnswMaxConn(), config.hnswBeamWidth())
+            : new Lucene99HnswVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth());
     TieredMergePolicy mergePolicy = new TieredMergePolicy();
     mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
     mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
-    mergePolicy.setMaxMergedSegmentMB(settings.maxSegmentMB());
+    mergePolicy.setMaxMergedSegmentMB(config.maxSegmentMB());
     return new IndexWriterConfig(schema.indexAnalyzer())
         .setSimilarity(IndexSchema.SIMILARITY)
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)

@@ -29,29 +29,31 @@ record StoreParts(
     IdleMerges idleMerges) {
 
   /**
-   * Opens the index {@code s} describes and wires the parts over it.
+   * Opens the index {@code config} describes and wires the parts over it.
    *
    * @throws dev.memhook.api.MemoryStoreException if the index cannot be opened ({@link OpenErrors})
    */
-  static StoreParts open(StoreSettings s) {
+  static StoreParts open(LuceneStoreConfig config) {
     IndexSchema schema = new IndexSchema();
     MemoryJson json = new MemoryJson();
-    String location = s.location();
+    String location = config.location();
     UnreadableRecords unreadable = new UnreadableRecords(location);
     HitReader reader = new HitReader(json, location, unreadable);
-    OpenIndex index = OpenIndex.open(s, schema, unreadable);
+    OpenIndex index = OpenIndex.open(config, schema, unreadable);
     FreshSearchers searchers = index.searchers();
     IndexMetadata metadata = index.metadata();
     StoreSearches searches =
         new StoreSearches(
             searchers,
-            new TextQueryBuilder(schema, s.exactWeight(), s.phraseWeight(), s.shaBoost()),
+            new TextQueryBuilder(
+                schema, config.exactWeight(), config.phraseWeight(), config.shaBoost()),
             reader,
             metadata,
-            s.efSearch(),
+            config.efSearch(),
             unreadable);
     RecordCache records =
-        new RecordCache(s.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));
+        new RecordCache(
+            config.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));
     WritePath writes =
         new WritePath(
             index.writer(),
@@ -59,16 +61,16 @@ record StoreParts(
             searchers,
             records,
             location,
-            s.groupCommit(),
-            s.path() != null);
+            config.groupCommit(),
+            config.directory().isPresent());
     index.idleMerges().start(index.writer(), writes, searchers);
     MemoryDocuments documents =
-        new MemoryDocuments(schema, metadata, json, reader, s.weightUnits());
+        new MemoryDocuments(schema, metadata, json, reader, config.weightUnits());
     return new StoreParts(
         location,
-        s.capabilities(),
+        config.capabilities(),
         metadata,
-        new IndexWrites(writes, documents, searchers, unreadable, s.isMirror()),
+        new IndexWrites(writes, documents, searchers, unreadable, config.mirror()),
         searches,
         records,
         writes,

@@ -5,6 +5,7 @@ import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -67,10 +68,10 @@ final class WritePath {
 
   /**
    * Takes over {@code writer} and its {@code directory}, and starts the group-commit thread if
-   * {@code groupCommit} is not null. A null {@code writer} makes a read-only store: every write
-   * throws {@link IllegalStateException}. An index not {@code onDisk} commits only when asked to (a
-   * forget, a merge, {@link #flush}, close): nothing outlives it, and its writes are visible
-   * without a commit, through the near-real-time searchers.
+   * {@code groupCommit} is present (and the index is on disk and writable). A null {@code writer}
+   * makes a read-only store: every write throws {@link IllegalStateException}. An index not {@code
+   * onDisk} commits only when asked to (a forget, a merge, {@link #flush}, close): nothing outlives
+   * it, and its writes are visible without a commit, through the near-real-time searchers.
    */
   WritePath(
       IndexWriter writer,
@@ -78,18 +79,18 @@ final class WritePath {
       FreshSearchers searchers,
       RecordCache records,
       String location,
-      Duration groupCommit,
+      Optional<Duration> groupCommit,
       boolean onDisk) {
     this.writer = writer;
     this.directory = directory;
     this.searchers = searchers;
     this.records = records;
     this.location = location;
-    this.commitEachWrite = groupCommit == null && onDisk;
+    this.commitEachWrite = groupCommit.isEmpty() && onDisk;
     this.committer =
-        groupCommit == null || writer == null || !onDisk
+        groupCommit.isEmpty() || writer == null || !onDisk
             ? null
-            : GroupCommit.every(groupCommit, () -> commitQuietly(false, "group commit"));
+            : GroupCommit.every(groupCommit.get(), () -> commitQuietly(false, "group commit"));
   }
 
   /**

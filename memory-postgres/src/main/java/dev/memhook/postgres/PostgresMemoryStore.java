@@ -18,6 +18,7 @@ import dev.memhook.api.spi.TypeListing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -91,8 +92,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   private static final Set<StoreCapability> CAPABILITIES =
       Set.copyOf(EnumSet.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH));
 
-  private final Replication.Settings replicationSettings;
-  private final TextSearch textSearch;
+  private final PostgresStoreConfig config;
   private final Jdbc jdbc;
   private final Schema schema;
   private final RecordCodec codec = new RecordCodec();
@@ -108,17 +108,15 @@ public final class PostgresMemoryStore implements MemoryStore {
   /** Serialises attach and close, so that one set of replicas is made and closed. */
   private final Object lifecycle = new Object();
 
-  private PostgresMemoryStore(Builder b) {
-    this.replicationSettings = // copied: the builder may change after build()
-        new Replication.Settings(b.dataSource, b.maxCachedScopes, b.pollInterval, b.feedRetention);
-    this.textSearch = b.textSearch;
-    this.jdbc = new Jdbc(b.dataSource);
-    this.schema = new Schema(b.schema);
+  private PostgresMemoryStore(PostgresStoreConfig config) {
+    this.config = config;
+    this.jdbc = new Jdbc(config.dataSource());
+    this.schema = new Schema(config.schema());
     this.feed = new ChangeFeed(schema);
     this.writes = new RowWrites(schema, codec, feed);
     this.reads = new MemoryReads(schema, codec);
     this.inDatabase = new DatabaseSearch(jdbc, reads);
-    this.health = new FeedHealth(Clock.systemUTC(), b.statusListener, toString());
+    this.health = new FeedHealth(Clock.systemUTC(), config.statusListener(), toString());
   }
 
   /** A new builder. */
@@ -158,8 +156,7 @@ public final class PostgresMemoryStore implements MemoryStore {
           return null;
         });
     if (this.space == null) {
-      this.replication =
-          Replication.start(replicationSettings, jdbc, schema, feed, codec, health, space);
+      this.replication = Replication.start(config, jdbc, schema, feed, codec, health, space);
       this.space = space;
     }
   }
@@ -251,7 +248,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     checkK(k);
     checkOpen();
     Replication replicas = replication;
-    if (replicas != null && textSearch == TextSearch.REPLICA) {
+    if (replicas != null && config.textSearch() == TextSearch.REPLICA) {
       return replicas.search(scope, copy -> copy.searchText(scope, query, k));
     }
     return inDatabase.text(scope, query, k);
@@ -281,7 +278,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     checkK(k);
     checkOpen();
     Replication replicas = replication;
-    if (replicas != null && textSearch == TextSearch.REPLICA) {
+    if (replicas != null && config.textSearch() == TextSearch.REPLICA) {
       return replicas.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
     }
     return inDatabase.related(scope, concepts, files, k);
@@ -427,13 +424,139 @@ public final class PostgresMemoryStore implements MemoryStore {
   }
 
   /**
-   * Builds a {@link PostgresMemoryStore}: set the data source and optionally the rest (see {@link
-   * StoreOptions}'s setters, each with its default), then {@link #build()}. Not thread-safe; each
-   * setter rejects an invalid value at once with a message naming it, and null with {@link
-   * NullPointerException}; nothing connects before {@code build()}.
+   * Configures and opens a {@link PostgresMemoryStore}: the one place that collects its settings,
+   * states their defaults (the {@code DEFAULT_*} constants) and validates them. Set the {@linkplain
+   * #dataSource data source}, optionally the rest, then {@link #build()}.
+   *
+   * <ul>
+   *   <li><b>Strict:</b> setters only record; nothing connects before {@link #build()}. Each setter
+   *       rejects an invalid value at once with an {@link IllegalArgumentException} naming it, and
+   *       a rejected value sets nothing.
+   *   <li><b>Nulls:</b> every argument must be non-null; null throws {@link NullPointerException}
+   *       naming the setting, and sets nothing.
+   *   <li><b>Thread safety:</b> not thread-safe; confine a builder to one thread. The store it
+   *       builds is thread-safe and does not change when the builder is used afterwards.
+   * </ul>
    */
-  public static final class Builder extends StoreOptions {
+  public static final class Builder {
+    /**
+     * The default PostgreSQL schema, {@value}: a schema of the store's own keeps its tables apart
+     * from the host's, and PostgreSQL 15 no longer lets every user create tables in {@code public}.
+     */
+    public static final String DEFAULT_SCHEMA = "memhook";
+
+    /**
+     * The default number of scopes whose replicas one instance holds, {@value}: a chat service
+     * serves a bounded set of active tenants at a time; a scope evicted is loaded again on its next
+     * search.
+     */
+    public static final int DEFAULT_MAX_CACHED_SCOPES = 256;
+
+    /**
+     * The default poll interval: how often the follower checks every held scope's position even
+     * without a notification. It bounds how late a change made through another instance is seen
+     * when its notification is lost (or never sent, behind a pooler that drops {@code LISTEN}).
+     */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * The default feed retention: a replica disconnected for longer reloads each scope it holds
+     * instead of catching up.
+     */
+    public static final Duration DEFAULT_FEED_RETENTION = Duration.ofHours(1);
+
+    /** The host's data source; null until {@link #dataSource} is called, which is required. */
+    private DataSource dataSource;
+
+    private String schema = DEFAULT_SCHEMA;
+    private int maxCachedScopes = DEFAULT_MAX_CACHED_SCOPES;
+    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+    private Duration feedRetention = DEFAULT_FEED_RETENTION;
+    private TextSearch textSearch = TextSearch.REPLICA;
+    private Consumer<? super ReplicaStatus> statusListener = status -> {};
+
     private Builder() {}
+
+    /**
+     * The host's data source (a pool such as HikariCP), required; the store never closes it. Once
+     * attached, the store holds one of its connections for the change feed, so give the pool at
+     * least two.
+     */
+    public Builder dataSource(DataSource value) {
+      this.dataSource = Objects.requireNonNull(value, "dataSource");
+      return this;
+    }
+
+    /**
+     * The PostgreSQL schema the store keeps its tables in, created if missing: an unquoted
+     * lower-case identifier ({@code [a-z_][a-z0-9_]*}, at most 63 characters). Default {@link
+     * #DEFAULT_SCHEMA}.
+     *
+     * @throws IllegalArgumentException if {@code value} is not such an identifier
+     */
+    public Builder schema(String value) {
+      Objects.requireNonNull(value, "schema");
+      if (!Schema.VALID_NAME.matcher(value).matches()) {
+        throw new IllegalArgumentException(
+            "schema must match " + Schema.VALID_NAME.pattern() + ", got '" + value + "'");
+      }
+      this.schema = value;
+      return this;
+    }
+
+    /**
+     * How many scopes' replicas this instance holds at most. Default {@link
+     * #DEFAULT_MAX_CACHED_SCOPES}.
+     *
+     * @throws IllegalArgumentException if {@code value} is less than 1
+     */
+    public Builder maxCachedScopes(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxCachedScopes must be at least 1, got " + value);
+      }
+      this.maxCachedScopes = value;
+      return this;
+    }
+
+    /**
+     * How often every held scope's position is checked without a notification, from 10 ms to 10
+     * minutes. Default {@link #DEFAULT_POLL_INTERVAL}.
+     *
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder pollInterval(Duration value) {
+      this.pollInterval =
+          inRange("pollInterval", value, Duration.ofMillis(10), Duration.ofMinutes(10));
+      return this;
+    }
+
+    /**
+     * How long change feed rows are kept, from 1 minute to 30 days. Default {@link
+     * #DEFAULT_FEED_RETENTION}.
+     *
+     * @throws IllegalArgumentException if out of range
+     */
+    public Builder feedRetention(Duration value) {
+      this.feedRetention =
+          inRange("feedRetention", value, Duration.ofMinutes(1), Duration.ofDays(30));
+      return this;
+    }
+
+    /** Where text and related searches run. Default {@link TextSearch#REPLICA}. */
+    public Builder textSearch(TextSearch value) {
+      this.textSearch = Objects.requireNonNull(value, "textSearch");
+      return this;
+    }
+
+    /**
+     * Told each time the replicas stop or resume following PostgreSQL, on the thread that noticed
+     * (the feed's, or a caller's); it must return quickly and may throw (logged, ignored). Default:
+     * none.
+     */
+    public Builder statusListener(Consumer<? super ReplicaStatus> value) {
+      this.statusListener = Objects.requireNonNull(value, "statusListener");
+      return this;
+    }
 
     /**
      * Connects, creates or migrates the schema, and returns the store, unattached. Holds nothing
@@ -445,16 +568,43 @@ public final class PostgresMemoryStore implements MemoryStore {
      * @throws IncompatibleStoreException if the schema was written by a newer Memhook
      */
     public PostgresMemoryStore build() {
+      PostgresStoreConfig config = config();
+      PostgresMemoryStore store = new PostgresMemoryStore(config);
+      try (Connection c = config.dataSource().getConnection()) {
+        store.schema.migrate(c);
+      } catch (SQLException e) {
+        throw DataSources.openFailure(config.dataSource(), config.schema(), e);
+      }
+      return store;
+    }
+
+    /**
+     * The settings resolved: what {@link #build()} opens. Connects to nothing and leaves this
+     * builder as it was.
+     *
+     * @throws IllegalStateException if no data source was set
+     */
+    PostgresStoreConfig config() {
       if (dataSource == null) {
         throw new IllegalStateException("dataSource(...) is required");
       }
-      PostgresMemoryStore store = new PostgresMemoryStore(this);
-      try (Connection c = dataSource.getConnection()) {
-        store.schema.migrate(c);
-      } catch (SQLException e) {
-        throw DataSources.openFailure(dataSource, schema, e);
+      return new PostgresStoreConfig(
+          dataSource,
+          schema,
+          maxCachedScopes,
+          pollInterval,
+          feedRetention,
+          textSearch,
+          statusListener);
+    }
+
+    private static Duration inRange(String name, Duration value, Duration min, Duration max) {
+      Objects.requireNonNull(value, name);
+      if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+        throw new IllegalArgumentException(
+            name + " must be between " + min + " and " + max + ", got " + value);
       }
-      return store;
+      return value;
     }
   }
 }

@@ -6,12 +6,10 @@ import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import javax.sql.DataSource;
 
 /**
  * What an attached {@link PostgresMemoryStore} runs beside PostgreSQL: its {@link LocalReplicas},
@@ -25,19 +23,18 @@ final class Replication implements AutoCloseable {
   private final FeedFollower follower;
   private final FeedHealth health;
 
-  /** What a store's replication is set to: the store builder's settings it uses. */
-  record Settings(
-      DataSource dataSource, int maxCachedScopes, Duration pollInterval, Duration feedRetention) {}
-
   private Replication(LocalReplicas replicas, FeedFollower follower, FeedHealth health) {
     this.replicas = replicas;
     this.follower = follower;
     this.health = health;
   }
 
-  /** Replicas of vectors in {@code space}, empty, and their follower, started. */
+  /**
+   * Replicas of vectors in {@code space}, empty, and their follower, started, as {@code config}
+   * sets them (its data source, cached scopes, poll interval and feed retention).
+   */
   static Replication start(
-      Settings settings,
+      PostgresStoreConfig config,
       Jdbc jdbc,
       Schema schema,
       ChangeFeed feed,
@@ -46,16 +43,16 @@ final class Replication implements AutoCloseable {
       EmbeddingSpace space) {
     LocalReplicas replicas =
         new LocalReplicas(
-            jdbc, space, feed, new ReplicaRows(schema), codec, health, settings.maxCachedScopes());
+            jdbc, space, feed, new ReplicaRows(schema), codec, health, config.maxCachedScopes());
     FeedFollower follower =
         new FeedFollower(
-            settings.dataSource(),
+            config.dataSource(),
             schema,
             feed,
             replicas,
             health,
-            settings.pollInterval(),
-            settings.feedRetention());
+            config.pollInterval(),
+            config.feedRetention());
     follower.start();
     return new Replication(replicas, follower, health);
   }
