@@ -2,16 +2,15 @@ package dev.memhook.lucene;
 
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.spi.EmbeddingSpace;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentCommitInfo;
@@ -85,20 +84,32 @@ public record IndexInfo(
           "no store at " + directory + ": the directory does not exist; check the path");
     }
     try (Directory dir = FSDirectory.open(directory, NativeFSLockFactory.INSTANCE)) {
-      SegmentInfos commit;
+      // A writer beside this reader may commit, and delete the files of the commit just read,
+      // between reading the commit and measuring its files. Lucene's FindSegmentsFile retries the
+      // body on an I/O error when a newer commit has appeared meanwhile, as its readers do.
+      Measured measured;
       try {
-        commit = SegmentInfos.readLatestCommit(dir);
-      } catch (NoSuchFileException | FileNotFoundException e) {
+        measured =
+            new SegmentInfos.FindSegmentsFile<Measured>(dir) {
+              @Override
+              protected Measured doBody(String segmentsFile) throws IOException {
+                SegmentInfos infos = SegmentInfos.readCommit(dir, segmentsFile);
+                long live = 0;
+                long bytes = dir.fileLength(segmentsFile);
+                for (SegmentCommitInfo segment : infos) {
+                  live += segment.info.maxDoc() - segment.getDelCount() - segment.getSoftDelCount();
+                  bytes += segment.sizeInBytes();
+                }
+                return new Measured(infos, live, bytes);
+              }
+            }.run();
+      } catch (IndexNotFoundException e) {
         throw new MemoryStoreException(
             "no index in " + directory + ": nothing was ever stored there; check the path", e);
       }
-      long documents = 0;
-      long size = 0;
-      for (SegmentCommitInfo segment : commit) {
-        documents += segment.info.maxDoc() - segment.getDelCount() - segment.getSoftDelCount();
-        size += segment.sizeInBytes();
-      }
-      size += dir.fileLength(commit.getSegmentsFileName());
+      SegmentInfos commit = measured.commit();
+      long documents = measured.documents();
+      long size = measured.bytes();
       Map<String, String> userData = commit.getUserData();
       String model = userData.get(IndexMetadata.USER_DATA_MODEL);
       String dimension = userData.get(IndexMetadata.USER_DATA_DIMENSION);
@@ -177,4 +188,7 @@ public record IndexInfo(
       return false;
     }
   }
+
+  /** One commit as read, with its live documents and the bytes of its files. */
+  private record Measured(SegmentInfos commit, long documents, long bytes) {}
 }

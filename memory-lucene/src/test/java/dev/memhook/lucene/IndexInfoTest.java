@@ -57,4 +57,42 @@ class IndexInfoTest {
     e = assertThrows(MemoryStoreException.class, () -> IndexInfo.read(missing));
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
   }
+
+  @Test
+  void read_besideAStoreThatCommitsAndMerges_neverFailsOnFilesItsCommitLost() throws Exception {
+    // Each flush commits, and merges delete the files of older commits: a reader that measured a
+    // commit's files after a newer commit replaced it met a missing file.
+    try (LuceneMemoryStore store = open(dir)) {
+      store.put(memory("m0", A, "the first memory"), vector(0));
+      store.flush();
+      java.util.concurrent.atomic.AtomicBoolean stop =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicReference<Throwable> writerFailed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread writer =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 1; !stop.get() && i < 5_000; i++) {
+                    store.put(memory("m" + i, A, "memory number " + i), vector(i % 8));
+                    store.flush();
+                  }
+                } catch (Throwable t) {
+                  writerFailed.set(t);
+                }
+              });
+      writer.start();
+      try {
+        for (int i = 0; i < 300 && writer.isAlive(); i++) {
+          IndexInfo info = IndexInfo.read(dir);
+          assertTrue(info.documents() >= 1, "documents: " + info.documents());
+          assertTrue(info.sizeBytes() > 0);
+        }
+      } finally {
+        stop.set(true);
+        writer.join();
+      }
+      assertEquals(null, writerFailed.get());
+    }
+  }
 }

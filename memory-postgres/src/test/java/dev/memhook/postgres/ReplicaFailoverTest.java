@@ -98,6 +98,7 @@ class ReplicaFailoverTest {
     MemoryStoreException count = assertThrows(MemoryStoreException.class, () -> b.count(A));
     assertTrue(count.retriable(), count.getMessage());
 
+    assertEventually(1, () -> Math.min(1, told.size()), "B's listener was told");
     assertEquals(ReplicaStatus.State.DISCONNECTED, told.get(0).state());
     assertFalse(told.get(0).detail().isEmpty(), "the status says why");
   }
@@ -125,9 +126,11 @@ class ReplicaFailoverTest {
     assertEquals(Set.of("m3", "v2"), idSet(hits), "caught up before it says it follows");
     assertEquals(2, hits.size(), "each once");
     assertEquals(List.of(), ids(b.searchText(A, "staging password", 10)), "the forgotten is gone");
-    assertEquals(
+    // The status reads FOLLOWING before the follower thread tells the listener, so wait for that.
+    assertEventually(
         List.of(ReplicaStatus.State.DISCONNECTED, ReplicaStatus.State.FOLLOWING),
-        told.stream().map(ReplicaStatus::state).toList());
+        () -> told.stream().map(ReplicaStatus::state).toList(),
+        "what B's listener was told");
   }
 
   @Test
