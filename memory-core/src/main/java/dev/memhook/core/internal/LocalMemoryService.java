@@ -20,7 +20,9 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.api.trace.MemoryTrace;
+import dev.memhook.core.internal.capture.CaptureInputs;
 import dev.memhook.core.internal.capture.CapturePipeline;
+import dev.memhook.core.internal.capture.CaptureStorage;
 import dev.memhook.core.internal.capture.ConversationCapture;
 import dev.memhook.core.internal.capture.OpenCapture;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
@@ -123,18 +125,22 @@ public final class LocalMemoryService implements MemoryService {
               .map(
                   options ->
                       OpenCapture.start(
-                          options,
-                          clock,
-                          sanitizer,
-                          this.store,
-                          embedder,
-                          intake,
-                          writes,
-                          storage.cursor(),
-                          storage.captureOwnsJournal(),
-                          journalDir,
-                          parts.sessionStore(),
-                          event -> dispatch.publish(l -> l.captured(event))));
+                          new CaptureInputs(
+                              options,
+                              clock,
+                              sanitizer,
+                              this.store,
+                              embedder,
+                              intake,
+                              writes,
+                              event -> dispatch.publish(l -> l.captured(event))),
+                          new CaptureStorage(
+                              storage.cursor(),
+                              storage.captureOwnsJournal()
+                                  ? CaptureStorage.JournalOwner.CAPTURE
+                                  : CaptureStorage.JournalOwner.LOGGED_STORE,
+                              journalDir,
+                              parts.sessionStore())));
       storage.replayed();
     } catch (RuntimeException | Error e) {
       storage.abandon();
