@@ -133,7 +133,8 @@ public final class LocalMemoryService implements MemoryService {
                               writes,
                               event -> dispatch.publish(l -> l.captured(event))),
                           new CaptureStorage(
-                              storage.cursor(),
+                              // opened with capture, the storage has a journal
+                              storage.cursor().orElseThrow(),
                               storage.captureOwnsJournal()
                                   ? CaptureStorage.JournalOwner.CAPTURE
                                   : CaptureStorage.JournalOwner.LOGGED_STORE,
