@@ -20,12 +20,15 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.api.trace.MemoryTrace;
+import dev.memhook.core.internal.capture.CaptureInputs;
 import dev.memhook.core.internal.capture.CapturePipeline;
-import dev.memhook.core.internal.capture.ConversationCapture;
+import dev.memhook.core.internal.capture.CaptureStorage;
 import dev.memhook.core.internal.capture.OpenCapture;
 import dev.memhook.core.internal.inject.AsyncMemoryHook;
 import dev.memhook.core.internal.inject.GetMemoryTool;
+import dev.memhook.core.internal.inject.HookDisposal;
 import dev.memhook.core.internal.inject.HookEvents;
+import dev.memhook.core.internal.inject.HookParts;
 import dev.memhook.core.internal.inject.StandingProfiles;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;
@@ -42,7 +45,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -65,14 +67,13 @@ public final class LocalMemoryService implements MemoryService {
   private final BatchImport imports;
   private final Restore restores;
   private final Clock clock;
-  private final Executor executor;
   private final Optional<ExecutorService> ownedExecutor;
+
+  /** What every hook of the service shares. */
+  private final HookParts hookParts;
 
   /** Live hooks by chat service identity; guarded by itself. */
   private final Map<ChatService, AsyncMemoryHook> hooks = new IdentityHashMap<>();
-
-  /** What every string a listener may read goes through first. */
-  private final Sanitizer sanitizer;
 
   /** The service's listeners, on their own thread. */
   private final ListenerDispatch dispatch;
@@ -94,9 +95,8 @@ public final class LocalMemoryService implements MemoryService {
     this.dispatch = new ListenerDispatch(parts.listener());
     this.embedder = parts.embedder();
     this.clock = parts.clock();
-    this.executor = parts.executor();
     this.ownedExecutor = parts.ownedExecutor();
-    this.sanitizer = parts.sanitizer();
+    Sanitizer sanitizer = parts.sanitizer();
     Optional<Path> journalDir =
         parts.capture().map(CaptureOptions::journalDirectory).or(parts::journalDirectory);
     ServiceStorage storage =
@@ -123,23 +123,31 @@ public final class LocalMemoryService implements MemoryService {
               .map(
                   options ->
                       OpenCapture.start(
-                          options,
-                          clock,
-                          sanitizer,
-                          this.store,
-                          embedder,
-                          intake,
-                          writes,
-                          storage.cursor(),
-                          storage.captureOwnsJournal(),
-                          journalDir,
-                          parts.sessionStore(),
-                          event -> dispatch.publish(l -> l.captured(event))));
+                          new CaptureInputs(
+                              options,
+                              clock,
+                              sanitizer,
+                              this.store,
+                              embedder,
+                              intake,
+                              writes,
+                              event -> dispatch.publish(l -> l.captured(event))),
+                          new CaptureStorage(
+                              // opened with capture, the storage has a journal
+                              storage.cursor().orElseThrow(),
+                              storage.captureOwnsJournal()
+                                  ? CaptureStorage.JournalOwner.CAPTURE
+                                  : CaptureStorage.JournalOwner.LOGGED_STORE,
+                              journalDir,
+                              parts.sessionStore())));
       storage.replayed();
     } catch (RuntimeException | Error e) {
       storage.abandon();
       throw e;
     }
+    this.hookParts =
+        new HookParts(
+            this.store, engine::recall, standing, capture, sanitizer, parts.executor(), clock);
     this.captureView = new ServiceCapture(liveness, capture);
     this.maintenance = new ServiceMaintenance(liveness, this.store, writes, imports, restores);
     this.trace = new ServiceTrace(receipts, dispatch);
@@ -249,36 +257,22 @@ public final class LocalMemoryService implements MemoryService {
                 + chat
                 + "; dispose it before hooking in again");
       }
-      AsyncMemoryHook[] self = new AsyncMemoryHook[1];
-      HookEvents events = new HookEvents(options.listener(), dispatch, receipts);
       AsyncMemoryHook hook =
           new AsyncMemoryHook(
               chat,
               options,
-              new GetMemoryTool(store, options, events, clock, sanitizer::sanitize),
-              engine::recall,
-              standing,
-              capture
-                  .filter(pipeline -> options.capture())
-                  .map(
-                      pipeline ->
-                          new ConversationCapture(
-                              event -> pipeline.observeFromHook(event, options.captureScope()),
-                              options.sessionId(),
-                              options.toolName(),
-                              options.userName(),
-                              options.assistantName())),
-              executor,
-              events,
-              clock,
-              () -> {
-                synchronized (hooks) {
-                  hooks.remove(chat, self[0]);
-                }
-              });
-      self[0] = hook;
+              hookParts,
+              new HookEvents(options.listener(), dispatch, receipts),
+              this::hookDisposed);
       hooks.put(chat, hook);
       return hook;
+    }
+  }
+
+  /** The service's {@link HookDisposal}: forgets {@code hook}, unless another replaced it. */
+  private void hookDisposed(ChatService chat, AsyncMemoryHook hook) {
+    synchronized (hooks) {
+      hooks.remove(chat, hook);
     }
   }
 

@@ -15,7 +15,6 @@ import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
-import dev.memhook.core.internal.sanitize.Sanitizer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,29 +135,24 @@ public final class CapturePipeline implements AutoCloseable {
   private volatile boolean stopping;
   private volatile boolean abandon;
 
-  CapturePipeline(
-      CaptureOptions options,
-      Clock clock,
-      Sanitizer sanitizer,
-      JournalCursor cursor,
-      boolean ownsJournal,
-      SessionBook book,
-      GuardedCompressor compressor,
-      GuardedConsolidator consolidator,
-      CaptureCounters counters,
-      Function<CaptureWorker.Progress, CaptureWorker> workerFactory) {
-    this.options = options;
-    this.clock = clock;
-    this.intake = new EventIntake(options, clock, sanitizer, this::knownSession);
+  /**
+   * Starts the pipeline over {@code parts}, which it owns from now on: reads what the journal holds
+   * for capture, starts the worker thread, which processes that first, and the journal's syncs.
+   */
+  CapturePipeline(CaptureParts parts) {
+    CaptureInputs inputs = parts.inputs();
+    this.options = inputs.options();
+    this.clock = inputs.clock();
+    this.intake = new EventIntake(options, clock, inputs.sanitizer(), this::knownSession);
+    this.cursor = parts.storage().cursor();
     this.journal = cursor.journal();
-    this.cursor = cursor;
-    this.ownsJournal = ownsJournal;
-    this.book = book;
-    this.compressor = compressor;
-    this.consolidator = consolidator;
-    this.counters = counters;
+    this.ownsJournal = parts.storage().ownsJournal();
+    this.book = parts.book();
+    this.compressor = parts.compressor();
+    this.consolidator = parts.consolidator();
+    this.counters = parts.counters();
     this.queue = new CaptureQueue(options.queueCapacity());
-    this.worker = workerFactory.apply(new ProgressSignal());
+    this.worker = new CaptureWorker(parts, new ProgressSignal());
     book.all().forEach(s -> knownSessions.add(s.id()));
     this.replay =
         CaptureReplay.read(

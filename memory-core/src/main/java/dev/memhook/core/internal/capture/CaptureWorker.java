@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -94,23 +95,25 @@ final class CaptureWorker {
     void batchEnded();
   }
 
-  CaptureWorker(
-      ObservationWriter writer,
-      SessionBook book,
-      SessionConsolidation consolidation,
-      CaptureCounters counters,
-      Progress progress,
-      Clock clock,
-      Duration idleTimeout,
-      boolean consolidateOnEnd) {
-    this.writer = writer;
-    this.book = book;
-    this.consolidation = consolidation;
-    this.counters = counters;
-    this.progress = progress;
-    this.clock = clock;
-    this.idleTimeout = idleTimeout;
-    this.consolidateOnEnd = consolidateOnEnd;
+  /**
+   * A worker over {@code parts}: it stores observations in the service's store through their
+   * compressor and consolidates ended sessions through the service's writes.
+   *
+   * @param progress told when events finish and batches end
+   */
+  CaptureWorker(CaptureParts parts, Progress progress) {
+    CaptureInputs inputs = parts.inputs();
+    this.writer =
+        new ObservationWriter(
+            inputs.store(), inputs.embedder(), inputs.intake(), parts.compressor());
+    this.book = parts.book();
+    this.consolidation =
+        new SessionConsolidation(inputs.store(), parts.consolidator(), inputs.writes());
+    this.counters = parts.counters();
+    this.progress = Objects.requireNonNull(progress, "progress");
+    this.clock = inputs.clock();
+    this.idleTimeout = inputs.options().sessionIdleTimeout();
+    this.consolidateOnEnd = inputs.options().consolidateOnSessionEnd();
   }
 
   /**

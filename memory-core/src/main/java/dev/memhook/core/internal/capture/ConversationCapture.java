@@ -1,10 +1,11 @@
 package dev.memhook.core.internal.capture;
 
 import com.google.common.hash.Hashing;
+import dev.memhook.api.HookOptions;
+import dev.memhook.api.Scope;
 import dev.memhook.api.capture.EventData;
 import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.LifecycleEventType;
-import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +54,8 @@ public final class ConversationCapture {
   /** The working directory every captured conversation's session names. */
   public static final String CWD = "-";
 
-  private final Function<LifecycleEvent, ObserveResult> observe;
+  private final CapturePipeline pipeline;
+  private final Scope scope;
   private final String memoryTool;
   private final String userName;
   private final String assistantName;
@@ -62,22 +63,20 @@ public final class ConversationCapture {
   private final Set<String> handled = new HashSet<>();
 
   /**
-   * @param observe the service's capture entry point
-   * @param sessionId the session captured messages belong to; null derives it from the id of the
-   *     conversation's first message, so every hook on one conversation, in any lifetime of the
-   *     service, captures into the same session (and a message captured before is recognised)
+   * Captures into {@code pipeline} as {@code options} say: into their capture scope, under the
+   * hook's tool name (whose calls are never captured), naming the user and the assistant as they
+   * do. Their session id, when they have none, is derived from the id of the conversation's first
+   * message, so every hook on one conversation, in any lifetime of the service, captures into the
+   * same session (and a message captured before is recognised).
    */
-  public ConversationCapture(
-      Function<LifecycleEvent, ObserveResult> observe,
-      String sessionId,
-      String memoryTool,
-      String userName,
-      String assistantName) {
-    this.observe = Objects.requireNonNull(observe, "observe");
-    this.memoryTool = Objects.requireNonNull(memoryTool, "memoryTool");
-    this.userName = userName;
-    this.assistantName = assistantName;
-    this.sessionId = sessionId;
+  public ConversationCapture(CapturePipeline pipeline, HookOptions options) {
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+    Objects.requireNonNull(options, "options");
+    this.scope = options.captureScope();
+    this.memoryTool = options.toolName();
+    this.userName = options.userName();
+    this.assistantName = options.assistantName();
+    this.sessionId = options.sessionId();
   }
 
   /**
@@ -190,7 +189,7 @@ public final class ConversationCapture {
             .data(data)
             .build();
     try {
-      observe.apply(event);
+      pipeline.observeFromHook(event, scope);
     } catch (RuntimeException e) {
       // an invalid message (a tool name over its limit, say) is not captured; the turn goes on
       LOG.debug("memhook: message {} was not captured: {}", messageId, e.getMessage());

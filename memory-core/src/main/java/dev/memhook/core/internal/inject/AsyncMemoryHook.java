@@ -76,9 +76,8 @@ public final class AsyncMemoryHook implements MemoryHook {
   private final GetMemoryTool tool;
   private final HostChecks hostChecks;
   private final Executor executor;
-  private final Runnable onDispose;
+  private final HookDisposal onDispose;
 
-  /** Captures the conversation under the callback lock; null when capture is off. */
   /**
    * Captures the conversation in each callback, before recall; empty for a hook without capture.
    */
@@ -130,43 +129,43 @@ public final class AsyncMemoryHook implements MemoryHook {
   private volatile CompletableFuture<ScopedRecall.Outcome> inFlight;
 
   /**
-   * Creates the hook and registers the tool and both callbacks on {@code chat}.
+   * Creates the hook over the service's {@code parts} and registers its {@code get_memory} tool and
+   * both callbacks on {@code chat}. The hook captures its conversation when {@code options} ask for
+   * it and the service captures.
    *
-   * @param recall the service's recall
-   * @param standing the service's standing profiles, offered with the first injection
-   * @param capture captures the conversation in each callback, before recall; empty for none
    * @param events where the hook's receipts, notes and failures go; its id is the hook's
-   * @param onDispose run once when the hook is disposed (the service forgets the chat service)
+   * @param onDispose told once when the hook is disposed (the service forgets the chat service)
    */
   public AsyncMemoryHook(
       ChatService chat,
       HookOptions options,
-      GetMemoryTool tool,
-      HookRecall recall,
-      StandingProfiles standing,
-      Optional<ConversationCapture> capture,
-      Executor executor,
+      HookParts parts,
       HookEvents events,
-      Clock clock,
-      Runnable onDispose) {
+      HookDisposal onDispose) {
     this.chat = Objects.requireNonNull(chat, "chat");
     this.options = Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(parts, "parts");
     this.events = Objects.requireNonNull(events, "events");
     this.id = events.hookId();
-    this.clock = Objects.requireNonNull(clock, "clock");
+    this.clock = parts.clock();
     this.receipts = new HookReceipts(options.toolName(), events, clock);
-    this.capture = Objects.requireNonNull(capture, "capture");
-    this.tool = Objects.requireNonNull(tool, "tool");
+    this.capture =
+        parts
+            .capture()
+            .filter(pipeline -> options.capture())
+            .map(pipeline -> new ConversationCapture(pipeline, options));
+    this.tool =
+        new GetMemoryTool(parts.store(), options, events, clock, parts.sanitizer()::sanitize);
     this.injector =
         new PairInjector(chat, options, tool, receipts, events, clock, () -> reportsDelivery);
     this.recall =
         new ScopedRecall(
-            recall,
-            standing,
+            parts.recall(),
+            parts.standing(),
             options,
             () -> capture.map(ConversationCapture::sessionId).orElse(null));
     this.hostChecks = new HostChecks(id);
-    this.executor = Objects.requireNonNull(executor, "executor");
+    this.executor = parts.executor();
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");
     startFromLatestUserMessage(chat.messages());
     registrations.add(chat.registerTool(GetMemoryTool.definition(options.toolName()), tool));
@@ -273,7 +272,7 @@ public final class AsyncMemoryHook implements MemoryHook {
       // of the host's turn inside dispose().
       pending.completeAsync(() -> null);
     }
-    onDispose.run();
+    onDispose.disposed(chat, this);
   }
 
   /** Fired at the start of each send loop: new user messages only; never asks for a resend. */

@@ -4,6 +4,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -12,10 +13,25 @@ import java.util.Optional;
  * writes.
  *
  * @param store what the service reads and writes: the {@link LoggedStore} when there is one
- * @param cursor the journal's cursor; null when the service neither logs nor captures
- * @param logged the logged store, or null when writes go straight to the store
+ * @param cursor the journal's cursor; empty when the service neither logs nor captures
+ * @param logged the logged store; empty when writes go straight to the store
  */
-public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStore logged) {
+public record ServiceStorage(
+    MemoryStore store, Optional<JournalCursor> cursor, Optional<LoggedStore> logged) {
+
+  /**
+   * @throws IllegalArgumentException if there is a logged store that is not {@code store} or has no
+   *     journal cursor: the service would write past its journal
+   */
+  public ServiceStorage {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(cursor, "cursor");
+    Objects.requireNonNull(logged, "logged");
+    if (logged.isPresent() && (cursor.isEmpty() || logged.get() != store)) {
+      throw new IllegalArgumentException(
+          "a logged store must be the service's store, over the journal's cursor");
+    }
+  }
 
   /**
    * Opens the journal in {@code journalDirectory} (in memory when empty) if {@code logWrites} or
@@ -29,33 +45,32 @@ public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStor
       throw new IllegalArgumentException("a logged store needs a journal directory");
     }
     if (!logWrites && !capture) {
-      return new ServiceStorage(store, null, null);
+      return new ServiceStorage(store, Optional.empty(), Optional.empty());
     }
     // held: a checkpoint while the store replays must not pass capture's records, which capture
     // has not read yet (nor the store's own, if the replay is cut short)
     JournalCursor cursor =
         JournalCursor.held(journalDirectory.map(Journal::open).orElseGet(Journal::inMemory));
-    LoggedStore logged = logWrites ? LoggedStore.open(store, cursor) : null;
-    return new ServiceStorage(logged != null ? logged : store, cursor, logged);
+    if (!logWrites) {
+      return new ServiceStorage(store, Optional.of(cursor), Optional.empty());
+    }
+    LoggedStore logged = LoggedStore.open(store, cursor);
+    return new ServiceStorage(logged, Optional.of(cursor), Optional.of(logged));
   }
 
   /** Replays the logged store's writes; call after {@code attach}. Nothing to do if not logged. */
   public void replay() {
-    if (logged != null) {
-      logged.replay();
-    }
+    logged.ifPresent(LoggedStore::replay);
   }
 
   /** Every consumer of the journal has replayed: its checkpoint may move from now on. */
   public void replayed() {
-    if (cursor != null) {
-      cursor.release();
-    }
+    cursor.ifPresent(JournalCursor::release);
   }
 
   /** Whether capture closes the journal: only when no logged store owns it. */
   public boolean captureOwnsJournal() {
-    return logged == null;
+    return logged.isEmpty();
   }
 
   /**
@@ -63,10 +78,10 @@ public record ServiceStorage(MemoryStore store, JournalCursor cursor, LoggedStor
    * Idempotent.
    */
   public void abandon() {
-    if (logged != null) {
-      logged.abandon();
-    } else if (cursor != null) {
-      cursor.journal().close();
+    if (logged.isPresent()) {
+      logged.get().abandon();
+    } else {
+      cursor.ifPresent(c -> c.journal().close());
     }
   }
 }

@@ -60,18 +60,20 @@ class JournalFailureTest {
       store.attach(embedder.space());
       try (CapturePipeline capture =
           OpenCapture.start(
-              CaptureOptions.defaults(),
-              clock,
-              sanitizer,
-              store,
-              embedder,
-              new MemoryIntake(clock, sanitizer),
-              new NoWrites(),
-              new JournalCursor(journal),
-              true,
-              Optional.empty(),
-              Optional.empty(),
-              told::add)) {
+              new CaptureInputs(
+                  CaptureOptions.defaults(),
+                  clock,
+                  sanitizer,
+                  store,
+                  embedder,
+                  new MemoryIntake(clock, sanitizer),
+                  new NoWrites(),
+                  told::add),
+              new CaptureStorage(
+                  new JournalCursor(journal),
+                  CaptureStorage.JournalOwner.CAPTURE,
+                  Optional.empty(),
+                  Optional.empty()))) {
         List<ObserveResult> results = new ArrayList<>();
         while (!results.contains(ObserveResult.SHED) && results.size() < 400) {
           results.add(capture.observe(event(results.size())));

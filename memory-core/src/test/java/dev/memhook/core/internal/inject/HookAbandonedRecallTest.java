@@ -18,6 +18,7 @@ import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.trace.HookPhase;
 import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.internal.recall.Exclusion;
+import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.testkit.FakeChatService;
 import java.time.Clock;
 import java.time.Duration;
@@ -102,14 +103,16 @@ class HookAbandonedRecallTest {
     return new AsyncMemoryHook(
         chat,
         options,
-        new GetMemoryTool(store, options),
-        recall,
-        new StandingProfiles(store),
-        Optional.empty(),
-        executor,
+        new HookParts(
+            store,
+            recall,
+            new StandingProfiles(store),
+            Optional.empty(),
+            Sanitizer.defaults(),
+            executor,
+            Clock.systemUTC()),
         HookEvents.detached(options.listener()),
-        Clock.systemUTC(),
-        () -> {});
+        (c, h) -> {});
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
+import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.trace.FetchRecord;
 import dev.memhook.api.trace.HookPhase;
@@ -25,6 +26,7 @@ import dev.memhook.api.trace.PhaseStatus;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.internal.recall.Exclusion;
+import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.FakeChatService;
 import dev.memhook.testkit.ForwardingMemoryStore;
@@ -77,18 +79,21 @@ class HookErrorContainmentTest {
               })
           .build();
 
-  private AsyncMemoryHook hook(GetMemoryTool tool, HookRecall recall, Executor executor) {
+  /** A hook whose {@code get_memory} tool reads {@code toolStore}. */
+  private AsyncMemoryHook hook(MemoryStore toolStore, HookRecall recall, Executor executor) {
     return new AsyncMemoryHook(
         chat,
         options,
-        tool,
-        recall,
-        new StandingProfiles(store),
-        Optional.empty(),
-        executor,
+        new HookParts(
+            toolStore,
+            recall,
+            new StandingProfiles(store),
+            Optional.empty(),
+            Sanitizer.defaults(),
+            executor,
+            Clock.systemUTC()),
         HookEvents.detached(options.listener()),
-        Clock.systemUTC(),
-        () -> {});
+        (c, h) -> {});
   }
 
   private Exclusion.Result found(RecallQuery query, Exclusion exclusion) {
@@ -104,7 +109,7 @@ class HookErrorContainmentTest {
         task -> {
           throw new AssertionError("the executor is broken");
         };
-    AsyncMemoryHook hook = hook(new GetMemoryTool(store, options), this::found, broken);
+    AsyncMemoryHook hook = hook(store, this::found, broken);
     chat.append(ChatMessage.user("when does the staging db reset?"));
 
     chat.fireBeforeSendLoop().toCompletableFuture().get(LIVENESS_SECONDS, TimeUnit.SECONDS);
@@ -141,7 +146,7 @@ class HookErrorContainmentTest {
           }
         };
     hook(
-        new GetMemoryTool(broken, options),
+        broken,
         (q, exclusion) -> new Exclusion.Result(RecallResult.empty(), List.of()),
         Runnable::run);
     chat.scriptReplies(
