@@ -12,6 +12,7 @@ module dev.memhook.cli {
   requires dev.memhook.djl;
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
+  requires jdk.httpserver;
   requires io.modelcontextprotocol.sdk.mcp;
   requires reactor.core;
 
