@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +29,8 @@ import java.util.Set;
  *       {@code --rotate-token} replaces it;
  *   <li>{@value #RUNNING_FILE}: {@code {"pid":…,"port":…,"token":"…","version":"…"}}, written
  *       atomically once the server listens and deleted when it stops cleanly. A file whose pid is
- *       not a live process was left by a server that died; it is ignored and replaced.
+ *       not a live process, or (where the system shows it) a process started after the file was
+ *       written, was left by a server that died; it is ignored and replaced.
  * </ul>
  *
  * Not thread-safe; one per command run.
@@ -88,8 +90,11 @@ final class ServeFiles {
   /** The server {@value #RUNNING_FILE} names, if the file exists and its process is alive. */
   Optional<Running> running() throws IOException {
     JsonNode n;
+    Instant written;
     try {
-      n = JsonRecords.MAPPER.readTree(Files.readString(dir.resolve(RUNNING_FILE)));
+      Path file = dir.resolve(RUNNING_FILE);
+      written = Files.getLastModifiedTime(file).toInstant();
+      n = JsonRecords.MAPPER.readTree(Files.readString(file));
     } catch (NoSuchFileException none) {
       return Optional.empty();
     } catch (IOException unreadable) {
@@ -99,9 +104,20 @@ final class ServeFiles {
       return Optional.empty();
     }
     long pid = n.path("pid").asLong();
+    Optional<ProcessHandle> process =
+        pid == ProcessHandle.current().pid() ? Optional.empty() : ProcessHandle.of(pid);
+    // a pid the system has given to another program since the server died is no server: where
+    // the system tells, the process must have started before the file was written (a server
+    // writes it seconds after its start; the margin covers the start time's coarse clock)
     boolean alive =
-        pid != ProcessHandle.current().pid()
-            && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        process.isPresent()
+            && process.get().isAlive()
+            && process
+                .get()
+                .info()
+                .startInstant()
+                .map(started -> !started.isAfter(written.plusSeconds(1)))
+                .orElse(true);
     if (!alive) {
       return Optional.empty();
     }
