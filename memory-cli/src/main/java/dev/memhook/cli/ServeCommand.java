@@ -5,6 +5,7 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -224,6 +225,8 @@ final class ServeCommand implements Callable<Integer> {
             .info()
             .command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    // the JVM options this process was started with (bin/memhook's collector, MEMHOOK_JAVA_OPTS)
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     command.addAll(
         List.of(
             "-cp",
