@@ -15,6 +15,8 @@ module dev.memhook.cli {
   requires dev.memhook.djl;
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
+  requires jdk.httpserver;
+  requires java.management;
   requires io.modelcontextprotocol.sdk.mcp;
   requires reactor.core;
 

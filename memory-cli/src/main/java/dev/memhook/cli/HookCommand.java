@@ -1,24 +1,12 @@
 package dev.memhook.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memhook.api.Memory;
-import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.RecallQuery;
-import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
-import dev.memhook.api.StandingProfile;
-import dev.memhook.api.capture.LifecycleEventType;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +31,9 @@ import picocli.CommandLine.ParentCommand;
  *
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in
- * the spool, and close it, which also lets capture process what it was given.
+ * the spool, and close it, which also lets capture process what it was given. What an event does is
+ * {@link HookEvents}, shared with {@code memhook serve} ({@link ServeCommand}), which answers the
+ * same events over HTTP from a process that holds the store and the model open.
  */
 @Command(
     name = "hook",
@@ -57,16 +47,6 @@ import picocli.CommandLine.ParentCommand;
 final class HookCommand implements Callable<Integer> {
   /** The largest payload read; a larger one is not captured. */
   static final int MAX_INPUT_BYTES = 16 * 1024 * 1024;
-
-  /** The events that open the store: those that answer, and those that end a turn or more. */
-  private static final Set<LifecycleEventType> OPEN_STORE =
-      EnumSet.of(
-          LifecycleEventType.SESSION_START,
-          LifecycleEventType.PROMPT_SUBMIT,
-          LifecycleEventType.AGENT_RESPONSE,
-          LifecycleEventType.SUBAGENT_STOP,
-          LifecycleEventType.PRE_COMPACT,
-          LifecycleEventType.SESSION_END);
 
   @ParentCommand MemhookCli root;
   @Mixin StoreArguments store;
@@ -120,190 +100,42 @@ final class HookCommand implements Callable<Integer> {
   }
 
   private void handle(CliContext context, Path dir, HookLog log) throws IOException {
-    if (contextLimit < 1 || contextLimit > 20) {
-      throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
-    }
-    byte[] input = readBounded(context.in());
-    if (input == null) {
-      log.warn("the hook input is over " + MAX_INPUT_BYTES + " bytes: not captured");
+    HookEvents events =
+        new HookEvents(
+            dir,
+            log,
+            new HookEvents.Settings(
+                contextLimit, standingChars, context.env().get(STANDING_CHARS_VARIABLE)));
+    Optional<HookEvents.Event> read = events.read(readBounded(context.in()));
+    if (read.isEmpty()) {
       return;
     }
-    JsonNode payload;
-    try {
-      payload = JsonRecords.MAPPER.readTree(new String(input, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      log.warn("the hook input is not JSON; not captured");
+    HookEvents.Event event = read.get();
+    events.spool(event, scope);
+    if (!event.opensStore()) {
       return;
     }
-    HookPayload.Prepared event = HookPayload.prepare(payload, Instant.now());
-    HookSpool spool = new HookSpool(dir, StoreArguments.REDACTION);
-    if (event.event().isPresent()) {
-      spool.add(event.event().get());
-    } else {
-      log.warn(event.wireName() + " carries no assistant text: not captured");
-    }
-    if (!OPEN_STORE.contains(event.type())) {
-      return;
-    }
-    boolean answers =
-        event.type() == LifecycleEventType.SESSION_START
-            || event.type() == LifecycleEventType.PROMPT_SUBMIT;
-    String session = payload.path("session_id").asText(payload.path("sessionId").asText(""));
     MemoryService memory;
     try {
       memory = store.openWritable(context, scope, true);
-      spool.drain(memory, log);
+      events.spool().drain(memory, scope, log);
     } catch (CliException e) {
-      if (!answers) {
+      if (!event.answers()) {
         log.warn(e.getMessage() + "; the event waits in the spool");
         return;
       }
       memory = store.openReadOnly(context); // held by another process: answer from its commit
     }
     try (MemoryService open = memory) {
-      if (answers && !session.isBlank()) {
-        answer(context, dir, open, event, payload, session);
+      Optional<ObjectNode> answer = events.answer(open, event, scope);
+      if (answer.isPresent()) {
+        JsonRecords.print(context.out(), answer.get());
       }
     }
   }
 
-  /**
-   * The standing memories' budget: {@code --standing-chars}, else {@value
-   * #STANDING_CHARS_VARIABLE}, else {@link StandingProfile#DEFAULT_MAX_CHARS}.
-   *
-   * @throws IllegalArgumentException if it is not a number from 0 to {@link
-   *     StandingProfile#MAX_CHARS}
-   */
-  private int standingBudget(CliContext context) {
-    int budget;
-    if (standingChars != null) {
-      budget = standingChars;
-    } else {
-      String fromEnv = context.env().get(STANDING_CHARS_VARIABLE);
-      if (fromEnv == null || fromEnv.isBlank()) {
-        return StandingProfile.DEFAULT_MAX_CHARS;
-      }
-      try {
-        budget = Integer.parseInt(fromEnv.strip());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "$" + STANDING_CHARS_VARIABLE + " must be a number of characters, got " + fromEnv);
-      }
-    }
-    if (budget < 0 || budget > StandingProfile.MAX_CHARS) {
-      throw new IllegalArgumentException(
-          "the standing memories' budget (--standing-chars or $"
-              + STANDING_CHARS_VARIABLE
-              + ") must be 0-"
-              + StandingProfile.MAX_CHARS
-              + ", got "
-              + budget);
-    }
-    return budget;
-  }
-
-  private void answer(
-      CliContext context,
-      Path dir,
-      MemoryService memory,
-      HookPayload.Prepared event,
-      JsonNode payload,
-      String session)
-      throws IOException {
-    OfferedMemories book = new OfferedMemories(dir, session);
-    Set<MemoryId> offered = book.offered();
-    List<Memory> chosen = new ArrayList<>();
-    String said;
-    if (event.type() == LifecycleEventType.PROMPT_SUBMIT) {
-      String prompt = payload.path("prompt").asText("");
-      if (prompt.isBlank()) {
-        return;
-      }
-      int limit = Math.min(RecallQuery.MAX_LIMIT, contextLimit * 4);
-      for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
-        if (chosen.size() < contextLimit && fresh(r.memory(), session, offered)) {
-          chosen.add(r.memory());
-        }
-      }
-      said = recalled(chosen);
-    } else {
-      // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
-      int standingBudget = standingBudget(context);
-      if (standingBudget == 0) {
-        return;
-      }
-      for (Memory m : memory.standing(scope, standingBudget).memories()) {
-        if (fresh(m, session, offered)) {
-          chosen.add(m);
-        }
-      }
-      said = standing(chosen);
-    }
-    if (chosen.isEmpty()) {
-      return;
-    }
-    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
-    out.putObject("hookSpecificOutput")
-        .put("hookEventName", event.wireName())
-        .put("additionalContext", said);
-    JsonRecords.print(context.out(), out);
-    book.add(chosen.stream().map(Memory::id).toList());
-  }
-
-  /** Whether {@code m} may be offered: not of the session itself, not offered to it before. */
-  private static boolean fresh(Memory m, String session, Set<MemoryId> offered) {
-    return !session.equals(m.sourceSession()) && !offered.contains(m.id());
-  }
-
-  /**
-   * What {@code SessionStart} says: the standing memories, one line each, {@code - id (type):
-   * summary}. A line is never longer than the memory's summary entry in a {@code get_memory}
-   * result, which is what the profile's budget counts, so the lines stay within it.
-   */
-  static String standing(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Standing memories of this project (Memhook): preferences, decisions, conventions,"
-                + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
-                + " tool is available, it returns one in full by id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append("): ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
-  }
-
-  /**
-   * What {@code UserPromptSubmit} says: the recalled memories, {@code - id (type) title: summary}.
-   */
-  static String recalled(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
-                + " title: summary. If a get_memory tool is available, it returns one in full by"
-                + " id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append(") ")
-          .append(m.title())
-          .append(": ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
-  }
-
-  /** All of {@code in}, or null if it holds more than {@link #MAX_INPUT_BYTES}. */
+  /** {@code in} up to one byte past {@link #MAX_INPUT_BYTES}, which {@link HookEvents} refuses. */
   private static byte[] readBounded(InputStream in) throws IOException {
-    byte[] bytes = in.readNBytes(MAX_INPUT_BYTES + 1);
-    return bytes.length > MAX_INPUT_BYTES ? null : bytes;
+    return in.readNBytes(MAX_INPUT_BYTES + 1);
   }
 }

@@ -1,7 +1,9 @@
 package dev.memhook.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.Scope;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.Redaction;
 import java.io.IOException;
@@ -44,6 +46,14 @@ import java.util.stream.Stream;
 final class HookSpool {
   static final String DIRECTORY = "hook-spool";
   static final String REJECTED = "rejected";
+
+  /**
+   * The field of a spooled event that names the scope it is stored in. Capture ignores fields it
+   * does not know; an event without it (a spool written by an older version, or by a writer that
+   * knows no scope) is stored in the scope of the run that takes it in.
+   */
+  static final String SCOPE_FIELD = "memhook_scope";
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path dir;
@@ -60,12 +70,15 @@ final class HookSpool {
 
   /**
    * Writes {@code event} to the spool, redacted ({@link PayloadScrub}) before any byte of it
-   * reaches the disk.
+   * reaches the disk, with {@code scope} in its {@value #SCOPE_FIELD} field: the scope it is to be
+   * stored in, whichever run takes it in.
    *
    * @throws IllegalArgumentException if the redaction fails closed; nothing is written
    */
-  void add(ObjectNode event) throws IOException {
-    byte[] json = JsonRecords.MAPPER.writeValueAsBytes(scrub.scrub(event));
+  void add(ObjectNode event, Scope scope) throws IOException {
+    ObjectNode scrubbed = scrub.scrub(event);
+    scrubbed.put(SCOPE_FIELD, scope.value());
+    byte[] json = JsonRecords.MAPPER.writeValueAsBytes(scrubbed);
     Files.createDirectories(dir);
     byte[] suffix = new byte[6];
     RANDOM.nextBytes(suffix);
@@ -83,14 +96,26 @@ final class HookSpool {
     }
   }
 
+  /** Whether no event waits in the spool; a cheap check, made before each served hook event. */
+  boolean isEmpty() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return true;
+    }
+    try (Stream<Path> all = Files.list(dir)) {
+      return all.noneMatch(f -> f.getFileName().toString().endsWith(".json"));
+    }
+  }
+
   /**
-   * Hands every spooled event to {@code memory}, oldest first. An event capture rejects as invalid
-   * is moved to {@value #REJECTED} and reported through {@code log}; draining stops at the first
-   * event capture sheds (its queue is full), which stays for the next run.
+   * Hands every spooled event to {@code memory}, oldest first, to be stored in the scope it names
+   * ({@value #SCOPE_FIELD}), or in {@code scope} if it names none or a malformed one. An event
+   * capture rejects as invalid is moved to {@value #REJECTED} and reported through {@code log};
+   * draining stops at the first event capture sheds (its queue is full), which stays for the next
+   * run.
    *
    * @return how many events were taken in
    */
-  int drain(MemoryService memory, HookLog log) throws IOException {
+  int drain(MemoryService memory, Scope scope, HookLog log) throws IOException {
     if (!Files.isDirectory(dir)) {
       return 0;
     }
@@ -107,7 +132,7 @@ final class HookSpool {
         continue; // another run drained it
       }
       try {
-        if (memory.capture().observeJson(json) == ObserveResult.SHED) {
+        if (memory.capture().observeJson(json, scopeOf(json, scope)) == ObserveResult.SHED) {
           log.warn(
               "capture is full; "
                   + Sizes.count(files.size() - taken, "event waits", "events wait")
@@ -125,5 +150,18 @@ final class HookSpool {
       taken++;
     }
     return taken;
+  }
+
+  /** The scope {@code json} names, else {@code otherwise}; invalid JSON is left to capture. */
+  private static Scope scopeOf(String json, Scope otherwise) {
+    try {
+      JsonNode named = JsonRecords.MAPPER.readTree(json).get(SCOPE_FIELD);
+      if (named != null && named.isTextual()) {
+        return new Scope(named.textValue());
+      }
+    } catch (IOException | IllegalArgumentException | NullPointerException malformed) {
+      // capture rejects what is no JSON object, naming why; a malformed scope falls back
+    }
+    return otherwise;
   }
 }

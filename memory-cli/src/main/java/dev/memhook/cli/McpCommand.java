@@ -88,7 +88,7 @@ final class McpCommand implements Callable<Integer> {
       drainer.scheduleWithFixedDelay(
           () -> {
             try {
-              spool.drain(memory, log);
+              spool.drain(memory, scope, log);
             } catch (IOException | RuntimeException e) {
               log.warn("taking in the hook spool failed: " + e);
             }

@@ -2,6 +2,7 @@ package dev.memhook.api.capture;
 
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.Scope;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +58,18 @@ public interface MemoryCapture {
    *     missing or malformed (the message names it); nothing of it is stored
    */
   ObserveResult observeJson(String json);
+
+  /**
+   * {@link #observeJson(String)}, stored in {@code scope} instead of the scope {@link
+   * CaptureOptions} gives the event: for a process that serves several scopes from one store, such
+   * as a resident hook server whose every request names the scope it captures into. Its session's
+   * memories, once consolidated, are stored in the scope of the event that started the session.
+   *
+   * @throws IllegalArgumentException if the text is not one JSON object, or names a field that is
+   *     missing or malformed (the message names it); nothing of it is stored
+   * @throws IllegalStateException if the service is closed or read-only
+   */
+  ObserveResult observeJson(String json, Scope scope);
 
   /**
    * Waits until every event accepted before this call has been processed, at most {@code timeout},

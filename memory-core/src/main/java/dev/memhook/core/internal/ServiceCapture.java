@@ -2,6 +2,7 @@ package dev.memhook.core.internal;
 
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.LifecycleEvent;
 import dev.memhook.api.capture.MemoryCapture;
@@ -46,6 +47,13 @@ final class ServiceCapture implements MemoryCapture {
   public ObserveResult observeJson(String json) {
     Objects.requireNonNull(json, "json");
     return pipeline().observeJson(json);
+  }
+
+  @Override
+  public ObserveResult observeJson(String json, Scope scope) {
+    Objects.requireNonNull(json, "json");
+    Objects.requireNonNull(scope, "scope");
+    return pipeline().observeJson(json, scope);
   }
 
   @Override

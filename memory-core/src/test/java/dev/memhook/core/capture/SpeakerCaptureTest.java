@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Who said a captured turn, when the host knows: the event's speaker, or the hook's user and
  * assistant names, become the origin's name and the "name: " of the next turn's context; a hook
- * captures into the scope it recalls from.
+ * captures into the scope it recalls from, and {@code observeJson} into the scope it is given.
  */
 class SpeakerCaptureTest {
 
@@ -72,6 +72,22 @@ class SpeakerCaptureTest {
       assertEquals(Scope.of("acme", "alice"), laptop.scope(), "a hook captures into its scope");
       assertEquals(
           new Origin(Origin.Kind.AGENT, "helpdesk"), only(observations(memory), "Noted").origin());
+    }
+  }
+
+  @Test
+  void observeJsonWithAScope_storesTheEventThere_andWithoutOne_inTheOptionsScope() {
+    try (MemoryService memory = service()) {
+      Scope shop = Scope.of("me", "shop");
+      String event =
+          "{\"hookType\":\"PromptSubmit\",\"sessionId\":\"%s\",\"project\":\"p\","
+              + "\"cwd\":\"/w\",\"timestamp\":\"2026-11-30T10:00:00Z\","
+              + "\"data\":{\"prompt\":\"%s\"}}";
+      memory.capture().observeJson(event.formatted("s1", "The shop uses Gradle."), shop);
+      memory.capture().observeJson(event.formatted("s2", "The blog uses Hugo."));
+      flush(memory);
+      assertEquals(shop, only(observations(memory), "Gradle").scope());
+      assertEquals(Scope.DEFAULT, only(observations(memory), "Hugo").scope());
     }
   }
 

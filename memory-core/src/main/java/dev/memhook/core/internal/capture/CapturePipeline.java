@@ -195,14 +195,21 @@ public final class CapturePipeline implements AutoCloseable {
 
   /** See {@code MemoryCapture.observeJson}. */
   public ObserveResult observeJson(String json) {
-    LifecycleEvent event;
+    return observe(parsed(json), null, options.shedPolicy());
+  }
+
+  /** See {@code MemoryCapture.observeJson(String, Scope)}. */
+  public ObserveResult observeJson(String json, Scope scope) {
+    return observe(parsed(json), Objects.requireNonNull(scope, "scope"), options.shedPolicy());
+  }
+
+  private LifecycleEvent parsed(String json) {
     try {
-      event = EventJson.parse(json);
+      return EventJson.parse(json);
     } catch (IllegalArgumentException e) {
       counters.rejected.increment();
       throw e;
     }
-    return observe(event);
   }
 
   /** See {@code MemoryCapture.observe}. */

@@ -1,0 +1,327 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.StandingProfile;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObserveResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What a coding agent's hook event does, whichever process receives it: one {@code memhook hook}
+ * run ({@link HookCommand}), which spools the event and opens the store for the events that answer
+ * or end a turn, or {@code memhook serve} ({@link HookServer}), which holds the store open and
+ * captures at once. Both read the event here ({@link #read}), capture it by the same rules
+ * (redacted before any byte reaches the disk: {@link HookSpool}, {@link PayloadScrub}) and answer
+ * {@code SessionStart} and {@code UserPromptSubmit} here ({@link #answer}), with the same limits
+ * and the same offered-once-per-session rule ({@link OfferedMemories}).
+ *
+ * <p>What each answer holds: {@code SessionStart} the scope's standing memories ({@link
+ * MemoryService#standing}) within the standing budget, {@code UserPromptSubmit} what recall finds
+ * for the prompt, at most the context limit, leaving out what the session was offered before.
+ *
+ * <p>Problems that cost an event or an answer, not the agent's step, are reported through the
+ * {@link HookLog}. Thread-safe: answers are given one at a time, so that a session's offered ids
+ * are read and written by one answer at a time; reading and capturing run concurrently.
+ */
+final class HookEvents {
+  /** The events that open the store: those that answer, and those that end a turn or more. */
+  private static final Set<LifecycleEventType> OPEN_STORE =
+      EnumSet.of(
+          LifecycleEventType.SESSION_START,
+          LifecycleEventType.PROMPT_SUBMIT,
+          LifecycleEventType.AGENT_RESPONSE,
+          LifecycleEventType.SUBAGENT_STOP,
+          LifecycleEventType.PRE_COMPACT,
+          LifecycleEventType.SESSION_END);
+
+  /**
+   * How the answers are bounded: {@code --context-limit} and {@code --standing-chars} of {@code
+   * memhook hook} and {@code memhook serve}.
+   *
+   * @param contextLimit at most this many memories per prompt, 1-20
+   * @param standingChars the standing memories' budget given as an option, or null if not given
+   * @param standingCharsFromEnv {@value HookCommand#STANDING_CHARS_VARIABLE}, or null if unset
+   */
+  record Settings(int contextLimit, Integer standingChars, String standingCharsFromEnv) {
+    /**
+     * @throws IllegalArgumentException if {@code contextLimit} is not 1-20
+     */
+    Settings {
+      if (contextLimit < 1 || contextLimit > 20) {
+        throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
+      }
+    }
+
+    /**
+     * The standing memories' budget: {@code --standing-chars}, else {@value
+     * HookCommand#STANDING_CHARS_VARIABLE}, else {@link StandingProfile#DEFAULT_MAX_CHARS}.
+     *
+     * @throws IllegalArgumentException if it is not a number from 0 to {@link
+     *     StandingProfile#MAX_CHARS}
+     */
+    int standingBudget() {
+      int budget;
+      if (standingChars != null) {
+        budget = standingChars;
+      } else {
+        if (standingCharsFromEnv == null || standingCharsFromEnv.isBlank()) {
+          return StandingProfile.DEFAULT_MAX_CHARS;
+        }
+        try {
+          budget = Integer.parseInt(standingCharsFromEnv.strip());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "$"
+                  + HookCommand.STANDING_CHARS_VARIABLE
+                  + " must be a number of characters, got "
+                  + standingCharsFromEnv);
+        }
+      }
+      if (budget < 0 || budget > StandingProfile.MAX_CHARS) {
+        throw new IllegalArgumentException(
+            "the standing memories' budget (--standing-chars or $"
+                + HookCommand.STANDING_CHARS_VARIABLE
+                + ") must be 0-"
+                + StandingProfile.MAX_CHARS
+                + ", got "
+                + budget);
+      }
+      return budget;
+    }
+  }
+
+  /**
+   * One event as the agent sent it.
+   *
+   * @param prepared the event completed for capture
+   * @param payload the agent's payload as read
+   * @param session the agent's session id, blank if it gave none
+   */
+  record Event(HookPayload.Prepared prepared, JsonNode payload, String session) {
+    /** Whether the agent reads an answer to this event: {@code SessionStart}, a prompt. */
+    boolean answers() {
+      return prepared.type() == LifecycleEventType.SESSION_START
+          || prepared.type() == LifecycleEventType.PROMPT_SUBMIT;
+    }
+
+    /** Whether a one-shot run opens the store for it, rather than only spooling it. */
+    boolean opensStore() {
+      return OPEN_STORE.contains(prepared.type());
+    }
+  }
+
+  private final Path dir;
+  private final HookLog log;
+  private final Settings settings;
+  private final HookSpool spool;
+  private final PayloadScrub scrub;
+  private final ReentrantLock answering = new ReentrantLock();
+
+  HookEvents(Path storeDirectory, HookLog log, Settings settings) {
+    this.dir = Objects.requireNonNull(storeDirectory, "storeDirectory");
+    this.log = Objects.requireNonNull(log, "log");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.spool = new HookSpool(storeDirectory, StoreArguments.REDACTION);
+    this.scrub = new PayloadScrub(StoreArguments.REDACTION);
+  }
+
+  /** The store directory's spool, which both processes fill when the store is not theirs. */
+  HookSpool spool() {
+    return spool;
+  }
+
+  /**
+   * The event in {@code input}, or empty (reported) if it is over {@link
+   * HookCommand#MAX_INPUT_BYTES} or not JSON.
+   *
+   * @throws IllegalArgumentException if it is not one object or names no known event
+   */
+  Optional<Event> read(byte[] input) {
+    if (input.length > HookCommand.MAX_INPUT_BYTES) {
+      log.warn("the hook input is over " + HookCommand.MAX_INPUT_BYTES + " bytes: not captured");
+      return Optional.empty();
+    }
+    JsonNode payload;
+    try {
+      payload = JsonRecords.MAPPER.readTree(new String(input, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      log.warn("the hook input is not JSON; not captured");
+      return Optional.empty();
+    }
+    HookPayload.Prepared prepared = HookPayload.prepare(payload, Instant.now());
+    String session = payload.path("session_id").asText(payload.path("sessionId").asText(""));
+    return Optional.of(new Event(prepared, payload, session));
+  }
+
+  /**
+   * Spools {@code event} for capture into {@code scope} (a one-shot run), redacted before it is
+   * written; an event without anything to capture is reported instead.
+   */
+  void spool(Event event, Scope scope) throws IOException {
+    Optional<ObjectNode> prepared = event.prepared().event();
+    if (prepared.isPresent()) {
+      spool.add(prepared.get(), scope);
+    } else {
+      log.warn(event.prepared().wireName() + " carries no assistant text: not captured");
+    }
+  }
+
+  /**
+   * Captures {@code event} into {@code scope} in {@code memory} (a server holding the store): once
+   * this returns, the event survives a SIGKILL, in the capture journal or, if capture sheds it (a
+   * full queue), in the spool. An event capture rejects as invalid is reported, not kept.
+   *
+   * @throws IOException if capture shed the event and the spool could not take it
+   */
+  void capture(MemoryService memory, Event event, Scope scope) throws IOException {
+    Optional<ObjectNode> prepared = event.prepared().event();
+    if (prepared.isEmpty()) {
+      log.warn(event.prepared().wireName() + " carries no assistant text: not captured");
+      return;
+    }
+    String json = JsonRecords.MAPPER.writeValueAsString(scrub.scrub(prepared.get()));
+    ObserveResult result;
+    try {
+      result = memory.capture().observeJson(json, scope);
+    } catch (IllegalArgumentException e) {
+      log.warn(event.prepared().wireName() + " rejected by capture: " + e.getMessage());
+      return;
+    }
+    if (result == ObserveResult.SHED) {
+      spool.add(prepared.get(), scope);
+      log.warn("capture is full; the event waits in the spool");
+    }
+  }
+
+  /**
+   * What the agent is told of {@code event}: for {@code SessionStart} and {@code UserPromptSubmit}
+   * of a session, the agent's context-injection object ({@code {"hookSpecificOutput":
+   * {"hookEventName":…,"additionalContext":…}}}) of the memories of {@code scope} the session was
+   * not offered before, which are then recorded as offered; otherwise, or when there is nothing to
+   * offer, empty.
+   *
+   * @throws IllegalArgumentException if the standing budget's environment variable is malformed
+   */
+  Optional<ObjectNode> answer(MemoryService memory, Event event, Scope scope) throws IOException {
+    if (!event.answers() || event.session().isBlank()) {
+      return Optional.empty();
+    }
+    answering.lock();
+    try {
+      return offer(memory, event, scope);
+    } finally {
+      answering.unlock();
+    }
+  }
+
+  private Optional<ObjectNode> offer(MemoryService memory, Event event, Scope scope)
+      throws IOException {
+    String session = event.session();
+    OfferedMemories book = new OfferedMemories(dir, session);
+    Set<MemoryId> offered = book.offered();
+    List<Memory> chosen = new ArrayList<>();
+    String said;
+    if (event.prepared().type() == LifecycleEventType.PROMPT_SUBMIT) {
+      String prompt = event.payload().path("prompt").asText("");
+      if (prompt.isBlank()) {
+        return Optional.empty();
+      }
+      int limit = Math.min(RecallQuery.MAX_LIMIT, settings.contextLimit() * 4);
+      for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
+        if (chosen.size() < settings.contextLimit() && fresh(r.memory(), session, offered)) {
+          chosen.add(r.memory());
+        }
+      }
+      said = recalled(chosen);
+    } else {
+      // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
+      int standingBudget = settings.standingBudget();
+      if (standingBudget == 0) {
+        return Optional.empty();
+      }
+      for (Memory m : memory.standing(scope, standingBudget).memories()) {
+        if (fresh(m, session, offered)) {
+          chosen.add(m);
+        }
+      }
+      said = standing(chosen);
+    }
+    if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
+    out.putObject("hookSpecificOutput")
+        .put("hookEventName", event.prepared().wireName())
+        .put("additionalContext", said);
+    book.add(chosen.stream().map(Memory::id).toList());
+    return Optional.of(out);
+  }
+
+  /** Whether {@code m} may be offered: not of the session itself, not offered to it before. */
+  private static boolean fresh(Memory m, String session, Set<MemoryId> offered) {
+    return !session.equals(m.sourceSession()) && !offered.contains(m.id());
+  }
+
+  /**
+   * What {@code SessionStart} says: the standing memories, one line each, {@code - id (type):
+   * summary}. A line is never longer than the memory's summary entry in a {@code get_memory}
+   * result, which is what the profile's budget counts, so the lines stay within it.
+   */
+  static String standing(List<Memory> memories) {
+    StringBuilder sb =
+        new StringBuilder(
+            "Standing memories of this project (Memhook): preferences, decisions, conventions,"
+                + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
+                + " tool is available, it returns one in full by id.\n");
+    for (Memory m : memories) {
+      sb.append("- ")
+          .append(m.id())
+          .append(" (")
+          .append(JsonRecords.lower(m.type()))
+          .append("): ")
+          .append(m.summary().replace('\n', ' '))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * What {@code UserPromptSubmit} says: the recalled memories, {@code - id (type) title: summary}.
+   */
+  static String recalled(List<Memory> memories) {
+    StringBuilder sb =
+        new StringBuilder(
+            "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
+                + " title: summary. If a get_memory tool is available, it returns one in full by"
+                + " id.\n");
+    for (Memory m : memories) {
+      sb.append("- ")
+          .append(m.id())
+          .append(" (")
+          .append(JsonRecords.lower(m.type()))
+          .append(") ")
+          .append(m.title())
+          .append(": ")
+          .append(m.summary().replace('\n', ' '))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+}
