@@ -18,10 +18,15 @@ module dev.memhook.benchmarks {
   requires com.fasterxml.jackson.databind;
   requires com.zaxxer.hikari;
   requires java.management;
+  requires jdk.httpserver;
   requires java.sql;
   requires jmh.core;
   requires langchain4j;
   requires langchain4j.core;
   requires org.apache.lucene.core;
   requires org.apache.lucene.analysis.common;
+  requires org.eclipse.jetty.http;
+  requires org.eclipse.jetty.io;
+  requires org.eclipse.jetty.server;
+  requires org.eclipse.jetty.util;
 }
