@@ -39,7 +39,9 @@ import picocli.CommandLine.ParentCommand;
  * versions) within {@code --standing-chars}, whatever the session goes on to ask; {@code
  * UserPromptSubmit} what recall finds for the prompt, at most {@code --context-limit}, leaving out
  * what the session was offered before, {@code SessionStart}'s standing memories included (each
- * event is its own process, so the offered ids are kept per session in the store directory).
+ * event is its own process, so the offered ids are kept per session in the store directory). Both
+ * are cut to {@code --context-chars} ({@link ContextBudget}: whole memories, in order), and each
+ * answer's use of the budget is written to the hook log.
  *
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in
@@ -98,6 +100,16 @@ final class HookCommand implements Callable<Integer> {
               + ", else 1000.")
   Integer standingChars;
 
+  @Option(
+      names = "--context-chars",
+      paramLabel = "N",
+      description =
+          "The budget, in characters, of the context one event injects (header and memory lines;"
+              + " a memory that does not fit is left out whole, and offered again later), 1-"
+              + ContextBudget.MAX_CHARS
+              + ". Default: ${DEFAULT-VALUE}, Claude Code's own limit.")
+  int contextChars = ContextBudget.DEFAULT_MAX_CHARS;
+
   @Override
   public Integer call() {
     CliContext context = root.context();
@@ -123,6 +135,7 @@ final class HookCommand implements Callable<Integer> {
     if (contextLimit < 1 || contextLimit > 20) {
       throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
     }
+    ContextBudget budget = new ContextBudget(contextChars);
     byte[] input = readBounded(context.in());
     if (input == null) {
       log.warn("the hook input is over " + MAX_INPUT_BYTES + " bytes: not captured");
@@ -162,7 +175,7 @@ final class HookCommand implements Callable<Integer> {
     }
     try (MemoryService open = memory) {
       if (answers && !session.isBlank()) {
-        answer(context, dir, open, event, payload, session);
+        answer(context, dir, open, event, payload, session, budget, log);
       }
     }
   }
@@ -208,24 +221,25 @@ final class HookCommand implements Callable<Integer> {
       MemoryService memory,
       HookPayload.Prepared event,
       JsonNode payload,
-      String session)
+      String session,
+      ContextBudget budget,
+      HookLog log)
       throws IOException {
     OfferedMemories book = new OfferedMemories(dir, session);
     Set<MemoryId> offered = book.offered();
     List<Memory> chosen = new ArrayList<>();
-    String said;
-    if (event.type() == LifecycleEventType.PROMPT_SUBMIT) {
-      String prompt = payload.path("prompt").asText("");
-      if (prompt.isBlank()) {
+    boolean prompt = event.type() == LifecycleEventType.PROMPT_SUBMIT;
+    if (prompt) {
+      String text = payload.path("prompt").asText("");
+      if (text.isBlank()) {
         return;
       }
       int limit = Math.min(RecallQuery.MAX_LIMIT, contextLimit * 4);
-      for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
+      for (RecalledMemory r : memory.recall(new RecallQuery(scope, text, limit)).memories()) {
         if (chosen.size() < contextLimit && fresh(r.memory(), session, offered)) {
           chosen.add(r.memory());
         }
       }
-      said = recalled(chosen);
     } else {
       // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
       int standingBudget = standingBudget(context);
@@ -237,17 +251,23 @@ final class HookCommand implements Callable<Integer> {
           chosen.add(m);
         }
       }
-      said = standing(chosen);
     }
     if (chosen.isEmpty()) {
+      return;
+    }
+    List<String> lines =
+        chosen.stream().map(m -> prompt ? recalledLine(m) : standingLine(m)).toList();
+    ContextBudget.Fit fit = budget.fit(prompt ? RECALLED_HEADER : STANDING_HEADER, lines);
+    log.info(budget.report(event.wireName(), fit));
+    if (fit.kept().isEmpty()) {
       return;
     }
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     out.putObject("hookSpecificOutput")
         .put("hookEventName", event.wireName())
-        .put("additionalContext", said);
+        .put("additionalContext", fit.text());
     JsonRecords.print(context.out(), out);
-    book.add(chosen.stream().map(Memory::id).toList());
+    book.add(fit.kept().stream().map(i -> chosen.get(i).id()).toList());
   }
 
   /** Whether {@code m} may be offered: not of the session itself, not offered to it before. */
@@ -255,50 +275,44 @@ final class HookCommand implements Callable<Integer> {
     return !session.equals(m.sourceSession()) && !offered.contains(m.id());
   }
 
-  /**
-   * What {@code SessionStart} says: the standing memories, one line each, {@code - id (type):
-   * summary}. A line is never longer than the memory's summary entry in a {@code get_memory}
-   * result, which is what the profile's budget counts, so the lines stay within it.
-   */
-  static String standing(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Standing memories of this project (Memhook): preferences, decisions, conventions,"
-                + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
-                + " tool is available, it returns one in full by id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append("): ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
-  }
+  /** The header of what {@code SessionStart} says; each standing memory follows on a line. */
+  static final String STANDING_HEADER =
+      "Standing memories of this project (Memhook): preferences, decisions, conventions,"
+          + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
+          + " tool is available, it returns one in full by id.\n";
+
+  /** The header of what {@code UserPromptSubmit} says; each recalled memory follows on a line. */
+  static final String RECALLED_HEADER =
+      "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
+          + " title: summary. If a get_memory tool is available, it returns one in full by"
+          + " id.\n";
 
   /**
-   * What {@code UserPromptSubmit} says: the recalled memories, {@code - id (type) title: summary}.
+   * A standing memory's line, {@code - id (type): summary}: never longer than the memory's summary
+   * entry in a {@code get_memory} result, which is what the profile's budget counts, so the lines
+   * stay within it.
    */
-  static String recalled(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
-                + " title: summary. If a get_memory tool is available, it returns one in full by"
-                + " id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append(") ")
-          .append(m.title())
-          .append(": ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
+  static String standingLine(Memory m) {
+    return "- "
+        + m.id()
+        + " ("
+        + JsonRecords.lower(m.type())
+        + "): "
+        + m.summary().replace('\n', ' ')
+        + "\n";
+  }
+
+  /** A recalled memory's line, {@code - id (type) title: summary}. */
+  static String recalledLine(Memory m) {
+    return "- "
+        + m.id()
+        + " ("
+        + JsonRecords.lower(m.type())
+        + ") "
+        + m.title()
+        + ": "
+        + m.summary().replace('\n', ' ')
+        + "\n";
   }
 
   /** All of {@code in}, or null if it holds more than {@link #MAX_INPUT_BYTES}. */

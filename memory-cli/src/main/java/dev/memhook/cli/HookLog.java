@@ -33,9 +33,27 @@ final class HookLog {
     this.redaction = Objects.requireNonNull(redaction, "redaction");
   }
 
+  /** Reports a problem, on standard error and in the file. */
   void warn(String message) {
-    String line = Instant.now() + " memhook hook: " + redacted(message);
+    String line = line(message);
     err.println(line);
+    append(line);
+  }
+
+  /**
+   * Records, in the file only, what a run did that its owner may want to know (how much of its
+   * context budget an answer used): it is no problem, and agents show a hook's standard error as
+   * one.
+   */
+  void info(String message) {
+    append(line(message));
+  }
+
+  private String line(String message) {
+    return Instant.now() + " memhook hook: " + redacted(message);
+  }
+
+  private void append(String line) {
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(
