@@ -38,7 +38,8 @@ import picocli.CommandLine.Command;
       DoctorCommand.class,
       CompactCommand.class,
       HookCommand.class,
-      McpCommand.class
+      McpCommand.class,
+      InstallCommand.class
     })
 public final class MemhookCli implements Runnable {
 
