@@ -208,6 +208,25 @@ class FallbackHookScriptTest {
     assertNoSecretOnDisk("after the drain");
   }
 
+  /**
+   * The same payloads through the JVM's hook handling ({@code memhook hook}: spool, drain, capture,
+   * the path a server request takes in this branch): no secret reaches the disk there either.
+   */
+  @Test
+  void jvmHookPath_sameSecretsInEveryField_neverReachTheDisk() throws Exception {
+    Cli cli = new Cli(store);
+    for (String payload : EVENTS) {
+      Cli.Result r = cli.withStdin(payload, "hook", "--embedder", "hashing", "--scope", "me/shop");
+      assertEquals(0, r.code(), r.err());
+      assertNoSecret("memhook hook's output", r.out() + r.err());
+      assertNoSecretOnDisk("after memhook hook took " + payload);
+    }
+    try (MemoryService memory = open()) {
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+    }
+    assertNoSecretOnDisk("after capture processed them");
+  }
+
   @Test
   void serverUp_printsItsAnswer_andSpoolsNothing_butAWrongTokenSpools() throws Exception {
     String token = "0123456789abcdef".repeat(4);
