@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -141,6 +142,35 @@ final class InstallCommand implements Callable<Integer> {
     PrintStream out = context.out();
 
     Path script = store.resolve("bin").resolve(SCRIPT);
+    String command =
+        AgentHooks.shellQuote(script.toString()) + " " + AgentHooks.shellQuote(scope.value());
+    Path hooksFile = settings != null ? settings : home(context, user).resolve(target.settings());
+    Consumer<ObjectNode> hooksChange =
+        s -> {
+          AgentHooks.merge(
+              s,
+              target,
+              event ->
+                  transport == Transport.HTTP
+                      ? AgentHooks.http(url("hook"))
+                      : AgentHooks.command(target, command));
+          if (target == CodingAgent.GEMINI) {
+            mcpServers(s).set(MCP_NAME, geminiMcp());
+          }
+        };
+    Path mcp =
+        mcpConfig != null
+            ? mcpConfig
+            : user
+                ? home(context, true).resolve(".claude.json")
+                : home(context, false).resolve(".mcp.json");
+    Consumer<ObjectNode> mcpChange = s -> mcpServers(s).set(MCP_NAME, claudeMcp());
+    // every file is checked before any is written: a bad one leaves them all as they were
+    SettingsFile.check(hooksFile, hooksChange);
+    if (target == CodingAgent.CLAUDE_CODE) {
+      SettingsFile.check(mcp, mcpChange);
+    }
+
     out.println(
         "hook script: " + script + " (" + (writeScript(script) ? "written" : "unchanged") + ")");
     boolean keyExisted = Files.exists(store.resolve(SpoolCipher.KEY_FILE));
@@ -152,25 +182,7 @@ final class InstallCommand implements Callable<Integer> {
             + (keyExisted ? "kept" : "created, readable by you only")
             + ")");
 
-    String command =
-        AgentHooks.shellQuote(script.toString()) + " " + AgentHooks.shellQuote(scope.value());
-    Path hooksFile = settings != null ? settings : home(context, user).resolve(target.settings());
-    SettingsFile.Outcome hooks =
-        SettingsFile.update(
-            hooksFile,
-            s -> {
-              AgentHooks.merge(
-                  s,
-                  target,
-                  event ->
-                      transport == Transport.HTTP
-                          ? AgentHooks.http(url("hook"))
-                          : AgentHooks.command(target, command));
-              if (target == CodingAgent.GEMINI) {
-                mcpServers(s).set(MCP_NAME, geminiMcp());
-              }
-            },
-            now);
+    SettingsFile.Outcome hooks = SettingsFile.update(hooksFile, hooksChange, now);
     out.println(
         "hooks: "
             + hooks.file()
@@ -181,14 +193,7 @@ final class InstallCommand implements Callable<Integer> {
                 ", ", target.events().stream().map(CodingAgent.AgentEvent::name).toList()));
 
     if (target == CodingAgent.CLAUDE_CODE) {
-      Path mcp =
-          mcpConfig != null
-              ? mcpConfig
-              : user
-                  ? home(context, true).resolve(".claude.json")
-                  : home(context, false).resolve(".mcp.json");
-      SettingsFile.Outcome registered =
-          SettingsFile.update(mcp, s -> mcpServers(s).set(MCP_NAME, claudeMcp()), now);
+      SettingsFile.Outcome registered = SettingsFile.update(mcp, mcpChange, now);
       out.println("MCP server: " + registered.file() + " (" + registered.describe() + ")");
     } else if (target == CodingAgent.GEMINI) {
       out.println("MCP server: in " + hooks.file());

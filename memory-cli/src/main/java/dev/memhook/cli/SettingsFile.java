@@ -101,6 +101,19 @@ final class SettingsFile {
     return new Outcome(file, true, backup);
   }
 
+  /**
+   * Fails as {@link #update} would with {@code change}, writing nothing: a command that changes
+   * several files checks them all first, so that a bad one leaves every file as it was.
+   *
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) if the file is not one JSON object, or the
+   *     change refuses what it holds
+   */
+  static void check(Path file, Consumer<ObjectNode> change) throws IOException {
+    if (Files.exists(file)) {
+      change.accept(read(file).deepCopy());
+    }
+  }
+
   private static ObjectNode read(Path file) throws IOException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
     if (text.isBlank()) {

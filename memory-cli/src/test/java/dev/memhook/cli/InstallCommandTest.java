@@ -181,6 +181,18 @@ class InstallCommandTest {
     assertEquals(broken, Files.readString(settings));
     assertEquals(List.of(), backups(settings));
     assertFalse(Files.exists(project.resolve("m.json")), "nothing else was written either");
+    assertFalse(Files.exists(store.resolve("bin")), "not even the script");
+
+    // a bad MCP file is found before the good settings file is changed
+    Path good = project.resolve("good.json");
+    Files.writeString(good, "{\"model\":\"opus\"}");
+    Path badMcp = project.resolve("bad-mcp.json");
+    Files.writeString(badMcp, "{\"mcpServers\": []}");
+    Cli.Result r2 = install("claude-code", "--settings", good, "--mcp-config", badMcp);
+    assertEquals(ExitCode.BAD_INPUT, r2.code());
+    assertTrue(r2.err().contains("\"mcpServers\" is not an object"), r2.err());
+    assertEquals("{\"model\":\"opus\"}", Files.readString(good));
+    assertEquals(List.of(), backups(good));
   }
 
   @Test
