@@ -27,7 +27,9 @@ import picocli.CommandLine.ParentCommand;
  * versions) within {@code --standing-chars}, whatever the session goes on to ask; {@code
  * UserPromptSubmit} what recall finds for the prompt, at most {@code --context-limit}, leaving out
  * what the session was offered before, {@code SessionStart}'s standing memories included (each
- * event is its own process, so the offered ids are kept per session in the store directory).
+ * event is its own process, so the offered ids are kept per session in the store directory). Both
+ * are cut to {@code --context-chars} ({@link ContextBudget}: whole memories, in order), and each
+ * answer's use of the budget is written to the hook log.
  *
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in
@@ -64,6 +66,16 @@ final class HookCommand implements Callable<Integer> {
           "At most N memories offered per prompt (UserPromptSubmit), 1-20. Default:"
               + " ${DEFAULT-VALUE}.")
   int contextLimit = 5;
+
+  @Option(
+      names = "--context-chars",
+      paramLabel = "N",
+      description =
+          "The budget, in characters, of the context one event injects (header and memory lines;"
+              + " a memory that does not fit is left out whole, and offered again later), 1-"
+              + ContextBudget.MAX_CHARS
+              + ". Default: ${DEFAULT-VALUE}, Claude Code's own limit.")
+  int contextChars = ContextBudget.DEFAULT_MAX_CHARS;
 
   /** The environment variable that sets {@code --standing-chars} when the option is not given. */
   static final String STANDING_CHARS_VARIABLE = "MEMHOOK_STANDING_CHARS";
@@ -105,7 +117,10 @@ final class HookCommand implements Callable<Integer> {
             dir,
             log,
             new HookEvents.Settings(
-                contextLimit, standingChars, context.env().get(STANDING_CHARS_VARIABLE)));
+                contextLimit,
+                new ContextBudget(contextChars),
+                standingChars,
+                context.env().get(STANDING_CHARS_VARIABLE)));
     Optional<HookEvents.Event> read = events.read(readBounded(context.in()));
     if (read.isEmpty()) {
       return;

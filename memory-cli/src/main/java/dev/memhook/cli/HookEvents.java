@@ -56,10 +56,15 @@ final class HookEvents {
    * memhook hook} and {@code memhook serve}.
    *
    * @param contextLimit at most this many memories per prompt, 1-20
+   * @param contextChars the budget of one answer's injected context ({@link ContextBudget})
    * @param standingChars the standing memories' budget given as an option, or null if not given
    * @param standingCharsFromEnv {@value HookCommand#STANDING_CHARS_VARIABLE}, or null if unset
    */
-  record Settings(int contextLimit, Integer standingChars, String standingCharsFromEnv) {
+  record Settings(
+      int contextLimit,
+      ContextBudget contextChars,
+      Integer standingChars,
+      String standingCharsFromEnv) {
     /**
      * @throws IllegalArgumentException if {@code contextLimit} is not 1-20
      */
@@ -67,6 +72,7 @@ final class HookEvents {
       if (contextLimit < 1 || contextLimit > 20) {
         throw new IllegalArgumentException("--context-limit must be 1-20, got " + contextLimit);
       }
+      java.util.Objects.requireNonNull(contextChars, "contextChars");
     }
 
     /**
@@ -237,19 +243,18 @@ final class HookEvents {
     OfferedMemories book = new OfferedMemories(dir, session);
     Set<MemoryId> offered = book.offered();
     List<Memory> chosen = new ArrayList<>();
-    String said;
-    if (event.prepared().type() == LifecycleEventType.PROMPT_SUBMIT) {
-      String prompt = event.payload().path("prompt").asText("");
-      if (prompt.isBlank()) {
+    boolean prompt = event.prepared().type() == LifecycleEventType.PROMPT_SUBMIT;
+    if (prompt) {
+      String text = event.payload().path("prompt").asText("");
+      if (text.isBlank()) {
         return Optional.empty();
       }
       int limit = Math.min(RecallQuery.MAX_LIMIT, settings.contextLimit() * 4);
-      for (RecalledMemory r : memory.recall(new RecallQuery(scope, prompt, limit)).memories()) {
+      for (RecalledMemory r : memory.recall(new RecallQuery(scope, text, limit)).memories()) {
         if (chosen.size() < settings.contextLimit() && fresh(r.memory(), session, offered)) {
           chosen.add(r.memory());
         }
       }
-      said = recalled(chosen);
     } else {
       // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
       int standingBudget = settings.standingBudget();
@@ -261,16 +266,23 @@ final class HookEvents {
           chosen.add(m);
         }
       }
-      said = standing(chosen);
     }
     if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> lines =
+        chosen.stream().map(m -> prompt ? recalledLine(m) : standingLine(m)).toList();
+    ContextBudget budget = settings.contextChars();
+    ContextBudget.Fit fit = budget.fit(prompt ? RECALLED_HEADER : STANDING_HEADER, lines);
+    log.info(budget.report(event.prepared().wireName(), fit));
+    if (fit.kept().isEmpty()) {
       return Optional.empty();
     }
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     out.putObject("hookSpecificOutput")
         .put("hookEventName", event.prepared().wireName())
-        .put("additionalContext", said);
-    book.add(chosen.stream().map(Memory::id).toList());
+        .put("additionalContext", fit.text());
+    book.add(fit.kept().stream().map(i -> chosen.get(i).id()).toList());
     return Optional.of(out);
   }
 
@@ -279,49 +291,43 @@ final class HookEvents {
     return !session.equals(m.sourceSession()) && !offered.contains(m.id());
   }
 
-  /**
-   * What {@code SessionStart} says: the standing memories, one line each, {@code - id (type):
-   * summary}. A line is never longer than the memory's summary entry in a {@code get_memory}
-   * result, which is what the profile's budget counts, so the lines stay within it.
-   */
-  static String standing(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Standing memories of this project (Memhook): preferences, decisions, conventions,"
-                + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
-                + " tool is available, it returns one in full by id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append("): ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
-  }
+  /** The header of what {@code SessionStart} says; each standing memory follows on a line. */
+  static final String STANDING_HEADER =
+      "Standing memories of this project (Memhook): preferences, decisions, conventions,"
+          + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
+          + " tool is available, it returns one in full by id.\n";
+
+  /** The header of what {@code UserPromptSubmit} says; each recalled memory follows on a line. */
+  static final String RECALLED_HEADER =
+      "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
+          + " title: summary. If a get_memory tool is available, it returns one in full by"
+          + " id.\n";
 
   /**
-   * What {@code UserPromptSubmit} says: the recalled memories, {@code - id (type) title: summary}.
+   * A standing memory's line, {@code - id (type): summary}: never longer than the memory's summary
+   * entry in a {@code get_memory} result, which is what the profile's budget counts, so the lines
+   * stay within it.
    */
-  static String recalled(List<Memory> memories) {
-    StringBuilder sb =
-        new StringBuilder(
-            "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
-                + " title: summary. If a get_memory tool is available, it returns one in full by"
-                + " id.\n");
-    for (Memory m : memories) {
-      sb.append("- ")
-          .append(m.id())
-          .append(" (")
-          .append(JsonRecords.lower(m.type()))
-          .append(") ")
-          .append(m.title())
-          .append(": ")
-          .append(m.summary().replace('\n', ' '))
-          .append('\n');
-    }
-    return sb.toString();
+  static String standingLine(Memory m) {
+    return "- "
+        + m.id()
+        + " ("
+        + JsonRecords.lower(m.type())
+        + "): "
+        + m.summary().replace('\n', ' ')
+        + "\n";
+  }
+
+  /** A recalled memory's line, {@code - id (type) title: summary}. */
+  static String recalledLine(Memory m) {
+    return "- "
+        + m.id()
+        + " ("
+        + JsonRecords.lower(m.type())
+        + ") "
+        + m.title()
+        + ": "
+        + m.summary().replace('\n', ' ')
+        + "\n";
   }
 }

@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * Where {@code memhook hook} reports what went wrong, since it never fails the agent's step:
  * standard error (which agents show in a verbose or debug view) and {@code <store>/}{@value #FILE},
- * appended. A failure to write the file is ignored: the report is best effort.
+ * appended; and, in the file only, what it did that is no problem (how much of the context budget
+ * an answer used). A failure to write the file is ignored: the report is best effort.
  *
  * <p>Every message is redacted first, with the store's rules, on both streams: a message may quote
  * the payload (an unknown event name, a path that is no path, a capture error), and the log is kept
@@ -33,9 +34,27 @@ final class HookLog {
     this.redaction = Objects.requireNonNull(redaction, "redaction");
   }
 
+  /** Reports a problem, on standard error and in the file. */
   void warn(String message) {
-    String line = Instant.now() + " memhook hook: " + redacted(message);
+    String line = line(message);
     err.println(line);
+    append(line);
+  }
+
+  /**
+   * Records, in the file only, what a run did that its owner may want to know (how much of its
+   * context budget an answer used): it is no problem, and agents show a hook's standard error as
+   * one.
+   */
+  void info(String message) {
+    append(line(message));
+  }
+
+  private String line(String message) {
+    return Instant.now() + " memhook hook: " + redacted(message);
+  }
+
+  private void append(String line) {
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(

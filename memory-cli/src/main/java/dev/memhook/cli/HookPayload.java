@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,7 +27,9 @@ import java.util.Optional;
  *       stored once;
  *   <li>for {@code Stop} and {@code SubagentStop}, {@code data.message}: the payload's {@code
  *       last_assistant_message}, else the last assistant text of the transcript; and for {@code
- *       SubagentStop} {@code data.agentName} from {@code agent_type} or {@code agent_id}.
+ *       SubagentStop} {@code data.agentName} from {@code agent_type} or {@code agent_id};
+ *   <li>Gemini CLI's event names, which name the same events in its own words ({@link
+ *       #GEMINI_NAMES}), with its {@code prompt_response} as the {@code AfterAgent} message.
  * </ul>
  *
  * Stateless.
@@ -45,6 +48,19 @@ final class HookPayload {
    */
   record Prepared(LifecycleEventType type, String wireName, Optional<ObjectNode> event) {}
 
+  /**
+   * Gemini CLI's hook events, whose payloads are Claude Code's but for their names, by the name
+   * Memhook reads. Its model-level events ({@code BeforeModel}, {@code AfterModel}, {@code
+   * BeforeToolSelection}) and {@code Notification} have no Memhook event and are not installed.
+   */
+  static final Map<String, String> GEMINI_NAMES =
+      Map.of(
+          "BeforeAgent", "UserPromptSubmit",
+          "AfterAgent", "Stop",
+          "BeforeTool", "PreToolUse",
+          "AfterTool", "PostToolUse",
+          "PreCompress", "PreCompact");
+
   private HookPayload() {}
 
   /**
@@ -59,13 +75,16 @@ final class HookPayload {
     ObjectNode event = ((ObjectNode) payload).deepCopy();
     String name = text(event, "hook_event_name", text(event, "hookType", null));
     LifecycleEventType type =
-        LifecycleEventType.fromWire(name)
+        LifecycleEventType.fromWire(GEMINI_NAMES.getOrDefault(name, name))
             .orElseThrow(
                 () -> new IllegalArgumentException("unknown hook_event_name '" + name + "'"));
     String cwd = text(event, "cwd", null);
     if (!event.has("project") && cwd != null) {
       Path last = Path.of(cwd).getFileName();
       event.put("project", last == null ? cwd : last.toString());
+    }
+    if (name != null && GEMINI_NAMES.containsKey(name)) {
+      event.put("hook_event_name", GEMINI_NAMES.get(name)); // what observeJson reads
     }
     if (!event.has("timestamp")) {
       event.put("timestamp", now.toString());
@@ -81,7 +100,7 @@ final class HookPayload {
       data.put("agentName", text(event, "agent_type", text(event, "agent_id", "subagent")));
     }
     if (type == LifecycleEventType.AGENT_RESPONSE && !data.has("message")) {
-      String message = text(event, "last_assistant_message", null);
+      String message = text(event, "last_assistant_message", text(event, "prompt_response", null));
       if (message == null) {
         message = lastAssistantText(text(event, "transcript_path", null)).orElse(null);
       }

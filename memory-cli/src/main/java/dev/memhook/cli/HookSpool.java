@@ -13,9 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
@@ -31,9 +34,15 @@ import java.util.stream.Stream;
  * the journal, the embedding model). So {@code memhook hook} spools every event and opens the store
  * only for the events that answer or that end a turn; a store held by another process is no failure
  * either, the events wait in the spool. Files are named by time and a random suffix and appear by
- * an atomic rename, so a reader never sees half of one; a drained file is deleted after {@code
- * observeJson} returned, and capture stores an event delivered twice once (by its id, or its
- * session, type, time and content), so a crash between the two costs nothing.
+ * an atomic rename, so a reader never sees half of one; a drain claims a file by renaming it before
+ * reading it, so two processes draining at once (the server and a {@code memhook hook} run) never
+ * both take it, and deletes it after {@code observeJson} returned; capture stores an event
+ * delivered twice once (by its id, or its session, type, time and content), so a crash between the
+ * two costs nothing.
+ *
+ * <p>The no-JVM hook script ({@code memhook-hook}) spools into the same directory while the server
+ * is down, encrypted instead of redacted ({@link SpoolCipher} says why), and the drain decrypts and
+ * redacts those events in memory.
  *
  * <p>A tool event can carry credentials (a command's environment, a tool's password argument,
  * output that echoes a key), and a spooled event stays on the disk until a later event drains it,
@@ -47,15 +56,36 @@ final class HookSpool {
   static final String DIRECTORY = "hook-spool";
   static final String REJECTED = "rejected";
 
+  /** The suffix of an event the hook script spooled, encrypted ({@link SpoolCipher}). */
+  static final String ENCRYPTED = ".json.enc";
+
+  /** The suffix of a file a drain has claimed. */
+  static final String CLAIMED = ".taken";
+
+  /**
+   * How long a claimed file may stay claimed before a later drain takes it again: far longer than
+   * capture takes to accept one event, so only a drain that died leaves one that old.
+   */
+  static final Duration ABANDONED = Duration.ofMinutes(10);
+
+  /** Where the hook script counts the events it dropped, one line each, in the store directory. */
+  static final String DROPPED = "hook-dropped";
+
   /**
    * The field of a spooled event that names the scope it is stored in. Capture ignores fields it
    * does not know; an event without it (a spool written by an older version, or by a writer that
-   * knows no scope) is stored in the scope of the run that takes it in.
+   * knows no scope) is stored in the scope of the run that takes it in. The hook script, which
+   * cannot edit the JSON it encrypts, puts the scope on a first line {@value #SCOPE_LINE}{@code
+   * SCOPE} before the payload instead; the drain moves it into this field.
    */
   static final String SCOPE_FIELD = "memhook_scope";
 
+  /** How the first line of an encrypted spool file names its scope. */
+  static final String SCOPE_LINE = "scope=";
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private final Path store;
   private final Path dir;
   private final PayloadScrub scrub;
 
@@ -64,6 +94,7 @@ final class HookSpool {
    * redaction} before they are written: the redaction the store's capture applies.
    */
   HookSpool(Path storeDirectory, Redaction redaction) {
+    this.store = storeDirectory;
     this.dir = storeDirectory.resolve(DIRECTORY);
     this.scrub = new PayloadScrub(redaction);
   }
@@ -102,54 +133,134 @@ final class HookSpool {
       return true;
     }
     try (Stream<Path> all = Files.list(dir)) {
-      return all.noneMatch(f -> f.getFileName().toString().endsWith(".json"));
+      return all.noneMatch(f -> spooled(f.getFileName().toString()));
     }
   }
 
   /**
-   * Hands every spooled event to {@code memory}, oldest first, to be stored in the scope it names
-   * ({@value #SCOPE_FIELD}), or in {@code scope} if it names none or a malformed one. An event
-   * capture rejects as invalid is moved to {@value #REJECTED} and reported through {@code log};
-   * draining stops at the first event capture sheds (its queue is full), which stays for the next
-   * run.
+   * Hands every spooled event to {@code memory}, oldest first, each to be stored in the scope it
+   * names ({@value #SCOPE_FIELD}), or in {@code scope} if it names none or a malformed one: the
+   * redacted {@code .json} files {@link #add} writes, and the {@code .json.enc} files the no-JVM
+   * hook ({@code memhook-hook}) writes, which are decrypted ({@link SpoolCipher}), completed
+   * ({@link HookPayload#prepare}, as of the time in their name) and redacted ({@link PayloadScrub})
+   * in memory before capture sees them. Each file is claimed by an atomic rename before it is read,
+   * so of several processes draining at once exactly one takes it; it is deleted once {@code
+   * observeJson} returned. An event capture rejects as invalid, or a file that does not decrypt or
+   * parse, is moved to {@value #REJECTED} (still encrypted, if it was) and reported through {@code
+   * log}; draining stops at the first event capture sheds (its queue is full), which stays for the
+   * next run. Events the hook script had to drop ({@value #DROPPED}) are reported and the count
+   * reset.
    *
    * @return how many events were taken in
    */
   int drain(MemoryService memory, Scope scope, HookLog log) throws IOException {
+    reportDropped(log);
     if (!Files.isDirectory(dir)) {
       return 0;
     }
+    releaseAbandoned();
     List<Path> files = new ArrayList<>();
     try (Stream<Path> all = Files.list(dir)) {
-      all.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().forEach(files::add);
+      all.filter(f -> spooled(f.getFileName().toString())).sorted().forEach(files::add);
     }
     int taken = 0;
     for (Path f : files) {
+      Path claimed = f.resolveSibling(f.getFileName() + CLAIMED);
+      try {
+        Files.move(f, claimed, StandardCopyOption.ATOMIC_MOVE);
+      } catch (NoSuchFileException gone) {
+        continue; // another run took it
+      }
+      Files.setLastModifiedTime(claimed, FileTime.from(Instant.now())); // when it was claimed
       String json;
       try {
-        json = Files.readString(f, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException gone) {
-        continue; // another run drained it
-      }
-      try {
-        if (memory.capture().observeJson(json, scopeOf(json, scope)) == ObserveResult.SHED) {
-          log.warn(
-              "capture is full; "
-                  + Sizes.count(files.size() - taken, "event waits", "events wait")
-                  + " in the spool");
-          return taken;
-        }
-      } catch (IllegalArgumentException e) {
-        Path rejected = dir.resolve(REJECTED);
-        Files.createDirectories(rejected);
-        Files.move(f, rejected.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-        log.warn("event " + f.getFileName() + " rejected by capture: " + e.getMessage());
+        json = read(f.getFileName().toString(), claimed);
+      } catch (IllegalArgumentException | IOException e) {
+        reject(claimed, f, log, e.getMessage());
         continue;
       }
-      Files.deleteIfExists(f);
+      ObserveResult result;
+      try {
+        result =
+            json == null
+                ? ObserveResult.DUPLICATE
+                : memory.capture().observeJson(json, scopeOf(json, scope));
+      } catch (IllegalArgumentException e) {
+        reject(claimed, f, log, "rejected by capture: " + e.getMessage());
+        continue;
+      }
+      if (result == ObserveResult.SHED) {
+        Files.move(claimed, f, StandardCopyOption.ATOMIC_MOVE); // back, for the next run
+        log.warn(
+            "capture is full; "
+                + Sizes.count(files.size() - taken, "event waits", "events wait")
+                + " in the spool");
+        return taken;
+      }
+      Files.deleteIfExists(claimed);
       taken++;
     }
     return taken;
+  }
+
+  /**
+   * Puts back the files a drain claimed more than {@link #ABANDONED} ago: its process died before
+   * it finished with them. Capture stores an event delivered twice once, so one it did take in
+   * costs nothing.
+   */
+  private void releaseAbandoned() throws IOException {
+    Instant before = Instant.now().minus(ABANDONED);
+    List<Path> claimed;
+    try (Stream<Path> all = Files.list(dir)) {
+      claimed = all.filter(f -> f.getFileName().toString().endsWith(CLAIMED)).toList();
+    }
+    for (Path f : claimed) {
+      try {
+        if (Files.getLastModifiedTime(f).toInstant().isBefore(before)) {
+          String name = f.getFileName().toString();
+          Files.move(
+              f,
+              f.resolveSibling(name.substring(0, name.length() - CLAIMED.length())),
+              StandardCopyOption.ATOMIC_MOVE);
+        }
+      } catch (NoSuchFileException gone) {
+        // its drain finished meanwhile
+      }
+    }
+  }
+
+  private static boolean spooled(String name) {
+    return name.endsWith(".json") || name.endsWith(ENCRYPTED);
+  }
+
+  /**
+   * The event JSON in the claimed file {@code claimed}, first named {@code name}: as written for a
+   * {@code .json} file; decrypted, completed and redacted for a {@code .json.enc} file, or null
+   * when it holds an event that cannot be captured (a {@code Stop} without assistant text).
+   */
+  private String read(String name, Path claimed) throws IOException {
+    if (!name.endsWith(ENCRYPTED)) {
+      return Files.readString(claimed, StandardCharsets.UTF_8);
+    }
+    byte[] plain = SpoolCipher.open(Files.readAllBytes(claimed), SpoolCipher.passphrase(store));
+    String text = new String(plain, StandardCharsets.UTF_8);
+    Arrays.fill(plain, (byte) 0);
+    String scopeName = null;
+    if (text.startsWith(SCOPE_LINE)) {
+      int end = text.indexOf('\n');
+      scopeName = text.substring(SCOPE_LINE.length(), end < 0 ? text.length() : end);
+      text = end < 0 ? "" : text.substring(end + 1);
+    }
+    JsonNode payload = JsonRecords.MAPPER.readTree(text);
+    HookPayload.Prepared prepared = HookPayload.prepare(payload, spooledAt(name));
+    if (prepared.event().isEmpty()) {
+      return null;
+    }
+    ObjectNode event = scrub.scrub(prepared.event().get());
+    if (scopeName != null) {
+      event.put(SCOPE_FIELD, scopeName);
+    }
+    return JsonRecords.MAPPER.writeValueAsString(event);
   }
 
   /** The scope {@code json} names, else {@code otherwise}; invalid JSON is left to capture. */
@@ -163,5 +274,43 @@ final class HookSpool {
       // capture rejects what is no JSON object, naming why; a malformed scope falls back
     }
     return otherwise;
+  }
+
+  /** When a file named {@code <12-digit seconds><9-digit nanos>-…} was spooled; now if unnamed. */
+  static Instant spooledAt(String name) {
+    if (name.length() > 21 && name.substring(0, 21).chars().allMatch(Character::isDigit)) {
+      return Instant.ofEpochSecond(
+          Long.parseLong(name.substring(0, 12)), Long.parseLong(name.substring(12, 21)));
+    }
+    return Instant.now();
+  }
+
+  private void reject(Path claimed, Path original, HookLog log, String why) throws IOException {
+    Path rejected = dir.resolve(REJECTED);
+    Files.createDirectories(rejected);
+    Files.move(
+        claimed, rejected.resolve(original.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+    log.warn("event " + original.getFileName() + " " + why);
+  }
+
+  /**
+   * Reports the events the hook script dropped rather than write them in clear, then forgets them.
+   */
+  private void reportDropped(HookLog log) throws IOException {
+    Path dropped = store.resolve(DROPPED);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(dropped, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException none) {
+      return;
+    }
+    Files.deleteIfExists(dropped);
+    if (!lines.isEmpty()) {
+      log.warn(
+          "memhook-hook dropped "
+              + Sizes.count(lines.size(), "event", "events")
+              + " rather than write it unencrypted; the last: "
+              + lines.get(lines.size() - 1));
+    }
   }
 }

@@ -39,7 +39,8 @@ import picocli.CommandLine.Command;
       CompactCommand.class,
       HookCommand.class,
       McpCommand.class,
-      ServeCommand.class
+      ServeCommand.class,
+      InstallCommand.class
     })
 public final class MemhookCli implements Runnable {
 

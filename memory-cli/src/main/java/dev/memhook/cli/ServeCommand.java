@@ -86,6 +86,15 @@ final class ServeCommand implements Callable<Integer> {
   int contextLimit = 5;
 
   @Option(
+      names = "--context-chars",
+      paramLabel = "N",
+      description =
+          "The budget, in characters, of the context one event injects, 1-"
+              + ContextBudget.MAX_CHARS
+              + ", as memhook hook's. Default: ${DEFAULT-VALUE}, Claude Code's own limit.")
+  int contextChars = ContextBudget.DEFAULT_MAX_CHARS;
+
+  @Option(
       names = "--standing-chars",
       paramLabel = "N",
       description =
@@ -105,7 +114,10 @@ final class ServeCommand implements Callable<Integer> {
     try {
       settings =
           new HookEvents.Settings(
-              contextLimit, standingChars, context.env().get(HookCommand.STANDING_CHARS_VARIABLE));
+              contextLimit,
+              new ContextBudget(contextChars),
+              standingChars,
+              context.env().get(HookCommand.STANDING_CHARS_VARIABLE));
       settings.standingBudget(); // a server says so at start, not in every SessionStart
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
@@ -239,6 +251,8 @@ final class ServeCommand implements Callable<Integer> {
             String.valueOf(port),
             "--context-limit",
             String.valueOf(contextLimit),
+            "--context-chars",
+            String.valueOf(contextChars),
             "--embedder",
             store.embedder.name().toLowerCase(Locale.ROOT)));
     if (standingChars != null) {

@@ -64,8 +64,13 @@ final class StoreArguments {
 
   /** The store directory this run works on. */
   Path directory(CliContext context) {
-    if (dir != null) {
-      return dir;
+    return directory(dir, context);
+  }
+
+  /** {@code given}, else {@code $MEMHOOK_DIR}, else {@value #DEFAULT_DIRECTORY}. */
+  static Path directory(Path given, CliContext context) {
+    if (given != null) {
+      return given;
     }
     String fromEnv = context.env().get(DIR_VARIABLE);
     return Path.of(fromEnv != null && !fromEnv.isBlank() ? fromEnv : DEFAULT_DIRECTORY);

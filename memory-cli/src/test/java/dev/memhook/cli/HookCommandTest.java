@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -220,6 +221,46 @@ class HookCommandTest {
           memory.capture().session("s-11").isPresent(),
           "a bad budget costs the answer, not capture");
     }
+  }
+
+  @Test
+  void answers_keepToTheContextBudget_reportIt_andOfferWhatTheyLeftOutLater() throws Exception {
+    Memory first;
+    Memory second;
+    try (MemoryService memory = open()) {
+      first = remember(memory, MemoryType.PREFERENCE, 0.9, "Use pnpm, never npm.");
+      second = remember(memory, MemoryType.FACT, 0.5, "CI runs on GitHub Actions.");
+    }
+    int oneFits = HookEvents.STANDING_HEADER.length() + HookEvents.standingLine(first).length();
+
+    Cli.Result cut = standingStart("s-20", Map.of(), "--context-chars", String.valueOf(oneFits));
+    assertEquals(0, cut.code());
+    assertEquals("", cut.err());
+    String context = additionalContext(cut);
+    assertEquals(List.of(first.id()), ids(context), context);
+    assertEquals(oneFits, context.length());
+    assertEquals(Set.of(first.id()), new OfferedMemories(dir, "s-20").offered(), "the rest waits");
+    String log = Files.readString(dir.resolve(HookLog.FILE), StandardCharsets.UTF_8);
+    assertTrue(
+        log.contains(
+            "SessionStart context: "
+                + oneFits
+                + " of "
+                + oneFits
+                + " characters, 1 memory (1 left out by the budget)"),
+        log);
+
+    Cli.Result whole = standingStart("s-21", Map.of());
+    assertEquals(List.of(first.id(), second.id()), ids(additionalContext(whole)), whole.out());
+    assertTrue(
+        Files.readString(dir.resolve(HookLog.FILE), StandardCharsets.UTF_8)
+            .contains(" of " + ContextBudget.DEFAULT_MAX_CHARS + " characters, 2 memories\n"),
+        "the default budget is Claude Code's limit, and nothing was left out");
+
+    Cli.Result bad = standingStart("s-22", Map.of(), "--context-chars", "0");
+    assertEquals(0, bad.code(), "a hook never fails the agent's step");
+    assertEquals("", bad.out());
+    assertTrue(bad.err().contains("--context-chars) must be 1-100000, got 0"), bad.err());
   }
 
   private Cli.Result standingStart(String session, Map<String, String> env, String... options)

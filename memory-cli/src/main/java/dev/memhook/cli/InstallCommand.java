@@ -1,0 +1,235 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code memhook install --agent NAME}: connects a coding agent to a store. Writes the no-JVM hook
+ * script to {@code <store>/bin/}{@value #SCRIPT} and the key it encrypts its spool with ({@link
+ * SpoolCipher}), then merges Memhook's hooks for every event the agent has ({@link CodingAgent})
+ * into the agent's settings ({@link AgentHooks}, {@link SettingsFile}: every other key and hook
+ * kept, a backup first, an atomic write, nothing written when nothing changes). It registers no MCP
+ * server: {@code memhook serve} does not serve MCP yet, and {@code memhook mcp} cannot open the
+ * store while a server holds it; it says how to start {@code memhook mcp} instead.
+ *
+ * <h2>Design note</h2>
+ *
+ * Every agent gets command hooks running the script, Claude Code too by default: the script posts
+ * to {@code memhook serve} when it runs and spools, encrypted, when it does not, so no event is
+ * lost while the server is down, where Claude Code drops an http hook's event when nothing listens.
+ * {@code --transport http} writes Claude Code's http hooks instead, for a server that always runs;
+ * they save the script's process start per event and lose what arrives while it is down.
+ *
+ * <p>Not thread-safe: one instance per run.
+ */
+@Command(
+    name = "install",
+    description =
+        "Connect a coding agent to the store: write the no-JVM hook script DIR/bin/memhook-hook"
+            + " and its spool key, and merge Memhook's hooks for every event the agent has into the"
+            + " agent's settings, keeping every other setting, with a timestamped backup. Running it"
+            + " again changes nothing.")
+final class InstallCommand implements Callable<Integer> {
+  /** The script's name in {@code <store>/bin}. */
+  static final String SCRIPT = "memhook-hook";
+
+  /** The port {@code memhook serve} listens on by default. */
+  static final int DEFAULT_PORT = 7373;
+
+  /** How Claude Code's hooks reach the server. */
+  enum Transport {
+    /** The script: the server, else the encrypted spool. */
+    COMMAND,
+    /** Claude Code's http hooks: the server only. */
+    HTTP
+  }
+
+  @ParentCommand MemhookCli root;
+
+  @Option(
+      names = "--agent",
+      required = true,
+      paramLabel = "NAME",
+      description = "claude-code, codex or gemini (copilot and cursor are refused, saying why).")
+  String agent;
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "The store directory. Default: $"
+              + StoreArguments.DIR_VARIABLE
+              + ", else ./"
+              + StoreArguments.DEFAULT_DIRECTORY
+              + ".")
+  Path dir;
+
+  @Option(
+      names = "--scope",
+      paramLabel = "SCOPE",
+      description = "The scope the hooks capture into and recall from. Default: ${DEFAULT-VALUE}.")
+  Scope scope = Scope.DEFAULT;
+
+  @Option(
+      names = "--user",
+      description =
+          "Install for the user (~/.claude/settings.json and ~/.claude.json, ~/.codex/hooks.json,"
+              + " ~/.gemini/settings.json) instead of the project in the current directory.")
+  boolean user;
+
+  @Option(
+      names = "--settings",
+      paramLabel = "FILE",
+      description = "The agent's hooks file, instead of the project's or the user's.")
+  Path settings;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "The port memhook serve listens on. Default: ${DEFAULT-VALUE}.")
+  int port = DEFAULT_PORT;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "KIND",
+      description =
+          "claude-code's hooks: command (the script: the server, else the encrypted spool; no"
+              + " event lost) or http (Claude Code posts to the server; events are lost while it"
+              + " is down). Default: ${DEFAULT-VALUE}.")
+  Transport transport = Transport.COMMAND;
+
+  @Override
+  public Integer call() throws IOException {
+    CliContext context = root.context();
+    CodingAgent target = CodingAgent.of(agent);
+    if (target.refusal().isPresent()) {
+      throw new CliException(
+          ExitCode.USAGE, "cannot install for " + target.id() + ": " + target.refusal().get());
+    }
+    if (transport == Transport.HTTP && target != CodingAgent.CLAUDE_CODE) {
+      throw new IllegalArgumentException(
+          "--transport http is for claude-code only; " + target.id() + " runs command hooks");
+    }
+    if (port < 1 || port > 65_535) {
+      throw new IllegalArgumentException("--port must be 1-65535, got " + port);
+    }
+    Path store = StoreArguments.directory(dir, context).toAbsolutePath().normalize();
+    Instant now = Instant.now();
+    PrintStream out = context.out();
+
+    Path script = store.resolve("bin").resolve(SCRIPT);
+    String command =
+        AgentHooks.shellQuote(script.toString()) + " " + AgentHooks.shellQuote(scope.value());
+    Path hooksFile = settings != null ? settings : home(context, user).resolve(target.settings());
+    Consumer<ObjectNode> hooksChange =
+        s -> {
+          AgentHooks.merge(
+              s,
+              target,
+              event ->
+                  transport == Transport.HTTP
+                      ? AgentHooks.http(url("hook"))
+                      : AgentHooks.command(target, command));
+        };
+    // every file is checked before any is written: a bad one leaves them all as they were
+    SettingsFile.check(hooksFile, hooksChange);
+
+    out.println(
+        "hook script: " + script + " (" + (writeScript(script) ? "written" : "unchanged") + ")");
+    boolean keyExisted = Files.exists(store.resolve(SpoolCipher.KEY_FILE));
+    SpoolCipher.ensureKey(store);
+    out.println(
+        "spool key: "
+            + store.resolve(SpoolCipher.KEY_FILE)
+            + " ("
+            + (keyExisted ? "kept" : "created, readable by you only")
+            + ")");
+
+    SettingsFile.Outcome hooks = SettingsFile.update(hooksFile, hooksChange, now);
+    out.println(
+        "hooks: "
+            + hooks.file()
+            + " ("
+            + hooks.describe()
+            + "): "
+            + String.join(
+                ", ", target.events().stream().map(CodingAgent.AgentEvent::name).toList()));
+
+    // memhook serve does not serve MCP yet, and memhook mcp needs the store for writing, as the
+    // server does: an entry written now would fail whenever the server runs, so none is written
+    out.println(
+        "MCP server: not registered (memhook serve does not serve MCP yet); while no server runs,"
+            + " an agent can start `memhook mcp --dir "
+            + store
+            + " --scope "
+            + scope.value()
+            + "` as a stdio MCP server");
+    out.println(
+        "Start the server with `memhook serve --dir "
+            + store
+            + (port == DEFAULT_PORT ? "" : " --port " + port)
+            + "`, and give the agent its token: export "
+            + AgentHooks.TOKEN_VARIABLE
+            + "=$(cat "
+            + store.resolve("serve.token")
+            + ")");
+    return ExitCode.OK;
+  }
+
+  /** The server's endpoint {@code path} for the scope. */
+  private String url(String path) {
+    // a scope is letters, digits and ._@+-/; of those only + means something else in a query
+    return "http://127.0.0.1:" + port + "/" + path + "?scope=" + scope.value().replace("+", "%2B");
+  }
+
+  /** The user's home with {@code user}, else the project: the current directory. */
+  private static Path home(CliContext context, boolean user) {
+    if (!user) {
+      return Path.of("").toAbsolutePath();
+    }
+    String home = context.env().get("HOME");
+    return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"));
+  }
+
+  /** Writes the script unless it is there as it would be written; returns whether it wrote. */
+  private static boolean writeScript(Path script) throws IOException {
+    byte[] text;
+    try (InputStream in = InstallCommand.class.getResourceAsStream(SCRIPT)) {
+      if (in == null) {
+        throw new IllegalStateException("the hook script is missing from memhook's jar");
+      }
+      text = in.readAllBytes();
+    }
+    if (Files.isRegularFile(script) && Arrays.equals(Files.readAllBytes(script), text)) {
+      return false;
+    }
+    Files.createDirectories(script.getParent());
+    Path tmp = Files.createTempFile(script.getParent(), "." + SCRIPT, ".tmp");
+    try {
+      Files.write(tmp, text);
+      try {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+      } catch (UnsupportedOperationException notPosix) {
+        // agents on Windows run hooks through their own shell
+      }
+      Files.move(tmp, script, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,169 @@
+package dev.memhook.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A coding agent's JSON settings file, changed in place the way {@code memhook install} must: every
+ * key and value the change does not touch is kept (in its order), a file the change leaves equal is
+ * not written at all, the old file is first copied to a timestamped backup beside it, and the new
+ * one replaces it by an atomic rename, with the old file's permissions, so the agent never reads
+ * half a file. A file that is not one JSON object is refused and left untouched.
+ *
+ * <p>The rewritten file is indented with two spaces; the JSON text of a file that needed no change
+ * is never touched, however it was formatted. Stateless and thread-safe; two processes changing one
+ * file at once are not coordinated (the last rename wins).
+ */
+final class SettingsFile {
+  /** The infix of a backup's name: {@code settings.json.memhook-backup-20261202T101500Z}. */
+  static final String BACKUP_INFIX = ".memhook-backup-";
+
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+  private static final ObjectWriter PRETTY =
+      JsonRecords.MAPPER.writer(
+          new DefaultPrettyPrinter()
+              .withSeparators(
+                  Separators.createDefaultInstance()
+                      .withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
+
+  /**
+   * What {@link #update} did.
+   *
+   * @param file the settings file
+   * @param written whether it was written (created or changed)
+   * @param backup the copy of the old file, when one was changed
+   */
+  record Outcome(Path file, boolean written, Optional<Path> backup) {
+    /** {@code written, backup …}, {@code created} or {@code unchanged}. */
+    String describe() {
+      if (!written) {
+        return "unchanged";
+      }
+      return backup
+          .map(b -> "updated (the old file is in " + b.getFileName() + ")")
+          .orElse("created");
+    }
+  }
+
+  private SettingsFile() {}
+
+  /**
+   * Applies {@code change} to the JSON object in {@code file} (an empty object when there is no
+   * file, or it is blank) and writes the result, unless it is equal to what was there.
+   *
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) if the file is not one JSON object; it is
+   *     left as it was
+   */
+  static Outcome update(Path file, Consumer<ObjectNode> change, Instant now) throws IOException {
+    boolean exists = Files.exists(file);
+    ObjectNode before = exists ? read(file) : JsonRecords.MAPPER.createObjectNode();
+    ObjectNode after = before.deepCopy();
+    change.accept(after);
+    if (exists && after.equals(before)) {
+      return new Outcome(file, false, Optional.empty());
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Optional<Path> backup = Optional.empty();
+    if (exists) {
+      backup = Optional.of(backup(file, now));
+    }
+    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".memhook-tmp");
+    try {
+      Files.writeString(tmp, PRETTY.writeValueAsString(after) + "\n", StandardCharsets.UTF_8);
+      if (exists) {
+        copyPermissions(file, tmp);
+      }
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    return new Outcome(file, true, backup);
+  }
+
+  /**
+   * Fails as {@link #update} would with {@code change}, writing nothing: a command that changes
+   * several files checks them all first, so that a bad one leaves every file as it was.
+   *
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) if the file is not one JSON object, or the
+   *     change refuses what it holds
+   */
+  static void check(Path file, Consumer<ObjectNode> change) throws IOException {
+    if (Files.exists(file)) {
+      change.accept(read(file).deepCopy());
+    }
+  }
+
+  private static ObjectNode read(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    if (text.isBlank()) {
+      return JsonRecords.MAPPER.createObjectNode();
+    }
+    JsonNode n;
+    try {
+      n = JsonRecords.MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
+      throw new CliException(
+          ExitCode.BAD_INPUT,
+          file
+              + " is not valid JSON"
+              + where
+              + ": fix it, or move it away, and run install again;"
+              + " nothing was changed");
+    }
+    if (!(n instanceof ObjectNode object)) {
+      throw new CliException(
+          ExitCode.BAD_INPUT,
+          file
+              + " holds no JSON object: fix it, or move it away, and run install again; nothing"
+              + " was changed");
+    }
+    return object;
+  }
+
+  /** Copies {@code file} beside itself, named for {@code now}, and returns the copy. */
+  private static Path backup(Path file, Instant now) throws IOException {
+    String base = file.getFileName() + BACKUP_INFIX + STAMP.format(now);
+    Path backup = file.resolveSibling(base);
+    for (int i = 2; Files.exists(backup); i++) {
+      backup = file.resolveSibling(base + "-" + i); // a second change within the same second
+    }
+    Files.copy(file, backup, StandardCopyOption.COPY_ATTRIBUTES);
+    return backup;
+  }
+
+  private static void copyPermissions(Path from, Path to) throws IOException {
+    try {
+      Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+    } catch (UnsupportedOperationException notPosix) {
+      // the directory's ACL applies
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package dev.memhook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * memhook install: merges Memhook's hooks into an agent's settings keeping everything else, with a
+ * backup, changes nothing when run again, refuses a file that is not JSON and the agents whose
+ * payloads it cannot read.
+ */
+class InstallCommandTest {
+  private static final List<String> CLAUDE_EVENTS =
+      List.of(
+          "SessionStart",
+          "UserPromptSubmit",
+          "PreToolUse",
+          "PostToolUse",
+          "PostToolUseFailure",
+          "PreCompact",
+          "Stop",
+          "SubagentStop",
+          "SessionEnd");
+
+  /** A project's settings with a permission, another tool's hooks and an old memhook hook entry. */
+  private static final String EXISTING =
+      """
+      {
+        "permissions": { "allow": ["Bash(mvn test)"] },
+        "hooks": {
+          "PreToolUse": [
+            { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./guard.sh" }] },
+            { "matcher": "*", "hooks": [
+              { "type": "command", "command": "/opt/memhook/memory-cli/bin/memhook hook --dir ~/.memhook" },
+              { "type": "command", "command": "./audit.sh" }
+            ] }
+          ],
+          "Notification": [{ "hooks": [{ "type": "command", "command": "notify-send done" }] }]
+        },
+        "model": "opus"
+      }
+      """;
+
+  @TempDir Path store;
+  @TempDir Path project;
+
+  @Test
+  void claudeCode_isIdempotent_keepsEverythingElse_andKeepsABackup() throws IOException {
+    Path settings = project.resolve(".claude/settings.json");
+    Files.createDirectories(settings.getParent());
+    Files.writeString(settings, EXISTING, StandardCharsets.UTF_8);
+
+    Cli.Result first = install("claude-code", "--scope", "me/shop", "--settings", settings);
+    assertEquals(0, first.code(), first.err());
+    JsonNode s = JsonRecords.MAPPER.readTree(settings.toFile());
+    assertEquals("Bash(mvn test)", s.at("/permissions/allow/0").asText());
+    assertEquals("opus", s.path("model").asText());
+    assertEquals("notify-send done", s.at("/hooks/Notification/0/hooks/0/command").asText());
+    String command = "'" + store.resolve("bin/memhook-hook") + "' 'me/shop'";
+    for (String event : CLAUDE_EVENTS) {
+      List<String> ours = new ArrayList<>();
+      for (JsonNode group : s.path("hooks").path(event)) {
+        for (JsonNode hook : group.path("hooks")) {
+          if (AgentHooks.ours(hook)) {
+            ours.add(hook.path("command").asText());
+          }
+        }
+      }
+      assertEquals(List.of(command), ours, event);
+    }
+    // the other tool's hooks stay, in their place; the old memhook entry is replaced, not doubled
+    JsonNode pre = s.at("/hooks/PreToolUse");
+    assertEquals(3, pre.size(), pre.toString());
+    assertEquals("./guard.sh", pre.at("/0/hooks/0/command").asText());
+    assertEquals("./audit.sh", pre.at("/1/hooks/0/command").asText());
+    assertEquals(1, pre.at("/1/hooks").size());
+    assertEquals("*", pre.at("/2/matcher").asText());
+    assertEquals(command, pre.at("/2/hooks/0/command").asText());
+
+    assertTrue(s.path("mcpServers").isMissingNode(), "no MCP entry: serve has no /mcp yet");
+    assertTrue(first.out().contains("MCP server: not registered"), first.out());
+    assertFalse(Files.exists(project.resolve(".mcp.json")));
+
+    List<Path> backups = backups(settings);
+    assertEquals(1, backups.size(), backups.toString());
+    assertEquals(EXISTING, Files.readString(backups.get(0), StandardCharsets.UTF_8));
+    Path script = store.resolve("bin/memhook-hook");
+    assertTrue(Files.isExecutable(script));
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(store.resolve("spool.key"))));
+    assertEquals(65, Files.readString(store.resolve("spool.key")).length(), "64 hex and a newline");
+
+    byte[] settingsBefore = Files.readAllBytes(settings);
+    String keyBefore = Files.readString(store.resolve("spool.key"));
+    Cli.Result second = install("claude-code", "--scope", "me/shop", "--settings", settings);
+    assertEquals(0, second.code(), second.err());
+    assertTrue(second.out().contains("hook script: " + script + " (unchanged)"), second.out());
+    assertTrue(second.out().contains(settings + " (unchanged)"), second.out());
+    assertEquals(new String(settingsBefore, StandardCharsets.UTF_8), Files.readString(settings));
+    assertEquals(keyBefore, Files.readString(store.resolve("spool.key")), "the key is kept");
+    assertEquals(backups, backups(settings), "no backup when nothing changes");
+  }
+
+  @Test
+  void anotherScope_replacesMemhooksEntries_andBacksUpAgain() throws IOException {
+    Path settings = project.resolve("settings.json");
+    assertEquals(0, install("claude-code", "--settings", settings).code());
+    Cli.Result again = install("claude-code", "--scope", "team", "--settings", settings);
+    assertEquals(0, again.code(), again.err());
+    JsonNode s = JsonRecords.MAPPER.readTree(settings.toFile());
+    for (String event : CLAUDE_EVENTS) {
+      assertEquals(1, s.at("/hooks/" + event).size(), event);
+      assertTrue(
+          s.at("/hooks/" + event + "/0/hooks/0/command").asText().endsWith(" 'team'"), event);
+    }
+    assertEquals(1, backups(settings).size());
+  }
+
+  @Test
+  void httpTransport_writesHttpHooksReadingTheTokenFromTheEnvironment() throws IOException {
+    Path settings = project.resolve("settings.json");
+    install("claude-code", "--settings", settings);
+    Cli.Result r =
+        install("claude-code", "--transport", "http", "--port", "7400", "--settings", settings);
+    assertEquals(0, r.code(), r.err());
+    JsonNode s = JsonRecords.MAPPER.readTree(settings.toFile());
+    for (String event : CLAUDE_EVENTS) {
+      JsonNode groups = s.at("/hooks/" + event);
+      assertEquals(1, groups.size(), "the command hook was replaced: " + groups);
+      JsonNode hook = groups.at("/0/hooks/0");
+      assertEquals("http", hook.path("type").asText());
+      assertEquals("http://127.0.0.1:7400/hook?scope=default", hook.path("url").asText());
+      assertEquals("Bearer $MEMHOOK_TOKEN", hook.at("/headers/Authorization").asText());
+      assertEquals("MEMHOOK_TOKEN", hook.at("/allowedEnvVars/0").asText());
+    }
+  }
+
+  @Test
+  void settingsThatAreNotJson_areAClearError_andLeftUntouched() throws IOException {
+    Path settings = project.resolve("settings.json");
+    String broken = "{ \"hooks\": { \"Stop\": [ }\n";
+    Files.writeString(settings, broken);
+    Cli.Result r = install("claude-code", "--settings", settings);
+    assertEquals(ExitCode.BAD_INPUT, r.code());
+    assertTrue(r.err().contains(settings + " is not valid JSON at line 1"), r.err());
+    assertEquals(broken, Files.readString(settings));
+    assertEquals(List.of(), backups(settings));
+    assertFalse(Files.exists(store.resolve("bin")), "not even the script");
+  }
+
+  @Test
+  void codexAndGemini_getTheirOwnEventsAndLayout() throws IOException {
+    Path codex = project.resolve("codex-hooks.json");
+    assertEquals(0, install("codex", "--settings", codex).code());
+    JsonNode c = JsonRecords.MAPPER.readTree(codex.toFile()).path("hooks");
+    assertEquals(
+        List.of("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"), names(c));
+    assertEquals(10, c.at("/PreToolUse/0/hooks/0/timeout").asInt());
+    assertTrue(c.at("/PreToolUse/0/matcher").isMissingNode(), "no matcher: every tool");
+
+    Path gemini = project.resolve("gemini-settings.json");
+    Files.writeString(gemini, "{\"theme\":\"Dracula\"}");
+    assertEquals(0, install("gemini", "--scope", "me/shop", "--settings", gemini).code());
+    JsonNode g = JsonRecords.MAPPER.readTree(gemini.toFile());
+    assertEquals("Dracula", g.path("theme").asText());
+    assertEquals(
+        List.of(
+            "SessionStart",
+            "BeforeAgent",
+            "BeforeTool",
+            "AfterTool",
+            "AfterAgent",
+            "PreCompress",
+            "SessionEnd"),
+        names(g.path("hooks")));
+    assertEquals(10_000, g.at("/hooks/BeforeTool/0/hooks/0/timeout").asInt(), "milliseconds");
+    assertEquals("memhook", g.at("/hooks/BeforeTool/0/hooks/0/name").asText());
+    assertTrue(g.path("mcpServers").isMissingNode(), "no MCP entry: serve has no /mcp yet");
+    for (String wire : HookPayload.GEMINI_NAMES.keySet()) {
+      assertTrue(names(g.path("hooks")).contains(wire), wire + " is installed and read");
+    }
+  }
+
+  @Test
+  void copilotAndCursor_areRefused_sayingWhy_andNothingIsWritten() throws IOException {
+    for (String agent : List.of("copilot", "cursor")) {
+      Path settings = project.resolve(agent + ".json");
+      Cli.Result r = install(agent, "--settings", settings);
+      assertEquals(ExitCode.USAGE, r.code(), agent);
+      assertTrue(r.err().contains("cannot install for " + agent + ": "), r.err());
+      assertTrue(r.err().contains("Memhook's hook endpoint does not read"), r.err());
+      assertFalse(Files.exists(settings), agent);
+    }
+    try (Stream<Path> files = Files.list(store)) {
+      assertEquals(List.of(), files.toList(), "not even the script");
+    }
+    Cli.Result unknown = install("vim", "--settings", project.resolve("x.json"));
+    assertEquals(ExitCode.USAGE, unknown.code());
+    assertTrue(unknown.err().contains("expected one of claude-code, codex, gemini"), unknown.err());
+  }
+
+  @Test
+  void userInstall_writesUnderHome() throws IOException {
+    Cli cli = new Cli(store);
+    Cli.Result r =
+        cli.withStdinAndEnv(
+            "",
+            Map.of("HOME", project.toString()),
+            "install",
+            "--agent",
+            "claude-code",
+            "--user",
+            "--dir",
+            store.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.exists(project.resolve(".claude/settings.json")));
+    assertFalse(
+        Files.exists(project.resolve(".claude.json")), "no MCP entry: serve has no /mcp yet");
+  }
+
+  private Cli.Result install(String agent, Object... args) {
+    List<String> all =
+        new ArrayList<>(List.of("install", "--agent", agent, "--dir", store.toString()));
+    for (Object a : args) {
+      all.add(a.toString());
+    }
+    return new Cli(store).run(all.toArray(String[]::new));
+  }
+
+  private static List<String> names(JsonNode object) {
+    List<String> names = new ArrayList<>();
+    object.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private static List<Path> backups(Path file) throws IOException {
+    try (Stream<Path> all = Files.list(file.getParent())) {
+      return all.filter(
+              f ->
+                  f.getFileName()
+                      .toString()
+                      .startsWith(file.getFileName() + SettingsFile.BACKUP_INFIX))
+          .sorted()
+          .toList();
+    }
+  }
+}
