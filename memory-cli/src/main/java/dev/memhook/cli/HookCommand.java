@@ -34,7 +34,7 @@ import picocli.CommandLine.ParentCommand;
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in
  * the spool, and close it, which also lets capture process what it was given. What an event does is
- * {@link HookEvents}, shared with {@code memhook serve} ({@link ServeCommand}), which answers the
+ * {@link AgentEvents}, shared with {@code memhook serve} ({@link ServeCommand}), which answers the
  * same events over HTTP from a process that holds the store and the model open.
  */
 @Command(
@@ -112,20 +112,20 @@ final class HookCommand implements Callable<Integer> {
   }
 
   private void handle(CliContext context, Path dir, HookLog log) throws IOException {
-    HookEvents events =
-        new HookEvents(
+    AgentEvents events =
+        new AgentEvents(
             dir,
             log,
-            new HookEvents.Settings(
+            new AgentEvents.Settings(
                 contextLimit,
                 new ContextBudget(contextChars),
                 standingChars,
                 context.env().get(STANDING_CHARS_VARIABLE)));
-    Optional<HookEvents.Event> read = events.read(readBounded(context.in()));
+    Optional<AgentEvents.Event> read = events.read(readBounded(context.in()));
     if (read.isEmpty()) {
       return;
     }
-    HookEvents.Event event = read.get();
+    AgentEvents.Event event = read.get();
     events.spool(event, scope);
     if (!event.opensStore()) {
       return;
@@ -149,7 +149,7 @@ final class HookCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code in} up to one byte past {@link #MAX_INPUT_BYTES}, which {@link HookEvents} refuses. */
+  /** {@code in} up to one byte past {@link #MAX_INPUT_BYTES}, which {@link AgentEvents} refuses. */
   private static byte[] readBounded(InputStream in) throws IOException {
     return in.readNBytes(MAX_INPUT_BYTES + 1);
   }

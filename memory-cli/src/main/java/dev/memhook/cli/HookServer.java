@@ -52,7 +52,7 @@ final class HookServer implements AutoCloseable {
   private final HttpServer http;
   private final ExecutorService pool;
   private final MemoryService memory;
-  private final HookEvents events;
+  private final AgentEvents events;
   private final HookLog log;
   private final byte[] expectedAuthorization;
   private final String version;
@@ -67,7 +67,7 @@ final class HookServer implements AutoCloseable {
   HookServer(
       HttpServer http,
       MemoryService memory,
-      HookEvents events,
+      AgentEvents events,
       HookLog log,
       String token,
       String version) {
@@ -180,7 +180,7 @@ final class HookServer implements AutoCloseable {
       error(x, 413, "the hook event is over " + HookCommand.MAX_INPUT_BYTES + " bytes");
       return;
     }
-    Optional<HookEvents.Event> read;
+    Optional<AgentEvents.Event> read;
     try {
       read = events.read(body);
     } catch (IllegalArgumentException e) {
@@ -191,7 +191,7 @@ final class HookServer implements AutoCloseable {
       json(x, 200, JsonRecords.MAPPER.createObjectNode());
       return;
     }
-    HookEvents.Event event = read.get();
+    AgentEvents.Event event = read.get();
     drainSpool(scope);
     try {
       events.capture(memory, event, scope);

@@ -28,7 +28,7 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code memhook serve}: one resident process per store directory that holds the store and the
  * embedding model open and answers a coding agent's hooks over HTTP on {@code 127.0.0.1} ({@link
- * HookServer}), each event as {@code memhook hook} would ({@link HookEvents}) but without starting
+ * HookServer}), each event as {@code memhook hook} would ({@link AgentEvents}) but without starting
  * a JVM, opening the store and loading the model for it.
  *
  * <p>Lifecycle: refuses to start while {@value ServeFiles#RUNNING_FILE} names a live server; binds
@@ -110,10 +110,10 @@ final class ServeCommand implements Callable<Integer> {
     if (port < 0 || port > 65535) {
       throw new CliException(ExitCode.USAGE, "--port must be 1-65535 (or 0), got " + port);
     }
-    HookEvents.Settings settings;
+    AgentEvents.Settings settings;
     try {
       settings =
-          new HookEvents.Settings(
+          new AgentEvents.Settings(
               contextLimit,
               new ContextBudget(contextChars),
               standingChars,
@@ -168,7 +168,7 @@ final class ServeCommand implements Callable<Integer> {
       ServeFiles files,
       HttpServer http,
       String token,
-      HookEvents.Settings settings)
+      AgentEvents.Settings settings)
       throws IOException, InterruptedException {
     HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
     CountDownLatch stop = new CountDownLatch(1);
@@ -192,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
             "memhook-serve-shutdown");
     Runtime.getRuntime().addShutdownHook(onTerm);
     try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, true)) {
-      HookEvents events = new HookEvents(dir, log, settings);
+      AgentEvents events = new AgentEvents(dir, log, settings);
       String version = version();
       try (HookServer server = new HookServer(http, memory, events, log, token, version)) {
         server.drainSpool(Scope.DEFAULT);

@@ -231,7 +231,7 @@ class HookCommandTest {
       first = remember(memory, MemoryType.PREFERENCE, 0.9, "Use pnpm, never npm.");
       second = remember(memory, MemoryType.FACT, 0.5, "CI runs on GitHub Actions.");
     }
-    int oneFits = HookEvents.STANDING_HEADER.length() + HookEvents.standingLine(first).length();
+    int oneFits = AgentEvents.STANDING_HEADER.length() + AgentEvents.standingLine(first).length();
 
     Cli.Result cut = standingStart("s-20", Map.of(), "--context-chars", String.valueOf(oneFits));
     assertEquals(0, cut.code());

@@ -67,11 +67,11 @@ class HookServerTest {
             Terminal.NONE);
     memory = store.openWritable(context, Scope.DEFAULT, true);
     HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
-    HookEvents events =
-        new HookEvents(
+    AgentEvents events =
+        new AgentEvents(
             dir,
             log,
-            new HookEvents.Settings(
+            new AgentEvents.Settings(
                 5, new ContextBudget(ContextBudget.DEFAULT_MAX_CHARS), null, null));
     server = new HookServer(HookServer.bind(0), memory, events, log, TOKEN, "test");
   }

@@ -62,7 +62,7 @@ class ModelLoadLogTest {
     assertEquals(0, child.exitValue(), output);
     assertTrue(output.contains("dimension 384"), output);
     assertTrue(
-        output.contains("INFO dev.memhook.djl.DjlEmbedder - loaded embedding model"),
+        output.contains("INFO dev.memhook.djl.DjlEmbedderBuilder - loaded embedding model"),
         "the child's log is captured: " + output);
     return output;
   }

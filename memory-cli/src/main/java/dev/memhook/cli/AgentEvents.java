@@ -40,7 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link HookLog}. Thread-safe: answers are given one at a time, so that a session's offered ids
  * are read and written by one answer at a time; reading and capturing run concurrently.
  */
-final class HookEvents {
+final class AgentEvents {
   /** The events that open the store: those that answer, and those that end a turn or more. */
   private static final Set<LifecycleEventType> OPEN_STORE =
       EnumSet.of(
@@ -140,7 +140,7 @@ final class HookEvents {
   private final PayloadScrub scrub;
   private final ReentrantLock answering = new ReentrantLock();
 
-  HookEvents(Path storeDirectory, HookLog log, Settings settings) {
+  AgentEvents(Path storeDirectory, HookLog log, Settings settings) {
     this.dir = Objects.requireNonNull(storeDirectory, "storeDirectory");
     this.log = Objects.requireNonNull(log, "log");
     this.settings = Objects.requireNonNull(settings, "settings");
