@@ -1,12 +1,15 @@
 package dev.memhook.cli;
 
+import static dev.memhook.cli.PlantedSecrets.AWS_KEY_ID;
+import static dev.memhook.cli.PlantedSecrets.AWS_SECRET;
+import static dev.memhook.cli.PlantedSecrets.GITHUB_TOKEN;
+import static dev.memhook.cli.PlantedSecrets.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
@@ -46,22 +49,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Skipped, saying so, where {@code sh}, {@code openssl} or {@code curl} is missing.
  */
 class FallbackHookScriptTest {
-  private static final String AWS_KEY_ID = "AKIAZ3MHQ7RT2XK5PLNV";
-  private static final String AWS_SECRET = "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";
-  private static final String PASSWORD = "hunter2-Sup3r-s3cret";
-  private static final String GITHUB_TOKEN = "ghp_R7tYq2LmX9vB4nK8sD1fH6jP3wZ5cA0eU2gM";
-
-  /** Each secret, and a piece of each long enough to be found only if it leaked. */
-  private static final List<String> SECRETS =
-      List.of(
-          AWS_KEY_ID,
-          AWS_SECRET,
-          PASSWORD,
-          GITHUB_TOKEN,
-          "Z3MHQ7RT2XK5",
-          "EMIK7MDENGbPxR",
-          "Sup3r-s3cret",
-          "R7tYq2LmX9vB4nK8");
 
   private static final String COMMON =
       "\"session_id\":\"s-fb\",\"transcript_path\":\"/nowhere/t.jsonl\",\"cwd\":\"/home/dev/shop\"";
@@ -149,8 +136,8 @@ class FallbackHookScriptTest {
       Run run = run(payload, System.getenv("PATH"), "me/shop");
       assertEquals(0, run.code(), run.err());
       assertEquals("{}\n", run.out());
-      assertNoSecret("the script's stderr", run.err());
-      assertNoSecretOnDisk("after " + payload);
+      PlantedSecrets.assertNoneIn("the script's stderr", run.err());
+      PlantedSecrets.assertNoneUnder(store, "after " + payload);
     }
     assertEquals(EVENTS.size(), spooled().size(), "one encrypted file per event");
 
@@ -190,11 +177,11 @@ class FallbackHookScriptTest {
               m -> {
                 // stored in the scope the script was given, not the drain's fallback
                 if ("s-fb".equals(m.sourceSession()) && m.scope().equals(Scope.of("me", "shop"))) {
-                  texts.add(text(m));
+                  texts.add(PlantedSecrets.memoryText(m));
                 }
               });
       String all = String.join("\n", texts);
-      assertNoSecret("the captured memories", all);
+      PlantedSecrets.assertNoneIn("the captured memories", all);
       // tool starts wait for their ends (or the session's end) before they are stored
       for (String kept :
           List.of(
@@ -207,8 +194,8 @@ class FallbackHookScriptTest {
       }
     }
     assertEquals(List.of(), spooled(), "nothing is left in the spool");
-    assertNoSecret("the drain's reports", err.toString(StandardCharsets.UTF_8));
-    assertNoSecretOnDisk("after the drain");
+    PlantedSecrets.assertNoneIn("the drain's reports", err.toString(StandardCharsets.UTF_8));
+    PlantedSecrets.assertNoneUnder(store, "after the drain");
   }
 
   /**
@@ -221,13 +208,13 @@ class FallbackHookScriptTest {
     for (String payload : EVENTS) {
       Cli.Result r = cli.withStdin(payload, "hook", "--embedder", "hashing", "--scope", "me/shop");
       assertEquals(0, r.code(), r.err());
-      assertNoSecret("memhook hook's output", r.out() + r.err());
-      assertNoSecretOnDisk("after memhook hook took " + payload);
+      PlantedSecrets.assertNoneIn("memhook hook's output", r.out() + r.err());
+      PlantedSecrets.assertNoneUnder(store, "after memhook hook took " + payload);
     }
     try (MemoryService memory = open()) {
       assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
     }
-    assertNoSecretOnDisk("after capture processed them");
+    PlantedSecrets.assertNoneUnder(store, "after capture processed them");
   }
 
   @Test
@@ -298,7 +285,7 @@ class FallbackHookScriptTest {
     List<String> dropped = Files.readAllLines(store.resolve(HookSpool.DROPPED));
     assertEquals(1, dropped.size(), dropped.toString());
     assertTrue(dropped.get(0).endsWith("no openssl: event not spooled"), dropped.get(0));
-    assertNoSecretOnDisk("after a drop");
+    PlantedSecrets.assertNoneUnder(store, "after a drop");
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     HookLog log =
@@ -362,30 +349,6 @@ class FallbackHookScriptTest {
 
   private static String event(String name, String fields) {
     return "{" + COMMON + ",\"hook_event_name\":\"" + name + "\"," + fields + "}";
-  }
-
-  private static String text(Memory m) {
-    return String.join(" | ", m.title(), m.summary(), m.content(), String.valueOf(m.context()));
-  }
-
-  private static void assertNoSecret(String where, String text) {
-    for (String secret : SECRETS) {
-      assertFalse(text.contains(secret), where + " holds " + secret + ": " + text);
-    }
-  }
-
-  /** Every byte of every file under the store directory, searched for every secret. */
-  private void assertNoSecretOnDisk(String when) throws IOException {
-    List<Path> files;
-    try (Stream<Path> all = Files.walk(store)) {
-      files = all.filter(Files::isRegularFile).toList();
-    }
-    for (Path f : files) {
-      String bytes = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
-      for (String secret : SECRETS) {
-        assertFalse(bytes.contains(secret), when + ": " + store.relativize(f) + " holds " + secret);
-      }
-    }
   }
 
   private static int closedPort() throws IOException {

@@ -1,13 +1,15 @@
 package dev.memhook.cli;
 
+import static dev.memhook.cli.PlantedSecrets.AWS_KEY_ID;
+import static dev.memhook.cli.PlantedSecrets.AWS_SECRET;
+import static dev.memhook.cli.PlantedSecrets.GITHUB_TOKEN;
+import static dev.memhook.cli.PlantedSecrets.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,22 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * files and the index), nor does standard error, and what is not secret still reaches memory.
  */
 class HookSecretsTest {
-  private static final String AWS_KEY_ID = "AKIAZ3MHQ7RT2XK5PLNV";
-  private static final String AWS_SECRET = "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";
-  private static final String PASSWORD = "hunter2-Sup3r-s3cret";
-  private static final String GITHUB_TOKEN = "ghp_R7tYq2LmX9vB4nK8sD1fH6jP3wZ5cA0eU2gM";
-
-  /** Each secret, and a piece of each long enough to be found only if it leaked. */
-  private static final List<String> SECRETS =
-      List.of(
-          AWS_KEY_ID,
-          AWS_SECRET,
-          PASSWORD,
-          GITHUB_TOKEN,
-          "Z3MHQ7RT2XK5",
-          "EMIK7MDENGbPxR",
-          "Sup3r-s3cret",
-          "R7tYq2LmX9vB4nK8");
 
   private static final String COMMON =
       "\"session_id\":\"s-sec\",\"transcript_path\":\"/nowhere/t.jsonl\",\"cwd\":\"/home/dev/shop\"";
@@ -100,8 +86,8 @@ class HookSecretsTest {
     for (String payload : events) {
       Cli.Result r = cli.withStdin(payload, "hook", "--embedder", "hashing");
       assertEquals(0, r.code(), payload);
-      assertNoSecret("stderr after " + payload, r.err());
-      assertNoSecretOnDisk("after " + payload);
+      PlantedSecrets.assertNoneIn("stderr after " + payload, r.err());
+      PlantedSecrets.assertNoneUnder(dir, "after " + payload);
     }
     assertTrue(
         Files.readString(dir.resolve(HookLog.FILE), StandardCharsets.UTF_8).contains("Bogus"),
@@ -110,8 +96,8 @@ class HookSecretsTest {
     Cli.Result end =
         cli.withStdin(event("SessionEnd", "\"reason\":\"exit\""), "hook", "--embedder", "hashing");
     assertEquals(0, end.code());
-    assertNoSecret("stderr after SessionEnd", end.err());
-    assertNoSecretOnDisk("after the spool was drained");
+    PlantedSecrets.assertNoneIn("stderr after SessionEnd", end.err());
+    PlantedSecrets.assertNoneUnder(dir, "after the spool was drained");
     try (Stream<Path> left = Files.list(dir.resolve(HookSpool.DIRECTORY))) {
       assertEquals(List.of(), left.toList(), "every sanitized event was taken in");
     }
@@ -126,11 +112,11 @@ class HookSecretsTest {
           .export(
               m -> {
                 if ("s-sec".equals(m.sourceSession())) {
-                  texts.add(text(m));
+                  texts.add(PlantedSecrets.memoryText(m));
                 }
               });
       String all = String.join("\n", texts);
-      assertNoSecret("the captured memories", all);
+      PlantedSecrets.assertNoneIn("the captured memories", all);
       for (String kept :
           List.of(
               "aws s3 ls s3://shop-assets",
@@ -143,34 +129,10 @@ class HookSecretsTest {
         assertTrue(all.contains(kept), kept + " is not in " + all);
       }
     }
-    assertNoSecretOnDisk("after the store was opened again");
+    PlantedSecrets.assertNoneUnder(dir, "after the store was opened again");
   }
 
   private static String event(String name, String fields) {
     return "{" + COMMON + ",\"hook_event_name\":\"" + name + "\"," + fields + "}";
-  }
-
-  private static String text(Memory m) {
-    return String.join(" | ", m.title(), m.summary(), m.content(), String.valueOf(m.context()));
-  }
-
-  private static void assertNoSecret(String where, String text) {
-    for (String secret : SECRETS) {
-      assertTrue(!text.contains(secret), where + " holds " + secret + ": " + text);
-    }
-  }
-
-  /** Every byte of every file under the store directory, searched for every secret. */
-  private void assertNoSecretOnDisk(String when) throws IOException {
-    List<Path> files;
-    try (Stream<Path> all = Files.walk(dir)) {
-      files = all.filter(Files::isRegularFile).toList();
-    }
-    for (Path f : files) {
-      String bytes = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
-      for (String secret : SECRETS) {
-        assertTrue(!bytes.contains(secret), when + ": " + dir.relativize(f) + " holds " + secret);
-      }
-    }
   }
 }
