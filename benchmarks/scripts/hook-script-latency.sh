@@ -2,7 +2,8 @@
 # Times memhook-hook, the no-JVM hook script `memhook install` writes, start to exit, over RUNS
 # runs in each of three states, and prints p50, p99 and max in milliseconds:
 #   down     no server: no serve.json, the payload is encrypted into the spool
-#   stale    a server died and left serve.json: curl is refused, then the payload is spooled
+#   stale    a server died and left serve.json: its pid is dead, so the payload is spooled
+#   refused  serve.json names a live process whose port refuses: curl fails, then it is spooled
 #   up       a fake server (python3) answers /hook with a fixed context, nothing is spooled
 # and first the floor: a shell that only reads its input, which no hook can beat.
 # Usage: benchmarks/scripts/hook-script-latency.sh [RUNS]   (default 300; needs openssl, curl,
@@ -41,8 +42,15 @@ echo "       spooled files: $spooled (encrypted), dropped: $(cat "$work/store/ho
 rm -rf "$work/store/hook-spool"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-echo "{\"pid\":1,\"port\":$port,\"token\":\"$(openssl rand -hex 32)\",\"version\":\"bench\"}" >"$work/store/serve.json"
+token=$(openssl rand -hex 32)
+sh -c 'exit 0' &
+dead=$!
+wait "$dead" || true
+echo "{\"pid\":$dead,\"port\":$port,\"token\":\"$token\",\"version\":\"bench\"}" >"$work/store/serve.json"
 time_runs stale
+rm -rf "$work/store/hook-spool"
+echo "{\"pid\":$$,\"port\":$port,\"token\":\"$token\",\"version\":\"bench\"}" >"$work/store/serve.json"
+time_runs refused
 rm -rf "$work/store/hook-spool"
 
 cat >"$work/fake.py" <<'PY'
@@ -58,6 +66,7 @@ http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_foreve
 PY
 python3 "$work/fake.py" "$port" &
 fake=$!
+echo "{\"pid\":$fake,\"port\":$port,\"token\":\"$token\",\"version\":\"bench\"}" >"$work/store/serve.json"
 sleep 1
 time_runs up
 echo "       spooled files: $(find "$work/store/hook-spool" -name '*.json.enc' 2>/dev/null | wc -l)"

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
@@ -33,12 +34,15 @@ import java.util.stream.Stream;
  * A tool event needs no answer, and opening the store costs a JVM run most of its time (the index,
  * the journal, the embedding model). So {@code memhook hook} spools every event and opens the store
  * only for the events that answer or that end a turn; a store held by another process is no failure
- * either, the events wait in the spool. Files are named by time and a random suffix and appear by
- * an atomic rename, so a reader never sees half of one; a drain claims a file by renaming it before
- * reading it, so two processes draining at once (the server and a {@code memhook hook} run) never
- * both take it, and deletes it after {@code observeJson} returned; capture stores an event
- * delivered twice once (by its id, or its session, type, time and content), so a crash between the
- * two costs nothing.
+ * either, the events wait in the spool. This class names its files by time and a random suffix and
+ * they appear by an atomic rename, so a reader never sees half of one; the hook script cannot
+ * afford the processes a time and a rename cost, so its files are created empty and filled by
+ * openssl, and a drain leaves one it cannot read yet for {@link #IN_FLIGHT}. Files are taken in the
+ * order they were last written, which is the order of the events. A drain claims a file by renaming
+ * it before reading it, so two processes draining at once (the server and a {@code memhook hook}
+ * run) never both take it, and deletes it after {@code observeJson} returned; capture stores an
+ * event delivered twice once (by its id, or its session, type, time and content), so a crash
+ * between the two costs nothing.
  *
  * <p>The no-JVM hook script ({@code memhook-hook}) spools into the same directory while the server
  * is down, encrypted instead of redacted ({@link SpoolCipher} says why), and the drain decrypts and
@@ -58,6 +62,13 @@ final class HookSpool {
 
   /** The suffix of an event the hook script spooled, encrypted ({@link SpoolCipher}). */
   static final String ENCRYPTED = ".json.enc";
+
+  /**
+   * How long a spooled file that cannot be read yet is left alone: the hook script creates its file
+   * before openssl has written it, so a drain can meet it empty or half written. Past this it is no
+   * longer being written (a script killed half way), and is rejected.
+   */
+  static final Duration IN_FLIGHT = Duration.ofMinutes(1);
 
   /** The suffix of a file a drain has claimed. */
   static final String CLAIMED = ".taken";
@@ -142,14 +153,15 @@ final class HookSpool {
    * names ({@value #SCOPE_FIELD}), or in {@code scope} if it names none or a malformed one: the
    * redacted {@code .json} files {@link #add} writes, and the {@code .json.enc} files the no-JVM
    * hook ({@code memhook-hook}) writes, which are decrypted ({@link SpoolCipher}), completed
-   * ({@link HookPayload#prepare}, as of the time in their name) and redacted ({@link PayloadScrub})
+   * ({@link HookPayload#prepare}, as of when they were written) and redacted ({@link PayloadScrub})
    * in memory before capture sees them. Each file is claimed by an atomic rename before it is read,
    * so of several processes draining at once exactly one takes it; it is deleted once {@code
    * observeJson} returned. An event capture rejects as invalid, or a file that does not decrypt or
-   * parse, is moved to {@value #REJECTED} (still encrypted, if it was) and reported through {@code
-   * log}; draining stops at the first event capture sheds (its queue is full), which stays for the
-   * next run. Events the hook script had to drop ({@value #DROPPED}) are reported and the count
-   * reset.
+   * parse and was last written more than {@link #IN_FLIGHT} ago (a younger one may still be being
+   * written, and stays), is moved to {@value #REJECTED} (still encrypted, if it was) and reported
+   * through {@code log}; draining stops at the first event capture sheds (its queue is full), which
+   * stays for the next run. Events the hook script had to drop ({@value #DROPPED}) are reported and
+   * the count reset.
    *
    * @return how many events were taken in
    */
@@ -159,12 +171,22 @@ final class HookSpool {
       return 0;
     }
     releaseAbandoned();
-    List<Path> files = new ArrayList<>();
+    List<Waiting> files = new ArrayList<>();
     try (Stream<Path> all = Files.list(dir)) {
-      all.filter(f -> spooled(f.getFileName().toString())).sorted().forEach(files::add);
+      for (Path f : (Iterable<Path>) all::iterator) {
+        if (spooled(f.getFileName().toString())) {
+          try {
+            files.add(new Waiting(f, Files.getLastModifiedTime(f).toInstant()));
+          } catch (NoSuchFileException gone) {
+            // another run took it
+          }
+        }
+      }
     }
+    files.sort(Comparator.comparing(Waiting::modified).thenComparing(Waiting::file));
     int taken = 0;
-    for (Path f : files) {
+    for (Waiting waiting : files) {
+      Path f = waiting.file();
       Path claimed = f.resolveSibling(f.getFileName() + CLAIMED);
       try {
         Files.move(f, claimed, StandardCopyOption.ATOMIC_MOVE);
@@ -174,8 +196,15 @@ final class HookSpool {
       Files.setLastModifiedTime(claimed, FileTime.from(Instant.now())); // when it was claimed
       String json;
       try {
-        json = read(f.getFileName().toString(), claimed);
+        json = read(f.getFileName().toString(), claimed, waiting.modified());
       } catch (IllegalArgumentException | IOException e) {
+        if (f.getFileName().toString().endsWith(ENCRYPTED)
+            && waiting.modified().isAfter(Instant.now().minus(IN_FLIGHT))) {
+          // the hook script may still be writing it: back, as it was, for a later drain
+          Files.move(claimed, f, StandardCopyOption.ATOMIC_MOVE);
+          Files.setLastModifiedTime(f, FileTime.from(waiting.modified()));
+          continue;
+        }
         reject(claimed, f, log, e.getMessage());
         continue;
       }
@@ -238,7 +267,10 @@ final class HookSpool {
    * {@code .json} file; decrypted, completed and redacted for a {@code .json.enc} file, or null
    * when it holds an event that cannot be captured (a {@code Stop} without assistant text).
    */
-  private String read(String name, Path claimed) throws IOException {
+  /** A file in the spool and when it was last written. */
+  private record Waiting(Path file, Instant modified) {}
+
+  private String read(String name, Path claimed, Instant modified) throws IOException {
     if (!name.endsWith(ENCRYPTED)) {
       return Files.readString(claimed, StandardCharsets.UTF_8);
     }
@@ -252,7 +284,7 @@ final class HookSpool {
       text = end < 0 ? "" : text.substring(end + 1);
     }
     JsonNode payload = JsonRecords.MAPPER.readTree(text);
-    HookPayload.Prepared prepared = HookPayload.prepare(payload, spooledAt(name));
+    HookPayload.Prepared prepared = HookPayload.prepare(payload, spooledAt(name, modified));
     if (prepared.event().isEmpty()) {
       return null;
     }
@@ -276,13 +308,17 @@ final class HookSpool {
     return otherwise;
   }
 
-  /** When a file named {@code <12-digit seconds><9-digit nanos>-…} was spooled; now if unnamed. */
-  static Instant spooledAt(String name) {
+  /**
+   * When a file was spooled: the time its name starts with ({@code <12-digit seconds><9-digit
+   * nanos>-…}, as {@link #add} names it), else {@code modified}, when it was written (the hook
+   * script names its files by process id, since asking the time costs it a process).
+   */
+  static Instant spooledAt(String name, Instant modified) {
     if (name.length() > 21 && name.substring(0, 21).chars().allMatch(Character::isDigit)) {
       return Instant.ofEpochSecond(
           Long.parseLong(name.substring(0, 12)), Long.parseLong(name.substring(12, 21)));
     }
-    return Instant.now();
+    return modified;
   }
 
   private void reject(Path claimed, Path original, HookLog log, String why) throws IOException {

@@ -4,6 +4,7 @@ import static dev.memhook.cli.PlantedSecrets.AWS_KEY_ID;
 import static dev.memhook.cli.PlantedSecrets.AWS_SECRET;
 import static dev.memhook.cli.PlantedSecrets.GITHUB_TOKEN;
 import static dev.memhook.cli.PlantedSecrets.PASSWORD;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CaptureStats;
+import dev.memhook.api.capture.Session;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.io.ByteArrayOutputStream;
@@ -27,10 +29,14 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -248,7 +254,13 @@ class FallbackHookScriptTest {
       int port = server.getAddress().getPort();
       Files.writeString(
           store.resolve("serve.json"),
-          "{\"pid\":42,\"port\":" + port + ",\"token\":\"" + token + "\",\"version\":\"test\"}");
+          "{\"pid\":"
+              + ProcessHandle.current().pid()
+              + ",\"port\":"
+              + port
+              + ",\"token\":\""
+              + token
+              + "\",\"version\":\"test\"}");
       String prompt = EVENTS.get(0);
       Run up = run(prompt, System.getenv("PATH"), "me/shop");
       assertEquals(0, up.code(), up.err());
@@ -258,13 +270,132 @@ class FallbackHookScriptTest {
 
       Files.writeString(
           store.resolve("serve.json"),
-          "{\"pid\":42,\"port\":" + port + ",\"token\":\"" + "f".repeat(64) + "\"}");
+          "{\"pid\":"
+              + ProcessHandle.current().pid()
+              + ",\"port\":"
+              + port
+              + ",\"token\":\""
+              + "f".repeat(64)
+              + "\"}");
       Run refused = run(prompt, System.getenv("PATH"), "me/shop");
       assertEquals("{}\n", refused.out());
       assertEquals(1, spooled().size(), "a server that refuses the token does not take the event");
     } finally {
       server.stop(0);
     }
+  }
+
+  @Test
+  void serveJsonOfADeadProcess_isNotCalled_theEventIsSpooled() throws Exception {
+    List<String> received = new CopyOnWriteArrayList<>();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/hook",
+        exchange -> {
+          received.add(new String(exchange.getRequestBody().readAllBytes(), UTF_8));
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    server.start();
+    try {
+      Process gone = new ProcessBuilder("sh", "-c", "exit 0").start();
+      assertTrue(gone.waitFor(30, TimeUnit.SECONDS));
+      Files.writeString(
+          store.resolve("serve.json"),
+          "{\"pid\":"
+              + gone.pid()
+              + ",\"port\":"
+              + server.getAddress().getPort()
+              + ",\"token\":\""
+              + "ab".repeat(32)
+              + "\",\"version\":\"test\"}\n");
+      Run run = run(EVENTS.get(1), System.getenv("PATH"), "me/shop");
+      assertEquals(0, run.code(), run.err());
+      assertEquals("{}\n", run.out());
+      assertEquals(List.of(), received, "a dead server's port is not called");
+      assertEquals(1, spooled().size());
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aSpoolFileStillBeingWritten_waitsForALaterDrain_andIsRejectedOnceItCannotBe()
+      throws Exception {
+    Run run = run(EVENTS.get(1), System.getenv("PATH"), "me/shop");
+    assertEquals(0, run.code(), run.err());
+    Path whole = spooled().get(0);
+    byte[] bytes = Files.readAllBytes(whole);
+    Path dir = whole.getParent();
+    // as a drain can meet the script's files: created, not yet written; half written
+    Path empty = Files.createFile(dir.resolve("p7-0.json.enc"));
+    Path half = Files.write(dir.resolve("p8-0.json.enc"), Arrays.copyOf(bytes, bytes.length / 2));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    HookLog log = new HookLog(new PrintStream(err, true, UTF_8), store, StoreArguments.REDACTION);
+    HookSpool spool = new HookSpool(store, StoreArguments.REDACTION);
+    try (MemoryService memory = open()) {
+      assertEquals(1, spool.drain(memory, Scope.DEFAULT, log), err.toString(UTF_8));
+      assertEquals(List.of(empty, half), spooled(), "young unreadable files stay, unclaimed");
+
+      FileTime older = FileTime.from(Instant.now().minus(HookSpool.IN_FLIGHT).minusSeconds(5));
+      Files.setLastModifiedTime(empty, older);
+      Files.setLastModifiedTime(half, older);
+      assertEquals(0, spool.drain(memory, Scope.DEFAULT, log));
+    }
+    assertEquals(List.of(), spooled());
+    Path rejected = dir.resolve(HookSpool.REJECTED);
+    assertTrue(Files.exists(rejected.resolve(empty.getFileName())));
+    assertTrue(Files.exists(rejected.resolve(half.getFileName())));
+    PlantedSecrets.assertNoneUnder(store, "after the rejection");
+  }
+
+  @Test
+  void scriptSpooledEvents_areTakenInTheOrderTheyWereWritten_asOfThatTime() throws Exception {
+    List<Path> files = new ArrayList<>();
+    for (String tool : List.of("first", "second", "third")) {
+      String payload =
+          event(
+              "UserPromptSubmit",
+              "\"prompt\":\"remember that the " + tool + " deploy goes through staging\"");
+      assertEquals(0, run(payload, System.getenv("PATH"), "me/shop").code());
+      List<Path> now = new ArrayList<>(spooled());
+      now.removeAll(files);
+      files.add(now.get(0));
+    }
+    // written in the order first, second, third, whatever their names: stamp them far apart
+    Instant base = Instant.parse("2026-03-01T10:00:00Z");
+    for (int i = 0; i < files.size(); i++) {
+      Files.setLastModifiedTime(files.get(i), FileTime.from(base.plusSeconds(60L * i)));
+    }
+    HookLog log =
+        new HookLog(
+            new PrintStream(new ByteArrayOutputStream(), true, UTF_8),
+            store,
+            StoreArguments.REDACTION);
+    Map<String, Instant> prompted = new TreeMap<>();
+    Session session;
+    try (MemoryService memory = open()) {
+      assertEquals(
+          3, new HookSpool(store, StoreArguments.REDACTION).drain(memory, Scope.DEFAULT, log));
+      assertTrue(memory.capture().flush(Duration.ofSeconds(30)));
+      session = memory.capture().session("s-fb").orElseThrow();
+      memory
+          .maintenance()
+          .export(
+              m -> {
+                for (String word : List.of("first", "second", "third")) {
+                  if (PlantedSecrets.memoryText(m).startsWith("remember that the " + word)) {
+                    prompted.put(word, m.occurredAt());
+                  }
+                }
+              });
+    }
+    assertEquals(base, session.startedAt(), "the first written is the session's start");
+    assertEquals(base.plusSeconds(120), session.lastEventAt());
+    assertEquals(
+        Map.of("first", base, "second", base.plusSeconds(60), "third", base.plusSeconds(120)),
+        prompted);
   }
 
   @Test
