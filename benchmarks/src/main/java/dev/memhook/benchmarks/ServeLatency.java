@@ -40,13 +40,15 @@ import java.util.regex.Pattern;
  * <pre>
  * {@code java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ServeLatency \
  *     --jar memory-cli/target/memhook.jar [--size 10000] [--dir DIR] [--oneshot 20] [--requests 1000]
- *     [--random-vectors] [--server-jvm "JVM OPTIONS"]}
+ *     [--random-vectors] [--server-jvm "JVM OPTIONS"] [--pace-ms 0]}
  * </pre>
  *
  * The store is built once per size under {@code java.io.tmpdir/memhook-bench/serve-nSIZE} (or
  * {@code --dir}) and reused; {@code --oneshot 0} measures the server alone; {@code
  * --random-vectors} builds the store with random vectors in MiniLM's space ({@link RandomVectors}),
- * for the resident set of a large store.
+ * for the resident set of a large store. {@code --pace-ms N} waits N ms before each measured
+ * request, as an agent's events arrive (a tool call takes time to run); without it the requests
+ * come back to back, so capture's work on one event overlaps the next request.
  */
 public final class ServeLatency {
   private static final Scope SCOPE = Scope.of("bench", "shop");
@@ -71,6 +73,7 @@ public final class ServeLatency {
     int oneshot = 20;
     int requests = 1_000;
     boolean randomVectors = false;
+    int paceMillis = 0;
     List<String> serverJvm = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -80,6 +83,7 @@ public final class ServeLatency {
         case "--oneshot" -> oneshot = Integer.parseInt(args[++i]);
         case "--requests" -> requests = Integer.parseInt(args[++i]);
         case "--random-vectors" -> randomVectors = true;
+        case "--pace-ms" -> paceMillis = Integer.parseInt(args[++i]);
         case "--server-jvm" -> serverJvm.addAll(Arrays.asList(args[++i].split(" ")));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -95,7 +99,7 @@ public final class ServeLatency {
     if (oneshot > 0) {
       oneShot(jar, dir, oneshot);
     }
-    served(jar, dir, requests, serverJvm, !randomVectors);
+    served(jar, dir, requests, serverJvm, !randomVectors, paceMillis);
   }
 
   private static void build(Path dir, int size, boolean randomVectors) {
@@ -161,7 +165,7 @@ public final class ServeLatency {
   }
 
   private static void served(
-      Path jar, Path dir, int requests, List<String> jvm, boolean answersRequired)
+      Path jar, Path dir, int requests, List<String> jvm, boolean answersRequired, int paceMillis)
       throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -201,18 +205,21 @@ public final class ServeLatency {
       double[] prompt = new double[requests / 2];
       int answered = 0;
       for (int i = 0; i < requests; i++) {
+        Thread.sleep(paceMillis);
         long t = System.nanoTime();
         post(port, token, toolEvent("served", 10_000 + i));
         tool[i] = (System.nanoTime() - t) / 1e6;
         if (i % 2 == 0) {
+          Thread.sleep(paceMillis);
           t = System.nanoTime();
           String body = post(port, token, promptEvent("served-p" + i, QUESTIONS[i % 8]));
           prompt[i / 2] = (System.nanoTime() - t) / 1e6;
           answered += body.contains("additionalContext") ? 1 : 0;
         }
       }
-      report("http hook to memhook serve, tool event", tool);
-      report("http hook to memhook serve, prompt", prompt);
+      String paced = paceMillis == 0 ? "back to back" : "one every " + paceMillis + " ms";
+      report("http hook to memhook serve, tool event, " + paced, tool);
+      report("http hook to memhook serve, prompt, " + paced, prompt);
       System.out.printf(
           Locale.ROOT, "  prompts answered with memories: %d of %d%n", answered, prompt.length);
       if (answersRequired && answered < prompt.length) {
