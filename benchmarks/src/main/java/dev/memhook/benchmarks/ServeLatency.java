@@ -9,8 +9,10 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.core.Memhook;
 import dev.memhook.djl.DjlEmbedderProvider;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -37,10 +39,18 @@ import java.util.regex.Pattern;
  * an agent's hook does; the run fails if an answer is not a 200 or a prompt's answer holds no
  * memory.
  *
+ * <p>MCP, side by side: against the running server, {@code --mcp-requests} times each of an MCP
+ * {@code initialize} and a {@code tools/call} of {@code memory_recall} posted to {@code
+ * /mcp?scope=bench/shop} (a new connection each, the run failing unless the call answers with
+ * memories); after the server has stopped, {@code --mcp-stdio} runs of {@code memhook mcp} timed
+ * from its process start to its answer to {@code initialize}, which is what an agent waits for
+ * before the tools are usable when it starts the stdio server itself.
+ *
  * <pre>
  * {@code java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ServeLatency \
  *     --jar memory-cli/target/memhook.jar [--size 10000] [--dir DIR] [--oneshot 20] [--requests 1000]
- *     [--random-vectors] [--server-jvm "JVM OPTIONS"] [--pace-ms 0]}
+ *     [--random-vectors] [--server-jvm "JVM OPTIONS"] [--pace-ms 0] [--mcp-requests 200]
+ *     [--mcp-stdio 5]}
  * </pre>
  *
  * The store is built once per size under {@code java.io.tmpdir/memhook-bench/serve-nSIZE} (or
@@ -74,6 +84,8 @@ public final class ServeLatency {
     int requests = 1_000;
     boolean randomVectors = false;
     int paceMillis = 0;
+    int mcpRequests = 200;
+    int mcpStdio = 5;
     List<String> serverJvm = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -84,6 +96,8 @@ public final class ServeLatency {
         case "--requests" -> requests = Integer.parseInt(args[++i]);
         case "--random-vectors" -> randomVectors = true;
         case "--pace-ms" -> paceMillis = Integer.parseInt(args[++i]);
+        case "--mcp-requests" -> mcpRequests = Integer.parseInt(args[++i]);
+        case "--mcp-stdio" -> mcpStdio = Integer.parseInt(args[++i]);
         case "--server-jvm" -> serverJvm.addAll(Arrays.asList(args[++i].split(" ")));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -99,7 +113,10 @@ public final class ServeLatency {
     if (oneshot > 0) {
       oneShot(jar, dir, oneshot);
     }
-    served(jar, dir, requests, serverJvm, !randomVectors, paceMillis);
+    served(jar, dir, requests, serverJvm, !randomVectors, paceMillis, mcpRequests);
+    if (mcpStdio > 0) {
+      mcpStdio(jar, dir, mcpStdio);
+    }
   }
 
   private static void build(Path dir, int size, boolean randomVectors) {
@@ -165,7 +182,13 @@ public final class ServeLatency {
   }
 
   private static void served(
-      Path jar, Path dir, int requests, List<String> jvm, boolean answersRequired, int paceMillis)
+      Path jar,
+      Path dir,
+      int requests,
+      List<String> jvm,
+      boolean answersRequired,
+      int paceMillis,
+      int mcpRequests)
       throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -225,12 +248,120 @@ public final class ServeLatency {
       if (answersRequired && answered < prompt.length) {
         throw new IllegalStateException("a prompt was answered without memories");
       }
+      if (mcpRequests > 0) {
+        mcpHttp(port, token, mcpRequests, answersRequired);
+      }
       Thread.sleep(10_000);
       System.out.printf(Locale.ROOT, "memhook serve RSS after 10 s idle: %s%n", rss(server.pid()));
     } finally {
       server.destroy(); // SIGTERM: closes the store
       server.waitFor(120, TimeUnit.SECONDS);
     }
+  }
+
+  /** MCP over HTTP against the running server: initialize, and a recall through tools/call. */
+  private static void mcpHttp(int port, String token, int requests, boolean answersRequired)
+      throws IOException {
+    String initialize =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}";
+    for (int i = 0; i < 50; i++) { // warm-up
+      mcp(port, token, initialize);
+      mcp(port, token, recallCall(i));
+    }
+    double[] init = new double[requests];
+    double[] call = new double[requests];
+    int answered = 0;
+    for (int i = 0; i < requests; i++) {
+      long t = System.nanoTime();
+      String body = mcp(port, token, initialize);
+      init[i] = (System.nanoTime() - t) / 1e6;
+      if (!body.contains("\"protocolVersion\":\"2025-06-18\"")) {
+        throw new IllegalStateException("initialize was not answered: " + body);
+      }
+      t = System.nanoTime();
+      body = mcp(port, token, recallCall(i));
+      call[i] = (System.nanoTime() - t) / 1e6;
+      if (body.contains("\"isError\":true")) {
+        throw new IllegalStateException("memory_recall failed: " + body);
+      }
+      answered += body.contains("mem_") ? 1 : 0;
+    }
+    report("MCP over HTTP, initialize", init);
+    report("MCP over HTTP, tools/call memory_recall", call);
+    System.out.printf(
+        Locale.ROOT, "  recalls answered with memories: %d of %d%n", answered, requests);
+    if (answersRequired && answered < requests) {
+      throw new IllegalStateException("a recall was answered without memories");
+    }
+  }
+
+  private static String recallCall(int i) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":"
+        + (i + 2)
+        + ",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_recall\","
+        + "\"arguments\":{\"query\":\""
+        + QUESTIONS[i % QUESTIONS.length]
+        + "\",\"limit\":5}}}";
+  }
+
+  /**
+   * {@code memhook mcp} as an agent starts it (the launcher's fast-start flags), from its process
+   * start to its answer to {@code initialize}; the server must have stopped, as the store is held.
+   */
+  private static void mcpStdio(Path jar, Path dir, int runs) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        List.of(
+            java,
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Dai.djl.offline=true",
+            "-jar",
+            jar.toString(),
+            "mcp",
+            "--dir",
+            dir.toString(),
+            "--scope",
+            SCOPE.value());
+    String initialize =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}\n";
+    double[] millis = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      long start = System.nanoTime();
+      Process p =
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      OutputStream in = p.getOutputStream();
+      in.write(initialize.getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line = out.readLine();
+      millis[i] = (System.nanoTime() - start) / 1e6;
+      in.close(); // its input ends: it closes the store and exits
+      if (line == null || !line.contains("\"protocolVersion\"")) {
+        p.destroy();
+        throw new IllegalStateException("memhook mcp did not answer initialize: " + line);
+      }
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroy();
+        throw new IllegalStateException("memhook mcp did not exit after its input ended");
+      }
+    }
+    report("memhook mcp (stdio), start to initialize", millis);
+  }
+
+  /** One MCP message posted to /mcp on a new connection; the answer's body. */
+  private static String mcp(int port, String token, String body) throws IOException {
+    return request(
+        port,
+        "/mcp?scope=" + SCOPE.value().replace("/", "%2F"),
+        token,
+        "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n",
+        body);
   }
 
   private static String awaitRunning(Path dir, Process server) throws Exception {
@@ -253,15 +384,23 @@ public final class ServeLatency {
 
   /** One request on a new connection, as an agent's http hook sends it; the answer's body. */
   private static String post(int port, String token, String body) throws IOException {
+    return request(port, "/hook?scope=" + SCOPE.value().replace("/", "%2F"), token, "", body);
+  }
+
+  /** A POST of {@code body} to {@code path} with {@code headers} on a new connection. */
+  private static String request(int port, String path, String token, String headers, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     String head =
-        "POST /hook?scope="
-            + SCOPE.value().replace("/", "%2F")
+        "POST "
+            + path
             + " HTTP/1.1\r\nHost: 127.0.0.1:"
             + port
             + "\r\nAuthorization: Bearer "
             + token
-            + "\r\nContent-Type: application/json\r\nContent-Length: "
+            + "\r\n"
+            + headers
+            + "Content-Type: application/json\r\nContent-Length: "
             + bytes.length
             + "\r\nConnection: close\r\n\r\n";
     try (Socket s = new Socket(InetAddress.getByName("127.0.0.1"), port)) {

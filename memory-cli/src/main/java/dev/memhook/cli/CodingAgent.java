@@ -135,6 +135,23 @@ enum CodingAgent {
     return settings;
   }
 
+  /**
+   * The file the agent reads its MCP servers from, relative to the project directory or, with
+   * {@code user}, to the user's home: Claude Code's {@code .mcp.json} or {@code ~/.claude.json},
+   * Codex's {@code config.toml} (a project's is read only in a project Codex trusts), Gemini CLI's
+   * settings file, which holds its hooks too.
+   *
+   * @throws IllegalStateException for an agent {@code memhook install} refuses
+   */
+  String mcpSettings(boolean user) {
+    return switch (this) {
+      case CLAUDE_CODE -> user ? ".claude.json" : ".mcp.json";
+      case CODEX -> ".codex/config.toml";
+      case GEMINI -> settings;
+      case COPILOT, CURSOR -> throw new IllegalStateException(id + " is not installed");
+    };
+  }
+
   /** A hook's timeout in the unit the agent reads: seconds, or milliseconds for Gemini CLI. */
   int timeout(int seconds) {
     return seconds * timeoutUnitsPerSecond;

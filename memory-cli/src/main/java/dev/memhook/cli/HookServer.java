@@ -34,13 +34,16 @@ import java.util.concurrent.locks.ReentrantLock;
  *       HookCommand#MAX_INPUT_BYTES} is refused with 413, and an event that could not be kept with
  *       500;
  *   <li>{@code GET /health?scope=SCOPE}: {@code {"status":"ok","pid":…,"memories":…,"version":…}},
- *       the memories counted in the scope.
+ *       the memories counted in the scope;
+ *   <li>{@code POST /mcp?scope=SCOPE}: the memory tools of {@code memhook mcp} over MCP's
+ *       Streamable HTTP transport, working in that scope ({@link McpHttpEndpoint}).
  * </ul>
  *
  * Every request must come from a loopback address (else 403) and carry {@code Authorization: Bearer
  * TOKEN} (else 401); the token is compared in constant time. Error bodies are {@code
- * {"error":"…"}}. Before an event is captured, the spool is taken in if it holds anything (written
- * by {@code memhook hook} or a fallback while no server ran), one drain at a time.
+ * {"error":"…"}}, but {@code /mcp}'s own, which are JSON-RPC errors. Before an event is captured,
+ * the spool is taken in if it holds anything (written by {@code memhook hook} or a fallback while
+ * no server ran), one drain at a time.
  *
  * <p>Thread-safe: requests run on a small pool of named daemon threads. {@link #close()} stops
  * taking requests, lets those under way finish, and is idempotent; the store stays the caller's.
@@ -54,6 +57,7 @@ final class HookServer implements AutoCloseable {
   private final MemoryService memory;
   private final AgentEvents events;
   private final HookLog log;
+  private final McpHttpEndpoint mcp;
   private final byte[] expectedAuthorization;
   private final String version;
   private final ReentrantLock draining = new ReentrantLock();
@@ -77,6 +81,7 @@ final class HookServer implements AutoCloseable {
     this.log = Objects.requireNonNull(log, "log");
     this.expectedAuthorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     this.version = Objects.requireNonNull(version, "version");
+    this.mcp = McpHttpEndpoint.serving(memory, log, version);
     AtomicInteger n = new AtomicInteger();
     this.pool =
         Executors.newFixedThreadPool(
@@ -161,7 +166,9 @@ final class HookServer implements AutoCloseable {
             error(x, 405, "GET /health");
           }
         }
-        default -> error(x, 404, "no such endpoint: " + path + " (POST /hook, GET /health)");
+        case McpHttpEndpoint.PATH -> mcp.exchange(x, scope);
+        default ->
+            error(x, 404, "no such endpoint: " + path + " (POST /hook, GET /health, POST /mcp)");
       }
     } catch (IOException | RuntimeException e) {
       log.warn("a request failed: " + e);
@@ -261,6 +268,7 @@ final class HookServer implements AutoCloseable {
       return;
     }
     http.stop(1);
+    mcp.close();
     pool.shutdown();
     try {
       if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {

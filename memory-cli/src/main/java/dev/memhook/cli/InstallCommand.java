@@ -22,9 +22,11 @@ import picocli.CommandLine.ParentCommand;
  * script to {@code <store>/bin/}{@value #SCRIPT} and the key it encrypts its spool with ({@link
  * SpoolCipher}), then merges Memhook's hooks for every event the agent has ({@link CodingAgent})
  * into the agent's settings ({@link AgentHooks}, {@link SettingsFile}: every other key and hook
- * kept, a backup first, an atomic write, nothing written when nothing changes). It registers no MCP
- * server: {@code memhook serve} does not serve MCP yet, and {@code memhook mcp} cannot open the
- * store while a server holds it; it says how to start {@code memhook mcp} instead.
+ * kept, a backup first, an atomic write, nothing written when nothing changes), and registers
+ * {@code memhook serve}'s MCP endpoint ({@code http://127.0.0.1:PORT/mcp?scope=SCOPE}) the same way
+ * in the file the agent reads its MCP servers from ({@link CodingAgent#mcpSettings}; {@link
+ * AgentMcp} for JSON, {@link CodexConfig} for Codex's TOML), its token read from {@value
+ * AgentHooks#TOKEN_VARIABLE} in the agent's environment. {@code --no-mcp} leaves MCP alone.
  *
  * <h2>Design note</h2>
  *
@@ -40,8 +42,9 @@ import picocli.CommandLine.ParentCommand;
     name = "install",
     description =
         "Connect a coding agent to the store: write the no-JVM hook script DIR/bin/memhook-hook"
-            + " and its spool key, and merge Memhook's hooks for every event the agent has into the"
-            + " agent's settings, keeping every other setting, with a timestamped backup. Running it"
+            + " and its spool key, merge Memhook's hooks for every event the agent has into the"
+            + " agent's settings, and register memhook serve's MCP endpoint where the agent reads"
+            + " its MCP servers, keeping every other setting, with a timestamped backup. Running it"
             + " again changes nothing.")
 final class InstallCommand implements Callable<Integer> {
   /** The script's name in {@code <store>/bin}. */
@@ -98,6 +101,19 @@ final class InstallCommand implements Callable<Integer> {
   Path settings;
 
   @Option(
+      names = "--mcp-settings",
+      paramLabel = "FILE",
+      description =
+          "The file to register the MCP server in, instead of the project's or the user's"
+              + " (.mcp.json or ~/.claude.json, .codex/config.toml, the Gemini settings file).")
+  Path mcpSettings;
+
+  @Option(
+      names = "--no-mcp",
+      description = "Register no MCP server; only the hooks and the script are written.")
+  boolean noMcp;
+
+  @Option(
       names = "--port",
       paramLabel = "PORT",
       description = "The port memhook serve listens on. Default: ${DEFAULT-VALUE}.")
@@ -145,8 +161,35 @@ final class InstallCommand implements Callable<Integer> {
                       ? AgentHooks.http(url("hook"))
                       : AgentHooks.command(target, command));
         };
+    String mcpUrl = url("mcp");
+    Path mcpFile =
+        noMcp
+            ? null
+            : mcpSettings != null
+                ? mcpSettings
+                : target == CodingAgent.GEMINI
+                    ? hooksFile // Gemini CLI keeps its MCP servers beside its hooks
+                    : home(context, user).resolve(target.mcpSettings(user));
+    boolean mcpWithHooks =
+        mcpFile != null
+            && mcpFile.toAbsolutePath().normalize().equals(hooksFile.toAbsolutePath().normalize());
+    if (mcpWithHooks && target == CodingAgent.CODEX) {
+      throw new IllegalArgumentException(
+          "codex reads its MCP servers from config.toml, not from its hooks file " + hooksFile);
+    }
+    Consumer<ObjectNode> mcpChange =
+        target == CodingAgent.CODEX ? null : s -> AgentMcp.merge(s, AgentMcp.entry(target, mcpUrl));
+    Consumer<ObjectNode> settingsChange =
+        mcpWithHooks ? hooksChange.andThen(mcpChange) : hooksChange;
     // every file is checked before any is written: a bad one leaves them all as they were
-    SettingsFile.check(hooksFile, hooksChange);
+    SettingsFile.check(hooksFile, settingsChange);
+    if (mcpFile != null && !mcpWithHooks) {
+      if (target == CodingAgent.CODEX) {
+        CodexConfig.check(mcpFile);
+      } else {
+        SettingsFile.check(mcpFile, mcpChange);
+      }
+    }
 
     out.println(
         "hook script: " + script + " (" + (writeScript(script) ? "written" : "unchanged") + ")");
@@ -159,7 +202,7 @@ final class InstallCommand implements Callable<Integer> {
             + (keyExisted ? "kept" : "created, readable by you only")
             + ")");
 
-    SettingsFile.Outcome hooks = SettingsFile.update(hooksFile, hooksChange, now);
+    SettingsFile.Outcome hooks = SettingsFile.update(hooksFile, settingsChange, now);
     out.println(
         "hooks: "
             + hooks.file()
@@ -169,15 +212,27 @@ final class InstallCommand implements Callable<Integer> {
             + String.join(
                 ", ", target.events().stream().map(CodingAgent.AgentEvent::name).toList()));
 
-    // memhook serve does not serve MCP yet, and memhook mcp needs the store for writing, as the
-    // server does: an entry written now would fail whenever the server runs, so none is written
-    out.println(
-        "MCP server: not registered (memhook serve does not serve MCP yet); while no server runs,"
-            + " an agent can start `memhook mcp --dir "
-            + store
-            + " --scope "
-            + scope.value()
-            + "` as a stdio MCP server");
+    if (mcpFile == null) {
+      out.println("MCP server: not registered (--no-mcp)");
+    } else {
+      SettingsFile.Outcome mcp =
+          mcpWithHooks
+              ? hooks
+              : target == CodingAgent.CODEX
+                  ? CodexConfig.update(mcpFile, mcpUrl, AgentHooks.TOKEN_VARIABLE, now)
+                  : SettingsFile.update(mcpFile, mcpChange, now);
+      out.println(
+          "MCP server: "
+              + mcp.file()
+              + " ("
+              + mcp.describe()
+              + "): "
+              + CodexConfig.SERVER
+              + " at "
+              + mcpUrl
+              + ", its token from $"
+              + AgentHooks.TOKEN_VARIABLE);
+    }
     out.println(
         "Start the server with `memhook serve --dir "
             + store

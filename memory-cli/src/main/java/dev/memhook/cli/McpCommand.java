@@ -102,13 +102,9 @@ final class McpCommand implements Callable<Integer> {
       McpSyncServer server =
           McpServer.sync(transport)
               .serverInfo("memhook", new MemhookCli.Version().getVersion()[0])
-              .instructions(
-                  "Long-term memory of the project "
-                      + scope
-                      + ": recall what earlier sessions learnt before answering, fetch a memory"
-                      + " in full with get_memory, remember decisions and preferences.")
+              .instructions(McpTools.instructions("the project " + scope))
               .capabilities(ServerCapabilities.builder().tools(false).build())
-              .tools(new McpTools(memory, scope).specifications())
+              .tools(new McpTools(memory).boundTo(scope))
               .build();
       try {
         stop.await();

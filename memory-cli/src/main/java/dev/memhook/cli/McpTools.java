@@ -18,7 +18,10 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.ScopedMemory;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Instant;
@@ -27,15 +30,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
- * The memory tools {@code memhook mcp} serves, all bound to one scope: the model names no scope it
- * could escape to (a {@code scope} argument, where accepted, must be the bound one), and reads,
- * forgets and recalls go through {@link MemoryService#scoped}. Every failure, a malformed argument
- * or the store's, is answered as an MCP tool error ({@code isError: true}) whose text says what was
- * wrong; nothing reaches the server's loop. Thread-safe as the service is.
+ * The memory tools Memhook serves over MCP, defined once for both transports: {@code memhook mcp}
+ * binds them to the one scope it was started for ({@link #boundTo}), and {@code memhook serve}'s
+ * {@code /mcp} endpoint to the scope each request names ({@link #perRequest}, the scope read from
+ * the request's {@link McpTransportContext} under {@link #SCOPE_KEY}), so one server serves every
+ * project. Either way a call works in exactly one scope: the model names no scope it could escape
+ * to (a {@code scope} argument, where accepted, must be the bound one), and reads, forgets and
+ * recalls go through {@link MemoryService#scoped}. Every failure, a malformed argument or the
+ * store's, is answered as an MCP tool error ({@code isError: true}) whose text says what was wrong;
+ * nothing reaches the server's loop. Thread-safe as the service is.
  */
 final class McpTools {
   static final int MAX_IDS = 20;
@@ -49,17 +56,74 @@ final class McpTools {
   private static final List<String> TYPES =
       Arrays.stream(MemoryType.values()).map(JsonRecords::lower).toList();
 
-  private final MemoryService memory;
-  private final ScopedMemory scoped;
-  private final Scope scope;
+  /**
+   * The key of the {@link Scope} in a request's {@link McpTransportContext}, which the HTTP
+   * transport puts there from the request's {@code ?scope=}.
+   */
+  static final String SCOPE_KEY = "memhook.scope";
 
-  McpTools(MemoryService memory, Scope scope) {
-    this.memory = memory;
-    this.scope = scope;
-    this.scoped = memory.scoped(scope);
+  /** A tool's handler: what it answers for its arguments, working in {@code scope} only. */
+  @FunctionalInterface
+  private interface Handler {
+    CallToolResult call(Scope scope, ToolArguments arguments);
   }
 
-  List<SyncToolSpecification> specifications() {
+  /** A tool and the handler that answers it. */
+  private record Definition(Tool tool, Handler handler) {}
+
+  private final MemoryService memory;
+
+  /** The tools over {@code memory}, which stays the caller's. */
+  McpTools(MemoryService memory) {
+    this.memory = Objects.requireNonNull(memory, "memory");
+  }
+
+  /** The tools for a server of one scope: every call works in {@code scope}. */
+  List<McpServerFeatures.SyncToolSpecification> boundTo(Scope scope) {
+    Objects.requireNonNull(scope, "scope");
+    return definitions().stream()
+        .map(
+            d ->
+                McpServerFeatures.SyncToolSpecification.builder()
+                    .tool(d.tool())
+                    .callHandler((exchange, request) -> call(d, scope, request))
+                    .build())
+        .toList();
+  }
+
+  /**
+   * The tools for a stateless server serving many scopes: each call works in the scope its
+   * transport context holds under {@link #SCOPE_KEY}; a call without one is a tool error.
+   */
+  List<McpStatelessServerFeatures.SyncToolSpecification> perRequest() {
+    return definitions().stream()
+        .map(
+            d ->
+                McpStatelessServerFeatures.SyncToolSpecification.builder()
+                    .tool(d.tool())
+                    .callHandler(
+                        (context, request) ->
+                            context != null && context.get(SCOPE_KEY) instanceof Scope scope
+                                ? call(d, scope, request)
+                                : error("the request names no scope; nothing was done"))
+                    .build())
+        .toList();
+  }
+
+  /** A transport context that binds a request's tool calls to {@code scope}. */
+  static McpTransportContext context(Scope scope) {
+    return McpTransportContext.create(Map.of(SCOPE_KEY, Objects.requireNonNull(scope, "scope")));
+  }
+
+  /** The server's instructions to the model, naming the project it works in as {@code project}. */
+  static String instructions(String project) {
+    return "Long-term memory of "
+        + project
+        + ": recall what earlier sessions learnt before answering, fetch a memory in full with"
+        + " get_memory, remember decisions and preferences.";
+  }
+
+  private List<Definition> definitions() {
     Map<String, Object> stringArray = Map.of("type", "array", "items", Map.of("type", "string"));
     return List.of(
         tool(
@@ -71,7 +135,7 @@ final class McpTools {
                 .optional(
                     "limit", "integer", "At most this many, 1-" + MAX_RECALL + "; 5 if omitted.")
                 .optional(
-                    "scope", "string", "Optional; must be this server's scope, " + scope + "."),
+                    "scope", "string", "Optional; must be the scope this server is bound to."),
             this::recall),
         tool(
             "get_memory",
@@ -140,12 +204,13 @@ final class McpTools {
             this::observe));
   }
 
-  private CallToolResult recall(ToolArguments a) {
+  private CallToolResult recall(Scope scope, ToolArguments a) {
     String asked = a.string("scope", null);
     if (asked != null && !asked.equals(scope.value())) {
       throw new IllegalArgumentException(
           "this server is bound to scope " + scope + "; it cannot recall from " + asked);
     }
+    ScopedMemory scoped = memory.scoped(scope);
     RecallQuery q =
         new RecallQuery(scope, a.requiredString("query"), a.integer("limit", 5, 1, MAX_RECALL));
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
@@ -161,7 +226,8 @@ final class McpTools {
     return ok(out);
   }
 
-  private CallToolResult get(ToolArguments a) {
+  private CallToolResult get(Scope scope, ToolArguments a) {
+    ScopedMemory scoped = memory.scoped(scope);
     List<String> ids = a.strings("ids", MAX_IDS);
     if (ids.isEmpty()) {
       throw new IllegalArgumentException("'ids' is required and must hold at least one id");
@@ -191,7 +257,8 @@ final class McpTools {
     return ok(out);
   }
 
-  private CallToolResult remember(ToolArguments a) {
+  private CallToolResult remember(Scope scope, ToolArguments a) {
+    ScopedMemory scoped = memory.scoped(scope);
     String type = a.string("type", "fact");
     MemoryType t;
     try {
@@ -215,7 +282,8 @@ final class McpTools {
     return ok(out);
   }
 
-  private CallToolResult forget(ToolArguments a) {
+  private CallToolResult forget(Scope scope, ToolArguments a) {
+    ScopedMemory scoped = memory.scoped(scope);
     String id = a.requiredString("id");
     String choice = a.string("sources", null);
     if (choice != null && !choice.equals(SOURCES_FORGET) && !choice.equals(SOURCES_KEEP)) {
@@ -262,7 +330,7 @@ final class McpTools {
     return ok(out);
   }
 
-  private CallToolResult sessions(ToolArguments a) {
+  private CallToolResult sessions(Scope scope, ToolArguments a) {
     int limit = a.integer("limit", 10, 1, 100);
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode list = out.putArray("sessions");
@@ -283,7 +351,7 @@ final class McpTools {
     return ok(out);
   }
 
-  private CallToolResult observe(ToolArguments a) {
+  private CallToolResult observe(Scope scope, ToolArguments a) {
     if (!(a.raw("event") instanceof Map<?, ?> event)) {
       throw new IllegalArgumentException("'event' is required and must be an object");
     }
@@ -292,30 +360,26 @@ final class McpTools {
     if (p.event().isEmpty()) {
       throw new IllegalArgumentException(p.wireName() + " carries no assistant message");
     }
-    ObserveResult result = memory.capture().observeJson(p.event().get().toString());
+    ObserveResult result = memory.capture().observeJson(p.event().get().toString(), scope);
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     out.put("result", JsonRecords.lower(result));
     return ok(out);
   }
 
-  private SyncToolSpecification tool(
-      String name,
-      String description,
-      ToolSchema schema,
-      Function<ToolArguments, CallToolResult> handler) {
-    return SyncToolSpecification.builder()
-        .tool(Tool.builder(name, schema.toMap()).description(description).build())
-        .callHandler(
-            (exchange, request) -> {
-              try {
-                return handler.apply(new ToolArguments(request.arguments()));
-              } catch (IllegalArgumentException | IllegalStateException | MemoryException e) {
-                return error(e.getMessage());
-              } catch (RuntimeException e) {
-                return error(e.getClass().getSimpleName() + ": " + e.getMessage());
-              }
-            })
-        .build();
+  private static Definition tool(
+      String name, String description, ToolSchema schema, Handler handler) {
+    return new Definition(
+        Tool.builder(name, schema.toMap()).description(description).build(), handler);
+  }
+
+  private static CallToolResult call(Definition d, Scope scope, CallToolRequest request) {
+    try {
+      return d.handler().call(scope, new ToolArguments(request.arguments()));
+    } catch (IllegalArgumentException | IllegalStateException | MemoryException e) {
+      return error(e.getMessage());
+    } catch (RuntimeException e) {
+      return error(e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
   }
 
   private static Map<String, Object> withDescription(Map<String, Object> schema, String text) {

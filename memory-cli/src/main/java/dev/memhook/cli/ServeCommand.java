@@ -45,7 +45,9 @@ import picocli.CommandLine.ParentCommand;
     description =
         "Serve a coding agent's hooks over HTTP on 127.0.0.1 from one process that holds the"
             + " store and the embedding model open: POST /hook?scope=SCOPE takes the payload"
-            + " memhook hook reads and answers what it prints ({} for nothing); GET /health."
+            + " memhook hook reads and answers what it prints ({} for nothing); POST"
+            + " /mcp?scope=SCOPE serves memhook mcp's tools over MCP (Streamable HTTP); GET"
+            + " /health."
             + " Every request carries Authorization: Bearer <DIR/serve.token>. Runs until"
             + " SIGTERM or memhook serve stop.",
     subcommands = {ServeCommand.Stop.class})

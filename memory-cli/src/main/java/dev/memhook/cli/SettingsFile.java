@@ -78,6 +78,17 @@ final class SettingsFile {
     if (exists && after.equals(before)) {
       return new Outcome(file, false, Optional.empty());
     }
+    return replace(file, PRETTY.writeValueAsString(after) + "\n", now);
+  }
+
+  /**
+   * Replaces {@code file}'s text with {@code text} as {@link #update} does: the old file (if any)
+   * backed up beside it, the new one written to a temporary file with the old one's permissions and
+   * renamed over it. The caller has checked that the text changed; for settings in another format
+   * than JSON ({@link CodexConfig}).
+   */
+  static Outcome replace(Path file, String text, Instant now) throws IOException {
+    boolean exists = Files.exists(file);
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Optional<Path> backup = Optional.empty();
@@ -86,7 +97,7 @@ final class SettingsFile {
     }
     Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".memhook-tmp");
     try {
-      Files.writeString(tmp, PRETTY.writeValueAsString(after) + "\n", StandardCharsets.UTF_8);
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
       if (exists) {
         copyPermissions(file, tmp);
       }

@@ -126,7 +126,8 @@ class FallbackHookScriptTest {
                 "--dir",
                 store.toString(),
                 "--settings",
-                elsewhere.resolve("settings.json").toString());
+                elsewhere.resolve("settings.json").toString(),
+                "--no-mcp");
     assertEquals(0, r.code(), r.err());
     script = store.resolve("bin").resolve(InstallCommand.SCRIPT);
   }

@@ -90,9 +90,9 @@ class InstallCommandTest {
     assertEquals("*", pre.at("/2/matcher").asText());
     assertEquals(command, pre.at("/2/hooks/0/command").asText());
 
-    assertTrue(s.path("mcpServers").isMissingNode(), "no MCP entry: serve has no /mcp yet");
-    assertTrue(first.out().contains("MCP server: not registered"), first.out());
-    assertFalse(Files.exists(project.resolve(".mcp.json")));
+    assertTrue(s.path("mcpServers").isMissingNode(), "Claude Code's MCP servers live elsewhere");
+    assertTrue(
+        first.out().contains("MCP server: " + mcpFile("claude-code") + " (created)"), first.out());
 
     List<Path> backups = backups(settings);
     assertEquals(1, backups.size(), backups.toString());
@@ -110,6 +110,7 @@ class InstallCommandTest {
     assertEquals(0, second.code(), second.err());
     assertTrue(second.out().contains("hook script: " + script + " (unchanged)"), second.out());
     assertTrue(second.out().contains(settings + " (unchanged)"), second.out());
+    assertTrue(second.out().contains(mcpFile("claude-code") + " (unchanged)"), second.out());
     assertEquals(new String(settingsBefore, StandardCharsets.UTF_8), Files.readString(settings));
     assertEquals(keyBefore, Files.readString(store.resolve("spool.key")), "the key is kept");
     assertEquals(backups, backups(settings), "no backup when nothing changes");
@@ -189,7 +190,11 @@ class InstallCommandTest {
         names(g.path("hooks")));
     assertEquals(10_000, g.at("/hooks/BeforeTool/0/hooks/0/timeout").asInt(), "milliseconds");
     assertEquals("memhook", g.at("/hooks/BeforeTool/0/hooks/0/name").asText());
-    assertTrue(g.path("mcpServers").isMissingNode(), "no MCP entry: serve has no /mcp yet");
+    assertEquals(
+        "http://127.0.0.1:7373/mcp?scope=me/shop", g.at("/mcpServers/memhook/httpUrl").asText());
+    assertEquals(
+        "Bearer ${MEMHOOK_TOKEN}", g.at("/mcpServers/memhook/headers/Authorization").asText());
+    assertEquals(1, backups(gemini).size(), "hooks and MCP in one write, one backup");
     for (String wire : HookPayload.GEMINI_NAMES.keySet()) {
       assertTrue(names(g.path("hooks")).contains(wire), wire + " is installed and read");
     }
@@ -228,8 +233,142 @@ class InstallCommandTest {
             store.toString());
     assertEquals(0, r.code(), r.err());
     assertTrue(Files.exists(project.resolve(".claude/settings.json")));
-    assertFalse(
-        Files.exists(project.resolve(".claude.json")), "no MCP entry: serve has no /mcp yet");
+    JsonNode mcp = JsonRecords.MAPPER.readTree(project.resolve(".claude.json").toFile());
+    assertEquals("http", mcp.at("/mcpServers/memhook/type").asText());
+    assertEquals(
+        "http://127.0.0.1:7373/mcp?scope=default", mcp.at("/mcpServers/memhook/url").asText());
+    assertTrue(r.out().contains("MCP server: " + project.resolve(".claude.json")), r.out());
+  }
+
+  @Test
+  void claudeCode_registersMcpOverHttp_keepingOtherServers_idempotently_withABackup()
+      throws IOException {
+    Path settings = project.resolve("settings.json");
+    Path mcp = project.resolve(".mcp.json");
+    Files.writeString(
+        mcp,
+        """
+        {
+          "mcpServers": {
+            "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" },
+            "memhook": { "command": "memhook", "args": ["mcp", "--scope", "me/shop"] },
+            "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"] }
+          },
+          "other": true
+        }
+        """);
+    Cli.Result first =
+        install("claude-code", "--scope", "me/shop", "--settings", settings, "--mcp-settings", mcp);
+    assertEquals(0, first.code(), first.err());
+    JsonNode m = JsonRecords.MAPPER.readTree(mcp.toFile());
+    assertEquals(List.of("github", "memhook", "fs"), names(m.path("mcpServers")), "in place");
+    assertTrue(m.path("other").asBoolean());
+    assertEquals("https://api.githubcopilot.com/mcp/", m.at("/mcpServers/github/url").asText());
+    JsonNode ours = m.at("/mcpServers/memhook");
+    assertEquals(List.of("type", "url", "headers"), names(ours), "the stdio entry is replaced");
+    assertEquals("http", ours.path("type").asText());
+    assertEquals("http://127.0.0.1:7373/mcp?scope=me/shop", ours.path("url").asText());
+    assertEquals("Bearer ${MEMHOOK_TOKEN}", ours.at("/headers/Authorization").asText());
+    assertEquals(1, backups(mcp).size());
+    assertTrue(first.out().contains("MCP server: " + mcp + " (updated"), first.out());
+    assertFalse(first.out().contains("memhook mcp --dir"), "no stdio advice any more");
+
+    String written = Files.readString(mcp);
+    Cli.Result again =
+        install("claude-code", "--scope", "me/shop", "--settings", settings, "--mcp-settings", mcp);
+    assertEquals(0, again.code(), again.err());
+    assertEquals(written, Files.readString(mcp));
+    assertEquals(1, backups(mcp).size(), "nothing changed, nothing backed up");
+    assertTrue(again.out().contains("MCP server: " + mcp + " (unchanged)"), again.out());
+  }
+
+  @Test
+  void codex_registersMcpInConfigToml_keepingEveryOtherLine() throws IOException {
+    Path toml = project.resolve("config.toml");
+    String before =
+        """
+        # my Codex settings
+        model = "gpt-5-codex"   # the default
+
+        [mcp_servers.docs]
+        url = "https://docs.example/mcp"
+
+        # projects I trust
+        [projects."/home/me/shop"]
+        trust_level = "trusted"
+        """;
+    Files.writeString(toml, before);
+    Cli.Result r =
+        install("codex", "--settings", project.resolve("hooks.json"), "--mcp-settings", toml);
+    assertEquals(0, r.code(), r.err());
+    assertEquals(
+        before
+            + """
+
+            [mcp_servers.memhook]
+            url = "http://127.0.0.1:7373/mcp?scope=default"
+            bearer_token_env_var = "MEMHOOK_TOKEN"
+            """,
+        Files.readString(toml));
+    assertEquals(1, backups(toml).size());
+    assertEquals(before, Files.readString(backups(toml).get(0)));
+
+    String written = Files.readString(toml);
+    assertEquals(
+        0,
+        install("codex", "--settings", project.resolve("hooks.json"), "--mcp-settings", toml)
+            .code());
+    assertEquals(written, Files.readString(toml), "idempotent");
+    assertEquals(1, backups(toml).size());
+
+    assertEquals(
+        0,
+        install(
+                "codex",
+                "--port",
+                "7400",
+                "--scope",
+                "me/shop",
+                "--settings",
+                project.resolve("hooks.json"),
+                "--mcp-settings",
+                toml)
+            .code());
+    assertEquals(
+        before
+            + """
+
+            [mcp_servers.memhook]
+            url = "http://127.0.0.1:7400/mcp?scope=me/shop"
+            bearer_token_env_var = "MEMHOOK_TOKEN"
+            """,
+        Files.readString(toml),
+        "replaced in place");
+    assertEquals(2, backups(toml).size());
+  }
+
+  @Test
+  void noMcp_registersNoServer() throws IOException {
+    Path settings = project.resolve("settings.json");
+    Cli.Result r = install("claude-code", "--settings", settings, "--no-mcp");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("MCP server: not registered (--no-mcp)"), r.out());
+    assertFalse(Files.exists(mcpFile("claude-code")));
+    Path gemini = project.resolve("gemini.json");
+    assertEquals(0, install("gemini", "--settings", gemini, "--no-mcp").code());
+    assertTrue(JsonRecords.MAPPER.readTree(gemini.toFile()).path("mcpServers").isMissingNode());
+  }
+
+  @Test
+  void mcpSettingsThatAreNotAnObject_areRefused_andNoFileIsWritten() throws IOException {
+    Path settings = project.resolve("settings.json");
+    Path mcp = project.resolve("mcp.json");
+    Files.writeString(mcp, "{\"mcpServers\": []}");
+    Cli.Result r = install("claude-code", "--settings", settings, "--mcp-settings", mcp);
+    assertEquals(ExitCode.BAD_INPUT, r.code());
+    assertTrue(r.err().contains("\"mcpServers\" is not an object"), r.err());
+    assertFalse(Files.exists(settings), "the hooks are not written either");
+    assertFalse(Files.exists(store.resolve("bin")), "not even the script");
   }
 
   private Cli.Result install(String agent, Object... args) {
@@ -238,7 +377,17 @@ class InstallCommandTest {
     for (Object a : args) {
       all.add(a.toString());
     }
+    if ((agent.equals("claude-code") || agent.equals("codex"))
+        && !all.contains("--mcp-settings")
+        && !all.contains("--no-mcp")) {
+      // never the project's file, which would be the working directory's
+      all.addAll(List.of("--mcp-settings", mcpFile(agent).toString()));
+    }
     return new Cli(store).run(all.toArray(String[]::new));
+  }
+
+  private Path mcpFile(String agent) {
+    return project.resolve(agent.equals("codex") ? "codex-config.toml" : "mcp.json");
   }
 
   private static List<String> names(JsonNode object) {

@@ -133,8 +133,8 @@ class McpForgetToolTest {
   }
 
   private static SyncToolSpecification spec(MemoryService memory) {
-    return new McpTools(memory, TestStore.ALICE)
-        .specifications().stream()
+    return new McpTools(memory)
+        .boundTo(TestStore.ALICE).stream()
             .filter(s -> s.tool().name().equals("memory_forget"))
             .findFirst()
             .orElseThrow();
