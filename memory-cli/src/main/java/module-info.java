@@ -16,6 +16,7 @@ module dev.memhook.cli {
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
   requires jdk.httpserver;
+  requires java.net.http;
   requires java.management;
   requires io.modelcontextprotocol.sdk.mcp;
   requires reactor.core;

@@ -45,6 +45,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the spool is taken in if it holds anything (written by {@code memhook hook} or a fallback while
  * no server ran), one drain at a time.
  *
+ * <p>The viewer under {@code /view} is its own context on the same server ({@link ViewerEndpoint}),
+ * with its own rules for a browser.
+ *
  * <p>Thread-safe: requests run on a small pool of named daemon threads. {@link #close()} stops
  * taking requests, lets those under way finish, and is idempotent; the store stays the caller's.
  */

@@ -40,6 +40,7 @@ import picocli.CommandLine.Command;
       HookCommand.class,
       McpCommand.class,
       ServeCommand.class,
+      ViewCommand.class,
       InstallCommand.class
     })
 public final class MemhookCli implements Runnable {

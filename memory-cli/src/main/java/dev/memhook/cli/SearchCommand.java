@@ -12,7 +12,6 @@ import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SignalHit;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -123,18 +122,7 @@ final class SearchCommand implements Callable<Integer> {
     }
     if (explain) {
       context.out().println();
-      context.out().print(result.explain());
-      result.took().entrySet().stream()
-          .sorted(java.util.Map.Entry.comparingByKey())
-          .forEach(
-              e ->
-                  context
-                      .out()
-                      .printf(
-                          Locale.ROOT,
-                          "took %s %.1f ms%n",
-                          JsonRecords.lower(e.getKey()),
-                          e.getValue().toNanos() / 1e6));
+      context.out().print(SearchExplanation.of(result));
     }
     return ExitCode.OK;
   }

@@ -10,6 +10,7 @@ import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ import picocli.CommandLine.ParentCommand;
             + " store and the embedding model open: POST /hook?scope=SCOPE takes the payload"
             + " memhook hook reads and answers what it prints ({} for nothing); POST"
             + " /mcp?scope=SCOPE serves memhook mcp's tools over MCP (Streamable HTTP); GET"
-            + " /health."
+            + " /health; a viewer under /view/ (memhook view prints a login URL)."
             + " Every request carries Authorization: Bearer <DIR/serve.token>. Runs until"
             + " SIGTERM or memhook serve stop.",
     subcommands = {ServeCommand.Stop.class})
@@ -196,6 +197,8 @@ final class ServeCommand implements Callable<Integer> {
     try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, true)) {
       AgentEvents events = new AgentEvents(dir, log, settings);
       String version = version();
+      ViewerAccess viewer = new ViewerAccess(http.getAddress().getPort(), token, Clock.systemUTC());
+      new ViewerEndpoint(memory, viewer, actor(context), log).mount(http);
       try (HookServer server = new HookServer(http, memory, events, log, token, version)) {
         server.drainSpool(Scope.DEFAULT);
         files.announce(
@@ -209,6 +212,13 @@ final class ServeCommand implements Callable<Integer> {
                     + dir
                     + " on http://127.0.0.1:"
                     + server.port());
+        context
+            .err()
+            .println(
+                "memhook serve: the viewer, for one login within "
+                    + ViewerAccess.LOGIN_CODE_LIFETIME.toMinutes()
+                    + " minutes (memhook view prints another): "
+                    + viewer.loginUrl());
         stop.await();
       }
     } finally {
@@ -285,7 +295,7 @@ final class ServeCommand implements Callable<Integer> {
                     + running.get().port()
                     + " (log: "
                     + logFile
-                    + ")");
+                    + "); memhook view prints a login URL of its viewer");
         return ExitCode.OK;
       }
       if (child.waitFor(100, TimeUnit.MILLISECONDS)) {
@@ -303,6 +313,12 @@ final class ServeCommand implements Callable<Integer> {
   private static String lastLines(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     return String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+  }
+
+  /** Who forgets in the viewer, for the audit record: the user, as {@code memhook forget}. */
+  private static String actor(CliContext context) {
+    String user = context.env().getOrDefault("USER", "");
+    return user.isBlank() ? "memhook-viewer" : user;
   }
 
   /** The version serve.json and /health report. */

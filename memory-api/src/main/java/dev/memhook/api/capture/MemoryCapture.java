@@ -1,5 +1,6 @@
 package dev.memhook.api.capture;
 
+import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
@@ -89,6 +90,21 @@ public interface MemoryCapture {
 
   /** Every captured session, most recent activity first. */
   List<Session> sessions();
+
+  /**
+   * The observations of a captured session that are still stored, in the order they happened: what
+   * a viewer of the session's timeline shows. Forgotten observations are left out. The session's
+   * record lists an observation once the batch that stored it is written, so the latest events may
+   * show a moment after {@link Session#observationCount()} counts them; {@link #flush} first to see
+   * every accepted one.
+   *
+   * @return the stored observations, oldest first; empty for an unknown session and on a service
+   *     that captures nothing
+   * @throws NullPointerException if {@code sessionId} is null
+   * @throws IllegalStateException if the service is closed
+   * @throws dev.memhook.api.MemoryStoreException if the session store or the memory store fails
+   */
+  List<Memory> observations(String sessionId);
 
   /**
    * Consolidates a session's observations into durable memories now, whatever its status: near

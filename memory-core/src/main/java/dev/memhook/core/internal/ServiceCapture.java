@@ -2,6 +2,7 @@ package dev.memhook.core.internal;
 
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.memhook.api.Memory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureStats;
 import dev.memhook.api.capture.LifecycleEvent;
@@ -81,6 +82,13 @@ final class ServiceCapture implements MemoryCapture {
   public List<Session> sessions() {
     liveness.check();
     return pipeline.map(CapturePipeline::sessions).orElse(List.of());
+  }
+
+  @Override
+  public List<Memory> observations(String sessionId) {
+    Objects.requireNonNull(sessionId, "sessionId");
+    liveness.check();
+    return pipeline.map(p -> p.observations(sessionId)).orElse(List.of());
   }
 
   @Override

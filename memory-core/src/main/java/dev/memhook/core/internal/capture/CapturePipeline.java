@@ -2,6 +2,7 @@ package dev.memhook.core.internal.capture;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.memhook.api.Memory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.capture.CaptureStats;
@@ -10,6 +11,7 @@ import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
 import dev.memhook.api.capture.SessionStatus;
 import dev.memhook.api.capture.ShedPolicy;
+import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.CaptureQueue.Queued;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.GuardedConsolidator;
@@ -19,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,6 +104,7 @@ public final class CapturePipeline implements AutoCloseable {
   private final EventIntake intake;
   private final Journal journal;
   private final SessionBook book;
+  private final MemoryStore store;
   private final CaptureWorker worker;
   private final GuardedCompressor compressor;
   private final GuardedConsolidator consolidator;
@@ -148,6 +152,7 @@ public final class CapturePipeline implements AutoCloseable {
     this.journal = cursor.journal();
     this.ownsJournal = parts.storage().ownsJournal();
     this.book = parts.book();
+    this.store = inputs.store();
     this.compressor = parts.compressor();
     this.consolidator = parts.consolidator();
     this.counters = parts.counters();
@@ -477,6 +482,16 @@ public final class CapturePipeline implements AutoCloseable {
 
   public List<Session> sessions() {
     return book.all();
+  }
+
+  /**
+   * See {@code MemoryCapture.observations}: the ids the session store lists (read on the caller's
+   * thread, which the store allows), those still stored, by time.
+   */
+  public List<Memory> observations(String sessionId) {
+    List<Memory> out = new ArrayList<>(store.getAll(book.listedObservations(sessionId)).values());
+    out.sort(Comparator.comparing(Memory::occurredAt).thenComparing(Memory::id));
+    return out;
   }
 
   private void syncQuietly() {

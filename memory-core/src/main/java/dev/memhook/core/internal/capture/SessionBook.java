@@ -270,6 +270,14 @@ final class SessionBook {
     }
   }
 
+  /**
+   * The ids the session store lists for the session, read from the store on any thread: those of
+   * the batches written so far, without the ones this book has not appended yet.
+   */
+  List<MemoryId> listedObservations(String sessionId) {
+    return store.observations(sessionId);
+  }
+
   /** The ids of the session's stored observations, oldest first (a worker-confined view). */
   List<MemoryId> observations(String sessionId) {
     return Collections.unmodifiableList(listed(sessionId).ids);
