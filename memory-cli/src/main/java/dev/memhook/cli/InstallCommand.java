@@ -64,7 +64,7 @@ final class InstallCommand implements Callable<Integer> {
       names = "--agent",
       required = true,
       paramLabel = "NAME",
-      description = "claude-code, codex or gemini (copilot and cursor are refused, saying why).")
+      description = "claude-code, codex, gemini, copilot or cursor.")
   String agent;
 
   @Option(
@@ -88,7 +88,8 @@ final class InstallCommand implements Callable<Integer> {
       names = "--user",
       description =
           "Install for the user (~/.claude/settings.json and ~/.claude.json, ~/.codex/hooks.json,"
-              + " ~/.gemini/settings.json) instead of the project in the current directory.")
+              + " ~/.gemini/settings.json, ~/.copilot/hooks/memhook.json, ~/.cursor/hooks.json)"
+              + " instead of the project in the current directory.")
   boolean user;
 
   @Option(
@@ -116,10 +117,6 @@ final class InstallCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     CliContext context = root.context();
     CodingAgent target = CodingAgent.of(agent);
-    if (target.refusal().isPresent()) {
-      throw new CliException(
-          ExitCode.USAGE, "cannot install for " + target.id() + ": " + target.refusal().get());
-    }
     if (transport == Transport.HTTP && target != CodingAgent.CLAUDE_CODE) {
       throw new IllegalArgumentException(
           "--transport http is for claude-code only; " + target.id() + " runs command hooks");
@@ -134,7 +131,10 @@ final class InstallCommand implements Callable<Integer> {
     Path script = store.resolve("bin").resolve(SCRIPT);
     String command =
         AgentHooks.shellQuote(script.toString()) + " " + AgentHooks.shellQuote(scope.value());
-    Path hooksFile = settings != null ? settings : home(context, user).resolve(target.settings());
+    Path hooksFile =
+        settings != null
+            ? settings
+            : home(context, user).resolve(user ? target.userSettings() : target.settings());
     Consumer<ObjectNode> hooksChange =
         s -> {
           AgentHooks.merge(
@@ -143,7 +143,7 @@ final class InstallCommand implements Callable<Integer> {
               event ->
                   transport == Transport.HTTP
                       ? AgentHooks.http(url("hook"))
-                      : AgentHooks.command(target, command));
+                      : AgentHooks.command(target, command + origin(target, event)));
         };
     // every file is checked before any is written: a bad one leaves them all as they were
     SettingsFile.check(hooksFile, hooksChange);
@@ -188,6 +188,18 @@ final class InstallCommand implements Callable<Integer> {
             + store.resolve("serve.token")
             + ")");
     return ExitCode.OK;
+  }
+
+  /**
+   * What the script is told of the payloads it is given, after the scope: nothing for the agents
+   * that send Claude Code's format, else the agent and the event ({@link HookOrigin}), since GitHub
+   * Copilot's payloads do not name their event.
+   */
+  private static String origin(CodingAgent agent, CodingAgent.AgentEvent event) {
+    return switch (agent) {
+      case CLAUDE_CODE, CODEX, GEMINI -> "";
+      case CURSOR, COPILOT -> " " + agent.id() + " " + event.name();
+    };
   }
 
   /** The server's endpoint {@code path} for the scope. */
