@@ -117,14 +117,17 @@ final class AgentEvents {
    * One event as the agent sent it.
    *
    * @param prepared the event completed for capture
-   * @param payload the agent's payload as read
+   * @param payload the agent's payload in Claude Code's format ({@link AgentPayloads})
    * @param session the agent's session id, blank if it gave none
+   * @param agent the agent that sent it, whose shape an answer takes
    */
-  record Event(HookPayload.Prepared prepared, JsonNode payload, String session) {
-    /** Whether the agent reads an answer to this event: {@code SessionStart}, a prompt. */
+  record Event(HookPayload.Prepared prepared, JsonNode payload, String session, CodingAgent agent) {
+    /**
+     * Whether the agent reads an answer to this event: {@code SessionStart}, and a prompt where the
+     * agent's prompt hook may add context ({@link AgentPayloads#answers}).
+     */
     boolean answers() {
-      return prepared.type() == LifecycleEventType.SESSION_START
-          || prepared.type() == LifecycleEventType.PROMPT_SUBMIT;
+      return AgentPayloads.answers(agent, prepared.type());
     }
 
     /** Whether a one-shot run opens the store for it, rather than only spooling it. */
@@ -154,12 +157,13 @@ final class AgentEvents {
   }
 
   /**
-   * The event in {@code input}, or empty (reported) if it is over {@link
-   * HookCommand#MAX_INPUT_BYTES} or not JSON.
+   * The event in {@code input}, sent by the agent {@code origin} names, or empty (reported) if it
+   * is over {@link HookCommand#MAX_INPUT_BYTES} or not JSON.
    *
-   * @throws IllegalArgumentException if it is not one object or names no known event
+   * @throws IllegalArgumentException if it is not one object or names no event Memhook reads from
+   *     that agent
    */
-  Optional<Event> read(byte[] input) {
+  Optional<Event> read(byte[] input, HookOrigin origin) {
     if (input.length > HookCommand.MAX_INPUT_BYTES) {
       log.warn("the hook input is over " + HookCommand.MAX_INPUT_BYTES + " bytes: not captured");
       return Optional.empty();
@@ -171,9 +175,10 @@ final class AgentEvents {
       log.warn("the hook input is not JSON; not captured");
       return Optional.empty();
     }
-    HookPayload.Prepared prepared = HookPayload.prepare(payload, Instant.now());
-    String session = payload.path("session_id").asText(payload.path("sessionId").asText(""));
-    return Optional.of(new Event(prepared, payload, session));
+    JsonNode claude = AgentPayloads.toClaude(origin, payload);
+    HookPayload.Prepared prepared = HookPayload.prepare(claude, Instant.now());
+    String session = claude.path("session_id").asText(claude.path("sessionId").asText(""));
+    return Optional.of(new Event(prepared, claude, session, origin.agent()));
   }
 
   /**
@@ -218,10 +223,11 @@ final class AgentEvents {
 
   /**
    * What the agent is told of {@code event}: for {@code SessionStart} and {@code UserPromptSubmit}
-   * of a session, the agent's context-injection object ({@code {"hookSpecificOutput":
-   * {"hookEventName":…,"additionalContext":…}}}) of the memories of {@code scope} the session was
-   * not offered before, which are then recorded as offered; otherwise, or when there is nothing to
-   * offer, empty.
+   * of a session (a prompt only where the agent reads an answer to it), the agent's
+   * context-injection object ({@link AgentPayloads#answer}: {@code {"hookSpecificOutput":
+   * {"hookEventName":…,"additionalContext":…}}} for Claude Code) of the memories of {@code scope}
+   * the session was not offered before, which are then recorded as offered; otherwise, or when
+   * there is nothing to offer, empty.
    *
    * @throws IllegalArgumentException if the standing budget's environment variable is malformed
    */
@@ -278,10 +284,7 @@ final class AgentEvents {
     if (fit.kept().isEmpty()) {
       return Optional.empty();
     }
-    ObjectNode out = JsonRecords.MAPPER.createObjectNode();
-    out.putObject("hookSpecificOutput")
-        .put("hookEventName", event.prepared().wireName())
-        .put("additionalContext", fit.text());
+    ObjectNode out = AgentPayloads.answer(event.agent(), event.prepared().wireName(), fit.text());
     book.add(fit.kept().stream().map(i -> chosen.get(i).id()).toList());
     return Optional.of(out);
   }

@@ -12,18 +12,22 @@ import java.util.regex.Pattern;
 
 /**
  * Memhook's entries in a coding agent's hooks, and the merge that puts them there: under {@code
- * hooks.<Event>}, one matcher group per event holding Memhook's one hook, the agents' shared layout
- * ({@code {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command",…}]}]}}}).
+ * hooks.<Event>}, one matcher group per event holding Memhook's one hook, the layout Claude Code,
+ * Codex and Gemini CLI share ({@code {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":
+ * "command",…}]}]}}}), or Memhook's one hook itself in Cursor's and GitHub Copilot's flat lists
+ * ({@code {"version":1,"hooks":{"preToolUse":[{"command":…}]}}}).
  *
  * <h2>Design note</h2>
  *
- * Memhook's hooks are recognised by what they run ({@link #ours}): the {@code memhook-hook} script,
- * a {@code memhook hook} command (as the README showed before {@code install} existed), or an http
- * hook posting to {@code 127.0.0.1:<port>/hook}. No marker field is added, since agents validate
- * their settings. The merge removes every hook of Memhook's, under any event, and puts the new one
- * where the first of them was (else at the end of its event's list), so every other hook and key
- * keeps its place, and a second run with the same arguments changes nothing. A matcher group that
- * held only Memhook's hooks goes with them; one that held others too keeps them.
+ * Memhook's hooks are recognised by what they run ({@link #ours}): the {@code memhook-hook} script
+ * (in {@code command}, or in GitHub Copilot's {@code bash}), a {@code memhook hook} command (as the
+ * README showed before {@code install} existed), or an http hook posting to {@code
+ * 127.0.0.1:<port>/hook}. No marker field is added, since agents validate their settings. The merge
+ * removes every hook of Memhook's, under any event, and puts the new one where the first of them
+ * was (else at the end of its event's list), so every other hook and key keeps its place, and a
+ * second run with the same arguments changes nothing. A matcher group that held only Memhook's
+ * hooks goes with them; one that held others too keeps them. A flat hooks file that has no {@code
+ * version} is given {@code 1}, the only one Cursor and Copilot read.
  *
  * <p>Stateless.
  */
@@ -48,8 +52,20 @@ final class AgentHooks {
   /** A command hook running {@code command}, as {@code agent} writes one. */
   static ObjectNode command(CodingAgent agent, String command) {
     ObjectNode hook = JsonRecords.MAPPER.createObjectNode();
-    if (agent == CodingAgent.GEMINI) {
-      hook.put("name", "memhook"); // Gemini CLI lists and disables hooks by name
+    switch (agent) {
+      case COPILOT -> {
+        // bash only: the script is POSIX sh, and Copilot runs powershell entries on Windows
+        return hook.put("type", "command")
+            .put("bash", command)
+            .put("timeoutSec", agent.timeout(TIMEOUT_SECONDS));
+      }
+      case CURSOR -> {
+        return hook.put("command", command).put("timeout", agent.timeout(TIMEOUT_SECONDS));
+      }
+      case GEMINI -> hook.put("name", "memhook"); // Gemini CLI lists and disables hooks by name
+      case CLAUDE_CODE, CODEX -> {
+        // Claude Code's shape, below
+      }
     }
     return hook.put("type", "command")
         .put("command", command)
@@ -66,11 +82,13 @@ final class AgentHooks {
 
   /** Whether {@code hook} is one of Memhook's (see the design note). */
   static boolean ours(JsonNode hook) {
-    JsonNode command = hook.get("command");
-    if (command != null
-        && command.isTextual()
-        && OUR_COMMAND.matcher(command.textValue()).matches()) {
-      return true;
+    for (String field : List.of("command", "bash")) { // bash: GitHub Copilot's
+      JsonNode command = hook.get(field);
+      if (command != null
+          && command.isTextual()
+          && OUR_COMMAND.matcher(command.textValue()).matches()) {
+        return true;
+      }
     }
     JsonNode url = hook.get("url");
     return url != null && url.isTextual() && OUR_URL.matcher(url.textValue()).matches();
@@ -91,37 +109,56 @@ final class AgentHooks {
       throw new CliException(
           ExitCode.BAD_INPUT, "the settings' \"hooks\" is not an object; nothing was changed");
     }
+    boolean flat = agent.layout() == CodingAgent.HookLayout.FLAT;
+    if (flat && !settings.has("version")) {
+      settings.put("version", 1); // both agents refuse a hooks file without it
+    }
     ObjectNode hooks = existing == null ? settings.putObject("hooks") : (ObjectNode) existing;
     Set<String> installed = new HashSet<>();
     for (CodingAgent.AgentEvent event : agent.events()) {
       installed.add(event.name());
-      ObjectNode group = JsonRecords.MAPPER.createObjectNode();
-      if (event.tool() && agent == CodingAgent.CLAUDE_CODE) {
-        group.put("matcher", "*");
+      ObjectNode entry;
+      if (flat) {
+        entry = hookFor.apply(event);
+      } else {
+        entry = JsonRecords.MAPPER.createObjectNode();
+        if (event.tool() && agent == CodingAgent.CLAUDE_CODE) {
+          entry.put("matcher", "*");
+        }
+        entry.putArray("hooks").add(hookFor.apply(event));
       }
-      group.putArray("hooks").add(hookFor.apply(event));
-      hooks.set(event.name(), place(hooks.get(event.name()), group));
+      hooks.set(event.name(), place(hooks.get(event.name()), entry, flat));
     }
     List<String> others = new ArrayList<>();
     hooks.fieldNames().forEachRemaining(others::add);
     for (String name : others) {
       if (!installed.contains(name) && hooks.get(name).isArray()) {
-        hooks.set(name, place(hooks.get(name), null));
+        hooks.set(name, place(hooks.get(name), null, flat));
       }
     }
   }
 
   /**
    * {@code groups} without Memhook's hooks, and with {@code ours} (unless null) where the first of
-   * them was, else at the end.
+   * them was, else at the end. With {@code flat}, the list holds the hooks themselves ({@link
+   * CodingAgent.HookLayout#FLAT}) rather than groups of them.
    */
-  private static JsonNode place(JsonNode groups, ObjectNode ours) {
+  private static JsonNode place(JsonNode groups, ObjectNode ours, boolean flat) {
     if (groups != null && !groups.isArray()) {
       return groups; // not the layout this knows: left alone, Memhook's goes nowhere else
     }
     ArrayNode out = JsonRecords.MAPPER.createArrayNode();
     boolean placed = false;
     for (JsonNode group : groups == null ? JsonRecords.MAPPER.createArrayNode() : groups) {
+      if (flat) {
+        if (!ours(group)) {
+          out.add(group);
+        } else if (!placed && ours != null) {
+          out.add(ours);
+          placed = true;
+        }
+        continue;
+      }
       JsonNode inner = group.get("hooks");
       if (!group.isObject() || inner == null || !inner.isArray()) {
         out.add(group);

@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *       "headers":{"Authorization":"Bearer ${MEMHOOK_TOKEN}"}}};
  *   <li>Gemini CLI ({@code settings.json}): {@code {"httpUrl":…,"headers":{…}}}, {@code httpUrl}
  *       being its key for a Streamable HTTP server.
+ *   <li>Cursor ({@code .cursor/mcp.json}): {@code {"url":…,"headers":{"Authorization":"Bearer
+ *       ${env:MEMHOOK_TOKEN}"}}}, Cursor's own syntax for a variable of the environment.
  * </ul>
  *
  * Codex keeps its servers in TOML ({@link CodexConfig}). The entry is Memhook's by its name: the
@@ -29,10 +31,16 @@ final class AgentMcp {
     switch (agent) {
       case CLAUDE_CODE -> entry.put("type", "http").put("url", url);
       case GEMINI -> entry.put("httpUrl", url);
+      case CURSOR -> entry.put("url", url);
       default ->
           throw new IllegalArgumentException(agent.id() + " keeps no MCP servers in JSON settings");
     }
-    entry.putObject("headers").put("Authorization", "Bearer ${" + AgentHooks.TOKEN_VARIABLE + "}");
+    // Cursor interpolates ${env:NAME}; Claude Code and Gemini CLI ${NAME}
+    String variable =
+        agent == CodingAgent.CURSOR
+            ? "${env:" + AgentHooks.TOKEN_VARIABLE + "}"
+            : "${" + AgentHooks.TOKEN_VARIABLE + "}";
+    entry.putObject("headers").put("Authorization", "Bearer " + variable);
     return entry;
   }
 

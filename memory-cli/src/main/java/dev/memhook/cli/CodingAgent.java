@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The coding agents {@code memhook install} knows: where each keeps its hooks, which of its hook
- * events it gets and as which of Memhook's events ({@link HookPayload} reads them), and, for an
- * agent Memhook cannot serve yet, why not. The formats are the agents' documented ones; the module
- * README's table says the same for users.
+ * The coding agents {@code memhook install} knows: where each keeps its hooks and how its hooks
+ * file lists them, and which of its hook events it gets ({@link AgentPayloads} translates their
+ * payloads into the ones {@link HookPayload} reads). The formats are the agents' documented ones;
+ * the README's table says the same for users.
  */
 enum CodingAgent {
   /**
@@ -19,6 +19,8 @@ enum CodingAgent {
   CLAUDE_CODE(
       "claude-code",
       ".claude/settings.json",
+      ".claude/settings.json",
+      HookLayout.GROUPED,
       1,
       List.of(
           AgentEvent.of("SessionStart"),
@@ -29,8 +31,7 @@ enum CodingAgent {
           AgentEvent.of("PreCompact"),
           AgentEvent.of("Stop"),
           AgentEvent.of("SubagentStop"),
-          AgentEvent.of("SessionEnd")),
-      null),
+          AgentEvent.of("SessionEnd"))),
 
   /**
    * OpenAI Codex CLI: {@code .codex/hooks.json}, Claude Code's payloads and names, command hooks
@@ -39,14 +40,15 @@ enum CodingAgent {
   CODEX(
       "codex",
       ".codex/hooks.json",
+      ".codex/hooks.json",
+      HookLayout.GROUPED,
       1,
       List.of(
           AgentEvent.of("SessionStart"),
           AgentEvent.of("UserPromptSubmit"),
           AgentEvent.tool("PreToolUse"),
           AgentEvent.tool("PostToolUse"),
-          AgentEvent.of("Stop")),
-      null),
+          AgentEvent.of("Stop"))),
 
   /**
    * Gemini CLI: {@code .gemini/settings.json}, Claude Code's payload fields under its own event
@@ -55,6 +57,8 @@ enum CodingAgent {
   GEMINI(
       "gemini",
       ".gemini/settings.json",
+      ".gemini/settings.json",
+      HookLayout.GROUPED,
       1000,
       List.of(
           AgentEvent.of("SessionStart"),
@@ -63,32 +67,66 @@ enum CodingAgent {
           AgentEvent.tool("AfterTool"),
           AgentEvent.of("AfterAgent"),
           AgentEvent.of("PreCompress"),
-          AgentEvent.of("SessionEnd")),
-      null),
+          AgentEvent.of("SessionEnd"))),
 
+  /**
+   * GitHub Copilot, CLI and cloud agent: {@code .github/hooks/memhook.json} (user: {@code
+   * ~/.copilot/hooks/memhook.json}), flat entries with a {@code bash} command, camelCase payloads
+   * that name no event, so each hook names its own ({@link AgentPayloads}). Its {@code agentStop}
+   * carries no reply text and {@code errorOccurred} no tool, so neither is installed.
+   */
   COPILOT(
       "copilot",
       ".github/hooks/memhook.json",
+      ".copilot/hooks/memhook.json",
+      HookLayout.FLAT,
       1,
-      List.of(),
-      "GitHub Copilot's hooks (.github/hooks/*.json) send their own payloads (camelCase fields,"
-          + " toolArgs as a JSON string, millisecond timestamps; the coding agent's carry no"
-          + " transcript), which Memhook's hook endpoint does not read, and only some of its"
-          + " events may inject context; memhook install refuses rather than install hooks whose"
-          + " events would be captured wrong. Use its MCP support with `memhook serve`'s /mcp"
-          + " endpoint meanwhile."),
+      List.of(
+          AgentEvent.of("sessionStart"),
+          AgentEvent.of("userPromptSubmitted"),
+          AgentEvent.tool("preToolUse"),
+          AgentEvent.tool("postToolUse"),
+          AgentEvent.tool("postToolUseFailure"),
+          AgentEvent.of("preCompact"),
+          AgentEvent.of("subagentStop"),
+          AgentEvent.of("sessionEnd"))),
 
+  /**
+   * Cursor: {@code .cursor/hooks.json} (user: {@code ~/.cursor/hooks.json}), flat entries with a
+   * {@code command}, its own payloads ({@link AgentPayloads}). The generic tool events are
+   * installed, not the per-tool ones ({@code beforeShellExecution}, …), which would report each
+   * call twice; its {@code stop} carries no reply text, which {@code afterAgentResponse} does.
+   */
   CURSOR(
       "cursor",
       ".cursor/hooks.json",
+      ".cursor/hooks.json",
+      HookLayout.FLAT,
       1,
-      List.of(),
-      "Cursor's hooks (.cursor/hooks.json) send their own payloads (conversation_id,"
-          + " workspace_roots, one event per kind of tool: beforeShellExecution, afterFileEdit,"
-          + " beforeMCPExecution, …), which Memhook's hook endpoint does not read, and its prompt"
-          + " hook is not documented to inject context; memhook install refuses rather than"
-          + " install hooks whose events would be captured wrong. Use its MCP support"
-          + " (.cursor/mcp.json) with `memhook serve`'s /mcp endpoint meanwhile.");
+      List.of(
+          AgentEvent.of("sessionStart"),
+          AgentEvent.of("beforeSubmitPrompt"),
+          AgentEvent.tool("preToolUse"),
+          AgentEvent.tool("postToolUse"),
+          AgentEvent.tool("postToolUseFailure"),
+          AgentEvent.of("afterAgentResponse"),
+          AgentEvent.of("preCompact"),
+          AgentEvent.of("subagentStop"),
+          AgentEvent.of("sessionEnd")));
+
+  /** How an agent's hooks file lists the hooks of one event. */
+  enum HookLayout {
+    /**
+     * Claude Code's, which Codex and Gemini CLI share: matcher groups, each with a {@code hooks}
+     * list ({@code "PreToolUse":[{"matcher":"*","hooks":[{"type":"command",…}]}]}).
+     */
+    GROUPED,
+    /**
+     * Cursor's and GitHub Copilot's: the hooks themselves, in a file that says {@code "version":1}
+     * ({@code "preToolUse":[{"command":…}]}).
+     */
+    FLAT
+  }
 
   /**
    * One of an agent's hook events.
@@ -108,21 +146,24 @@ enum CodingAgent {
 
   private final String id;
   private final String settings;
+  private final String userSettings;
+  private final HookLayout layout;
   private final int timeoutUnitsPerSecond;
   private final List<AgentEvent> events;
-  private final String refusal;
 
   CodingAgent(
       String id,
       String settings,
+      String userSettings,
+      HookLayout layout,
       int timeoutUnitsPerSecond,
-      List<AgentEvent> events,
-      String refusal) {
+      List<AgentEvent> events) {
     this.id = id;
     this.settings = settings;
+    this.userSettings = userSettings;
+    this.layout = layout;
     this.timeoutUnitsPerSecond = timeoutUnitsPerSecond;
     this.events = events;
-    this.refusal = refusal;
   }
 
   /** The name {@code --agent} takes. */
@@ -130,7 +171,7 @@ enum CodingAgent {
     return id;
   }
 
-  /** The hooks file, relative to the project directory or to the user's home. */
+  /** The hooks file, relative to the project directory. */
   String settings() {
     return settings;
   }
@@ -139,17 +180,28 @@ enum CodingAgent {
    * The file the agent reads its MCP servers from, relative to the project directory or, with
    * {@code user}, to the user's home: Claude Code's {@code .mcp.json} or {@code ~/.claude.json},
    * Codex's {@code config.toml} (a project's is read only in a project Codex trusts), Gemini CLI's
-   * settings file, which holds its hooks too.
-   *
-   * @throws IllegalStateException for an agent {@code memhook install} refuses
+   * settings file, which holds its hooks too, Cursor's {@code .cursor/mcp.json}; empty for GitHub
+   * Copilot, whose CLI keeps its servers in one file per user and documents no way to take a
+   * header's value from the environment, so {@code memhook install} prints its entry instead.
    */
-  String mcpSettings(boolean user) {
+  Optional<String> mcpSettings(boolean user) {
     return switch (this) {
-      case CLAUDE_CODE -> user ? ".claude.json" : ".mcp.json";
-      case CODEX -> ".codex/config.toml";
-      case GEMINI -> settings;
-      case COPILOT, CURSOR -> throw new IllegalStateException(id + " is not installed");
+      case CLAUDE_CODE -> Optional.of(user ? ".claude.json" : ".mcp.json");
+      case CODEX -> Optional.of(".codex/config.toml");
+      case GEMINI -> Optional.of(settings);
+      case CURSOR -> Optional.of(".cursor/mcp.json");
+      case COPILOT -> Optional.empty();
     };
+  }
+
+  /** The hooks file, relative to the user's home. */
+  String userSettings() {
+    return userSettings;
+  }
+
+  /** How its hooks file lists an event's hooks. */
+  HookLayout layout() {
+    return layout;
   }
 
   /** A hook's timeout in the unit the agent reads: seconds, or milliseconds for Gemini CLI. */
@@ -160,11 +212,6 @@ enum CodingAgent {
   /** The events installed, in the order written. */
   List<AgentEvent> events() {
     return events;
-  }
-
-  /** Why {@code memhook install} does not serve this agent, if it does not. */
-  Optional<String> refusal() {
-    return Optional.ofNullable(refusal);
   }
 
   /**

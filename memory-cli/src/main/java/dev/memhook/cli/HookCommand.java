@@ -40,8 +40,9 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "hook",
     description =
-        "Run as a coding agent's hook: read one hook payload (Claude Code's format) on standard"
-            + " input, capture it, and print as hookSpecificOutput.additionalContext, for"
+        "Run as a coding agent's hook: read one hook payload (Claude Code's format, or the"
+            + " --agent's own) on standard input, capture it, and print as"
+            + " hookSpecificOutput.additionalContext (or the agent's own field), for"
             + " SessionStart, the scope's standing memories (preferences, decisions, conventions,"
             + " workflows, facts) and, for UserPromptSubmit, what recall finds for the prompt,"
             + " each memory once per session. Always exits 0; problems go to standard error and"
@@ -58,6 +59,22 @@ final class HookCommand implements Callable<Integer> {
       paramLabel = "SCOPE",
       description = "The scope captured into and recalled from. Default: ${DEFAULT-VALUE}.")
   Scope scope = Scope.DEFAULT;
+
+  @Option(
+      names = "--agent",
+      paramLabel = "NAME",
+      description =
+          "The agent whose payload this is: claude-code (also Codex's and Gemini CLI's payloads),"
+              + " codex, gemini, copilot or cursor. Default: claude-code.")
+  String agent;
+
+  @Option(
+      names = "--event",
+      paramLabel = "NAME",
+      description =
+          "The agent's name for the event, for agents whose payloads do not name it (GitHub"
+              + " Copilot's). Default: the payload's hook_event_name.")
+  String event;
 
   @Option(
       names = "--context-limit",
@@ -121,7 +138,8 @@ final class HookCommand implements Callable<Integer> {
                 new ContextBudget(contextChars),
                 standingChars,
                 context.env().get(STANDING_CHARS_VARIABLE)));
-    Optional<AgentEvents.Event> read = events.read(readBounded(context.in()));
+    HookOrigin origin = HookOrigin.of(agent, event);
+    Optional<AgentEvents.Event> read = events.read(readBounded(context.in()), origin);
     if (read.isEmpty()) {
       return;
     }

@@ -27,12 +27,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * loopback address, answering
  *
  * <ul>
- *   <li>{@code POST /hook?scope=SCOPE}: one hook event, as {@code memhook hook} reads it on
- *       standard input; 200 with what {@code memhook hook} would print, or {@code {}} when it
- *       prints nothing. The 200 is sent only after the event was accepted (journaled by capture, or
- *       spooled), so that it survives a SIGKILL from then on; a body over {@link
- *       HookCommand#MAX_INPUT_BYTES} is refused with 413, and an event that could not be kept with
- *       500;
+ *   <li>{@code POST /hook?scope=SCOPE[&agent=NAME&event=NAME]}: one hook event, as {@code memhook
+ *       hook} reads it on standard input (with {@code --agent} and {@code --event}: {@link
+ *       HookOrigin}, 400 for an unknown agent); 200 with what {@code memhook hook} would print, or
+ *       {@code {}} when it prints nothing. The 200 is sent only after the event was accepted
+ *       (journaled by capture, or spooled), so that it survives a SIGKILL from then on; a body over
+ *       {@link HookCommand#MAX_INPUT_BYTES} is refused with 413, and an event that could not be
+ *       kept with 500;
  *   <li>{@code GET /health?scope=SCOPE}: {@code {"status":"ok","pid":…,"memories":…,"version":…}},
  *       the memories counted in the scope;
  *   <li>{@code POST /mcp?scope=SCOPE}: the memory tools of {@code memhook mcp} over MCP's
@@ -190,9 +191,16 @@ final class HookServer implements AutoCloseable {
       error(x, 413, "the hook event is over " + HookCommand.MAX_INPUT_BYTES + " bytes");
       return;
     }
+    HookOrigin origin;
+    try {
+      origin = HookOrigin.fromQuery(x.getRequestURI().getRawQuery());
+    } catch (IllegalArgumentException e) {
+      error(x, 400, e.getMessage()); // an unknown agent: the hook's configuration is wrong
+      return;
+    }
     Optional<AgentEvents.Event> read;
     try {
-      read = events.read(body);
+      read = events.read(body, origin);
     } catch (IllegalArgumentException e) {
       log.warn(e.getMessage()); // as memhook hook: reported, and the agent's step goes on
       read = Optional.empty();

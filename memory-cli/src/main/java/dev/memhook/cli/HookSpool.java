@@ -94,6 +94,15 @@ final class HookSpool {
   /** How the first line of an encrypted spool file names its scope. */
   static final String SCOPE_LINE = "scope=";
 
+  /**
+   * How a line after the scope names the agent that sent the payload ({@link HookOrigin}), whose
+   * translator the drain applies ({@link AgentPayloads}); without it, Claude Code's format.
+   */
+  static final String AGENT_LINE = "agent=";
+
+  /** How a line after the scope names the agent's event, for payloads that do not name it. */
+  static final String EVENT_LINE = "event=";
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path store;
@@ -162,6 +171,10 @@ final class HookSpool {
    * through {@code log}; draining stops at the first event capture sheds (its queue is full), which
    * stays for the next run. Events the hook script had to drop ({@value #DROPPED}) are reported and
    * the count reset.
+   *
+   * <p>A script's file names the agent that sent its payload, and the event, on lines after the
+   * scope's ({@value #AGENT_LINE}, {@value #EVENT_LINE}); the payload is translated from that
+   * agent's format ({@link AgentPayloads}) before it is completed.
    *
    * @return how many events were taken in
    */
@@ -278,12 +291,26 @@ final class HookSpool {
     String text = new String(plain, StandardCharsets.UTF_8);
     Arrays.fill(plain, (byte) 0);
     String scopeName = null;
-    if (text.startsWith(SCOPE_LINE)) {
+    String agent = null;
+    String eventName = null;
+    // the header lines the script writes before the payload, which starts with a brace
+    while (text.startsWith(SCOPE_LINE)
+        || text.startsWith(AGENT_LINE)
+        || text.startsWith(EVENT_LINE)) {
       int end = text.indexOf('\n');
-      scopeName = text.substring(SCOPE_LINE.length(), end < 0 ? text.length() : end);
+      String line = text.substring(0, end < 0 ? text.length() : end);
       text = end < 0 ? "" : text.substring(end + 1);
+      String value = line.substring(line.indexOf('=') + 1);
+      if (line.startsWith(SCOPE_LINE)) {
+        scopeName = value;
+      } else if (line.startsWith(AGENT_LINE)) {
+        agent = value;
+      } else {
+        eventName = value;
+      }
     }
-    JsonNode payload = JsonRecords.MAPPER.readTree(text);
+    JsonNode payload =
+        AgentPayloads.toClaude(HookOrigin.of(agent, eventName), JsonRecords.MAPPER.readTree(text));
     HookPayload.Prepared prepared = HookPayload.prepare(payload, spooledAt(name, modified));
     if (prepared.event().isEmpty()) {
       return null;

@@ -67,7 +67,7 @@ final class InstallCommand implements Callable<Integer> {
       names = "--agent",
       required = true,
       paramLabel = "NAME",
-      description = "claude-code, codex or gemini (copilot and cursor are refused, saying why).")
+      description = "claude-code, codex, gemini, copilot or cursor.")
   String agent;
 
   @Option(
@@ -91,7 +91,8 @@ final class InstallCommand implements Callable<Integer> {
       names = "--user",
       description =
           "Install for the user (~/.claude/settings.json and ~/.claude.json, ~/.codex/hooks.json,"
-              + " ~/.gemini/settings.json) instead of the project in the current directory.")
+              + " ~/.gemini/settings.json, ~/.copilot/hooks/memhook.json, ~/.cursor/hooks.json)"
+              + " instead of the project in the current directory.")
   boolean user;
 
   @Option(
@@ -132,10 +133,6 @@ final class InstallCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     CliContext context = root.context();
     CodingAgent target = CodingAgent.of(agent);
-    if (target.refusal().isPresent()) {
-      throw new CliException(
-          ExitCode.USAGE, "cannot install for " + target.id() + ": " + target.refusal().get());
-    }
     if (transport == Transport.HTTP && target != CodingAgent.CLAUDE_CODE) {
       throw new IllegalArgumentException(
           "--transport http is for claude-code only; " + target.id() + " runs command hooks");
@@ -150,7 +147,10 @@ final class InstallCommand implements Callable<Integer> {
     Path script = store.resolve("bin").resolve(SCRIPT);
     String command =
         AgentHooks.shellQuote(script.toString()) + " " + AgentHooks.shellQuote(scope.value());
-    Path hooksFile = settings != null ? settings : home(context, user).resolve(target.settings());
+    Path hooksFile =
+        settings != null
+            ? settings
+            : home(context, user).resolve(user ? target.userSettings() : target.settings());
     Consumer<ObjectNode> hooksChange =
         s -> {
           AgentHooks.merge(
@@ -159,17 +159,23 @@ final class InstallCommand implements Callable<Integer> {
               event ->
                   transport == Transport.HTTP
                       ? AgentHooks.http(url("hook"))
-                      : AgentHooks.command(target, command));
+                      : AgentHooks.command(target, command + origin(target, event)));
         };
     String mcpUrl = url("mcp");
+    if (mcpSettings != null && target.mcpSettings(user).isEmpty()) {
+      throw new IllegalArgumentException(
+          "--mcp-settings: memhook install registers no MCP server for "
+              + target.id()
+              + "; it prints the entry to add");
+    }
     Path mcpFile =
-        noMcp
+        noMcp || target.mcpSettings(user).isEmpty()
             ? null
             : mcpSettings != null
                 ? mcpSettings
                 : target == CodingAgent.GEMINI
                     ? hooksFile // Gemini CLI keeps its MCP servers beside its hooks
-                    : home(context, user).resolve(target.mcpSettings(user));
+                    : home(context, user).resolve(target.mcpSettings(user).get());
     boolean mcpWithHooks =
         mcpFile != null
             && mcpFile.toAbsolutePath().normalize().equals(hooksFile.toAbsolutePath().normalize());
@@ -212,7 +218,19 @@ final class InstallCommand implements Callable<Integer> {
             + String.join(
                 ", ", target.events().stream().map(CodingAgent.AgentEvent::name).toList()));
 
-    if (mcpFile == null) {
+    if (mcpFile == null && !noMcp) {
+      out.println(
+          "MCP server: not registered: "
+              + target.id()
+              + " keeps its MCP servers in one file per user (~/.copilot/mcp-config.json), and"
+              + " its documentation names no way to take a header from the environment. To add"
+              + " it yourself, put under \"mcpServers\": \""
+              + CodexConfig.SERVER
+              + "\": {\"type\": \"http\", \"url\": \""
+              + mcpUrl
+              + "\", \"headers\": {\"Authorization\": \"Bearer <the token>\"}, \"tools\":"
+              + " [\"*\"]}");
+    } else if (mcpFile == null) {
       out.println("MCP server: not registered (--no-mcp)");
     } else {
       SettingsFile.Outcome mcp =
@@ -243,6 +261,18 @@ final class InstallCommand implements Callable<Integer> {
             + store.resolve("serve.token")
             + ")");
     return ExitCode.OK;
+  }
+
+  /**
+   * What the script is told of the payloads it is given, after the scope: nothing for the agents
+   * that send Claude Code's format, else the agent and the event ({@link HookOrigin}), since GitHub
+   * Copilot's payloads do not name their event.
+   */
+  private static String origin(CodingAgent agent, CodingAgent.AgentEvent event) {
+    return switch (agent) {
+      case CLAUDE_CODE, CODEX, GEMINI -> "";
+      case CURSOR, COPILOT -> " " + agent.id() + " " + event.name();
+    };
   }
 
   /** The server's endpoint {@code path} for the scope. */

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * memhook install: merges Memhook's hooks into an agent's settings keeping everything else, with a
- * backup, changes nothing when run again, refuses a file that is not JSON and the agents whose
- * payloads it cannot read.
+ * backup, in each agent's layout (Cursor's and Copilot's flat lists naming the agent and event for
+ * the script), changes nothing when run again, refuses a file that is not JSON and unknown agents.
  */
 class InstallCommandTest {
   private static final List<String> CLAUDE_EVENTS =
@@ -201,21 +201,145 @@ class InstallCommandTest {
   }
 
   @Test
-  void copilotAndCursor_areRefused_sayingWhy_andNothingIsWritten() throws IOException {
-    for (String agent : List.of("copilot", "cursor")) {
-      Path settings = project.resolve(agent + ".json");
-      Cli.Result r = install(agent, "--settings", settings);
-      assertEquals(ExitCode.USAGE, r.code(), agent);
-      assertTrue(r.err().contains("cannot install for " + agent + ": "), r.err());
-      assertTrue(r.err().contains("Memhook's hook endpoint does not read"), r.err());
-      assertFalse(Files.exists(settings), agent);
+  void cursor_getsFlatHooksNamingItsAgentAndEvent_keepsTheOthers_idempotentWithABackup()
+      throws IOException {
+    Path hooks = project.resolve(".cursor/hooks.json");
+    Files.createDirectories(hooks.getParent());
+    String existing =
+        """
+        {
+          "version": 1,
+          "hooks": {
+            "afterFileEdit": [{ "command": "./format.sh" }],
+            "preToolUse": [
+              { "command": "./guard.sh", "matcher": "Shell" },
+              { "command": "/opt/memhook/bin/memhook-hook 'default'", "timeout": 3 }
+            ]
+          }
+        }
+        """;
+    Files.writeString(hooks, existing, StandardCharsets.UTF_8);
+
+    Cli.Result first = install("cursor", "--scope", "me/shop", "--settings", hooks);
+    assertEquals(0, first.code(), first.err());
+    JsonNode h = JsonRecords.MAPPER.readTree(hooks.toFile());
+    assertEquals(1, h.path("version").asInt());
+    assertEquals(
+        List.of(
+            "afterFileEdit",
+            "preToolUse",
+            "sessionStart",
+            "beforeSubmitPrompt",
+            "postToolUse",
+            "postToolUseFailure",
+            "afterAgentResponse",
+            "preCompact",
+            "subagentStop",
+            "sessionEnd"),
+        names(h.path("hooks")));
+    String script = "'" + store.resolve("bin/memhook-hook") + "' 'me/shop'";
+    for (CodingAgent.AgentEvent event : CodingAgent.CURSOR.events()) {
+      JsonNode list = h.path("hooks").path(event.name());
+      List<JsonNode> ours = new ArrayList<>();
+      for (JsonNode e : list) {
+        if (AgentHooks.ours(e)) {
+          ours.add(e);
+        }
+      }
+      assertEquals(1, ours.size(), event.name() + ": " + list);
+      assertEquals(
+          JsonRecords.MAPPER
+              .createObjectNode()
+              .put("command", script + " cursor " + event.name())
+              .put("timeout", 10),
+          ours.get(0),
+          event.name());
     }
+    // the guard stays first; the old memhook entry is replaced where it was, not doubled
+    JsonNode pre = h.at("/hooks/preToolUse");
+    assertEquals(2, pre.size(), pre.toString());
+    assertEquals("./guard.sh", pre.at("/0/command").asText());
+    assertEquals(script + " cursor preToolUse", pre.at("/1/command").asText());
+    assertEquals("./format.sh", h.at("/hooks/afterFileEdit/0/command").asText());
+    List<Path> backups = backups(hooks);
+    assertEquals(1, backups.size());
+    assertEquals(existing, Files.readString(backups.get(0), StandardCharsets.UTF_8));
+
+    byte[] before = Files.readAllBytes(hooks);
+    Cli.Result second = install("cursor", "--scope", "me/shop", "--settings", hooks);
+    assertEquals(0, second.code(), second.err());
+    assertTrue(second.out().contains(hooks + " (unchanged)"), second.out());
+    assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(hooks));
+    assertEquals(backups, backups(hooks), "no backup when nothing changes");
+  }
+
+  @Test
+  void copilot_getsABashHookPerEvent_inANewVersionedFile_idempotentWithABackup()
+      throws IOException {
+    Path hooks = project.resolve(".github/hooks/memhook.json");
+    Cli.Result first = install("copilot", "--settings", hooks);
+    assertEquals(0, first.code(), first.err());
+    JsonNode h = JsonRecords.MAPPER.readTree(hooks.toFile());
+    assertEquals(List.of("version", "hooks"), names(h));
+    assertEquals(1, h.path("version").asInt());
+    List<String> events =
+        List.of(
+            "sessionStart",
+            "userPromptSubmitted",
+            "preToolUse",
+            "postToolUse",
+            "postToolUseFailure",
+            "preCompact",
+            "subagentStop",
+            "sessionEnd");
+    assertEquals(events, names(h.path("hooks")));
+    String script = "'" + store.resolve("bin/memhook-hook") + "' 'default'";
+    for (String event : events) {
+      assertEquals(
+          JsonRecords.MAPPER
+              .createObjectNode()
+              .put("type", "command")
+              .put("bash", script + " copilot " + event)
+              .put("timeoutSec", 10),
+          h.at("/hooks/" + event + "/0"),
+          event);
+      assertEquals(1, h.at("/hooks/" + event).size(), event);
+    }
+    assertEquals(List.of(), backups(hooks), "a new file has nothing to back up");
+
+    byte[] before = Files.readAllBytes(hooks);
+    assertEquals(0, install("copilot", "--settings", hooks).code());
+    assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(hooks));
+    assertEquals(List.of(), backups(hooks), "no backup when nothing changes");
+
+    // another scope replaces each of Memhook's entries, and keeps a backup of what was there
+    assertEquals(0, install("copilot", "--scope", "me/other", "--settings", hooks).code());
+    JsonNode again = JsonRecords.MAPPER.readTree(hooks.toFile());
+    assertEquals(
+        "'" + store.resolve("bin/memhook-hook") + "' 'me/other' copilot preToolUse",
+        again.at("/hooks/preToolUse/0/bash").asText());
+    assertEquals(1, again.at("/hooks/preToolUse").size());
+    List<Path> backups = backups(hooks);
+    assertEquals(1, backups.size());
+    assertEquals(
+        new String(before, StandardCharsets.UTF_8),
+        Files.readString(backups.get(0), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anUnknownAgent_isAClearError_andNothingIsWritten() throws IOException {
+    Cli.Result unknown = install("vim", "--settings", project.resolve("x.json"));
+    assertEquals(ExitCode.USAGE, unknown.code());
+    assertTrue(
+        unknown
+            .err()
+            .contains(
+                "unknown agent 'vim'; expected one of claude-code, codex, gemini, copilot, cursor"),
+        unknown.err());
+    assertFalse(Files.exists(project.resolve("x.json")));
     try (Stream<Path> files = Files.list(store)) {
       assertEquals(List.of(), files.toList(), "not even the script");
     }
-    Cli.Result unknown = install("vim", "--settings", project.resolve("x.json"));
-    assertEquals(ExitCode.USAGE, unknown.code());
-    assertTrue(unknown.err().contains("expected one of claude-code, codex, gemini"), unknown.err());
   }
 
   @Test
@@ -238,6 +362,38 @@ class InstallCommandTest {
     assertEquals(
         "http://127.0.0.1:7373/mcp?scope=default", mcp.at("/mcpServers/memhook/url").asText());
     assertTrue(r.out().contains("MCP server: " + project.resolve(".claude.json")), r.out());
+    for (String agent : List.of("copilot", "cursor")) {
+      Cli.Result u =
+          cli.withStdinAndEnv(
+              "",
+              Map.of("HOME", project.toString()),
+              "install",
+              "--agent",
+              agent,
+              "--user",
+              "--dir",
+              store.toString());
+      assertEquals(0, u.code(), u.err());
+      if (agent.equals("copilot")) {
+        assertTrue(u.out().contains("MCP server: not registered: copilot"), u.out());
+        assertTrue(
+            u.out().contains("\"url\": \"http://127.0.0.1:7373/mcp?scope=default\""), u.out());
+      }
+    }
+    assertTrue(
+        Files.exists(project.resolve(".copilot/hooks/memhook.json")), "Copilot's user hooks");
+    assertTrue(Files.exists(project.resolve(".cursor/hooks.json")), "Cursor's user hooks");
+    JsonNode cursorMcp = JsonRecords.MAPPER.readTree(project.resolve(".cursor/mcp.json").toFile());
+    assertEquals(
+        "http://127.0.0.1:7373/mcp?scope=default",
+        cursorMcp.at("/mcpServers/memhook/url").asText());
+    assertEquals(
+        "Bearer ${env:MEMHOOK_TOKEN}",
+        cursorMcp.at("/mcpServers/memhook/headers/Authorization").asText(),
+        "Cursor's syntax for a variable of the environment");
+    assertFalse(
+        Files.exists(project.resolve(".copilot/mcp-config.json")),
+        "Copilot's MCP entry is printed, not written");
   }
 
   @Test
@@ -377,7 +533,7 @@ class InstallCommandTest {
     for (Object a : args) {
       all.add(a.toString());
     }
-    if ((agent.equals("claude-code") || agent.equals("codex"))
+    if ((agent.equals("claude-code") || agent.equals("codex") || agent.equals("cursor"))
         && !all.contains("--mcp-settings")
         && !all.contains("--no-mcp")) {
       // never the project's file, which would be the working directory's
@@ -387,7 +543,7 @@ class InstallCommandTest {
   }
 
   private Path mcpFile(String agent) {
-    return project.resolve(agent.equals("codex") ? "codex-config.toml" : "mcp.json");
+    return project.resolve(agent.equals("codex") ? "codex-config.toml" : agent + "-mcp.json");
   }
 
   private static List<String> names(JsonNode object) {
