@@ -33,6 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       spooled), so that it survives a SIGKILL from then on; a body over {@link
  *       HookCommand#MAX_INPUT_BYTES} is refused with 413, and an event that could not be kept with
  *       500;
+ *   <li>{@code POST /cli}: a {@code memhook} command run on the server's store ({@link
+ *       CliEndpoint});
  *   <li>{@code GET /health?scope=SCOPE}: {@code {"status":"ok","pid":…,"memories":…,"version":…}},
  *       the memories counted in the scope.
  * </ul>
@@ -56,6 +58,7 @@ final class HookServer implements AutoCloseable {
   private final HookLog log;
   private final byte[] expectedAuthorization;
   private final String version;
+  private final CliEndpoint cli;
   private final ReentrantLock draining = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -77,6 +80,7 @@ final class HookServer implements AutoCloseable {
     this.log = Objects.requireNonNull(log, "log");
     this.expectedAuthorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     this.version = Objects.requireNonNull(version, "version");
+    this.cli = new CliEndpoint(events.directory(), memory, version);
     AtomicInteger n = new AtomicInteger();
     this.pool =
         Executors.newFixedThreadPool(
@@ -154,6 +158,7 @@ final class HookServer implements AutoCloseable {
             error(x, 405, "POST a hook event to /hook");
           }
         }
+        case "/cli" -> cli.handle(x);
         case "/health" -> {
           if (method.equals("GET")) {
             health(x, scope);
