@@ -40,13 +40,13 @@ import java.util.regex.Pattern;
  * <pre>
  * {@code java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ServeLatency \
  *     --jar memory-cli/target/memhook.jar [--size 10000] [--dir DIR] [--oneshot 20] [--requests 1000]
- *     [--random-vectors] [--server-jvm "JVM OPTIONS"]}
+ *     [--random-vectors] [--server-jvm "JVM OPTIONS"] [--build-only]}
  * </pre>
  *
  * The store is built once per size under {@code java.io.tmpdir/memhook-bench/serve-nSIZE} (or
  * {@code --dir}) and reused; {@code --oneshot 0} measures the server alone; {@code
  * --random-vectors} builds the store with random vectors in MiniLM's space ({@link RandomVectors}),
- * for the resident set of a large store.
+ * for the resident set of a large store; {@code --build-only} builds it and stops.
  */
 public final class ServeLatency {
   private static final Scope SCOPE = Scope.of("bench", "shop");
@@ -71,6 +71,7 @@ public final class ServeLatency {
     int oneshot = 20;
     int requests = 1_000;
     boolean randomVectors = false;
+    boolean buildOnly = false;
     List<String> serverJvm = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -80,6 +81,7 @@ public final class ServeLatency {
         case "--oneshot" -> oneshot = Integer.parseInt(args[++i]);
         case "--requests" -> requests = Integer.parseInt(args[++i]);
         case "--random-vectors" -> randomVectors = true;
+        case "--build-only" -> buildOnly = true;
         case "--server-jvm" -> serverJvm.addAll(Arrays.asList(args[++i].split(" ")));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -92,6 +94,9 @@ public final class ServeLatency {
     }
     build(dir, size, randomVectors);
     System.out.printf(Locale.ROOT, "store: %,d memories in %s (%s)%n", size, SCOPE, dir);
+    if (buildOnly) {
+      return; // the store for another harness (scripts/cli-latency.sh)
+    }
     if (oneshot > 0) {
       oneShot(jar, dir, oneshot);
     }
