@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
  * {@code java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ServeLatency \
  *     --jar memory-cli/target/memhook.jar [--size 10000] [--dir DIR] [--oneshot 20] [--requests 1000]
  *     [--random-vectors] [--server-jvm "JVM OPTIONS"] [--pace-ms 0] [--mcp-requests 200]
- *     [--mcp-stdio 5]}
+ *     [--mcp-stdio 5] [--build-only]}
  * </pre>
  *
  * The store is built once per size under {@code java.io.tmpdir/memhook-bench/serve-nSIZE} (or
@@ -58,7 +58,8 @@ import java.util.regex.Pattern;
  * --random-vectors} builds the store with random vectors in MiniLM's space ({@link RandomVectors}),
  * for the resident set of a large store. {@code --pace-ms N} waits N ms before each measured
  * request, as an agent's events arrive (a tool call takes time to run); without it the requests
- * come back to back, so capture's work on one event overlaps the next request.
+ * come back to back, so capture's work on one event overlaps the next request. {@code --build-only}
+ * builds the store and stops.
  */
 public final class ServeLatency {
   private static final Scope SCOPE = Scope.of("bench", "shop");
@@ -86,6 +87,7 @@ public final class ServeLatency {
     int paceMillis = 0;
     int mcpRequests = 200;
     int mcpStdio = 5;
+    boolean buildOnly = false;
     List<String> serverJvm = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -98,6 +100,7 @@ public final class ServeLatency {
         case "--pace-ms" -> paceMillis = Integer.parseInt(args[++i]);
         case "--mcp-requests" -> mcpRequests = Integer.parseInt(args[++i]);
         case "--mcp-stdio" -> mcpStdio = Integer.parseInt(args[++i]);
+        case "--build-only" -> buildOnly = true;
         case "--server-jvm" -> serverJvm.addAll(Arrays.asList(args[++i].split(" ")));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -110,6 +113,9 @@ public final class ServeLatency {
     }
     build(dir, size, randomVectors);
     System.out.printf(Locale.ROOT, "store: %,d memories in %s (%s)%n", size, SCOPE, dir);
+    if (buildOnly) {
+      return; // the store for another harness (scripts/cli-latency.sh)
+    }
     if (oneshot > 0) {
       oneShot(jar, dir, oneshot);
     }

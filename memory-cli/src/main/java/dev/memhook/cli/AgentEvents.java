@@ -151,6 +151,11 @@ final class AgentEvents {
     this.scrub = new PayloadScrub(StoreArguments.REDACTION);
   }
 
+  /** The store directory the events are about. */
+  Path directory() {
+    return dir;
+  }
+
   /** The store directory's spool, which both processes fill when the store is not theirs. */
   HookSpool spool() {
     return spool;

@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a run of {@code memhook} talks to: its standard streams, its environment and its terminal,
@@ -14,9 +15,16 @@ import java.util.Objects;
  * @param err standard error: messages, progress
  * @param env the environment ({@code MEMHOOK_DIR}, {@code USER})
  * @param terminal where to ask for confirmation
+ * @param served the store of the {@code memhook serve} that runs the command for a client ({@link
+ *     CliEndpoint}), which the command uses instead of opening one; empty in the user's own process
  */
 record CliContext(
-    InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal) {
+    InputStream in,
+    PrintStream out,
+    PrintStream err,
+    Map<String, String> env,
+    Terminal terminal,
+    Optional<ServedStore> served) {
 
   CliContext {
     Objects.requireNonNull(in, "in");
@@ -24,6 +32,17 @@ record CliContext(
     Objects.requireNonNull(err, "err");
     env = Map.copyOf(Objects.requireNonNull(env, "env"));
     Objects.requireNonNull(terminal, "terminal");
+    Objects.requireNonNull(served, "served");
+  }
+
+  /** A context in the user's own process: commands open the store themselves. */
+  CliContext(
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
+      Map<String, String> env,
+      Terminal terminal) {
+    this(in, out, err, env, terminal, Optional.empty());
   }
 
   /** The process's own. */

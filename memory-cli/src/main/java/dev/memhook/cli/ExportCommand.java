@@ -43,6 +43,9 @@ final class ExportCommand implements Callable<Integer> {
     CliContext context = root.context();
     long[] forgotten = {0};
     ExportResult result;
+    if (output != null) {
+      store.runHere(context, "-o names a file on the client's side");
+    }
     try (MemoryService memory = store.openReadOnly(context)) {
       if (output == null) {
         result = write(memory, context.out(), forgotten);

@@ -34,6 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       (journaled by capture, or spooled), so that it survives a SIGKILL from then on; a body over
  *       {@link HookCommand#MAX_INPUT_BYTES} is refused with 413, and an event that could not be
  *       kept with 500;
+ *   <li>{@code POST /cli}: a {@code memhook} command run on the server's store ({@link
+ *       CliEndpoint});
  *   <li>{@code GET /health?scope=SCOPE}: {@code {"status":"ok","pid":…,"memories":…,"version":…}},
  *       the memories counted in the scope;
  *   <li>{@code POST /mcp?scope=SCOPE}: the memory tools of {@code memhook mcp} over MCP's
@@ -64,6 +66,7 @@ final class HookServer implements AutoCloseable {
   private final McpHttpEndpoint mcp;
   private final byte[] expectedAuthorization;
   private final String version;
+  private final CliEndpoint cli;
   private final ReentrantLock draining = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -86,6 +89,7 @@ final class HookServer implements AutoCloseable {
     this.expectedAuthorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     this.version = Objects.requireNonNull(version, "version");
     this.mcp = McpHttpEndpoint.serving(memory, log, version);
+    this.cli = new CliEndpoint(events.directory(), memory, version);
     AtomicInteger n = new AtomicInteger();
     this.pool =
         Executors.newFixedThreadPool(
@@ -163,6 +167,7 @@ final class HookServer implements AutoCloseable {
             error(x, 405, "POST a hook event to /hook");
           }
         }
+        case "/cli" -> cli.handle(x);
         case "/health" -> {
           if (method.equals("GET")) {
             health(x, scope);
@@ -172,7 +177,10 @@ final class HookServer implements AutoCloseable {
         }
         case McpHttpEndpoint.PATH -> mcp.exchange(x, scope);
         default ->
-            error(x, 404, "no such endpoint: " + path + " (POST /hook, GET /health, POST /mcp)");
+            error(
+                x,
+                404,
+                "no such endpoint: " + path + " (POST /hook, POST /mcp, POST /cli, GET /health)");
       }
     } catch (IOException | RuntimeException e) {
       log.warn("a request failed: " + e);

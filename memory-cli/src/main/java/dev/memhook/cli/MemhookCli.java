@@ -5,6 +5,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import java.io.PrintWriter;
 import java.util.Objects;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,10 @@ import picocli.CommandLine.Command;
  * {@code memhook --help} lists the commands and the exit codes ({@link ExitCode}).
  *
  * <p>Commands that only read open the store read-only, so they work while another process has it
- * open; commands that write need it to themselves and say so when another process holds it.
+ * open; commands that write need it to themselves and say so when another process holds it. When a
+ * {@code memhook serve} runs for the store directory, {@code stats}, {@code list}, {@code show},
+ * {@code search}, {@code export} and {@code forget} run in it instead, on its open store ({@link
+ * RemoteCli}).
  *
  * <p>Not thread-safe: one instance per run.
  */
@@ -57,7 +61,10 @@ public final class MemhookCli implements Runnable {
     if (System.getProperty("ai.djl.offline") == null) {
       System.setProperty("ai.djl.offline", "true");
     }
-    System.exit(run(args, CliContext.system()));
+    CliContext context = CliContext.system();
+    // before picocli and the store's classes load: a running server may answer for this process
+    OptionalInt served = RemoteCli.run(args, context, ServeCommand.version());
+    System.exit(served.isPresent() ? served.getAsInt() : run(args, context));
   }
 
   /** Runs {@code memhook} with {@code args} in {@code context} and returns its exit status. */

@@ -105,7 +105,9 @@ final class SearchCommand implements Callable<Integer> {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
     }
     RecallResult result;
-    try (MemoryService memory = store.openReadOnly(context, options)) {
+    // a server's store recalls with the default options: only a tuned search needs its own
+    try (MemoryService memory =
+        tuned() ? store.openReadOnly(context, options) : store.openReadOnly(context)) {
       result = memory.recall(query);
     }
     if (store.json) {
@@ -125,6 +127,19 @@ final class SearchCommand implements Callable<Integer> {
       context.out().print(SearchExplanation.of(result));
     }
     return ExitCode.OK;
+  }
+
+  /** Whether an option changes the recall options from their defaults. */
+  private boolean tuned() {
+    return fusion != null
+        || rrfK != null
+        || weights != null
+        || candidates != null
+        || maxPerSession != null
+        || noSessionCap
+        || noGate
+        || minCosine != null
+        || minTextScore != null;
   }
 
   private RecallOptions options() {

@@ -1,7 +1,5 @@
 package dev.memhook.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -15,6 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,7 +33,10 @@ import java.util.Set;
  *       written, was left by a server that died; it is ignored and replaced.
  * </ul>
  *
- * Not thread-safe; one per command run.
+ * Both are read by {@link RemoteCli} before anything else loads, so this class reads and writes
+ * them with {@link FlatJson}, and makes its random source only when it makes a token.
+ *
+ * <p>Not thread-safe; one per command run.
  */
 final class ServeFiles {
   static final String TOKEN_FILE = "serve.token";
@@ -41,7 +44,11 @@ final class ServeFiles {
 
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
-  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** The random source of tokens and file names, made on first use: it takes a while to seed. */
+  private static final class Random {
+    static final SecureRandom SOURCE = new SecureRandom();
+  }
 
   /**
    * What {@value #RUNNING_FILE} says of a server.
@@ -81,7 +88,7 @@ final class ServeFiles {
       }
     }
     byte[] bytes = new byte[32];
-    RANDOM.nextBytes(bytes);
+    Random.SOURCE.nextBytes(bytes);
     String token = HexFormat.of().formatHex(bytes);
     writeOwnerOnly(file, token + "\n");
     return token;
@@ -89,21 +96,23 @@ final class ServeFiles {
 
   /** The server {@value #RUNNING_FILE} names, if the file exists and its process is alive. */
   Optional<Running> running() throws IOException {
-    JsonNode n;
+    Map<String, Object> n;
     Instant written;
     try {
       Path file = dir.resolve(RUNNING_FILE);
       written = Files.getLastModifiedTime(file).toInstant();
-      n = JsonRecords.MAPPER.readTree(Files.readString(file));
+      n = FlatJson.read(Files.readString(file));
     } catch (NoSuchFileException none) {
       return Optional.empty();
-    } catch (IOException unreadable) {
+    } catch (IOException | IllegalArgumentException unreadable) {
       return Optional.empty(); // half a file from a writer that died: no server to trust
     }
-    if (n == null || !n.path("pid").canConvertToLong() || !n.path("port").canConvertToInt()) {
+    if (!(n.get("pid") instanceof Long pid)
+        || !(n.get("port") instanceof Long port)
+        || port < 0
+        || port > 65535) {
       return Optional.empty();
     }
-    long pid = n.path("pid").asLong();
     Optional<ProcessHandle> process =
         pid == ProcessHandle.current().pid() ? Optional.empty() : ProcessHandle.of(pid);
     // a pid the system has given to another program since the server died is no server: where
@@ -122,30 +131,35 @@ final class ServeFiles {
       return Optional.empty();
     }
     return Optional.of(
-        new Running(
-            pid, n.path("port").asInt(), n.path("token").asText(""), n.path("version").asText("")));
+        new Running(pid, port.intValue(), text(n.get("token")), text(n.get("version"))));
+  }
+
+  private static String text(Object value) {
+    return value instanceof String s ? s : "";
   }
 
   /** Writes {@value #RUNNING_FILE} for {@code running}, atomically, owner-only. */
   void announce(Running running) throws IOException {
-    ObjectNode n = JsonRecords.MAPPER.createObjectNode();
-    n.put("pid", running.pid())
-        .put("port", running.port())
-        .put("token", running.token())
-        .put("version", running.version());
-    writeOwnerOnly(dir.resolve(RUNNING_FILE), JsonRecords.MAPPER.writeValueAsString(n) + "\n");
+    Map<String, Object> n = new LinkedHashMap<>();
+    n.put("pid", running.pid());
+    n.put("port", running.port());
+    n.put("token", running.token());
+    n.put("version", running.version());
+    writeOwnerOnly(dir.resolve(RUNNING_FILE), FlatJson.write(n) + "\n");
   }
 
   /** Deletes {@value #RUNNING_FILE} if it names this process: a clean stop. */
   void withdraw() throws IOException {
     Path file = dir.resolve(RUNNING_FILE);
     try {
-      JsonNode n = JsonRecords.MAPPER.readTree(Files.readString(file));
-      if (n != null && n.path("pid").asLong() == ProcessHandle.current().pid()) {
+      Object pid = FlatJson.read(Files.readString(file)).get("pid");
+      if (pid instanceof Long p && p == ProcessHandle.current().pid()) {
         Files.deleteIfExists(file);
       }
     } catch (NoSuchFileException gone) {
       // nothing to withdraw
+    } catch (IllegalArgumentException notOurs) {
+      // not a file this class wrote: left alone
     }
   }
 
@@ -157,7 +171,7 @@ final class ServeFiles {
   private void writeOwnerOnly(Path file, String text) throws IOException {
     Files.createDirectories(dir);
     byte[] suffix = new byte[6];
-    RANDOM.nextBytes(suffix);
+    Random.SOURCE.nextBytes(suffix);
     Path tmp = dir.resolve(file.getFileName() + "." + HexFormat.of().formatHex(suffix) + ".tmp");
     try {
       Files.createFile(tmp, ownerOnly());

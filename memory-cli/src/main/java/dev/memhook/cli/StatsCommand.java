@@ -62,7 +62,7 @@ final class StatsCommand implements Callable<Integer> {
     long forgotten = scopes.values().stream().mapToLong(c -> c.forgotten).sum();
     if (store.json) {
       ObjectNode n = JsonRecords.MAPPER.createObjectNode();
-      n.put("directory", store.directory(context).toString());
+      n.put("directory", store.namedDirectory(context).toString());
       n.put("writeLocked", info.writeLocked());
       n.put("format", info.format());
       if (info.space() == null) {
@@ -94,7 +94,7 @@ final class StatsCommand implements Callable<Integer> {
     var out = context.out();
     out.println(
         "store       "
-            + store.directory(context)
+            + store.namedDirectory(context)
             + (info.writeLocked() ? "  (open in another process: as of its last commit)" : ""));
     out.println(
         "index       format "

@@ -25,10 +25,10 @@ import picocli.CommandLine.Option;
 final class StoreArguments {
 
   /** The directory used without {@code --dir} and {@code MEMHOOK_DIR}, relative to the cwd. */
-  static final String DEFAULT_DIRECTORY = "memhook-data";
+  static final String DEFAULT_DIRECTORY = StoreDirectory.DEFAULT_DIRECTORY;
 
   /** The environment variable naming the store directory. */
-  static final String DIR_VARIABLE = "MEMHOOK_DIR";
+  static final String DIR_VARIABLE = StoreDirectory.DIR_VARIABLE;
 
   /**
    * What the stores the command writes redact, and so what the hook's spool and log redact before
@@ -62,18 +62,29 @@ final class StoreArguments {
   @Option(names = "--json", description = "Print JSON with stable field names, for scripts.")
   boolean json;
 
-  /** The store directory this run works on. */
+  /** The store directory this run works on: the server's own when it runs the command. */
   Path directory(CliContext context) {
-    return directory(dir, context);
+    return context.served().map(ServedStore::directory).orElseGet(() -> directory(dir, context));
+  }
+
+  /** The store directory as the user named it, to print: the client's name when served. */
+  Path namedDirectory(CliContext context) {
+    return context.served().map(ServedStore::named).orElseGet(() -> directory(dir, context));
   }
 
   /** {@code given}, else {@code $MEMHOOK_DIR}, else {@value #DEFAULT_DIRECTORY}. */
   static Path directory(Path given, CliContext context) {
-    if (given != null) {
-      return given;
+    return StoreDirectory.resolve(given, context.env());
+  }
+
+  /**
+   * Refuses to run the command in a server ({@link ServedStore#decline}) when it runs in one, for
+   * {@code why}; the client then runs it in its own process. Does nothing otherwise.
+   */
+  void runHere(CliContext context, String why) {
+    if (context.served().isPresent()) {
+      throw context.served().get().decline(why);
     }
-    String fromEnv = context.env().get(DIR_VARIABLE);
-    return Path.of(fromEnv != null && !fromEnv.isBlank() ? fromEnv : DEFAULT_DIRECTORY);
   }
 
   /**
@@ -105,14 +116,21 @@ final class StoreArguments {
    * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if it cannot be opened
    */
   MemoryService openReadOnly(CliContext context, RecallOptions recall) {
+    runHere(context, "the server's store recalls with the default recall options");
     IndexInfo info = info(context);
     Memhook.Builder builder =
         Memhook.builder().directory(directory(context)).readOnly().recallOptions(recall);
     return open(builder, info, context);
   }
 
-  /** {@link #openReadOnly(CliContext, RecallOptions)} with the default recall options. */
+  /**
+   * {@link #openReadOnly(CliContext, RecallOptions)} with the default recall options; in a server,
+   * the server's store, lent ({@link ServedStore#lend}).
+   */
   MemoryService openReadOnly(CliContext context) {
+    if (context.served().isPresent()) {
+      return lent(context.served().get());
+    }
     return openReadOnly(context, RecallOptions.defaults());
   }
 
@@ -130,6 +148,10 @@ final class StoreArguments {
    *     another process holds
    */
   MemoryService openWritable(CliContext context, Scope captureScope, boolean create) {
+    if (context.served().isPresent()) {
+      // a command a server runs captures nothing: the server's capture scope does not matter
+      return lent(context.served().get());
+    }
     Path directory = directory(context);
     IndexInfo info = create && !hasIndex(directory) ? null : info(context);
     if (info != null && info.writeLocked()) {
@@ -151,6 +173,17 @@ final class StoreArguments {
                     .closeTimeout(CLOSE_TIMEOUT)
                     .build());
     return open(builder, info, context);
+  }
+
+  /**
+   * The server's store for this command, unless {@code --embedder} names a model: the server's
+   * store was opened with its own choice, which a command cannot change.
+   */
+  private MemoryService lent(ServedStore served) {
+    if (embedder != EmbedderChoice.AUTO) {
+      throw served.decline("--embedder chooses a model; the server's store has its own");
+    }
+    return served.lend();
   }
 
   private MemoryService open(Memhook.Builder builder, IndexInfo info, CliContext context) {
