@@ -12,9 +12,8 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.InputStream;
+import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -42,37 +40,21 @@ class AgentHookServerTest {
 
   @TempDir Path dir;
   private MemoryService memory;
+  private InProcessServer running;
   private HookServer server;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
-  void start() throws Exception {
-    StoreArguments store = new StoreArguments();
-    store.dir = dir;
-    store.embedder = EmbedderChoice.HASHING;
-    CliContext context =
-        new CliContext(
-            InputStream.nullInputStream(),
-            new PrintStream(OutputStream.nullOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(),
-            Terminal.NONE);
-    memory = store.openWritable(context, Scope.DEFAULT, true);
-    HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
-    AgentEvents events =
-        new AgentEvents(
-            dir,
-            log,
-            new AgentEvents.Settings(
-                5, new ContextBudget(ContextBudget.DEFAULT_MAX_CHARS), null, null));
-    server = new HookServer(HookServer.bind(0), memory, events, log, TOKEN, "test");
+  void start() throws IOException {
+    running = InProcessServer.start(dir, TOKEN, err);
+    memory = running.memory();
+    server = running.server();
   }
 
   @AfterEach
   void stop() {
-    server.close();
-    memory.close();
+    running.close();
   }
 
   @Test

@@ -11,8 +11,6 @@ import dev.memhook.api.Scope;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -29,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -49,37 +46,21 @@ class HookServerTest {
   @TempDir Path dir;
   @TempDir Path work;
   private MemoryService memory;
+  private InProcessServer running;
   private HookServer server;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws IOException {
-    StoreArguments store = new StoreArguments();
-    store.dir = dir;
-    store.embedder = EmbedderChoice.HASHING;
-    CliContext context =
-        new CliContext(
-            InputStream.nullInputStream(),
-            new PrintStream(OutputStream.nullOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(),
-            Terminal.NONE);
-    memory = store.openWritable(context, Scope.DEFAULT, true);
-    HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
-    AgentEvents events =
-        new AgentEvents(
-            dir,
-            log,
-            new AgentEvents.Settings(
-                5, new ContextBudget(ContextBudget.DEFAULT_MAX_CHARS), null, null));
-    server = new HookServer(HookServer.bind(0), memory, events, log, TOKEN, "test");
+    running = InProcessServer.start(dir, TOKEN, err);
+    memory = running.memory();
+    server = running.server();
   }
 
   @AfterEach
   void stop() {
-    server.close();
-    memory.close();
+    running.close();
   }
 
   @Test

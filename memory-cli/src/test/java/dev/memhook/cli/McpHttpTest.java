@@ -19,9 +19,6 @@ import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,6 +46,7 @@ class McpHttpTest {
 
   @TempDir Path dir;
   private MemoryService memory;
+  private InProcessServer running;
   private HookServer server;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final HttpClient client = HttpClient.newHttpClient();
@@ -56,33 +54,14 @@ class McpHttpTest {
 
   @BeforeEach
   void start() throws IOException {
-    StoreArguments store = new StoreArguments();
-    store.dir = dir;
-    store.embedder = EmbedderChoice.HASHING;
-    CliContext context =
-        new CliContext(
-            InputStream.nullInputStream(),
-            new PrintStream(OutputStream.nullOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(),
-            Terminal.NONE);
-    memory = store.openWritable(context, Scope.DEFAULT, true);
-    HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
-    AgentEvents events =
-        new AgentEvents(
-            dir,
-            log,
-            new AgentEvents.Settings(
-                5, new ContextBudget(ContextBudget.DEFAULT_MAX_CHARS), null, null));
-    server = new HookServer(HookServer.bind(0), memory, events, log, TOKEN, "test");
+    running = InProcessServer.start(dir, TOKEN, err);
+    memory = running.memory();
+    server = running.server();
   }
 
   @AfterEach
   void stop() {
-    server.close();
-    if (memory != null) {
-      memory.close();
-    }
+    running.close();
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.memhook.api.MemoryId;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +26,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The viewer in a real browser: Chromium, headless, driven through the system's chromedriver by
@@ -138,7 +141,7 @@ class ViewerBrowserTest {
             new String[] {"Search", "Search"},
             new String[] {"Receipts", "Injection receipts"},
             new String[] {"Sessions", "Sessions"})) {
-      browser.findElement(By.linkText(page[0])).click();
+      navigate(browser.findElement(By.linkText(page[0])));
       assertEquals(page[1], h1(), browser.getPageSource());
     }
   }
@@ -165,12 +168,12 @@ class ViewerBrowserTest {
 
   @Test
   void theTimeline_showsASessionWithItsObservations() {
-    browser.findElement(By.linkText(ViewerServer.SESSION)).click();
+    navigate(browser.findElement(By.linkText(ViewerServer.SESSION)));
     assertEquals("Session " + ViewerServer.SESSION, h1());
     List<WebElement> observations = browser.findElements(By.cssSelector("li.observation"));
     assertEquals(1, observations.size(), browser.getPageSource());
     assertTrue(observations.get(0).getText().contains(ViewerServer.PREFERENCE));
-    observations.get(0).findElement(By.tagName("a")).click();
+    navigate(observations.get(0).findElement(By.tagName("a")));
     assertTrue(
         browser
             .findElement(By.cssSelector("pre.content"))
@@ -183,24 +186,24 @@ class ViewerBrowserTest {
 
   @Test
   void memoriesByScopeAndType_showVersionsAndSources() {
-    browser.findElement(By.linkText("Memories")).click();
-    browser.findElement(By.partialLinkText("acme/alice (")).click();
-    browser.findElement(By.partialLinkText("fact (")).click();
+    navigate(browser.findElement(By.linkText("Memories")));
+    navigate(browser.findElement(By.partialLinkText("acme/alice (")));
+    navigate(browser.findElement(By.partialLinkText("fact (")));
     List<WebElement> rows = browser.findElements(By.cssSelector("tr.memory"));
     assertEquals(1, rows.size(), "the latest fact of alice only: " + browser.getPageSource());
     assertTrue(rows.get(0).getText().contains("Gateway timeout"));
     assertTrue(rows.get(0).getText().contains(" 2 "), rows.get(0).getText());
-    rows.get(0).findElement(By.tagName("a")).click();
+    navigate(rows.get(0).findElement(By.tagName("a")));
     assertTrue(browser.findElement(By.cssSelector("pre.content")).getText().contains("45 seconds"));
     List<WebElement> versions = browser.findElements(By.cssSelector("li.version"));
     assertEquals(1, versions.size());
     assertTrue(versions.get(0).getText().contains("version 1"));
     assertTrue(versions.get(0).getText().contains("30 seconds"));
 
-    browser.findElement(By.linkText("Memories")).click();
-    browser.findElement(By.partialLinkText("acme/alice (")).click();
-    browser.findElement(By.partialLinkText("preference (")).click();
-    browser.findElement(By.linkText(viewer.consolidated.memory().title())).click();
+    navigate(browser.findElement(By.linkText("Memories")));
+    navigate(browser.findElement(By.partialLinkText("acme/alice (")));
+    navigate(browser.findElement(By.partialLinkText("preference (")));
+    navigate(browser.findElement(By.linkText(viewer.consolidated.memory().title())));
     List<WebElement> sources = browser.findElements(By.cssSelector("ul.sources li"));
     assertEquals(1, sources.size(), browser.getPageSource());
     assertTrue(sources.get(0).getText().contains(viewer.consolidated.source().id().value()));
@@ -208,12 +211,12 @@ class ViewerBrowserTest {
 
   @Test
   void search_showsTheExplanationTheCliPrints() {
-    browser.findElement(By.linkText("Search")).click();
+    navigate(browser.findElement(By.linkText("Search")));
     browser.findElement(By.name("q")).sendKeys("gateway timeout");
     WebElement scope = browser.findElement(By.name("scope"));
     scope.clear();
     scope.sendKeys("acme/alice");
-    browser.findElement(By.cssSelector("form.search button")).click();
+    navigate(browser.findElement(By.cssSelector("form.search button")));
     String shown = browser.findElement(By.cssSelector("pre.explanation")).getText();
     assertTrue(browser.getPageSource().contains(viewer.seeded.timeoutV2().id().value()));
 
@@ -236,7 +239,7 @@ class ViewerBrowserTest {
 
   @Test
   void receipts_showTheHookedTurn() {
-    browser.findElement(By.linkText("Receipts")).click();
+    navigate(browser.findElement(By.linkText("Receipts")));
     List<WebElement> receipts = browser.findElements(By.cssSelector("section.receipt"));
     assertEquals(1, receipts.size(), browser.getPageSource());
     String text = receipts.get(0).getText();
@@ -258,14 +261,14 @@ class ViewerBrowserTest {
     MemoryId memory = viewer.consolidated.memory().id();
     MemoryId source = viewer.consolidated.source().id();
     browser.get(viewer.base() + "/view/memory?id=" + memory.value());
-    browser.findElement(By.partialLinkText("Forget this memory")).click();
+    navigate(browser.findElement(By.partialLinkText("Forget this memory")));
     assertEquals("Forget this memory?", h1(), browser.getPageSource());
     assertTrue(
         browser.findElement(By.cssSelector("ul.sources")).getText().contains(source.value()));
     assertTrue(viewer.memory.get(memory).isPresent(), "asking forgets nothing");
 
     browser.findElement(By.cssSelector("input[value=with_sources]")).click();
-    browser.findElement(By.cssSelector("form.forget button")).click();
+    navigate(browser.findElement(By.cssSelector("form.forget button")));
     assertEquals("Forgotten", h1(), browser.getPageSource());
     String list = browser.findElement(By.cssSelector("ul.forgotten")).getText();
     assertTrue(list.contains(memory.value()) && list.contains(source.value()), list);
@@ -300,5 +303,15 @@ class ViewerBrowserTest {
     } catch (NoAlertPresentException expected) {
       // nothing ran
     }
+  }
+
+  /**
+   * Clicks what leaves the page, then waits until the browser has left it: a click can return
+   * before the navigation it starts, and a look-up right after would read the old page.
+   */
+  private void navigate(WebElement target) {
+    WebElement page = browser.findElement(By.tagName("html"));
+    target.click();
+    new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(page));
   }
 }

@@ -6,20 +6,15 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryHook;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
-import dev.memhook.api.Scope;
 import dev.memhook.api.trace.InjectionReceipt;
 import dev.memhook.testkit.FakeChatService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,7 +40,7 @@ final class ViewerServer implements AutoCloseable {
   final ViewerAccess access;
   final Memory hostile;
   final InjectionReceipt receipt;
-  private final HookServer server;
+  private final InProcessServer running;
   private final MemoryHook hook;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
@@ -53,28 +48,18 @@ final class ViewerServer implements AutoCloseable {
     this.dir = dir;
     this.seeded = TestStore.seed(dir);
     this.consolidated = TestStore.consolidate(dir, TestStore.ALICE, SESSION, PREFERENCE);
-    StoreArguments store = new StoreArguments();
-    store.dir = dir;
-    store.embedder = EmbedderChoice.HASHING;
-    CliContext context =
-        new CliContext(
-            InputStream.nullInputStream(),
-            new PrintStream(OutputStream.nullOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of(),
-            Terminal.NONE);
-    memory = store.openWritable(context, Scope.DEFAULT, true);
-    HookLog log = new HookLog(context.err(), dir, StoreArguments.REDACTION);
-    AgentEvents events =
-        new AgentEvents(
+    ViewerAccess[] mounted = new ViewerAccess[1];
+    running =
+        InProcessServer.start(
             dir,
-            log,
-            new AgentEvents.Settings(
-                5, new ContextBudget(ContextBudget.DEFAULT_MAX_CHARS), null, null));
-    var http = HookServer.bind(0);
-    access = new ViewerAccess(http.getAddress().getPort(), TOKEN, Clock.systemUTC());
-    new ViewerEndpoint(memory, access, "tester", log).mount(http);
-    server = new HookServer(http, memory, events, log, TOKEN, "test");
+            TOKEN,
+            err,
+            (http, served, log) -> {
+              mounted[0] = new ViewerAccess(http.getAddress().getPort(), TOKEN, Clock.systemUTC());
+              new ViewerEndpoint(served, mounted[0], "tester", log).mount(http);
+            });
+    memory = running.memory();
+    access = mounted[0];
 
     hostile =
         memory.remember(
@@ -105,7 +90,7 @@ final class ViewerServer implements AutoCloseable {
   }
 
   int port() {
-    return server.port();
+    return running.server().port();
   }
 
   String base() {
@@ -122,11 +107,7 @@ final class ViewerServer implements AutoCloseable {
     try {
       hook.close();
     } finally {
-      try {
-        server.close();
-      } finally {
-        memory.close();
-      }
+      running.close();
     }
   }
 }
