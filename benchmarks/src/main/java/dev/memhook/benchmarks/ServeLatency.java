@@ -144,20 +144,7 @@ public final class ServeLatency {
   }
 
   private static void oneShot(Path jar, Path dir, int runs) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        List.of(
-            java,
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-Dai.djl.offline=true",
-            "-jar",
-            jar.toString(),
-            "hook",
-            "--dir",
-            dir.toString(),
-            "--scope",
-            SCOPE.value());
+    List<String> command = launched(jar, dir, "hook");
     double[] tool = new double[runs];
     double[] prompt = new double[runs];
     int answered = 0;
@@ -317,20 +304,7 @@ public final class ServeLatency {
    * start to its answer to {@code initialize}; the server must have stopped, as the store is held.
    */
   private static void mcpStdio(Path jar, Path dir, int runs) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        List.of(
-            java,
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-Dai.djl.offline=true",
-            "-jar",
-            jar.toString(),
-            "mcp",
-            "--dir",
-            dir.toString(),
-            "--scope",
-            SCOPE.value());
+    List<String> command = launched(jar, dir, "mcp");
     String initialize =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
             + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
@@ -572,5 +546,24 @@ public final class ServeLatency {
               .build());
     }
     return out;
+  }
+
+  /**
+   * {@code memhook COMMAND --dir DIR --scope bench/shop} as an agent starts it: the launcher's
+   * fast-start flags ({@code bin/memhook}), models from the jar only.
+   */
+  private static List<String> launched(Path jar, Path dir, String command) {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        "-Dai.djl.offline=true",
+        "-jar",
+        jar.toString(),
+        command,
+        "--dir",
+        dir.toString(),
+        "--scope",
+        SCOPE.value());
   }
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -76,70 +77,40 @@ class AgentHookCaptureTest {
     assertEquals(fromClaude, fromAgent);
   }
 
-  @Test
-  void cursorsSessionStart_isAnsweredAsAdditionalContext_itsPromptNot() throws Exception {
+  /**
+   * Cursor's {@code beforeSubmitPrompt} can only allow or block a prompt, and Copilot drops what a
+   * hook answers to {@code userPromptSubmitted}: only their session start is answered.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "cursor, sessionStart, beforeSubmitPrompt, additional_context",
+    "copilot, sessionStart, userPromptSubmitted, additionalContext"
+  })
+  void aSessionStart_isAnsweredInTheAgentsShape_itsPromptNot(
+      String agent, String startEvent, String promptEvent, String contextField) throws Exception {
     Memory preference = seedPreference(agentStore);
-    Cli cli = new Cli(agentStore);
-    Cli.Result start =
-        cli.withStdin(
-            AgentPayloadsTest.resource("cursor/sessionStart.json").toString(),
-            "hook",
-            "--embedder",
-            "hashing",
-            "--agent",
-            "cursor",
-            "--event",
-            "sessionStart");
+    Cli.Result start = agentHook(agent, startEvent);
     JsonNode answer = JsonRecords.MAPPER.readTree(start.out());
-    assertEquals(List.of("additional_context"), names(answer));
-    assertTrue(
-        answer.get("additional_context").asText().contains(preference.id().value()), start.out());
+    assertEquals(List.of(contextField), names(answer));
+    assertTrue(answer.get(contextField).asText().contains(preference.id().value()), start.out());
 
-    Cli.Result prompt =
-        cli.withStdin(
-            AgentPayloadsTest.resource("cursor/beforeSubmitPrompt.json").toString(),
-            "hook",
-            "--embedder",
-            "hashing",
-            "--agent",
-            "cursor",
-            "--event",
-            "beforeSubmitPrompt");
+    Cli.Result prompt = agentHook(agent, promptEvent);
     assertEquals(0, prompt.code());
-    assertEquals("", prompt.out(), "Cursor's prompt hook cannot add context: nothing is printed");
+    assertEquals("", prompt.out(), agent + "'s prompt hook gets nothing printed");
   }
 
-  @Test
-  void copilotsSessionStart_isAnsweredAsAdditionalContext_itsPromptNot() throws Exception {
-    Memory preference = seedPreference(agentStore);
-    Cli cli = new Cli(agentStore);
-    Cli.Result start =
-        cli.withStdin(
-            AgentPayloadsTest.resource("copilot/sessionStart.json").toString(),
+  /** {@code memhook hook} on the agent's documented payload for {@code event}. */
+  private Cli.Result agentHook(String agent, String event) throws Exception {
+    return new Cli(agentStore)
+        .withStdin(
+            AgentPayloadsTest.resource(agent + "/" + event + ".json").toString(),
             "hook",
             "--embedder",
             "hashing",
             "--agent",
-            "copilot",
+            agent,
             "--event",
-            "sessionStart");
-    JsonNode answer = JsonRecords.MAPPER.readTree(start.out());
-    assertEquals(List.of("additionalContext"), names(answer));
-    assertTrue(
-        answer.get("additionalContext").asText().contains(preference.id().value()), start.out());
-
-    Cli.Result prompt =
-        cli.withStdin(
-            AgentPayloadsTest.resource("copilot/userPromptSubmitted.json").toString(),
-            "hook",
-            "--embedder",
-            "hashing",
-            "--agent",
-            "copilot",
-            "--event",
-            "userPromptSubmitted");
-    assertEquals(0, prompt.code());
-    assertEquals("", prompt.out(), "Copilot drops a prompt hook's output: nothing is printed");
+            event);
   }
 
   @Test

@@ -19,7 +19,6 @@ import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -32,7 +31,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,8 +87,11 @@ class AgentHookSecretsTest {
   @ValueSource(strings = {"cursor", "copilot"})
   void scriptPath_serverDown_secretsInEveryField_neverReachTheDisk_andTheDrainReadsTheAgent(
       String agent) throws Exception {
-    assumeTrue(which("sh") != null, "no sh on the PATH: the hook script cannot run here");
-    assumeTrue(which("openssl") != null, "no openssl on the PATH: the script cannot encrypt here");
+    assumeTrue(
+        ScriptTools.which("sh") != null, "no sh on the PATH: the hook script cannot run here");
+    assumeTrue(
+        ScriptTools.which("openssl") != null,
+        "no openssl on the PATH: the script cannot encrypt here");
     Cli.Result installed =
         new Cli(store)
             .run(
@@ -121,7 +122,7 @@ class AgentHookSecretsTest {
       assertEquals("{}\n", out, "no server: spooled, and the neutral answer printed");
       PlantedSecrets.assertNoneUnder(store, "after the script spooled " + agent + " " + event);
     }
-    assertEquals(events.size(), spooled().size(), "one encrypted file per event");
+    assertEquals(events.size(), ScriptTools.spooled(store).size(), "one encrypted file per event");
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     HookLog log =
@@ -131,7 +132,7 @@ class AgentHookSecretsTest {
       int taken = new HookSpool(store, StoreArguments.REDACTION).drain(memory, Scope.DEFAULT, log);
       assertEquals(events.size(), taken, err.toString(StandardCharsets.UTF_8));
     }
-    assertEquals(List.of(), spooled(), "nothing is left in the spool");
+    assertEquals(List.of(), ScriptTools.spooled(store), "nothing is left in the spool");
     assertFalse(
         Files.exists(store.resolve(HookSpool.DIRECTORY).resolve(HookSpool.REJECTED)),
         "nothing was rejected: " + err.toString(StandardCharsets.UTF_8));
@@ -224,29 +225,5 @@ class AgentHookSecretsTest {
                 .keepSessionsOpenOnClose()
                 .build())
         .build();
-  }
-
-  private List<Path> spooled() throws IOException {
-    Path dir = store.resolve(HookSpool.DIRECTORY);
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> all = Files.list(dir)) {
-      return all.filter(Files::isRegularFile).sorted().toList();
-    }
-  }
-
-  private static Path which(String tool) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, tool);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }

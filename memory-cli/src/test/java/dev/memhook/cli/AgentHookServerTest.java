@@ -11,7 +11,6 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -21,10 +20,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,7 +98,9 @@ class AgentHookServerTest {
 
   @Test
   void theScript_withTheServerUp_passesItsAgentAndEventThrough() throws Exception {
-    assumeTrue(onPath("sh") && onPath("curl"), "no sh or curl on the PATH: the script cannot run");
+    assumeTrue(
+        ScriptTools.onPath("sh") && ScriptTools.onPath("curl"),
+        "no sh or curl on the PATH: the script cannot run");
     Path settings = dir.resolve("elsewhere-hooks.json");
     Cli.Result installed =
         new Cli(dir)
@@ -142,7 +141,7 @@ class AgentHookServerTest {
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertEquals("{}\n", out);
     assertEquals(1, memory.capture().stats().accepted(), err.toString(StandardCharsets.UTF_8));
-    assertEquals(List.of(), spooled(), "delivered, not spooled");
+    assertEquals(List.of(), ScriptTools.spooled(dir), "delivered, not spooled");
   }
 
   private HttpResponse<String> post(String query, JsonNode body) throws Exception {
@@ -153,22 +152,5 @@ class AgentHookServerTest {
             .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
             .build();
     return client.send(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-  }
-
-  private List<Path> spooled() throws Exception {
-    Path spool = dir.resolve(HookSpool.DIRECTORY);
-    if (!Files.isDirectory(spool)) {
-      return List.of();
-    }
-    try (Stream<Path> all = Files.list(spool)) {
-      return all.filter(Files::isRegularFile).toList();
-    }
-  }
-
-  private static boolean onPath(String tool) {
-    String path = System.getenv("PATH");
-    return path != null
-        && Arrays.stream(path.split(File.pathSeparator))
-            .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
   }
 }

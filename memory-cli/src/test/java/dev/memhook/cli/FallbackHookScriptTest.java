@@ -19,7 +19,6 @@ import dev.memhook.api.capture.Session;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -42,7 +41,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,9 +112,11 @@ class FallbackHookScriptTest {
 
   @BeforeEach
   void install() {
-    assumeTrue(onPath("sh"), "no sh on the PATH: the hook script cannot run here");
-    assumeTrue(onPath("openssl"), "no openssl on the PATH: the script cannot encrypt here");
-    assumeTrue(onPath("curl"), "no curl on the PATH: the script cannot reach a server here");
+    assumeTrue(ScriptTools.onPath("sh"), "no sh on the PATH: the hook script cannot run here");
+    assumeTrue(
+        ScriptTools.onPath("openssl"), "no openssl on the PATH: the script cannot encrypt here");
+    assumeTrue(
+        ScriptTools.onPath("curl"), "no curl on the PATH: the script cannot reach a server here");
     Cli.Result r =
         new Cli(store)
             .run(
@@ -146,7 +146,7 @@ class FallbackHookScriptTest {
       PlantedSecrets.assertNoneIn("the script's stderr", run.err());
       PlantedSecrets.assertNoneUnder(store, "after " + payload);
     }
-    assertEquals(EVENTS.size(), spooled().size(), "one encrypted file per event");
+    assertEquals(EVENTS.size(), ScriptTools.spooled(store).size(), "one encrypted file per event");
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     HookLog log =
@@ -200,7 +200,7 @@ class FallbackHookScriptTest {
         assertTrue(all.contains(kept), kept + " is not in " + all);
       }
     }
-    assertEquals(List.of(), spooled(), "nothing is left in the spool");
+    assertEquals(List.of(), ScriptTools.spooled(store), "nothing is left in the spool");
     PlantedSecrets.assertNoneIn("the drain's reports", err.toString(StandardCharsets.UTF_8));
     PlantedSecrets.assertNoneUnder(store, "after the drain");
   }
@@ -267,7 +267,7 @@ class FallbackHookScriptTest {
       assertEquals(0, up.code(), up.err());
       assertEquals(answer + "\n", up.out());
       assertEquals(List.of(prompt), received, "the payload reached the server unchanged");
-      assertEquals(List.of(), spooled());
+      assertEquals(List.of(), ScriptTools.spooled(store));
 
       Files.writeString(
           store.resolve("serve.json"),
@@ -280,7 +280,10 @@ class FallbackHookScriptTest {
               + "\"}");
       Run refused = run(prompt, System.getenv("PATH"), "me/shop");
       assertEquals("{}\n", refused.out());
-      assertEquals(1, spooled().size(), "a server that refuses the token does not take the event");
+      assertEquals(
+          1,
+          ScriptTools.spooled(store).size(),
+          "a server that refuses the token does not take the event");
     } finally {
       server.stop(0);
     }
@@ -315,7 +318,7 @@ class FallbackHookScriptTest {
       assertEquals(0, run.code(), run.err());
       assertEquals("{}\n", run.out());
       assertEquals(List.of(), received, "a dead server's port is not called");
-      assertEquals(1, spooled().size());
+      assertEquals(1, ScriptTools.spooled(store).size());
     } finally {
       server.stop(0);
     }
@@ -326,7 +329,7 @@ class FallbackHookScriptTest {
       throws Exception {
     Run run = run(EVENTS.get(1), System.getenv("PATH"), "me/shop");
     assertEquals(0, run.code(), run.err());
-    Path whole = spooled().get(0);
+    Path whole = ScriptTools.spooled(store).get(0);
     byte[] bytes = Files.readAllBytes(whole);
     Path dir = whole.getParent();
     // as a drain can meet the script's files: created, not yet written; half written
@@ -337,14 +340,17 @@ class FallbackHookScriptTest {
     HookSpool spool = new HookSpool(store, StoreArguments.REDACTION);
     try (MemoryService memory = open()) {
       assertEquals(1, spool.drain(memory, Scope.DEFAULT, log), err.toString(UTF_8));
-      assertEquals(List.of(empty, half), spooled(), "young unreadable files stay, unclaimed");
+      assertEquals(
+          List.of(empty, half),
+          ScriptTools.spooled(store),
+          "young unreadable files stay, unclaimed");
 
       FileTime older = FileTime.from(Instant.now().minus(HookSpool.IN_FLIGHT).minusSeconds(5));
       Files.setLastModifiedTime(empty, older);
       Files.setLastModifiedTime(half, older);
       assertEquals(0, spool.drain(memory, Scope.DEFAULT, log));
     }
-    assertEquals(List.of(), spooled());
+    assertEquals(List.of(), ScriptTools.spooled(store));
     Path rejected = dir.resolve(HookSpool.REJECTED);
     assertTrue(Files.exists(rejected.resolve(empty.getFileName())));
     assertTrue(Files.exists(rejected.resolve(half.getFileName())));
@@ -360,7 +366,7 @@ class FallbackHookScriptTest {
               "UserPromptSubmit",
               "\"prompt\":\"remember that the " + tool + " deploy goes through staging\"");
       assertEquals(0, run(payload, System.getenv("PATH"), "me/shop").code());
-      List<Path> now = new ArrayList<>(spooled());
+      List<Path> now = new ArrayList<>(ScriptTools.spooled(store));
       now.removeAll(files);
       files.add(now.get(0));
     }
@@ -404,7 +410,7 @@ class FallbackHookScriptTest {
     Path bin = elsewhere.resolve("bin-without-openssl");
     Files.createDirectories(bin);
     for (String tool : List.of("cat", "sed", "date", "od", "tr", "mkdir", "mv", "rm", "dirname")) {
-      Path real = which(tool);
+      Path real = ScriptTools.which(tool);
       assumeTrue(real != null, "no " + tool + " on the PATH");
       Path wrapper = bin.resolve(tool);
       Files.writeString(wrapper, "#!/bin/sh\nexec '" + real + "' \"$@\"\n");
@@ -413,7 +419,7 @@ class FallbackHookScriptTest {
     Run run = run(EVENTS.get(1), bin.toString());
     assertEquals(0, run.code(), run.err());
     assertEquals("{}\n", run.out());
-    assertEquals(List.of(), spooled());
+    assertEquals(List.of(), ScriptTools.spooled(store));
     List<String> dropped = Files.readAllLines(store.resolve(HookSpool.DROPPED));
     assertEquals(1, dropped.size(), dropped.toString());
     assertTrue(dropped.get(0).endsWith("no openssl: event not spooled"), dropped.get(0));
@@ -457,7 +463,7 @@ class FallbackHookScriptTest {
     pb.environment().putAll(Map.of("PATH", path, "HOME", elsewhere.toString()));
     if (!path.equals(System.getenv("PATH"))) {
       // sh itself must still be found by its absolute path
-      pb.command().set(0, which("sh").toString());
+      pb.command().set(0, ScriptTools.which("sh").toString());
     }
     Process p = pb.start();
     try (OutputStream in = p.getOutputStream()) {
@@ -469,16 +475,6 @@ class FallbackHookScriptTest {
     return new Run(p.exitValue(), out, err);
   }
 
-  private List<Path> spooled() throws IOException {
-    Path dir = store.resolve(HookSpool.DIRECTORY);
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> all = Files.list(dir)) {
-      return all.filter(Files::isRegularFile).sorted().toList();
-    }
-  }
-
   private static String event(String name, String fields) {
     return "{" + COMMON + ",\"hook_event_name\":\"" + name + "\"," + fields + "}";
   }
@@ -487,23 +483,5 @@ class FallbackHookScriptTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
-  }
-
-  private static boolean onPath(String tool) {
-    return which(tool) != null;
-  }
-
-  private static Path which(String tool) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, tool);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }
