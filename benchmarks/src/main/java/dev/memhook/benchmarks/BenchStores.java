@@ -290,16 +290,21 @@ public final class BenchStores {
     }
   }
 
-  /** Copies the index files of {@code from} (not its completion marker) into a new {@code to}. */
+  /**
+   * Copies the index files of {@code from} (not its completion marker), with their subdirectories
+   * (the record keys), into a new {@code to}.
+   */
   private static void copyIndex(Path from, Path to) {
     try {
       Files.createDirectories(to);
-      try (Stream<Path> files = Files.list(from)) {
+      try (Stream<Path> files = Files.walk(from)) {
         for (Path f : files.toList()) {
-          if (Files.isRegularFile(f)
-              && !f.getFileName().toString().equals(MARKER)
+          Path target = to.resolve(from.relativize(f).toString());
+          if (Files.isDirectory(f)) {
+            Files.createDirectories(target);
+          } else if (!f.getFileName().toString().equals(MARKER)
               && !f.getFileName().toString().equals("write.lock")) {
-            Files.copy(f, to.resolve(f.getFileName()));
+            Files.copy(f, target);
           }
         }
       }

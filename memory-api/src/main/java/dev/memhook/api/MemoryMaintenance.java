@@ -106,10 +106,25 @@ public interface MemoryMaintenance {
   long unreadableRecords();
 
   /**
+   * Completes now what every forget so far left to do in the background: when it returns, no file
+   * of the store holds anything of a forgotten memory, not even the words of its text in an index
+   * or its vector (see {@link dev.memhook.api.spi.MemoryStore#purge}). When {@link
+   * MemoryService#forget(MemoryId, String, String, ForgetMode) forget} returns, the memory can no
+   * longer be read from any file; the embedded Lucene store rewrites the segments that held it
+   * within its purge delay (ten minutes by default), and this does it now, for a host that must
+   * wait for it (an erasure request). Recall and writes go on meanwhile.
+   *
+   * @throws IllegalStateException if the service is closed or read-only
+   * @throws MemoryStoreException if the rewrite failed (the forgotten memories stay unreadable;
+   *     retry)
+   */
+  void purge();
+
+  /**
    * Merges the store's files for the fastest search, after a bulk import ({@link #rememberAll}):
    * see {@link dev.memhook.api.spi.MemoryStore#compact}. For the embedded Lucene store it merges
-   * the index into one segment, which needs free disk space up to the index's size while it runs
-   * and makes each later forget rewrite the whole index; recall goes on meanwhile, writes wait.
+   * the index into one segment, which needs free disk space up to the index's size while it runs;
+   * recall goes on meanwhile, writes wait.
    *
    * @throws IllegalStateException if the service is closed or read-only
    * @throws MemoryStoreException if merging failed (no memory is lost)

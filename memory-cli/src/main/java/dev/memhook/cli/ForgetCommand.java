@@ -85,6 +85,15 @@ final class ForgetCommand implements Callable<Integer> {
               + " from stay.")
   boolean memoryOnly;
 
+  @Option(
+      names = "--purge-now",
+      description =
+          "Also rewrite now the index segments that held the forgotten memories, and wait for it:"
+              + " when the command ends, no file of the store holds anything of them, not even"
+              + " the words of their text in the index. Without it they are unreadable at once and"
+              + " their residue is purged in the background within the store's purge delay.")
+  boolean purgeNow;
+
   @Override
   public Integer call() {
     CliContext context = root.context();
@@ -117,6 +126,10 @@ final class ForgetCommand implements Callable<Integer> {
         }
       }
       List<MemoryId> kept = sources.stream().filter(id -> !removed.contains(id)).toList();
+      if (purgeNow && !removed.isEmpty()) {
+        memory.maintenance().purge();
+        context.err().println("purged: no file of the store holds the forgotten memories");
+      }
       return print(context, List.copyOf(removed), kept, who);
     }
   }

@@ -10,6 +10,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,6 +178,47 @@ class ForgetCommandTest {
     ForgetRecord record =
         audit().stream().filter(a -> a.id().equals(seeded.tabs().id())).findFirst().orElseThrow();
     assertEquals("tester", record.actor(), "the actor defaults to $USER");
+  }
+
+  @Test
+  void purgeNow_leavesNoFileHoldingAWordOfTheForgottenMemory_whenTheCommandEnds()
+      throws IOException {
+    assertFalse(filesHolding("tabs").isEmpty(), "the test must see the word first");
+    Cli.Result r =
+        cli.run("forget", "--yes", "--memory-only", "--purge-now", seeded.tabs().id().value());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("purged"), r.err());
+    assertEquals(List.of(), filesHolding("tabs"));
+    assertFalse(present(seeded.tabs().id().value()));
+    assertTrue(present(seeded.timeoutV2().id().value()));
+  }
+
+  @Test
+  void withoutPurgeNow_theRecordIsUnreadableAtOnce_andItsWordsWaitForThePurge() throws IOException {
+    Cli.Result r = cli.run("forget", "--yes", "--memory-only", seeded.tabs().id().value());
+    assertEquals(0, r.code(), r.err());
+    assertFalse(r.err().contains("purged"), r.err());
+    assertEquals(
+        List.of(), filesHolding("prefers tabs over spaces"), "no readable copy of the text");
+    assertFalse(filesHolding("tabs").isEmpty(), "the index's words wait for the purge");
+  }
+
+  /** The files under the store directory whose bytes hold {@code text}. */
+  private List<Path> filesHolding(String text) throws IOException {
+    byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    List<Path> out = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+      for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        byte[] hay = java.nio.file.Files.readAllBytes(f);
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+          if (java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) {
+            out.add(f);
+            break;
+          }
+        }
+      }
+    }
+    return out;
   }
 
   @Test

@@ -62,7 +62,16 @@ class MemoryServiceForgetErasesTest {
 
       assertTrue(memory.forget(v3.id(), "alice", "held a private host name"));
 
-      assertErased(tokens, seed, "after the forget");
+      // at return: no version's record is readable in any file (the journal's copies are gone,
+      // the index's are sealed with destroyed keys); the index's terms wait for the purge
+      for (String token : tokens) {
+        assertEquals(
+            List.of(),
+            IndexFiles.filesContaining(dir, text(token)),
+            "files holding a version's text after the forget; " + Seeds.replay(seed));
+      }
+      memory.maintenance().purge();
+      assertErased(tokens, seed, "after the purge");
       for (Memory v : versions) {
         assertTrue(memory.get(v.id()).isEmpty(), v.id() + " is forgotten");
       }

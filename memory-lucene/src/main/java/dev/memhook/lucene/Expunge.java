@@ -89,7 +89,7 @@ final class Expunge {
    * document in its result. The writer offers no way to wait for merges it did not start here, so
    * this polls; merges always finish (or fail, which ends them too).
    */
-  private static void awaitMergesWithDeletes(IndexWriter writer) throws IOException {
+  static void awaitMergesWithDeletes(IndexWriter writer) throws IOException {
     while (mergingWithDeletes(writer)) {
       try {
         Thread.sleep(POLL_MILLIS);

@@ -57,6 +57,9 @@ final class HitReader {
 
   private static final Set<String> JSON_ONLY = Set.of(F_JSON);
 
+  /** The stored fields of a memory's record: encrypted, or plain from before. */
+  private static final Set<String> RECORD_FIELDS = Set.of(IndexSchema.F_RECORD, F_JSON);
+
   private final MemoryJson json;
   private final String location;
   private final UnreadableRecords unreadable;
@@ -152,12 +155,13 @@ final class HitReader {
   }
 
   /**
-   * The record of the memory document {@code doc}, or null if it is unreadable: then it is reported
-   * to the {@link UnreadableRecords}, by the id its doc values hold.
+   * The record of the memory document {@code doc}, or null if it is unreadable (then it is reported
+   * to the {@link UnreadableRecords}, by the id its doc values hold) or forgotten since the
+   * searcher opened (its key is destroyed: not reported).
    */
   Memory readable(IndexSearcher searcher, StoredFields stored, int doc) throws IOException {
     try {
-      return json.readMemory(stored.document(doc, JSON_ONLY).get(F_JSON));
+      return json.readMemory(stored.document(doc, RECORD_FIELDS)).orElse(null);
     } catch (AlreadyClosedException e) {
       throw e; // the store closed: not a damaged record
     } catch (IOException | RuntimeException | AssertionError e) {
@@ -178,10 +182,11 @@ final class HitReader {
     return id[0];
   }
 
-  /** The record of the memory document {@code doc}. */
+  /** The record of the memory document {@code doc}, which must not be forgotten. */
   Memory memory(StoredFields stored, int doc) throws IOException {
     try {
-      return json.readMemory(stored.document(doc, JSON_ONLY).get(F_JSON));
+      return json.readMemory(stored.document(doc, RECORD_FIELDS))
+          .orElseThrow(() -> new IllegalArgumentException("its key is destroyed"));
     } catch (RuntimeException | AssertionError e) {
       throw unreadable("a memory record", e);
     }

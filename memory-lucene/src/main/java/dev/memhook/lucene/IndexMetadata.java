@@ -66,7 +66,7 @@ final class IndexMetadata {
               + "]; field weights are fixed"
               + " when memories are indexed: configure the original weights or rebuild the index in a new directory");
     }
-    if (!weights.equals(recorded) || format == null) {
+    if (!weights.equals(recorded) || !IndexSchema.FORMAT.equals(format)) {
       userData.put(USER_DATA_WEIGHTS, weights);
       userData.put(USER_DATA_FORMAT, IndexSchema.FORMAT);
       writer.setLiveCommitData(userData.entrySet());
@@ -186,14 +186,14 @@ final class IndexMetadata {
   }
 
   private static void checkFormat(String format, String location) {
-    if (format != null && !IndexSchema.FORMAT.equals(format)) {
+    if (format != null && !IndexSchema.READABLE_FORMATS.contains(format)) {
       throw new IncompatibleStoreException(
           "the "
               + location
               + " has index format "
               + format
-              + " but this Memhook reads format "
-              + IndexSchema.FORMAT
+              + " but this Memhook reads formats "
+              + new java.util.TreeSet<>(IndexSchema.READABLE_FORMATS)
               + "; upgrade Memhook or rebuild the index");
     }
   }

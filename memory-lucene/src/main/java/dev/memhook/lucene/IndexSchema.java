@@ -39,10 +39,16 @@ import org.apache.lucene.util.BytesRef;
  */
 final class IndexSchema {
   /**
-   * The index format this version writes and reads, recorded in the commit user data. Format 2:
-   * weighted text fields (BM25F), dot-product vectors, ids and live scopes in doc values.
+   * The index format this version writes, recorded in the commit user data. Format 2: weighted text
+   * fields (BM25F), dot-product vectors, ids and live scopes in doc values. Format 3: memory
+   * records encrypted with keys of their own ({@link #F_RECORD}, {@link RecordKeys}). A format 2
+   * index is read and becomes format 3 when opened for writing (its plain records are read as they
+   * are); a Memhook that reads only format 2 refuses a format 3 index.
    */
-  static final String FORMAT = "2";
+  static final String FORMAT = "3";
+
+  /** The formats this version reads. */
+  static final java.util.Set<String> READABLE_FORMATS = java.util.Set.of("2", FORMAT);
 
   static final String F_KIND = "kind";
   static final String KIND_MEMORY = "memory";
@@ -52,7 +58,14 @@ final class IndexSchema {
   /** The scope of a latest memory (keyword and sorted doc values); absent on other documents. */
   static final String F_LIVE = "live";
 
+  /**
+   * The stored record of an audit document, and of a memory stored before records were encrypted:
+   * sealed JSON ({@link MemoryJson}).
+   */
   static final String F_JSON = "json";
+
+  /** The stored record of a memory: its JSON encrypted with its own key ({@link RecordCipher}). */
+  static final String F_RECORD = "record";
 
   /**
    * The type of a memory (keyword), with {@link #F_IMPORTANCE} and {@link #F_CREATED} what a

@@ -47,7 +47,7 @@ final class IndexWrites {
     writes.write(
         List.of(memory.id()),
         w -> {
-          w.updateDocument(IndexSchema.idTerm(memory.id()), doc);
+          w.updateDocument(IndexSchema.idTerm(memory.id()), documents.sealed(doc, memory));
           return true;
         });
     unreadable.written(List.of(memory.id()));
@@ -63,6 +63,9 @@ final class IndexWrites {
     writes.write(
         docs.ids(),
         w -> {
+          for (int i = 0; i < docs.memories().size(); i++) {
+            documents.sealed(docs.documents().get(i), docs.memories().get(i));
+          }
           w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
           return true;
         });
@@ -86,7 +89,8 @@ final class IndexWrites {
         w -> {
           Document previousDoc =
               searchers.withSearcher(s -> documents.superseded(s, previousId, next.scope()));
-          w.updateDocuments(IndexSchema.idsQuery(ids), List.of(nextDoc, previousDoc));
+          w.updateDocuments(
+              IndexSchema.idsQuery(ids), List.of(documents.sealed(nextDoc, next), previousDoc));
           return true;
         });
     unreadable.written(ids);

@@ -323,6 +323,28 @@ public final class LuceneMemoryStore implements MemoryStore {
     parts.writes().flush();
   }
 
+  /**
+   * Rewrites now every segment that holds a deleted document, forgotten or replaced, without it,
+   * and commits: when it returns, no file of the store holds anything of a memory forgotten before
+   * the call (see {@link Builder#purgeDelay}). A purge that is already running is waited for, and
+   * then this one runs. Reads and writes go on meanwhile; a forget during the call is purged by the
+   * next purge. A read that holds a searcher opened before the purge keeps the old segment files
+   * until it ends.
+   *
+   * @throws IllegalStateException if the store is closed or read-only
+   * @throws MemoryStoreException if the rewrite or its commit failed; the forgotten memories stay
+   *     unreadable, and the next purge tries again
+   */
+  @Override
+  public void purge() {
+    parts.writes().ensureOpen();
+    if (parts.writes().isReadOnly()) {
+      throw new IllegalStateException(
+          "the LuceneMemoryStore (" + parts.location() + ") is open read-only: it cannot purge");
+    }
+    parts.purges().purgeNow();
+  }
+
   /** {@link #forceMerge forceMerge(1)}: one segment, the fastest search; see its trade-offs. */
   @Override
   public void compact() {
@@ -400,6 +422,7 @@ public final class LuceneMemoryStore implements MemoryStore {
   @Override
   public void close() {
     parts.idleMerges().close();
+    parts.purges().close();
     if (parts.writes().close()) {
       LOG.debug("closed {}", parts.location());
     }
@@ -463,6 +486,13 @@ public final class LuceneMemoryStore implements MemoryStore {
      */
     public static final Duration DEFAULT_IDLE_MERGE = Duration.ofSeconds(30);
 
+    /**
+     * How long after a forget the segments that held the forgotten memory are rewritten at the
+     * latest (see {@link #purgeDelay}): long enough for the rewrite of a large segment, whose
+     * vector graph is rebuilt, and for the forgets of a few minutes to share one rewrite.
+     */
+    public static final Duration DEFAULT_PURGE_DELAY = Duration.ofMinutes(10);
+
     /** Memory records kept decoded in the read cache. */
     public static final long DEFAULT_CACHE_SIZE = 10_000;
 
@@ -499,6 +529,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     private boolean scalarQuantization;
     private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
     private Duration idleMerge = DEFAULT_IDLE_MERGE;
+    private Duration purgeDelay = DEFAULT_PURGE_DELAY;
     private boolean mirror;
     private float exactWeight = DEFAULT_EXACT_WEIGHT;
     private float phraseWeight = DEFAULT_PHRASE_WEIGHT;
@@ -659,6 +690,37 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
+     * How long after a forget the store's files may still hold residue of the forgotten memory.
+     * When {@link LuceneMemoryStore#delete} returns, the memory's record (everything a read
+     * returns) is unreadable in every file: its key is destroyed. What its documents leave in their
+     * segments (the words of its text in the term dictionaries, its vector, its encrypted record)
+     * goes when those segments are rewritten: the purge, which runs in the background, starts a
+     * quarter of the delay after the first forget it covers, and is done within the delay as long
+     * as the rewrite of the segments it touches takes less than three eighths of it (a forget that
+     * arrives during a purge waits for the next one). A purge past its deadline when the store
+     * closes is completed by {@link LuceneMemoryStore#close()} (a short-lived process would
+     * otherwise never stay open long enough); one not yet due, or cut short by a crash, runs after
+     * the store reopens, by its original deadline (or this delay, if sooner), at once if that has
+     * passed. {@link LuceneMemoryStore#purge()} runs one now. Default {@link #DEFAULT_PURGE_DELAY};
+     * {@link Duration#ZERO} rewrites the segments before a forget returns, under the write lock
+     * (each forget then costs a rewrite of its segment, and writes wait for it).
+     *
+     * @throws NullPointerException if {@code delay} is null
+     * @throws IllegalArgumentException if {@code delay} is negative or longer than a day
+     */
+    public Builder purgeDelay(Duration delay) {
+      Objects.requireNonNull(delay, "delay");
+      checkUnset("purgeDelay");
+      if (delay.isNegative() || delay.compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalArgumentException(
+            "purgeDelay must be between 0 (purge before a forget returns) and one day, got "
+                + delay);
+      }
+      this.purgeDelay = delay;
+      return recorded("purgeDelay");
+    }
+
+    /**
      * The weight of {@code field} in text search, in steps of 0.25 (rounded to the nearest); 0
      * leaves it out. Defaults are on {@link SearchField}. Weights apply when memories are indexed:
      * the index records them, and opening it with other weights throws {@link
@@ -750,6 +812,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           scalarQuantization,
           maxSegmentMB,
           idleMerge,
+          purgeDelay,
           mirror,
           exactWeight,
           phraseWeight,

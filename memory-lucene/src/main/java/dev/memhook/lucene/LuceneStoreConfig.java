@@ -34,6 +34,8 @@ import java.util.Set;
  * @param scalarQuantization whether new segments store vectors quantized to 7 bits
  * @param maxSegmentMB the largest segment natural merges build, in MB
  * @param idleMerge how long the store must see no write before it merges; zero: never
+ * @param purgeDelay how long after a forget the segments that held it are rewritten at the latest;
+ *     zero: before the forget returns
  * @param mirror whether the index mirrors memories kept elsewhere (deletes only mark documents
  *     deleted, and no forget records are kept)
  * @param exactWeight the weight of exact-token matches; 0: off
@@ -54,6 +56,7 @@ record LuceneStoreConfig(
     boolean scalarQuantization,
     double maxSegmentMB,
     Duration idleMerge,
+    Duration purgeDelay,
     boolean mirror,
     float exactWeight,
     float phraseWeight,
@@ -69,6 +72,7 @@ record LuceneStoreConfig(
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(groupCommit, "groupCommit");
     Objects.requireNonNull(idleMerge, "idleMerge");
+    Objects.requireNonNull(purgeDelay, "purgeDelay");
     Objects.requireNonNull(weightUnits, "weightUnits");
     Map<SearchField, Integer> units = new EnumMap<>(SearchField.class);
     units.putAll(weightUnits);

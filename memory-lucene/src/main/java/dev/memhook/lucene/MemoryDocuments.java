@@ -76,6 +76,9 @@ import org.apache.lucene.util.BytesRef;
  * frequencies to the term's frequency and to the field's length, which makes the field BM25F over
  * the parts.
  *
+ * <p>A memory's document is built in two steps: {@link #memory} (everything but the record, outside
+ * the write lock) and {@link #sealed} (the encrypted record, under it).
+ *
  * <p>Immutable and thread-safe. Building a memory's document requires an attached space ({@link
  * IllegalStateException} otherwise) and an embedding in it ({@link IllegalArgumentException}).
  */
@@ -104,12 +107,16 @@ final class MemoryDocuments {
     this.weightUnits = new EnumMap<>(weightUnits);
   }
 
-  /** The documents of a batch of memories, and their ids, in the batch's order. */
-  record Batch(List<MemoryId> ids, List<Document> documents) {
-    /** Copies both lists. */
+  /**
+   * The documents of a batch of memories (not yet {@link #sealed}), their ids and the memories, in
+   * the batch's order.
+   */
+  record Batch(List<MemoryId> ids, List<Document> documents, List<Memory> memories) {
+    /** Copies the lists. */
     Batch {
       ids = List.copyOf(ids);
       documents = List.copyOf(documents);
+      memories = List.copyOf(memories);
     }
   }
 
@@ -120,6 +127,7 @@ final class MemoryDocuments {
    */
   Batch batch(Map<Memory, Embedding> batch) {
     List<Document> docs = new ArrayList<>(batch.size());
+    List<Memory> memories = new ArrayList<>(batch.size());
     Set<MemoryId> ids = new LinkedHashSet<>();
     batch.forEach(
         (m, e) -> {
@@ -129,8 +137,9 @@ final class MemoryDocuments {
             throw new IllegalArgumentException("batch holds two memories with id " + m.id());
           }
           docs.add(memory(m, e));
+          memories.add(m);
         });
-    return new Batch(List.copyOf(ids), docs);
+    return new Batch(List.copyOf(ids), docs, memories);
   }
 
   /**
@@ -157,9 +166,6 @@ final class MemoryDocuments {
     doc.add(new StringField(F_TYPE, m.type().name(), Field.Store.NO));
     doc.add(new DoubleDocValuesField(F_IMPORTANCE, m.importance()));
     doc.add(new NumericDocValuesField(F_CREATED, epochNanos(m.createdAt())));
-    String record = json.write(m);
-    // json.write refused an unpaired surrogate: UTF-8 cannot carry one (MemoryRecordJson)
-    doc.add(new StoredField(F_JSON, record));
     StringBuilder all = new StringBuilder();
     for (SearchField f : SearchField.values()) {
       String text = fieldText(f, m);
@@ -187,6 +193,19 @@ final class MemoryDocuments {
           new KnnFloatVectorField(
               F_VECTOR, IndexSchema.unit(embedding), IndexSchema.VECTOR_SIMILARITY));
     }
+    return doc;
+  }
+
+  /**
+   * Adds {@code m}'s record, encrypted with its key, to {@code doc}, {@code m}'s document: under
+   * the write lock, so that no forget destroys the key between sealing and writing ({@link
+   * MemoryJson#write(Memory)}).
+   *
+   * @return {@code doc}
+   */
+  Document sealed(Document doc, Memory m) {
+    // json.write refuses an unpaired surrogate: UTF-8 cannot carry one (MemoryRecordJson)
+    doc.add(new StoredField(IndexSchema.F_RECORD, new BytesRef(json.write(m))));
     return doc;
   }
 
@@ -222,7 +241,8 @@ final class MemoryDocuments {
         vector != null
             ? Embedding.of(vector)
             : Embedding.of(new float[metadata.attachedSpace().dimension()]);
-    return memory(previous.withLatest(false), embedding);
+    Memory superseded = previous.withLatest(false);
+    return sealed(memory(superseded, embedding), superseded);
   }
 
   /** The audit document of a forgotten memory: no search sees it, {@code forgotten} reads it. */

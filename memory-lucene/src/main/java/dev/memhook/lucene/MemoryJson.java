@@ -2,9 +2,14 @@ package dev.memhook.lucene;
 
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.zip.CRC32C;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The stored form of a {@link Memory} and a {@link ForgetRecord} in the Lucene store: sealed JSON.
@@ -21,6 +26,12 @@ import java.util.zip.CRC32C;
  * record without a seal (written before records were sealed: it starts with the JSON's opening
  * brace) is read unchecked.
  *
+ * <p>A memory's record is also encrypted with the memory's own key ({@link RecordKeys}, {@link
+ * RecordCipher}) and stored in {@link IndexSchema#F_RECORD}, so that a forget, which destroys the
+ * key, leaves nothing readable of it in the segment files; a record stored before records were
+ * encrypted is plain sealed JSON in {@link IndexSchema#F_JSON}, read as before. Audit records hold
+ * no memory text and stay plain.
+ *
  * <p>Thread-safe (its parts are). Decoding throws {@link IllegalArgumentException} for a record
  * this codec did not write or that was damaged; the store turns that into a {@code
  * MemoryStoreException}.
@@ -32,13 +43,51 @@ final class MemoryJson {
   private static final int SEAL_LENGTH = SEAL.length() + 8;
 
   private final MemoryRecordJson json = new MemoryRecordJson(RecordLimits.MAX_RECORD_CHARS);
+  private final RecordKeys keys;
+  private final RecordCipher cipher = new RecordCipher();
 
-  String write(Memory m) {
-    return seal(json.write(m));
+  MemoryJson(RecordKeys keys) {
+    this.keys = keys;
   }
 
-  Memory readMemory(String stored) {
-    return json.readMemory(unseal(stored));
+  /**
+   * The stored record of {@code m}: its JSON encrypted with its key, made if it has none. Call it
+   * under the write lock, which a forget destroys keys under, so that no record is sealed with a
+   * key destroyed before the record is written.
+   */
+  byte[] write(Memory m) {
+    return cipher.seal(m.id(), keys.keyFor(m.id()), json.write(m));
+  }
+
+  /**
+   * The memory whose stored fields ({@link IndexSchema#F_RECORD} or the older {@link
+   * IndexSchema#F_JSON}) are {@code stored}; empty if its key was destroyed by this store: the
+   * memory was forgotten, and a searcher opened before the forget still sees its document.
+   *
+   * @throws IllegalArgumentException if the record is missing, damaged, or not this memory's, or
+   *     its key is missing and was not destroyed by this store
+   */
+  Optional<Memory> readMemory(Document stored) {
+    BytesRef sealed = stored.getBinaryValue(IndexSchema.F_RECORD);
+    if (sealed == null) {
+      return Optional.of(json.readMemory(unseal(stored.get(IndexSchema.F_JSON))));
+    }
+    byte[] bytes = Arrays.copyOfRange(sealed.bytes, sealed.offset, sealed.offset + sealed.length);
+    MemoryId id = RecordCipher.id(bytes);
+    Optional<byte[]> key = keys.existing(id);
+    if (key.isEmpty()) {
+      if (keys.destroyed(id)) {
+        return Optional.empty();
+      }
+      throw new IllegalArgumentException(
+          "the record key of " + id + " is missing: the key files were damaged or lost");
+    }
+    Memory m = json.readMemory(cipher.open(bytes, key.get()));
+    if (!m.id().equals(id)) {
+      throw new IllegalArgumentException(
+          "stored record names " + m.id() + " but is sealed as " + id);
+    }
+    return Optional.of(m);
   }
 
   String write(ForgetRecord r) {

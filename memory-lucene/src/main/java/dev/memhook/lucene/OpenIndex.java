@@ -4,6 +4,7 @@ import dev.memhook.api.MemoryStoreException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -35,13 +36,16 @@ import org.slf4j.LoggerFactory;
  *     null if the index is open read-only
  * @param metadata the format, weights and space the index records
  * @param searchers the searchers over {@code writer}
+ * @param idleMerges the merges of a quiet store, not started
+ * @param purges the purges of forgotten memories' segments, not started
  */
 record OpenIndex(
     Directory directory,
     IndexWriter writer,
     IndexMetadata metadata,
     FreshSearchers searchers,
-    IdleMerges idleMerges) {
+    IdleMerges idleMerges,
+    Purges purges) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
 
   /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
@@ -89,11 +93,12 @@ record OpenIndex(
       dir = path.isPresent() ? FSDirectory.open(path.get()) : new ByteBuffersDirectory();
       OpenErrors.checkCommit(dir, location);
       IdleMerges idle = new IdleMerges(config.idleMerge(), config.maxSegmentMB(), location);
-      writer = new IndexWriter(dir, writerConfig(config, schema, idle));
+      Purges purges = new Purges(config.purgeDelay(), location, Clock.systemUTC());
+      writer = new IndexWriter(dir, writerConfig(config, schema, idle, purges));
       IndexMetadata metadata = IndexMetadata.open(writer, location, config.weightUnits());
       searchers = new FreshSearchers(writer, location);
       searchers.checkIntegrity();
-      return new OpenIndex(dir, writer, metadata, searchers, idle);
+      return new OpenIndex(dir, writer, metadata, searchers, idle, purges);
     } catch (IOException e) {
       closeQuietly(searchers, writer, dir);
       throw OpenErrors.of(e, location, false);
@@ -122,7 +127,8 @@ record OpenIndex(
             null,
             metadata,
             new FreshSearchers(reader, location),
-            new IdleMerges(Duration.ZERO, 1, location));
+            new IdleMerges(Duration.ZERO, 1, location),
+            new Purges(Duration.ZERO, location, Clock.systemUTC()));
       } catch (IOException | RuntimeException e) {
         reader.close();
         throw e;
@@ -137,7 +143,7 @@ record OpenIndex(
   }
 
   private static IndexWriterConfig writerConfig(
-      LuceneStoreConfig config, IndexSchema schema, IdleMerges idle) {
+      LuceneStoreConfig config, IndexSchema schema, IdleMerges idle, Purges purges) {
     KnnVectorsFormat vectors =
         config.scalarQuantization()
             ? new Lucene99HnswScalarQuantizedVectorsFormat(
@@ -154,8 +160,9 @@ record OpenIndex(
         // write or commit, WritePath.close() rolls back instead, so nothing uncommitted is
         // committed
         .setCommitOnClose(true)
-        // forget erases (Expunge); a quiet store merges down to few segments (IdleMerges)
-        .setMergePolicy(idle.policy(Expunge.policy(mergePolicy)))
+        // a purge rewrites the segments of forgotten memories (Purges, Expunge); a quiet store
+        // merges down to few segments (IdleMerges)
+        .setMergePolicy(idle.policy(purges.policy(Expunge.policy(mergePolicy))))
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
         .setCodec(
             new Lucene912Codec() {
@@ -164,6 +171,11 @@ record OpenIndex(
                 return vectors;
               }
             });
+  }
+
+  /** Releases what {@link #open} opened, after a later step of opening the store failed. */
+  void closeQuietly() {
+    closeQuietly(searchers, writer, directory);
   }
 
   private static void closeQuietly(FreshSearchers searchers, IndexWriter writer, Directory dir) {

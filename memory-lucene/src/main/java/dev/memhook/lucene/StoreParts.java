@@ -1,6 +1,10 @@
 package dev.memhook.lucene;
 
+import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.spi.StoreCapability;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,6 +20,7 @@ import java.util.Set;
  * @param writes the write path: lock, commits, close
  * @param unreadable the damaged records found so far
  * @param idleMerges the merges of a quiet store, started; closed before {@code writes}
+ * @param purges the purges of forgotten memories' segments, started; closed before {@code writes}
  */
 record StoreParts(
     String location,
@@ -26,7 +31,8 @@ record StoreParts(
     RecordCache records,
     WritePath writes,
     UnreadableRecords unreadable,
-    IdleMerges idleMerges) {
+    IdleMerges idleMerges,
+    Purges purges) {
 
   /**
    * Opens the index {@code config} describes and wires the parts over it.
@@ -35,11 +41,12 @@ record StoreParts(
    */
   static StoreParts open(LuceneStoreConfig config) {
     IndexSchema schema = new IndexSchema();
-    MemoryJson json = new MemoryJson();
     String location = config.location();
     UnreadableRecords unreadable = new UnreadableRecords(location);
-    HitReader reader = new HitReader(json, location, unreadable);
     OpenIndex index = OpenIndex.open(config, schema, unreadable);
+    RecordKeys keys = openKeys(config, index);
+    MemoryJson json = new MemoryJson(keys);
+    HitReader reader = new HitReader(json, location, unreadable);
     FreshSearchers searchers = index.searchers();
     IndexMetadata metadata = index.metadata();
     StoreSearches searches =
@@ -60,10 +67,13 @@ record StoreParts(
             index.directory(),
             searchers,
             records,
+            keys,
+            index.purges(),
             location,
             config.groupCommit(),
             config.directory().isPresent());
     index.idleMerges().start(index.writer(), writes, searchers);
+    index.purges().start(index.writer(), writes);
     MemoryDocuments documents =
         new MemoryDocuments(schema, metadata, json, reader, config.weightUnits());
     return new StoreParts(
@@ -75,6 +85,48 @@ record StoreParts(
         records,
         writes,
         unreadable,
-        index.idleMerges());
+        index.idleMerges(),
+        index.purges());
+  }
+
+  /**
+   * Opens the record keys of {@code index} and finishes what the last commit left to do with them
+   * ({@link Purges#recover}); closes {@code index} if that fails.
+   */
+  private static RecordKeys openKeys(LuceneStoreConfig config, OpenIndex index) {
+    RecordKeys keys = null;
+    try {
+      if (config.directory().isEmpty()) {
+        return RecordKeys.inMemory();
+      }
+      keys = RecordKeys.open(config.directory().get(), config.readOnly());
+      if (index.writer() != null) {
+        Map<String, String> userData = new HashMap<>();
+        Iterable<Map.Entry<String, String>> live = index.writer().getLiveCommitData();
+        if (live != null) {
+          live.forEach(e -> userData.put(e.getKey(), e.getValue()));
+        }
+        index.purges().recover(userData, keys);
+      }
+      return keys;
+    } catch (IOException | RuntimeException e) {
+      if (keys != null) {
+        try {
+          keys.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      index.closeQuietly();
+      throw new MemoryStoreException(
+          "the record keys of the "
+              + config.location()
+              + " could not be opened: "
+              + e.getMessage()
+              + "; without them the memories cannot be read: restore the directory "
+              + RecordKeys.DIRECTORY
+              + " from a backup, or open the store read-only and export what is readable",
+          e);
+    }
   }
 }

@@ -27,11 +27,13 @@ import org.slf4j.LoggerFactory;
  * commits at most an interval later and {@link #close()} commits what is pending. Before a write
  * returns it is counted for the searchers ({@link FreshSearchers#countWrite()}), so every later
  * read sees it, and its ids are dropped from the record cache; it does not refresh a searcher
- * itself, except a forget ({@link #erase}), which rewrites the segments it deleted from, always
- * commits and refreshes, so that the forgotten text leaves the directory before it returns. A write
- * that fails half-way may leave partial changes in the writer: the failure is latched, every later
- * write is refused, and close rolls back instead of committing, so nothing uncommitted is ever
- * committed.
+ * itself. A forget ({@link #erase}) always commits, and then destroys the forgotten memories'
+ * record keys ({@link RecordKeys}), so that their records cannot be read from the files once it
+ * returns; their segments are rewritten later by the purge ({@link Purges}), or before it returns
+ * when the purge delay is zero. Every commit first forces the record keys appended since the last
+ * one, so that no committed record is without its key. A write that fails half-way may leave
+ * partial changes in the writer: the failure is latched, every later write is refused, and close
+ * rolls back instead of committing, so nothing uncommitted is ever committed.
  *
  * <p>Thread-safe. Owns the writer and its directory from construction to {@link #close()}, which is
  * idempotent; afterwards every method throws {@link IllegalStateException}.
@@ -50,6 +52,8 @@ final class WritePath {
   private final Directory directory;
   private final FreshSearchers searchers;
   private final RecordCache records;
+  private final RecordKeys keys;
+  private final Purges purges;
   private final String location;
   private final boolean commitEachWrite;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -78,9 +82,13 @@ final class WritePath {
       Directory directory,
       FreshSearchers searchers,
       RecordCache records,
+      RecordKeys keys,
+      Purges purges,
       String location,
       Optional<Duration> groupCommit,
       boolean onDisk) {
+    this.keys = keys;
+    this.purges = purges;
     this.writer = writer;
     this.directory = directory;
     this.searchers = searchers;
@@ -137,17 +145,21 @@ final class WritePath {
 
   /**
    * Applies a write that deletes the memories {@code ids} and must erase them: as {@link #write},
-   * and before it returns every segment holding a deleted document is rewritten without it ({@link
-   * Expunge}), the result is committed whatever the commit policy (with group commit, together with
-   * the writes pending), and the searchers are refreshed, so that the old segments' files, no
-   * longer referenced by the commit or by a searcher, are deleted from the directory. A searcher
-   * that a read in progress holds keeps its files until that read releases it.
+   * and then, whatever the commit policy, records in the commit what is left to do ({@link
+   * Purges#forgetting}), commits (with group commit, together with the writes pending) and destroys
+   * the memories' record keys, so that when it returns no file holds their records in a readable
+   * form. With a zero purge delay every segment holding a deleted document is also rewritten
+   * without it ({@link Expunge}) before the commit, and the searchers are refreshed, so that the
+   * old segments' files, no longer referenced by the commit or by a searcher, are deleted before it
+   * returns (a searcher that a read in progress holds keeps its files until that read releases it);
+   * otherwise the purge does that within its delay.
    *
    * @return what {@code action} returned: false if it changed nothing (then nothing is committed)
    * @throws MemoryStoreException if applying, expunging or committing failed (then nothing of this
-   *     write is committed and the store refuses further writes: close and reopen it), or if the
-   *     searchers could not be refreshed after the commit (then the write is committed and the next
-   *     read retries the refresh)
+   *     write is committed and the store refuses further writes: close and reopen it), if the keys
+   *     could not be destroyed (then the forget is committed and the next open destroys them), or
+   *     if the searchers could not be refreshed after the commit (then the write is committed and
+   *     the next read retries the refresh)
    */
   boolean erase(Collection<MemoryId> ids, IndexAction action) {
     return apply(ids, action, true);
@@ -162,7 +174,7 @@ final class WritePath {
       boolean changed;
       try {
         changed = action.apply(writer);
-        if (changed && erase) {
+        if (changed && erase && purges.immediate()) {
           Expunge.deletes(writer);
         }
       } catch (IOException | AlreadyClosedException e) {
@@ -179,6 +191,9 @@ final class WritePath {
       if (!changed) {
         return false;
       }
+      if (erase) {
+        purges.forgetting(writer, ids); // journaled in the commit: keys to destroy, purge due
+      }
       if (commitEachWrite || erase) {
         commitNow(erase ? "commit a forget" : "commit a write");
       } else {
@@ -189,7 +204,10 @@ final class WritePath {
       searchers.countWrite();
       records.invalidate(ids);
       if (erase) {
-        refreshAfter("forgotten");
+        purges.destroyKeys(writer, keys, ids);
+        if (purges.immediate()) {
+          refreshAfter("forgotten");
+        }
       }
       return true;
     } finally {
@@ -241,6 +259,7 @@ final class WritePath {
    */
   void commitNow(String what) {
     try {
+      keys.sync(); // no committed record without its key
       writer.commit();
       dirty = false;
     } catch (IOException | AlreadyClosedException e) {
@@ -338,6 +357,7 @@ final class WritePath {
     writeLock.lock();
     try {
       if (writer != null && writeFailure == null && (dirty || writer.hasUncommittedChanges())) {
+        keys.sync();
         writer.commit();
       }
     } catch (IOException | RuntimeException e) {
@@ -358,6 +378,11 @@ final class WritePath {
       } else {
         writer.rollback();
       }
+    } catch (IOException e) {
+      failure = failure == null ? e : failure;
+    }
+    try {
+      keys.close();
     } catch (IOException e) {
       failure = failure == null ? e : failure;
     }
@@ -408,6 +433,27 @@ final class WritePath {
     }
   }
 
+  /**
+   * Commits a purge's rewritten segments, {@code beforeCommit} first updating the commit data, and
+   * refreshes the searchers so that the old segments' files are deleted; see {@link Purges}.
+   *
+   * @throws MemoryStoreException if the store is closed, an earlier write failed, or the commit
+   *     failed
+   */
+  void commitPurge(Consumer<IndexWriter> beforeCommit) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      checkWritable();
+      beforeCommit.accept(writer);
+      commitNow("commit a purge");
+      searchers.countWrite(); // like a write, so that if this refresh fails the next read does it
+      refreshAfter("purged");
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
   /** Commits unless closed or failed (or clean, unless {@code evenIfClean}); never throws. */
   private boolean commitQuietly(boolean evenIfClean, String what) {
     writeLock.lock();
@@ -415,6 +461,7 @@ final class WritePath {
       if ((!dirty && !evenIfClean) || writeFailure != null || closed.get() || writer == null) {
         return false;
       }
+      keys.sync();
       writer.commit();
       dirty = false;
       return true;

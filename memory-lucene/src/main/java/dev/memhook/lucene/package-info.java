@@ -17,13 +17,15 @@
  *       values, the filter of every search and count), {@code type} (keyword), {@code importance}
  *       and {@code created} (doc values), what a listing by type filters and sorts on (memories
  *       indexed before these fields were added lack them and are listed by their records, see
- *       {@code ListByType}), {@code json} (the whole record, stored; instants as ISO-8601 strings,
- *       with a format number); {@code text} and {@code text_exact}, the weighted text fields
- *       (below); {@code phrase} (the content, exact analysis, with positions, for phrase matches);
- *       {@code sha} (hex ids and their prefixes); {@code concept_key} (lower-cased) and {@code
- *       file_key} (exact) keywords for the entity graph; and {@code vector}, an HNSW {@code
- *       KnnFloatVectorField} with dot-product similarity over the embedding scaled to unit length
- *       (see <i>Segments</i>). A zero embedding is stored without a vector.
+ *       {@code ListByType}), {@code record} (the whole record, stored, encrypted with the memory's
+ *       own key: see <i>Forgetting erases</i>; the JSON inside has instants as ISO-8601 strings and
+ *       a format number; an index of format 2 stores it plain in {@code json}); {@code text} and
+ *       {@code text_exact}, the weighted text fields (below); {@code phrase} (the content, exact
+ *       analysis, with positions, for phrase matches); {@code sha} (hex ids and their prefixes);
+ *       {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords for the entity
+ *       graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with dot-product similarity
+ *       over the embedding scaled to unit length (see <i>Segments</i>). A zero embedding is stored
+ *       without a vector.
  *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
  *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
  *       delete of the memory and the add of its audit record are one atomic Lucene update, so one
@@ -71,12 +73,15 @@
  * <h2>Forgetting erases</h2>
  *
  * A Lucene delete only marks a document deleted; its stored record and terms stay in the segment's
- * files until a merge rewrites the segment. So {@code delete} rewrites every segment holding a
- * deleted document before it returns (one single-segment merge each, see {@code Expunge}), commits
- * whatever the commit policy, and refreshes the searchers, so that the writer deletes the old
- * files: once it returns no file of the directory holds the forgotten memory's text, and a crash
- * cannot bring it back. The price is the rewrite of the affected segments (their HNSW graph
- * included), paid by the forget.
+ * files until a merge rewrites the segment, and rewriting a segment rebuilds its vector graph. So
+ * forgetting erases in two stages. Each memory's record is stored encrypted with a key of the
+ * memory's own, kept outside the segments in small shard files that are cheap to rewrite ({@code
+ * RecordKeys}, {@code RecordCipher}); {@code delete} deletes the documents, commits, and destroys
+ * the key, so that when it returns no file holds the record in a readable form. The residue (the
+ * words as terms, the vector, the ciphertext) goes when the segments are rewritten by the purge, in
+ * the background within {@code purgeDelay} (default 10 minutes), journaled in the commit user data
+ * so that a crash resumes it ({@code Purges}, {@code Expunge}); {@code purge()} runs one now, and a
+ * zero delay purges before {@code delete} returns.
  *
  * <h2>Damage</h2>
  *

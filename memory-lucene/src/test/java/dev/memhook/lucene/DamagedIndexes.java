@@ -1,5 +1,6 @@
 package dev.memhook.lucene;
 
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,33 +74,38 @@ public final class DamagedIndexes {
   }
 
   /**
-   * Changes the case of the first letter of {@code token} where it first appears in a file of the
-   * index at {@code index}, in place, as a flipped bit on disk would; the index may be open. {@code
-   * token} must be rare text a memory's stored record holds, with a space in it so that no term of
-   * the terms dictionary matches: stored fields keep a first occurrence as a literal even when
-   * compressed.
+   * Flips a bit inside the encrypted record of memory {@code id} where it first appears in a file
+   * of the index at {@code index}, in place, as a flipped bit on disk would; the index may be open.
+   * A sealed record starts with its version, the id's length and the id in clear ({@link
+   * RecordCipher}), which stored fields keep as a literal even when compressed; the bit flipped is
+   * in the ciphertext after the nonce.
    *
    * @return the file changed
-   * @throws IllegalStateException if no file holds {@code token}
+   * @throws IllegalStateException if no file holds the record
    */
-  static Path flipInStoredText(Path index, String token) throws IOException {
-    byte[] wanted = token.getBytes(StandardCharsets.US_ASCII);
+  static Path flipInSealedRecord(Path index, MemoryId id) throws IOException {
+    byte[] idBytes = id.value().getBytes(StandardCharsets.US_ASCII);
+    byte[] wanted = new byte[2 + idBytes.length];
+    wanted[0] = RecordCipher.VERSION;
+    wanted[1] = (byte) idBytes.length;
+    System.arraycopy(idBytes, 0, wanted, 2, idBytes.length);
+    int into = wanted.length + 12 + 3; // past the nonce, inside the ciphertext
     List<Path> files;
     try (Stream<Path> s = Files.list(index)) {
       files = s.filter(f -> f.getFileName().toString().startsWith("_")).sorted().toList();
     }
     for (Path f : files) {
       byte[] bytes = Files.readAllBytes(f);
-      for (int i = 0; i + wanted.length <= bytes.length; i++) {
+      for (int i = 0; i + wanted.length + into <= bytes.length; i++) {
         if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
           try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
-            c.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[i] ^ 0x20)}), i);
+            c.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[i + into] ^ 0x20)}), i + into);
           }
           return f;
         }
       }
     }
-    throw new IllegalStateException("no file of " + index + " holds " + token);
+    throw new IllegalStateException("no file of " + index + " holds the record of " + id);
   }
 
   private static long size(Path f) {

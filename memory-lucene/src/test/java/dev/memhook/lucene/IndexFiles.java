@@ -88,6 +88,39 @@ public final class IndexFiles {
     return out;
   }
 
+  /**
+   * Every stored field of every document in the index's last commit, deleted documents included
+   * (their stored fields stay in a segment until it is rewritten), whose value contains {@code
+   * token}: text fields as text, binary fields as UTF-8 bytes. Reads through Lucene, so it sees
+   * inside the compressed blocks that a scan of the files' bytes cannot.
+   */
+  public static List<String> storedFieldsContaining(Path dir, String token) throws IOException {
+    byte[] needle = token.getBytes(StandardCharsets.UTF_8);
+    List<String> out = new ArrayList<>();
+    try (Directory d = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(d)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        org.apache.lucene.index.StoredFields stored = leaf.reader().storedFields();
+        for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+          for (org.apache.lucene.index.IndexableField f : stored.document(doc)) {
+            BytesRef bytes = f.binaryValue();
+            boolean found =
+                bytes != null
+                    ? contains(
+                        java.util.Arrays.copyOfRange(
+                            bytes.bytes, bytes.offset, bytes.offset + bytes.length),
+                        needle)
+                    : f.stringValue() != null && f.stringValue().contains(token);
+            if (found) {
+              out.add(leaf.ord + "/" + doc + ":" + f.name());
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** The segment files ({@code _N...}) in {@code dir}. */
   static TreeSet<String> segmentFiles(Path dir) throws IOException {
     TreeSet<String> out = new TreeSet<>();

@@ -240,7 +240,7 @@ class LuceneMemoryStoreDamageTest {
       store.put(memory("m2", A, "kafka consumer lag"), vector(2));
     }
     try (LuceneMemoryStore store = open(index)) {
-      DamagedIndexes.flipInStoredText(index, "the deploy token");
+      DamagedIndexes.flipInSealedRecord(index, changed);
 
       MemoryStoreException e = assertThrows(MemoryStoreException.class, () -> store.get(changed));
       assertTrue(e.getMessage().contains("unreadable"), e.getMessage());
@@ -260,7 +260,7 @@ class LuceneMemoryStoreDamageTest {
       store.put(memory("m1", A, "the deploy token is zqxjkvbwpf"), vector(1));
       store.put(memory("m2", A, "kafka consumer lag"), vector(2)); // a second segment
     }
-    DamagedIndexes.flipInStoredText(index, "the deploy token");
+    DamagedIndexes.flipInSealedRecord(index, MemoryId.of("m1"));
 
     MemoryStoreException e =
         assertThrows(

@@ -1,7 +1,6 @@
 package dev.memhook.lucene;
 
 import static dev.memhook.lucene.LuceneStoreFixtures.A;
-import static dev.memhook.lucene.LuceneStoreFixtures.open;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +15,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -25,11 +25,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Forget erases even if the process dies right after {@code delete} returned, in either commit
- * mode: a child JVM ({@link ForgetThenHang}) forgets a memory and is killed (SIGKILL) as soon as it
- * says so; no file of its index holds the memory's text, before and after the index is reopened.
- * Under group commit the forget commits whatever the policy, and with it the writes pending before
- * it, as {@code LuceneMemoryStore#delete} documents.
+ * Forget erases even if the process dies right after {@code delete} returned, before the purge, in
+ * either commit mode: a child JVM ({@link ForgetThenHang}, the default ten-minute purge delay)
+ * forgets a memory and is killed (SIGKILL) as soon as it says so; no file of its index holds the
+ * memory's record readably, and once the index is reopened the purge the child owed runs by itself
+ * and leaves no file holding anything of it. Under group commit the forget commits whatever the
+ * policy, and with it the writes pending before it, as {@code LuceneMemoryStore#delete} documents.
  */
 class LuceneMemoryStoreForgetCrashTest {
   @TempDir Path dir;
@@ -74,20 +75,36 @@ class LuceneMemoryStoreForgetCrashTest {
       child.destroyForcibly();
     }
 
-    assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after the kill");
-    assertEquals(
-        new TreeSet<String>(),
-        IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)),
-        "terms after the kill; " + Seeds.replay(seed));
-    try (LuceneMemoryStore store = open(index)) {
+    // killed between the forget and its purge: the record is unreadable, the purge is pending
+    LuceneMemoryStoreForgetErasesTest.assertNoReadableRecord(index, token, seed);
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder()
+            .directory(index)
+            .purgeDelay(Duration.ofMillis(200))
+            .idleMerge(Duration.ZERO)
+            .build()) {
       assertTrue(store.get(MemoryId.of("secret")).isEmpty(), "the forget is durable");
       assertEquals(
           30,
           store.count(A),
           "the other memories are durable, pending ones by the forget's commit");
       assertEquals(1, store.forgotten(A).size(), "the audit record is durable");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      // the purge the killed process owed ran after reopening, by itself
+      assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after the purge");
+      assertEquals(
+          new TreeSet<String>(),
+          IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)),
+          "terms after the purge; " + Seeds.replay(seed));
+      LuceneMemoryStoreForgetErasesTest.assertNoReadableRecord(index, token, seed);
+      assertTrue(store.get(MemoryId.of("secret")).isEmpty(), "nothing forgotten comes back");
+      assertEquals(30, store.count(A));
     }
-    assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after reopening");
+    assertEquals(List.of(), IndexFiles.filesContaining(index, token), "files after closing");
   }
 
   /** Reads lines until {@code expected}; fails with the child's stderr if it ends first. */

@@ -109,12 +109,15 @@ class LuceneMemoryStoreListByTypeTest {
         IndexWriter w =
             new IndexWriter(
                 d, new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
+      MemoryJson records = new MemoryJson(RecordKeys.open(index, true));
       for (MemoryId id : ids) {
         String record;
         try (DirectoryReader reader = DirectoryReader.open(w)) {
           IndexSearcher searcher = new IndexSearcher(reader);
           ScoreDoc hit = searcher.search(new TermQuery(IndexSchema.idTerm(id)), 1).scoreDocs[0];
-          record = searcher.storedFields().document(hit.doc).get(IndexSchema.F_JSON);
+          Memory m = records.readMemory(searcher.storedFields().document(hit.doc)).orElseThrow();
+          // as the previous version stored it: plain sealed JSON
+          record = MemoryJson.seal(new MemoryRecordJson(RecordLimits.MAX_RECORD_CHARS).write(m));
         }
         Document old = new Document();
         old.add(new StringField(IndexSchema.F_KIND, IndexSchema.KIND_MEMORY, Field.Store.NO));

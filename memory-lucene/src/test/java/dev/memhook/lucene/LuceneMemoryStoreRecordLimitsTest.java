@@ -80,7 +80,9 @@ class LuceneMemoryStoreRecordLimitsTest {
   @Test
   void theLargestMemoryTheLimitsAllow_isWithinTheReadersLimits_andReadsBackEqual() {
     Memory largest = largestMemory();
-    int encoded = new MemoryJson().write(largest).length();
+    int encoded =
+        MemoryJson.seal(new MemoryRecordJson(RecordLimits.MAX_RECORD_CHARS).write(largest))
+            .length();
     assertTrue(
         encoded < RecordLimits.MAX_RECORD_CHARS,
         "the worst-case record is " + encoded + " characters; raise MAX_RECORD_CHARS with it");
@@ -103,7 +105,7 @@ class LuceneMemoryStoreRecordLimitsTest {
             costly('\u0001', ForgetRecord.MAX_REASON),
             T0,
             removed);
-    int encodedAudit = new MemoryJson().write(audit).length();
+    int encodedAudit = new MemoryJson(RecordKeys.inMemory()).write(audit).length();
     assertTrue(
         encodedAudit < RecordLimits.MAX_RECORD_CHARS,
         "the worst-case audit record is " + encodedAudit + " characters");

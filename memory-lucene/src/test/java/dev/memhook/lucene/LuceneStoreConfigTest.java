@@ -145,6 +145,7 @@ class LuceneStoreConfigTest {
                 false,
                 16,
                 Duration.ZERO,
+                Duration.ZERO,
                 false,
                 0,
                 0,

@@ -137,6 +137,11 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public void purge() {
+    delegate().purge();
+  }
+
+  @Override
   public void compact() {
     delegate.compact();
   }

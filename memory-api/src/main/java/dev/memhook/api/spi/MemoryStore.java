@@ -99,11 +99,12 @@ public interface MemoryStore extends AutoCloseable {
   /**
    * Removes a memory from the records and every index at once, and durably keeps {@code audit}.
    *
-   * <p>Forgetting erases: a store that declares {@link StoreCapability#DURABLE} holds no copy of
-   * the deleted memory's text (record, index terms, anything derived from its text) in any live
-   * file once this returns, also after a crash right after it returned; a store that cannot rewrite
-   * its files in place must say in its documentation when the text is gone. {@code audit} must not
-   * carry the text either: it holds the id, scope, actor, reason and time.
+   * <p>Forgetting erases: a store that declares {@link StoreCapability#DURABLE} holds no readable
+   * copy of the deleted memory's record in any live file once this returns, also after a crash
+   * right after it returned, and nothing derived from its text (index terms, vectors) once its
+   * {@linkplain #purge purge} is done, within a delay the store documents (zero for a store that
+   * erases everything before this returns). {@code audit} must not carry the text either: it holds
+   * the id, scope, actor, reason and time.
    *
    * @return whether the memory existed
    */
@@ -246,6 +247,16 @@ public interface MemoryStore extends AutoCloseable {
    *     still visible; retry)
    */
   default void flush() {}
+
+  /**
+   * Completes now the erasure of every memory deleted before the call: when it returns, no file of
+   * the store holds anything derived from their text. A store that erases everything before {@link
+   * #delete} returns has nothing to do, which is the default.
+   *
+   * @throws dev.memhook.api.MemoryStoreException if it failed (the deleted memories stay deleted;
+   *     retry)
+   */
+  default void purge() {}
 
   /**
    * Rewrites what the store keeps so that searches are as fast as it can make them, for after a

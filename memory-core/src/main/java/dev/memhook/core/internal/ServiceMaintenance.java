@@ -92,6 +92,12 @@ final class ServiceMaintenance implements MemoryMaintenance {
   }
 
   @Override
+  public void purge() {
+    liveness.check();
+    store.purge();
+  }
+
+  @Override
   public void compact() {
     liveness.check();
     store.compact();

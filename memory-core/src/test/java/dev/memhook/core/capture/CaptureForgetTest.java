@@ -47,6 +47,8 @@ class CaptureForgetTest {
               .findFirst()
               .orElseThrow();
       assertTrue(memory.forget(captured.id(), "alice", "confidential"));
+      assertEquals(List.of(), filesContaining(dir, SECRET_PLAN), "readable text left on disk");
+      memory.maintenance().purge();
       assertEquals(List.of(), filesContaining(dir, "zephyr"), "text left on disk");
       assertNull(memory.capture().session("s1").orElseThrow().firstPrompt());
       // capture goes on, and the next turn does not quote the forgotten one as its context

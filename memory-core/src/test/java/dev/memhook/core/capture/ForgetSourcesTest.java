@@ -72,6 +72,8 @@ class ForgetSourcesTest {
       // what forgetting an observation clears runs for a source too
       assertNull(memory.capture().session("s1").orElseThrow().firstPrompt());
       assertEquals(List.of(), filesContaining(dir, "tabs over spaces"), "text left on disk");
+      memory.maintenance().purge();
+      assertEquals(List.of(), filesContaining(dir, "tabs"), "a word left on disk after the purge");
     }
     assertEquals(List.of(), filesContaining(dir, "tabs over spaces"), "after close");
   }

@@ -278,6 +278,13 @@ public final class LoggedStore implements MemoryStore {
     return store.unreadableRecords();
   }
 
+  /** The store's own: a purge changes no memory, so nothing is logged. */
+  @Override
+  public void purge() {
+    checkOpen();
+    store.purge();
+  }
+
   /** The store's own: merging changes no memory, so nothing is logged. */
   @Override
   public void compact() {

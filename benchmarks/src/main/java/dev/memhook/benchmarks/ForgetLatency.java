@@ -1,0 +1,294 @@
+package dev.memhook.benchmarks;
+
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.core.Memhook;
+import dev.memhook.lucene.LuceneMemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * What a forget costs its caller, what its purge costs, and what a storm of forgets costs recall,
+ * on one store: {@code memories} synthetic memories with 384-dimension vectors, bulk-loaded and
+ * then merged into {@code segments} segments (the layout a settled store of that size has), behind
+ * a {@link MemoryService} with precomputed query vectors (no model) and the default recall options.
+ *
+ * <pre>{@code
+ * java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ForgetLatency \
+ *     [memories=100000] [segments=1] [forgets=200] [storm=1000] [stormSeconds=60] \
+ *     [purgeDelay=PT10M] [dir=DIR]
+ * }</pre>
+ *
+ * <p>Phases, each printed as it ends: quiet recall (p50/p99 of 3,000 recalls); {@code forgets}
+ * forgets one at a time, five recalls between two (forget p50/p90/p99); {@code purge()} of those
+ * forgets (its duration); then the storm: {@code storm} forgets paced evenly over {@code
+ * stormSeconds} on a second thread while the main thread recalls without pause, and recalls go on
+ * until the background purge the storm's forgets are due for has committed (recall p50/p99 during
+ * the storm and during the purge, the ratio of each p99 to the quiet one, and when the purge was
+ * done against its deadline). A directory given with {@code dir} keeps the loaded index between
+ * runs (the store is copied per run; it is never changed). Not thread-safe; a command-line harness.
+ */
+public final class ForgetLatency {
+  private static final int DIMENSION = 384;
+  private static final Scope SCOPE = Scope.of("bench");
+  private static final int QUIET_RECALLS = 3_000;
+
+  private ForgetLatency() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = new LinkedHashMap<>();
+    for (String arg : args) {
+      String[] kv = arg.split("=", 2);
+      if (kv.length != 2) {
+        throw new IllegalArgumentException("expected key=value, got " + arg);
+      }
+      o.put(kv[0], kv[1]);
+    }
+    int memories = Integer.parseInt(o.getOrDefault("memories", "100000"));
+    int segments = Integer.parseInt(o.getOrDefault("segments", "1"));
+    int forgets = Integer.parseInt(o.getOrDefault("forgets", "200"));
+    int storm = Integer.parseInt(o.getOrDefault("storm", "1000"));
+    int stormSeconds = Integer.parseInt(o.getOrDefault("stormSeconds", "60"));
+    Duration purgeDelay = Duration.parse(o.getOrDefault("purgeDelay", "PT10M"));
+    Path cache =
+        Path.of(
+            o.getOrDefault(
+                "dir", System.getProperty("java.io.tmpdir") + "/memhook-forget-latency"));
+    SyntheticCorpus corpus = SyntheticCorpus.generate(42, memories, DIMENSION);
+    List<SyntheticCorpus.Query> queries = corpus.queries(7, 4_096);
+    PrecomputedEmbedder.Builder eb =
+        PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
+    queries.forEach(q -> eb.put(q.text(), q.vector()));
+    PrecomputedEmbedder embedder = eb.unrelatedForUnknown().build();
+    System.out.printf(
+        Locale.ROOT,
+        "ForgetLatency: %d memories, %d segment(s), purge delay %s, Java %s%n",
+        memories,
+        segments,
+        purgeDelay,
+        Runtime.version());
+
+    Path loaded = cache.resolve(memories + "-" + segments);
+    if (!BenchStores.isComplete(loaded)) {
+      BenchStores.deleteRecursively(loaded);
+      long t0 = System.nanoTime();
+      try (LuceneMemoryStore building =
+          BenchStores.lucene(loaded, BenchStores.Settings.DEFAULTS, true)) {
+        BenchStores.fill(building, corpus, SCOPE, embedder.space(), corpus::embedding);
+      }
+      try (LuceneMemoryStore merging =
+          BenchStores.lucene(loaded, BenchStores.Settings.DEFAULTS, false)) {
+        merging.forceMerge(segments);
+      }
+      BenchStores.markComplete(loaded);
+      System.out.printf(
+          Locale.ROOT, "loaded and merged in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+    Path run = Files.createTempDirectory("memhook-forget-latency-run");
+    copy(loaded, run.resolve("index"));
+    Path index = run.resolve("index");
+    try (LuceneMemoryStore store =
+            LuceneMemoryStore.builder()
+                .directory(index)
+                .purgeDelay(purgeDelay)
+                .idleMerge(Duration.ZERO)
+                .build();
+        MemoryService service = Memhook.builder().store(store).embedder(embedder).build()) {
+      store.attach(new EmbeddingSpace(embedder.space().modelId(), DIMENSION));
+      System.out.printf(Locale.ROOT, "segments: %d%n", committedSegments(index));
+      Random random = new Random(11);
+      List<MemoryId> victims = new ArrayList<>();
+      corpus.items().forEach(m -> victims.add(m.id()));
+      Collections.shuffle(victims, random);
+      int nextVictim = 0;
+
+      // warm-up, then quiet recall
+      recalls(service, queries, random, 500);
+      List<Long> quiet = recalls(service, queries, random, QUIET_RECALLS);
+      System.out.printf(
+          Locale.ROOT, "quiet recall: p50 %.2f ms, p99 %.2f ms%n", ms(quiet, 0.5), ms(quiet, 0.99));
+
+      // forgets one at a time
+      List<Long> forgetNanos = new ArrayList<>();
+      for (int i = 0; i < forgets; i++) {
+        MemoryId victim = victims.get(nextVictim++);
+        long t0 = System.nanoTime();
+        service.forget(victim, "bench", "latency");
+        forgetNanos.add(System.nanoTime() - t0);
+        recalls(service, queries, random, 5);
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "forget (%d, one at a time): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
+          forgets,
+          ms(forgetNanos, 0.5),
+          ms(forgetNanos, 0.9),
+          ms(forgetNanos, 0.99));
+      long p0 = System.nanoTime();
+      service.maintenance().purge();
+      System.out.printf(
+          Locale.ROOT,
+          "purge() of those %d forgets: %.1f s; segments after: %d%n",
+          forgets,
+          (System.nanoTime() - p0) / 1e9,
+          committedSegments(index));
+
+      // the storm, then the background purge
+      AtomicBoolean stormOver = new AtomicBoolean();
+      AtomicLong firstForget = new AtomicLong();
+      List<Long> stormForgets = Collections.synchronizedList(new ArrayList<>());
+      List<MemoryId> stormVictims = victims.subList(nextVictim, nextVictim + storm);
+      long pace = stormSeconds * 1_000_000_000L / storm;
+      Thread forgetter =
+          new Thread(
+              () -> {
+                long start = System.nanoTime();
+                firstForget.set(System.currentTimeMillis());
+                for (int i = 0; i < stormVictims.size(); i++) {
+                  long due = start + i * pace;
+                  long wait = due - System.nanoTime();
+                  if (wait > 0) {
+                    try {
+                      Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                      return;
+                    }
+                  }
+                  long t0 = System.nanoTime();
+                  service.forget(stormVictims.get(i), "bench", "storm");
+                  stormForgets.add(System.nanoTime() - t0);
+                }
+                stormOver.set(true);
+              },
+              "forget-storm");
+      List<Long> during = new ArrayList<>();
+      List<Long> purging = new ArrayList<>();
+      forgetter.start();
+      while (!stormOver.get()) {
+        during.addAll(recalls(service, queries, random, 10));
+      }
+      forgetter.join();
+      long purgeDeadline = firstForget.get() + purgeDelay.toMillis();
+      long doneAt;
+      while (true) {
+        purging.addAll(recalls(service, queries, random, 20));
+        if (!purgePending(index)) {
+          doneAt = System.currentTimeMillis();
+          break;
+        }
+        if (System.currentTimeMillis() > purgeDeadline + purgeDelay.toMillis()) {
+          doneAt = -1;
+          break;
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "storm: %d forgets in %d s: forget p50 %.2f ms, p99 %.2f ms%n",
+          storm,
+          stormSeconds,
+          ms(stormForgets, 0.5),
+          ms(stormForgets, 0.99));
+      System.out.printf(
+          Locale.ROOT,
+          "recall during the storm: p50 %.2f ms, p99 %.2f ms (p99 %.2fx quiet), %d recalls%n",
+          ms(during, 0.5),
+          ms(during, 0.99),
+          ms(during, 0.99) / ms(quiet, 0.99),
+          during.size());
+      System.out.printf(
+          Locale.ROOT,
+          "recall after the storm until its purge committed: p50 %.2f ms, p99 %.2f ms"
+              + " (p99 %.2fx quiet), %d recalls%n",
+          ms(purging, 0.5),
+          ms(purging, 0.99),
+          ms(purging, 0.99) / ms(quiet, 0.99),
+          purging.size());
+      if (doneAt < 0) {
+        System.out.println("the storm's purge was not done by twice its deadline");
+      } else {
+        System.out.printf(
+            Locale.ROOT,
+            "the storm's purge committed %.0f s after its first forget (deadline %d s): %s;"
+                + " segments after: %d%n",
+            (doneAt - firstForget.get()) / 1e3,
+            purgeDelay.toSeconds(),
+            doneAt <= purgeDeadline ? "met" : "missed",
+            committedSegments(index));
+      }
+    } finally {
+      BenchStores.deleteRecursively(run);
+    }
+  }
+
+  private static List<Long> recalls(
+      MemoryService service, List<SyntheticCorpus.Query> queries, Random random, int n) {
+    List<Long> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      SyntheticCorpus.Query q = queries.get(random.nextInt(queries.size()));
+      long t0 = System.nanoTime();
+      service.recall(new RecallQuery(SCOPE, q.text(), 10));
+      out.add(System.nanoTime() - t0);
+    }
+    return out;
+  }
+
+  /** Whether the last commit of {@code index} still says a purge is due. */
+  private static boolean purgePending(Path index) {
+    try (FSDirectory d = FSDirectory.open(index)) {
+      return SegmentInfos.readLatestCommit(d).getUserData().containsKey("memhook.purge.by");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static int committedSegments(Path index) {
+    try (FSDirectory d = FSDirectory.open(index)) {
+      return SegmentInfos.readLatestCommit(d).size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static double ms(List<Long> nanos, double quantile) {
+    long[] sorted;
+    synchronized (nanos) {
+      sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (var files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else if (!f.getFileName().toString().equals("write.lock")
+            && !f.getFileName().toString().startsWith("memhook-bench")) {
+          Files.copy(f, target);
+        }
+      }
+    }
+  }
+}
