@@ -80,7 +80,14 @@ public final class BenchStores {
      */
     SETTLED("settled"),
     /** {@link LuceneMemoryStore#forceMerge(int) Force-merged} into one segment. */
-    MERGED("merged");
+    MERGED("merged"),
+    /**
+     * Built the way a host builds a store, with the store's defaults (a commit per {@code putAll},
+     * its merge policy and idle merges), and left open, without a write, until it has been quiet
+     * for {@link IdleSettling#quietBeforeMeasuring()} (a minute) and its merges are done: the store
+     * as it leaves itself. Never merged by hand.
+     */
+    IDLE("idle");
 
     private final String param;
 
@@ -98,7 +105,7 @@ public final class BenchStores {
         }
       }
       throw new IllegalArgumentException(
-          "unknown segments '" + param + "'; known: asbuilt, settled, merged");
+          "unknown segments '" + param + "'; known: asbuilt, settled, merged, idle");
     }
   }
 
@@ -160,7 +167,10 @@ public final class BenchStores {
                     ? indexDirectory(
                         kind, corpus, scope, space, settings.withLayout(Layout.AS_BUILT))
                     : null;
-            if (asBuilt != null && isComplete(asBuilt)) {
+            if (settings.layout() == Layout.IDLE) {
+              IdleSettling.buildAndLeaveIdle(
+                  dir, settings.quantized(), b -> fill(b, corpus, scope, space, embeddings));
+            } else if (asBuilt != null && isComplete(asBuilt)) {
               copyIndex(asBuilt, dir); // the same documents: merge a copy rather than index again
             } else {
               try (LuceneMemoryStore building = lucene(dir, settings, true)) {

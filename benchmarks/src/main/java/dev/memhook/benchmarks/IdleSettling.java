@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -25,7 +26,73 @@ final class IdleSettling {
   private static final Duration STABLE = Duration.ofSeconds(10);
   private static final Duration LIMIT = Duration.ofHours(2);
 
+  /**
+   * How long a store built as a host builds it is left without a write before it is measured: "as
+   * the store leaves itself after a minute idle". {@code -Dmemhook.bench.quietSeconds=N} shortens
+   * it, for the smoke test.
+   */
+  static Duration quietBeforeMeasuring() {
+    return Duration.ofSeconds(Long.getLong("memhook.bench.quietSeconds", 60));
+  }
+
   private IdleSettling() {}
+
+  /**
+   * Opens a store in {@code dir} with the store's defaults (commit per write, the default merge
+   * policy and idle merges), lets {@code load} fill it, then leaves it open without a write for
+   * {@link #quietBeforeMeasuring()} and until its merges are done, printing the time of each phase
+   * and the segment count after each (to standard error); closes it.
+   */
+  static void buildAndLeaveIdle(Path dir, boolean quantized, Consumer<LuceneMemoryStore> load) {
+    long start = System.nanoTime();
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized).build()) {
+      load.accept(store);
+      long loaded = System.nanoTime();
+      System.err.printf(
+          Locale.ROOT,
+          "loaded %s in %.0f s: %d segments committed, %.0f MB%n",
+          dir.getFileName(),
+          (loaded - start) / 1e9,
+          committedSegments(dir),
+          BenchStores.sizeOnDisk(dir) / 1048576.0);
+      Duration quiet = quietBeforeMeasuring();
+      Thread.sleep(quiet.toMillis());
+      System.err.printf(
+          Locale.ROOT,
+          "after %d s idle: %d segments committed, merging: %b%n",
+          quiet.toSeconds(),
+          committedSegments(dir),
+          mergeInProgress(dir));
+      awaitQuiet(dir);
+      System.err.printf(
+          Locale.ROOT,
+          "idle merges done %.0f s after the last write: %d segments, %.0f MB%n",
+          (System.nanoTime() - loaded) / 1e9,
+          committedSegments(dir),
+          BenchStores.sizeOnDisk(dir) / 1048576.0);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while leaving " + dir + " idle", e);
+    }
+  }
+
+  /** The segment count of the latest commit in {@code dir}. */
+  static int committedSegments(Path dir) {
+    try (Directory d = FSDirectory.open(dir)) {
+      return SegmentInfos.readLatestCommit(d).size();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read the commit of " + dir, e);
+    }
+  }
+
+  private static boolean mergeInProgress(Path dir) {
+    try (Directory d = FSDirectory.open(dir)) {
+      return mergeInProgress(d);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not list " + dir, e);
+    }
+  }
 
   @SuppressWarnings("try") // the store is open only for its idle merges to run
   static void settle(Path dir, boolean quantized) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the two breakdown harnesses on 1,000 memories so they cannot rot: each prints one table row
- * per part with a median and a p99 (never checked against a bound).
+ * Runs the two breakdown harnesses and {@link SettledRecall} on 1,000 memories so they cannot rot:
+ * each prints one table row per part with a median and a p99 (never checked against a bound).
  */
 class BreakdownSmokeTest {
 
@@ -28,10 +28,12 @@ class BreakdownSmokeTest {
   @BeforeAll
   static void keepIndexesInTheTempDir() {
     previousDir = System.setProperty("memhook.bench.dir", indexes.toString());
+    System.setProperty("memhook.bench.quietSeconds", "1");
   }
 
   @AfterAll
   static void restore() {
+    System.clearProperty("memhook.bench.quietSeconds");
     if (previousDir == null) {
       System.clearProperty("memhook.bench.dir");
     } else {
@@ -60,6 +62,22 @@ class BreakdownSmokeTest {
       harness.accept(out);
     }
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void settledRecall_timesEveryMode_andChecksVectorRecall() {
+    String table =
+        run(
+            out ->
+                SettledRecall.run(
+                    new String[] {"--size", "1000", "--queries", "20", "--recall-queries", "20"},
+                    out));
+    assertEquals(List.of("text recall", "vector recall", "fused recall"), timedParts(table), table);
+    Matcher recall = Pattern.compile("recall@10 .*: ([0-9.]+)").matcher(table);
+    assertTrue(recall.find(), table);
+    // 1,000 vectors in one segment: the graph search finds nearly all of the exact top 10
+    assertTrue(Double.parseDouble(recall.group(1)) >= 0.9, table);
+    assertTrue(table.contains(", 1 segments,"), table);
   }
 
   @Test

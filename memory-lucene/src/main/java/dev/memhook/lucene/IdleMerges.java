@@ -4,7 +4,6 @@ import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,25 +21,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Merges a writable index down to as few segments as its size cap allows once nobody has written to
- * it for a while: the read-mostly half of the merge policy.
+ * Merges a writable index down to as few segments as its largest segment allows once nobody has
+ * written to it for a while: the read-mostly half of the merge policy.
  *
  * <h2>Design note</h2>
  *
  * Every search visits every segment, so a store searches fastest with few of them. Lucene's {@code
- * TieredMergePolicy} merges as writes flush segments, and its size cap ({@link
- * LuceneMemoryStore.Builder#maxSegmentMB}, which bounds what one forget rewrites) makes it leave
- * many segments between half the cap and the cap: it does not merge segments that large. Once the
- * store has seen no write for {@code delay}, this class packs the segments into as few groups of at
- * most the cap as first-fit decreasing finds (within 11/9 of the fewest possible) and asks the
- * writer to merge each group of two or more, through a forced merge whose merges this class's
- * policy chooses ({@link #IDLE}). Lucene's own forced merge to a segment count was tried first: it
- * reaches the count even when that means a segment past the cap, which would break the forget
- * bound. The merges run on Lucene's merge threads while reads and writes go on; when they are done,
- * the result is committed and the searchers refreshed. A write during the merges does not stop
- * them; the next quiet period looks again. {@link #close()} aborts the merges it asked for, so
- * closing a store never waits for a long idle merge: its work is redone in the next quiet period
- * after the store reopens.
+ * TieredMergePolicy} merges as writes flush segments, up to {@link
+ * LuceneMemoryStore.Builder#maxSegmentMB}, but it leaves several segments per size tier and does
+ * not merge segments over half that size. Once the store has seen no write for {@code delay} and
+ * the writer has no merge running (the merges a bulk load set off finish first, so that their
+ * segments are planned with the rest), this class asks {@link IdleMergePlan} for the merges that
+ * leave the fewest segments of at most that size (one for a store smaller than it) and asks the
+ * writer to run them, through a forced merge whose merges this class's policy chooses ({@link
+ * #IDLE}). Lucene's own forced merge to a segment count is not used: it reaches the count even when
+ * that means a segment past the limit. The merges run on Lucene's merge threads while reads and
+ * writes go on; when they are done, the result is committed, the searchers refreshed, and the plan
+ * asked again (a merge that finished meanwhile may leave more to pack) until it has nothing to do.
+ * A write during the merges does not stop them; the next quiet period looks again. {@link #close()}
+ * aborts the merges it asked for, so closing a store never waits for a long idle merge: its work is
+ * redone in the next quiet period after the store reopens.
  *
  * <p>Thread-safe: one daemon thread checks, the store's threads only note writes (through the
  * searchers' write count) and close.
@@ -58,7 +58,7 @@ final class IdleMerges {
   private static final long MAX_TICK_MILLIS = 5_000;
 
   private final Duration delay;
-  private final double maxSegmentMB;
+  private final long maxSegmentBytes;
   private final String location;
 
   /** The merges a forced merge of this class started, to abort on close. */
@@ -79,12 +79,12 @@ final class IdleMerges {
 
   /**
    * @param delay how long the store must see no write before merging; zero turns merging off
-   * @param maxSegmentMB the merge policy's size cap
+   * @param maxSegmentMB the largest segment a merge builds, in MB
    * @param location what log messages call the index
    */
   IdleMerges(Duration delay, double maxSegmentMB, String location) {
     this.delay = delay;
-    this.maxSegmentMB = maxSegmentMB;
+    this.maxSegmentBytes = (long) (maxSegmentMB * 1024 * 1024);
     this.location = location;
   }
 
@@ -114,46 +114,30 @@ final class IdleMerges {
   }
 
   /**
-   * The merges that pack the segments {@code segmentsToMerge} names (and no merge holds) into
-   * groups of at most the cap, first-fit decreasing; null if no group has two segments.
+   * The merges {@link IdleMergePlan} chooses for the segments {@code segmentsToMerge} names that no
+   * merge holds; null if there are none.
    */
   private MergePolicy.MergeSpecification packed(
       SegmentInfos infos,
       Map<SegmentCommitInfo, Boolean> segmentsToMerge,
       MergePolicy.MergeContext context)
       throws IOException {
-    long cap = (long) (maxSegmentMB * 1024 * 1024);
-    List<SegmentCommitInfo> candidates = new ArrayList<>();
+    Map<String, SegmentCommitInfo> byName = new HashMap<>();
+    List<IdleMergePlan.Segment> segments = new ArrayList<>();
     for (SegmentCommitInfo info : infos) {
       if (segmentsToMerge.containsKey(info) && !context.getMergingSegments().contains(info)) {
-        candidates.add(info);
+        byName.put(info.info.name, info);
+        segments.add(
+            new IdleMergePlan.Segment(
+                info.info.name,
+                info.sizeInBytes(),
+                info.info.maxDoc(),
+                Math.min(info.info.maxDoc(), context.numDeletesToMerge(info))));
       }
-    }
-    Map<SegmentCommitInfo, Long> sizes = new HashMap<>();
-    for (SegmentCommitInfo info : candidates) {
-      sizes.put(info, info.sizeInBytes());
-    }
-    candidates.sort(Comparator.comparing(sizes::get, Comparator.reverseOrder()));
-    List<List<SegmentCommitInfo>> bins = new ArrayList<>();
-    List<Long> filled = new ArrayList<>();
-    for (SegmentCommitInfo info : candidates) {
-      long size = sizes.get(info);
-      int bin = 0;
-      while (bin < bins.size() && filled.get(bin) + size > cap) {
-        bin++;
-      }
-      if (bin == bins.size()) {
-        bins.add(new ArrayList<>());
-        filled.add(0L);
-      }
-      bins.get(bin).add(info);
-      filled.set(bin, filled.get(bin) + size);
     }
     MergePolicy.MergeSpecification spec = new MergePolicy.MergeSpecification();
-    for (List<SegmentCommitInfo> bin : bins) {
-      if (bin.size() >= 2) {
-        spec.add(new MergePolicy.OneMerge(bin));
-      }
+    for (List<String> merge : IdleMergePlan.merges(segments, maxSegmentBytes)) {
+      spec.add(new MergePolicy.OneMerge(merge.stream().map(byName::get).toList()));
     }
     return spec.merges.isEmpty() ? null : spec;
   }
@@ -193,17 +177,21 @@ final class IdleMerges {
       if (writesNow == settledAt || now - quietSince < delay.toNanos()) {
         return;
       }
-      settledAt = writesNow;
-      if (searchers.withSearcher(s -> s.getIndexReader().leaves().size()) < 2) {
-        return;
+      if (writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
+        return; // natural merges first: the plan then sees the segments they leave
       }
       writer.forceMerge(IDLE, false); // the policy records the merges it starts in started
-      merging = !started.isEmpty(); // none: the segments are packed already
+      merging = !started.isEmpty();
       if (merging) {
         LOG.debug("idle: merging the {}: {} merges", location, started.size());
+      } else {
+        // Nothing to merge until the next write; commit what natural merges finished since the
+        // last write, so that a reopen finds the layout the store settled into.
+        commitQuiet(writesNow);
       }
     } catch (IOException | RuntimeException e) {
       merging = false;
+      settledAt = lastWrites; // not again before the next write
       if (writes.isClosed()) {
         return; // closed under the check (Lucene's AlreadyClosedException, the store's own)
       }
@@ -222,9 +210,29 @@ final class IdleMerges {
     }
     merging = false;
     started.clear();
+    long before = searchers.writesCounted();
     writes.commitMerged();
-    settledAt = searchers.writesCounted(); // the commit's own count is not a write
+    if (before == lastWrites) {
+      // The commit's own count is not a write: the store is still quiet, and the next check asks
+      // the plan again.
+      lastWrites = searchers.writesCounted();
+    }
     LOG.debug("idle: merged the {}", location);
+  }
+
+  /**
+   * Commits a store that has nothing left to merge and marks it settled until the next write;
+   * {@code writesNow} is the write count the plan was made at.
+   */
+  private void commitQuiet(long writesNow) {
+    writes.commitMerged();
+    long after = searchers.writesCounted();
+    // the commit counts once; more than that means a write came in meanwhile: plan again after it
+    settledAt = writesNow;
+    if (after == writesNow + 1) {
+      lastWrites = after;
+      settledAt = after;
+    }
   }
 
   /**

@@ -472,19 +472,25 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final int DEFAULT_EF_SEARCH = 100;
 
     /**
-     * The largest segment natural merges build, in MB of index files. Forgetting rewrites the
-     * segment that held the forgotten memory, its vector graph included (see {@code Expunge}), so
-     * what one forget costs grows with its segment; a cap keeps it bounded however large the store
-     * grows, at the price of more segments for each search to visit once a store is larger than the
-     * cap. The figures behind the default are in benchmarks/RESULTS.md.
+     * The largest segment the store's own merges build, in MB of index files: the natural merges
+     * while it is written and the merges of a quiet store ({@link #DEFAULT_IDLE_MERGE}), which
+     * leave a store smaller than this in one segment and a larger one in about {@code size / 512
+     * MB} of them. Every search visits every segment, so fewer are faster; but a merge, and the
+     * rewrite that erases a forgotten memory from its segment, rewrite the whole segment and
+     * rebuilds its vector graph, which takes minutes per few hundred thousand memories on one core.
+     * 512 MB holds about a quarter of a million memories with 384-dimension vectors, so that stores
+     * of that size search a single segment while no rewrite grows past a few minutes. The figures
+     * behind it are in benchmarks/RESULTS.md.
      */
-    public static final double DEFAULT_MAX_SEGMENT_MB = 16;
+    public static final double DEFAULT_MAX_SEGMENT_MB = 512;
 
     /**
      * How long a writable store must see no write before it merges its segments down to as few as
-     * {@link #DEFAULT_MAX_SEGMENT_MB maxSegmentMB} allows (see {@code IdleMerges}).
+     * {@link #DEFAULT_MAX_SEGMENT_MB maxSegmentMB} allows (see {@code IdleMerges}): short enough
+     * that a store left alone for a minute has merged, long enough that a conversation's writes a
+     * few seconds apart do not each start one.
      */
-    public static final Duration DEFAULT_IDLE_MERGE = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_IDLE_MERGE = Duration.ofSeconds(15);
 
     /**
      * How long after a forget the segments that held the forgotten memory are rewritten at the
@@ -654,8 +660,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * The largest segment natural merges build, in MB, from 1 to 5120 (Lucene's own default); see
-     * {@link #DEFAULT_MAX_SEGMENT_MB}. An explicit {@code forceMerge} is not capped.
+     * The largest segment the store's own merges build, in MB, from 1 to 5120 (Lucene's own
+     * default): natural merges and idle merges alike; see {@link #DEFAULT_MAX_SEGMENT_MB}. A
+     * smaller value keeps each merge and each rewrite that erases a forgotten memory short at the
+     * price of more segments for each search to visit. An explicit {@link
+     * LuceneMemoryStore#forceMerge forceMerge} is not limited by it.
      */
     public Builder maxSegmentMB(double mb) {
       checkUnset("maxSegmentMB");
@@ -668,12 +677,14 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /**
      * How long the store must see no write before it merges its segments into as few of at most
-     * {@link #maxSegmentMB} as it can pack them (first-fit decreasing, by Lucene's size estimate):
-     * about {@code size / maxSegmentMB} for a large store, one for a small one. Every search visits
-     * every segment, so a store that has settled searches faster; the merges run in the background
-     * (reads and writes go on), are committed when done, and are aborted by {@link
-     * LuceneMemoryStore#close()} (the next quiet period redoes them). Default {@link
-     * #DEFAULT_IDLE_MERGE}; {@link Duration#ZERO} turns it off. A read-only store never merges.
+     * {@link #maxSegmentMB} as it can pack them (first-fit decreasing, by the live size of each):
+     * one for a store smaller than that, about {@code size / maxSegmentMB} for a larger one; a
+     * segment that cannot join another is rewritten alone if a tenth of its memories are deleted.
+     * Merges that writes set off finish first. Every search visits every segment, so a store that
+     * has settled searches faster; the merges run in the background (reads and writes go on), are
+     * committed when done, and are aborted by {@link LuceneMemoryStore#close()} (the next quiet
+     * period redoes them). Default {@link #DEFAULT_IDLE_MERGE}; {@link Duration#ZERO} turns it off.
+     * A read-only store never merges.
      *
      * @throws NullPointerException if {@code delay} is null
      * @throws IllegalArgumentException if {@code delay} is negative or longer than a day

@@ -109,24 +109,29 @@
  * fewer segments: a {@code TieredMergePolicy} with 4 segments per tier (Lucene's default: 10) and a
  * 16 MB floor (default: 2 MB), so the many small flushed segments are merged together early, and a
  * 64 MB RAM buffer (default: 16 MB), reached only by bursts of writes with no read or commit
- * between them. Natural merges stop at {@code maxSegmentMB} (it bounds what one forget rewrites,
- * below), which leaves segments between half the cap and the cap unmerged; so once the store has
- * seen no write for {@code idleMerge} (30 s by default), {@code IdleMerges} packs the segments into
- * as few as it can of at most the cap, merges them in the background and commits: a quiet small
- * store ends in one segment, a large one in about {@code size / cap}. After a bulk import, {@code
- * forceMerge(n)} merges down to {@code n} segments and commits, past the cap. Searches read their
- * hits' ids from the {@code id} field's binary doc values (a stored-field read would decompress a
- * block of records per hit). Vectors are scaled to unit length at index and query time and compared
- * by dot product, which for unit vectors is the cosine and is cheaper per comparison than Lucene's
- * cosine, which divides by both norms each time. Every search and count filters on {@code live},
- * the scope of a latest memory (absent on superseded memories and audit records); vector search
- * takes it as a pre-filter whose bit set per segment is cached. For text and related searches, when
- * the scope holds at least half of the index the query runs unfiltered and a collector keeps the
- * scope's documents by their doc values, which keeps Lucene's fast scoring of a pure disjunction
- * (MaxScore); a smaller scope is intersected as a filter. Hits are collected with pruning from the
- * first {@code k} hits on (no total hit count is needed). What each of these costs and saves is
- * measured in benchmarks/RESULTS.md. These make index format 2; an index of another format fails to
- * open with an {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
+ * between them. Merges build segments of at most {@code maxSegmentMB} (512 MB by default, about a
+ * quarter of a million memories with 384-dimension vectors: a merge, and the rewrite that erases a
+ * forgotten memory from its segment, rewrite a whole segment and rebuild its vector graph, so the
+ * limit bounds how long one rewrite runs). Natural merges leave several segments per tier and none
+ * over half the limit merged, so once the store has seen no write for {@code idleMerge} (15 s by
+ * default) and its natural merges are done, {@code IdleMerges} packs the segments into as few as
+ * {@code IdleMergePlan} finds of at most the limit (first-fit decreasing by live size; a segment
+ * that cannot join another is rewritten alone when a tenth of it is deleted), merges them in the
+ * background and commits: a quiet store under the limit ends in one segment, a larger one in about
+ * {@code size / limit}. After a bulk import, {@code forceMerge(n)} merges down to {@code n}
+ * segments and commits, past the limit. Searches read their hits' ids from the {@code id} field's
+ * binary doc values (a stored-field read would decompress a block of records per hit). Vectors are
+ * scaled to unit length at index and query time and compared by dot product, which for unit vectors
+ * is the cosine and is cheaper per comparison than Lucene's cosine, which divides by both norms
+ * each time. Every search and count filters on {@code live}, the scope of a latest memory (absent
+ * on superseded memories and audit records); vector search takes it as a pre-filter whose bit set
+ * per segment is cached. For text and related searches, when the scope holds at least half of the
+ * index the query runs unfiltered and a collector keeps the scope's documents by their doc values,
+ * which keeps Lucene's fast scoring of a pure disjunction (MaxScore); a smaller scope is
+ * intersected as a filter. Hits are collected with pruning from the first {@code k} hits on (no
+ * total hit count is needed). What each of these costs and saves is measured in
+ * benchmarks/RESULTS.md. These make index format 2; an index of another format fails to open with
+ * an {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
  *
  * <h2>Search</h2>
  *

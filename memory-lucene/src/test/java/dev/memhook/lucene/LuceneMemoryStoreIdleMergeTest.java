@@ -10,11 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A quiet store merges its segments down to as few as its size cap allows ({@link IdleMerges}),
- * commits the result, keeps every memory, and closes without waiting for the merge.
+ * A quiet store merges its segments down to as few as its size limit allows ({@link IdleMerges},
+ * deciding with {@link IdleMergePlan}), commits the result, keeps every memory, and closes without
+ * waiting for the merge.
  */
 class LuceneMemoryStoreIdleMergeTest {
   private static final Duration QUIET = Duration.ofMillis(200);
@@ -65,7 +68,7 @@ class LuceneMemoryStoreIdleMergeTest {
   }
 
   @Test
-  void idleMerges_leaveFewerSegmentsThanNaturalMerges_noneBeyondTheCap() throws Exception {
+  void idleMerges_leaveFewerSegmentsThanNaturalMerges_noneBeyondTheLimit() throws Exception {
     Path index = dir.resolve("index");
     try (LuceneMemoryStore store =
         LuceneMemoryStore.builder()
@@ -98,11 +101,53 @@ class LuceneMemoryStoreIdleMergeTest {
         sizes.size() < natural,
         "idle merges left " + sizes.size() + " segments, natural merges " + natural + ": " + sizes);
     long total = sizes.stream().mapToLong(Long::longValue).sum();
-    assertTrue(total > 2 * MB, "precondition: an index larger than the cap, " + total + " bytes");
+    assertTrue(total > 2 * MB, "precondition: an index larger than the limit, " + total + " bytes");
     for (long size : sizes) {
-      // IdleMerges packs groups of at most the cap by the parts' sizes; a merged segment can come
-      // out a little larger than its parts, so allow a fifth more.
-      assertTrue(size <= 1.2 * MB, "a segment of " + size + " bytes under a 1 MB cap: " + sizes);
+      // IdleMergePlan packs groups of at most the limit by the parts' sizes; a merged segment can
+      // come out a little larger than its parts, so allow a fifth more.
+      assertTrue(size <= 1.2 * MB, "a segment of " + size + " bytes under a 1 MB limit: " + sizes);
+    }
+  }
+
+  @Test
+  void aQuietStoreInOneSegment_rewritesItWhenATenthIsDeleted_andCommitsIt() throws Exception {
+    Path index = dir.resolve("index");
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().directory(index).mirror().idleMerge(QUIET).build()) {
+      store.attach(SPACE);
+      writeInBatches(store, 40, 10, 200);
+      awaitSegments(store, c -> c == 1);
+      awaitCommitted(index, 40, 0);
+
+      // A mirror's deletes only mark documents deleted: 15 % of the one segment, past the plan's
+      // tenth and under the fifth from which Lucene's natural merges reclaim deletes themselves.
+      // One write, so that no quiet period falls between the deletes.
+      List<ForgetRecord> audits = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        audits.add(new ForgetRecord(MemoryId.of("m" + i), A, "test", "idle", Instant.EPOCH));
+      }
+      assertEquals(6, store.deleteAll(audits));
+
+      awaitCommitted(index, 34, 0);
+      assertEquals(1, store.segmentCount());
+      assertEquals(34, store.count(A));
+      assertEquals(List.of("m39"), ids(store.searchText(A, "idlemark39", 1)));
+    }
+  }
+
+  @Test
+  void aQuietStoreUnderTheDefaultLimit_endsInOneSegment_evenWhenManySmallCommitsMadeIt() {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder()
+            .inMemory()
+            .maxSegmentMB(LuceneMemoryStore.Builder.DEFAULT_MAX_SEGMENT_MB)
+            .idleMerge(QUIET)
+            .build()) {
+      store.attach(SPACE);
+      // Batches of one: every write a segment of its own, far more than a tier holds.
+      int n = writeInBatches(store, 60, 1, 100);
+      awaitSegments(store, c -> c == 1);
+      assertEquals(n, store.count(A));
     }
   }
 
@@ -208,6 +253,35 @@ class LuceneMemoryStoreIdleMergeTest {
       if (now != last) {
         last = now;
         stableSince = System.nanoTime();
+      }
+    }
+  }
+
+  /**
+   * Waits (up to a minute) until the latest commit of {@code index} is one segment of {@code
+   * maxDoc} documents with {@code deleted} of them deleted.
+   */
+  private static void awaitCommitted(Path index, int maxDoc, int deleted) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    try (Directory d = FSDirectory.open(index)) {
+      while (true) {
+        SegmentInfos committed = SegmentInfos.readLatestCommit(d);
+        if (committed.size() == 1
+            && committed.info(0).info.maxDoc() == maxDoc
+            && committed.info(0).getDelCount() == deleted) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          fail(
+              "after a minute the commit holds "
+                  + committed.size()
+                  + " segments, the first "
+                  + committed.info(0).info.maxDoc()
+                  + " documents, "
+                  + committed.info(0).getDelCount()
+                  + " deleted");
+        }
+        sleep(50);
       }
     }
   }

@@ -1,0 +1,140 @@
+package dev.memhook.benchmarks;
+
+import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.Memhook;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Recall as a store leaves itself, end to end in one run: builds a {@link SyntheticCorpus} store
+ * the way a host does (the store's defaults, {@code putAll} in batches of {@value
+ * BenchStores#BATCH}, precomputed 384-dimension vectors, no model), leaves it without a write for a
+ * minute and until its idle merges are done ({@link BenchStores.Layout#IDLE}; never merged by
+ * hand), then prints the segment count, the median and p99 of {@code text}, {@code vector} and
+ * {@code fused} recall (the modes of {@link RecallLatencyBenchmark}) and the recall@10 of the
+ * vector search against an exact scan. Each phase prints its time (building and settling to
+ * standard error), so a run stopped early still shows how far it got.
+ *
+ * <p>Run (a 1M store needs about 12 GB of heap: the corpus's vectors, the exact scan's copy, the
+ * store):
+ *
+ * <pre>
+ * java -Xmx12g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.SettledRecall --size 1000000
+ * </pre>
+ *
+ * The index is kept as {@link BenchStores} keeps indexes ({@code -Dmemhook.bench.dir}); a second
+ * run measures the kept index. Latencies are medians and p99 of {@code --queries} recalls (default
+ * 2,000) after as many warm-up recalls, every one a question not asked before in the run (a
+ * repeated question would find its records in the read cache); recall@10 is over {@code
+ * --recall-queries} (default 500) other questions.
+ */
+public final class SettledRecall {
+
+  private SettledRecall() {}
+
+  public static void main(String[] args) {
+    StepTimes.main(args, SettledRecall::run);
+  }
+
+  /**
+   * Runs with {@code args} as on the command line, printing the results to {@code out}.
+   *
+   * @throws IllegalArgumentException with the usage, for an unknown argument
+   */
+  static void run(String[] args, PrintStream out) {
+    int size = 100_000;
+    int queries = 2_000;
+    int recallQueries = 500;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--size" -> size = Integer.parseInt(args[++i]);
+        case "--queries" -> queries = Integer.parseInt(args[++i]);
+        case "--recall-queries" -> recallQueries = Integer.parseInt(args[++i]);
+        default ->
+            throw new IllegalArgumentException(
+                "usage: SettledRecall [--size N] [--queries N] [--recall-queries N]");
+      }
+    }
+    long t0 = System.nanoTime();
+    Scope scope = RecallLatencyBenchmark.SCOPE;
+    SyntheticCorpus corpus =
+        SyntheticCorpus.generate(
+            RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
+    String[] modes = {"text", "vector", "fused"};
+    // Disjoint blocks of questions: warm-up and measurement per mode, then the recall@10 check.
+    List<SyntheticCorpus.Query> qs = corpus.queries(7, 2 * queries * modes.length + recallQueries);
+    PrecomputedEmbedder.Builder eb =
+        PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
+    qs.forEach(q -> eb.put(q.text(), q.vector()));
+    PrecomputedEmbedder embedder = eb.unrelatedForUnknown().build();
+    EmbeddingSpace space = embedder.space();
+    BenchStores.Settings settings =
+        BenchStores.Settings.DEFAULTS.withLayout(BenchStores.Layout.IDLE);
+    System.err.printf(Locale.ROOT, "corpus generated in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+
+    long t1 = System.nanoTime();
+    MemoryStore first =
+        BenchStores.open(
+            BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, settings);
+    Path dir = BenchStores.indexDirectory(BenchStores.Kind.LUCENE, corpus, scope, space, settings);
+    out.printf(
+        Locale.ROOT,
+        "%s: index ready in %.0f s (built and settled, or kept), %d segments, %.0f MB%n",
+        corpus,
+        (System.nanoTime() - t1) / 1e9,
+        IdleSettling.committedSegments(dir),
+        BenchStores.sizeOnDisk(dir) / 1048576.0);
+
+    StepTimes.header(out);
+    for (int m = 0; m < modes.length; m++) {
+      MemoryStore store =
+          m == 0
+              ? first
+              : BenchStores.open(
+                  BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, settings);
+      try (MemoryService service =
+          Memhook.builder()
+              .store(store)
+              .embedder(embedder)
+              .recallOptions(RecallLatencyBenchmark.options(modes[m]))
+              .build()) {
+        int from = 2 * queries * m;
+        StepTimes.time(
+            out,
+            modes[m] + " recall",
+            from,
+            queries,
+            i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
+      }
+    }
+
+    try (MemoryStore store =
+        BenchStores.open(
+            BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, settings)) {
+      ExactScan exact = new ExactScan(corpus.vectors());
+      int from = 2 * queries * modes.length;
+      double recall = 0;
+      for (int i = from; i < from + recallQueries; i++) {
+        float[] v = qs.get(i).vector();
+        int[] got =
+            store.searchVector(scope, Embedding.of(v), 10).stream()
+                .mapToInt(h -> Integer.parseInt(h.id().value().substring("bench-".length())))
+                .toArray();
+        recall += ExactScan.recall(exact.topK(v, 10), got);
+      }
+      out.printf(
+          Locale.ROOT,
+          "vector recall@10 against an exact scan, %d questions: %.4f%n",
+          recallQueries,
+          recall / recallQueries);
+    }
+    out.printf(Locale.ROOT, "whole run %.0f s%n", (System.nanoTime() - t0) / 1e9);
+  }
+}
