@@ -172,7 +172,7 @@ class RestoreWithVectorsTest {
   }
 
   @Test
-  void theDefaultMaintenanceView_restoresWithoutVectors() {
+  void restoreOfMemoriesWithoutVectors_embedsEveryOne() {
     seed(source, 10);
     List<ExportedMemory> exported = exported(source, new ArrayList<>());
     CountingEmbedder counting = new CountingEmbedder(HashingEmbedder.create().modelId());
