@@ -1,9 +1,13 @@
 package dev.memhook.benchmarks;
 
+import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RestoreResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedder;
 import dev.memhook.core.Memhook;
+import dev.memhook.djl.DjlEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,13 +18,26 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 /**
- * Import throughput into a new store on disk with the default service ({@code Memhook.builder()}:
- * Lucene, int8 MiniLM, default durability): {@code remember} once per memory against one {@code
- * rememberAll}, the same generated memories (seed 42), one after the other in one run, each into a
- * fresh temporary directory that is deleted afterwards.
+ * Import throughput against the model's own, side by side in one run, with the default service on
+ * disk ({@code Memhook.builder()}: Lucene, the int8 MiniLM, default durability) and the same
+ * generated memories (seed 42):
+ *
+ * <ol>
+ *   <li><b>model</b>: the default embedder ({@link DjlEmbedder#bundledMiniLm()}, a separate
+ *       instance) embedding the memories' texts alone, in batches of 256 as {@code rememberAll}
+ *       hands them over, measured before and after the import and averaged, so the ratio compares
+ *       rates of the same minutes on a shared machine;
+ *   <li><b>rememberAll</b> of every draft into a fresh directory;
+ *   <li><b>restore</b> of that store's {@code exportWithVectors} into another fresh directory
+ *       ({@code restoreExported}: the vectors reused, no model call), as {@code memhook import} of
+ *       an export does.
+ * </ol>
+ *
+ * Each directory is deleted afterwards. Prints the rates and the ratio of {@code rememberAll} to
+ * the model.
  *
  * <pre>
- * {@code java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ImportThroughput [N]}
+ * {@code java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ImportThroughput [N]}
  * </pre>
  *
  * N memories, default 5,000.
@@ -28,6 +45,7 @@ import java.util.stream.Stream;
 public final class ImportThroughput {
 
   private static final Scope SCOPE = Scope.of("bench", "import");
+  private static final int BATCH = 256;
 
   private ImportThroughput() {}
 
@@ -35,12 +53,19 @@ public final class ImportThroughput {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
     List<MemoryDraft> drafts = drafts(n, new Random(42));
     Path dir = Files.createTempDirectory("memhook-import-bench-");
-    try {
-      double each = run(dir.resolve("remember"), drafts, false);
-      double batched = run(dir.resolve("rememberAll"), drafts, true);
+    try (Embedder model = DjlEmbedder.bundledMiniLm()) {
+      List<String> texts = drafts.stream().map(MemoryDraft::content).toList();
+      embedRate(model, texts.subList(0, Math.min(texts.size(), 2 * BATCH))); // warm up
+      double modelBefore = embedRate(model, texts);
+      List<ExportedMemory> exported = new ArrayList<>(n);
+      double remembered = rememberAll(dir.resolve("rememberAll"), drafts, exported);
+      double modelAfter = embedRate(model, texts);
+      double restored = restore(dir.resolve("restore"), exported);
+      double modelRate = (modelBefore + modelAfter) / 2;
       System.out.printf(
-          "%,d memories: remember %.0f/s, rememberAll %.0f/s (%.1fx)%n",
-          n, each, batched, batched / each);
+          "%,d memories: model alone %.0f/s (%.0f before, %.0f after), rememberAll %.0f/s"
+              + " (%.2fx the model), restore with vectors %.0f/s%n",
+          n, modelRate, modelBefore, modelAfter, remembered, remembered / modelRate, restored);
     } finally {
       try (Stream<Path> walk = Files.walk(dir)) {
         walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -48,16 +73,38 @@ public final class ImportThroughput {
     }
   }
 
-  private static double run(Path dir, List<MemoryDraft> drafts, boolean batched) {
+  /** Texts per second the model embeds in batches of {@link #BATCH}. */
+  private static double embedRate(Embedder model, List<String> texts) {
+    long start = System.nanoTime();
+    for (int from = 0; from < texts.size(); from += BATCH) {
+      model.embedDocuments(texts.subList(from, Math.min(texts.size(), from + BATCH)));
+    }
+    return texts.size() / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** Memories per second {@code rememberAll} stores; {@code exported} gets the store's export. */
+  private static double rememberAll(
+      Path dir, List<MemoryDraft> drafts, List<ExportedMemory> exported) {
     try (MemoryService memory = Memhook.builder().directory(dir).build()) {
       memory.remember(MemoryDraft.of(SCOPE, "warm up the model and the index"));
       long start = System.nanoTime();
-      if (batched) {
-        memory.maintenance().rememberAll(drafts);
-      } else {
-        drafts.forEach(memory::remember);
+      memory.maintenance().rememberAll(drafts);
+      double rate = drafts.size() / ((System.nanoTime() - start) / 1e9);
+      memory.maintenance().exportWithVectors(exported::add);
+      return rate;
+    }
+  }
+
+  /** Memories per second {@code restoreExported} stores, checking it embedded none. */
+  private static double restore(Path dir, List<ExportedMemory> exported) {
+    try (MemoryService memory = Memhook.builder().directory(dir).build()) {
+      long start = System.nanoTime();
+      RestoreResult result = memory.maintenance().restoreExported(exported, List.of(), p -> {});
+      double rate = exported.size() / ((System.nanoTime() - start) / 1e9);
+      if (result.embedded() != 0 || result.reusedVectors() != exported.size()) {
+        throw new IllegalStateException("the restore embedded again: " + result);
       }
-      return drafts.size() / ((System.nanoTime() - start) / 1e9);
+      return rate;
     }
   }
 

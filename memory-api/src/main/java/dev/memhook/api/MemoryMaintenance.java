@@ -19,14 +19,21 @@ public interface MemoryMaintenance {
    * MemoryService#remember}, the drafts are embedded in batches and stored one batch per store
    * write, and {@code progress} is told after each batch. Much faster than one {@code remember} per
    * draft: the model embeds a batch at a fraction of the cost per text, and a durable store commits
-   * once per batch.
+   * once per batch. The calling thread embeds the next batch while a thread of the import stores
+   * the previous one; a batch is stored only after the one before it was reported, so at most two
+   * batches are held at a time.
    *
    * <p>The service checks and sanitizes all drafts before it stores anything: a draft that {@code
    * remember} would reject fails the call with an {@link IllegalArgumentException} naming its index
    * ({@code drafts[17]}), and nothing is stored. Once storing has begun, each batch is acknowledged
    * when {@code progress} hears of it; if the store or embedder then fails (a {@link
-   * MemoryException}) or {@code progress} throws, the batches reported stay stored and the rest are
-   * not.
+   * MemoryException}, whose message names the batch) or {@code progress} throws, the batches
+   * reported stay stored and the rest are not: a batch already stored when a later one fails is
+   * reported before the failure is thrown.
+   *
+   * <p>If the calling thread is interrupted, the import stops: the batch being stored is finished
+   * and reported (a store write is never cut off halfway), nothing after it is stored, and a {@link
+   * MemoryException} is thrown with the thread's interrupt flag set.
    *
    * @param drafts the memories to store, in order
    * @param progress told after each stored batch, on the calling thread
@@ -71,6 +78,31 @@ public interface MemoryMaintenance {
       List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress);
 
   /**
+   * {@link #restore} of memories that {@link #exportWithVectors} handed out, reusing their vectors:
+   * a memory whose vector is of this service's model and dimension, and whose embedded text this
+   * service's redaction left unchanged, is stored with that vector and not embedded again; every
+   * other one is embedded as {@link #restore} does. Everything else, the checks and the progress
+   * reports included, is as {@link #restore}.
+   *
+   * <p>The default restores every memory without its vector (all embedded again), for a maintenance
+   * view that cannot take vectors.
+   *
+   * @return the forget records skipped and how many vectors were reused
+   * @throws NullPointerException if an argument or an element is null
+   * @throws IllegalArgumentException as {@link #restore}; nothing is stored then
+   * @throws IllegalStateException if the service is closed or read-only
+   * @throws MemoryException if the store or the embedder fails
+   */
+  default RestoreResult restoreExported(
+      List<ExportedMemory> memories,
+      List<ForgetRecord> forgotten,
+      Consumer<ImportProgress> progress) {
+    List<Memory> plain = memories.stream().map(ExportedMemory::memory).toList();
+    int skipped = restore(plain, forgotten, progress);
+    return new RestoreResult(skipped, 0, plain.size());
+  }
+
+  /**
    * Hands every readable memory to {@code sink} (every scope, every version, never a forgotten one)
    * and says how many were exported and how many damaged records were skipped; see {@link
    * dev.memhook.api.spi.MemoryStore#export}. With a store opened read-only, the way to rescue a
@@ -79,6 +111,19 @@ public interface MemoryMaintenance {
    * @throws UnsupportedOperationException if the store cannot list its memories
    */
   ExportResult export(Consumer<? super Memory> sink);
+
+  /**
+   * {@link #export} with the vector the store holds for each memory, named by this service's model,
+   * so that {@link #restoreExported} into a store of the same embedding space needs no embedding. A
+   * memory stored with a zero embedding comes with a zero vector. A store that cannot give its
+   * vectors ({@link dev.memhook.api.spi.MemoryStore#exportWithVectors}'s default) hands every
+   * memory without one; so does this default.
+   *
+   * @throws UnsupportedOperationException if the store cannot list its memories
+   */
+  default ExportResult exportWithVectors(Consumer<? super ExportedMemory> sink) {
+    return export(m -> sink.accept(ExportedMemory.withoutVector(m)));
+  }
 
   /**
    * Hands every readable forget record to {@code sink}, of every scope, in no particular order:

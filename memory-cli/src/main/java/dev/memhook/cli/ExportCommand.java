@@ -12,16 +12,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code memhook export}: every memory version and every forget record, as JSON Lines ({@link
- * ExportFormat}), to a file or standard output. With {@code -o}, the file appears complete or not
- * at all (written beside it, then moved).
+ * {@code memhook export}: every memory version with its vector and every forget record, as JSON
+ * Lines ({@link ExportFormat}), to a file or standard output. With {@code -o}, the file appears
+ * complete or not at all (written beside it, then moved).
  */
 @Command(
     name = "export",
@@ -88,15 +90,33 @@ final class ExportCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
+  /**
+   * Writes the export: the header before the first memory (which names the space of the vectors the
+   * memories carry), every memory with its vector, then every forget record.
+   */
   private static ExportResult write(MemoryService memory, PrintStream out, long[] forgotten) {
-    JsonRecords.print(out, ExportFormat.header());
+    // the space of the vectors, set with the header when the first memory comes
+    AtomicReference<Optional<ExportFormat.Space>> space = new AtomicReference<>();
     ExportResult result =
         memory
             .maintenance()
-            .export(
-                m ->
-                    JsonRecords.print(
-                        out, ExportFormat.tagged(ExportFormat.MEMORY, JsonRecords.memory(m))));
+            .exportWithVectors(
+                e -> {
+                  if (space.get() == null) {
+                    space.set(
+                        e.vector().map(v -> new ExportFormat.Space(v.modelId(), v.dimension())));
+                    JsonRecords.print(out, ExportFormat.header(space.get()));
+                  }
+                  ObjectNode line =
+                      ExportFormat.tagged(ExportFormat.MEMORY, JsonRecords.memory(e.memory()));
+                  if (space.get().isPresent() && e.vector().isPresent()) {
+                    line.put(ExportFormat.VECTOR, ExportFormat.encode(e.vector().get().toArray()));
+                  }
+                  JsonRecords.print(out, line);
+                });
+    if (space.get() == null) {
+      JsonRecords.print(out, ExportFormat.header(Optional.empty()));
+    }
     forgotten[0] =
         memory
             .maintenance()

@@ -3,12 +3,14 @@ package dev.memhook.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.ImportProgress;
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RestoreResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.EmbeddingSpace;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -27,8 +30,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code memhook import}: puts an {@code export} file into a store, ids, versions and forget
- * records as they were ({@link dev.memhook.api.MemoryMaintenance#restore}), embedding in batches
- * with a progress bar.
+ * records as they were ({@link dev.memhook.api.MemoryMaintenance#restoreExported}), with a progress
+ * bar: the vectors the file carries are stored as they are where they are of the store's model and
+ * dimension; other memories are embedded in batches, and standard error says why.
  *
  * <h2>Design note</h2>
  *
@@ -40,7 +44,8 @@ import picocli.CommandLine.ParentCommand;
     name = "import",
     description =
         "Import an export file (JSON Lines) into the store, creating it if needed: ids, versions"
-            + " and forget records are kept. Every line is checked before anything is stored."
+            + " and forget records are kept, and the vectors the file carries are reused when the"
+            + " store embeds with the same model. Every line is checked before anything is stored."
             + " Writes: the store must not be open in another process.")
 final class ImportCommand implements Callable<Integer> {
   /**
@@ -55,6 +60,9 @@ final class ImportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The file export wrote.")
   Path file;
 
+  /** The space the file's header names for its vectors; set by {@link #check}. */
+  private Optional<ExportFormat.Space> space = Optional.empty();
+
   @Override
   public Integer call() throws IOException {
     CliContext context = root.context();
@@ -62,33 +70,45 @@ final class ImportCommand implements Callable<Integer> {
     int memories = check(forgotten);
     int total = memories + forgotten.size();
     ProgressBar bar = ProgressBar.on(context);
-    int skipped;
-    try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, true);
+    int[] counts = new int[3]; // forget records skipped, vectors reused, memories embedded
+    try (MemoryService memory =
+            store.openWritable(
+                context,
+                Scope.DEFAULT,
+                true,
+                space.map(s -> new EmbeddingSpace(s.model(), s.dimension())).orElse(null));
         BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      List<Memory> chunk = new ArrayList<>(CHUNK);
+      List<ExportedMemory> chunk = new ArrayList<>(CHUNK);
       int[] done = {0};
       String line;
       while ((line = in.readLine()) != null) {
         JsonNode n = JsonRecords.MAPPER.readTree(line);
         if (ExportFormat.MEMORY.equals(n.path(ExportFormat.RECORD).asText())) {
-          chunk.add(JsonRecords.readMemory(n));
+          chunk.add(
+              new ExportedMemory(JsonRecords.readMemory(n), ExportFormat.readVector(n, space)));
           if (chunk.size() == CHUNK) {
-            store(memory, chunk, List.of(), done, total, bar);
+            store(memory, chunk, List.of(), done, total, bar, counts);
           }
         }
       }
-      store(memory, chunk, List.of(), done, total, bar);
-      skipped = store(memory, List.of(), forgotten, done, total, bar);
+      store(memory, chunk, List.of(), done, total, bar, counts);
+      store(memory, List.of(), forgotten, done, total, bar, counts);
     } finally {
       bar.finish();
     }
+    int skipped = counts[0];
     if (store.json) {
       ObjectNode n = JsonRecords.MAPPER.createObjectNode();
       n.put("memories", memories);
       n.put("forgotten", forgotten.size() - skipped);
       n.put("skippedForgotten", skipped);
+      n.put("reusedVectors", counts[1]);
+      n.put("embedded", counts[2]);
       JsonRecords.print(context.out(), n);
     } else {
+      if (counts[2] > 0) {
+        context.err().println(reembedded(counts[2]));
+      }
       context
           .out()
           .println(
@@ -106,22 +126,45 @@ final class ImportCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
-  /** Restores one chunk, reporting overall progress; empties {@code chunk}. */
-  private static int store(
+  /**
+   * Why {@code embedded} memories were embedded again: the file carries no vectors, or vectors of
+   * another space than the store's (or the store's redaction changed their text).
+   */
+  private String reembedded(int embedded) {
+    String what = Sizes.count(embedded, "memory", "memories") + " embedded again: ";
+    return space
+        .map(
+            s ->
+                what
+                    + "the export's vectors are of "
+                    + s.model()
+                    + " ("
+                    + s.dimension()
+                    + " dimensions) and this store embeds with another model, or redaction changed"
+                    + " their text")
+        .orElse(what + "the export carries no vectors");
+  }
+
+  /**
+   * Restores one chunk, reporting overall progress and adding to {@code counts} what it did;
+   * empties {@code chunk}.
+   */
+  private static void store(
       MemoryService memory,
-      List<Memory> chunk,
+      List<ExportedMemory> chunk,
       List<ForgetRecord> records,
       int[] done,
       int total,
-      ProgressBar bar) {
+      ProgressBar bar,
+      int[] counts) {
     if (chunk.isEmpty() && records.isEmpty()) {
-      return 0;
+      return;
     }
     int before = done[0];
-    int skipped =
+    RestoreResult result =
         memory
             .maintenance()
-            .restore(
+            .restoreExported(
                 List.copyOf(chunk),
                 records,
                 p -> {
@@ -129,10 +172,12 @@ final class ImportCommand implements Callable<Integer> {
                   bar.accept(new ImportProgress(done[0], total, p.elapsed()));
                 });
     done[0] = before + chunk.size() + records.size();
+    counts[0] += result.skippedForgotten();
+    counts[1] += result.reusedVectors();
+    counts[2] += result.embedded();
     if (!chunk.isEmpty()) {
       chunk.clear();
     }
-    return skipped;
   }
 
   /**
@@ -156,13 +201,14 @@ final class ImportCommand implements Callable<Integer> {
           }
           String kind = n.path(ExportFormat.RECORD).asText("");
           if (number == 1) {
-            checkHeader(n, kind);
+            space = ExportFormat.readHeader(n);
             continue;
           }
           MemoryId id;
           switch (kind) {
             case ExportFormat.MEMORY -> {
               id = JsonRecords.readMemory(n).id();
+              ExportFormat.readVector(n, space);
               memories++;
             }
             case ExportFormat.FORGOTTEN -> {
@@ -190,22 +236,6 @@ final class ImportCommand implements Callable<Integer> {
       throw bad(1, "the file is empty; an export starts with a header line");
     }
     return memories;
-  }
-
-  private static void checkHeader(JsonNode n, String kind) {
-    if (!ExportFormat.HEADER.equals(kind)
-        || !ExportFormat.FORMAT.equals(n.path("format").asText())) {
-      throw new IllegalArgumentException(
-          "the first line must be the header of a memhook export, {\"record\":\"header\",...}");
-    }
-    if (n.path("version").asInt(-1) != ExportFormat.VERSION) {
-      throw new IllegalArgumentException(
-          "export format version "
-              + n.path("version")
-              + " is not "
-              + ExportFormat.VERSION
-              + "; import it with the Memhook that wrote it");
-    }
   }
 
   private CliException bad(int line, String message) {

@@ -7,6 +7,7 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
 import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.Redaction;
 import dev.memhook.lucene.IndexInfo;
@@ -148,6 +149,17 @@ final class StoreArguments {
    *     another process holds
    */
   MemoryService openWritable(CliContext context, Scope captureScope, boolean create) {
+    return openWritable(context, captureScope, create, null);
+  }
+
+  /**
+   * {@link #openWritable(CliContext, Scope, boolean)}, where a new store's embedder, if {@code
+   * --embedder} is {@code auto}, is chosen for {@code preferred} as for a store that recorded it
+   * ({@code import} of an export whose vectors are in that space); null chooses as for any new
+   * store.
+   */
+  MemoryService openWritable(
+      CliContext context, Scope captureScope, boolean create, EmbeddingSpace preferred) {
     if (context.served().isPresent()) {
       // a command a server runs captures nothing: the server's capture scope does not matter
       return lent(context.served().get());
@@ -172,7 +184,7 @@ final class StoreArguments {
                     .keepSessionsOpenOnClose()
                     .closeTimeout(CLOSE_TIMEOUT)
                     .build());
-    return open(builder, info, context);
+    return open(builder, info == null || info.space() == null ? preferred : info.space(), context);
   }
 
   /**
@@ -187,7 +199,11 @@ final class StoreArguments {
   }
 
   private MemoryService open(Memhook.Builder builder, IndexInfo info, CliContext context) {
-    Embedder chosen = embedder.create(info == null ? null : info.space());
+    return open(builder, info == null ? null : info.space(), context);
+  }
+
+  private MemoryService open(Memhook.Builder builder, EmbeddingSpace recorded, CliContext context) {
+    Embedder chosen = embedder.create(recorded);
     builder.embedder(chosen);
     try {
       return builder.build();

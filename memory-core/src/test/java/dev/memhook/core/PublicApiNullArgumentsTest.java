@@ -9,6 +9,7 @@ import com.google.common.reflect.ClassPath;
 import com.google.common.testing.NullPointerTester;
 import dev.memhook.api.DroppedCandidate;
 import dev.memhook.api.ExportResult;
+import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.ImportProgress;
@@ -17,12 +18,14 @@ import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.MemoryVector;
 import dev.memhook.api.Origin;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Reranker;
+import dev.memhook.api.RestoreResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
@@ -140,6 +143,8 @@ class PublicApiNullArgumentsTest {
           new EmbeddingSpace("model", 4),
           new ExportResult(1, 0),
           new ImportProgress(1, 2, java.time.Duration.ofSeconds(1)),
+          new ExportedMemory(MEMORY, java.util.Optional.of(MemoryVector.of("model", 1f, 0f))),
+          new RestoreResult(0, 1, 2),
           ChatMessage.user("hello"),
           CALL,
           new ToolDefinition("get_memory", "reads memories", "{}"),
@@ -346,6 +351,8 @@ class PublicApiNullArgumentsTest {
       tester.testAllPublicInstanceMethods(sample);
     }
     tester.testAllPublicInstanceMethods(Embedding.of(1f, 0f));
+    tester.testAllPublicInstanceMethods(MemoryVector.of("model", 1f, 0f));
+    tester.testAllPublicStaticMethods(MemoryVector.class);
     tester.testAllPublicInstanceMethods(RecallOptions.defaults());
     tester.testAllPublicInstanceMethods(RecallOptions.builder());
     tester.testAllPublicInstanceMethods(HookOptions.builder());

@@ -5,8 +5,12 @@ import static dev.memhook.lucene.IndexSchema.KIND_MEMORY;
 
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.Memory;
+import dev.memhook.api.spi.Embedding;
 import java.io.IOException;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -35,6 +39,21 @@ final class Export {
    */
   static ExportResult run(IndexSearcher searcher, HitReader reader, Consumer<? super Memory> sink)
       throws IOException {
+    return run(searcher, reader, 0, (m, v) -> sink.accept(m));
+  }
+
+  /**
+   * Hands every readable memory {@code searcher} sees to {@code sink} with its unit vector (a zero
+   * vector of {@code dimension} for a memory stored without one), read from its segment's vector
+   * values as the documents go by; with {@code dimension} 0 no vector is read and {@code sink} gets
+   * an empty one.
+   */
+  static ExportResult run(
+      IndexSearcher searcher,
+      HitReader reader,
+      int dimension,
+      BiConsumer<? super Memory, ? super Optional<Embedding>> sink)
+      throws IOException {
     TermQuery memories = new TermQuery(new Term(F_KIND, KIND_MEMORY));
     Weight weight = searcher.createWeight(memories, ScoreMode.COMPLETE_NO_SCORES, 1f);
     StoredFields stored = searcher.storedFields();
@@ -46,6 +65,8 @@ final class Export {
         continue;
       }
       Bits live = leaf.reader().getLiveDocs(); // a scorer does not skip deleted documents
+      FloatVectorValues vectors =
+          dimension > 0 ? leaf.reader().getFloatVectorValues(IndexSchema.F_VECTOR) : null;
       DocIdSetIterator docs = scorer.iterator();
       for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
         if (live != null && !live.get(d)) {
@@ -55,11 +76,24 @@ final class Export {
         if (m == null) {
           unreadable++;
         } else {
-          sink.accept(m);
+          sink.accept(
+              m, dimension > 0 ? Optional.of(vector(vectors, d, dimension)) : Optional.empty());
           exported++;
         }
       }
     }
     return new ExportResult(exported, unreadable);
+  }
+
+  /** The vector of {@code doc}, or zeros if it has none; documents come in increasing order. */
+  private static Embedding vector(FloatVectorValues vectors, int doc, int dimension)
+      throws IOException {
+    if (vectors != null) {
+      int at = vectors.docID() < doc ? vectors.advance(doc) : vectors.docID();
+      if (at == doc) {
+        return Embedding.of(vectors.vectorValue());
+      }
+    }
+    return Embedding.of(new float[dimension]);
   }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -386,6 +387,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     Objects.requireNonNull(sink, "sink");
     parts.writes().ensureOpen();
     return parts.searches().export(sink);
+  }
+
+  /**
+   * {@link #export} with each memory's vector as the index holds it (unit length; zeros for a
+   * memory stored with a zero embedding), read segment by segment as the documents go by. An index
+   * that records no space yet holds no vector, and hands every memory with an empty one.
+   */
+  @Override
+  public ExportResult exportWithVectors(
+      BiConsumer<? super Memory, ? super Optional<Embedding>> sink) {
+    Objects.requireNonNull(sink, "sink");
+    parts.writes().ensureOpen();
+    EmbeddingSpace space = parts.metadata().space();
+    return parts.searches().exportWithVectors(space == null ? 0 : space.dimension(), sink);
   }
 
   /** Hands every readable forget record, of every scope, to {@code sink}, in no set order. */

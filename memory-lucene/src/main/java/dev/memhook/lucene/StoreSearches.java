@@ -11,7 +11,9 @@ import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.spi.TypeListing;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.lucene.search.Query;
 
@@ -109,6 +111,13 @@ final class StoreSearches {
   /** Every readable memory to {@code sink}; see {@link Export}. */
   ExportResult export(Consumer<? super Memory> sink) {
     ExportResult found = searchers.withSearcher(s -> Export.run(s, reader, sink));
+    return new ExportResult(found.exported(), found.unreadable() + unreadable.skippedDocuments());
+  }
+
+  /** Every readable memory with its vector to {@code sink}; see {@link Export}. */
+  ExportResult exportWithVectors(
+      int dimension, BiConsumer<? super Memory, ? super Optional<Embedding>> sink) {
+    ExportResult found = searchers.withSearcher(s -> Export.run(s, reader, dimension, sink));
     return new ExportResult(found.exported(), found.unreadable() + unreadable.skippedDocuments());
   }
 

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -119,6 +120,12 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   @Override
   public ExportResult export(Consumer<? super Memory> sink) {
     return delegate.export(sink);
+  }
+
+  @Override
+  public ExportResult exportWithVectors(
+      BiConsumer<? super Memory, ? super Optional<Embedding>> sink) {
+    return delegate.exportWithVectors(sink);
   }
 
   @Override

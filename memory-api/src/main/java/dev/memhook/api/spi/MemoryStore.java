@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -207,6 +208,21 @@ public interface MemoryStore extends AutoCloseable {
   default ExportResult export(Consumer<? super Memory> sink) {
     throw new UnsupportedOperationException(
         getClass().getName() + " cannot list its memories, so it cannot export them");
+  }
+
+  /**
+   * {@link #export} with the vector this store holds for each memory, in the attached space, so
+   * that a restore into a store of the same space needs no embedding: a memory stored with a zero
+   * embedding comes with a zero vector. The default hands every memory of {@link #export} with an
+   * empty vector, for a store that keeps no vectors it can read back; a restore then embeds them.
+   *
+   * @return how many were exported and how many were skipped as unreadable
+   * @throws UnsupportedOperationException if this store cannot list its memories
+   */
+  default ExportResult exportWithVectors(
+      BiConsumer<? super Memory, ? super Optional<Embedding>> sink) {
+    Objects.requireNonNull(sink, "sink");
+    return export(m -> sink.accept(m, Optional.empty()));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.memhook.core.internal;
 
+import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
@@ -10,9 +11,7 @@ import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -20,8 +19,9 @@ import java.util.function.Consumer;
  * {@code MemoryMaintenance.rememberAll}: every draft through {@link MemoryIntake} first (so a
  * rejected draft stores nothing), then per batch of {@link #BATCH} one {@link
  * Embedder#embedDocuments} call and one {@link MemoryStore#putAll} (one store write: a durable
- * store commits once per batch), then a progress report. Stateless and thread-safe; concurrent
- * imports and remembers interleave by batch.
+ * store commits once per batch), then a progress report; the next batch is embedded while one is
+ * written ({@link ImportPipeline}). Stateless and thread-safe; concurrent imports and remembers
+ * interleave by batch.
  */
 final class BatchImport {
 
@@ -55,27 +55,27 @@ final class BatchImport {
             "drafts[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
       }
     }
-    for (int from = 0; from < memories.size(); from += BATCH) {
-      List<Memory> batch = memories.subList(from, Math.min(memories.size(), from + BATCH));
-      store(store, embedder, batch);
-      progress.accept(
-          new ImportProgress(
-              from + batch.size(), memories.size(), Duration.ofNanos(System.nanoTime() - start)));
-    }
+    ImportPipeline.run(
+        memories,
+        BATCH,
+        batch -> embedded(embedder, batch),
+        store,
+        stored ->
+            progress.accept(
+                new ImportProgress(
+                    stored, memories.size(), Duration.ofNanos(System.nanoTime() - start))));
     return List.copyOf(memories);
   }
 
-  /**
-   * Embeds {@code batch} in one {@link Embedder#embedDocuments} call and stores it in one write.
-   */
-  static void store(MemoryStore store, Embedder embedder, List<Memory> batch) {
+  /** The document vectors of {@code batch}, in one {@link Embedder#embedDocuments} call. */
+  static List<Embedding> embedded(Embedder embedder, List<Memory> batch) {
     List<String> texts = new ArrayList<>(batch.size());
     batch.forEach(m -> texts.add(EmbeddingText.of(m)));
     List<Embedding> vectors = embedder.embedDocuments(texts);
-    Map<Memory, Embedding> write = new LinkedHashMap<>();
-    for (int i = 0; i < batch.size(); i++) {
-      write.put(batch.get(i), vectors.get(i));
+    if (vectors.size() != batch.size()) {
+      throw new EmbeddingException(
+          "the embedder returned " + vectors.size() + " vectors for " + batch.size() + " texts");
     }
-    store.putAll(write);
+    return vectors;
   }
 }

@@ -149,7 +149,8 @@ public final class LocalMemoryService implements MemoryService {
         new HookParts(
             this.store, engine::recall, standing, capture, sanitizer, parts.executor(), clock);
     this.captureView = new ServiceCapture(liveness, capture);
-    this.maintenance = new ServiceMaintenance(liveness, this.store, writes, imports, restores);
+    this.maintenance =
+        new ServiceMaintenance(liveness, this.store, embedder.modelId(), writes, imports, restores);
     this.trace = new ServiceTrace(receipts, dispatch);
   }
 

@@ -1,27 +1,36 @@
 package dev.memhook.core.internal;
 
+import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryVector;
+import dev.memhook.api.RestoreResult;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * {@code MemoryMaintenance.restore}: every memory through {@link MemoryIntake#restored} first (so a
- * rejected one stores nothing), then per batch of {@link BatchImport#BATCH} one {@link
- * Embedder#embedDocuments} call and one {@link MemoryStore#putAll}, as {@link BatchImport} does.
+ * {@code MemoryMaintenance.restore} and {@code restoreExported}: every memory through {@link
+ * MemoryIntake#restored} first (so a rejected one stores nothing), then per batch of {@link
+ * BatchImport#BATCH} one {@link Embedder#embedDocuments} call for the memories whose exported
+ * vector cannot be reused and one {@link MemoryStore#putAll}, overlapped as {@link BatchImport}'s
+ * ({@link ImportPipeline}).
  *
  * <p>A forget record is restored the only way the store SPI keeps one: as the audit of deleting a
  * memory of its id. So each record gets a stand-in memory holding no text of the forgotten one, and
@@ -45,22 +54,46 @@ final class Restore {
 
   int restore(
       List<Memory> memories, List<ForgetRecord> forgotten, Consumer<ImportProgress> progress) {
-    List<Memory> given = List.copyOf(memories);
+    List<ExportedMemory> plain = new ArrayList<>(memories.size());
+    memories.forEach(m -> plain.add(ExportedMemory.withoutVector(m)));
+    return restoreExported(plain, forgotten, progress).skippedForgotten();
+  }
+
+  /**
+   * Restores {@code memories}, each with the vector it carries where that vector is of this
+   * service's space and was made from the text that is stored (redaction changed nothing it
+   * embeds), and embedded otherwise.
+   */
+  RestoreResult restoreExported(
+      List<ExportedMemory> memories,
+      List<ForgetRecord> forgotten,
+      Consumer<ImportProgress> progress) {
+    List<ExportedMemory> given = List.copyOf(memories);
     List<ForgetRecord> records = List.copyOf(forgotten);
     Objects.requireNonNull(progress, "progress");
+    EmbeddingSpace space = embedder.space();
     Set<MemoryId> ids = new HashSet<>();
     List<Memory> clean = new ArrayList<>(given.size());
+    Map<MemoryId, Embedding> reused = new HashMap<>();
     for (int i = 0; i < given.size(); i++) {
-      Memory m = given.get(i);
+      Memory m = given.get(i).memory();
       if (!ids.add(m.id())) {
         throw new IllegalArgumentException(
             "memories[" + i + "]: a second memory with id " + m.id() + "; nothing was stored");
       }
+      Memory restored;
       try {
-        clean.add(intake.restored(m));
+        restored = intake.restored(m);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "memories[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
+      }
+      clean.add(restored);
+      Optional<MemoryVector> vector = given.get(i).vector();
+      if (vector.isPresent()
+          && inSpace(vector.get(), space)
+          && EmbeddingText.of(restored).equals(EmbeddingText.of(m))) {
+        reused.put(m.id(), Embedding.of(vector.get().toArray()));
       }
     }
     Set<MemoryId> recordIds = new HashSet<>();
@@ -77,19 +110,43 @@ final class Restore {
     }
     int total = clean.size() + records.size();
     long start = System.nanoTime();
-    for (int from = 0; from < clean.size(); from += BatchImport.BATCH) {
-      List<Memory> batch = clean.subList(from, Math.min(clean.size(), from + BatchImport.BATCH));
-      BatchImport.store(store, embedder, batch);
-      progress.accept(
-          new ImportProgress(
-              from + batch.size(), total, Duration.ofNanos(System.nanoTime() - start)));
-    }
+    ImportPipeline.run(
+        clean,
+        BatchImport.BATCH,
+        batch -> vectors(batch, reused),
+        store,
+        stored ->
+            progress.accept(
+                new ImportProgress(stored, total, Duration.ofNanos(System.nanoTime() - start))));
     int skipped = restoreRecords(records);
     if (!records.isEmpty()) {
       progress.accept(
           new ImportProgress(total, total, Duration.ofNanos(System.nanoTime() - start)));
     }
-    return skipped;
+    return new RestoreResult(skipped, reused.size(), clean.size() - reused.size());
+  }
+
+  private static boolean inSpace(MemoryVector vector, EmbeddingSpace space) {
+    return vector.modelId().equals(space.modelId()) && vector.dimension() == space.dimension();
+  }
+
+  /** The vectors of {@code batch}: those reused as given, the rest embedded in one call. */
+  private List<Embedding> vectors(List<Memory> batch, Map<MemoryId, Embedding> reused) {
+    List<Memory> missing = new ArrayList<>();
+    for (Memory m : batch) {
+      if (!reused.containsKey(m.id())) {
+        missing.add(m);
+      }
+    }
+    List<Embedding> embedded =
+        missing.isEmpty() ? List.of() : BatchImport.embedded(embedder, missing);
+    List<Embedding> out = new ArrayList<>(batch.size());
+    int next = 0;
+    for (Memory m : batch) {
+      Embedding e = reused.get(m.id());
+      out.add(e != null ? e : embedded.get(next++));
+    }
+    return out;
   }
 
   private int restoreRecords(List<ForgetRecord> records) {

@@ -1,12 +1,15 @@
 package dev.memhook.core.internal;
 
 import dev.memhook.api.ExportResult;
+import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryMaintenance;
+import dev.memhook.api.MemoryVector;
+import dev.memhook.api.RestoreResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.MemoryStore;
 import java.util.List;
@@ -24,6 +27,7 @@ final class ServiceMaintenance implements MemoryMaintenance {
 
   private final Liveness liveness;
   private final MemoryStore store;
+  private final String modelId;
   private final ServiceWriter writes;
   private final BatchImport imports;
   private final Restore restores;
@@ -31,11 +35,13 @@ final class ServiceMaintenance implements MemoryMaintenance {
   ServiceMaintenance(
       Liveness liveness,
       MemoryStore store,
+      String modelId,
       ServiceWriter writes,
       BatchImport imports,
       Restore restores) {
     this.liveness = Objects.requireNonNull(liveness, "liveness");
     this.store = Objects.requireNonNull(store, "store");
+    this.modelId = Objects.requireNonNull(modelId, "modelId");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.imports = Objects.requireNonNull(imports, "imports");
     this.restores = Objects.requireNonNull(restores, "restores");
@@ -62,6 +68,27 @@ final class ServiceMaintenance implements MemoryMaintenance {
     Objects.requireNonNull(progress, "progress");
     liveness.check();
     return restores.restore(memories, forgotten, progress);
+  }
+
+  @Override
+  public RestoreResult restoreExported(
+      List<ExportedMemory> memories,
+      List<ForgetRecord> forgotten,
+      Consumer<ImportProgress> progress) {
+    Objects.requireNonNull(memories, "memories");
+    Objects.requireNonNull(forgotten, "forgotten");
+    Objects.requireNonNull(progress, "progress");
+    liveness.check();
+    return restores.restoreExported(memories, forgotten, progress);
+  }
+
+  @Override
+  public ExportResult exportWithVectors(Consumer<? super ExportedMemory> sink) {
+    Objects.requireNonNull(sink, "sink");
+    liveness.check();
+    return store.exportWithVectors(
+        (m, v) ->
+            sink.accept(new ExportedMemory(m, v.map(e -> MemoryVector.of(modelId, e.toArray())))));
   }
 
   @Override

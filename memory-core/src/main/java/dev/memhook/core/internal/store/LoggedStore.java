@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -266,6 +267,12 @@ public final class LoggedStore implements MemoryStore {
   @Override
   public ExportResult export(Consumer<? super Memory> sink) {
     return store.export(sink);
+  }
+
+  @Override
+  public ExportResult exportWithVectors(
+      BiConsumer<? super Memory, ? super Optional<Embedding>> sink) {
+    return store.exportWithVectors(sink);
   }
 
   @Override
