@@ -358,9 +358,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    * For the end of a bulk import or a quiet moment after many forgets, never for each write: it may
    * rewrite the whole index and needs up to twice its size in free disk space while it runs (the
    * merge policy keeps the segment count low otherwise; see the package documentation). The
-   * segments it builds are not capped by {@link Builder#maxSegmentMB}, and every later {@link
-   * #delete} rewrites the segment it deletes from: merging a store you forget from into one segment
-   * makes each forget rewrite the whole index.
+   * segments it builds are not capped by {@link Builder#maxSegmentMB}, and the purge after a forget
+   * rewrites the segment the forgotten memory was in: merging a large store you forget from into
+   * one segment makes each purge rewrite the whole index.
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
    * searches go on meanwhile. Durable when it returns, in either durability mode.
