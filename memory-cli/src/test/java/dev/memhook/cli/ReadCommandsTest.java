@@ -47,7 +47,7 @@ class ReadCommandsTest {
   @Test
   void humanCounts_ofOne_areSingular_andOfMore_plural() {
     Cli.Result stats = cli.run("stats");
-    assertCountWorded(stats.out(), "index       format 2, (\\d+) (segments?), ", "segment");
+    assertCountWorded(stats.out(), "index       format 3, (\\d+) (segments?), ", "segment");
     assertTrue(
         stats.out().matches("(?s).*\\n  acme/alice +2 memories, 1 older, 0 forgotten\\n.*"),
         stats.out());
