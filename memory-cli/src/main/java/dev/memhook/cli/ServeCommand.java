@@ -201,8 +201,6 @@ final class ServeCommand implements Callable<Integer> {
       new ViewerEndpoint(memory, viewer, actor(context), log).mount(http);
       try (HookServer server = new HookServer(http, memory, events, log, token, version)) {
         server.drainSpool(Scope.DEFAULT);
-        files.announce(
-            new ServeFiles.Running(ProcessHandle.current().pid(), server.port(), token, version));
         context
             .err()
             .println(
@@ -219,6 +217,11 @@ final class ServeCommand implements Callable<Integer> {
                     + ViewerAccess.LOGIN_CODE_LIFETIME.toMinutes()
                     + " minutes (memhook view prints another): "
                     + viewer.loginUrl());
+        // announced last: a detaching parent returns once the file names this process, and by
+        // then the log already holds the login URL it tells its user to find there
+        context.err().flush();
+        files.announce(
+            new ServeFiles.Running(ProcessHandle.current().pid(), server.port(), token, version));
         stop.await();
       }
     } finally {
