@@ -21,4 +21,8 @@ module dev.memhook.lucene {
   exports dev.memhook.lucene;
   exports dev.memhook.lucene.internal.analysis to
       dev.memhook.core;
+
+  // the format of a bulk load's segments, which Lucene looks up by the name a segment records
+  provides org.apache.lucene.codecs.KnnVectorsFormat with
+      dev.memhook.lucene.internal.vectors.GraphlessVectorsFormat;
 }

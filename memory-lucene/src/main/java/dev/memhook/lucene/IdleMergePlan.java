@@ -24,7 +24,9 @@ import java.util.Objects;
  * every search still walks past); otherwise it is left as it is. A segment larger than {@code
  * maxBytes} (from an explicit {@code forceMerge}, or a store opened with a smaller limit than it
  * was built with) is never merged, and a segment with no live document is left to Lucene, which
- * drops it.
+ * drops it. A graphless segment, whose vectors a bulk load wrote without their search graph ({@link
+ * VectorGraphs}), is always rewritten: with the others of its group, or alone (also when it is
+ * larger than {@code maxBytes}), since the rewrite is what builds its graph.
  *
  * <p>The plan is deterministic: segments of equal live size are taken in name order.
  *
@@ -50,8 +52,10 @@ final class IdleMergePlan {
    * @param sizeBytes the size of its files, deleted documents included
    * @param maxDoc its documents, deleted ones included
    * @param deletedDocs how many of them are deleted
+   * @param graphless whether its vectors lack their search graph ({@link VectorGraphs}): such a
+   *     segment is always rewritten, with others or alone
    */
-  record Segment(String name, long sizeBytes, int maxDoc, int deletedDocs) {
+  record Segment(String name, long sizeBytes, int maxDoc, int deletedDocs, boolean graphless) {
     /**
      * @throws IllegalArgumentException if a count or the size is negative, or more documents are
      *     deleted than the segment has
@@ -70,6 +74,11 @@ final class IdleMergePlan {
                 + deletedDocs
                 + " deleted");
       }
+    }
+
+    /** A segment whose vectors have their graph. */
+    Segment(String name, long sizeBytes, int maxDoc, int deletedDocs) {
+      this(name, sizeBytes, maxDoc, deletedDocs, false);
     }
 
     /** What a merge keeps of this segment: its size times the share of live documents. */
@@ -98,7 +107,7 @@ final class IdleMergePlan {
     }
     List<Segment> candidates = new ArrayList<>();
     for (Segment s : segments) {
-      if (s.maxDoc() > s.deletedDocs() && s.liveBytes() <= maxBytes) {
+      if (s.maxDoc() > s.deletedDocs() && (s.liveBytes() <= maxBytes || s.graphless())) {
         candidates.add(s);
       }
     }
@@ -108,6 +117,7 @@ final class IdleMergePlan {
     List<Long> filled = new ArrayList<>();
     for (Segment s : candidates) {
       int g = 0;
+      // a graphless segment over the limit (never merged with others) fits no group: its own
       while (g < groups.size() && filled.get(g) + s.liveBytes() > maxBytes) {
         g++;
       }
@@ -120,7 +130,9 @@ final class IdleMergePlan {
     }
     List<List<String>> merges = new ArrayList<>();
     for (List<Segment> group : groups) {
-      if (group.size() >= 2 || group.get(0).deletedShare() >= REWRITE_DELETED_SHARE) {
+      if (group.size() >= 2
+          || group.get(0).deletedShare() >= REWRITE_DELETED_SHARE
+          || group.get(0).graphless()) {
         merges.add(group.stream().map(Segment::name).toList());
       }
     }

@@ -38,9 +38,12 @@ import org.slf4j.LoggerFactory;
  * that means a segment past the limit. The merges run on Lucene's merge threads while reads and
  * writes go on; when they are done, the result is committed, the searchers refreshed, and the plan
  * asked again (a merge that finished meanwhile may leave more to pack) until it has nothing to do.
- * A write during the merges does not stop them; the next quiet period looks again. {@link #close()}
- * aborts the merges it asked for, so closing a store never waits for a long idle merge: its work is
- * redone in the next quiet period after the store reopens.
+ * A write during the merges does not stop them; the next quiet period looks again. A bulk load that
+ * has written graphless segments for too long ({@link VectorGraphs#overdue}) is merged without
+ * waiting for quiet, so that a store written to without pause does not keep segments that are
+ * searched without a graph. {@link #close()} aborts the merges it asked for, so closing a store
+ * never waits for a long idle merge: its work is redone in the next quiet period after the store
+ * reopens.
  *
  * <p>Thread-safe: one daemon thread checks, the store's threads only note writes (through the
  * searchers' write count) and close.
@@ -60,6 +63,7 @@ final class IdleMerges {
   private final Duration delay;
   private final long maxSegmentBytes;
   private final String location;
+  private final VectorGraphs graphs;
 
   /** The merges a forced merge of this class started, to abort on close. */
   private final Set<MergePolicy.OneMerge> started = ConcurrentHashMap.newKeySet();
@@ -81,11 +85,13 @@ final class IdleMerges {
    * @param delay how long the store must see no write before merging; zero turns merging off
    * @param maxSegmentMB the largest segment a merge builds, in MB
    * @param location what log messages call the index
+   * @param graphs which segments lack their vector graph, and when a bulk load is over
    */
-  IdleMerges(Duration delay, double maxSegmentMB, String location) {
+  IdleMerges(Duration delay, double maxSegmentMB, String location, VectorGraphs graphs) {
     this.delay = delay;
     this.maxSegmentBytes = (long) (maxSegmentMB * 1024 * 1024);
     this.location = location;
+    this.graphs = graphs;
   }
 
   /**
@@ -102,7 +108,11 @@ final class IdleMerges {
           MergeContext context)
           throws IOException {
         if (maxSegmentCount != IDLE) {
-          return super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+          MergeSpecification spec =
+              super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+          // Lucene leaves a segment alone that is already as merged as asked: a graphless one
+          // still needs its graph
+          return spec != null ? spec : graphRewrites(infos, segmentsToMerge, context);
         }
         MergeSpecification spec = packed(infos, segmentsToMerge, context);
         if (spec != null) {
@@ -132,12 +142,41 @@ final class IdleMerges {
                 info.info.name,
                 info.sizeInBytes(),
                 info.info.maxDoc(),
-                Math.min(info.info.maxDoc(), context.numDeletesToMerge(info))));
+                Math.min(info.info.maxDoc(), context.numDeletesToMerge(info)),
+                needsGraph(info)));
       }
     }
     MergePolicy.MergeSpecification spec = new MergePolicy.MergeSpecification();
     for (List<String> merge : IdleMergePlan.merges(segments, maxSegmentBytes)) {
       spec.add(new MergePolicy.OneMerge(merge.stream().map(byName::get).toList()));
+    }
+    return spec.merges.isEmpty() ? null : spec;
+  }
+
+  /**
+   * Whether {@code info} should be rewritten to get its vector graph: it is graphless and no bulk
+   * load is under way (a rewrite during one would be graphless again).
+   */
+  private boolean needsGraph(SegmentCommitInfo info) throws IOException {
+    return !graphs.bulk() && graphs.graphless(info);
+  }
+
+  /**
+   * A merge of its own for each graphless segment {@code segmentsToMerge} names that no merge
+   * holds, so that a forced merge leaves none without a graph; null if there is none.
+   */
+  private MergePolicy.MergeSpecification graphRewrites(
+      SegmentInfos infos,
+      Map<SegmentCommitInfo, Boolean> segmentsToMerge,
+      MergePolicy.MergeContext context)
+      throws IOException {
+    MergePolicy.MergeSpecification spec = new MergePolicy.MergeSpecification();
+    for (SegmentCommitInfo info : infos) {
+      if (segmentsToMerge.containsKey(info)
+          && !context.getMergingSegments().contains(info)
+          && needsGraph(info)) {
+        spec.add(new MergePolicy.OneMerge(List.of(info)));
+      }
     }
     return spec.merges.isEmpty() ? null : spec;
   }
@@ -169,17 +208,21 @@ final class IdleMerges {
       }
       long writesNow = searchers.writesCounted();
       long now = System.nanoTime();
-      if (writesNow != lastWrites) {
-        lastWrites = writesNow;
-        quietSince = now;
-        return;
-      }
-      if (writesNow == settledAt || now - quietSince < delay.toNanos()) {
-        return;
+      // a bulk load that has deferred graphs too long is merged without waiting for quiet
+      if (!graphs.overdue()) {
+        if (writesNow != lastWrites) {
+          lastWrites = writesNow;
+          quietSince = now;
+          return;
+        }
+        if (writesNow == settledAt || now - quietSince < delay.toNanos()) {
+          return;
+        }
       }
       if (writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
         return; // natural merges first: the plan then sees the segments they leave
       }
+      graphs.settle(); // the load is over: what is merged from now on gets its graph
       writer.forceMerge(IDLE, false); // the policy records the merges it starts in started
       merging = !started.isEmpty();
       if (merging) {

@@ -26,14 +26,17 @@ final class IndexWrites {
   private final FreshSearchers searchers;
   private final UnreadableRecords unreadable;
   private final boolean mirror;
+  private final VectorGraphs graphs;
 
   IndexWrites(
       WritePath writes,
       MemoryDocuments documents,
       FreshSearchers searchers,
       UnreadableRecords unreadable,
-      boolean mirror) {
+      boolean mirror,
+      VectorGraphs graphs) {
     this.mirror = mirror;
+    this.graphs = graphs;
     this.writes = writes;
     this.documents = documents;
     this.searchers = searchers;
@@ -60,6 +63,7 @@ final class IndexWrites {
       return;
     }
     MemoryDocuments.Batch docs = documents.batch(batch);
+    graphs.bulkWrite(batch.size()); // a bulk load: its graph is built once, when it is over
     writes.write(
         docs.ids(),
         w -> {

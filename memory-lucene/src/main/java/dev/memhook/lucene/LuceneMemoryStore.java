@@ -146,6 +146,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * Stores or replaces all memories atomically: one Lucene update (delete by ids, add a block) and
    * one commit, so either all are visible and durable or, if this throws, none is.
+   *
+   * <p>A batch of at least 16 memories, on a store that merges while idle ({@link
+   * Builder#idleMerge}), counts as a bulk load: until the store is next quiet, the segments it
+   * starts hold their vectors without an HNSW graph, and a vector search compares the query with
+   * each of their vectors (exact, and slower than a graph for a large segment); the idle merge then
+   * builds the graph once for the whole load, and {@link #compact()} does so at once.
    */
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
@@ -360,7 +366,9 @@ public final class LuceneMemoryStore implements MemoryStore {
    * merge policy keeps the segment count low otherwise; see the package documentation). The
    * segments it builds are not capped by {@link Builder#maxSegmentMB}, and the purge after a forget
    * rewrites the segment the forgotten memory was in: merging a large store you forget from into
-   * one segment makes each purge rewrite the whole index.
+   * one segment makes each purge rewrite the whole index. Every segment it leaves has its vector
+   * graph: a segment a bulk load wrote without one ({@link #putAll}) is rewritten, alone if need
+   * be, unless another bulk load starts meanwhile.
    *
    * <p>Thread-safe. Writes, group commits and {@link #close()} wait until it returns; reads and
    * searches go on meanwhile. Durable when it returns, in either durability mode.
@@ -372,6 +380,7 @@ public final class LuceneMemoryStore implements MemoryStore {
    */
   public void forceMerge(int maxSegments) {
     checkArgument(maxSegments >= 1, "maxSegments must be at least 1, got %s", maxSegments);
+    parts.graphs().settle(); // what it merges gets its graph, a bulk load's segments included
     parts.writes().forceMerge(maxSegments);
     LOG.debug("merged the {} down to at most {} segments", parts.location(), maxSegments);
   }

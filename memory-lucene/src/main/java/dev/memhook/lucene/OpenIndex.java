@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * @param searchers the searchers over {@code writer}
  * @param idleMerges the merges of a quiet store, not started
  * @param purges the purges of forgotten memories' segments, not started
+ * @param graphs the writer's choice of vector format: with a graph, or deferred for a bulk load
  */
 record OpenIndex(
     Directory directory,
@@ -45,7 +46,8 @@ record OpenIndex(
     IndexMetadata metadata,
     FreshSearchers searchers,
     IdleMerges idleMerges,
-    Purges purges) {
+    Purges purges,
+    VectorGraphs graphs) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenIndex.class);
 
   /** Segments allowed per tier by the {@link TieredMergePolicy}; Lucene's default is 10. */
@@ -92,13 +94,15 @@ record OpenIndex(
     try {
       dir = path.isPresent() ? FSDirectory.open(path.get()) : new ByteBuffersDirectory();
       OpenErrors.checkCommit(dir, location);
-      IdleMerges idle = new IdleMerges(config.idleMerge(), config.maxSegmentMB(), location);
+      // a bulk load's graph is deferred only if idle merges are on to build it
+      VectorGraphs graphs = new VectorGraphs(vectorsFormat(config), !config.idleMerge().isZero());
+      IdleMerges idle = new IdleMerges(config.idleMerge(), config.maxSegmentMB(), location, graphs);
       Purges purges = new Purges(config.purgeDelay(), location, Clock.systemUTC());
-      writer = new IndexWriter(dir, writerConfig(config, schema, idle, purges));
+      writer = new IndexWriter(dir, writerConfig(config, schema, idle, purges, graphs));
       IndexMetadata metadata = IndexMetadata.open(writer, location, config.weightUnits());
       searchers = new FreshSearchers(writer, location);
       searchers.checkIntegrity();
-      return new OpenIndex(dir, writer, metadata, searchers, idle, purges);
+      return new OpenIndex(dir, writer, metadata, searchers, idle, purges, graphs);
     } catch (IOException e) {
       closeQuietly(searchers, writer, dir);
       throw OpenErrors.of(e, location, false);
@@ -122,13 +126,16 @@ record OpenIndex(
       try {
         IndexMetadata metadata =
             IndexMetadata.readOnly(reader.getIndexCommit().getUserData(), location);
+        // no writer: the format is never asked for
+        VectorGraphs graphs = new VectorGraphs(new Lucene99HnswVectorsFormat(), false);
         return new OpenIndex(
             dir,
             null,
             metadata,
             new FreshSearchers(reader, location),
-            new IdleMerges(Duration.ZERO, 1, location),
-            new Purges(Duration.ZERO, location, Clock.systemUTC()));
+            new IdleMerges(Duration.ZERO, 1, location, graphs),
+            new Purges(Duration.ZERO, location, Clock.systemUTC()),
+            graphs);
       } catch (IOException | RuntimeException e) {
         reader.close();
         throw e;
@@ -142,13 +149,19 @@ record OpenIndex(
     }
   }
 
+  /** The store's vector format with a graph, as {@code config} sets it up. */
+  private static KnnVectorsFormat vectorsFormat(LuceneStoreConfig config) {
+    return config.scalarQuantization()
+        ? new Lucene99HnswScalarQuantizedVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth())
+        : new Lucene99HnswVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth());
+  }
+
   private static IndexWriterConfig writerConfig(
-      LuceneStoreConfig config, IndexSchema schema, IdleMerges idle, Purges purges) {
-    KnnVectorsFormat vectors =
-        config.scalarQuantization()
-            ? new Lucene99HnswScalarQuantizedVectorsFormat(
-                config.hnswMaxConn(), config.hnswBeamWidth())
-            : new Lucene99HnswVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth());
+      LuceneStoreConfig config,
+      IndexSchema schema,
+      IdleMerges idle,
+      Purges purges,
+      VectorGraphs graphs) {
     TieredMergePolicy mergePolicy = new TieredMergePolicy();
     mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
     mergePolicy.setFloorSegmentMB(FLOOR_SEGMENT_MB);
@@ -168,7 +181,7 @@ record OpenIndex(
             new Lucene912Codec() {
               @Override
               public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-                return vectors;
+                return graphs.format(); // asked when a segment's or a merge's vectors begin
               }
             });
   }

@@ -21,6 +21,7 @@ import java.util.Set;
  * @param unreadable the damaged records found so far
  * @param idleMerges the merges of a quiet store, started; closed before {@code writes}
  * @param purges the purges of forgotten memories' segments, started; closed before {@code writes}
+ * @param graphs when vectors get their search graph
  */
 record StoreParts(
     String location,
@@ -32,7 +33,8 @@ record StoreParts(
     WritePath writes,
     UnreadableRecords unreadable,
     IdleMerges idleMerges,
-    Purges purges) {
+    Purges purges,
+    VectorGraphs graphs) {
 
   /**
    * Opens the index {@code config} describes and wires the parts over it.
@@ -80,13 +82,14 @@ record StoreParts(
         location,
         config.capabilities(),
         metadata,
-        new IndexWrites(writes, documents, searchers, unreadable, config.mirror()),
+        new IndexWrites(writes, documents, searchers, unreadable, config.mirror(), index.graphs()),
         searches,
         records,
         writes,
         unreadable,
         index.idleMerges(),
-        index.purges());
+        index.purges(),
+        index.graphs());
   }
 
   /**

@@ -132,6 +132,33 @@ class IdleMergePlanTest {
     assertThrows(NullPointerException.class, () -> IdleMergePlan.merges(null, MAX));
   }
 
+  @Test
+  void aLoneGraphlessSegment_isRewrittenAlone_evenLargerThanTheMax() {
+    Segment graphless = new Segment("_g", 80, 1000, 0, true);
+    Segment huge = new Segment("_h", 500, 1000, 0, true);
+
+    assertEquals(List.of(List.of("_g")), IdleMergePlan.merges(List.of(graphless), MAX));
+    assertEquals(List.of(List.of("_h")), IdleMergePlan.merges(List.of(huge), MAX));
+    assertEquals(
+        List.of(List.of("_h"), List.of("_a", "_b")),
+        IdleMergePlan.merges(List.of(huge, seg("_a", 10), seg("_b", 10)), MAX));
+  }
+
+  @Test
+  void graphlessSegments_packWithTheOthers_andEachGroupHoldingOneIsMerged() {
+    List<Segment> segments =
+        List.of(
+            seg("_a", 60),
+            seg("_b", 55),
+            new Segment("_g1", 30, 1000, 0, true),
+            new Segment("_g2", 50, 1000, 0, true));
+
+    // 60 opens a group, 55 a second, 50 a third (graphless: rewritten alone), 30 joins the first;
+    // 55 alone, with its graph and nothing deleted, is left as it is
+    assertEquals(
+        List.of(List.of("_a", "_g1"), List.of("_g2")), IdleMergePlan.merges(segments, MAX));
+  }
+
   /** A segment of {@code size} bytes with no deleted document. */
   private static Segment seg(String name, long size) {
     return new Segment(name, size, 1000, 0);

@@ -42,13 +42,10 @@ import java.util.function.IntConsumer;
  * and is not a daemon: the caller always waits for its last write.
  *
  * <p>The overlap gains what the model and the store can run side by side; on a machine whose cores
- * the model already fills, the store's share is what is left to win. That share is mostly the
- * Lucene store's HNSW graph: built as each vector is added, and again, for most vectors, each time
- * merges rebuild the graph of merged segments ({@code benchmarks/RESULTS.md}, "Batch import").
- * Building it once for a bulk load needs the store to write an import's segments without a graph
- * and merge them once (a vector format chosen per segment, so a codec of the store's own) or to
- * index the import aside and add it whole, which would hide each stored batch from searches until
- * the end; both are the store's, tied to its merge policy and Lucene version, and not this class's.
+ * the model already fills, the store's share is what is left to win. The Lucene store keeps that
+ * share small for a load of batches: it writes their vectors without an HNSW graph and builds the
+ * graph once, when it merges the load's segments while idle ({@code VectorGraphs} in
+ * memory-lucene), so what a batch costs the writer thread is mostly the analysis of its text.
  *
  * <p>Each call is independent; the class holds no state and is thread-safe.
  */
