@@ -5,6 +5,8 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecalledMemory;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,10 +96,23 @@ final class ResultAssembly {
           new DroppedCandidate(
               c.id,
               DroppedCandidate.Rule.LIMIT,
-              String.format(
-                  Locale.ROOT, "fused %.4f ranked below the limit of %d", c.fused, query.limit()),
+              "fused " + fourDecimals(c.fused) + " ranked below the limit of " + query.limit(),
               c.signalHits()));
     }
     return kept;
+  }
+
+  /**
+   * {@code v} with four decimals, as {@code %.4f} prints it, without a {@link java.util.Formatter}
+   * (which parses its pattern on every call: a recall lists many drops).
+   */
+  static String fourDecimals(double v) {
+    if (!Double.isFinite(v)) {
+      return String.format(Locale.ROOT, "%.4f", v);
+    }
+    String digits = BigDecimal.valueOf(v).setScale(4, RoundingMode.HALF_UP).toPlainString();
+    // a negative value that rounds to zero keeps its sign, as the Formatter prints it
+    boolean negative = Double.doubleToRawLongBits(v) < 0;
+    return negative && !digits.startsWith("-") ? "-" + digits : digits;
   }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
@@ -317,5 +318,28 @@ class ResultAssemblyTest {
     List<MemoryId> read = store.idsRead();
     assertEquals(
         read.size(), new HashSet<>(read).size(), replay + ": read twice in " + store.reads);
+  }
+
+  @ParameterizedTest
+  @MethodSource("seeds")
+  void fourDecimals_printsWhatPercentPointFourFPrints(long seed) {
+    Random random = new Random(seed);
+    String replay = Seeds.replay(seed);
+    for (int i = 0; i < 2_000; i++) {
+      // fused scores, ties at the fifth decimal, and scaled extremes
+      double v =
+          switch (i % 4) {
+            case 0 -> random.nextDouble();
+            case 1 -> Math.round(random.nextDouble() * 100_000) / 100_000.0 + 0.00005;
+            case 2 -> random.nextGaussian() * Math.pow(10, random.nextInt(12) - 6);
+            default -> random.nextInt(2_000) / 1_000.0;
+          };
+      assertEquals(
+          String.format(Locale.ROOT, "%.4f", v), ResultAssembly.fourDecimals(v), replay + ": " + v);
+    }
+    for (double v :
+        new double[] {0, -0.0, -0.00004, 1, 0.00005, 0.99995, 123456.78905, Double.NaN}) {
+      assertEquals(String.format(Locale.ROOT, "%.4f", v), ResultAssembly.fourDecimals(v));
+    }
   }
 }
