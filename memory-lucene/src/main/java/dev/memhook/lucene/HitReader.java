@@ -6,7 +6,6 @@ import static dev.memhook.lucene.IndexSchema.F_JSON;
 import static dev.memhook.lucene.IndexSchema.F_KIND;
 import static dev.memhook.lucene.IndexSchema.F_VECTOR;
 import static dev.memhook.lucene.IndexSchema.KIND_AUDIT;
-import static dev.memhook.lucene.IndexSchema.KIND_MEMORY;
 
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
@@ -27,17 +26,23 @@ import java.util.function.Consumer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,21 +137,46 @@ final class HitReader {
   }
 
   /**
-   * The readable memories with these ids (latest or not), found with one query; unknown and
-   * unreadable ids are absent.
+   * The readable memories with these ids (latest or not); unknown and unreadable ids are absent.
+   * Each id is looked up in each segment's term dictionary of the {@code id} field, which only
+   * memory documents hold (a query for the set costs more than the lookups for the few ids a recall
+   * reads), and the records are read in document order, as their stored blocks lie.
    */
   Map<MemoryId, Memory> memories(IndexSearcher searcher, Collection<MemoryId> ids)
       throws IOException {
-    Query q =
-        new BooleanQuery.Builder()
-            .add(IndexSchema.idsQuery(ids), Occur.FILTER)
-            .add(new TermQuery(new Term(F_KIND, KIND_MEMORY)), Occur.FILTER)
-            .build();
-    TopDocs top = searcher.search(q, ids.size());
+    List<Integer> docs = new ArrayList<>(ids.size());
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      Terms terms = leaf.reader().terms(F_ID);
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum te = terms.iterator();
+      Bits live = leaf.reader().getLiveDocs();
+      PostingsEnum postings = null;
+      for (MemoryId id : ids) {
+        if (!te.seekExact(new BytesRef(id.value()))) {
+          continue;
+        }
+        postings = te.postings(postings, PostingsEnum.NONE);
+        for (int d = postings.nextDoc();
+            d != DocIdSetIterator.NO_MORE_DOCS;
+            d = postings.nextDoc()) {
+          if (live == null || live.get(d)) {
+            docs.add(leaf.docBase + d);
+          }
+        }
+      }
+    }
+    docs.sort(null);
     StoredFields stored = searcher.storedFields();
     Map<MemoryId, Memory> out = new HashMap<>();
-    for (ScoreDoc sd : top.scoreDocs) {
-      Memory m = readable(searcher, stored, sd.doc);
+    int previous = -1;
+    for (int doc : docs) {
+      if (doc == previous) {
+        continue; // an id asked for twice
+      }
+      previous = doc;
+      Memory m = readable(searcher, stored, doc);
       if (m != null) {
         out.put(m.id(), m);
       }

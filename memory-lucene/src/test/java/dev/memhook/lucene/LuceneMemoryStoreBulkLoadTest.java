@@ -117,7 +117,8 @@ class LuceneMemoryStoreBulkLoadTest {
   }
 
   @Test
-  void aGraphlessSegmentLeftAtClose_isReadAfterReopen_andGetsItsGraphWhenQuiet() throws Exception {
+  void aGraphlessSegmentLeftAtClose_isReadAfterReopen_readOnlyToo_andGetsItsGraphWhenQuiet()
+      throws Exception {
     Path index = dir.resolve("index");
     Random random = new Random(9);
     Map<String, float[]> inA = new LinkedHashMap<>();
@@ -127,6 +128,12 @@ class LuceneMemoryStoreBulkLoadTest {
       load(store, random, inA, 300, 100);
     }
     assertTrue(committedFormats(index).contains(GraphlessVectorsFormat.NAME));
+    try (LuceneMemoryStore readOnly =
+        LuceneMemoryStore.builder().directory(index).readOnly().build()) {
+      Embedding query = randomVector(random);
+      assertEquals(exactTop(inA, query, 5), ids(readOnly.searchVector(A, query, 5)));
+      assertEquals(0, readOnly.unreadableRecords());
+    }
     try (LuceneMemoryStore store =
         LuceneMemoryStore.builder().directory(index).idleMerge(Duration.ofMillis(200)).build()) {
       Embedding query = randomVector(random);
