@@ -304,7 +304,11 @@ public final class BenchStores {
    * Copies the index files of {@code from} (not its completion marker), with their subdirectories
    * (the record keys), into a new {@code to}.
    */
-  private static void copyIndex(Path from, Path to) {
+  /**
+   * Copies the index files under {@code from} to {@code to}, leaving out the lock and this class's
+   * completeness marker.
+   */
+  static void copyIndex(Path from, Path to) {
     try {
       Files.createDirectories(to);
       try (Stream<Path> files = Files.walk(from)) {

@@ -102,7 +102,7 @@ public final class ForgetLatency {
           Locale.ROOT, "loaded and merged in %.0f s%n", (System.nanoTime() - t0) / 1e9);
     }
     Path run = Files.createTempDirectory("memhook-forget-latency-run");
-    copy(loaded, run.resolve("index"));
+    BenchStores.copyIndex(loaded, run.resolve("index"));
     Path index = run.resolve("index");
     try (LuceneMemoryStore store =
             LuceneMemoryStore.builder()
@@ -276,19 +276,5 @@ public final class ForgetLatency {
       return Double.NaN;
     }
     return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (var files = Files.walk(from)) {
-      for (Path f : files.toList()) {
-        Path target = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(target);
-        } else if (!f.getFileName().toString().equals("write.lock")
-            && !f.getFileName().toString().startsWith("memhook-bench")) {
-          Files.copy(f, target);
-        }
-      }
-    }
   }
 }
