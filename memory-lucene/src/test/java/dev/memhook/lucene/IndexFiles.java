@@ -1,8 +1,12 @@
 package dev.memhook.lucene;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,15 +54,55 @@ public final class IndexFiles {
    */
   public static List<String> filesContaining(Path dir, String token) throws IOException {
     byte[] needle = token.getBytes(StandardCharsets.UTF_8);
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path f : (Iterable<Path>) files.sorted()::iterator) {
-        if (Files.isRegularFile(f) && contains(Files.readAllBytes(f), needle)) {
-          out.add(dir.relativize(f).toString());
+    return retried(
+        () -> {
+          List<String> out = new ArrayList<>();
+          try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+              byte[] bytes;
+              try {
+                bytes = Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+              } catch (NoSuchFileException deleted) {
+                continue; // deleted since the walk listed it: it holds nothing now
+              }
+              if (bytes != null && contains(bytes, needle)) {
+                out.add(dir.relativize(f).toString());
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  /** A read of an index directory that may meet a file the store deleted meanwhile. */
+  private interface DirectoryRead<T> {
+    T read() throws IOException;
+  }
+
+  /**
+   * {@code read}, done again if a file vanished under it: a store with a purge, a merge or a commit
+   * running deletes the files of the commit it replaces while a scan lists or opens them.
+   */
+  private static <T> T retried(DirectoryRead<T> read) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return read.read();
+      } catch (NoSuchFileException | FileNotFoundException e) {
+        if (attempt == 20) {
+          throw e;
+        }
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause() instanceof NoSuchFileException) || attempt == 20) {
+          throw e;
         }
       }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while scanning an index directory");
+      }
     }
-    return out;
   }
 
   /**
@@ -66,6 +110,10 @@ public final class IndexFiles {
    * stay in a segment's term dictionary until it is rewritten), that contains {@code token}.
    */
   public static TreeSet<String> termsContaining(Path dir, String token) throws IOException {
+    return retried(() -> termsContainingOnce(dir, token));
+  }
+
+  private static TreeSet<String> termsContainingOnce(Path dir, String token) throws IOException {
     TreeSet<String> out = new TreeSet<>();
     try (Directory d = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(d)) {
@@ -95,6 +143,11 @@ public final class IndexFiles {
    * inside the compressed blocks that a scan of the files' bytes cannot.
    */
   public static List<String> storedFieldsContaining(Path dir, String token) throws IOException {
+    return retried(() -> storedFieldsContainingOnce(dir, token));
+  }
+
+  private static List<String> storedFieldsContainingOnce(Path dir, String token)
+      throws IOException {
     byte[] needle = token.getBytes(StandardCharsets.UTF_8);
     List<String> out = new ArrayList<>();
     try (Directory d = FSDirectory.open(dir);
