@@ -17,8 +17,9 @@ final class EvalReportPrinter {
     out.println();
     out.println(
         "| config | queries | recall@5 | recall@10 | any@5 | MRR"
-            + " | session recall@5 | session recall@10 | session any@5 | session any@10 |");
-    out.println("|---|---|---|---|---|---|---|---|---|---|");
+            + " | session recall@5 | session recall@10 | session any@5 | session any@10"
+            + " | top-10 turns' sessions recall | top-10 turns' sessions any |");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     quality.overall().forEach((config, s) -> out.println(row(config + " / overall", s)));
     for (String category : quality.categories()) {
       for (String config : quality.overall().keySet()) {
@@ -35,7 +36,10 @@ final class EvalReportPrinter {
             + " same recall taken to "
             + RetrievalEval.SESSION_DEPTH
             + " memories, session@k its first k distinct sessions; recall = share of the relevant"
-            + " sessions among them, any = at least one");
+            + " sessions among them, any = at least one; the last two columns read the sessions of"
+            + " the top "
+            + RetrievalEval.LIMIT
+            + " memories instead, however few");
     quality
         .sessionRankings()
         .forEach(
@@ -127,7 +131,7 @@ final class EvalReportPrinter {
   private static String row(String label, Metrics.Sums s) {
     return String.format(
         Locale.ROOT,
-        "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |",
+        "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |",
         label,
         s.queries(),
         s.recall5(),
@@ -137,6 +141,8 @@ final class EvalReportPrinter {
         s.sessionRecall5(),
         s.sessionRecall10(),
         s.sessionAny5(),
-        s.sessionAny10());
+        s.sessionAny10(),
+        s.topTurnsSessionRecall(),
+        s.topTurnsSessionAny());
   }
 }

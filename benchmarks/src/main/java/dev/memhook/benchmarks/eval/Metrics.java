@@ -15,7 +15,9 @@ import java.util.Set;
  * memories that takes; the relevant ids become the sessions that hold them. Session recall@k is
  * then |relevant sessions among the first k| / |relevant sessions| (fractional) and session any@k
  * is 1 when at least one relevant session is among them (any-hit). A session counts as found when
- * any of its memories is ranked, not only the relevant ones.
+ * any of its memories is ranked, not only the relevant ones. {@link Sums} also reads the sessions
+ * of the top 10 memories alone, however few distinct sessions they span, which is how harnesses
+ * that rank turns and map them to sessions afterwards count.
  */
 public final class Metrics {
 
@@ -82,12 +84,14 @@ public final class Metrics {
     private double sessionRecall10;
     private double sessionAny5;
     private double sessionAny10;
+    private double topTurnsSessionRecall;
+    private double topTurnsSessionAny;
 
     /**
      * Adds one query: the turn-level metrics from {@code ranked}, the session-level ones from
      * {@code sessionRanked}, the same recall's ranking taken deeper so that it can hold ten
      * distinct sessions (when it is {@code ranked} itself, a session metric sees only the sessions
-     * of those memories).
+     * of those memories), and the sessions of the top 10 of {@code ranked} however few they are.
      */
     public void add(
         List<String> ranked,
@@ -105,6 +109,10 @@ public final class Metrics {
       sessionRecall10 += recallAt(10, rankedSessions, relevantSessions);
       sessionAny5 += anyAt(5, rankedSessions, relevantSessions);
       sessionAny10 += anyAt(10, rankedSessions, relevantSessions);
+      List<String> topTurnsSessions =
+          sessions.rankedSessions(ranked.subList(0, Math.min(10, ranked.size())));
+      topTurnsSessionRecall += recallAt(10, topTurnsSessions, relevantSessions);
+      topTurnsSessionAny += anyAt(10, topTurnsSessions, relevantSessions);
     }
 
     public int queries() {
@@ -145,6 +153,19 @@ public final class Metrics {
     /** Share of queries with a relevant session among the first 10 distinct sessions. */
     public double sessionAny10() {
       return mean(sessionAny10);
+    }
+
+    /**
+     * Mean share of the relevant sessions among the sessions of the top 10 memories (as many
+     * sessions as those memories span, at most 10).
+     */
+    public double topTurnsSessionRecall() {
+      return mean(topTurnsSessionRecall);
+    }
+
+    /** Share of queries with a relevant session among the sessions of the top 10 memories. */
+    public double topTurnsSessionAny() {
+      return mean(topTurnsSessionAny);
     }
 
     private double mean(double sum) {

@@ -153,6 +153,13 @@ class MetricsTest {
     assertEquals(1.0, sums.sessionRecall10(), 1e-12);
     assertEquals(1.0, sums.sessionAny5(), 1e-12);
     assertEquals(1.0, sums.sessionAny10(), 1e-12);
+    // the top three memories span one session, s1, which holds no evidence
+    assertEquals(0.0, sums.topTurnsSessionAny(), 1e-12);
+
+    // b1's session s2 holds evidence b2; a3 repeats s1: two sessions, one of the two relevant
+    sums.add(List.of("a1", "b1", "a3"), deeper, List.of("d9", "b2"), SESSIONS);
+    assertEquals(0.25, sums.topTurnsSessionRecall(), 1e-12);
+    assertEquals(0.5, sums.topTurnsSessionAny(), 1e-12);
   }
 
   @Test
