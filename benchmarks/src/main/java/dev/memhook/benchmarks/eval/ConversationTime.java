@@ -16,14 +16,16 @@ import java.util.Optional;
 /**
  * Parses the session times of conversation data sets, such as {@code 1:56 pm on 8 May, 2023}
  * (12-hour clock, case-insensitive am/pm, English month names, full or three-letter), read as UTC,
- * and ISO-8601 date-times such as {@code 2026-03-02T10:15:00Z} or {@code 2026-03-02T10:15:00+09:00}
- * (without an offset: read as UTC). A date alone is not a time. Stateless and thread-safe.
+ * LongMemEval's {@code 2023/04/20 (Thu) 05:18} (read as UTC), and ISO-8601 date-times such as
+ * {@code 2026-03-02T10:15:00Z} or {@code 2026-03-02T10:15:00+09:00} (without an offset: read as
+ * UTC). A date alone is not a time. Stateless and thread-safe.
  */
 public final class ConversationTime {
 
   private static final DateTimeFormatter FULL = formatter("h:mm a 'on' d MMMM, yyyy");
   private static final DateTimeFormatter SHORT = formatter("h:mm a 'on' d MMM, yyyy");
   private static final DateTimeFormatter SPACED = formatter("yyyy-MM-dd HH:mm[:ss]");
+  private static final DateTimeFormatter SLASHED_WEEKDAY = formatter("yyyy/MM/dd (EEE) HH:mm");
 
   private ConversationTime() {}
 
@@ -70,7 +72,7 @@ public final class ConversationTime {
       long n = Long.parseLong(t);
       return Optional.of(t.length() > 10 ? Instant.ofEpochMilli(n) : Instant.ofEpochSecond(n));
     }
-    for (DateTimeFormatter f : new DateTimeFormatter[] {FULL, SHORT}) {
+    for (DateTimeFormatter f : new DateTimeFormatter[] {FULL, SHORT, SLASHED_WEEKDAY}) {
       try {
         return Optional.of(LocalDateTime.parse(t, f).toInstant(ZoneOffset.UTC));
       } catch (DateTimeParseException e) {

@@ -37,6 +37,7 @@ final class EvalRecalls {
    * @param latencyMillis fused recall latencies, sorted
    * @param exactShaped per category, how many queries fusion read as exact references (its {@link
    *     RecallResult#fusion()} says so)
+   * @param sessionRankings per configuration, the session rankings' shape
    */
   record Quality(
       Map<String, Metrics.Sums> overall,
@@ -44,7 +45,18 @@ final class EvalRecalls {
       SortedSet<String> categories,
       Map<String, List<String>> fusedTop,
       double[] latencyMillis,
-      SortedMap<String, Integer> exactShaped) {}
+      SortedMap<String, Integer> exactShaped,
+      Map<String, SessionRankings> sessionRankings) {}
+
+  /**
+   * How the deeper rankings the session metrics read turned out for one configuration.
+   *
+   * @param queries queries ranked
+   * @param prefixDiffers queries whose deeper ranking did not start with the ids of the {@link
+   *     RetrievalEval#LIMIT} recall (then the turn and session metrics saw different orders)
+   * @param underTenSessions queries whose deeper ranking held fewer than 10 distinct sessions
+   */
+  record SessionRankings(int queries, int prefixDiffers, int underTenSessions) {}
 
   /**
    * What the relevance gate did.
@@ -93,12 +105,20 @@ final class EvalRecalls {
    * Runs every on-topic query (one with relevant ids) against its own conversation with each of
    * {@link #CONFIGS}, timing the fused recalls. Questions no memory answers ({@code relevant}
    * empty) have no ranking to score; {@link #gate} measures them.
+   *
+   * <p>Each query runs twice per configuration: with {@link RetrievalEval#LIMIT}, as a host asks
+   * (timed; the turn metrics and the gate read it), and untimed with {@link
+   * RetrievalEval#SESSION_DEPTH}, whose first distinct sessions the session metrics read. Up to the
+   * candidate depth the limit only cuts the fused list, so the deeper ranking starts with the same
+   * ids; the run counts the queries where it did not.
    */
   static Quality quality(
       EvalData data,
       Map<String, Scope> scopes,
       Map<String, MemoryService> services,
       Map<MemoryId, String> evalIds) {
+    EvalSessions sessions = EvalSessions.of(data);
+    Map<String, SessionRankings> sessionRankings = new LinkedHashMap<>();
     Map<String, Metrics.Sums> overall = new LinkedHashMap<>();
     Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
     Map<String, List<String>> fusedTop = new HashMap<>();
@@ -111,16 +131,30 @@ final class EvalRecalls {
       Metrics.Sums all = new Metrics.Sums();
       Map<String, Metrics.Sums> byCategory = new TreeMap<>();
       int qi = 0;
+      int prefixDiffers = 0;
+      int underTenSessions = 0;
       for (EvalQuery q : onTopic) {
+        Scope scope = scopes.get(q.conv());
         long t0 = System.nanoTime();
-        RecallResult r =
-            service.recall(new RecallQuery(scopes.get(q.conv()), q.text(), RetrievalEval.LIMIT));
+        RecallResult r = service.recall(new RecallQuery(scope, q.text(), RetrievalEval.LIMIT));
         long t1 = System.nanoTime();
         List<String> ranked = ranked(r, evalIds);
-        all.add(ranked, q.relevant());
-        String category = q.category() + " " + q.categoryName();
+        List<String> deeper =
+            ranked(
+                service.recall(new RecallQuery(scope, q.text(), RetrievalEval.SESSION_DEPTH)),
+                evalIds);
+        if (deeper.size() < ranked.size() || !deeper.subList(0, ranked.size()).equals(ranked)) {
+          prefixDiffers++;
+        }
+        if (sessions.rankedSessions(deeper).size() < 10) {
+          underTenSessions++;
+        }
+        all.add(ranked, deeper, q.relevant(), sessions);
+        String category = categoryLabel(q);
         categories.add(category);
-        byCategory.computeIfAbsent(category, c -> new Metrics.Sums()).add(ranked, q.relevant());
+        byCategory
+            .computeIfAbsent(category, c -> new Metrics.Sums())
+            .add(ranked, deeper, q.relevant(), sessions);
         if (config.equals("fused")) {
           latencies[qi] = (t1 - t0) / 1e6;
           fusedTop.put(q.id(), ranked);
@@ -132,9 +166,21 @@ final class EvalRecalls {
       }
       overall.put(config, all);
       perCategory.put(config, byCategory);
+      sessionRankings.put(
+          config, new SessionRankings(onTopic.size(), prefixDiffers, underTenSessions));
     }
     Arrays.sort(latencies);
-    return new Quality(overall, perCategory, categories, fusedTop, latencies, exactShaped);
+    return new Quality(
+        overall, perCategory, categories, fusedTop, latencies, exactShaped, sessionRankings);
+  }
+
+  /**
+   * A query's category as the tables name it: {@code "<number> <name>"}, or the name alone when the
+   * data names categories without numbers (LongMemEval's question types).
+   */
+  static String categoryLabel(EvalQuery q) {
+    boolean numbered = q.category() != 0 || q.categoryName().equals("0");
+    return numbered ? q.category() + " " + q.categoryName() : q.categoryName();
   }
 
   /**

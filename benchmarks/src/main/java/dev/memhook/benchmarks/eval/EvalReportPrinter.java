@@ -15,8 +15,11 @@ final class EvalReportPrinter {
     out.println();
     out.println("Retrieval quality (gate off), recall limit " + RetrievalEval.LIMIT + ":");
     out.println();
-    out.println("| config | queries | recall@5 | recall@10 | any@5 | MRR |");
-    out.println("|---|---|---|---|---|---|");
+    out.println(
+        "| config | queries | recall@5 | recall@10 | any@5 | MRR"
+            + " | session recall@5 | session recall@10 | session any@5 | session any@10"
+            + " | top-10 turns' sessions recall | top-10 turns' sessions any |");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     quality.overall().forEach((config, s) -> out.println(row(config + " / overall", s)));
     for (String category : quality.categories()) {
       for (String config : quality.overall().keySet()) {
@@ -28,6 +31,28 @@ final class EvalReportPrinter {
     out.println(
         "queries fusion read as exact references (vector weight cut), by category: "
             + quality.exactShaped());
+    out.println(
+        "session columns: a memory's session is its conversation and session; the ranking is the"
+            + " same recall taken to "
+            + RetrievalEval.SESSION_DEPTH
+            + " memories, session@k its first k distinct sessions; recall = share of the relevant"
+            + " sessions among them, any = at least one; the last two columns read the sessions of"
+            + " the top "
+            + RetrievalEval.LIMIT
+            + " memories instead, however few");
+    quality
+        .sessionRankings()
+        .forEach(
+            (config, r) ->
+                out.printf(
+                    Locale.ROOT,
+                    "  %s: %d of %d deeper rankings held fewer than 10 distinct sessions;"
+                        + " %d did not start with the top %d%n",
+                    config,
+                    r.underTenSessions(),
+                    r.queries(),
+                    r.prefixDiffers(),
+                    RetrievalEval.LIMIT));
   }
 
   /** The gate's definitions and counts; {@code gatedOptions} is the configuration it ran with. */
@@ -106,12 +131,18 @@ final class EvalReportPrinter {
   private static String row(String label, Metrics.Sums s) {
     return String.format(
         Locale.ROOT,
-        "| %s | %d | %.3f | %.3f | %.3f | %.3f |",
+        "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |",
         label,
         s.queries(),
         s.recall5(),
         s.recall10(),
         s.any5(),
-        s.mrr());
+        s.mrr(),
+        s.sessionRecall5(),
+        s.sessionRecall10(),
+        s.sessionAny5(),
+        s.sessionAny10(),
+        s.topTurnsSessionRecall(),
+        s.topTurnsSessionAny());
   }
 }

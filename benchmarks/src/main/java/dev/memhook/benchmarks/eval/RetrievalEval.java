@@ -38,7 +38,9 @@ import java.util.Objects;
  *       three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the gate
  *       is measured separately) and the session cap as configured: BM25 only ({@code
  *       weights(1,0,0)}), vector only ({@code weights(0,1,0)}) and fused (default weights). It
- *       prints recall@5, recall@10, any@5 and MRR, overall and per category.
+ *       prints recall@5, recall@10, any@5 and MRR, overall and per category, and beside them
+ *       session recall@5/@10 and session any@5/@10, read from the same recall taken {@link
+ *       #SESSION_DEPTH} deep (see {@link Metrics} and {@link EvalSessions}).
  *   <li>The gate: with the gate on (defaults unless {@code --min-cosine}/{@code --min-text} say
  *       otherwise), conversation i's questions run against conversation i+1's scope (the last
  *       against the first), and each question no memory answers (empty {@code relevant}) against
@@ -85,6 +87,13 @@ public final class RetrievalEval {
 
   /** Results per query. */
   static final int LIMIT = 10;
+
+  /**
+   * How deep the ranking the session metrics read goes: deep enough to hold ten distinct sessions
+   * in nearly every query, and no deeper than the candidates fusion reads per signal by default, so
+   * that the ranking is the {@link #LIMIT} recall's, continued.
+   */
+  static final int SESSION_DEPTH = RecallOptions.DEFAULT_CANDIDATES_PER_SIGNAL;
 
   /** Hits per signal in a {@code --dump}: the fusion's default candidate depth. */
   static final int DUMP_DEPTH = 50;

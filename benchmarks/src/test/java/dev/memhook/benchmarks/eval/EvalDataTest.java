@@ -110,6 +110,25 @@ class EvalDataTest {
   }
 
   @Test
+  void conversationTime_parsesLongMemEvalsSlashedDateWithItsWeekday() {
+    assertEquals(
+        Instant.parse("2023-04-20T05:18:00Z"),
+        ConversationTime.parse("2023/04/20 (Thu) 05:18").orElseThrow());
+    assertTrue(ConversationTime.parse("2023/04/20 (Mon) 05:18").isEmpty(), "wrong weekday");
+  }
+
+  @Test
+  void categoryLabel_numbersOnlyNumberedCategories() {
+    assertEquals("4 single-hop", EvalRecalls.categoryLabel(query(4, "single-hop")));
+    assertEquals("knowledge-update", EvalRecalls.categoryLabel(query(0, "knowledge-update")));
+    assertEquals("0 0", EvalRecalls.categoryLabel(query(0, "0")));
+  }
+
+  private static EvalData.EvalQuery query(int category, String name) {
+    return new EvalData.EvalQuery("c", "q", "Who?", List.of("m"), category, name);
+  }
+
+  @Test
   void conversationTime_rejectsOtherFormats() {
     assertTrue(ConversationTime.parse("13:56 on 8 May, 2023").isEmpty());
     assertTrue(ConversationTime.parse("last Tuesday").isEmpty());

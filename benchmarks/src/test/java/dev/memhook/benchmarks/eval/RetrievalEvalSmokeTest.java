@@ -59,12 +59,21 @@ class RetrievalEvalSmokeTest {
       String printed = bytes.toString(StandardCharsets.UTF_8);
 
       assertTrue(printed.contains("| fused / overall | 3 |"), printed);
+      assertTrue(printed.contains("| session recall@5 | session recall@10 |"), printed);
+      assertTrue(
+          printed.contains(
+              "fused: 3 of 3 deeper rankings held fewer than 10 distinct sessions;"
+                  + " 0 did not start with the top 10"),
+          printed);
       assertTrue(printed.contains("| text / 4 single-hop | 1 |"), printed);
       assertTrue(printed.contains("gate precision:"), printed);
       assertTrue(printed.contains("1 memories had an unparseable time"), printed);
       assertEquals(3, report.overall().get("fused").queries());
       // four memories per conversation at most: every relevant memory is in the top 10
       assertEquals(1.0, report.overall().get("text").recall10(), 1e-9, printed);
+      // and two sessions at most: every relevant session is among the first 5
+      assertEquals(1.0, report.overall().get("fused").sessionRecall5(), 1e-9, printed);
+      assertEquals(1.0, report.overall().get("fused").sessionAny10(), 1e-9, printed);
       assertEquals(3, report.latencyMillis().length);
       assertFalse(Double.isNaN(report.gatePrecision()));
     }
