@@ -186,6 +186,11 @@ class ReplicaFailoverTest {
                 .build()) {
       c.attach(SPACE); // its follower holds one of the two connections
       assertEquals(List.of("m1"), ids(c.searchText(A, "deploy", 10)), "C holds A");
+      // the follower takes its connection on its own thread: under load, after attach returns
+      assertEventually(
+          1,
+          () -> two.getHikariPoolMXBean().getActiveConnections(),
+          "C's follower holds one connection");
       try (Connection taken = two.getConnection()) { // and the test the other
         assertEquals(m1, c.get(m1.id()).orElseThrow(), "the pool timed out: from the replica");
       }
