@@ -41,12 +41,23 @@ final class IdleSettling {
    * Opens a store in {@code dir} with the store's defaults (commit per write, the default merge
    * policy and idle merges), lets {@code load} fill it, then leaves it open without a write for
    * {@link #quietBeforeMeasuring()} and until its merges are done, printing the time of each phase
-   * and the segment count after each (to standard error); closes it.
+   * and the segment count after each (to standard error); closes it. {@code
+   * -Dmemhook.bench.mergeWorkers=N} sets {@link LuceneMemoryStore.Builder#mergeWorkers} instead of
+   * its default, to compare.
    */
   static void buildAndLeaveIdle(Path dir, boolean quantized, Consumer<LuceneMemoryStore> load) {
     long start = System.nanoTime();
-    try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized).build()) {
+    LuceneMemoryStore.Builder builder =
+        LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized);
+    Integer workers = Integer.getInteger("memhook.bench.mergeWorkers");
+    if (workers != null) {
+      builder.mergeWorkers(workers);
+    }
+    System.err.printf(
+        Locale.ROOT,
+        "merge workers: %s%n",
+        workers == null ? "the store's default" : workers.toString());
+    try (LuceneMemoryStore store = builder.build()) {
       load.accept(store);
       long loaded = System.nanoTime();
       System.err.printf(

@@ -447,8 +447,12 @@ public final class LuceneMemoryStore implements MemoryStore {
   public void close() {
     parts.idleMerges().close();
     parts.purges().close();
-    if (parts.writes().close()) {
-      LOG.debug("closed {}", parts.location());
+    try {
+      if (parts.writes().close()) {
+        LOG.debug("closed {}", parts.location());
+      }
+    } finally {
+      parts.graphs().close(); // the writer has finished its merges, or given them up
     }
   }
 
@@ -509,6 +513,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final double DEFAULT_MAX_SEGMENT_MB = 512;
 
     /**
+     * The most threads a merge builds its vector graph with by default: see {@link #mergeWorkers}.
+     */
+    public static final int DEFAULT_MAX_MERGE_WORKERS = 4;
+
+    /**
      * How long a writable store must see no write before it merges its segments down to as few as
      * {@link #DEFAULT_MAX_SEGMENT_MB maxSegmentMB} allows (see {@code IdleMerges}): short enough
      * that a store left alone for a minute has merged, long enough that a conversation's writes a
@@ -558,6 +567,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     private int efSearch = DEFAULT_EF_SEARCH;
     private boolean scalarQuantization;
     private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
+    private int mergeWorkers; // 0: defaultMergeWorkers()
     private Duration idleMerge = DEFAULT_IDLE_MERGE;
     private Duration purgeDelay = DEFAULT_PURGE_DELAY;
     private boolean mirror;
@@ -697,6 +707,31 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
       this.maxSegmentMB = mb;
       return recorded("maxSegmentMB");
+    }
+
+    /**
+     * How many threads build the vector graph of one merged segment, the merge thread included, 1
+     * to 64. Default: the number of processors the JVM has, at most {@value
+     * #DEFAULT_MAX_MERGE_WORKERS}.
+     *
+     * <p>Building the graph is most of what a merge costs, and the merges that build the largest
+     * graphs are the ones a store waits for: the idle merge that settles a store after a load
+     * ({@link #idleMerge}) and the rewrite that purges a forgotten memory ({@link #purgeDelay}).
+     * More workers finish them sooner, and while they run they take that many cores from the host;
+     * 1 keeps every merge on its one thread. The helper threads exist only while a merge uses them.
+     * Flushes and searches are not affected.
+     *
+     * @throws IllegalArgumentException if {@code workers} is out of range
+     */
+    public Builder mergeWorkers(int workers) {
+      checkUnset("mergeWorkers");
+      this.mergeWorkers = checkRange("mergeWorkers", workers, 1, 64);
+      return recorded("mergeWorkers");
+    }
+
+    private static int defaultMergeWorkers() {
+      return Math.max(
+          1, Math.min(DEFAULT_MAX_MERGE_WORKERS, Runtime.getRuntime().availableProcessors()));
     }
 
     /**
@@ -846,6 +881,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           efSearch,
           scalarQuantization,
           maxSegmentMB,
+          mergeWorkers == 0 ? defaultMergeWorkers() : mergeWorkers,
           idleMerge,
           purgeDelay,
           mirror,

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Optional;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -95,7 +94,13 @@ record OpenIndex(
       dir = path.isPresent() ? FSDirectory.open(path.get()) : new ByteBuffersDirectory();
       OpenErrors.checkCommit(dir, location);
       // a bulk load's graph is deferred only if idle merges are on to build it
-      VectorGraphs graphs = new VectorGraphs(vectorsFormat(config), !config.idleMerge().isZero());
+      GraphMergeWorkers workers = new GraphMergeWorkers(config.mergeWorkers());
+      VectorGraphs graphs =
+          new VectorGraphs(
+              workers,
+              workers.format(
+                  config.hnswMaxConn(), config.hnswBeamWidth(), config.scalarQuantization()),
+              !config.idleMerge().isZero());
       IdleMerges idle = new IdleMerges(config.idleMerge(), config.maxSegmentMB(), location, graphs);
       Purges purges = new Purges(config.purgeDelay(), location, Clock.systemUTC());
       writer = new IndexWriter(dir, writerConfig(config, schema, idle, purges, graphs));
@@ -147,13 +152,6 @@ record OpenIndex(
       closeQuietly(null, null, dir);
       throw e;
     }
-  }
-
-  /** The store's vector format with a graph, as {@code config} sets it up. */
-  private static KnnVectorsFormat vectorsFormat(LuceneStoreConfig config) {
-    return config.scalarQuantization()
-        ? new Lucene99HnswScalarQuantizedVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth())
-        : new Lucene99HnswVectorsFormat(config.hnswMaxConn(), config.hnswBeamWidth());
   }
 
   private static IndexWriterConfig writerConfig(

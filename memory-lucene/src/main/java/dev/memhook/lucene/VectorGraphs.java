@@ -54,6 +54,7 @@ final class VectorGraphs {
    */
   static final Duration MAX_DEFERRAL = Duration.ofMinutes(10);
 
+  private final GraphMergeWorkers workers;
   private final KnnVectorsFormat withGraph;
   private final KnnVectorsFormat graphless = new GraphlessVectorsFormat();
   private final boolean deferring;
@@ -72,11 +73,30 @@ final class VectorGraphs {
    * @param deferring whether bulk loads defer the graph (only when something builds it later)
    */
   VectorGraphs(KnnVectorsFormat withGraph, boolean deferring) {
-    this(withGraph, deferring, MAX_DEFERRAL);
+    this(new GraphMergeWorkers(1), withGraph, deferring, MAX_DEFERRAL);
+  }
+
+  /**
+   * @param workers the threads {@code withGraph} builds merged graphs with; {@link #close} stops
+   *     them
+   * @param withGraph the format of vectors with a graph, the store's usual one
+   * @param deferring whether bulk loads defer the graph (only when something builds it later)
+   */
+  VectorGraphs(GraphMergeWorkers workers, KnnVectorsFormat withGraph, boolean deferring) {
+    this(workers, withGraph, deferring, MAX_DEFERRAL);
   }
 
   /** As above, deferring for at most {@code maxDeferral}: for tests. */
   VectorGraphs(KnnVectorsFormat withGraph, boolean deferring, Duration maxDeferral) {
+    this(new GraphMergeWorkers(1), withGraph, deferring, maxDeferral);
+  }
+
+  private VectorGraphs(
+      GraphMergeWorkers workers,
+      KnnVectorsFormat withGraph,
+      boolean deferring,
+      Duration maxDeferral) {
+    this.workers = workers;
     this.withGraph = withGraph;
     this.deferring = deferring;
     this.maxDeferralNanos = maxDeferral.toNanos();
@@ -159,5 +179,10 @@ final class VectorGraphs {
             .getCompoundReader(segment.info.dir, segment.info, IOContext.READONCE)) {
       return codec.fieldInfosFormat().read(compound, segment.info, "", IOContext.READONCE);
     }
+  }
+
+  /** Stops the threads that help merges build graphs, once the writer is closed. Idempotent. */
+  void close() {
+    workers.close();
   }
 }

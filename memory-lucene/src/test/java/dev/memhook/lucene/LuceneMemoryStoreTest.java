@@ -54,6 +54,9 @@ class LuceneMemoryStoreTest {
         () -> LuceneMemoryStore.builder().inMemory().directory(dir).build());
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().hnswMaxConn(1));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().efSearch(0));
+    assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().mergeWorkers(0));
+    assertThrows(
+        IllegalArgumentException.class, () -> LuceneMemoryStore.builder().mergeWorkers(65));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().cacheSize(-1));
     assertThrows(
         IllegalArgumentException.class,

@@ -35,6 +35,11 @@ class LuceneStoreConfigTest {
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_EF_SEARCH, c.efSearch());
     assertFalse(c.scalarQuantization());
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_MAX_SEGMENT_MB, c.maxSegmentMB());
+    assertEquals(
+        Math.min(
+            LuceneMemoryStore.Builder.DEFAULT_MAX_MERGE_WORKERS,
+            Runtime.getRuntime().availableProcessors()),
+        c.mergeWorkers());
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_IDLE_MERGE, c.idleMerge());
     assertFalse(c.mirror());
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_EXACT_WEIGHT, c.exactWeight());
@@ -62,6 +67,7 @@ class LuceneStoreConfigTest {
             .efSearch(40)
             .scalarQuantization(true)
             .maxSegmentMB(64)
+            .mergeWorkers(3)
             .idleMerge(Duration.ZERO)
             .mirror()
             .exactMatchWeight(0)
@@ -79,6 +85,7 @@ class LuceneStoreConfigTest {
     assertEquals(40, c.efSearch());
     assertTrue(c.scalarQuantization());
     assertEquals(64, c.maxSegmentMB());
+    assertEquals(3, c.mergeWorkers());
     assertEquals(Duration.ZERO, c.idleMerge());
     assertTrue(c.mirror());
     assertEquals(0f, c.exactWeight());
@@ -144,6 +151,7 @@ class LuceneStoreConfigTest {
                 100,
                 false,
                 16,
+                1,
                 Duration.ZERO,
                 Duration.ZERO,
                 false,
