@@ -161,7 +161,7 @@ public final class RecallEngine {
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
     SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
     double ceiling = direct.textCeiling();
-    GateBasis basis = basis(text, ceiling);
+    GateBasis basis = basis(text, ceiling, direct.vector().hits());
     AdaptiveWeights.Choice weights =
         AdaptiveWeights.choose(options, text, bestShare(direct.text(), ceiling));
     Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
@@ -218,13 +218,23 @@ public final class RecallEngine {
 
   /**
    * What this query's gate decisions count from: the text ceiling, and, unless the options ask for
-   * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}).
+   * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}) and,
+   * with at least {@link RelevanceGate#CROWD_RANK} vector hits, the scope's crowd: the {@code
+   * CROWD_RANK}th hit's cosine plus {@link RelevanceGate#CLEAR_DEVIATIONS} of the model's spread of
+   * unrelated cosines.
    */
-  private GateBasis basis(String text, double ceiling) {
+  private GateBasis basis(String text, double ceiling, List<StoreHit> vectorHits) {
     if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
       return GateBasis.absolute(ceiling);
     }
-    return new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
+    double base = background.closeness(embeddings.of(text)).high();
+    if (vectorHits.size() < RelevanceGate.CROWD_RANK) {
+      return new GateBasis(ceiling, base);
+    }
+    double[] cosines = vectorHits.stream().mapToDouble(StoreHit::score).sorted().toArray();
+    double neighbour = cosines[cosines.length - RelevanceGate.CROWD_RANK];
+    double spread = background.calibration().unrelatedDeviation();
+    return new GateBasis(ceiling, base, neighbour + RelevanceGate.CLEAR_DEVIATIONS * spread);
   }
 
   /** The best text hit's share of the ceiling, 0 without text hits. */
