@@ -3,9 +3,11 @@ package dev.memhook.benchmarks;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Views of a store and an embedder whose {@code close()} does nothing, so several services (each
@@ -70,6 +72,11 @@ public final class Unowned {
     @Override
     public String modelId() {
       return delegate.modelId();
+    }
+
+    @Override
+    public Optional<SimilarityCalibration> similarityCalibration() {
+      return delegate.similarityCalibration();
     }
 
     @Override

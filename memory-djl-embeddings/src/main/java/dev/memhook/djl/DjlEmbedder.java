@@ -3,8 +3,10 @@ package dev.memhook.djl;
 import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,11 +148,21 @@ public final class DjlEmbedder implements Embedder {
   private final String modelId;
   private final EmbedderSettings settings;
   private final EmbeddingEngine engine;
+  private final Optional<SimilarityCalibration> calibration;
 
-  /** Loads the model; {@link DjlEmbedderBuilder#build()} is the way in. */
-  DjlEmbedder(String baseId, EmbedderSettings settings, ModelSource source) {
+  /**
+   * Loads the model; {@link DjlEmbedderBuilder#build()} is the way in.
+   *
+   * @param calibration the model's calibration, or null to declare none
+   */
+  DjlEmbedder(
+      String baseId,
+      EmbedderSettings settings,
+      ModelSource source,
+      SimilarityCalibration calibration) {
     this.modelId = settings.prefixes().qualify(baseId);
     this.settings = settings;
+    this.calibration = Optional.ofNullable(calibration);
     this.engine = EmbeddingEngine.open(source, modelId, settings, "DjlEmbedder " + modelId);
   }
 
@@ -171,8 +183,8 @@ public final class DjlEmbedder implements Embedder {
   }
 
   /**
-   * A builder with {@code model}'s source, id, pooling and prefixes already set, for the other
-   * options (such as {@link DjlEmbedderBuilder#intraOpThreads(int)}).
+   * A builder with {@code model}'s source, id, pooling, prefixes and calibration already set, for
+   * the other options (such as {@link DjlEmbedderBuilder#intraOpThreads(int)}).
    *
    * @throws EmbeddingException if the model's artifact is not on the class path
    */
@@ -289,6 +301,15 @@ public final class DjlEmbedder implements Embedder {
   @Override
   public String modelId() {
     return modelId;
+  }
+
+  /**
+   * The calibration the builder was given ({@link DjlEmbedderBuilder#similarityCalibration}): a
+   * bundled model's own ({@link BundledModel#similarityCalibration()}), or empty.
+   */
+  @Override
+  public Optional<SimilarityCalibration> similarityCalibration() {
+    return calibration;
   }
 
   /** The token window; longer texts are embedded in overlapping windows of this many tokens. */

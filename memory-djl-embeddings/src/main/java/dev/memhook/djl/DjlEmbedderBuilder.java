@@ -1,6 +1,7 @@
 package dev.memhook.djl;
 
 import dev.memhook.api.EmbeddingException;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -25,6 +26,7 @@ public final class DjlEmbedderBuilder {
   private Integer predictorPoolSize;
   private Integer intraOpThreads;
   private TextPrefixes prefixes;
+  private SimilarityCalibration calibration;
 
   DjlEmbedderBuilder() {}
 
@@ -87,6 +89,21 @@ public final class DjlEmbedderBuilder {
    */
   public DjlEmbedderBuilder prefixes(TextPrefixes prefixes) {
     this.prefixes = once("prefixes", this.prefixes, Objects.requireNonNull(prefixes, "prefixes"));
+    return this;
+  }
+
+  /**
+   * The model's {@linkplain SimilarityCalibration similarity calibration}, which the embedder then
+   * declares ({@link DjlEmbedder#similarityCalibration()}): measured for this model and its
+   * prefixes, as {@link SimilarityCalibration} describes. Optional: without it the embedder
+   * declares none and a service measures it. {@link DjlEmbedder#bundled} sets the bundled model's.
+   */
+  public DjlEmbedderBuilder similarityCalibration(SimilarityCalibration calibration) {
+    this.calibration =
+        once(
+            "similarityCalibration",
+            this.calibration,
+            Objects.requireNonNull(calibration, "calibration"));
     return this;
   }
 
@@ -192,7 +209,7 @@ public final class DjlEmbedderBuilder {
             prefixes,
             maxWindows);
     long start = System.nanoTime();
-    DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source);
+    DjlEmbedder embedder = new DjlEmbedder(modelId, settings, source, calibration);
     LOG.info(
         "loaded embedding model {} ({} dimensions) from {} in {} ms",
         embedder.modelId(),

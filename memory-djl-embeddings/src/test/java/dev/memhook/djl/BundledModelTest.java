@@ -12,11 +12,14 @@ import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.core.Memhook;
+import dev.memhook.core.internal.recall.RecallEngine;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +68,42 @@ class BundledModelTest {
       assertEquals(model.modelId(), embedders.get(model).modelId());
       assertEquals(model.modelId(), embedders.get(model).space().modelId());
     }
+  }
+
+  /**
+   * The declared calibration is what the model gives over the gate's background sample, the way
+   * {@link SimilarityCalibration} says it is measured: each sentence's query side against every
+   * other sentence's document side. Guards against a model or prefix change that leaves the
+   * declaration stale. The batch tolerance of the int8 models is well inside the margin.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = BundledModel.class,
+      names = {"MINILM_L6_V2_Q", "BGE_SMALL_EN_V15_Q", "E5_SMALL_V2_Q"})
+  void bundled_declaresTheCalibrationMeasuredOverTheBackgroundSample(BundledModel model) {
+    DjlEmbedder embedder = embedders.get(model);
+    List<String> sample = RecallEngine.backgroundSample();
+    List<Embedding> documents = embedder.embedDocuments(sample);
+    double sum = 0;
+    double squares = 0;
+    int n = 0;
+    for (int i = 0; i < sample.size(); i++) {
+      Embedding query = embedder.embedQuery(sample.get(i));
+      for (int j = 0; j < sample.size(); j++) {
+        if (j != i) {
+          double cosine = query.cosine(documents.get(j));
+          sum += cosine;
+          squares += cosine * cosine;
+          n++;
+        }
+      }
+    }
+    double mean = sum / n;
+    double deviation = Math.sqrt(squares / n - mean * mean);
+    SimilarityCalibration declared = model.similarityCalibration();
+    assertEquals(mean, declared.unrelatedMean(), 0.003, model.name());
+    assertEquals(deviation, declared.unrelatedDeviation(), 0.003, model.name());
+    assertEquals(Optional.of(declared), embedder.similarityCalibration());
   }
 
   @Test

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,39 @@ class CachingEmbedderTest {
       assertEquals(2, delegate.queries.size(), delegate.queries.toString());
       assertEquals(List.of("billing uses postgres"), delegate.singles);
       assertTrue(delegate.batches.isEmpty(), delegate.batches.toString());
+    }
+  }
+
+  @Test
+  void similarityCalibration_isTheDelegates() {
+    SimilarityCalibration declared = new SimilarityCalibration(0.4, 0.06);
+    CountingEmbedder plain = new CountingEmbedder();
+    Embedder calibrated =
+        new Embedder() {
+          @Override
+          public Embedding embed(String text) {
+            return CountingEmbedder.vector(text);
+          }
+
+          @Override
+          public int dimension() {
+            return 2;
+          }
+
+          @Override
+          public String modelId() {
+            return "calibrated-test";
+          }
+
+          @Override
+          public Optional<SimilarityCalibration> similarityCalibration() {
+            return Optional.of(declared);
+          }
+        };
+    try (CachingEmbedder cache = CachingEmbedder.builder(calibrated).build();
+        CachingEmbedder none = CachingEmbedder.builder(plain).build()) {
+      assertEquals(Optional.of(declared), cache.similarityCalibration());
+      assertEquals(Optional.empty(), none.similarityCalibration());
     }
   }
 

@@ -3,8 +3,10 @@ package dev.memhook.benchmarks.capture;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -73,6 +75,11 @@ final class TimedEmbedder implements Embedder {
   @Override
   public String modelId() {
     return delegate.modelId();
+  }
+
+  @Override
+  public Optional<SimilarityCalibration> similarityCalibration() {
+    return delegate.similarityCalibration();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.memhook.api.spi;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Turns text into vectors in one fixed {@link EmbeddingSpace}.
@@ -26,8 +27,8 @@ import java.util.List;
  * <p>{@link #modelId()} names the model <em>and</em> its query/document convention: two embedders
  * of one model with different prefixes have different ids, so a store built under one convention
  * refuses to be searched under another. An embedder that wraps another and forwards the calls must
- * forward {@link #embedQuery} and {@link #embedDocuments} too, or the delegate's query side is
- * lost.
+ * forward {@link #embedQuery}, {@link #embedDocuments} and {@link #similarityCalibration} too, or
+ * the delegate's query side or calibration is lost.
  *
  * <p>{@link #close()} releases native resources; it is idempotent, and the service that was given
  * an embedder closes it when the service closes.
@@ -85,6 +86,17 @@ public interface Embedder extends AutoCloseable {
   /** This embedder's space: {@code new EmbeddingSpace(modelId(), dimension())}. */
   default EmbeddingSpace space() {
     return new EmbeddingSpace(modelId(), dimension());
+  }
+
+  /**
+   * How the model scores unrelated text ({@link SimilarityCalibration}), if the embedder declares
+   * it: the relevance gate reads cosines against it. The default declares nothing, and a service
+   * then measures the calibration with this embedder over a fixed sample of ordinary sentences,
+   * once, at its first recall. A declaration must describe this embedder's own query and document
+   * sides (its {@link #modelId()}); an embedder that wraps another forwards it.
+   */
+  default Optional<SimilarityCalibration> similarityCalibration() {
+    return Optional.empty();
   }
 
   /** Releases resources. The default does nothing. */

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -17,8 +18,13 @@ import java.util.Objects;
  * <p>The sample is not tuned to any data set: its sentences are deliberately spread over topics and
  * shapes (statements, requests, questions, chatter), so no one topic dominates it.
  *
- * <p>Thread-safe: the embeddings are computed once, on first use, under the instance's monitor, and
- * read-only afterwards.
+ * <p>The sample also gives the model's {@linkplain SimilarityCalibration calibration} when the
+ * embedder declares none: the cosines from each sentence's query side to every other sentence's
+ * document side, their mean and standard deviation. That costs one query embedding per sentence,
+ * once, so an embedder that declares its calibration (every bundled model) is not asked.
+ *
+ * <p>Thread-safe: the embeddings and the calibration are computed once, on first use, under the
+ * instance's monitor, and read-only afterwards.
  */
 final class Background {
 
@@ -90,8 +96,12 @@ final class Background {
           "The lecture covered the history of the printing press.",
           "The error message does not say which file is missing.");
 
+  /** The least spread a measured calibration reports: a model without any would divide by 0. */
+  static final double MIN_DEVIATION = 1e-3;
+
   private final Embedder embedder;
   private volatile float[][] vectors;
+  private volatile SimilarityCalibration calibration;
 
   Background(Embedder embedder) {
     this.embedder = Objects.requireNonNull(embedder, "embedder");
@@ -103,14 +113,54 @@ final class Background {
     float[] q = query.normalized().toArray();
     double[] cosines = new double[sample.length];
     for (int i = 0; i < sample.length; i++) {
-      double dot = 0;
-      float[] v = sample[i];
-      for (int d = 0; d < q.length && d < v.length; d++) {
-        dot += q[d] * v[d];
-      }
-      cosines[i] = dot;
+      cosines[i] = dot(q, sample[i]);
     }
     return Closeness.of(cosines);
+  }
+
+  /**
+   * How the model scores unrelated text: the embedder's declaration, else measured over the sample
+   * (see the class comment).
+   */
+  SimilarityCalibration calibration() {
+    SimilarityCalibration c = calibration;
+    if (c == null) {
+      synchronized (this) {
+        c = calibration;
+        if (c == null) {
+          c = embedder.similarityCalibration().orElseGet(this::measure);
+          calibration = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  private SimilarityCalibration measure() {
+    float[][] documents = sample();
+    double[] cosines = new double[documents.length * (documents.length - 1)];
+    int n = 0;
+    for (int i = 0; i < documents.length; i++) {
+      float[] q = embedder.embedQuery(SENTENCES.get(i)).normalized().toArray();
+      for (int j = 0; j < documents.length; j++) {
+        if (j != i) {
+          cosines[n++] = dot(q, documents[j]);
+        }
+      }
+    }
+    Closeness all = Closeness.of(cosines);
+    // a model that maps every sentence to one vector has no spread; the floor keeps the record
+    // valid
+    return new SimilarityCalibration(
+        Math.max(-1, Math.min(1, all.mean())), Math.max(MIN_DEVIATION, all.deviation()));
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double dot = 0;
+    for (int d = 0; d < a.length && d < b.length; d++) {
+      dot += a[d] * b[d];
+    }
+    return dot;
   }
 
   private float[][] sample() {

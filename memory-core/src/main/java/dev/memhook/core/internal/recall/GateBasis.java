@@ -2,7 +2,8 @@ package dev.memhook.core.internal.recall;
 
 /**
  * What one query's gate decisions are measured against: the text-score ceiling a text hit's share
- * is taken of, and the cosine base the cosine floors count from.
+ * is taken of, the cosine base the cosine floors count from, and the cosine the scope's own crowd
+ * of neighbours puts the bar at.
  *
  * <p>A cosine floor {@code f} is the share {@code f} of the way from the base to a perfect match:
  * {@code base + f × (1 − base)}. With the base at the cosine the closest unrelated text reaches
@@ -10,14 +11,25 @@ package dev.memhook.core.internal.recall;
  * model leaves above unrelated: the closer a model puts unrelated text to 1, the closer to 1 its
  * floors, in proportion. With the base at 0 the floor is {@code f} itself: an absolute cosine.
  *
+ * <p>The crowd cosine is the scope's {@link RelevanceGate#CROWD_RANK}th nearest memory's cosine
+ * plus {@link RelevanceGate#CLEAR_DEVIATIONS} times the model's spread of unrelated cosines ({@link
+ * dev.memhook.api.spi.SimilarityCalibration}): a hit over the evidence floor must reach it too.
+ * Negative infinity (no bar) with absolute floors or a scope with fewer memories than the rank.
+ *
  * @param ceiling the query's text-score ceiling
  * @param cosineBase the cosine the cosine floors count from, below 1
+ * @param crowdCosine the cosine an evidence hit must also reach, or negative infinity
  */
-record GateBasis(double ceiling, double cosineBase) {
+record GateBasis(double ceiling, double cosineBase, double crowdCosine) {
 
   GateBasis {
     // a base at or above 1 (every unrelated text identical to the query) would leave no room
     cosineBase = Math.min(cosineBase, 0.99);
+  }
+
+  /** A basis without the scope's crowd. */
+  GateBasis(double ceiling, double cosineBase) {
+    this(ceiling, cosineBase, Double.NEGATIVE_INFINITY);
   }
 
   /** Floors counted from cosine 0: the absolute floors of {@link dev.memhook.api.RecallOptions}. */
@@ -28,5 +40,10 @@ record GateBasis(double ceiling, double cosineBase) {
   /** The cosine floor {@code share} of the way from the base to 1. */
   double cosineFloor(double share) {
     return cosineBase + share * (1 - cosineBase);
+  }
+
+  /** Whether this query's evidence must clear the scope's crowd. */
+  boolean hasCrowd() {
+    return crowdCosine != Double.NEGATIVE_INFINITY;
   }
 }

@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
@@ -14,9 +15,11 @@ import dev.memhook.api.spi.StoreHit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Recall above the store, the same for every store, as stages run in order:
@@ -171,6 +174,9 @@ public final class RecallEngine {
     RecordReader records = new RecordReader(store);
     List<RecalledMemory> excluded = new ArrayList<>();
     fused = screen.screen(fused, basis, exclusion, records, excluded);
+    // the crowd is the scope's other memories: an excluded one (the hook's own conversation,
+    // which matches itself) is not a neighbour the answer has to beat
+    basis = withCrowd(basis, direct.vector().hits(), excluded);
     long graphStart = System.nanoTime();
     List<Candidate> seeds = graph.seeds(fused, basis);
     List<StoreHit> related = graph.expand(query.scope(), seeds, records, depth);
@@ -218,13 +224,42 @@ public final class RecallEngine {
 
   /**
    * What this query's gate decisions count from: the text ceiling, and, unless the options ask for
-   * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}).
+   * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}). The
+   * scope's crowd is added by {@link #withCrowd} once the exclusion's memories are known.
    */
   private GateBasis basis(String text, double ceiling) {
     if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
       return GateBasis.absolute(ceiling);
     }
     return new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
+  }
+
+  /**
+   * {@code basis} with the scope's crowd, unless the options ask for absolute floors: with at least
+   * {@link RelevanceGate#CROWD_RANK} vector hits not left out by the exclusion, the {@code
+   * CROWD_RANK}th one's cosine plus {@link RelevanceGate#CLEAR_DEVIATIONS} of the model's spread of
+   * unrelated cosines.
+   */
+  private GateBasis withCrowd(
+      GateBasis basis, List<StoreHit> vectorHits, List<RecalledMemory> excluded) {
+    if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
+      return basis;
+    }
+    Set<MemoryId> left = new HashSet<>();
+    excluded.forEach(m -> left.add(m.id()));
+    double[] cosines =
+        vectorHits.stream()
+            .filter(h -> !left.contains(h.id()))
+            .mapToDouble(StoreHit::score)
+            .sorted()
+            .toArray();
+    if (cosines.length < RelevanceGate.CROWD_RANK) {
+      return basis;
+    }
+    double neighbour = cosines[cosines.length - RelevanceGate.CROWD_RANK];
+    double spread = background.calibration().unrelatedDeviation();
+    return new GateBasis(
+        basis.ceiling(), basis.cosineBase(), neighbour + RelevanceGate.CLEAR_DEVIATIONS * spread);
   }
 
   /** The best text hit's share of the ceiling, 0 without text hits. */

@@ -11,9 +11,34 @@ import java.util.Locale;
  * The relevance gate, both levels absolute (see {@link RecallOptions}): a recall passes anything
  * only if some candidate reaches an evidence floor (cosine or {@linkplain Candidate#textShare text
  * share}); then each candidate must clear a candidate floor on one signal: cosine, text share, or
- * concepts and files shared through graph expansion. Stateless and thread-safe.
+ * concepts and files shared through graph expansion.
+ *
+ * <p>A cosine over the evidence floor, counted from what unrelated text reaches ({@link
+ * GateBasis}), gives evidence only if it is also at least {@link #CLEAR_DEVIATIONS} of the model's
+ * standard deviations of unrelated cosines ({@link dev.memhook.api.spi.SimilarityCalibration})
+ * above the scope's {@link #CROWD_RANK}th nearest memory. A question the scope cannot answer, asked
+ * of a large store of one domain, often finds a crowd of near-equal memories over the floor; one it
+ * can answer finds its answer ahead of them. Measured in the model's own spread, the margin carries
+ * from a model whose cosines spread wide to one whose cosines crowd near 1.
+ *
+ * <p>Stateless and thread-safe.
  */
 final class RelevanceGate {
+
+  /**
+   * Which nearest memory of the scope the crowd is measured at: the tenth, deep enough that the few
+   * memories about one topic (a conversation's several turns on it) do not make a crowd of their
+   * own, shallow enough that a small scope has it.
+   */
+  static final int CROWD_RANK = 10;
+
+  /**
+   * How far, in the model's standard deviations of unrelated cosines, a hit over the evidence floor
+   * must be above the {@link #CROWD_RANK}th nearest memory to give evidence: a little, so that a
+   * crowd of equals does not. Chosen on the LoCoMo and coding dev sets with three models
+   * (benchmarks/RESULTS.md, section 22).
+   */
+  static final double CLEAR_DEVIATIONS = 0.25;
 
   private final RecallOptions options;
   private final int maxListedDrops;
@@ -93,10 +118,13 @@ final class RelevanceGate {
     return false;
   }
 
-  /** Whether {@code c} reaches an evidence floor, cosine or text share. */
+  /**
+   * Whether {@code c} reaches an evidence floor: cosine over the evidence floor and clear of the
+   * scope's crowd, or text share.
+   */
   boolean reachesEvidence(Candidate c, GateBasis basis) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
-    return cosine >= basis.cosineFloor(options.evidenceCosine())
+    return (cosine >= basis.cosineFloor(options.evidenceCosine()) && cosine >= basis.crowdCosine())
         || c.textShare(basis.ceiling()) >= options.evidenceTextScore();
   }
 
@@ -115,11 +143,24 @@ final class RelevanceGate {
       }
     }
     // a signal that found nothing is "-", never NaN: "best text NaN" read as a defect
+    String best = Double.isNaN(bestCosine) ? "-" : String.format(Locale.ROOT, "%.3f", bestCosine);
+    String cosine =
+        basis.hasCrowd()
+            ? String.format(
+                Locale.ROOT,
+                "best cosine %s (floor %.2f and above the scope's crowd at %.2f)",
+                best,
+                basis.cosineFloor(options.evidenceCosine()),
+                basis.crowdCosine())
+            : String.format(
+                Locale.ROOT,
+                "best cosine %s < %.2f",
+                best,
+                basis.cosineFloor(options.evidenceCosine()));
     return String.format(
         Locale.ROOT,
-        "no candidate reached the evidence floors: best cosine %s < %.2f, best text %s < %.2f",
-        Double.isNaN(bestCosine) ? "-" : String.format(Locale.ROOT, "%.3f", bestCosine),
-        basis.cosineFloor(options.evidenceCosine()),
+        "no candidate reached the evidence floors: %s, best text %s < %.2f",
+        cosine,
         Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText),
         options.evidenceTextScore());
   }

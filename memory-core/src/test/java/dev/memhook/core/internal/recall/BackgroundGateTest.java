@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
@@ -8,11 +9,17 @@ import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.core.Memhook;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,5 +96,138 @@ class BackgroundGateTest {
     assertEquals(0.3, c.mean(), 1e-12);
     assertEquals(0.3, c.high(), 1e-12);
     assertEquals(Math.sqrt(0.025), c.deviation(), 1e-12);
+  }
+
+  /**
+   * A service on the vector signal alone whose model declares unrelated cosines spread by {@code
+   * deviation}; the background sample sits at cosine 0, so the evidence floor is the cosine 0.35.
+   */
+  private static MemoryService calibrated(double deviation, Map<String, Double> memories) {
+    Map<String, Double> cosines = new HashMap<>(memories);
+    Background.SENTENCES.forEach(s -> cosines.put(s, 0.0));
+    return Memhook.builder()
+        .inMemory()
+        .embedder(new AngleEmbedder(cosines, Optional.of(new SimilarityCalibration(0, deviation))))
+        .recallOptions(
+            RecallOptions.builder()
+                .weights(0, 1, 0)
+                .minTextScore(1.01)
+                .evidenceFloors(0.35, 1.01)
+                .build())
+        .build();
+  }
+
+  private static List<String> recalledInOrder(MemoryService memory, List<String> texts) {
+    for (String t : texts) {
+      memory.remember(MemoryDraft.of(Scope.DEFAULT, t));
+    }
+    RecallResult r = memory.recall(RecallQuery.of(Scope.DEFAULT, "the question"));
+    return r.memories().stream().map(m -> m.memory().content()).toList();
+  }
+
+  /** Eleven memories at cosines {@code from}, {@code from + 0.002}, … */
+  private static Map<String, Double> neighbours(double from) {
+    Map<String, Double> memories = new HashMap<>();
+    for (int i = 0; i < 11; i++) {
+      memories.put("neighbour " + i, from + 0.002 * i);
+    }
+    return memories;
+  }
+
+  @Test
+  void aCrowdOverTheFloor_givesNoEvidence_butAnAnswerAheadOfItDoes() {
+    Map<String, Double> crowd = neighbours(0.50);
+    crowd.put("neighbour 11", 0.522);
+    // every memory is over the floor 0.35, none clear of the tenth (0.504) by 0.25 × 0.1
+    try (MemoryService memory = calibrated(0.1, crowd)) {
+      assertEquals(Set.of(), recalled(memory, List.copyOf(crowd.keySet())));
+    }
+    // a model whose unrelated cosines spread a tenth as wide needs a tenth of the lead
+    try (MemoryService memory = calibrated(0.01, crowd)) {
+      assertEquals(
+          "neighbour 11",
+          recalledInOrder(memory, List.copyOf(crowd.keySet())).get(0),
+          "0.522 is clear of 0.504 + 0.25 × 0.01");
+    }
+    Map<String, Double> withAnswer = new HashMap<>(crowd);
+    withAnswer.put("answer", 0.6);
+    try (MemoryService memory = calibrated(0.1, withAnswer)) {
+      for (String t : withAnswer.keySet()) {
+        memory.remember(MemoryDraft.of(Scope.DEFAULT, t));
+      }
+      RecallResult r = memory.recall(RecallQuery.of(Scope.DEFAULT, "the question"));
+      assertEquals("answer", r.memories().get(0).memory().content(), r.explain());
+    }
+  }
+
+  /** An embedder over 8 dimensions from each text's hash, counting query-side calls. */
+  private static final class HashedEmbedder implements Embedder {
+    final AtomicInteger queries = new AtomicInteger();
+    private final Optional<SimilarityCalibration> declared;
+
+    HashedEmbedder(Optional<SimilarityCalibration> declared) {
+      this.declared = declared;
+    }
+
+    @Override
+    public Embedding embed(String text) {
+      java.util.Random random = new java.util.Random(text.hashCode());
+      float[] v = new float[8];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = (float) random.nextGaussian();
+      }
+      return Embedding.of(v);
+    }
+
+    @Override
+    public Embedding embedQuery(String text) {
+      queries.incrementAndGet();
+      return embed(text);
+    }
+
+    @Override
+    public int dimension() {
+      return 8;
+    }
+
+    @Override
+    public String modelId() {
+      return "hashed-test";
+    }
+
+    @Override
+    public Optional<SimilarityCalibration> similarityCalibration() {
+      return declared;
+    }
+  }
+
+  @Test
+  void calibration_isMeasuredOverTheSample_whenTheEmbedderDeclaresNone() {
+    HashedEmbedder embedder = new HashedEmbedder(Optional.empty());
+    SimilarityCalibration measured = new Background(embedder).calibration();
+    List<Double> cosines = new ArrayList<>();
+    for (String q : Background.SENTENCES) {
+      for (String d : Background.SENTENCES) {
+        if (!q.equals(d)) {
+          cosines.add(embedder.embed(q).cosine(embedder.embed(d)));
+        }
+      }
+    }
+    double mean = cosines.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    double squares = cosines.stream().mapToDouble(c -> (c - mean) * (c - mean)).sum();
+    assertEquals(mean, measured.unrelatedMean(), 1e-6);
+    assertEquals(Math.sqrt(squares / (cosines.size() - 1)), measured.unrelatedDeviation(), 1e-6);
+    assertEquals(Background.SENTENCES.size(), embedder.queries.get());
+  }
+
+  @Test
+  void calibration_isTheEmbeddersDeclaration_withoutEmbeddingTheSampleAsQueries() {
+    SimilarityCalibration declared = new SimilarityCalibration(0.42, 0.065);
+    HashedEmbedder embedder = new HashedEmbedder(Optional.of(declared));
+    Background background = new Background(embedder);
+    assertEquals(declared, background.calibration());
+    assertEquals(declared, background.calibration());
+    assertEquals(0, embedder.queries.get());
+    assertTrue(background.closeness(embedder.embed("a question")).deviation() > 0);
   }
 }

@@ -234,4 +234,37 @@ class RelevanceGateTest {
         IllegalStateException.class,
         () -> RecallOptions.builder().minCosine(0.5).evidenceFloors(0.4, 0.9).build());
   }
+
+  @Test
+  void aHitOverTheEvidenceFloor_amidACrowdOfTheScopesNeighbours_givesNoEvidence() {
+    // floor 0.6; the scope's crowd puts the bar at 0.75
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> fused = List.of(Candidates.of("over-the-floor", 0.05, vector(0.7)));
+    assertTrue(GATE.apply(fused, new GateBasis(CEILING, 0, 0.75), dropped).isEmpty());
+    assertEquals(
+        "no candidate reached the evidence floors: best cosine 0.700 (floor 0.60 and above the"
+            + " scope's crowd at 0.75), best text - < 0.50",
+        dropped.get(0).detail());
+    assertEquals(
+        List.of("over-the-floor"),
+        ids(GATE.apply(fused, new GateBasis(CEILING, 0, 0.69), new ArrayList<>())));
+  }
+
+  @Test
+  void aHitClearOfTheCrowd_butUnderTheEvidenceFloor_givesNoEvidence() {
+    assertTrue(
+        GATE.apply(
+                List.of(Candidates.of("clear-but-low", 0.05, vector(0.55))),
+                new GateBasis(CEILING, 0, 0.2),
+                new ArrayList<>())
+            .isEmpty());
+  }
+
+  @Test
+  void theCrowdBarsOnlyTheCosineRoute_notEvidenceFromText() {
+    List<Candidate> fused = List.of(Candidates.of("worded", 0.05, vector(0.2), text(6)));
+    assertEquals(
+        List.of("worded"),
+        ids(GATE.apply(fused, new GateBasis(CEILING, 0, 0.9), new ArrayList<>())));
+  }
 }
