@@ -24,8 +24,8 @@ import java.util.Objects;
  * <ol>
  *   <li>{@link SignalSearch}: per-signal top-k, BM25 text and k-nearest vectors from the store;
  *   <li>{@link Fusion}: those lists fused (standardised scores by default), with the text and
- *       vector weights {@link AdaptiveWeights} chose for this query from how confident each list is
- *       and how far the two agree;
+ *       vector weights {@link AdaptiveWeights} chose for this query from how peaked each list is
+ *       and from the query's shape;
  *   <li>{@link ExclusionScreen}: an {@link Exclusion}'s memories taken out of the candidates that
  *       would give the query its evidence or seed the graph;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
