@@ -12,11 +12,12 @@ import java.util.Optional;
  *
  * <p>Fused score: by default the weighted sum of each signal's standardised score over the signals
  * (text, vector, graph) that returned the candidate ({@link FusionMethod#STANDARDISED_SCORES});
- * optionally weighted reciprocal-rank fusion, {@code Σ weight_s / (rrfK + rank_s)}. A query shaped
- * like an exact reference (identifier, path, SHA, error code) weighs vectors at a fifth of {@link
- * #vectorWeight()} (see {@link FusionMethod}). The relevance gate has two levels: a recall returns
- * anything only if at least one candidate reaches an <em>evidence floor</em> (cosine {@code >= base
- * + evidenceCosine × (1 − base)}, or text score divided by the query's {@linkplain
+ * optionally weighted reciprocal-rank fusion, {@code Σ weight_s / (rrfK + rank_s)}. The text and
+ * vector weights are a prior that each query shares out again by how confident each signal's own
+ * list is, and a query shaped like an exact reference (identifier, path, SHA, error code) weighs
+ * vectors at a fifth of its share (see {@link FusionMethod}). The relevance gate has two levels: a
+ * recall returns anything only if at least one candidate reaches an <em>evidence floor</em> (cosine
+ * {@code >= base + evidenceCosine × (1 − base)}, or text score divided by the query's {@linkplain
  * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
  * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
  * base + minCosine × (1 − base)}, normalised text {@code >= minTextScore}, or {@code >=
@@ -49,11 +50,13 @@ public final class RecallOptions {
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
 
   /**
-   * Default vector weight ({@value}), half the text weight: the local MiniLM model's vectors alone
-   * rank below text, yet lift what text misses (benchmarks/RESULTS.md, section 12). A query shaped
-   * like an exact reference uses a fifth of it ({@link FusionMethod}).
+   * Default vector weight ({@value}), below the text weight: the local MiniLM model's vectors alone
+   * rank below text, yet lift what text misses. It is the prior that each query's own evidence
+   * moves: the signal whose list has the more pronounced best hit gets the larger share of the text
+   * and vector weights together, and a query shaped like an exact reference uses a fifth of the
+   * vector share ({@link FusionMethod}; benchmarks/RESULTS.md, section 20).
    */
-  public static final double DEFAULT_VECTOR_WEIGHT = 0.5;
+  public static final double DEFAULT_VECTOR_WEIGHT = 0.75;
 
   /**
    * Default graph weight ({@value}), below the text weight: sharing a concept is weaker evidence

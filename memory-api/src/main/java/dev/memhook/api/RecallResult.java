@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param dropped candidates left out after fusion, and by which rule
  * @param took how long each signal's search took (the vector signal's includes embedding the
  *     query); empty when not measured
- * @param fusion how the signals were combined for this query: the method, the weights used and why
- *     (such as {@code "scores; query shape exact (identifier, path, SHA or code): weights text 1.0,
- *     vector 0.1, graph 0.5"}); empty when not recorded
+ * @param fusion how the signals were combined for this query: the method, how confident each
+ *     signal's own list was, the rule that applied and the weights used (such as {@code
+ *     "standardised scores; peaks text 5.39, vector 5.61; query shape exact (identifier, path, SHA,
+ *     error code or flag): weights text 0.97, vector 0.16, graph 0.50"}); empty when not recorded
  */
 public record RecallResult(
     List<RecalledMemory> memories,

@@ -7,6 +7,7 @@ import dev.memhook.api.SignalHit;
 import dev.memhook.api.spi.StoreHit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -71,9 +72,9 @@ final class Fusion {
    */
   static List<Candidate> fuseScores(List<RankedList> lists) {
     Map<MemoryId, Candidate> byId = new HashMap<>();
-    Map<Signal, double[]> scales = new java.util.EnumMap<>(Signal.class);
+    Map<Signal, Spread> spreads = new EnumMap<>(Signal.class);
     for (RankedList list : lists) {
-      scales.put(list.signal(), scale(list.hits(), list.padTo()));
+      spreads.put(list.signal(), Spread.of(list));
       int rank = 0;
       for (StoreHit hit : list.hits()) {
         rank++;
@@ -85,9 +86,9 @@ final class Fusion {
     for (Candidate c : out) {
       double sum = 0;
       for (SignalHit h : c.hits.values()) { // EnumMap: signal order, whatever the list order
-        double[] minAndSigma = scales.get(h.signal());
+        Spread spread = spreads.get(h.signal());
         double standard =
-            minAndSigma[1] > 0 ? (h.score() - minAndSigma[0]) / minAndSigma[1] + LISTED : FLAT;
+            spread.sigma() > 0 ? (h.score() - spread.min()) / spread.sigma() + LISTED : FLAT;
         sum += weightOf(lists, h.signal()) * standard;
       }
       c.fused = sum;
@@ -97,28 +98,42 @@ final class Fusion {
   }
 
   /**
-   * The lowest score and the population standard deviation of {@code hits}' scores, with zeros
-   * added up to {@code padTo} values.
+   * How the scores of one list are spread: its lowest score, mean and population standard
+   * deviation, over its hits and, for a list with {@link RankedList#padTo}, the zeros up to that
+   * many values. The one place that padding rule lives, for standardising a list's scores and for
+   * measuring how confident the list is ({@link AdaptiveWeights}).
+   *
+   * @param min the lowest value (0 when padded)
+   * @param mean the mean value
+   * @param sigma the population standard deviation; 0 for fewer than two values or all values
+   *     equal, never NaN
    */
-  private static double[] scale(List<StoreHit> hits, int padTo) {
-    int zeros = Math.max(0, padTo - hits.size());
-    int n = hits.size() + zeros;
-    if (n < 2) {
-      return new double[] {0, 0};
+  record Spread(double min, double mean, double sigma) {
+
+    static final Spread NONE = new Spread(0, 0, 0);
+
+    /** The spread of {@code list}'s scores, padded as the list says. */
+    static Spread of(RankedList list) {
+      List<StoreHit> hits = list.hits();
+      int zeros = Math.max(0, list.padTo() - hits.size());
+      int n = hits.size() + zeros;
+      if (n < 2) {
+        return NONE;
+      }
+      double min = zeros > 0 ? 0 : Double.POSITIVE_INFINITY;
+      double mean = 0;
+      for (StoreHit h : hits) {
+        min = Math.min(min, h.score());
+        mean += h.score();
+      }
+      mean /= n;
+      double squares = zeros * mean * mean;
+      for (StoreHit h : hits) {
+        squares += (h.score() - mean) * (h.score() - mean);
+      }
+      double sigma = Math.sqrt(squares / n);
+      return Double.isFinite(sigma) && Double.isFinite(mean) ? new Spread(min, mean, sigma) : NONE;
     }
-    double min = zeros > 0 ? 0 : Double.POSITIVE_INFINITY;
-    double mean = 0;
-    for (StoreHit h : hits) {
-      min = Math.min(min, h.score());
-      mean += h.score();
-    }
-    mean /= n;
-    double squares = zeros * mean * mean;
-    for (StoreHit h : hits) {
-      squares += (h.score() - mean) * (h.score() - mean);
-    }
-    double sigma = Math.sqrt(squares / n);
-    return new double[] {min, Double.isFinite(sigma) ? sigma : 0};
   }
 
   /** Weighted reciprocal-rank fusion with constant {@code k}. */

@@ -26,8 +26,9 @@ import java.util.Set;
  *
  * <ol>
  *   <li>{@link SignalSearch}: per-signal top-k, BM25 text and k-nearest vectors from the store;
- *   <li>{@link Fusion}: those lists fused (standardised scores by default), with the vector weight
- *       {@link AdaptiveWeights} chose for this query;
+ *   <li>{@link Fusion}: those lists fused (standardised scores by default), with the text and
+ *       vector weights {@link AdaptiveWeights} chose for this query from how peaked each list is
+ *       and from the query's shape;
  *   <li>{@link ExclusionScreen}: an {@link Exclusion}'s memories taken out of the candidates that
  *       would give the query its evidence or seed the graph;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
@@ -166,10 +167,11 @@ public final class RecallEngine {
     double ceiling = direct.textCeiling();
     GateBasis basis = basis(text, ceiling);
     AdaptiveWeights.Choice weights =
-        AdaptiveWeights.choose(options, text, bestShare(direct.text(), ceiling));
+        AdaptiveWeights.choose(options, text, direct.text(), direct.vector(), ceiling);
+    Fusion.RankedList textList = direct.text().withWeight(weights.textWeight());
     Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
     List<Candidate> fused =
-        Fusion.fuse(List.of(direct.text(), vector), options.fusion(), options.rrfK());
+        Fusion.fuse(List.of(textList, vector), options.fusion(), options.rrfK());
 
     RecordReader records = new RecordReader(store);
     List<RecalledMemory> excluded = new ArrayList<>();
@@ -191,7 +193,7 @@ public final class RecallEngine {
           ExclusionScreen.without(
               Fusion.belowSeeds(
                   Fusion.fuse(
-                      List.of(direct.text(), vector, graphList), options.fusion(), options.rrfK()),
+                      List.of(textList, vector, graphList), options.fusion(), options.rrfK()),
                   seeds),
               excluded);
     }
@@ -262,12 +264,4 @@ public final class RecallEngine {
         basis.ceiling(), basis.cosineBase(), neighbour + RelevanceGate.CLEAR_DEVIATIONS * spread);
   }
 
-  /** The best text hit's share of the ceiling, 0 without text hits. */
-  private static double bestShare(Fusion.RankedList text, double ceiling) {
-    double best = 0;
-    for (StoreHit h : text.hits()) {
-      best = Math.max(best, h.score());
-    }
-    return ceiling > 0 ? best / ceiling : 0;
-  }
 }

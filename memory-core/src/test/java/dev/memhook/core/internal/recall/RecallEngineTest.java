@@ -42,16 +42,28 @@ class RecallEngineTest {
   }
 
   @Test
-  void aQueryShapedLikeAnIdentifier_weighsVectorsAtAFifth_andTheResultSaysSo() {
+  void theResult_statesEachListsPeak_theRuleAndTheWeights_forAnExactAndANaturalQuery() {
     addNotes(3);
     RecallResult exact =
         engine(RecallOptions.builder().noRelevanceGate().build())
             .recall(RecallQuery.of(Scope.DEFAULT, "release train ReleaseTrain"));
-    assertEquals(
-        "standardised scores; query shape exact (identifier, path, SHA, error code or flag):"
-            + " weights text 1.00, vector 0.10, graph 0.50",
+    String number = "\\d+\\.\\d\\d";
+    assertTrue(
+        exact
+            .fusion()
+            .matches(
+                "standardised scores; peaks text "
+                    + number
+                    + ", vector "
+                    + number
+                    + "; query shape exact \\(identifier, path, SHA, error code or flag\\):"
+                    + " weights text "
+                    + number
+                    + ", vector "
+                    + number
+                    + ", graph 0\\.50"),
         exact.fusion());
-    assertTrue(exact.explain().startsWith("fusion: standardised scores; query shape exact"));
+    assertTrue(exact.explain().startsWith("fusion: " + exact.fusion() + "\n"), exact.explain());
     RecallResult natural =
         engine(
                 RecallOptions.builder()
@@ -59,8 +71,19 @@ class RecallEngineTest {
                     .noRelevanceGate()
                     .build())
             .recall(RecallQuery.of(Scope.DEFAULT, "release train"));
-    assertEquals(
-        "reciprocal ranks (k 20); natural language: weights text 1.00, vector 0.50, graph 0.50",
+    assertTrue(
+        natural
+            .fusion()
+            .matches(
+                "reciprocal ranks \\(k 20\\); peaks text "
+                    + number
+                    + ", vector "
+                    + number
+                    + "; natural language: weights text "
+                    + number
+                    + ", vector "
+                    + number
+                    + ", graph 0\\.50"),
         natural.fusion());
   }
 
