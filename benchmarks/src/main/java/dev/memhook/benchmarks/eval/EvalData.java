@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * A retrieval-evaluation data set in the neutral JSONL format: one JSON object a line, either a
  * memory ({@code "type":"memory"}: conv, id, session, speaker, time, text, optional image_caption)
- * or a query ({@code "type":"query"}: conv, id, text, relevant ids, category, category_name). Blank
- * lines are skipped; anything else malformed fails with the line number.
+ * or a query ({@code "type":"query"}: conv, id, text, relevant ids, category, category_name,
+ * optional time). Blank lines are skipped; anything else malformed fails with the line number.
  *
  * @param memories the memories, in file order
  * @param queries the queries, in file order
@@ -67,6 +67,8 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
    * @param relevant the ids of the memories that hold its evidence
    * @param category the category number (0 when absent)
    * @param categoryName the category's name (the number as text when absent)
+   * @param time when the question is asked, as written in the file (LongMemEval's question date),
+   *     or null
    */
   public record EvalQuery(
       String conv,
@@ -74,7 +76,8 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
       String text,
       List<String> relevant,
       int category,
-      String categoryName) {
+      String categoryName,
+      String time) {
     /** Validates and copies. */
     public EvalQuery {
       Objects.requireNonNull(conv, "conv");
@@ -148,7 +151,8 @@ public record EvalData(List<EvalMemory> memories, List<EvalQuery> queries) {
                     required(node, "text"),
                     ids,
                     category,
-                    name != null ? name : Integer.toString(category)));
+                    name != null ? name : Integer.toString(category),
+                    optional(node, "time")));
           }
           default ->
               throw new IllegalArgumentException(

@@ -6,6 +6,7 @@ import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -118,6 +119,7 @@ final class EvalRecalls {
       Map<String, MemoryService> services,
       Map<MemoryId, String> evalIds) {
     EvalSessions sessions = EvalSessions.of(data);
+    AskedAt asked = AskedAt.of(data);
     Map<String, SessionRankings> sessionRankings = new LinkedHashMap<>();
     Map<String, Metrics.Sums> overall = new LinkedHashMap<>();
     Map<String, Map<String, Metrics.Sums>> perCategory = new LinkedHashMap<>();
@@ -136,13 +138,11 @@ final class EvalRecalls {
       for (EvalQuery q : onTopic) {
         Scope scope = scopes.get(q.conv());
         long t0 = System.nanoTime();
-        RecallResult r = service.recall(new RecallQuery(scope, q.text(), RetrievalEval.LIMIT));
+        RecallResult r = service.recall(asked.query(scope, q, RetrievalEval.LIMIT));
         long t1 = System.nanoTime();
         List<String> ranked = ranked(r, evalIds);
         List<String> deeper =
-            ranked(
-                service.recall(new RecallQuery(scope, q.text(), RetrievalEval.SESSION_DEPTH)),
-                evalIds);
+            ranked(service.recall(asked.query(scope, q, RetrievalEval.SESSION_DEPTH)), evalIds);
         if (deeper.size() < ranked.size() || !deeper.subList(0, ranked.size()).equals(ranked)) {
           prefixDiffers++;
         }
@@ -196,6 +196,7 @@ final class EvalRecalls {
       Map<String, List<String>> fusedTop,
       Map<MemoryId, String> evalIds) {
     int limit = RetrievalEval.LIMIT;
+    AskedAt asked = AskedAt.of(data);
     List<String> convs = new ArrayList<>(scopes.keySet());
     int offTopic = 0;
     int offTopicEmpty = 0;
@@ -208,10 +209,7 @@ final class EvalRecalls {
     for (EvalQuery q : data.queries()) {
       if (q.relevant().isEmpty()) {
         offTopicQuestions++;
-        if (gated
-            .recall(new RecallQuery(scopes.get(q.conv()), q.text(), limit))
-            .memories()
-            .isEmpty()) {
+        if (gated.recall(asked.query(scopes.get(q.conv()), q, limit)).memories().isEmpty()) {
           offTopicQuestionsEmpty++;
         }
         continue;
@@ -219,15 +217,12 @@ final class EvalRecalls {
       if (convs.size() > 1) {
         String other = convs.get((convs.indexOf(q.conv()) + 1) % convs.size());
         offTopic++;
-        if (gated
-            .recall(new RecallQuery(scopes.get(other), q.text(), limit))
-            .memories()
-            .isEmpty()) {
+        if (gated.recall(asked.query(scopes.get(other), q, limit)).memories().isEmpty()) {
           offTopicEmpty++;
         }
       }
       List<String> gatedTop =
-          ranked(gated.recall(new RecallQuery(scopes.get(q.conv()), q.text(), limit)), evalIds);
+          ranked(gated.recall(asked.query(scopes.get(q.conv()), q, limit)), evalIds);
       if (gatedTop.isEmpty()) {
         onTopicEmpty++;
       }
@@ -261,5 +256,41 @@ final class EvalRecalls {
     List<String> out = new ArrayList<>(r.memories().size());
     r.ids().forEach(id -> out.add(evalIds.getOrDefault(id, id.value())));
     return out;
+  }
+
+  /**
+   * When each question is asked, as a host would give it in {@link RecallQuery#asOf()}: its own
+   * {@code time} when the file gives one (LongMemEval's question date), else the latest time of its
+   * conversation's memories (a LoCoMo question is asked after the conversation, as a live host's
+   * clock would stand), else null (the service's clock).
+   */
+  record AskedAt(Map<String, Instant> latestByConv) {
+
+    static AskedAt of(EvalData data) {
+      Map<String, Instant> latest = new HashMap<>();
+      for (EvalData.EvalMemory m : data.memories()) {
+        if (m.time() != null) {
+          ConversationTime.parse(m.time())
+              .ifPresent(t -> latest.merge(m.conv(), t, (a, b) -> a.isAfter(b) ? a : b));
+        }
+      }
+      return new AskedAt(latest);
+    }
+
+    /** When {@code q} is asked, or null for the service's clock. */
+    Instant of(EvalQuery q) {
+      if (q.time() != null) {
+        java.util.Optional<Instant> t = ConversationTime.parse(q.time());
+        if (t.isPresent()) {
+          return t.get();
+        }
+      }
+      return latestByConv.get(q.conv());
+    }
+
+    /** {@code q} as a recall query in {@code scope}, asked when {@link #of(EvalQuery)} says. */
+    RecallQuery query(Scope scope, EvalQuery q, int limit) {
+      return new RecallQuery(scope, q.text(), limit, of(q));
+    }
   }
 }

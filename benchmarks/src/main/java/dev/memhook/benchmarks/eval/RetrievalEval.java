@@ -34,13 +34,15 @@ import java.util.Objects;
  *       ConversationTime} (unparseable times are counted and left to "now"); context = the previous
  *       turn of the same session ({@code "speaker: text"}; {@code --no-context} leaves it empty).
  *       The service assigns ids, so the eval id → memory id mapping is kept here.
- *   <li>Every query runs as {@code RecallQuery(scope, question, 10)} against its conversation with
- *       three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the gate
- *       is measured separately) and the session cap as configured: BM25 only ({@code
+ *   <li>Every query runs as {@code RecallQuery(scope, question, 10, asOf)} against its conversation
+ *       with three configurations, all with the relevance gate off ({@code noRelevanceGate()}: the
+ *       gate is measured separately) and the session cap as configured: BM25 only ({@code
  *       weights(1,0,0)}), vector only ({@code weights(0,1,0)}) and fused (default weights). It
  *       prints recall@5, recall@10, any@5 and MRR, overall and per category, and beside them
  *       session recall@5/@10 and session any@5/@10, read from the same recall taken {@link
- *       #SESSION_DEPTH} deep (see {@link Metrics} and {@link EvalSessions}).
+ *       #SESSION_DEPTH} deep (see {@link Metrics} and {@link EvalSessions}). {@code asOf}, what the
+ *       question's time words count from, is the query's {@code time} when it has one, else the
+ *       latest memory time of its conversation (EvalRecalls.AskedAt).
  *   <li>The gate: with the gate on (defaults unless {@code --min-cosine}/{@code --min-text} say
  *       otherwise), conversation i's questions run against conversation i+1's scope (the last
  *       against the first), and each question no memory answers (empty {@code relevant}) against

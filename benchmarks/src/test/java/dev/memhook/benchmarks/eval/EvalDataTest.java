@@ -18,7 +18,7 @@ class EvalDataTest {
 
       {"type":"memory","conv":"c-1","id":"c-1:D1:2","session":"session_1","speaker":"Ben","time":"1:56 pm on 8 May, 2023","text":"Look at this!","image_caption":"a grey cat on a sofa"}
       {"type":"query","conv":"c-1","id":"c-1:q0","text":"What is the name of Ann's cat?","relevant":["c-1:D1:1"],"category":4,"category_name":"single-hop","answer":"Miso"}
-      {"type":"query","conv":"c 2/x","id":"q9","text":"Who?","relevant":[]}
+      {"type":"query","conv":"c 2/x","id":"q9","text":"Who?","relevant":[],"time":"2023/05/30 (Tue) 23:48"}
       """;
 
   @Test
@@ -45,6 +45,16 @@ class EvalDataTest {
     assertEquals(0, bare.category());
     assertEquals("0", bare.categoryName());
     assertEquals(List.of("c-1", "c 2/x"), data.conversations());
+    assertNull(q.time());
+    assertEquals("2023/05/30 (Tue) 23:48", bare.time());
+  }
+
+  @Test
+  void askedAt_isTheQuestionsTime_elseItsConversationsLatestMemoryTime() throws Exception {
+    EvalData data = EvalData.parse(new StringReader(LINES));
+    EvalRecalls.AskedAt asked = EvalRecalls.AskedAt.of(data);
+    assertEquals(Instant.parse("2023-05-08T13:56:00Z"), asked.of(data.queries().get(0)));
+    assertEquals(Instant.parse("2023-05-30T23:48:00Z"), asked.of(data.queries().get(1)));
   }
 
   @Test
@@ -125,7 +135,7 @@ class EvalDataTest {
   }
 
   private static EvalData.EvalQuery query(int category, String name) {
-    return new EvalData.EvalQuery("c", "q", "Who?", List.of("m"), category, name);
+    return new EvalData.EvalQuery("c", "q", "Who?", List.of("m"), category, name, null);
   }
 
   @Test

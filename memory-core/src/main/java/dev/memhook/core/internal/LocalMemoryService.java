@@ -107,7 +107,7 @@ public final class LocalMemoryService implements MemoryService {
             journalDir);
     this.store = storage.store();
     this.intake = new MemoryIntake(clock, sanitizer);
-    this.engine = new RecallEngine(this.store, embedder, parts.recall());
+    this.engine = new RecallEngine(this.store, embedder, parts.recall(), clock);
     this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
     this.writes = new ServiceWriter(this.store, embedder, intake);

@@ -12,7 +12,9 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -33,6 +35,9 @@ import java.util.Set;
  *       would give the query its evidence or seed the graph;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
+ *   <li>{@link CueBoost}: memories of the time the question names, and for a question asking for
+ *       advice or a standing choice memories that state one, move up (a bounded boost, never a
+ *       filter);
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
  *   <li>{@link ResultAssembly}: records read in ranking order, the rest of an exclusion's memories
@@ -67,8 +72,21 @@ public final class RecallEngine {
   private final ResultAssembly assembly;
   private final Reranking reranking;
   private final Background background;
+  private final Clock clock;
 
+  /** An engine whose queries without {@link RecallQuery#asOf()} are asked at the system clock. */
   public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options) {
+    this(store, embedder, options, Clock.systemUTC());
+  }
+
+  /**
+   * An engine over {@code store}.
+   *
+   * @param clock what a query without {@link RecallQuery#asOf()} is asked at: its time words count
+   *     from the clock's now
+   */
+  public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options, Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(embedder, "embedder");
     this.options = Objects.requireNonNull(options, "options");
@@ -198,7 +216,15 @@ public final class RecallEngine {
               excluded);
     }
 
-    String fusion = weights.description();
+    Instant asOf = query.asOf() != null ? query.asOf() : clock.instant();
+    CueBoost.Boosted boosted = CueBoost.apply(fused, CueBoost.Cues.of(text, asOf), records, depth);
+    // the graph adds candidates but never outranks its seeds, boosted or not
+    fused = related.isEmpty() ? boosted.ranked() : Fusion.belowSeeds(boosted.ranked(), seeds);
+
+    String fusion =
+        boosted.description().isEmpty()
+            ? weights.description()
+            : weights.description() + "; " + boosted.description();
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, basis, dropped);
     if (gated.isEmpty()) {

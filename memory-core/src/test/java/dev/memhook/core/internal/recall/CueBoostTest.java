@@ -1,0 +1,231 @@
+package dev.memhook.core.internal.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.Scope;
+import dev.memhook.testkit.Seeds;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The time and preference stage: what it moves, what it leaves alone, and the bound it keeps. */
+class CueBoostTest {
+
+  /** Tuesday 30 May 2023, noon UTC. */
+  private static final Instant REF = Instant.parse("2023-05-30T12:00:00Z");
+
+  private final ObservedStore store = new ObservedStore();
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private void add(String id, String content, Instant at) {
+    store.add(id, content, b -> b.occurredAt(at).createdAt(at));
+  }
+
+  @Test
+  void aQuestionWithoutCues_keepsTheRanking_andReadsNothing() {
+    add("a", "note", REF);
+    List<Candidate> sorted = List.of(Candidates.of("a", 2.0), Candidates.of("b", 1.0));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted, CueBoost.Cues.of("where is the config?", REF), new RecordReader(store), 50);
+    assertSame(sorted, out.ranked());
+    assertEquals("", out.description());
+    assertTrue(store.reads.isEmpty());
+  }
+
+  @Test
+  void aMemoryInTheNamedWindow_passesAnEqualMatchOutsideIt_andTheDescriptionSaysWhy() {
+    add("old", "we talked about the release", Instant.parse("2023-03-02T10:00:00Z"));
+    add("recent", "we talked about the release", Instant.parse("2023-05-24T10:00:00Z"));
+    List<Candidate> sorted = List.of(Candidates.of("old", 2.0), Candidates.of("recent", 1.9));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("what did we say about the release last week?", REF),
+            new RecordReader(store),
+            50);
+    assertEquals(List.of(MemoryId.of("recent"), MemoryId.of("old")), ids(out.ranked()));
+    assertEquals(1.9 * 1.5, out.ranked().get(0).fused, 1e-12);
+    assertEquals(
+        "time \"last week\": from 2023-05-22 until 2023-05-29, 1 of 2 candidates in or near it"
+            + " (score up to x1.50)",
+        out.description());
+  }
+
+  @Test
+  void closeness_isOneInside_fallingLinearlyToZeroAtTheWindowsLengthOutside() {
+    TimeWords.TimeWindow week =
+        new TimeWords.TimeWindow(
+            Instant.parse("2023-05-22T00:00:00Z"), Instant.parse("2023-05-29T00:00:00Z"), "w");
+    assertEquals(1.0, CueBoost.closeness(week, Instant.parse("2023-05-22T00:00:00Z")));
+    assertEquals(0.5, CueBoost.closeness(week, Instant.parse("2023-06-01T12:00:00Z")), 1e-9);
+    assertEquals(0.5, CueBoost.closeness(week, Instant.parse("2023-05-18T12:00:00Z")), 1e-9);
+    assertEquals(0.0, CueBoost.closeness(week, Instant.parse("2023-06-05T00:00:00Z")));
+    TimeWords.TimeWindow before =
+        new TimeWords.TimeWindow(Instant.MIN, Instant.parse("2023-05-01T00:00:00Z"), "b");
+    assertEquals(1.0, CueBoost.closeness(before, Instant.EPOCH));
+    assertEquals(0.0, CueBoost.closeness(before, Instant.parse("2023-05-08T00:00:00Z")));
+  }
+
+  @Test
+  void aPreferenceQuestion_liftsAPersonsStatedPreference_aboveAnAgentsEqualMatch() {
+    store.add(
+        "agent", "Here are ten tips for guitars.", b -> b.origin(Origin.agent()).occurredAt(REF));
+    store.add("user", "I prefer guitars with a slim neck.", b -> b.origin(Origin.user()));
+    List<Candidate> sorted = List.of(Candidates.of("agent", 2.0), Candidates.of("user", 1.5));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("Any tips on what to look for in a guitar?", REF),
+            new RecordReader(store),
+            50);
+    assertEquals(List.of(MemoryId.of("user"), MemoryId.of("agent")), ids(out.ranked()));
+    assertEquals(
+        "preference question: 1 of 2 candidates state a preference, habit, plan or choice (score"
+            + " up to x1.50)",
+        out.description());
+  }
+
+  @Test
+  void onlyTheFirstDepthCandidates_areReadAndBoosted() {
+    add("a", "x", REF);
+    add("b", "x", REF);
+    add("c", "x", REF);
+    List<Candidate> sorted =
+        List.of(Candidates.of("a", 3.0), Candidates.of("b", 2.0), Candidates.of("c", 1.0));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
+            new RecordReader(store),
+            2);
+    assertEquals(List.of(List.of(MemoryId.of("a"), MemoryId.of("b"))), store.reads);
+    assertEquals(1.0, out.ranked().get(2).fused);
+  }
+
+  /**
+   * The rule the stage keeps: a candidate whose fused score was more than {@link
+   * CueBoost#maxFactor} times another's still ranks above it, whatever the cues and the memories.
+   */
+  @Test
+  void aCandidateLeadingByMoreThanTheMaximumFactor_isNeverOvertaken() {
+    long seed = Seeds.seed();
+    Random setup = new Random(seed);
+    String[] contents = {
+      "I prefer short meetings.",
+      "We decided on Postgres.",
+      "my sister visited",
+      "The build is green.",
+      "Here is a summary of the options."
+    };
+    MemoryType[] types = {MemoryType.OBSERVATION, MemoryType.FACT, MemoryType.PREFERENCE};
+    int n = 30;
+    for (int i = 0; i < n; i++) {
+      Instant at = REF.minus(Duration.ofHours(setup.nextInt(24 * 400)));
+      String content = contents[setup.nextInt(contents.length)];
+      MemoryType type = types[setup.nextInt(types.length)];
+      Origin origin = setup.nextBoolean() ? Origin.user() : Origin.agent();
+      store.add("m" + i, content, b -> b.occurredAt(at).createdAt(at).type(type).origin(origin));
+    }
+    String[] questions = {
+      "what did I do last week? any tips?",
+      "in May",
+      "yesterday",
+      "any suggestions for the team?",
+      "three weeks ago, which tool did we choose?",
+      "before April 2023",
+      "where is it"
+    };
+    qt().withFixedSeed(seed)
+        .withExamples(300)
+        .forAll(longs().all(), integers().between(1, n), integers().between(1, n))
+        .checkAssert(
+            (scoreSeed, size, depth) -> {
+              Random r = new Random(scoreSeed);
+              List<Candidate> sorted = new ArrayList<>();
+              Map<MemoryId, Double> before = new HashMap<>();
+              for (int i = 0; i < size; i++) {
+                double f = 0.01 + r.nextDouble() * 10;
+                sorted.add(Candidates.of("m" + i, f));
+                before.put(MemoryId.of("m" + i), f);
+              }
+              sorted.sort(
+                  java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused)
+                      .thenComparing(c -> c.id));
+              String question = questions[r.nextInt(questions.length)];
+              List<MemoryId> after =
+                  ids(
+                      CueBoost.apply(
+                              sorted,
+                              CueBoost.Cues.of(question, REF),
+                              new RecordReader(store),
+                              depth)
+                          .ranked());
+              for (int i = 0; i < after.size(); i++) {
+                for (int j = 0; j < i; j++) {
+                  // j ranks above i after the stage: i must not have led j by more than the factor
+                  double lead = before.get(after.get(i)) / before.get(after.get(j));
+                  assertTrue(
+                      lead <= CueBoost.maxFactor(),
+                      after.get(i)
+                          + " led "
+                          + after.get(j)
+                          + " by x"
+                          + lead
+                          + " and fell below it for \""
+                          + question
+                          + "\", "
+                          + Seeds.replay(seed));
+                }
+              }
+            });
+  }
+
+  @Test
+  void theEngine_countsTimeWordsFromTheQuerysAsOf_elseFromItsClock() {
+    add("march", "release train notes", Instant.parse("2023-03-10T10:00:00Z"));
+    add("may", "release train notes", Instant.parse("2023-05-10T10:00:00Z"));
+    RecallOptions options = RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
+    RecallEngine engine =
+        new RecallEngine(store, store.embedder, options, Clock.fixed(REF, ZoneOffset.UTC));
+    RecallResult byClock =
+        engine.recall(RecallQuery.of(Scope.DEFAULT, "release train notes in May"));
+    assertEquals(List.of(MemoryId.of("may"), MemoryId.of("march")), byClock.ids());
+    assertTrue(
+        byClock.fusion().contains("time \"in May\": from 2023-05-01 until 2023-05-30"),
+        byClock.fusion());
+    RecallResult asked =
+        engine.recall(
+            RecallQuery.of(Scope.DEFAULT, "release train notes last month")
+                .withAsOf(Instant.parse("2023-04-02T00:00:00Z")));
+    assertEquals(List.of(MemoryId.of("march"), MemoryId.of("may")), asked.ids());
+    assertTrue(asked.explain().contains("time \"last month\": from 2023-03-01 until 2023-04-01"));
+  }
+
+  private static List<MemoryId> ids(List<Candidate> candidates) {
+    return candidates.stream().map(c -> c.id).toList();
+  }
+}
