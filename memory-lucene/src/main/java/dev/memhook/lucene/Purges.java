@@ -69,8 +69,8 @@ final class Purges {
   /** Longest time between two checks. */
   private static final long MAX_TICK_MILLIS = 5_000;
 
-  /** Passes of expunging per purge: the second catches merges that carried deletes over. */
-  private static final int PASSES = 2;
+  /** Purges a caller of {@link #purgeNow} waits for while deleted documents outlive them. */
+  private static final int WAITED_ATTEMPTS = 3;
 
   private final Duration delay;
   private final String location;
@@ -300,8 +300,17 @@ final class Purges {
         covered = forgets;
       }
       long began = clock.millis();
-      expunge();
-      writes.commitPurge(w -> finished(w, covered));
+      boolean[] residue = new boolean[1];
+      // a caller who waits gets the deletes a concurrent merge carried over purged too
+      for (int attempt = 0;
+          attempt == 0 || (wait && residue[0] && attempt < WAITED_ATTEMPTS);
+          attempt++) {
+        expunge();
+        writes.commitPurge(w -> residue[0] = finished(w, covered));
+      }
+      if (residue[0]) {
+        LOG.debug("{}: a deleted document outlived the purge; the next purge takes it", location);
+      }
       LOG.debug("{}: purged in {} ms", location, clock.millis() - began);
     } finally {
       running.unlock();
@@ -310,18 +319,25 @@ final class Purges {
 
   /**
    * Under the write lock, just before the purge's commit: the purge is done unless forgets came
-   * after it began, whose purge is then due {@code delay} from now at the latest (they came while
-   * it ran: no later than now).
+   * after it began, or a segment still holds a deleted document; then the next purge is due {@code
+   * delay} from now at the latest. Forgets that came while it ran came no later than now. A deleted
+   * document survives the purge when a merge that was running as its rounds of expunging ended (a
+   * natural or idle merge that took a segment with a delete) carried the delete into its result, or
+   * when a write replaced a memory while it ran.
+   *
+   * @return whether a segment still holds a deleted document
    */
-  private synchronized void finished(IndexWriter writer, long covered) {
-    purgeBy = forgets == covered ? -1 : clock.millis() + delay.toMillis();
+  private synchronized boolean finished(IndexWriter writer, long covered) {
+    boolean residue = !immediate() && writer.hasDeletions();
+    purgeBy = forgets == covered && !residue ? -1 : clock.millis() + delay.toMillis();
     writeCommitData(writer);
+    return residue;
   }
 
   /** Rewrites every segment with deleted documents, outside the write lock. */
   private void expunge() {
     try {
-      for (int pass = 0; pass < PASSES && writer.hasDeletions(); pass++) {
+      for (int round = 0; round < Expunge.MAX_ROUNDS && writer.hasDeletions(); round++) {
         Expunge.awaitMergesWithDeletes(writer);
         collecting = true;
         try {

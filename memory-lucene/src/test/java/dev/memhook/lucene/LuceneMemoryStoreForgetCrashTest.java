@@ -90,7 +90,9 @@ class LuceneMemoryStoreForgetCrashTest {
           "the other memories are durable, pending ones by the forget's commit");
       assertEquals(1, store.forgotten(A).size(), "the audit record is durable");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty()
+      // the purge commits, then refreshes the searchers, which deletes the old files: wait for both
+      while ((!IndexFiles.termsContaining(index, IndexFiles.termPrefix(token)).isEmpty()
+              || !IndexFiles.filesContaining(index, token).isEmpty())
           && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
