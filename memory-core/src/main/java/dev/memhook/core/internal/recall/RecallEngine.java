@@ -289,5 +289,4 @@ public final class RecallEngine {
     return new GateBasis(
         basis.ceiling(), basis.cosineBase(), neighbour + RelevanceGate.CLEAR_DEVIATIONS * spread);
   }
-
 }
