@@ -42,20 +42,20 @@ final class IdleSettling {
    * policy and idle merges), lets {@code load} fill it, then leaves it open without a write for
    * {@link #quietBeforeMeasuring()} and until its merges are done, printing the time of each phase
    * and the segment count after each (to standard error); closes it. {@code
-   * -Dmemhook.bench.mergeWorkers=N} sets {@link LuceneMemoryStore.Builder#mergeWorkers} instead of
-   * its default, to compare.
+   * -Dmemhook.bench.workers=N} sets {@link LuceneMemoryStore.Builder#workers} instead of its
+   * default, to compare.
    */
   static void buildAndLeaveIdle(Path dir, boolean quantized, Consumer<LuceneMemoryStore> load) {
     long start = System.nanoTime();
     LuceneMemoryStore.Builder builder =
         LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized);
-    Integer workers = Integer.getInteger("memhook.bench.mergeWorkers");
+    Integer workers = Integer.getInteger("memhook.bench.workers");
     if (workers != null) {
-      builder.mergeWorkers(workers);
+      builder.workers(workers);
     }
     System.err.printf(
         Locale.ROOT,
-        "merge workers: %s%n",
+        "store workers: %s%n",
         workers == null ? "the store's default" : workers.toString());
     try (LuceneMemoryStore store = builder.build()) {
       load.accept(store);

@@ -174,6 +174,29 @@ final class FreshSearchers implements Closeable {
     }
   }
 
+  /** A change to the writer that may throw. */
+  @FunctionalInterface
+  interface WriterAction {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code action} while no searcher refreshes: for a write that several threads apply in
+   * parts ({@link IndexWrites#putAll}), of which a refresh in between could show some parts and not
+   * the others. A read that needs a refresh meanwhile waits until {@code action} returns; a read
+   * whose searcher is current does not wait. Reentrant, like the refreshes it holds off.
+   *
+   * @throws IOException as thrown by {@code action}
+   */
+  void holdingRefreshes(WriterAction action) throws IOException {
+    refreshLock.lock();
+    try {
+      action.run();
+    } finally {
+      refreshLock.unlock();
+    }
+  }
+
   /**
    * Refreshes the searcher if a write was counted since its last refresh. Readers that find it
    * stale together queue on refreshLock; the first refreshes, the rest find it done and return.

@@ -4,10 +4,12 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.TermQuery;
 
 /**
@@ -21,12 +23,16 @@ import org.apache.lucene.search.TermQuery;
  * <p>Thread-safe. The store checks the arguments; these check that the store is open.
  */
 final class IndexWrites {
+  /** The fewest memories a part of a batch added by its own thread holds. */
+  static final int MIN_PART = 64;
+
   private final WritePath writes;
   private final MemoryDocuments documents;
   private final FreshSearchers searchers;
   private final UnreadableRecords unreadable;
   private final boolean mirror;
   private final VectorGraphs graphs;
+  private final StoreWorkers workers;
 
   IndexWrites(
       WritePath writes,
@@ -34,7 +40,9 @@ final class IndexWrites {
       FreshSearchers searchers,
       UnreadableRecords unreadable,
       boolean mirror,
-      VectorGraphs graphs) {
+      VectorGraphs graphs,
+      StoreWorkers workers) {
+    this.workers = workers;
     this.mirror = mirror;
     this.graphs = graphs;
     this.writes = writes;
@@ -56,7 +64,12 @@ final class IndexWrites {
     unreadable.written(List.of(memory.id()));
   }
 
-  /** Stores or replaces every memory of {@code batch}: a delete by their ids and a block add. */
+  /**
+   * Stores or replaces every memory of {@code batch}: a delete by their ids and a block add; a
+   * batch of at least two {@link #MIN_PART parts} in parts that the store's workers add at once
+   * ({@link #addInParts}), with the searchers' refreshes held off until every part is in, so that
+   * no read sees half of the batch.
+   */
   void putAll(Map<Memory, Embedding> batch) {
     writes.ensureOpen();
     if (batch.isEmpty()) {
@@ -64,16 +77,60 @@ final class IndexWrites {
     }
     MemoryDocuments.Batch docs = documents.batch(batch);
     graphs.bulkWrite(batch.size()); // a bulk load: its graph is built once, when it is over
+    int parts = parts(docs.ids().size(), workers.workers());
     writes.write(
         docs.ids(),
         w -> {
-          for (int i = 0; i < docs.memories().size(); i++) {
-            documents.sealed(docs.documents().get(i), docs.memories().get(i));
+          if (parts == 1) {
+            addPart(w, docs, 0, docs.ids().size());
+            return true;
           }
-          w.updateDocuments(IndexSchema.idsQuery(docs.ids()), docs.documents());
+          searchers.holdingRefreshes(() -> addInParts(w, docs, parts));
           return true;
         });
     unreadable.written(docs.ids());
+  }
+
+  /**
+   * How many parts a batch of {@code size} memories is added in: one per worker, each of at least
+   * {@link #MIN_PART} memories; one for a small batch, which would gain less than the hand-off
+   * costs.
+   */
+  static int parts(int size, int workers) {
+    return Math.max(1, Math.min(workers, size / MIN_PART));
+  }
+
+  /**
+   * Adds {@code docs} in {@code parts} consecutive parts on the store's workers, each part one
+   * update that replaces the earlier versions of its own ids (the ids of a batch are distinct, so
+   * no part replaces another's). Lucene's writer is built for adds from several threads: each
+   * thread fills a segment of its own. A part that fails leaves the others added but not committed;
+   * the failure is reported as an {@link IOException}, so that the write path refuses further
+   * writes and close rolls back (the whole batch, never half of it, is lost).
+   */
+  private void addInParts(IndexWriter w, MemoryDocuments.Batch docs, int parts) throws IOException {
+    int size = docs.ids().size();
+    List<StoreWorkers.Part> work = new ArrayList<>(parts);
+    for (int p = 0; p < parts; p++) {
+      int from = (int) ((long) size * p / parts);
+      int to = (int) ((long) size * (p + 1) / parts);
+      work.add(() -> addPart(w, docs, from, to));
+    }
+    try {
+      workers.runAll(work);
+    } catch (RuntimeException e) {
+      throw new IOException("a part of the batch failed: " + e, e);
+    }
+  }
+
+  /** Seals the documents {@code from} to {@code to} of {@code docs} and adds them in one update. */
+  private void addPart(IndexWriter w, MemoryDocuments.Batch docs, int from, int to)
+      throws IOException {
+    for (int i = from; i < to; i++) {
+      documents.sealed(docs.documents().get(i), docs.memories().get(i));
+    }
+    List<MemoryId> ids = docs.ids().subList(from, to);
+    w.updateDocuments(IndexSchema.idsQuery(ids), docs.documents().subList(from, to));
   }
 
   /**

@@ -51,9 +51,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Thread safety:</b> thread-safe; every method may be called from any thread. Writes are
  *       serialized by an internal lock (so a commit never sees half of a {@link #putAll}); reads
- *       and searches never wait for that lock. A write does not refresh the near-real-time
- *       searcher; the first read or search after it does (one refresh, which concurrent readers
- *       wait for and share, rather than each refreshing). Do not synchronize on instances.
+ *       and searches never wait for that lock, and never see half of a {@code putAll} either (one
+ *       that several {@linkplain Builder#workers workers} add holds off the refresh a read may need
+ *       until its last part is in). A write does not refresh the near-real-time searcher; the first
+ *       read or search after it does (one refresh, which concurrent readers wait for and share,
+ *       rather than each refreshing). Do not synchronize on instances.
  *   <li><b>Durability:</b> by default every write is committed (fsync'ed) before it returns. With
  *       {@link Builder#groupCommit(Duration)} writes return once applied and a background thread
  *       commits them within the interval; a crash loses at most that window. Either way a write is
@@ -512,10 +514,8 @@ public final class LuceneMemoryStore implements MemoryStore {
      */
     public static final double DEFAULT_MAX_SEGMENT_MB = 512;
 
-    /**
-     * The most threads a merge builds its vector graph with by default: see {@link #mergeWorkers}.
-     */
-    public static final int DEFAULT_MAX_MERGE_WORKERS = 4;
+    /** The most threads one of the store's heavy jobs uses by default: see {@link #workers}. */
+    public static final int DEFAULT_MAX_WORKERS = 4;
 
     /**
      * How long a writable store must see no write before it merges its segments down to as few as
@@ -567,7 +567,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     private int efSearch = DEFAULT_EF_SEARCH;
     private boolean scalarQuantization;
     private double maxSegmentMB = DEFAULT_MAX_SEGMENT_MB;
-    private int mergeWorkers; // 0: defaultMergeWorkers()
+    private int workers; // 0: defaultWorkers()
     private Duration idleMerge = DEFAULT_IDLE_MERGE;
     private Duration purgeDelay = DEFAULT_PURGE_DELAY;
     private boolean mirror;
@@ -710,28 +710,33 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * How many threads build the vector graph of one merged segment, the merge thread included, 1
-     * to 64. Default: the number of processors the JVM has, at most {@value
-     * #DEFAULT_MAX_MERGE_WORKERS}.
+     * How many threads share one of the store's heavy jobs, the thread that runs it included, 1 to
+     * 64. Default: the number of processors the JVM has, at most {@value #DEFAULT_MAX_WORKERS}.
      *
-     * <p>Building the graph is most of what a merge costs, and the merges that build the largest
-     * graphs are the ones a store waits for: the idle merge that settles a store after a load
-     * ({@link #idleMerge}) and the rewrite that purges a forgotten memory ({@link #purgeDelay}).
-     * More workers finish them sooner, and while they run they take that many cores from the host;
-     * 1 keeps every merge on its one thread. The helper threads exist only while a merge uses them.
-     * Flushes and searches are not affected.
+     * <p>The jobs are two. Building the vector graph of a merged segment is most of what a merge
+     * costs, and the merges that build the largest graphs are the ones a store waits for: the idle
+     * merge that settles a store after a load ({@link #idleMerge}) and the rewrite that purges a
+     * forgotten memory ({@link #purgeDelay}). And a {@link LuceneMemoryStore#putAll putAll} of at
+     * least 128 memories is added in parts, up to one per worker, at once: most of what it costs is
+     * the analysis of its text, which runs on the thread that adds each memory. Reads never see
+     * part of such a batch: a read that must refresh its searcher while the parts are added waits
+     * for them.
+     *
+     * <p>More workers finish these jobs sooner, and while they run they take that many cores from
+     * the host; 1 keeps every merge and every batch on its one thread. The helper threads ({@code
+     * memhook-store-worker-N}, daemon) exist only while a job uses them. Flushes and searches are
+     * not affected.
      *
      * @throws IllegalArgumentException if {@code workers} is out of range
      */
-    public Builder mergeWorkers(int workers) {
-      checkUnset("mergeWorkers");
-      this.mergeWorkers = checkRange("mergeWorkers", workers, 1, 64);
-      return recorded("mergeWorkers");
+    public Builder workers(int workers) {
+      checkUnset("workers");
+      this.workers = checkRange("workers", workers, 1, 64);
+      return recorded("workers");
     }
 
-    private static int defaultMergeWorkers() {
-      return Math.max(
-          1, Math.min(DEFAULT_MAX_MERGE_WORKERS, Runtime.getRuntime().availableProcessors()));
+    private static int defaultWorkers() {
+      return Math.max(1, Math.min(DEFAULT_MAX_WORKERS, Runtime.getRuntime().availableProcessors()));
     }
 
     /**
@@ -881,7 +886,7 @@ public final class LuceneMemoryStore implements MemoryStore {
           efSearch,
           scalarQuantization,
           maxSegmentMB,
-          mergeWorkers == 0 ? defaultMergeWorkers() : mergeWorkers,
+          workers == 0 ? defaultWorkers() : workers,
           idleMerge,
           purgeDelay,
           mirror,

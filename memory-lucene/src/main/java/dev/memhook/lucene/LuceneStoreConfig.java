@@ -33,7 +33,7 @@ import java.util.Set;
  * @param efSearch candidates gathered per vector search
  * @param scalarQuantization whether new segments store vectors quantized to 7 bits
  * @param maxSegmentMB the largest segment natural merges build, in MB
- * @param mergeWorkers the threads that build one merged vector graph, the merge thread included
+ * @param workers the threads that build one merged vector graph, the merge thread included
  * @param idleMerge how long the store must see no write before it merges; zero: never
  * @param purgeDelay how long after a forget the segments that held it are rewritten at the latest;
  *     zero: before the forget returns
@@ -56,7 +56,7 @@ record LuceneStoreConfig(
     int efSearch,
     boolean scalarQuantization,
     double maxSegmentMB,
-    int mergeWorkers,
+    int workers,
     Duration idleMerge,
     Duration purgeDelay,
     boolean mirror,

@@ -94,7 +94,7 @@ record OpenIndex(
       dir = path.isPresent() ? FSDirectory.open(path.get()) : new ByteBuffersDirectory();
       OpenErrors.checkCommit(dir, location);
       // a bulk load's graph is deferred only if idle merges are on to build it
-      GraphMergeWorkers workers = new GraphMergeWorkers(config.mergeWorkers());
+      StoreWorkers workers = new StoreWorkers(config.workers());
       VectorGraphs graphs =
           new VectorGraphs(
               workers,

@@ -54,7 +54,7 @@ final class VectorGraphs {
    */
   static final Duration MAX_DEFERRAL = Duration.ofMinutes(10);
 
-  private final GraphMergeWorkers workers;
+  private final StoreWorkers workers;
   private final KnnVectorsFormat withGraph;
   private final KnnVectorsFormat graphless = new GraphlessVectorsFormat();
   private final boolean deferring;
@@ -73,7 +73,7 @@ final class VectorGraphs {
    * @param deferring whether bulk loads defer the graph (only when something builds it later)
    */
   VectorGraphs(KnnVectorsFormat withGraph, boolean deferring) {
-    this(new GraphMergeWorkers(1), withGraph, deferring, MAX_DEFERRAL);
+    this(new StoreWorkers(1), withGraph, deferring, MAX_DEFERRAL);
   }
 
   /**
@@ -82,24 +82,26 @@ final class VectorGraphs {
    * @param withGraph the format of vectors with a graph, the store's usual one
    * @param deferring whether bulk loads defer the graph (only when something builds it later)
    */
-  VectorGraphs(GraphMergeWorkers workers, KnnVectorsFormat withGraph, boolean deferring) {
+  VectorGraphs(StoreWorkers workers, KnnVectorsFormat withGraph, boolean deferring) {
     this(workers, withGraph, deferring, MAX_DEFERRAL);
   }
 
   /** As above, deferring for at most {@code maxDeferral}: for tests. */
   VectorGraphs(KnnVectorsFormat withGraph, boolean deferring, Duration maxDeferral) {
-    this(new GraphMergeWorkers(1), withGraph, deferring, maxDeferral);
+    this(new StoreWorkers(1), withGraph, deferring, maxDeferral);
   }
 
   private VectorGraphs(
-      GraphMergeWorkers workers,
-      KnnVectorsFormat withGraph,
-      boolean deferring,
-      Duration maxDeferral) {
+      StoreWorkers workers, KnnVectorsFormat withGraph, boolean deferring, Duration maxDeferral) {
     this.workers = workers;
     this.withGraph = withGraph;
     this.deferring = deferring;
     this.maxDeferralNanos = maxDeferral.toNanos();
+  }
+
+  /** The threads that build merged graphs; they also add the parts of a large batch. */
+  StoreWorkers workers() {
+    return workers;
   }
 
   /** The format the writer should use for the vectors it starts writing now. */

@@ -54,9 +54,8 @@ class LuceneMemoryStoreTest {
         () -> LuceneMemoryStore.builder().inMemory().directory(dir).build());
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().hnswMaxConn(1));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().efSearch(0));
-    assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().mergeWorkers(0));
-    assertThrows(
-        IllegalArgumentException.class, () -> LuceneMemoryStore.builder().mergeWorkers(65));
+    assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().workers(0));
+    assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().workers(65));
     assertThrows(IllegalArgumentException.class, () -> LuceneMemoryStore.builder().cacheSize(-1));
     assertThrows(
         IllegalArgumentException.class,

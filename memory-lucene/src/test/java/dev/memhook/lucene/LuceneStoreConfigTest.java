@@ -37,9 +37,9 @@ class LuceneStoreConfigTest {
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_MAX_SEGMENT_MB, c.maxSegmentMB());
     assertEquals(
         Math.min(
-            LuceneMemoryStore.Builder.DEFAULT_MAX_MERGE_WORKERS,
+            LuceneMemoryStore.Builder.DEFAULT_MAX_WORKERS,
             Runtime.getRuntime().availableProcessors()),
-        c.mergeWorkers());
+        c.workers());
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_IDLE_MERGE, c.idleMerge());
     assertFalse(c.mirror());
     assertEquals(LuceneMemoryStore.Builder.DEFAULT_EXACT_WEIGHT, c.exactWeight());
@@ -67,7 +67,7 @@ class LuceneStoreConfigTest {
             .efSearch(40)
             .scalarQuantization(true)
             .maxSegmentMB(64)
-            .mergeWorkers(3)
+            .workers(3)
             .idleMerge(Duration.ZERO)
             .mirror()
             .exactMatchWeight(0)
@@ -85,7 +85,7 @@ class LuceneStoreConfigTest {
     assertEquals(40, c.efSearch());
     assertTrue(c.scalarQuantization());
     assertEquals(64, c.maxSegmentMB());
-    assertEquals(3, c.mergeWorkers());
+    assertEquals(3, c.workers());
     assertEquals(Duration.ZERO, c.idleMerge());
     assertTrue(c.mirror());
     assertEquals(0f, c.exactWeight());

@@ -45,7 +45,8 @@ import java.util.function.IntConsumer;
  * the model already fills, the store's share is what is left to win. The Lucene store keeps that
  * share small for a load of batches: it writes their vectors without an HNSW graph and builds the
  * graph once, when it merges the load's segments while idle ({@code VectorGraphs} in
- * memory-lucene), so what a batch costs the writer thread is mostly the analysis of its text.
+ * memory-lucene), so what a batch costs is mostly the analysis of its text, which that store
+ * spreads over its workers ({@code LuceneMemoryStore.Builder.workers}).
  *
  * <p>Each call is independent; the class holds no state and is thread-safe.
  */
