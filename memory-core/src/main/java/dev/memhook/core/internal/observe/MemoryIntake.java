@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Turns what a host hands in (a {@link MemoryDraft}) into a storable {@link Memory}: sanitize every
@@ -31,6 +32,7 @@ import java.util.Objects;
  * <p>Stateless apart from its clock and sanitizer; thread-safe.
  */
 public final class MemoryIntake {
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   /** Derived titles are cut at a word boundary near this length. */
   static final int DERIVED_TITLE_LENGTH = 80;
@@ -237,7 +239,7 @@ public final class MemoryIntake {
 
   /** Whole sentences from the start, up to about {@value #DERIVED_SUMMARY_LENGTH} characters. */
   static String deriveSummary(String content) {
-    String flat = content.replaceAll("\\s+", " ").strip();
+    String flat = WHITESPACE.matcher(content).replaceAll(" ").strip();
     if (flat.length() <= DERIVED_SUMMARY_LENGTH) {
       return flat;
     }

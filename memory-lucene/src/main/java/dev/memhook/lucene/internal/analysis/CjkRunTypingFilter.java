@@ -22,6 +22,9 @@ final class CjkRunTypingFilter extends TokenFilter {
   private static final String IDEOGRAPHIC =
       StandardTokenizer.TOKEN_TYPES[StandardTokenizer.IDEOGRAPHIC];
 
+  /** The lowest code point of the Han, Hiragana, Katakana and Hangul scripts. */
+  static final char FIRST_CJK = '\u1100';
+
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private final TypeAttribute type = addAttribute(TypeAttribute.class);
   private final Matcher matcher;
@@ -36,7 +39,9 @@ final class CjkRunTypingFilter extends TokenFilter {
     if (!input.incrementToken()) {
       return false;
     }
-    if (matcher.reset(term).matches()) {
+    // no character below U+1100 (the first Hangul jamo) is of a CJK script: most tokens are
+    // decided without the pattern, whose script classes look up every character's script
+    if (term.length() > 0 && term.charAt(0) >= FIRST_CJK && matcher.reset(term).matches()) {
       type.setType(IDEOGRAPHIC);
     }
     return true;

@@ -1,5 +1,7 @@
 package dev.memhook.lucene.internal.analysis;
 
+import java.util.regex.Pattern;
+
 /**
  * The rules for what a memory's secondary text adds to its own words. A title or summary derived
  * from the content (its first line, its first sentences, possibly cut with "…") repeats the
@@ -8,6 +10,7 @@ package dev.memhook.lucene.internal.analysis;
  * memory does not say itself ({@link #wordsBeyond}). Stateless and thread-safe.
  */
 public final class DerivedText {
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   private DerivedText() {}
 
@@ -66,6 +69,6 @@ public final class DerivedText {
   }
 
   private static String normalize(String s) {
-    return s.replaceAll("\\s+", " ").strip();
+    return WHITESPACE.matcher(s).replaceAll(" ").strip();
   }
 }

@@ -95,6 +95,16 @@ class CodeAwareAnalyzerTest {
   }
 
   @Test
+  void cjkRunsFromTheLowestCjkCodePoint_areBigrammed_andLatinOrCyrillicWordsAreNot() {
+    // U+1100 and U+1161: Hangul jamo, the lowest code points of a CJK script
+    assertEquals(
+        List.of("\u1100\u1161", "\u1161\u1100"),
+        terms(exact.positionedTerms("f", "\u1100\u1161\u1100")));
+    assertEquals(List.of("한국", "국어"), terms(exact.positionedTerms("f", "한국어")));
+    assertEquals(List.of("привет", "ünïcödé"), terms(exact.positionedTerms("f", "привет ünïcödé")));
+  }
+
+  @Test
   void punctuationAndQuerySyntax_areJustSeparators() {
     assertEquals(
         List.of("foo", "bar", "baz"),
