@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param memories the recalled memories, best first
  * @param dropped candidates left out after fusion, and by which rule
  * @param took how long each signal's search took (the vector signal's includes embedding the
- *     query); empty when not measured
+ *     query), each on its own thread: the text and vector searches may run at the same time, so the
+ *     times can overlap; empty when not measured
  * @param fusion how the signals were combined for this query: the method, how confident each
  *     signal's own list was, the rule that applied and the weights used (such as {@code
  *     "standardised scores; peaks text 5.39, vector 5.61; query shape exact (identifier, path, SHA,

@@ -34,6 +34,7 @@ import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
+import dev.memhook.core.internal.recall.VectorSideThreads;
 import dev.memhook.core.internal.sanitize.Sanitizer;
 import dev.memhook.core.internal.store.ServiceStorage;
 import java.nio.file.Path;
@@ -60,6 +61,10 @@ public final class LocalMemoryService implements MemoryService {
   private final MemoryStore store;
   private final Embedder embedder;
   private final RecallEngine engine;
+
+  /** Where a recall's vector side runs beside its text search; closed with the service. */
+  private final VectorSideThreads vectorSideThreads = new VectorSideThreads();
+
   private final StandingProfiles standing;
   private final RecallWarmUp warmUp;
   private final MemoryIntake intake;
@@ -107,7 +112,7 @@ public final class LocalMemoryService implements MemoryService {
             journalDir);
     this.store = storage.store();
     this.intake = new MemoryIntake(clock, sanitizer);
-    this.engine = new RecallEngine(this.store, embedder, parts.recall(), clock);
+    this.engine = new RecallEngine(this.store, embedder, parts.recall(), clock, vectorSideThreads);
     this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
     this.writes = new ServiceWriter(this.store, embedder, intake);
@@ -286,7 +291,11 @@ public final class LocalMemoryService implements MemoryService {
     synchronized (hooks) {
       live = new ArrayList<>(hooks.values());
     }
-    ServiceShutdown.close(live, capture, ownedExecutor, store, embedder, dispatch);
+    try {
+      ServiceShutdown.close(live, capture, ownedExecutor, store, embedder, dispatch);
+    } finally {
+      vectorSideThreads.close();
+    }
   }
 
   private void checkOpen() {

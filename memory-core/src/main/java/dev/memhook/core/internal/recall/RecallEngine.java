@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * Recall above the store, the same for every store, as stages run in order:
@@ -74,9 +75,12 @@ public final class RecallEngine {
   private final Background background;
   private final Clock clock;
 
-  /** An engine whose queries without {@link RecallQuery#asOf()} are asked at the system clock. */
+  /**
+   * An engine whose queries without {@link RecallQuery#asOf()} are asked at the system clock, and
+   * whose searches run one after the other on the calling thread.
+   */
   public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options) {
-    this(store, embedder, options, Clock.systemUTC());
+    this(store, embedder, options, Clock.systemUTC(), Runnable::run);
   }
 
   /**
@@ -84,14 +88,19 @@ public final class RecallEngine {
    *
    * @param clock what a query without {@link RecallQuery#asOf()} is asked at: its time words count
    *     from the clock's now
+   * @param executor where a recall's vector search (and the query's embedding) runs while the
+   *     calling thread searches the text ({@link SignalSearch}); {@code Runnable::run} runs them
+   *     one after the other. A task it refuses or does not start is run by the calling thread.
    */
-  public RecallEngine(MemoryStore store, Embedder embedder, RecallOptions options, Clock clock) {
+  public RecallEngine(
+      MemoryStore store, Embedder embedder, RecallOptions options, Clock clock, Executor executor) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.store = Objects.requireNonNull(store, "store");
     Objects.requireNonNull(embedder, "embedder");
     this.options = Objects.requireNonNull(options, "options");
     this.embeddings = new QueryEmbeddings(embedder, options.queryCacheSize());
-    this.signals = new SignalSearch(store, options, embeddings);
+    this.signals =
+        new SignalSearch(store, options, embeddings, Objects.requireNonNull(executor, "executor"));
     this.gate = new RelevanceGate(options, MAX_LISTED_TAIL_DROPS);
     this.graph = new GraphExpansion(store, options, gate);
     this.assembly = new ResultAssembly(options, MAX_LISTED_TAIL_DROPS);

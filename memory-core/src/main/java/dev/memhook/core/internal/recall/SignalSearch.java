@@ -8,11 +8,27 @@ import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The direct signals of a recall: the store's BM25 text top-k and nearest-vector top-k for the
  * query, as weighted lists for {@link Fusion}. A signal of weight 0 is not searched and gives an
- * empty list. Thread-safe: it holds the store, the options and the query-embedding cache.
+ * empty list.
+ *
+ * <h2>Design note</h2>
+ *
+ * The two searches do not depend on each other, so when both run, the vector side (embedding the
+ * query, then the nearest-vector search) is offered to the service's executor while the calling
+ * thread searches the text; the recall waits for the slower of the two rather than for their sum.
+ * The calling thread then runs the vector side itself if no pool thread has started it (a busy or
+ * refusing pool, or a host's executor that queues), so a recall never waits for a pool thread to
+ * become free, and with an executor that runs tasks on the calling thread the searches run one
+ * after the other as they would without one.
+ *
+ * <p>Thread-safe: it holds the store, the options, the query-embedding cache and the executor.
  */
 final class SignalSearch {
 
@@ -36,29 +52,93 @@ final class SignalSearch {
   private final MemoryStore store;
   private final RecallOptions options;
   private final QueryEmbeddings embeddings;
+  private final Executor executor;
 
-  SignalSearch(MemoryStore store, RecallOptions options, QueryEmbeddings embeddings) {
+  /**
+   * @param executor where the vector side runs while the calling thread searches the text; {@code
+   *     Runnable::run} runs them one after the other
+   */
+  SignalSearch(
+      MemoryStore store, RecallOptions options, QueryEmbeddings embeddings, Executor executor) {
     this.store = store;
     this.options = options;
     this.embeddings = embeddings;
+    this.executor = executor;
   }
 
-  /** Searches text and vectors in {@code scope}, at most {@code depth} hits each. */
+  /**
+   * Searches text and vectors in {@code scope}, at most {@code depth} hits each, side by side when
+   * both are searched. Each signal's time is its own, so the two may overlap.
+   *
+   * @throws RuntimeException as the store or the embedder threw it, on whichever thread
+   */
   DirectSignals search(Scope scope, String text, int depth) {
+    boolean vectors = options.vectorWeight() > 0;
+    FutureTask<VectorSide> vectorSide =
+        new FutureTask<>(() -> vectors ? vectorSide(scope, text, depth) : VectorSide.NONE);
+    if (vectors && options.textWeight() > 0) {
+      offer(vectorSide);
+    }
     long start = System.nanoTime();
     TextHits found =
         options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
     long textDone = System.nanoTime();
-    List<StoreHit> vectorHits =
-        options.vectorWeight() > 0
-            ? store.searchVector(scope, embeddings.of(text), depth)
-            : List.of();
-    long vectorDone = System.nanoTime();
+    vectorSide.run(); // here, unless a pool thread has started it
+    VectorSide side = result(vectorSide);
     return new DirectSignals(
         new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits(), depth),
-        new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vectorHits),
+        new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), side.hits()),
         found.ceiling(),
         Duration.ofNanos(textDone - start),
-        Duration.ofNanos(vectorDone - textDone));
+        side.took());
+  }
+
+  /** What the vector side found, and how long it took on its thread. */
+  private record VectorSide(List<StoreHit> hits, Duration took) {
+    static final VectorSide NONE = new VectorSide(List.of(), Duration.ZERO);
+  }
+
+  private VectorSide vectorSide(Scope scope, String text, int depth) {
+    long start = System.nanoTime();
+    List<StoreHit> hits = store.searchVector(scope, embeddings.of(text), depth);
+    return new VectorSide(hits, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  private void offer(Runnable task) {
+    try {
+      executor.execute(task);
+    } catch (RejectedExecutionException e) {
+      // a full or shut-down pool: the calling thread runs the task after the text search
+    }
+  }
+
+  /**
+   * The task's result once it has run, waiting through interrupts (the task may hold a store read)
+   * and setting the flag again; its failure rethrown as it was thrown.
+   */
+  private static VectorSide result(FutureTask<VectorSide> task) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return task.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException r) {
+            throw r;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException("the vector search failed", cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

@@ -210,7 +210,8 @@ class CueBoostTest {
     add("may", "release train notes", Instant.parse("2023-05-10T10:00:00Z"));
     RecallOptions options = RecallOptions.builder().weights(1, 0, 0).noRelevanceGate().build();
     RecallEngine engine =
-        new RecallEngine(store, store.embedder, options, Clock.fixed(REF, ZoneOffset.UTC));
+        new RecallEngine(
+            store, store.embedder, options, Clock.fixed(REF, ZoneOffset.UTC), Runnable::run);
     RecallResult byClock =
         engine.recall(RecallQuery.of(Scope.DEFAULT, "release train notes in May"));
     assertEquals(List.of(MemoryId.of("may"), MemoryId.of("march")), byClock.ids());

@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.RecallOptions;
@@ -8,8 +9,19 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.spi.TextHits;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +65,13 @@ class SignalSearchTest {
 
   private SignalSearch search(RecallOptions options) {
     return new SignalSearch(
-        store, options, new QueryEmbeddings(recording, options.queryCacheSize()));
+        store, options, new QueryEmbeddings(recording, options.queryCacheSize()), Runnable::run);
+  }
+
+  private SignalSearch search(MemoryStore over, Executor executor) {
+    RecallOptions options = RecallOptions.defaults();
+    return new SignalSearch(
+        over, options, new QueryEmbeddings(store.embedder, options.queryCacheSize()), executor);
   }
 
   @Test
@@ -102,5 +120,166 @@ class SignalSearchTest {
     search.search(Scope.DEFAULT, "jwt tokens", 5);
     search.search(Scope.DEFAULT, "pizza", 5);
     assertEquals(List.of("jwt tokens", "pizza"), embedded);
+  }
+
+  @Test
+  void bothSignals_runSideBySide_theVectorSideOnAThreadOfItsOwn() throws Exception {
+    CountDownLatch vectorStarted = new CountDownLatch(1);
+    AtomicReference<String> vectorThread = new AtomicReference<>();
+    MemoryStore overlapping =
+        new ForwardingMemoryStore(store) {
+          @Override
+          public TextHits searchText(Scope scope, String query, int k) {
+            try {
+              // only a vector search on another thread can open this while the text waits
+              assertTrue(vectorStarted.await(30, TimeUnit.SECONDS), "no vector search meanwhile");
+            } catch (InterruptedException e) {
+              throw new AssertionError(e);
+            }
+            return super.searchText(scope, query, k);
+          }
+
+          @Override
+          public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+            vectorThread.set(Thread.currentThread().getName());
+            vectorStarted.countDown();
+            return super.searchVector(scope, query, k);
+          }
+        };
+    try (VectorSideThreads threads = new VectorSideThreads(1)) {
+      SignalSearch.DirectSignals found =
+          search(overlapping, threads).search(Scope.DEFAULT, "jwt tokens", 5);
+
+      assertEquals("jwt", found.text().hits().get(0).id().value());
+      assertEquals("jwt", found.vector().hits().get(0).id().value());
+      assertTrue(vectorThread.get().startsWith("memhook-recall-vector-"), vectorThread.get());
+    }
+  }
+
+  @Test
+  void anExecutorThatRefuses_leavesBothSearchesToTheCallingThread() {
+    List<String> threads = Collections.synchronizedList(new ArrayList<>());
+    MemoryStore recordingThreads = threadRecording(threads);
+    Executor refusing =
+        task -> {
+          throw new RejectedExecutionException("every thread busy");
+        };
+
+    SignalSearch.DirectSignals found =
+        search(recordingThreads, refusing).search(Scope.DEFAULT, "jwt tokens", 5);
+
+    String caller = Thread.currentThread().getName();
+    assertEquals(List.of(caller, caller), threads);
+    assertEquals("jwt", found.text().hits().get(0).id().value());
+    assertEquals("jwt", found.vector().hits().get(0).id().value());
+  }
+
+  @Test
+  void aSingleSignal_offersNothingToTheExecutor() {
+    AtomicInteger offered = new AtomicInteger();
+    Executor counting =
+        task -> {
+          offered.incrementAndGet();
+          task.run();
+        };
+    for (RecallOptions options :
+        List.of(
+            RecallOptions.builder().weights(1, 0, 0).build(),
+            RecallOptions.builder().weights(0, 1, 0).build())) {
+      new SignalSearch(
+              store,
+              options,
+              new QueryEmbeddings(store.embedder, options.queryCacheSize()),
+              counting)
+          .search(Scope.DEFAULT, "jwt tokens", 5);
+    }
+    assertEquals(0, offered.get());
+  }
+
+  @Test
+  void aFailedVectorSearch_isRethrownAsItWasThrown() {
+    MemoryStore failing =
+        new ForwardingMemoryStore(store) {
+          @Override
+          public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+            throw new IllegalStateException("the vector index is unreadable");
+          }
+        };
+    try (VectorSideThreads threads = new VectorSideThreads(1)) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> search(failing, threads).search(Scope.DEFAULT, "jwt tokens", 5));
+      assertEquals("the vector index is unreadable", e.getMessage());
+    }
+  }
+
+  @Test
+  void anInterruptedCaller_getsBothSignals_andKeepsItsInterruptFlag() {
+    MemoryStore slowVectors =
+        new ForwardingMemoryStore(store) {
+          @Override
+          public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+            long until = System.nanoTime() + 100_000_000L;
+            while (System.nanoTime() < until) {
+              Thread.onSpinWait();
+            }
+            return super.searchVector(scope, query, k);
+          }
+        };
+    try (VectorSideThreads threads = new VectorSideThreads(1)) {
+      Thread.currentThread().interrupt();
+      try {
+        SignalSearch.DirectSignals found =
+            search(slowVectors, threads).search(Scope.DEFAULT, "jwt tokens", 5);
+
+        assertEquals("jwt", found.vector().hits().get(0).id().value());
+        assertTrue(Thread.currentThread().isInterrupted());
+      } finally {
+        Thread.interrupted();
+      }
+    }
+  }
+
+  @Test
+  void vectorSideThreads_refuseWhenEveryThreadIsBusy_andAfterClose() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch running = new CountDownLatch(1);
+    VectorSideThreads threads = new VectorSideThreads(1);
+    try {
+      threads.execute(
+          () -> {
+            running.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      assertTrue(running.await(30, TimeUnit.SECONDS));
+      assertThrows(RejectedExecutionException.class, () -> threads.execute(() -> {}));
+      assertEquals(1, threads.threadsStarted());
+    } finally {
+      release.countDown();
+      threads.close();
+    }
+    assertThrows(RejectedExecutionException.class, () -> threads.execute(() -> {}));
+  }
+
+  /** The store, recording the thread of each text and vector search. */
+  private MemoryStore threadRecording(List<String> threads) {
+    return new ForwardingMemoryStore(store) {
+      @Override
+      public TextHits searchText(Scope scope, String query, int k) {
+        threads.add(Thread.currentThread().getName());
+        return super.searchText(scope, query, k);
+      }
+
+      @Override
+      public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+        threads.add(Thread.currentThread().getName());
+        return super.searchVector(scope, query, k);
+      }
+    };
   }
 }
