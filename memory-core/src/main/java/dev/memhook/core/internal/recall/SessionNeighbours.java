@@ -33,12 +33,14 @@ import java.util.Set;
  * nearest one with the seed's {@linkplain Memory#origin() origin} is its neighbour (in a dialogue
  * of two, the turns two away).
  *
- * <p>A neighbour's fused score rises by {@link #LIFT} times its seed's fused score, to just below
- * the seed at most, and never falls; a neighbour that was not a candidate joins with that lift as
- * its score. The rules it keeps: <b>no memory is lifted to or above the seed that brought it</b>,
- * and <b>a candidate that led a neighbour by more than {@code LIFT} times the best fused score
- * still leads it</b>, so a direct hit that clearly answers the question keeps its place. A
- * neighbour carries a {@link Signal#NEIGHBOUR} hit: the rank of its seed and the score it added.
+ * <p>A neighbour's fused score rises by {@link #LIFT} times its seed's fused score and never falls;
+ * a neighbour that was not a candidate joins with that lift as its score. The rules it keeps: <b>no
+ * memory is lifted to or above the seed that brought it</b>; <b>no memory is lifted above a
+ * candidate that scored at least {@link #PROTECTED} of the best fused score and more than it</b>,
+ * so neighbours only take places below the direct hits that answer the question well; and <b>a
+ * candidate that led a neighbour by more than {@code LIFT} times the best fused score still leads
+ * it</b>. A neighbour carries a {@link Signal#NEIGHBOUR} hit: the rank of its seed and what it
+ * added to the fused score (0 for one that already ranked above where the rules let it rise).
  *
  * <p>Stateless and thread-safe: it holds the store; what a recall reads goes to that recall's
  * {@link RecordReader}.
@@ -65,6 +67,13 @@ final class SessionNeighbours {
    * direct hit that matched it clearly.
    */
   static final double LIFT = 0.3;
+
+  /**
+   * The share of the best fused score from which a candidate keeps its place against every
+   * neighbour: a hit that matched the question at least half as well as the best one is direct
+   * evidence, and a memory lifted only for where it was told must not push it down a short recall.
+   */
+  static final double PROTECTED = 0.5;
 
   private static final Comparator<Candidate> BEST_FIRST =
       Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
@@ -152,6 +161,15 @@ final class SessionNeighbours {
     if (lifts.isEmpty()) {
       return new Expanded(ranked, "");
     }
+    // the places no neighbour takes: the candidates that scored at least PROTECTED of the best,
+    // with their scores before any lift (ranked is best first)
+    int protectedCount = 0;
+    double[] protectedScores = new double[ranked.size()];
+    while (protectedCount < ranked.size()
+        && ranked.get(protectedCount).fused >= PROTECTED * ranked.get(0).fused) {
+      protectedScores[protectedCount] = ranked.get(protectedCount).fused;
+      protectedCount++;
+    }
     List<Candidate> out = new ArrayList<>(ranked);
     int joined = 0;
     for (Map.Entry<MemoryId, Lift> e : lifts.entrySet()) {
@@ -163,7 +181,15 @@ final class SessionNeighbours {
       }
       Candidate seed = e.getValue().seed();
       double own = n.fused;
-      n.fused = Math.max(own, Math.min(own + LIFT * seed.fused, Math.nextDown(seed.fused)));
+      double cap = Math.nextDown(seed.fused);
+      // the lowest protected score above the neighbour's own (a neighbour is never above itself)
+      for (int i = protectedCount - 1; i >= 0; i--) {
+        if (protectedScores[i] > own && !ranked.get(i).id.equals(n.id)) {
+          cap = Math.min(cap, Math.nextDown(protectedScores[i]));
+          break;
+        }
+      }
+      n.fused = Math.max(own, Math.min(own + LIFT * seed.fused, cap));
       n.hits.put(
           Signal.NEIGHBOUR,
           new SignalHit(Signal.NEIGHBOUR, e.getValue().seedRank(), n.fused - own));

@@ -90,18 +90,32 @@ class SessionNeighboursTest {
   }
 
   @Test
-  void aCandidateNeighbourRises_byTheLift_butNeverToItsSeed() {
+  void aNeighbourRisesByTheLift_pastWeakHits_butNeverToItsSeed_norPastAStrongHit() {
     dialogue(5);
     Candidate seed = direct("t3", 1.0);
-    Candidate middle = direct("m", 0.6);
-    Candidate t5 = direct("t5", 0.4); // 0.4 + 0.3 = 0.7: passes the 0.6, stays under the seed
     Candidate t1 = direct("t1", 0.9); // 0.9 + 0.3 would pass the seed: stops just below it
-    store.add("m", "middle");
+    Candidate strong = direct("strong", 0.55); // half the best or more: keeps its place
+    Candidate weak = direct("weak", 0.45); // below half the best: a neighbour may pass it
+    Candidate t5 = direct("t5", 0.3); // 0.3 + 0.3 = 0.6 passes the weak hit, not the strong one
+    store.add("strong", "strong");
+    store.add("weak", "weak");
     SessionNeighbours.Expanded out =
-        apply(new ArrayList<>(List.of(seed, t1, middle, t5)), List.of(seed));
-    assertEquals(List.of("t3", "t1", "t5", "m"), ids(out.ranked()));
+        apply(new ArrayList<>(List.of(seed, t1, strong, weak, t5)), List.of(seed));
+    assertEquals(List.of("t3", "t1", "strong", "t5", "weak"), ids(out.ranked()));
     assertEquals(Math.nextDown(1.0), find(out.ranked(), "t1").fused);
-    assertEquals(0.7, find(out.ranked(), "t5").fused, 1e-12);
+    assertEquals(Math.nextDown(0.55), find(out.ranked(), "t5").fused);
+  }
+
+  @Test
+  void theLift_isAShareOfTheSeedsScore() {
+    dialogue(5);
+    Candidate seed = direct("t3", 1.0);
+    Candidate weak = direct("weak", 0.45);
+    Candidate t5 = direct("t5", 0.1);
+    store.add("weak", "weak");
+    SessionNeighbours.Expanded out = apply(new ArrayList<>(List.of(seed, weak, t5)), List.of(seed));
+    assertEquals(List.of("t3", "weak", "t5", "t1"), ids(out.ranked()));
+    assertEquals(0.1 + SessionNeighbours.LIFT, find(out.ranked(), "t5").fused, 1e-12);
   }
 
   @Test
@@ -162,13 +176,14 @@ class SessionNeighboursTest {
   }
 
   /**
-   * The stage's two rules on random rankings of a random dialogue: no memory is lifted to or above
-   * the seed that brought it, and a candidate that led another by more than LIFT times the best
-   * fused score still leads it.
+   * The stage's rules on random rankings of a random dialogue: no memory is lifted to or above the
+   * seed that brought it, nor above a candidate that scored at least PROTECTED of the best and more
+   * than it, and a candidate that led another by more than LIFT times the best fused score still
+   * leads it.
    */
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void neighboursStayBelowTheirSeeds_andALeadOfMoreThanTheLiftHolds(long seed) {
+  void neighboursStayBelowTheirSeeds_andStrongHits_andALeadOfMoreThanTheLiftHolds(long seed) {
     Random random = new Random(seed);
     int turns = 4 + random.nextInt(20);
     for (int i = 1; i <= turns; i++) {
@@ -207,8 +222,11 @@ class SessionNeighboursTest {
       }
       for (int j = i + 1; j < out.size(); j++) {
         Candidate below = out.get(j);
-        double lead =
-            before.getOrDefault(below.id.value(), 0.0) - before.getOrDefault(c.id.value(), 0.0);
+        double belowBefore = before.getOrDefault(below.id.value(), 0.0);
+        double lead = belowBefore - before.getOrDefault(c.id.value(), 0.0);
+        assertTrue(
+            lead <= 0 || belowBefore < SessionNeighbours.PROTECTED * best,
+            Seeds.replay(seed) + ": " + c.id + " passed " + below.id + ", a strong hit");
         assertTrue(
             lead <= SessionNeighbours.LIFT * best + 1e-12,
             Seeds.replay(seed)
