@@ -26,8 +26,9 @@ import java.util.stream.IntStream;
  * the engine's depth of 50, {@code searchVector} at 50, {@code getAll} of 10 ids nobody fetched
  * before (the best vector hits no other call read; fewer if a question's 100 nearest hold fewer
  * such), {@code searchRelated} with the concepts and files of the top 5 text hits, if the corpus
- * has any), then the whole {@code recall} through the service; the difference is fusion, gate,
- * session cap and object churn above the store.
+ * has any, {@code sessionWindows} of the top 5 text hits, two memories each side), then the whole
+ * {@code recall} through the service; the difference is fusion, gate, session cap and object churn
+ * above the store.
  *
  * <p>Run:
  *
@@ -158,6 +159,20 @@ public final class RecallBreakdown {
           n,
           i -> store.searchRelated(scope, concepts.get(i), files.get(i), depth + 5));
     }
+    // Neighbouring turns: one sessionWindows call for the seeds (at most 5 top hits) with two
+    // memories each side, then one getAll of what it found; the top 5 text hits stand in for the
+    // seeds, as for searchRelated.
+    List<List<MemoryId>> seeds = new ArrayList<>();
+    for (int i = 0; i < 2 * n; i++) {
+      seeds.add(
+          store.searchText(scope, qs.get(i).text(), 5).hits().stream().map(StoreHit::id).toList());
+    }
+    StepTimes.time(
+        out,
+        "sessionWindows(top 5 text hits, span 2)",
+        0,
+        n,
+        i -> store.sessionWindows(scope, seeds.get(i), 2));
     try (MemoryService fused = Memhook.builder().store(store).embedder(embedder).build()) {
       StepTimes.time(
           out,

@@ -89,6 +89,7 @@ class BreakdownSmokeTest {
             "searchText(k=50, with ceiling)",
             "searchVector(k=50)",
             "getAll(10 ids, not cached)",
+            "sessionWindows(top 5 text hits, span 2)",
             "recall, fused defaults (whole)"),
         timedParts(table),
         table);

@@ -21,13 +21,15 @@ import java.util.Optional;
  * dev.memhook.api.spi.TextHits#ceiling() ceiling} {@code >= evidenceTextScore}); and then each
  * candidate returned must clear a <em>candidate floor</em> on at least one signal: cosine {@code >=
  * base + minCosine × (1 − base)}, normalised text {@code >= minTextScore}, or {@code >=
- * minSharedEntities} concepts and files shared with a top hit. The cosine floors count from a base
- * ({@link CosineBase}): by default the cosine the query already reaches with text unrelated to it,
- * so they say how far above "unrelated" a memory must be, in the room the model leaves there, which
- * holds across embedding models, questions and scope sizes; the text floors are shares of the
- * query's own ceiling, so neither level rests on an absolute score. With the default base, a cosine
- * over its evidence floor must also be a little ahead of the scope's own nearest memories, in the
- * model's spread of unrelated cosines ({@link dev.memhook.api.spi.SimilarityCalibration}).
+ * minSharedEntities} concepts and files shared with a top hit; a memory told next to a top hit in
+ * its session by the same speaker ({@link Signal#NEIGHBOUR}) passes as that hit did. The cosine
+ * floors count from a base ({@link CosineBase}): by default the cosine the query already reaches
+ * with text unrelated to it, so they say how far above "unrelated" a memory must be, in the room
+ * the model leaves there, which holds across embedding models, questions and scope sizes; the text
+ * floors are shares of the query's own ceiling, so neither level rests on an absolute score. With
+ * the default base, a cosine over its evidence floor must also be a little ahead of the scope's own
+ * nearest memories, in the model's spread of unrelated cosines ({@link
+ * dev.memhook.api.spi.SimilarityCalibration}).
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */
@@ -65,7 +67,11 @@ public final class RecallOptions {
    */
   public static final double DEFAULT_GRAPH_WEIGHT = 0.5;
 
-  /** Default number of top fused hits the graph expands from ({@value}). */
+  /**
+   * Default number of top fused hits the graph expands from ({@value}): their concepts and files,
+   * and their speakers' own turns just before and after them in their sessions ({@link
+   * Signal#NEIGHBOUR}).
+   */
   public static final int DEFAULT_GRAPH_SEEDS = 5;
 
   /**
@@ -373,7 +379,11 @@ public final class RecallOptions {
       return settings.recorded(this, "rrfK");
     }
 
-    /** The fusion weights, each in [0, 10]; at least one of text and vector must be positive. */
+    /**
+     * The fusion weights, each in [0, 10]; at least one of text and vector must be positive. A
+     * graph weight of 0 turns expansion from the top hits off: concepts and files, and neighbouring
+     * turns.
+     */
     public Builder weights(double text, double vector, double graph) {
       settings.checkUnset("weights");
       inRange("text weight", text, 0, 10);
@@ -389,7 +399,10 @@ public final class RecallOptions {
       return settings.recorded(this, "weights");
     }
 
-    /** How many top fused hits the graph expands from, 0 (graph off) to 100. */
+    /**
+     * How many top fused hits the graph expands from (concepts and files, and neighbouring turns),
+     * 0 (both off) to 100.
+     */
     public Builder graphSeeds(int value) {
       settings.checkUnset("graphSeeds");
       this.graphSeeds = inRange("graphSeeds", value, 0, 100);

@@ -7,5 +7,11 @@ public enum Signal {
   /** Nearest neighbours of the query's embedding. */
   VECTOR,
   /** Memories that share concepts or files with the top hits of the other signals. */
-  GRAPH
+  GRAPH,
+  /**
+   * Memories told next to one of the top hits in its source session by the same speaker (origin):
+   * lifted by a share of that hit's fused score, always below it. Its {@link SignalHit} holds that
+   * hit's rank in the fused ranking and what the lift added to the fused score.
+   */
+  NEIGHBOUR
 }

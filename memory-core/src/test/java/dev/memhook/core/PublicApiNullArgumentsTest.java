@@ -50,6 +50,7 @@ import dev.memhook.api.chat.ToolDefinition;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -140,6 +141,7 @@ class PublicApiNullArgumentsTest {
           new StoreHit(MemoryId.of("m1"), 1.0),
           TextHits.none(),
           new TypeListing(List.of(MEMORY), 1),
+          new SessionWindow(List.of(MemoryId.of("m1")), List.of()),
           new StandingProfile(Scope.DEFAULT, List.of(MEMORY), 40, 0),
           new EmbeddingSpace("model", 4),
           new SimilarityCalibration(0.1, 0.09),

@@ -112,7 +112,7 @@ final class HitReader {
    * The ids of the first {@code n} hits, from the id's doc values. Doc-values iterators only go
    * forward, so the hits are visited in doc order, with one iterator per segment.
    */
-  private static String[] ids(IndexSearcher searcher, ScoreDoc[] hits, int n) throws IOException {
+  static String[] ids(IndexSearcher searcher, ScoreDoc[] hits, int n) throws IOException {
     long[] byDoc = new long[n]; // doc in the high half, the hit's rank in the low half
     for (int i = 0; i < n; i++) {
       byDoc[i] = ((long) hits[i].doc << 32) | i;

@@ -84,6 +84,19 @@ final class IndexSchema {
    */
   static final String F_CREATED = "created";
 
+  /**
+   * A memory's source session (keyword and sorted doc values), absent without one: what {@link
+   * SessionWindows} finds a session's memories by. Memories indexed before the field existed have
+   * none, and are in no session's window until written again.
+   */
+  static final String F_SESSION = "session";
+
+  /**
+   * When the remembered thing happened, in nanoseconds since the epoch, saturated (numeric doc
+   * values): a session's first sort key, {@link #F_CREATED} its second.
+   */
+  static final String F_OCCURRED = "occurred";
+
   static final String F_VECTOR = "vector";
   static final String F_CONCEPT_KEY = "concept_key";
   static final String F_FILE_KEY = "file_key";

@@ -13,6 +13,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -298,6 +299,24 @@ public final class LuceneMemoryStore implements MemoryStore {
         MAX_RELATED_TERMS,
         concepts.size() + files.size());
     return parts.searches().related(scope, concepts, files, k);
+  }
+
+  /**
+   * One query finds the asked memories' sessions, then one query per distinct session lists its
+   * latest memories sorted in the index by when they happened and were stored; no record is read.
+   * Memories indexed by a version without the session field are in no session until written again.
+   *
+   * @throws IllegalArgumentException if {@code span} is below 1
+   */
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(ids, "ids");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    checkArgument(span >= 1, "span must be at least 1, got %s", span);
+    parts.writes().ensureOpen();
+    return parts.searches().sessionWindows(scope, ids, span);
   }
 
   @Override

@@ -10,7 +10,9 @@ import static dev.memhook.lucene.IndexSchema.F_IMPORTANCE;
 import static dev.memhook.lucene.IndexSchema.F_JSON;
 import static dev.memhook.lucene.IndexSchema.F_KIND;
 import static dev.memhook.lucene.IndexSchema.F_LIVE;
+import static dev.memhook.lucene.IndexSchema.F_OCCURRED;
 import static dev.memhook.lucene.IndexSchema.F_PHRASE;
+import static dev.memhook.lucene.IndexSchema.F_SESSION;
 import static dev.memhook.lucene.IndexSchema.F_SHA;
 import static dev.memhook.lucene.IndexSchema.F_TEXT;
 import static dev.memhook.lucene.IndexSchema.F_TEXT_EXACT;
@@ -166,6 +168,12 @@ final class MemoryDocuments {
     doc.add(new StringField(F_TYPE, m.type().name(), Field.Store.NO));
     doc.add(new DoubleDocValuesField(F_IMPORTANCE, m.importance()));
     doc.add(new NumericDocValuesField(F_CREATED, epochNanos(m.createdAt())));
+    if (m.sourceSession() != null) {
+      // what a session's window finds and orders its memories by (SessionWindows)
+      doc.add(new StringField(F_SESSION, m.sourceSession(), Field.Store.NO));
+      doc.add(new SortedDocValuesField(F_SESSION, new BytesRef(m.sourceSession())));
+      doc.add(new NumericDocValuesField(F_OCCURRED, epochNanos(m.occurredAt())));
+    }
     StringBuilder all = new StringBuilder();
     for (SearchField f : SearchField.values()) {
       String text = fieldText(f, m);

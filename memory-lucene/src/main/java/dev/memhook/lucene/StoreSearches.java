@@ -3,14 +3,18 @@ package dev.memhook.lucene;
 import dev.memhook.api.ExportResult;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.api.spi.TypeListing;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -88,6 +92,11 @@ final class StoreSearches {
       return List.of();
     }
     return searchers.withSearcher(s -> HitReader.hits(s, ScopedSearch.top(s, shared, scope, k), k));
+  }
+
+  /** The memories around {@code ids} in their sessions; see {@link SessionWindows}. */
+  Map<MemoryId, SessionWindow> sessionWindows(Scope scope, Collection<MemoryId> ids, int span) {
+    return searchers.withSearcher(s -> SessionWindows.find(s, scope, ids, span));
   }
 
   /** The latest memories of {@code scope} by type; see {@link ListByType}. */

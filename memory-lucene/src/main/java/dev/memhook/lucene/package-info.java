@@ -17,15 +17,18 @@
  *       values, the filter of every search and count), {@code type} (keyword), {@code importance}
  *       and {@code created} (doc values), what a listing by type filters and sorts on (memories
  *       indexed before these fields were added lack them and are listed by their records, see
- *       {@code ListByType}), {@code record} (the whole record, stored, encrypted with the memory's
- *       own key: see <i>Forgetting erases</i>; the JSON inside has instants as ISO-8601 strings and
- *       a format number; an index of format 2 stores it plain in {@code json}); {@code text} and
- *       {@code text_exact}, the weighted text fields (below); {@code phrase} (the content, exact
- *       analysis, with positions, for phrase matches); {@code sha} (hex ids and their prefixes);
- *       {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords for the entity
- *       graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with dot-product similarity
- *       over the embedding scaled to unit length (see <i>Segments</i>). A zero embedding is stored
- *       without a vector.
+ *       {@code ListByType}), {@code session} (keyword and sorted doc values) and {@code occurred}
+ *       (doc values), only on a memory with a source session, what a session window finds and
+ *       orders by with {@code created} (memories indexed before they were added are in no window,
+ *       see {@code SessionWindows}), {@code record} (the whole record, stored, encrypted with the
+ *       memory's own key: see <i>Forgetting erases</i>; the JSON inside has instants as ISO-8601
+ *       strings and a format number; an index of format 2 stores it plain in {@code json}); {@code
+ *       text} and {@code text_exact}, the weighted text fields (below); {@code phrase} (the
+ *       content, exact analysis, with positions, for phrase matches); {@code sha} (hex ids and
+ *       their prefixes); {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords
+ *       for the entity graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with
+ *       dot-product similarity over the embedding scaled to unit length (see <i>Segments</i>). A
+ *       zero embedding is stored without a vector.
  *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
  *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
  *       delete of the memory and the add of its audit record are one atomic Lucene update, so one

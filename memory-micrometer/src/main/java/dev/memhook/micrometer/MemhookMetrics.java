@@ -186,9 +186,9 @@ public final class MemhookMetrics implements MemoryListener, MeterBinder {
 
   /**
    * Records each signal's search time of a recall the host made itself ({@link
-   * MemoryService#recall}) as {@code memhook.recall{signal=text|vector|graph}}. A signal the result
-   * has no time for is not recorded. Hooks' recalls are recorded from their receipts, whole and per
-   * signal; do not pass their results here.
+   * MemoryService#recall}) as {@code memhook.recall{signal=text|vector|graph|neighbour}}. A signal
+   * the result has no time for is not recorded. Hooks' recalls are recorded from their receipts,
+   * whole and per signal; do not pass their results here.
    */
   public void recordRecall(RecallResult result) {
     Objects.requireNonNull(result, "result");

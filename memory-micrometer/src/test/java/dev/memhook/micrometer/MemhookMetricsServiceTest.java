@@ -115,7 +115,7 @@ class MemhookMetricsServiceTest {
 
       Set<String> meters = meterIds(registry);
       int meterCount = registry.getMeters().size();
-      assertEquals(35, meterCount, meters.toString());
+      assertEquals(36, meterCount, meters.toString());
 
       // ten times the memories and the messages
       for (int i = 0; i < 30; i++) {

@@ -74,7 +74,7 @@ class MemhookMetricsTest {
   void everyMeterIsRegisteredAtBind_atZero() {
     // 4 recall timers, 2x5 injections, 2 injected.memories, 3 gate drops, 5 fetches,
     // 5 capture events, deliveries, 2 listener, 2 capture stats, 1 scope gauge
-    assertEquals(35, registry.getMeters().size(), names());
+    assertEquals(36, registry.getMeters().size(), names());
     assertEquals(0.0, count("memhook.injections", "phase", "after_send", "outcome", "timed_out"));
     assertEquals(0.0, count("memhook.fetches", "outcome", "error"));
     assertEquals(0, registry.get("memhook.recall").tag("signal", "all").timer().count());
@@ -253,7 +253,7 @@ class MemhookMetricsTest {
     serviceMeters.bindTo(registry); // as Spring Boot binds a MeterBinder bean again
     metrics.captured(new CaptureEvent(CaptureEvent.Kind.EVENT_SHED, AT, null, null, null, "full"));
     assertEquals(1.0, count("memhook.capture.events", "kind", "event_shed"));
-    assertEquals(35, registry.getMeters().size());
+    assertEquals(36, registry.getMeters().size());
   }
 
   @Test
@@ -274,7 +274,7 @@ class MemhookMetricsTest {
               .tags("kind", "event_shed", "application", "checkout")
               .counter()
               .count());
-      assertEquals(34, r.getMeters().size(), "no scope gauge");
+      assertEquals(35, r.getMeters().size(), "no scope gauge");
     }
   }
 

@@ -11,6 +11,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -50,10 +51,11 @@ import javax.sql.DataSource;
  *       settings make a commit. {@link #putAll} is one transaction ({@link
  *       StoreCapability#ATOMIC_BATCH}).
  *   <li><b>Where searches run</b>: reads by id, counts and exports run in PostgreSQL. Searches and
- *       listings by type ({@link #listByType}) run in this instance's <em>replica</em> of the
- *       scope: its latest memories copied into an embedded Lucene store in memory, loaded on the
- *       scope's first search, so they rank exactly as the embedded store does (with {@link
- *       TextSearch#DATABASE}, text and related searches run in PostgreSQL instead).
+ *       listings by type ({@link #listByType}) and session windows ({@link #sessionWindows}) run in
+ *       this instance's <em>replica</em> of the scope: its latest memories copied into an embedded
+ *       Lucene store in memory, loaded on the scope's first search, so they rank exactly as the
+ *       embedded store does (with {@link TextSearch#DATABASE}, text and related searches run in
+ *       PostgreSQL instead).
  *   <li><b>Consistency between instances</b>: every write appends to a change feed and notifies the
  *       other instances ({@code LISTEN/NOTIFY}), whose follower threads catch their replicas up;
  *       each also checks every held scope's position every {@link
@@ -282,6 +284,23 @@ public final class PostgresMemoryStore implements MemoryStore {
       return replicas.search(scope, copy -> copy.searchRelated(scope, concepts, files, k));
     }
     return inDatabase.related(scope, concepts, files, k);
+  }
+
+  /**
+   * Runs on this instance's replica of {@code scope}, as searches do, whatever {@link TextSearch}
+   * says: the replica's embedded index keeps each session's order, so no SQL is run.
+   */
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(ids, "ids");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    if (span < 1) {
+      throw new IllegalArgumentException("span must be at least 1, got " + span);
+    }
+    attached();
+    return replication.search(scope, copy -> copy.sessionWindows(scope, ids, span));
   }
 
   @Override

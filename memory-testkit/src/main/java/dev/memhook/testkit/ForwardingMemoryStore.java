@@ -9,6 +9,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -100,6 +101,12 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   @Override
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
     return delegate.searchVector(scope, query, k);
+  }
+
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    return delegate.sessionWindows(scope, ids, span);
   }
 
   @Override

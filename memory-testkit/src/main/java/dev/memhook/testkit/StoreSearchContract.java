@@ -16,11 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,11 +35,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The searches of the basic store contract: text, vector and related search, each filtered by scope
- * and showing latest versions only, and what {@link MemoryStore#putNewVersion} does to them. Text
- * tests check that a memory holding a query's word is found, that one without any is not, and that
- * scores descend and stay under the ceiling the search returns; never a BM25 value, so stores whose
- * text search is not BM25 pass too.
+ * The searches of the basic store contract: text, vector and related search and session windows,
+ * each filtered by scope and showing latest versions only, and what {@link
+ * MemoryStore#putNewVersion} does to them. Text tests check that a memory holding a query's word is
+ * found, that one without any is not, and that scores descend and stay under the ceiling the search
+ * returns; never a BM25 value, so stores whose text search is not BM25 pass too.
  *
  * <p>{@link MemoryStoreContract} implements it, so every store's contract test runs these tests
  * with no declaration of its own; {@link #store()} is that class's fresh, attached store.
@@ -239,6 +242,110 @@ public interface StoreSearchContract {
         List.of(),
         store.searchRelated(A, Set.of(), Set.of("Auth.java"), 10),
         "file paths match whole");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // session windows
+
+  /** A turn of {@code session} in {@link StoreFixtures#A}, told {@code minute} minutes after T0. */
+  private static Memory turn(String id, String session, int minute) {
+    Instant at = StoreFixtures.T0.plusSeconds(60L * minute);
+    return memory(id, A, "turn " + id).toBuilder()
+        .sourceSession(session)
+        .occurredAt(at)
+        .createdAt(at)
+        .build();
+  }
+
+  private static List<String> values(List<MemoryId> ids) {
+    return ids.stream().map(MemoryId::value).toList();
+  }
+
+  @Test
+  default void sessionWindows_listTheMemoriesAroundEachId_nearestFirst_inTheSessionsOrder() {
+    MemoryStore store = store();
+    // stored out of order: the session's order is by when each was told
+    for (int i : new int[] {3, 1, 5, 2, 4}) {
+      store.put(turn("s" + i, "chat-1", i), vector(i));
+    }
+    store.put(turn("o1", "chat-2", 3), vector(6));
+    store.put(memory("n1", A, "no session"), vector(7));
+    Map<MemoryId, SessionWindow> windows =
+        store.sessionWindows(
+            A,
+            List.of(MemoryId.of("s3"), MemoryId.of("s1"), MemoryId.of("n1"), MemoryId.of("ghost")),
+            2);
+    assertEquals(
+        List.of("s3", "s1"),
+        windows.keySet().stream().map(MemoryId::value).toList(),
+        "ids in the order asked; none for a memory without a session or an unknown id");
+    assertEquals(List.of("s2", "s1"), values(windows.get(MemoryId.of("s3")).before()));
+    assertEquals(List.of("s4", "s5"), values(windows.get(MemoryId.of("s3")).after()));
+    assertEquals(List.of(), values(windows.get(MemoryId.of("s1")).before()));
+    assertEquals(List.of("s2", "s3"), values(windows.get(MemoryId.of("s1")).after()));
+    SessionWindow narrow =
+        store.sessionWindows(A, List.of(MemoryId.of("s3")), 1).get(MemoryId.of("s3"));
+    assertEquals(List.of("s2"), values(narrow.before()));
+    assertEquals(List.of("s4"), values(narrow.after()));
+  }
+
+  @Test
+  default void sessionWindows_orderEqualTimesByWhenStored_thenById() {
+    MemoryStore store = store();
+    Memory first = turn("t-b", "chat-1", 0);
+    store.put(
+        turn("t-c", "chat-1", 0).toBuilder().createdAt(StoreFixtures.T0.plusSeconds(2)).build(),
+        vector(1));
+    store.put(
+        turn("t-a", "chat-1", 0).toBuilder().createdAt(StoreFixtures.T0.plusSeconds(1)).build(),
+        vector(2));
+    store.put(first.toBuilder().createdAt(StoreFixtures.T0.plusSeconds(1)).build(), vector(3));
+    SessionWindow w =
+        store.sessionWindows(A, List.of(MemoryId.of("t-a")), 2).get(MemoryId.of("t-a"));
+    assertEquals(List.of(), values(w.before()));
+    assertEquals(
+        List.of("t-b", "t-c"), values(w.after()), "equal times: by when stored, then by id");
+  }
+
+  @Test
+  default void sessionWindows_holdTheScopesLatestVersionsOnly() {
+    MemoryStore store = store();
+    store.put(turn("s1", "chat-1", 1), vector(1));
+    Memory s2 = turn("s2", "chat-1", 2);
+    store.put(s2, vector(2));
+    store.put(turn("s3", "chat-1", 3), vector(3));
+    store.put(
+        memory("b1", B, "same session name, other scope").toBuilder()
+            .sourceSession("chat-1")
+            .occurredAt(StoreFixtures.T0.plusSeconds(150))
+            .createdAt(StoreFixtures.T0.plusSeconds(150))
+            .build(),
+        vector(4));
+    store.putNewVersion(
+        nextVersion(s2, "s2v2", "turn s2, corrected").toBuilder()
+            .sourceSession("chat-1")
+            .occurredAt(StoreFixtures.T0.plusSeconds(120))
+            .createdAt(StoreFixtures.T0.plusSeconds(600))
+            .build(),
+        vector(5));
+    Map<MemoryId, SessionWindow> windows =
+        store.sessionWindows(
+            A, List.of(MemoryId.of("s1"), MemoryId.of("s2"), MemoryId.of("b1")), 1);
+    assertEquals(
+        List.of("s1"),
+        windows.keySet().stream().map(MemoryId::value).toList(),
+        "a superseded version and a memory of another scope have no window");
+    assertEquals(List.of("s2v2"), values(windows.get(MemoryId.of("s1")).after()));
+    assertEquals(
+        List.of("s1"),
+        values(
+            store
+                .sessionWindows(A, List.of(MemoryId.of("s2v2")), 1)
+                .get(MemoryId.of("s2v2"))
+                .before()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> store.sessionWindows(A, List.of(MemoryId.of("s1")), 0));
   }
 
   // ---------------------------------------------------------------------------------------------

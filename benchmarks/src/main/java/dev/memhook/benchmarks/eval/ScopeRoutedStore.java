@@ -8,10 +8,12 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +126,12 @@ final class ScopeRoutedStore implements MemoryStore {
   @Override
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
     return of(scope).searchVector(scope, query, k);
+  }
+
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    return of(scope).sessionWindows(scope, ids, span);
   }
 
   @Override

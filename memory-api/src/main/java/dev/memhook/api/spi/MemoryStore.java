@@ -153,6 +153,35 @@ public interface MemoryStore extends AutoCloseable {
    */
   List<StoreHit> searchRelated(Scope scope, Set<String> concepts, Set<String> files, int k);
 
+  /**
+   * The memories told around each of {@code ids} in its source session: for each id that names a
+   * latest memory of {@code scope} with a {@linkplain Memory#sourceSession() source session}, the
+   * latest memories of the same scope and session just before and just after it in the session's
+   * order, at most {@code span} on each side. A session's order is by {@link Memory#occurredAt()},
+   * then {@link Memory#createdAt()}, then id, so turns stored one after another with the same time
+   * keep the order they were stored in. Recall reads it for its best hits, so it is one call for a
+   * few ids and its work must be bounded by their sessions, not by the scope.
+   *
+   * <p>An id that is unknown, forgotten, superseded, of another scope or without a session is not
+   * in the map. The default knows no session order and returns an empty map: recall then adds no
+   * neighbouring turns. The memories a store indexed before it implemented this may be left out of
+   * sessions as well; the contract only holds for memories written since.
+   *
+   * @param span how many memories on each side, at least 1
+   * @return a window per id found, keyed in the order asked
+   * @throws NullPointerException if {@code scope}, {@code ids} or an id is null
+   * @throws IllegalArgumentException if {@code span} is below 1
+   */
+  default Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    Objects.requireNonNull(scope, "scope");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    if (span < 1) {
+      throw new IllegalArgumentException("span must be at least 1, got " + span);
+    }
+    return Map.of();
+  }
+
   /** The number of latest memories in {@code scope}. */
   long count(Scope scope);
 

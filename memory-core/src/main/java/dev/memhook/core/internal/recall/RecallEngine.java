@@ -39,6 +39,9 @@ import java.util.concurrent.Executor;
  *   <li>{@link CueBoost}: memories of the time the question names, and for a question asking for
  *       advice or a standing choice memories that state one, move up (a bounded boost, never a
  *       filter);
+ *   <li>{@link SessionNeighbours}: the seeds' speakers' own turns just before and after them in
+ *       their sessions move up or join, lifted by a share of their seed's score and always below
+ *       it;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
  *   <li>{@link ResultAssembly}: records read in ranking order, the rest of an exclusion's memories
@@ -68,6 +71,7 @@ public final class RecallEngine {
   private final QueryEmbeddings embeddings;
   private final SignalSearch signals;
   private final GraphExpansion graph;
+  private final SessionNeighbours neighbours;
   private final RelevanceGate gate;
   private final ExclusionScreen screen;
   private final ResultAssembly assembly;
@@ -103,6 +107,7 @@ public final class RecallEngine {
         new SignalSearch(store, options, embeddings, Objects.requireNonNull(executor, "executor"));
     this.gate = new RelevanceGate(options, MAX_LISTED_TAIL_DROPS);
     this.graph = new GraphExpansion(store, options, gate);
+    this.neighbours = new SessionNeighbours(store);
     this.assembly = new ResultAssembly(options, MAX_LISTED_TAIL_DROPS);
     this.screen = new ExclusionScreen(gate, options.graphSeeds());
     this.reranking = new Reranking(options);
@@ -229,11 +234,12 @@ public final class RecallEngine {
     CueBoost.Boosted boosted = CueBoost.apply(fused, CueBoost.Cues.of(text, asOf), records, depth);
     // the graph adds candidates but never outranks its seeds, boosted or not
     fused = related.isEmpty() ? boosted.ranked() : Fusion.belowSeeds(boosted.ranked(), seeds);
+    long neighboursStart = System.nanoTime();
+    SessionNeighbours.Expanded told = neighbours.apply(query.scope(), fused, seeds, records);
+    fused = told.ranked();
+    took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
 
-    String fusion =
-        boosted.description().isEmpty()
-            ? weights.description()
-            : weights.description() + "; " + boosted.description();
+    String fusion = join(join(weights.description(), boosted.description()), told.description());
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, basis, dropped);
     if (gated.isEmpty()) {
@@ -257,6 +263,11 @@ public final class RecallEngine {
             took,
             fusion),
         excluded);
+  }
+
+  /** {@code a} and {@code b} joined by "; ", or the one that is not empty. */
+  private static String join(String a, String b) {
+    return a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b;
   }
 
   /**

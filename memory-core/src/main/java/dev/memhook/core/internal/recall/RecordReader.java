@@ -37,6 +37,19 @@ final class RecordReader {
     }
   }
 
+  /** {@link #read} by ids: the records of {@code ids} not read before, in one call or none. */
+  void readIds(List<MemoryId> ids) {
+    List<MemoryId> missing = new ArrayList<>();
+    for (MemoryId id : ids) {
+      if (!records.containsKey(id) && !missing.contains(id)) {
+        missing.add(id);
+      }
+    }
+    if (!missing.isEmpty()) {
+      records.putAll(store.getAll(missing));
+    }
+  }
+
   /**
    * The record read for {@code id}, latest or not; null if it was not {@linkplain #read read} or
    * the store no longer had it (forgotten since the search).

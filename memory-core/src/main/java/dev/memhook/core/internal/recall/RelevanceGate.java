@@ -11,7 +11,8 @@ import java.util.Locale;
  * The relevance gate, both levels absolute (see {@link RecallOptions}): a recall passes anything
  * only if some candidate reaches an evidence floor (cosine or {@linkplain Candidate#textShare text
  * share}); then each candidate must clear a candidate floor on one signal: cosine, text share, or
- * concepts and files shared through graph expansion.
+ * concepts and files shared through graph expansion; a {@linkplain SessionNeighbours neighbouring
+ * turn} of a seed passes as its seed did.
  *
  * <p>A cosine over the evidence floor, counted from what unrelated text reaches ({@link
  * GateBasis}), gives evidence only if it is also at least {@link #CLEAR_DEVIATIONS} of the model's
@@ -103,7 +104,10 @@ final class RelevanceGate {
   }
 
   private boolean passes(Candidate c, GateBasis basis) {
+    // a neighbour's seed cleared a direct floor (GraphExpansion.seeds): it vouches for the turns
+    // its speaker told next to it
     return passesDirectFloor(c, basis)
+        || c.hits.containsKey(Signal.NEIGHBOUR)
         || (c.hits.containsKey(Signal.GRAPH)
             && c.score(Signal.GRAPH, 0) >= options.minSharedEntities());
   }

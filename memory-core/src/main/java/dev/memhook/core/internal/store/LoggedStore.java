@@ -9,6 +9,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -247,6 +248,12 @@ public final class LoggedStore implements MemoryStore {
   @Override
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
     return store.searchVector(scope, query, k);
+  }
+
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    return store.sessionWindows(scope, ids, span);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.core.HashingEmbedder;
@@ -33,6 +34,7 @@ final class ObservedStore extends ForwardingMemoryStore {
   final List<TextHits> textResults = new ArrayList<>();
   final List<Integer> vectorDepths = new ArrayList<>();
   final List<RelatedSearch> relatedSearches = new ArrayList<>();
+  final List<List<MemoryId>> windowRequests = new ArrayList<>();
 
   ObservedStore() {
     super(LuceneMemoryStore.inMemory());
@@ -81,6 +83,7 @@ final class ObservedStore extends ForwardingMemoryStore {
     textResults.clear();
     vectorDepths.clear();
     relatedSearches.clear();
+    windowRequests.clear();
   }
 
   /** Every id read, in the order asked. */
@@ -109,6 +112,13 @@ final class ObservedStore extends ForwardingMemoryStore {
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
     vectorDepths.add(k);
     return super.searchVector(scope, query, k);
+  }
+
+  @Override
+  public Map<MemoryId, SessionWindow> sessionWindows(
+      Scope scope, Collection<MemoryId> ids, int span) {
+    windowRequests.add(List.copyOf(ids));
+    return super.sessionWindows(scope, ids, span);
   }
 
   @Override

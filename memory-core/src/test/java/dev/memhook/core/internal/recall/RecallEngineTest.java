@@ -41,6 +41,52 @@ class RecallEngineTest {
     }
   }
 
+  /** Stores turn {@code id} of session "trip", said by {@code speaker} at minute {@code at}. */
+  private void turn(String id, String speaker, int at, String content) {
+    store.add(
+        id,
+        content,
+        b ->
+            b.sourceSession("trip")
+                .origin(dev.memhook.api.Origin.user(speaker))
+                .occurredAt(java.time.Instant.EPOCH.plusSeconds(60L * at)));
+  }
+
+  @Test
+  void theSameSpeakersNextTurn_comesBelowTheHitItWasToldAfter_throughTheGate_andIsExplained() {
+    turn("t1", "Ann", 1, "we finally booked the lighthouse cabin on the coast");
+    turn("t2", "Bob", 2, "oh nice, how long are you staying?");
+    turn("t3", "Ann", 3, "a whole week, and my sister flies in on the second day");
+    turn("t4", "Bob", 4, "sounds relaxing");
+    store.add("other", "the quarterly budget review moved to thursday");
+    RecallResult result =
+        engine(RecallOptions.builder().build())
+            .recall(RecallQuery.of(Scope.DEFAULT, "lighthouse cabin booked"));
+    assertEquals(MemoryId.of("t1"), result.ids().get(0), result.explain());
+    int next = result.ids().indexOf(MemoryId.of("t3"));
+    assertTrue(next > 0, result.explain());
+    RecalledMemory told = result.memories().get(next);
+    assertEquals(
+        1,
+        told.signals().stream()
+            .filter(h -> h.signal() == Signal.NEIGHBOUR)
+            .findFirst()
+            .orElseThrow()
+            .rank(),
+        "its seed's rank: " + result.explain());
+    assertTrue(
+        result.fusion().contains("neighbouring turns: ")
+            && result.explain().contains("neighbour #1"),
+        result.explain());
+    assertTrue(
+        engine(RecallOptions.builder().weights(1, 0.75, 0).build())
+            .recall(RecallQuery.of(Scope.DEFAULT, "lighthouse cabin booked"))
+            .memories()
+            .stream()
+            .noneMatch(m -> m.signals().stream().anyMatch(h -> h.signal() == Signal.NEIGHBOUR)),
+        "graph weight 0 turns expansion from the seeds off, neighbours too");
+  }
+
   @Test
   void theResult_statesEachListsPeak_theRuleAndTheWeights_forAnExactAndANaturalQuery() {
     addNotes(3);

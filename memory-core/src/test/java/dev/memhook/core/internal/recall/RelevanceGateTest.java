@@ -149,6 +149,29 @@ class RelevanceGateTest {
   }
 
   @Test
+  void aNeighbouringTurnOfASeed_passesWithoutASignalOfItsOwn_butGivesNoEvidence() {
+    SignalHit told = new SignalHit(Signal.NEIGHBOUR, 1, 0.01);
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> passed =
+        GATE.apply(
+            List.of(
+                Candidates.of("strong", 0.05, vector(0.7)),
+                Candidates.of("toldNext", 0.04, told),
+                Candidates.of("weak", 0.03, vector(0.1))),
+            GateBasis.absolute(CEILING),
+            dropped);
+    assertEquals(List.of("strong", "toldNext"), ids(passed));
+    assertEquals(List.of(MemoryId.of("weak")), dropped.stream().map(DroppedCandidate::id).toList());
+    assertTrue(
+        GATE.apply(
+                List.of(Candidates.of("toldNext", 0.04, told)),
+                GateBasis.absolute(CEILING),
+                new ArrayList<>())
+            .isEmpty(),
+        "a neighbour alone is no evidence that the scope answers the query");
+  }
+
+  @Test
   void aQueryWithoutEvidence_passesNothing_andListsTheFirstTwentyWithTheBestNumbers() {
     List<Candidate> fused = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
