@@ -46,7 +46,10 @@ class MemhookMetricsConfigurationTest {
                   metrics.scopes());
               assertEquals(
                   10, registry.find("memhook.injections").counters().size(), "2 phases x 5");
-              assertEquals(4, registry.find("memhook.recall").timers().size());
+              assertEquals(
+                  5,
+                  registry.find("memhook.recall").timers().size(),
+                  "all, text, vector, graph, neighbour");
               assertEquals(2, registry.find("memhook.store.memories").gauges().size());
 
               MemoryService service = context.getBean(MemoryService.class);
