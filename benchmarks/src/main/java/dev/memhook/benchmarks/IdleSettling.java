@@ -23,7 +23,14 @@ final class IdleSettling {
   /** The idle delay to settle with. */
   static final Duration IDLE = Duration.ofSeconds(1);
 
-  private static final Duration STABLE = Duration.ofSeconds(10);
+  /**
+   * How long the segment count must hold still for the merges to count as done: longer than the
+   * store's idle-merge delay, so that a store whose idle merge has not started yet (its last write
+   * less than that delay ago) is not taken as settled.
+   */
+  private static final Duration STABLE =
+      LuceneMemoryStore.Builder.DEFAULT_IDLE_MERGE.plusSeconds(5);
+
   private static final Duration LIMIT = Duration.ofHours(2);
 
   /**
@@ -118,8 +125,8 @@ final class IdleSettling {
   }
 
   /**
-   * Waits until the idle merges of the store open on {@code dir} (with an idle delay of a second or
-   * so) are done, and prints how the segment count moved.
+   * Waits until the idle merges of the store open on {@code dir} (with the default idle delay or a
+   * shorter one) are done, and prints how the segment count moved.
    */
   static void awaitQuiet(Path dir) {
     long start = System.nanoTime();
