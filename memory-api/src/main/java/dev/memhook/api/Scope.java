@@ -1,7 +1,6 @@
 package dev.memhook.api;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The partition a memory belongs to, such as a tenant, a user, a project or an agent.
@@ -17,9 +16,8 @@ import java.util.regex.Pattern;
  */
 public record Scope(String value) {
 
-  // declared before DEFAULT: static fields initialise in order
-  private static final Pattern VALID =
-      Pattern.compile("[A-Za-z0-9._@+-]{1,64}(/[A-Za-z0-9._@+-]{1,64}){0,7}");
+  private static final int MAX_SEGMENTS = 8;
+  private static final int MAX_SEGMENT_LENGTH = 64;
 
   /** The scope used when a host names none. */
   public static final Scope DEFAULT = new Scope("default");
@@ -27,7 +25,7 @@ public record Scope(String value) {
   /** Validates the path. */
   public Scope {
     Objects.requireNonNull(value, "value");
-    if (!VALID.matcher(value).matches()) {
+    if (!isValid(value)) {
       throw new IllegalArgumentException(
           "scope must be 1-8 '/'-separated segments of [A-Za-z0-9._@+-] (each 1-64 chars), got '"
               + FieldLimits.abbreviate(value, 80)
@@ -56,6 +54,41 @@ public record Scope(String value) {
       throw new IllegalArgumentException("scope segment must not contain '/': '" + first + "'");
     }
     return new Scope(sb.toString());
+  }
+
+  /**
+   * Whether {@code value} is 1 to 8 segments of 1 to 64 characters of {@code [A-Za-z0-9._@+-]},
+   * joined by {@code /}. A loop, not a regular expression: every record a store reads back names
+   * its scope.
+   */
+  private static boolean isValid(String value) {
+    int segments = 1;
+    int length = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '/') {
+        if (length == 0 || ++segments > MAX_SEGMENTS) {
+          return false;
+        }
+        length = 0;
+      } else if (isSegmentChar(c) && ++length <= MAX_SEGMENT_LENGTH) {
+        continue;
+      } else {
+        return false;
+      }
+    }
+    return length > 0;
+  }
+
+  private static boolean isSegmentChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '.'
+        || c == '_'
+        || c == '@'
+        || c == '+'
+        || c == '-';
   }
 
   @Override
