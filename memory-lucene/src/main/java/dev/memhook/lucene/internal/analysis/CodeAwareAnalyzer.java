@@ -18,17 +18,16 @@ import org.apache.lucene.analysis.cjk.CJKWidthCharFilter;
 import org.apache.lucene.analysis.core.FlattenGraphFilter;
 import org.apache.lucene.analysis.en.PorterStemFilter;
 import org.apache.lucene.analysis.miscellaneous.LengthFilter;
-import org.apache.lucene.analysis.miscellaneous.PatternKeywordMarkerFilter;
 import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
 import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
 import org.apache.lucene.analysis.pattern.PatternCaptureGroupTokenFilter;
-import org.apache.lucene.analysis.pattern.PatternReplaceFilter;
-import org.apache.lucene.analysis.pattern.PatternTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 
 /**
- * The code-aware analysis chains of the Lucene store, built only from Lucene's own components.
+ * The code-aware analysis chains of the Lucene store: Lucene's own components, and four small ones
+ * of this package that do what a pattern-based Lucene component did, token for token, at a fraction
+ * of the cost (every text a memory is indexed with runs through them).
  *
  * <h2>Design note</h2>
  *
@@ -40,17 +39,17 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  *
  * <ol>
  *   <li>{@link CJKWidthCharFilter} folds full-width ASCII and half-width katakana.
- *   <li>{@link PatternTokenizer} emits runs of CJK characters, and runs of letters, digits and
- *       {@code _ . / \ - @ # $ ~ + '} (so paths, identifiers, flags and SHAs stay whole); anything
- *       else (space, {@code , ; : ( ) [ ] { } < > = | " ` ! ? * & ^ %}) separates tokens.
- *   <li>{@link CjkRunTypingFilter} types the CJK runs as {@code <IDEOGRAPHIC>} and {@link
- *       CJKBigramFilter} turns them into overlapping bigrams (a lone character stays a unigram),
- *       the standard dictionary-free approach for Chinese and Japanese.
- *   <li>{@link PatternReplaceFilter} trims leading and trailing punctuation ({@code
- *       AuthMiddleware.java.} at the end of a sentence, {@code -pl} as a flag), and {@link
- *       LengthFilter} drops what is left empty.
- *   <li>CODE only: {@link PatternKeywordMarkerFilter} marks hex tokens of 7 to 40 characters that
- *       hold a digit (commit SHAs) as keywords, so they are neither split nor stemmed.
+ *   <li>{@link CodeTokenizer} emits runs of CJK characters, typed {@code <IDEOGRAPHIC>}, and runs
+ *       of letters, digits, marks and {@code _ . / \ - @ # $ ~ + '} (so paths, identifiers, flags
+ *       and SHAs stay whole); anything else (space, {@code , ; : ( ) [ ] { } < > = | " ` ! ? * & ^
+ *       %}) separates tokens.
+ *   <li>{@link CJKBigramFilter} turns the CJK runs into overlapping bigrams (a lone character stays
+ *       a unigram), the standard dictionary-free approach for Chinese and Japanese.
+ *   <li>{@link EdgeTrimFilter} trims leading and trailing punctuation ({@code AuthMiddleware.java.}
+ *       at the end of a sentence, {@code -pl} as a flag), and {@link LengthFilter} drops what is
+ *       left empty.
+ *   <li>CODE only: {@link ShaKeywordFilter} marks hex tokens of 7 to 40 characters that hold a
+ *       digit (commit SHAs) as keywords, so they are neither split nor stemmed.
  *   <li>CODE only: {@link PatternCaptureGroupTokenFilter} adds, for a path, each trailing suffix
  *       ({@code middleware/AuthMiddleware.java}, {@code AuthMiddleware.java}) and each segment
  *       without its extension ({@code AuthMiddleware}), so a partial path matches as a whole token.
@@ -69,8 +68,9 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  * {@link Variant#EXACT} stops before the code-only steps: its positions are clean, so it carries
  * phrase queries (command lines such as {@code mvn -pl core test}) and exact-token boosts. {@link
  * Variant#HEX_INDEX} and {@link Variant#HEX_QUERY} only see hex tokens of 7 to 40 characters
- * holding a digit; the index variant adds their edge n-grams from 7 characters up, so a 7-character
- * SHA prefix in a query finds the full 40-character SHA as one ordinary term lookup.
+ * holding a digit ({@link ShaTokenizer}); the index variant adds their edge n-grams from 7
+ * characters up, so a 7-character SHA prefix in a query finds the full 40-character SHA as one
+ * ordinary term lookup.
  *
  * <p>Immutable and thread-safe (Lucene analyzers reuse per-thread components). Not exported: an
  * internal class of {@code memory-lucene}.
@@ -94,17 +94,6 @@ public final class CodeAwareAnalyzer extends Analyzer {
 
   /** The longest hex token treated as a commit SHA (a full SHA-1). */
   public static final int MAX_SHA_LENGTH = 40;
-
-  private static final String CJK = "\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}\\u30FC";
-  private static final Pattern TOKEN =
-      Pattern.compile("[" + CJK + "]+|[[\\p{L}\\p{N}\\p{M}_./\\\\@#$~+'\u2019-]&&[^" + CJK + "]]+");
-  private static final Pattern CJK_RUN = Pattern.compile("^[" + CJK + "]+$");
-  private static final Pattern TRIM = Pattern.compile("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$");
-  private static final Pattern SHA =
-      Pattern.compile(
-          "(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{" + MIN_SHA_LENGTH + "," + MAX_SHA_LENGTH + "}");
-  private static final Pattern SHA_IN_TEXT =
-      Pattern.compile("(?<![\\p{L}\\p{N}])" + SHA.pattern() + "(?![\\p{L}\\p{N}])");
 
   /** Each suffix after a path separator; the lookahead makes every separator a match. */
   private static final Pattern PATH_SUFFIX = Pattern.compile("[/\\\\](?=([^/\\\\]+.*))");
@@ -148,20 +137,19 @@ public final class CodeAwareAnalyzer extends Analyzer {
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
     if (variant == Variant.HEX_INDEX || variant == Variant.HEX_QUERY) {
-      Tokenizer hex = new PatternTokenizer(SHA_IN_TEXT, 0);
+      Tokenizer hex = new ShaTokenizer();
       TokenStream stream = new LowerCaseFilter(hex);
       if (variant == Variant.HEX_INDEX) {
         stream = new EdgeNGramTokenFilter(stream, MIN_SHA_LENGTH, MAX_SHA_LENGTH, true);
       }
       return new TokenStreamComponents(hex, stream);
     }
-    Tokenizer source = new PatternTokenizer(TOKEN, 0);
-    TokenStream stream = new CjkRunTypingFilter(source, CJK_RUN);
-    stream = new CJKBigramFilter(stream);
-    stream = new PatternReplaceFilter(stream, TRIM, "", true);
+    Tokenizer source = new CodeTokenizer();
+    TokenStream stream = new CJKBigramFilter(source);
+    stream = new EdgeTrimFilter(stream);
     stream = new LengthFilter(stream, 1, MAX_TOKEN_LENGTH);
     if (variant == Variant.CODE) {
-      stream = new PatternKeywordMarkerFilter(stream, SHA);
+      stream = new ShaKeywordFilter(stream);
       stream = new PatternCaptureGroupTokenFilter(stream, true, PATH_SUFFIX, PATH_SEGMENT);
       stream = new WordDelimiterGraphFilter(stream, WORD_DELIMITER_FLAGS, null);
       stream = new FlattenGraphFilter(stream);
