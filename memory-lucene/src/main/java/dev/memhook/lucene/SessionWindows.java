@@ -17,20 +17,21 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.SortedDocValues;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The memories told around given memories in their source sessions ({@link
@@ -39,20 +40,17 @@ import org.apache.lucene.search.TopDocs;
  * <h2>Design note</h2>
  *
  * One query finds the asked memories among the scope's latest and reads their sessions from the
- * {@link IndexSchema#F_SESSION} doc values; then each distinct session is one query, its term and
- * the scope's {@link IndexSchema#F_LIVE} term as filters, sorted in the index by the doc values
- * {@link IndexSchema#F_OCCURRED} and {@link IndexSchema#F_CREATED} (and by id for equal times), so
- * no record is read and the work is bounded by the sessions asked about, not by the scope. Memories
- * indexed before the session field existed are in no session until written again.
+ * {@link IndexSchema#F_SESSION} doc values; then one more query, the scope's {@link
+ * IndexSchema#F_LIVE} term and the set of those sessions as filters, visits every latest memory of
+ * those sessions in index order, reading its id, session, {@link IndexSchema#F_OCCURRED} and {@link
+ * IndexSchema#F_CREATED} from doc values, and each session's memories are sorted by time, then
+ * storage time, then id. No record is read, each doc-values iterator only moves forward, and the
+ * work is bounded by the sessions asked about, not by the scope. Memories indexed before the
+ * session field existed are in no session until written again.
  *
  * <p>Stateless and thread-safe.
  */
 final class SessionWindows {
-
-  private static final Sort SESSION_ORDER =
-      new Sort(
-          new SortField(F_OCCURRED, SortField.Type.LONG),
-          new SortField(F_CREATED, SortField.Type.LONG));
 
   private SessionWindows() {}
 
@@ -66,17 +64,17 @@ final class SessionWindows {
       return Map.of();
     }
     Map<MemoryId, String> sessions = sessionsOf(searcher, scope, asked);
-    Map<String, List<MemoryId>> ordered = new HashMap<>();
+    if (sessions.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<MemoryId>> ordered =
+        inOrder(searcher, scope, new LinkedHashSet<>(sessions.values()));
     Map<MemoryId, SessionWindow> out = new LinkedHashMap<>();
     for (MemoryId id : asked) {
       String session = sessions.get(id);
-      if (session == null) {
-        continue;
-      }
-      List<MemoryId> order = ordered.get(session);
+      List<MemoryId> order = session == null ? null : ordered.get(session);
       if (order == null) {
-        order = inOrder(searcher, scope, session);
-        ordered.put(session, order);
+        continue;
       }
       int at = order.indexOf(id);
       if (at < 0) {
@@ -101,49 +99,87 @@ final class SessionWindows {
             .add(ScopedSearch.inScope(scope), Occur.FILTER)
             .add(IndexSchema.idsQuery(ids), Occur.FILTER)
             .build();
-    ScoreDoc[] hits = searcher.search(q, ids.size()).scoreDocs;
-    String[] found = HitReader.ids(searcher, hits, hits.length);
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     Map<MemoryId, String> out = new HashMap<>();
-    for (int i = 0; i < hits.length; i++) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(hits[i].doc, leaves));
-      // a fresh iterator per hit: doc-values iterators only go forward, and hits come by score
-      SortedDocValues values = leaf.reader().getSortedDocValues(F_SESSION);
-      if (values != null
-          && values.advanceExact(hits[i].doc - leaf.docBase)
-          && MemoryId.isValid(found[i])) {
-        out.put(MemoryId.of(found[i]), values.lookupOrd(values.ordValue()).utf8ToString());
-      }
-    }
+    forEachDocument(searcher, q, (id, session, occurred, created) -> out.put(id, session));
     return out;
   }
 
-  /** The latest memories of {@code session} in {@code scope}, in the session's order. */
-  private static List<MemoryId> inOrder(IndexSearcher searcher, Scope scope, String session)
-      throws IOException {
+  /**
+   * The latest memories of each of {@code sessions} in {@code scope}, each session's in its order:
+   * one query for all of them.
+   */
+  private static Map<String, List<MemoryId>> inOrder(
+      IndexSearcher searcher, Scope scope, Collection<String> sessions) throws IOException {
+    List<BytesRef> terms = new ArrayList<>(sessions.size());
+    sessions.forEach(s -> terms.add(new BytesRef(s)));
     Query q =
         new BooleanQuery.Builder()
             .add(ScopedSearch.inScope(scope), Occur.FILTER)
-            .add(new TermQuery(new Term(F_SESSION, session)), Occur.FILTER)
+            .add(new TermInSetQuery(F_SESSION, terms), Occur.FILTER)
             .build();
-    int n = searcher.count(q);
-    if (n == 0) {
-      return List.of();
-    }
-    TopDocs top = searcher.search(q, n, SESSION_ORDER);
-    String[] found = HitReader.ids(searcher, top.scoreDocs, top.scoreDocs.length);
-    // Lucene breaks ties of the sort by document number; the contract breaks them by id
-    List<Placed> placed = new ArrayList<>(found.length);
-    for (int i = 0; i < found.length; i++) {
-      if (MemoryId.isValid(found[i])) {
-        Object[] keys = ((FieldDoc) top.scoreDocs[i]).fields;
-        placed.add(new Placed(MemoryId.of(found[i]), (Long) keys[0], (Long) keys[1]));
+    Map<String, List<Placed>> placed = new HashMap<>();
+    forEachDocument(
+        searcher,
+        q,
+        (id, session, occurred, created) ->
+            placed
+                .computeIfAbsent(session, k -> new ArrayList<>())
+                .add(new Placed(id, occurred, created)));
+    Map<String, List<MemoryId>> out = new HashMap<>();
+    placed.forEach(
+        (session, memories) -> {
+          memories.sort(Placed.ORDER);
+          List<MemoryId> order = new ArrayList<>(memories.size());
+          memories.forEach(p -> order.add(p.id()));
+          out.put(session, order);
+        });
+    return out;
+  }
+
+  /** What {@link #forEachDocument} hands over of each document. */
+  private interface DocumentSink {
+    void accept(MemoryId id, String session, long occurred, long created);
+  }
+
+  /**
+   * Hands {@code sink} the id, session and times of every live document that matches {@code query}
+   * and has a valid id and a session, read from doc values as the documents go by in index order
+   * (each iterator only moves forward, and no record is read). A missing time reads as 0, as the
+   * index's sort of a missing long value did.
+   */
+  private static void forEachDocument(IndexSearcher searcher, Query query, DocumentSink sink)
+      throws IOException {
+    Weight weight =
+        searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      Scorer scorer = weight.scorer(leaf);
+      SortedDocValues sessions = leaf.reader().getSortedDocValues(F_SESSION);
+      BinaryDocValues ids = leaf.reader().getBinaryDocValues(IndexSchema.F_ID);
+      if (scorer == null || sessions == null || ids == null) {
+        continue;
+      }
+      NumericDocValues occurred = leaf.reader().getNumericDocValues(F_OCCURRED);
+      NumericDocValues created = leaf.reader().getNumericDocValues(F_CREATED);
+      Bits live = leaf.reader().getLiveDocs(); // a scorer does not skip deleted documents
+      DocIdSetIterator docs = scorer.iterator();
+      for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+        if ((live != null && !live.get(d)) || !sessions.advanceExact(d) || !ids.advanceExact(d)) {
+          continue;
+        }
+        String id = ids.binaryValue().utf8ToString();
+        if (MemoryId.isValid(id)) {
+          sink.accept(
+              MemoryId.of(id),
+              sessions.lookupOrd(sessions.ordValue()).utf8ToString(),
+              valueOf(occurred, d),
+              valueOf(created, d));
+        }
       }
     }
-    placed.sort(Placed.ORDER);
-    List<MemoryId> out = new ArrayList<>(placed.size());
-    placed.forEach(p -> out.add(p.id()));
-    return out;
+  }
+
+  private static long valueOf(NumericDocValues values, int doc) throws IOException {
+    return values != null && values.advanceExact(doc) ? values.longValue() : 0L;
   }
 
   /** A memory's place in its session: when it happened, when it was stored, its id. */

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
@@ -287,6 +288,31 @@ public interface StoreSearchContract {
         store.sessionWindows(A, List.of(MemoryId.of("s3")), 1).get(MemoryId.of("s3"));
     assertEquals(List.of("s2"), values(narrow.before()));
     assertEquals(List.of("s4"), values(narrow.after()));
+  }
+
+  @Test
+  default void
+      sessionWindows_ofSeveralSessionsInOneCall_keepEachSessionApart_withoutTheForgotten() {
+    MemoryStore store = store();
+    // two sessions told at the same minutes, stored interleaved and in two writes
+    for (int i = 1; i <= 4; i++) {
+      store.put(turn("x" + i, "chat-x", i), vector(i));
+      store.put(turn("y" + i, "chat-y", i), vector(10 + i));
+    }
+    assertTrue(
+        store.delete(
+            MemoryId.of("x2"),
+            new ForgetRecord(MemoryId.of("x2"), A, "alice", "gone", StoreFixtures.T0)));
+    Map<MemoryId, SessionWindow> windows =
+        store.sessionWindows(A, List.of(MemoryId.of("y3"), MemoryId.of("x3")), 2);
+    assertEquals(List.of("y3", "x3"), windows.keySet().stream().map(MemoryId::value).toList());
+    assertEquals(List.of("y2", "y1"), values(windows.get(MemoryId.of("y3")).before()));
+    assertEquals(List.of("y4"), values(windows.get(MemoryId.of("y3")).after()));
+    assertEquals(
+        List.of("x1"),
+        values(windows.get(MemoryId.of("x3")).before()),
+        "a forgotten memory leaves its session");
+    assertEquals(List.of("x4"), values(windows.get(MemoryId.of("x3")).after()));
   }
 
   @Test
