@@ -84,6 +84,39 @@ class MemoryServiceRestoreTest {
     }
   }
 
+  @Test
+  void aLargeRestore_sanitizedInParts_reportsItsFirstRefusedMemory_andStoresNothing() {
+    List<Memory> memories = new ArrayList<>();
+    java.time.Instant at = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    for (int i = 0; i < 3_000; i++) {
+      String content =
+          i == 2_100 || i == 2_900 ? "<private>salary 90k</private>" : "restored note " + i;
+      memories.add(
+          Memory.builder()
+              .id(MemoryId.of("r-" + i))
+              .scope(ALICE)
+              .content(content)
+              .occurredAt(at)
+              .createdAt(at)
+              .build());
+    }
+    try (MemoryService memory = open(target)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> memory.maintenance().restore(memories, List.of(), p -> {}));
+      assertTrue(e.getMessage().startsWith("memories[2100]: content of r-2100"), e.getMessage());
+      assertTrue(e.getMessage().endsWith("nothing was stored"), e.getMessage());
+      assertEquals(0, memory.maintenance().count(ALICE));
+
+      memories.remove(2_900);
+      memories.remove(2_100);
+      memory.maintenance().restore(memories, List.of(), p -> {});
+      assertEquals("restored note 2999", memory.get(MemoryId.of("r-2999")).orElseThrow().content());
+      assertEquals(2_998, memory.maintenance().count(ALICE));
+    }
+  }
+
   private static MemoryService open(Path dir) {
     return Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build();
   }

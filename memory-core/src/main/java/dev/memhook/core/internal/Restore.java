@@ -1,5 +1,8 @@
 package dev.memhook.core.internal;
 
+import com.google.common.base.Throwables;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import com.google.common.util.concurrent.Uninterruptibles;
 import dev.memhook.api.ExportedMemory;
 import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.ImportProgress;
@@ -23,14 +26,20 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * {@code MemoryMaintenance.restore} and {@code restoreExported}: every memory through {@link
- * MemoryIntake#restored} first (so a rejected one stores nothing), then per batch of {@link
- * BatchImport#BATCH} one {@link Embedder#embedDocuments} call for the memories whose exported
- * vector cannot be reused and one {@link MemoryStore#putAll}, overlapped as {@link BatchImport}'s
- * ({@link ImportPipeline}).
+ * MemoryIntake#restored} first (so a rejected one stores nothing; a large list on several threads,
+ * {@link #inParts}), then per batch of {@link BatchImport#BATCH} one {@link
+ * Embedder#embedDocuments} call for the memories whose exported vector cannot be reused and one
+ * {@link MemoryStore#putAll}, overlapped as {@link BatchImport}'s ({@link ImportPipeline}).
  *
  * <p>A forget record is restored the only way the store SPI keeps one: as the audit of deleting a
  * memory of its id. So each record gets a stand-in memory holding no text of the forgotten one, and
@@ -38,6 +47,9 @@ import java.util.function.Consumer;
  * forget would have. Stateless and thread-safe.
  */
 final class Restore {
+
+  /** How many memories one thread sanitizes at a time in {@link #inParts}. */
+  static final int INTAKE_PART = 256;
 
   /** The whole text of a forget record's stand-in: nothing of the forgotten memory. */
   static final String STAND_IN = "forgotten memory";
@@ -73,21 +85,33 @@ final class Restore {
     Objects.requireNonNull(progress, "progress");
     EmbeddingSpace space = embedder.space();
     Set<MemoryId> ids = new HashSet<>();
+    for (int i = 0; i < given.size(); i++) {
+      MemoryId id = given.get(i).memory().id();
+      if (!ids.add(id)) {
+        throw new IllegalArgumentException(
+            "memories[" + i + "]: a second memory with id " + id + "; nothing was stored");
+      }
+    }
+    Memory[] cleaned = new Memory[given.size()];
+    IllegalArgumentException[] refused = new IllegalArgumentException[given.size()];
+    inParts(
+        given.size(),
+        i -> {
+          try {
+            cleaned[i] = intake.restored(given.get(i).memory());
+          } catch (IllegalArgumentException e) {
+            refused[i] = e;
+          }
+        });
     List<Memory> clean = new ArrayList<>(given.size());
     Map<MemoryId, Embedding> reused = new HashMap<>();
     for (int i = 0; i < given.size(); i++) {
+      if (refused[i] != null) { // the first refused memory in the list's order is reported
+        throw new IllegalArgumentException(
+            "memories[" + i + "]: " + refused[i].getMessage() + "; nothing was stored", refused[i]);
+      }
       Memory m = given.get(i).memory();
-      if (!ids.add(m.id())) {
-        throw new IllegalArgumentException(
-            "memories[" + i + "]: a second memory with id " + m.id() + "; nothing was stored");
-      }
-      Memory restored;
-      try {
-        restored = intake.restored(m);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "memories[" + i + "]: " + e.getMessage() + "; nothing was stored", e);
-      }
+      Memory restored = cleaned[i];
       clean.add(restored);
       Optional<MemoryVector> vector = given.get(i).vector();
       if (vector.isPresent()
@@ -124,6 +148,54 @@ final class Restore {
           new ImportProgress(total, total, Duration.ofNanos(System.nanoTime() - start)));
     }
     return new RestoreResult(skipped, reused.size(), clean.size() - reused.size());
+  }
+
+  /**
+   * Runs {@code step} for every index below {@code size}: on the calling thread for a small list,
+   * otherwise in parts of {@link #INTAKE_PART} on short-lived daemon threads, one per processor,
+   * that end with the call. Sanitizing is a restore's one step that needs nothing but the memory
+   * itself, and it comes before the first write.
+   */
+  static void inParts(int size, IntConsumer step) {
+    int threads = Math.min(Runtime.getRuntime().availableProcessors(), size / INTAKE_PART);
+    if (threads <= 1) {
+      for (int i = 0; i < size; i++) {
+        step.accept(i);
+      }
+      return;
+    }
+    AtomicInteger nextPart = new AtomicInteger();
+    Runnable work =
+        () -> {
+          for (int from = nextPart.getAndIncrement() * INTAKE_PART;
+              from < size;
+              from = nextPart.getAndIncrement() * INTAKE_PART) {
+            for (int i = from; i < Math.min(size, from + INTAKE_PART); i++) {
+              step.accept(i);
+            }
+          }
+        };
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads - 1,
+            new ThreadFactoryBuilder().setNameFormat("memhook-restore-%d").setDaemon(true).build());
+    try {
+      List<Future<?>> helpers = new ArrayList<>(threads - 1);
+      for (int t = 1; t < threads; t++) {
+        helpers.add(pool.submit(work));
+      }
+      work.run(); // the caller takes parts too
+      for (Future<?> helper : helpers) {
+        try {
+          Uninterruptibles.getUninterruptibly(helper); // parts are short: wait them out
+        } catch (ExecutionException e) {
+          Throwables.throwIfUnchecked(e.getCause()); // as the step threw it
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private static boolean inSpace(MemoryVector vector, EmbeddingSpace space) {
