@@ -45,11 +45,11 @@ import java.util.stream.Stream;
  * {@code java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ImportThroughput [N] [--restore-only]}
  * </pre>
  *
- * N memories, default 5,000. {@code --restore-only} measures the restore alone, three times after
- * one untimed warm-up restore of up to 5,000, each into a fresh directory, from an export made up
- * here: the same texts, each with a random unit vector labelled with the default model's space, so
- * nothing is embedded at all and the store's side of an import is timed quickly enough to alternate
- * builds.
+ * N memories, default 5,000. {@code --restore-only} measures the restore alone, five times after
+ * two untimed warm-up restores (a cold JVM restores at half the speed), each into a fresh
+ * directory, from an export made up here: the same texts, each with a random unit vector labelled
+ * with the default model's space, so nothing is embedded at all and the store's side of an import
+ * is timed quickly enough to alternate builds.
  */
 public final class ImportThroughput {
 
@@ -67,8 +67,10 @@ public final class ImportThroughput {
     try (Embedder model = DjlEmbedder.bundledMiniLm()) {
       if (restoreOnly) {
         List<ExportedMemory> exported = madeUpExport(drafts, model.space().modelId());
-        restore(dir.resolve("warm-up"), exported.subList(0, Math.min(n, 5_000))); // JIT, not timed
-        for (int round = 1; round <= 3; round++) {
+        for (int round = 1; round <= 2; round++) { // the JIT's, not timed
+          restore(dir.resolve("warm-up-" + round), exported);
+        }
+        for (int round = 1; round <= 5; round++) {
           System.out.printf(
               "%,d memories: restore with vectors %.0f/s (round %d)%n",
               n, restore(dir.resolve("restore-" + round), exported), round);
