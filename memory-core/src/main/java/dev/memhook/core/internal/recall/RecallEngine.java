@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -210,7 +211,7 @@ public final class RecallEngine {
     fused = screen.screen(fused, basis, exclusion, records, excluded);
     // the crowd is the scope's other memories: an excluded one (the hook's own conversation,
     // which matches itself) is not a neighbour the answer has to beat
-    basis = withCrowd(basis, direct.vector().hits(), excluded);
+    basis = withCrowds(basis, direct, excluded);
     long graphStart = System.nanoTime();
     List<Candidate> seeds = graph.seeds(fused, basis);
     List<StoreHit> related = graph.expand(query.scope(), seeds, records, depth);
@@ -283,30 +284,44 @@ public final class RecallEngine {
   }
 
   /**
-   * {@code basis} with the scope's crowd, unless the options ask for absolute floors: with at least
-   * {@link RelevanceGate#CROWD_RANK} vector hits not left out by the exclusion, the {@code
-   * CROWD_RANK}th one's cosine plus {@link RelevanceGate#CLEAR_DEVIATIONS} of the model's spread of
-   * unrelated cosines.
+   * {@code basis} with the scope's crowds, each counted over the hits not left out by the
+   * exclusion. With at least {@link RelevanceGate#CROWD_RANK} vector hits, and unless the options
+   * ask for absolute floors, the {@code CROWD_RANK}th one's cosine plus {@link
+   * RelevanceGate#CLEAR_DEVIATIONS} of the model's spread of unrelated cosines; with at least
+   * {@code CROWD_RANK} text hits and a text evidence floor above 0, the {@code CROWD_RANK}th one's
+   * share of the ceiling plus {@link RelevanceGate#CLEAR_TEXT_SHARE}.
    */
-  private GateBasis withCrowd(
-      GateBasis basis, List<StoreHit> vectorHits, List<RecalledMemory> excluded) {
-    if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
-      return basis;
-    }
+  private GateBasis withCrowds(
+      GateBasis basis, SignalSearch.DirectSignals direct, List<RecalledMemory> excluded) {
     Set<MemoryId> left = new HashSet<>();
     excluded.forEach(m -> left.add(m.id()));
-    double[] cosines =
-        vectorHits.stream()
-            .filter(h -> !left.contains(h.id()))
-            .mapToDouble(StoreHit::score)
-            .sorted()
-            .toArray();
-    if (cosines.length < RelevanceGate.CROWD_RANK) {
-      return basis;
+    double crowdCosine = Double.NEGATIVE_INFINITY;
+    double neighbour = crowdScore(direct.vector().hits(), left);
+    if (options.cosineBase() != RecallOptions.CosineBase.ABSOLUTE && !Double.isNaN(neighbour)) {
+      crowdCosine =
+          neighbour
+              + RelevanceGate.CLEAR_DEVIATIONS * background.calibration().unrelatedDeviation();
     }
-    double neighbour = cosines[cosines.length - RelevanceGate.CROWD_RANK];
-    double spread = background.calibration().unrelatedDeviation();
-    return new GateBasis(
-        basis.ceiling(), basis.cosineBase(), neighbour + RelevanceGate.CLEAR_DEVIATIONS * spread);
+    double crowdTextShare = Double.NEGATIVE_INFINITY;
+    double textNeighbour = crowdScore(direct.text().hits(), left);
+    // a text evidence floor of 0 (no relevance gate) asks no evidence of the text: nothing to clear
+    if (options.evidenceTextScore() > 0 && basis.ceiling() > 0 && !Double.isNaN(textNeighbour)) {
+      crowdTextShare = textNeighbour / basis.ceiling() + RelevanceGate.CLEAR_TEXT_SHARE;
+    }
+    return basis.withCrowds(crowdCosine, crowdTextShare);
+  }
+
+  /**
+   * The {@link RelevanceGate#CROWD_RANK}th best score of {@code hits} not in {@code left}, or NaN
+   * with fewer.
+   */
+  private static double crowdScore(List<StoreHit> hits, Set<MemoryId> left) {
+    double[] scores =
+        hits.stream().filter(h -> !left.contains(h.id())).mapToDouble(StoreHit::score).toArray();
+    if (scores.length < RelevanceGate.CROWD_RANK) {
+      return Double.NaN;
+    }
+    Arrays.sort(scores);
+    return scores[scores.length - RelevanceGate.CROWD_RANK];
   }
 }

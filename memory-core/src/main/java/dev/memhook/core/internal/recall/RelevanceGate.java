@@ -22,6 +22,15 @@ import java.util.Locale;
  * can answer finds its answer ahead of them. Measured in the model's own spread, the margin carries
  * from a model whose cosines spread wide to one whose cosines crowd near 1.
  *
+ * <p>The text side has the same rule in its own units: a text share over the evidence floor gives
+ * evidence only if it is also at least {@link #CLEAR_TEXT_SHARE} of the ceiling above the scope's
+ * {@link #CROWD_RANK}th text hit. A share counts the query's words a memory holds, weighted by how
+ * rare they are; in a large scope of long everyday texts, a question the scope cannot answer still
+ * finds its common words ("planning", "weekend", "own") in many memories, and the best of those
+ * reaches the evidence floor with a crowd just behind it, while a memory holding the question's
+ * rare words stands out from the rest. With fewer text hits than the rank there is no bar, as a
+ * small scope or a question of rare words has no crowd to beat.
+ *
  * <p>Stateless and thread-safe.
  */
 final class RelevanceGate {
@@ -40,6 +49,15 @@ final class RelevanceGate {
    * (benchmarks/RESULTS.md, section 22).
    */
   static final double CLEAR_DEVIATIONS = 0.25;
+
+  /**
+   * How far, as a share of the query's text ceiling, a text hit over the evidence floor must be
+   * above the scope's {@link #CROWD_RANK}th text hit to give evidence: as much as a text hit needs
+   * to be a candidate at all ({@link RecallOptions#DEFAULT_MIN_TEXT_SCORE}), so that the best of a
+   * crowd matching the question's common words does not. Replayed on the LoCoMo, coding and
+   * LongMemEval dev sets with three models (benchmarks/RESULTS.md, section 22.1).
+   */
+  static final double CLEAR_TEXT_SHARE = 0.10;
 
   private final RecallOptions options;
   private final int maxListedDrops;
@@ -124,12 +142,13 @@ final class RelevanceGate {
 
   /**
    * Whether {@code c} reaches an evidence floor: cosine over the evidence floor and clear of the
-   * scope's crowd, or text share.
+   * scope's crowd, or text share over the evidence floor and clear of the scope's text crowd.
    */
   boolean reachesEvidence(Candidate c, GateBasis basis) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
+    double text = c.textShare(basis.ceiling());
     return (cosine >= basis.cosineFloor(options.evidenceCosine()) && cosine >= basis.crowdCosine())
-        || c.textShare(basis.ceiling()) >= options.evidenceTextScore();
+        || (text >= options.evidenceTextScore() && text >= basis.crowdTextShare());
   }
 
   private String evidenceDetail(List<Candidate> fused, GateBasis basis) {
@@ -161,12 +180,19 @@ final class RelevanceGate {
                 "best cosine %s < %.2f",
                 best,
                 basis.cosineFloor(options.evidenceCosine()));
-    return String.format(
-        Locale.ROOT,
-        "no candidate reached the evidence floors: %s, best text %s < %.2f",
-        cosine,
-        Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText),
-        options.evidenceTextScore());
+    String bestTextShown =
+        Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText);
+    String text =
+        basis.hasTextCrowd()
+            ? String.format(
+                Locale.ROOT,
+                "best text %s (floor %.2f and above the scope's text crowd at %.2f)",
+                bestTextShown,
+                options.evidenceTextScore(),
+                basis.crowdTextShare())
+            : String.format(
+                Locale.ROOT, "best text %s < %.2f", bestTextShown, options.evidenceTextScore());
+    return "no candidate reached the evidence floors: " + cosine + ", " + text;
   }
 
   private String floorsDetail(Candidate c, GateBasis basis) {

@@ -16,6 +16,7 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
+import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.util.ArrayList;
 import java.util.List;
@@ -263,14 +264,20 @@ class RelevanceGateTest {
     // floor 0.6; the scope's crowd puts the bar at 0.75
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> fused = List.of(Candidates.of("over-the-floor", 0.05, vector(0.7)));
-    assertTrue(GATE.apply(fused, new GateBasis(CEILING, 0, 0.75), dropped).isEmpty());
+    assertTrue(
+        GATE.apply(fused, new GateBasis(CEILING, 0, 0.75, Double.NEGATIVE_INFINITY), dropped)
+            .isEmpty());
     assertEquals(
         "no candidate reached the evidence floors: best cosine 0.700 (floor 0.60 and above the"
             + " scope's crowd at 0.75), best text - < 0.50",
         dropped.get(0).detail());
     assertEquals(
         List.of("over-the-floor"),
-        ids(GATE.apply(fused, new GateBasis(CEILING, 0, 0.69), new ArrayList<>())));
+        ids(
+            GATE.apply(
+                fused,
+                new GateBasis(CEILING, 0, 0.69, Double.NEGATIVE_INFINITY),
+                new ArrayList<>())));
   }
 
   @Test
@@ -278,7 +285,7 @@ class RelevanceGateTest {
     assertTrue(
         GATE.apply(
                 List.of(Candidates.of("clear-but-low", 0.05, vector(0.55))),
-                new GateBasis(CEILING, 0, 0.2),
+                new GateBasis(CEILING, 0, 0.2, Double.NEGATIVE_INFINITY),
                 new ArrayList<>())
             .isEmpty());
   }
@@ -288,6 +295,92 @@ class RelevanceGateTest {
     List<Candidate> fused = List.of(Candidates.of("worded", 0.05, vector(0.2), text(6)));
     assertEquals(
         List.of("worded"),
-        ids(GATE.apply(fused, new GateBasis(CEILING, 0, 0.9), new ArrayList<>())));
+        ids(
+            GATE.apply(
+                fused,
+                new GateBasis(CEILING, 0, 0.9, Double.NEGATIVE_INFINITY),
+                new ArrayList<>())));
+  }
+
+  @Test
+  void aTextHitOverTheEvidenceFloor_amidACrowdOfTheScopesTextHits_givesNoEvidence() {
+    // text evidence floor 0.5 of the ceiling; the scope's text crowd puts the bar at 0.65
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> fused = List.of(Candidates.of("common-words", 0.05, text(6)));
+    assertTrue(
+        GATE.apply(fused, new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, 0.65), dropped)
+            .isEmpty());
+    assertEquals(
+        "no candidate reached the evidence floors: best cosine - < 0.60, best text 0.600 (floor"
+            + " 0.50 and above the scope's text crowd at 0.65)",
+        dropped.get(0).detail());
+    assertEquals(
+        List.of("common-words"),
+        ids(
+            GATE.apply(
+                fused,
+                new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, 0.55),
+                new ArrayList<>())));
+  }
+
+  @Test
+  void aTextHitClearOfTheTextCrowd_butUnderTheEvidenceFloor_givesNoEvidence() {
+    assertTrue(
+        GATE.apply(
+                List.of(Candidates.of("clear-but-low", 0.05, text(4.5))),
+                new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, 0.2),
+                new ArrayList<>())
+            .isEmpty());
+  }
+
+  @Test
+  void theTextCrowdBarsOnlyTheTextRoute_notEvidenceFromTheCosine() {
+    List<Candidate> fused = List.of(Candidates.of("meant", 0.05, vector(0.7), text(6)));
+    assertEquals(
+        List.of("meant"),
+        ids(
+            GATE.apply(
+                fused,
+                new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, 0.9),
+                new ArrayList<>())));
+  }
+
+  /**
+   * Through the service on the text signal alone: a scope where a dozen memories hold the
+   * question's one common word, so its best text hit reaches the evidence floor with a crowd just
+   * behind it, against a memory holding the question's rare word too. The other scope makes the
+   * common word rare in the store as a whole, as in a store shared by many conversations.
+   */
+  @Test
+  void aQuestionMatchingOnlyTheScopesCommonWords_findsNoEvidence_whileItsRareWordDoes() {
+    Scope ours = Scope.of("acme", "ours");
+    Scope others = Scope.of("acme", "others");
+    String[] things = {
+      "baked bread", "painted the fence", "cleaned the garage", "read a novel", "visited my aunt",
+      "fixed the bike", "watched a film", "planted tulips", "washed the car", "wrote letters",
+      "sorted old photos", "cooked a curry"
+    };
+    try (MemoryService memory =
+        Memhook.builder()
+            .inMemory()
+            .embedder(HashingEmbedder.create())
+            .recallOptions(RecallOptions.builder().weights(1, 0, 0).build())
+            .build()) {
+      for (String thing : things) {
+        memory.remember(MemoryDraft.of(ours, "Over the weekend I " + thing + " at home."));
+      }
+      for (int i = 0; i < 60; i++) {
+        memory.remember(MemoryDraft.of(others, "Build server note " + i + " about disk quotas."));
+      }
+      RecallResult common = memory.recall(RecallQuery.of(ours, "What did I do over the weekend?"));
+      assertEquals(List.of(), common.ids(), common.explain());
+      assertTrue(common.explain().contains("above the scope's text crowd at"), common.explain());
+
+      Memory kayak =
+          memory.remember(MemoryDraft.of(ours, "Over the weekend I went kayaking at the lake."));
+      RecallResult rare =
+          memory.recall(RecallQuery.of(ours, "Where did I go kayaking over the weekend?"));
+      assertEquals(kayak.id(), rare.ids().get(0), rare.explain());
+    }
   }
 }
