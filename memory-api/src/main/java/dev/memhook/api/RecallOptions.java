@@ -29,8 +29,9 @@ import java.util.Optional;
  * floors are shares of the query's own ceiling, so neither level rests on an absolute score. With
  * the default base, a cosine over its evidence floor must also be a little ahead of the scope's own
  * nearest memories, in the model's spread of unrelated cosines ({@link
- * dev.memhook.api.spi.SimilarityCalibration}); and a text score over its evidence floor must be a
- * tenth of the ceiling ahead of the scope's tenth text hit, unless the text evidence floor is 0.
+ * dev.memhook.api.spi.SimilarityCalibration}), unless the cosine evidence floor is -1; and a text
+ * score over its evidence floor must be a tenth of the ceiling ahead of the scope's tenth text hit,
+ * unless the text evidence floor is 0. So {@link Builder#noRelevanceGate()} asks neither.
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */

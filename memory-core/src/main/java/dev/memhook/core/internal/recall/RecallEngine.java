@@ -297,7 +297,10 @@ public final class RecallEngine {
     excluded.forEach(m -> left.add(m.id()));
     double crowdCosine = Double.NEGATIVE_INFINITY;
     double neighbour = crowdScore(direct.vector().hits(), left);
-    if (options.cosineBase() != RecallOptions.CosineBase.ABSOLUTE && !Double.isNaN(neighbour)) {
+    // an evidence cosine of -1 (no relevance gate) asks no evidence of the cosine: nothing to clear
+    if (options.cosineBase() != RecallOptions.CosineBase.ABSOLUTE
+        && options.evidenceCosine() > -1
+        && !Double.isNaN(neighbour)) {
       crowdCosine =
           neighbour
               + RelevanceGate.CLEAR_DEVIATIONS * background.calibration().unrelatedDeviation();

@@ -383,4 +383,23 @@ class RelevanceGateTest {
       assertEquals(kayak.id(), rare.ids().get(0), rare.explain());
     }
   }
+
+  @Test
+  void withoutARelevanceGate_aVectorOnlyRecall_amidACrowdOfEqualCosines_keepsItsHits() {
+    Scope ours = Scope.of("acme", "crowd");
+    try (MemoryService memory =
+        Memhook.builder()
+            .inMemory()
+            .embedder(HashingEmbedder.create())
+            .recallOptions(RecallOptions.builder().weights(0, 1, 0).noRelevanceGate().build())
+            .build()) {
+      // twelve memories of one text: the best cosine is the tenth's, a crowd with no leader
+      for (int i = 0; i < 12; i++) {
+        memory.remember(MemoryDraft.of(ours, "the nightly backup copies the photo library"));
+      }
+      RecallResult r =
+          memory.recall(new RecallQuery(ours, "the nightly backup copies the photo library", 5));
+      assertEquals(5, r.ids().size(), r.explain());
+    }
+  }
 }
