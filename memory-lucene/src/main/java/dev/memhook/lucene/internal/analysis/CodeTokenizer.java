@@ -1,10 +1,7 @@
 package dev.memhook.lucene.internal.analysis;
 
-import java.io.IOException;
-import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
@@ -21,12 +18,11 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
  * a filter typing the CJK runs did, token for token and offset for offset (the tests compare them):
  * indexes written by either are read by the other. It classifies each code point once, where the
  * pattern's script and category classes tried several lookups per character, and it knows which
- * runs are CJK as it finds them. Like {@code PatternTokenizer} it reads the whole input first, and
- * it lets go of a large input's buffer on {@link #close}.
+ * runs are CJK as it finds them. It reads its input as {@link WholeInputTokenizer} does.
  *
  * <p>Not thread-safe (one instance per analysis chain, as every tokenizer).
  */
-final class CodeTokenizer extends Tokenizer {
+final class CodeTokenizer extends WholeInputTokenizer {
   private static final String IDEOGRAPHIC =
       StandardTokenizer.TOKEN_TYPES[StandardTokenizer.IDEOGRAPHIC];
 
@@ -35,15 +31,12 @@ final class CodeTokenizer extends Tokenizer {
   private static final int WORD = 2;
 
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
-  private final OffsetAttribute offset = addAttribute(OffsetAttribute.class);
   private final TypeAttribute type = addAttribute(TypeAttribute.class);
-  private final InputText text = new InputText();
-  private int next;
 
   @Override
   public boolean incrementToken() {
     clearAttributes();
-    CharSequence s = text.chars();
+    CharSequence s = text();
     int n = s.length();
     while (next < n) {
       int cp = Character.codePointAt(s, next);
@@ -75,25 +68,5 @@ final class CodeTokenizer extends Tokenizer {
       return CJK;
     }
     return TokenChars.isTokenChar(cp) ? WORD : SEPARATOR;
-  }
-
-  @Override
-  public void end() throws IOException {
-    super.end();
-    int last = correctOffset(text.chars().length());
-    offset.setOffset(last, last);
-  }
-
-  @Override
-  public void reset() throws IOException {
-    super.reset();
-    text.read(input);
-    next = 0;
-  }
-
-  @Override
-  public void close() throws IOException {
-    super.close();
-    text.release();
   }
 }

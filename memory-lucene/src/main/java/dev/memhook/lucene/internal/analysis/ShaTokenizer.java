@@ -1,9 +1,6 @@
 package dev.memhook.lucene.internal.analysis;
 
-import java.io.IOException;
-import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 
 /**
  * The first step of the hex chains: emits each maximal run of letters and numbers ({@link
@@ -19,21 +16,18 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
  * text the store indexes. That pattern's look-behind read one {@code char}, so it took the low
  * surrogate of a supplementary letter or number (a CJK Extension B ideograph, say) for an edge:
  * this tokenizer does the same, so the hex digits that end a run after such a character are a SHA
- * here too, and indexes written by either agree. Like {@code PatternTokenizer} it reads the whole
- * input first, and it lets go of a large input's buffer on {@link #close}.
+ * here too, and indexes written by either agree. It reads its input as {@link WholeInputTokenizer}
+ * does.
  *
  * <p>Not thread-safe (one instance per analysis chain, as every tokenizer).
  */
-final class ShaTokenizer extends Tokenizer {
+final class ShaTokenizer extends WholeInputTokenizer {
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
-  private final OffsetAttribute offset = addAttribute(OffsetAttribute.class);
-  private final InputText text = new InputText();
-  private int next;
 
   @Override
   public boolean incrementToken() {
     clearAttributes();
-    CharSequence s = text.chars();
+    CharSequence s = text();
     int n = s.length();
     while (next < n) {
       int cp = Character.codePointAt(s, next);
@@ -81,25 +75,5 @@ final class ShaTokenizer extends Tokenizer {
       digit |= c <= '9';
     }
     return digit;
-  }
-
-  @Override
-  public void end() throws IOException {
-    super.end();
-    int last = correctOffset(text.chars().length());
-    offset.setOffset(last, last);
-  }
-
-  @Override
-  public void reset() throws IOException {
-    super.reset();
-    text.read(input);
-    next = 0;
-  }
-
-  @Override
-  public void close() throws IOException {
-    super.close();
-    text.release();
   }
 }
