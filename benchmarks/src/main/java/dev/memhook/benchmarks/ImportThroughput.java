@@ -46,10 +46,10 @@ import java.util.stream.Stream;
  * </pre>
  *
  * N memories, default 5,000. {@code --restore-only} measures the restore alone, five times after
- * two untimed warm-up restores (a cold JVM restores at half the speed), each into a fresh
- * directory, from an export made up here: the same texts, each with a random unit vector labelled
- * with the default model's space, so nothing is embedded at all and the store's side of an import
- * is timed quickly enough to alternate builds.
+ * two untimed warm-up restores (a cold JVM restores much slower: the JIT has not compiled the
+ * store's paths yet), each into a fresh directory, from an export made up here: the same texts,
+ * each with a random unit vector labelled with the default model's space, so nothing is embedded at
+ * all and the store's side of an import is timed quickly enough to alternate builds.
  */
 public final class ImportThroughput {
 
