@@ -93,14 +93,23 @@ final class Restore {
       }
     }
     Memory[] cleaned = new Memory[given.size()];
+    Embedding[] kept = new Embedding[given.size()]; // the exported vector, where it still fits
     IllegalArgumentException[] refused = new IllegalArgumentException[given.size()];
     inParts(
         given.size(),
         i -> {
+          ExportedMemory exported = given.get(i);
           try {
-            cleaned[i] = intake.restored(given.get(i).memory());
+            cleaned[i] = intake.restored(exported.memory());
           } catch (IllegalArgumentException e) {
             refused[i] = e;
+            return;
+          }
+          Optional<MemoryVector> vector = exported.vector();
+          if (vector.isPresent()
+              && inSpace(vector.get(), space)
+              && EmbeddingText.of(cleaned[i]).equals(EmbeddingText.of(exported.memory()))) {
+            kept[i] = Embedding.of(vector.get().toArray());
           }
         });
     List<Memory> clean = new ArrayList<>(given.size());
@@ -110,14 +119,9 @@ final class Restore {
         throw new IllegalArgumentException(
             "memories[" + i + "]: " + refused[i].getMessage() + "; nothing was stored", refused[i]);
       }
-      Memory m = given.get(i).memory();
-      Memory restored = cleaned[i];
-      clean.add(restored);
-      Optional<MemoryVector> vector = given.get(i).vector();
-      if (vector.isPresent()
-          && inSpace(vector.get(), space)
-          && EmbeddingText.of(restored).equals(EmbeddingText.of(m))) {
-        reused.put(m.id(), Embedding.of(vector.get().toArray()));
+      clean.add(cleaned[i]);
+      if (kept[i] != null) {
+        reused.put(cleaned[i].id(), kept[i]);
       }
     }
     Set<MemoryId> recordIds = new HashSet<>();
@@ -153,8 +157,8 @@ final class Restore {
   /**
    * Runs {@code step} for every index below {@code size}: on the calling thread for a small list,
    * otherwise in parts of {@link #INTAKE_PART} on short-lived daemon threads, one per processor,
-   * that end with the call. Sanitizing is a restore's one step that needs nothing but the memory
-   * itself, and it comes before the first write.
+   * that end with the call. Sanitizing a memory, and checking that its exported vector still fits
+   * the sanitized text, need nothing but the memory itself, and come before the first write.
    */
   static void inParts(int size, IntConsumer step) {
     int threads = Math.min(Runtime.getRuntime().availableProcessors(), size / INTAKE_PART);
