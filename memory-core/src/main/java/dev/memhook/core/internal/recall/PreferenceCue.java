@@ -3,6 +3,8 @@ package dev.memhook.core.internal.recall;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -42,20 +44,93 @@ final class PreferenceCue {
               + "|preference|preferences)\\b"
               + "|\\b(?:allowed|permitted)\\b");
 
-  private static final Pattern STANCE =
-      Pattern.compile(
-          "\\b(?:i|we)(?: really| usually| always| never| often| mostly| generally| also| still"
-              + "| just| do not| don't| didn't| did not)? (?:prefer|like|love|enjoy|hate|dislike"
-              + "|want|chose|choose|picked|decided|agreed|settled|tend|avoid|can't stand|use)\\b"
-              + "|\\b(?:i|we)(?:'d| would) (?:rather|like|prefer)\\b"
-              + "|\\b(?:i'm|i am|we're|we are) (?:into|planning|thinking of|considering|a fan of"
-              + "|fond of|going with|using|sticking with)\\b"
-              + "|\\bmy (?:favou?rite|preference|go-to|usual)\\b|\\bdecision\\b|\\bdecided\\b"
-              + "|\\b(?:always|never|prefer|preferably|instead of|rather than)\\b"
-              + "|^(?:please )?(?:do not|don't|no)\\b");
+  /**
+   * The words of a stance, each as whole words: a person liking, preferring, choosing, deciding ("I
+   * really prefer", "we'd rather", "I'm planning", "my go-to"), or the words that mark one whoever
+   * says them ("decided", "always", "never", "instead of"). Matched in one pass ({@link Phrases}):
+   * this runs over every candidate of a preference question.
+   */
+  private static final Phrases STANCE =
+      Phrases.of(
+          concat(
+              Phrases.combine(
+                  List.of(
+                      List.of("i", "we"),
+                      List.of(
+                          "",
+                          "really",
+                          "usually",
+                          "always",
+                          "never",
+                          "often",
+                          "mostly",
+                          "generally",
+                          "also",
+                          "still",
+                          "just",
+                          "do not",
+                          "don't",
+                          "didn't",
+                          "did not"),
+                      List.of(
+                          "prefer",
+                          "like",
+                          "love",
+                          "enjoy",
+                          "hate",
+                          "dislike",
+                          "want",
+                          "chose",
+                          "choose",
+                          "picked",
+                          "decided",
+                          "agreed",
+                          "settled",
+                          "tend",
+                          "avoid",
+                          "can't stand",
+                          "use"))),
+              Phrases.combine(
+                  List.of(
+                      List.of("i", "we"),
+                      List.of("'d", "would"),
+                      List.of("rather", "like", "prefer"))),
+              Phrases.combine(
+                  List.of(
+                      List.of("i'm", "i am", "we're", "we are"),
+                      List.of(
+                          "into",
+                          "planning",
+                          "thinking of",
+                          "considering",
+                          "a fan of",
+                          "fond of",
+                          "going with",
+                          "using",
+                          "sticking with"))),
+              Phrases.combine(
+                  List.of(
+                      List.of("my"),
+                      List.of("favorite", "favourite", "preference", "go-to", "usual"))),
+              List.of(
+                  "decision",
+                  "decided",
+                  "always",
+                  "never",
+                  "prefer",
+                  "preferably",
+                  "instead of",
+                  "rather than")));
 
-  private static final Pattern FIRST_PERSON_WORDS =
-      Pattern.compile("\\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|our|ours)\\b");
+  /** A stance that opens the text: "do not…", "don't…", "no…", "please don't…". */
+  private static final Phrases STANCE_OPENING =
+      Phrases.of(Phrases.combine(List.of(List.of("", "please"), List.of("do not", "don't", "no"))));
+
+  private static final Phrases FIRST_PERSON_WORDS =
+      Phrases.of(
+          List.of(
+              "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "we", "we're", "we've", "our",
+              "ours"));
 
   private PreferenceCue() {}
 
@@ -80,10 +155,19 @@ final class PreferenceCue {
       return 0;
     }
     String text = lower(m.content());
-    if (STANCE.matcher(text).find()) {
+    if (STANCE.foundIn(text) || STANCE_OPENING.startOf(text)) {
       return 1;
     }
-    return FIRST_PERSON_WORDS.matcher(text).find() ? FIRST_PERSON : 0;
+    return FIRST_PERSON_WORDS.foundIn(text) ? FIRST_PERSON : 0;
+  }
+
+  @SafeVarargs
+  private static List<String> concat(List<String>... lists) {
+    List<String> all = new ArrayList<>();
+    for (List<String> l : lists) {
+      all.addAll(l);
+    }
+    return all;
   }
 
   /** Lower case, curly apostrophes straightened, so the patterns need one spelling. */
