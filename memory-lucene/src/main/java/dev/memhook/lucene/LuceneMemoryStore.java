@@ -265,8 +265,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * Nearest neighbours by cosine among the latest memories of the scope: exact for a scope of at
    * most 4,096 documents, else approximate, by HNSW with the scope and latest filter applied during
-   * the graph search; {@code max(k, efSearch)} candidates are gathered and the best {@code k}
-   * returned.
+   * the graph search; {@code max(k, efSearch)} candidates are gathered in each of the index's
+   * segments, each searched as if it were the whole index, and the best {@code k} returned.
    *
    * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
    */
@@ -514,9 +514,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final int DEFAULT_HNSW_BEAM_WIDTH = 100;
 
     /**
-     * Candidates gathered per vector search before the cut to {@code k}: with the defaults above,
-     * enough for the graph search to find nearly all of an exact search's top {@code k} on corpora
-     * of memory-store size (measured in benchmarks/RESULTS.md).
+     * Candidates gathered per vector search in each segment before the cut to {@code k}: with the
+     * defaults above, enough for the graph search to find nearly all of an exact search's top
+     * {@code k} on corpora of memory-store size (measured in benchmarks/RESULTS.md).
      */
     public static final int DEFAULT_EF_SEARCH = 100;
 
@@ -679,8 +679,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * Candidates gathered per vector search, 1 to 10,000 (more: better recall, slower). Default
-     * {@value #DEFAULT_EF_SEARCH}.
+     * Candidates gathered per vector search in each segment of the index, 1 to 10,000 (more: better
+     * recall, slower). Default {@value #DEFAULT_EF_SEARCH}.
      */
     public Builder efSearch(int candidates) {
       checkUnset("efSearch");

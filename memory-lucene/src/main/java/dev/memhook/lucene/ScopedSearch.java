@@ -34,9 +34,11 @@ import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopDocsCollector;
+import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.search.knn.KnnCollectorManager;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -53,7 +55,8 @@ import org.apache.lucene.util.BytesRef;
  * skips what is outside it. Both return the same hits. Dynamic pruning starts once {@code k} hits
  * are collected (not at Lucene's default of 1,000): no total hit count is needed. A vector search
  * takes the scope filter as the HNSW pre-filter, whose bit set per segment the searchers cache
- * ({@link FreshSearchers}).
+ * ({@link FreshSearchers}), and searches each segment's graph as if it were the only one ({@link
+ * EachSegmentKnnQuery}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -96,8 +99,9 @@ final class ScopedSearch {
   /**
    * The nearest latest memories of {@code scope} to {@code target}, a unit vector: exactly for a
    * scope of at most {@link #EXACT_SEARCH_MAX_DOCS} documents ({@link #exactNearest}), else
-   * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)}
-   * before the cut to {@code k}. Scores are Lucene's for the index's similarity either way.
+   * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)} in
+   * each segment before the cut to {@code k}. Scores are Lucene's for the index's similarity either
+   * way.
    */
   static TopDocs nearest(IndexSearcher searcher, float[] target, Scope scope, int k, int candidates)
       throws IOException {
@@ -108,10 +112,34 @@ final class ScopedSearch {
     if (inScope <= EXACT_SEARCH_MAX_DOCS) {
       return exactNearest(searcher, target, scope, cap(searcher, k));
     }
+    int gathered = cap(searcher, Math.max(k, candidates));
     Query q =
-        new KnnFloatVectorQuery(
-            F_VECTOR, target, cap(searcher, Math.max(k, candidates)), inScope(scope));
+        searcher.getIndexReader().leaves().size() > 1
+            ? new EachSegmentKnnQuery(target, gathered, inScope(scope))
+            : new KnnFloatVectorQuery(F_VECTOR, target, gathered, inScope(scope));
     return searcher.search(q, cap(searcher, k));
+  }
+
+  /**
+   * A nearest-neighbour query whose search of each segment gathers its own candidates.
+   *
+   * <p>Lucene's own query, on an index of several segments, lets each segment's graph search stop
+   * early against the best candidates all segments have gathered so far (its {@code
+   * MultiLeafKnnCollector}). On this store's settled layout, a few large segments, that cost a
+   * large share of the true nearest neighbours (benchmarks/RESULTS.md §1, "A million memories,
+   * settled"), for some search time saved; each segment searched as if it were the index costs a
+   * little more time and finds them. An index of one segment keeps Lucene's own query, which
+   * searches it the same way.
+   */
+  static final class EachSegmentKnnQuery extends KnnFloatVectorQuery {
+    EachSegmentKnnQuery(float[] target, int candidates, Query filter) {
+      super(F_VECTOR, target, candidates, filter);
+    }
+
+    @Override
+    protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
+      return (visitedLimit, context) -> new TopKnnCollector(k, visitedLimit);
+    }
   }
 
   /**
