@@ -56,10 +56,11 @@ final class Phrases {
   }
 
   /**
-   * Every combination of one word of each part, in order, joined by single spaces; an empty string
-   * in a part means that part may be left out. {@code combine(List.of("i", "we"), List.of("", "
-   * really"), ...)} spells the alternatives of a regular expression {@code (?:i|we)(?:
-   * really)?...}.
+   * Every combination of one word of each part, in order, joined by single spaces; a word that
+   * starts with an apostrophe ({@code "'d"}) is joined without one, and an empty string in a part
+   * means that part may be left out. {@code combine(List.of(List.of("i", "we"), List.of("",
+   * "really"), List.of("prefer")))} spells the alternatives of the regular expression {@code
+   * (?:i|we)(?: really)? prefer}.
    */
   static List<String> combine(List<List<String>> parts) {
     List<String> out = new ArrayList<>(List.of(""));
@@ -120,7 +121,7 @@ final class Phrases {
   }
 
   /** Whether the code point that starts at {@code i} is a word character (false at the end). */
-  static boolean wordAt(String text, int i) {
+  private static boolean wordAt(String text, int i) {
     if (i >= text.length()) {
       return false;
     }
@@ -129,7 +130,7 @@ final class Phrases {
   }
 
   /** Whether the code point that ends just before {@code i} is a word character (false at 0). */
-  static boolean wordBefore(String text, int i) {
+  private static boolean wordBefore(String text, int i) {
     if (i <= 0) {
       return false;
     }
