@@ -1,14 +1,20 @@
 package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The time and preference stage of recall: what the question says beyond its topic. When it names a
@@ -25,9 +31,14 @@ import java.util.Locale;
  * costs at most that margin. Fused scores are positive for every fusion method, which the rule
  * needs.
  *
- * <p>Only the first {@code depth} candidates are looked at (their records are read once, for result
- * assembly too); the rest keep their scores. A question that names no time and asks for no
- * preference reads nothing and leaves the ranking as it was. Stateless and thread-safe.
+ * <p>Only candidates that can still take one of the result's places are looked at: of the first
+ * {@code depth}, those read in ranking order until the places are held ({@link Places}), and after
+ * them each one whose fused score times the most these cues can add still reaches the score of the
+ * last place's holder. Whatever the cues, no candidate below that can pass all the candidates
+ * holding the places, whose scores only rise; so the rest keep their scores unread, and a later
+ * stage that lifts one of them raises it first as this stage would have ({@link Boosted#catchUp}).
+ * The records looked at are read once, for result assembly too. A question that names no time and
+ * asks for no preference reads nothing and leaves the ranking as it was. Stateless and thread-safe.
  */
 final class CueBoost {
 
@@ -70,13 +81,87 @@ final class CueBoost {
   }
 
   /**
-   * What the stage did.
+   * What decides which candidates can take one of a recall's places, as {@link ResultAssembly} will
+   * fill them: a candidate the gate lets through on its own evidence, whose memory assembly would
+   * return, within its source session's cap.
    *
-   * @param ranked the candidates, best first
-   * @param description what fired and how many candidates it favoured, for {@code
-   *     RecallResult.fusion()}; empty when nothing fired
+   * @param count how many places: the limit, or more when a reranker or the graph's seeds look
+   *     deeper; {@link Integer#MAX_VALUE} looks at every candidate up to the depth
+   * @param maxPerSession the most places one source session takes ({@link Integer#MAX_VALUE}: no
+   *     cap)
+   * @param passesGate whether the relevance gate lets a candidate through
+   * @param returnable whether assembly would return a memory: not gone, superseded, moved or left
+   *     out by the recall's exclusion
    */
-  record Boosted(List<Candidate> ranked, String description) {}
+  record Places(
+      int count, int maxPerSession, Predicate<Candidate> passesGate, Predicate<Memory> returnable) {
+
+    /** Places that never fill: the first {@code depth} candidates are all looked at. */
+    static Places unbounded() {
+      return new Places(Integer.MAX_VALUE, Integer.MAX_VALUE, c -> true, m -> true);
+    }
+
+    /** Whether {@code c}, whose record is {@code m} (null if gone), takes a place. */
+    private boolean takes(Candidate c, Memory m, Map<String, Integer> perSession) {
+      if (m == null || !passesGate.test(c) || !returnable.test(m)) {
+        return false;
+      }
+      String session = m.sourceSession();
+      return session == null
+          || maxPerSession == Integer.MAX_VALUE
+          || perSession.merge(session, 1, Integer::sum) <= maxPerSession;
+    }
+  }
+
+  /**
+   * What the stage did: the new ranking, why, and which candidates it looked at.
+   *
+   * <p>Not thread-safe: {@link #catchUp} records each candidate it raises.
+   */
+  static final class Boosted {
+    private final List<Candidate> ranked;
+    private final String description;
+    private final Cues cues;
+    private final Set<MemoryId> passedOver;
+
+    private Boosted(
+        List<Candidate> ranked, String description, Cues cues, Set<MemoryId> passedOver) {
+      this.ranked = ranked;
+      this.description = description;
+      this.cues = cues;
+      this.passedOver = passedOver;
+    }
+
+    /** {@code sorted} as it was: no cue fired. */
+    static Boosted unchanged(List<Candidate> sorted) {
+      return new Boosted(sorted, "", new Cues(null, false), new HashSet<>());
+    }
+
+    /** The candidates, best first. */
+    List<Candidate> ranked() {
+      return ranked;
+    }
+
+    /**
+     * What fired and how many candidates it favoured, for {@code RecallResult.fusion()}; empty when
+     * nothing fired.
+     */
+    String description() {
+      return description;
+    }
+
+    /**
+     * Raises {@code c}, whose record is {@code m}, as the stage would have had it looked at it:
+     * once, and only if it was among the first {@code depth} candidates and passed over as unable
+     * to take a place. A stage that lifts a candidate calls this first, so the lift starts from the
+     * score the candidate would have had.
+     */
+    void catchUp(Candidate c, Memory m) {
+      if (m != null && passedOver.remove(c.id)) {
+        c.fused *= factor(cues, m);
+      }
+    }
+  }
 
   private CueBoost() {}
 
@@ -85,17 +170,30 @@ final class CueBoost {
     return 1 + TIME_BOOST + PREFERENCE_BOOST;
   }
 
+  /** The most the cues of {@code cues} multiply a fused score by. */
+  static double maxFactor(Cues cues) {
+    return 1
+        + (cues.window() != null ? TIME_BOOST : 0)
+        + (cues.preference() ? PREFERENCE_BOOST : 0);
+  }
+
   /**
-   * {@code sorted} (best first) with the first {@code depth} candidates' scores raised by {@code
-   * cues}, sorted again; itself, unchanged, when no cue fired. Reads those candidates' records
-   * through {@code records}; a candidate whose record is gone keeps its score.
+   * {@code sorted} (best first) with the scores of the candidates that can take one of {@code
+   * places}, among the first {@code depth}, raised by {@code cues}, sorted again; itself,
+   * unchanged, when no cue fired. Reads those candidates' records through {@code records}, and as
+   * many more as it takes to know which hold the places; a candidate whose record is gone keeps its
+   * score.
    */
-  static Boosted apply(List<Candidate> sorted, Cues cues, RecordReader records, int depth) {
+  static Boosted apply(
+      List<Candidate> sorted, Cues cues, RecordReader records, int depth, Places places) {
     if (!cues.any() || sorted.isEmpty()) {
-      return new Boosted(sorted, "");
+      return Boosted.unchanged(sorted);
     }
-    List<Candidate> head = sorted.subList(0, Math.min(depth, sorted.size()));
-    records.read(head);
+    int end = Math.min(depth, sorted.size());
+    int looked = reach(sorted, maxFactor(cues), records, end, places);
+    Set<MemoryId> passedOver = new HashSet<>();
+    sorted.subList(looked, end).forEach(c -> passedOver.add(c.id));
+    List<Candidate> head = sorted.subList(0, looked);
     int inWindow = 0;
     int stating = 0;
     for (Candidate c : head) {
@@ -103,15 +201,73 @@ final class CueBoost {
       if (m == null) {
         continue;
       }
-      double closeness = cues.window() == null ? 0 : closeness(cues.window(), m.occurredAt());
-      double stance = cues.preference() ? PreferenceCue.stance(m) : 0;
+      double closeness = closeness(cues, m);
+      double stance = stance(cues, m);
       inWindow += closeness > 0 ? 1 : 0;
       stating += stance > 0 ? 1 : 0;
-      c.fused *= 1 + TIME_BOOST * closeness + PREFERENCE_BOOST * stance;
+      c.fused *= factor(closeness, stance);
     }
     List<Candidate> out = new ArrayList<>(sorted);
     out.sort(BEST_FIRST);
-    return new Boosted(out, describe(cues, inWindow, stating, head.size()));
+    return new Boosted(out, describe(cues, inWindow, stating, head.size()), cues, passedOver);
+  }
+
+  /**
+   * How many of the first {@code end} candidates the stage looks at, their records read: in chunks
+   * (the places not yet held, plus a margin) until {@code places} are held, then every further one
+   * whose score times {@code most} reaches the score of the last place's holder.
+   */
+  private static int reach(
+      List<Candidate> sorted, double most, RecordReader records, int end, Places places) {
+    Map<String, Integer> perSession = new HashMap<>();
+    int held = 0;
+    double bar = Double.NEGATIVE_INFINITY;
+    int looked = 0;
+    while (looked < end) {
+      int next;
+      if (held < places.count()) {
+        int need = Math.min(places.count() - held, end - looked);
+        next = Math.min(end, looked + need + Math.max(2, need / 4));
+      } else {
+        next = looked;
+        while (next < end && sorted.get(next).fused * most >= bar) {
+          next++;
+        }
+        if (next == looked) {
+          break;
+        }
+      }
+      List<Candidate> chunk = sorted.subList(looked, next);
+      records.read(chunk);
+      for (Candidate c : chunk) {
+        if (held < places.count() && places.takes(c, records.get(c.id), perSession)) {
+          held++;
+          bar = c.fused;
+        }
+      }
+      looked = next;
+    }
+    return looked;
+  }
+
+  /** What {@code cues} multiply the fused score of {@code m} by. */
+  private static double factor(Cues cues, Memory m) {
+    return factor(closeness(cues, m), stance(cues, m));
+  }
+
+  /**
+   * The factor of a memory at {@code closeness} to the window with {@code stance}, each in [0, 1].
+   */
+  private static double factor(double closeness, double stance) {
+    return 1 + TIME_BOOST * closeness + PREFERENCE_BOOST * stance;
+  }
+
+  private static double closeness(Cues cues, Memory m) {
+    return cues.window() == null ? 0 : closeness(cues.window(), m.occurredAt());
+  }
+
+  private static double stance(Cues cues, Memory m) {
+    return cues.preference() ? PreferenceCue.stance(m) : 0;
   }
 
   /**

@@ -232,11 +232,18 @@ public final class RecallEngine {
     }
 
     Instant asOf = query.asOf() != null ? query.asOf() : clock.instant();
-    CueBoost.Boosted boosted = CueBoost.apply(fused, CueBoost.Cues.of(text, asOf), records, depth);
+    CueBoost.Boosted boosted =
+        CueBoost.apply(
+            fused,
+            CueBoost.Cues.of(text, asOf),
+            records,
+            depth,
+            places(query, exclusion, basis, seeds));
     // the graph adds candidates but never outranks its seeds, boosted or not
     fused = related.isEmpty() ? boosted.ranked() : Fusion.belowSeeds(boosted.ranked(), seeds);
     long neighboursStart = System.nanoTime();
-    SessionNeighbours.Expanded told = neighbours.apply(query.scope(), fused, seeds, records);
+    SessionNeighbours.Expanded told =
+        neighbours.apply(query.scope(), fused, seeds, records, boosted);
     fused = told.ranked();
     took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
 
@@ -264,6 +271,26 @@ public final class RecallEngine {
             took,
             fusion),
         excluded);
+  }
+
+  /**
+   * The places the time and preference stage looks at candidates for: the result's (or the
+   * reranker's), and at least as many as the graph's seeds, so that every seed is looked at. They
+   * are held by candidates no later stage moves down: a direct hit the gate lets through, and not
+   * one the graph lifted (the graph's reordering, {@link Fusion#belowSeeds}, moves those under its
+   * seeds).
+   */
+  private CueBoost.Places places(
+      RecallQuery query, Exclusion exclusion, GateBasis basis, List<Candidate> seeds) {
+    Set<MemoryId> seedIds = new HashSet<>();
+    seeds.forEach(c -> seedIds.add(c.id));
+    return new CueBoost.Places(
+        Math.max(reranking.placesWanted(query.limit()), options.graphSeeds()),
+        options.maxPerSession(),
+        c ->
+            gate.passesDirectFloor(c, basis)
+                && (seedIds.contains(c.id) || !c.hits.containsKey(Signal.GRAPH)),
+        m -> ResultAssembly.returnable(query, m, exclusion));
   }
 
   /** {@code a} and {@code b} joined by "; ", or the one that is not empty. */

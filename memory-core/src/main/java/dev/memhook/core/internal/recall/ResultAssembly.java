@@ -67,7 +67,7 @@ final class ResultAssembly {
       for (; next < end && kept.size() < wanted; next++) {
         Candidate c = gated.get(next);
         Memory m = records.get(c.id);
-        if (m == null || !m.latest() || !m.scope().equals(query.scope())) {
+        if (!current(query, m)) {
           continue; // forgotten or superseded between search and read: never returned
         }
         if (exclusion.excludes(m)) {
@@ -100,6 +100,20 @@ final class ResultAssembly {
               c.signalHits()));
     }
     return kept;
+  }
+
+  /**
+   * Whether {@code m}, a candidate's record read for {@code query} (null if gone), is still the
+   * latest memory of the query's scope: one forgotten, superseded or moved since the search never
+   * is.
+   */
+  static boolean current(RecallQuery query, Memory m) {
+    return m != null && m.latest() && m.scope().equals(query.scope());
+  }
+
+  /** Whether assembly would return {@code m} for {@code query}: current and not excluded. */
+  static boolean returnable(RecallQuery query, Memory m, Exclusion exclusion) {
+    return current(query, m) && !exclusion.excludes(m);
   }
 
   /**

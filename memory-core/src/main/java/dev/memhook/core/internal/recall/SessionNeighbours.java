@@ -99,7 +99,12 @@ final class SessionNeighbours {
    * are matched by id and taken in {@code ranked}'s order, so they may come from an earlier ranking
    * of the same recall.
    */
-  Expanded apply(Scope scope, List<Candidate> ranked, List<Candidate> seeds, RecordReader records) {
+  Expanded apply(
+      Scope scope,
+      List<Candidate> ranked,
+      List<Candidate> seeds,
+      RecordReader records,
+      CueBoost.Boosted cues) {
     if (seeds.isEmpty()) {
       return new Expanded(ranked, "");
     }
@@ -178,6 +183,8 @@ final class SessionNeighbours {
         n = new Candidate(e.getKey());
         out.add(n);
         joined++;
+      } else {
+        cues.catchUp(n, records.get(n.id)); // lifted from where the cues would have put it
       }
       Candidate seed = e.getValue().seed();
       double own = n.fused;

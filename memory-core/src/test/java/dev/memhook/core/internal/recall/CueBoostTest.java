@@ -7,6 +7,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
@@ -21,9 +22,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +53,11 @@ class CueBoostTest {
     List<Candidate> sorted = List.of(Candidates.of("a", 2.0), Candidates.of("b", 1.0));
     CueBoost.Boosted out =
         CueBoost.apply(
-            sorted, CueBoost.Cues.of("where is the config?", REF), new RecordReader(store), 50);
+            sorted,
+            CueBoost.Cues.of("where is the config?", REF),
+            new RecordReader(store),
+            50,
+            CueBoost.Places.unbounded());
     assertSame(sorted, out.ranked());
     assertEquals("", out.description());
     assertTrue(store.reads.isEmpty());
@@ -66,7 +73,8 @@ class CueBoostTest {
             sorted,
             CueBoost.Cues.of("what did we say about the release last week?", REF),
             new RecordReader(store),
-            50);
+            50,
+            CueBoost.Places.unbounded());
     assertEquals(List.of(MemoryId.of("recent"), MemoryId.of("old")), ids(out.ranked()));
     assertEquals(1.9 * 1.5, out.ranked().get(0).fused, 1e-12);
     assertEquals(
@@ -101,7 +109,8 @@ class CueBoostTest {
             sorted,
             CueBoost.Cues.of("Any tips on what to look for in a guitar?", REF),
             new RecordReader(store),
-            50);
+            50,
+            CueBoost.Places.unbounded());
     assertEquals(List.of(MemoryId.of("user"), MemoryId.of("agent")), ids(out.ranked()));
     assertEquals(
         "preference question: 1 of 2 candidates state a preference, habit, plan or choice (score"
@@ -121,7 +130,8 @@ class CueBoostTest {
             sorted,
             CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
             new RecordReader(store),
-            2);
+            2,
+            CueBoost.Places.unbounded());
     assertEquals(List.of(List.of(MemoryId.of("a"), MemoryId.of("b"))), store.reads);
     assertEquals(1.0, out.ranked().get(2).fused);
   }
@@ -182,7 +192,8 @@ class CueBoostTest {
                               sorted,
                               CueBoost.Cues.of(question, REF),
                               new RecordReader(store),
-                              depth)
+                              depth,
+                              CueBoost.Places.unbounded())
                           .ranked());
               for (int i = 0; i < after.size(); i++) {
                 for (int j = 0; j < i; j++) {
@@ -224,6 +235,220 @@ class CueBoostTest {
                 .withAsOf(Instant.parse("2023-04-02T00:00:00Z")));
     assertEquals(List.of(MemoryId.of("march"), MemoryId.of("may")), asked.ids());
     assertTrue(asked.explain().contains("time \"last month\": from 2023-03-01 until 2023-04-01"));
+  }
+
+  @Test
+  void aCueQuestion_readsOnlyTheCandidatesThatCanStillTakeAPlace() {
+    List<Candidate> sorted = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      add("m" + i, "x", REF);
+      sorted.add(Candidates.of("m" + i, 20.0 - i)); // 20, 19, ..., 1
+    }
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
+            new RecordReader(store),
+            50,
+            new CueBoost.Places(3, Integer.MAX_VALUE, c -> true, m -> true));
+    // the places: 3 read with a margin of 2; the third holder scored 18, and at x1.5 every
+    // candidate down to 12 can still reach it: 4 more
+    assertEquals(List.of(ids("m", 0, 5), ids("m", 5, 9)), store.reads);
+    assertEquals(20.0 * 1.5, out.ranked().get(0).fused, 1e-12);
+    assertEquals(11.0, fusedOf(out, "m9"), 1e-12); // passed over: no record read, score kept
+    assertTrue(out.description().contains(", 9 of 9 candidates in or near it"), out.description());
+  }
+
+  @Test
+  void aCandidateThatWouldNotTakeAPlace_isNoHolder_soTheStageReadsOn() {
+    List<Candidate> sorted = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      String session = i < 4 ? "same" : "s" + i;
+      if (i != 2) { // m2's record is gone
+        store.add("m" + i, "x", b -> b.occurredAt(REF).sourceSession(session));
+      }
+      sorted.add(Candidates.of("m" + i, 100.0 - i));
+    }
+    // m0 fails the gate, m1 is excluded, m2 is gone, and "same" takes one place (m3)
+    Set<MemoryId> gated = Set.of(MemoryId.of("m0"));
+    Set<MemoryId> excluded = Set.of(MemoryId.of("m1"));
+    CueBoost.apply(
+        sorted,
+        CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
+        new RecordReader(store),
+        50,
+        new CueBoost.Places(2, 1, c -> !gated.contains(c.id), m -> !excluded.contains(m.id())));
+    // first chunk m0..m3 holds one place (m3; m1's session-mates are capped), the next m4..m6
+    // the second (m4, at 96): then the rest, all within x1.5 of it
+    assertEquals(List.of(ids("m", 0, 4), ids("m", 4, 7), ids("m", 7, 12)), store.reads);
+  }
+
+  /**
+   * What the bound promises: the places of the result, filled as assembly fills them, hold the same
+   * memories at the same scores as when every candidate up to the depth is looked at.
+   */
+  @Test
+  void theBoundedStage_fillsTheResultsPlacesAsLookingAtEveryCandidateWould() {
+    long seed = Seeds.seed();
+    Random setup = new Random(seed);
+    String[] contents = {
+      "I prefer short meetings.",
+      "We decided on Postgres.",
+      "my sister visited",
+      "The build is green."
+    };
+    MemoryType[] types = {MemoryType.OBSERVATION, MemoryType.FACT, MemoryType.PREFERENCE};
+    int stored = 40;
+    int n = stored + 4; // the last four are never stored: their records are gone
+    for (int i = 0; i < stored; i++) {
+      Instant at = REF.minus(Duration.ofHours(setup.nextInt(24 * 60)));
+      String content = contents[setup.nextInt(contents.length)];
+      MemoryType type = types[setup.nextInt(types.length)];
+      Origin origin = setup.nextBoolean() ? Origin.user() : Origin.agent();
+      String session = setup.nextInt(4) == 0 ? null : "s" + setup.nextInt(5);
+      store.add(
+          "m" + i,
+          content,
+          b -> b.occurredAt(at).createdAt(at).type(type).origin(origin).sourceSession(session));
+    }
+    String[] questions = {
+      "what did I do last week? any tips?", "yesterday", "any suggestions?", "three weeks ago"
+    };
+    qt().withFixedSeed(seed)
+        .withExamples(400)
+        .forAll(longs().all(), integers().between(1, n), integers().between(1, n))
+        .checkAssert(
+            (exampleSeed, size, depth) -> {
+              Random r = new Random(exampleSeed);
+              double[] scores = new double[size];
+              for (int i = 0; i < size; i++) {
+                // one decimal often, so that ties with the last place's holder come up
+                double f = 0.1 + r.nextDouble() * 10;
+                scores[i] = r.nextBoolean() ? Math.round(f * 10) / 10.0 : f;
+              }
+              Set<MemoryId> failsGate = new HashSet<>();
+              Set<MemoryId> excluded = new HashSet<>();
+              for (int i = 0; i < n; i++) {
+                if (r.nextInt(5) == 0) {
+                  failsGate.add(MemoryId.of("m" + i));
+                }
+                if (r.nextInt(8) == 0) {
+                  excluded.add(MemoryId.of("m" + i));
+                }
+              }
+              int count = 1 + r.nextInt(12);
+              int perSession = r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3);
+              CueBoost.Places places =
+                  new CueBoost.Places(
+                      count,
+                      perSession,
+                      c -> !failsGate.contains(c.id),
+                      m -> !excluded.contains(m.id()));
+              CueBoost.Cues cues = CueBoost.Cues.of(questions[r.nextInt(questions.length)], REF);
+              store.clearCalls();
+              CueBoost.Boosted all =
+                  CueBoost.apply(
+                      sortedCandidates(scores),
+                      cues,
+                      new RecordReader(store),
+                      depth,
+                      CueBoost.Places.unbounded());
+              int readByAll = readCount();
+              store.clearCalls();
+              CueBoost.Boosted bounded =
+                  CueBoost.apply(
+                      sortedCandidates(scores), cues, new RecordReader(store), depth, places);
+              String replay = Seeds.replay(seed) + ", example " + exampleSeed;
+              assertEquals(
+                  placesFilled(all.ranked(), places),
+                  placesFilled(bounded.ranked(), places),
+                  replay);
+              assertTrue(readCount() <= readByAll, replay);
+            });
+  }
+
+  @Test
+  void catchUp_raisesACandidateThatWasPassedOver_once_andNoOtherOne() {
+    add("a", "x", REF);
+    add("b", "x", REF);
+    add("c", "x", REF);
+    add("far", "x", REF);
+    List<Candidate> sorted =
+        new ArrayList<>(
+            List.of(
+                Candidates.of("a", 10.0),
+                Candidates.of("b", 9.0),
+                Candidates.of("c", 1.0),
+                Candidates.of("far", 0.5)));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
+            new RecordReader(store),
+            3,
+            new CueBoost.Places(1, Integer.MAX_VALUE, c -> true, m -> true));
+    Candidate a = candidate(out, "a");
+    Candidate c = candidate(out, "c");
+    Candidate far = candidate(out, "far");
+    out.catchUp(a, store.get(MemoryId.of("a")).orElseThrow()); // looked at already
+    out.catchUp(c, store.get(MemoryId.of("c")).orElseThrow());
+    out.catchUp(c, store.get(MemoryId.of("c")).orElseThrow()); // once
+    out.catchUp(far, store.get(MemoryId.of("far")).orElseThrow()); // below the depth
+    assertEquals(15.0, a.fused, 1e-12);
+    assertEquals(1.5, c.fused, 1e-12);
+    assertEquals(0.5, far.fused, 1e-12);
+  }
+
+  /** Candidates m0, m1, ... with {@code scores}, best first as fusion sorts them. */
+  private static List<Candidate> sortedCandidates(double[] scores) {
+    List<Candidate> out = new ArrayList<>();
+    for (int i = 0; i < scores.length; i++) {
+      out.add(Candidates.of("m" + i, scores[i]));
+    }
+    out.sort(
+        java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id));
+    return out;
+  }
+
+  /** The places of {@code ranked} as assembly fills them under {@code places}' rules. */
+  private List<String> placesFilled(List<Candidate> ranked, CueBoost.Places places) {
+    List<String> filled = new ArrayList<>();
+    Map<String, Integer> perSession = new HashMap<>();
+    for (Candidate c : ranked) {
+      if (filled.size() == places.count()) {
+        break;
+      }
+      Memory m = store.get(c.id).orElse(null);
+      if (m == null || !places.passesGate().test(c) || !places.returnable().test(m)) {
+        continue;
+      }
+      if (m.sourceSession() != null
+          && perSession.merge(m.sourceSession(), 1, Integer::sum) > places.maxPerSession()) {
+        continue;
+      }
+      filled.add(c.id + "=" + c.fused);
+    }
+    return filled;
+  }
+
+  private int readCount() {
+    return store.reads.stream().mapToInt(List::size).sum();
+  }
+
+  private static List<MemoryId> ids(String prefix, int from, int to) {
+    List<MemoryId> out = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      out.add(MemoryId.of(prefix + i));
+    }
+    return out;
+  }
+
+  private static Candidate candidate(CueBoost.Boosted out, String id) {
+    return out.ranked().stream().filter(c -> c.id.value().equals(id)).findFirst().orElseThrow();
+  }
+
+  private static double fusedOf(CueBoost.Boosted out, String id) {
+    return candidate(out, id).fused;
   }
 
   private static List<MemoryId> ids(List<Candidate> candidates) {

@@ -10,6 +10,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
 import dev.memhook.testkit.Seeds;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,7 +53,8 @@ class SessionNeighboursTest {
   }
 
   private SessionNeighbours.Expanded apply(List<Candidate> ranked, List<Candidate> seeds) {
-    return neighbours.apply(Scope.DEFAULT, ranked, seeds, new RecordReader(store));
+    return neighbours.apply(
+        Scope.DEFAULT, ranked, seeds, new RecordReader(store), CueBoost.Boosted.unchanged(ranked));
   }
 
   private static Candidate direct(String id, double fused) {
@@ -104,6 +106,38 @@ class SessionNeighboursTest {
     assertEquals(List.of("t3", "t1", "strong", "t5", "weak"), ids(out.ranked()));
     assertEquals(Math.nextDown(1.0), find(out.ranked(), "t1").fused);
     assertEquals(Math.nextDown(0.55), find(out.ranked(), "t5").fused);
+  }
+
+  @Test
+  void aNeighbourTheCueStagePassedOver_isLiftedFromTheScoreTheCuesWouldHaveGivenIt() {
+    dialogue(5);
+    store.add("a", "a");
+    store.add("b", "b");
+    store.add("c", "c");
+    List<Candidate> ranked =
+        new ArrayList<>(
+            List.of(
+                direct("t3", 1.0),
+                direct("a", 0.9),
+                direct("b", 0.8),
+                direct("c", 0.7),
+                direct("t5", 0.1)));
+    // every memory is in the window: the cues multiply by 1.5; one place, held by t3 at 1.0, and
+    // t5 (0.1 x 1.5 < 1.0) cannot reach it, so the cue stage passes it over unread
+    CueBoost.Boosted cued =
+        CueBoost.apply(
+            ranked,
+            CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
+            new RecordReader(store),
+            50,
+            new CueBoost.Places(1, Integer.MAX_VALUE, c -> true, m -> true));
+    assertEquals(0.1, find(cued.ranked(), "t5").fused, 1e-12);
+    Candidate seed = find(cued.ranked(), "t3");
+    SessionNeighbours.Expanded out =
+        neighbours.apply(
+            Scope.DEFAULT, cued.ranked(), List.of(seed), new RecordReader(store), cued);
+    // lifted from 0.1 x 1.5, by 0.3 of the seed's 1.5
+    assertEquals(0.1 * 1.5 + SessionNeighbours.LIFT * 1.5, find(out.ranked(), "t5").fused, 1e-12);
   }
 
   @Test
