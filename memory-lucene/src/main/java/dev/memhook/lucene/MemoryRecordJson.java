@@ -14,7 +14,6 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,8 +180,8 @@ public final class MemoryRecordJson {
             .supersedes(
                 n.hasNonNull("supersedes") ? MemoryId.of(n.get("supersedes").asText()) : null)
             .latest(n.path("latest").asBoolean())
-            .occurredAt(Instant.parse(text(n, "occurredAt")))
-            .createdAt(Instant.parse(text(n, "createdAt")));
+            .occurredAt(IsoInstants.parse(text(n, "occurredAt")))
+            .createdAt(IsoInstants.parse(text(n, "createdAt")));
     Map<String, String> attributes = new LinkedHashMap<>();
     n.path("attributes")
         .properties()
@@ -239,7 +238,7 @@ public final class MemoryRecordJson {
         new Scope(text(n, "scope")),
         text(n, "actor"),
         text(n, "reason"),
-        Instant.parse(text(n, "at")),
+        IsoInstants.parse(text(n, "at")),
         removed);
   }
 
