@@ -8,13 +8,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * The time and preference stage of recall: what the question says beyond its topic. When it names a
@@ -32,13 +29,14 @@ import java.util.function.Predicate;
  * needs.
  *
  * <p>Only candidates that can still take one of the result's places are looked at: of the first
- * {@code depth}, those read in ranking order until the places are held ({@link Places}), and after
- * them each one whose fused score times the most these cues can add still reaches the score of the
- * last place's holder. Whatever the cues, no candidate below that can pass all the candidates
- * holding the places, whose scores only rise; so the rest keep their scores unread, and a later
- * stage that lifts one of them raises it first as this stage would have ({@link Boosted#catchUp}).
- * The records looked at are read once, for result assembly too. A question that names no time and
- * asks for no preference reads nothing and leaves the ranking as it was. Stateless and thread-safe.
+ * {@code depth}, those read in ranking order until the places are held ({@link Places#hold}), and
+ * after them each one whose fused score times the most these cues can add still reaches the score
+ * of the last place's holder. Whatever the cues, no candidate below that can pass all the
+ * candidates holding the places, whose scores only rise; so the rest keep their scores unread, and
+ * a later stage that lifts one of them raises it first as this stage would have ({@link
+ * Boosted#catchUp}). The records looked at are read once, for result assembly too. A question that
+ * names no time and asks for no preference reads nothing and leaves the ranking as it was.
+ * Stateless and thread-safe.
  */
 final class CueBoost {
 
@@ -81,39 +79,6 @@ final class CueBoost {
   }
 
   /**
-   * What decides which candidates can take one of a recall's places, as {@link ResultAssembly} will
-   * fill them: a candidate the gate lets through on its own evidence, whose memory assembly would
-   * return, within its source session's cap.
-   *
-   * @param count how many places: the limit, or more when a reranker or the graph's seeds look
-   *     deeper; {@link Integer#MAX_VALUE} looks at every candidate up to the depth
-   * @param maxPerSession the most places one source session takes ({@link Integer#MAX_VALUE}: no
-   *     cap)
-   * @param passesGate whether the relevance gate lets a candidate through
-   * @param returnable whether assembly would return a memory: not gone, superseded, moved or left
-   *     out by the recall's exclusion
-   */
-  record Places(
-      int count, int maxPerSession, Predicate<Candidate> passesGate, Predicate<Memory> returnable) {
-
-    /** Places that never fill: the first {@code depth} candidates are all looked at. */
-    static Places unbounded() {
-      return new Places(Integer.MAX_VALUE, Integer.MAX_VALUE, c -> true, m -> true);
-    }
-
-    /** Whether {@code c}, whose record is {@code m} (null if gone), takes a place. */
-    private boolean takes(Candidate c, Memory m, Map<String, Integer> perSession) {
-      if (m == null || !passesGate.test(c) || !returnable.test(m)) {
-        return false;
-      }
-      String session = m.sourceSession();
-      return session == null
-          || maxPerSession == Integer.MAX_VALUE
-          || perSession.merge(session, 1, Integer::sum) <= maxPerSession;
-    }
-  }
-
-  /**
    * What the stage did: the new ranking, why, and which candidates it looked at.
    *
    * <p>Not thread-safe: {@link #catchUp} records each candidate it raises.
@@ -130,6 +95,14 @@ final class CueBoost {
       this.description = description;
       this.cues = cues;
       this.passedOver = passedOver;
+    }
+
+    /**
+     * The most {@link #catchUp} can raise {@code c}'s score to: its score times the most the cues
+     * add if the stage passed it over, else its score.
+     */
+    double ceiling(Candidate c) {
+      return passedOver.contains(c.id) ? c.fused * maxFactor(cues) : c.fused;
     }
 
     /** {@code sorted} as it was: no cue fired. */
@@ -213,40 +186,18 @@ final class CueBoost {
   }
 
   /**
-   * How many of the first {@code end} candidates the stage looks at, their records read: in chunks
-   * (the places not yet held, plus a margin) until {@code places} are held, then every further one
-   * whose score times {@code most} reaches the score of the last place's holder.
+   * How many of the first {@code end} candidates the stage looks at, their records read: those read
+   * until {@code places} are held ({@link Places#hold}), then every further one whose score times
+   * {@code most} reaches the score of the last place's holder.
    */
   private static int reach(
       List<Candidate> sorted, double most, RecordReader records, int end, Places places) {
-    Map<String, Integer> perSession = new HashMap<>();
-    int held = 0;
-    double bar = Double.NEGATIVE_INFINITY;
-    int looked = 0;
-    while (looked < end) {
-      int next;
-      if (held < places.count()) {
-        int need = Math.min(places.count() - held, end - looked);
-        next = Math.min(end, looked + need + Math.max(2, need / 4));
-      } else {
-        next = looked;
-        while (next < end && sorted.get(next).fused * most >= bar) {
-          next++;
-        }
-        if (next == looked) {
-          break;
-        }
-      }
-      List<Candidate> chunk = sorted.subList(looked, next);
-      records.read(chunk);
-      for (Candidate c : chunk) {
-        if (held < places.count() && places.takes(c, records.get(c.id), perSession)) {
-          held++;
-          bar = c.fused;
-        }
-      }
-      looked = next;
+    Places.Held held = places.hold(sorted, records, end);
+    int looked = held.read();
+    while (looked < end && sorted.get(looked).fused * most >= held.bar()) {
+      looked++;
     }
+    records.read(sorted.subList(held.read(), looked));
     return looked;
   }
 

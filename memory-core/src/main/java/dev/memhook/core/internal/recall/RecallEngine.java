@@ -232,18 +232,14 @@ public final class RecallEngine {
     }
 
     Instant asOf = query.asOf() != null ? query.asOf() : clock.instant();
+    Places places = places(query, exclusion, basis, seeds);
     CueBoost.Boosted boosted =
-        CueBoost.apply(
-            fused,
-            CueBoost.Cues.of(text, asOf),
-            records,
-            depth,
-            places(query, exclusion, basis, seeds));
+        CueBoost.apply(fused, CueBoost.Cues.of(text, asOf), records, depth, places);
     // the graph adds candidates but never outranks its seeds, boosted or not
     fused = related.isEmpty() ? boosted.ranked() : Fusion.belowSeeds(boosted.ranked(), seeds);
     long neighboursStart = System.nanoTime();
     SessionNeighbours.Expanded told =
-        neighbours.apply(query.scope(), fused, seeds, records, boosted);
+        neighbours.apply(query.scope(), fused, seeds, records, boosted, places);
     fused = told.ranked();
     took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
 
@@ -274,17 +270,17 @@ public final class RecallEngine {
   }
 
   /**
-   * The places the time and preference stage looks at candidates for: the result's (or the
-   * reranker's), and at least as many as the graph's seeds, so that every seed is looked at. They
-   * are held by candidates no later stage moves down: a direct hit the gate lets through, and not
-   * one the graph lifted (the graph's reordering, {@link Fusion#belowSeeds}, moves those under its
-   * seeds).
+   * The places the time and preference stage and the neighbouring turns read for: the result's (or
+   * the reranker's), and at least as many as the graph's seeds, so that every seed is looked at.
+   * They are held by candidates no later stage moves down: a direct hit the gate lets through, and
+   * not one the graph lifted (the graph's reordering, {@link Fusion#belowSeeds}, moves those under
+   * its seeds).
    */
-  private CueBoost.Places places(
+  private Places places(
       RecallQuery query, Exclusion exclusion, GateBasis basis, List<Candidate> seeds) {
     Set<MemoryId> seedIds = new HashSet<>();
     seeds.forEach(c -> seedIds.add(c.id));
-    return new CueBoost.Places(
+    return new Places(
         Math.max(reranking.placesWanted(query.limit()), options.graphSeeds()),
         options.maxPerSession(),
         c ->

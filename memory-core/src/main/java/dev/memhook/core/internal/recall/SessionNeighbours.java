@@ -42,6 +42,12 @@ import java.util.Set;
  * it</b>. A neighbour carries a {@link Signal#NEIGHBOUR} hit: the rank of its seed and what it
  * added to the fused score (0 for one that already ranked above where the rules let it rise).
  *
+ * <p>The speakers are read from the records, but only where a lift can still change the result's
+ * places ({@link Places}): a side of a seed none of whose memories could rise to the score of the
+ * last place's holder, even with its seed's whole lift and what the cue stage may still add ({@link
+ * CueBoost.Boosted#catchUp}), is not read and lends nothing. The holders' scores do not fall here,
+ * so those places come out as if every side had been read.
+ *
  * <p>Stateless and thread-safe: it holds the store; what a recall reads goes to that recall's
  * {@link RecordReader}.
  */
@@ -104,7 +110,8 @@ final class SessionNeighbours {
       List<Candidate> ranked,
       List<Candidate> seeds,
       RecordReader records,
-      CueBoost.Boosted cues) {
+      CueBoost.Boosted cues,
+      Places places) {
     if (seeds.isEmpty()) {
       return new Expanded(ranked, "");
     }
@@ -134,13 +141,24 @@ final class SessionNeighbours {
     if (windows.isEmpty()) {
       return new Expanded(ranked, "");
     }
+    // A side none of whose memories a lift from its seed could take to the last place's holder
+    // cannot change the places: it is not read. The holders' scores do not fall here.
+    double bar = places.hold(ranked, records, ranked.size()).bar();
+    Map<MemoryId, List<List<MemoryId>>> sides = new HashMap<>();
     List<MemoryId> toRead = new ArrayList<>();
     for (Candidate c : current) {
-      toRead.add(c.id);
       SessionWindow w = windows.get(c.id);
-      if (w != null) {
-        toRead.addAll(w.before());
-        toRead.addAll(w.after());
+      List<List<MemoryId>> reachable = new ArrayList<>();
+      for (List<MemoryId> side :
+          w == null ? List.<List<MemoryId>>of() : List.of(w.before(), w.after())) {
+        if (mayReach(side, c, bar, byId, cues)) {
+          reachable.add(side);
+          toRead.addAll(side);
+        }
+      }
+      sides.put(c.id, reachable);
+      if (!reachable.isEmpty()) {
+        toRead.add(c.id);
       }
     }
     records.readIds(toRead);
@@ -149,12 +167,11 @@ final class SessionNeighbours {
     int seedsWithNeighbours = 0;
     for (Candidate seed : current) {
       Memory told = records.get(seed.id);
-      SessionWindow w = windows.get(seed.id);
-      if (told == null || w == null) {
+      if (told == null || sides.get(seed.id).isEmpty()) {
         continue;
       }
       boolean any = false;
-      for (List<MemoryId> side : List.of(w.before(), w.after())) {
+      for (List<MemoryId> side : sides.get(seed.id)) {
         MemoryId n = sameSpeaker(side, told, records);
         if (n != null && !isAmong(n, current) && !lifts.containsKey(n)) {
           lifts.put(n, new Lift(seed, rankOf.get(seed.id)));
@@ -203,6 +220,27 @@ final class SessionNeighbours {
     }
     out.sort(BEST_FIRST);
     return new Expanded(out, describe(lifts.size(), joined, seedsWithNeighbours));
+  }
+
+  /**
+   * Whether a memory of {@code side} could rise to {@code bar} by a lift from {@code seed}: its
+   * score as the cue stage may still raise it ({@link CueBoost.Boosted#ceiling}; none for a memory
+   * that is not a candidate) plus the most the seed lends.
+   */
+  private static boolean mayReach(
+      List<MemoryId> side,
+      Candidate seed,
+      double bar,
+      Map<MemoryId, Candidate> byId,
+      CueBoost.Boosted cues) {
+    for (MemoryId id : side) {
+      Candidate c = byId.get(id);
+      double own = c == null ? 0 : cues.ceiling(c);
+      if (own + LIFT * seed.fused >= bar) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -26,4 +26,29 @@ final class Candidates {
     }
     return c;
   }
+
+  /**
+   * The places of {@code ranked} as result assembly fills them under {@code places}' rules, each as
+   * {@code id=fused}, the records read from {@code store}.
+   */
+  static java.util.List<String> placesFilled(
+      java.util.List<Candidate> ranked, Places places, dev.memhook.api.spi.MemoryStore store) {
+    java.util.List<String> filled = new java.util.ArrayList<>();
+    java.util.Map<String, Integer> perSession = new java.util.HashMap<>();
+    for (Candidate c : ranked) {
+      if (filled.size() == places.count()) {
+        break;
+      }
+      dev.memhook.api.Memory m = store.get(c.id).orElse(null);
+      if (m == null || !places.passesGate().test(c) || !places.returnable().test(m)) {
+        continue;
+      }
+      if (m.sourceSession() != null
+          && perSession.merge(m.sourceSession(), 1, Integer::sum) > places.maxPerSession()) {
+        continue;
+      }
+      filled.add(c.id + "=" + c.fused);
+    }
+    return filled;
+  }
 }

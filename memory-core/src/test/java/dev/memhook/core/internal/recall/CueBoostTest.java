@@ -7,7 +7,6 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
@@ -57,7 +56,7 @@ class CueBoostTest {
             CueBoost.Cues.of("where is the config?", REF),
             new RecordReader(store),
             50,
-            CueBoost.Places.unbounded());
+            Places.unbounded());
     assertSame(sorted, out.ranked());
     assertEquals("", out.description());
     assertTrue(store.reads.isEmpty());
@@ -74,7 +73,7 @@ class CueBoostTest {
             CueBoost.Cues.of("what did we say about the release last week?", REF),
             new RecordReader(store),
             50,
-            CueBoost.Places.unbounded());
+            Places.unbounded());
     assertEquals(List.of(MemoryId.of("recent"), MemoryId.of("old")), ids(out.ranked()));
     assertEquals(1.9 * 1.5, out.ranked().get(0).fused, 1e-12);
     assertEquals(
@@ -110,7 +109,7 @@ class CueBoostTest {
             CueBoost.Cues.of("Any tips on what to look for in a guitar?", REF),
             new RecordReader(store),
             50,
-            CueBoost.Places.unbounded());
+            Places.unbounded());
     assertEquals(List.of(MemoryId.of("user"), MemoryId.of("agent")), ids(out.ranked()));
     assertEquals(
         "preference question: 1 of 2 candidates state a preference, habit, plan or choice (score"
@@ -131,7 +130,7 @@ class CueBoostTest {
             CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
             new RecordReader(store),
             2,
-            CueBoost.Places.unbounded());
+            Places.unbounded());
     assertEquals(List.of(List.of(MemoryId.of("a"), MemoryId.of("b"))), store.reads);
     assertEquals(1.0, out.ranked().get(2).fused);
   }
@@ -193,7 +192,7 @@ class CueBoostTest {
                               CueBoost.Cues.of(question, REF),
                               new RecordReader(store),
                               depth,
-                              CueBoost.Places.unbounded())
+                              Places.unbounded())
                           .ranked());
               for (int i = 0; i < after.size(); i++) {
                 for (int j = 0; j < i; j++) {
@@ -250,7 +249,7 @@ class CueBoostTest {
             CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
             new RecordReader(store),
             50,
-            new CueBoost.Places(3, Integer.MAX_VALUE, c -> true, m -> true));
+            new Places(3, Integer.MAX_VALUE, c -> true, m -> true));
     // the places: 3 read with a margin of 2; the third holder scored 18, and at x1.5 every
     // candidate down to 12 can still reach it: 4 more
     assertEquals(List.of(ids("m", 0, 5), ids("m", 5, 9)), store.reads);
@@ -277,7 +276,7 @@ class CueBoostTest {
         CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
         new RecordReader(store),
         50,
-        new CueBoost.Places(2, 1, c -> !gated.contains(c.id), m -> !excluded.contains(m.id())));
+        new Places(2, 1, c -> !gated.contains(c.id), m -> !excluded.contains(m.id())));
     // first chunk m0..m3 holds one place (m3; m1's session-mates are capped), the next m4..m6
     // the second (m4, at 96): then the rest, all within x1.5 of it
     assertEquals(List.of(ids("m", 0, 4), ids("m", 4, 7), ids("m", 7, 12)), store.reads);
@@ -338,8 +337,8 @@ class CueBoostTest {
               }
               int count = 1 + r.nextInt(12);
               int perSession = r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3);
-              CueBoost.Places places =
-                  new CueBoost.Places(
+              Places places =
+                  new Places(
                       count,
                       perSession,
                       c -> !failsGate.contains(c.id),
@@ -352,7 +351,7 @@ class CueBoostTest {
                       cues,
                       new RecordReader(store),
                       depth,
-                      CueBoost.Places.unbounded());
+                      Places.unbounded());
               int readByAll = readCount();
               store.clearCalls();
               CueBoost.Boosted bounded =
@@ -360,8 +359,8 @@ class CueBoostTest {
                       sortedCandidates(scores), cues, new RecordReader(store), depth, places);
               String replay = Seeds.replay(seed) + ", example " + exampleSeed;
               assertEquals(
-                  placesFilled(all.ranked(), places),
-                  placesFilled(bounded.ranked(), places),
+                  Candidates.placesFilled(all.ranked(), places, store),
+                  Candidates.placesFilled(bounded.ranked(), places, store),
                   replay);
               assertTrue(readCount() <= readByAll, replay);
             });
@@ -386,7 +385,7 @@ class CueBoostTest {
             CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
             new RecordReader(store),
             3,
-            new CueBoost.Places(1, Integer.MAX_VALUE, c -> true, m -> true));
+            new Places(1, Integer.MAX_VALUE, c -> true, m -> true));
     Candidate a = candidate(out, "a");
     Candidate c = candidate(out, "c");
     Candidate far = candidate(out, "far");
@@ -408,27 +407,6 @@ class CueBoostTest {
     out.sort(
         java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id));
     return out;
-  }
-
-  /** The places of {@code ranked} as assembly fills them under {@code places}' rules. */
-  private List<String> placesFilled(List<Candidate> ranked, CueBoost.Places places) {
-    List<String> filled = new ArrayList<>();
-    Map<String, Integer> perSession = new HashMap<>();
-    for (Candidate c : ranked) {
-      if (filled.size() == places.count()) {
-        break;
-      }
-      Memory m = store.get(c.id).orElse(null);
-      if (m == null || !places.passesGate().test(c) || !places.returnable().test(m)) {
-        continue;
-      }
-      if (m.sourceSession() != null
-          && perSession.merge(m.sourceSession(), 1, Integer::sum) > places.maxPerSession()) {
-        continue;
-      }
-      filled.add(c.id + "=" + c.fused);
-    }
-    return filled;
   }
 
   private int readCount() {

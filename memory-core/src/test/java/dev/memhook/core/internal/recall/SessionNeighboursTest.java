@@ -3,6 +3,8 @@ package dev.memhook.core.internal.recall;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Origin;
@@ -14,9 +16,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,7 +58,12 @@ class SessionNeighboursTest {
 
   private SessionNeighbours.Expanded apply(List<Candidate> ranked, List<Candidate> seeds) {
     return neighbours.apply(
-        Scope.DEFAULT, ranked, seeds, new RecordReader(store), CueBoost.Boosted.unchanged(ranked));
+        Scope.DEFAULT,
+        ranked,
+        seeds,
+        new RecordReader(store),
+        CueBoost.Boosted.unchanged(ranked),
+        Places.unbounded());
   }
 
   private static Candidate direct(String id, double fused) {
@@ -130,14 +139,199 @@ class SessionNeighboursTest {
             CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
             new RecordReader(store),
             50,
-            new CueBoost.Places(1, Integer.MAX_VALUE, c -> true, m -> true));
+            new Places(1, Integer.MAX_VALUE, c -> true, m -> true));
     assertEquals(0.1, find(cued.ranked(), "t5").fused, 1e-12);
     Candidate seed = find(cued.ranked(), "t3");
     SessionNeighbours.Expanded out =
         neighbours.apply(
-            Scope.DEFAULT, cued.ranked(), List.of(seed), new RecordReader(store), cued);
+            Scope.DEFAULT,
+            cued.ranked(),
+            List.of(seed),
+            new RecordReader(store),
+            cued,
+            Places.unbounded());
     // lifted from 0.1 x 1.5, by 0.3 of the seed's 1.5
     assertEquals(0.1 * 1.5 + SessionNeighbours.LIFT * 1.5, find(out.ranked(), "t5").fused, 1e-12);
+  }
+
+  @Test
+  void aSideNoLiftCouldTakeToTheLastPlace_isNotRead() {
+    dialogue(5);
+    store.add("p1", "p1");
+    store.add("p2", "p2");
+    store.clearCalls();
+    Candidate seed = direct("t3", 1.0);
+    List<Candidate> ranked = new ArrayList<>(List.of(seed, direct("p1", 0.9), direct("p2", 0.8)));
+    // two places, the last held at 0.9: t1 and t5, not candidates, could reach only 0.3 (of the
+    // seed's 1.0)
+    SessionNeighbours.Expanded out =
+        neighbours.apply(
+            Scope.DEFAULT,
+            ranked,
+            List.of(seed),
+            new RecordReader(store),
+            CueBoost.Boosted.unchanged(ranked),
+            new Places(2, Integer.MAX_VALUE, c -> true, m -> true));
+    assertEquals(List.of("t3", "p1", "p2"), ids(out.ranked()));
+    assertEquals("", out.description());
+    assertEquals(
+        List.of(List.of(MemoryId.of("t3"), MemoryId.of("p1"), MemoryId.of("p2"))),
+        store.reads,
+        "the places' holders are read, and no memory of the seed's sides");
+  }
+
+  @Test
+  void aSideIsRead_whenTheCuesCouldStillRaiseAPassedOverMemoryOfItIntoThePlaces() {
+    dialogue(5); // in the window the question names
+    Instant far = Instant.EPOCH.plus(Duration.ofDays(300));
+    for (String id : List.of("p1", "p2", "p3", "p4")) {
+      store.add(id, id, b -> b.occurredAt(far).createdAt(far));
+    }
+    List<Candidate> ranked =
+        new ArrayList<>(
+            List.of(
+                direct("t3", 1.0),
+                direct("p1", 0.7),
+                direct("p2", 0.65),
+                direct("p3", 0.62),
+                direct("p4", 0.6),
+                direct("t5", 0.2)));
+    Places two = new Places(2, Integer.MAX_VALUE, c -> true, m -> true);
+    // t5 x 1.5 = 0.3 cannot reach p1's 0.7 by the cues alone: passed over, unread
+    CueBoost.Boosted cued =
+        CueBoost.apply(
+            ranked,
+            CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
+            new RecordReader(store),
+            50,
+            two);
+    Candidate seed = find(cued.ranked(), "t3");
+    SessionNeighbours.Expanded out =
+        neighbours.apply(
+            Scope.DEFAULT, cued.ranked(), List.of(seed), new RecordReader(store), cued, two);
+    // with the cues' 1.5 and 0.3 of the seed's 1.5, t5 reaches 0.75 and passes p1
+    assertEquals(List.of("t3", "t5", "p1"), ids(out.ranked()).subList(0, 3));
+    assertEquals(0.2 * 1.5 + SessionNeighbours.LIFT * 1.5, find(out.ranked(), "t5").fused, 1e-12);
+  }
+
+  /**
+   * What bounding the reads promises: after the time and preference stage and this one, the places
+   * of the result, filled as assembly fills them, hold the same memories at the same scores as when
+   * both stages read every candidate and every side.
+   */
+  @Test
+  void boundedReads_fillTheResultsPlacesAsReadingEverythingWould() {
+    long seed = Seeds.seed();
+    Random setup = new Random(seed);
+    int sessions = 4;
+    int turns = 12;
+    List<String> all = new ArrayList<>();
+    for (int s = 0; s < sessions; s++) {
+      for (int t = 0; t < turns; t++) {
+        String id = "s" + s + "t" + t;
+        String content =
+            setup.nextInt(3) == 0 ? "I prefer the quiet option." : "turn " + id + " notes";
+        int minute = s * 10_000 + t;
+        String speaker = t % 2 == 0 ? "Ann" : "Bob";
+        String session = "s" + s;
+        store.add(
+            id,
+            content,
+            b ->
+                b.sourceSession(session)
+                    .origin(Origin.user(speaker))
+                    .occurredAt(Instant.EPOCH.plus(Duration.ofDays(minute / 10_000 * 40)))
+                    .createdAt(Instant.EPOCH.plusSeconds(60L * minute)));
+        all.add(id);
+      }
+    }
+    Instant asOf = Instant.EPOCH.plus(Duration.ofDays(81));
+    String[] questions = {"yesterday", "any tips?", "what notes", "last week, any suggestions?"};
+    qt().withFixedSeed(seed)
+        .withExamples(300)
+        .forAll(longs().all())
+        .checkAssert(
+            exampleSeed -> {
+              Random r = new Random(exampleSeed);
+              List<String> shuffled = new ArrayList<>(all);
+              java.util.Collections.shuffle(shuffled, r);
+              int size = 3 + r.nextInt(30);
+              double[] scores = new double[size];
+              for (int i = 0; i < size; i++) {
+                double f = 0.05 + r.nextDouble();
+                scores[i] = r.nextBoolean() ? Math.round(f * 20) / 20.0 : f;
+              }
+              Set<MemoryId> failsGate = new HashSet<>();
+              Set<MemoryId> excluded = new HashSet<>();
+              for (String id : all) {
+                if (r.nextInt(6) == 0) {
+                  failsGate.add(MemoryId.of(id));
+                }
+                if (r.nextInt(10) == 0) {
+                  excluded.add(MemoryId.of(id));
+                }
+              }
+              Places places =
+                  new Places(
+                      1 + r.nextInt(10),
+                      r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3),
+                      c -> !failsGate.contains(c.id),
+                      m -> !excluded.contains(m.id()));
+              CueBoost.Cues cues = CueBoost.Cues.of(questions[r.nextInt(questions.length)], asOf);
+              int seedCount = 1 + r.nextInt(5);
+              List<String> everything =
+                  bothStages(shuffled, scores, cues, seedCount, failsGate, Places.unbounded());
+              List<String> bounded =
+                  bothStages(shuffled, scores, cues, seedCount, failsGate, places);
+              assertEquals(
+                  Candidates.placesFilled(rankedOf(everything), places, store),
+                  Candidates.placesFilled(rankedOf(bounded), places, store),
+                  Seeds.replay(seed) + ", example " + exampleSeed);
+            });
+  }
+
+  /**
+   * The ranking after the cue stage and this one, reading under {@code places}, as {@code id=fused}
+   * strings: candidates the first {@code scores.length} of {@code ids}, seeds the first {@code
+   * seedCount} of them the gate passes.
+   */
+  private List<String> bothStages(
+      List<String> ids,
+      double[] scores,
+      CueBoost.Cues cues,
+      int seedCount,
+      Set<MemoryId> failsGate,
+      Places places) {
+    List<Candidate> sorted = new ArrayList<>();
+    for (int i = 0; i < scores.length; i++) {
+      sorted.add(direct(ids.get(i), scores[i]));
+    }
+    sorted.sort(
+        java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id));
+    List<Candidate> seeds = new ArrayList<>();
+    for (Candidate c : sorted) {
+      if (seeds.size() < seedCount && !failsGate.contains(c.id)) {
+        seeds.add(c);
+      }
+    }
+    RecordReader records = new RecordReader(store);
+    CueBoost.Boosted cued = CueBoost.apply(sorted, cues, records, 50, places);
+    List<Candidate> out =
+        neighbours.apply(Scope.DEFAULT, cued.ranked(), seeds, records, cued, places).ranked();
+    List<String> rendered = new ArrayList<>();
+    for (Candidate c : out) {
+      rendered.add(c.id.value() + " " + c.fused);
+    }
+    return rendered;
+  }
+
+  private static List<Candidate> rankedOf(List<String> rendered) {
+    List<Candidate> out = new ArrayList<>();
+    for (String line : rendered) {
+      String[] parts = line.split(" ");
+      out.add(Candidates.of(parts[0], Double.parseDouble(parts[1])));
+    }
+    return out;
   }
 
   @Test
