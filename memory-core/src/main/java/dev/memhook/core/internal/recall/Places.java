@@ -40,8 +40,9 @@ record Places(
   }
 
   /**
-   * Reads the first of {@code ranked}'s first {@code end} candidates (best first) in chunks, each
-   * the places not yet held plus a margin, until the places are held or none is left.
+   * Reads the records of {@code ranked}'s candidates, best first and at most the first {@code end},
+   * in chunks (the places not yet held plus a margin, as assembly reads them) until the places are
+   * held or no candidate is left; says how far it read and the last holder's score.
    */
   Held hold(List<Candidate> ranked, RecordReader records, int end) {
     Map<String, Integer> perSession = new HashMap<>();
