@@ -34,11 +34,6 @@ record Places(
    */
   record Held(int read, double bar) {}
 
-  /** Places that never fill: every candidate can still take one. */
-  static Places unbounded() {
-    return new Places(Integer.MAX_VALUE, Integer.MAX_VALUE, c -> true, m -> true);
-  }
-
   /**
    * Reads the records of {@code ranked}'s candidates, best first and at most the first {@code end},
    * in chunks (the places not yet held plus a margin, as assembly reads them) until the places are

@@ -27,6 +27,11 @@ final class Candidates {
     return c;
   }
 
+  /** Places that never fill: a stage reading under them reads every candidate up to its depth. */
+  static Places unboundedPlaces() {
+    return new Places(Integer.MAX_VALUE, Integer.MAX_VALUE, c -> true, m -> true);
+  }
+
   /**
    * The places of {@code ranked} as result assembly fills them under {@code places}' rules, each as
    * {@code id=fused}, the records read from {@code store}.

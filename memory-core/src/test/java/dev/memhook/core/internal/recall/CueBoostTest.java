@@ -56,7 +56,7 @@ class CueBoostTest {
             CueBoost.Cues.of("where is the config?", REF),
             new RecordReader(store),
             50,
-            Places.unbounded());
+            Candidates.unboundedPlaces());
     assertSame(sorted, out.ranked());
     assertEquals("", out.description());
     assertTrue(store.reads.isEmpty());
@@ -73,7 +73,7 @@ class CueBoostTest {
             CueBoost.Cues.of("what did we say about the release last week?", REF),
             new RecordReader(store),
             50,
-            Places.unbounded());
+            Candidates.unboundedPlaces());
     assertEquals(List.of(MemoryId.of("recent"), MemoryId.of("old")), ids(out.ranked()));
     assertEquals(1.9 * 1.5, out.ranked().get(0).fused, 1e-12);
     assertEquals(
@@ -109,7 +109,7 @@ class CueBoostTest {
             CueBoost.Cues.of("Any tips on what to look for in a guitar?", REF),
             new RecordReader(store),
             50,
-            Places.unbounded());
+            Candidates.unboundedPlaces());
     assertEquals(List.of(MemoryId.of("user"), MemoryId.of("agent")), ids(out.ranked()));
     assertEquals(
         "preference question: 1 of 2 candidates state a preference, habit, plan or choice (score"
@@ -130,7 +130,7 @@ class CueBoostTest {
             CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
             new RecordReader(store),
             2,
-            Places.unbounded());
+            Candidates.unboundedPlaces());
     assertEquals(List.of(List.of(MemoryId.of("a"), MemoryId.of("b"))), store.reads);
     assertEquals(1.0, out.ranked().get(2).fused);
   }
@@ -143,22 +143,8 @@ class CueBoostTest {
   void aCandidateLeadingByMoreThanTheMaximumFactor_isNeverOvertaken() {
     long seed = Seeds.seed();
     Random setup = new Random(seed);
-    String[] contents = {
-      "I prefer short meetings.",
-      "We decided on Postgres.",
-      "my sister visited",
-      "The build is green.",
-      "Here is a summary of the options."
-    };
-    MemoryType[] types = {MemoryType.OBSERVATION, MemoryType.FACT, MemoryType.PREFERENCE};
     int n = 30;
-    for (int i = 0; i < n; i++) {
-      Instant at = REF.minus(Duration.ofHours(setup.nextInt(24 * 400)));
-      String content = contents[setup.nextInt(contents.length)];
-      MemoryType type = types[setup.nextInt(types.length)];
-      Origin origin = setup.nextBoolean() ? Origin.user() : Origin.agent();
-      store.add("m" + i, content, b -> b.occurredAt(at).createdAt(at).type(type).origin(origin));
-    }
+    storeDrawn(setup, n, 400, false);
     String[] questions = {
       "what did I do last week? any tips?",
       "in May",
@@ -192,7 +178,7 @@ class CueBoostTest {
                               CueBoost.Cues.of(question, REF),
                               new RecordReader(store),
                               depth,
-                              Places.unbounded())
+                              Candidates.unboundedPlaces())
                           .ranked());
               for (int i = 0; i < after.size(); i++) {
                 for (int j = 0; j < i; j++) {
@@ -277,9 +263,29 @@ class CueBoostTest {
         new RecordReader(store),
         50,
         new Places(2, 1, c -> !gated.contains(c.id), m -> !excluded.contains(m.id())));
-    // first chunk m0..m3 holds one place (m3; m1's session-mates are capped), the next m4..m6
-    // the second (m4, at 96): then the rest, all within x1.5 of it
+    // first chunk m0..m3 holds one place (m3), the next m4..m6 the second (m4, at 96): then the
+    // rest, all within x1.5 of it
     assertEquals(List.of(ids("m", 0, 4), ids("m", 4, 7), ids("m", 7, 12)), store.reads);
+  }
+
+  @Test
+  void aCandidateOverItsSessionsCap_isNoHolder_soTheLastPlaceIsHeldLower() {
+    List<Candidate> sorted = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      String session = i < 8 ? "same" : "s" + i;
+      store.add("m" + i, "x", b -> b.occurredAt(REF).sourceSession(session));
+      sorted.add(Candidates.of("m" + i, 100.0 - i));
+    }
+    CueBoost.apply(
+        sorted,
+        CueBoost.Cues.of("yesterday", REF.plus(Duration.ofDays(1))),
+        new RecordReader(store),
+        50,
+        new Places(2, 1, c -> true, m -> true));
+    // "same" takes one place (m0); m1 to m7 are over its cap, so the chunks read on until m8
+    // holds the second place at 92, and then the rest within x1.5 of it
+    assertEquals(
+        List.of(ids("m", 0, 4), ids("m", 4, 7), ids("m", 7, 10), ids("m", 10, 12)), store.reads);
   }
 
   /**
@@ -290,26 +296,9 @@ class CueBoostTest {
   void theBoundedStage_fillsTheResultsPlacesAsLookingAtEveryCandidateWould() {
     long seed = Seeds.seed();
     Random setup = new Random(seed);
-    String[] contents = {
-      "I prefer short meetings.",
-      "We decided on Postgres.",
-      "my sister visited",
-      "The build is green."
-    };
-    MemoryType[] types = {MemoryType.OBSERVATION, MemoryType.FACT, MemoryType.PREFERENCE};
     int stored = 40;
     int n = stored + 4; // the last four are never stored: their records are gone
-    for (int i = 0; i < stored; i++) {
-      Instant at = REF.minus(Duration.ofHours(setup.nextInt(24 * 60)));
-      String content = contents[setup.nextInt(contents.length)];
-      MemoryType type = types[setup.nextInt(types.length)];
-      Origin origin = setup.nextBoolean() ? Origin.user() : Origin.agent();
-      String session = setup.nextInt(4) == 0 ? null : "s" + setup.nextInt(5);
-      store.add(
-          "m" + i,
-          content,
-          b -> b.occurredAt(at).createdAt(at).type(type).origin(origin).sourceSession(session));
-    }
+    storeDrawn(setup, stored, 60, true);
     String[] questions = {
       "what did I do last week? any tips?", "yesterday", "any suggestions?", "three weeks ago"
     };
@@ -351,7 +340,7 @@ class CueBoostTest {
                       cues,
                       new RecordReader(store),
                       depth,
-                      Places.unbounded());
+                      Candidates.unboundedPlaces());
               int readByAll = readCount();
               store.clearCalls();
               CueBoost.Boosted bounded =
@@ -407,6 +396,32 @@ class CueBoostTest {
     out.sort(
         java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id));
     return out;
+  }
+
+  /**
+   * Stores m0 to m{@code count - 1}: contents, types and speakers drawn by {@code setup}, each told
+   * within {@code days} before {@link #REF}; in one of five sessions or none when {@code sessions}.
+   */
+  private void storeDrawn(Random setup, int count, int days, boolean sessions) {
+    String[] contents = {
+      "I prefer short meetings.",
+      "We decided on Postgres.",
+      "my sister visited",
+      "The build is green.",
+      "Here is a summary of the options."
+    };
+    MemoryType[] types = {MemoryType.OBSERVATION, MemoryType.FACT, MemoryType.PREFERENCE};
+    for (int i = 0; i < count; i++) {
+      Instant at = REF.minus(Duration.ofHours(setup.nextInt(24 * days)));
+      String content = contents[setup.nextInt(contents.length)];
+      MemoryType type = types[setup.nextInt(types.length)];
+      Origin origin = setup.nextBoolean() ? Origin.user() : Origin.agent();
+      String session = !sessions || setup.nextInt(4) == 0 ? null : "s" + setup.nextInt(5);
+      store.add(
+          "m" + i,
+          content,
+          b -> b.occurredAt(at).createdAt(at).type(type).origin(origin).sourceSession(session));
+    }
   }
 
   private int readCount() {

@@ -63,7 +63,20 @@ class SessionNeighboursTest {
         seeds,
         new RecordReader(store),
         CueBoost.Boosted.unchanged(ranked),
-        Places.unbounded());
+        Candidates.unboundedPlaces());
+  }
+
+  /**
+   * The cue stage for "yesterday" asked a day after the epoch, which puts every turn of {@link
+   * #dialogue} in the window, reading under {@code places}.
+   */
+  private CueBoost.Boosted askedYesterday(List<Candidate> ranked, Places places) {
+    return CueBoost.apply(
+        ranked,
+        CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
+        new RecordReader(store),
+        50,
+        places);
   }
 
   private static Candidate direct(String id, double fused) {
@@ -134,12 +147,7 @@ class SessionNeighboursTest {
     // every memory is in the window: the cues multiply by 1.5; one place, held by t3 at 1.0, and
     // t5 (0.1 x 1.5 < 1.0) cannot reach it, so the cue stage passes it over unread
     CueBoost.Boosted cued =
-        CueBoost.apply(
-            ranked,
-            CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
-            new RecordReader(store),
-            50,
-            new Places(1, Integer.MAX_VALUE, c -> true, m -> true));
+        askedYesterday(ranked, new Places(1, Integer.MAX_VALUE, c -> true, m -> true));
     assertEquals(0.1, find(cued.ranked(), "t5").fused, 1e-12);
     Candidate seed = find(cued.ranked(), "t3");
     SessionNeighbours.Expanded out =
@@ -149,7 +157,7 @@ class SessionNeighboursTest {
             List.of(seed),
             new RecordReader(store),
             cued,
-            Places.unbounded());
+            Candidates.unboundedPlaces());
     // lifted from 0.1 x 1.5, by 0.3 of the seed's 1.5
     assertEquals(0.1 * 1.5 + SessionNeighbours.LIFT * 1.5, find(out.ranked(), "t5").fused, 1e-12);
   }
@@ -198,13 +206,7 @@ class SessionNeighboursTest {
                 direct("t5", 0.2)));
     Places two = new Places(2, Integer.MAX_VALUE, c -> true, m -> true);
     // t5 x 1.5 = 0.3 cannot reach p1's 0.7 by the cues alone: passed over, unread
-    CueBoost.Boosted cued =
-        CueBoost.apply(
-            ranked,
-            CueBoost.Cues.of("yesterday", Instant.EPOCH.plus(Duration.ofDays(1))),
-            new RecordReader(store),
-            50,
-            two);
+    CueBoost.Boosted cued = askedYesterday(ranked, two);
     Candidate seed = find(cued.ranked(), "t3");
     SessionNeighbours.Expanded out =
         neighbours.apply(
@@ -280,7 +282,8 @@ class SessionNeighboursTest {
               CueBoost.Cues cues = CueBoost.Cues.of(questions[r.nextInt(questions.length)], asOf);
               int seedCount = 1 + r.nextInt(5);
               List<String> everything =
-                  bothStages(shuffled, scores, cues, seedCount, failsGate, Places.unbounded());
+                  bothStages(
+                      shuffled, scores, cues, seedCount, failsGate, Candidates.unboundedPlaces());
               List<String> bounded =
                   bothStages(shuffled, scores, cues, seedCount, failsGate, places);
               assertEquals(
