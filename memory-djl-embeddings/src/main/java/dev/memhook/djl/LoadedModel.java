@@ -57,7 +57,8 @@ final class LoadedModel implements AutoCloseable {
   /**
    * Loads the tokenizer and the model, first turning DJL's offline switch on (see {@link
    * DjlRuntime}); the process's first load keeps DJL's GPU probes out of the log (see {@link
-   * GpuProbeLogs}).
+   * GpuProbeLogs}), and then deletes the copies of its libraries ONNX Runtime left in the temporary
+   * directory (see {@link OrtLibraryCopies}).
    *
    * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default
    * @throws EmbeddingException if a file cannot be loaded or the model lacks the inputs above
@@ -74,7 +75,9 @@ final class LoadedModel implements AutoCloseable {
     Model model = null;
     try {
       model = loadModel(files.model, modelId, intraOpThreads);
-      return new LoadedModel(modelId, files.model, tokenizer, model, pooling);
+      LoadedModel loaded = new LoadedModel(modelId, files.model, tokenizer, model, pooling);
+      OrtLibraryCopies.removeLoaded();
+      return loaded;
     } catch (RuntimeException e) {
       if (model != null) {
         model.close();
