@@ -18,18 +18,22 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li><b>Clauses.</b> The message is cut into sentences, and each sentence again where one
  *       message carries two things: at an aside's opener ("Anyway,", "Oh and btw,", "Also,",
- *       "Now,"), and around a parenthesised aside ("(FYI …)"). A lead-in that only announces a
- *       statement ("remember that", "FYI", "Quick note before we start:", "heads up") is removed;
+ *       "Now,"), around a parenthesised aside ("(FYI …)") and at a semicolon, unless what follows
+ *       it completes an instruction ("never use npm here; use pnpm"). A lead-in that only announces
+ *       a statement ("remember that", "FYI", "Quick note before we start:", "heads up") is removed;
  *       one that announces a correction ("correction:", "actually", "scratch that", "update:")
  *       marks it.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
  *       ("add…", "can you…", "please fix…"), unless it says it holds beyond this task (always,
- *       never, every, from now on, whenever, by default…) or opens with a negation ("don't…",
- *       "never…"), which makes it a standing instruction. A report of a problem (fails, error,
- *       slow, broken, typo…) is not: the bug's consolidation keeps it with its fix. Everything else
- *       that is declarative is a standing statement; a lead-in that asks to remember makes any
- *       admitted clause one.
+ *       never, every, from now on, whenever, by default…), chooses between alternatives with a verb
+ *       of manner ("use pnpm, not npm") or opens with a negation ("don't…", "never…"), which make
+ *       it a standing instruction; "let's go with Redis", a decision's wording that names its
+ *       choice, is a decision. A report of a problem (fails, error, slow, broken, typo…) is not:
+ *       the bug's consolidation keeps it with its fix; but an instruction that names a problem as
+ *       its reason or its subject ("never use npm, it breaks the lockfile", "never ignore a failing
+ *       test") is one. Everything else that is declarative is a standing statement; a lead-in that
+ *       asks to remember makes any admitted clause one.
  *   <li><b>Type</b>, from the wording, first match wins: a first-person liking or an instruction
  *       about how to work is a {@link MemoryType#PREFERENCE}; a choice made ("decided", "agreed",
  *       "settled on", "chose", "going with", "is out") a {@link MemoryType#DECISION}; a procedure
@@ -170,8 +174,8 @@ final class Statements {
   private static final Pattern DECISION =
       Pattern.compile(
           "(?i)\\b(?:decided|decision|decide|agreed|agree on|settled on|settle on|going with|go"
-              + " with|went with|chose|chosen|choose|picked|opted|standardi[sz]ed on|we're"
-              + " dropping|we are dropping|dropped|is out|are out|we'll use|we will use|we're using"
+              + " with|went with|chose|chosen|choose|picked|opted|standardi[sz](?:ed|ing) on|we're"
+              + " dropping|we are dropping|dropped|is out|are out|we'll use|we will use|let's use|lets use|we're using"
               + "|we are using|we're moving to|we are moving to|adopted|approved)\\b");
 
   private static final Pattern WORKFLOW =
@@ -342,7 +346,20 @@ final class Statements {
           "search",
           "grep",
           "see",
-          "have");
+          "have",
+          "ignore",
+          "touch",
+          "disable",
+          "enable",
+          "bypass",
+          "suppress",
+          "hardcode",
+          "leave",
+          "modify",
+          "swallow",
+          "expose",
+          "hide",
+          "reuse");
 
   /** Whose first person speaks of themselves: a personal fact. */
   private static final Pattern PERSONAL =
@@ -359,6 +376,20 @@ final class Statements {
       Pattern.compile(
           "(?i)(?:\\bfrom\\s+([\\w.@#/:+-]+)\\s+to\\s+([\\w.@#/:+-]+))|(?:([\\w.@#/:+-]+),?\\s+(?:not"
               + "|over|instead of|rather than)\\s+([\\w.@#/:+-]+))");
+
+  /**
+   * A choice between alternatives: "pnpm, not npm", "tabs rather than spaces", "AssertJ instead of
+   * Hamcrest". Said with a verb of manner ("use …", "write …") it is a standing choice, not a
+   * one-off request. Stricter than {@link #CONTRAST}: "not" only after a comma ("so it does not
+   * block" chooses nothing), and no "over" ("run it over the weekend").
+   */
+  private static final Pattern CHOICE =
+      Pattern.compile(
+          "(?i)[\\w.@#/:+-]+(?:,\\s+not|,?\\s+(?:instead of|rather than))\\s+[\\w.@#/:+-]+");
+
+  /** What opens a standing instruction when a verb follows: "never push …", "don't run …". */
+  private static final List<String> INSTRUCTION_LEADS =
+      List.of("always ", "never ", "don't ", "do not ", "dont ");
 
   private Statements() {}
 
@@ -464,7 +495,18 @@ final class Statements {
     parts.add(outside.substring(from));
     List<String> split = new ArrayList<>();
     for (String part : parts) {
-      split.addAll(List.of(part.split(";\\s+")));
+      String held = null;
+      for (String piece : part.split(";\\s+")) {
+        if (held != null && continuesInstruction(held, piece)) {
+          held = held + "; " + piece;
+          continue;
+        }
+        if (held != null) {
+          split.add(held);
+        }
+        held = piece;
+      }
+      split.add(held);
     }
     out.addAll(0, split);
     List<String> cleaned = new ArrayList<>();
@@ -475,6 +517,19 @@ final class Statements {
       }
     }
     return cleaned;
+  }
+
+  /**
+   * Whether {@code piece}, after a semicolon, says the other half of the instruction {@code
+   * before}: "never use npm here; use pnpm" is one rule, and the "use pnpm" alone would read as a
+   * request for now. Only a verb of manner after a lead that makes {@code before} an instruction
+   * ("never", "don't", "always") joins; "never push to main; fix the login test" stays two.
+   */
+  private static boolean continuesInstruction(String before, String piece) {
+    String b = before.strip().toLowerCase(Locale.ROOT).replace('’', '\'');
+    String l = b.startsWith("please ") ? b.substring(7) : b;
+    return INSTRUCTION_LEADS.stream().anyMatch(l::startsWith)
+        && MANNER_VERBS.contains(firstWord(piece.strip().toLowerCase(Locale.ROOT)));
   }
 
   /** The statement {@code clause} makes, or null if it is not a standing one. */
@@ -513,19 +568,57 @@ final class Statements {
             || lower.startsWith("please never ")
             || lower.startsWith("no ");
     boolean request = request(lower);
+    boolean manner = MANNER_VERBS.contains(firstWord(lower));
     boolean general =
         GENERAL.matcher(lower).find()
-            || WIDE.matcher(lower).find() && MANNER_VERBS.contains(firstWord(lower));
-    if (request && !general && !negation && !remember) {
+            || manner && (WIDE.matcher(lower).find() || CHOICE.matcher(lower).find());
+    boolean decision = DECISION.matcher(lower).find();
+    if (request && !general && !negation && !remember && !proposesChoice(text, lower, decision)) {
       return null;
     }
-    boolean decision = DECISION.matcher(lower).find();
-    if (!remember && !correction && !decision && PROBLEM.matcher(lower).find()) {
+    if (!remember
+        && !correction
+        && !decision
+        && !instruction(lower, manner && general)
+        && PROBLEM.matcher(lower).find()) {
       return null;
     }
     correction =
         correction || CHANGE.matcher(FROM_NOW_ON.matcher(lower).replaceAll("")).find() && !request;
     return new Statement(type(lower, request || negation, decision), text, correction);
+  }
+
+  /**
+   * Whether {@code lower} proposes a choice of something named, as a decision: "let's go with Redis
+   * for the rate limiter". "Let's" reads as a request, but with a decision's wording and a named
+   * subject it settles something; "let's go with the second option" names nothing and stays a
+   * request of the moment.
+   */
+  private static boolean proposesChoice(String text, String lower, boolean decision) {
+    return decision
+        && (lower.startsWith("let's ") || lower.startsWith("lets "))
+        && !subjects(text).isEmpty();
+  }
+
+  /**
+   * Whether {@code lower} tells how to work from now on: a verb of manner said generally ({@code
+   * generalManner}: "use pnpm, never npm"), or always, never or don't followed by a verb ("never
+   * ignore a failing test", "don't run the e2e suite locally, it is flaky"). Such a clause states a
+   * rule even when it names a problem, as its reason or its subject; "don't worry, it fails
+   * sometimes" has no verb after its negation and stays a report.
+   */
+  private static boolean instruction(String lower, boolean generalManner) {
+    if (generalManner) {
+      return true;
+    }
+    String l = lower.startsWith("please ") ? lower.substring(7) : lower;
+    for (String lead : INSTRUCTION_LEADS) {
+      if (l.startsWith(lead)) {
+        String verb = firstWord(l.substring(lead.length()));
+        return MANNER_VERBS.contains(verb) || REQUEST_VERBS.contains(verb);
+      }
+    }
+    return false;
   }
 
   private static String firstWord(String lower) {

@@ -40,6 +40,15 @@ class StatementsTest {
         "FYI the cron host is called batch-02.|FACT|The cron host is called batch-02",
         "I live in Porto and work remotely.|FACT|I live in Porto and work remotely",
         "My daughter's school finishes at 15:30.|FACT|My daughter's school finishes at 15:30",
+        "Use pnpm, not npm.|PREFERENCE|Use pnpm, not npm",
+        "Write the tests with AssertJ instead of Hamcrest.|PREFERENCE|Write the tests with AssertJ instead of Hamcrest",
+        "Use pnpm, never npm, in this repo — npm breaks the lockfile.|PREFERENCE|Use pnpm, never npm, in this repo — npm breaks the lockfile",
+        "Don't run the e2e suite locally, it's flaky on laptops.|PREFERENCE|Don't run the e2e suite locally, it's flaky on laptops",
+        "Never ignore a failing test.|PREFERENCE|Never ignore a failing test",
+        "Always run the linter before pushing, CI fails otherwise.|PREFERENCE|Always run the linter before pushing, CI fails otherwise",
+        "Never use npm here; use pnpm.|PREFERENCE|Never use npm here; use pnpm",
+        "Let's go with Redis for the rate limiter.|DECISION|Let's go with Redis for the rate limiter",
+        "We're standardizing on Java 21 for all services.|DECISION|We're standardizing on Java 21 for all services",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -62,6 +71,13 @@ class StatementsTest {
         "Let me look at the logs first.",
         "I just pulled main, check the tests for me",
         "rename fetchUser to loadUser everywhere",
+        "use the staging database for this one",
+        "write it so that it does not block the UI thread",
+        "run the migration over the weekend",
+        "don't worry, the build fails sometimes",
+        "never mind, the tests are failing again",
+        "let's go with the second option",
+        "let's use a map here",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
@@ -86,6 +102,15 @@ class StatementsTest {
                 "Quick note before we start: staging lives in us-east-2 Anyway, bump the"
                     + " SDK version")
             .stream()
+            .map(Statements.Statement::text)
+            .toList());
+  }
+
+  @Test
+  void aSemicolon_keepsATaskApartFromTheRuleBeforeIt() {
+    assertEquals(
+        List.of("Never push to main"),
+        Statements.of("Never push to main; fix the login test first.").stream()
             .map(Statements.Statement::text)
             .toList());
   }
