@@ -67,7 +67,7 @@ final class Statements {
   private static final Pattern ANNOUNCE =
       Pattern.compile(
           "(?i)^(?:(?:quick|small|one|a) note(?: before we start)?\\s*[:,-]?|note that|fyi\\s*[:,-]?"
-              + "|heads up\\s*[:,-]?|just so you know\\s*[:,-]?|for the record\\s*[:,-]?"
+              + "|heads[ -]up\\s*[:,-]?|just so you know\\s*[:,-]?|for the record\\s*[:,-]?"
               + "|(?:please\\s+)?(?:remember|keep in mind|don't forget|do not forget|note)"
               + "(?:\\s+that)?\\s*[:,-]?|for future reference\\s*[:,-]?|important\\s*[:,-]?"
               + "|(?:oh,? )?and\\s+|(?:also|anyway|now|btw|by the way|oh and btw|ps)\\s*[,:])\\s*");
@@ -87,7 +87,7 @@ final class Statements {
   private static final Pattern REMEMBER =
       Pattern.compile(
           "(?i)\\b(?:remember|keep (?:that|this|it) in mind|note that|for the record|fyi|heads"
-              + " up|for future reference|just so you know)\\b");
+              + "[ -]up|for future reference|just so you know)\\b");
 
   /** Worded as a change of something known before. */
   private static final Pattern CHANGE =
@@ -387,6 +387,17 @@ final class Statements {
       Pattern.compile(
           "(?i)[\\w.@#/:+-]+(?:,\\s+not|,?\\s+(?:instead of|rather than))\\s+[\\w.@#/:+-]+");
 
+  /**
+   * A verb of style applied to a whole kind of thing: "keep functions under 40 lines", "spell
+   * things the British way", "indent YAML files with two spaces". The object is a bare plural, so
+   * no one thing of this task is meant; "keep the button blue", "name the file config.yaml" and
+   * "write tests for the parser" (a verb of work, not of style) stay requests.
+   */
+  private static final Pattern STYLE_OF_ALL =
+      Pattern.compile(
+          "(?:please\\s+)?(?:keep|spell|stick to|indent|prefix|suffix|name|format|sign|word"
+              + "|capitali[sz]e)\\s+(?:all\\s+|our\\s+|new\\s+)?(?:[a-z0-9-]+\\s+)?(?:things|[a-z][a-z-]{2,}[^s\\W]s)\\b");
+
   /** What opens a standing instruction when a verb follows: "never push …", "don't run …". */
   private static final List<String> INSTRUCTION_LEADS =
       List.of("always ", "never ", "don't ", "do not ", "dont ");
@@ -571,7 +582,10 @@ final class Statements {
     boolean manner = MANNER_VERBS.contains(firstWord(lower));
     boolean general =
         GENERAL.matcher(lower).find()
-            || manner && (WIDE.matcher(lower).find() || CHOICE.matcher(lower).find());
+            || manner
+                && (WIDE.matcher(lower).find()
+                    || CHOICE.matcher(lower).find()
+                    || STYLE_OF_ALL.matcher(lower).lookingAt());
     boolean decision = DECISION.matcher(lower).find();
     if (request && !general && !negation && !remember && !proposesChoice(text, lower, decision)) {
       return null;
@@ -585,7 +599,7 @@ final class Statements {
     }
     correction =
         correction || CHANGE.matcher(FROM_NOW_ON.matcher(lower).replaceAll("")).find() && !request;
-    return new Statement(type(lower, request || negation, decision), text, correction);
+    return new Statement(type(lower, request || negation, decision, manner), text, correction);
   }
 
   /**
@@ -663,7 +677,13 @@ final class Statements {
     return false;
   }
 
-  private static MemoryType type(String lower, boolean instruction, boolean decision) {
+  /**
+   * The type of a standing statement; {@code manner}: it opens with a verb of manner, so a clause
+   * no other rule types is an instruction about how to work ("stick to 2-space indentation in YAML
+   * files"), not a fact.
+   */
+  private static MemoryType type(
+      String lower, boolean instruction, boolean decision, boolean manner) {
     if (FROM_NOW_ON.matcher(lower).lookingAt()) {
       return MemoryType.PREFERENCE; // "from now on, reply in German": an instruction for later
     }
@@ -684,6 +704,6 @@ final class Statements {
     if (CONVENTION.matcher(lower).find()) {
       return MemoryType.PATTERN;
     }
-    return MemoryType.FACT;
+    return manner ? MemoryType.PREFERENCE : MemoryType.FACT;
   }
 }

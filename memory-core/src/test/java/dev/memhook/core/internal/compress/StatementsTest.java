@@ -49,6 +49,10 @@ class StatementsTest {
         "Never use npm here; use pnpm.|PREFERENCE|Never use npm here; use pnpm",
         "Let's go with Redis for the rate limiter.|DECISION|Let's go with Redis for the rate limiter",
         "We're standardizing on Java 21 for all services.|DECISION|We're standardizing on Java 21 for all services",
+        "Please keep functions under 40 lines.|PREFERENCE|Please keep functions under 40 lines",
+        "Spell things the British way in the docs please.|PREFERENCE|Spell things the British way in the docs please",
+        "Stick to 2-space indentation in YAML files.|PREFERENCE|Stick to 2-space indentation in YAML files",
+        "Heads-up: the prod database is read-only on weekends.|FACT|The prod database is read-only on weekends",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -78,6 +82,9 @@ class StatementsTest {
         "never mind, the tests are failing again",
         "let's go with the second option",
         "let's use a map here",
+        "please keep the button blue",
+        "please name the file config.yaml",
+        "please write tests for the parser",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
