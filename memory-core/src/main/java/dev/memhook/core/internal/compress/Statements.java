@@ -175,8 +175,9 @@ final class Statements {
       Pattern.compile(
           "(?i)\\b(?:decided|decision|decide|agreed|agree on|settled on|settle on|going with|go"
               + " with|went with|chose|chosen|choose|picked|opted|standardi[sz](?:ed|ing) on|we're"
-              + " dropping|we are dropping|dropped|is out|are out|we'll use|we will use|let's use|lets use|we're using"
-              + "|we are using|we're moving to|we are moving to|adopted|approved)\\b");
+              + " dropping|we are dropping|dropped|is out|are out|we'll use|we will use|let's use"
+              + "|lets use|we're using|we are using|we're moving to|we are moving to|adopted"
+              + "|approved)\\b");
 
   private static final Pattern WORKFLOW =
       Pattern.compile(
@@ -396,7 +397,8 @@ final class Statements {
   private static final Pattern STYLE_OF_ALL =
       Pattern.compile(
           "(?:please\\s+)?(?:keep|spell|stick to|indent|prefix|suffix|name|format|sign|word"
-              + "|capitali[sz]e)\\s+(?:all\\s+|our\\s+|new\\s+)?(?:[a-z0-9-]+\\s+)?(?:things|[a-z][a-z-]{2,}[^s\\W]s)\\b");
+              + "|capitali[sz]e)\\s+(?:all\\s+|our\\s+|new\\s+)?(?:[a-z0-9-]+\\s+)?"
+              + "(?:things|[a-z][a-z-]{2,}[^s\\W]s)\\b");
 
   /** What opens a standing instruction when a verb follows: "never push …", "don't run …". */
   private static final List<String> INSTRUCTION_LEADS =
