@@ -139,7 +139,13 @@ final class HookCommand implements Callable<Integer> {
                 standingChars,
                 context.env().get(STANDING_CHARS_VARIABLE)));
     HookOrigin origin = HookOrigin.of(agent, event);
-    Optional<AgentEvents.Event> read = events.read(readBounded(context.in()), origin);
+    Optional<AgentEvents.Event> read;
+    try {
+      read = events.read(readBounded(context.in()), origin);
+    } catch (IllegalArgumentException e) { // the agent's input, not a fault of the hook
+      log.warn(e.getMessage() + "; not captured");
+      return;
+    }
     if (read.isEmpty()) {
       return;
     }

@@ -74,6 +74,9 @@ final class HookPayload {
     }
     ObjectNode event = ((ObjectNode) payload).deepCopy();
     String name = text(event, "hook_event_name", text(event, "hookType", null));
+    if (name == null) {
+      throw new IllegalArgumentException("the hook input names no event (no hook_event_name)");
+    }
     LifecycleEventType type =
         LifecycleEventType.fromWire(GEMINI_NAMES.getOrDefault(name, name))
             .orElseThrow(

@@ -1,6 +1,7 @@
 package dev.memhook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -348,7 +349,12 @@ class HookCommandTest {
       assertEquals(0, r.code(), payload);
       assertEquals("", r.out(), payload);
       assertTrue(r.err().contains("memhook hook: "), payload + " -> " + r.err());
+      assertFalse(r.err().contains("Exception"), "a plain reason: " + payload + " -> " + r.err());
     }
+    assertTrue(
+        cli.withStdin("[1, 2]", "hook", "--embedder", "hashing")
+            .err()
+            .contains("the hook input is not one JSON object; not captured"));
     // a tool event is only spooled, without the store; capture checks it when it is drained
     Cli.Result noTool =
         cli.withStdin(

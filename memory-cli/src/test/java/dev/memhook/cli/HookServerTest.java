@@ -209,7 +209,7 @@ class HookServerTest {
                 HttpRequest.newBuilder(uri("/hook"))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(big))));
     assertEquals(413, tooBig.statusCode());
-    for (String malformed : List.of("not json", "[1,2]", "{\"hook_event_name\":\"Bogus\"}")) {
+    for (String malformed : List.of("not json", "[1,2]", "{}", "{\"hook_event_name\":\"Bogus\"}")) {
       HttpResponse<String> r = hook(malformed, "");
       assertEquals(200, r.statusCode(), malformed);
       assertEquals("{}", r.body(), malformed);
@@ -217,6 +217,7 @@ class HookServerTest {
     assertEquals(0, memory.capture().stats().accepted());
     String log = Files.readString(dir.resolve(HookLog.FILE), StandardCharsets.UTF_8);
     assertTrue(log.contains("not JSON") && log.contains("Bogus"), log);
+    assertTrue(log.contains("names no event"), log);
   }
 
   @Test
