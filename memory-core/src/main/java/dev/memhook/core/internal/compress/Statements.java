@@ -539,10 +539,22 @@ final class Statements {
    * ("never", "don't", "always") joins; "never push to main; fix the login test" stays two.
    */
   private static boolean continuesInstruction(String before, String piece) {
-    String b = before.strip().toLowerCase(Locale.ROOT).replace('’', '\'');
-    String l = b.startsWith("please ") ? b.substring(7) : b;
-    return INSTRUCTION_LEADS.stream().anyMatch(l::startsWith)
+    return afterInstructionLead(before.strip().toLowerCase(Locale.ROOT).replace('’', '\'')) != null
         && MANNER_VERBS.contains(firstWord(piece.strip().toLowerCase(Locale.ROOT)));
+  }
+
+  /**
+   * What follows the lead of an instruction in {@code lower} ("never ", "don't ", "always ", after
+   * an optional "please "), or null if it opens with none.
+   */
+  private static String afterInstructionLead(String lower) {
+    String l = lower.startsWith("please ") ? lower.substring(7) : lower;
+    for (String lead : INSTRUCTION_LEADS) {
+      if (l.startsWith(lead)) {
+        return l.substring(lead.length());
+      }
+    }
+    return null;
   }
 
   /** The statement {@code clause} makes, or null if it is not a standing one. */
@@ -627,14 +639,12 @@ final class Statements {
     if (generalManner) {
       return true;
     }
-    String l = lower.startsWith("please ") ? lower.substring(7) : lower;
-    for (String lead : INSTRUCTION_LEADS) {
-      if (l.startsWith(lead)) {
-        String verb = firstWord(l.substring(lead.length()));
-        return MANNER_VERBS.contains(verb) || REQUEST_VERBS.contains(verb);
-      }
+    String rest = afterInstructionLead(lower);
+    if (rest == null) {
+      return false;
     }
-    return false;
+    String verb = firstWord(rest);
+    return MANNER_VERBS.contains(verb) || REQUEST_VERBS.contains(verb);
   }
 
   private static String firstWord(String lower) {
