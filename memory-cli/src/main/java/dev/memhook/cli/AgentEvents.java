@@ -2,6 +2,7 @@ package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
@@ -50,6 +51,14 @@ final class AgentEvents {
           LifecycleEventType.SUBAGENT_STOP,
           LifecycleEventType.PRE_COMPACT,
           LifecycleEventType.SESSION_END);
+
+  /**
+   * The default of {@code --context-limit}: the chat hook's memories per message ({@link
+   * HookOptions#DEFAULT_MAX_PER_MESSAGE}), so that a prompt is offered what the same message would
+   * get through {@link MemoryService#hookInto}. Past the few best, a recall's places go to weak
+   * candidates (a run of {@code git status}) far more often than to an answer.
+   */
+  static final int DEFAULT_CONTEXT_LIMIT = HookOptions.DEFAULT_MAX_PER_MESSAGE;
 
   /**
    * How the answers are bounded: {@code --context-limit} and {@code --standing-chars} of {@code
@@ -261,7 +270,10 @@ final class AgentEvents {
         return Optional.empty();
       }
       int limit = Math.min(RecallQuery.MAX_LIMIT, settings.contextLimit() * 4);
-      for (RecalledMemory r : memory.recall(new RecallQuery(scope, text, limit)).memories()) {
+      // the session's own turns, the prompt just captured among them, must not be the evidence
+      // that lets other memories through the gate: they are in the agent's context already
+      RecallQuery query = new RecallQuery(scope, text, limit).excludingSession(session);
+      for (RecalledMemory r : memory.recall(query).memories()) {
         if (chosen.size() < settings.contextLimit() && fresh(r.memory(), session, offered)) {
           chosen.add(r.memory());
         }

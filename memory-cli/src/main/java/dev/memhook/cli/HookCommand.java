@@ -82,7 +82,7 @@ final class HookCommand implements Callable<Integer> {
       description =
           "At most N memories offered per prompt (UserPromptSubmit), 1-20. Default:"
               + " ${DEFAULT-VALUE}.")
-  int contextLimit = 5;
+  int contextLimit = AgentEvents.DEFAULT_CONTEXT_LIMIT;
 
   @Option(
       names = "--context-chars",

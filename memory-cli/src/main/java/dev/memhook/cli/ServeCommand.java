@@ -86,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "At most N memories offered per prompt (UserPromptSubmit), 1-20, as memhook hook's."
               + " Default: ${DEFAULT-VALUE}.")
-  int contextLimit = 5;
+  int contextLimit = AgentEvents.DEFAULT_CONTEXT_LIMIT;
 
   @Option(
       names = "--context-chars",

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
@@ -190,6 +191,78 @@ class HookCommandTest {
           memory.recall(new RecallQuery(Scope.DEFAULT, question, 20)).ids().contains(decision.id()),
           "the prompt recalls the decision, so leaving it out is the session's doing");
     }
+  }
+
+  /**
+   * The prompt just captured, and the session's earlier turns, match the prompt better than
+   * anything else can. Taken as the prompt's evidence, they let through a memory of another session
+   * that shares one word with it; the answer leaves them out before the gate, as the chat hook
+   * does.
+   */
+  @Test
+  void promptSubmit_isNotLetThroughTheGate_byItsOwnSessionsTurns() throws Exception {
+    String question = "how do we rotate the staging database password each month";
+    Memory weak;
+    try (MemoryService memory = open()) {
+      memory.remember(
+          MemoryDraft.builder(Scope.DEFAULT, question)
+              .summary(question)
+              .sourceSession("s-9")
+              .build());
+      weak = remember(memory, MemoryType.FACT, 0.5, "Staging moved to a bigger host.");
+      for (int i = 0; i < 20; i++) {
+        remember(memory, MemoryType.FACT, 0.5, "Release train note number " + i + ".");
+      }
+    }
+    String prompt = question + " in staging";
+
+    Cli.Result own = promptIn("s-9", prompt);
+    assertEquals(0, own.code(), own.err());
+    assertTrue(!own.out().contains(weak.id().value()), own.out());
+
+    Cli.Result other = promptIn("s-10", prompt);
+    assertEquals(0, other.code(), other.err());
+    assertTrue(
+        other.out().contains(weak.id().value()),
+        "in another session the same prompt finds the echo as its evidence: " + other.out());
+  }
+
+  @Test
+  void promptSubmit_offersTheChatHooksNumberPerMessage_unlessTheLimitIsGiven() throws Exception {
+    try (MemoryService memory = open()) {
+      for (int i = 0; i < 6; i++) {
+        remember(
+            memory,
+            MemoryType.FACT,
+            0.5,
+            "The invoice export job " + i + " writes invoice exports to the billing bucket.");
+      }
+    }
+    String prompt = "where does the invoice export job write invoice exports?";
+
+    String offered = additionalContext(promptIn("s-30", prompt));
+    assertEquals(HookOptions.DEFAULT_MAX_PER_MESSAGE, ids(offered).size(), offered);
+
+    String payload =
+        resource("UserPromptSubmit.json")
+            .replace("SESSION", "s-31")
+            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"))
+            .replace(
+                "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                prompt);
+    Cli.Result five =
+        cli.withStdin(payload, "hook", "--embedder", "hashing", "--context-limit", "5");
+    assertEquals(5, ids(additionalContext(five)).size(), five.out());
+  }
+
+  private Cli.Result promptIn(String session, String prompt) throws IOException {
+    return hookWith(
+        "UserPromptSubmit",
+        session,
+        p ->
+            p.replace(
+                "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                prompt));
   }
 
   @Test

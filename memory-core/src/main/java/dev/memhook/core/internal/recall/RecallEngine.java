@@ -175,15 +175,22 @@ public final class RecallEngine {
     }
   }
 
-  /** Runs the whole pipeline for {@code query}. */
+  /**
+   * Runs the whole pipeline for {@code query}, leaving out the memories of its {@link
+   * RecallQuery#excludedSession()} as {@link #recall(RecallQuery, Exclusion)} does.
+   */
   public RecallResult recall(RecallQuery query) {
-    return recall(query, Exclusion.none()).result();
+    String session = query.excludedSession();
+    return recall(query, session == null ? Exclusion.none() : Exclusion.sourceSession(session))
+        .result();
   }
 
   /**
    * Runs the whole pipeline for {@code query}, leaving out what {@code exclusion} names before it
    * can act (as the query's evidence, a graph seed or a place under the limit): the result holds up
    * to the limit of memories it let through, and what it left out comes back beside the result.
+   * {@code exclusion} is the whole rule: the query's own {@link RecallQuery#excludedSession()} is
+   * not read here (a hook builds its queries without one).
    */
   public Exclusion.Result recall(RecallQuery query, Exclusion exclusion) {
     Objects.requireNonNull(query, "query");

@@ -247,6 +247,29 @@ class RecallEngineTest {
         screened.result().explain());
   }
 
+  /** A host outside the hook (a coding agent's prompt hook) names its session on the query. */
+  @Test
+  void aQueryNamingItsSession_leavesThatSessionOut_asTheHooksExclusionDoes() {
+    store.add("echo", QUESTION, b -> b.sourceSession("mine"));
+    store.add("weak", "the staging database moved to a bigger host", b -> b.sourceSession("old"));
+    addNotes(20);
+    RecallOptions textOnly = RecallOptions.builder().weights(1, 0, 0).build();
+    RecallQuery query = new RecallQuery(Scope.DEFAULT, QUESTION + " staging", 5);
+
+    RecallResult named = engine(textOnly).recall(query.excludingSession("mine"));
+    assertEquals(List.of(), named.ids(), named.explain());
+    assertTrue(
+        named.dropped().stream()
+            .anyMatch(
+                d ->
+                    d.id().equals(MemoryId.of("weak"))
+                        && d.rule() == DroppedCandidate.Rule.RELEVANCE_GATE),
+        named.explain());
+    // another session's name leaves the echo in, and with it the weak candidate
+    RecallResult other = engine(textOnly).recall(query.excludingSession("someone-else"));
+    assertEquals(List.of(MemoryId.of("echo"), MemoryId.of("weak")), other.ids(), other.explain());
+  }
+
   @Test
   void anExcludedEcho_seedsNoGraphExpansion() {
     store.add("echo", "jwt tokens expire", b -> b.sourceSession("mine").concepts(List.of("auth")));
