@@ -34,10 +34,12 @@ import java.util.Set;
  *       within one session is not taken for a pattern: a session reruns its tests as a matter of
  *       course, and the consolidator sees one session at a time.
  *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
- *       related to it (a shared file, a shared specific concept, or the same command): symptom, the
- *       agent's explanation in between (cause and fix in its words, up to {@value #MAX_EXPLANATION}
- *       characters), the edits in between, and the passing run; its sources are the failure, the
- *       explanation, the edits and the passing run.
+ *       related to it (a shared file, a shared specific concept, or the same command): the user's
+ *       sentences of the failure's turn that report a problem (how the user saw it, up to {@value
+ *       #MAX_REPORT} characters; they title the bug), symptom, the agent's explanation in between
+ *       (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters), the edits in
+ *       between, and the passing run; its sources are the report, the failure, the explanation, the
+ *       edits and the passing run.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  * </ul>
  *
@@ -54,6 +56,9 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /** The most characters of the agent's explanation a bug keeps. */
   static final int MAX_EXPLANATION = 800;
+
+  /** The most characters of the user's report a bug keeps. */
+  static final int MAX_REPORT = 300;
 
   /** The most statements one session's user messages yield. */
   static final int MAX_STATEMENTS = 20;
@@ -207,9 +212,15 @@ public final class HeuristicConsolidator implements Consolidator {
       }
       ObservationView passed = views.get(fix);
       sources.add(passed);
+      ObservationView report = report(views, i);
+      String reported = report == null ? "" : reported(report.said());
+      if (!reported.isEmpty()) {
+        sources.add(0, report);
+      }
       String symptom = failure.memory().title() + detail(failure.memory().summary());
       String content =
-          "Symptom: "
+          (reported.isEmpty() ? "" : "Reported: " + TextCuts.asSentence(reported) + " ")
+              + "Symptom: "
               + TextCuts.asSentence(symptom)
               + (explained.length() == 0
                   ? ""
@@ -219,8 +230,46 @@ public final class HeuristicConsolidator implements Consolidator {
                   : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".")
               + " Verified: "
               + TextCuts.asSentence(passed.memory().title());
-      add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, failure.memory().title());
+      add(
+          out,
+          MemoryType.BUG,
+          "Bug: ",
+          content,
+          0.7,
+          sources,
+          reported.isEmpty() ? failure.memory().title() : reported);
     }
+  }
+
+  /**
+   * The user's message of the turn in which the run at {@code failed} failed: the nearest prompt
+   * before it, or null if there is none.
+   */
+  private static ObservationView report(List<ObservationView> views, int failed) {
+    for (int k = failed - 1; k >= 0; k--) {
+      ObservationView v = views.get(k);
+      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The sentences of {@code said} that report something wrong ({@link Statements#reportsProblem}),
+   * up to {@value #MAX_REPORT} characters, or "". They are how the user saw the problem ("the
+   * dashboard freezes", "tests fail on CI only"), which a later session asks about in the same
+   * words far more often than in the failing command's; the rest of the message (a task, a
+   * preference) is not the bug's.
+   */
+  private static String reported(String said) {
+    StringBuilder out = new StringBuilder();
+    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+      if (Statements.reportsProblem(sentence)) {
+        out.append(out.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence.strip()));
+      }
+    }
+    return out.length() == 0 ? "" : TextCuts.atWord(out.toString(), MAX_REPORT);
   }
 
   /** The first "Error: …" or "Failed: …" statement of a summary, as " (…)", or "". */

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What a command's output says about how it went: test counts (JUnit and Maven Surefire, Gradle,
- * pytest, Jest, Cargo, Go), the build result, the exit code and the first error line.
+ * pytest, Jest, Mocha, Node's runner, Cargo, Go, RSpec, ExUnit, Minitest), the build result, the
+ * exit code and the first error line.
  *
  * <p>Read with {@code indexOf} and hand-written digit scans, never a regular expression, over a
  * bounded window: test summaries and build results come last, so {@link #of} reads the head and the
@@ -130,19 +131,27 @@ record RunSignals(
               + ".");
       return new int[] {Math.max(0, run), failures + errors};
     }
+    int[] node = nodeCounts(text, facts);
+    if (node != null) {
+      return node;
+    }
     at = text.lastIndexOf("test result: "); // Cargo
     if (at < 0) {
       at = text.lastIndexOf("Tests: "); // Jest
     }
     if (at < 0) {
-      at = lastLineWith(text, " passed", " failed"); // pytest, Gradle
+      // pytest, Gradle, Mocha; RSpec, ExUnit and Minitest count failures ("5 examples, 1 failure")
+      at = lastLineWith(text, " passed", " failed", " failing", " failure");
     }
     if (at < 0) {
       return null;
     }
     String line = lineAt(text, at);
     int passed = numberBefore(line, " passed");
-    int failed = Math.max(numberBefore(line, " failed"), numberBefore(line, " failing"));
+    int failed =
+        Math.max(
+            Math.max(numberBefore(line, " failed"), numberBefore(line, " failing")),
+            numberBefore(line, " failure"));
     if (passed < 0 && failed < 0) {
       int completed = numberBefore(line, " tests completed");
       if (completed < 0) {
@@ -150,8 +159,46 @@ record RunSignals(
       }
       passed = completed;
     }
+    // an error in a test (pytest's and Minitest's "1 error") fails the run as a failure does
+    failed = Math.max(0, failed) + Math.max(0, numberBefore(line, " error"));
+    if (passed < 0) { // only failures counted: the rest of the run passed
+      int run = total(line);
+      passed = Math.max(0, run - failed);
+    }
     facts.add(TextCuts.asSentence(TextCuts.atWord(stripRule(line), 200)));
-    return new int[] {Math.max(0, passed) + Math.max(0, failed), Math.max(0, failed)};
+    return new int[] {passed + failed, failed};
+  }
+
+  /**
+   * [run, failed] from Node's test runner's summary ({@code ℹ pass 14} and {@code ℹ fail 0} on
+   * lines of their own; {@code # pass}, {@code # fail} in its TAP output), adding it to facts; null
+   * if there is none.
+   */
+  private static int[] nodeCounts(String text, List<String> facts) {
+    for (String mark : new String[] {"\u2139 ", "# "}) {
+      int pass = text.lastIndexOf("\n" + mark + "pass ");
+      int fail = text.lastIndexOf("\n" + mark + "fail ");
+      if (pass >= 0 && fail >= 0) {
+        int passed = numberAfter(lineAt(text, pass + 1), mark + "pass ");
+        int failed = numberAfter(lineAt(text, fail + 1), mark + "fail ");
+        if (passed >= 0 && failed >= 0) {
+          facts.add("Tests: " + passed + " passed, " + failed + " failed.");
+          return new int[] {passed + failed, failed};
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The run's size where a summary counts failures only ("5 examples", "3 tests"), or 0. */
+  private static int total(String line) {
+    for (String word : new String[] {" examples", " tests", " runs", " example", " test"}) {
+      int n = numberBefore(line, word);
+      if (n >= 0) {
+        return n;
+      }
+    }
+    return 0;
   }
 
   /** Surefire's list of failed tests, after {@code Failures:} or {@code Errors:} in the summary. */

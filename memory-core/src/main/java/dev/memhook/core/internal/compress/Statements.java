@@ -617,6 +617,14 @@ final class Statements {
   }
 
   /**
+   * Whether {@code sentence} reports something wrong ("the dashboard freezes", "tests fail on CI
+   * only"): what a bug's consolidation keeps as the user's report of it.
+   */
+  static boolean reportsProblem(String sentence) {
+    return PROBLEM.matcher(sentence).find();
+  }
+
+  /**
    * Whether {@code lower} proposes a choice of something named, as a decision: "let's go with Redis
    * for the rate limiter". "Let's" reads as a request, but with a decision's wording and a named
    * subject it settles something; "let's go with the second option" names nothing and stays a

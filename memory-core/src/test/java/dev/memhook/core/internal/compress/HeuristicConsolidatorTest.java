@@ -185,15 +185,42 @@ class HeuristicConsolidatorTest {
 
     assertEquals(1, bugs.size(), bugs.toString());
     Consolidation bug = bugs.get(0);
-    assertEquals(List.of("b1", "e1", "b2"), ids(bug));
-    assertEquals("Bug: Ran mvn test: 1 failure", bug.title());
-    assertTrue(bug.content().startsWith("Symptom: Ran mvn test: 1 failure"), bug.content());
+    assertEquals(List.of("p2", "b1", "e1", "b2"), ids(bug));
+    // the turn's sentence reporting the problem, not its decision or its port
+    assertEquals("Bug: Fix the failing test in CalculatorTest", bug.title());
+    assertTrue(
+        bug.content()
+            .startsWith(
+                "Reported: Fix the failing test in CalculatorTest. Symptom: Ran mvn test: 1"
+                    + " failure"),
+        bug.content());
     assertTrue(
         bug.content().contains("Fix: edited /work/calc/src/main/java/dev/example/Calculator.java."),
         bug.content());
     assertTrue(bug.content().endsWith("Verified: Ran mvn test: 12 passed."), bug.content());
     assertTrue(bug.files().contains("CalculatorTest.java"), bug.files().toString());
     assertTrue(bug.concepts().contains("calculatortest"), bug.concepts().toString());
+  }
+
+  @Test
+  void aBugWhoseTurnReportsNoProblem_isNamedByItsFailingRun() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "Rename getCart to loadCart everywhere. I prefer short names.")),
+            stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+            stored(
+                observation(
+                    "a1",
+                    LifecycleEventType.AGENT_RESPONSE,
+                    EventData.message("Found it: a test still called getCart. I renamed it."))),
+            stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)));
+
+    List<Consolidation> bugs = ofType(consolidate(turns), MemoryType.BUG);
+
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertEquals("Bug: Ran mvn test: 1 failure", bugs.get(0).title());
+    assertTrue(bugs.get(0).content().startsWith("Symptom: "), bugs.get(0).content());
+    assertEquals(List.of("b1", "a1", "b2"), ids(bugs.get(0)));
   }
 
   @Test
