@@ -245,7 +245,7 @@ class PublicApiNullArgumentsTest {
           Map.entry(Memory.class, Set.of("sourceSession", "supersedes")),
           Map.entry(MemoryDraft.class, Set.of("sourceSession", "occurredAt")),
           Map.entry(Origin.class, Set.of("name")),
-          Map.entry(RecallQuery.class, Set.of("asOf")),
+          Map.entry(RecallQuery.class, Set.of("asOf", "excludedSession")),
           Map.entry(ChatMessage.class, Set.of("toolCall")),
           Map.entry(HookOptions.class, Set.of("sessionId", "userName", "assistantName")),
           Map.entry(CaptureOptions.class, Set.of("compressor", "consolidator", "journalDirectory")),
@@ -350,6 +350,8 @@ class PublicApiNullArgumentsTest {
     tester.ignore(EventData.class.getMethod("withSpeaker", String.class)); // "null clears it"
     tester.ignore(
         RecallQuery.class.getMethod("withAsOf", Instant.class)); // "null: the clock's now"
+    tester.ignore(
+        RecallQuery.class.getMethod("excludingSession", String.class)); // "null leaves none out"
     for (String optional : List.of("project", "cwd", "eventId")) {
       tester.ignore(LifecycleEvent.Builder.class.getMethod(optional, String.class)); // "means none"
     }
