@@ -36,10 +36,11 @@ import java.util.Set;
  *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
  *       related to it (a shared file, a shared specific concept, or the same command): the user's
  *       sentences of the failure's turn that report a problem (how the user saw it, up to {@value
- *       #MAX_REPORT} characters; they title the bug), symptom, the agent's explanation in between
- *       (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters), the edits in
- *       between, and the passing run; its sources are the report, the failure, the explanation, the
- *       edits and the passing run.
+ *       #MAX_REPORT} characters; they title the bug and lead its content), the agent's explanation
+ *       in between (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters), the
+ *       failing run, the edits in between, and the passing run (without a report, the failing run
+ *       leads as the symptom); its sources are the report, the failure, the explanation, the edits
+ *       and the passing run.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  * </ul>
  *
@@ -217,19 +218,29 @@ public final class HeuristicConsolidator implements Consolidator {
       if (!reported.isEmpty()) {
         sources.add(0, report);
       }
-      String symptom = failure.memory().title() + detail(failure.memory().summary());
+      String symptom =
+          TextCuts.asSentence(failure.memory().title() + detail(failure.memory().summary()));
+      String cause =
+          explained.length() == 0
+              ? ""
+              : " Cause and fix: " + TextCuts.atWord(explained.toString(), MAX_EXPLANATION);
+      String edits =
+          edited.isEmpty()
+              ? ""
+              : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".";
+      String verified = " Verified: " + TextCuts.asSentence(passed.memory().title());
+      // what a reader needs first, the problem and its fix, leads: a memory's summary is its
+      // opening sentences, and the summary is what an injection shows
       String content =
-          (reported.isEmpty() ? "" : "Reported: " + TextCuts.asSentence(reported) + " ")
-              + "Symptom: "
-              + TextCuts.asSentence(symptom)
-              + (explained.length() == 0
-                  ? ""
-                  : " Cause and fix: " + TextCuts.atWord(explained.toString(), MAX_EXPLANATION))
-              + (edited.isEmpty()
-                  ? ""
-                  : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".")
-              + " Verified: "
-              + TextCuts.asSentence(passed.memory().title());
+          reported.isEmpty()
+              ? "Symptom: " + symptom + cause + edits + verified
+              : "Reported: "
+                  + TextCuts.asSentence(reported)
+                  + cause
+                  + " Failed run: "
+                  + symptom
+                  + edits
+                  + verified;
       add(
           out,
           MemoryType.BUG,

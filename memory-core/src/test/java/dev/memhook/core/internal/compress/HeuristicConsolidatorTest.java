@@ -191,7 +191,7 @@ class HeuristicConsolidatorTest {
     assertTrue(
         bug.content()
             .startsWith(
-                "Reported: Fix the failing test in CalculatorTest. Symptom: Ran mvn test: 1"
+                "Reported: Fix the failing test in CalculatorTest. Failed run: Ran mvn test: 1"
                     + " failure"),
         bug.content());
     assertTrue(
@@ -200,6 +200,34 @@ class HeuristicConsolidatorTest {
     assertTrue(bug.content().endsWith("Verified: Ran mvn test: 12 passed."), bug.content());
     assertTrue(bug.files().contains("CalculatorTest.java"), bug.files().toString());
     assertTrue(bug.concepts().contains("calculatortest"), bug.concepts().toString());
+  }
+
+  @Test
+  void aReportedBug_leadsWithTheReportAndTheFix_beforeTheRuns() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "The dashboard freezes on load. Also, rename the chart helper.")),
+            stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+            stored(
+                observation(
+                    "a1",
+                    LifecycleEventType.AGENT_RESPONSE,
+                    EventData.message(
+                        "The effect re-ran on every render; I memoised its options object."))),
+            stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)));
+
+    Consolidation bug = ofType(consolidate(turns), MemoryType.BUG).get(0);
+
+    assertEquals("Bug: The dashboard freezes on load", bug.title());
+    assertTrue(
+        bug.content()
+            .startsWith(
+                "Reported: The dashboard freezes on load. Cause and fix: The effect re-ran on"
+                    + " every render; I memoised its options object. Failed run: Ran mvn test: 1"
+                    + " failure"),
+        bug.content());
+    assertTrue(bug.content().endsWith("Verified: Ran mvn test: 12 passed."), bug.content());
+    assertEquals(List.of("p1", "b1", "a1", "b2"), ids(bug));
   }
 
   @Test
