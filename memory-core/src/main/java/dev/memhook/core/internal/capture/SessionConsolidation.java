@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a session's observations into durable memories: asks the consolidator what is worth
- * keeping, then stores each as a new memory or, when the scope already holds a near-duplicate of
- * it, as a new version of that memory (so repeated sessions refine a memory instead of piling up
+ * keeping, then stores each as a new memory or, when the scope already holds a near-duplicate of it
+ * (or, for a fact, a fact of the same title, such as a configuration file's settings read again),
+ * as a new version of that memory (so repeated sessions refine a memory instead of piling up
  * copies). Each consolidated memory names the observations it came from in the {@value #SOURCES}
  * attribute; a new version keeps the sources of the version it supersedes, so a memory refined over
  * many sessions still links to each. The ids are kept within the attribute value limit: when they
@@ -193,11 +194,23 @@ final class SessionConsolidation {
     for (Memory m : store.getAll(ids).values()) {
       if (m.latest()
           && m.type() != MemoryType.OBSERVATION
-          && NearDuplicates.nearDuplicate(m.content(), c.content())) {
+          && (NearDuplicates.nearDuplicate(m.content(), c.content()) || sameFact(m, c))) {
         return Optional.of(m);
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether {@code c} restates the fact {@code m} under the same title: a fact's title names its
+   * subject (the statement itself, or the configuration file whose settings it restates), so a file
+   * read again with a changed value replaces what its earlier read said instead of standing beside
+   * it.
+   */
+  private static boolean sameFact(Memory m, Consolidation c) {
+    return m.type() == MemoryType.FACT
+        && c.type() == MemoryType.FACT
+        && m.title().strip().equals(c.title().strip());
   }
 
   /**

@@ -42,11 +42,15 @@ import java.util.Set;
  *       leads as the symptom); its sources are the report, the failure, the explanation, the edits
  *       and the passing run.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
+ *   <li><b>What the agent read of the project's configuration</b>: a version pin, code owners, the
+ *       repository's remote or a configuration file's settings, restated in words by {@link
+ *       ProjectSettings} as a FACT, at most {@value #MAX_SETTINGS} a session.
  * </ul>
  *
- * Every sentence kept passes {@link FactAdmission}. Consolidations that are {@link NearDuplicates}
- * of an earlier one of the same type are merged into it. Every consolidation's sources are
- * non-empty and among the given observations; every text is within the {@link MemoryDraft} limits.
+ * Every sentence kept of what the user or the agent said passes {@link FactAdmission}.
+ * Consolidations that are {@link NearDuplicates} of an earlier one of the same type are merged into
+ * it. Every consolidation's sources are non-empty and among the given observations; every text is
+ * within the {@link MemoryDraft} limits.
  *
  * <p>Stateless and thread-safe.
  */
@@ -64,6 +68,9 @@ public final class HeuristicConsolidator implements Consolidator {
   /** The most statements one session's user messages yield. */
   static final int MAX_STATEMENTS = 20;
 
+  /** The most reads of the project's configuration one session yields. */
+  static final int MAX_SETTINGS = 8;
+
   private static final int MAX_CONCEPTS = SyntheticCompressor.MAX_CONCEPTS;
 
   @Override
@@ -79,6 +86,7 @@ public final class HeuristicConsolidator implements Consolidator {
     statements(views, out);
     bugs(views, out);
     workflow(views, out);
+    settings(views, out);
     return out;
   }
 
@@ -347,6 +355,52 @@ public final class HeuristicConsolidator implements Consolidator {
             + ". It passed: "
             + TextCuts.asSentence(views.get(last).memory().title());
     add(out, MemoryType.WORKFLOW, "Workflow: ", content, 0.55, sources, String.join(" → ", steps));
+  }
+
+  /**
+   * What the agent read of the project's configuration, restated by {@link ProjectSettings}: one
+   * FACT per file or remote, at most {@value #MAX_SETTINGS} a session. A file read again in the
+   * session restates the same settings and merges as a near-duplicate; a read of a file the session
+   * edits afterwards is not restated, since what it read may no longer hold.
+   */
+  private static void settings(List<ObservationView> views, List<Consolidation> out) {
+    int read = 0;
+    for (int i = 0; i < views.size() && read < MAX_SETTINGS; i++) {
+      ProjectSettings.Found found = ProjectSettings.of(views.get(i)).orElse(null);
+      if (found != null && !editedAfter(views, i, found.file())) {
+        ObservationView v = views.get(i);
+        read++;
+        add(
+            out,
+            MemoryType.FACT,
+            "Project setting: ",
+            found.content(),
+            0.55,
+            List.of(v),
+            found.title(),
+            false,
+            found.subjects());
+      }
+    }
+  }
+
+  /** Whether an edit after {@code index} touched a file named {@code name} ("" never is). */
+  private static boolean editedAfter(List<ObservationView> views, int index, String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int j = index + 1; j < views.size(); j++) {
+      ObservationView v = views.get(j);
+      if (v.kind() == ObservationKind.FILE_EDIT) {
+        for (String file : v.memory().files()) {
+          String edited = file.replace('\\', '/');
+          if (edited.substring(edited.lastIndexOf('/') + 1).equals(name)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean buildOrTest(String command) {

@@ -203,6 +203,49 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aReadOfTheProjectsConfiguration_isKeptAsAFactInWords_onceASession() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "I just cloned this, check the setup for me")),
+            stored(bash("c1", "cat .nvmrc", "{\"stdout\":\"20.11.1\\n\",\"stderr\":\"\"}")),
+            stored(bash("c2", "ls", "{\"stdout\":\"README.md\\nsrc\\n\",\"stderr\":\"\"}")),
+            stored(bash("c3", "cat .nvmrc", "{\"stdout\":\"20.11.1\\n\",\"stderr\":\"\"}")));
+
+    List<Consolidation> facts = ofType(consolidate(turns), MemoryType.FACT);
+
+    assertEquals(1, facts.size(), facts.toString());
+    Consolidation pin = facts.get(0);
+    assertEquals("Project setting: .nvmrc, the Node.js version", pin.title());
+    assertEquals(
+        "This project pins its Node.js runtime to version 20.11.1 (.nvmrc).", pin.content());
+    assertEquals(List.of("c1", "c3"), ids(pin));
+    assertTrue(pin.concepts().contains("node"), pin.concepts().toString());
+  }
+
+  @Test
+  void aReadOfAFileTheSessionThenEdits_isNotRestated_butAReadAfterTheEditIs() {
+    String editInput =
+        "{\"file_path\":\"/work/calc/.nvmrc\",\"old_string\":\"20.11.1\",\"new_string\":\"22.2.0\"}";
+    List<Memory> turns =
+        List.of(
+            stored(bash("c1", "cat .nvmrc", "{\"stdout\":\"20.11.1\\n\",\"stderr\":\"\"}")),
+            stored(
+                observation(
+                    "e1",
+                    LifecycleEventType.POST_TOOL_USE,
+                    EventData.tool("Edit", editInput, "The file has been updated."))),
+            stored(bash("c2", "cat .nvmrc", "{\"stdout\":\"22.2.0\\n\",\"stderr\":\"\"}")));
+
+    List<Consolidation> facts = ofType(consolidate(turns), MemoryType.FACT);
+
+    assertEquals(1, facts.size(), facts.toString());
+    assertEquals(
+        "This project pins its Node.js runtime to version 22.2.0 (.nvmrc).",
+        facts.get(0).content());
+    assertEquals(List.of("c2"), ids(facts.get(0)));
+  }
+
+  @Test
   void aReportedBug_leadsWithTheReportAndTheFix_beforeTheRuns() {
     List<Memory> turns =
         List.of(

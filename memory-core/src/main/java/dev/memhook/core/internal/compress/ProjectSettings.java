@@ -1,0 +1,676 @@
+package dev.memhook.core.internal.compress;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObservationKind;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the agent read of the project's own configuration, stated in the words a later question
+ * uses. An agent that opens {@code .nvmrc} sees {@code 20.11.1}; a week later the user asks "which
+ * node version do we pin?", and neither the raw read nor its file name shares a word with that. So
+ * a successful read of a file whose meaning is known is restated:
+ *
+ * <ul>
+ *   <li><b>A version pin</b> ({@code .nvmrc}, {@code .python-version}, {@code .tool-versions} and
+ *       the like): "This project pins its Node.js runtime to version 20.11.1 (.nvmrc)."
+ *   <li><b>Code owners</b> ({@code CODEOWNERS}): who owns each path, and that owners review and
+ *       approve changes there.
+ *   <li><b>The repository</b> ({@code git remote -v}, {@code git remote get-url}, {@code git config
+ *       --get remote.origin.url}): the remote's URL and the repository it names on its host.
+ *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
+ *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, and JSON,
+ *       YAML and JavaScript files whose name says they configure something, such as {@code
+ *       package.json} or {@code vite.config.ts}): each scalar setting as its key in words, the key
+ *       itself and its value ("base url (baseUrl): /handbook/"), with up to two enclosing keys or
+ *       the TOML or INI section. Lock files, data files, a live {@code .env} (its template is
+ *       read), values the sanitizer replaced and values of keys that name a secret ({@code
+ *       DB_PASSWORD}, {@code api.key}) are left out.
+ * </ul>
+ *
+ * A file is read from a file-reading tool's input path (a tool named like {@code Read}) or from a
+ * shell command that prints one file ({@code cat .nvmrc}, {@code head -n 40 app.toml}; a pipe, a
+ * redirection or a second file makes it something else). The text read is the stored observation,
+ * which the sanitizer has already cleaned; at most {@value #MAX_LINES} lines and {@value
+ * #MAX_SETTINGS} settings of one file are read, so a large or hostile output costs a bounded scan.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ProjectSettings {
+
+  /**
+   * One read restated.
+   *
+   * @param title what it is about, the same for every read of one file (its name) or of the remote,
+   *     so that a later read's memory can replace an earlier one's; for the memory's title, without
+   *     a type prefix
+   * @param content the restatement
+   * @param subjects the concepts it names (a runtime, a file name)
+   * @param file the name of the file read, or "" for a remote listing
+   */
+  record Found(String title, String content, List<String> subjects, String file) {
+    Found {
+      subjects = List.copyOf(subjects);
+    }
+  }
+
+  /** The most lines of one file read. */
+  static final int MAX_LINES = 400;
+
+  /** The most settings one file yields. */
+  static final int MAX_SETTINGS = 24;
+
+  /** The longest value kept, in characters; a longer one is code or data, not a setting. */
+  static final int MAX_VALUE = 120;
+
+  /** The most characters of a read scanned, whatever its lines. */
+  private static final int MAX_CHARS = 40_000;
+
+  /** The most characters of a remote listing scanned for URLs. */
+  private static final int MAX_REMOTE_CHARS = 4_000;
+
+  /** Version pin files by name: what they pin, and its concept. */
+  private static final Map<String, String[]> PINS =
+      Map.ofEntries(
+          Map.entry(".nvmrc", new String[] {"Node.js", "node"}),
+          Map.entry(".node-version", new String[] {"Node.js", "node"}),
+          Map.entry(".python-version", new String[] {"Python", "python"}),
+          Map.entry(".ruby-version", new String[] {"Ruby", "ruby"}),
+          Map.entry(".java-version", new String[] {"Java", "java"}),
+          Map.entry(".go-version", new String[] {"Go", "go"}),
+          Map.entry(".terraform-version", new String[] {"Terraform", "terraform"}),
+          Map.entry(".bun-version", new String[] {"Bun", "bun"}),
+          Map.entry("rust-toolchain", new String[] {"Rust", "rust"}));
+
+  /** Words in a JSON or YAML file's name that say it configures something. */
+  private static final List<String> CONFIG_WORDS =
+      List.of(
+          "config",
+          "settings",
+          "package",
+          "compose",
+          "application",
+          "manifest",
+          "chart",
+          "values",
+          "pubspec",
+          "composer",
+          "project",
+          "renovate",
+          "workflow");
+
+  /** How an environment file that is a template, not the live one, ends its name. */
+  private static final List<String> TEMPLATES =
+      List.of(".example", ".sample", ".template", ".dist", ".defaults");
+
+  /**
+   * Words of a key that names a secret: its value is left out even when the sanitizer let it
+   * through, since a restated setting may be offered with every session's first answer.
+   */
+  private static final Set<String> SECRET_WORDS =
+      Set.of(
+          "secret",
+          "password",
+          "passwd",
+          "pwd",
+          "pass",
+          "token",
+          "key",
+          "apikey",
+          "credential",
+          "credentials",
+          "auth",
+          "private",
+          "salt",
+          "signature",
+          "cert",
+          "dsn");
+
+  /** Programs that print a file they are given. */
+  private static final Set<String> PRINTERS = Set.of("cat", "head", "tail", "bat", "less", "more");
+
+  private static final Pattern LINE_NUMBER = Pattern.compile("^\\s*\\d{1,6}(?:\\t|→)");
+
+  private static final Pattern SECTION = Pattern.compile("^\\[\\[?\\s*([^\\[\\]]{1,80}?)\\s*]]?$");
+
+  /** {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}. */
+  private static final Pattern PAIR =
+      Pattern.compile(
+          "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80})\\1\\s*(?:[:=]|(?=[\"']))\\s*(.*)$");
+
+  /** {@code name {} or {@code name = {}: a block with no value on its own line. */
+  private static final Pattern BLOCK = Pattern.compile("^([A-Za-z_][\\w.\\-]{0,80})\\s*\\{$");
+
+  private static final Pattern GIT_URL =
+      Pattern.compile(
+          "(?:(?:https?|ssh|git)://(?:[^@\\s/]+@)?([\\w.\\-]+)(?::\\d+)?/|[\\w.\\-]+@([\\w.\\-]+):)"
+              + "([\\w.\\-]+(?:/[\\w.\\-]+)+?)(?:\\.git)?/?(?=[\\s)]|$)");
+
+  private static final Pattern CAMEL = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])");
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper(
+          JsonFactory.builder()
+              .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).build())
+              .build());
+
+  private ProjectSettings() {}
+
+  /**
+   * The restatement of what {@code view} read, if it is a successful tool run that read a file or a
+   * remote whose meaning is known.
+   */
+  static Optional<Found> of(ObservationView view) {
+    if (view.type() != LifecycleEventType.POST_TOOL_USE
+        || view.failed()
+        || view.kind() == ObservationKind.FILE_EDIT
+        || view.kind() == ObservationKind.ERROR) {
+      return Optional.empty();
+    }
+    String content = view.memory().content();
+    String output = printed(ObservationText.part(content, "output"));
+    if (output.isBlank()) {
+      return Optional.empty();
+    }
+    String command = view.command();
+    if (!command.isEmpty()) {
+      if (remoteCommand(command)) {
+        return remote(output);
+      }
+      String file = printedFile(command);
+      return file == null ? Optional.empty() : read(file, output);
+    }
+    String header = TextCuts.firstLine(content, 400);
+    String tool = header.indexOf(' ') < 0 ? "" : header.substring(header.indexOf(' ') + 1);
+    if (!readingTool(tool)) {
+      return Optional.empty();
+    }
+    ToolPayload input = ToolPayload.of(ObservationText.part(content, "input"));
+    String file = input.field("file_path", "filePath", "path", "file");
+    return file.isBlank() ? Optional.empty() : read(file, output);
+  }
+
+  /**
+   * The restatement of file {@code path} holding {@code text}, if its name says what it holds. The
+   * text may carry a file reader's line numbers ({@code " 1\t"}).
+   */
+  static Optional<Found> read(String path, String text) {
+    String name = fileName(path);
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> lines = lines(text);
+    String lower = name.toLowerCase(Locale.ROOT);
+    String[] pin = PINS.get(lower);
+    if (pin != null) {
+      return pin(name, pin, lines);
+    }
+    if (lower.equals(".tool-versions")) {
+      return toolVersions(name, lines);
+    }
+    if (lower.equals("codeowners")) {
+      return owners(name, lines);
+    }
+    if (!configuration(path.replace('\\', '/').toLowerCase(Locale.ROOT), lower)) {
+      return Optional.empty();
+    }
+    List<String[]> settings =
+        lower.endsWith(".json") ? jsonSettings(String.join("\n", lines)) : lineSettings(lines);
+    if (settings.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    for (String[] s : settings) {
+      said.add(s[0] + ": " + s[1]);
+    }
+    return Optional.of(
+        new Found(
+            name,
+            "Settings in " + name + ": " + String.join("; ", said) + ".",
+            List.of(name),
+            name));
+  }
+
+  private static Optional<Found> pin(String name, String[] pin, List<String> lines) {
+    for (String line : lines) {
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#")) {
+        continue;
+      }
+      if (t.startsWith("[")) {
+        return Optional.empty(); // a TOML rust-toolchain: its settings say more than one version
+      }
+      if (t.length() > 40 || t.chars().anyMatch(Character::isWhitespace) || redacted(t)) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new Found(
+              name + ", the " + pin[0] + " version",
+              "This project pins its " + pin[0] + " runtime to version " + t + " (" + name + ").",
+              List.of(pin[1], name),
+              name));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Found> toolVersions(String name, List<String> lines) {
+    List<String> pins = new ArrayList<>();
+    List<String> tools = new ArrayList<>();
+    for (String line : lines) {
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#") || redacted(t)) {
+        continue;
+      }
+      String[] parts = t.split("\\s+");
+      if (parts.length >= 2 && parts[0].length() <= 40 && parts[1].length() <= 40) {
+        pins.add(parts[0] + " version " + parts[1]);
+        tools.add(parts[0]);
+      }
+      if (pins.size() == MAX_SETTINGS) {
+        break;
+      }
+    }
+    if (pins.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            name + ", the tool versions",
+            "This project pins these runtime and tool versions in "
+                + name
+                + ": "
+                + String.join("; ", pins)
+                + ".",
+            tools,
+            name));
+  }
+
+  private static Optional<Found> owners(String name, List<String> lines) {
+    List<String> owned = new ArrayList<>();
+    for (String line : lines) {
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#") || redacted(t)) {
+        continue;
+      }
+      String[] parts = t.split("\\s+");
+      if (parts.length >= 2 && parts[0].length() <= 200) {
+        List<String> who = new ArrayList<>(List.of(parts).subList(1, parts.length));
+        owned.add(parts[0] + " is owned by " + String.join(", ", who));
+      }
+      if (owned.size() == MAX_SETTINGS) {
+        break;
+      }
+    }
+    if (owned.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            name + ", the code owners",
+            "Code owners in "
+                + name
+                + " (an owner reviews and approves changes to what they own): "
+                + String.join("; ", owned)
+                + ".",
+            List.of(name),
+            name));
+  }
+
+  /** The repository the remotes in {@code output} name. */
+  private static Optional<Found> remote(String output) {
+    Map<String, String> repositories = new LinkedHashMap<>();
+    // a remote listing is a few lines; the bound keeps the URL pattern's scan short on any output
+    Matcher m = GIT_URL.matcher(TextCuts.head(output, MAX_REMOTE_CHARS));
+    while (m.find() && repositories.size() < 4) {
+      String url = m.group();
+      if (redacted(url)) {
+        continue;
+      }
+      String host = m.group(1) != null ? m.group(1) : m.group(2);
+      String repository = m.group(3);
+      if (repository.endsWith(".git")) {
+        repository = repository.substring(0, repository.length() - 4);
+      }
+      repositories.putIfAbsent(url, repository + " on " + host);
+    }
+    if (repositories.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    repositories.forEach((url, repository) -> said.add(url + ", the repository " + repository));
+    return Optional.of(
+        new Found(
+            "the Git remote",
+            "The project's Git repository (remote): " + String.join("; ", said) + ".",
+            List.of("git"),
+            ""));
+  }
+
+  private static boolean remoteCommand(String command) {
+    String c = command.strip().replaceAll("\\s+", " ");
+    return c.startsWith("git remote -v")
+        || c.startsWith("git remote --verbose")
+        || c.startsWith("git remote get-url")
+        || c.startsWith("git remote show")
+        || c.startsWith("git config --get remote.")
+        || c.startsWith("git config remote.");
+  }
+
+  /** The one file a printing command prints, or null. */
+  private static String printedFile(String command) {
+    if (!PRINTERS.contains(ToolFamily.firstWord(command))) {
+      return null;
+    }
+    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`', '*', '?'}) {
+      if (command.indexOf(c) >= 0) {
+        return null;
+      }
+    }
+    String file = null;
+    String[] words = command.strip().split("\\s+");
+    for (int i = 1; i < words.length; i++) {
+      String w = words[i];
+      if (w.startsWith("-") || w.chars().allMatch(Character::isDigit)) {
+        continue;
+      }
+      if (file != null) {
+        return null; // two files: their text runs together
+      }
+      file = unquoted(w);
+    }
+    return file;
+  }
+
+  private static boolean readingTool(String tool) {
+    String t = tool.strip().toLowerCase(Locale.ROOT);
+    return t.equals("read")
+        || t.equals("read_file")
+        || t.equals("readfile")
+        || t.equals("view")
+        || t.equals("open_file");
+  }
+
+  /**
+   * What a tool printed: a file reader's content or a shell's standard output when the tool
+   * answered with JSON holding one, else the output as it is (a JSON file read is its own text).
+   */
+  private static String printed(String raw) {
+    ToolPayload output = ToolPayload.of(raw);
+    for (String field : List.of("content", "stdout")) {
+      if (output.fields().containsKey(field)) {
+        return output.fields().get(field); // a blank one printed nothing: its stderr is no file
+      }
+    }
+    return raw;
+  }
+
+  private static boolean configuration(String path, String name) {
+    if (name.contains("lock")) {
+      return false; // package-lock.json, yarn.lock, Cargo.lock: resolved graphs, not settings
+    }
+    if (name.equals(".env")
+        || name.startsWith(".env.")
+        || name.endsWith(".env")
+        || name.contains(".env.")) {
+      // a live environment file holds the deployment's secrets by convention; its template holds
+      // the names and harmless defaults, and is what a project commits
+      return TEMPLATES.stream().anyMatch(name::endsWith);
+    }
+    if (name.endsWith(".gradle.kts")
+        || name.equals(".editorconfig")
+        || name.equals(".npmrc")
+        || name.equals(".yarnrc")) {
+      return true;
+    }
+    int dot = name.lastIndexOf('.');
+    String extension = dot < 0 ? "" : name.substring(dot + 1);
+    String stem = dot < 0 ? name : name.substring(0, dot);
+    return switch (extension) {
+      case "properties", "ini", "cfg", "conf", "toml", "gradle" -> true;
+      case "json", "yaml", "yml" ->
+          name.startsWith(".")
+              || path.contains("/.github/")
+              || CONFIG_WORDS.stream().anyMatch(stem::contains);
+      case "js", "cjs", "mjs", "ts" ->
+          stem.contains("config") || (name.startsWith(".") && stem.endsWith("rc"));
+      default -> false;
+    };
+  }
+
+  /** Settings of a file read line by line: keys nested by indentation, braces or a section. */
+  private static List<String[]> lineSettings(List<String> lines) {
+    List<String[]> out = new ArrayList<>();
+    Deque<Object[]> open = new ArrayDeque<>(); // {indent, key}
+    String section = "";
+    for (String line : lines) {
+      String t = line.strip();
+      if (t.isEmpty() || comment(t)) {
+        continue;
+      }
+      int indent = line.indexOf(t.charAt(0));
+      while (!open.isEmpty() && (int) open.peek()[0] >= indent) {
+        open.pop();
+      }
+      Matcher sec = SECTION.matcher(t);
+      if (sec.matches()) {
+        section = unquoted(sec.group(1).strip());
+        open.clear();
+        continue;
+      }
+      Matcher block = BLOCK.matcher(t);
+      if (block.matches()) {
+        open.push(new Object[] {indent, block.group(1)});
+        continue;
+      }
+      Matcher pair = PAIR.matcher(t);
+      if (!pair.matches()) {
+        continue;
+      }
+      String key = pair.group(2);
+      String value = trimEnd(pair.group(3));
+      if (opens(value)) {
+        if (!root(key, t)) {
+          open.push(new Object[] {indent, key});
+        }
+        continue;
+      }
+      List<String> path = new ArrayList<>();
+      if (!section.isEmpty()) {
+        path.add(section);
+      }
+      List<String> enclosing = new ArrayList<>();
+      open.descendingIterator().forEachRemaining(o -> enclosing.add((String) o[1]));
+      path.addAll(enclosing);
+      if (value.startsWith("{") && value.endsWith("}")) {
+        path.add(key);
+        for (String part : value.substring(1, value.length() - 1).split(",")) {
+          Matcher inner = PAIR.matcher(part.strip());
+          if (inner.matches()) {
+            add(out, path, inner.group(2), trimEnd(inner.group(3)));
+          }
+        }
+      } else {
+        add(out, path, key, value);
+      }
+      if (out.size() >= MAX_SETTINGS) {
+        break;
+      }
+    }
+    return out.size() > MAX_SETTINGS ? out.subList(0, MAX_SETTINGS) : out;
+  }
+
+  /** Settings of a JSON document: every scalar, and every list of scalars, with its keys. */
+  private static List<String[]> jsonSettings(String text) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (Exception e) { // not JSON after all (comments, a cut read): read it line by line
+      return lineSettings(text.lines().toList());
+    }
+    List<String[]> out = new ArrayList<>();
+    if (root != null && root.isObject()) {
+      json(root, new ArrayList<>(), out);
+    }
+    return out;
+  }
+
+  private static void json(JsonNode node, List<String> path, List<String[]> out) {
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
+      if (out.size() >= MAX_SETTINGS) {
+        return;
+      }
+      JsonNode value = e.getValue();
+      if (value.isObject()) {
+        List<String> deeper = new ArrayList<>(path);
+        deeper.add(e.getKey());
+        json(value, deeper, out);
+      } else if (value.isValueNode() && !value.isNull()) {
+        add(out, path, e.getKey(), value.asText());
+      } else if (value.isArray() && value.size() <= 8) {
+        List<String> items = new ArrayList<>();
+        for (JsonNode item : value) {
+          if (item.isValueNode() && !item.isNull()) {
+            items.add(item.asText());
+          }
+        }
+        if (items.size() == value.size() && !items.isEmpty()) {
+          add(out, path, e.getKey(), String.join(", ", items));
+        }
+      }
+    }
+  }
+
+  /** Adds {@code path.key = value} as {key in words, value} if the value is a setting's. */
+  private static void add(List<String[]> out, List<String> path, String key, String raw) {
+    String value = unquoted(raw.strip());
+    if (value.isEmpty()
+        || value.length() > MAX_VALUE
+        || value.startsWith("//")
+        || value.contains("=>")
+        || value.contains("(")
+        || redacted(value)
+        || redacted(key)
+        || secret(key)) {
+      return;
+    }
+    List<String> keys = new ArrayList<>(path.subList(Math.max(0, path.size() - 2), path.size()));
+    keys.add(key);
+    StringBuilder words = new StringBuilder();
+    for (String k : keys) {
+      words.append(words.length() == 0 ? "" : " ").append(words(k));
+    }
+    String shown =
+        words(key).equals(key) ? words.toString() : words + " (" + key + ")"; // the key as written
+    out.add(new String[] {shown, value});
+  }
+
+  /** A key in words: {@code baseUrl}, {@code BASE_URL} and {@code base-url} give "base url". */
+  static String words(String key) {
+    String spaced = CAMEL.matcher(key).replaceAll(" ");
+    return spaced
+        .replaceAll("[_\\-.$@]+", " ")
+        .strip()
+        .replaceAll("\\s+", " ")
+        .toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean secret(String key) {
+    for (String word : words(key).split(" ")) {
+      if (SECRET_WORDS.contains(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean opens(String value) {
+    return value.isEmpty()
+        || value.equals("{")
+        || value.equals("[")
+        || value.equals("(")
+        || value.endsWith("({")
+        || value.endsWith("= {")
+        || value.equals("|")
+        || value.equals(">");
+  }
+
+  /** A JavaScript module's own object ({@code module.exports = {}): its keys are the settings. */
+  private static boolean root(String key, String line) {
+    return key.equals("module.exports")
+        || key.equals("exports")
+        || line.startsWith("export ")
+        || line.startsWith("const ")
+        || line.startsWith("let ")
+        || line.startsWith("var ");
+  }
+
+  private static boolean comment(String t) {
+    return t.startsWith("#")
+        || t.startsWith("//")
+        || t.startsWith(";")
+        || t.startsWith("/*")
+        || t.startsWith("*")
+        || t.startsWith("<!--")
+        || t.startsWith("- ")
+        || t.startsWith("}")
+        || t.startsWith("]")
+        || t.startsWith(")");
+  }
+
+  private static String trimEnd(String value) {
+    String v = value.strip();
+    while (v.endsWith(",") || v.endsWith(";")) {
+      v = v.substring(0, v.length() - 1).strip();
+    }
+    return v;
+  }
+
+  private static String unquoted(String s) {
+    if (s.length() >= 2) {
+      char first = s.charAt(0);
+      char last = s.charAt(s.length() - 1);
+      if ((first == '"' || first == '\'' || first == '`') && last == first) {
+        return s.substring(1, s.length() - 1);
+      }
+    }
+    return s;
+  }
+
+  private static boolean redacted(String s) {
+    return s.contains("[redacted:") || s.contains("[private]");
+  }
+
+  /** The lines of a read, without a file reader's line numbers, bounded. */
+  private static List<String> lines(String text) {
+    List<String> out = new ArrayList<>();
+    for (String line : TextCuts.head(text, MAX_CHARS).split("\r?\n", MAX_LINES + 1)) {
+      if (out.size() == MAX_LINES) {
+        break;
+      }
+      Matcher m = LINE_NUMBER.matcher(line);
+      out.add(m.find() ? line.substring(m.end()) : line);
+    }
+    return out;
+  }
+
+  private static String fileName(String path) {
+    String p = unquoted(path.strip()).replace('\\', '/');
+    while (p.endsWith("/")) {
+      p = p.substring(0, p.length() - 1);
+    }
+    return p.substring(p.lastIndexOf('/') + 1);
+  }
+}

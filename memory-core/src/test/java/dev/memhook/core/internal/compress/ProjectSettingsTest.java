@@ -1,0 +1,396 @@
+package dev.memhook.core.internal.compress;
+
+import static dev.memhook.core.internal.compress.CaptureFixtures.bash;
+import static dev.memhook.core.internal.compress.CaptureFixtures.observation;
+import static dev.memhook.core.internal.compress.CaptureFixtures.stored;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.capture.EventData;
+import dev.memhook.api.capture.LifecycleEventType;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What a read of the project's configuration is restated as. */
+class ProjectSettingsTest {
+
+  private static String content(String path, String text) {
+    return ProjectSettings.read(path, text).orElseThrow().content();
+  }
+
+  @Test
+  void aVersionPin_statesTheRuntimeAndItsVersion() {
+    ProjectSettings.Found found = ProjectSettings.read(".nvmrc", "20.11.1\n").orElseThrow();
+
+    assertEquals(
+        "This project pins its Node.js runtime to version 20.11.1 (.nvmrc).", found.content());
+    assertEquals(".nvmrc, the Node.js version", found.title());
+    assertEquals(java.util.List.of("node", ".nvmrc"), found.subjects());
+  }
+
+  @Test
+  void aFileReadersLineNumbers_areNotPartOfWhatItHolds() {
+    assertEquals(
+        "This project pins its Python runtime to version 3.12.1 (.python-version).",
+        content("/home/dev/src/app/.python-version", "     1\t3.12.1\n     2\t\n"));
+    assertTrue(
+        content("/repo/.env.sample", "     1→LOG_LEVEL=debug\n")
+            .contains("log level (LOG_LEVEL): debug"));
+  }
+
+  @Test
+  void toolVersions_pinsEachTool() {
+    assertEquals(
+        "This project pins these runtime and tool versions in .tool-versions: nodejs version"
+            + " 20.11.1; python version 3.12.1.",
+        content(".tool-versions", "# asdf\nnodejs 20.11.1\npython 3.12.1\n"));
+  }
+
+  @Test
+  void anEnvironmentFile_givesEachKeyInWordsBesideItself() {
+    String said =
+        content(
+            ".env.example",
+            "WAREHOUSE_ACCOUNT=xy12345\nWAREHOUSE_SCHEMA=ANALYTICS_RAW\nexport LOG_LEVEL=\"info\"\n");
+
+    assertEquals(
+        "Settings in .env.example: warehouse account (WAREHOUSE_ACCOUNT): xy12345; warehouse"
+            + " schema (WAREHOUSE_SCHEMA): ANALYTICS_RAW; log level (LOG_LEVEL): info.",
+        said);
+  }
+
+  @Test
+  void aTomlSection_prefixesItsKeys_andInlineTablesAreRead() {
+    String said =
+        content(
+            "gradle/libs.versions.toml",
+            """
+            [versions]
+            spring-boot = "3.2.5"
+
+            [libraries]
+            jackson = { module = "com.fasterxml.jackson.core:jackson-databind", version = "2.17.1" }
+            """);
+
+    assertTrue(said.contains("versions spring boot (spring-boot): 3.2.5"), said);
+    assertTrue(said.contains("libraries jackson version: 2.17.1"), said);
+  }
+
+  @Test
+  void aGradleBuild_namesASettingByItsEnclosingBlocks() {
+    String said =
+        content(
+            "app/build.gradle.kts",
+            """
+            android {
+                namespace = "io.fitapp.tracker"
+                defaultConfig {
+                    applicationId = "io.fitapp.tracker"
+                    versionName = "4.12.0"
+                }
+            }
+            """);
+
+    assertTrue(said.contains("android namespace: io.fitapp.tracker"), said);
+    assertTrue(
+        said.contains("android default config application id (applicationId): io.fitapp.tracker"),
+        said);
+    assertTrue(said.contains("default config version name (versionName): 4.12.0"), said);
+  }
+
+  @Test
+  void packageJson_isReadAsJson_withNestedKeys() {
+    String said =
+        content(
+            "package.json",
+            """
+            {"name": "storefront-web", "packageManager": "yarn@4.1.0",
+             "engines": { "node": ">=18" }, "files": ["dist", "README.md"],
+             "scripts": { "build": "vite build" }}
+            """);
+
+    assertEquals(
+        "Settings in package.json: name: storefront-web; package manager (packageManager):"
+            + " yarn@4.1.0; engines node: >=18; files: dist, README.md; scripts build: vite build.",
+        said);
+  }
+
+  @Test
+  void aJavaScriptConfig_readsTheExportedObjectsKeys() {
+    String said =
+        content(
+            "docusaurus.config.js",
+            """
+            // @ts-check
+            module.exports = {
+              title: 'Acme Handbook',
+              baseUrl: '/handbook/',
+              onBrokenLinks: 'throw',
+              themeConfig: {
+                navbar: { title: "Docs" },
+              },
+            };
+            """);
+
+    assertEquals(
+        "Settings in docusaurus.config.js: title: Acme Handbook; base url (baseUrl): /handbook/;"
+            + " on broken links (onBrokenLinks): throw; theme config navbar title: Docs.",
+        said);
+  }
+
+  @Test
+  void aYamlFile_nestsByIndentation() {
+    String said =
+        content(
+            "src/main/resources/application.yml",
+            """
+            server:
+              port: 8081
+            spring:
+              datasource:
+                url: jdbc:postgresql://localhost:55432/app
+            logging:
+              level: INFO
+            """);
+
+    assertEquals(
+        "Settings in application.yml: server port: 8081; spring datasource url:"
+            + " jdbc:postgresql://localhost:55432/app; logging level: INFO.",
+        said);
+  }
+
+  @Test
+  void codeOwners_namesTheOwnerOfEachPath() {
+    assertEquals(
+        "Code owners in CODEOWNERS (an owner reviews and approves changes to what they own): * is"
+            + " owned by @shop/backend; /src/payments/ is owned by @lena-k, @omar-s.",
+        content(
+            ".github/CODEOWNERS", "# owners\n*   @shop/backend\n/src/payments/ @lena-k @omar-s\n"));
+  }
+
+  @Test
+  void whatTheSanitizerReplaced_isLeftOut() {
+    String said = content(".env.example", "SENTRY=[redacted:url]\nREGION=eu-west-1\n");
+
+    assertEquals("Settings in .env.example: region (REGION): eu-west-1.", said);
+    assertTrue(ProjectSettings.read(".env.example", "HOOK=[redacted:token]\n").isEmpty());
+    assertTrue(ProjectSettings.read(".nvmrc", "[private]\n").isEmpty());
+  }
+
+  @Test
+  void aKeyThatNamesASecret_isLeftOut_evenWithAValueTheSanitizerLetThrough() {
+    String said =
+        content(
+            "src/main/resources/application.properties",
+            """
+            spring.datasource.password=hunter2hunter2
+            stripe.apiKey=notreallyasecret
+            jwt.signing-key=abc
+            db.pwd=abc
+            server.port=8080
+            """);
+
+    assertEquals("Settings in application.properties: server port (server.port): 8080.", said);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {".env", ".env.local", ".env.production", "deploy/prod.env"})
+  void aLiveEnvironmentFile_isNotRestated_itsTemplateIs(String path) {
+    String text = "LOG_LEVEL=info\nREGION=eu-west-1\n";
+
+    assertTrue(ProjectSettings.read(path, text).isEmpty(), path);
+    assertTrue(ProjectSettings.read(path + ".example", text).isPresent(), path + ".example");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "package-lock.json",
+        "yarn.lock",
+        "test/fixtures/users.json",
+        "src/app.ts",
+        "README.md",
+        "data/rows.yaml",
+        "Makefile"
+      })
+  void aFileThatIsNotConfiguration_isNotRestated(String path) {
+    assertTrue(
+        ProjectSettings.read(path, "{\"name\": \"alice\", \"role\": \"admin\"}\nname: alice\n")
+            .isEmpty(),
+        path);
+  }
+
+  @Test
+  void aHugeOrHostileRead_yieldsABoundedNumberOfSettings() {
+    StringBuilder big = new StringBuilder();
+    for (int i = 0; big.length() < 10_000_000; i++) {
+      big.append("OPTION_").append(i).append('=').append("v".repeat(i % 300)).append('\n');
+    }
+    String said = content(".env.example", big.toString());
+    assertTrue(said.split("; ").length <= ProjectSettings.MAX_SETTINGS, said);
+    assertFalse(said.contains("v".repeat(ProjectSettings.MAX_VALUE + 1)), said);
+
+    assertTrue(ProjectSettings.read("package.json", "{\"a\":" + "[".repeat(5_000)).isEmpty());
+    assertTrue(ProjectSettings.read(".nvmrc", "   \n\n").isEmpty());
+    assertTrue(ProjectSettings.read(".nvmrc", "not a version at all\n").isEmpty());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "baseUrl|base url",
+        "BASE_URL|base url",
+        "base-url|base url",
+        "spring.datasource.url|spring datasource url",
+        "applicationId|application id",
+        "x|x"
+      })
+  void aKeyInWords(String key, String words) {
+    assertEquals(words, ProjectSettings.words(key));
+  }
+
+  @Test
+  void aShellCommandPrintingOneFile_isRead() {
+    Optional<ProjectSettings.Found> found =
+        ProjectSettings.of(
+            ObservationView.of(
+                stored(bash("c1", "cat .nvmrc", "{\"stdout\":\"20.11.1\\n\",\"stderr\":\"\"}"))));
+
+    assertEquals(".nvmrc, the Node.js version", found.orElseThrow().title());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "cat .nvmrc | tr -d v",
+        "cat .nvmrc .python-version",
+        "cat .nvmrc > out.txt",
+        "echo 20.11.1",
+        "rm .nvmrc"
+      })
+  void aCommandThatDoesNotPrintOneFile_isNotRead(String command) {
+    assertTrue(
+        ProjectSettings.of(
+                ObservationView.of(
+                    stored(bash("c1", command, "{\"stdout\":\"20.11.1\\n\",\"stderr\":\"\"}"))))
+            .isEmpty(),
+        command);
+  }
+
+  @Test
+  void aJsonFileRead_isItsOwnText_andAnEmptyStdoutPrintedNothing() {
+    Optional<ProjectSettings.Found> json =
+        ProjectSettings.of(
+            ObservationView.of(
+                stored(
+                    observation(
+                        "r1",
+                        LifecycleEventType.POST_TOOL_USE,
+                        EventData.tool(
+                            "Read",
+                            "{\"file_path\":\"package.json\"}",
+                            "{\"name\":\"shop\",\"packageManager\":\"pnpm@9.1.0\"}")))));
+    Optional<ProjectSettings.Found> nothing =
+        ProjectSettings.of(
+            ObservationView.of(
+                stored(
+                    bash(
+                        "c1",
+                        "cat package.json",
+                        "{\"stdout\":\"\",\"stderr\":\"cat: package.json: No such file\"}"))));
+
+    assertEquals(
+        "Settings in package.json: name: shop; package manager (packageManager): pnpm@9.1.0.",
+        json.orElseThrow().content());
+    assertTrue(nothing.isEmpty(), nothing.toString());
+  }
+
+  @Test
+  void aFileReadingTool_isReadFromItsInputPath() {
+    Optional<ProjectSettings.Found> found =
+        ProjectSettings.of(
+            ObservationView.of(
+                stored(
+                    observation(
+                        "r1",
+                        LifecycleEventType.POST_TOOL_USE,
+                        EventData.tool(
+                            "Read",
+                            "{\"file_path\":\"/home/dev/shop/.env.example\"}",
+                            "     1\tSHOP_CURRENCY=EUR\n")))));
+
+    assertEquals(
+        "Settings in .env.example: shop currency (SHOP_CURRENCY): EUR.",
+        found.orElseThrow().content());
+  }
+
+  @Test
+  void anEditOfAConfigurationFile_isNotARead() {
+    assertTrue(
+        ProjectSettings.of(
+                ObservationView.of(
+                    stored(
+                        observation(
+                            "e1",
+                            LifecycleEventType.POST_TOOL_USE,
+                            EventData.tool(
+                                "Edit",
+                                "{\"file_path\":\".env\",\"old_string\":\"A=1\",\"new_string\":\"A=2\"}",
+                                "A=2")))))
+            .isEmpty());
+  }
+
+  @Test
+  void theGitRemote_namesTheRepositoryOnItsHost() {
+    Optional<ProjectSettings.Found> found =
+        ProjectSettings.of(
+            ObservationView.of(
+                stored(
+                    bash(
+                        "g1",
+                        "git remote -v",
+                        "{\"stdout\":\"origin\\tgit@github.com:acme-corp/storefront-web.git (fetch)\\n"
+                            + "origin\\tgit@github.com:acme-corp/storefront-web.git (push)\\n"
+                            + "upstream\\thttps://gitlab.example.com/tools/shop (fetch)\\n\"}"))));
+
+    assertEquals(
+        "The project's Git repository (remote): git@github.com:acme-corp/storefront-web.git, the"
+            + " repository acme-corp/storefront-web on github.com;"
+            + " https://gitlab.example.com/tools/shop, the repository tools/shop on"
+            + " gitlab.example.com.",
+        found.orElseThrow().content());
+    assertEquals("the Git remote", found.orElseThrow().title());
+  }
+
+  @Test
+  void aHostileRemoteListing_givesNoRepository() {
+    String hostile = "a".repeat(80_000) + "@" + "b".repeat(10_000);
+
+    assertTrue(
+        ProjectSettings.of(
+                ObservationView.of(
+                    stored(bash("g1", "git remote -v", "{\"stdout\":\"" + hostile + "\"}"))))
+            .isEmpty());
+  }
+
+  @Test
+  void aFailedRead_isNotRestated() {
+    assertTrue(
+        ProjectSettings.of(
+                ObservationView.of(
+                    stored(
+                        observation(
+                            "f1",
+                            LifecycleEventType.TOOL_FAILURE,
+                            EventData.tool(
+                                "Bash",
+                                "{\"command\":\"cat .nvmrc\"}",
+                                "cat: .nvmrc: No such file or directory")))))
+            .isEmpty());
+  }
+}
