@@ -27,8 +27,10 @@ import org.apache.lucene.store.FSDirectory;
  * What one forget costs, and what the segment cap that bounds it costs searches: for each {@code
  * maxSegmentMB} given, a store of {@code memories} synthetic memories with 384-dimension vectors is
  * written in batches (so natural merges shape its segments), then forgets and searches are timed
- * side by side on it. Forgetting rewrites the segment that held the memory, vector graph included,
- * so its cost follows the segment size.
+ * side by side on it. The store purges before each forget returns ({@code purgeDelay(ZERO)}), so a
+ * forget's time is its purge's: the rewrite of the segment that held the memory, vector graph
+ * included, whose cost follows the segment size. (A store's default forget destroys the record's
+ * key and leaves that rewrite to the background: {@code ForgetLatency} times it.)
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.ForgetCost \
@@ -91,6 +93,7 @@ public final class ForgetCost {
             .directory(dir.resolve("index"))
             .maxSegmentMB(cap)
             .idleMerge(settled ? IdleSettling.IDLE : Duration.ZERO)
+            .purgeDelay(Duration.ZERO)
             .build()) {
       store.attach(new EmbeddingSpace("synthetic", DIMENSION));
       Map<Memory, Embedding> batch = new LinkedHashMap<>();

@@ -206,10 +206,14 @@ public final class LuceneMemoryStore implements MemoryStore {
    * Deletes the memory and, in the same atomic update and commit, stores {@code audit} as an audit
    * document that no search sees. If the memory does not exist nothing is written.
    *
-   * <p><b>Erases:</b> when this returns, no file of the index holds the memory's text, also after a
-   * crash: the segments it was in are rewritten, committed (with group commit too) and the old
-   * files deleted; see the {@linkplain dev.memhook.lucene package documentation}. A {@link
-   * Builder#mirror() mirror} only marks the memory deleted and keeps no audit document.
+   * <p><b>Erases, in two stages:</b> when this returns, the deletion and the audit document are
+   * committed (with group commit too) and the memory's record key is destroyed, so no file of the
+   * index holds its record in a readable form, also after a crash. Until the purge rewrites the
+   * segments it was in ({@link Builder#purgeDelay}, ten minutes by default, or {@link #purge()}
+   * now), those segments still hold its record's ciphertext, its vector, its doc values and the
+   * lower-cased, stemmed words of its text as terms; see the {@linkplain dev.memhook.lucene package
+   * documentation}. A zero purge delay purges before this returns. A {@link Builder#mirror()
+   * mirror} only marks the memory deleted and keeps no audit document.
    *
    * @throws IllegalArgumentException if {@code audit} names another id than {@code id}
    */
@@ -223,7 +227,8 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * {@link #delete} for each record, in one atomic update and one rewrite of the affected segments.
+   * {@link #delete} for each record, in one atomic update and commit; their keys are destroyed
+   * before it returns, and one purge rewrites the affected segments.
    */
   @Override
   public int deleteAll(List<ForgetRecord> audits) {
