@@ -227,7 +227,9 @@ public final class HeuristicConsolidator implements Consolidator {
         sources.add(0, report);
       }
       String symptom =
-          TextCuts.asSentence(failure.memory().title() + detail(failure.memory().summary()));
+          TextCuts.asSentence(
+              failure.memory().title()
+                  + detail(failure.memory().title(), failure.memory().summary()));
       String cause =
           explained.length() == 0
               ? ""
@@ -291,16 +293,27 @@ public final class HeuristicConsolidator implements Consolidator {
     return out.length() == 0 ? "" : TextCuts.atWord(out.toString(), MAX_REPORT);
   }
 
-  /** The first "Error: …" or "Failed: …" statement of a summary, as " (…)", or "". */
-  private static String detail(String summary) {
-    int at = summary.indexOf("Error: ");
+  /**
+   * The first "Error: …" or "Failed: …" statement of a summary, as " (…)", or "" if there is none
+   * or {@code title} already quotes its start (a run's title names its first error line).
+   */
+  private static String detail(String title, String summary) {
+    String label = "Error: ";
+    int at = summary.indexOf(label);
     if (at < 0) {
-      at = summary.indexOf("Failed: ");
+      label = "Failed: ";
+      at = summary.indexOf(label);
     }
     if (at < 0) {
       return "";
     }
-    return " (" + TextCuts.atWord(TextCuts.firstSentence(summary.substring(at), 1_000), 200) + ")";
+    String statement = TextCuts.atWord(TextCuts.firstSentence(summary.substring(at), 1_000), 200);
+    String said = statement.length() > label.length() ? statement.substring(label.length()) : "";
+    String start = said.substring(0, Math.min(40, said.length())).strip();
+    while (!start.isEmpty() && ".!?".indexOf(start.charAt(start.length() - 1)) >= 0) {
+      start = start.substring(0, start.length() - 1); // the title quotes it without its stop
+    }
+    return !start.isEmpty() && title.contains(start) ? "" : " (" + statement + ")";
   }
 
   /** A shared file, a shared concept that is not a tool or language, or the same command. */

@@ -1,9 +1,6 @@
 package dev.memhook.core.internal.compress;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.ArrayDeque;
@@ -31,6 +28,11 @@ import java.util.regex.Pattern;
  *       approve changes there.
  *   <li><b>The repository</b> ({@code git remote -v}, {@code git remote get-url}, {@code git config
  *       --get remote.origin.url}): the remote's URL and the repository it names on its host.
+ *   <li><b>An installed tool's version</b>, from a command that only asks for it ({@code terraform
+ *       version}, {@code node -v}, {@code python3 --version}): "The installed Terraform is version
+ *       1.7.5 (terraform version: Terraform v1.7.5; + provider registry.terraform.io/hashicorp/aws
+ *       v5.46.0)." Up to {@value #MAX_VERSION_LINES} lines of its output that name a version are
+ *       quoted.
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
  *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, and JSON,
  *       YAML and JavaScript files whose name says they configure something, such as {@code
@@ -81,6 +83,18 @@ final class ProjectSettings {
 
   /** The most characters of a remote listing scanned for URLs. */
   private static final int MAX_REMOTE_CHARS = 4_000;
+
+  /** The most lines of a version command's output quoted: the tool's own, then its plugins'. */
+  static final int MAX_VERSION_LINES = 4;
+
+  /** The flags or subcommands that make a command ask a program for its version and no more. */
+  private static final Set<String> VERSION_ASKS =
+      Set.of("--version", "-version", "-v", "-V", "version", "--Version");
+
+  /** A version number: digits and dots (two parts at least), an optional pre-release or build. */
+  private static final Pattern VERSION =
+      Pattern.compile(
+          "(?<![\\d.])v?(\\d{1,6}(?:\\.\\d{1,6}){1,3}(?:[-+][0-9A-Za-z.]{1,20})?)(?![\\d])");
 
   /** Version pin files by name: what they pin, and its concept. */
   private static final Map<String, String[]> PINS =
@@ -161,12 +175,6 @@ final class ProjectSettings {
 
   private static final Pattern CAMEL = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])");
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).build())
-              .build());
-
   private ProjectSettings() {}
 
   /**
@@ -182,13 +190,21 @@ final class ProjectSettings {
     }
     String content = view.memory().content();
     String output = printed(ObservationText.part(content, "output"));
-    if (output.isBlank()) {
+    String command = view.command();
+    if (output.isBlank() && (command.isEmpty() || versionAsked(command) == null)) {
       return Optional.empty();
     }
-    String command = view.command();
     if (!command.isEmpty()) {
       if (remoteCommand(command)) {
         return remote(output);
+      }
+      String program = versionAsked(command);
+      if (program != null) {
+        String said = output;
+        if (said.isBlank()) { // java -version and a few others print it on standard error
+          said = ToolPayload.of(ObservationText.part(content, "output")).field("stderr");
+        }
+        return version(program, command, said);
       }
       String file = printedFile(command);
       return file == null ? Optional.empty() : read(file, output);
@@ -359,6 +375,93 @@ final class ProjectSettings {
             ""));
   }
 
+  /**
+   * The program {@code command} asks for its version and nothing else ({@code terraform version},
+   * {@code node -v}), or null: two words, a program name and a version flag.
+   */
+  private static String versionAsked(String command) {
+    if (command.length() > 200) {
+      return null;
+    }
+    String[] words = command.strip().split("\\s+");
+    if (words.length != 2 || !VERSION_ASKS.contains(words[1])) {
+      return null;
+    }
+    String program = words[0].substring(words[0].lastIndexOf('/') + 1);
+    return program.matches("[A-Za-z][\\w.+\\-]{0,40}") ? program : null;
+  }
+
+  /**
+   * What a version command of {@code program} printed: the version of its first line naming one.
+   */
+  private static Optional<Found> version(String program, String command, String output) {
+    List<String> all = lines(TextCuts.head(output, MAX_REMOTE_CHARS));
+    if (command.strip().endsWith(" -v") || command.strip().endsWith(" -V")) {
+      // -v is "verbose" to many programs (ls -v, cp -v): only a bare answer of one short line,
+      // such as node's "v20.11.1", is read as a version
+      List<String> said = all.stream().filter(l -> !l.isBlank()).toList();
+      if (said.size() != 1 || !bareVersion(said.get(0).strip())) {
+        return Optional.empty();
+      }
+    }
+    List<String> quoted = new ArrayList<>();
+    String version = null;
+    String name = program;
+    for (String line : all) {
+      String t = line.strip();
+      Matcher m = VERSION.matcher(t);
+      if (t.isEmpty() || t.length() > 200 || redacted(t) || !m.find()) {
+        continue;
+      }
+      if (version == null) {
+        version = m.group(1);
+        String first = t.split("\\s+")[0];
+        // "Terraform v1.7.5", "Python 3.12.1": the tool's own spelling of its name
+        if (first.equalsIgnoreCase(program) || first.equalsIgnoreCase(program + ":")) {
+          name = first.endsWith(":") ? first.substring(0, first.length() - 1) : first;
+        }
+      }
+      quoted.add(t);
+      if (quoted.size() == MAX_VERSION_LINES) {
+        break;
+      }
+    }
+    if (version == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            "the installed " + program + " version",
+            "The installed "
+                + name
+                + " is version "
+                + version
+                + " ("
+                + command.strip()
+                + ": "
+                + String.join("; ", quoted)
+                + ").",
+            List.of(program.toLowerCase(Locale.ROOT)),
+            ""));
+  }
+
+  /**
+   * Whether {@code line} is a few words, one of them a whole version ("v20.11.1", "Ruby 3.3.0").
+   */
+  private static boolean bareVersion(String line) {
+    String[] words = line.split("\\s+");
+    if (words.length > 3) {
+      return false;
+    }
+    for (String w : words) {
+      Matcher m = VERSION.matcher(w.endsWith(",") ? w.substring(0, w.length() - 1) : w);
+      if (m.matches()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean remoteCommand(String command) {
     String c = command.strip().replaceAll("\\s+", " ");
     return c.startsWith("git remote -v")
@@ -516,7 +619,7 @@ final class ProjectSettings {
   private static List<String[]> jsonSettings(String text) {
     JsonNode root;
     try {
-      root = JSON.readTree(text);
+      root = ToolPayload.readTree(text);
     } catch (Exception e) { // not JSON after all (comments, a cut read): read it line by line
       return lineSettings(text.lines().toList());
     }

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * What a command's output says about how it went: test counts (JUnit and Maven Surefire, Gradle,
  * pytest, Jest, Mocha, Node's runner, Cargo, Go, RSpec, ExUnit, Minitest), the build result, the
- * exit code and the first error line.
+ * exit code, a checker's success line ({@code SUCCESS_LINES}), a coverage threshold ({@code
+ * COVERAGE_MARKERS}) and the first error line.
  *
  * <p>Read with {@code indexOf} and hand-written digit scans, never a regular expression, over a
  * bounded window: test summaries and build results come last, so {@link #of} reads the head and the
@@ -62,6 +63,38 @@ record RunSignals(
     "error[E"
   };
 
+  /**
+   * Lines a checking tool prints, at the start of a line, when it found nothing wrong and prints no
+   * count: Terraform's and Packer's {@code validate} ("Success! The configuration is valid."), mypy
+   * ("Success: no issues found in 12 source files"), Ruff ("All checks passed!"). Each says so in
+   * its own documentation; a line that only mentions success somewhere does not count.
+   */
+  private static final String[] SUCCESS_LINES = {
+    "Success! ", "Success: ", "All checks passed!", "The configuration is valid."
+  };
+
+  /**
+   * Where a coverage tool states the coverage a run must reach: Jest ("coverage threshold for lines
+   * (85%) not met: 82.4%"), nyc and Istanbul ("does not meet global threshold (85%)"), pytest-cov
+   * ("Required test coverage of 85% reached"), JaCoCo ("lines covered ratio is 0.82, but expected
+   * minimum is 0.85"). The line is quoted: the threshold is a standing rule of the project, and
+   * "what coverage do we need?" is asked in its words.
+   */
+  private static final String[] COVERAGE_MARKERS = {
+    "coverage threshold for ",
+    "does not meet global threshold",
+    "does not meet threshold",
+    "Required test coverage of ",
+    "covered ratio is "
+  };
+
+  /** How those lines say the threshold was missed. */
+  private static final String[] COVERAGE_MISSES = {
+    "not met", "does not meet", "not reached", "Rule violated", "but expected minimum"
+  };
+
+  private static final int MAX_COVERAGE_LINES = 2;
+
   RunSignals {
     facts = List.copyOf(facts);
   }
@@ -90,6 +123,11 @@ record RunSignals(
       facts.add("Go tests failed.");
     }
     failedTests(text, facts);
+    if (coverage(text, facts) && outcome != Outcome.FAILED) {
+      // the tools exit non-zero when the threshold is not met: the run failed, whatever its tests
+      outcome = Outcome.FAILED;
+      label = "coverage below its threshold";
+    }
     boolean buildFailed = text.contains("BUILD FAILURE") || text.contains("BUILD FAILED");
     boolean buildPassed = text.contains("BUILD SUCCESS");
     if (buildFailed) {
@@ -101,14 +139,19 @@ record RunSignals(
     if (exit > 0) {
       facts.add("It exited with code " + exit + ".");
     }
+    String error = errorLine(head);
+    String success = buildFailed || exit > 0 || !error.isEmpty() ? "" : successLine(text);
+    if (!success.isEmpty()) {
+      facts.add(TextCuts.asSentence(TextCuts.atWord(success, 200)));
+    }
     if (outcome == Outcome.UNKNOWN) {
       if (buildFailed || exit > 0) {
         outcome = Outcome.FAILED;
-      } else if (buildPassed || exit == 0) {
+      } else if (buildPassed || exit == 0 || !success.isEmpty()) {
         outcome = Outcome.PASSED;
       }
     }
-    return new RunSignals(tests, outcome, label, facts, exit, errorLine(head));
+    return new RunSignals(tests, outcome, label, facts, exit, error);
   }
 
   /** [run, failed] from the last test summary, adding its line to facts; null if none. */
@@ -199,6 +242,31 @@ record RunSignals(
       }
     }
     return 0;
+  }
+
+  /**
+   * Adds the lines stating a coverage threshold ({@link #COVERAGE_MARKERS}) as "Coverage: …" facts,
+   * and says whether one of them says the threshold was not met.
+   */
+  private static boolean coverage(String text, List<String> facts) {
+    List<String> lines = new ArrayList<>();
+    for (String marker : COVERAGE_MARKERS) {
+      int at = text.indexOf(marker);
+      if (at >= 0 && lines.size() < MAX_COVERAGE_LINES) {
+        String line = TextCuts.atWord(lineAt(text, at), 200);
+        if (!lines.contains(line)) {
+          lines.add(line);
+        }
+      }
+    }
+    boolean unmet = false;
+    for (String line : lines) {
+      facts.add("Coverage: " + TextCuts.asSentence(line));
+      for (String miss : COVERAGE_MISSES) {
+        unmet |= line.contains(miss);
+      }
+    }
+    return unmet;
   }
 
   /** Surefire's list of failed tests, after {@code Failures:} or {@code Errors:} in the summary. */
@@ -295,6 +363,22 @@ record RunSignals(
       }
     }
     return -1;
+  }
+
+  /** The first line of {@code text} that starts with one of {@link #SUCCESS_LINES}, or "". */
+  private static String successLine(String text) {
+    for (String marker : SUCCESS_LINES) {
+      for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+        int i = at;
+        while (i > 0 && text.charAt(i - 1) != '\n' && Character.isWhitespace(text.charAt(i - 1))) {
+          i--;
+        }
+        if (i == 0 || text.charAt(i - 1) == '\n') { // only blanks before it on its line
+          return lineAt(text, at);
+        }
+      }
+    }
+    return "";
   }
 
   /** The first line of {@code text} holding an error marker, cut to 200 characters, or "". */

@@ -53,7 +53,7 @@ record ToolPayload(Map<String, String> fields, String text) {
     }
     if (raw.length() <= PARSE_LIMIT && looksLikeJson(raw)) {
       try {
-        JsonNode root = JSON.readTree(raw);
+        JsonNode root = readTree(raw);
         if (root != null && root.isContainerNode()) {
           return flatten(root);
         }
@@ -62,6 +62,17 @@ record ToolPayload(Map<String, String> fields, String text) {
       }
     }
     return new ToolPayload(Map.of(), raw);
+  }
+
+  /**
+   * {@code text} read as a JSON tree with this package's bound on nesting ({@value #MAX_DEPTH}
+   * levels): the one reader for JSON that came out of a tool, so no tool output can nest its way
+   * into a deep recursion.
+   *
+   * @throws java.io.IOException if it is not JSON, or nests deeper than the bound
+   */
+  static JsonNode readTree(String text) throws java.io.IOException {
+    return JSON.readTree(text);
   }
 
   /** The value of the first field named one of {@code names}, or "". */

@@ -274,6 +274,41 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aFixVerifiedByACheckersSuccessLine_isABug() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "terraform apply fails: Error acquiring the state lock")),
+            stored(
+                bash(
+                    "b1",
+                    "terraform validate",
+                    "Error: Error acquiring the state lock\nexit code 1\n")),
+            stored(
+                observation(
+                    "a1",
+                    LifecycleEventType.AGENT_RESPONSE,
+                    EventData.message(
+                        "A crashed CI run left a lock behind. I ran terraform force-unlock."))),
+            stored(bash("b2", "terraform validate", "Success! The configuration is valid.\n")));
+
+    List<Consolidation> bugs = ofType(consolidate(turns), MemoryType.BUG);
+
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertTrue(
+        bugs.get(0).content().contains("I ran terraform force-unlock."), bugs.get(0).content());
+    assertTrue(
+        bugs.get(0)
+            .content()
+            .contains(
+                "Failed run: Ran terraform validate: exit code 1 (Error: Error acquiring the state"
+                    + " lock). Verified"),
+        "the failing run's error is said once: " + bugs.get(0).content());
+    assertTrue(
+        bugs.get(0).content().endsWith("Verified: Ran terraform validate."), bugs.get(0).content());
+    assertEquals(List.of("p1", "b1", "a1", "b2"), ids(bugs.get(0)));
+  }
+
+  @Test
   void aBugWhoseTurnReportsNoProblem_isNamedByItsFailingRun() {
     List<Memory> turns =
         List.of(

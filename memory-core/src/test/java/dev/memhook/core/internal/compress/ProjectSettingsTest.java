@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.capture.EventData;
 import dev.memhook.api.capture.LifecycleEventType;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -235,6 +236,10 @@ class ProjectSettingsTest {
     assertFalse(said.contains("v".repeat(ProjectSettings.MAX_VALUE + 1)), said);
 
     assertTrue(ProjectSettings.read("package.json", "{\"a\":" + "[".repeat(5_000)).isEmpty());
+    assertTrue(ran("terraform version", "9.".repeat(45_000)).isEmpty());
+    assertEquals(
+        "The installed terraform is version 1.2.3 (terraform version: 1.2.3; 1.2.3; 1.2.3; 1.2.3).",
+        ran("terraform version", "1.2.3\n".repeat(15_000)).orElseThrow().content());
     assertTrue(ProjectSettings.read(".nvmrc", "   \n\n").isEmpty());
     assertTrue(ProjectSettings.read(".nvmrc", "not a version at all\n").isEmpty());
   }
@@ -365,6 +370,80 @@ class ProjectSettingsTest {
             + " gitlab.example.com.",
         found.orElseThrow().content());
     assertEquals("the Git remote", found.orElseThrow().title());
+  }
+
+  private static Optional<ProjectSettings.Found> ran(String command, String output) {
+    return ProjectSettings.of(ObservationView.of(stored(bash("v1", command, output))));
+  }
+
+  @Test
+  void aVersionCommand_statesTheInstalledVersion_quotingTheLinesThatNameOne() {
+    ProjectSettings.Found found =
+        ran(
+                "terraform version",
+                "{\"stdout\":\"Terraform v1.7.5\\non linux_amd64\\n"
+                    + "+ provider registry.terraform.io/hashicorp/aws v5.46.0\\n\"}")
+            .orElseThrow();
+
+    assertEquals(
+        "The installed Terraform is version 1.7.5 (terraform version: Terraform v1.7.5; + provider"
+            + " registry.terraform.io/hashicorp/aws v5.46.0).",
+        found.content());
+    assertEquals("the installed terraform version", found.title());
+    assertEquals(List.of("terraform"), found.subjects());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "node -v|v20.11.1|The installed node is version 20.11.1 (node -v: v20.11.1).",
+        "python3 --version|Python 3.12.1|The installed python3 is version 3.12.1 (python3"
+            + " --version: Python 3.12.1).",
+        "go version|go version go1.22.1 linux/amd64|The installed go is version 1.22.1 (go"
+            + " version: go version go1.22.1 linux/amd64).",
+        "docker --version|Docker version 25.0.3, build 4debf41|The installed Docker is version"
+            + " 25.0.3 (docker --version: Docker version 25.0.3, build 4debf41)."
+      })
+  void commonVersionOutputs_giveTheirVersion(String command, String printed, String said) {
+    assertEquals(said, ran(command, printed).orElseThrow().content());
+  }
+
+  @Test
+  void aVersionPrintedOnStandardError_isRead() {
+    assertEquals(
+        "The installed java is version 17.0.9 (java -version: openjdk version \"17.0.9\""
+            + " 2023-10-17).",
+        ran(
+                "java -version",
+                "{\"stdout\":\"\",\"stderr\":\"openjdk version \\\"17.0.9\\\" 2023-10-17\\n\"}")
+            .orElseThrow()
+            .content());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "terraform version -json|Terraform v1.7.5",
+        "node -v && npm -v|v20.11.1",
+        "terraform plan|Plan: 1 to add, 0 to change, 0 to destroy.",
+        "terraform version|no version here",
+        "./configure --version|[redacted:token] 1.2.3",
+        "'rm -rf /' -v|1.2.3",
+        "ls -V|one two three 1.2.3"
+      })
+  void onlyACommandThatAsksForAVersion_andPrintsOne_isRestated(String command, String printed) {
+    assertTrue(ran(command, printed).isEmpty(), command);
+  }
+
+  @Test
+  void aVerboseFlag_isReadAsAVersionQuestion_onlyWhenTheAnswerIsOneShortLine() {
+    assertTrue(ran("ls -v", "notes-1.2.3.txt\nREADME.md\n").isEmpty());
+    assertTrue(ran("ls -v", "release-notes-1.2.3.txt\n").isEmpty());
+    assertEquals(
+        "The installed node is version 20.11.1 (node -v: v20.11.1).",
+        ran("node -v", "v20.11.1\n").orElseThrow().content());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.compress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,5 +51,67 @@ class RunSignalsTest {
           """)
   void outputWithoutATestSummary_isNotATestRun(String what, String output) {
     assertFalse(RunSignals.of(output.replace("\\n", "\n")).tests(), what);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          terraform validate | Success! The configuration is valid.\\n                  | Success! The configuration is valid.
+          mypy               | Success: no issues found in 12 source files\\n          | Success: no issues found in 12 source files.
+          ruff, indented     | warning: a note first\\n  All checks passed!\\n          | All checks passed!
+          """)
+  void aCheckersSuccessLine_readsAsPassed_andIsStated(String tool, String output, String fact) {
+    RunSignals s = RunSignals.of(output.replace("\\n", "\n"));
+    assertEquals(RunSignals.Outcome.PASSED, s.outcome(), tool);
+    assertFalse(s.tests(), tool);
+    assertEquals(java.util.List.of(fact), s.facts(), tool);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          a mention inside a line      | the deploy said Success! but it was not
+          success beside an error      | Success! The configuration is valid.\\nError: Unsupported argument
+          success with a failing exit  | Success: built\\nexit code 2
+          success beside a build failure | Success: step one\\nBUILD FAILED
+          """)
+  void successOnlyCounts_atTheStartOfALine_andWithNoSignOfFailure(String what, String output) {
+    RunSignals s = RunSignals.of(output.replace("\\n", "\n"));
+    assertNotEquals(RunSignals.Outcome.PASSED, s.outcome(), what + ": " + s);
+  }
+
+  @org.junit.jupiter.api.Test
+  void successMarkersRepeatedOnOneLineOfOtherText_areNotASuccess() {
+    String hostile = "x" + "Success: ".repeat(RunSignals.WINDOW);
+    RunSignals s = RunSignals.of(hostile);
+    assertEquals(RunSignals.Outcome.UNKNOWN, s.outcome());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          Jest       | PASS src/a.test.ts\\nJest: "global" coverage threshold for lines (85%) not met: 82.4% | Coverage: Jest: "global" coverage threshold for lines (85%) not met: 82.4%.
+          nyc        | ERROR: Coverage for lines (82.4%) does not meet global threshold (85%)        | Coverage: ERROR: Coverage for lines (82.4%) does not meet global threshold (85%).
+          pytest-cov | ===== 26 passed in 2.41s =====\\nRequired test coverage of 85% reached. Total coverage: 91.00% | Coverage: Required test coverage of 85% reached. Total coverage: 91.00%.
+          JaCoCo     | [WARNING] Rule violated for bundle shop: lines covered ratio is 0.82, but expected minimum is 0.85 | Coverage: [WARNING] Rule violated for bundle shop: lines covered ratio is 0.82, but expected minimum is 0.85.
+          """)
+  void aCoverageThreshold_isQuotedAsAFact(String tool, String output, String fact) {
+    RunSignals s = RunSignals.of(output.replace("\\n", "\n"));
+    assertTrue(s.facts().contains(fact), tool + ": " + s.facts());
+    RunSignals.Outcome expected =
+        tool.equals("pytest-cov") ? RunSignals.Outcome.PASSED : RunSignals.Outcome.FAILED;
+    assertEquals(expected, s.outcome(), tool + ": a threshold not met fails the run");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aRunWithoutACoverageThreshold_quotesNoCoverage() {
+    RunSignals s = RunSignals.of("All files |   82.4 |   71.2 |\n===== 26 passed in 2.41s =====");
+    assertTrue(s.facts().stream().noneMatch(f -> f.startsWith("Coverage:")), s.facts().toString());
   }
 }
