@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  *       1.7.5 (terraform version: Terraform v1.7.5; + provider registry.terraform.io/hashicorp/aws
  *       v5.46.0)." Up to {@value #MAX_VERSION_LINES} lines of its output that name a version are
  *       quoted.
+ *   <li><b>What a listing showed</b> of the project's running setup (Docker containers and their
+ *       ports, lasting Kubernetes objects, who committed to a path): see {@link Listings}.
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
  *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, and JSON,
  *       YAML and JavaScript files whose name says they configure something, such as {@code
@@ -205,6 +207,10 @@ final class ProjectSettings {
           said = ToolPayload.of(ObservationText.part(content, "output")).field("stderr");
         }
         return version(program, command, said);
+      }
+      Optional<Found> listing = Listings.of(command, output);
+      if (listing.isPresent()) {
+        return listing;
       }
       String file = printedFile(command);
       return file == null ? Optional.empty() : read(file, output);

@@ -447,6 +447,18 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void aListingCommandsOutput_isRestatedThroughTheSameStage() {
+    ProjectSettings.Found found =
+        ran(
+                "kubectl get ns",
+                "{\"stdout\":\"NAME            STATUS   AGE\\npayments-prod   Active   201d\\n\"}")
+            .orElseThrow();
+
+    assertEquals("The Kubernetes namespaces (kubectl get): payments-prod.", found.content());
+    assertEquals("the Kubernetes namespaces", found.title());
+  }
+
+  @Test
   void aHostileRemoteListing_givesNoRepository() {
     String hostile = "a".repeat(80_000) + "@" + "b".repeat(10_000);
 

@@ -1,0 +1,325 @@
+package dev.memhook.core.internal.compress;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a listing command showed of the project's running setup, stated in the words a later
+ * question uses. {@code docker compose ps} prints a table whose last column says the database
+ * listens on {@code 0.0.0.0:55432->5432/tcp}; a week later the user asks "what port is the local
+ * postgres on?". So the listings that describe the project rather than a moment are restated:
+ *
+ * <ul>
+ *   <li><b>Containers</b> ({@code docker compose ps}, {@code docker ps}): each service or
+ *       container, its image and its published ports, host port first: "db (container billing-db,
+ *       image postgres:16): host port 55432 to container port 5432/tcp".
+ *   <li><b>Kubernetes objects that last</b> ({@code kubectl get} of namespaces, deployments,
+ *       services, stateful sets, cron jobs or ingresses, with {@code -n}/{@code -A} at most): their
+ *       names, with the namespace when the table has one. Pods and other short-lived objects are
+ *       not restated: their names change with every rollout.
+ *   <li><b>Who committed to a path</b> ({@code git shortlog -sn}, with {@code -- path}): the
+ *       authors and their commit counts, most first, "who knows this code" in the history's words.
+ * </ul>
+ *
+ * A table is read by its header's column positions, as both tools align them; a row whose cell the
+ * sanitizer replaced is left out. At most {@value #MAX_ROWS} rows are restated and {@value
+ * #MAX_CHARS} characters of output scanned, so a large or hostile output costs a bounded scan.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class Listings {
+
+  /** The most rows of one listing restated. */
+  static final int MAX_ROWS = 12;
+
+  /** The most characters of a listing's output scanned. */
+  private static final int MAX_CHARS = 16_000;
+
+  /** The longest cell restated. */
+  private static final int MAX_CELL = 80;
+
+  /** {@code kubectl get} resources that describe the deployment, by every name kubectl takes. */
+  private static final Map<String, String> KUBERNETES =
+      Map.ofEntries(
+          Map.entry("ns", "namespaces"),
+          Map.entry("namespace", "namespaces"),
+          Map.entry("namespaces", "namespaces"),
+          Map.entry("deploy", "deployments"),
+          Map.entry("deployment", "deployments"),
+          Map.entry("deployments", "deployments"),
+          Map.entry("svc", "services"),
+          Map.entry("service", "services"),
+          Map.entry("services", "services"),
+          Map.entry("sts", "stateful sets"),
+          Map.entry("statefulset", "stateful sets"),
+          Map.entry("statefulsets", "stateful sets"),
+          Map.entry("cj", "cron jobs"),
+          Map.entry("cronjob", "cron jobs"),
+          Map.entry("cronjobs", "cron jobs"),
+          Map.entry("ing", "ingresses"),
+          Map.entry("ingress", "ingresses"),
+          Map.entry("ingresses", "ingresses"));
+
+  private Listings() {}
+
+  /** The restatement of what {@code command} printed as {@code output}, if it is a listing. */
+  static Optional<ProjectSettings.Found> of(String command, String output) {
+    if (command.length() > 300 || output.isBlank()) {
+      return Optional.empty();
+    }
+    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`'}) {
+      if (command.indexOf(c) >= 0) {
+        return Optional.empty(); // a filtered or chained listing is something else
+      }
+    }
+    List<String> words = List.of(command.strip().split("\\s+"));
+    String program = ToolFamily.firstWord(command);
+    List<String> lines = TextCuts.head(output, MAX_CHARS).lines().toList();
+    if (program.equals("docker")
+        && (words.equals(List.of(words.get(0), "compose", "ps"))
+            || words.equals(List.of(words.get(0), "ps"))
+            || words.equals(List.of(words.get(0), "compose", "ps", "-a"))
+            || words.equals(List.of(words.get(0), "ps", "-a")))) {
+      return containers(words.contains("compose"), lines);
+    }
+    if ((program.equals("kubectl") || program.equals("oc"))
+        && words.size() >= 3
+        && words.get(1).equals("get")) {
+      String kind = KUBERNETES.get(words.get(2).toLowerCase(Locale.ROOT));
+      return kind == null || !namespaceFlagsOnly(words.subList(3, words.size()))
+          ? Optional.empty()
+          : kubernetes(kind, lines);
+    }
+    if (program.equals("git") && words.size() >= 2 && words.get(1).equals("shortlog")) {
+      return committers(words, lines);
+    }
+    return Optional.empty();
+  }
+
+  /** Whether {@code flags} only choose namespaces ({@code -n x}, {@code -A}). */
+  private static boolean namespaceFlagsOnly(List<String> flags) {
+    for (int i = 0; i < flags.size(); i++) {
+      String f = flags.get(i);
+      if ((f.equals("-n") || f.equals("--namespace")) && i + 1 < flags.size()) {
+        i++;
+      } else if (!f.equals("-A")
+          && !f.equals("--all-namespaces")
+          && !f.startsWith("--namespace=")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Optional<ProjectSettings.Found> containers(boolean compose, List<String> lines) {
+    Table table = Table.of(lines);
+    if (table == null || !table.has("PORTS") || !(table.has("NAME") || table.has("NAMES"))) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    for (List<String> row : table.rows()) {
+      String container = table.cell(row, table.has("NAMES") ? "NAMES" : "NAME");
+      String service = table.cell(row, "SERVICE");
+      String image = table.cell(row, "IMAGE");
+      String ports = ports(table.cell(row, "PORTS"));
+      if (container.isEmpty()) {
+        continue;
+      }
+      StringBuilder s = new StringBuilder(service.isEmpty() ? container : service);
+      List<String> about = new ArrayList<>();
+      if (!service.isEmpty()) {
+        about.add("container " + container);
+      }
+      if (!image.isEmpty()) {
+        about.add("image " + image);
+      }
+      if (!about.isEmpty()) {
+        s.append(" (").append(String.join(", ", about)).append(')');
+      }
+      s.append(ports.isEmpty() ? ": no published port" : ": " + ports);
+      said.add(s.toString());
+    }
+    if (said.isEmpty()) {
+      return Optional.empty();
+    }
+    String what =
+        compose ? "The project's Docker Compose services" : "The running Docker containers";
+    return Optional.of(
+        new ProjectSettings.Found(
+            compose ? "the Docker Compose services" : "the Docker containers",
+            what
+                + " and their ports ("
+                + (compose ? "docker compose ps" : "docker ps")
+                + "): "
+                + String.join("; ", said)
+                + ".",
+            List.of("docker"),
+            ""));
+  }
+
+  /**
+   * Docker's published ports in words: {@code 0.0.0.0:55432->5432/tcp, :::55432->5432/tcp} is "host
+   * port 55432 to container port 5432/tcp", said once; an unpublished {@code 8080/tcp} is
+   * "container port 8080/tcp, not published".
+   */
+  static String ports(String cell) {
+    List<String> said = new ArrayList<>();
+    for (String part : cell.split(",")) {
+      String p = part.strip();
+      int arrow = p.indexOf("->");
+      String phrase;
+      if (arrow >= 0) {
+        String host = p.substring(0, arrow);
+        host = host.substring(host.lastIndexOf(':') + 1);
+        phrase = "host port " + host + " to container port " + p.substring(arrow + 2);
+      } else if (!p.isEmpty()) {
+        phrase = "container port " + p + ", not published";
+      } else {
+        continue;
+      }
+      if (!said.contains(phrase)) {
+        said.add(phrase);
+      }
+    }
+    return String.join(", ", said);
+  }
+
+  private static Optional<ProjectSettings.Found> kubernetes(String kind, List<String> lines) {
+    Table table = Table.of(lines);
+    if (table == null || !table.has("NAME")) {
+      return Optional.empty();
+    }
+    List<String> names = new ArrayList<>();
+    for (List<String> row : table.rows()) {
+      String name = table.cell(row, "NAME");
+      String namespace = table.cell(row, "NAMESPACE");
+      if (!name.isEmpty()) {
+        names.add(namespace.isEmpty() ? name : name + " (namespace " + namespace + ")");
+      }
+    }
+    return names.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            new ProjectSettings.Found(
+                "the Kubernetes " + kind,
+                "The Kubernetes " + kind + " (kubectl get): " + String.join(", ", names) + ".",
+                List.of("kubernetes"),
+                ""));
+  }
+
+  /** {@code git shortlog -sn [-- path]}: lines of a count, a tab and an author. */
+  private static Optional<ProjectSettings.Found> committers(
+      List<String> words, List<String> lines) {
+    int dashes = words.indexOf("--");
+    if (!words.contains("-sn") && !words.contains("-ns") && !words.contains("-s")) {
+      return Optional.empty();
+    }
+    String path = dashes >= 0 && dashes + 1 < words.size() ? words.get(dashes + 1) : "";
+    List<String> said = new ArrayList<>();
+    for (String line : lines) {
+      String t = line.strip();
+      int tab = t.indexOf('\t');
+      if (tab <= 0 || said.size() == MAX_ROWS) {
+        continue;
+      }
+      String count = t.substring(0, tab).strip();
+      String author = TextCuts.atWord(t.substring(tab + 1).strip(), MAX_CELL);
+      if (!count.chars().allMatch(Character::isDigit) || author.isEmpty() || redacted(author)) {
+        continue;
+      }
+      said.add(author + " (" + count + (count.equals("1") ? " commit)" : " commits)"));
+    }
+    if (said.isEmpty()) {
+      return Optional.empty();
+    }
+    String where = path.isEmpty() ? "the repository" : path;
+    return Optional.of(
+        new ProjectSettings.Found(
+            "the committers of " + where,
+            "Who committed most to "
+                + where
+                + " (git shortlog), and so knows it best: "
+                + String.join(", ", said)
+                + ".",
+            List.of("git"),
+            ""));
+  }
+
+  private static boolean redacted(String s) {
+    return s.contains("[redacted:") || s.contains("[private]");
+  }
+
+  /**
+   * A table whose header's column names start where their cells do, as {@code docker} and {@code
+   * kubectl} print it: each cell runs from its column's start to the next column's.
+   */
+  private record Table(List<String> columns, List<Integer> starts, List<List<String>> rows) {
+
+    /** The table of {@code lines} whose first non-blank line is its header, or null. */
+    static Table of(List<String> lines) {
+      int first = 0;
+      while (first < lines.size() && lines.get(first).isBlank()) {
+        first++;
+      }
+      if (first == lines.size()) {
+        return null;
+      }
+      String header = lines.get(first);
+      List<String> columns = new ArrayList<>();
+      List<Integer> starts = new ArrayList<>();
+      int i = 0;
+      while (i < header.length()) {
+        while (i < header.length() && header.charAt(i) == ' ') {
+          i++;
+        }
+        int start = i;
+        // a column name is upper-case words separated by single spaces ("CONTAINER ID")
+        while (i < header.length()
+            && (header.charAt(i) != ' '
+                || (i + 1 < header.length() && header.charAt(i + 1) != ' '))) {
+          i++;
+        }
+        if (i > start) {
+          String name = header.substring(start, i);
+          if (!name.equals(name.toUpperCase(Locale.ROOT))) {
+            return null; // not a header: this output is no table
+          }
+          columns.add(name);
+          starts.add(start);
+        }
+      }
+      if (columns.size() < 2) {
+        return null;
+      }
+      List<List<String>> rows = new ArrayList<>();
+      for (int r = first + 1; r < lines.size() && rows.size() < MAX_ROWS; r++) {
+        String line = lines.get(r);
+        if (line.isBlank() || redacted(line)) {
+          continue; // a cell the sanitizer replaced may be wider than its column
+        }
+        List<String> cells = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+          int from = Math.min(starts.get(c), line.length());
+          int to =
+              c + 1 < columns.size() ? Math.min(starts.get(c + 1), line.length()) : line.length();
+          cells.add(TextCuts.atWord(line.substring(from, Math.max(from, to)).strip(), MAX_CELL));
+        }
+        rows.add(cells);
+      }
+      return new Table(List.copyOf(columns), List.copyOf(starts), List.copyOf(rows));
+    }
+
+    boolean has(String column) {
+      return columns.contains(column);
+    }
+
+    /** The cell of {@code row} in {@code column}, or "" if the table has no such column. */
+    String cell(List<String> row, String column) {
+      int c = columns.indexOf(column);
+      return c < 0 ? "" : row.get(c);
+    }
+  }
+}
