@@ -13,9 +13,9 @@ import java.util.Optional;
  * postgres on?". So the listings that describe the project rather than a moment are restated:
  *
  * <ul>
- *   <li><b>Containers</b> ({@code docker compose ps}, {@code docker ps}): each service or
- *       container, its image and its published ports, host port first: "db (container billing-db,
- *       image postgres:16): host port 55432 to container port 5432/tcp".
+ *   <li><b>Containers</b> ({@code docker compose ps}, {@code docker-compose ps}, {@code docker
+ *       ps}): each service or container, its image and its published ports, host port first: "db
+ *       (container billing-db, image postgres:16): host port 55432 to container port 5432/tcp".
  *   <li><b>Kubernetes objects that last</b> ({@code kubectl get} of namespaces, deployments,
  *       services, stateful sets, cron jobs or ingresses, with {@code -n}/{@code -A} at most): their
  *       names, with the namespace when the table has one. Pods and other short-lived objects are
@@ -78,6 +78,11 @@ final class Listings {
     List<String> words = List.of(command.strip().split("\\s+"));
     String program = ToolFamily.firstWord(command);
     List<String> lines = TextCuts.head(output, MAX_CHARS).lines().toList();
+    if (program.equals("docker-compose")
+        && (words.equals(List.of(words.get(0), "ps"))
+            || words.equals(List.of(words.get(0), "ps", "-a")))) {
+      return containers(true, lines); // Compose's first command-line tool
+    }
     if (program.equals("docker")
         && (words.equals(List.of(words.get(0), "compose", "ps"))
             || words.equals(List.of(words.get(0), "ps"))
@@ -227,7 +232,9 @@ final class Listings {
       }
       String count = t.substring(0, tab).strip();
       String author = TextCuts.atWord(t.substring(tab + 1).strip(), MAX_CELL);
-      if (!count.chars().allMatch(Character::isDigit) || author.isEmpty() || redacted(author)) {
+      if (!count.chars().allMatch(Character::isDigit)
+          || author.isEmpty()
+          || ProjectSettings.redacted(author)) {
         continue;
       }
       said.add(author + " (" + count + (count.equals("1") ? " commit)" : " commits)"));
@@ -246,10 +253,6 @@ final class Listings {
                 + ".",
             List.of("git"),
             ""));
-  }
-
-  private static boolean redacted(String s) {
-    return s.contains("[redacted:") || s.contains("[private]");
   }
 
   /**
@@ -297,7 +300,7 @@ final class Listings {
       List<List<String>> rows = new ArrayList<>();
       for (int r = first + 1; r < lines.size() && rows.size() < MAX_ROWS; r++) {
         String line = lines.get(r);
-        if (line.isBlank() || redacted(line)) {
+        if (line.isBlank() || ProjectSettings.redacted(line)) {
           continue; // a cell the sanitizer replaced may be wider than its column
         }
         List<String> cells = new ArrayList<>();

@@ -758,7 +758,8 @@ final class ProjectSettings {
     return s;
   }
 
-  private static boolean redacted(String s) {
+  /** Whether {@code s} holds what the sanitizer put in place of a secret or a private value. */
+  static boolean redacted(String s) {
     return s.contains("[redacted:") || s.contains("[private]");
   }
 

@@ -33,6 +33,8 @@ class ListingsTest {
         found.content());
     assertEquals("the Docker Compose services", found.title());
     assertEquals(List.of("docker"), found.subjects());
+    assertEquals(
+        found.content(), Listings.of("docker-compose ps", COMPOSE_PS).orElseThrow().content());
   }
 
   @Test
