@@ -281,16 +281,32 @@ public final class HeuristicConsolidator implements Consolidator {
    * up to {@value #MAX_REPORT} characters, or "". They are how the user saw the problem ("the
    * dashboard freezes", "tests fail on CI only"), which a later session asks about in the same
    * words far more often than in the failing command's; the rest of the message (a task, a
-   * preference) is not the bug's.
+   * preference) is not the bug's. A sentence that states a standing rule is not a report even when
+   * it names a problem word ("We decided to keep money as long cents, never double."): it is kept
+   * as the decision it is.
    */
   private static String reported(String said) {
     StringBuilder out = new StringBuilder();
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
-      if (Statements.reportsProblem(sentence)) {
+      if (Statements.reportsProblem(sentence) && !statesARule(sentence)) {
         out.append(out.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence.strip()));
       }
     }
     return out.length() == 0 ? "" : TextCuts.atWord(out.toString(), MAX_REPORT);
+  }
+
+  /**
+   * Whether {@code sentence} states a decision or a preference: a rule, which a problem word in it
+   * ("never double") does not make a report. A fact or a pattern ("CORS errors on every request")
+   * may well be the report.
+   */
+  private static boolean statesARule(String sentence) {
+    for (Statements.Statement s : Statements.of(sentence)) {
+      if (s.type() == MemoryType.DECISION || s.type() == MemoryType.PREFERENCE) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

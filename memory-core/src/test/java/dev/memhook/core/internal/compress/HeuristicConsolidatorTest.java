@@ -309,6 +309,45 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aDecisionInTheReportingTurn_isNotPartOfTheReport() {
+    List<Memory> turns =
+        List.of(
+            stored(
+                prompt(
+                    "p1",
+                    "We decided to keep money as long cents, never double. Money.add still goes"
+                        + " through double; please fix it.")),
+            stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+            stored(
+                observation(
+                    "a1",
+                    LifecycleEventType.AGENT_RESPONSE,
+                    EventData.message(
+                        "The parse rounded through double; I parse with BigDecimal."))),
+            stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)));
+
+    List<Consolidation> out = consolidate(turns);
+    Consolidation bug = ofType(out, MemoryType.BUG).get(0);
+
+    assertTrue(
+        bug.content().startsWith("Reported: Money.add still goes through double"), bug.content());
+    assertFalse(bug.content().contains("We decided"), bug.content());
+    assertEquals(1, ofType(out, MemoryType.DECISION).size(), out.toString());
+
+    List<Memory> recurring =
+        List.of(
+            stored(prompt("p1", "the browser console shows CORS errors on every request")),
+            stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+            stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)));
+    assertTrue(
+        ofType(consolidate(recurring), MemoryType.BUG)
+            .get(0)
+            .content()
+            .startsWith("Reported: the browser console shows CORS errors on every request."),
+        "a report of something that recurs is still the report");
+  }
+
+  @Test
   void aBugWhoseTurnReportsNoProblem_isNamedByItsFailingRun() {
     List<Memory> turns =
         List.of(
