@@ -16,10 +16,14 @@ import java.util.Set;
  * <ul>
  *   <li><b>Scaffolding</b>: a session start or end that carries no message ("Session started in
  *       shop", "SessionEnd"); the session record says when it began and ended.
- *   <li><b>Acknowledgement</b>: a prompt or an answer made only of courtesy and acknowledgement
- *       words, at most {@value #MAX_ACK_WORDS} of them, with no digit ("thanks, that's all for
- *       now", "Done. Anything else?", "great, thank you!"). One content word keeps it ("thanks —
- *       also, we use pnpm not npm").
+ *   <li><b>Acknowledgement</b>: a prompt or an answer made only of courtesy, acknowledgement and
+ *       closing words, at most {@value #MAX_ACK_WORDS} of them, with no digit ("thanks, that's all
+ *       for now", "Done. Anything else?", "Noted, I'll keep that in mind.", "All set. Let me know
+ *       if you want anything else."), or of an assessment that nothing stands out ("Looks like a
+ *       standard setup; nothing unusual stands out. Ready when you are."). Such a turn answers
+ *       nothing a later session asks, yet its generic words make it close to many questions. One
+ *       content word keeps it ("thanks — also, we use pnpm not npm"; "the setup looks standard
+ *       except for the proxy").
  *   <li><b>Tool narration</b>: an answer that only names the command it runs or ran ("Running git
  *       status", "Ran `pnpm install`."): a narration verb, then a command line of at most {@value
  *       #MAX_NARRATION_WORDS} words with no sentence after it; the tool's own event says more.
@@ -159,7 +163,39 @@ public final class NoiseAdmission {
           "just",
           "and",
           "really",
-          "here");
+          "here",
+          // closing an exchange: readiness, completion, a promise to keep what was said
+          "anytime",
+          "set",
+          "finished",
+          "want",
+          "ready",
+          "when",
+          "are",
+          "i'll",
+          "keep",
+          "mind",
+          "in",
+          "use",
+          "from",
+          "on",
+          "remember",
+          "going",
+          "forward",
+          // an assessment that found nothing to say
+          "like",
+          "standard",
+          "normal",
+          "typical",
+          "usual",
+          "unusual",
+          "nothing",
+          "stands",
+          "out",
+          "obvious",
+          "issues",
+          "everything",
+          "setup");
 
   /** How an answer narrating a tool run opens. */
   private static final List<String> NARRATION =

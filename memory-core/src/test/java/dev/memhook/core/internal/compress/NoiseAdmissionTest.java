@@ -57,9 +57,28 @@ class NoiseAdmissionTest {
         "Let me know if you need anything else",
         "Is there anything else I can help you with?",
         "You're welcome!",
-        "Done."
+        "Done.",
+        "Anytime.",
+        "All set. Anything else you need?",
+        "Finished. Let me know if you want anything else.",
+        "Noted, I'll keep that in mind.",
+        "Got it, I'll use that from now on.",
+        "Will do, I'll remember that going forward."
       })
   void agentPleasantries_areNotAdmitted(String message) {
+    assertEquals(
+        Optional.of(Rejection.ACKNOWLEDGEMENT),
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Looks like a standard setup; nothing unusual stands out. Ready when you are.",
+        "Everything looks fine to me, no obvious issues.",
+        "Nothing unusual."
+      })
+  void assessmentsThatFoundNothing_areNotAdmitted(String message) {
     assertEquals(
         Optional.of(Rejection.ACKNOWLEDGEMENT),
         NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
@@ -113,7 +132,9 @@ class NoiseAdmissionTest {
         "ok, the staging database is on port 5433",
         "The build fails on CI. Why?",
         "thanks, that fixed the flaky OrderServiceTest",
-        "no, use tabs"
+        "no, use tabs",
+        "keep it on main from now on",
+        "ready when you are: the cluster is in eu-west-1"
       })
   void promptsThatSaySomething_areAdmitted(String prompt) {
     assertEquals(
@@ -128,7 +149,11 @@ class NoiseAdmissionTest {
         "Ran git status: two files are modified, gateway.yml and README.md.",
         "Running the migration to add the orders index",
         "Running git status to see what changed",
-        "Great, the cache was stale: clearing it fixed the test."
+        "Great, the cache was stale: clearing it fixed the test.",
+        "Looks like a standard setup, except the proxy on port 8443.",
+        "Nothing unusual stands out in the logs.",
+        "Got it, I'll use pnpm from now on.",
+        "Noted, I'll keep the retries in mind when I touch the client."
       })
   void answersThatSaySomething_areAdmitted(String message) {
     assertEquals(
