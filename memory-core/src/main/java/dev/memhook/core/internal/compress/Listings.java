@@ -22,6 +22,8 @@ import java.util.Optional;
  *       not restated: their names change with every rollout.
  *   <li><b>Who committed to a path</b> ({@code git shortlog -sn}, with {@code -- path}): the
  *       authors and their commit counts, most first, "who knows this code" in the history's words.
+ *   <li><b>Scheduled jobs</b> ({@code crontab -l}, also through {@code sudo} or {@code ssh host}):
+ *       when each runs, in words, and what it runs; see {@link Crontab}.
  * </ul>
  *
  * A table is read by its header's column positions, as both tools align them; a row whose cell the
@@ -100,6 +102,9 @@ final class Listings {
     }
     if (program.equals("git") && words.size() >= 2 && words.get(1).equals("shortlog")) {
       return committers(words, lines);
+    }
+    if (program.equals("crontab") || program.equals("ssh") || program.equals("sudo")) {
+      return Crontab.of(words, lines);
     }
     return Optional.empty();
   }
