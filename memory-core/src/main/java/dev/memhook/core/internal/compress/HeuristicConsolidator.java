@@ -178,7 +178,8 @@ public final class HeuristicConsolidator implements Consolidator {
       }
       int fix = -1;
       for (int j = i + 1; j < views.size() && fix < 0; j++) {
-        if (views.get(j).passed() && related(failure, views.get(j))) {
+        if ((views.get(j).passed() && related(failure, views.get(j)))
+            || rerunWithoutFailure(failure, views.get(j))) {
           fix = j;
         }
       }
@@ -238,7 +239,12 @@ public final class HeuristicConsolidator implements Consolidator {
           edited.isEmpty()
               ? ""
               : " Fix: edited " + String.join(", ", new LinkedHashSet<>(edited)) + ".";
-      String verified = " Verified: " + TextCuts.asSentence(passed.memory().title());
+      String verified =
+          " Verified: "
+              + TextCuts.asSentence(
+                  passed.passed()
+                      ? passed.memory().title()
+                      : passed.memory().title() + ", without the failure");
       // what a reader needs first, the problem and its fix, leads: a memory's summary is its
       // opening sentences, and the summary is what an injection shows
       String content =
@@ -333,6 +339,24 @@ public final class HeuristicConsolidator implements Consolidator {
   }
 
   /** A shared file, a shared concept that is not a tool or language, or the same command. */
+  /**
+   * Whether {@code later} ran the command that failed in {@code failure} again, and this time its
+   * output shows no failure: the fix's verification for a tool whose success line no rule knows (a
+   * project's own link checker printing "all links ok"). The failure was read from this very
+   * command's output, so its absence on the same command is the tool's own word that the problem is
+   * gone. A run with no output at all says nothing either way and is not taken.
+   */
+  private static boolean rerunWithoutFailure(ObservationView failure, ObservationView later) {
+    return !failure.command().isEmpty()
+        && failure.command().equals(later.command())
+        && later.type() == LifecycleEventType.POST_TOOL_USE
+        && later.kind() != ObservationKind.ERROR
+        && later.outcome() == RunSignals.Outcome.UNKNOWN
+        && !ToolPayload.of(ObservationText.part(later.memory().content(), "output"))
+            .text()
+            .isBlank();
+  }
+
   private static boolean related(ObservationView a, ObservationView b) {
     for (String file : a.memory().files()) {
       if (b.memory().files().contains(file)) {

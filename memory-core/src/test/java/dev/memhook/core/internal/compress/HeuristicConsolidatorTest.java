@@ -309,6 +309,65 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void theFailedCommandRunAgainWithoutItsFailure_verifiesTheFix() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "the docs deploy failed")),
+            stored(
+                bash(
+                    "b1",
+                    "node scripts/check-links.js",
+                    "FAIL (1 failure)\nbroken link /guides/setup in docs/guides/webhooks.md\n")),
+            stored(
+                observation(
+                    "a1",
+                    LifecycleEventType.AGENT_RESPONSE,
+                    EventData.message(
+                        "The page /guides/setup was renamed. I pointed the link to"
+                            + " /guides/installation."))),
+            stored(
+                bash(
+                    "b2",
+                    "node scripts/check-links.js",
+                    "checked 214 links in 63 pages\nall links ok\n")));
+
+    List<Consolidation> bugs = ofType(consolidate(turns), MemoryType.BUG);
+
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertTrue(
+        bugs.get(0).content().startsWith("Reported: the docs deploy failed."),
+        bugs.get(0).content());
+    assertTrue(bugs.get(0).content().contains("/guides/installation"), bugs.get(0).content());
+    assertTrue(
+        bugs.get(0)
+            .content()
+            .endsWith("Verified: Ran node scripts/check-links.js, without the failure."),
+        bugs.get(0).content());
+    assertEquals(List.of("p1", "b1", "a1", "b2"), ids(bugs.get(0)));
+  }
+
+  @Test
+  void anotherCommand_aSilentRerun_orTheSameFailureAgain_verifyNothing() {
+    String failing = "FAIL (1 failure)\nbroken link /guides/setup\n";
+    for (Memory after :
+        List.of(
+            stored(bash("b2", "ls docs", "guides\nreference\n")),
+            stored(bash("b2", "node scripts/check-links.js", "")),
+            stored(bash("b2", "node scripts/check-links.js", failing)))) {
+      List<Memory> turns =
+          List.of(
+              stored(prompt("p1", "the docs deploy failed")),
+              stored(bash("b1", "node scripts/check-links.js", failing)),
+              after);
+
+      assertEquals(
+          List.of(),
+          ofType(consolidate(turns), MemoryType.BUG),
+          "no fix is verified by " + after.content());
+    }
+  }
+
+  @Test
   void aDecisionInTheReportingTurn_isNotPartOfTheReport() {
     List<Memory> turns =
         List.of(
