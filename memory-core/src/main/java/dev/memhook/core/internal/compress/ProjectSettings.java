@@ -33,6 +33,11 @@ import java.util.regex.Pattern;
  *       1.7.5 (terraform version: Terraform v1.7.5; + provider registry.terraform.io/hashicorp/aws
  *       v5.46.0)." Up to {@value #MAX_VERSION_LINES} lines of its output that name a version are
  *       quoted.
+ *   <li><b>A coverage threshold</b> a test run's coverage tool stated, met or not (Jest, nyc,
+ *       pytest-cov, JaCoCo; {@link RunSignals}): "The project's tests must reach a coverage
+ *       threshold (yarn test --coverage): Jest: "global" coverage threshold for lines (85%) not
+ *       met: 82.4%." The threshold is a standing rule of the project even when, and mostly when,
+ *       the run missed it; the run's outcome is its observation's and the bug's business.
  *   <li><b>What a listing showed</b> of the project's running setup (Docker containers and their
  *       ports, lasting Kubernetes objects, who committed to a path): see {@link Listings}.
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
@@ -184,6 +189,10 @@ final class ProjectSettings {
    * remote whose meaning is known.
    */
   static Optional<Found> of(ObservationView view) {
+    Optional<Found> threshold = coverageThreshold(view);
+    if (threshold.isPresent()) {
+      return threshold;
+    }
     if (view.type() != LifecycleEventType.POST_TOOL_USE
         || view.failed()
         || view.kind() == ObservationKind.FILE_EDIT
@@ -466,6 +475,42 @@ final class ProjectSettings {
       }
     }
     return false;
+  }
+
+  /**
+   * The coverage threshold a run's output states ({@link RunSignals}'s "Coverage: …" lines), as a
+   * setting titled by what it is, so the next run's statement replaces it; empty for any other
+   * observation.
+   */
+  private static Optional<Found> coverageThreshold(ObservationView view) {
+    if ((view.type() != LifecycleEventType.POST_TOOL_USE
+            && view.type() != LifecycleEventType.TOOL_FAILURE)
+        || view.command().isEmpty()) {
+      return Optional.empty();
+    }
+    String content = view.memory().content();
+    String output =
+        ToolPayload.of(ObservationText.part(content, "output")).text()
+            + "\n"
+            + ObservationText.part(content, "error");
+    List<String> stated = new ArrayList<>();
+    for (String fact : RunSignals.of(output).facts()) {
+      if (fact.startsWith(RunSignals.COVERAGE_PREFIX) && !redacted(fact)) {
+        stated.add(fact.substring(RunSignals.COVERAGE_PREFIX.length()));
+      }
+    }
+    if (stated.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            "the coverage threshold",
+            "The project's tests must reach a coverage threshold ("
+                + TextCuts.atWord(view.command(), 120)
+                + "): "
+                + String.join(" ", stated),
+            List.of("coverage"),
+            ""));
   }
 
   private static boolean remoteCommand(String command) {

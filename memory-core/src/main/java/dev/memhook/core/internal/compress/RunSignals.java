@@ -95,6 +95,9 @@ record RunSignals(
 
   private static final int MAX_COVERAGE_LINES = 2;
 
+  /** How a fact quoting a coverage threshold line starts. */
+  static final String COVERAGE_PREFIX = "Coverage: ";
+
   RunSignals {
     facts = List.copyOf(facts);
   }
@@ -261,7 +264,7 @@ record RunSignals(
     }
     boolean unmet = false;
     for (String line : lines) {
-      facts.add("Coverage: " + TextCuts.asSentence(line));
+      facts.add(COVERAGE_PREFIX + TextCuts.asSentence(line));
       for (String miss : COVERAGE_MISSES) {
         unmet |= line.contains(miss);
       }

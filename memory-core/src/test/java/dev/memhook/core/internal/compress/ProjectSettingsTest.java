@@ -484,4 +484,44 @@ class ProjectSettingsTest {
                                 "cat: .nvmrc: No such file or directory")))))
             .isEmpty());
   }
+
+  @Test
+  void aCoverageThreshold_isAStandingSetting_whetherTheRunMetItOrNot() {
+    ProjectSettings.Found missed =
+        ran(
+                "yarn test --coverage",
+                "PASS src/components/Cart.test.tsx\nAll files |   82.4  |   71.2  |\n"
+                    + "Jest: \"global\" coverage threshold for lines (85%) not met: 82.4%\n")
+            .orElseThrow();
+
+    assertEquals(
+        "The project's tests must reach a coverage threshold (yarn test --coverage): Jest:"
+            + " \"global\" coverage threshold for lines (85%) not met: 82.4%.",
+        missed.content());
+    assertEquals("the coverage threshold", missed.title());
+    assertEquals(List.of("coverage"), missed.subjects());
+
+    assertEquals(
+        "The project's tests must reach a coverage threshold (pytest --cov=app): Required test"
+            + " coverage of 85% reached. Total coverage: 88.10%.",
+        ran(
+                "pytest --cov=app",
+                "26 passed in 2.41s\nRequired test coverage of 85% reached. Total coverage:"
+                    + " 88.10%\n")
+            .orElseThrow()
+            .content());
+  }
+
+  @Test
+  void aRunWithoutAThreshold_orWithARedactedOne_statesNone() {
+    assertTrue(ran("yarn test --coverage", "All files |   82.4  |   71.2  |\n").isEmpty());
+    assertTrue(
+        ran(
+                "yarn test --coverage",
+                "Jest: coverage threshold for lines (85%) not met: [redacted:token]\n")
+            .isEmpty());
+    String huge = "coverage threshold for ".repeat(4_000);
+    ProjectSettings.Found bounded = ran("yarn test --coverage", huge).orElseThrow();
+    assertTrue(bounded.content().length() < 600, "quoted lines are cut: " + bounded.content());
+  }
 }
