@@ -16,9 +16,9 @@ package dev.memhook.api.capture;
  * @param processed accepted events stored as observations
  * @param duplicatesProcessed accepted events the pipeline found already stored
  * @param notAdmitted accepted events kept in their session but stored as no memory: scaffolding,
- *     acknowledgements, tool narration and bare questions, and tool starts whose run's end stands
- *     for them (a start is counted here while it waits for its end, and moves to {@code processed}
- *     if its session ends first and it is stored after all)
+ *     acknowledgements, tool narration, {@code git status} runs and bare questions, and tool starts
+ *     whose run's end stands for them (a start is counted here while it waits for its end, and
+ *     moves to {@code processed} if its session ends first and it is stored after all)
  * @param dropped accepted events dropped from a full queue ({@link
  *     dev.memhook.api.capture.ShedPolicy#DROP_OLDEST})
  * @param failed accepted events the pipeline could not store (logged); they stay in the capture log

@@ -27,6 +27,11 @@ import java.util.Set;
  *   <li><b>Tool narration</b>: an answer that only names the command it runs or ran ("Running git
  *       status", "Ran `pnpm install`."): a narration verb, then a command line of at most {@value
  *       #MAX_NARRATION_WORDS} words with no sentence after it; the tool's own event says more.
+ *   <li><b>Working-tree state</b>: a run of {@code git status} (with flags only, no pipe): what is
+ *       uncommitted at that moment, which the next commit, checkout or edit changes. A later
+ *       session that is offered it reads a stale state, and its text ("use \"git add <file>...\" to
+ *       update what will be committed") is close to every git question. The session's edits and its
+ *       summary say what changed.
  *   <li><b>Question</b>: a prompt each sentence of which is a question by {@link FactAdmission}
  *       ("how do I add lodash?"). It stays the context of the next stored turn, so the answer is
  *       found with it, but it is never recalled as if it answered a later question.
@@ -43,6 +48,7 @@ public final class NoiseAdmission {
     SCAFFOLDING,
     ACKNOWLEDGEMENT,
     TOOL_NARRATION,
+    WORKING_TREE_STATE,
     QUESTION
   }
 
@@ -250,8 +256,45 @@ public final class NoiseAdmission {
         }
         yield narration(message) ? Optional.of(Rejection.TOOL_NARRATION) : Optional.empty();
       }
+      case POST_TOOL_USE ->
+          workingTreeState(data.input())
+              ? Optional.of(Rejection.WORKING_TREE_STATE)
+              : Optional.empty();
       default -> Optional.empty();
     };
+  }
+
+  /** Whether a tool's {@code input} runs {@code git status} with flags only and nothing else. */
+  static boolean workingTreeState(String input) {
+    if (input == null || input.isBlank() || input.length() > Wording.WINDOW) {
+      return false;
+    }
+    String command = ToolPayload.of(input).field("command", "cmd", "script").strip();
+    if (command.isEmpty() || command.length() > 200 || command.contains("\n")) {
+      return false;
+    }
+    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`'}) {
+      if (command.indexOf(c) >= 0) {
+        return false;
+      }
+    }
+    String[] words = command.split("\\s+");
+    if (words.length < 2 || !ToolFamily.firstWord(words[0]).equals("git")) {
+      return false;
+    }
+    int at = 1;
+    while (at < words.length && words[at].startsWith("-")) {
+      at++; // git's own options before the command (--no-pager); "-C dir" makes it another
+    }
+    if (at >= words.length || !words[at].equals("status")) {
+      return false;
+    }
+    for (int i = at + 1; i < words.length; i++) {
+      if (!words[i].startsWith("-")) {
+        return false; // a pathspec: the state of those paths, asked on purpose
+      }
+    }
+    return true;
   }
 
   /** Whether {@code text} is made only of courtesy words, few of them, with no digit. */

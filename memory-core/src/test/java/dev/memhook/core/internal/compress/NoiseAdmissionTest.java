@@ -161,6 +161,46 @@ class NoiseAdmissionTest {
         NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"command\":\"git status\"}",
+        "{\"command\":\"git status -sb\",\"description\":\"Show working tree status\"}",
+        "{\"command\":\"  git --no-pager status --porcelain  \"}",
+        "{\"cmd\":\"/usr/bin/git status -uno\"}"
+      })
+  void gitStatus_isTheWorkingTreesMomentaryState_andNotAdmitted(String input) {
+    assertEquals(
+        Optional.of(Rejection.WORKING_TREE_STATE),
+        NoiseAdmission.rejection(
+            LifecycleEventType.POST_TOOL_USE,
+            EventData.tool(
+                "Bash",
+                input,
+                "On branch dev\nChanges not staged for commit:\n\tmodified:   README.md\n")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"command\":\"git status src/billing\"}",
+        "{\"command\":\"git status | head\"}",
+        "{\"command\":\"git status && git diff\"}",
+        "{\"command\":\"git -C ../other status\"}",
+        "{\"command\":\"git diff --stat\"}",
+        "{\"command\":\"git log --oneline -5\"}",
+        "{\"command\":\"echo git status\"}",
+        "{\"command\":\"git\"}",
+        "{\"file_path\":\"/repo/status.md\"}",
+        "not json at all: git status"
+      })
+  void otherToolRuns_areAdmitted(String input) {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(
+            LifecycleEventType.POST_TOOL_USE, EventData.tool("Bash", input, "output")));
+  }
+
   @Test
   void toolEvents_areNotJudgedByTheirText() {
     assertEquals(
