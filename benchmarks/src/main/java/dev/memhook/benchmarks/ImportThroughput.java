@@ -28,10 +28,13 @@ import java.util.stream.Stream;
  * generated memories (seed 42):
  *
  * <ol>
- *   <li><b>model</b>: the default embedder ({@link DjlEmbedder#bundledMiniLm()}, a separate
- *       instance) embedding the memories' texts alone, in batches of 256 as {@code rememberAll}
- *       hands them over, measured before and after the import and averaged, so the ratio compares
- *       rates of the same minutes on a shared machine;
+ *   <li><b>model</b>: the int8 MiniLM at its batched rate ({@link DjlEmbedder#bundledMiniLm()}'s
+ *       model on ONNX Runtime's default threads, with {@code batchSize} set to {@value
+ *       DjlEmbedder#DEFAULT_BATCH_SIZE}, which the default embedder leaves unset so that a text's
+ *       vector does not depend on its batch), a separate instance, embedding the memories' texts
+ *       alone, in lists of 256 as {@code rememberAll} hands them over, measured before and after
+ *       the import and averaged, so the ratio compares rates of the same minutes on a shared
+ *       machine;
  *   <li><b>rememberAll</b> of every draft into a fresh directory;
  *   <li><b>restore</b> of that store's {@code exportWithVectors} into another fresh directory
  *       ({@code restoreExported}: the vectors reused, no model call), as {@code memhook import} of
@@ -64,7 +67,8 @@ public final class ImportThroughput {
     int n = given.isEmpty() ? 5_000 : Integer.parseInt(given.get(0));
     List<MemoryDraft> drafts = drafts(n, new Random(42));
     Path dir = Files.createTempDirectory("memhook-import-bench-");
-    try (Embedder model = DjlEmbedder.bundledMiniLm()) {
+    try (Embedder model =
+        DjlEmbedder.bundledMiniLmBuilder().batchSize(DjlEmbedder.DEFAULT_BATCH_SIZE).build()) {
       if (restoreOnly) {
         List<ExportedMemory> exported = madeUpExport(drafts, model.space().modelId());
         for (int round = 1; round <= 2; round++) { // the JIT's, not timed

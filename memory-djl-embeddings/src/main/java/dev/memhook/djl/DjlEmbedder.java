@@ -56,14 +56,20 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Determinism and batching</h2>
  *
- * The same text gives the same vector whenever it is embedded with the same batch composition.
- * {@link #embedAll} sorts the token sequences by length and runs them in batches of {@code
- * batchSize}, each padded to its longest sequence. Padding is masked out, so for the fp32 model
- * batch and single results agree to float rounding. The int8 model quantises its activations with
- * one scale per tensor, computed over the whole batch, so a text embedded in a batch differs
- * slightly from the same text embedded alone: this class states cosine &ge; {@value
- * #BATCH_COSINE_TOLERANCE_DOC} between the two for int8 (measurements in {@code
- * benchmarks/RESULTS.md}). Set {@code batchSize(1)} where bit-identical results matter more.
+ * A text gets the same vector whatever it is embedded with, unless the host chooses a batch size
+ * for a model whose results depend on the batch. {@link #embedAll} sorts the token sequences by
+ * length and runs them in batches of {@code batchSize}, each padded to its longest sequence.
+ * Padding is masked out, so for the fp32 model batch and single results agree to float rounding.
+ * The int8 models quantise their activations with one scale per tensor, computed over the whole
+ * batch, so a text embedded in a batch would differ slightly from the same text embedded alone
+ * (cosine &ge; {@value #BATCH_COSINE_TOLERANCE_DOC}), and a memory's vector, and so whether recall
+ * finds it, would depend on which other texts a capture batch happened to hold. So at load, unless
+ * {@link DjlEmbedderBuilder#batchSize(int)} was set, the embedder embeds two texts alone and
+ * together; if the vectors differ beyond float rounding, it runs one sequence per call ({@link
+ * #toString()} shows the batch size in use). With one thread per call and the helper threads the
+ * default service embedder uses, that costs little throughput (measurements in {@code
+ * benchmarks/RESULTS.md}). A batch size set on the builder is used as set, for hosts that want the
+ * batched throughput and accept the variation.
  *
  * <h2>Threads and resources</h2>
  *
@@ -102,8 +108,10 @@ public final class DjlEmbedder implements Embedder {
   public static final int DEFAULT_MAX_TOKENS = 256;
 
   /**
-   * Default sequences per model call: 32 keeps ONNX Runtime's matrix kernels busy on a laptop CPU
-   * while bounding the padded tensor to a few megabytes.
+   * Default sequences per model call for a model whose results do not depend on the batch: 32 keeps
+   * ONNX Runtime's matrix kernels busy on a laptop CPU while bounding the padded tensor to a few
+   * megabytes. A model whose results do depend on it runs one per call (see "Determinism and
+   * batching" above).
    */
   public static final int DEFAULT_BATCH_SIZE = 32;
 
@@ -344,7 +352,7 @@ public final class DjlEmbedder implements Embedder {
         + ", maxTokens="
         + settings.maxTokens()
         + ", batchSize="
-        + settings.batchSize()
+        + engine.batchSize()
         + ", predictors="
         + settings.predictorPoolSize()
         + (settings.intraOpThreads().isPresent()

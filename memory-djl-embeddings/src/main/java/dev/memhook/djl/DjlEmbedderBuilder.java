@@ -138,8 +138,10 @@ public final class DjlEmbedderBuilder {
   }
 
   /**
-   * Sequences per model call in {@link DjlEmbedder#embedAll}; default {@value
-   * DjlEmbedder#DEFAULT_BATCH_SIZE}.
+   * Sequences per model call in {@link DjlEmbedder#embedAll}. If not set: {@value
+   * DjlEmbedder#DEFAULT_BATCH_SIZE} for a model whose results do not depend on the batch, and one
+   * for a model whose results do (the bundled int8 models), checked when the model loads (see
+   * {@link DjlEmbedder}, "Determinism and batching"). A value set here is used as set.
    */
   public DjlEmbedderBuilder batchSize(int batchSize) {
     int checked = EmbedderSettings.checkPositive("batchSize", batchSize);

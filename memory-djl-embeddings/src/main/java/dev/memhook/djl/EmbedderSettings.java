@@ -15,6 +15,8 @@ import java.util.OptionalInt;
  * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default; not null
  * @param prefixes what is put before queries and documents; not null
  * @param maxWindows the most windows of one text that are embedded (the rest is not)
+ * @param batchSizeChosen whether the host set {@code batchSize}; if not, the embedder may embed one
+ *     sequence per call instead (see {@link EmbeddingEngine#open})
  * @throws IllegalArgumentException if a number is out of range (see the checks below)
  */
 record EmbedderSettings(
@@ -25,7 +27,8 @@ record EmbedderSettings(
     int predictorPoolSize,
     OptionalInt intraOpThreads,
     TextPrefixes prefixes,
-    int maxWindows) {
+    int maxWindows,
+    boolean batchSizeChosen) {
 
   EmbedderSettings {
     Objects.requireNonNull(pooling, "pooling");
@@ -59,7 +62,8 @@ record EmbedderSettings(
         predictorPoolSize == null ? Runtime.getRuntime().availableProcessors() : predictorPoolSize,
         intraOpThreads == null ? OptionalInt.empty() : OptionalInt.of(intraOpThreads),
         prefixes == null ? TextPrefixes.NONE : prefixes,
-        maxWindows == null ? DjlEmbedder.DEFAULT_MAX_WINDOWS : maxWindows);
+        maxWindows == null ? DjlEmbedder.DEFAULT_MAX_WINDOWS : maxWindows,
+        batchSize != null);
   }
 
   /**

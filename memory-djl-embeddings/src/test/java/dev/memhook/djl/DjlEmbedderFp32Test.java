@@ -45,6 +45,10 @@ class DjlEmbedderFp32Test {
       }
     }
     assertTrue(worst <= FP32_MAX_ABS_DIFF, "worst component difference " + worst);
+    // batch-invariant at load: it keeps the default batch size
+    assertTrue(
+        embedder.toString().contains("batchSize=" + DjlEmbedder.DEFAULT_BATCH_SIZE),
+        embedder.toString());
   }
 
   @Test

@@ -21,7 +21,8 @@ class EmbedderSettingsTest {
             Runtime.getRuntime().availableProcessors(),
             OptionalInt.empty(),
             TextPrefixes.NONE,
-            DjlEmbedder.DEFAULT_MAX_WINDOWS),
+            DjlEmbedder.DEFAULT_MAX_WINDOWS,
+            false),
         settings);
   }
 
@@ -31,7 +32,7 @@ class EmbedderSettingsTest {
         EmbedderSettings.withDefaults(Pooling.CLS, false, 64, 4, 3, 1, TextPrefixes.BGE_QUERY, 2);
     assertEquals(
         new EmbedderSettings(
-            Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1), TextPrefixes.BGE_QUERY, 2),
+            Pooling.CLS, false, 64, 4, 3, OptionalInt.of(1), TextPrefixes.BGE_QUERY, 2, true),
         settings);
   }
 
@@ -60,24 +61,26 @@ class EmbedderSettingsTest {
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8));
+                Pooling.MEAN, true, 7, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8, false));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty(), TextPrefixes.NONE, 8));
+                Pooling.MEAN, true, 8, 1, 0, OptionalInt.empty(), TextPrefixes.NONE, 8, false));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0), TextPrefixes.NONE, 8));
+                Pooling.MEAN, true, 8, 1, 1, OptionalInt.of(0), TextPrefixes.NONE, 8, false));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new EmbedderSettings(
-                Pooling.MEAN, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 1025));
+                Pooling.MEAN, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 1025, false));
     assertThrows(
         NullPointerException.class,
-        () -> new EmbedderSettings(null, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8));
+        () ->
+            new EmbedderSettings(
+                null, true, 8, 1, 1, OptionalInt.empty(), TextPrefixes.NONE, 8, false));
   }
 }
