@@ -72,10 +72,8 @@ final class Listings {
     if (command.length() > 300 || output.isBlank()) {
       return Optional.empty();
     }
-    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`'}) {
-      if (command.indexOf(c) >= 0) {
-        return Optional.empty(); // a filtered or chained listing is something else
-      }
+    if (!ToolFamily.singleCommand(command)) {
+      return Optional.empty(); // a filtered or chained listing is something else
     }
     List<String> words = List.of(command.strip().split("\\s+"));
     String program = ToolFamily.firstWord(command);

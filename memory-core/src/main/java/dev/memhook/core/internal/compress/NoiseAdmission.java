@@ -270,13 +270,11 @@ public final class NoiseAdmission {
       return false;
     }
     String command = ToolPayload.of(input).field("command", "cmd", "script").strip();
-    if (command.isEmpty() || command.length() > 200 || command.contains("\n")) {
+    if (command.isEmpty()
+        || command.length() > 200
+        || command.contains("\n")
+        || !ToolFamily.singleCommand(command)) {
       return false;
-    }
-    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`'}) {
-      if (command.indexOf(c) >= 0) {
-        return false;
-      }
     }
     String[] words = command.split("\\s+");
     if (words.length < 2 || !ToolFamily.firstWord(words[0]).equals("git")) {

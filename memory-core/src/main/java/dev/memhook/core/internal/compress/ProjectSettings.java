@@ -533,10 +533,10 @@ final class ProjectSettings {
     if (!PRINTERS.contains(ToolFamily.firstWord(command))) {
       return null;
     }
-    for (char c : new char[] {'|', ';', '&', '>', '<', '$', '`', '*', '?'}) {
-      if (command.indexOf(c) >= 0) {
-        return null;
-      }
+    if (!ToolFamily.singleCommand(command)
+        || command.indexOf('*') >= 0
+        || command.indexOf('?') >= 0) {
+      return null; // a glob may print several files
     }
     String file = null;
     String[] words = command.strip().split("\\s+");

@@ -92,6 +92,25 @@ enum ToolFamily {
     return OTHER;
   }
 
+  /**
+   * What makes a shell line more than one command: a pipe, a chain, a redirection, a substitution.
+   */
+  private static final String SHELL_OPERATORS = "|;&><$`";
+
+  /**
+   * Whether {@code command} runs one program on its own: no pipe, chain, redirection or
+   * substitution. A command restated or judged by what it printed must be one such, since a
+   * filtered or chained output ({@code crontab -l | grep etl}) is something else.
+   */
+  static boolean singleCommand(String command) {
+    for (int i = 0; i < SHELL_OPERATORS.length(); i++) {
+      if (command.indexOf(SHELL_OPERATORS.charAt(i)) >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The program a command line runs, without its directory: {@code ./mvnw -q} gives mvnw. */
   static String firstWord(String command) {
     if (command == null) {
