@@ -28,6 +28,24 @@ public final class SourceObservations {
   private SourceObservations() {}
 
   /**
+   * Whether {@code consolidated} names {@code observation} among the observations it was made from
+   * (in its {@value SessionConsolidation#SOURCES} attribute). A name is only a claim: what it names
+   * may have been forgotten since, or never have been a captured observation of the same scope.
+   */
+  public static boolean names(Memory consolidated, MemoryId observation) {
+    String value = consolidated.attributes().get(SessionConsolidation.SOURCES);
+    if (value == null) {
+      return false;
+    }
+    for (String id : value.split(" ")) {
+      if (id.equals(observation.value())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The stored source observations of {@code versions} (one memory's versions, newest first, all of
    * one scope), in the order they are named: the newest version's names first, then the names only
    * older versions keep. An id among {@code versions} is never its own source.

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The local consolidator: distils a session's observations with plain rules.
@@ -37,10 +38,14 @@ import java.util.Set;
  *       related to it (a shared file, a shared specific concept, or the same command): the user's
  *       sentences of the failure's turn that report a problem (how the user saw it, up to {@value
  *       #MAX_REPORT} characters; they title the bug and lead its content), the agent's explanation
- *       in between (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters), the
- *       failing run, the edits in between, and the passing run (without a report, the failing run
- *       leads as the symptom); its sources are the report, the failure, the explanation, the edits
- *       and the passing run.
+ *       in between (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters; if it
+ *       said nothing in between, the answer that closes the passing run's turn), the failing run,
+ *       the edits in between, and the passing run (without a report, the failing run leads as the
+ *       symptom); its sources are the report, the failure, the explanation, the edits and the
+ *       passing run. Also a BUG, with no run to show it: a user's message that reports a problem
+ *       without asking for work, files edited after it, and the agent's answer after the last edit
+ *       saying what was wrong or what it changed (the report, the edits and the answer are its
+ *       sources).
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  *   <li><b>What the agent read of the project's configuration</b>: a version pin, code owners, the
  *       repository's remote or a configuration file's settings, restated in words by {@link
@@ -84,7 +89,8 @@ public final class HeuristicConsolidator implements Consolidator {
     }
     List<Consolidation> out = new ArrayList<>();
     statements(views, out);
-    bugs(views, out);
+    Set<Integer> reports = bugs(views, out);
+    fixesInTurn(views, reports, out);
     workflow(views, out);
     settings(views, out);
     return out;
@@ -169,7 +175,9 @@ public final class HeuristicConsolidator implements Consolidator {
     };
   }
 
-  private static void bugs(List<ObservationView> views, List<Consolidation> out) {
+  /** Adds the bugs of failed and passing runs; returns the positions of the reports they used. */
+  private static Set<Integer> bugs(List<ObservationView> views, List<Consolidation> out) {
+    Set<Integer> reports = new LinkedHashSet<>();
     Set<Integer> used = new LinkedHashSet<>();
     for (int i = 0; i < views.size(); i++) {
       ObservationView failure = views.get(i);
@@ -202,18 +210,9 @@ public final class HeuristicConsolidator implements Consolidator {
             && explained.length() < MAX_EXPLANATION) {
           // what the agent found and changed between the failure and the passing run: the cause
           // and the fix in its words, which a later "what broke it last time?" asks for
-          for (String sentence : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
-            if (FactAdmission.rejection(sentence)
-                    .filter(
-                        r ->
-                            r != FactAdmission.Rejection.SCAFFOLDING
-                                || sentence.toLowerCase(Locale.ROOT).startsWith("found"))
-                    .isEmpty()
-                && explained.length() < MAX_EXPLANATION) {
-              explained
-                  .append(explained.length() == 0 ? "" : " ")
-                  .append(TextCuts.asSentence(sentence));
-            }
+          String more = explanation(v.said());
+          if (!more.isEmpty()) {
+            explained.append(explained.length() == 0 ? "" : " ").append(more);
           }
           if (explained.length() > 0 && !sources.contains(v)) {
             sources.add(v);
@@ -222,7 +221,20 @@ public final class HeuristicConsolidator implements Consolidator {
       }
       ObservationView passed = views.get(fix);
       sources.add(passed);
+      if (explained.length() == 0) {
+        // the agent often explains after the passing run, closing its turn
+        ObservationView after = closingAnswer(views, fix);
+        if (after != null) {
+          explained.append(explanation(after.said()));
+          if (explained.length() > 0) {
+            sources.add(after);
+          }
+        }
+      }
       ObservationView report = report(views, i);
+      if (report != null) {
+        reports.add(views.indexOf(report));
+      }
       String reported = report == null ? "" : reported(report.said());
       if (!reported.isEmpty()) {
         sources.add(0, report);
@@ -266,6 +278,114 @@ public final class HeuristicConsolidator implements Consolidator {
           sources,
           reported.isEmpty() ? failure.memory().title() : reported);
     }
+    return reports;
+  }
+
+  /**
+   * Adds a bug for each turn that fixed what its user reported without a failing run to show it:
+   * the user's message reports a problem ({@link Statements#reportsProblem}), the agent edited
+   * files, and its answer after the last edit explains the cause or the change ({@link
+   * #EXPLAINS_FIX}). "The keyboard covers the amount field on Android", two edits, then "the
+   * manifest used adjustPan … I set adjustResize" is such a turn. A message that already reports a
+   * bug of a failed run ({@code reports}) is left to it.
+   */
+  private static void fixesInTurn(
+      List<ObservationView> views, Set<Integer> reports, List<Consolidation> out) {
+    for (int i = 0; i < views.size(); i++) {
+      ObservationView prompt = views.get(i);
+      if (prompt.type() != LifecycleEventType.PROMPT_SUBMIT || reports.contains(i)) {
+        continue;
+      }
+      String reported = reported(prompt.said(), true);
+      if (reported.isEmpty()) {
+        continue;
+      }
+      List<ObservationView> edits = new ArrayList<>();
+      ObservationView answer = null;
+      for (int k = i + 1; k < views.size(); k++) {
+        ObservationView v = views.get(k);
+        if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+          break;
+        }
+        if (v.kind() == ObservationKind.FILE_EDIT) {
+          edits.add(v);
+          answer = null;
+        } else if (v.type() == LifecycleEventType.AGENT_RESPONSE && !edits.isEmpty()) {
+          answer = v;
+        }
+      }
+      if (answer == null || !EXPLAINS_FIX.matcher(answer.said()).find()) {
+        continue;
+      }
+      String explained = explanation(answer.said());
+      if (explained.isEmpty()) {
+        continue;
+      }
+      List<ObservationView> sources = new ArrayList<>();
+      sources.add(prompt);
+      Set<String> edited = new LinkedHashSet<>();
+      for (ObservationView e : edits) {
+        sources.add(e);
+        edited.addAll(e.memory().files());
+      }
+      sources.add(answer);
+      String content =
+          "Reported: "
+              + TextCuts.asSentence(reported)
+              + " Cause and fix: "
+              + TextCuts.atWord(explained, MAX_EXPLANATION)
+              + (edited.isEmpty() ? "" : " Fix: edited " + String.join(", ", edited) + ".");
+      add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, reported);
+    }
+  }
+
+  /**
+   * An answer that says what was wrong or what was changed: a cause ("because", "the problem was",
+   * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses").
+   */
+  private static final Pattern EXPLAINS_FIX =
+      Pattern.compile(
+          "(?i)\\b(?:cause[ds]?|because|root cause|culprit|the (?:problem|issue|bug) (?:was|is)"
+              + "|found it|it was a|were fighting|which (?:meant|means)|that's why|so every"
+              + "|(?:i|we) (?:changed|switched|set|moved|replaced|fixed|added|removed|dropped|made"
+              + "|updated|rewrote|wrapped|pinned|reverted)|switched to|changed (?:it )?to|now uses"
+              + "|(?:is|are) now)\\b");
+
+  /**
+   * The agent's answer that closes the turn of the run at {@code run}: the first answer after it
+   * before the user's next message, or null.
+   */
+  private static ObservationView closingAnswer(List<ObservationView> views, int run) {
+    for (int k = run + 1; k < views.size(); k++) {
+      ObservationView v = views.get(k);
+      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+        return null;
+      }
+      if (v.type() == LifecycleEventType.AGENT_RESPONSE) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The sentences of an agent's answer that explain, up to {@value #MAX_EXPLANATION} characters:
+   * those {@link FactAdmission} admits, and "Found it: …", whose opener reads as scaffolding.
+   */
+  private static String explanation(String said) {
+    StringBuilder explained = new StringBuilder();
+    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+      if (FactAdmission.rejection(sentence)
+              .filter(
+                  r ->
+                      r != FactAdmission.Rejection.SCAFFOLDING
+                          || !sentence.toLowerCase(Locale.ROOT).startsWith("found"))
+              .isEmpty()
+          && explained.length() < MAX_EXPLANATION) {
+        explained.append(explained.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence));
+      }
+    }
+    return explained.toString();
   }
 
   /**
@@ -292,9 +412,20 @@ public final class HeuristicConsolidator implements Consolidator {
    * as the decision it is.
    */
   private static String reported(String said) {
+    return reported(said, false);
+  }
+
+  /**
+   * {@link #reported(String)}, leaving out, when {@code notAsked}, the sentences that open by
+   * asking for work ({@link Statements#opensARequest}): without a failing run to show a problem,
+   * "make the empty state friendlier" is a task, not a report.
+   */
+  private static String reported(String said, boolean notAsked) {
     StringBuilder out = new StringBuilder();
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
-      if (Statements.reportsProblem(sentence) && !statesARule(sentence)) {
+      if (Statements.reportsProblem(sentence)
+          && !statesARule(sentence)
+          && !(notAsked && Statements.opensARequest(sentence))) {
         out.append(out.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence.strip()));
       }
     }

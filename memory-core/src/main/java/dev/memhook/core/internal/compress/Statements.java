@@ -17,23 +17,33 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li><b>Clauses.</b> The message is cut into sentences, and each sentence again where one
- *       message carries two things: at an aside's opener ("Anyway,", "Oh and btw,", "Also,",
- *       "Now,"), around a parenthesised aside ("(FYI …)") and at a semicolon, unless what follows
- *       it completes an instruction ("never use npm here; use pnpm"). A lead-in that only announces
- *       a statement ("remember that", "FYI", "Quick note before we start:", "heads up") is removed;
- *       one that announces a correction ("correction:", "actually", "scratch that", "update:")
- *       marks it.
+ *       message carries two things: at an aside's opener ("Anyway,", "Oh and btw,", "Also,", "Now,"
+ *       but not "right now,"; "btw" and "fyi" also without a comma), around a parenthesised aside
+ *       ("(FYI …)"), at a semicolon, unless what follows it completes an instruction ("never use
+ *       npm here; use pnpm"), and before a task that follows a fact ("the real one is
+ *       com.pebblepay.mobile, fix both platforms": {@link #withoutTrailingRequest}). A lead-in that
+ *       only announces a statement ("remember that", "FYI", "Quick note before we start:", "heads
+ *       up", "small thing about me:") is removed, and a clause that is nothing but one is no
+ *       statement; a lead-in that announces a correction ("correction:", "actually", "scratch
+ *       that", "update:", "turns out", "oops") marks it. A clause that only says something said
+ *       before was wrong ("wait no, I mixed it up", "scratch the 1.21 thing", "I gave you the wrong
+ *       bundle id") is no statement, and marks every statement after it in the message a
+ *       correction.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
- *       ("add…", "can you…", "please fix…"), unless it says it holds beyond this task (always,
- *       never, every, from now on, whenever, by default…), chooses between alternatives with a verb
- *       of manner ("use pnpm, not npm") or opens with a negation ("don't…", "never…"), which make
- *       it a standing instruction; "let's go with Redis", a decision's wording that names its
- *       choice, is a decision. A report of a problem (fails, error, slow, broken, typo…) is not:
- *       the bug's consolidation keeps it with its fix; but an instruction that names a problem as
- *       its reason or its subject ("never use npm, it breaks the lockfile", "never ignore a failing
- *       test") is one. Everything else that is declarative is a standing statement; a lead-in that
- *       asks to remember makes any admitted clause one.
+ *       ("add…", "can you…", "please fix…", "need a…"), unless it says it holds beyond this task
+ *       (always, never, every, from now on, whenever, before you, by default…), chooses between
+ *       alternatives with a verb of manner ("use pnpm, not npm") or opens with a negation
+ *       ("don't…", "never…"), which make it a standing instruction; "let's go with Redis", a
+ *       decision's wording that names its choice, is a decision. A report of a problem (fails,
+ *       error, slow, broken, typo…) is not: the bug's consolidation keeps it with its fix; but an
+ *       instruction that names a problem as its reason or its subject ("never use npm, it breaks
+ *       the lockfile", "never ignore a failing test") is one, and so is an order under a condition
+ *       ("when you return errors wrap them with fmt.Errorf"). A word that opens requests but is
+ *       followed by a verb of being is a noun ("mock server runs on my desktop"). Everything else
+ *       that is declarative is a standing statement, including a label before one ("how releases
+ *       work here: nobody bumps versions by hand") and three words that state a value ("staging is
+ *       eu-central-1"); a lead-in that asks to remember makes any admitted clause one.
  *   <li><b>Type</b>, from the wording, first match wins: a first-person liking or an instruction
  *       about how to work is a {@link MemoryType#PREFERENCE}; a choice made ("decided", "agreed",
  *       "settled on", "chose", "going with", "is out") a {@link MemoryType#DECISION}; a procedure
@@ -58,7 +68,8 @@ final class Statements {
   private static final Pattern ASIDE =
       Pattern.compile(
           "(?i)(?<=\\S)\\s+(?:anyway|oh,? and btw|oh,? and by the way|btw|by the way|also|and also"
-              + "|now|oh and|ps)\\s*[,:]\\s+");
+              + "|oh and|ps)\\s*[,:]\\s+|(?<=\\S)(?<!\\bright|\\bfor|\\bjust|\\bby)\\s+now\\s*[,:]\\s+"
+              + "|(?<=\\S)\\s+(?:btw|fyi)\\s+(?=\\w)");
 
   /** A parenthesised aside, "(FYI …)", taken as a clause of its own. */
   private static final Pattern PAREN = Pattern.compile("(?i)\\(((?:fyi|note|btw|ps)\\b.+?)\\)");
@@ -66,23 +77,44 @@ final class Statements {
   /** Lead-ins that announce a statement; removed, and they make the clause one to keep. */
   private static final Pattern ANNOUNCE =
       Pattern.compile(
-          "(?i)^(?:(?:quick|small|one|a) note(?: before we start)?\\s*[:,-]?|note that|fyi\\s*[:,-]?"
+          "(?i)^(?:(?:quick|small|one|a|\\w+ing) note(?: before we start)?\\s*[:,-]?|note that"
+              + "|fyi\\s*[:,-]?"
+              + "|(?:one|a|quick|small|general|another|last)\\s+(?:more\\s+)?(?:\\w+\\s+)?(?:thing|one)"
+              + "(?:\\s+(?:about me|for later|while you're (?:in )?there|before [\\w ]{2,20}))?"
+              + "\\s*[:,.—–-]|for later\\s*[:,—–-]"
               + "|heads[ -]up\\s*[:,-]?|just so you know\\s*[:,-]?|for the record\\s*[:,-]?"
               + "|(?:please\\s+)?(?:remember|keep in mind|don't forget|do not forget|note)"
               + "(?:\\s+that)?\\s*[:,-]?|for future reference\\s*[:,-]?|important\\s*[:,-]?"
-              + "|(?:oh,? )?and\\s+|(?:also|anyway|now|btw|by the way|oh and btw|ps)\\s*[,:])\\s*");
+              + "|(?:oh,? )?and\\s+|(?:also|anyway|now|by the way|oh and btw|ps)\\s*[,:]"
+              + "|btw\\s*[,:]?)\\s*");
 
   /** Lead-ins that announce a correction; removed, and they mark the statement a correction. */
   private static final Pattern CORRECTS =
       Pattern.compile(
-          "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that)\\s*[:,;.-]?|(?:correction|update"
-              + "|updated|change of plan|small correction|one correction|wait)\\s*[:,;.-])\\s*");
+          "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that|turns out(?: that)?)\\s*[:,;.-]?"
+              + "|(?:correction|update|updated|change of plan|small correction|one correction|wait"
+              + "|oops|my bad|my mistake)\\s*[:,;.-])\\s*");
+
+  /**
+   * A clause that only says something said before was wrong ("wait no, I mixed it up", "scratch the
+   * 1.21 thing", "ugh, I gave you the wrong bundle id"): it is kept as nothing, and the statements
+   * after it in the same message are corrections.
+   */
+  private static final Pattern RETRACTS =
+      Pattern.compile(
+          "(?i)^(?:(?:ugh|oops|sorry|argh|hmm|wait|no|nope|ah|oh|ok|okay)[,!.]?\\s+)*(?:i"
+              + " (?:(?:totally|completely)\\s+)?(?:mixed (?:it|that|them|those|things) up|misspoke"
+              + "|was wrong|got (?:it|that|this) wrong|had (?:it|that|this) wrong|gave you the wrong"
+              + "|told you the wrong|said the wrong|meant)|my (?:bad|mistake)|scratch (?:that|the)\\b"
+              + "|ignore (?:what i said|that|my last)|that was wrong|that's wrong|that is wrong"
+              + "|that's not right|that was a mistake)");
 
   /** Tails that only ask to remember ("…, remember that", "keep that in mind"). */
   private static final Pattern TAIL =
       Pattern.compile(
           "(?i)[,;.\\s-]*(?:please\\s+)?(?:remember that|remember this|keep that in mind|keep this in"
-              + " mind|note that|for future reference|going forward|thanks|thank you)[.!]?$");
+              + " mind|note that|for future reference|going forward|thanks|thank you|(?:not urgent,?"
+              + " )?just so you know|not urgent|fyi|for the record)[.!]?$");
 
   private static final Pattern REMEMBER =
       Pattern.compile(
@@ -99,6 +131,10 @@ final class Statements {
   /** Opens a standing instruction; "now" in it is no sign of a change. */
   private static final Pattern FROM_NOW_ON =
       Pattern.compile("(?i)\\b(?:from now on|going forward|in (?:the )?future|next time)\\b,?");
+
+  /** "Now" that says when, not that something changed: "right now", "for now". */
+  private static final Pattern NOT_A_CHANGE =
+      Pattern.compile("(?i)\\b(?:right|for|just|by) now\\b");
 
   /** Courtesy openers: a thanks or a "great" says nothing to keep. */
   private static final Set<String> COURTESY =
@@ -122,7 +158,7 @@ final class Statements {
       Pattern.compile(
           "(?i)\\b(?:always|never|ever|from now on|going forward|in future|in the future|by"
               + " default|whenever|each time|every time|when you|unless told|next time|in general"
-              + "|as a rule)\\b");
+              + "|as a rule|before you|after you|once you|if you ever)\\b");
 
   /** Says that it holds widely; general only for a verb of manner ("use … everywhere"). */
   private static final Pattern WIDE =
@@ -203,15 +239,47 @@ final class Statements {
               + "|isn't working|not working|wrong|cramped|leaks?|timeout|times out|dies|killed|nan"
               + "|undefined|null pointer|flickers?|pegs?|can't find|cannot find|missing|blank"
               + "|empty state|blurry|off by|warns?|warnings?|mismatch|keeps? getting|oom\\w*"
-              + "|\\d{3}s|intermittent\\w*|randomly|sometimes|weird|strange|late|double)\\b");
+              + "|\\d{3}s|intermittent\\w*|randomly|sometimes|weird|strange|late|double|can't reach"
+              + "|cannot reach|can't connect|cannot connect|unreachable|stopped working|stops? (?:answering"
+              + "|responding)|won't (?:start|load|build|compile|connect|open)|still (?:shows?|has|have"
+              + "|returns?|says|uses|points|fails?|happens)|not found|can't see|cannot see|doesn't"
+              + " (?:work|show|load|save|update|match|find|render))\\b");
 
   /** A request: asks the agent to do something now. */
   private static final Pattern ASKS =
       Pattern.compile(
           "(?i)^(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|^(?:please|pls)\\s+\\w+"
-              + "|^(?:i need you to|i want you to|i'd like you to|let's|lets|go ahead)\\b|,\\s*(?:can"
+              + "|^(?:i need you to|i want you to|i'd like you to|let's|lets|go ahead)\\b"
+              + "|^need (?:a|an|to|the|some)\\b|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
+
+  /**
+   * Where a request may follow a statement in one clause: after a comma or a dash, an optional
+   * "and", "so", "then" or "please", and a word followed by a word that is no number or label
+   * ("port 3001" and "fix:" are no requests).
+   */
+  private static final Pattern TRAILING_REQUEST =
+      Pattern.compile(
+          "(?i)(?:,|\\s[—–-])\\s+(?:(?:and|so|then|pls|please|just)\\s+)?([a-z]+)\\s+(?![\\d:])\\w");
+
+  /**
+   * A request to change what the statement before it described: "the handler returns a bare string,
+   * make it match the rest" reports the state the task ends, not a fact to keep.
+   */
+  private static final Pattern CHANGES_IT =
+      Pattern.compile(
+          "(?i)(?:(?:and|so|then|pls|please|just)\\s+)?(?:fix|make|change|update|correct|refactor"
+              + "|rewrite|remove|delete|drop|clean|tidy|simplify|improve|shorten|rename|move|replace"
+              + "|revert|undo)\\s+(?:it|this|that|them|these|those)\\b");
+
+  /** A condition: what follows it is the step to take ("if the DAG fails, check the bucket"). */
+  private static final Pattern CONDITIONAL =
+      Pattern.compile("\\b(?:if|when|whenever|before|after|once|unless|until)\\b");
+
+  /** Says that what it tells holds for the moment: "I just pulled main", "it's currently red". */
+  private static final Pattern MOMENT =
+      Pattern.compile("\\b(?:just|currently|right now|at the moment)\\b");
 
   /** Verbs a request opens with. */
   private static final Set<String> REQUEST_VERBS =
@@ -474,11 +542,18 @@ final class Statements {
   /** The standing statements of {@code said}, a user's message, in the order they were said. */
   static List<Statement> of(String said) {
     List<Statement> out = new ArrayList<>();
+    boolean retracted = false;
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
       for (String clause : clauses(sentence)) {
         Statement s = statement(clause);
+        if (RETRACTS.matcher(clause.strip()).lookingAt()) {
+          retracted = true;
+          if (s == null || !s.correction()) {
+            continue; // "wait no, I mixed it up": says only that what follows corrects
+          }
+        }
         if (s != null) {
-          out.add(s);
+          out.add(retracted && !s.correction() ? new Statement(s.type(), s.text(), true) : s);
         }
       }
     }
@@ -526,10 +601,50 @@ final class Statements {
     for (String p : out) {
       String s = p.strip();
       if (!s.isEmpty()) {
-        cleaned.add(s);
+        cleaned.addAll(withoutTrailingRequest(s));
       }
     }
     return cleaned;
+  }
+
+  /**
+   * {@code clause} cut before a request that follows a statement in it: "the real one is
+   * com.pebblepay.mobile, fix both platforms" says a fact, then asks for the task. The part before
+   * the request must name something ({@link #subjects}), not itself open with a request verb, set
+   * no condition and say nothing of the moment ("just", "currently"), so "I just pulled v2.3, check
+   * the tests for me" stays one request and "if the DAG fails, check the bucket" one step; a
+   * general request ("…, keep it that way always") or one that changes what the part before
+   * described ("the handler returns a bare string, make it match") keeps the clause whole; a
+   * procedure ("for a hotfix, branch off main, deploy …") is not cut, and a verb of manner after
+   * the comma continues an instruction ("never use npm, use pnpm").
+   */
+  static List<String> withoutTrailingRequest(String clause) {
+    if (WORKFLOW.matcher(clause.toLowerCase(Locale.ROOT)).find()) {
+      return List.of(clause); // "for a hotfix, branch off main, deploy …": a procedure's steps
+    }
+    Matcher m = TRAILING_REQUEST.matcher(clause);
+    while (m.find()) {
+      String verb = m.group(1).toLowerCase(Locale.ROOT);
+      if (!REQUEST_VERBS.contains(verb) || MANNER_VERBS.contains(verb)) {
+        continue;
+      }
+      String head = clause.substring(0, m.start()).strip();
+      String lowerHead = head.toLowerCase(Locale.ROOT);
+      String tail = clause.substring(m.start()).replaceFirst("^[\\s,—–-]+", "");
+      if (head.split("\\s+").length >= 3
+          && !CONDITIONAL.matcher(lowerHead).find()
+          && !MOMENT.matcher(lowerHead).find()
+          && !GENERAL.matcher(tail).find()
+          && !CHANGES_IT.matcher(tail).lookingAt()
+          && !REQUEST_VERBS.contains(firstWord(lowerHead))
+          && !ASKS.matcher(lowerHead).find()
+          && afterInstructionLead(lowerHead) == null
+          && !subjects(head).isEmpty()) {
+        return List.of(head, tail);
+      }
+      return List.of(clause);
+    }
+    return List.of(clause);
   }
 
   /**
@@ -570,7 +685,10 @@ final class Statements {
         continue;
       }
       Matcher a = ANNOUNCE.matcher(text);
-      if (a.find() && a.end() > 0 && a.end() < text.length()) {
+      if (a.find() && a.end() > 0) {
+        if (a.end() >= text.length()) {
+          return null; // "Quick one before standup.": it only announces
+        }
         text = text.substring(a.end());
         continue;
       }
@@ -612,8 +730,18 @@ final class Statements {
       return null;
     }
     correction =
-        correction || CHANGE.matcher(FROM_NOW_ON.matcher(lower).replaceAll("")).find() && !request;
-    return new Statement(type(lower, request || negation, decision, manner), text, correction);
+        correction
+            || CHANGE
+                    .matcher(
+                        NOT_A_CHANGE
+                            .matcher(FROM_NOW_ON.matcher(lower).replaceAll(""))
+                            .replaceAll(""))
+                    .find()
+                && !request;
+    return new Statement(
+        type(lower, request || negation || conditionalInstruction(lower), decision, manner),
+        text,
+        correction);
   }
 
   /**
@@ -623,6 +751,22 @@ final class Statements {
   static boolean reportsProblem(String sentence) {
     return PROBLEM.matcher(sentence).find();
   }
+
+  /**
+   * Whether {@code sentence} opens by asking for work ("make the empty state friendlier", "can you
+   * fix the login?") rather than telling what is wrong ("the login is broken, fix it").
+   */
+  static boolean opensARequest(String sentence) {
+    String lower = sentence.strip().toLowerCase(Locale.ROOT).replace('’', '\'');
+    return REQUEST_VERBS.contains(firstWord(lower)) && !nounPhraseSubject(lower)
+        || ASKS_FIRST.matcher(lower).lookingAt();
+  }
+
+  /** The openers of {@link #ASKS} that ask at once. */
+  private static final Pattern ASKS_FIRST =
+      Pattern.compile(
+          "(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|(?:i need you to|i want you"
+              + " to|i'd like you to|let's|lets|go ahead)\\b");
 
   /**
    * Whether {@code lower} proposes a choice of something named, as a decision: "let's go with Redis
@@ -644,7 +788,7 @@ final class Statements {
    * sometimes" has no verb after its negation and stays a report.
    */
   private static boolean instruction(String lower, boolean generalManner) {
-    if (generalManner) {
+    if (generalManner || conditionalInstruction(lower)) {
       return true;
     }
     String rest = afterInstructionLead(lower);
@@ -654,6 +798,74 @@ final class Statements {
     String verb = firstWord(rest);
     return MANNER_VERBS.contains(verb) || REQUEST_VERBS.contains(verb);
   }
+
+  /**
+   * Whether {@code part} opens with a word used as a label or a count rather than a verb: "fix:" in
+   * "(feat:, fix:, chore:)", "port 3001" in "192.168.1.40, port 3001".
+   */
+  /**
+   * Whether the first word of {@code lower}, a request verb, is a noun of the subject instead:
+   * "mock server runs on my desktop", "test data lives in fixtures", where a verb of being follows
+   * within two words.
+   */
+  private static boolean nounPhraseSubject(String lower) {
+    String[] words = lower.strip().split("\\s+", 4);
+    for (int i = 1; i < Math.min(3, words.length); i++) {
+      if (COPULAS.contains(words[i]) || STATE_VERBS.contains(words[i])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final Set<String> STATE_VERBS =
+      Set.of(
+          "has", "have", "takes", "needs", "sits", "returns", "expects", "gets", "goes", "stays");
+
+  private static boolean labelOrCount(String part) {
+    String[] words = part.strip().split("\\s+", 3);
+    return words[0].endsWith(":")
+        || words.length > 1 && !words[1].isEmpty() && Character.isDigit(words[1].charAt(0));
+  }
+
+  /**
+   * Whether {@code lower} is an instruction under a condition: "when you return errors wrap them
+   * with fmt.Errorf", "before you tell me something's done, run the linter". After the condition's
+   * own verb comes a verb that tells what to do (not one with a subject of its own: "when you run
+   * the tests they fail" is a report).
+   */
+  private static boolean conditionalInstruction(String lower) {
+    Matcher m = CONDITION.matcher(lower);
+    if (!m.lookingAt()) {
+      return false;
+    }
+    String[] words = lower.substring(m.end()).split("[\\s,—–-]+");
+    for (int i = 1; i < words.length; i++) {
+      String w = FactAdmission.stripPunctuation(words[i]);
+      String before = FactAdmission.stripPunctuation(words[i - 1]);
+      if ((REQUEST_VERBS.contains(w) || MANNER_VERBS.contains(w) || INSTRUCTION_WORDS.contains(w))
+          && !NO_ORDER_AFTER.contains(before)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Opens a condition for an instruction: "when you", "before we", "whenever you". */
+  private static final Pattern CONDITION =
+      Pattern.compile("(?:when|whenever|before|after|once|if) (?:you|we)(?: ever)? ");
+
+  private static final Set<String> INSTRUCTION_WORDS =
+      Set.of("don't", "dont", "never", "always", "please");
+
+  /**
+   * Words after which a verb is no order: its subject ("they fail"), or a preposition or a
+   * conjunction that makes it a noun or part of a phrase ("with make gen", "and build").
+   */
+  private static final Set<String> NO_ORDER_AFTER =
+      Set.of(
+          "i", "you", "we", "they", "it", "he", "she", "to", "that", "which", "who", "tests",
+          "with", "by", "for", "of", "in", "on", "at", "from", "and", "or", "the", "a", "an");
 
   private static String firstWord(String lower) {
     String l = lower.startsWith("please ") ? lower.substring(7) : lower;
@@ -672,11 +884,40 @@ final class Statements {
       return true;
     }
     String lower = text.toLowerCase(Locale.ROOT);
+    int colon = lower.indexOf(": ");
+    if (rejection.get() == FactAdmission.Rejection.QUESTION
+        && !lower.endsWith("?")
+        && colon > 0
+        && FactAdmission.admits(text.substring(colon + 2))) {
+      return true; // "how releases work here: nobody bumps versions by hand"
+    }
+    if (rejection.get() == FactAdmission.Rejection.FRAGMENT && namesAValue(text)) {
+      return true;
+    }
     return rejection.get() == FactAdmission.Rejection.QUESTION
         && !lower.endsWith("?")
         && (lower.startsWith("when ") || lower.startsWith("whenever "))
         && FactAdmission.admits("It holds " + text.substring(text.indexOf(' ') + 1));
   }
+
+  /**
+   * Whether {@code text} is a three-word statement of a value: a subject, a verb such as "is" and
+   * something that names a thing ("staging is eu-central-1", "minimum is 1.22"). Shorter than
+   * {@link FactAdmission#MIN_WORDS}, it still says all a later session needs.
+   */
+  private static boolean namesAValue(String text) {
+    String[] words = TextCuts.flat(text, Wording.WINDOW).toLowerCase(Locale.ROOT).split(" ");
+    if (words.length != 3 || !COPULAS.contains(words[1])) {
+      return false;
+    }
+    String value = trim(words[2]);
+    return value.chars().anyMatch(Character::isDigit)
+        || value.chars().skip(1).anyMatch(c -> c == '.' || c == '-' || c == '_' || c == '/')
+        || Concepts.TECHNOLOGIES.contains(value);
+  }
+
+  private static final Set<String> COPULAS =
+      Set.of("is", "are", "was", "uses", "runs", "lives", "listens", "means", "equals");
 
   private static boolean request(String lower) {
     if (WORKFLOW.matcher(lower).find() && !ASKS.matcher(lower).find()) {
@@ -685,12 +926,16 @@ final class Statements {
     if (ASKS.matcher(lower).find()) {
       return true;
     }
-    if (REQUEST_VERBS.contains(firstWord(lower))) {
+    if (REQUEST_VERBS.contains(firstWord(lower)) && !nounPhraseSubject(lower)) {
       return true;
     }
     // "I just cloned this, check the setup for me": a request after a comma
     for (String part : lower.split(",\\s+(?:and\\s+|then\\s+)?")) {
-      if (part != lower && REQUEST_VERBS.contains(firstWord(part)) && !part.startsWith("use ")) {
+      if (part != lower
+          && REQUEST_VERBS.contains(firstWord(part))
+          && !part.startsWith("use ")
+          && !labelOrCount(part)
+          && !nounPhraseSubject(part)) {
         return true;
       }
     }

@@ -265,6 +265,7 @@ public final class RecallEngine {
             exclusion,
             excluded,
             dropped);
+    kept = DistilledInPlace.apply(store, query, kept, records, exclusion);
     List<RecalledMemory> ranked = reranking.rerank(text, kept);
     // RecallResult copies its lists, so the cut needs no copy of its own
     return new Exclusion.Result(

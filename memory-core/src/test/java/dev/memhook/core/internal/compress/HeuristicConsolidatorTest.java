@@ -185,14 +185,16 @@ class HeuristicConsolidatorTest {
 
     assertEquals(1, bugs.size(), bugs.toString());
     Consolidation bug = bugs.get(0);
-    assertEquals(List.of("p2", "b1", "e1", "b2"), ids(bug));
+    // the agent's answer after the passing run explains the fix, and is a source of the bug
+    assertEquals(List.of("p2", "b1", "e1", "b2", "a1"), ids(bug));
     // the turn's sentence reporting the problem, not its decision or its port
     assertEquals("Bug: Fix the failing test in CalculatorTest", bug.title());
     assertTrue(
         bug.content()
             .startsWith(
-                "Reported: Fix the failing test in CalculatorTest. Failed run: Ran mvn test: 1"
-                    + " failure"),
+                "Reported: Fix the failing test in CalculatorTest. Cause and fix: It turns out the"
+                    + " sign was dropped by Math.abs in Calculator.add. Failed run: Ran mvn test:"
+                    + " 1 failure"),
         bug.content());
     assertTrue(
         bug.content().contains("Fix: edited /work/calc/src/main/java/dev/example/Calculator.java."),
@@ -475,5 +477,85 @@ class HeuristicConsolidatorTest {
             + " Files edited: /work/calc/src/main/java/dev/example/Calculator.java."
             + " Tests at the end: passing (Ran mvn test: 12 passed).",
         HeuristicConsolidator.summarize(session(), session));
+  }
+
+  private static Memory agent(String id, String said) {
+    return stored(observation(id, LifecycleEventType.AGENT_RESPONSE, EventData.message(said)));
+  }
+
+  private static Memory edit(String id) {
+    return stored(
+        observation(
+            id, LifecycleEventType.POST_TOOL_USE, EventData.tool("Edit", EDIT_INPUT, "ok")));
+  }
+
+  @Test
+  void aBugsCauseAndFix_explainedAfterThePassingRun_isKeptWithIt() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "the checkout total shows NaN for some carts")),
+                    stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+                    edit("e1"),
+                    stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)),
+                    agent(
+                        "a1",
+                        "Found it: the API sends unitPrice but the total read price. I changed"
+                            + " it to unitPrice."))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertTrue(
+        bugs.get(0)
+            .content()
+            .contains("Cause and fix: Found it: the API sends unitPrice but the total read price."),
+        bugs.get(0).content());
+    assertTrue(ids(bugs.get(0)).contains("a1"), ids(bugs.get(0)).toString());
+  }
+
+  @Test
+  void aReportedProblemFixedByEdits_withoutAFailingRun_isABug_withReportCauseAndEdits() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "on android the keyboard covers the amount field, you can't see"
+                                + " what you type. ios is fine")),
+                    edit("e1"),
+                    agent(
+                        "a1",
+                        "Two settings were fighting: the manifest used adjustPan. I set"
+                            + " adjustResize instead."),
+                    stored(prompt("p2", "works now, thanks")))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    Consolidation bug = bugs.get(0);
+    assertEquals(List.of("p1", "e1", "a1"), ids(bug));
+    assertTrue(
+        bug.content()
+            .startsWith(
+                "Reported: on android the keyboard covers the amount field, you can't see what"
+                    + " you type. Cause and fix: Two settings were fighting"),
+        bug.content());
+    assertTrue(bug.content().contains("Fix: edited "), bug.content());
+  }
+
+  @Test
+  void aTaskDoneByEdits_orAProblemAnsweredWithoutAnEdit_isNoBug() {
+    List<Consolidation> all =
+        consolidate(
+            List.of(
+                stored(prompt("p1", "make the empty state on the list friendlier")),
+                edit("e1"),
+                agent("a1", "I changed the copy and added an illustration."),
+                stored(prompt("p2", "the build is slow on CI")),
+                agent("a2", "It is slow because the dependency cache is off."),
+                stored(prompt("p3", "the login page is broken on Safari")),
+                edit("e2"),
+                agent("a3", "Done.")));
+    assertEquals(List.of(), ofType(all, MemoryType.BUG), all.toString());
   }
 }

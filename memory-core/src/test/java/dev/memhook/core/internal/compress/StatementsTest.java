@@ -53,6 +53,14 @@ class StatementsTest {
         "Spell things the British way in the docs please.|PREFERENCE|Spell things the British way in the docs please",
         "Stick to 2-space indentation in YAML files.|PREFERENCE|Stick to 2-space indentation in YAML files",
         "Heads-up: the prod database is read-only on weekends.|FACT|The prod database is read-only on weekends",
+        "staging is eu-central-1|FACT|Staging is eu-central-1",
+        "btw when you return errors wrap them with fmt.Errorf, don't pull in pkg/errors|PREFERENCE|When you return errors wrap them with fmt.Errorf, don't pull in pkg/errors",
+        "before you tell me something's done, please run the linter|PREFERENCE|Before you tell me something's done, please run the linter",
+        "Small thing about me: I'm red-green colorblind (deuteranopia).|FACT|I'm red-green colorblind (deuteranopia)",
+        "fyi how releases work here: nobody bumps versions by hand|FACT|How releases work here: nobody bumps versions by hand",
+        "mock server runs on my desktop at 192.168.1.40, port 3001|FACT|Mock server runs on my desktop at 192.168.1.40, port 3001",
+        "we squash merge only, titles are conventional commits (feat:, fix:, chore:)|FACT|We squash merge only, titles are conventional commits (feat:, fix:, chore:)",
+        "Scheduling note: I'm in Auckland, it's NZST right now, UTC+12.|FACT|I'm in Auckland, it's NZST right now, UTC+12",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -85,6 +93,13 @@ class StatementsTest {
         "please keep the button blue",
         "please name the file config.yaml",
         "please write tests for the parser",
+        "the refund handler returns a bare string on 404, make it match the rest of the API",
+        "Quick one before standup.",
+        "need a --region flag on sync",
+        "the dev build on my phone can't reach the api",
+        "not urgent, just so you know",
+        "wait no, I mixed it up.",
+        "I just cloned the repo at v2.3.1, check the setup for me",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
@@ -114,6 +129,53 @@ class StatementsTest {
   }
 
   @Test
+  void aFactBeforeATaskInOneSentence_isKept_withoutTheTask() {
+    assertEquals(
+        List.of("The real one is com.pebblepay.mobile"),
+        Statements.of("the real one is com.pebblepay.mobile, fix both platforms").stream()
+            .map(Statements.Statement::text)
+            .toList());
+    assertEquals(
+        List.of("Bundle id is com.pebble.app"),
+        Statements.of("bundle id is com.pebble.app, set it in app.json for both platforms").stream()
+            .map(Statements.Statement::text)
+            .toList());
+    assertEquals(
+        List.of("For a hotfix, branch off main as hotfix/x, deploy to staging with make stage"),
+        Statements.of(
+                "For a hotfix, branch off main as hotfix/x, deploy to staging with make stage")
+            .stream()
+            .map(Statements.Statement::text)
+            .toList(),
+        "a procedure's steps are not a task after a fact");
+  }
+
+  @Test
+  void whatFollowsASayingThatSomethingWasWrong_correctsIt_andTheSayingIsNotKept() {
+    List<Statements.Statement> said =
+        Statements.of(
+            "wait no, I mixed it up. staging is eu-central-1. us-west-2 was the old sandbox"
+                + " account");
+    assertEquals(
+        List.of("Staging is eu-central-1.", "Us-west-2 was the old sandbox account"),
+        said.stream().map(Statements.Statement::text).toList());
+    assertTrue(said.stream().allMatch(Statements.Statement::correction), said.toString());
+    Statements.Statement scratched =
+        only("scratch the 1.21 thing. minimum is go 1.22, the renderer uses range-over-int");
+    assertTrue(scratched.correction(), scratched.toString());
+    assertTrue(scratched.text().startsWith("Minimum is go 1.22"), scratched.toString());
+    assertEquals(
+        List.of("The real one is com.pebblepay.mobile"),
+        Statements.of(
+                "ugh I gave you the wrong bundle id the other day. the real one is"
+                    + " com.pebblepay.mobile, fix both platforms")
+            .stream()
+            .filter(Statements.Statement::correction)
+            .map(Statements.Statement::text)
+            .toList());
+  }
+
+  @Test
   void aSemicolon_keepsATaskApartFromTheRuleBeforeIt() {
     assertEquals(
         List.of("Never push to main"),
@@ -138,6 +200,7 @@ class StatementsTest {
   @Test
   void aPlainStatement_isNoCorrection() {
     assertFalse(only("The API gateway is on port 8443.").correction());
+    assertFalse(only("I'm in Auckland, so times are NZST right now.").correction());
   }
 
   @Test

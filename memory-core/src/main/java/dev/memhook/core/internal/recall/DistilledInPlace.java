@@ -1,0 +1,122 @@
+package dev.memhook.core.internal.recall;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreHit;
+import dev.memhook.core.internal.capture.QuotedTurns;
+import dev.memhook.core.internal.capture.SourceObservations;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A captured observation in a result gives its place to the memory its session distilled from it.
+ * When a recall returns a raw turn (the user's "invoice totals are off by one cent sometimes") and
+ * the session's consolidation made a memory of it (the bug with its cause and fix, the preference
+ * stated in it), that memory is what the turn means for later sessions: it holds the turn's point
+ * and what the session learned about it, where the turn alone holds only the question. So the
+ * distilled memory takes the observation's place, score and signals; if the result already holds
+ * it, the observation is dropped and the distilled memory keeps the better of the two places.
+ *
+ * <p>Which memory was distilled from which observation is read from the sources consolidation names
+ * in the distilled memory ({@link SourceObservations#names}); the store has no index from an
+ * observation to it, so each observation's distilled memories are looked for among the best {@value
+ * #CANDIDATES} text matches of the observation's opening {@value #QUERY_CHARS} characters in its
+ * scope (a distilled memory repeats the words of its source), and kept only if it is latest, of the
+ * same source session, names the observation among its sources and may be returned to this query.
+ * Only captured observations are looked up ({@link QuotedTurns#captured}): memories a host wrote
+ * itself are never consolidated, so a recall over them costs nothing more. At most one text search
+ * and one record read per captured observation in the result.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class DistilledInPlace {
+
+  /** How many text matches of an observation are read, looking for what was distilled from it. */
+  static final int CANDIDATES = 5;
+
+  /** How much of an observation's content is searched for. */
+  static final int QUERY_CHARS = 300;
+
+  private DistilledInPlace() {}
+
+  /**
+   * {@code kept}, best first, with each captured observation replaced by the memory distilled from
+   * it, or dropped if that memory is in {@code kept} already.
+   */
+  static List<RecalledMemory> apply(
+      MemoryStore store,
+      RecallQuery query,
+      List<RecalledMemory> kept,
+      RecordReader records,
+      Exclusion exclusion) {
+    if (kept.stream().noneMatch(r -> lookedUp(r.memory()))) {
+      return kept;
+    }
+    List<RecalledMemory> out = new ArrayList<>(kept.size());
+    Set<MemoryId> placed = new HashSet<>();
+    for (RecalledMemory r : kept) {
+      if (placed.contains(r.id())) {
+        continue; // moved up to the place of the observation it was distilled from
+      }
+      Memory distilled =
+          lookedUp(r.memory()) ? distilled(store, query, r.memory(), records, exclusion) : null;
+      if (distilled == null) {
+        out.add(r);
+        placed.add(r.id());
+      } else if (!placed.contains(distilled.id())) {
+        out.add(new RecalledMemory(distilled, r.score(), r.signals()));
+        placed.add(distilled.id());
+      }
+    }
+    return out;
+  }
+
+  private static boolean lookedUp(Memory m) {
+    return m.type() == MemoryType.OBSERVATION
+        && m.sourceSession() != null
+        && QuotedTurns.captured(m);
+  }
+
+  /** The latest memory distilled from {@code observation} that this query may return, or null. */
+  private static Memory distilled(
+      MemoryStore store,
+      RecallQuery query,
+      Memory observation,
+      RecordReader records,
+      Exclusion exclusion) {
+    String text = observation.content();
+    if (text.isBlank()) {
+      return null;
+    }
+    List<MemoryId> ids = new ArrayList<>();
+    for (StoreHit hit :
+        store
+            .searchText(
+                observation.scope(),
+                text.length() > QUERY_CHARS ? text.substring(0, QUERY_CHARS) : text,
+                CANDIDATES)
+            .hits()) {
+      if (!hit.id().equals(observation.id())) {
+        ids.add(hit.id());
+      }
+    }
+    records.readIds(ids);
+    for (MemoryId id : ids) {
+      Memory m = records.get(id);
+      if (m != null
+          && m.type() != MemoryType.OBSERVATION
+          && observation.sourceSession().equals(m.sourceSession())
+          && ResultAssembly.returnable(query, m, exclusion)
+          && SourceObservations.names(m, observation.id())) {
+        return m;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,146 @@
+package dev.memhook.core.internal.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.RecallQuery;
+import dev.memhook.api.RecallResult;
+import dev.memhook.api.RecalledMemory;
+import dev.memhook.api.Scope;
+import dev.memhook.api.Signal;
+import dev.memhook.api.SignalHit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A captured observation in a result gives its place to the memory distilled from it. */
+class DistilledInPlaceTest {
+
+  private static final String REPORT = "invoice totals are off by one cent sometimes";
+  private static final RecallQuery QUERY =
+      RecallQuery.of(Scope.DEFAULT, "a customer says the bill is a penny wrong");
+
+  private final ObservedStore store = new ObservedStore();
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  /** The user's report, as capture stores it: an observation of session "s1". */
+  private Memory report() {
+    return store.add("obs-report", REPORT, b -> b.sourceSession("s1"));
+  }
+
+  /** The bug session "s1" distilled from {@code sources}, with id {@code id}. */
+  private Memory bug(String id, String session, String sources) {
+    return store.add(
+        id,
+        "Reported: "
+            + REPORT
+            + ". Cause and fix: totals were computed in double; now BigDecimal with HALF_EVEN.",
+        b ->
+            b.type(MemoryType.BUG)
+                .sourceSession(session)
+                .attributes(Map.of("memhook.sources", sources)));
+  }
+
+  private static RecalledMemory recalled(Memory m, double score) {
+    return new RecalledMemory(m, score, List.of(new SignalHit(Signal.VECTOR, 1, score)));
+  }
+
+  private List<RecalledMemory> apply(List<RecalledMemory> kept, Exclusion exclusion) {
+    return DistilledInPlace.apply(store, QUERY, kept, new RecordReader(store), exclusion);
+  }
+
+  @Test
+  void aCapturedObservation_givesItsPlaceScoreAndSignals_toTheMemoryDistilledFromIt() {
+    Memory report = report();
+    Memory other = store.add("obs-other", "add a toString to the Money class");
+    Memory bug = bug("bug-1", "s1", "obs-report obs-failure");
+
+    List<RecalledMemory> out =
+        apply(List.of(recalled(report, 0.7), recalled(other, 0.3)), Exclusion.none());
+
+    assertEquals(List.of(bug.id(), other.id()), out.stream().map(RecalledMemory::id).toList());
+    assertEquals(0.7, out.get(0).score());
+    assertEquals(List.of(new SignalHit(Signal.VECTOR, 1, 0.7)), out.get(0).signals());
+  }
+
+  @Test
+  void aDistilledMemoryAlreadyInTheResult_takesTheBetterPlace_once() {
+    Memory report = report();
+    Memory other = store.add("host-note", "money is kept in cents");
+    Memory bug = bug("bug-1", "s1", "obs-report");
+
+    List<RecalledMemory> out =
+        apply(
+            List.of(recalled(report, 0.9), recalled(other, 0.5), recalled(bug, 0.4)),
+            Exclusion.none());
+
+    assertEquals(List.of(bug.id(), other.id()), out.stream().map(RecalledMemory::id).toList());
+    assertEquals(0.9, out.get(0).score());
+  }
+
+  @Test
+  void aMemoryOfAnotherSession_orNotNamingTheObservation_orExcluded_doesNotTakeItsPlace() {
+    Memory report = report();
+    bug("bug-other-session", "s2", "obs-report");
+    bug("bug-other-sources", "s1", "obs-failure");
+    List<RecalledMemory> kept = List.of(recalled(report, 0.7));
+
+    assertEquals(kept, apply(kept, Exclusion.none()));
+
+    bug("bug-1", "s1", "obs-report");
+    assertEquals(
+        List.of(MemoryId.of("bug-1")),
+        apply(kept, Exclusion.none()).stream().map(RecalledMemory::id).toList());
+    // a hook leaves out its own conversation's memories: not through the back door either
+    Exclusion own = Exclusion.sourceSession("s1");
+    assertEquals(List.of(report.id()), apply(kept, own).stream().map(RecalledMemory::id).toList());
+  }
+
+  @Test
+  void onlyTheLatestVersion_takesThePlace() {
+    Memory report = report();
+    bug("bug-1", "s1", "obs-report");
+    store.supersede("bug-1", "bug-2");
+
+    assertEquals(
+        List.of(MemoryId.of("bug-2")),
+        apply(List.of(recalled(report, 0.7)), Exclusion.none()).stream()
+            .map(RecalledMemory::id)
+            .toList());
+  }
+
+  @Test
+  void aResultOfMemoriesTheHostWrote_isReturnedAsItIs_withoutASearch() {
+    Memory note = store.add("note-1", REPORT, b -> b.sourceSession("s1"));
+    bug("bug-1", "s1", "note-1");
+    store.clearCalls();
+    List<RecalledMemory> kept = List.of(recalled(note, 0.7));
+
+    assertEquals(kept, apply(kept, Exclusion.none()));
+    assertTrue(store.textSearches.isEmpty() && store.reads.isEmpty(), store.reads.toString());
+  }
+
+  @Test
+  void aRecall_thatFindsTheUsersReport_returnsTheBugMadeOfIt() {
+    report();
+    store.add("obs-chat", "rename getCart to loadCart everywhere", b -> b.sourceSession("s1"));
+    Memory bug = bug("bug-1", "s1", "obs-report");
+
+    RecallResult result =
+        new RecallEngine(store, store.embedder, RecallOptions.builder().noRelevanceGate().build())
+            .recall(RecallQuery.of(Scope.DEFAULT, "invoice totals off by a cent"));
+
+    assertEquals(bug.id(), result.ids().get(0), result.explain());
+    assertEquals(1, result.ids().stream().filter(bug.id()::equals).count(), result.explain());
+    assertTrue(!result.ids().contains(MemoryId.of("obs-report")), result.explain());
+  }
+}
