@@ -201,7 +201,8 @@ public final class NoiseAdmission {
           "obvious",
           "issues",
           "everything",
-          "setup");
+          "setup",
+          "enough");
 
   /** How an answer narrating a tool run opens. */
   private static final List<String> NARRATION =

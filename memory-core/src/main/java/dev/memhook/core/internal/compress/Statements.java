@@ -43,7 +43,13 @@ import java.util.regex.Pattern;
  *       followed by a verb of being is a noun ("mock server runs on my desktop"). Everything else
  *       that is declarative is a standing statement, including a label before one ("how releases
  *       work here: nobody bumps versions by hand") and three words that state a value ("staging is
- *       eu-central-1"); a lead-in that asks to remember makes any admitted clause one.
+ *       eu-central-1"); a lead-in that asks to remember makes any admitted clause one. A clause of
+ *       courtesy words only ("good enough for now") is not one. A request may carry a rule in
+ *       brackets ("scaffold the package (for new packages I'd rather use vitest)"): the bracket is
+ *       read as a clause of its own.
+ *   <li><b>The message around it.</b> In a message that reports a problem without asking for its
+ *       fix, a plain fact that names nothing ("started after last week's deploy, I think") is the
+ *       report's context and is left out.
  *   <li><b>Type</b>, from the wording, first match wins: a first-person liking or an instruction
  *       about how to work is a {@link MemoryType#PREFERENCE}; a choice made ("decided", "agreed",
  *       "settled on", "chose", "going with", "is out") a {@link MemoryType#DECISION}; a procedure
@@ -200,9 +206,10 @@ final class Statements {
 
   private static final Pattern PREFERENCE =
       Pattern.compile(
-          "(?i)\\b(?:i|we) (?:prefer|like|love|hate|dislike|want|need you|can't stand|cannot"
-              + " stand|don't like|do not like|don't want|do not want|'d rather|would rather|'d"
-              + " like|would like)\\b|\\bi'd rather\\b|\\bi'd like\\b|\\bprefer\\b|\\brather"
+          "(?i)\\b(?:i|we) (?:(?:really|truly|just|much|strongly|so) )?(?:prefer|like|love|hate"
+              + "|dislike|want|need you|can't stand|cannot stand|cant stand|don't like|dont like|do"
+              + " not like|don't want|dont want|do not want|'d rather|would rather|'d like|would"
+              + " like)\\b|\\bi'd rather\\b|\\bi'd like\\b|\\bprefer\\b|\\brather"
               + " than\\b|\\binstead of\\b|^(?:please )?(?:don't|do not|never|always|no)\\b"
               + "|\\buse\\b[^.]*\\b(?:not|never|instead of|over|rather than)\\b"
               + "|\\bplease\\b|\\bfor me\\b|\\bwith me\\b|\\bto me\\b|\\bmy (?:taste|preference)");
@@ -250,7 +257,7 @@ final class Statements {
       Pattern.compile(
           "(?i)^(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|^(?:please|pls)\\s+\\w+"
               + "|^(?:i need you to|i want you to|i'd like you to|let's|lets|go ahead)\\b"
-              + "|^need (?:a|an|to|the|some)\\b|,\\s*(?:can"
+              + "|^need (?:a|an|to|the|some)\\b|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
 
@@ -428,7 +435,18 @@ final class Statements {
           "swallow",
           "expose",
           "hide",
-          "reuse");
+          "reuse",
+          "dump",
+          "fetch",
+          "grab",
+          "paste",
+          "copy",
+          "download",
+          "upload",
+          "scaffold",
+          "bootstrap",
+          "rerun",
+          "retry");
 
   /** Whose first person speaks of themselves: a personal fact. */
   private static final Pattern PERSONAL =
@@ -546,6 +564,9 @@ final class Statements {
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
       for (String clause : clauses(sentence)) {
         Statement s = statement(clause);
+        if (s == null) {
+          s = aside(clause); // "scaffold the package (for new packages I'd rather use vitest)"
+        }
         if (RETRACTS.matcher(clause.strip()).lookingAt()) {
           retracted = true;
           if (s == null || !s.correction()) {
@@ -557,8 +578,36 @@ final class Statements {
         }
       }
     }
+    if (TextCuts.sentences(said, Spoken.WINDOW).stream()
+        .anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
+      // in a message that reports a problem (not one asking to fix it), a plain fact that names
+      // nothing is the report's context ("started after last week's deploy, I think"), not
+      // something a later session should know
+      out.removeIf(
+          s -> s.type() == MemoryType.FACT && !s.correction() && subjects(s.text()).isEmpty());
+    }
     return out;
   }
+
+  /**
+   * The statement a parenthesised aside of at least {@value FactAdmission#MIN_WORDS} words makes
+   * inside a clause that makes none itself, or null: a request may carry a rule in brackets.
+   */
+  private static Statement aside(String clause) {
+    Matcher m = BRACKETED.matcher(clause);
+    while (m.find()) {
+      String inside = m.group(1).strip();
+      if (inside.split("\\s+").length >= FactAdmission.MIN_WORDS) {
+        Statement s = statement(inside);
+        if (s != null) {
+          return s;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static final Pattern BRACKETED = Pattern.compile("\\(([^()]{8,400})\\)");
 
   /** The clauses of one sentence: asides and parenthesised notes apart. */
   static List<String> clauses(String sentence) {
@@ -699,8 +748,10 @@ final class Statements {
       return null;
     }
     text = Character.toUpperCase(text.charAt(0)) + text.substring(1);
-    if (!admitted(text) || COURTESY.contains(firstWord(text.toLowerCase(Locale.ROOT)))) {
-      return null;
+    if (!admitted(text)
+        || COURTESY.contains(firstWord(text.toLowerCase(Locale.ROOT)))
+        || NoiseAdmission.acknowledgement(text)) {
+      return null; // "Good enough for now.": courtesy words only
     }
     String lower = text.toLowerCase(Locale.ROOT).replace('’', '\'');
     boolean negation =

@@ -61,6 +61,9 @@ class StatementsTest {
         "mock server runs on my desktop at 192.168.1.40, port 3001|FACT|Mock server runs on my desktop at 192.168.1.40, port 3001",
         "we squash merge only, titles are conventional commits (feat:, fix:, chore:)|FACT|We squash merge only, titles are conventional commits (feat:, fix:, chore:)",
         "Scheduling note: I'm in Auckland, it's NZST right now, UTC+12.|FACT|I'm in Auckland, it's NZST right now, UTC+12",
+        "i really dont want unwrap() anywhere outside of tests|PREFERENCE|I really dont want unwrap() anywhere outside of tests",
+        "our changelog is built by release-plz from the commit titles|FACT|Our changelog is built by release-plz from the commit titles",
+        "scaffold packages/analytics with a test setup (for new packages i'd rather use vitest than jest)|PREFERENCE|For new packages i'd rather use vitest than jest",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -100,6 +103,10 @@ class StatementsTest {
         "not urgent, just so you know",
         "wait no, I mixed it up.",
         "I just cloned the repo at v2.3.1, check the setup for me",
+        "Good enough for now.",
+        "Dump the relay env vars.",
+        "Mix format pls, CI is red on formatting.",
+        "the nightly export fails again. started after last week's deploy i think",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
