@@ -46,19 +46,29 @@ final class DistilledInPlace {
   private DistilledInPlace() {}
 
   /**
+   * What the stage did.
+   *
+   * @param memories the result, best first
+   * @param description each replacement, "distilled ID for OBSERVATION", joined by ", " after "in
+   *     place of their source: "; empty if none
+   */
+  record Placed(List<RecalledMemory> memories, String description) {}
+
+  /**
    * {@code kept}, best first, with each captured observation replaced by the memory distilled from
    * it, or dropped if that memory is in {@code kept} already.
    */
-  static List<RecalledMemory> apply(
+  static Placed apply(
       MemoryStore store,
       RecallQuery query,
       List<RecalledMemory> kept,
       RecordReader records,
       Exclusion exclusion) {
     if (kept.stream().noneMatch(r -> lookedUp(r.memory()))) {
-      return kept;
+      return new Placed(kept, "");
     }
     List<RecalledMemory> out = new ArrayList<>(kept.size());
+    List<String> replaced = new ArrayList<>();
     Set<MemoryId> placed = new HashSet<>();
     for (RecalledMemory r : kept) {
       if (placed.contains(r.id())) {
@@ -69,12 +79,16 @@ final class DistilledInPlace {
       if (distilled == null) {
         out.add(r);
         placed.add(r.id());
-      } else if (!placed.contains(distilled.id())) {
+        continue;
+      }
+      replaced.add("distilled " + distilled.id() + " for " + r.id());
+      if (!placed.contains(distilled.id())) {
         out.add(new RecalledMemory(distilled, r.score(), r.signals()));
         placed.add(distilled.id());
       }
     }
-    return out;
+    return new Placed(
+        out, replaced.isEmpty() ? "" : "in place of their source: " + String.join(", ", replaced));
   }
 
   private static boolean lookedUp(Memory m) {

@@ -265,15 +265,15 @@ public final class RecallEngine {
             exclusion,
             excluded,
             dropped);
-    kept = DistilledInPlace.apply(store, query, kept, records, exclusion);
-    List<RecalledMemory> ranked = reranking.rerank(text, kept);
+    DistilledInPlace.Placed placed = DistilledInPlace.apply(store, query, kept, records, exclusion);
+    List<RecalledMemory> ranked = reranking.rerank(text, placed.memories());
     // RecallResult copies its lists, so the cut needs no copy of its own
     return new Exclusion.Result(
         new RecallResult(
             ranked.size() > query.limit() ? ranked.subList(0, query.limit()) : ranked,
             dropped,
             took,
-            fusion),
+            join(fusion, placed.description())),
         excluded);
   }
 

@@ -55,7 +55,8 @@ class DistilledInPlaceTest {
   }
 
   private List<RecalledMemory> apply(List<RecalledMemory> kept, Exclusion exclusion) {
-    return DistilledInPlace.apply(store, QUERY, kept, new RecordReader(store), exclusion);
+    return DistilledInPlace.apply(store, QUERY, kept, new RecordReader(store), exclusion)
+        .memories();
   }
 
   @Test
@@ -142,5 +143,8 @@ class DistilledInPlaceTest {
     assertEquals(bug.id(), result.ids().get(0), result.explain());
     assertEquals(1, result.ids().stream().filter(bug.id()::equals).count(), result.explain());
     assertTrue(!result.ids().contains(MemoryId.of("obs-report")), result.explain());
+    assertTrue(
+        result.fusion().contains("in place of their source: distilled bug-1 for obs-report"),
+        result.fusion());
   }
 }
