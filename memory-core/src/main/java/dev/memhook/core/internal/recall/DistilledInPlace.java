@@ -30,8 +30,9 @@ import java.util.Set;
  * scope (a distilled memory repeats the words of its source), and kept only if it is latest, of the
  * same source session, names the observation among its sources and may be returned to this query.
  * Only captured observations are looked up ({@link QuotedTurns#captured}): memories a host wrote
- * itself are never consolidated, so a recall over them costs nothing more. At most one text search
- * and one record read per captured observation in the result.
+ * itself are never consolidated, so a recall over them costs nothing more. One text search and one
+ * read of its matches for each of the first {@value #MAX_LOOKUPS} captured observations in the
+ * result, no more.
  *
  * <p>Stateless and thread-safe.
  */
@@ -41,7 +42,13 @@ final class DistilledInPlace {
   static final int CANDIDATES = 5;
 
   /** How much of an observation's content is searched for. */
-  static final int QUERY_CHARS = 300;
+  static final int QUERY_CHARS = 200;
+
+  /**
+   * How many captured observations of one result are looked up, best first: each is a text search,
+   * so a long result of raw turns in a large store costs a few searches, not one per place.
+   */
+  static final int MAX_LOOKUPS = 3;
 
   private DistilledInPlace() {}
 
@@ -70,12 +77,16 @@ final class DistilledInPlace {
     List<RecalledMemory> out = new ArrayList<>(kept.size());
     List<String> replaced = new ArrayList<>();
     Set<MemoryId> placed = new HashSet<>();
+    int lookups = 0;
     for (RecalledMemory r : kept) {
       if (placed.contains(r.id())) {
         continue; // moved up to the place of the observation it was distilled from
       }
-      Memory distilled =
-          lookedUp(r.memory()) ? distilled(store, query, r.memory(), records, exclusion) : null;
+      Memory distilled = null;
+      if (lookups < MAX_LOOKUPS && lookedUp(r.memory())) {
+        lookups++;
+        distilled = distilled(store, query, r.memory(), records, exclusion);
+      }
       if (distilled == null) {
         out.add(r);
         placed.add(r.id());

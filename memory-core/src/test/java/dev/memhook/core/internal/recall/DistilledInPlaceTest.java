@@ -131,6 +131,33 @@ class DistilledInPlaceTest {
   }
 
   @Test
+  void onlyTheFirstFewCapturedObservations_areLookedUp_oneSearchEach() {
+    List<RecalledMemory> kept = new java.util.ArrayList<>();
+    String[] topics = {"kafka", "redis", "postgres", "nginx", "grafana"};
+    for (int i = 0; i < topics.length; i++) {
+      String said = "we keep " + topics[i] + " settings in the ops repo";
+      String source = "obs-" + i;
+      kept.add(recalled(store.add(source, said, b -> b.sourceSession("s1")), 1.0 - i / 10.0));
+      store.add(
+          "fact-" + i,
+          said + ".",
+          b ->
+              b.type(MemoryType.FACT)
+                  .sourceSession("s1")
+                  .attributes(Map.of("memhook.sources", source)));
+    }
+    store.clearCalls();
+
+    List<MemoryId> out = apply(kept, Exclusion.none()).stream().map(RecalledMemory::id).toList();
+
+    assertEquals(
+        DistilledInPlace.MAX_LOOKUPS, store.textSearches.size(), store.textSearches.toString());
+    assertEquals(
+        List.of("fact-0", "fact-1", "fact-2", "obs-3", "obs-4"),
+        out.stream().map(MemoryId::value).toList());
+  }
+
+  @Test
   void aRecall_thatFindsTheUsersReport_returnsTheBugMadeOfIt() {
     report();
     store.add("obs-chat", "rename getCart to loadCart everywhere", b -> b.sourceSession("s1"));
