@@ -26,20 +26,23 @@ import java.util.Set;
  * <p>Which memory was distilled from which observation is read from the sources consolidation names
  * in the distilled memory ({@link SourceObservations#names}); the store has no index from an
  * observation to it, so each observation's distilled memories are looked for among the best {@value
- * #CANDIDATES} text matches of the observation's opening {@value #QUERY_CHARS} characters in its
- * scope (a distilled memory repeats the words of its source), and kept only if it is latest, of the
- * same source session, names the observation among its sources and may be returned to this query.
- * Only captured observations are looked up ({@link QuotedTurns#captured}): memories a host wrote
- * itself are never consolidated, so a recall over them costs nothing more. One text search and one
- * read of its matches for each of the first {@value #MAX_LOOKUPS} captured observations in the
- * result, no more.
+ * #CANDIDATES} text matches of the observation's title and content, their opening {@value
+ * #QUERY_CHARS} characters, in its scope (a distilled memory repeats the words of its source), and
+ * kept only if it is latest, of the same source session, names the observation among its sources
+ * and may be returned to this query. Only captured observations are looked up ({@link
+ * QuotedTurns#captured}): memories a host wrote itself are never consolidated, so a recall over
+ * them costs nothing more. One text search and one read of its matches for each of the first
+ * {@value #MAX_LOOKUPS} captured observations in the result, no more.
  *
  * <p>Stateless and thread-safe.
  */
 final class DistilledInPlace {
 
-  /** How many text matches of an observation are read, looking for what was distilled from it. */
-  static final int CANDIDATES = 5;
+  /**
+   * How many text matches of an observation are read, looking for what was distilled from it: a
+   * session runs its tests again and again, and its identical runs are the best matches of one.
+   */
+  static final int CANDIDATES = 10;
 
   /** How much of an observation's content is searched for. */
   static final int QUERY_CHARS = 200;
@@ -115,7 +118,10 @@ final class DistilledInPlace {
       Memory observation,
       RecordReader records,
       Exclusion exclusion) {
-    String text = observation.content();
+    // the title leads: a run's title ("Ran mvn test: 12 passed") is what the workflow and the bug
+    // made of it quote, where its content is the raw payload
+    String content = observation.content();
+    String text = observation.title().isBlank() ? content : observation.title() + "\n" + content;
     if (text.isBlank()) {
       return null;
     }

@@ -59,6 +59,7 @@ class NoiseAdmissionTest {
         "You're welcome!",
         "Done.",
         "Anytime.",
+        "Good enough for now.",
         "All set. Anything else you need?",
         "Finished. Let me know if you want anything else.",
         "Noted, I'll keep that in mind.",

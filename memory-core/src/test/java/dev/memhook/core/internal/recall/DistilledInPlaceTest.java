@@ -158,6 +158,36 @@ class DistilledInPlaceTest {
   }
 
   @Test
+  void aRunAmongIdenticalRuns_findsTheWorkflowMadeOfIt_byItsTitle() {
+    String payload =
+        "PostToolUse Bash\ninput: {\"command\":\"node --test test/\"}\noutput: {\"stdout\":"
+            + "\"tests 14, pass 14, fail 0\"}";
+    Memory last = null;
+    for (int i = 0; i < 8; i++) {
+      last =
+          store.add(
+              "obs-run-" + i,
+              payload,
+              b -> b.sourceSession("s1").title("Ran node --test test/: 14 passed"));
+    }
+    Memory workflow =
+        store.add(
+            "workflow-1",
+            "To build and test, run node --test test/. It passed: Ran node --test test/: 14 passed.",
+            b ->
+                b.type(MemoryType.WORKFLOW)
+                    .sourceSession("s1")
+                    .title("Workflow: node --test test/")
+                    .attributes(Map.of("memhook.sources", "obs-run-7")));
+
+    assertEquals(
+        List.of(workflow.id()),
+        apply(List.of(recalled(last, 0.5)), Exclusion.none()).stream()
+            .map(RecalledMemory::id)
+            .toList());
+  }
+
+  @Test
   void aRecall_thatFindsTheUsersReport_returnsTheBugMadeOfIt() {
     report();
     store.add("obs-chat", "rename getCart to loadCart everywhere", b -> b.sourceSession("s1"));
