@@ -252,11 +252,17 @@ final class Statements {
               + "|returns?|says|uses|points|fails?|happens)|not found|can't see|cannot see|doesn't"
               + " (?:work|show|load|save|update|match|find|render))\\b");
 
+  /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
+  private static final String ASKS_AT_ONCE =
+      "(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|(?:i need you to|i want you"
+          + " to|i'd like you to|let's|lets|go ahead)\\b";
+
   /** A request: asks the agent to do something now. */
   private static final Pattern ASKS =
       Pattern.compile(
-          "(?i)^(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|^(?:please|pls)\\s+\\w+"
-              + "|^(?:i need you to|i want you to|i'd like you to|let's|lets|go ahead)\\b"
+          "(?i)^(?:"
+              + ASKS_AT_ONCE
+              + ")|^(?:please|pls)\\s+\\w+"
               + "|^need (?:a|an|to|the|some)\\b|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
@@ -561,7 +567,8 @@ final class Statements {
   static List<Statement> of(String said) {
     List<Statement> out = new ArrayList<>();
     boolean retracted = false;
-    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
+    for (String sentence : sentences) {
       for (String clause : clauses(sentence)) {
         Statement s = statement(clause);
         if (s == null) {
@@ -578,8 +585,7 @@ final class Statements {
         }
       }
     }
-    if (TextCuts.sentences(said, Spoken.WINDOW).stream()
-        .anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
+    if (sentences.stream().anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
       // in a message that reports a problem (not one asking to fix it), a plain fact that names
       // nothing is the report's context ("started after last week's deploy, I think"), not
       // something a later session should know
@@ -814,10 +820,7 @@ final class Statements {
   }
 
   /** The openers of {@link #ASKS} that ask at once. */
-  private static final Pattern ASKS_FIRST =
-      Pattern.compile(
-          "(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will) you\\b|(?:i need you to|i want you"
-              + " to|i'd like you to|let's|lets|go ahead)\\b");
+  private static final Pattern ASKS_FIRST = Pattern.compile(ASKS_AT_ONCE);
 
   /**
    * Whether {@code lower} proposes a choice of something named, as a decision: "let's go with Redis

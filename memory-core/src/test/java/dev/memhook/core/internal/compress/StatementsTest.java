@@ -13,6 +13,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class StatementsTest {
 
+  private static List<String> texts(String said) {
+    return Statements.of(said).stream().map(Statements.Statement::text).toList();
+  }
+
   private static Statements.Statement only(String said) {
     List<Statements.Statement> all = Statements.of(said);
     assertEquals(1, all.size(), said + " -> " + all);
@@ -116,44 +120,28 @@ class StatementsTest {
   void oneMessage_carriesTheStatementBesideTheTask_asItsOwnClause() {
     assertEquals(
         List.of("We deploy from the release branch only"),
-        Statements.of("fix the footer typo. Oh and btw, we deploy from the release branch only")
-            .stream()
-            .map(Statements.Statement::text)
-            .toList());
+        texts("fix the footer typo. Oh and btw, we deploy from the release branch only"));
     assertEquals(
         List.of("The queue is SQS, not Kafka."),
-        Statements.of("add a consumer for refunds (FYI the queue is SQS, not Kafka.)").stream()
-            .map(Statements.Statement::text)
-            .toList());
+        texts("add a consumer for refunds (FYI the queue is SQS, not Kafka.)"));
     assertEquals(
         List.of("Staging lives in us-east-2"),
-        Statements.of(
-                "Quick note before we start: staging lives in us-east-2 Anyway, bump the"
-                    + " SDK version")
-            .stream()
-            .map(Statements.Statement::text)
-            .toList());
+        texts(
+            "Quick note before we start: staging lives in us-east-2 Anyway, bump the"
+                + " SDK version"));
   }
 
   @Test
   void aFactBeforeATaskInOneSentence_isKept_withoutTheTask() {
     assertEquals(
         List.of("The real one is com.pebblepay.mobile"),
-        Statements.of("the real one is com.pebblepay.mobile, fix both platforms").stream()
-            .map(Statements.Statement::text)
-            .toList());
+        texts("the real one is com.pebblepay.mobile, fix both platforms"));
     assertEquals(
         List.of("Bundle id is com.pebble.app"),
-        Statements.of("bundle id is com.pebble.app, set it in app.json for both platforms").stream()
-            .map(Statements.Statement::text)
-            .toList());
+        texts("bundle id is com.pebble.app, set it in app.json for both platforms"));
     assertEquals(
         List.of("For a hotfix, branch off main as hotfix/x, deploy to staging with make stage"),
-        Statements.of(
-                "For a hotfix, branch off main as hotfix/x, deploy to staging with make stage")
-            .stream()
-            .map(Statements.Statement::text)
-            .toList(),
+        texts("For a hotfix, branch off main as hotfix/x, deploy to staging with make stage"),
         "a procedure's steps are not a task after a fact");
   }
 

@@ -54,6 +54,10 @@ class DistilledInPlaceTest {
     return new RecalledMemory(m, score, List.of(new SignalHit(Signal.VECTOR, 1, score)));
   }
 
+  private List<MemoryId> ids(List<RecalledMemory> kept, Exclusion exclusion) {
+    return apply(kept, exclusion).stream().map(RecalledMemory::id).toList();
+  }
+
   private List<RecalledMemory> apply(List<RecalledMemory> kept, Exclusion exclusion) {
     return DistilledInPlace.apply(store, QUERY, kept, new RecordReader(store), exclusion)
         .memories();
@@ -98,12 +102,10 @@ class DistilledInPlaceTest {
     assertEquals(kept, apply(kept, Exclusion.none()));
 
     bug("bug-1", "s1", "obs-report");
-    assertEquals(
-        List.of(MemoryId.of("bug-1")),
-        apply(kept, Exclusion.none()).stream().map(RecalledMemory::id).toList());
+    assertEquals(List.of(MemoryId.of("bug-1")), ids(kept, Exclusion.none()));
     // a hook leaves out its own conversation's memories: not through the back door either
     Exclusion own = Exclusion.sourceSession("s1");
-    assertEquals(List.of(report.id()), apply(kept, own).stream().map(RecalledMemory::id).toList());
+    assertEquals(List.of(report.id()), ids(kept, own));
   }
 
   @Test
@@ -113,10 +115,7 @@ class DistilledInPlaceTest {
     store.supersede("bug-1", "bug-2");
 
     assertEquals(
-        List.of(MemoryId.of("bug-2")),
-        apply(List.of(recalled(report, 0.7)), Exclusion.none()).stream()
-            .map(RecalledMemory::id)
-            .toList());
+        List.of(MemoryId.of("bug-2")), ids(List.of(recalled(report, 0.7)), Exclusion.none()));
   }
 
   @Test
@@ -148,7 +147,7 @@ class DistilledInPlaceTest {
     }
     store.clearCalls();
 
-    List<MemoryId> out = apply(kept, Exclusion.none()).stream().map(RecalledMemory::id).toList();
+    List<MemoryId> out = ids(kept, Exclusion.none());
 
     assertEquals(
         DistilledInPlace.MAX_LOOKUPS, store.textSearches.size(), store.textSearches.toString());
@@ -180,11 +179,7 @@ class DistilledInPlaceTest {
                     .title("Workflow: node --test test/")
                     .attributes(Map.of("memhook.sources", "obs-run-7")));
 
-    assertEquals(
-        List.of(workflow.id()),
-        apply(List.of(recalled(last, 0.5)), Exclusion.none()).stream()
-            .map(RecalledMemory::id)
-            .toList());
+    assertEquals(List.of(workflow.id()), ids(List.of(recalled(last, 0.5)), Exclusion.none()));
   }
 
   @Test
