@@ -8,12 +8,18 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.translate.TranslateException;
 import ai.djl.util.PairList;
 import dev.memhook.api.EmbeddingException;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An ONNX sentence-embedding model and its Hugging Face tokenizer, loaded through DJL's ONNX
@@ -31,6 +37,7 @@ import java.util.Set;
  * come after every predictor is closed.
  */
 final class LoadedModel implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LoadedModel.class);
   private static final String ENGINE = "OnnxRuntime";
   private static final String ONNX_SUFFIX = ".onnx";
 
@@ -58,7 +65,8 @@ final class LoadedModel implements AutoCloseable {
    * Loads the tokenizer and the model, first turning DJL's offline switch on (see {@link
    * DjlRuntime}); the process's first load keeps DJL's GPU probes out of the log (see {@link
    * GpuProbeLogs}), and then deletes the copies of its libraries ONNX Runtime left in the temporary
-   * directory (see {@link OrtLibraryCopies}).
+   * directory (see {@link OrtLibraryCopies}); a model loaded from a stream leaves nothing there
+   * either (see {@link #removeEmptyModelDirectory}).
    *
    * @param intraOpThreads ONNX Runtime's threads per model call, or empty for its default
    * @throws EmbeddingException if a file cannot be loaded or the model lacks the inputs above
@@ -213,6 +221,7 @@ final class LoadedModel implements AutoCloseable {
         try (InputStream in = input.open()) { // read into memory: nothing is written to disk
           model.load(in, options);
         }
+        removeEmptyModelDirectory(model);
       }
       return model;
     } catch (Exception e) {
@@ -223,6 +232,35 @@ final class LoadedModel implements AutoCloseable {
               + "; check that it is a valid ONNX model: "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /** How DJL's ONNX Runtime engine names the directory of a model loaded from a stream. */
+  static final String STREAM_MODEL_DIRECTORY_PREFIX = "ort-model";
+
+  /**
+   * Deletes the empty directory DJL's engine made for a model loaded from a stream.
+   *
+   * <p>Design note: {@code OrtModel.load(InputStream, Map)} creates a new directory {@code
+   * ort-model<random>} under {@code java.io.tmpdir} as the model's path, writes nothing to it (the
+   * session is made from the bytes) and only marks it for deletion at exit. So every load left one
+   * empty directory behind in a process that does not exit normally (a coding agent's hook killed
+   * at its timeout), and one more entry on the JVM's list of files to delete at exit in a process
+   * that loads models again and again. Nothing reads the directory after the load. Only an empty
+   * directory named as the engine names it is deleted; anything else is left as it is.
+   */
+  private static void removeEmptyModelDirectory(Model model) {
+    Path dir = model.getModelPath();
+    Path name = dir == null ? null : dir.getFileName();
+    if (name == null
+        || !name.toString().startsWith(STREAM_MODEL_DIRECTORY_PREFIX)
+        || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      Files.delete(dir); // fails, and changes nothing, if the directory is not empty
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("left DJL's model directory {}; it is deleted at exit: {}", dir, e.toString());
     }
   }
 
