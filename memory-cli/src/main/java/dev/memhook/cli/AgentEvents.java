@@ -35,7 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>What each answer holds: {@code SessionStart} the scope's standing memories ({@link
  * MemoryService#standing}) within the standing budget, {@code UserPromptSubmit} what recall finds
- * for the prompt, at most the context limit, leaving out what the session was offered before.
+ * for the prompt within the context limit, less what the session was offered before (which keeps
+ * its place: nothing ranked below the limit is offered instead, as in the chat hook).
  *
  * <p>Problems that cost an event or an answer, not the agent's step, are reported through the
  * {@link HookLog}. Thread-safe: answers are given one at a time, so that a session's offered ids
@@ -269,12 +270,15 @@ final class AgentEvents {
       if (text.isBlank()) {
         return Optional.empty();
       }
-      int limit = Math.min(RecallQuery.MAX_LIMIT, settings.contextLimit() * 4);
       // the session's own turns, the prompt just captured among them, must not be the evidence
       // that lets other memories through the gate: they are in the agent's context already
-      RecallQuery query = new RecallQuery(scope, text, limit).excludingSession(session);
+      RecallQuery query =
+          new RecallQuery(scope, text, settings.contextLimit()).excludingSession(session);
+      // A memory offered before keeps its place under the limit, as in the chat hook: it is in the
+      // agent's context already, and what ranks below the limit is not offered in its stead (on
+      // the memory-loop scenarios those lower ranks were mostly noise: benchmarks/RESULTS.md §15.3)
       for (RecalledMemory r : memory.recall(query).memories()) {
-        if (chosen.size() < settings.contextLimit() && fresh(r.memory(), session, offered)) {
+        if (fresh(r.memory(), session, offered)) {
           chosen.add(r.memory());
         }
       }

@@ -25,11 +25,11 @@ import picocli.CommandLine.ParentCommand;
  * <p>What each answer holds: {@code SessionStart} the scope's standing memories ({@link
  * MemoryService#standing}: preferences, decisions, conventions, workflows and facts, latest
  * versions) within {@code --standing-chars}, whatever the session goes on to ask; {@code
- * UserPromptSubmit} what recall finds for the prompt, at most {@code --context-limit}, leaving out
- * what the session was offered before, {@code SessionStart}'s standing memories included (each
- * event is its own process, so the offered ids are kept per session in the store directory). Both
- * are cut to {@code --context-chars} ({@link ContextBudget}: whole memories, in order), and each
- * answer's use of the budget is written to the hook log.
+ * UserPromptSubmit} what recall finds for the prompt within {@code --context-limit}, less what the
+ * session was offered before, {@code SessionStart}'s standing memories included (each event is its
+ * own process, so the offered ids are kept per session in the store directory). Both are cut to
+ * {@code --context-chars} ({@link ContextBudget}: whole memories, in order), and each answer's use
+ * of the budget is written to the hook log.
  *
  * <p>Tool events are only spooled, without opening the store: see {@link HookSpool} for why, and
  * for why every event is redacted before it is written. The other events open the store, take in

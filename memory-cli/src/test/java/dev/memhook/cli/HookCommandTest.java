@@ -255,6 +255,40 @@ class HookCommandTest {
     assertEquals(5, ids(additionalContext(five)).size(), five.out());
   }
 
+  /**
+   * What the session was offered before keeps its place under the limit, as in the chat hook: the
+   * prompt's best memories are in the agent's context already, and the ones ranked below the limit
+   * are not offered in their stead.
+   */
+  @Test
+  void promptSubmit_doesNotFillThePlacesOfWhatWasOfferedBefore_withLowerRanks() throws Exception {
+    try (MemoryService memory = open()) {
+      for (int i = 0; i < 6; i++) {
+        remember(
+            memory,
+            MemoryType.FACT,
+            0.5,
+            "The invoice export job " + i + " writes invoice exports to the billing bucket.");
+      }
+    }
+    String prompt = "where does the invoice export job write invoice exports?";
+    List<MemoryId> best;
+    try (MemoryService memory = open()) {
+      best = memory.recall(new RecallQuery(Scope.DEFAULT, prompt, 6)).ids();
+    }
+    assertEquals(6, best.size(), "all six pass the gate: " + best);
+
+    List<MemoryId> first = ids(additionalContext(promptIn("s-32", prompt)));
+    assertEquals(best.subList(0, HookOptions.DEFAULT_MAX_PER_MESSAGE), first);
+
+    Cli.Result again = promptIn("s-32", prompt);
+    assertEquals(0, again.code(), again.err());
+    assertEquals("", again.out().strip(), "the same prompt again offers nothing new");
+
+    List<MemoryId> otherSession = ids(additionalContext(promptIn("s-33", prompt)));
+    assertEquals(first, otherSession, "another session is offered the same best memories");
+  }
+
   private Cli.Result promptIn(String session, String prompt) throws IOException {
     return hookWith(
         "UserPromptSubmit",
