@@ -23,7 +23,8 @@ import java.util.Set;
  *       standard setup; nothing unusual stands out. Ready when you are."). Such a turn answers
  *       nothing a later session asks, yet its generic words make it close to many questions. One
  *       content word keeps it ("thanks — also, we use pnpm not npm"; "the setup looks standard
- *       except for the proxy").
+ *       except for the proxy"). So is a reaction made of signs alone ("👍") or of relief that
+ *       something works ("works now 🙏", "ugh. thanks", "lgtm").
  *   <li><b>Tool narration</b>: an answer that only names the command it runs or ran ("Running git
  *       status", "Ran `pnpm install`."): a narration verb, then a command line of at most {@value
  *       #MAX_NARRATION_WORDS} words with no sentence after it; the tool's own event says more.
@@ -202,7 +203,23 @@ public final class NoiseAdmission {
           "issues",
           "everything",
           "setup",
-          "enough");
+          "enough",
+          // relief or approval when something is fixed, and nothing more
+          "lgtm",
+          "ugh",
+          "phew",
+          "yay",
+          "ah",
+          "finally",
+          "works",
+          "worked",
+          "makes",
+          "sense",
+          "gotcha",
+          "leave",
+          "telling",
+          "walking",
+          "through");
 
   /** How an answer narrating a tool run opens. */
   private static final List<String> NARRATION =
@@ -300,7 +317,10 @@ public final class NoiseAdmission {
   static boolean acknowledgement(String text) {
     String lower = lower(text);
     List<String> words = words(lower);
-    if (words.isEmpty() || words.size() > MAX_ACK_WORDS) {
+    if (words.isEmpty()) {
+      return signsOnly(lower);
+    }
+    if (words.size() > MAX_ACK_WORDS) {
       return false;
     }
     for (int i = 0; i < lower.length(); i++) {
@@ -310,6 +330,19 @@ public final class NoiseAdmission {
       }
     }
     return words.stream().allMatch(COURTESY::contains);
+  }
+
+  /**
+   * Whether {@code lower}, holding no word, is a reaction made of signs alone ("👍", "🙏🙏", "!"):
+   * something other than blanks, and no digit or letter-like mark that could name anything. A code
+   * or a path has letters or digits, so it is never one.
+   */
+  private static boolean signsOnly(String lower) {
+    String s = TextCuts.flat(lower, Wording.WINDOW);
+    if (s.isBlank()) {
+      return false;
+    }
+    return s.codePoints().noneMatch(c -> Character.isLetterOrDigit(c));
   }
 
   /** Whether {@code text} is a narration verb and a bare command line, nothing more. */

@@ -42,7 +42,16 @@ class NoiseAdmissionTest {
         "Sounds good",
         "Anything else?",
         "Thank you so much, have a nice day!",
-        "yep, got it"
+        "yep, got it",
+        "lgtm",
+        "👍",
+        "🙏🙏 !",
+        "works now 🙏",
+        "ugh. thanks",
+        "finally. thanks",
+        "Glad it works.",
+        "ok leave it for now",
+        "Makes sense, thanks for walking me through it."
       })
   void userAcknowledgements_areNotAdmitted(String prompt) {
     assertEquals(
@@ -64,7 +73,8 @@ class NoiseAdmissionTest {
         "Finished. Let me know if you want anything else.",
         "Noted, I'll keep that in mind.",
         "Got it, I'll use that from now on.",
-        "Will do, I'll remember that going forward."
+        "Will do, I'll remember that going forward.",
+        "Understood, thanks for telling me."
       })
   void agentPleasantries_areNotAdmitted(String message) {
     assertEquals(
@@ -133,6 +143,10 @@ class NoiseAdmissionTest {
         "ok, the staging database is on port 5433",
         "The build fails on CI. Why?",
         "thanks, that fixed the flaky OrderServiceTest",
+        "works now, it was the proxy",
+        "lgtm, but leave the legacy importer alone",
+        "👍 42",
+        "→ v2",
         "no, use tabs",
         "keep it on main from now on",
         "ready when you are: the cluster is in eu-west-1"
