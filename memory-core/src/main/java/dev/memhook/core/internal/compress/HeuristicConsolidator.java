@@ -36,16 +36,18 @@ import java.util.regex.Pattern;
  *       course, and the consolidator sees one session at a time.
  *   <li><b>BUG</b>: a failure (an error, or tests that failed) followed later by a passing run
  *       related to it (a shared file, a shared specific concept, or the same command): the user's
- *       sentences of the failure's turn that report a problem (how the user saw it, up to {@value
- *       #MAX_REPORT} characters; they title the bug and lead its content), the agent's explanation
- *       in between (cause and fix in its words, up to {@value #MAX_EXPLANATION} characters; if it
- *       said nothing in between, the answer that closes the passing run's turn), the failing run,
- *       the edits in between, and the passing run (without a report, the failing run leads as the
- *       symptom); its sources are the report, the failure, the explanation, the edits and the
- *       passing run. Also a BUG, with no run to show it: a user's message that reports a problem
- *       without asking for work, files edited after it, and the agent's answer after the last edit
- *       saying what was wrong or what it changed (the report, the edits and the answer are its
- *       sources).
+ *       sentences that report a problem (from the nearest of the {@value #REPORT_LOOKBACK} messages
+ *       before the failure that reports one, else the failure's turn; how the user saw it, up to
+ *       {@value #MAX_REPORT} characters; they title the bug and lead its content), the agent's
+ *       explanation in between (cause and fix in its words, up to {@value #MAX_EXPLANATION}
+ *       characters; if it said nothing in between, the answer that closes the passing run's turn),
+ *       the failing run, the edits in between, and the passing run (without a report, the failing
+ *       run leads as the symptom); its sources are the report, the failure, the explanation, the
+ *       edits and the passing run. Also a BUG, with no run to show it: a user's message that
+ *       reports a problem without asking for work, files edited after it (in its turn, or in the
+ *       next if the user only lets the agent go on: "fix it"), and the agent's answers saying what
+ *       was wrong or what it changed: its diagnosis before the edits, or its answer after the last
+ *       edit (the report, the diagnosis, the edits and the answer are its sources).
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  *   <li><b>What the agent read of the project's configuration</b>: a version pin, code owners, the
  *       repository's remote or a configuration file's settings, restated in words by {@link
@@ -302,27 +304,47 @@ public final class HeuristicConsolidator implements Consolidator {
       }
       List<ObservationView> edits = new ArrayList<>();
       ObservationView answer = null;
+      ObservationView diagnosis = null;
+      ObservationView goAhead = null;
       for (int k = i + 1; k < views.size(); k++) {
         ObservationView v = views.get(k);
         if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+          if (edits.isEmpty() && goAhead == null && goAhead(v.said())) {
+            goAhead = v; // "fix it" after the agent found the cause: the same bug's fix follows
+            continue;
+          }
           break;
         }
         if (v.kind() == ObservationKind.FILE_EDIT) {
           edits.add(v);
           answer = null;
-        } else if (v.type() == LifecycleEventType.AGENT_RESPONSE && !edits.isEmpty()) {
-          answer = v;
+        } else if (v.type() == LifecycleEventType.AGENT_RESPONSE) {
+          if (!edits.isEmpty()) {
+            answer = v;
+          } else if (diagnosis == null && EXPLAINS_FIX.matcher(v.said()).find()) {
+            diagnosis = v; // "found it: … returns without closing rows", before the edit
+          }
         }
       }
-      if (answer == null || !EXPLAINS_FIX.matcher(answer.said()).find()) {
+      if (answer == null) {
         continue;
       }
-      String explained = explanation(answer.said());
+      boolean answerExplains = EXPLAINS_FIX.matcher(answer.said()).find();
+      if (!answerExplains && diagnosis == null) {
+        continue;
+      }
+      String explained =
+          join(
+              diagnosis == null ? "" : explanation(diagnosis.said()),
+              answerExplains || diagnosis != null ? explanation(answer.said()) : "");
       if (explained.isEmpty()) {
         continue;
       }
       List<ObservationView> sources = new ArrayList<>();
       sources.add(prompt);
+      if (diagnosis != null) {
+        sources.add(diagnosis);
+      }
       Set<String> edited = new LinkedHashSet<>();
       for (ObservationView e : edits) {
         sources.add(e);
@@ -343,6 +365,33 @@ public final class HeuristicConsolidator implements Consolidator {
    * An answer that says what was wrong or what was changed: a cause ("because", "the problem was",
    * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses").
    */
+  /**
+   * Whether {@code said}, the user's message after the agent answered a report, only lets it go on
+   * with the fix ("ugh classic. fix it", "yes please do that", "go ahead"): a short message that
+   * asks and reports nothing of its own, so the turn it opens fixes the same bug.
+   */
+  private static boolean goAhead(String said) {
+    String flat = TextCuts.flat(said, Spoken.WINDOW);
+    if (flat.split("\\s+").length > MAX_GO_AHEAD_WORDS || !reported(flat, false).isEmpty()) {
+      return false;
+    }
+    String lower = flat.toLowerCase(Locale.ROOT);
+    return GO_AHEAD.matcher(lower).find();
+  }
+
+  /** The most words of a message that only lets the agent go on: {@value}. */
+  static final int MAX_GO_AHEAD_WORDS = 8;
+
+  private static final Pattern GO_AHEAD =
+      Pattern.compile(
+          "\\b(?:fix (?:it|that|this|them)|go ahead|do it|do that|please do|yes,? please|sounds"
+              + " good,? (?:fix|do|go)|apply (?:it|the fix|that)|make (?:the|that) change)\\b");
+
+  /** {@code a} and {@code b} joined by a space, or the one that is not empty. */
+  private static String join(String a, String b) {
+    return a.isEmpty() ? b : b.isEmpty() ? a : a + " " + b;
+  }
+
   private static final Pattern EXPLAINS_FIX =
       Pattern.compile(
           "(?i)\\b(?:cause[ds]?|because|root cause|culprit|the (?:problem|issue|bug) (?:was|is)"
@@ -389,18 +438,32 @@ public final class HeuristicConsolidator implements Consolidator {
   }
 
   /**
-   * The user's message of the turn in which the run at {@code failed} failed: the nearest prompt
-   * before it, or null if there is none.
+   * The user's report of the problem the run at {@code failed} shows: the nearest of the {@value
+   * #REPORT_LOOKBACK} prompts before the failure that reports a problem, else the prompt of the
+   * failure's turn, or null if there is none. A user often reports in one message and adds what the
+   * fix needs in the next ("the peak shows on aug 8 but it came on aug 9" — "they define the day as
+   * local time, so convert before resampling"), and the failing run comes in that turn.
    */
   private static ObservationView report(List<ObservationView> views, int failed) {
-    for (int k = failed - 1; k >= 0; k--) {
+    ObservationView nearest = null;
+    int prompts = 0;
+    for (int k = failed - 1; k >= 0 && prompts < REPORT_LOOKBACK; k--) {
       ObservationView v = views.get(k);
       if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
-        return v;
+        prompts++;
+        if (nearest == null) {
+          nearest = v;
+        }
+        if (!reported(v.said()).isEmpty()) {
+          return v;
+        }
       }
     }
-    return null;
+    return nearest;
   }
+
+  /** How many prompts before a failure are searched for the user's report: {@value}. */
+  static final int REPORT_LOOKBACK = 3;
 
   /**
    * The sentences of {@code said} that report something wrong ({@link Statements#reportsProblem}),

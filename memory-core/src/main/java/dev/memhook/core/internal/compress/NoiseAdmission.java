@@ -219,7 +219,9 @@ public final class NoiseAdmission {
           "leave",
           "telling",
           "walking",
-          "through");
+          "through",
+          "better",
+          "actually");
 
   /** How an answer narrating a tool run opens. */
   private static final List<String> NARRATION =

@@ -24,29 +24,35 @@ import java.util.regex.Pattern;
  *       com.pebblepay.mobile, fix both platforms": {@link #withoutTrailingRequest}). A lead-in that
  *       only announces a statement ("remember that", "FYI", "Quick note before we start:", "heads
  *       up", "small thing about me:") is removed, and a clause that is nothing but one is no
- *       statement; a lead-in that announces a correction ("correction:", "actually", "scratch
- *       that", "update:", "turns out", "oops") marks it. A clause that only says something said
- *       before was wrong ("wait no, I mixed it up", "scratch the 1.21 thing", "I gave you the wrong
- *       bundle id") is no statement, and marks every statement after it in the message a
- *       correction.
+ *       statement; so is a hesitation or reply word ("hmm", "yeah", "ok then just"), which makes
+ *       the clause neither a statement nor a request; a lead-in that announces a correction
+ *       ("correction:", "actually", "scratch that", "update:", "turns out", "oops") marks it. A
+ *       clause that only says something said before was wrong ("wait no, I mixed it up", "scratch
+ *       the 1.21 thing", "I gave you the wrong bundle id") is no statement, and marks every
+ *       statement after it in the message a correction.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
  *       ("add…", "can you…", "please fix…", "need a…"), unless it says it holds beyond this task
  *       (always, never, every, from now on, whenever, before you, by default…), chooses between
  *       alternatives with a verb of manner ("use pnpm, not npm") or opens with a negation
- *       ("don't…", "never…"), which make it a standing instruction; "let's go with Redis", a
- *       decision's wording that names its choice, is a decision. A report of a problem (fails,
- *       error, slow, broken, typo…) is not: the bug's consolidation keeps it with its fix; but an
- *       instruction that names a problem as its reason or its subject ("never use npm, it breaks
- *       the lockfile", "never ignore a failing test") is one, and so is an order under a condition
- *       ("when you return errors wrap them with fmt.Errorf"). A word that opens requests but is
- *       followed by a verb of being is a noun ("mock server runs on my desktop"). Everything else
- *       that is declarative is a standing statement, including a label before one ("how releases
- *       work here: nobody bumps versions by hand") and three words that state a value ("staging is
- *       eu-central-1"); a lead-in that asks to remember makes any admitted clause one. A clause of
- *       courtesy words only ("good enough for now") is not one. A request may carry a rule in
- *       brackets ("scaffold the package (for new packages I'd rather use vitest)"): the bracket is
- *       read as a clause of its own.
+ *       ("don't…", "never…"), gives the speaker's own liking as its reason ("mock with MockK — I
+ *       can't stand Mockito's backticks") or sets a condition ("if there's a migration, deploy
+ *       first then …"), which make it a standing instruction; "we need to …" and "we should …" ask
+ *       too; "let's go with Redis", a decision's wording that names its choice, is a decision, and
+ *       so is a choice under a label however short ("decision: solid queue"). Numbered steps after
+ *       a lead that says they are a procedure ("how releases work here: 1) bump … 2) tag …") are a
+ *       workflow, whatever the lead's verb. A report of a problem (fails, error, slow, broken,
+ *       typo…) is not: the bug's consolidation keeps it with its fix; but an instruction that names
+ *       a problem as its reason or its subject ("never use npm, it breaks the lockfile", "never
+ *       ignore a failing test") is one, and so is an order under a condition ("when you return
+ *       errors wrap them with fmt.Errorf"). A word that opens requests but is followed by a verb of
+ *       being is a noun ("mock server runs on my desktop"). Everything else that is declarative is
+ *       a standing statement, including a label before one ("how releases work here: nobody bumps
+ *       versions by hand") and three words that state a value ("staging is eu-central-1"); a
+ *       lead-in that asks to remember makes any admitted clause one. A clause of courtesy words
+ *       only ("good enough for now") is not one. A request may carry a rule in brackets ("scaffold
+ *       the package (for new packages I'd rather use vitest)"): the bracket is read as a clause of
+ *       its own.
  *   <li><b>The message around it.</b> In a message that reports a problem without asking for its
  *       fix, a plain fact that names nothing ("started after last week's deploy, I think") is the
  *       report's context and is left out.
@@ -59,7 +65,10 @@ import java.util.regex.Pattern;
  *       MemoryType#FACT}.
  *   <li><b>Correction.</b> A statement marked by its lead-in, or worded as a change ("moved to",
  *       "switched", "replaced", "no longer", "now", "anymore", "is gone") corrects what the scope
- *       knew about its subject; the caller replaces that memory with it.
+ *       knew about its subject; the caller replaces that memory with it. "Now" that says when is no
+ *       change: "right now", "for now", after a verb saying that something works or can be seen
+ *       ("it builds now", "I can actually see it now") or after what the speaker just did ("I
+ *       pasted it now").
  * </ol>
  *
  * <p>Plain phrase rules, cheap and predictable; they read words any user would use, not one data
@@ -94,12 +103,48 @@ final class Statements {
               + "|(?:oh,? )?and\\s+|(?:also|anyway|now|by the way|oh and btw|ps)\\s*[,:]"
               + "|btw\\s*[,:]?)\\s*");
 
+  /**
+   * A procedure given as numbered steps after a lead that says it is one ("how releases work here:
+   * 1) bump … 2) tag …", "the steps: 1. … 2. …"): a workflow, whatever verb the lead opens with.
+   */
+  private static final Pattern NUMBERED_STEPS =
+      Pattern.compile(
+          "(?i)\\b(?:how|process|steps?|workflow|procedure|routine)\\b[^:]{0,80}:\\s*(?:1[.)]"
+              + "|step 1\\b).+?\\b2[.)]\\s");
+
+  /**
+   * A hesitation or a reply word before a clause ("hmm use polars…", "yeah docker runs…", "ok then
+   * just run a plan…"); removed, and it makes the clause neither a statement nor a request.
+   */
+  private static final Pattern HESITATION =
+      Pattern.compile(
+          "(?i)^(?:h+m+|u+m+|u+h+|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b[,.!…]*\\s+");
+
+  /**
+   * A choice given under a label ("decision: solid queue.", "verdict — GRDB"): a decision however
+   * short, since the label says what it is.
+   */
+  private static final Pattern DECISION_LABEL =
+      Pattern.compile(
+          "(?i)^(?:decision|decided|verdict|final (?:call|decision|answer)|the call|choice)"
+              + "\\s*[:—–-]\\s*\\S");
+
+  /**
+   * The speaker's own liking or dislike ("I can't stand Mockito's backticks", "i find the lazy API
+   * much nicer"): a reason that makes a request beside it how they want things done, not a task.
+   */
+  private static final Pattern LIKING =
+      Pattern.compile(
+          "(?i)\\bi (?:(?:really|just|much|truly|strongly) )?(?:prefer|love|hate|dislike|can't"
+              + " stand|cannot stand|cant stand|don't like|dont like|do not like|find [^.]{1,60}?"
+              + " (?:nicer|better|easier|cleaner|clearer))\\b");
+
   /** Lead-ins that announce a correction; removed, and they mark the statement a correction. */
   private static final Pattern CORRECTS =
       Pattern.compile(
           "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that|turns out(?: that)?)\\s*[:,;.-]?"
-              + "|(?:correction|update|updated|change of plan|small correction|one correction|wait"
-              + "|oops|my bad|my mistake)\\s*[:,;.-])\\s*");
+              + "|(?:correction|update|updated|change of plan|small correction|one correction"
+              + "|wait|oops|my bad|my mistake)\\s*[:,;.-])\\s*(?:no\\s*[,;:—–-]+\\s*)?");
 
   /**
    * A clause that only says something said before was wrong ("wait no, I mixed it up", "scratch the
@@ -138,9 +183,22 @@ final class Statements {
   private static final Pattern FROM_NOW_ON =
       Pattern.compile("(?i)\\b(?:from now on|going forward|in (?:the )?future|next time)\\b,?");
 
-  /** "Now" that says when, not that something changed: "right now", "for now". */
+  /**
+   * "Now" that says when, not that something changed: "right now", "for now"; after a verb saying
+   * that something works or can be seen ("it builds now", "I can actually see it now"); or after
+   * what the speaker just did ("I pasted it now"). And a change told as the time or the reason of
+   * what the statement says ("never use the english text as the key, that bit us when copy
+   * changed"): the statement itself changes nothing.
+   */
   private static final Pattern NOT_A_CHANGE =
-      Pattern.compile("(?i)\\b(?:right|for|just|by) now\\b");
+      Pattern.compile(
+          "(?i)\\b(?:right|for|just|by) now\\b"
+              + "|\\b(?:works?|worked|working|builds?|passes|passing|compiles|loads|renders|shows)"
+              + " now\\b"
+              + "|\\b(?:see|get|understand|read)(?: it| that| this| them)? now\\b"
+              + "|\\bi (?:just )?\\w+ed (?:it|them|that|this) now\\b"
+              + "|\\b(?:when|whenever|after|because|if|once) (?:the |our |a )?\\w+(?: \\w+)?"
+              + " (?:changed|moved|switched)\\b");
 
   /** Courtesy openers: a thanks or a "great" says nothing to keep. */
   private static final Set<String> COURTESY =
@@ -250,7 +308,9 @@ final class Statements {
               + "|cannot reach|can't connect|cannot connect|unreachable|stopped working|stops? (?:answering"
               + "|responding)|won't (?:start|load|build|compile|connect|open)|still (?:shows?|has|have"
               + "|returns?|says|uses|points|fails?|happens)|not found|can't see|cannot see|doesn't"
-              + " (?:work|show|load|save|update|match|find|render))\\b");
+              + " (?:work|show|load|save|update|match|find|render)|vanish(?:es|ed)?"
+              + "|disappear(?:s|ed)?|does nothing|do nothing|did nothing|nothing happens|threw|throws"
+              + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads))\\b");
 
   /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
   private static final String ASKS_AT_ONCE =
@@ -263,7 +323,8 @@ final class Statements {
           "(?i)^(?:"
               + ASKS_AT_ONCE
               + ")|^(?:please|pls)\\s+\\w+"
-              + "|^need (?:a|an|to|the|some)\\b|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
+              + "|^need (?:a|an|to|the|some)\\b|^(?:we|i) (?:need|have|got) to\\b|^we (?:should|gotta)\\b"
+              + "|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
 
@@ -732,7 +793,7 @@ final class Statements {
     String text = clause.strip();
     boolean remember = REMEMBER.matcher(text).find();
     boolean correction = false;
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 5; round++) {
       Matcher c = CORRECTS.matcher(text);
       if (c.find() && c.end() > 0 && c.end() < text.length()) {
         correction = true;
@@ -747,6 +808,11 @@ final class Statements {
         text = text.substring(a.end());
         continue;
       }
+      Matcher h = HESITATION.matcher(text);
+      if (h.lookingAt() && h.end() < text.length()) {
+        text = text.substring(h.end());
+        continue;
+      }
       break;
     }
     text = TAIL.matcher(text).replaceFirst("").strip();
@@ -754,6 +820,9 @@ final class Statements {
       return null;
     }
     text = Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    if (NUMBERED_STEPS.matcher(text).find()) {
+      return new Statement(MemoryType.WORKFLOW, text, false); // the steps say what it is
+    }
     if (!admitted(text)
         || COURTESY.contains(firstWord(text.toLowerCase(Locale.ROOT)))
         || NoiseAdmission.acknowledgement(text)) {
@@ -771,11 +840,13 @@ final class Statements {
     boolean manner = MANNER_VERBS.contains(firstWord(lower));
     boolean general =
         GENERAL.matcher(lower).find()
+            || LIKING.matcher(lower).find()
+            || conditionalInstruction(lower)
             || manner
                 && (WIDE.matcher(lower).find()
                     || CHOICE.matcher(lower).find()
                     || STYLE_OF_ALL.matcher(lower).lookingAt());
-    boolean decision = DECISION.matcher(lower).find();
+    boolean decision = DECISION.matcher(lower).find() || DECISION_LABEL.matcher(lower).lookingAt();
     if (request && !general && !negation && !remember && !proposesChoice(text, lower, decision)) {
       return null;
     }
@@ -907,7 +978,9 @@ final class Statements {
 
   /** Opens a condition for an instruction: "when you", "before we", "whenever you". */
   private static final Pattern CONDITION =
-      Pattern.compile("(?:when|whenever|before|after|once|if) (?:you|we)(?: ever)? ");
+      Pattern.compile(
+          "(?:when|whenever|before|after|once|if) (?:(?:you|we)(?: ever)?|there's|there is"
+              + "|there are|it's|it is) ");
 
   private static final Set<String> INSTRUCTION_WORDS =
       Set.of("don't", "dont", "never", "always", "please");
@@ -945,7 +1018,8 @@ final class Statements {
         && FactAdmission.admits(text.substring(colon + 2))) {
       return true; // "how releases work here: nobody bumps versions by hand"
     }
-    if (rejection.get() == FactAdmission.Rejection.FRAGMENT && namesAValue(text)) {
+    if (rejection.get() == FactAdmission.Rejection.FRAGMENT
+        && (namesAValue(text) || DECISION_LABEL.matcher(text).lookingAt())) {
       return true;
     }
     return rejection.get() == FactAdmission.Rejection.QUESTION

@@ -543,6 +543,98 @@ class HeuristicConsolidatorTest {
     assertTrue(bug.content().contains("Fix: edited "), bug.content());
   }
 
+  /**
+   * The agent often finds the cause in the reporting turn and fixes it in the next, after the user
+   * says "fix it": one bug, its cause from the diagnosis, its fix from the answer after the edit.
+   */
+  @Test
+  void aCauseFoundBeforeTheUserSaysFixIt_andTheFixThatFollows_areOneBug() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "support says a member got +500 but there's no ledger entry. the"
+                                + " ledger insert threw a constraint violation but the balance"
+                                + " update stayed.")),
+                    agent(
+                        "a1",
+                        "That's the cause. @Transactional works through a proxy, and applyCredit"
+                            + " is private and called from credit, so no transaction is opened."),
+                    stored(prompt("p2", "ugh classic. fix it")),
+                    edit("e1"),
+                    agent(
+                        "a2",
+                        "Moved @Transactional to the public credit method so the proxy wraps"
+                            + " it."))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    Consolidation bug = bugs.get(0);
+    assertEquals(List.of("p1", "a1", "e1", "a2"), ids(bug));
+    assertTrue(
+        bug.content()
+            .startsWith(
+                "Reported: the ledger insert threw a constraint violation but the balance update"
+                    + " stayed. Cause and fix: @Transactional works through a proxy, and"
+                    + " applyCredit is private"),
+        bug.content());
+    assertTrue(bug.content().contains("Moved @Transactional to the public credit"), bug.content());
+  }
+
+  @Test
+  void aNewRequestAfterTheDiagnosis_isNoGoAhead_soNoBugJoinsTheTwoTurns() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "the ledger insert threw a constraint violation")),
+                    agent("a1", "The cause is a missing transaction around applyCredit."),
+                    stored(prompt("p2", "ok, first rename applyCredit to creditBalance please")),
+                    edit("e1"),
+                    agent("a2", "I renamed it everywhere."))),
+            MemoryType.BUG);
+    assertEquals(List.of(), bugs);
+  }
+
+  /**
+   * The user reports in one message and says what the fix needs in the next, in whose turn the run
+   * fails: the report is the earlier message, not the one of the failure's turn.
+   */
+  @Test
+  void aReportOneMessageBeforeTheFailingTurn_isTheBugsReport() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "the daily peak table is wrong for the 2023 flood, the peak shows on"
+                                + " aug 8 instead of aug 9")),
+                    agent("a0", "The peaks are computed on UTC days."),
+                    stored(
+                        prompt(
+                            "p2",
+                            "the hydrologists define the day as local time, so convert before"
+                                + " resampling")),
+                    stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+                    edit("e1"),
+                    stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)),
+                    agent(
+                        "a1",
+                        "Fixed: daily peaks now convert to Europe/Oslo before they"
+                            + " resample."))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertEquals(
+        "Bug: the daily peak table is wrong for the 2023 flood, the peak shows on aug 8 instead"
+            + " of aug 9",
+        bugs.get(0).title());
+    assertEquals("p1", ids(bugs.get(0)).get(0));
+  }
+
   @Test
   void aTaskDoneByEdits_orAProblemAnsweredWithoutAnEdit_isNoBug() {
     List<Consolidation> all =

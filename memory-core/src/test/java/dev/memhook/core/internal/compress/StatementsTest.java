@@ -68,6 +68,15 @@ class StatementsTest {
         "i really dont want unwrap() anywhere outside of tests|PREFERENCE|I really dont want unwrap() anywhere outside of tests",
         "our changelog is built by release-plz from the commit titles|FACT|Our changelog is built by release-plz from the commit titles",
         "scaffold packages/analytics with a test setup (for new packages i'd rather use vitest than jest)|PREFERENCE|For new packages i'd rather use vitest than jest",
+        "hmm use polars for this, not pandas.|PREFERENCE|Use polars for this, not pandas",
+        "yeah docker compose runs postgres 16 on port 55432|FACT|Docker compose runs postgres 16 on port 55432",
+        "write them in Kotest FunSpec style and mock with MockK — I can't stand Mockito's backticks|PREFERENCE|Write them in Kotest FunSpec style and mock with MockK — I can't stand Mockito's backticks",
+        "port the parser to nom, i find its combinators much nicer than hand-rolled loops|PREFERENCE|Port the parser to nom, i find its combinators much nicer than hand-rolled loops",
+        "decision: solid queue.|DECISION|Decision: solid queue",
+        "verdict — GRDB|DECISION|Verdict — GRDB",
+        "if there's a migration, deploy first then run kamal app exec 'bin/rails db:migrate'|PREFERENCE|If there's a migration, deploy first then run kamal app exec 'bin/rails db:migrate'",
+        "I'll explain how releases work here: 1) bump the version, 2) tag it and push the tag, 3) run argocd app sync prod|WORKFLOW|I'll explain how releases work here: 1) bump the version, 2) tag it and push the tag, 3) run argocd app sync prod",
+        "wait, no — she moved the cutoff to 4pm in january|FACT|She moved the cutoff to 4pm in january",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -111,6 +120,15 @@ class StatementsTest {
         "Dump the relay env vars.",
         "Mix format pls, CI is red on formatting.",
         "the nightly export fails again. started after last week's deploy i think",
+        "the share button on trail detail does nothing on android 14",
+        "the sidebar vanishes when I resize the window",
+        "my saved filters disappeared after the upgrade",
+        "I press export and nothing happens",
+        "we need to ship the redemption endpoint today",
+        "we should add experiment tracking.",
+        "ok then just run a plan for staging locally so I can see the diff",
+        "Much better, I can actually see it now.",
+        "decision:",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
@@ -196,6 +214,30 @@ class StatementsTest {
   void aPlainStatement_isNoCorrection() {
     assertFalse(only("The API gateway is on port 8443.").correction());
     assertFalse(only("I'm in Auckland, so times are NZST right now.").correction());
+  }
+
+  /**
+   * "Now" after a verb saying that something works or can be seen, or after what the speaker just
+   * did, and a change told as the time of what is said ("when copy changed"), say when, not that a
+   * fact changed: read as a correction, such a sentence replaced the memory it shared a subject
+   * with ("I'm colorblind" by "I can actually see it now").
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "I pasted it now to config/credentials/production.key",
+        "the importer builds now on the arm runners",
+        "I get it now, the cache key includes the locale",
+        "never use the english text as the key, that bit us when copy changed",
+      })
+  void aChangeWordThatOnlySaysWhen_isNoCorrection(String said) {
+    assertFalse(only(said).correction(), said);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"we deploy with kamal now", "the gateway is on port 8443 now"})
+  void nowAfterAStatedValue_isStillACorrection(String said) {
+    assertTrue(only(said).correction(), said);
   }
 
   @Test
