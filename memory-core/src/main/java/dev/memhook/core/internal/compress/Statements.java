@@ -113,6 +113,40 @@ final class Statements {
               + "|step 1\\b).+?\\b2[.)]\\s");
 
   /**
+   * A need or an intention of the team ("we need to …", "we should …"), with its verb: work to do
+   * when the verb makes a change to the code ({@link #TASK_VERBS}) or the clause says when ({@link
+   * #SOON}); a constraint otherwise ("we need to support Python 3.9 for the old servers", "we have
+   * to keep the API backwards compatible").
+   */
+  private static final Pattern NEEDS =
+      Pattern.compile("(?:we|i) (?:need|have|got) to (\\w+)|we (?:should|gotta) (\\w+)");
+
+  /** Verbs of a change to make, after "we need to" or "we should": "we should add tracking". */
+  private static final Set<String> TASK_VERBS =
+      Set.of(
+          "add",
+          "fix",
+          "write",
+          "ship",
+          "implement",
+          "create",
+          "refactor",
+          "rename",
+          "delete",
+          "remove",
+          "update",
+          "finish",
+          "clean",
+          "tidy",
+          "introduce",
+          "set");
+
+  /** Says the work is for now: "today", "this week", "asap". */
+  private static final Pattern SOON =
+      Pattern.compile(
+          "\\b(?:today|tonight|tomorrow|this (?:week|sprint|morning|afternoon)|asap)\\b");
+
+  /**
    * A hesitation or a reply word before a clause ("hmm use polars…", "yeah docker runs…", "ok then
    * just run a plan…"); removed, and it makes the clause neither a statement nor a request.
    */
@@ -323,8 +357,7 @@ final class Statements {
           "(?i)^(?:"
               + ASKS_AT_ONCE
               + ")|^(?:please|pls)\\s+\\w+"
-              + "|^need (?:a|an|to|the|some)\\b|^(?:we|i) (?:need|have|got) to\\b|^we (?:should|gotta)\\b"
-              + "|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
+              + "|^need (?:a|an|to|the|some)\\b|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
 
@@ -1053,6 +1086,12 @@ final class Statements {
     }
     if (ASKS.matcher(lower).find()) {
       return true;
+    }
+    Matcher need = NEEDS.matcher(lower);
+    if (need.lookingAt()
+        && (TASK_VERBS.contains(need.group(1) != null ? need.group(1) : need.group(2))
+            || SOON.matcher(lower).find())) {
+      return true; // "we should add experiment tracking", "we need to ship it today"
     }
     if (REQUEST_VERBS.contains(firstWord(lower)) && !nounPhraseSubject(lower)) {
       return true;

@@ -77,6 +77,8 @@ class StatementsTest {
         "if there's a migration, deploy first then run kamal app exec 'bin/rails db:migrate'|PREFERENCE|If there's a migration, deploy first then run kamal app exec 'bin/rails db:migrate'",
         "I'll explain how releases work here: 1) bump the version, 2) tag it and push the tag, 3) run argocd app sync prod|WORKFLOW|I'll explain how releases work here: 1) bump the version, 2) tag it and push the tag, 3) run argocd app sync prod",
         "wait, no — she moved the cutoff to 4pm in january|FACT|She moved the cutoff to 4pm in january",
+        "we need to support python 3.9 for the old servers|FACT|We need to support python 3.9 for the old servers",
+        "we have to keep the API backwards compatible for the mobile app|FACT|We have to keep the API backwards compatible for the mobile app",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
