@@ -229,16 +229,7 @@ class HookCommandTest {
 
   @Test
   void promptSubmit_offersTheChatHooksNumberPerMessage_unlessTheLimitIsGiven() throws Exception {
-    try (MemoryService memory = open()) {
-      for (int i = 0; i < 6; i++) {
-        remember(
-            memory,
-            MemoryType.FACT,
-            0.5,
-            "The invoice export job " + i + " writes invoice exports to the billing bucket.");
-      }
-    }
-    String prompt = "where does the invoice export job write invoice exports?";
+    String prompt = sixInvoiceExportFacts();
 
     String offered = additionalContext(promptIn("s-30", prompt));
     assertEquals(HookOptions.DEFAULT_MAX_PER_MESSAGE, ids(offered).size(), offered);
@@ -262,16 +253,7 @@ class HookCommandTest {
    */
   @Test
   void promptSubmit_doesNotFillThePlacesOfWhatWasOfferedBefore_withLowerRanks() throws Exception {
-    try (MemoryService memory = open()) {
-      for (int i = 0; i < 6; i++) {
-        remember(
-            memory,
-            MemoryType.FACT,
-            0.5,
-            "The invoice export job " + i + " writes invoice exports to the billing bucket.");
-      }
-    }
-    String prompt = "where does the invoice export job write invoice exports?";
+    String prompt = sixInvoiceExportFacts();
     List<MemoryId> best;
     try (MemoryService memory = open()) {
       best = memory.recall(new RecallQuery(Scope.DEFAULT, prompt, 6)).ids();
@@ -287,6 +269,23 @@ class HookCommandTest {
 
     List<MemoryId> otherSession = ids(additionalContext(promptIn("s-33", prompt)));
     assertEquals(first, otherSession, "another session is offered the same best memories");
+  }
+
+  /**
+   * Stores six facts that all match the prompt it returns, so its recall passes more than the chat
+   * hook's number per message.
+   */
+  private String sixInvoiceExportFacts() throws IOException {
+    try (MemoryService memory = open()) {
+      for (int i = 0; i < 6; i++) {
+        remember(
+            memory,
+            MemoryType.FACT,
+            0.5,
+            "The invoice export job " + i + " writes invoice exports to the billing bucket.");
+      }
+    }
+    return "where does the invoice export job write invoice exports?";
   }
 
   private Cli.Result promptIn(String session, String prompt) throws IOException {
