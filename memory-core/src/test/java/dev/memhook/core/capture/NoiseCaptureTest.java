@@ -173,6 +173,45 @@ class NoiseCaptureTest {
     }
   }
 
+  @Test
+  void theAgentsBareQuestion_isTheContextOfTheUsersReply_notAMemory() {
+    try (MemoryService memory = service()) {
+      memory
+          .capture()
+          .observe(CaptureFixtures.prompt("s6", 1, "add a redemption controller to the backend"));
+      memory
+          .capture()
+          .observe(
+              LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s6")
+                  .project("shop")
+                  .timestamp(CaptureFixtures.T0.plusSeconds(2))
+                  .data(
+                      EventData.message(
+                          "Should I put it in a controllers package, or next to the service?"))
+                  .build());
+      memory
+          .capture()
+          .observe(
+              CaptureFixtures.prompt(
+                  "s6", 3, "we do package-by-feature here, so next to the service."));
+      memory.capture().observe(CaptureFixtures.sessionEnd("s6", 4));
+      flush(memory);
+
+      List<Memory> observations = observations(memory);
+      assertTrue(
+          observations.stream().noneMatch(m -> m.content().contains("Should I put it")),
+          observations.toString());
+      Memory reply =
+          observations.stream()
+              .filter(m -> m.content().contains("package-by-feature"))
+              .findFirst()
+              .orElseThrow();
+      assertEquals(
+          "agent: Should I put it in a controllers package, or next to the service?",
+          reply.context());
+    }
+  }
+
   private static LifecycleEvent typedTool(
       LifecycleEventType type, String session, int second, String command, String output) {
     return LifecycleEvent.builder(type, session)

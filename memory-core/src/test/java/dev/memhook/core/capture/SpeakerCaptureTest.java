@@ -39,11 +39,11 @@ class SpeakerCaptureTest {
           .capture()
           .observeJson(
               "{\"hookType\":\"AgentResponse\",\"sessionId\":\"s1\","
-                  + "\"timestamp\":\"2026-11-30T10:00:05Z\",\"data\":{\"message\":\"What is her"
-                  + " name?\",\"speaker\":\"Melanie\"}}");
+                  + "\"timestamp\":\"2026-11-30T10:00:05Z\",\"data\":{\"message\":\"Greyhounds"
+                  + " need less exercise than people think.\",\"speaker\":\"Melanie\"}}");
       flush(memory);
-      Memory prompt = only(observations(memory), "greyhound");
-      Memory answer = only(observations(memory), "her name");
+      Memory prompt = only(observations(memory), "greyhound.");
+      Memory answer = only(observations(memory), "less exercise");
       assertEquals(Origin.user("Caroline"), prompt.origin());
       assertEquals(new Origin(Origin.Kind.AGENT, "Melanie"), answer.origin());
       assertEquals("Caroline: I adopted a greyhound.", answer.context());

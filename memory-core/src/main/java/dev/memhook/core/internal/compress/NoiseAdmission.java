@@ -33,9 +33,10 @@ import java.util.Set;
  *       session that is offered it reads a stale state, and its text ("use \"git add <file>...\" to
  *       update what will be committed") is close to every git question. The session's edits and its
  *       summary say what changed.
- *   <li><b>Question</b>: a prompt each sentence of which is a question by {@link FactAdmission}
- *       ("how do I add lodash?"). It stays the context of the next stored turn, so the answer is
- *       found with it, but it is never recalled as if it answered a later question.
+ *   <li><b>Question</b>: a prompt or an answer each sentence of which is a question by {@link
+ *       FactAdmission} ("how do I add lodash?", the agent's "Should I put it in a controllers
+ *       package, or next to RedemptionService?"). It stays the context of the next stored turn, so
+ *       the answer is found with it, but it is never recalled as if it answered a later question.
  * </ul>
  *
  * A tool start whose end follows is not noise but half of one tool run; the capture worker pairs
@@ -273,6 +274,9 @@ public final class NoiseAdmission {
         }
         if (acknowledgement(message)) {
           yield Optional.of(Rejection.ACKNOWLEDGEMENT);
+        }
+        if (question(message)) {
+          yield Optional.of(Rejection.QUESTION);
         }
         yield narration(message) ? Optional.of(Rejection.TOOL_NARRATION) : Optional.empty();
       }

@@ -126,6 +126,31 @@ class NoiseAdmissionTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
+        "Should I put it in a `controllers` package, or next to RedemptionService?",
+        "What topic name do you want?",
+        "Is there a local Postgres I should point it at?"
+      })
+  void theAgentsBareQuestions_areNotAdmitted(String message) {
+    assertEquals(
+        Optional.of(Rejection.QUESTION),
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "They skip when STOCKD_DATABASE_URL isn't set. Is there a local Postgres I should use?",
+        "The production key file isn't in your checkout (it's gitignored). Where is it kept?"
+      })
+  void anAnswerThatSaysSomethingBeforeItsQuestion_isAdmitted(String message) {
+    assertEquals(
+        Optional.empty(),
+        NoiseAdmission.rejection(LifecycleEventType.AGENT_RESPONSE, EventData.message(message)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
         "the queue moved, it's sqs.internal:4566 now Anyway, can you tidy up the helpers?",
         "heads up, my standup moved to 10:15 Anyway, can you rename the job?"
       })
