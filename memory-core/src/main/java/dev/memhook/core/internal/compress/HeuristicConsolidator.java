@@ -329,14 +329,12 @@ public final class HeuristicConsolidator implements Consolidator {
       if (answer == null) {
         continue;
       }
-      boolean answerExplains = EXPLAINS_FIX.matcher(answer.said()).find();
-      if (!answerExplains && diagnosis == null) {
+      if (diagnosis == null && !EXPLAINS_FIX.matcher(answer.said()).find()) {
         continue;
       }
+      // the answer after the edit says what changed even when the diagnosis before it told why
       String explained =
-          join(
-              diagnosis == null ? "" : explanation(diagnosis.said()),
-              answerExplains || diagnosis != null ? explanation(answer.said()) : "");
+          join(diagnosis == null ? "" : explanation(diagnosis.said()), explanation(answer.said()));
       if (explained.isEmpty()) {
         continue;
       }
@@ -361,10 +359,6 @@ public final class HeuristicConsolidator implements Consolidator {
     }
   }
 
-  /**
-   * An answer that says what was wrong or what was changed: a cause ("because", "the problem was",
-   * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses").
-   */
   /**
    * Whether {@code said}, the user's message after the agent answered a report, only lets it go on
    * with the fix ("ugh classic. fix it", "yes please do that", "go ahead"): a short message that
@@ -392,6 +386,10 @@ public final class HeuristicConsolidator implements Consolidator {
     return a.isEmpty() ? b : b.isEmpty() ? a : a + " " + b;
   }
 
+  /**
+   * An answer that says what was wrong or what was changed: a cause ("because", "the problem was",
+   * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses").
+   */
   private static final Pattern EXPLAINS_FIX =
       Pattern.compile(
           "(?i)\\b(?:cause[ds]?|because|root cause|culprit|the (?:problem|issue|bug) (?:was|is)"
