@@ -38,21 +38,22 @@ import java.util.regex.Pattern;
  *       ("don't…", "never…"), gives the speaker's own liking as its reason ("mock with MockK — I
  *       can't stand Mockito's backticks") or sets a condition ("if there's a migration, deploy
  *       first then …"), which make it a standing instruction; "we need to …" and "we should …" ask
- *       too; "let's go with Redis", a decision's wording that names its choice, is a decision, and
- *       so is a choice under a label however short ("decision: solid queue"). Numbered steps after
- *       a lead that says they are a procedure ("how releases work here: 1) bump … 2) tag …") are a
- *       workflow, whatever the lead's verb. A report of a problem (fails, error, slow, broken,
- *       typo…) is not: the bug's consolidation keeps it with its fix; but an instruction that names
- *       a problem as its reason or its subject ("never use npm, it breaks the lockfile", "never
- *       ignore a failing test") is one, and so is an order under a condition ("when you return
- *       errors wrap them with fmt.Errorf"). A word that opens requests but is followed by a verb of
- *       being is a noun ("mock server runs on my desktop"). Everything else that is declarative is
- *       a standing statement, including a label before one ("how releases work here: nobody bumps
- *       versions by hand") and three words that state a value ("staging is eu-central-1"); a
- *       lead-in that asks to remember makes any admitted clause one. A clause of courtesy words
- *       only ("good enough for now") is not one. A request may carry a rule in brackets ("scaffold
- *       the package (for new packages I'd rather use vitest)"): the bracket is read as a clause of
- *       its own.
+ *       too when they name a change to make or say when ("we should add tracking", "we need to ship
+ *       it today"; "we need to support Python 3.9" is a constraint); "let's go with Redis", a
+ *       decision's wording that names its choice, is a decision, and so is a choice under a label
+ *       however short ("decision: solid queue"). Numbered steps after a lead that says they are a
+ *       procedure ("how releases work here: 1) bump … 2) tag …") are a workflow, whatever the
+ *       lead's verb. A report of a problem (fails, error, slow, broken, typo…) is not: the bug's
+ *       consolidation keeps it with its fix; but an instruction that names a problem as its reason
+ *       or its subject ("never use npm, it breaks the lockfile", "never ignore a failing test") is
+ *       one, and so is an order under a condition ("when you return errors wrap them with
+ *       fmt.Errorf"). A word that opens requests but is followed by a verb of being is a noun
+ *       ("mock server runs on my desktop"). Everything else that is declarative is a standing
+ *       statement, including a label before one ("how releases work here: nobody bumps versions by
+ *       hand") and three words that state a value ("staging is eu-central-1"); a lead-in that asks
+ *       to remember makes any admitted clause one. A clause of courtesy words only ("good enough
+ *       for now") is not one. A request may carry a rule in brackets ("scaffold the package (for
+ *       new packages I'd rather use vitest)"): the bracket is read as a clause of its own.
  *   <li><b>The message around it.</b> In a message that reports a problem without asking for its
  *       fix, a plain fact that names nothing ("started after last week's deploy, I think") is the
  *       report's context and is left out.
@@ -68,7 +69,8 @@ import java.util.regex.Pattern;
  *       knew about its subject; the caller replaces that memory with it. "Now" that says when is no
  *       change: "right now", "for now", after a verb saying that something works or can be seen
  *       ("it builds now", "I can actually see it now") or after what the speaker just did ("I
- *       pasted it now").
+ *       pasted it now"), and neither is a change told as the time of what is said ("that bit us
+ *       when copy changed").
  * </ol>
  *
  * <p>Plain phrase rules, cheap and predictable; they read words any user would use, not one data
