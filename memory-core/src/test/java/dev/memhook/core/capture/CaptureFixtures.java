@@ -45,6 +45,16 @@ final class CaptureFixtures {
         .build();
   }
 
+  /** The agent's answer in session {@code session} of project "shop" at T0 + {@code second}. */
+  static LifecycleEvent answer(String session, int second, String message) {
+    return LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, session)
+        .project("shop")
+        .cwd("/work/shop")
+        .timestamp(T0.plusSeconds(second))
+        .data(EventData.message(message))
+        .build();
+  }
+
   /** A session-end event in session {@code session} of project "shop" at T0 + {@code second}. */
   static LifecycleEvent sessionEnd(String session, int second) {
     return LifecycleEvent.builder(LifecycleEventType.SESSION_END, session)

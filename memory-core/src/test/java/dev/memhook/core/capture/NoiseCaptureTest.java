@@ -153,12 +153,7 @@ class NoiseCaptureTest {
       memory.capture().observe(CaptureFixtures.prompt("s5", 1, "how do I add lodash?"));
       memory
           .capture()
-          .observe(
-              LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s5")
-                  .project("shop")
-                  .timestamp(CaptureFixtures.T0.plusSeconds(2))
-                  .data(EventData.message("Run pnpm add lodash in the web package."))
-                  .build());
+          .observe(CaptureFixtures.answer("s5", 2, "Run pnpm add lodash in the web package."));
       memory.capture().observe(CaptureFixtures.sessionEnd("s5", 3));
       flush(memory);
 
@@ -182,13 +177,8 @@ class NoiseCaptureTest {
       memory
           .capture()
           .observe(
-              LifecycleEvent.builder(LifecycleEventType.AGENT_RESPONSE, "s6")
-                  .project("shop")
-                  .timestamp(CaptureFixtures.T0.plusSeconds(2))
-                  .data(
-                      EventData.message(
-                          "Should I put it in a controllers package, or next to the service?"))
-                  .build());
+              CaptureFixtures.answer(
+                  "s6", 2, "Should I put it in a controllers package, or next to the service?"));
       memory
           .capture()
           .observe(
