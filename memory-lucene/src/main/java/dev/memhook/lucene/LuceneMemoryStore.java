@@ -270,8 +270,9 @@ public final class LuceneMemoryStore implements MemoryStore {
   /**
    * Nearest neighbours by cosine among the latest memories of the scope: exact for a scope of at
    * most 4,096 documents, else approximate, by HNSW with the scope and latest filter applied during
-   * the graph search; {@code max(k, efSearch)} candidates are gathered in each of the index's
-   * segments, each searched as if it were the whole index, and the best {@code k} returned.
+   * the graph search; {@code max(k, efSearch)} candidates are gathered and the best {@code k}
+   * returned. Each of the index's segments is searched on its own, first for its share of the
+   * candidates and again for all of them if it may hold more.
    *
    * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
    */
@@ -684,8 +685,9 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * Candidates gathered per vector search in each segment of the index, 1 to 10,000 (more: better
-     * recall, slower). Default {@value #DEFAULT_EF_SEARCH}.
+     * Candidates gathered per vector search, 1 to 10,000 (more: better recall, slower); each
+     * segment of the index is searched for its share of them, as {@link #searchVector} says.
+     * Default {@value #DEFAULT_EF_SEARCH}.
      */
     public Builder efSearch(int candidates) {
       checkUnset("efSearch");

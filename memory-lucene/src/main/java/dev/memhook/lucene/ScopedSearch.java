@@ -34,11 +34,9 @@ import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopDocsCollector;
-import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
-import org.apache.lucene.search.knn.KnnCollectorManager;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -55,8 +53,8 @@ import org.apache.lucene.util.BytesRef;
  * skips what is outside it. Both return the same hits. Dynamic pruning starts once {@code k} hits
  * are collected (not at Lucene's default of 1,000): no total hit count is needed. A vector search
  * takes the scope filter as the HNSW pre-filter, whose bit set per segment the searchers cache
- * ({@link FreshSearchers}), and searches each segment's graph as if it were the only one ({@link
- * EachSegmentKnnQuery}).
+ * ({@link FreshSearchers}); on an index of several segments each segment's graph is walked on its
+ * own, for its share of the candidates ({@link EachSegmentKnn}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -99,13 +97,14 @@ final class ScopedSearch {
   /**
    * The nearest latest memories of {@code scope} to {@code target}, a unit vector: exactly for a
    * scope of at most {@link #EXACT_SEARCH_MAX_DOCS} documents ({@link #exactNearest}), else
-   * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)} in
-   * each segment before the cut to {@code k}. Scores are Lucene's for the index's similarity either
-   * way.
+   * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)}
+   * before the cut to {@code k} (on several segments, each walked for its share: {@link
+   * EachSegmentKnn}). Scores are Lucene's for the index's similarity either way.
    */
   static TopDocs nearest(IndexSearcher searcher, float[] target, Scope scope, int k, int candidates)
       throws IOException {
-    int inScope = searcher.getIndexReader().docFreq(new Term(F_LIVE, scope.value()));
+    Term live = new Term(F_LIVE, scope.value());
+    int inScope = searcher.getIndexReader().docFreq(live);
     if (inScope == 0) {
       return TopDocsCollector.EMPTY_TOPDOCS;
     }
@@ -113,33 +112,12 @@ final class ScopedSearch {
       return exactNearest(searcher, target, scope, cap(searcher, k));
     }
     int gathered = cap(searcher, Math.max(k, candidates));
-    Query q =
-        searcher.getIndexReader().leaves().size() > 1
-            ? new EachSegmentKnnQuery(target, gathered, inScope(scope))
-            : new KnnFloatVectorQuery(F_VECTOR, target, gathered, inScope(scope));
-    return searcher.search(q, cap(searcher, k));
-  }
-
-  /**
-   * A nearest-neighbour query whose search of each segment gathers its own candidates.
-   *
-   * <p>Lucene's own query, on an index of several segments, lets each segment's graph search stop
-   * early against the best candidates all segments have gathered so far (its {@code
-   * MultiLeafKnnCollector}). On this store's settled layout, a few large segments, that cost a
-   * large share of the true nearest neighbours (benchmarks/RESULTS.md §1, "A million memories,
-   * settled"), for some search time saved; each segment searched as if it were the index costs a
-   * little more time and finds them. An index of one segment keeps Lucene's own query, which
-   * searches it the same way.
-   */
-  static final class EachSegmentKnnQuery extends KnnFloatVectorQuery {
-    EachSegmentKnnQuery(float[] target, int candidates, Query filter) {
-      super(F_VECTOR, target, candidates, filter);
+    if (searcher.getIndexReader().leaves().size() > 1) {
+      return EachSegmentKnn.nearest(
+          searcher, target, inScope(scope), live, inScope, gathered, cap(searcher, k));
     }
-
-    @Override
-    protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
-      return (visitedLimit, context) -> new TopKnnCollector(k, visitedLimit);
-    }
+    return searcher.search(
+        new KnnFloatVectorQuery(F_VECTOR, target, gathered, inScope(scope)), cap(searcher, k));
   }
 
   /**

@@ -151,8 +151,9 @@
  * phrase} (up to 16 tokens; off by default), and SHA matches at boost 3. Vectors: a scope of at
  * most 4,096 documents is searched exactly; a larger one by HNSW (max connections 16, beam width
  * 100, optional 7-bit scalar quantization) with the scope and latest filter as a pre-filter,
- * gathering {@code max(k, efSearch = 100)} candidates before the cut; the score returned is the
- * cosine ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one constant-score clause per
+ * gathering {@code max(k, efSearch = 100)} candidates before the cut (on several segments, each
+ * walked for its share of them and again if it may hold more); the score returned is the cosine
+ * ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one constant-score clause per
  * concept or file, so the score is the number shared.
  *
  * <h2>Analysis</h2>
