@@ -346,7 +346,12 @@ final class Statements {
               + "|returns?|says|uses|points|fails?|happens)|not found|can't see|cannot see|doesn't"
               + " (?:work|show|load|save|update|match|find|render)|vanish(?:es|ed)?"
               + "|disappear(?:s|ed)?|does nothing|do nothing|did nothing|nothing happens|threw|throws"
-              + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads))\\b");
+              + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads)"
+              + "|got (?:a |another )?(?:bug )?reports?|reports? (?:that|from (?:a|an|some|two|users?"
+              + "|customers?|members?))|(?:users?|customers?|members?|people) (?:report|complain)"
+              + "(?:s|ed|ing)?|complain(?:s|ed|ing)? (?:that|about)|complaints? (?:that|about|from)"
+              + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen))"
+              + "\\b");
 
   /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
   private static final String ASKS_AT_ONCE =

@@ -544,6 +544,45 @@ class HeuristicConsolidatorTest {
   }
 
   /**
+   * A problem the user relays ("got a report that …", "how is that even possible") names no failure
+   * word of its own; the agent's diagnosis and the edits after it make the turn a bug all the same.
+   */
+  @Test
+  void aRelayedReport_fixedByEditsAfterTheDiagnosis_isABug() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "got a report that two members ended up with the same plot for the same"
+                                + " saturday slot. how is that even possible")),
+                    agent(
+                        "a1",
+                        "Found it. create_booking checks then inserts, and the bookings table has"
+                            + " no unique index on (plot_id, slot_start), so two requests both"
+                            + " insert."),
+                    edit("e1"),
+                    agent(
+                        "a2",
+                        "Fixed. The migration adds a unique index and the changeset a"
+                            + " unique_constraint."),
+                    stored(prompt("p2", "nice, ship it")))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    Consolidation bug = bugs.get(0);
+    assertEquals(List.of("p1", "a1", "e1", "a2"), ids(bug));
+    assertTrue(
+        bug.content()
+            .startsWith(
+                "Reported: got a report that two members ended up with the same plot for the same"
+                    + " saturday slot."),
+        bug.content());
+    assertTrue(bug.content().contains("unique_constraint"), bug.content());
+  }
+
+  /**
    * The agent often finds the cause in the reporting turn and fixes it in the next, after the user
    * says "fix it": one bug, its cause from the diagnosis, its fix from the answer after the edit.
    */
