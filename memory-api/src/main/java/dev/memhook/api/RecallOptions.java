@@ -25,13 +25,21 @@ import java.util.Optional;
  * its session by the same speaker ({@link Signal#NEIGHBOUR}) passes as that hit did. The cosine
  * floors count from a base ({@link CosineBase}): by default the cosine the query already reaches
  * with text unrelated to it, so they say how far above "unrelated" a memory must be, in the room
- * the model leaves there, which holds across embedding models, questions and scope sizes; the text
- * floors are shares of the query's own ceiling, so neither level rests on an absolute score. With
- * the default base, a cosine over its evidence floor must also be a little ahead of the scope's own
- * nearest memories, in the model's spread of unrelated cosines ({@link
+ * the model leaves there, which holds across embedding models and questions; the text floors are
+ * shares of the query's own ceiling, so neither level rests on an absolute score. With the default
+ * base, a cosine over its evidence floor must also be a little ahead of the scope's own nearest
+ * memories, in the model's spread of unrelated cosines ({@link
  * dev.memhook.api.spi.SimilarityCalibration}), unless the cosine evidence floor is -1; and a text
  * score over its evidence floor must be a tenth of the ceiling ahead of the scope's tenth text hit,
- * unless the text evidence floor is 0. So {@link Builder#noRelevanceGate()} asks neither.
+ * unless the text evidence floor is 0. So {@link Builder#noRelevanceGate()} asks neither. Also with
+ * the default base, a scope that holds fewer memories than a recall takes from each signal ({@link
+ * #candidatesPerSignal()}, or the query's limit if larger), so that the vector search returned
+ * every one of them, takes cosine evidence halfway between the candidate floor and the evidence
+ * floor: what a question the scope cannot answer finds best is then drawn from few memories, and
+ * the full floor held back the answers a project's next sessions ask for in other words. Such
+ * evidence vouches only for itself: when no candidate reaches the evidence floor, a recall returns
+ * the candidates over that lower floor, and none on a candidate floor alone. An evidence floor
+ * above 1 keeps the cosine route closed.
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */

@@ -22,12 +22,23 @@ package dev.memhook.core.internal.recall;
  * RelevanceGate#CLEAR_TEXT_SHARE}; a hit over the text evidence floor must reach it too. Negative
  * infinity (no bar) when the scope has fewer text hits than the rank.
  *
+ * <p>A scope searched whole is one whose every memory the vector search returned: it held fewer
+ * memories than the recall asked for. Its cosine evidence floor is lower ({@link
+ * RelevanceGate#evidenceCosineFloor}).
+ *
  * @param ceiling the query's text-score ceiling
  * @param cosineBase the cosine the cosine floors count from, below 1
  * @param crowdCosine the cosine an evidence hit must also reach, or negative infinity
  * @param crowdTextShare the text share an evidence hit must also reach, or negative infinity
+ * @param wholeScope whether the vector search returned every memory of the scope, with floors
+ *     counted from the background (never with absolute floors)
  */
-record GateBasis(double ceiling, double cosineBase, double crowdCosine, double crowdTextShare) {
+record GateBasis(
+    double ceiling,
+    double cosineBase,
+    double crowdCosine,
+    double crowdTextShare,
+    boolean wholeScope) {
 
   GateBasis {
     // a base at or above 1 (every unrelated text identical to the query) would leave no room
@@ -37,6 +48,16 @@ record GateBasis(double ceiling, double cosineBase, double crowdCosine, double c
   /** A basis without the scope's crowds. */
   GateBasis(double ceiling, double cosineBase) {
     this(ceiling, cosineBase, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
+  }
+
+  /** A basis with the scope's crowds, of a scope not searched whole. */
+  GateBasis(double ceiling, double cosineBase, double crowdCosine, double crowdTextShare) {
+    this(ceiling, cosineBase, crowdCosine, crowdTextShare, false);
+  }
+
+  /** This basis for a scope the vector search returned whole. */
+  GateBasis searchedWhole() {
+    return new GateBasis(ceiling, cosineBase, crowdCosine, crowdTextShare, true);
   }
 
   /** Floors counted from cosine 0: the absolute floors of {@link dev.memhook.api.RecallOptions}. */
@@ -61,6 +82,6 @@ record GateBasis(double ceiling, double cosineBase, double crowdCosine, double c
 
   /** This basis with the scope's crowd bars. */
   GateBasis withCrowds(double crowdCosine, double crowdTextShare) {
-    return new GateBasis(ceiling, cosineBase, crowdCosine, crowdTextShare);
+    return new GateBasis(ceiling, cosineBase, crowdCosine, crowdTextShare, wholeScope);
   }
 }

@@ -205,7 +205,7 @@ public final class RecallEngine {
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
     SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
     double ceiling = direct.textCeiling();
-    GateBasis basis = basis(text, ceiling);
+    GateBasis basis = basis(text, ceiling, direct.vector().hits().size(), depth);
     AdaptiveWeights.Choice weights =
         AdaptiveWeights.choose(options, text, direct.text(), direct.vector(), ceiling);
     Fusion.RankedList textList = direct.text().withWeight(weights.textWeight());
@@ -305,13 +305,20 @@ public final class RecallEngine {
   /**
    * What this query's gate decisions count from: the text ceiling, and, unless the options ask for
    * absolute cosine floors, the cosine the closest unrelated text reaches ({@link Background}). The
-   * scope's crowd is added by {@link #withCrowd} once the exclusion's memories are known.
+   * scope's crowd is added by {@link #withCrowds} once the exclusion's memories are known. The
+   * scope was searched whole when the vector search, asked for {@code depth} nearest memories,
+   * returned some but fewer ({@code vectorHits}): a store returns the nearest it holds, so it held
+   * no more (the hook's own conversation counts, as the store holds it; a memory stored without a
+   * vector, from a zero embedding, does not). Not with absolute floors, nor when the options ask no
+   * cosine evidence.
    */
-  private GateBasis basis(String text, double ceiling) {
+  private GateBasis basis(String text, double ceiling, int vectorHits, int depth) {
     if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
       return GateBasis.absolute(ceiling);
     }
-    return new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
+    GateBasis basis = new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
+    boolean whole = options.evidenceCosine() > -1 && vectorHits > 0 && vectorHits < depth;
+    return whole ? basis.searchedWhole() : basis;
   }
 
   /**

@@ -31,6 +31,19 @@ import java.util.Locale;
  * rare words stands out from the rest. With fewer text hits than the rank there is no bar, as a
  * small scope or a question of rare words has no crowd to beat.
  *
+ * <p>A scope {@linkplain GateBasis#wholeScope searched whole}, one that holds fewer memories than
+ * the recall takes from each signal, has a lower cosine evidence floor: halfway between the
+ * candidate floor and the evidence floor ({@link #evidenceCosineFloor}). The evidence floor keeps
+ * out the best of what a question the scope cannot answer finds, and that best is drawn from every
+ * memory of the scope: in a store of hundreds of memories about one person or project, something
+ * unrelated to the question often comes close to it; in a scope of a few dozen, such as a project
+ * after its first sessions, the best unrelated memory is drawn from few, and the floor that keeps
+ * it out also kept out the answers a later session asks for in other words ("how do we stop reruns
+ * from inserting the same rows again?" for the fix that made a load idempotent). The scope's crowd
+ * still applies. Evidence under the evidence floor itself is weaker, so it vouches only for itself:
+ * such a recall passes the candidates that reach the lower floor, not the companions over the
+ * candidate floors that evidence at the full floor brings along.
+ *
  * <p>Stateless and thread-safe.
  */
 final class RelevanceGate {
@@ -77,7 +90,9 @@ final class RelevanceGate {
    * The candidates of {@code fused} that pass, in its order. Appends a {@link
    * DroppedCandidate.Rule#RELEVANCE_GATE} drop to {@code dropped} for each that fails, with its
    * numbers against the floors; or, when no candidate reaches an evidence floor, passes none and
-   * appends the first {@code maxListedDrops} with the best numbers against the evidence floors.
+   * appends the first {@code maxListedDrops} with the best numbers against the evidence floors. In
+   * a scope searched whole where no candidate reaches the evidence floor itself, only the
+   * candidates that reach the scope's lower evidence floor pass ({@link #evidenceCosineFloor}).
    *
    * @param basis the query's text ceiling and cosine base
    */
@@ -95,16 +110,31 @@ final class RelevanceGate {
       }
       return List.of();
     }
+    boolean lowerFloorOnly = true;
+    for (Candidate c : fused) {
+      if (reachesEvidence(c, basis, basis.cosineFloor(options.evidenceCosine()))) {
+        lowerFloorOnly = false;
+        break;
+      }
+    }
     List<Candidate> passed = new ArrayList<>(fused.size());
     for (Candidate c : fused) {
-      if (passes(c, basis)) {
+      if (lowerFloorOnly ? reachesEvidence(c, basis) : passes(c, basis)) {
         passed.add(c);
       } else {
+        String detail = floorsDetail(c, basis);
         dropped.add(
             new DroppedCandidate(
                 c.id,
                 DroppedCandidate.Rule.RELEVANCE_GATE,
-                floorsDetail(c, basis),
+                lowerFloorOnly
+                    ? String.format(
+                        Locale.ROOT,
+                        "no candidate reached the evidence floors, and this one not the lower"
+                            + " cosine floor %.2f of a scope searched whole: %s",
+                        evidenceCosineFloor(basis),
+                        detail)
+                    : detail,
                 c.signalHits()));
       }
     }
@@ -141,14 +171,34 @@ final class RelevanceGate {
   }
 
   /**
-   * Whether {@code c} reaches an evidence floor: cosine over the evidence floor and clear of the
-   * scope's crowd, or text share over the evidence floor and clear of the scope's text crowd.
+   * Whether {@code c} reaches an evidence floor: cosine over the evidence floor of {@code basis}
+   * ({@link #evidenceCosineFloor}) and clear of the scope's crowd, or text share over the evidence
+   * floor and clear of the scope's text crowd.
    */
   boolean reachesEvidence(Candidate c, GateBasis basis) {
+    return reachesEvidence(c, basis, evidenceCosineFloor(basis));
+  }
+
+  private boolean reachesEvidence(Candidate c, GateBasis basis, double cosineFloor) {
     double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
     double text = c.textShare(basis.ceiling());
-    return (cosine >= basis.cosineFloor(options.evidenceCosine()) && cosine >= basis.crowdCosine())
+    return (cosine >= cosineFloor && cosine >= basis.crowdCosine())
         || (text >= options.evidenceTextScore() && text >= basis.crowdTextShare());
+  }
+
+  /**
+   * The cosine a hit must reach to give a recall with {@code basis} its evidence (with the scope's
+   * crowd as well): the evidence floor, or, in a scope searched whole, the floor halfway between
+   * the candidate floor and the evidence floor. Never below the candidate floor, as the options
+   * keep the evidence floor at or above it; an evidence floor above 1, which closes the cosine
+   * route, stays closed.
+   */
+  double evidenceCosineFloor(GateBasis basis) {
+    double share =
+        basis.wholeScope() && options.evidenceCosine() <= 1
+            ? (options.minCosine() + options.evidenceCosine()) / 2
+            : options.evidenceCosine();
+    return basis.cosineFloor(share);
   }
 
   private String evidenceDetail(List<Candidate> fused, GateBasis basis) {
@@ -167,19 +217,18 @@ final class RelevanceGate {
     }
     // a signal that found nothing is "-", never NaN: "best text NaN" read as a defect
     String best = Double.isNaN(bestCosine) ? "-" : String.format(Locale.ROOT, "%.3f", bestCosine);
+    String whole = basis.wholeScope() ? " for a scope searched whole" : "";
     String cosine =
         basis.hasCrowd()
             ? String.format(
                 Locale.ROOT,
-                "best cosine %s (floor %.2f and above the scope's crowd at %.2f)",
+                "best cosine %s (floor %.2f%s and above the scope's crowd at %.2f)",
                 best,
-                basis.cosineFloor(options.evidenceCosine()),
+                evidenceCosineFloor(basis),
+                whole,
                 basis.crowdCosine())
             : String.format(
-                Locale.ROOT,
-                "best cosine %s < %.2f",
-                best,
-                basis.cosineFloor(options.evidenceCosine()));
+                Locale.ROOT, "best cosine %s < %.2f%s", best, evidenceCosineFloor(basis), whole);
     String bestTextShown =
         Double.isNaN(bestText) ? "-" : String.format(Locale.ROOT, "%.3f", bestText);
     String text =

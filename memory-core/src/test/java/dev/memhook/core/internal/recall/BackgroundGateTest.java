@@ -80,12 +80,13 @@ class BackgroundGateTest {
   @Test
   void nothingClearsTheEvidenceFloor_soNothingIsRecalled_andTheDetailNamesTheFloor() {
     try (MemoryService memory =
-        service(0.80, Map.of("weak", 0.85), RecallOptions.CosineBase.BACKGROUND)) {
+        service(0.80, Map.of("weak", 0.84), RecallOptions.CosineBase.BACKGROUND)) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "weak"));
       RecallResult r = memory.recall(RecallQuery.of(Scope.DEFAULT, "the question"));
       assertEquals(List.of(), r.memories());
       assertEquals(
-          "no candidate reached the evidence floors: best cosine 0.850 < 0.87, best text - < 1.01",
+          "no candidate reached the evidence floors: best cosine 0.840 < 0.85 for a scope searched"
+              + " whole, best text - < 1.01",
           r.dropped().get(0).detail());
     }
   }
@@ -157,6 +158,37 @@ class BackgroundGateTest {
       }
       RecallResult r = memory.recall(RecallQuery.of(Scope.DEFAULT, "the question"));
       assertEquals("answer", r.memories().get(0).memory().content(), r.explain());
+    }
+  }
+
+  /**
+   * A scope of fewer memories than a recall takes from each signal (50) is searched whole: its
+   * evidence floor is halfway between the candidate floor (0.17) and the evidence floor (0.35). The
+   * same answer among 60 memories has to reach the evidence floor itself.
+   */
+  @Test
+  void aSmallScope_recallsAModestAnswer_thatALargeScopeHoldsBackUnderTheEvidenceFloor() {
+    Map<String, Double> few = new HashMap<>();
+    for (int i = 0; i < 11; i++) {
+      few.put("unrelated " + i, 0.0);
+    }
+    few.put("answer", 0.30);
+    try (MemoryService memory = calibrated(0.1, few)) {
+      assertEquals(Set.of("answer"), recalled(memory, List.copyOf(few.keySet())));
+    }
+    Map<String, Double> many = new HashMap<>(few);
+    for (int i = 11; i < 60; i++) {
+      many.put("unrelated " + i, 0.0);
+    }
+    try (MemoryService memory = calibrated(0.1, many)) {
+      for (String t : many.keySet()) {
+        memory.remember(MemoryDraft.of(Scope.DEFAULT, t));
+      }
+      RecallResult r = memory.recall(RecallQuery.of(Scope.DEFAULT, "the question"));
+      assertEquals(List.of(), r.memories(), r.explain());
+      assertTrue(
+          r.dropped().get(0).detail().contains("best cosine 0.300 (floor 0.35 and above"),
+          r.dropped().get(0).detail());
     }
   }
 

@@ -281,6 +281,80 @@ class RelevanceGateTest {
   }
 
   @Test
+  void aScopeSearchedWhole_takesEvidenceHalfwayBetweenTheCandidateFloorAndTheEvidenceFloor() {
+    // candidate floor 0.3, evidence floor 0.6: halfway is 0.45
+    List<Candidate> fused = List.of(Candidates.of("modest", 0.05, vector(0.5)));
+    GateBasis whole =
+        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    GateBasis large = new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
+    assertEquals(0.45, GATE.evidenceCosineFloor(whole), 1e-12);
+    assertEquals(0.6, GATE.evidenceCosineFloor(large), 1e-12);
+    assertEquals(List.of("modest"), ids(GATE.apply(fused, whole, new ArrayList<>())));
+    assertTrue(GATE.apply(fused, large, new ArrayList<>()).isEmpty());
+
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    assertTrue(
+        GATE.apply(List.of(Candidates.of("weak", 0.05, vector(0.44))), whole, dropped).isEmpty());
+    assertEquals(
+        "no candidate reached the evidence floors: best cosine 0.440 < 0.45 for a scope searched"
+            + " whole, best text - < 0.50",
+        dropped.get(0).detail());
+  }
+
+  @Test
+  void evidenceUnderTheFullFloor_vouchesOnlyForTheHitsThatReachTheLowerFloor() {
+    // candidate floor 0.3, lower floor 0.45, evidence floor 0.6
+    GateBasis whole =
+        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    Candidate companion = Candidates.of("companion", 0.04, vector(0.35));
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    assertEquals(
+        List.of("modest"),
+        ids(
+            GATE.apply(
+                List.of(Candidates.of("modest", 0.05, vector(0.5)), companion), whole, dropped)));
+    assertEquals(
+        "no candidate reached the evidence floors, and this one not the lower cosine floor 0.45 of"
+            + " a scope searched whole: cosine 0.350 < 0.30, text - < 0.20, shared - < 2",
+        dropped.get(0).detail());
+    // evidence at the full floor brings its companions over the candidate floor, as in any scope
+    assertEquals(
+        List.of("strong", "companion"),
+        ids(
+            GATE.apply(
+                List.of(Candidates.of("strong", 0.05, vector(0.65)), companion),
+                whole,
+                new ArrayList<>())));
+  }
+
+  @Test
+  void aScopeSearchedWhole_stillAsksTheEvidenceToClearTheScopesCrowd() {
+    List<DroppedCandidate> dropped = new ArrayList<>();
+    List<Candidate> fused = List.of(Candidates.of("in-the-crowd", 0.05, vector(0.5)));
+    assertTrue(
+        GATE.apply(fused, new GateBasis(CEILING, 0, 0.55, Double.NEGATIVE_INFINITY, true), dropped)
+            .isEmpty());
+    assertEquals(
+        "no candidate reached the evidence floors: best cosine 0.500 (floor 0.45 for a scope"
+            + " searched whole and above the scope's crowd at 0.55), best text - < 0.50",
+        dropped.get(0).detail());
+  }
+
+  @Test
+  void aClosedCosineEvidenceRoute_staysClosedInAScopeSearchedWhole() {
+    RelevanceGate closed =
+        new RelevanceGate(
+            RecallOptions.builder().minCosine(0.3).evidenceFloors(1.01, 0.5).build(),
+            RecallEngine.MAX_LISTED_TAIL_DROPS);
+    GateBasis whole =
+        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    assertTrue(
+        closed
+            .apply(List.of(Candidates.of("perfect", 0.05, vector(1.0))), whole, new ArrayList<>())
+            .isEmpty());
+  }
+
+  @Test
   void aHitClearOfTheCrowd_butUnderTheEvidenceFloor_givesNoEvidence() {
     assertTrue(
         GATE.apply(
