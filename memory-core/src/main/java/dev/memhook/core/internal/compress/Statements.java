@@ -26,10 +26,11 @@ import java.util.regex.Pattern;
  *       up", "small thing about me:") is removed, and a clause that is nothing but one is no
  *       statement; so is a hesitation or reply word ("hmm", "yeah", "ok then just"), which makes
  *       the clause neither a statement nor a request; a lead-in that announces a correction
- *       ("correction:", "actually", "scratch that", "update:", "turns out", "oops") marks it. A
- *       clause that only says something said before was wrong ("wait no, I mixed it up", "scratch
- *       the 1.21 thing", "I gave you the wrong bundle id") is no statement, and marks every
- *       statement after it in the message a correction.
+ *       ("correction:", "actually", "scratch that", "update:", "turns out", "oops") marks it, and
+ *       one that names its subject ("change of plan on the MSRV:") leaves the subject. A clause
+ *       that only says something said before was wrong ("wait no, I mixed it up", "scratch the 1.21
+ *       thing", "I gave you the wrong bundle id") is no statement, and marks every statement after
+ *       it in the message a correction.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
  *       ("add…", "can you…", "please fix…", "need a…"), unless it says it holds beyond this task
@@ -175,12 +176,18 @@ final class Statements {
               + " stand|cannot stand|cant stand|don't like|dont like|do not like|find [^.]{1,60}?"
               + " (?:nicer|better|easier|cleaner|clearer))\\b");
 
-  /** Lead-ins that announce a correction; removed, and they mark the statement a correction. */
+  /**
+   * Lead-ins that announce a correction; removed, and they mark the statement a correction. One
+   * that names its subject before a colon ("change of plan on the MSRV: we're bumping it to 1.75")
+   * leaves the subject ("On the MSRV: …"), which says what the statement corrects.
+   */
   private static final Pattern CORRECTS =
       Pattern.compile(
           "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that|turns out(?: that)?)\\s*[:,;.-]?"
               + "|(?:correction|update|updated|change of plan|small correction|one correction"
-              + "|wait|oops|my bad|my mistake)\\s*[:,;.-])\\s*(?:no\\s*[,;:—–-]+\\s*)?");
+              + "|wait|oops|my bad|my mistake)\\s*[:,;.-]|(?:correction|update|change of plan"
+              + "|small correction|one correction)(?=\\s+(?:on|for|about|re|regarding)\\s+[^:.;]{1,40}:))"
+              + "\\s*(?:no\\s*[,;:—–-]+\\s*)?");
 
   /**
    * A clause that only says something said before was wrong ("wait no, I mixed it up", "scratch the
@@ -342,11 +349,16 @@ final class Statements {
               + "|empty state|blurry|off by|warns?|warnings?|mismatch|keeps? getting|oom\\w*"
               + "|\\d{3}s|intermittent\\w*|randomly|sometimes|weird|strange|late|double|can't reach"
               + "|cannot reach|can't connect|cannot connect|unreachable|stopped working|stops? (?:answering"
-              + "|responding)|won't (?:start|load|build|compile|connect|open)|still (?:shows?|has|have"
-              + "|returns?|says|uses|points|fails?|happens)|not found|can't see|cannot see|doesn't"
-              + " (?:work|show|load|save|update|match|find|render)|vanish(?:es|ed)?"
+              + "|responding|printing|working|updating|syncing)|won't (?:start|load|build|compile"
+              + "|connect|open)|still (?:shows?|has|have|returns?|says|uses|points|fails?|happens)"
+              + "|not found|can't see|cannot see|doesn't (?:work|show|load|save|update|match|find"
+              + "|render|notice|pick up|trigger|fire|reload|refresh|arrive)|vanish(?:es|ed)?"
               + "|disappear(?:s|ed)?|does nothing|do nothing|did nothing|nothing happens|threw|throws"
-              + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads)"
+              + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads|arrives?"
+              + "|stops|shows? up|fires)|segfaults?|segfaulted|sigsegv|sigfpe|connection refused"
+              + "|overlaps (?:the|my|our)|flashes (?:unstyled|white|blank|black|empty)|whining"
+              + "|(?:lint|ci|build|pipeline|tests?|checks?|main) (?:is|are|went|turned|goes) red"
+              + "|(?:goes|went|just) silent"
               + "|got (?:a |another )?(?:bug )?reports?|reports? (?:that|from (?:a|an|some|two|users?"
               + "|customers?|members?))|(?:users?|customers?|members?|people) (?:report|complain)"
               + "(?:s|ed|ing)?|complain(?:s|ed|ing)? (?:that|about)|complaints? (?:that|about|from)"

@@ -79,6 +79,8 @@ class StatementsTest {
         "wait, no — she moved the cutoff to 4pm in january|FACT|She moved the cutoff to 4pm in january",
         "we need to support python 3.9 for the old servers|FACT|We need to support python 3.9 for the old servers",
         "we have to keep the API backwards compatible for the mobile app|FACT|We have to keep the API backwards compatible for the mobile app",
+        "the brand colour is red, #D32F2F|FACT|The brand colour is red, #D32F2F",
+        "the status LED flashes green once the board is ready|FACT|The status LED flashes green once the board is ready",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -129,6 +131,16 @@ class StatementsTest {
         "got a report that two members ended up with the same plot for the same saturday slot",
         "customers complain the receipt shows yesterday's date",
         "the booking page shows both of them. how is that even possible",
+        "the welcome emails never arrive for gmail addresses",
+        "the log follower stops printing after the file is rotated",
+        "the map editor segfaults when I close it",
+        "the toolbar overlaps the status bar on small phones",
+        "the landing page flashes unstyled content on a cold load",
+        "the linter is whining about unused imports in utils.py",
+        "live reload doesn't notice changes in the partials",
+        "the app says connection refused on localhost:3000",
+        "CI is red on main since this morning",
+        "the worker is still up, it just went silent",
         "we need to ship the redemption endpoint today",
         "we should add experiment tracking.",
         "ok then just run a plan for staging locally so I can see the diff",
@@ -213,6 +225,24 @@ class StatementsTest {
       })
   void aStatementWordedAsAChange_isACorrection(String said) {
     assertTrue(only(said).correction(), said);
+  }
+
+  /**
+   * A correction's lead that names what it corrects before a colon leaves that subject in the
+   * statement: "we're bumping it to 1.75" alone would not say what it replaces.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "change of plan on the MSRV: we're bumping it to 1.75|On the MSRV: we're bumping it to 1.75",
+        "correction on the retention: it's 35 days, not 30|On the retention: it's 35 days, not 30",
+        "update for the staging db: it listens on 6543|For the staging db: it listens on 6543",
+      })
+  void aCorrectionThatNamesItsSubject_keepsTheSubject(String said, String text) {
+    Statements.Statement s = only(said);
+    assertTrue(s.correction(), s.toString());
+    assertEquals(text, s.text());
   }
 
   @Test
