@@ -248,7 +248,8 @@ public final class HeuristicConsolidator implements Consolidator {
       String cause =
           explained.length() == 0
               ? ""
-              : " Cause and fix: " + TextCuts.atWord(explained.toString(), MAX_EXPLANATION);
+              : " Cause and fix: "
+                  + TextCuts.atWord(fixSecond(explained.toString()), MAX_EXPLANATION);
       String edits =
           edited.isEmpty()
               ? ""
@@ -353,7 +354,7 @@ public final class HeuristicConsolidator implements Consolidator {
           "Reported: "
               + TextCuts.asSentence(reported)
               + " Cause and fix: "
-              + TextCuts.atWord(explained, MAX_EXPLANATION)
+              + TextCuts.atWord(fixSecond(explained), MAX_EXPLANATION)
               + (edited.isEmpty() ? "" : " Fix: edited " + String.join(", ", edited) + ".");
       add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, reported);
     }
@@ -397,6 +398,37 @@ public final class HeuristicConsolidator implements Consolidator {
               + "|(?:i|we) (?:changed|switched|set|moved|replaced|fixed|added|removed|dropped|made"
               + "|updated|rewrote|wrapped|pinned|reverted)|switched to|changed (?:it )?to|now uses"
               + "|(?:is|are) now)\\b");
+
+  /**
+   * {@code explained} with its first sentence that tells the change made ({@link #CHANGE_MADE})
+   * moved up to follow its first sentence, the others in their order. A memory's summary, which is
+   * what an injection shows, is its opening sentences: the agent usually names the cause, explains
+   * it at length and then says the fix ("Cause: … halves width and height with a bare {@code >>=
+   * 1}. For a 1×256 texture … Fix: clamp each dimension at 1 …"), and a bug's summary should carry
+   * the fix beside the cause rather than the explanation between them.
+   */
+  static String fixSecond(String explained) {
+    List<String> sentences = TextCuts.sentences(explained, explained.length());
+    for (int i = 2; i < sentences.size(); i++) {
+      if (CHANGE_MADE.matcher(sentences.get(i)).lookingAt()) {
+        List<String> ordered = new ArrayList<>(sentences);
+        ordered.add(1, ordered.remove(i));
+        return String.join(" ", ordered);
+      }
+    }
+    return explained;
+  }
+
+  /**
+   * A sentence that tells the change made for a fix: labelled as the fix ("Fix: clamp each
+   * dimension …", "Fixed: …") or opening with what was done ("Moved the track into …", "I replaced
+   * …", "Added {@code defer rows.Close()} …").
+   */
+  private static final Pattern CHANGE_MADE =
+      Pattern.compile(
+          "(?i)(?:the )?fix(?:ed)?\\s*[:—–-]|(?:so )?(?:(?:i|we)(?: have|'ve)? )?(?:changed|switched"
+              + "|moved|replaced|removed|added|made|set|raised|lowered|wrapped|pinned|reverted"
+              + "|rewrote|dropped|clamped|injected|localised|localized|converted|fixed)\\b");
 
   /**
    * The agent's answer that closes the turn of the run at {@code run}: the first answer after it

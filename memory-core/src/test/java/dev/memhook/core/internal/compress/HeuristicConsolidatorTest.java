@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What the heuristic consolidator distils from a realistic session. */
 class HeuristicConsolidatorTest {
@@ -688,5 +690,55 @@ class HeuristicConsolidatorTest {
                 edit("e2"),
                 agent("a3", "Done.")));
     assertEquals(List.of(), ofType(all, MemoryType.BUG), all.toString());
+  }
+
+  /**
+   * A bug's summary is its opening sentences: the sentence that tells the fix follows the cause,
+   * ahead of the explanation the agent gave between them.
+   */
+  @Test
+  void theFixSentence_followsTheCause_soTheSummaryCarriesBoth() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "the packer crashes with SIGFPE on a 1x256 strip texture")),
+                    stored(bash("b1", "mvn test", SUREFIRE_FAILURE)),
+                    agent(
+                        "a1",
+                        "Cause: the mip chain halves width and height with a bare shift. For a"
+                            + " 1x256 strip the width reaches 0 while the height is still 128."
+                            + " The aspect division then divides by zero. Fix: clamp each side at"
+                            + " 1 with std::max(1u, w >> 1)."),
+                    edit("e1"),
+                    stored(bash("b2", "mvn test", SUREFIRE_SUCCESS)))),
+            MemoryType.BUG);
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertTrue(
+        bugs.get(0)
+            .content()
+            .contains(
+                "Cause and fix: Cause: the mip chain halves width and height with a bare shift."
+                    + " Fix: clamp each side at 1 with std::max(1u, w >> 1). For a 1x256 strip"),
+        bugs.get(0).content());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // the change follows the first sentence, the rest keep their order
+        "Found it: rows stay open. The pool runs dry after a while. Added a deferred close.|Found it:"
+            + " rows stay open. Added a deferred close. The pool runs dry after a while.",
+        "The list lived on the fragment. Rotation destroyed it. I moved it into the view model.|The"
+            + " list lived on the fragment. I moved it into the view model. Rotation destroyed it.",
+        // already second, or no sentence telling a change: as it was
+        "The month was cut in UTC. Fixed: it uses the local zone now. A test covers it.|The month was"
+            + " cut in UTC. Fixed: it uses the local zone now. A test covers it.",
+        "The proxy only sees public calls. Self-invocation skips it. That is the cause.|The proxy only"
+            + " sees public calls. Self-invocation skips it. That is the cause.",
+      })
+  void fixSecond_movesTheFirstChangeToFollowTheFirstSentence(String explained, String expected) {
+    assertEquals(expected, HeuristicConsolidator.fixSecond(explained));
   }
 }
