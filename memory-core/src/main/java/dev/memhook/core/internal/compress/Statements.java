@@ -176,6 +176,10 @@ final class Statements {
               + " stand|cannot stand|cant stand|don't like|dont like|do not like|find [^.]{1,60}?"
               + " (?:nicer|better|easier|cleaner|clearer))\\b");
 
+  /** The words that announce a correction, alone or before the subject they correct. */
+  private static final String CORRECTION_LEADS =
+      "correction|update|updated|change of plan|small correction|one correction";
+
   /**
    * Lead-ins that announce a correction; removed, and they mark the statement a correction. One
    * that names its subject before a colon ("change of plan on the MSRV: we're bumping it to 1.75")
@@ -184,9 +188,11 @@ final class Statements {
   private static final Pattern CORRECTS =
       Pattern.compile(
           "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that|turns out(?: that)?)\\s*[:,;.-]?"
-              + "|(?:correction|update|updated|change of plan|small correction|one correction"
-              + "|wait|oops|my bad|my mistake)\\s*[:,;.-]|(?:correction|update|change of plan"
-              + "|small correction|one correction)(?=\\s+(?:on|for|about|re|regarding)\\s+[^:.;]{1,40}:))"
+              + "|(?:"
+              + CORRECTION_LEADS
+              + "|wait|oops|my bad|my mistake)\\s*[:,;.-]|(?:"
+              + CORRECTION_LEADS
+              + ")(?=\\s+(?:on|for|about|re|regarding)\\s+[^:.;]{1,40}:))"
               + "\\s*(?:no\\s*[,;:—–-]+\\s*)?");
 
   /**

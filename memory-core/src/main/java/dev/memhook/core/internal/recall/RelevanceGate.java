@@ -97,7 +97,7 @@ final class RelevanceGate {
    * @param basis the query's text ceiling and cosine base
    */
   List<Candidate> apply(List<Candidate> fused, GateBasis basis, List<DroppedCandidate> dropped) {
-    if (!hasEvidence(fused, basis)) {
+    if (!hasEvidence(fused, basis, evidenceCosineFloor(basis))) {
       String detail = evidenceDetail(fused, basis);
       int listed = Math.min(fused.size(), maxListedDrops);
       for (int i = 0; i < listed; i++) {
@@ -110,13 +110,10 @@ final class RelevanceGate {
       }
       return List.of();
     }
-    boolean lowerFloorOnly = true;
-    for (Candidate c : fused) {
-      if (reachesEvidence(c, basis, basis.cosineFloor(options.evidenceCosine()))) {
-        lowerFloorOnly = false;
-        break;
-      }
-    }
+    // only a scope searched whole has a floor under the evidence floor to have reached alone
+    boolean lowerFloorOnly =
+        basis.wholeScope()
+            && !hasEvidence(fused, basis, basis.cosineFloor(options.evidenceCosine()));
     List<Candidate> passed = new ArrayList<>(fused.size());
     for (Candidate c : fused) {
       if (lowerFloorOnly ? reachesEvidence(c, basis) : passes(c, basis)) {
@@ -160,10 +157,13 @@ final class RelevanceGate {
             && c.score(Signal.GRAPH, 0) >= options.minSharedEntities());
   }
 
-  /** Whether any candidate reaches an evidence floor: the query-level half of the gate. */
-  private boolean hasEvidence(List<Candidate> fused, GateBasis basis) {
+  /**
+   * Whether any candidate reaches an evidence floor, the cosine one at {@code cosineFloor}: the
+   * query-level half of the gate.
+   */
+  private boolean hasEvidence(List<Candidate> fused, GateBasis basis, double cosineFloor) {
     for (Candidate c : fused) {
-      if (reachesEvidence(c, basis)) {
+      if (reachesEvidence(c, basis, cosineFloor)) {
         return true;
       }
     }

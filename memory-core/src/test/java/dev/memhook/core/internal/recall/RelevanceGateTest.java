@@ -42,6 +42,10 @@ class RelevanceGateTest {
       new RelevanceGate(FLOORS, RecallEngine.MAX_LISTED_TAIL_DROPS);
   private static final double CEILING = 10;
 
+  /** A basis without crowds, absolute floors, of a scope the vector search returned whole. */
+  private static final GateBasis WHOLE_SCOPE =
+      new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+
   private static SignalHit vector(double cosine) {
     return new SignalHit(Signal.VECTOR, 1, cosine);
   }
@@ -284,8 +288,7 @@ class RelevanceGateTest {
   void aScopeSearchedWhole_takesEvidenceHalfwayBetweenTheCandidateFloorAndTheEvidenceFloor() {
     // candidate floor 0.3, evidence floor 0.6: halfway is 0.45
     List<Candidate> fused = List.of(Candidates.of("modest", 0.05, vector(0.5)));
-    GateBasis whole =
-        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    GateBasis whole = WHOLE_SCOPE;
     GateBasis large = new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
     assertEquals(0.45, GATE.evidenceCosineFloor(whole), 1e-12);
     assertEquals(0.6, GATE.evidenceCosineFloor(large), 1e-12);
@@ -304,8 +307,7 @@ class RelevanceGateTest {
   @Test
   void evidenceUnderTheFullFloor_vouchesOnlyForTheHitsThatReachTheLowerFloor() {
     // candidate floor 0.3, lower floor 0.45, evidence floor 0.6
-    GateBasis whole =
-        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    GateBasis whole = WHOLE_SCOPE;
     Candidate companion = Candidates.of("companion", 0.04, vector(0.35));
     List<DroppedCandidate> dropped = new ArrayList<>();
     assertEquals(
@@ -346,8 +348,7 @@ class RelevanceGateTest {
         new RelevanceGate(
             RecallOptions.builder().minCosine(0.3).evidenceFloors(1.01, 0.5).build(),
             RecallEngine.MAX_LISTED_TAIL_DROPS);
-    GateBasis whole =
-        new GateBasis(CEILING, 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, true);
+    GateBasis whole = WHOLE_SCOPE;
     assertTrue(
         closed
             .apply(List.of(Candidates.of("perfect", 0.05, vector(1.0))), whole, new ArrayList<>())
