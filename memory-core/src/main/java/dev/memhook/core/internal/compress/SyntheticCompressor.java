@@ -165,7 +165,7 @@ public final class SyntheticCompressor implements Compressor {
     String narrative =
         String.join(" ", facts).isEmpty()
             ? lead + (excerpt.isEmpty() ? "" : " Output: " + excerpt)
-            : lead + " " + String.join(" ", facts);
+            : (namesSubject(facts, subject) ? "" : lead + " ") + String.join(" ", facts);
 
     Concepts concepts = new Concepts().add(toolName);
     String program = ToolFamily.firstWord(command);
@@ -187,6 +187,20 @@ public final class SyntheticCompressor implements Compressor {
 
   /** How much of a look-up's output a summary keeps: {@value} characters. */
   static final int OUTPUT_FACT = 240;
+
+  /**
+   * Whether the first fact already says what the tool ran on ("Ran git status.", "Read pom.xml."):
+   * the lead ("Bash ran on git status.") would say it again, in the summary an injection shows and
+   * in the text that is embedded, where every repeat of a long command leaves less room for what
+   * the run printed.
+   */
+  private static boolean namesSubject(List<String> facts, String subject) {
+    String named =
+        subject.endsWith(TextCuts.ELLIPSIS)
+            ? subject.substring(0, subject.length() - TextCuts.ELLIPSIS.length())
+            : subject;
+    return !named.isBlank() && !facts.isEmpty() && facts.get(0).contains(named);
+  }
 
   private static String runText(ToolPayload output, String error) {
     String out = bounded(output.text());

@@ -9,12 +9,13 @@ import dev.memhook.lucene.internal.analysis.DerivedText;
  * adds to the content, and the content. Who said something is often what a question names.
  *
  * <p>A captured observation longer than {@link #OBSERVATION_CHARS} (a tool's input and output,
- * typically) is embedded by its compressed form instead: its title and summary (the narrative and
- * facts compression found), at most {@link #OBSERVATION_CHARS} characters of them. Its meaning is
- * in those; the local model reads a long text as several windows, so embedding tool output whole
- * costs most of capture's time, and averaging its windows blurs the vector. A short observation (a
- * conversation turn) is embedded like any memory, so a captured conversation ranks as one a host
- * stores turn by turn. Stateless and thread-safe.
+ * typically) is embedded by its compressed form instead: its title (when the summary does not
+ * already say it) and summary (the narrative and facts compression found), at most {@link
+ * #OBSERVATION_CHARS} characters of them. Its meaning is in those; the local model reads a long
+ * text as several windows, so embedding tool output whole costs most of capture's time, and
+ * averaging its windows blurs the vector. A short observation (a conversation turn) is embedded
+ * like any memory, so a captured conversation ranks as one a host stores turn by turn. Stateless
+ * and thread-safe.
  */
 public final class EmbeddingText {
 
@@ -33,7 +34,11 @@ public final class EmbeddingText {
     String title = memory.title();
     String content = memory.content();
     if (memory.type() == MemoryType.OBSERVATION && content.length() > OBSERVATION_CHARS) {
-      sb.append(title).append(". ").append(memory.summary());
+      String summary = memory.summary();
+      if (DerivedText.addsTo(title, summary)) {
+        sb.append(title).append(". ");
+      }
+      sb.append(summary);
       int end = Math.min(sb.length(), OBSERVATION_CHARS);
       if (end < sb.length() && Character.isHighSurrogate(sb.charAt(end - 1))) {
         end--;

@@ -103,6 +103,34 @@ class SyntheticCompressorTest {
   }
 
   @Test
+  void aNarrative_saysWhatTheToolRanOnOnce() {
+    String command = "terraform -chdir=envs/prod output";
+    CompressedObservation run =
+        compressor.compress(bash("o12", command, "alb_dns_name = \"prod-alb.example.com\"\n"));
+    assertEquals(
+        "Ran " + command + ". Output: alb_dns_name = \"prod-alb.example.com\".", run.narrative());
+
+    String path = "/work/calc/src/main/java/dev/example/Calculator.java";
+    CompressedObservation edit =
+        compressor.compress(
+            observation(
+                "o13",
+                LifecycleEventType.POST_TOOL_USE,
+                EventData.tool("Edit", EDIT_INPUT, "{\"filePath\":\"" + path + "\"}")));
+    assertEquals("Edited " + path + ". Replaced 1 line with 2 lines.", edit.narrative());
+
+    CompressedObservation search =
+        compressor.compress(
+            observation(
+                "o14",
+                LifecycleEventType.POST_TOOL_USE,
+                EventData.tool("WebSearch", "{\"query\":\"lucene hnsw\"}", "3 results")));
+    assertTrue(
+        search.narrative().startsWith("WebSearch ran on lucene hnsw."),
+        "with no fact naming it, the lead says what the tool ran on: " + search.narrative());
+  }
+
+  @Test
   void catThroughBash_isAFileRead() {
     CompressedObservation c = compressor.compress(bash("o4", "cat pom.xml", "<project/>"));
     assertEquals(ObservationKind.FILE_READ, c.kind());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import java.time.Instant;
@@ -64,5 +65,32 @@ class EmbeddingTextTest {
     assertEquals(
         "git-log: commit 3f2a9c1 fixed the build.",
         EmbeddingText.of(memory(Origin.tool("git-log"), "", "commit 3f2a9c1 fixed the build.")));
+  }
+
+  @Test
+  void aLongObservation_isEmbeddedByItsSummary_withItsTitleOnlyWhereTheSummaryLacksIt() {
+    assertEquals(
+        "Ran git status. Output: clean.",
+        EmbeddingText.of(longObservation("Ran git status", "Ran git status. Output: clean.")));
+    assertEquals(
+        "Ran git status: exit code 1. Ran git status. Error: not a repository.",
+        EmbeddingText.of(
+            longObservation(
+                "Ran git status: exit code 1", "Ran git status. Error: not a repository.")));
+  }
+
+  private static Memory longObservation(String title, String summary) {
+    Instant t = Instant.parse("2024-01-01T10:00:00Z");
+    return Memory.builder()
+        .id(MemoryId.of("o1"))
+        .scope(Scope.DEFAULT)
+        .type(MemoryType.OBSERVATION)
+        .origin(Origin.user())
+        .title(title)
+        .summary(summary)
+        .content("PostToolUse Bash\noutput: " + "x".repeat(EmbeddingText.OBSERVATION_CHARS + 1))
+        .occurredAt(t)
+        .createdAt(t)
+        .build();
   }
 }
