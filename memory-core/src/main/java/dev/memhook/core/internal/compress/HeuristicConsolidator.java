@@ -249,7 +249,7 @@ public final class HeuristicConsolidator implements Consolidator {
           explained.length() == 0
               ? ""
               : " Cause and fix: "
-                  + TextCuts.atWord(fixSecond(explained.toString()), MAX_EXPLANATION);
+                  + TextCuts.atWord(causeThenFix(explained.toString()), MAX_EXPLANATION);
       String edits =
           edited.isEmpty()
               ? ""
@@ -354,7 +354,7 @@ public final class HeuristicConsolidator implements Consolidator {
           "Reported: "
               + TextCuts.asSentence(reported)
               + " Cause and fix: "
-              + TextCuts.atWord(fixSecond(explained), MAX_EXPLANATION)
+              + TextCuts.atWord(causeThenFix(explained), MAX_EXPLANATION)
               + (edited.isEmpty() ? "" : " Fix: edited " + String.join(", ", edited) + ".");
       add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, reported);
     }
@@ -400,24 +400,48 @@ public final class HeuristicConsolidator implements Consolidator {
               + "|(?:is|are) now)\\b");
 
   /**
-   * {@code explained} with its first sentence that tells the change made ({@link #CHANGE_MADE})
-   * moved up to follow its first sentence, the others in their order. A memory's summary, which is
-   * what an injection shows, is its opening sentences: the agent usually names the cause, explains
-   * it at length and then says the fix ("Cause: … halves width and height with a bare {@code >>=
-   * 1}. For a 1×256 texture … Fix: clamp each dimension at 1 …"), and a bug's summary should carry
-   * the fix beside the cause rather than the explanation between them.
+   * {@code explained} ordered so that it opens with the cause and the fix: the first sentence that
+   * names itself the cause ({@link #CAUSE_NAMED}: "Cause: …", "The root cause was …") leads when
+   * another sentence comes before it, and the first later sentence that tells the change made
+   * ({@link #CHANGE_MADE}) follows the lead; the others keep their order after them. A memory's
+   * summary, which is what an injection shows, is its opening sentences. The agent often opens with
+   * what it saw ("Reproduced: the marker never shows up."), names the cause, explains it at length
+   * and then says the fix ("Cause: … halves width and height with a bare {@code >>= 1}. For a 1×256
+   * texture … Fix: clamp each dimension at 1 …"); a bug's summary should carry the cause and the
+   * fix rather than what came before or between them.
    */
-  static String fixSecond(String explained) {
-    List<String> sentences = TextCuts.sentences(explained, explained.length());
-    for (int i = 2; i < sentences.size(); i++) {
-      if (CHANGE_MADE.matcher(sentences.get(i)).lookingAt()) {
-        List<String> ordered = new ArrayList<>(sentences);
-        ordered.add(1, ordered.remove(i));
-        return String.join(" ", ordered);
+  static String causeThenFix(String explained) {
+    List<String> ordered = new ArrayList<>(TextCuts.sentences(explained, explained.length()));
+    boolean moved = false;
+    for (int i = 1; i < ordered.size(); i++) {
+      if (CAUSE_NAMED.matcher(ordered.get(i)).lookingAt()) {
+        ordered.add(0, ordered.remove(i));
+        moved = true;
+        break;
       }
     }
-    return explained;
+    for (int i = 1; i < ordered.size(); i++) {
+      if (CHANGE_MADE.matcher(ordered.get(i)).lookingAt()) {
+        if (i > 1) {
+          ordered.add(1, ordered.remove(i));
+          moved = true;
+        }
+        break;
+      }
+    }
+    return moved ? String.join(" ", ordered) : explained;
   }
+
+  /**
+   * A sentence that names itself the cause: labelled ("Cause: …", "Root cause — …") or saying so
+   * ("The root cause was …", "The problem is that …", "The culprit was …"), not one that says it is
+   * gone ("The problem is fixed now.").
+   */
+  private static final Pattern CAUSE_NAMED =
+      Pattern.compile(
+          "(?i)(?:the )?(?:root )?cause(?: (?:was|is))?\\s*[:—–-]|(?:the )?root cause\\b"
+              + "|the (?:real |actual )?(?:problem|issue|bug|culprit) (?:was|is)\\b"
+              + "(?! (?:now |also )?(?:fixed|gone|solved|resolved|fine)\\b)");
 
   /**
    * A sentence that tells the change made for a fix: labelled as the fix ("Fix: clamp each

@@ -737,8 +737,18 @@ class HeuristicConsolidatorTest {
             + " cut in UTC. Fixed: it uses the local zone now. A test covers it.",
         "The proxy only sees public calls. Self-invocation skips it. That is the cause.|The proxy only"
             + " sees public calls. Self-invocation skips it. That is the cause.",
+        // a sentence named the cause leads, the change follows it
+        "Reproduced: the marker never shows up. Cause: the handle is opened once. It keeps the old"
+            + " file. Fix: reopen on rotation.|Cause: the handle is opened once. Fix: reopen on"
+            + " rotation. Reproduced: the marker never shows up. It keeps the old file.",
+        "Found it. The root cause was a shared cache key. I added the environment to it.|The root"
+            + " cause was a shared cache key. I added the environment to it. Found it.",
+        "Fixed: the key includes the env. The problem was that the cache ignored it.|The problem was"
+            + " that the cache ignored it. Fixed: the key includes the env.",
+        // a sentence saying the problem is gone is no cause
+        "Rows stayed open. The problem is fixed now.|Rows stayed open. The problem is fixed now.",
       })
-  void fixSecond_movesTheFirstChangeToFollowTheFirstSentence(String explained, String expected) {
-    assertEquals(expected, HeuristicConsolidator.fixSecond(explained));
+  void causeThenFix_leadsWithTheNamedCause_thenTheFirstChange(String explained, String expected) {
+    assertEquals(expected, HeuristicConsolidator.causeThenFix(explained));
   }
 }
