@@ -11,7 +11,9 @@ import java.util.Objects;
  * embeds and stores it as a {@link Memory}.
  *
  * <p>Only the scope and the content are required. An empty title or summary is derived from the
- * content; a null {@code occurredAt} means "when it is stored".
+ * content (the summary: its opening whole sentences, about 300 characters, or 500 for a {@link
+ * MemoryType#BUG}, so that its fix is shown beside its report and cause); a null {@code occurredAt}
+ * means "when it is stored".
  *
  * <p><b>Limits.</b> Every field has a maximum, stated by the {@code MAX_} constants below, and a
  * draft over one is rejected by its constructor with an {@link IllegalArgumentException} that names

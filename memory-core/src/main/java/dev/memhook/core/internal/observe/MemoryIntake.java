@@ -6,6 +6,7 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
 import dev.memhook.api.SourcePin;
 import dev.memhook.core.internal.sanitize.Sanitizer;
@@ -39,6 +40,13 @@ public final class MemoryIntake {
 
   /** Derived summaries are cut at a sentence or word boundary near this length. */
   static final int DERIVED_SUMMARY_LENGTH = 300;
+
+  /**
+   * A {@link MemoryType#BUG}'s derived summary is cut near this length instead: a bug tells what
+   * was reported, its cause and its fix, and a later session asking about it needs the fix, which
+   * the general length mostly cuts off.
+   */
+  static final int DERIVED_BUG_SUMMARY_LENGTH = 500;
 
   private final Clock clock;
   private final Sanitizer sanitizer;
@@ -163,7 +171,7 @@ public final class MemoryIntake {
         .id(id)
         .type(draft.type())
         .title(title.isEmpty() ? deriveTitle(content) : title)
-        .summary(summary.isEmpty() ? deriveSummary(content) : summary)
+        .summary(summary.isEmpty() ? deriveSummary(content, draft.type()) : summary)
         .content(content)
         .context(context)
         .concepts(normalizeConcepts(draft.concepts()))
@@ -237,14 +245,18 @@ public final class MemoryIntake {
     return cut(firstLine, DERIVED_TITLE_LENGTH);
   }
 
-  /** Whole sentences from the start, up to about {@value #DERIVED_SUMMARY_LENGTH} characters. */
-  static String deriveSummary(String content) {
+  /**
+   * Whole sentences from the start, up to about {@value #DERIVED_SUMMARY_LENGTH} characters, or
+   * {@value #DERIVED_BUG_SUMMARY_LENGTH} for a {@link MemoryType#BUG}.
+   */
+  static String deriveSummary(String content, MemoryType type) {
+    int length = type == MemoryType.BUG ? DERIVED_BUG_SUMMARY_LENGTH : DERIVED_SUMMARY_LENGTH;
     String flat = WHITESPACE.matcher(content).replaceAll(" ").strip();
-    if (flat.length() <= DERIVED_SUMMARY_LENGTH) {
+    if (flat.length() <= length) {
       return flat;
     }
     int end = -1;
-    for (int i = 0; i < DERIVED_SUMMARY_LENGTH; i++) {
+    for (int i = 0; i < length; i++) {
       char c = flat.charAt(i);
       if ((c == '.' || c == '!' || c == '?')
           && i + 1 < flat.length()
@@ -252,9 +264,7 @@ public final class MemoryIntake {
         end = i + 1;
       }
     }
-    return end >= DERIVED_SUMMARY_LENGTH / 3
-        ? flat.substring(0, end)
-        : cut(flat, DERIVED_SUMMARY_LENGTH);
+    return end >= length / 3 ? flat.substring(0, end) : cut(flat, length);
   }
 
   private static String cut(String text, int length) {

@@ -362,6 +362,30 @@ class MemoryIntakeTest {
   }
 
   @Test
+  void aBugsDerivedSummary_reachesItsFix_whereOtherTypesStopEarlier() {
+    String report = "Reported: the export job stops printing after logrotate runs at midnight. ";
+    String cause =
+        "Cause and fix: Cause: the follower opens the file once and keeps reading that handle"
+            + " forever, while logrotate renames the file and creates a new one in its place. ";
+    String fix =
+        "Fix: on every empty poll the follower compares the path's inode with the open handle's"
+            + " and reopens the path when it changed. ";
+    String content =
+        report
+            + cause
+            + fix
+            + "Verified: Ran cargo test follow:: and all four tests passed, covering a rename and"
+            + " create, a copytruncate, and the short gap while the file does not exist.";
+    MemoryDraft.Builder bug = MemoryDraft.builder(Scope.DEFAULT, content).type(MemoryType.BUG);
+
+    String bugSummary = intake.newMemory(bug.build()).summary();
+    String factSummary = intake.newMemory(MemoryDraft.of(Scope.DEFAULT, content)).summary();
+
+    assertEquals((report + cause + fix).strip(), bugSummary);
+    assertEquals((report + cause).strip(), factSummary);
+  }
+
+  @Test
   void nextVersion_supersedesThePrevious_withANewId_andTheNextVersionNumber() {
     Memory v1 =
         intake.newMemory(MemoryDraft.of(Scope.DEFAULT, "The gateway timeout is 30 seconds."));
