@@ -14,8 +14,9 @@ import java.util.Set;
  * the correction, best first), the first standing memory (not an observation, not a bug) that
  * shares at least {@value #MIN_SHARED} subject terms with it. Subject terms are the content words
  * ({@link SimpleTokens}, stop words left out) without the words of change themselves ("moved",
- * "now", "old", "switched"…), a trailing plural "s" folded, so "we deploy on Fridays" and "no more
- * Friday deploys: releases go out on Tuesdays now" share "deploy" and "friday".
+ * "now", "old", "switched"…) and words that name nothing ("where", "just", "about"…), a trailing
+ * plural "s" folded, so "we deploy on Fridays" and "no more Friday deploys: releases go out on
+ * Tuesdays now" share "deploy" and "friday".
  *
  * <p>The rule is deliberately narrow: a correction that shares no subject word with anything held
  * is stored as a new statement rather than replace an unrelated memory. Stateless and thread-safe.
@@ -72,6 +73,16 @@ public final class Corrections {
           "also",
           "all");
 
+  /**
+   * Words that name no subject and that {@link SimpleTokens#STOP_WORDS} keeps: "forgot where I left
+   * off" shares "where" with a preference about exceptions, not a subject.
+   */
+  private static final Set<String> NO_SUBJECT =
+      Set.of(
+          "where", "why", "whose", "there", "here", "just", "anyway", "only", "some", "any", "can",
+          "could", "would", "should", "must", "about", "over", "out", "off", "very", "again",
+          "still", "each", "every", "one", "too", "much", "many");
+
   private Corrections() {}
 
   /** The memory among {@code candidates} that {@code correction} replaces, if any. */
@@ -105,7 +116,10 @@ public final class Corrections {
       if (t.length() > 3 && t.endsWith("s") && !t.endsWith("ss")) {
         t = t.substring(0, t.length() - 1);
       }
-      if (t.length() >= 2 && !CHANGE_WORDS.contains(t) && !SimpleTokens.STOP_WORDS.contains(t)) {
+      if (t.length() >= 2
+          && !CHANGE_WORDS.contains(t)
+          && !NO_SUBJECT.contains(t)
+          && !SimpleTokens.STOP_WORDS.contains(t)) {
         out.add(t);
       }
     }

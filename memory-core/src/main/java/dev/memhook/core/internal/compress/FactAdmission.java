@@ -38,7 +38,9 @@ public final class FactAdmission {
       Set.of(
           "who", "what", "when", "where", "why", "how", "which", "whose", "whom", "can", "could",
           "should", "would", "will", "do", "does", "did", "is", "are", "was", "were", "may",
-          "might", "shall", "have", "has", "isn't", "aren't", "doesn't", "can't", "won't");
+          "might", "shall", "have", "has", "isn't", "aren't", "doesn't", "can't", "won't", "what's",
+          "where's", "who's", "how's", "when's", "why's", "which's", "what’s", "where’s", "who’s",
+          "how’s", "when’s", "why’s");
 
   private static final List<String> SCAFFOLDING =
       List.of(

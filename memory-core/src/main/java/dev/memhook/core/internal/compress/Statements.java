@@ -167,6 +167,30 @@ final class Statements {
               + "\\s*[:—–-]\\s*\\S");
 
   /**
+   * A rule given under a label ("rule in this codebase: every topic name comes from Topics",
+   * "convention — tests sit next to the code"): standing however it goes on, since the label says
+   * what it is, also where a part after a comma reads as a request ("…, format \"plot:<id>\"").
+   */
+  private static final Pattern RULE_LABEL =
+      Pattern.compile(
+          "(?i)^(?:(?:a|the|our|house|team|project|hard|one) )?(?:rule|convention|policy)"
+              + "(?: (?:in|for|of) (?:this|our|the) (?:codebase|code ?base|repo|repository|project"
+              + "|team|code))?\\s*[:—–-]\\s*\\S");
+
+  /**
+   * An alternative offered in place of what was just ruled out ("use date-fns instead", "return
+   * std::expected instead"), not a clause that names what it replaces ("instead of X, …").
+   */
+  private static final Pattern INSTEAD = Pattern.compile("(?i)\\binstead\\b(?! of\\b)");
+
+  /**
+   * Asks to stop a habit ("please stop using count for collections", "stop adding emojis to commit
+   * messages"): an instruction for every later time, as "never" is; "stop the server" asks for
+   * something once.
+   */
+  private static final Pattern STOP_HABIT = Pattern.compile("^(?:please |pls )?stop [a-z]+ing\\b");
+
+  /**
    * The speaker's own liking or dislike ("I can't stand Mockito's backticks", "i find the lazy API
    * much nicer"): a reason that makes a request beside it how they want things done, not a task.
    */
@@ -237,7 +261,7 @@ final class Statements {
    * that something works or can be seen ("it builds now", "I can actually see it now"); or after
    * what the speaker just did ("I pasted it now"). And a change told as the time or the reason of
    * what the statement says ("never use the english text as the key, that bit us when copy
-   * changed"): the statement itself changes nothing.
+   * changed"): the statement itself changes nothing. "Left off" and "left over" leave nothing.
    */
   private static final Pattern NOT_A_CHANGE =
       Pattern.compile(
@@ -247,7 +271,8 @@ final class Statements {
               + "|\\b(?:see|get|understand|read)(?: it| that| this| them)? now\\b"
               + "|\\bi (?:just )?\\w+ed (?:it|them|that|this) now\\b"
               + "|\\b(?:when|whenever|after|because|if|once) (?:the |our |a )?\\w+(?: \\w+)?"
-              + " (?:changed|moved|switched)\\b");
+              + " (?:changed|moved|switched)\\b"
+              + "|\\bleft (?:off|over)\\b");
 
   /** Courtesy openers: a thanks or a "great" says nothing to keep. */
   private static final Set<String> COURTESY =
@@ -364,7 +389,7 @@ final class Statements {
               + "|stops|shows? up|fires)|segfaults?|segfaulted|sigsegv|sigfpe|connection refused"
               + "|overlaps (?:the|my|our)|flashes (?:unstyled|white|blank|black|empty)|whining"
               + "|(?:lint|ci|build|pipeline|tests?|checks?|main) (?:is|are|went|turned|goes) red"
-              + "|(?:goes|went|just) silent"
+              + "|(?:goes|went|just) silent|even (?:on|when|though|after|with|if)"
               + "|got (?:a |another )?(?:bug )?reports?|reports? (?:that|from (?:a|an|some|two|users?"
               + "|customers?|members?))|(?:users?|customers?|members?|people) (?:report|complain)"
               + "(?:s|ed|ing)?|complain(?:s|ed|ing)? (?:that|about)|complaints? (?:that|about|from)"
@@ -382,7 +407,7 @@ final class Statements {
           "(?i)^(?:"
               + ASKS_AT_ONCE
               + ")|^(?:please|pls)\\s+\\w+"
-              + "|^need (?:a|an|to|the|some)\\b|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
+              + "|^need (?!you\\b|i\\b|we\\b)\\S|(?<![\\w-])(?:pls|plz)(?![\\w-])|,\\s*(?:can"
               + " you|could you|please)\\b|\\b(?:fix|make|take a look|look into|check) (?:it|this"
               + "|that)\\b|\\bplease\\s*[.!]?$");
 
@@ -686,13 +711,26 @@ final class Statements {
   static List<Statement> of(String said) {
     List<Statement> out = new ArrayList<>();
     boolean retracted = false;
+    boolean afterPreference = false; // whether the clause before made the last preference of out
     List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
     for (String sentence : sentences) {
       for (String clause : clauses(sentence)) {
+        if (afterPreference && INSTEAD.matcher(clause).find()) {
+          // "I don't want exceptions in the packer code. Return std::expected instead.": the
+          // alternative completes the preference before it, and alone would read as a task
+          Statement before = out.remove(out.size() - 1);
+          out.add(
+              new Statement(
+                  before.type(),
+                  TextCuts.asSentence(before.text()) + " " + capitalised(clause.strip()),
+                  before.correction()));
+          continue;
+        }
         Statement s = statement(clause);
         if (s == null) {
           s = aside(clause); // "scaffold the package (for new packages I'd rather use vitest)"
         }
+        afterPreference = false;
         if (RETRACTS.matcher(clause.strip()).lookingAt()) {
           retracted = true;
           if (s == null || !s.correction()) {
@@ -701,6 +739,7 @@ final class Statements {
         }
         if (s != null) {
           out.add(retracted && !s.correction() ? new Statement(s.type(), s.text(), true) : s);
+          afterPreference = s.type() == MemoryType.PREFERENCE;
         }
       }
     }
@@ -712,6 +751,11 @@ final class Statements {
           s -> s.type() == MemoryType.FACT && !s.correction() && subjects(s.text()).isEmpty());
     }
     return out;
+  }
+
+  /** {@code text} with its first character in upper case. */
+  private static String capitalised(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   /**
@@ -893,11 +937,14 @@ final class Statements {
             || lower.startsWith("never ")
             || lower.startsWith("please don't ")
             || lower.startsWith("please never ")
-            || lower.startsWith("no ");
+            || lower.startsWith("no ")
+            || STOP_HABIT.matcher(lower).lookingAt();
     boolean request = request(lower);
     boolean manner = MANNER_VERBS.contains(firstWord(lower));
+    boolean labelledRule = RULE_LABEL.matcher(lower).lookingAt();
     boolean general =
-        GENERAL.matcher(lower).find()
+        labelledRule
+            || GENERAL.matcher(lower).find()
             || LIKING.matcher(lower).find()
             || conditionalInstruction(lower)
             || manner
@@ -925,7 +972,11 @@ final class Statements {
                     .find()
                 && !request;
     return new Statement(
-        type(lower, request || negation || conditionalInstruction(lower), decision, manner),
+        type(
+            lower,
+            request && !labelledRule || negation || conditionalInstruction(lower),
+            decision,
+            manner),
         text,
         correction);
   }

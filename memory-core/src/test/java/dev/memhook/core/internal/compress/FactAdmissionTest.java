@@ -36,6 +36,8 @@ class FactAdmissionTest {
         "Does the build need Java 21 to run|QUESTION",
         "The port is 5433, right?|QUESTION",
         "Is it safe to delete the cache directory|QUESTION",
+        "what's on main since monday|QUESTION",
+        "where’s the staging config kept these days|QUESTION",
         "Use tabs|FRAGMENT",
         "src/main/java/App.java|FRAGMENT",
         "mvn -q -pl memory-core verify|FRAGMENT",

@@ -81,6 +81,12 @@ class StatementsTest {
         "we have to keep the API backwards compatible for the mobile app|FACT|We have to keep the API backwards compatible for the mobile app",
         "the brand colour is red, #D32F2F|FACT|The brand colour is red, #D32F2F",
         "the status LED flashes green once the board is ready|FACT|The status LED flashes green once the board is ready",
+        "rule in this codebase: every topic name comes from Topics, format \"<thing>:<id>\"|PATTERN|Rule in this codebase: every topic name comes from Topics, format \"<thing>:<id>\"",
+        "convention — migrations are named by date|PATTERN|Convention — migrations are named by date",
+        "please stop using count for collections, use for_each keyed by the az name|PREFERENCE|Please stop using count for collections, use for_each keyed by the az name",
+        "stop adding emojis to commit messages|PREFERENCE|Stop adding emojis to commit messages",
+        "never use moment.js here. use date-fns instead.|PREFERENCE|Never use moment.js here. Use date-fns instead",
+        "I don't want exceptions in the packer. return std::expected<T, PackError> instead|PREFERENCE|I don't want exceptions in the packer. Return std::expected<T, PackError> instead",
       })
   void aStatementInOrdinaryWords_isFound_withItsType(String said, MemoryType type, String text) {
     Statements.Statement s = only(said);
@@ -116,6 +122,7 @@ class StatementsTest {
         "the refund handler returns a bare string on 404, make it match the rest of the API",
         "Quick one before standup.",
         "need a --region flag on sync",
+        "need db-tier subnets in modules/vpc, one per AZ",
         "the dev build on my phone can't reach the api",
         "not urgent, just so you know",
         "wait no, I mixed it up.",
@@ -146,6 +153,10 @@ class StatementsTest {
         "ok then just run a plan for staging locally so I can see the diff",
         "Much better, I can actually see it now.",
         "decision:",
+        "stop the dev server and restart it",
+        "ship it on friday. use the staging db instead",
+        "every plan shows the task definition must be replaced, even on a branch that only touches dns",
+        "rule:",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
@@ -264,6 +275,7 @@ class StatementsTest {
         "the importer builds now on the arm runners",
         "I get it now, the cache key includes the locale",
         "never use the english text as the key, that bit us when copy changed",
+        "the migration picks up where the last import left off",
       })
   void aChangeWordThatOnlySaysWhen_isNoCorrection(String said) {
     assertFalse(only(said).correction(), said);
