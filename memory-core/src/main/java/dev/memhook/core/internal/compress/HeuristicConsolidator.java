@@ -288,7 +288,7 @@ public final class HeuristicConsolidator implements Consolidator {
    * Adds a bug for each turn that fixed what its user reported without a failing run to show it:
    * the user's message reports a problem ({@link Statements#reportsProblem}), the agent edited
    * files, and its answer after the last edit explains the cause or the change ({@link
-   * #EXPLAINS_FIX}). "The keyboard covers the amount field on Android", two edits, then "the
+   * #explainsFix}). "The keyboard covers the amount field on Android", two edits, then "the
    * manifest used adjustPan … I set adjustResize" is such a turn. A message that already reports a
    * bug of a failed run ({@code reports}) is left to it.
    */
@@ -321,8 +321,13 @@ public final class HeuristicConsolidator implements Consolidator {
           answer = null;
         } else if (v.type() == LifecycleEventType.AGENT_RESPONSE) {
           if (!edits.isEmpty()) {
-            answer = v;
-          } else if (diagnosis == null && EXPLAINS_FIX.matcher(v.said()).find()) {
+            if (answer == null || explainsFix(v) || !explainsFix(answer)) {
+              // a closing pleasantry ("Let me know if anything else comes up.") does not take the
+              // place of the answer that explained: the user's "yep" between them, which would
+              // have ended the turn, is not stored
+              answer = v;
+            }
+          } else if (diagnosis == null && explainsFix(v)) {
             diagnosis = v; // "found it: … returns without closing rows", before the edit
           }
         }
@@ -330,7 +335,7 @@ public final class HeuristicConsolidator implements Consolidator {
       if (answer == null) {
         continue;
       }
-      if (diagnosis == null && !EXPLAINS_FIX.matcher(answer.said()).find()) {
+      if (diagnosis == null && !explainsFix(answer)) {
         continue;
       }
       // the answer after the edit says what changed even when the diagnosis before it told why
@@ -382,6 +387,24 @@ public final class HeuristicConsolidator implements Consolidator {
           "\\b(?:fix (?:it|that|this|them)|go ahead|do it|do that|please do|yes,? please|sounds"
               + " good,? (?:fix|do|go)|apply (?:it|the fix|that)|make (?:the|that) change)\\b");
 
+  /**
+   * Whether {@code answer} says what was wrong or what was changed ({@link #EXPLAINS_FIX}), or has
+   * a sentence that opens with the change made ({@link #CHANGE_MADE}: "Marked the router
+   * {@code @MainActor} so …").
+   */
+  private static boolean explainsFix(ObservationView answer) {
+    String said = answer.said();
+    if (EXPLAINS_FIX.matcher(said).find()) {
+      return true;
+    }
+    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+      if (CHANGE_MADE.matcher(sentence).lookingAt()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** {@code a} and {@code b} joined by a space, or the one that is not empty. */
   private static String join(String a, String b) {
     return a.isEmpty() ? b : b.isEmpty() ? a : a + " " + b;
@@ -397,7 +420,7 @@ public final class HeuristicConsolidator implements Consolidator {
               + "|found it|it was a|were fighting|which (?:meant|means)|that's why|so every"
               + "|(?:i|we) (?:changed|switched|set|moved|replaced|fixed|added|removed|dropped|made"
               + "|updated|rewrote|wrapped|pinned|reverted)|switched to|changed (?:it )?to|now uses"
-              + "|(?:is|are) now)\\b");
+              + "|(?:is|are) now|(?:the )?fix (?:is|was) to)\\b");
 
   /**
    * {@code explained} ordered so that it opens with the cause and the fix: the first sentence that
@@ -452,7 +475,7 @@ public final class HeuristicConsolidator implements Consolidator {
       Pattern.compile(
           "(?i)(?:the )?fix(?:ed)?\\s*[:—–-]|(?:so )?(?:(?:i|we)(?: have|'ve)? )?(?:changed|switched"
               + "|moved|replaced|removed|added|made|set|raised|lowered|wrapped|pinned|reverted"
-              + "|rewrote|dropped|clamped|injected|localised|localized|converted|fixed)\\b");
+              + "|rewrote|dropped|clamped|injected|localised|localized|converted|fixed|marked)\\b");
 
   /**
    * The agent's answer that closes the turn of the run at {@code run}: the first answer after it

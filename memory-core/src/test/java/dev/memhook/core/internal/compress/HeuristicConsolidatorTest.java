@@ -18,6 +18,7 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.capture.Consolidation;
 import dev.memhook.api.capture.EventData;
 import dev.memhook.api.capture.LifecycleEventType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -543,6 +544,44 @@ class HeuristicConsolidatorTest {
                     + " you type. Cause and fix: Two settings were fighting"),
         bug.content());
     assertTrue(bug.content().contains("Fix: edited "), bug.content());
+  }
+
+  /** The bugs of one turn: {@code report} as prompt p1, an edit e1, then answers a1, a2, …. */
+  private List<Consolidation> bugsOfTurn(String report, String... answers) {
+    List<Memory> turn = new ArrayList<>(List.of(stored(prompt("p1", report)), edit("e1")));
+    for (int i = 0; i < answers.length; i++) {
+      turn.add(agent("a" + (i + 1), answers[i]));
+    }
+    return ofType(consolidate(turn), MemoryType.BUG);
+  }
+
+  @Test
+  void anAnswerOpeningWithTheChangeMade_explainsTheFix() {
+    List<Consolidation> bugs =
+        bugsOfTurn(
+            "crash when I tap a reminder notification while the app is backgrounded",
+            "Marked NotificationRouter @MainActor so the delegate callback hops to the main thread"
+                + " before touching navigation.");
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertTrue(bugs.get(0).content().contains("@MainActor"), bugs.get(0).content());
+  }
+
+  /**
+   * The user's "yep" after the fix is noise and not stored, so the agent's pleasantry that answered
+   * it follows the explaining answer directly; it does not take that answer's place.
+   */
+  @Test
+  void aPleasantryAfterTheExplainingAnswer_leavesTheBugItsCause() {
+    List<Consolidation> bugs =
+        bugsOfTurn(
+            "CI for the web app is flaky, every other run dies with Module not found: Can't"
+                + " resolve '@acme/ui'",
+            "The build task had no dependsOn, so web built in parallel with ui. I added dependsOn"
+                + " ^build.",
+            "Let me know if anything else comes up.");
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertEquals(List.of("p1", "e1", "a1"), ids(bugs.get(0)));
+    assertTrue(bugs.get(0).content().contains("I added dependsOn ^build."), bugs.get(0).content());
   }
 
   /**
