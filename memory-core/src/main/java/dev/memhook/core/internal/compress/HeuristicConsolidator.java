@@ -111,9 +111,18 @@ public final class HeuristicConsolidator implements Consolidator {
   private static void statements(List<ObservationView> views, List<Consolidation> out) {
     int facts = 0;
     int stated = 0;
+    ObservationView offer = null; // the agent's answer since the last prompt
     for (ObservationView v : views) {
       if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
-        for (Statements.Statement st : Statements.of(v.said())) {
+        List<Statements.Statement> said = new ArrayList<>();
+        Statements.Statement chose =
+            Statements.choiceMade(v.said(), offer == null ? null : offer.said());
+        if (chose != null) {
+          said.add(chose); // "flyway." after "the two usual choices are Flyway and Liquibase"
+        }
+        said.addAll(Statements.of(v.said()));
+        offer = null;
+        for (Statements.Statement st : said) {
           if (stated++ >= MAX_STATEMENTS) {
             break;
           }
@@ -134,6 +143,7 @@ public final class HeuristicConsolidator implements Consolidator {
       if (v.type() != LifecycleEventType.AGENT_RESPONSE) {
         continue;
       }
+      offer = v;
       for (String s : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
         if (!FactAdmission.admits(s)) {
           continue;

@@ -177,6 +177,12 @@ final class Statements {
               + "(?: (?:in|for|of) (?:this|our|the) (?:codebase|code ?base|repo|repository|project"
               + "|team|code))?\\s*[:—–-]\\s*\\S");
 
+  /** Says that something is fine: beside a reported problem, the contrast that locates it. */
+  private static final Pattern FINE =
+      Pattern.compile(
+          "(?i)\\b(?:is|are|was|were|works?|worked|looks?|seems?|runs?|renders?|builds?)"
+              + " (?:totally |perfectly |just |all )?fine\\b");
+
   /**
    * An alternative offered in place of what was just ruled out ("use date-fns instead", "return
    * std::expected instead"), not a clause that names what it replaces ("instead of X, …").
@@ -360,7 +366,8 @@ final class Statements {
               + "|committing|you|we|a|any|each|every)\\b|after (?:merging|releasing|deploying)\\b"
               + "|for (?:a|an|the|every|each|any) [^,:]{1,60}[,:]|when (?:updating|deploying"
               + "|releasing|merging|adding|onboarding|upgrading)\\b|onboarding\\b|[a-z ]{3,40}:"
-              + " (?:run|write|pull|push|renew|drop|edit|check|open|branch|bump|tag)\\b)"
+              + " (?:run|write|pull|push|renew|drop|edit|check|open|branch|bump|tag|merge|rebase"
+              + "|squash|deploy|build|ship|cut|create|start|ping)\\b)"
               + "|\\bthen (?:run|push|tag|deploy|apply|post|merge|upload|publish|get|ask|wait)\\b");
 
   private static final Pattern CONVENTION =
@@ -745,10 +752,15 @@ final class Statements {
     }
     if (sentences.stream().anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
       // in a message that reports a problem (not one asking to fix it), a plain fact that names
-      // nothing is the report's context ("started after last week's deploy, I think"), not
-      // something a later session should know
+      // nothing is the report's context ("started after last week's deploy, I think"), and so is
+      // what is fine beside the problem ("works fine on mac/linux", "every other texture is
+      // fine"): not something a later session should know
       out.removeIf(
-          s -> s.type() == MemoryType.FACT && !s.correction() && subjects(s.text()).isEmpty());
+          s ->
+              (s.type() == MemoryType.FACT || s.type() == MemoryType.PATTERN)
+                  && !s.correction()
+                  && (s.type() == MemoryType.FACT && subjects(s.text()).isEmpty()
+                      || FINE.matcher(s.text()).find()));
     }
     return out;
   }
@@ -757,6 +769,71 @@ final class Statements {
   private static String capitalised(String text) {
     return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
+
+  /**
+   * The decision a short reply makes by naming one of the options the agent's message before it
+   * offered, or null: "The two usual choices are Flyway (…) and Liquibase (…)." answered "flyway.
+   * the team reads SQL fine" is "Chose Flyway: the team reads SQL fine." The option must be a name
+   * as the agent wrote it (capitalised, in backticks or with a digit or joining mark), so "staging
+   * or prod?" answered "staging" chooses for this task only and makes no decision; and the agent's
+   * message must offer a choice ("or", "choices", "options", "either", "vs").
+   *
+   * @param reply the user's message
+   * @param offer the agent's message just before it, or null
+   */
+  static Statement choiceMade(String reply, String offer) {
+    if (offer == null || !OFFERS_CHOICE.matcher(offer).find()) {
+      return null;
+    }
+    List<String> sentences = TextCuts.sentences(reply, Spoken.WINDOW);
+    if (sentences.isEmpty()) {
+      return null;
+    }
+    String picked =
+        CHOICE_LEAD.matcher(sentences.get(0).strip()).replaceFirst("").replaceAll("[.!,;:]+$", "");
+    picked = CHOICE_TAIL.matcher(picked).replaceFirst("").strip();
+    if (picked.isEmpty() || picked.split("\\s+").length > MAX_CHOICE_WORDS) {
+      return null;
+    }
+    Matcher named =
+        Pattern.compile("(?i)(?<![\\w-])`?(" + Pattern.quote(picked) + ")`?(?![\\w-])")
+            .matcher(offer);
+    while (named.find()) {
+      String option = named.group(1);
+      boolean name =
+          named.group().startsWith("`")
+              || !option.equals(option.toLowerCase(Locale.ROOT))
+              || !subjects(option).isEmpty();
+      if (name) {
+        String reason = String.join(" ", sentences.subList(1, sentences.size())).strip();
+        return new Statement(
+            MemoryType.DECISION,
+            "Chose " + option + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
+            false);
+      }
+    }
+    return null;
+  }
+
+  /** The most words of an option a reply names: {@value}. */
+  static final int MAX_CHOICE_WORDS = 3;
+
+  /** An agent's message that offers a choice. */
+  private static final Pattern OFFERS_CHOICE =
+      Pattern.compile(
+          "(?i)\\b(?:or|either|choices?|options?|alternatives?|vs\\.?|versus|which (?:one|do you"
+              + "|would you|should))\\b");
+
+  /** What may open a reply that picks an option: "ok,", "yes", "let's go with", "use". */
+  private static final Pattern CHOICE_LEAD =
+      Pattern.compile(
+          "(?i)^(?:(?:ok(?:ay)?|yes|yeah|yep|hmm+|sure|right)[,.!]?\\s+)*(?:let'?s (?:go with|use|do)"
+              + "|go with|use|pick|take|i'?d (?:go with|say|pick|take)|i'?ll (?:go with|take)"
+              + "|i (?:prefer|pick|choose))?\\s*");
+
+  /** What may close it: "please", "then", "for this", "I think". */
+  private static final Pattern CHOICE_TAIL =
+      Pattern.compile("(?i)\\s+(?:please|pls|then|i think|i guess)$");
 
   /**
    * The statement a parenthesised aside of at least {@value FactAdmission#MIN_WORDS} words makes
@@ -931,6 +1008,9 @@ final class Statements {
       return null; // "Good enough for now.": courtesy words only
     }
     String lower = text.toLowerCase(Locale.ROOT).replace('’', '\'');
+    if (lower.startsWith("maybe ") || lower.startsWith("perhaps ")) {
+      return null; // "maybe we add a linter for that later": an idea, not yet a rule or a fact
+    }
     boolean negation =
         lower.startsWith("don't ")
             || lower.startsWith("do not ")

@@ -85,6 +85,7 @@ class StatementsTest {
         "convention — migrations are named by date|PATTERN|Convention — migrations are named by date",
         "please stop using count for collections, use for_each keyed by the az name|PREFERENCE|Please stop using count for collections, use for_each keyed by the az name",
         "stop adding emojis to commit messages|PREFERENCE|Stop adding emojis to commit messages",
+        "deploy process: merge to main, CI builds the image, then someone runs fab deploy:prod|WORKFLOW|Deploy process: merge to main, CI builds the image, then someone runs fab deploy:prod",
         "never use moment.js here. use date-fns instead.|PREFERENCE|Never use moment.js here. Use date-fns instead",
         "I don't want exceptions in the packer. return std::expected<T, PackError> instead|PREFERENCE|I don't want exceptions in the packer. Return std::expected<T, PackError> instead",
       })
@@ -155,6 +156,7 @@ class StatementsTest {
         "decision:",
         "stop the dev server and restart it",
         "ship it on friday. use the staging db instead",
+        "maybe we add a linter for that later",
         "every plan shows the task definition must be replaced, even on a branch that only touches dns",
         "rule:",
       })
@@ -214,6 +216,48 @@ class StatementsTest {
             .filter(Statements.Statement::correction)
             .map(Statements.Statement::text)
             .toList());
+  }
+
+  @Test
+  void aShortReplyNamingAnOfferedOption_isTheDecision() {
+    String offer =
+        "The two usual choices are Flyway (plain versioned SQL files) and Liquibase (XML or YAML"
+            + " changelogs). Both have Spring Boot auto-config.";
+    assertEquals(
+        new Statements.Statement(
+            MemoryType.DECISION, "Chose Flyway: the team reads SQL fine.", false),
+        Statements.choiceMade("flyway. the team reads SQL fine", offer));
+    assertEquals(
+        new Statements.Statement(MemoryType.DECISION, "Chose pnpm.", false),
+        Statements.choiceMade(
+            "ok let's go with pnpm please", "We could use `npm` or `pnpm` here."));
+  }
+
+  @Test
+  void aReplyThatChoosesForThisTaskOnly_orNamesNoOfferedOption_isNoDecision() {
+    assertEquals(null, Statements.choiceMade("staging", "Should I run it on staging or prod?"));
+    assertEquals(null, Statements.choiceMade("flyway", "Added Flyway and a V1 baseline."));
+    assertEquals(
+        null,
+        Statements.choiceMade(
+            "yes add the flyway migration for the points table", "Flyway or Liquibase?"));
+    assertEquals(null, Statements.choiceMade("liquibase", null));
+  }
+
+  @Test
+  void whatIsFineBesideAReportedProblem_isNoStatement() {
+    assertEquals(
+        List.of(),
+        Statements.of("the sync crashes on windows when saving. works fine on mac/linux"));
+    assertEquals(
+        List.of(),
+        Statements.of("the packer dies on the 2048x1 lookup texture. every other texture is fine"));
+    assertEquals(
+        List.of(
+            new Statements.Statement(
+                MemoryType.FACT, "The staging build runs fine on arm64.", false)),
+        Statements.of("the staging build runs fine on arm64."),
+        "without a problem beside it, what is fine is a fact");
   }
 
   @Test
