@@ -116,7 +116,7 @@ public final class HeuristicConsolidator implements Consolidator {
       if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
         List<Statements.Statement> said = new ArrayList<>();
         Statements.Statement chose =
-            Statements.choiceMade(v.said(), offer == null ? null : offer.said());
+            OfferedChoices.of(v.said(), offer == null ? null : offer.said());
         if (chose != null) {
           said.add(chose); // "flyway." after "the two usual choices are Flyway and Liquibase"
         }

@@ -219,32 +219,6 @@ class StatementsTest {
   }
 
   @Test
-  void aShortReplyNamingAnOfferedOption_isTheDecision() {
-    String offer =
-        "The two usual choices are Flyway (plain versioned SQL files) and Liquibase (XML or YAML"
-            + " changelogs). Both have Spring Boot auto-config.";
-    assertEquals(
-        new Statements.Statement(
-            MemoryType.DECISION, "Chose Flyway: the team reads SQL fine.", false),
-        Statements.choiceMade("flyway. the team reads SQL fine", offer));
-    assertEquals(
-        new Statements.Statement(MemoryType.DECISION, "Chose pnpm.", false),
-        Statements.choiceMade(
-            "ok let's go with pnpm please", "We could use `npm` or `pnpm` here."));
-  }
-
-  @Test
-  void aReplyThatChoosesForThisTaskOnly_orNamesNoOfferedOption_isNoDecision() {
-    assertEquals(null, Statements.choiceMade("staging", "Should I run it on staging or prod?"));
-    assertEquals(null, Statements.choiceMade("flyway", "Added Flyway and a V1 baseline."));
-    assertEquals(
-        null,
-        Statements.choiceMade(
-            "yes add the flyway migration for the points table", "Flyway or Liquibase?"));
-    assertEquals(null, Statements.choiceMade("liquibase", null));
-  }
-
-  @Test
   void whatIsFineBesideAReportedProblem_isNoStatement() {
     assertEquals(
         List.of(),
