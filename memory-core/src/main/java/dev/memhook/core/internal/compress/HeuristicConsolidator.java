@@ -120,7 +120,15 @@ public final class HeuristicConsolidator implements Consolidator {
         if (chose != null) {
           said.add(chose); // "flyway." after "the two usual choices are Flyway and Liquibase"
         }
-        said.addAll(Statements.of(v.said()));
+        for (Statements.Statement st : Statements.of(v.said())) {
+          if (chose == null
+              || !chose
+                  .text()
+                  .toLowerCase(Locale.ROOT)
+                  .contains(stripDot(st.text()).toLowerCase(Locale.ROOT))) {
+            said.add(st); // the choice's reason is said with the choice, not apart from it
+          }
+        }
         offer = null;
         for (Statements.Statement st : said) {
           if (stated++ >= MAX_STATEMENTS) {

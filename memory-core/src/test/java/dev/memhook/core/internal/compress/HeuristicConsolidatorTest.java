@@ -546,6 +546,25 @@ class HeuristicConsolidatorTest {
     assertTrue(bug.content().contains("Fix: edited "), bug.content());
   }
 
+  @Test
+  void aReplyChoosingAnOfferedOption_isOneDecision_withItsReason() {
+    List<Consolidation> all =
+        consolidate(
+            List.of(
+                stored(prompt("p1", "the schema is created by ddl-auto, let's add migrations")),
+                agent("a1", "The two usual choices are Flyway (plain SQL) and Liquibase (YAML)."),
+                stored(prompt("p2", "flyway. the team reads SQL fine and nobody reviews yaml"))));
+    List<Consolidation> decisions = ofType(all, MemoryType.DECISION);
+    assertEquals(1, decisions.size(), all.toString());
+    assertEquals(
+        "Chose Flyway: the team reads SQL fine and nobody reviews yaml.",
+        decisions.get(0).content());
+    assertTrue(
+        all.stream()
+            .noneMatch(c -> c.type() != MemoryType.DECISION && c.content().contains("yaml")),
+        "the reason is not kept apart from the choice: " + all);
+  }
+
   /** The bugs of one turn: {@code report} as prompt p1, an edit e1, then answers a1, a2, …. */
   private List<Consolidation> bugsOfTurn(String report, String... answers) {
     List<Memory> turn = new ArrayList<>(List.of(stored(prompt("p1", report)), edit("e1")));
