@@ -255,6 +255,9 @@ final class ProjectSettings {
     if (lower.equals("codeowners")) {
       return owners(name, lines);
     }
+    if (lower.endsWith(".cmake") || lower.equals("cmakelists.txt")) {
+      return fetchedDependencies(name, lines);
+    }
     if (!configuration(path.replace('\\', '/').toLowerCase(Locale.ROOT), lower)) {
       return Optional.empty();
     }
@@ -328,6 +331,44 @@ final class ProjectSettings {
             tools,
             name));
   }
+
+  /**
+   * The dependencies a CMake file fetches at a pinned tag ({@code FetchContent_Declare(spdlog
+   * GIT_REPOSITORY … GIT_TAG v1.11.0)}): "This project fetches these dependencies at pinned
+   * versions in Dependencies.cmake: spdlog version v1.11.0; …", a later "which spdlog do we build
+   * against?" answered in its words.
+   */
+  private static Optional<Found> fetchedDependencies(String name, List<String> lines) {
+    Matcher m = FETCH_CONTENT.matcher(String.join("\n", lines));
+    List<String> pins = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    while (m.find() && pins.size() < MAX_SETTINGS) {
+      String dependency = m.group(1);
+      String tag = m.group(2);
+      if (dependency.length() <= 40 && tag.length() <= 40 && !redacted(tag)) {
+        pins.add(dependency + " version " + tag);
+        names.add(dependency);
+      }
+    }
+    if (pins.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            name + ", the fetched dependencies",
+            "This project fetches these dependencies at pinned versions in "
+                + name
+                + ": "
+                + String.join("; ", pins)
+                + ".",
+            names,
+            name));
+  }
+
+  /** One {@code FetchContent_Declare} with a {@code GIT_TAG} or a {@code URL}'s version. */
+  private static final Pattern FETCH_CONTENT =
+      Pattern.compile(
+          "(?i)FetchContent_Declare\\(\\s*([A-Za-z0-9_.+-]+)\\b[^)]*?\\bGIT_TAG\\s+\"?([\\w.+-]+)\"?");
 
   private static Optional<Found> owners(String name, List<String> lines) {
     List<String> owned = new ArrayList<>();

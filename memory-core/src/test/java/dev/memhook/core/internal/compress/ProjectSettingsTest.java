@@ -52,6 +52,26 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void aCMakeFile_statesTheDependenciesItFetchesAtAPinnedTag() {
+    ProjectSettings.Found found =
+        ProjectSettings.read(
+                "/src/cv/cmake/Dependencies.cmake",
+                "     1\tinclude(FetchContent)\n"
+                    + "     2\tFetchContent_Declare(fmt GIT_REPOSITORY"
+                    + " https://github.com/fmtlib/fmt.git GIT_TAG 10.2.1)\n"
+                    + "     3\tFetchContent_Declare(\n     4\t  spdlog\n     5\t  GIT_REPOSITORY"
+                    + " https://github.com/gabime/spdlog.git\n     6\t  GIT_TAG v1.11.0\n     7\t)\n"
+                    + "     8\tFetchContent_MakeAvailable(fmt spdlog)\n")
+            .orElseThrow();
+    assertEquals(
+        "This project fetches these dependencies at pinned versions in Dependencies.cmake: fmt"
+            + " version 10.2.1; spdlog version v1.11.0.",
+        found.content());
+    assertEquals(List.of("fmt", "spdlog"), found.subjects());
+    assertTrue(ProjectSettings.read("CMakeLists.txt", "project(cv LANGUAGES CXX)\n").isEmpty());
+  }
+
+  @Test
   void anEnvironmentFile_givesEachKeyInWordsBesideItself() {
     String said =
         content(
