@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.compress;
 
 import dev.memhook.api.MemoryType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -50,7 +51,7 @@ final class OfferedChoices {
               || !option.equals(option.toLowerCase(Locale.ROOT))
               || !Statements.subjects(option).isEmpty();
       if (name) {
-        String reason = String.join(" ", sentences.subList(1, sentences.size())).strip();
+        String reason = reason(sentences.subList(1, sentences.size()));
         return new Statements.Statement(
             MemoryType.DECISION,
             "Chose " + option + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
@@ -58,6 +59,21 @@ final class OfferedChoices {
       }
     }
     return null;
+  }
+
+  /**
+   * What the reply says after its choice, up to a sentence that asks for work ("flyway. the team
+   * reads SQL. also add a baseline": the reason is the second sentence only).
+   */
+  private static String reason(List<String> after) {
+    List<String> said = new ArrayList<>();
+    for (String sentence : after) {
+      if (Statements.opensARequest(sentence)) {
+        break;
+      }
+      said.add(sentence.strip());
+    }
+    return String.join(" ", said);
   }
 
   /** The most words of an option a reply names: {@value}. */

@@ -20,6 +20,10 @@ class OfferedChoicesTest {
     assertEquals(
         new Statements.Statement(MemoryType.DECISION, "Chose pnpm.", false),
         OfferedChoices.of("ok let's go with pnpm please", "We could use `npm` or `pnpm` here."));
+    assertEquals(
+        new Statements.Statement(MemoryType.DECISION, "Chose Flyway: the team reads SQL.", false),
+        OfferedChoices.of("flyway. the team reads SQL. add a baseline migration too", offer),
+        "a task after the choice is no part of its reason");
   }
 
   @Test
