@@ -317,19 +317,7 @@ final class ProjectSettings {
         break;
       }
     }
-    if (pins.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new Found(
-            name + ", the tool versions",
-            "This project pins these runtime and tool versions in "
-                + name
-                + ": "
-                + String.join("; ", pins)
-                + ".",
-            tools,
-            name));
+    return pinned(name, "the tool versions", "pins these runtime and tool versions", pins, tools);
   }
 
   /**
@@ -350,22 +338,32 @@ final class ProjectSettings {
         names.add(dependency);
       }
     }
+    return pinned(
+        name,
+        "the fetched dependencies",
+        "fetches these dependencies at pinned versions",
+        pins,
+        names);
+  }
+
+  /**
+   * "This project {@code does} in {@code name}: a version 1; b version 2.", titled "{@code name},
+   * {@code what}" so a later read of the file replaces it; empty when {@code pins} is.
+   */
+  private static Optional<Found> pinned(
+      String name, String what, String does, List<String> pins, List<String> subjects) {
     if (pins.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
         new Found(
-            name + ", the fetched dependencies",
-            "This project fetches these dependencies at pinned versions in "
-                + name
-                + ": "
-                + String.join("; ", pins)
-                + ".",
-            names,
+            name + ", " + what,
+            "This project " + does + " in " + name + ": " + String.join("; ", pins) + ".",
+            subjects,
             name));
   }
 
-  /** One {@code FetchContent_Declare} with a {@code GIT_TAG} or a {@code URL}'s version. */
+  /** One {@code FetchContent_Declare} with a {@code GIT_TAG}: the dependency and its tag. */
   private static final Pattern FETCH_CONTENT =
       Pattern.compile(
           "(?i)FetchContent_Declare\\(\\s*([A-Za-z0-9_.+-]+)\\b[^)]*?\\bGIT_TAG\\s+\"?([\\w.+-]+)\"?");
