@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  *       version}, {@code node -v}, {@code python3 --version}): "The installed Terraform is version
  *       1.7.5 (terraform version: Terraform v1.7.5; + provider registry.terraform.io/hashicorp/aws
  *       v5.46.0)." Up to {@value #MAX_VERSION_LINES} lines of its output that name a version are
- *       quoted.
+ *       quoted. A chain that starts with the ask ({@code go version && head go.mod}) is read too,
+ *       but only the ask's own answer: its first line and the lines after it that speak of a
+ *       version or build, since what follows is the next command's.
  *   <li><b>A coverage threshold</b> a test run's coverage tool stated, met or not (Jest, nyc,
  *       pytest-cov, JaCoCo; {@link RunSignals}): "The project's tests must reach a coverage
  *       threshold (yarn test --coverage): Jest: "global" coverage threshold for lines (85%) not
@@ -40,14 +42,17 @@ import java.util.regex.Pattern;
  *       the run missed it; the run's outcome is its observation's and the bug's business.
  *   <li><b>What a listing showed</b> of the project's running setup (Docker containers and their
  *       ports, lasting Kubernetes objects, who committed to a path): see {@link Listings}.
+ *   <li><b>The installed versions of its packages</b> a package manager listed ({@code pnpm
+ *       outdated}, {@code pip list}, {@code npm ls}): see {@link PackageVersions}.
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
  *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, and JSON,
  *       YAML and JavaScript files whose name says they configure something, such as {@code
- *       package.json} or {@code vite.config.ts}): each scalar setting as its key in words, the key
- *       itself and its value ("base url (baseUrl): /handbook/"), with up to two enclosing keys or
- *       the TOML or INI section. Lock files, data files, a live {@code .env} (its template is
- *       read), values the sanitizer replaced and values of keys that name a secret ({@code
- *       DB_PASSWORD}, {@code api.key}) are left out.
+ *       package.json} or {@code vite.config.ts}), and Elixir's {@code config/*.exs}: each scalar
+ *       setting as its key in words, the key itself and its value ("base url (baseUrl):
+ *       /handbook/"), with up to two enclosing keys, the TOML or INI section, or the module an
+ *       Elixir {@code config} call configures. Lock files, data files, a live {@code .env} (its
+ *       template is read), values the sanitizer replaced and values of keys that name a secret
+ *       ({@code DB_PASSWORD}, {@code api.key}) are left out.
  * </ul>
  *
  * A file is read from a file-reading tool's input path (a tool named like {@code Read}) or from a
@@ -97,6 +102,18 @@ final class ProjectSettings {
   /** The flags or subcommands that make a command ask a program for its version and no more. */
   private static final Set<String> VERSION_ASKS =
       Set.of("--version", "-version", "-v", "-V", "version", "--Version");
+
+  /** A redirection of standard error at the end of a command: it changes where, not what. */
+  private static final Pattern STDERR_REDIRECT = Pattern.compile("\\s+2>(?:&1|/dev/null)$");
+
+  /** The operators that run one command after another; a pipe or {@code ||} is not one. */
+  private static final Pattern CHAIN = Pattern.compile("\\s*(?:&&|;)\\s*");
+
+  /** The longest chained command whose leading version ask is read. */
+  private static final int MAX_CHAINED_COMMAND = 400;
+
+  /** A line that goes on with a version answer: it speaks of a version or build. */
+  private static final Pattern ANSWER_GOES_ON = Pattern.compile("(?i)\\b(?:version|build)\\b");
 
   /** A version number: digits and dots (two parts at least), an optional pre-release or build. */
   private static final Pattern VERSION =
@@ -168,6 +185,21 @@ final class ProjectSettings {
   private static final Pattern SECTION = Pattern.compile("^\\[\\[?\\s*([^\\[\\]]{1,80}?)\\s*]]?$");
 
   /** {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}. */
+  /** An Elixir config call: {@code config :app, Module,} with what follows on its line. */
+  private static final Pattern ELIXIR_CONFIG =
+      Pattern.compile("^config\\s+:(\\w{1,80})(?:\\s*,\\s*([A-Z][\\w.]{0,120}))?\\s*,\\s*(.*)$");
+
+  /** One setting of an Elixir keyword list: {@code adapter: Swoosh.Adapters.Postmark,}. */
+  private static final Pattern ELIXIR_PAIR = Pattern.compile("^([a-z_]\\w{0,80}):\\s+(.+)$");
+
+  /** A variable of Elixir: lower-case, unlike its atoms, modules, strings and literals. */
+  private static final Pattern ELIXIR_VARIABLE =
+      Pattern.compile("^(?!true$|false$|nil$)[a-z_]\\w{0,80}$");
+
+  /** An Elixir config block for one environment: {@code if config_env() == :prod do}. */
+  private static final Pattern ELIXIR_ENV =
+      Pattern.compile("^if\\s+config_env\\(\\)\\s*==\\s*:(\\w{1,20})\\s+do$");
+
   private static final Pattern PAIR =
       Pattern.compile(
           "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80})\\1\\s*(?:[:=]|(?=[\"']))\\s*(.*)$");
@@ -215,11 +247,28 @@ final class ProjectSettings {
         if (said.isBlank()) { // java -version and a few others print it on standard error
           said = ToolPayload.of(ObservationText.part(content, "output")).field("stderr");
         }
-        return version(program, command, said);
+        return version(program, command, said, false);
+      }
+      String ask = leadingVersionAsk(command);
+      if (ask != null) {
+        // "cd envs/prod && terraform version": what the chain printed is the ask's alone
+        boolean more = !command.strip().endsWith(ask);
+        Optional<Found> found = version(versionAsked(ask), ask, output, more);
+        return found.isPresent()
+            ? found
+            : version(
+                versionAsked(ask),
+                ask,
+                ToolPayload.of(ObservationText.part(content, "output")).field("stderr"),
+                more);
       }
       Optional<Found> listing = Listings.of(command, output);
       if (listing.isPresent()) {
         return listing;
+      }
+      Optional<Found> packages = PackageVersions.of(command, output);
+      if (packages.isPresent()) {
+        return packages;
       }
       String file = printedFile(command);
       return file == null ? Optional.empty() : read(file, output);
@@ -262,7 +311,9 @@ final class ProjectSettings {
       return Optional.empty();
     }
     List<String[]> settings =
-        lower.endsWith(".json") ? jsonSettings(String.join("\n", lines)) : lineSettings(lines);
+        lower.endsWith(".json")
+            ? jsonSettings(String.join("\n", lines))
+            : lower.endsWith(".exs") ? elixirSettings(lines) : lineSettings(lines);
     if (settings.isEmpty()) {
       return Optional.empty();
     }
@@ -431,13 +482,14 @@ final class ProjectSettings {
 
   /**
    * The program {@code command} asks for its version and nothing else ({@code terraform version},
-   * {@code node -v}), or null: two words, a program name and a version flag.
+   * {@code node -v}), or null: two words, a program name and a version flag, with at most a
+   * redirection of standard error after them ({@code java -version 2>&1}).
    */
   private static String versionAsked(String command) {
     if (command.length() > 200) {
       return null;
     }
-    String[] words = command.strip().split("\\s+");
+    String[] words = STDERR_REDIRECT.matcher(command.strip()).replaceAll("").split("\\s+");
     if (words.length != 2 || !VERSION_ASKS.contains(words[1])) {
       return null;
     }
@@ -446,11 +498,42 @@ final class ProjectSettings {
   }
 
   /**
-   * What a version command of {@code program} printed: the version of its first line naming one.
+   * The version ask a chain of commands starts with ({@code go version && head -12 go.mod}, {@code
+   * java -version 2>&1; ./gradlew dependencies}), or null. {@code cd} before it prints nothing and
+   * is passed over, so an ask after {@code cd} alone printed all the output; a pipe or an {@code
+   * ||} in the ask makes it something else.
    */
-  private static Optional<Found> version(String program, String command, String output) {
+  private static String leadingVersionAsk(String command) {
+    if (command.length() > MAX_CHAINED_COMMAND) {
+      return null;
+    }
+    String[] segments = CHAIN.split(command.strip());
+    if (segments.length < 2) {
+      return null; // a single command is versionAsked's
+    }
+    for (String segment : segments) {
+      if (!segment.startsWith("cd ")) {
+        return versionAsked(segment) == null ? null : segment;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What a version command of {@code program} printed: the version of its first line naming one.
+   * When the command was the first of a chain ({@code chained}), the output goes on with what the
+   * next commands printed, so only the version ask's own answer is read: the first line, which must
+   * name a version, and the lines right after it that still speak of a version or build ("Build
+   * version 15F31d", "OpenJDK Runtime Environment (build 21.0.3+9)").
+   */
+  private static Optional<Found> version(
+      String program, String command, String output, boolean chained) {
     List<String> all = lines(TextCuts.head(output, MAX_REMOTE_CHARS));
-    if (command.strip().endsWith(" -v") || command.strip().endsWith(" -V")) {
+    if (chained) {
+      all = firstAnswer(all);
+    }
+    String asked = STDERR_REDIRECT.matcher(command.strip()).replaceAll("");
+    if (asked.endsWith(" -v") || asked.endsWith(" -V")) {
       // -v is "verbose" to many programs (ls -v, cp -v): only a bare answer of one short line,
       // such as node's "v20.11.1", is read as a version
       List<String> said = all.stream().filter(l -> !l.isBlank()).toList();
@@ -464,10 +547,11 @@ final class ProjectSettings {
     for (String line : all) {
       String t = line.strip();
       Matcher m = VERSION.matcher(t);
-      if (t.isEmpty() || t.length() > 200 || redacted(t) || !m.find()) {
+      boolean names = m.find();
+      if (t.isEmpty() || t.length() > 200 || redacted(t) || !(names || chained)) {
         continue;
       }
-      if (version == null) {
+      if (version == null && names) {
         version = m.group(1);
         String first = t.split("\\s+")[0];
         // "Terraform v1.7.5", "Python 3.12.1": the tool's own spelling of its name
@@ -497,6 +581,30 @@ final class ProjectSettings {
                 + ").",
             List.of(program.toLowerCase(Locale.ROOT)),
             ""));
+  }
+
+  /**
+   * The lines of a chain's output that answer its leading version ask: the first non-blank line if
+   * it names a version, and the non-blank lines after it that mention a version or build; empty if
+   * the first line names none.
+   */
+  private static List<String> firstAnswer(List<String> lines) {
+    int first = 0;
+    while (first < lines.size() && lines.get(first).isBlank()) {
+      first++;
+    }
+    if (first == lines.size() || !VERSION.matcher(lines.get(first)).find()) {
+      return List.of();
+    }
+    List<String> answer = new ArrayList<>(List.of(lines.get(first)));
+    for (int i = first + 1;
+        i < lines.size()
+            && answer.size() < MAX_VERSION_LINES
+            && ANSWER_GOES_ON.matcher(lines.get(i)).find();
+        i++) {
+      answer.add(lines.get(i));
+    }
+    return answer;
   }
 
   /**
@@ -642,6 +750,7 @@ final class ProjectSettings {
           name.startsWith(".")
               || path.contains("/.github/")
               || CONFIG_WORDS.stream().anyMatch(stem::contains);
+      case "exs" -> path.contains("config/"); // Elixir's config/config.exs, runtime.exs, prod.exs
       case "js", "cjs", "mjs", "ts" ->
           stem.contains("config") || (name.startsWith(".") && stem.endsWith("rc"));
       default -> false;
@@ -711,6 +820,71 @@ final class ProjectSettings {
   }
 
   /** Settings of a JSON document: every scalar, and every list of scalars, with its keys. */
+  /**
+   * The settings of an Elixir config file: {@code config :app, Module,} (or {@code config :app,})
+   * opens a context whose indented {@code key: value} lines, or whose one {@code key: value} on the
+   * same line, are its settings, keyed by the module in words ("saltmarrow mailer adapter"); an
+   * {@code if config_env() == :prod do} block puts the environment before them. Values that call
+   * something ({@code System.fetch_env!("DATABASE_URL")}) or open a keyword list are left out, as
+   * {@link #add} leaves them out of any file.
+   */
+  private static List<String[]> elixirSettings(List<String> lines) {
+    List<String[]> out = new ArrayList<>();
+    String env = "";
+    String context = null;
+    int contextIndent = 0;
+    for (String line : lines) {
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#")) {
+        continue;
+      }
+      int indent = line.indexOf(t.charAt(0));
+      Matcher envBlock = ELIXIR_ENV.matcher(t);
+      Matcher config = ELIXIR_CONFIG.matcher(t);
+      Matcher pair = ELIXIR_PAIR.matcher(t);
+      String key;
+      String value;
+      if (envBlock.matches()) {
+        env = envBlock.group(1);
+        context = null;
+        continue;
+      } else if (t.equals("end") && indent == 0) {
+        env = "";
+        context = null;
+        continue;
+      } else if (config.matches()) {
+        context = config.group(2) != null ? config.group(2) : config.group(1);
+        contextIndent = indent;
+        Matcher inline = ELIXIR_PAIR.matcher(config.group(3).strip());
+        if (!inline.matches()) {
+          continue;
+        }
+        key = inline.group(1);
+        value = inline.group(2);
+      } else if (context != null && indent > contextIndent && pair.matches()) {
+        key = pair.group(1);
+        value = pair.group(2);
+      } else {
+        context = indent > contextIndent ? context : null;
+        continue;
+      }
+      String v = trimEnd(value);
+      if (v.startsWith("[") || v.startsWith("%{") || ELIXIR_VARIABLE.matcher(v).matches()) {
+        continue; // a keyword list, a map, or a variable bound elsewhere
+      }
+      List<String> path = new ArrayList<>();
+      if (!env.isEmpty()) {
+        path.add(env);
+      }
+      path.add(context);
+      add(out, path, key, v.startsWith(":") ? v.substring(1) : v);
+      if (out.size() >= MAX_SETTINGS) {
+        break;
+      }
+    }
+    return out;
+  }
+
   private static List<String[]> jsonSettings(String text) {
     JsonNode root;
     try {

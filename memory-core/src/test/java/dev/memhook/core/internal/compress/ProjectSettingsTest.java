@@ -446,7 +446,9 @@ class ProjectSettingsTest {
       delimiter = '|',
       value = {
         "terraform version -json|Terraform v1.7.5",
-        "node -v && npm -v|v20.11.1",
+        "cat notes.txt && node -v|v20.11.1",
+        "node -v || echo none|v20.11.1",
+        "go version && head go.mod|module example.com/app",
         "terraform plan|Plan: 1 to add, 0 to change, 0 to destroy.",
         "terraform version|no version here",
         "./configure --version|[redacted:token] 1.2.3",
@@ -455,6 +457,97 @@ class ProjectSettingsTest {
       })
   void onlyACommandThatAsksForAVersion_andPrintsOne_isRestated(String command, String printed) {
     assertTrue(ran(command, printed).isEmpty(), command);
+  }
+
+  @Test
+  void aVersionAskPipedOnward_isNotRestated() {
+    assertTrue(ran("node -v | tee v.txt", "v20.11.1").isEmpty());
+    assertTrue(ran("go version | cut -d' ' -f3 && head go.mod", "go1.22.4").isEmpty());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "go version && head -12 go.mod|go version go1.22.4 linux/amd64\\nmodule example.com/app\\n\\n"
+            + "go 1.22\\nrequire github.com/google/go-cmp v0.6.0|The installed go is version 1.22.4 (go"
+            + " version: go version go1.22.4 linux/amd64).",
+        "java -version 2>&1; ./gradlew dependencyInsight --dependency jackson-databind|openjdk"
+            + " version \"21.0.3\" 2024-04-16 LTS\\nOpenJDK Runtime Environment Temurin-21.0.3+9"
+            + " (build 21.0.3+9-LTS)\\ncom.fasterxml.jackson.core:jackson-databind:2.17.2|The"
+            + " installed java is version 21.0.3 (java -version 2>&1: openjdk version \"21.0.3\""
+            + " 2024-04-16 LTS; OpenJDK Runtime Environment Temurin-21.0.3+9 (build 21.0.3+9-LTS)).",
+        "xcodebuild -version && xcrun simctl list runtimes|Xcode 15.4\\nBuild version 15F31d\\n=="
+            + " Runtimes ==\\niOS 17.5 (17.5 - 21F79)|The installed xcodebuild is version 15.4"
+            + " (xcodebuild -version: Xcode 15.4; Build version 15F31d).",
+        "cd app && node -v && npm -v|v20.11.1\\n10.2.4|The installed node is version 20.11.1 (node"
+            + " -v: v20.11.1)."
+      })
+  void aChainThatStartsWithAVersionAsk_statesOnlyTheAsksOwnAnswer(
+      String command, String printed, String said) {
+    assertEquals(said, ran(command, printed.replace("\\n", "\n")).orElseThrow().content());
+  }
+
+  @Test
+  void anElixirConfigFile_givesEachModulesSettings_underItsEnvironment() {
+    String runtime =
+        """
+            30\tif config_env() == :prod do
+            31\t  database_url =
+            32\t    System.get_env("DATABASE_URL") ||
+            33\t      raise "environment variable DATABASE_URL is missing."
+            34\t
+            35\t  config :shop, Shop.Repo,
+            36\t    url: database_url,
+            37\t    pool_size: String.to_integer(System.get_env("POOL_SIZE") || "10"),
+            38\t    ssl: true
+            39\t
+            40\t  config :shop, Shop.Mailer,
+            41\t    adapter: Swoosh.Adapters.Postmark,
+            42\t    api_key: "pk-live-1234"
+            43\tend
+            44\t
+            45\tconfig :logger, level: :info
+            46\tconfig :shop, ShopWeb.Endpoint, url: [host: "shop.example.com", port: 443]
+        """;
+
+    assertEquals(
+        "Settings in runtime.exs: prod shop repo ssl: true; prod shop mailer adapter:"
+            + " Swoosh.Adapters.Postmark; logger level: info.",
+        content("/home/dev/src/shop/config/runtime.exs", runtime));
+  }
+
+  @Test
+  void anElixirScriptOutsideConfig_isNoSettingsFile() {
+    assertTrue(
+        ProjectSettings.read("/home/dev/src/shop/test/test_helper.exs", "config :shop, a: 1\n")
+            .isEmpty());
+  }
+
+  @Test
+  void aVersionAskAfterChangingDirectory_isReadWhole() {
+    assertEquals(
+        "The installed Terraform is version 1.6.6 (terraform version: Terraform v1.6.6; +"
+            + " provider registry.terraform.io/hashicorp/aws v5.31.0).",
+        ran(
+                "cd envs/prod && terraform version",
+                "Terraform v1.6.6\non linux_amd64\n+ provider"
+                    + " registry.terraform.io/hashicorp/aws v5.31.0\n")
+            .orElseThrow()
+            .content());
+  }
+
+  @Test
+  void aChainedVersionAskThatPrintsOnStandardError_isRead() {
+    assertEquals(
+        "The installed java is version 17.0.9 (java -version: openjdk version \"17.0.9\""
+            + " 2023-10-17).",
+        ran(
+                "java -version; ls",
+                "{\"stdout\":\"build.gradle\\n\",\"stderr\":\"openjdk version \\\"17.0.9\\\""
+                    + " 2023-10-17\\n\"}")
+            .orElseThrow()
+            .content());
   }
 
   @Test
