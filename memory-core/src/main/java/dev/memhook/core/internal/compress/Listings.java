@@ -24,6 +24,9 @@ import java.util.Optional;
  *       authors and their commit counts, most first, "who knows this code" in the history's words.
  *   <li><b>Scheduled jobs</b> ({@code crontab -l}, also through {@code sudo} or {@code ssh host}):
  *       when each runs, in words, and what it runs; see {@link Crontab}.
+ *   <li><b>What a deployment exposes</b> ({@code terraform output}): each output's name in words
+ *       and its value, with the kind of value (a hostname, an IP address); see {@link
+ *       TerraformOutputs}.
  * </ul>
  *
  * A table is read by its header's column positions, as both tools align them; a row whose cell the
@@ -103,6 +106,9 @@ final class Listings {
     }
     if (program.equals("crontab") || program.equals("ssh") || program.equals("sudo")) {
       return Crontab.of(words, lines);
+    }
+    if (program.equals("terraform") || program.equals("tofu")) {
+      return TerraformOutputs.of(words, TextCuts.head(output, MAX_CHARS));
     }
     return Optional.empty();
   }
