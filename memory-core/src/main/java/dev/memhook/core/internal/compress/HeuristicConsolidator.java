@@ -703,7 +703,8 @@ public final class HeuristicConsolidator implements Consolidator {
    * What the agent read of the project's configuration, restated by {@link ProjectSettings}: one
    * FACT per file or remote, at most {@value #MAX_SETTINGS} a session. A file read again in the
    * session restates the same settings and merges as a near-duplicate; a read of a file the session
-   * edits afterwards is not restated, since what it read may no longer hold.
+   * edits afterwards is not restated, since what it read may no longer hold, unless the edit only
+   * added to it (its new text keeps the old text whole), which leaves every line read as it was.
    */
   private static void settings(List<ObservationView> views, List<Consolidation> out) {
     int read = 0;
@@ -726,14 +727,17 @@ public final class HeuristicConsolidator implements Consolidator {
     }
   }
 
-  /** Whether an edit after {@code index} touched a file named {@code name} ("" never is). */
+  /**
+   * Whether an edit after {@code index} changed what was read of a file named {@code name} (""
+   * never is): any edit of it but one that only added text.
+   */
   private static boolean editedAfter(List<ObservationView> views, int index, String name) {
     if (name.isEmpty()) {
       return false;
     }
     for (int j = index + 1; j < views.size(); j++) {
       ObservationView v = views.get(j);
-      if (v.kind() == ObservationKind.FILE_EDIT) {
+      if (v.kind() == ObservationKind.FILE_EDIT && !onlyAdds(v)) {
         for (String file : v.memory().files()) {
           String edited = file.replace('\\', '/');
           if (edited.substring(edited.lastIndexOf('/') + 1).equals(name)) {
@@ -743,6 +747,21 @@ public final class HeuristicConsolidator implements Consolidator {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether edit {@code v} of one file only added text: its input's replacement keeps the text it
+   * replaces whole ("old" inside "new"). A write of the whole file, an edit of several files or of
+   * several places, or an input cut short says nothing of the kind.
+   */
+  private static boolean onlyAdds(ObservationView v) {
+    if (v.memory().files().size() != 1) {
+      return false;
+    }
+    ToolPayload input = ToolPayload.of(ObservationText.part(v.memory().content(), "input"));
+    String before = input.field("old_string", "old_str", "oldString");
+    String after = input.field("new_string", "new_str", "newString");
+    return !before.isBlank() && after.contains(before);
   }
 
   private static boolean buildOrTest(String command) {

@@ -251,6 +251,50 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aReadOfAFileTheSessionOnlyAddsTo_isStillRestated() {
+    String read =
+        "{\"stdout\":\"FetchContent_Declare(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git"
+            + " GIT_TAG 10.2.1)\\nFetchContent_MakeAvailable(fmt)\\n\",\"stderr\":\"\"}";
+    String adds =
+        "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"FetchContent_MakeAvailable(fmt)\","
+            + "\"new_string\":\"set(FMT_INSTALL ON)\\nFetchContent_MakeAvailable(fmt)\"}";
+    String changes =
+        "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"GIT_TAG 10.2.1\","
+            + "\"new_string\":\"GIT_TAG 11.0.2\"}";
+    Memory cat = stored(bash("c1", "cat cmake/deps.cmake", read));
+
+    List<Consolidation> kept =
+        ofType(
+            consolidate(
+                List.of(
+                    cat,
+                    stored(
+                        observation(
+                            "e1",
+                            LifecycleEventType.POST_TOOL_USE,
+                            EventData.tool("Edit", adds, "The file has been updated."))))),
+            MemoryType.FACT);
+    List<Consolidation> dropped =
+        ofType(
+            consolidate(
+                List.of(
+                    cat,
+                    stored(
+                        observation(
+                            "e2",
+                            LifecycleEventType.POST_TOOL_USE,
+                            EventData.tool("Edit", changes, "The file has been updated."))))),
+            MemoryType.FACT);
+
+    assertEquals(1, kept.size(), kept.toString());
+    assertEquals(
+        "This project fetches these dependencies at pinned versions in deps.cmake: fmt version"
+            + " 10.2.1.",
+        kept.get(0).content());
+    assertEquals(List.of(), dropped);
+  }
+
+  @Test
   void aReportedBug_leadsWithTheReportAndTheFix_beforeTheRuns() {
     List<Memory> turns =
         List.of(
