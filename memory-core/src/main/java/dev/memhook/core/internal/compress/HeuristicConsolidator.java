@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -71,6 +72,12 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /** The most characters of the user's report a bug keeps. */
   static final int MAX_REPORT = 300;
+
+  /** The longest lesson of a bug's fix, in characters. */
+  static final int MAX_LESSON = 300;
+
+  /** A lesson shorter than this, in characters, takes the sentence after it too. */
+  private static final int SHORT_LESSON = 80;
 
   /** The most statements one session's user messages yield. */
   static final int MAX_STATEMENTS = 20;
@@ -298,6 +305,7 @@ public final class HeuristicConsolidator implements Consolidator {
           0.7,
           sources,
           reported.isEmpty() ? failure.memory().title() : reported);
+      lesson(sources, out);
     }
     return reports;
   }
@@ -380,8 +388,91 @@ public final class HeuristicConsolidator implements Consolidator {
               + TextCuts.atWord(causeThenFix(explained), MAX_EXPLANATION)
               + (edited.isEmpty() ? "" : " Fix: edited " + String.join(", ", edited) + ".");
       add(out, MemoryType.BUG, "Bug: ", content, 0.7, sources, reported);
+      lesson(sources, out);
     }
   }
+
+  /**
+   * Adds the lesson of a bug's fix as a convention, when the agent labelled the fix and stated it
+   * as a practice ("Fix: no module-level stores for per-user data. Create the store per request …",
+   * "Fix: let the database enforce it. I'll add a unique index …"). The bug is found by its
+   * symptom; the lesson is what a later session building something like it needs ("add a store for
+   * the user's wishlist"), which shares the fix's words, not the symptom's. A fix told as one
+   * change ("Fix: clamp each dimension at 1") is the bug's own and makes no lesson. The lesson is
+   * the labelled sentence of the first of the bug's answers ({@code sources}) that has one, with
+   * the sentence after it when it is short, as the agent said them; it has the bug's sources.
+   */
+  private static void lesson(List<ObservationView> sources, List<Consolidation> out) {
+    for (ObservationView v : sources) {
+      if (v.type() != LifecycleEventType.AGENT_RESPONSE) {
+        continue;
+      }
+      List<String> sentences = TextCuts.sentences(v.said(), Spoken.WINDOW);
+      for (int i = 0; i < sentences.size(); i++) {
+        String sentence = sentences.get(i).strip();
+        Matcher label = FIX_LABEL.matcher(sentence);
+        if (!label.lookingAt()) {
+          continue;
+        }
+        String practice = sentence.substring(label.end()).strip();
+        if (!statesAPractice(practice)) {
+          return;
+        }
+        String lesson = TextCuts.asSentence(practice);
+        if (lesson.length() < SHORT_LESSON && i + 1 < sentences.size()) {
+          lesson += " " + TextCuts.asSentence(sentences.get(i + 1).strip());
+        }
+        lesson = Character.toUpperCase(lesson.charAt(0)) + lesson.substring(1);
+        add(
+            out,
+            MemoryType.PATTERN,
+            "Convention: ",
+            "Lesson of a fixed bug: " + TextCuts.atWord(lesson, MAX_LESSON),
+            importance(MemoryType.PATTERN),
+            sources,
+            lesson);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether a fix, its label taken off, states a practice rather than one change: it opens as a
+   * rule does ("no …", "never …", "always …", "let the database …", "use …") or reads as a standing
+   * statement ({@link Statements#of}).
+   */
+  private static boolean statesAPractice(String fix) {
+    if (fix.length() < 8) {
+      return false;
+    }
+    if (PRACTICE_OPENER.matcher(fix).lookingAt() || HOW_TO_MAKE.matcher(fix).find()) {
+      return true;
+    }
+    for (Statements.Statement s : Statements.of(fix)) {
+      if (s.type() != MemoryType.FACT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The label an agent gives its fix: "Fix: …", "The fix — …", "The fix is to …". */
+  private static final Pattern FIX_LABEL =
+      Pattern.compile("(?i)(?:the )?fix\\s*[:—–-]\\s*|the fix (?:is|was) to\\s+");
+
+  /**
+   * A fix that says how a thing is made: "build the definition with {@code jsonencode()}", "create
+   * the store per request".
+   */
+  private static final Pattern HOW_TO_MAKE =
+      Pattern.compile(
+          "(?i)\\b(?:build|create|generate|define|render|construct|compute)\\b[^.;:]{0,80}?\\b(?:with"
+              + "|from|using|through|via|per|inside)\\b");
+
+  /** How a fix that is a practice opens. */
+  private static final Pattern PRACTICE_OPENER =
+      Pattern.compile(
+          "(?i)(?:no|never|always|don't|do not|let|use|avoid|prefer|keep|only|make sure|stop)\\b");
 
   /**
    * Whether {@code said}, the user's message after the agent answered a report, only lets it go on

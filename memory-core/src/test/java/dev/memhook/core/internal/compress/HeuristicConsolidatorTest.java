@@ -294,6 +294,67 @@ class HeuristicConsolidatorTest {
     assertEquals(List.of(), dropped);
   }
 
+  private static Memory answer(String id, String said) {
+    return stored(observation(id, LifecycleEventType.AGENT_RESPONSE, EventData.message(said)));
+  }
+
+  private static Memory storeEdit(String id) {
+    return stored(
+        observation(
+            id,
+            LifecycleEventType.POST_TOOL_USE,
+            EventData.tool(
+                "Edit",
+                "{\"file_path\":\"/w/src/lib/stores/cart.ts\",\"old_string\":\"a\",\"new_string\":\"b\"}",
+                "The file has been updated.")));
+  }
+
+  @Test
+  void aFixTheAgentLabelsAsAPractice_isAlsoKeptAsTheLessonOfTheBug() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "a tester saw someone else's cart items after page load, weird")),
+            answer(
+                "a1",
+                "Cause: `cart` is a module-level store shared by every request on the server.\n\n"
+                    + "Fix: no module-level stores for per-user data. Create the store per request"
+                    + " in the root layout and pass it down with `setContext`."),
+            storeEdit("e1"),
+            answer("a2", "Fixed: the cart store is now created per request with `setContext`."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    List<Consolidation> lessons = ofType(found, MemoryType.PATTERN);
+    assertEquals(1, lessons.size(), found.toString());
+    assertEquals(
+        "Lesson of a fixed bug: No module-level stores for per-user data. Create the store per"
+            + " request in the root layout and pass it down with `setContext`.",
+        lessons.get(0).content());
+    assertEquals(
+        "Convention: No module-level stores for per-user data. Create the store per request in the"
+            + " root layout and pass it down with `setContext`",
+        lessons.get(0).title());
+    assertEquals(ids(ofType(found, MemoryType.BUG).get(0)), ids(lessons.get(0)));
+  }
+
+  @Test
+  void aFixTheAgentLabelsAsOneChange_makesNoLesson() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "the packer crashes on a 1x256 texture")),
+            answer(
+                "a1",
+                "Cause: the mip loop halves both sides with a bare shift, so 1 becomes 0.\n\n"
+                    + "Fix: clamp each dimension at 1 before halving."),
+            storeEdit("e1"),
+            answer("a2", "Fixed: I clamped each dimension, and the texture now packs."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    assertEquals(1, ofType(found, MemoryType.BUG).size(), found.toString());
+    assertEquals(List.of(), ofType(found, MemoryType.PATTERN));
+  }
+
   @Test
   void aReportedBug_leadsWithTheReportAndTheFix_beforeTheRuns() {
     List<Memory> turns =
