@@ -28,18 +28,19 @@ import java.util.regex.Pattern;
  *       approve changes there.
  *   <li><b>The repository</b> ({@code git remote -v}, {@code git remote get-url}, {@code git config
  *       --get remote.origin.url}): the remote's URL and the repository it names on its host.
- *   <li><b>An installed tool's version</b>, from a command that only asks for it ({@code terraform
- *       version}, {@code node -v}, {@code python3 --version}): "The installed Terraform is version
- *       1.7.5 (terraform version: Terraform v1.7.5; + provider registry.terraform.io/hashicorp/aws
- *       v5.46.0)." Up to {@value #MAX_VERSION_LINES} lines of its output that name a version are
- *       quoted. A chain that starts with the ask ({@code go version && head go.mod}) is read too,
- *       but only the ask's own answer: its first line and the lines after it that speak of a
- *       version or build, since what follows is the next command's.
+ *   <li><b>The repository a push went to</b>, from {@code git push}'s "To …" line, stated as a
+ *       remote listing is.
+ *   <li><b>An installed tool's version</b>, from a command that asks for it, on its own or at
+ *       either end of a chain ({@code terraform version}, {@code go version && head go.mod}): "The
+ *       installed Terraform is version 1.7.5 (terraform version: Terraform v1.7.5; …)"; see {@link
+ *       InstalledVersions}.
  *   <li><b>A coverage threshold</b> a test run's coverage tool stated, met or not (Jest, nyc,
  *       pytest-cov, JaCoCo; {@link RunSignals}): "The project's tests must reach a coverage
  *       threshold (yarn test --coverage): Jest: "global" coverage threshold for lines (85%) not
  *       met: 82.4%." The threshold is a standing rule of the project even when, and mostly when,
  *       the run missed it; the run's outcome is its observation's and the bug's business.
+ *   <li><b>Environment variables</b> looked up by a filter ({@code env | grep ^RELAY_}), as
+ *       settings; an unfiltered environment is the machine's, not the project's.
  *   <li><b>What a listing showed</b> of the project's running setup (Docker containers and their
  *       ports, lasting Kubernetes objects, who committed to a path): see {@link Listings}.
  *   <li><b>The installed versions of its packages</b> a package manager listed ({@code pnpm
@@ -57,9 +58,12 @@ import java.util.regex.Pattern;
  *
  * A file is read from a file-reading tool's input path (a tool named like {@code Read}) or from a
  * shell command that prints one file ({@code cat .nvmrc}, {@code head -n 40 app.toml}; a pipe, a
- * redirection or a second file makes it something else). The text read is the stored observation,
- * which the sanitizer has already cleaned; at most {@value #MAX_LINES} lines and {@value
- * #MAX_SETTINGS} settings of one file are read, so a large or hostile output costs a bounded scan.
+ * redirection or a second file makes it something else), or some of its lines from a {@code grep}
+ * of one file that prints them as they are ({@code grep -w react-native package.json}), titled
+ * apart from a read of the whole file so neither replaces the other. The text read is the stored
+ * observation, which the sanitizer has already cleaned; at most {@value #MAX_LINES} lines and
+ * {@value #MAX_SETTINGS} settings of one file are read, so a large or hostile output costs a
+ * bounded scan.
  *
  * <p>Stateless and thread-safe.
  */
@@ -95,30 +99,6 @@ final class ProjectSettings {
 
   /** The most characters of a remote listing scanned for URLs. */
   private static final int MAX_REMOTE_CHARS = 4_000;
-
-  /** The most lines of a version command's output quoted: the tool's own, then its plugins'. */
-  static final int MAX_VERSION_LINES = 4;
-
-  /** The flags or subcommands that make a command ask a program for its version and no more. */
-  private static final Set<String> VERSION_ASKS =
-      Set.of("--version", "-version", "-v", "-V", "version", "--Version");
-
-  /** A redirection of standard error at the end of a command: it changes where, not what. */
-  private static final Pattern STDERR_REDIRECT = Pattern.compile("\\s+2>(?:&1|/dev/null)$");
-
-  /** The operators that run one command after another; a pipe or {@code ||} is not one. */
-  private static final Pattern CHAIN = Pattern.compile("\\s*(?:&&|;)\\s*");
-
-  /** The longest chained command whose leading version ask is read. */
-  private static final int MAX_CHAINED_COMMAND = 400;
-
-  /** A line that goes on with a version answer: it speaks of a version or build. */
-  private static final Pattern ANSWER_GOES_ON = Pattern.compile("(?i)\\b(?:version|build)\\b");
-
-  /** A version number: digits and dots (two parts at least), an optional pre-release or build. */
-  private static final Pattern VERSION =
-      Pattern.compile(
-          "(?<![\\d.])v?(\\d{1,6}(?:\\.\\d{1,6}){1,3}(?:[-+][0-9A-Za-z.]{1,20})?)(?![\\d])");
 
   /** Version pin files by name: what they pin, and its concept. */
   private static final Map<String, String[]> PINS =
@@ -212,6 +192,12 @@ final class ProjectSettings {
           "(?:(?:https?|ssh|git)://(?:[^@\\s/]+@)?([\\w.\\-]+)(?::\\d+)?/|[\\w.\\-]+@([\\w.\\-]+):)"
               + "([\\w.\\-]+(?:/[\\w.\\-]+)+?)(?:\\.git)?/?(?=[\\s)]|$)");
 
+  /** The line of {@code git push}'s output that names where it pushed. */
+  private static final Pattern PUSHED_TO = Pattern.compile("^To (\\S{3,300})$");
+
+  /** A word of a command line, a quoted one whole. */
+  private static final Pattern QUOTED_WORD = Pattern.compile("'[^']*'|\"[^\"]*\"|\\S+");
+
   private static final Pattern CAMEL = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])");
 
   private ProjectSettings() {}
@@ -234,33 +220,23 @@ final class ProjectSettings {
     String content = view.memory().content();
     String output = printed(ObservationText.part(content, "output"));
     String command = view.command();
-    if (output.isBlank() && (command.isEmpty() || versionAsked(command) == null)) {
+    if (output.isBlank() && (command.isEmpty() || !InstalledVersions.asks(command))) {
       return Optional.empty();
     }
     if (!command.isEmpty()) {
       if (remoteCommand(command)) {
         return remote(output);
       }
-      String program = versionAsked(command);
-      if (program != null) {
-        String said = output;
-        if (said.isBlank()) { // java -version and a few others print it on standard error
-          said = ToolPayload.of(ObservationText.part(content, "output")).field("stderr");
-        }
-        return version(program, command, said, false);
+      Optional<Found> version =
+          InstalledVersions.of(
+              command,
+              output,
+              () -> ToolPayload.of(ObservationText.part(content, "output")).field("stderr"));
+      if (version.isPresent()) {
+        return version;
       }
-      String ask = leadingVersionAsk(command);
-      if (ask != null) {
-        // "cd envs/prod && terraform version": what the chain printed is the ask's alone
-        boolean more = !command.strip().endsWith(ask);
-        Optional<Found> found = version(versionAsked(ask), ask, output, more);
-        return found.isPresent()
-            ? found
-            : version(
-                versionAsked(ask),
-                ask,
-                ToolPayload.of(ObservationText.part(content, "output")).field("stderr"),
-                more);
+      if (pushCommand(command)) {
+        return pushedTo(output);
       }
       Optional<Found> listing = Listings.of(command, output);
       if (listing.isPresent()) {
@@ -269,6 +245,21 @@ final class ProjectSettings {
       Optional<Found> packages = PackageVersions.of(command, output);
       if (packages.isPresent()) {
         return packages;
+      }
+      String[] grep = greppedFile(command);
+      if (grep != null) {
+        return read(grep[1], output)
+            .map(
+                f ->
+                    new Found(
+                        f.title() + ", the lines matching " + grep[0],
+                        f.content(),
+                        f.subjects(),
+                        f.file()));
+      }
+      String filter = environmentFilter(command);
+      if (filter != null) {
+        return environment(command, filter, output);
       }
       String file = printedFile(command);
       return file == null ? Optional.empty() : read(file, output);
@@ -481,150 +472,6 @@ final class ProjectSettings {
   }
 
   /**
-   * The program {@code command} asks for its version and nothing else ({@code terraform version},
-   * {@code node -v}), or null: two words, a program name and a version flag, with at most a
-   * redirection of standard error after them ({@code java -version 2>&1}).
-   */
-  private static String versionAsked(String command) {
-    if (command.length() > 200) {
-      return null;
-    }
-    String[] words = STDERR_REDIRECT.matcher(command.strip()).replaceAll("").split("\\s+");
-    if (words.length != 2 || !VERSION_ASKS.contains(words[1])) {
-      return null;
-    }
-    String program = words[0].substring(words[0].lastIndexOf('/') + 1);
-    return program.matches("[A-Za-z][\\w.+\\-]{0,40}") ? program : null;
-  }
-
-  /**
-   * The version ask a chain of commands starts with ({@code go version && head -12 go.mod}, {@code
-   * java -version 2>&1; ./gradlew dependencies}), or null. {@code cd} before it prints nothing and
-   * is passed over, so an ask after {@code cd} alone printed all the output; a pipe or an {@code
-   * ||} in the ask makes it something else.
-   */
-  private static String leadingVersionAsk(String command) {
-    if (command.length() > MAX_CHAINED_COMMAND) {
-      return null;
-    }
-    String[] segments = CHAIN.split(command.strip());
-    if (segments.length < 2) {
-      return null; // a single command is versionAsked's
-    }
-    for (String segment : segments) {
-      if (!segment.startsWith("cd ")) {
-        return versionAsked(segment) == null ? null : segment;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * What a version command of {@code program} printed: the version of its first line naming one.
-   * When the command was the first of a chain ({@code chained}), the output goes on with what the
-   * next commands printed, so only the version ask's own answer is read: the first line, which must
-   * name a version, and the lines right after it that still speak of a version or build ("Build
-   * version 15F31d", "OpenJDK Runtime Environment (build 21.0.3+9)").
-   */
-  private static Optional<Found> version(
-      String program, String command, String output, boolean chained) {
-    List<String> all = lines(TextCuts.head(output, MAX_REMOTE_CHARS));
-    if (chained) {
-      all = firstAnswer(all);
-    }
-    String asked = STDERR_REDIRECT.matcher(command.strip()).replaceAll("");
-    if (asked.endsWith(" -v") || asked.endsWith(" -V")) {
-      // -v is "verbose" to many programs (ls -v, cp -v): only a bare answer of one short line,
-      // such as node's "v20.11.1", is read as a version
-      List<String> said = all.stream().filter(l -> !l.isBlank()).toList();
-      if (said.size() != 1 || !bareVersion(said.get(0).strip())) {
-        return Optional.empty();
-      }
-    }
-    List<String> quoted = new ArrayList<>();
-    String version = null;
-    String name = program;
-    for (String line : all) {
-      String t = line.strip();
-      Matcher m = VERSION.matcher(t);
-      boolean names = m.find();
-      if (t.isEmpty() || t.length() > 200 || redacted(t) || !(names || chained)) {
-        continue;
-      }
-      if (version == null && names) {
-        version = m.group(1);
-        String first = t.split("\\s+")[0];
-        // "Terraform v1.7.5", "Python 3.12.1": the tool's own spelling of its name
-        if (first.equalsIgnoreCase(program) || first.equalsIgnoreCase(program + ":")) {
-          name = first.endsWith(":") ? first.substring(0, first.length() - 1) : first;
-        }
-      }
-      quoted.add(t);
-      if (quoted.size() == MAX_VERSION_LINES) {
-        break;
-      }
-    }
-    if (version == null) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new Found(
-            "the installed " + program + " version",
-            "The installed "
-                + name
-                + " is version "
-                + version
-                + " ("
-                + command.strip()
-                + ": "
-                + String.join("; ", quoted)
-                + ").",
-            List.of(program.toLowerCase(Locale.ROOT)),
-            ""));
-  }
-
-  /**
-   * The lines of a chain's output that answer its leading version ask: the first non-blank line if
-   * it names a version, and the non-blank lines after it that mention a version or build; empty if
-   * the first line names none.
-   */
-  private static List<String> firstAnswer(List<String> lines) {
-    int first = 0;
-    while (first < lines.size() && lines.get(first).isBlank()) {
-      first++;
-    }
-    if (first == lines.size() || !VERSION.matcher(lines.get(first)).find()) {
-      return List.of();
-    }
-    List<String> answer = new ArrayList<>(List.of(lines.get(first)));
-    for (int i = first + 1;
-        i < lines.size()
-            && answer.size() < MAX_VERSION_LINES
-            && ANSWER_GOES_ON.matcher(lines.get(i)).find();
-        i++) {
-      answer.add(lines.get(i));
-    }
-    return answer;
-  }
-
-  /**
-   * Whether {@code line} is a few words, one of them a whole version ("v20.11.1", "Ruby 3.3.0").
-   */
-  private static boolean bareVersion(String line) {
-    String[] words = line.split("\\s+");
-    if (words.length > 3) {
-      return false;
-    }
-    for (String w : words) {
-      Matcher m = VERSION.matcher(w.endsWith(",") ? w.substring(0, w.length() - 1) : w);
-      if (m.matches()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
    * The coverage threshold a run's output states ({@link RunSignals}'s "Coverage: …" lines), as a
    * setting titled by what it is, so the next run's statement replaces it; empty for any other
    * observation.
@@ -662,6 +509,104 @@ final class ProjectSettings {
                 + "): "
                 + String.join(" ", stated),
             List.of("coverage"),
+            ""));
+  }
+
+  /** Whether {@code command} pushes to a Git remote, whose output names it ("To host:path"). */
+  private static boolean pushCommand(String command) {
+    String c = command.strip().replaceAll("\\s+", " ");
+    return c.startsWith("git push") && ToolFamily.singleCommand(c.replace(" 2>&1", ""));
+  }
+
+  /**
+   * The repository a {@code git push} went to, from its "To …" line ({@code To
+   * gitlab.com:northwind-tools/gullwing.git}, {@code To https://github.com/acme/shop.git}), stated
+   * as a remote listing is.
+   */
+  private static Optional<Found> pushedTo(String output) {
+    for (String line : TextCuts.head(output, MAX_REMOTE_CHARS).lines().toList()) {
+      Matcher to = PUSHED_TO.matcher(line.strip());
+      if (to.matches() && !redacted(line)) {
+        String url = to.group(1);
+        // git prints an SSH remote without its user ("gitlab.com:group/repo.git")
+        return remote(url.contains("://") || url.contains("@") ? url : "git@" + url)
+            .map(
+                f ->
+                    new Found(
+                        f.title(), f.content().replace("git@" + url, url), f.subjects(), f.file()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The pattern and file of {@code grep pattern file} on one file with flags that keep its lines as
+   * they are ({@code -i}, {@code -E}, {@code -w}, {@code -F}), or null: {@code grep
+   * '"react-native"' package.json} prints the file's own lines.
+   */
+  private static String[] greppedFile(String command) {
+    if (!ToolFamily.firstWord(command).equals("grep")
+        || !ToolFamily.singleCommand(command)
+        || command.indexOf('*') >= 0) {
+      return null;
+    }
+    List<String> operands = new ArrayList<>();
+    for (String w : QUOTED_WORD.matcher(command.strip()).results().map(r -> r.group()).toList()) {
+      if (w.startsWith("-")) {
+        if (!Set.of("-i", "-E", "-w", "-F", "-iE", "-Ei", "-e").contains(w)) {
+          return null; // -n, -c, -r, -A …: the lines are numbered, counted, or several files'
+        }
+      } else {
+        operands.add(unquoted(w));
+      }
+    }
+    return operands.size() == 3 ? new String[] {operands.get(1), operands.get(2)} : null;
+  }
+
+  /**
+   * The filter of {@code env | grep X} or {@code printenv | grep X} (a {@code sort} after it
+   * allowed), or null: the environment variables of the project a user looks up by prefix. An
+   * unfiltered environment is the machine's, not the project's.
+   */
+  private static String environmentFilter(String command) {
+    String[] parts = command.strip().split("\\s*\\|\\s*");
+    if ((parts.length != 2 && parts.length != 3)
+        || !(parts[0].equals("env") || parts[0].equals("printenv"))
+        || parts.length == 3 && !parts[2].equals("sort")) {
+      return null;
+    }
+    String[] grep = parts[1].split("\\s+");
+    if (grep.length < 2 || !grep[0].equals("grep")) {
+      return null;
+    }
+    String pattern = unquoted(grep[grep.length - 1]);
+    for (int i = 1; i < grep.length - 1; i++) {
+      if (!Set.of("-i", "-E", "-w").contains(grep[i])) {
+        return null;
+      }
+    }
+    return ToolFamily.singleCommand(pattern.replace("^", "")) ? pattern : null;
+  }
+
+  /**
+   * The environment variables {@code env | grep filter} printed, as settings: "relay max payload
+   * bytes (RELAY_MAX_PAYLOAD_BYTES): 262144". Variables that name a secret are left out, as in any
+   * settings file.
+   */
+  private static Optional<Found> environment(String command, String filter, String output) {
+    List<String[]> settings = lineSettings(lines(output));
+    if (settings.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    for (String[] s : settings) {
+      said.add(s[0] + ": " + s[1]);
+    }
+    return Optional.of(
+        new Found(
+            "the environment variables matching " + filter,
+            "Environment variables (" + command.strip() + "): " + String.join("; ", said) + ".",
+            List.of("environment"),
             ""));
   }
 
@@ -892,10 +837,12 @@ final class ProjectSettings {
     } catch (Exception e) { // not JSON after all (comments, a cut read): read it line by line
       return lineSettings(text.lines().toList());
     }
-    List<String[]> out = new ArrayList<>();
-    if (root != null && root.isObject()) {
-      json(root, new ArrayList<>(), out);
+    if (root == null || !root.isObject()) {
+      // a part of the file, such as the lines a grep printed: "react-native": "0.73.6",
+      return lineSettings(text.lines().toList());
     }
+    List<String[]> out = new ArrayList<>();
+    json(root, new ArrayList<>(), out);
     return out;
   }
 

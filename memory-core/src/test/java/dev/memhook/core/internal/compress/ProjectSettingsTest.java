@@ -446,7 +446,6 @@ class ProjectSettingsTest {
       delimiter = '|',
       value = {
         "terraform version -json|Terraform v1.7.5",
-        "cat notes.txt && node -v|v20.11.1",
         "node -v || echo none|v20.11.1",
         "go version && head go.mod|module example.com/app",
         "terraform plan|Plan: 1 to add, 0 to change, 0 to destroy.",
@@ -522,6 +521,79 @@ class ProjectSettingsTest {
     assertTrue(
         ProjectSettings.read("/home/dev/src/shop/test/test_helper.exs", "config :shop, a: 1\n")
             .isEmpty());
+  }
+
+  @Test
+  void aChainThatEndsWithAVersionAsk_statesTheLastLine_whenItIsThatAnswer() {
+    assertEquals(
+        "The installed rustc is version 1.78.0 (rustc --version: rustc 1.78.0 (9b00956e5"
+            + " 2024-04-29)).",
+        ran(
+                "rustup override unset && rustc --version",
+                "info: override toolchain for '/x' removed\nrustc 1.78.0 (9b00956e5 2024-04-29)\n")
+            .orElseThrow()
+            .content());
+    assertEquals(
+        "The installed node is version 20.11.1 (node -v: v20.11.1).",
+        ran("nvm use && node -v", "Now using node v20.11.1 (npm v10.2.4)\nv20.11.1\n")
+            .orElseThrow()
+            .content());
+    assertTrue(
+        ran(
+                "terraform init && terraform version",
+                "Terraform v1.7.5\n+ provider registry.terraform.io/hashicorp/aws v5.46.0\n")
+            .isEmpty());
+  }
+
+  @Test
+  void aPush_statesTheRepositoryItWentTo() {
+    String output =
+        "remote: To create a merge request for fix/sort-order, visit:\nremote:  "
+            + " https://gitlab.com/northwind-tools/gullwing/-/merge_requests/new?x=1\n"
+            + "To gitlab.com:northwind-tools/gullwing.git\n * [new branch]      HEAD -> fix\n";
+
+    ProjectSettings.Found found = ran("git push -u origin HEAD", output).orElseThrow();
+
+    assertEquals(
+        "The project's Git repository (remote): gitlab.com:northwind-tools/gullwing.git, the"
+            + " repository northwind-tools/gullwing on gitlab.com.",
+        found.content());
+    assertEquals("the Git remote", found.title());
+    assertEquals(
+        "The project's Git repository (remote): https://github.com/acme/shop.git, the repository"
+            + " acme/shop on github.com.",
+        ran("git push", "To https://github.com/acme/shop.git\n   1a..2b  main -> main\n")
+            .orElseThrow()
+            .content());
+    assertTrue(ran("git push && git push --tags", output).isEmpty());
+  }
+
+  @Test
+  void aGrepOfAConfigurationFile_statesTheSettingsOfTheLinesItPrinted() {
+    ProjectSettings.Found found =
+        ran("grep -w react-native package.json", "    \"react-native\": \"0.73.6\",\n")
+            .orElseThrow();
+
+    assertEquals("Settings in package.json: react native (react-native): 0.73.6.", found.content());
+    assertEquals("package.json, the lines matching react-native", found.title());
+    assertEquals("package.json", found.file());
+    assertTrue(ran("grep -rn react package.json", "12:  \"react\": \"18.2.0\"").isEmpty());
+    assertTrue(ran("grep react src/App.tsx", "import React from 'react';").isEmpty());
+  }
+
+  @Test
+  void theEnvironmentFilteredByAPrefix_isStatedAsSettings_withoutItsSecrets() {
+    String output =
+        "RELAY_DELIVERY_TIMEOUT_MS=15000\nRELAY_MAX_PAYLOAD_BYTES=262144\n"
+            + "RELAY_SIGNING_SECRET=abc123\n";
+
+    assertEquals(
+        "Environment variables (env | grep ^RELAY_ | sort): relay delivery timeout ms"
+            + " (RELAY_DELIVERY_TIMEOUT_MS): 15000; relay max payload bytes"
+            + " (RELAY_MAX_PAYLOAD_BYTES): 262144.",
+        ran("env | grep ^RELAY_ | sort", output).orElseThrow().content());
+    assertTrue(ran("env", output).isEmpty());
+    assertTrue(ran("env | grep RELAY | head -1", output).isEmpty());
   }
 
   @Test
