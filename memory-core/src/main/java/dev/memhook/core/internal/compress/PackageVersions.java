@@ -47,6 +47,16 @@ final class PackageVersions {
   /** The most versions restated of one package asked about. */
   private static final int MAX_ASKED = 6;
 
+  /** The longest output line read for a package's version. */
+  private static final int MAX_LINE = 400;
+
+  /** A version with a dot at least: "0.32.6", "v1.0.197", "2.9.0-rc1". */
+  private static final Pattern DOTTED_VERSION =
+      Pattern.compile("v?\\d{1,9}(?:\\.[\\w+\\-]{1,20}){1,6}");
+
+  /** What is around a word and not part of a package's name: tree drawing, quotes, commas. */
+  private static final Pattern WORD_EDGES = Pattern.compile("^[^\\w@]+|[\"',;)]+$");
+
   /** The most package names a listing gives as its subjects. */
   private static final int MAX_SUBJECTS = 8;
 
@@ -249,28 +259,24 @@ final class PackageVersions {
    */
   private static Optional<ProjectSettings.Found> about(
       String name, boolean exact, String line, String program, String output) {
-    Pattern named =
-        Pattern.compile(
-            "(?i)((?:[\\w.\\-]+:)?[\\w./@\\-]*"
-                + Pattern.quote(name)
-                + "[\\w.\\-]*)(?:@|:|==|\\s+)v?(\\d+(?:\\.[\\w+\\-]+)+)(?:\\s*->\\s*v?(\\d+(?:\\.[\\w+\\-]+)+))?");
+    String wanted = name.toLowerCase(Locale.ROOT);
     Map<String, Listed> out = new LinkedHashMap<>();
     String pipName = "";
     for (String l : TextCuts.head(output, MAX_CHARS).lines().toList()) {
-      if (ProjectSettings.redacted(l)) {
-        continue;
-      }
       String t = l.strip();
+      if (t.length() > MAX_LINE || ProjectSettings.redacted(t)) {
+        continue; // a line naming a package's version is short; a longer one is something else
+      }
       if (program.equals("pip") && t.startsWith("Name: ")) {
         pipName = t.substring(6).strip();
       } else if (program.equals("pip") && t.startsWith("Version: ") && !pipName.isEmpty()) {
         add(out, pipName, t.substring(9).strip(), "");
       }
-      Matcher m = named.matcher(t);
-      if (m.find()
-          && (!exact
-              || m.group(1).substring(m.group(1).lastIndexOf(':') + 1).equalsIgnoreCase(name))) {
-        add(out, m.group(1), m.group(3) != null ? m.group(3) : m.group(2), "");
+      if (t.toLowerCase(Locale.ROOT).contains(wanted)) {
+        String[] said = versionOf(List.of(t.split("\\s+")), wanted, exact);
+        if (said != null) {
+          add(out, said[0], said[1], "");
+        }
       }
       if (out.size() == MAX_ASKED) {
         break;
@@ -281,6 +287,47 @@ final class PackageVersions {
         "The project's installed version of " + name + " (" + line + "): ",
         program,
         List.copyOf(out.values()));
+  }
+
+  /**
+   * The package named like {@code wanted} that the words of one output line give a version, as
+   * {name, version}, or null: "sharp@0.32.6", "com.squareup.retrofit2:retrofit:2.9.0" (with a
+   * resolution "-> 2.11.0" after it taken instead), "requests==2.31.0", or the name and a version
+   * as the next word ("sharp 0.32.6", "serde v1.0.197"). Tree drawing and quotes around a word are
+   * not part of it.
+   */
+  private static String[] versionOf(List<String> words, String wanted, boolean exact) {
+    for (int i = 0; i < words.size(); i++) {
+      String word = WORD_EDGES.matcher(words.get(i)).replaceAll("");
+      if (!word.toLowerCase(Locale.ROOT).contains(wanted)) {
+        continue;
+      }
+      String name = null;
+      String version = null;
+      int cut =
+          Math.max(word.lastIndexOf('@'), Math.max(word.lastIndexOf(':'), word.lastIndexOf('=')));
+      if (cut > 0 && DOTTED_VERSION.matcher(word.substring(cut + 1)).matches()) {
+        name = word.substring(0, word.endsWith("==" + word.substring(cut + 1)) ? cut - 1 : cut);
+        version = word.substring(cut + 1);
+      } else if (i + 1 < words.size() && DOTTED_VERSION.matcher(words.get(i + 1)).matches()) {
+        name = word;
+        version = words.get(i + 1);
+        i++;
+      }
+      if (name == null) {
+        continue;
+      }
+      if (i + 2 < words.size()
+          && words.get(i + 1).equals("->")
+          && DOTTED_VERSION.matcher(words.get(i + 2)).matches()) {
+        version = words.get(i + 2); // Gradle's conflict resolution: the version on the right wins
+      }
+      String artifact = name.substring(name.lastIndexOf(':') + 1);
+      if (!exact || artifact.equalsIgnoreCase(wanted)) {
+        return new String[] {name, version.startsWith("v") ? version.substring(1) : version};
+      }
+    }
+    return null;
   }
 
   /** The restatement of {@code listed}, or empty if nothing was listed. */

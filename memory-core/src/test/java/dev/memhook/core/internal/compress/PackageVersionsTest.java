@@ -159,7 +159,7 @@ class PackageVersionsTest {
     assertEquals(
         "The project's installed version of retrofit (./gradlew -q :app:dependencies"
             + " --configuration releaseRuntimeClasspath | grep retrofit):"
-            + " com.squareup.retrofit2:retrofit 2.9.0.",
+            + " com.squareup.retrofit2:retrofit 2.9.0, com.squareup.retrofit2:converter-moshi 2.9.0.",
         said(
             "./gradlew -q :app:dependencies --configuration releaseRuntimeClasspath | grep retrofit",
             output));
@@ -212,6 +212,18 @@ class PackageVersionsTest {
     assertEquals(
         "Installed versions of the project's packages (pip list): requests 2.31.0.",
         said("pip list", output));
+  }
+
+  @Test
+  void aLongOrHostileLine_givesNothing() {
+    for (String line :
+        List.of(
+            "a".repeat(16_000), "a:".repeat(8_000), "sharp".repeat(3_000), "1.".repeat(8_000))) {
+      assertTrue(PackageVersions.of("pnpm why sharp", line).isEmpty());
+      assertTrue(PackageVersions.of("./gradlew dependencies | grep a", line).isEmpty());
+    }
+    String words = ("sharp@x " + "a".repeat(40) + " ").repeat(40);
+    assertTrue(PackageVersions.of("pnpm why sharp", words).isEmpty());
   }
 
   @Test
