@@ -164,7 +164,6 @@ final class ProjectSettings {
 
   private static final Pattern SECTION = Pattern.compile("^\\[\\[?\\s*([^\\[\\]]{1,80}?)\\s*]]?$");
 
-  /** {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}. */
   /** An Elixir config call: {@code config :app, Module,} with what follows on its line. */
   private static final Pattern ELIXIR_CONFIG =
       Pattern.compile("^config\\s+:(\\w{1,80})(?:\\s*,\\s*([A-Z][\\w.]{0,120}))?\\s*,\\s*(.*)$");
@@ -180,6 +179,7 @@ final class ProjectSettings {
   private static final Pattern ELIXIR_ENV =
       Pattern.compile("^if\\s+config_env\\(\\)\\s*==\\s*:(\\w{1,20})\\s+do$");
 
+  /** {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}. */
   private static final Pattern PAIR =
       Pattern.compile(
           "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80})\\1\\s*(?:[:=]|(?=[\"']))\\s*(.*)$");
@@ -220,7 +220,9 @@ final class ProjectSettings {
     String content = view.memory().content();
     String output = printed(ObservationText.part(content, "output"));
     String command = view.command();
-    if (output.isBlank() && (command.isEmpty() || !InstalledVersions.asks(command))) {
+    if (output.isBlank()
+        && (command.isEmpty() || !(InstalledVersions.asks(command) || pushCommand(command)))) {
+      // what a version ask or a push printed may be on standard error alone
       return Optional.empty();
     }
     if (!command.isEmpty()) {
@@ -236,7 +238,11 @@ final class ProjectSettings {
         return version;
       }
       if (pushCommand(command)) {
-        return pushedTo(output);
+        // git prints where it pushed on standard error
+        return pushedTo(
+            output
+                + "\n"
+                + ToolPayload.of(ObservationText.part(content, "output")).field("stderr"));
       }
       Optional<Found> listing = Listings.of(command, output);
       if (listing.isPresent()) {

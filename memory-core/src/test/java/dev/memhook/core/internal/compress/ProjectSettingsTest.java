@@ -566,6 +566,16 @@ class ProjectSettingsTest {
             .orElseThrow()
             .content());
     assertTrue(ran("git push && git push --tags", output).isEmpty());
+    assertEquals(
+        "The project's Git repository (remote): git@github.com:acme/shop.git, the repository"
+            + " acme/shop on github.com.",
+        ran(
+                "git push",
+                "{\"stdout\":\"\",\"stderr\":\"To git@github.com:acme/shop.git\\n   1a..2b  main"
+                    + " -> main\\n\"}")
+            .orElseThrow()
+            .content(),
+        "git prints where it pushed on standard error");
   }
 
   @Test
