@@ -438,8 +438,8 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /**
    * Whether a fix, its label taken off, states a practice rather than one change: it opens as a
-   * rule does ("no …", "never …", "always …", "let the database …", "use …") or reads as a standing
-   * statement ({@link Statements#of}).
+   * rule does ("no …", "never …", "always …", "let the database …", "use …"), says how a thing is
+   * made ({@link #HOW_TO_MAKE}) or reads as a standing statement ({@link Statements#of}).
    */
   private static boolean statesAPractice(String fix) {
     if (fix.length() < 8) {
@@ -458,7 +458,7 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /** The label an agent gives its fix: "Fix: …", "The fix — …", "The fix is to …". */
   private static final Pattern FIX_LABEL =
-      Pattern.compile("(?i)(?:the )?fix\\s*[:—–-]\\s*|the fix (?:is|was) to\\s+");
+      Pattern.compile("(?i)(?:the )?fix(?:\\s*[:—–]|\\s+-)\\s*|the fix (?:is|was) to\\s+");
 
   /**
    * A fix that says how a thing is made: "build the definition with {@code jsonencode()}", "create
