@@ -25,14 +25,25 @@ import java.util.regex.Pattern;
  *   <li><b>Installed lists</b> ({@code pip list}, {@code pip freeze}, {@code npm ls}, {@code pnpm
  *       ls}): "requests 2.31.0". Only the top level of {@code npm ls}'s tree is read: the packages
  *       the project asked for, not theirs.
+ *   <li><b>One package asked about</b> ({@code pnpm why sharp}, {@code npm ls sharp}, {@code pip
+ *       show requests}, {@code cargo tree -i serde}, {@code go list -m golang.org/x/net}, {@code
+ *       gradlew dependencyInsight --dependency jackson-databind}, or a full dependency listing
+ *       filtered for one name, {@code gradlew dependencies | grep retrofit}): "The project's
+ *       installed version of sharp (pnpm why sharp): sharp 0.32.6." The output is read word by word
+ *       for the name with a version beside it ("sharp 0.32.6", "sharp@0.32.6",
+ *       "com.squareup.retrofit2:retrofit:2.9.0", Gradle's resolution "3.14.9 -> 4.12.0" taken at
+ *       its right). A package asked about by name must be named so; a filter keeps every package
+ *       whose name contains it.
  * </ul>
  *
  * {@code pip} is also recognised as {@code pip3}, {@code python -m pip} and {@code uv pip}. The
- * command must be the listing on its own (a redirection of standard error aside): a filtered
- * listing ({@code pip list | grep torch}) has lost its header and may have lost the rows asked
- * about. A row the sanitizer touched, or whose version is not one ({@code MISSING}), is left out;
- * at most {@value #MAX_PACKAGES} packages are restated and {@value #MAX_CHARS} characters of output
- * scanned, so a large or hostile output costs a bounded scan.
+ * command must be the listing on its own (a redirection of standard error aside) or a full listing
+ * with one {@code grep} of a plain name after it: a filter of another kind ({@code grep -v}, {@code
+ * head}) leaves out or cuts rows. A row the sanitizer touched, or whose version is not one ({@code
+ * MISSING}), is left out; at most {@value #MAX_PACKAGES} packages of a listing, {@value #MAX_ASKED}
+ * versions of a package asked about and {@value #MAX_CHARS} characters of output are read, and only
+ * lines of at most {@value #MAX_LINE} characters are searched for a package, so a large or hostile
+ * output costs a bounded scan.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,10 +56,10 @@ final class PackageVersions {
   static final int MAX_CHARS = 16_000;
 
   /** The most versions restated of one package asked about. */
-  private static final int MAX_ASKED = 6;
+  static final int MAX_ASKED = 6;
 
   /** The longest output line read for a package's version. */
-  private static final int MAX_LINE = 400;
+  static final int MAX_LINE = 400;
 
   /** A version with a dot at least: "0.32.6", "v1.0.197", "2.9.0-rc1". */
   private static final Pattern DOTTED_VERSION =
