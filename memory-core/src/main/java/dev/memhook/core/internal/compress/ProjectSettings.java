@@ -314,16 +314,8 @@ final class ProjectSettings {
     if (settings.isEmpty()) {
       return Optional.empty();
     }
-    List<String> said = new ArrayList<>();
-    for (String[] s : settings) {
-      said.add(s[0] + ": " + s[1]);
-    }
     return Optional.of(
-        new Found(
-            name,
-            "Settings in " + name + ": " + String.join("; ", said) + ".",
-            List.of(name),
-            name));
+        new Found(name, "Settings in " + name + ": " + said(settings) + ".", List.of(name), name));
   }
 
   private static Optional<Found> pin(String name, String[] pin, List<String> lines) {
@@ -518,6 +510,15 @@ final class ProjectSettings {
             ""));
   }
 
+  /** {key in words, value} pairs as they are said: "base url (baseUrl): /handbook/; …". */
+  private static String said(List<String[]> settings) {
+    List<String> said = new ArrayList<>();
+    for (String[] s : settings) {
+      said.add(s[0] + ": " + s[1]);
+    }
+    return String.join("; ", said);
+  }
+
   /** Whether {@code command} pushes to a Git remote, whose output names it ("To host:path"). */
   private static boolean pushCommand(String command) {
     String c = command.strip().replaceAll("\\s+", " ");
@@ -604,14 +605,10 @@ final class ProjectSettings {
     if (settings.isEmpty()) {
       return Optional.empty();
     }
-    List<String> said = new ArrayList<>();
-    for (String[] s : settings) {
-      said.add(s[0] + ": " + s[1]);
-    }
     return Optional.of(
         new Found(
             "the environment variables matching " + filter,
-            "Environment variables (" + command.strip() + "): " + String.join("; ", said) + ".",
+            "Environment variables (" + command.strip() + "): " + said(settings) + ".",
             List.of("environment"),
             ""));
   }
