@@ -97,13 +97,22 @@ final class TerraformOutputs {
       String value = m.group(2).strip();
       if (value.equals("[") || value.equals("tolist([") || value.equals("toset([")) {
         List<String> items = new ArrayList<>();
-        while (++i < lines.size() && !lines.get(i).strip().startsWith("]")) {
+        boolean scalars = true;
+        int depth = 0; // a list of objects or lists is left out whole, its nested brackets skipped
+        while (++i < lines.size() && !(depth == 0 && lines.get(i).strip().startsWith("]"))) {
           String item = unquoted(lines.get(i).strip().replaceAll(",$", ""));
-          if (items.size() < MAX_ITEMS && !item.isEmpty()) {
+          if (item.endsWith("{") || item.endsWith("[")) {
+            depth++;
+            scalars = false;
+          } else if (item.startsWith("}") || item.startsWith("]")) {
+            depth = Math.max(0, depth - 1);
+          } else if (items.size() < MAX_ITEMS && !item.isEmpty()) {
             items.add(item);
           }
         }
-        add(said, m.group(1), items);
+        if (scalars) {
+          add(said, m.group(1), items);
+        }
       } else if (value.equals("{") || value.endsWith("({")) {
         int depth = 1; // a map: its keys are another output's business
         while (depth > 0 && ++i < lines.size()) {

@@ -69,6 +69,27 @@ class TerraformOutputsTest {
   }
 
   @Test
+  void aListOfObjects_isLeftOutWhole_andTheOutputsAfterItAreRead() {
+    String output =
+        """
+        endpoints = [
+          {
+            "host" = "a.example.com"
+            "ports" = [
+              80,
+            ]
+          },
+        ]
+        region = "eu-central-1"
+        """;
+
+    assertEquals(
+        "The Terraform outputs, what the deployment exposes (terraform output): region ="
+            + " eu-central-1.",
+        listed("terraform output", output).orElseThrow().content());
+  }
+
+  @Test
   void anOutputTheSanitizerTouched_isLeftOut() {
     String output = "api_token = \"[redacted:token]\"\nregion = \"eu-central-1\"\n";
 
