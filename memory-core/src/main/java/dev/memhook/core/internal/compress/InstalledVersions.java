@@ -46,9 +46,6 @@ final class InstalledVersions {
   private static final Set<String> VERSION_ASKS =
       Set.of("--version", "-version", "-v", "-V", "version", "--Version");
 
-  /** A redirection of standard error at the end of a command: it changes where, not what. */
-  private static final Pattern STDERR_REDIRECT = Pattern.compile("\\s+2>(?:&1|/dev/null)$");
-
   /** The operators that run one command after another; a pipe or {@code ||} is not one. */
   private static final Pattern CHAIN = Pattern.compile("\\s*(?:&&|;)\\s*");
 
@@ -102,7 +99,7 @@ final class InstalledVersions {
     if (command.length() > 200) {
       return null;
     }
-    String[] words = STDERR_REDIRECT.matcher(command.strip()).replaceAll("").split("\\s+");
+    String[] words = ToolFamily.withoutStderrRedirect(command).split("\\s+");
     if (words.length != 2 || !VERSION_ASKS.contains(words[1])) {
       return null;
     }
@@ -179,7 +176,7 @@ final class InstalledVersions {
     if (chained) {
       all = firstAnswer(all);
     }
-    String asked = STDERR_REDIRECT.matcher(command.strip()).replaceAll("");
+    String asked = ToolFamily.withoutStderrRedirect(command);
     if (asked.endsWith(" -v") || asked.endsWith(" -V")) {
       // -v is "verbose" to many programs (ls -v, cp -v): only a bare answer of one short line,
       // such as node's "v20.11.1", is read as a version

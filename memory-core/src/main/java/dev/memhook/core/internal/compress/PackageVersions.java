@@ -84,7 +84,7 @@ final class PackageVersions {
   /** A {@code pip freeze} line: a name, optional extras, and its pinned version. */
   private static final Pattern FROZEN =
       Pattern.compile(
-          "^([A-Za-z0-9][\\w.\\-]{0,80})(?:\\[[^\\]]{0,80}])?==(\\d[\\w.+!\\-]{0,40})$");
+          "^\\s*([A-Za-z0-9][\\w.\\-]{0,80})(?:\\[[^\\]]{0,80}])?==(\\d[\\w.+!\\-]{0,40})\\s*$");
 
   /** A top-level line of {@code npm ls}'s tree: "├── react@18.2.0", "└─┬ vite@5.2.0". */
   private static final Pattern TREE_TOP =
@@ -97,9 +97,6 @@ final class PackageVersions {
   /** Labels a boxed table puts after a package's name: "svelte (dev)". */
   private static final Pattern KIND_LABEL = Pattern.compile("\\s*\\((?:dev|optional|peer)\\)$");
 
-  /** A redirection of standard error at the end of a command: it changes where, not what. */
-  private static final Pattern STDERR_REDIRECT = Pattern.compile("\\s+2>(?:&1|/dev/null)$");
-
   private PackageVersions() {}
 
   /** One package as listed: its name, installed version and latest version ("" if not shown). */
@@ -110,7 +107,7 @@ final class PackageVersions {
     if (command.length() > 300 || output.isBlank()) {
       return Optional.empty();
     }
-    String line = STDERR_REDIRECT.matcher(command.strip()).replaceAll("");
+    String line = ToolFamily.withoutStderrRedirect(command);
     int pipe = line.indexOf(" | ");
     if (pipe > 0) {
       String filter = grepped(line.substring(pipe + 3));
@@ -139,10 +136,10 @@ final class PackageVersions {
     } else if (program.equals("pip") && verb.equals("list")) {
       listed = table(lines);
     } else if (program.equals("pip") && verb.equals("freeze")) {
-      listed = frozen(lines);
+      listed = rows(lines, FROZEN);
     } else if ((program.equals("npm") || program.equals("pnpm"))
         && (verb.equals("ls") || verb.equals("list"))) {
-      listed = program.equals("npm") ? tree(lines) : headed(lines);
+      listed = program.equals("npm") ? rows(lines, TREE_TOP) : headed(lines);
     } else {
       return Optional.empty();
     }
@@ -419,26 +416,15 @@ final class PackageVersions {
     return cells;
   }
 
-  /** The packages of {@code pip freeze}'s "name==version" lines. */
-  private static List<Listed> frozen(List<String> lines) {
+  /**
+   * The packages of the lines {@code row} finds a name (group 1) and version (group 2) in: {@code
+   * pip freeze}'s "name==version" ({@link #FROZEN}), the top of {@code npm ls}'s tree ({@link
+   * #TREE_TOP}, read from the line as printed, since a child's indent is what tells it apart).
+   */
+  private static List<Listed> rows(List<String> lines, Pattern row) {
     Map<String, Listed> out = new LinkedHashMap<>();
     for (String line : lines) {
-      Matcher m = FROZEN.matcher(line.strip());
-      if (m.matches() && !ProjectSettings.redacted(line)) {
-        add(out, m.group(1), m.group(2), "");
-        if (out.size() == MAX_PACKAGES) {
-          break;
-        }
-      }
-    }
-    return List.copyOf(out.values());
-  }
-
-  /** The top-level packages of {@code npm ls}'s tree. */
-  private static List<Listed> tree(List<String> lines) {
-    Map<String, Listed> out = new LinkedHashMap<>();
-    for (String line : lines) {
-      Matcher m = TREE_TOP.matcher(line);
+      Matcher m = row.matcher(line);
       if (m.find() && !ProjectSettings.redacted(line)) {
         add(out, m.group(1), m.group(2), "");
         if (out.size() == MAX_PACKAGES) {

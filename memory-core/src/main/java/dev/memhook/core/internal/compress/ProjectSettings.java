@@ -522,7 +522,8 @@ final class ProjectSettings {
   /** Whether {@code command} pushes to a Git remote, whose output names it ("To host:path"). */
   private static boolean pushCommand(String command) {
     String c = command.strip().replaceAll("\\s+", " ");
-    return c.startsWith("git push") && ToolFamily.singleCommand(c.replace(" 2>&1", ""));
+    return c.startsWith("git push")
+        && ToolFamily.singleCommand(ToolFamily.withoutStderrRedirect(c));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.memhook.core.internal.compress;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What kind of tool an agent used, from its name: Claude Code's {@code Edit}, {@code Write}, {@code
@@ -109,6 +110,17 @@ enum ToolFamily {
       }
     }
     return true;
+  }
+
+  /** A redirection of standard error at the end of a command: it changes where, not what. */
+  private static final Pattern STDERR_REDIRECT = Pattern.compile("\\s+2>(?:&1|/dev/null)$");
+
+  /**
+   * {@code command} stripped, without a redirection of standard error at its end ({@code java
+   * -version 2>&1}, {@code npm ls 2>/dev/null}): the command a rule reads by what it printed.
+   */
+  static String withoutStderrRedirect(String command) {
+    return STDERR_REDIRECT.matcher(command.strip()).replaceAll("");
   }
 
   /** The program a command line runs, without its directory: {@code ./mvnw -q} gives mvnw. */
