@@ -69,8 +69,9 @@ final class InstalledVersions {
 
   /**
    * The installed version {@code command} asked for, from what it printed on standard output
-   * ({@code output}) or, if that names none, on standard error ({@code stderr}, read only then);
-   * empty if the command is no version ask or its answer names no version.
+   * ({@code output}) or on standard error ({@code stderr}, read only when needed: a lone ask's
+   * blank output, a leading ask's output that names no version); empty if the command is no version
+   * ask or its answer names no version.
    */
   static Optional<ProjectSettings.Found> of(
       String command, String output, Supplier<String> stderr) {
