@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
  *       one that names its subject ("change of plan on the MSRV:") leaves the subject. A clause
  *       that only says something said before was wrong ("wait no, I mixed it up", "scratch the 1.21
  *       thing", "I gave you the wrong bundle id") is no statement, and marks every statement after
- *       it in the message a correction.
+ *       it in the message a correction. A clause that rules something out ("no CBVs please", "can
+ *       we not use iostream", "eh no, not a whole component lib") and the clause after it that says
+ *       what to do instead ("plain function-based views", "just use a plain dialog element",
+ *       "kotest assertions pls") are one preference: apart, the second reads as a request of the
+ *       moment.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
  *       ("add…", "can you…", "please fix…", "need a…"), unless it says it holds beyond this task
@@ -155,7 +159,8 @@ final class Statements {
    */
   private static final Pattern HESITATION =
       Pattern.compile(
-          "(?i)^(?:h+m+|u+m+|u+h+|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b[,.!…]*\\s+");
+          "(?i)^(?:h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b"
+              + "[,.!…]*\\s+");
 
   /**
    * A choice given under a label ("decision: solid queue.", "verdict — GRDB"): a decision however
@@ -382,7 +387,8 @@ final class Statements {
       Pattern.compile(
           "(?i)\\b(?:fails?|failing|failed|error|errors|exception|crash(?:es|ed)?|broken|breaks"
               + "|bug|typo|slow|slower|flaky|hangs?|freezes?|stuck|doesn't work|does not work"
-              + "|isn't working|not working|wrong|cramped|leaks?|timeout|times out|dies|killed|nan"
+              + "|isn't working|not working|wrong|cramped|leaks?|timeout|times out|dies|died|dying"
+              + "|killed|nan|fell over|falls? over|fell apart|blew up|blows up"
               + "|undefined|null pointer|flickers?|pegs?|can't find|cannot find|missing|blank"
               + "|empty state|blurry|off by|warns?|warnings?|mismatch|keeps? getting|oom\\w*"
               + "|\\d{3}s|intermittent\\w*|randomly|sometimes|weird|strange|late|double|can't reach"
@@ -395,7 +401,9 @@ final class Statements {
               + "|violation|exceeded|never (?:recovers|finishes|completes|returns|loads|arrives?"
               + "|stops|shows? up|fires)|segfaults?|segfaulted|sigsegv|sigfpe|connection refused"
               + "|overlaps (?:the|my|our)|flashes (?:unstyled|white|blank|black|empty)|whining"
-              + "|(?:lint|ci|build|pipeline|tests?|checks?|main) (?:is|are|went|turned|goes) red"
+              + "|(?:lint|ci|build|pipeline|tests?|checks?|main|job|jobs|workflow)(?: \\w+)? (?:is|are"
+              + "|went|turned|goes) red|(?:is|are|was|were|returns?|returned|gives?|gave|got|throws?)"
+              + " (?:a|an) [45]\\d\\d"
               + "|(?:goes|went|just) silent|even (?:on|when|though|after|with|if)"
               + "|got (?:a |another )?(?:bug )?reports?|reports? (?:that|from (?:a|an|some|two|users?"
               + "|customers?|members?))|(?:users?|customers?|members?|people) (?:report|complain)"
@@ -720,34 +728,55 @@ final class Statements {
     boolean retracted = false;
     boolean afterPreference = false; // whether the clause before made the last preference of out
     List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
-    for (String sentence : sentences) {
-      for (String clause : clauses(sentence)) {
-        if (afterPreference && INSTEAD.matcher(clause).find()) {
-          // "I don't want exceptions in the packer code. Return std::expected instead.": the
-          // alternative completes the preference before it, and alone would read as a task
-          Statement before = out.remove(out.size() - 1);
-          out.add(
-              new Statement(
-                  before.type(),
-                  TextCuts.asSentence(before.text()) + " " + capitalised(clause.strip()),
-                  before.correction()));
-          continue;
+    List<String> all = new ArrayList<>();
+    sentences.forEach(sentence -> all.addAll(clauses(sentence)));
+    for (int i = 0; i < all.size(); i++) {
+      String clause = all.get(i);
+      int end = rejectionEnd(all, i);
+      if (end >= i) {
+        // "ugh no CBVs please. plain function-based views with a decorator or two": what is ruled
+        // out and what the user wants in its place are one preference; alone, the second reads
+        // as a request of the moment and the first names only what not to do
+        StringBuilder joined = new StringBuilder();
+        for (int j = i; j <= end; j++) {
+          String part = HESITATION_ALL.matcher(all.get(j).strip()).replaceFirst("");
+          joined.append(j == i ? "" : " ").append(TextCuts.asSentence(capitalised(part)));
         }
-        Statement s = statement(clause);
-        if (s == null) {
-          s = aside(clause); // "scaffold the package (for new packages I'd rather use vitest)"
+        Statement own = statement(clause);
+        out.add(
+            new Statement(
+                MemoryType.PREFERENCE,
+                joined.toString(),
+                retracted || own != null && own.correction()));
+        afterPreference = true;
+        i = end;
+        continue;
+      }
+      if (afterPreference && INSTEAD.matcher(clause).find()) {
+        // "I don't want exceptions in the packer code. Return std::expected instead.": the
+        // alternative completes the preference before it, and alone would read as a task
+        Statement before = out.remove(out.size() - 1);
+        out.add(
+            new Statement(
+                before.type(),
+                TextCuts.asSentence(before.text()) + " " + capitalised(clause.strip()),
+                before.correction()));
+        continue;
+      }
+      Statement s = statement(clause);
+      if (s == null) {
+        s = aside(clause); // "scaffold the package (for new packages I'd rather use vitest)"
+      }
+      afterPreference = false;
+      if (RETRACTS.matcher(clause.strip()).lookingAt()) {
+        retracted = true;
+        if (s == null || !s.correction()) {
+          continue; // "wait no, I mixed it up": says only that what follows corrects
         }
-        afterPreference = false;
-        if (RETRACTS.matcher(clause.strip()).lookingAt()) {
-          retracted = true;
-          if (s == null || !s.correction()) {
-            continue; // "wait no, I mixed it up": says only that what follows corrects
-          }
-        }
-        if (s != null) {
-          out.add(retracted && !s.correction() ? new Statement(s.type(), s.text(), true) : s);
-          afterPreference = s.type() == MemoryType.PREFERENCE;
-        }
+      }
+      if (s != null) {
+        out.add(retracted && !s.correction() ? new Statement(s.type(), s.text(), true) : s);
+        afterPreference = s.type() == MemoryType.PREFERENCE;
       }
     }
     if (sentences.stream().anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
@@ -764,6 +793,109 @@ final class Statements {
     }
     return out;
   }
+
+  /**
+   * Where a preference that opens by ruling something out ends in {@code clauses}, from {@code i}:
+   * -1 if clause {@code i} rules nothing out, else the index of its last clause. A rejection ("no
+   * CBVs please", "can we not use iostream", "eh no, not a whole component lib for one popup") runs
+   * on into the next clause when that one says what to do instead ({@link #replaces}: "just use a
+   * plain dialog element", "kotest assertions pls", "plain function-based views") and on through
+   * clauses that go on telling how ("and put progress output on stderr"). Without a replacement it
+   * stands alone only when it names what it rules out; "don't" and "never" are kept by {@link
+   * #statement} then, and "not yet", "no worries" rule nothing out.
+   */
+  private static int rejectionEnd(List<String> clauses, int i) {
+    Matcher m =
+        REJECTION.matcher(clauses.get(i).strip().toLowerCase(Locale.ROOT).replace('’', '\''));
+    if (!m.lookingAt() || NOT_RULED_OUT.contains(firstWord(m.group(2)))) {
+      return -1;
+    }
+    if (i + 1 < clauses.size() && replaces(clauses.get(i + 1))) {
+      int end = i + 1;
+      while (end + 1 < clauses.size() && end - i < 3 && goesOnTelling(clauses.get(end + 1))) {
+        end++;
+      }
+      return end;
+    }
+    boolean instructionLead = INSTRUCTION_REJECTION.matcher(m.group(1)).find();
+    return !instructionLead && !subjects(m.group(2)).isEmpty() && statement(clauses.get(i)) == null
+        ? i
+        : -1;
+  }
+
+  /**
+   * Opens a clause that rules something out: after interjections, "no", "nah", "not", "can we not",
+   * "let's not", "rather not", "don't", "never" and the like, then what is ruled out (group 2; not
+   * "just …": "can we not just use the helper?" proposes it).
+   */
+  private static final Pattern REJECTION =
+      Pattern.compile(
+          "^(?:(?:ugh|eh|meh|h+m+|ah+|oh|ok(?:ay)?|well|yeah|nah|nope|no)[,!.…]*\\s+)*"
+              + "((?:please |pls )?(?:no|nah|not|(?:can|could) (?:we|you) not|let'?s not"
+              + "|(?:i'd|we'd|i would|we would)? ?rather not|don't|dont|do not|never))\\s+"
+              + "(?!just\\b)(\\S.*)");
+
+  /**
+   * The leads of {@link #REJECTION} that open an instruction ("don't", "never"): {@link #statement}
+   * keeps such a clause on its own.
+   */
+  private static final Pattern INSTRUCTION_REJECTION =
+      Pattern.compile("(?:don't|dont|do not|never)$");
+
+  /** First words after "no" or "not" that rule nothing out: "not yet", "no worries", "no idea". */
+  private static final Set<String> NOT_RULED_OUT =
+      Set.of(
+          ("yet now sure really quite exactly worries worry idea problem problems thanks that this"
+                  + " it it's so too bad much necessarily today need rush way big more matter clue"
+                  + " doubt one ok okay right correct what i we you until unless if when sorry longer"
+                  + " changes change")
+              .split(" "));
+
+  /**
+   * Whether {@code clause}, after a rejection, says what to do instead: it opens with a verb of
+   * manner ("just use a plain dialog element"), or it is no standing statement of its own nor a
+   * task ("add the column") nor a question, and names something ("kotest assertions pls, x shouldBe
+   * y reads better", "plain function-based views with a decorator or two").
+   */
+  private static boolean replaces(String clause) {
+    String lower =
+        HESITATION_ALL
+            .matcher(clause.strip().toLowerCase(Locale.ROOT).replace('’', '\''))
+            .replaceFirst("");
+    if (lower.isEmpty() || lower.endsWith("?") || NEW_THING.matcher(lower).lookingAt()) {
+      return false; // "Anyway, format the terraform files": a new subject
+    }
+    String first = firstWord(lower);
+    if (MANNER_VERBS.contains(first)) {
+      return true;
+    }
+    if (REQUEST_VERBS.contains(first) && !nounPhraseSubject(lower)
+        || REJECTION.matcher(lower).lookingAt()) {
+      return false;
+    }
+    Statement own = statement(clause);
+    return own == null ? !subjects(clause).isEmpty() : own.type() == MemoryType.PREFERENCE;
+  }
+
+  /**
+   * Whether {@code clause} goes on telling how to work after a preference: a verb of manner, alone
+   * or after "and" or "plus" ("and put progress output on stderr", "keep it dependency free").
+   */
+  private static boolean goesOnTelling(String clause) {
+    String lower = clause.strip().toLowerCase(Locale.ROOT);
+    lower = lower.replaceFirst("^(?:and|plus)\\s+", "");
+    return !lower.endsWith("?") && MANNER_VERBS.contains(firstWord(lower));
+  }
+
+  /** Opens a new subject: "anyway, …", "also, …", "btw …", "oh and …", "now, …". */
+  private static final Pattern NEW_THING =
+      Pattern.compile("(?:anyway|also|btw|by the way|oh,? and|and also|ps|now|separately)\\b");
+
+  /** Interjections and reply words before a clause, however many: "ugh, ok just use …". */
+  private static final Pattern HESITATION_ALL =
+      Pattern.compile(
+          "(?i)^(?:(?:h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b"
+              + "[,.!…]*\\s+)+");
 
   /** {@code text} with its first character in upper case. */
   private static String capitalised(String text) {
@@ -948,6 +1080,8 @@ final class Statements {
     }
     boolean negation =
         lower.startsWith("don't ")
+            || lower.startsWith("dont ")
+            || lower.startsWith("please dont ")
             || lower.startsWith("do not ")
             || lower.startsWith("never ")
             || lower.startsWith("please don't ")
@@ -986,15 +1120,36 @@ final class Statements {
                             .replaceAll(""))
                     .find()
                 && !request;
-    return new Statement(
+    MemoryType type =
         type(
             lower,
             request && !labelledRule || negation || conditionalInstruction(lower),
             decision,
-            manner),
-        text,
-        correction);
+            manner);
+    if (type == MemoryType.FACT
+        && !remember
+        && ABOUT_WHAT_WAS_SAID.matcher(lower).lookingAt()
+        && text.indexOf('`') < 0
+        && text.split("\\s+").length <= MAX_REMARK_WORDS
+        && subjects(text).isEmpty()) {
+      return null; // "they asked that too", "feels like it's growing": only the moment's context
+    }
+    return new Statement(type, text, correction);
   }
+
+  /** The most words of a remark about what was just said ({@link #ABOUT_WHAT_WAS_SAID}). */
+  private static final int MAX_REMARK_WORDS = 8;
+
+  /**
+   * Opens a remark whose subject is what was just said or done: a pronoun ("they asked that too",
+   * "it's the same for staging") or no subject at all ("feels like it's growing", "time to connect
+   * to the hosts"). Such a remark, short, quoting no code and naming nothing, is the moment's
+   * context, not a fact to keep.
+   */
+  private static final Pattern ABOUT_WHAT_WAS_SAID =
+      Pattern.compile(
+          "(?:they|it|it's|its|that|that's|this|these|those|he|she|feels|seems|looks|sounds|time"
+              + " to)\\b");
 
   /**
    * Whether {@code sentence} reports something wrong ("the dashboard freezes", "tests fail on CI

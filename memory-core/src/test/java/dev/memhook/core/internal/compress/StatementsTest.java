@@ -306,6 +306,108 @@ class StatementsTest {
   }
 
   @Test
+  void whatIsRuledOut_andWhatToDoInstead_areOnePreference() {
+    assertEquals(
+        new Statements.Statement(
+            MemoryType.PREFERENCE,
+            "No CBVs please. Plain function-based views with a decorator or two, and put the"
+                + " query in a small helper in selectors.py.",
+            false),
+        Statements.of(
+                "ugh no CBVs please. plain function-based views with a decorator or two, and put"
+                    + " the query in a small helper in selectors.py. every time I debug a ListView"
+                    + " I end up reading django source")
+            .get(0));
+    assertEquals(
+        List.of(
+            "No, not a whole component lib for one popup. Use a plain <dialog> element and"
+                + " showModal(), browsers do the focus trap themselves these days. Keep it"
+                + " dependency free."),
+        texts(
+            "eh no, not a whole component lib for one popup. just use a plain <dialog> element"
+                + " and showModal(), browsers do the focus trap themselves these days. keep it"
+                + " dependency free"));
+    assertEquals(
+        List.of(
+            "Can we not do the assertThat chains in new tests. Kotest assertions pls, `x shouldBe"
+                + " y` reads so much better.",
+            "Dont rewrite the old tests tho, just new stuff"),
+        texts(
+            "hmm can we not do the assertThat chains in new tests. kotest assertions pls, `x"
+                + " shouldBe y` reads so much better. dont rewrite the old tests tho, just new"
+                + " stuff"));
+    assertEquals(
+        List.of(
+            "Can we not use iostream. Fmt::print everywhere please, we already link fmt. And put"
+                + " progress output on stderr so stdout stays clean for --json."),
+        texts(
+            "can we not use iostream. fmt::print everywhere please, we already link fmt. and put"
+                + " progress output on stderr so stdout stays clean for --json"));
+    assertEquals(
+        List.of("Don't use moment. Date-fns pls, it tree-shakes."),
+        texts("don't use moment. date-fns pls, it tree-shakes"));
+    assertEquals(
+        List.of("Nah no ExMachina please. I like the plain fixture functions."),
+        texts("nah no ExMachina please. i like the plain fixture functions"));
+  }
+
+  @Test
+  void aRejection_doesNotTakeInATaskANewSubjectOrAQuestion() {
+    assertEquals(List.of(), texts("no worries. add the column to the model"));
+    assertEquals(List.of(), texts("no, not yet. run the tests first"));
+    assertEquals(
+        List.of("Don't use pip directly."),
+        texts("Don't use pip directly. Also, split pipeline/transform.py into smaller functions."));
+    assertEquals(
+        List.of("Never kubectl scale by hand.", "The vpc module has a hard-coded CIDR"),
+        texts("Never kubectl scale by hand. Anyway, the vpc module has a hard-coded CIDR"));
+    assertEquals(
+        List.of("Never push to main."), texts("never push to main. can you use the gh cli here?"));
+    assertEquals(List.of(), texts("can we not just use the existing retry helper?"));
+  }
+
+  @Test
+  void aRejectionAlone_isKeptWhenItNamesWhatItRulesOut() {
+    assertEquals(
+        new Statements.Statement(MemoryType.PREFERENCE, "No Lombok in the new modules", false),
+        only("ugh, no Lombok in the new modules"));
+    assertEquals(List.of(), texts("nah, not today"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "now every page is a 500 in dev",
+        "the login endpoint returns a 502 since the deploy",
+        "the asan CI job is red on ListTest",
+        "it fell over halfway through the inventory",
+        "the consumer keeps dying in the dev env",
+        "the importer blew up on the March file"
+      })
+  void aFailureToldInEverydayWords_isAReportedProblem(String said) {
+    assertTrue(Statements.reportsProblem(said), said);
+  }
+
+  @Test
+  void aShortRemarkAboutWhatWasJustSaid_isNoFact_butOneThatQuotesOrNamesSomethingIs() {
+    assertEquals(List.of(), texts("They asked that too."));
+    assertEquals(List.of(), texts("feels like it's growing"));
+    assertEquals(
+        List.of("It's `bundle exec fastlane beta` from the repo root."),
+        texts("It's `bundle exec fastlane beta` from the repo root."));
+    assertEquals(
+        List.of("It listens on port 8443 in staging"), texts("it listens on port 8443 in staging"));
+  }
+
+  @Test
+  void dontWithoutItsApostrophe_isAnInstruction() {
+    assertEquals(
+        MemoryType.PREFERENCE,
+        only("dont mock the db. we got burned when mocked tests passed and the migration failed")
+            .type());
+  }
+
+  @Test
   void subjects_nameBothSidesOfAContrast_andTheWordsThatNameThings() {
     assertEquals(List.of("pnpm", "npm"), Statements.subjects("we use pnpm not npm in this repo"));
     assertEquals(
