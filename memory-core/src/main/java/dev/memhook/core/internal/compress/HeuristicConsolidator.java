@@ -11,9 +11,11 @@ import dev.memhook.api.capture.ObservationKind;
 import dev.memhook.api.capture.Session;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -48,7 +50,14 @@ import java.util.regex.Pattern;
  *       reports a problem without asking for work, files edited after it (in its turn, or in the
  *       next if the user only lets the agent go on: "fix it"), and the agent's answers saying what
  *       was wrong or what it changed: its diagnosis before the edits, or its answer after the last
- *       edit (the report, the diagnosis, the edits and the answer are its sources).
+ *       edit (the report, the diagnosis, the edits and the answer are its sources). A bug's fix
+ *       that the agent told as a practice (labelled "Fix: no module-level stores …", set against a
+ *       stopgap "the real fix is …", told as what the code must do "the store has to behave on the
+ *       server too: …", as what sorts it out, or by the recurrence it prevents) is also kept as a
+ *       PATTERN, "Lesson of a fixed bug: …", for a later task that builds something like it.
+ *   <li><b>What the agent read of the project's rules</b>: after a read of a contributing guide, a
+ *       style guide or a linter's configuration, the rules the agent's answer tells, as a PATTERN
+ *       with the task that needed them.
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  *   <li><b>What the agent read of the project's configuration</b>: a version pin, code owners, the
  *       repository's remote or a configuration file's settings, restated in words by {@link
@@ -98,6 +107,7 @@ public final class HeuristicConsolidator implements Consolidator {
     }
     List<Consolidation> out = new ArrayList<>();
     statements(views, out);
+    rulesRead(views, out);
     Set<Integer> reports = bugs(views, out);
     fixesInTurn(views, reports, out);
     workflow(views, out);
@@ -176,6 +186,150 @@ public final class HeuristicConsolidator implements Consolidator {
       }
     }
   }
+
+  /**
+   * Adds the project's rules as the agent told them after reading the file that sets them: a
+   * contributing guide, a style guide, an agents' instructions file or a linter's configuration
+   * ({@link #RULES_FILE}). The agent's answer in the same turn that names the file or speaks of
+   * rules ("CONTRIBUTING.md is strict about Flyway naming. Versioned migrations are …", "the naming
+   * rules: … private members with a trailing underscore") is what a later task of the same kind
+   * needs, and that task is worded like the one that made the agent read the file ("add a notes
+   * column to stops", later "the depots table needs a timezone column"), not like the rules; so the
+   * convention keeps both: the rules, from the first sentence that names the file or a rule, at
+   * most {@value #MAX_RULES} characters and without a lead-in ("Before writing it:"), then the
+   * task. The rules lead because a memory's summary, which an injection shows, is its opening
+   * sentences. One a file a session; its sources are the task's prompt, the read and the answer.
+   */
+  private static void rulesRead(List<ObservationView> views, List<Consolidation> out) {
+    ObservationView prompt = null;
+    Map<String, ObservationView> reads = new LinkedHashMap<>();
+    Set<String> done = new LinkedHashSet<>();
+    for (ObservationView v : views) {
+      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+        prompt = v;
+        reads.clear();
+        continue;
+      }
+      if (v.kind() == ObservationKind.FILE_READ) {
+        String name = rulesFileRead(v);
+        if (name != null && done.add(name.toLowerCase(Locale.ROOT))) {
+          reads.put(name, v);
+        }
+        continue;
+      }
+      if (v.type() != LifecycleEventType.AGENT_RESPONSE || reads.isEmpty()) {
+        continue;
+      }
+      for (var entry : reads.entrySet()) {
+        String name = entry.getKey();
+        ObservationView read = entry.getValue();
+        String rules = rulesTold(v.said(), name);
+        if (rules.isEmpty()) {
+          continue;
+        }
+        List<ObservationView> sources = new ArrayList<>();
+        String task = "";
+        if (prompt != null) {
+          sources.add(prompt);
+          task =
+              " (Read for the task \""
+                  + TextCuts.atWord(TextCuts.flat(prompt.said(), 400), 160)
+                  + "\".)";
+        }
+        sources.add(read);
+        sources.add(v);
+        add(
+            out,
+            MemoryType.PATTERN,
+            "Convention: ",
+            "Project rules in " + name + ": " + rules + task,
+            importance(MemoryType.PATTERN),
+            sources,
+            rules);
+      }
+      reads.clear();
+    }
+  }
+
+  /**
+   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile such as
+   * {@code .clang-tidy} is no file to the compressor's token scan, so its name is also taken from
+   * the read's title ("Read /w/.clang-tidy").
+   */
+  private static String rulesFileRead(ObservationView read) {
+    List<String> paths = new ArrayList<>(read.memory().files());
+    String title = read.memory().title();
+    if (title.startsWith("Read ") && title.indexOf(' ', 5) < 0) {
+      paths.add(title.substring(5));
+    }
+    for (String path : paths) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      if (RULES_FILE.matcher(name).matches()) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  /** The most characters of the rules an answer tells that a convention keeps. */
+  static final int MAX_RULES = 600;
+
+  /**
+   * The rules {@code said} tells of {@code file}: its sentences from the first that names the file
+   * or speaks of a rule ({@link #SPEAKS_OF_RULES}), whole sentences up to {@value #MAX_RULES}
+   * characters; empty if none does.
+   */
+  private static String rulesTold(String said, String file) {
+    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
+    String lowerFile = file.toLowerCase(Locale.ROOT);
+    StringBuilder rules = new StringBuilder();
+    for (String sentence : sentences) {
+      String s = sentence.strip();
+      if (rules.length() == 0
+          && !s.toLowerCase(Locale.ROOT).contains(lowerFile)
+          && !SPEAKS_OF_RULES.matcher(s).find()) {
+        continue;
+      }
+      if (rules.length() > 0 && rules.length() + s.length() + 1 > MAX_RULES) {
+        break;
+      }
+      rules.append(rules.length() == 0 ? "" : " ").append(TextCuts.asSentence(s));
+    }
+    if (rules.length() == 0) {
+      return "";
+    }
+    Matcher lead = RULES_LEAD.matcher(rules);
+    String told = lead.lookingAt() ? rules.substring(lead.end()) : rules.toString();
+    return TextCuts.atWord(Character.toUpperCase(told.charAt(0)) + told.substring(1), MAX_RULES);
+  }
+
+  /**
+   * A lead-in before the rules an answer tells: "Before writing it:", "Noting the migration rules
+   * here before I generate anything:", at most twelve words and nothing quoted.
+   */
+  private static final Pattern RULES_LEAD =
+      Pattern.compile("(?:[^:.`\\n]+?\\s){0,11}[^:.`\\s]+:\\s+(?=\\S)");
+
+  /**
+   * A file that sets how work is done in a project: a contributing or style guide, an agents'
+   * instructions file, or the configuration of a linter, a formatter or a commit-message check.
+   */
+  private static final Pattern RULES_FILE =
+      Pattern.compile(
+          "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
+              + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
+              + "|\\.clang-(?:tidy|format)|\\.editorconfig"
+              + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"
+              + "|\\.eslintrc(?:\\.\\w+)?|eslint\\.config\\.\\w+|\\.prettierrc(?:\\.\\w+)?"
+              + "|\\.stylelintrc(?:\\.\\w+)?|\\.?(?:ruff|rustfmt|clippy)\\.toml|\\.rubocop\\.ya?ml"
+              + "|\\.golangci\\.ya?ml|detekt\\.ya?ml|checkstyle\\.xml|\\.pylintrc"
+              + "|\\.swiftlint\\.ya?ml");
+
+  /** Words of an answer that tells rules: "rules", "convention", "must", "strict about". */
+  private static final Pattern SPEAKS_OF_RULES =
+      Pattern.compile(
+          "(?i)\\b(?:rules?|conventions?|naming|must|mandatory|required|strict about|not allowed"
+              + "|never|always|has to|have to)\\b");
 
   /** The title's opening word for a user's statement of {@code type}. */
   private static String titlePrefix(MemoryType type) {
@@ -411,12 +565,17 @@ public final class HeuristicConsolidator implements Consolidator {
       for (int i = 0; i < sentences.size(); i++) {
         String sentence = sentences.get(i).strip();
         Matcher label = FIX_LABEL.matcher(sentence);
-        if (!label.lookingAt()) {
+        String practice;
+        if (label.lookingAt()) {
+          practice = sentence.substring(label.end()).strip();
+          boolean against = REAL_FIX.matcher(label.group()).find(); // a fix set against a stopgap
+          if (!against && !statesAPractice(practice)) {
+            return;
+          }
+        } else if (toldAsPractice(sentence)) {
+          practice = sentence;
+        } else {
           continue;
-        }
-        String practice = sentence.substring(label.end()).strip();
-        if (!statesAPractice(practice)) {
-          return;
         }
         String lesson = TextCuts.asSentence(practice);
         if (lesson.length() < SHORT_LESSON && i + 1 < sentences.size()) {
@@ -456,9 +615,47 @@ public final class HeuristicConsolidator implements Consolidator {
     return false;
   }
 
-  /** The label an agent gives its fix: "Fix: …", "The fix — …", "The fix is to …". */
+  /**
+   * The label an agent gives its fix: "Fix: …", "The fix — …", "The fix is to …", "the real fix is
+   * bounding concurrency: …".
+   */
   private static final Pattern FIX_LABEL =
-      Pattern.compile("(?i)(?:the )?fix(?:\\s*[:—–]|\\s+-)\\s*|the fix (?:is|was) to\\s+");
+      Pattern.compile(
+          "(?i)(?:the )?fix(?:\\s*[:—–]|\\s+-)\\s*|the (?:(?:real|actual|proper|right) )?fix"
+              + " (?:is|was)(?: to)?\\s+"
+              + "|.{0,120}?[;,] the (?:real|actual|proper|right) fix (?:is|was)(?: to)?\\s+");
+
+  /** "The real fix", "the actual fix": a fix set against a stopgap, which is a practice. */
+  private static final Pattern REAL_FIX =
+      Pattern.compile("(?i)\\b(?:real|actual|proper|right) fix\\b");
+
+  /**
+   * A fix told as what a thing of the code must do: "The kiosk has to attach the clinic's zone
+   * before saving: …", "The store has to behave on the server too: …". Its subject is a thing of
+   * the code, not a person ("we have to restart it" is one step).
+   */
+  private static final Pattern REQUIREMENT =
+      Pattern.compile(
+          "(?i)(?!(?:we|i|you|they|it|that|there|only)\\b)"
+              + "(?![^.:]*\\b(?:has|have|needs?|must) to (?:be )?(?:change|changed|fixed|updated"
+              + "|removed|go)\\b)"
+              + "[\\w`'*.()/<>-]+(?: [\\w`'*.()/<>-]+){0,4}"
+              + " (?:has to|have to|must|needs to|need to|should always|should never) \\w");
+
+  /** A fix told as what sorts the problem out: "Using X plus Y for the Instant field sorts it." */
+  private static final Pattern WHAT_FIXES_IT =
+      Pattern.compile(
+          "(?i)\\b(?:sorts|fixes|solves|avoids|prevents|cures) (?:it|this|that|the (?:problem|issue"
+              + "|crash|bug))(?: out)?[.!]?$");
+
+  /**
+   * A fix told by the recurrence it prevents: "…, so nobody can end up holding a view of a
+   * temporary again".
+   */
+  private static final Pattern NEVER_AGAIN =
+      Pattern.compile(
+          "(?i)\\bso (?:that )?(?:nobody|no one|nothing|it never|we never|this never|it can't"
+              + "|it cannot)\\b[^.]{0,120}\\bagain\\b");
 
   /**
    * A fix that says how a thing is made: "build the definition with {@code jsonencode()}", "create
@@ -507,11 +704,25 @@ public final class HeuristicConsolidator implements Consolidator {
       return true;
     }
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
-      if (CHANGE_MADE.matcher(sentence).lookingAt()) {
-        return true;
+      String s = sentence.strip();
+      if (CHANGE_MADE.matcher(s).lookingAt()
+          || FIX_LABEL.matcher(s).lookingAt()
+          || toldAsPractice(s)) {
+        return true; // "The store has to behave on the server too: …" says what the fix must do
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code sentence} tells a fix as what the code must do ({@link #REQUIREMENT}), as what
+   * sorts the problem out ({@link #WHAT_FIXES_IT}) or by the recurrence it prevents ({@link
+   * #NEVER_AGAIN}).
+   */
+  private static boolean toldAsPractice(String sentence) {
+    return REQUIREMENT.matcher(sentence).lookingAt()
+        || WHAT_FIXES_IT.matcher(sentence).find()
+        || NEVER_AGAIN.matcher(sentence).find();
   }
 
   /** {@code a} and {@code b} joined by a space, or the one that is not empty. */
@@ -521,7 +732,8 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /**
    * An answer that says what was wrong or what was changed: a cause ("because", "the problem was",
-   * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses").
+   * "found it", "it was a deadlock") or a change the agent made ("I switched to …", "now uses",
+   * "the store now checks …").
    */
   private static final Pattern EXPLAINS_FIX =
       Pattern.compile(
@@ -529,7 +741,8 @@ public final class HeuristicConsolidator implements Consolidator {
               + "|found it|it was a|were fighting|which (?:meant|means)|that's why|so every"
               + "|(?:i|we) (?:changed|switched|set|moved|replaced|fixed|added|removed|dropped|made"
               + "|updated|rewrote|wrapped|pinned|reverted)|switched to|changed (?:it )?to|now uses"
-              + "|(?:is|are) now|(?:the )?fix (?:is|was) to)\\b");
+              + "|(?:is|are) now|(?:the )?fix (?:is|was) to"
+              + "|now (?:only )?(?!that\\b|this\\b)[a-z]{3,}s)\\b");
 
   /**
    * {@code explained} ordered so that it opens with the cause and the fix: the first sentence that

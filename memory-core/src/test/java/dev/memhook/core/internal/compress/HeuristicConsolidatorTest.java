@@ -337,6 +337,87 @@ class HeuristicConsolidatorTest {
     assertEquals(ids(ofType(found, MemoryType.BUG).get(0)), ids(lessons.get(0)));
   }
 
+  private static Memory read(String id, String path, String content) {
+    return stored(
+        observation(
+            id,
+            LifecycleEventType.POST_TOOL_USE,
+            EventData.tool("Read", "{\"file_path\":\"" + path + "\"}", content)));
+  }
+
+  @Test
+  void theRulesTheAgentToldAfterReadingTheContributingGuide_areKeptWithTheTaskThatNeededThem() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "add a notes text column to stops")),
+            read(
+                "r1",
+                "/w/app/CONTRIBUTING.md",
+                "## Database migrations\nFile name: V<yyyyMMddHHmm>__<description>.sql"),
+            answer(
+                "a1",
+                "Before writing it: CONTRIBUTING.md is strict about Flyway naming. Versioned"
+                    + " migrations are `V<yyyyMMddHHmm>__<description>.sql` with the UTC creation"
+                    + " time as the version, and merged migrations are never edited."),
+            answer("a2", "Added the migration and mapped the column."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    List<Consolidation> rules =
+        ofType(found, MemoryType.PATTERN).stream()
+            .filter(c -> c.content().startsWith("Project rules"))
+            .toList();
+    assertEquals(1, rules.size(), found.toString());
+    assertEquals(
+        "Project rules in CONTRIBUTING.md: CONTRIBUTING.md is strict about Flyway naming."
+            + " Versioned migrations are `V<yyyyMMddHHmm>__<description>.sql` with the UTC creation"
+            + " time as the version, and merged migrations are never edited. (Read for the task"
+            + " \"add a notes text column to stops\".)",
+        rules.get(0).content());
+    assertEquals(3, rules.get(0).sources().size(), "the task, the read and the answer");
+  }
+
+  @Test
+  void aLinterConfigurationThatIsADotfile_isARulesFileToo() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "add a BlockCache class")),
+            read("r1", "/w/cobble/.clang-tidy", "CheckOptions:\n  - key: PrivateMemberSuffix"),
+            answer(
+                "a1",
+                "Worth knowing before writing it: `.clang-tidy` fails CI on naming. Private members"
+                    + " take a trailing underscore (`PrivateMemberSuffix: _`)."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    assertTrue(
+        found.stream()
+            .anyMatch(
+                c ->
+                    c.content()
+                        .startsWith(
+                            "Project rules in .clang-tidy: `.clang-tidy` fails CI on naming."
+                                + " Private members take a trailing underscore")),
+        found.toString());
+  }
+
+  @Test
+  void anAnswerAfterReadingAnOrdinaryFile_orOneThatTellsNoRules_makesNoProjectRules() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "what does the importer do?")),
+            read("r1", "/w/app/README.md", "# Importer\nReads CSV files."),
+            answer("a1", "It must read every CSV file in the inbox; the rules are in the README."),
+            stored(prompt("p2", "and the lint setup?")),
+            read("r2", "/w/app/.eslintrc.json", "{\"extends\": \"next\"}"),
+            answer("a2", "It extends the next preset and adds nothing of its own."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    assertTrue(
+        found.stream().noneMatch(c -> c.content().startsWith("Project rules")), found.toString());
+  }
+
   @Test
   void aFixTheAgentLabelsAsOneChange_makesNoLesson() {
     List<Memory> turns =
@@ -353,6 +434,84 @@ class HeuristicConsolidatorTest {
 
     assertEquals(1, ofType(found, MemoryType.BUG).size(), found.toString());
     assertEquals(List.of(), ofType(found, MemoryType.PATTERN));
+  }
+
+  private static List<String> lessons(List<Consolidation> found) {
+    return ofType(found, MemoryType.PATTERN).stream()
+        .map(Consolidation::content)
+        .filter(c -> c.startsWith("Lesson of a fixed bug: "))
+        .map(c -> c.substring("Lesson of a fixed bug: ".length()))
+        .toList();
+  }
+
+  @Test
+  void aFixToldAsWhatTheCodeMustDo_isKeptAsALesson_andMakesTheAnswerADiagnosis() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "I added a city filter store, but now every page is a 500 in dev")),
+            answer(
+                "a1",
+                "It's the server render: Node has no `localStorage`. The store has to behave on"
+                    + " the server too: read storage only when `browser` from `$app/environment`"
+                    + " is true."),
+            storeEdit("e1"),
+            answer("a2", "Pages render again. The store now checks `browser` first."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    assertEquals(1, ofType(found, MemoryType.BUG).size(), found.toString());
+    assertEquals(
+        List.of(
+            "The store has to behave on the server too: read storage only when `browser` from"
+                + " `$app/environment` is true."),
+        lessons(found));
+  }
+
+  @Test
+  void theRealFixSetAgainstAStopgap_andWhatSortsItOut_areLessons() {
+    List<Memory> real =
+        List.of(
+            stored(prompt("p1", "ran it against all 900 hosts and it fell over halfway")),
+            answer(
+                "a1",
+                "We spawn 900 ssh children at once and run out of file descriptors. Raising the"
+                    + " ulimit would only move the cliff; the real fix is bounding concurrency:"
+                    + " use `buffer_unordered(n)`."),
+            storeEdit("e1"),
+            answer("a2", "All 900 hosts checked with 32 in flight."));
+    assertEquals(
+        List.of("Bounding concurrency: use `buffer_unordered(n)`."), lessons(consolidate(real)));
+
+    List<Memory> sorts =
+        List.of(
+            stored(prompt("p1", "the stop-status consumer keeps dying in dev")),
+            answer(
+                "a1",
+                "Found it: the deserializer builds a bare `ObjectMapper()`. Using"
+                    + " `jacksonObjectMapper()` plus `JavaTimeModule` sorts it."),
+            storeEdit("e1"),
+            answer("a2", "The consumer is up again."));
+    assertEquals(
+        List.of("Using `jacksonObjectMapper()` plus `JavaTimeModule` sorts it."),
+        lessons(consolidate(sorts)));
+  }
+
+  @Test
+  void aStepAPersonHasToTake_isNoLesson() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "the importer keeps dying at night")),
+            answer(
+                "a1",
+                "Found it: the cron job and the worker share one lock file. We have to restart"
+                    + " the worker after the deploy. Only the lock path needs to change."),
+            storeEdit("e1"),
+            answer("a2", "I moved the lock file under /run/importer."));
+
+    List<Consolidation> found = consolidate(turns);
+
+    assertEquals(1, ofType(found, MemoryType.BUG).size(), found.toString());
+    assertEquals(List.of(), lessons(found));
   }
 
   @Test
