@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * What a listing command showed of the project's running setup, stated in the words a later
@@ -46,6 +47,13 @@ final class Listings {
   /** The longest cell restated. */
   private static final int MAX_CELL = 80;
 
+  /**
+   * A {@code --format} that asks Docker for a table with a header ({@code --format 'table
+   * {{.Names}}\t{{.Ports}}'}): its output is read by its header as the default table is.
+   */
+  private static final Pattern TABLE_FORMAT =
+      Pattern.compile("\\s--format[= ](['\"])table\\b[^'\"]{0,200}\\1(?=\\s|$)");
+
   /** {@code kubectl get} resources that describe the deployment, by every name kubectl takes. */
   private static final Map<String, String> KUBERNETES =
       Map.ofEntries(
@@ -78,7 +86,9 @@ final class Listings {
     if (!ToolFamily.singleCommand(command)) {
       return Optional.empty(); // a filtered or chained listing is something else
     }
-    List<String> words = List.of(command.strip().split("\\s+"));
+    // "docker ps --format 'table {{.Names}}\t{{.Ports}}'" prints the same table with a header
+    List<String> words =
+        List.of(TABLE_FORMAT.matcher(command.strip()).replaceFirst("").strip().split("\\s+"));
     String program = ToolFamily.firstWord(command);
     List<String> lines = TextCuts.head(output, MAX_CHARS).lines().toList();
     if (program.equals("docker-compose")

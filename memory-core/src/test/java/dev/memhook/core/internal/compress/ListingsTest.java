@@ -60,6 +60,26 @@ class ListingsTest {
   }
 
   @Test
+  void dockerPsWithATableFormat_isReadByItsHeader_andOtherFormatsAreNot() {
+    String ps =
+        "NAMES          IMAGE           STATUS      PORTS\n"
+            + "bramble-pg     postgres:16.2   Up 3 days   0.0.0.0:5433->5432/tcp\n"
+            + "hopscotch-pg   postgres:15.6   Up 26 h     0.0.0.0:5432->5432/tcp\n";
+    assertEquals(
+        "The running Docker containers and their ports (docker ps): bramble-pg (image"
+            + " postgres:16.2): host port 5433 to container port 5432/tcp; hopscotch-pg (image"
+            + " postgres:15.6): host port 5432 to container port 5432/tcp.",
+        Listings.of(
+                "docker ps --format 'table {{.Names}}\\t{{.Image}}\\t{{.Status}}\\t{{.Ports}}'", ps)
+            .orElseThrow()
+            .content());
+    assertTrue(
+        Listings.of("docker ps --format '{{.Names}} {{.Ports}}'", "bramble-pg 0.0.0.0:5433\n")
+            .isEmpty());
+    assertTrue(Listings.of("docker ps --format 'table {{.Names}}' | grep pg", ps).isEmpty());
+  }
+
+  @Test
   void lastingKubernetesObjects_areNamed_withTheirNamespace() {
     String ns =
         "NAME              STATUS   AGE\n"
