@@ -35,6 +35,10 @@ final class OfferedChoices {
     if (sentences.isEmpty()) {
       return null;
     }
+    Statements.Statement byLabel = byLabel(reply, offer);
+    if (byLabel != null) {
+      return byLabel;
+    }
     String picked =
         CHOICE_LEAD.matcher(sentences.get(0).strip()).replaceFirst("").replaceAll("[.!,;:]+$", "");
     picked = CHOICE_TAIL.matcher(picked).replaceFirst("").strip();
@@ -62,6 +66,116 @@ final class OfferedChoices {
   }
 
   /**
+   * The decision a reply makes by picking an option by its label, or null: the agent listed its
+   * options as "1. **Google Distance Matrix API** – …", "2. **Self-hosted OSRM** – …" or "**(a) One
+   * delayed task per appointment**: …", and the reply opens with the label ("2. we already run the
+   * OSM tile server next to it", "b.", "option 2", "the second one"). The option's name is its bold
+   * text, else its text up to a dash, a colon or a bracket; the rest of the reply, up to a request,
+   * is the reason: "Chose Self-hosted OSRM: we already run the OSM tile server next to it." The
+   * label must be one of at least two options the offer lists in order.
+   */
+  private static Statements.Statement byLabel(String said, String offer) {
+    String reply = TextCuts.head(said, Spoken.WINDOW).strip();
+    Matcher picked = PICKED_LABEL.matcher(reply);
+    if (!picked.lookingAt()) {
+      return null;
+    }
+    String label = picked.group(1) != null ? picked.group(1) : picked.group(2);
+    int index = index(label);
+    List<String> options = new ArrayList<>();
+    Matcher option = LABELLED_OPTION.matcher(TextCuts.head(offer, MAX_OFFER));
+    while (option.find()) {
+      if (index(option.group(2)) != options.size()
+          || label.length() == 1
+              && Character.isDigit(label.charAt(0))
+                  != Character.isDigit(option.group(2).charAt(0))) {
+        break; // options come in order, 1, 2, 3 or a, b, c, and "b" picks no "2."
+      }
+      options.add(optionName(option.group(1) != null, option.group(3)));
+    }
+    if (options.size() < 2 || index < 0 || index >= options.size()) {
+      return null;
+    }
+    String name = options.get(index);
+    if (name.isEmpty()) {
+      return null;
+    }
+    String rest = COURTESY.matcher(reply.substring(picked.end()).strip()).replaceFirst("");
+    String reason = reason(TextCuts.sentences(rest, Spoken.WINDOW));
+    return new Statements.Statement(
+        MemoryType.DECISION,
+        "Chose " + name + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
+        false);
+  }
+
+  /** The position of a label: "1" and "a" are 0, "second" and "two" are 1; -1 for none. */
+  private static int index(String label) {
+    String l = label.toLowerCase(Locale.ROOT);
+    if (l.length() == 1 && Character.isDigit(l.charAt(0))) {
+      return l.charAt(0) - '1';
+    }
+    if (l.length() == 1 && l.charAt(0) >= 'a' && l.charAt(0) <= 'f') {
+      return l.charAt(0) - 'a';
+    }
+    return ORDINALS.indexOf(l) >= 0 ? ORDINALS.indexOf(l) % 5 : -1;
+  }
+
+  private static final List<String> ORDINALS =
+      List.of("first", "second", "third", "fourth", "fifth", "one", "two", "three", "four", "five");
+
+  /**
+   * An option's name from the text after its label: its bold text (the bold opened before the label
+   * when {@code boldBefore}), else its text up to a dash, a colon, a bracket or a full stop.
+   */
+  private static String optionName(boolean boldBefore, String text) {
+    String t = text.strip();
+    String name;
+    Matcher bold = BOLD.matcher(t);
+    if (boldBefore && t.indexOf("**") > 0) {
+      name = t.substring(0, t.indexOf("**"));
+    } else if (bold.lookingAt()) {
+      name = bold.group(1);
+    } else {
+      name = t.split(" [–—-] |: | \\(|\\. ", 2)[0];
+    }
+    name = name.replaceAll("[*`]", "").replaceFirst("[.:;,]+$", "").strip();
+    return name.length() > MAX_NAME ? TextCuts.atWord(name, MAX_NAME) : name;
+  }
+
+  /** The most characters of an option's name. */
+  private static final int MAX_NAME = 80;
+
+  /** The most characters of an offer searched for labelled options. */
+  private static final int MAX_OFFER = 8_000;
+
+  /**
+   * A reply that opens by picking a label: "2.", "b.", "b,", "option 2", "(b)", "the second one",
+   * "second option"; group 1 the digit or letter, group 2 the word.
+   */
+  private static final Pattern PICKED_LABEL =
+      Pattern.compile(
+          "(?i)(?:(?:ok(?:ay)?|yes|yeah|yep|hmm+|sure)[,.!]?\\s+)*(?:let'?s (?:go with|do) |go with |i'?d"
+              + " (?:go with|say|pick|take) )?(?:option |opt\\.? |#)?(?:\\(?([1-9a-f])\\)?(?:[.):,!]"
+              + "|\\s*$|\\s+(?=it is\\b|then\\b|please\\b|pls\\b|sounds\\b|is\\b))"
+              + "|(?:the )?(first|second|third|fourth|fifth|one|two|three|four|five)"
+              + "(?: one| option)?(?:[.,!]|\\s*$|\\s+(?=it is\\b|then\\b|please\\b|pls\\b|is\\b)))");
+
+  /**
+   * An option listed under a label at the start of a line: "1. …", "2) …", "(a) …", "**(b) …**", "-
+   * **1. …**"; group 1 the bold opened before the label, if any, group 2 the label, group 3 the
+   * text after it.
+   */
+  private static final Pattern LABELLED_OPTION =
+      Pattern.compile("(?m)^[ \\t]*(?:[-*][ \\t]+)?(\\*\\*)?\\(?([1-9a-f])[.)]\\)?[ \\t]+(\\S.*)$");
+
+  /** Words after a picked label that give no reason: "option 1 please", "b then". */
+  private static final Pattern COURTESY =
+      Pattern.compile("(?i)^(?:please|pls|then|it is|sounds good|is fine|thanks|thx)\\b[.!,]*\\s*");
+
+  /** Bold text at the start: "**Self-hosted OSRM** (…)". */
+  private static final Pattern BOLD = Pattern.compile("\\*\\*([^*]{1,200})\\*\\*");
+
+  /**
    * What the reply says after its choice, up to a sentence that asks for work ("flyway. the team
    * reads SQL. also add a baseline": the reason is the second sentence only).
    */
@@ -83,7 +197,8 @@ final class OfferedChoices {
   private static final Pattern OFFERS_CHOICE =
       Pattern.compile(
           "(?i)\\b(?:or|either|choices?|options?|alternatives?|vs\\.?|versus|which (?:one|do you"
-              + "|would you|should))\\b");
+              + "|would you|should|way|approach)|your call|(?:do|would) you (?:prefer|want|like)"
+              + "|prefer)\\b");
 
   /** What may open a reply that picks an option: "ok,", "yes", "let's go with", "use". */
   private static final Pattern CHOICE_LEAD =

@@ -27,6 +27,57 @@ class OfferedChoicesTest {
   }
 
   @Test
+  void aReplyPickingAnOptionByItsLabel_isTheDecision_withTheOptionsName() {
+    String numbered =
+        "Three realistic ways:\n\n"
+            + "1. **Google Distance Matrix API** – best data, billed per element.\n"
+            + "2. **Self-hosted OSRM** (Open Source Routing Machine) – no per-request cost.\n"
+            + "3. **GraphHopper Directions API (hosted)** – credit-based.\n\n"
+            + "Which way do you want to go?";
+    assertEquals(
+        new Statements.Statement(
+            MemoryType.DECISION,
+            "Chose Self-hosted OSRM: we already run the osm tile server on maps-01.",
+            false),
+        OfferedChoices.of("2. we already run the osm tile server on maps-01", numbered));
+    assertEquals(
+        "Chose Google Distance Matrix API.", OfferedChoices.of("option 1 please", numbered).text());
+    assertEquals(
+        "Chose GraphHopper Directions API (hosted).",
+        OfferedChoices.of("the third one", numbered).text());
+
+    String lettered =
+        "Two ways to do it:\n\n"
+            + "**(a) One delayed task per appointment**: on booking, schedule an ETA task.\n\n"
+            + "**(b) A periodic sweep from celery beat**: every 10 minutes, select what is due.\n\n"
+            + "Which do you prefer?";
+    assertEquals(
+        "Chose A periodic sweep from celery beat: we redeploy a few times a day and ETA tasks"
+            + " vanish. plus the column gives reception an audit trail.",
+        OfferedChoices.of(
+                "b. we redeploy a few times a day and ETA tasks vanish. plus the column gives"
+                    + " reception an audit trail",
+                lettered)
+            .text());
+    assertEquals(
+        "Chose Use plain SQL.",
+        OfferedChoices.of("a)", "Options:\na) Use plain SQL.\nb) Use jOOQ.").text());
+  }
+
+  @Test
+  void aLabelTheOfferDoesNotList_orAListThatIsNoChoice_isNoDecision() {
+    String numbered = "Options:\n1. **Redis** – fast.\n2. **Postgres** – already there.";
+    assertNull(OfferedChoices.of("3. whatever works", numbered));
+    assertNull(OfferedChoices.of("b.", numbered));
+    assertNull(OfferedChoices.of("2 more things: add a test", "Done. 1. tests pass 2. lint ok"));
+    assertNull(OfferedChoices.of("1. yes", "Which one?\n1. **Only** option here."));
+    assertEquals(
+        "Chose Postgres: İİİİ.",
+        OfferedChoices.of("Option 2. İİİİ", numbered).text(),
+        "a reply is read as written, whatever lower-casing would do to its length");
+  }
+
+  @Test
   void aReplyThatChoosesForThisTaskOnly_orNamesNoOfferedOption_isNoDecision() {
     assertNull(OfferedChoices.of("staging", "Should I run it on staging or prod?"));
     assertNull(OfferedChoices.of("flyway", "Added Flyway and a V1 baseline."));
