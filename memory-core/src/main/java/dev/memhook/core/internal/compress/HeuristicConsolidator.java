@@ -11,14 +11,11 @@ import dev.memhook.api.capture.ObservationKind;
 import dev.memhook.api.capture.Session;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -54,10 +51,11 @@ import java.util.regex.Pattern;
  *       that the agent told as a practice (labelled "Fix: no module-level stores …", set against a
  *       stopgap "the real fix is …", told as what the code must do "the store has to behave on the
  *       server too: …", as what sorts it out, or by the recurrence it prevents) is also kept as a
- *       PATTERN, "Lesson of a fixed bug: …", for a later task that builds something like it.
+ *       PATTERN, "Lesson of a fixed bug: …", for a later task that builds something like it ({@link
+ *       FixLessons}).
  *   <li><b>What the agent read of the project's rules</b>: after a read of a contributing guide, a
  *       style guide or a linter's configuration, the rules the agent's answer tells, as a PATTERN
- *       with the task that needed them.
+ *       with the task that needed them ({@link ProjectRules}).
  *   <li><b>WORKFLOW</b>: the build and test commands run up to the last build or test that passed.
  *   <li><b>What the agent read of the project's configuration</b>: a version pin, code owners, the
  *       repository's remote or a configuration file's settings, restated in words by {@link
@@ -81,12 +79,6 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /** The most characters of the user's report a bug keeps. */
   static final int MAX_REPORT = 300;
-
-  /** The longest lesson of a bug's fix, in characters. */
-  static final int MAX_LESSON = 300;
-
-  /** A lesson shorter than this, in characters, takes the sentence after it too. */
-  private static final int SHORT_LESSON = 80;
 
   /** The most statements one session's user messages yield. */
   static final int MAX_STATEMENTS = 20;
@@ -188,148 +180,21 @@ public final class HeuristicConsolidator implements Consolidator {
   }
 
   /**
-   * Adds the project's rules as the agent told them after reading the file that sets them: a
-   * contributing guide, a style guide, an agents' instructions file or a linter's configuration
-   * ({@link #RULES_FILE}). The agent's answer in the same turn that names the file or speaks of
-   * rules ("CONTRIBUTING.md is strict about Flyway naming. Versioned migrations are …", "the naming
-   * rules: … private members with a trailing underscore") is what a later task of the same kind
-   * needs, and that task is worded like the one that made the agent read the file ("add a notes
-   * column to stops", later "the depots table needs a timezone column"), not like the rules; so the
-   * convention keeps both: the rules, from the first sentence that names the file or a rule, at
-   * most {@value #MAX_RULES} characters and without a lead-in ("Before writing it:"), then the
-   * task. The rules lead because a memory's summary, which an injection shows, is its opening
-   * sentences. One a file a session; its sources are the task's prompt, the read and the answer.
+   * Adds the project's rules as the agent told them after reading the file that sets them ({@link
+   * ProjectRules}), as a convention: the rules, then the task that needed them.
    */
   private static void rulesRead(List<ObservationView> views, List<Consolidation> out) {
-    ObservationView prompt = null;
-    Map<String, ObservationView> reads = new LinkedHashMap<>();
-    Set<String> done = new LinkedHashSet<>();
-    for (ObservationView v : views) {
-      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
-        prompt = v;
-        reads.clear();
-        continue;
-      }
-      if (v.kind() == ObservationKind.FILE_READ) {
-        String name = rulesFileRead(v);
-        if (name != null && done.add(name.toLowerCase(Locale.ROOT))) {
-          reads.put(name, v);
-        }
-        continue;
-      }
-      if (v.type() != LifecycleEventType.AGENT_RESPONSE || reads.isEmpty()) {
-        continue;
-      }
-      for (var entry : reads.entrySet()) {
-        String name = entry.getKey();
-        ObservationView read = entry.getValue();
-        String rules = rulesTold(v.said(), name);
-        if (rules.isEmpty()) {
-          continue;
-        }
-        List<ObservationView> sources = new ArrayList<>();
-        String task = "";
-        if (prompt != null) {
-          sources.add(prompt);
-          task =
-              " (Read for the task \""
-                  + TextCuts.atWord(TextCuts.flat(prompt.said(), 400), 160)
-                  + "\".)";
-        }
-        sources.add(read);
-        sources.add(v);
-        add(
-            out,
-            MemoryType.PATTERN,
-            "Convention: ",
-            "Project rules in " + name + ": " + rules + task,
-            importance(MemoryType.PATTERN),
-            sources,
-            rules);
-      }
-      reads.clear();
+    for (ProjectRules.Told t : ProjectRules.of(views)) {
+      add(
+          out,
+          MemoryType.PATTERN,
+          "Convention: ",
+          t.content(),
+          importance(MemoryType.PATTERN),
+          t.sources(),
+          t.rules());
     }
   }
-
-  /**
-   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile such as
-   * {@code .clang-tidy} is no file to the compressor's token scan, so its name is also taken from
-   * the read's title ("Read /w/.clang-tidy").
-   */
-  private static String rulesFileRead(ObservationView read) {
-    List<String> paths = new ArrayList<>(read.memory().files());
-    String title = read.memory().title();
-    if (title.startsWith("Read ") && title.indexOf(' ', 5) < 0) {
-      paths.add(title.substring(5));
-    }
-    for (String path : paths) {
-      String name = path.substring(path.lastIndexOf('/') + 1);
-      if (RULES_FILE.matcher(name).matches()) {
-        return name;
-      }
-    }
-    return null;
-  }
-
-  /** The most characters of the rules an answer tells that a convention keeps. */
-  static final int MAX_RULES = 600;
-
-  /**
-   * The rules {@code said} tells of {@code file}: its sentences from the first that names the file
-   * or speaks of a rule ({@link #SPEAKS_OF_RULES}), whole sentences up to {@value #MAX_RULES}
-   * characters; empty if none does.
-   */
-  private static String rulesTold(String said, String file) {
-    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
-    String lowerFile = file.toLowerCase(Locale.ROOT);
-    StringBuilder rules = new StringBuilder();
-    for (String sentence : sentences) {
-      String s = sentence.strip();
-      if (rules.length() == 0
-          && !s.toLowerCase(Locale.ROOT).contains(lowerFile)
-          && !SPEAKS_OF_RULES.matcher(s).find()) {
-        continue;
-      }
-      if (rules.length() > 0 && rules.length() + s.length() + 1 > MAX_RULES) {
-        break;
-      }
-      rules.append(rules.length() == 0 ? "" : " ").append(TextCuts.asSentence(s));
-    }
-    if (rules.length() == 0) {
-      return "";
-    }
-    Matcher lead = RULES_LEAD.matcher(rules);
-    String told = lead.lookingAt() ? rules.substring(lead.end()) : rules.toString();
-    return TextCuts.atWord(Character.toUpperCase(told.charAt(0)) + told.substring(1), MAX_RULES);
-  }
-
-  /**
-   * A lead-in before the rules an answer tells: "Before writing it:", "Noting the migration rules
-   * here before I generate anything:", at most twelve words and nothing quoted.
-   */
-  private static final Pattern RULES_LEAD =
-      Pattern.compile("(?:[^:.`\\n]+?\\s){0,11}[^:.`\\s]+:\\s+(?=\\S)");
-
-  /**
-   * A file that sets how work is done in a project: a contributing or style guide, an agents'
-   * instructions file, or the configuration of a linter, a formatter or a commit-message check.
-   */
-  private static final Pattern RULES_FILE =
-      Pattern.compile(
-          "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
-              + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
-              + "|\\.clang-(?:tidy|format)|\\.editorconfig"
-              + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"
-              + "|\\.eslintrc(?:\\.\\w+)?|eslint\\.config\\.\\w+|\\.prettierrc(?:\\.\\w+)?"
-              + "|\\.stylelintrc(?:\\.\\w+)?|\\.?(?:ruff|rustfmt|clippy)\\.toml|\\.rubocop\\.ya?ml"
-              + "|\\.golangci\\.ya?ml|detekt\\.ya?ml|checkstyle\\.xml|\\.pylintrc"
-              + "|\\.swiftlint\\.ya?ml");
-
-  /** Words of an answer that tells rules: "rules", "convention", "must", "strict about". */
-  private static final Pattern SPEAKS_OF_RULES =
-      Pattern.compile(
-          "(?i)\\b(?:rules?|conventions?|naming|must|mandatory|required|strict about|not allowed"
-              + "|never|always|has to|have to)\\b");
 
   /** The title's opening word for a user's statement of {@code type}. */
   private static String titlePrefix(MemoryType type) {
@@ -547,129 +412,21 @@ public final class HeuristicConsolidator implements Consolidator {
   }
 
   /**
-   * Adds the lesson of a bug's fix as a convention, when the agent labelled the fix and stated it
-   * as a practice ("Fix: no module-level stores for per-user data. Create the store per request …",
-   * "Fix: let the database enforce it. I'll add a unique index …"). The bug is found by its
-   * symptom; the lesson is what a later session building something like it needs ("add a store for
-   * the user's wishlist"), which shares the fix's words, not the symptom's. A fix told as one
-   * change ("Fix: clamp each dimension at 1") is the bug's own and makes no lesson. The lesson is
-   * the labelled sentence of the first of the bug's answers ({@code sources}) that has one, with
-   * the sentence after it when it is short, as the agent said them; it has the bug's sources.
+   * Adds the lesson of a bug's fix as a convention ({@link FixLessons}), with the bug's sources.
    */
   private static void lesson(List<ObservationView> sources, List<Consolidation> out) {
-    for (ObservationView v : sources) {
-      if (v.type() != LifecycleEventType.AGENT_RESPONSE) {
-        continue;
-      }
-      List<String> sentences = TextCuts.sentences(v.said(), Spoken.WINDOW);
-      for (int i = 0; i < sentences.size(); i++) {
-        String sentence = sentences.get(i).strip();
-        Matcher label = FIX_LABEL.matcher(sentence);
-        String practice;
-        if (label.lookingAt()) {
-          practice = sentence.substring(label.end()).strip();
-          boolean against = REAL_FIX.matcher(label.group()).find(); // a fix set against a stopgap
-          if (!against && !statesAPractice(practice)) {
-            return;
-          }
-        } else if (toldAsPractice(sentence)) {
-          practice = sentence;
-        } else {
-          continue;
-        }
-        String lesson = TextCuts.asSentence(practice);
-        if (lesson.length() < SHORT_LESSON && i + 1 < sentences.size()) {
-          lesson += " " + TextCuts.asSentence(sentences.get(i + 1).strip());
-        }
-        lesson = Character.toUpperCase(lesson.charAt(0)) + lesson.substring(1);
-        add(
-            out,
-            MemoryType.PATTERN,
-            "Convention: ",
-            "Lesson of a fixed bug: " + TextCuts.atWord(lesson, MAX_LESSON),
-            importance(MemoryType.PATTERN),
-            sources,
-            lesson);
-        return;
-      }
+    String lesson = FixLessons.of(sources);
+    if (lesson != null) {
+      add(
+          out,
+          MemoryType.PATTERN,
+          "Convention: ",
+          "Lesson of a fixed bug: " + TextCuts.atWord(lesson, FixLessons.MAX_LESSON),
+          importance(MemoryType.PATTERN),
+          sources,
+          lesson);
     }
   }
-
-  /**
-   * Whether a fix, its label taken off, states a practice rather than one change: it opens as a
-   * rule does ("no …", "never …", "always …", "let the database …", "use …"), says how a thing is
-   * made ({@link #HOW_TO_MAKE}) or reads as a standing statement ({@link Statements#of}).
-   */
-  private static boolean statesAPractice(String fix) {
-    if (fix.length() < 8) {
-      return false;
-    }
-    if (PRACTICE_OPENER.matcher(fix).lookingAt() || HOW_TO_MAKE.matcher(fix).find()) {
-      return true;
-    }
-    for (Statements.Statement s : Statements.of(fix)) {
-      if (s.type() != MemoryType.FACT) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The label an agent gives its fix: "Fix: …", "The fix — …", "The fix is to …", "the real fix is
-   * bounding concurrency: …".
-   */
-  private static final Pattern FIX_LABEL =
-      Pattern.compile(
-          "(?i)(?:the )?fix(?:\\s*[:—–]|\\s+-)\\s*|the (?:(?:real|actual|proper|right) )?fix"
-              + " (?:is|was)(?: to)?\\s+"
-              + "|.{0,120}?[;,] the (?:real|actual|proper|right) fix (?:is|was)(?: to)?\\s+");
-
-  /** "The real fix", "the actual fix": a fix set against a stopgap, which is a practice. */
-  private static final Pattern REAL_FIX =
-      Pattern.compile("(?i)\\b(?:real|actual|proper|right) fix\\b");
-
-  /**
-   * A fix told as what a thing of the code must do: "The kiosk has to attach the clinic's zone
-   * before saving: …", "The store has to behave on the server too: …". Its subject is a thing of
-   * the code, not a person ("we have to restart it" is one step).
-   */
-  private static final Pattern REQUIREMENT =
-      Pattern.compile(
-          "(?i)(?!(?:we|i|you|they|it|that|there|only)\\b)"
-              + "(?![^.:]*\\b(?:has|have|needs?|must) to (?:be )?(?:change|changed|fixed|updated"
-              + "|removed|go)\\b)"
-              + "[\\w`'*.()/<>-]+(?: [\\w`'*.()/<>-]+){0,4}"
-              + " (?:has to|have to|must|needs to|need to|should always|should never) \\w");
-
-  /** A fix told as what sorts the problem out: "Using X plus Y for the Instant field sorts it." */
-  private static final Pattern WHAT_FIXES_IT =
-      Pattern.compile(
-          "(?i)\\b(?:sorts|fixes|solves|avoids|prevents|cures) (?:it|this|that|the (?:problem|issue"
-              + "|crash|bug))(?: out)?[.!]?$");
-
-  /**
-   * A fix told by the recurrence it prevents: "…, so nobody can end up holding a view of a
-   * temporary again".
-   */
-  private static final Pattern NEVER_AGAIN =
-      Pattern.compile(
-          "(?i)\\bso (?:that )?(?:nobody|no one|nothing|it never|we never|this never|it can't"
-              + "|it cannot)\\b[^.]{0,120}\\bagain\\b");
-
-  /**
-   * A fix that says how a thing is made: "build the definition with {@code jsonencode()}", "create
-   * the store per request".
-   */
-  private static final Pattern HOW_TO_MAKE =
-      Pattern.compile(
-          "(?i)\\b(?:build|create|generate|define|render|construct|compute)\\b[^.;:]{0,80}?\\b(?:with"
-              + "|from|using|through|via|per|inside)\\b");
-
-  /** How a fix that is a practice opens. */
-  private static final Pattern PRACTICE_OPENER =
-      Pattern.compile(
-          "(?i)(?:no|never|always|don't|do not|let|use|avoid|prefer|keep|only|make sure|stop)\\b");
 
   /**
    * Whether {@code said}, the user's message after the agent answered a report, only lets it go on
@@ -705,24 +462,11 @@ public final class HeuristicConsolidator implements Consolidator {
     }
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
       String s = sentence.strip();
-      if (CHANGE_MADE.matcher(s).lookingAt()
-          || FIX_LABEL.matcher(s).lookingAt()
-          || toldAsPractice(s)) {
+      if (CHANGE_MADE.matcher(s).lookingAt() || FixLessons.tellsTheFix(s)) {
         return true; // "The store has to behave on the server too: …" says what the fix must do
       }
     }
     return false;
-  }
-
-  /**
-   * Whether {@code sentence} tells a fix as what the code must do ({@link #REQUIREMENT}), as what
-   * sorts the problem out ({@link #WHAT_FIXES_IT}) or by the recurrence it prevents ({@link
-   * #NEVER_AGAIN}).
-   */
-  private static boolean toldAsPractice(String sentence) {
-    return REQUIREMENT.matcher(sentence).lookingAt()
-        || WHAT_FIXES_IT.matcher(sentence).find()
-        || NEVER_AGAIN.matcher(sentence).find();
   }
 
   /** {@code a} and {@code b} joined by a space, or the one that is not empty. */

@@ -1,0 +1,174 @@
+package dev.memhook.core.internal.compress;
+
+import dev.memhook.api.capture.LifecycleEventType;
+import dev.memhook.api.capture.ObservationKind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The project's rules as the agent read them: after a read of a contributing or style guide, an
+ * agents' instructions file, or the configuration of a linter, a formatter or a commit-message
+ * check, what the agent's answer tells of its rules, with the task that needed them.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ProjectRules {
+
+  private ProjectRules() {}
+
+  /**
+   * The rules told of one file.
+   *
+   * @param content "Project rules in FILE: RULES (Read for the task "…".)"
+   * @param rules the rules alone
+   * @param sources the task's prompt (when the session had one), the read and the answer
+   */
+  record Told(String content, String rules, List<ObservationView> sources) {
+    Told {
+      sources = List.copyOf(sources);
+    }
+  }
+
+  /**
+   * The rules the agent told after reading a file that sets how work is done ({@link #RULES_FILE}),
+   * in session order: the agent's answer in the same turn that names the file or speaks of rules
+   * ("CONTRIBUTING.md is strict about Flyway naming. Versioned migrations are …", "the naming
+   * rules: … private members with a trailing underscore"), from its first such sentence, at most
+   * {@value #MAX_RULES} characters and without a lead-in ("Before writing it:"). A later task of
+   * the same kind is worded like the one that made the agent read the file ("add a notes column to
+   * stops", later "the depots table needs a timezone column"), not like the rules, so the content
+   * keeps both: the rules first, since a memory's summary, which an injection shows, is its opening
+   * sentences, then the task. One a file a session.
+   */
+  static List<Told> of(List<ObservationView> views) {
+    List<Told> out = new ArrayList<>();
+    ObservationView prompt = null;
+    Map<String, ObservationView> reads = new LinkedHashMap<>();
+    Set<String> done = new LinkedHashSet<>();
+    for (ObservationView v : views) {
+      if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+        prompt = v;
+        reads.clear();
+        continue;
+      }
+      if (v.kind() == ObservationKind.FILE_READ) {
+        String name = rulesFileRead(v);
+        if (name != null && done.add(name.toLowerCase(Locale.ROOT))) {
+          reads.put(name, v);
+        }
+        continue;
+      }
+      if (v.type() != LifecycleEventType.AGENT_RESPONSE || reads.isEmpty()) {
+        continue;
+      }
+      for (var entry : reads.entrySet()) {
+        String name = entry.getKey();
+        String rules = rulesTold(v.said(), name);
+        if (rules.isEmpty()) {
+          continue;
+        }
+        List<ObservationView> sources = new ArrayList<>();
+        String task = "";
+        if (prompt != null) {
+          sources.add(prompt);
+          task =
+              " (Read for the task \""
+                  + TextCuts.atWord(TextCuts.flat(prompt.said(), 400), 160)
+                  + "\".)";
+        }
+        sources.add(entry.getValue());
+        sources.add(v);
+        out.add(new Told("Project rules in " + name + ": " + rules + task, rules, sources));
+      }
+      reads.clear();
+    }
+    return out;
+  }
+
+  /**
+   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile such as
+   * {@code .clang-tidy} is no file to the compressor's token scan, so its name is also taken from
+   * the read's title ("Read /w/.clang-tidy").
+   */
+  private static String rulesFileRead(ObservationView read) {
+    List<String> paths = new ArrayList<>(read.memory().files());
+    String title = read.memory().title();
+    if (title.startsWith("Read ") && title.indexOf(' ', 5) < 0) {
+      paths.add(title.substring(5));
+    }
+    for (String path : paths) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      if (RULES_FILE.matcher(name).matches()) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  /** The most characters of the rules an answer tells that a convention keeps. */
+  static final int MAX_RULES = 600;
+
+  /**
+   * The rules {@code said} tells of {@code file}: its sentences from the first that names the file
+   * or speaks of a rule ({@link #SPEAKS_OF_RULES}), whole sentences up to {@value #MAX_RULES}
+   * characters; empty if none does.
+   */
+  private static String rulesTold(String said, String file) {
+    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
+    String lowerFile = file.toLowerCase(Locale.ROOT);
+    StringBuilder rules = new StringBuilder();
+    for (String sentence : sentences) {
+      String s = sentence.strip();
+      if (rules.length() == 0
+          && !s.toLowerCase(Locale.ROOT).contains(lowerFile)
+          && !SPEAKS_OF_RULES.matcher(s).find()) {
+        continue;
+      }
+      if (rules.length() > 0 && rules.length() + s.length() + 1 > MAX_RULES) {
+        break;
+      }
+      rules.append(rules.length() == 0 ? "" : " ").append(TextCuts.asSentence(s));
+    }
+    if (rules.length() == 0) {
+      return "";
+    }
+    Matcher lead = RULES_LEAD.matcher(rules);
+    String told = lead.lookingAt() ? rules.substring(lead.end()) : rules.toString();
+    return TextCuts.atWord(Character.toUpperCase(told.charAt(0)) + told.substring(1), MAX_RULES);
+  }
+
+  /**
+   * A lead-in before the rules an answer tells: "Before writing it:", "Noting the migration rules
+   * here before I generate anything:", at most twelve words and nothing quoted.
+   */
+  private static final Pattern RULES_LEAD =
+      Pattern.compile("(?:[^:.`\\n]+?\\s){0,11}[^:.`\\s]+:\\s+(?=\\S)");
+
+  /**
+   * A file that sets how work is done in a project: a contributing or style guide, an agents'
+   * instructions file, or the configuration of a linter, a formatter or a commit-message check.
+   */
+  private static final Pattern RULES_FILE =
+      Pattern.compile(
+          "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
+              + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
+              + "|\\.clang-(?:tidy|format)|\\.editorconfig"
+              + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"
+              + "|\\.eslintrc(?:\\.\\w+)?|eslint\\.config\\.\\w+|\\.prettierrc(?:\\.\\w+)?"
+              + "|\\.stylelintrc(?:\\.\\w+)?|\\.?(?:ruff|rustfmt|clippy)\\.toml|\\.rubocop\\.ya?ml"
+              + "|\\.golangci\\.ya?ml|detekt\\.ya?ml|checkstyle\\.xml|\\.pylintrc"
+              + "|\\.swiftlint\\.ya?ml");
+
+  /** Words of an answer that tells rules: "rules", "convention", "must", "strict about". */
+  private static final Pattern SPEAKS_OF_RULES =
+      Pattern.compile(
+          "(?i)\\b(?:rules?|conventions?|naming|must|mandatory|required|strict about|not allowed"
+              + "|never|always|has to|have to)\\b");
+}
