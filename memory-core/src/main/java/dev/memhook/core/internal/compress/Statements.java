@@ -153,14 +153,16 @@ final class Statements {
       Pattern.compile(
           "\\b(?:today|tonight|tomorrow|this (?:week|sprint|morning|afternoon)|asap)\\b");
 
+  /** Hesitations and reply words: "hmm", "ugh", "ok", "yeah", "then", "just". */
+  private static final String INTERJECTIONS =
+      "h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just";
+
   /**
    * A hesitation or a reply word before a clause ("hmm use polars…", "yeah docker runs…", "ok then
    * just run a plan…"); removed, and it makes the clause neither a statement nor a request.
    */
   private static final Pattern HESITATION =
-      Pattern.compile(
-          "(?i)^(?:h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b"
-              + "[,.!…]*\\s+");
+      Pattern.compile("(?i)^(?:" + INTERJECTIONS + ")\\b[,.!…]*\\s+");
 
   /**
    * A choice given under a label ("decision: solid queue.", "verdict — GRDB"): a decision however
@@ -730,9 +732,11 @@ final class Statements {
     List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
     List<String> all = new ArrayList<>();
     sentences.forEach(sentence -> all.addAll(clauses(sentence)));
+    List<Statement> own = new ArrayList<>(all.size()); // what each clause states on its own
+    all.forEach(clause -> own.add(statement(clause)));
     for (int i = 0; i < all.size(); i++) {
       String clause = all.get(i);
-      int end = rejectionEnd(all, i);
+      int end = rejectionEnd(all, own, i);
       if (end >= i) {
         // "ugh no CBVs please. plain function-based views with a decorator or two": what is ruled
         // out and what the user wants in its place are one preference; alone, the second reads
@@ -742,12 +746,11 @@ final class Statements {
           String part = HESITATION_ALL.matcher(all.get(j).strip()).replaceFirst("");
           joined.append(j == i ? "" : " ").append(TextCuts.asSentence(capitalised(part)));
         }
-        Statement own = statement(clause);
         out.add(
             new Statement(
                 MemoryType.PREFERENCE,
                 joined.toString(),
-                retracted || own != null && own.correction()));
+                retracted || own.get(i) != null && own.get(i).correction()));
         afterPreference = true;
         i = end;
         continue;
@@ -763,7 +766,7 @@ final class Statements {
                 before.correction()));
         continue;
       }
-      Statement s = statement(clause);
+      Statement s = own.get(i);
       if (s == null) {
         s = aside(clause); // "scaffold the package (for new packages I'd rather use vitest)"
       }
@@ -804,13 +807,13 @@ final class Statements {
    * stands alone only when it names what it rules out; "don't" and "never" are kept by {@link
    * #statement} then, and "not yet", "no worries" rule nothing out.
    */
-  private static int rejectionEnd(List<String> clauses, int i) {
+  private static int rejectionEnd(List<String> clauses, List<Statement> own, int i) {
     Matcher m =
         REJECTION.matcher(clauses.get(i).strip().toLowerCase(Locale.ROOT).replace('’', '\''));
     if (!m.lookingAt() || NOT_RULED_OUT.contains(firstWord(m.group(2)))) {
       return -1;
     }
-    if (i + 1 < clauses.size() && replaces(clauses.get(i + 1))) {
+    if (i + 1 < clauses.size() && replaces(clauses.get(i + 1), own.get(i + 1))) {
       int end = i + 1;
       while (end + 1 < clauses.size() && end - i < 3 && goesOnTelling(clauses.get(end + 1))) {
         end++;
@@ -818,9 +821,7 @@ final class Statements {
       return end;
     }
     boolean instructionLead = INSTRUCTION_REJECTION.matcher(m.group(1)).find();
-    return !instructionLead && !subjects(m.group(2)).isEmpty() && statement(clauses.get(i)) == null
-        ? i
-        : -1;
+    return !instructionLead && !subjects(m.group(2)).isEmpty() && own.get(i) == null ? i : -1;
   }
 
   /**
@@ -857,7 +858,7 @@ final class Statements {
    * task ("add the column") nor a question, and names something ("kotest assertions pls, x shouldBe
    * y reads better", "plain function-based views with a decorator or two").
    */
-  private static boolean replaces(String clause) {
+  private static boolean replaces(String clause, Statement own) {
     String lower =
         HESITATION_ALL
             .matcher(clause.strip().toLowerCase(Locale.ROOT).replace('’', '\''))
@@ -873,7 +874,6 @@ final class Statements {
         || REJECTION.matcher(lower).lookingAt()) {
       return false;
     }
-    Statement own = statement(clause);
     return own == null ? !subjects(clause).isEmpty() : own.type() == MemoryType.PREFERENCE;
   }
 
@@ -893,9 +893,7 @@ final class Statements {
 
   /** Interjections and reply words before a clause, however many: "ugh, ok just use …". */
   private static final Pattern HESITATION_ALL =
-      Pattern.compile(
-          "(?i)^(?:(?:h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just)\\b"
-              + "[,.!…]*\\s+)+");
+      Pattern.compile("(?i)^(?:(?:" + INTERJECTIONS + ")\\b[,.!…]*\\s+)+");
 
   /** {@code text} with its first character in upper case. */
   private static String capitalised(String text) {
