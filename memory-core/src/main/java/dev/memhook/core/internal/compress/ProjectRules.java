@@ -93,9 +93,9 @@ final class ProjectRules {
   }
 
   /**
-   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile such as
-   * {@code .clang-tidy} is no file to the compressor's token scan, so its name is also taken from
-   * the read's title ("Read /w/.clang-tidy").
+   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile without
+   * an extension that the compressor's token scan does not know ({@code .stylelintrc}) is no file
+   * to it, so the name is also taken from the read's title ("Read /w/.stylelintrc").
    */
   private static String rulesFileRead(ObservationView read) {
     List<String> paths = new ArrayList<>(read.memory().files());

@@ -359,6 +359,20 @@ final class Statements {
               + "|\\buse\\b[^.]*\\b(?:not|never|instead of|over|rather than)\\b"
               + "|\\bplease\\b|\\bfor me\\b|\\bwith me\\b|\\bto me\\b|\\bmy (?:taste|preference)");
 
+  /**
+   * "No" and then only which thing was meant: "no, the other file", "no, the one in src/lib",
+   * "nope, that one", "no I meant the tests in api/". A demonstrative or "the", at most two words
+   * and at most one place ("in src/lib"), nothing more: a redirection said of this turn. A pointer
+   * that goes on to say something ("no, the staging db is on 5433", "no, the integration tests go
+   * in tests/integration") or to ask for a way of working ("no, the plain fixtures please") is not
+   * one.
+   */
+  private static final Pattern POINTS_ELSEWHERE =
+      Pattern.compile(
+          "(?:no|nope|nah|not that one)[,.!…]*\\s+(?:i meant\\s+|i mean\\s+)?"
+              + "(?:the|that|this|those|these)(?:\\s+[^\\s.!…]+){0,2}"
+              + "(?:\\s+(?:in|under|from|on|at|of|inside)\\s+[^\\s!…]+)?[.!…]*");
+
   private static final Pattern DECISION =
       Pattern.compile(
           "(?i)\\b(?:decided|decision|decide|agreed|agree on|settled on|settle on|going with|go"
@@ -810,8 +824,10 @@ final class Statements {
   private static int rejectionEnd(List<String> clauses, List<Statement> own, int i) {
     Matcher m =
         REJECTION.matcher(clauses.get(i).strip().toLowerCase(Locale.ROOT).replace('’', '\''));
-    if (!m.lookingAt() || NOT_RULED_OUT.contains(firstWord(m.group(2)))) {
-      return -1;
+    if (!m.lookingAt()
+        || NOT_RULED_OUT.contains(firstWord(m.group(2)))
+        || POINTS_ELSEWHERE.matcher(m.group()).matches()) {
+      return -1; // "not yet", "no, the other file"
     }
     if (i + 1 < clauses.size() && replaces(clauses.get(i + 1), own.get(i + 1))) {
       int end = i + 1;
@@ -1075,6 +1091,9 @@ final class Statements {
     String lower = text.toLowerCase(Locale.ROOT).replace('’', '\'');
     if (lower.startsWith("maybe ") || lower.startsWith("perhaps ")) {
       return null; // "maybe we add a linter for that later": an idea, not yet a rule or a fact
+    }
+    if (POINTS_ELSEWHERE.matcher(lower).matches()) {
+      return null; // "No, the other file": points the agent at something for this turn only
     }
     boolean negation =
         lower.startsWith("don't ")

@@ -95,7 +95,32 @@ final class TokenScan {
 
   /** Names without an extension that are files all the same. */
   private static final Set<String> NAMED_FILES =
-      Set.of("Makefile", "Dockerfile", "Jenkinsfile", "Gemfile", "Rakefile", "Procfile");
+      Set.of(
+          "Makefile",
+          "Dockerfile",
+          "Jenkinsfile",
+          "Gemfile",
+          "Rakefile",
+          "Procfile",
+          ".env",
+          ".envrc",
+          ".gitignore",
+          ".gitattributes",
+          ".dockerignore",
+          ".editorconfig",
+          ".nvmrc",
+          ".npmrc",
+          ".prettierrc",
+          ".eslintrc",
+          ".babelrc",
+          ".clang-format",
+          ".clang-tidy",
+          ".tool-versions",
+          ".python-version",
+          ".ruby-version",
+          ".node-version",
+          ".bashrc",
+          ".zshrc");
 
   /** Library names shaped like file names. */
   private static final Set<String> NOT_FILES =
@@ -141,7 +166,16 @@ final class TokenScan {
       return;
     }
     if (files.size() < MemoryDraft.MAX_FILES) {
-      String file = asFile(token);
+      String file = null;
+      if (end - start > 1
+          && text.charAt(start) == '.'
+          && Character.isLetter(text.charAt(start + 1))
+          && text.startsWith(token, start + 1)) {
+        file = asFile("." + token); // ".clang-tidy", ".eslintrc.json", ".github/workflows/ci.yml"
+      }
+      if (file == null) {
+        file = asFile(token);
+      }
       if (file != null) {
         files.add(file);
       }
@@ -191,8 +225,8 @@ final class TokenScan {
     if (name.isEmpty()) {
       return null; // a directory
     }
-    if (NAMED_FILES.contains(name)) {
-      return path;
+    if (NAMED_FILES.contains(name) || name.startsWith(".env.") && name.length() > 5) {
+      return path; // "Makefile", ".clang-tidy", ".env.local"
     }
     int dot = name.lastIndexOf('.');
     if (dot < 0 || dot == name.length() - 1) {

@@ -352,6 +352,21 @@ class StatementsTest {
   }
 
   @Test
+  void aNoThatOnlyPointsAtAnotherThing_isNoStandingStatement() {
+    assertEquals(List.of(), texts("No, the other file"));
+    assertEquals(List.of(), texts("no the one in src/lib"));
+    assertEquals(List.of(), texts("nope, that one."));
+    assertEquals(List.of(), texts("no I meant the second one"));
+    assertEquals(List.of(), texts("no, the tests in api/"));
+    // a pointer that goes on to say something is still kept
+    assertEquals(
+        List.of("No, the integration tests go in tests/integration"),
+        texts("No, the integration tests go in tests/integration"));
+    assertEquals(
+        List.of("No, the staging db is on port 5433"), texts("no, the staging db is on port 5433"));
+  }
+
+  @Test
   void aRejection_doesNotTakeInATaskANewSubjectOrAQuestion() {
     assertEquals(List.of(), texts("no worries. add the column to the model"));
     assertEquals(List.of(), texts("no, not yet. run the tests first"));

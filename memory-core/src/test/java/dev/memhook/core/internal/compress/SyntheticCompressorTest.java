@@ -46,6 +46,22 @@ class SyntheticCompressorTest {
   }
 
   @Test
+  void wellKnownDotfiles_areFiles_butAMethodCallIsNot() {
+    CompressedObservation c =
+        compressor.compress(
+            observation(
+                "o-dot",
+                LifecycleEventType.POST_TOOL_USE,
+                EventData.tool(
+                    "Bash",
+                    "{\"command\":\"cat .clang-tidy .env.example .gitignore && grep -rn .then"
+                        + " src\"}",
+                    "{\"stdout\":\"Checks: '-*,bugprone-*'\\n\"}")));
+
+    assertEquals(List.of(".clang-tidy", ".env.example", ".gitignore"), c.files());
+  }
+
+  @Test
   void editOfAJavaFile_isAFileEdit_titledWithThePath_andCountsTheChangedLines() {
     CompressedObservation c =
         compressor.compress(
