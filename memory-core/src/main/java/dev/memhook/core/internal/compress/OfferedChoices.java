@@ -41,29 +41,69 @@ final class OfferedChoices {
     }
     String picked =
         CHOICE_LEAD.matcher(sentences.get(0).strip()).replaceFirst("").replaceAll("[.!,;:]+$", "");
-    picked = CHOICE_TAIL.matcher(picked).replaceFirst("").strip();
-    if (picked.isEmpty() || picked.split("\\s+").length > MAX_CHOICE_WORDS) {
-      return null;
+    String option = option(CHOICE_TAIL.matcher(picked).replaceFirst("").strip(), offer);
+    if (option != null) {
+      return chose(option, reason(sentences.subList(1, sentences.size())));
     }
-    Matcher named =
-        Pattern.compile("(?i)(?<![\\w-])`?(" + Pattern.quote(picked) + ")`?(?![\\w-])")
-            .matcher(offer);
-    while (named.find()) {
-      String option = named.group(1);
-      boolean name =
-          named.group().startsWith("`")
-              || !option.equals(option.toLowerCase(Locale.ROOT))
-              || !Statements.subjects(option).isEmpty();
-      if (name) {
-        String reason = reason(sentences.subList(1, sentences.size()));
-        return new Statements.Statement(
-            MemoryType.DECISION,
-            "Chose " + option + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
-            false);
+    // "we are not adding redis just for this, ops would kill me. pg-boss it is.": the reasons
+    // first, then the pick in words that settle it
+    for (int i = 1; i < Math.min(sentences.size(), MAX_SETTLING_SENTENCE + 1); i++) {
+      Matcher settles = SETTLES.matcher(sentences.get(i).strip());
+      if (settles.matches()) {
+        String named = settles.group(1) != null ? settles.group(1) : settles.group(2);
+        option = option(CHOICE_TAIL.matcher(named).replaceFirst("").strip(), offer);
+        if (option != null) {
+          String before = reason(sentences.subList(0, i));
+          String after = reason(sentences.subList(i + 1, sentences.size()));
+          return chose(option, (before + " " + after).strip());
+        }
       }
     }
     return null;
   }
+
+  /** "Chose {@code option}: {@code reason}." */
+  private static Statements.Statement chose(String option, String reason) {
+    return new Statements.Statement(
+        MemoryType.DECISION,
+        "Chose " + option + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
+        false);
+  }
+
+  /**
+   * The option {@code picked} names as {@code offer} wrote it, or null: it must be at most {@value
+   * #MAX_CHOICE_WORDS} words and a name there (capitalised, in backticks or bold, or naming
+   * something).
+   */
+  private static String option(String picked, String offer) {
+    if (picked.isEmpty() || picked.split("\\s+").length > MAX_CHOICE_WORDS) {
+      return null;
+    }
+    Matcher named =
+        Pattern.compile("(?i)(?<![\\w-])(`|\\*\\*)?(" + Pattern.quote(picked) + ")`?(?![\\w-])")
+            .matcher(offer);
+    while (named.find()) {
+      String option = named.group(2);
+      if (named.group(1) != null // in backticks or bold: "`pnpm`", "**pg-boss**"
+          || !option.equals(option.toLowerCase(Locale.ROOT))
+          || !Statements.subjects(option).isEmpty()) {
+        return option;
+      }
+    }
+    return null;
+  }
+
+  /** The last sentence of a reply, counted from 0, that may settle the pick after its reasons. */
+  private static final int MAX_SETTLING_SENTENCE = 3;
+
+  /**
+   * A sentence that settles a pick by its wording: "pg-boss it is", "drift it is then", "going with
+   * Flyway", "let's go with the R2 route".
+   */
+  private static final Pattern SETTLES =
+      Pattern.compile(
+          "(?i)(?:(?:so|ok(?:ay)?|then)[,]?\\s+)?(?:(.{1,40}?) it is(?: then)?"
+              + "|(?:let'?s go with|going with|we'?ll go with|we go with|go with) (.{1,40}?))[.!]*");
 
   /**
    * The decision a reply makes by picking an option by its label, or null: the agent listed its
@@ -198,7 +238,7 @@ final class OfferedChoices {
       Pattern.compile(
           "(?i)\\b(?:or|either|choices?|options?|alternatives?|vs\\.?|versus|which (?:one|do you"
               + "|would you|should|way|approach)|your call|(?:do|would) you (?:prefer|want|like)"
-              + "|prefer)\\b");
+              + "|prefer|comparison|compared)\\b");
 
   /** What may open a reply that picks an option: "ok,", "yes", "let's go with", "use". */
   private static final Pattern CHOICE_LEAD =

@@ -27,6 +27,39 @@ class OfferedChoicesTest {
   }
 
   @Test
+  void aPickSettledAfterItsReasons_isTheDecision_withTheReasonsBeforeIt() {
+    String offer =
+        "No Redis anywhere right now. Options:\n\n1. **BullMQ**: needs Redis in every env.\n"
+            + "2. **pg-boss**: a job queue on top of the existing Postgres.";
+    assertEquals(
+        "Chose pg-boss: we are not adding redis just for this, ops would kill me.",
+        OfferedChoices.of(
+                "we are not adding redis just for this, ops would kill me. pg-boss it is. wrap it"
+                    + " in a module",
+                offer)
+            .text(),
+        "the task after the pick is no reason");
+    assertEquals(
+        "Chose BullMQ: we already run Redis for sessions.",
+        OfferedChoices.of("we already run Redis for sessions. going with bullmq then", offer)
+            .text());
+    assertNull(
+        OfferedChoices.of("we are not adding redis just for this. sqs it is", offer),
+        "a pick the offer does not name decides nothing");
+  }
+
+  @Test
+  void aComparisonTable_offersItsColumnsAsChoices() {
+    String table =
+        "Quick comparison for what you described:\n\n| | **Hive** | **Isar** | **Drift** |\n"
+            + "|---|---|---|---|\n| queries | manual | decent | full SQL |";
+    assertEquals(
+        "Chose Drift: the region query + real migrations are the deciding thing.",
+        OfferedChoices.of("drift. the region query + real migrations are the deciding thing", table)
+            .text());
+  }
+
+  @Test
   void aReplyPickingAnOptionByItsLabel_isTheDecision_withTheOptionsName() {
     String numbered =
         "Three realistic ways:\n\n"
