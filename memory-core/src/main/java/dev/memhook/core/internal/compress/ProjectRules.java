@@ -13,9 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The project's rules as the agent read them: after a read of a contributing or style guide, an
- * agents' instructions file, or the configuration of a linter, a formatter or a commit-message
- * check, what the agent's answer tells of its rules, with the task that needed them.
+ * The project's rules as the agent read them: after a read of a contributing, style or architecture
+ * guide, an agents' instructions file, or the configuration of a linter, a formatter or a
+ * commit-message check, what the agent's answer tells of its rules, or, when it followed a guide
+ * written in prose without retelling it, the guide's own headings and items; with the task that
+ * needed them.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,7 +47,8 @@ final class ProjectRules {
    * the same kind is worded like the one that made the agent read the file ("add a notes column to
    * stops", later "the depots table needs a timezone column"), not like the rules, so the content
    * keeps both: the rules first, since a memory's summary, which an injection shows, is its opening
-   * sentences, then the task. One a file a session.
+   * sentences, then the task. An answer that tells none after reading a prose guide lets the guide
+   * speak for itself ({@link #rulesWritten}). One a file a session.
    */
   static List<Told> of(List<ObservationView> views) {
     List<Told> out = new ArrayList<>();
@@ -71,6 +74,9 @@ final class ProjectRules {
       for (var entry : reads.entrySet()) {
         String name = entry.getKey();
         String rules = rulesTold(v.said(), name);
+        if (rules.isEmpty() && GUIDE.matcher(name).matches()) {
+          rules = rulesWritten(entry.getValue()); // followed without a word about them
+        }
         if (rules.isEmpty()) {
           continue;
         }
@@ -145,6 +151,77 @@ final class ProjectRules {
   }
 
   /**
+   * The rules a guide written in prose lays down, as the read shows them: its section headings as
+   * labels ("Naming:") and its list items and paragraphs as sentences, without its title, code
+   * blocks, tables or emphasis marks, whole items up to {@value #MAX_RULES} characters; empty if it
+   * shows nothing. An agent often follows such a guide without retelling it (it reads the dbt style
+   * guide, then names the new models as it says): what it read is then what a later task of the
+   * kind needs.
+   */
+  static String rulesWritten(ObservationView read) {
+    String output =
+        ProjectSettings.printed(ObservationText.part(read.memory().content(), "output"));
+    StringBuilder rules = new StringBuilder();
+    boolean code = false;
+    for (String raw : ProjectSettings.lines(output)) {
+      String line = raw.strip();
+      if (line.startsWith("```") || line.startsWith("~~~")) {
+        code = !code;
+        continue;
+      }
+      if (code || line.isEmpty() || line.startsWith("|") || UNDERLINE.matcher(line).matches()) {
+        continue;
+      }
+      Matcher heading = HEADING.matcher(line);
+      String part;
+      if (heading.matches()) {
+        if (heading.group(1).length() == 1) {
+          continue; // the document's title
+        }
+        part = plain(heading.group(2)) + ":";
+      } else {
+        Matcher item = LIST_ITEM.matcher(line);
+        String text = plain(item.matches() ? item.group(1) : line);
+        boolean continues =
+            !item.matches() && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
+        part = continues || text.endsWith(":") ? text : TextCuts.asSentence(text);
+        if (continues && rules.charAt(rules.length() - 1) == '.') {
+          rules.setLength(rules.length() - 1); // an item wrapped onto the next line goes on
+        }
+      }
+      if (rules.length() + part.length() + 1 > MAX_RULES) {
+        break;
+      }
+      rules.append(rules.length() == 0 ? "" : " ").append(part);
+    }
+    String told = rules.toString();
+    while (told.endsWith(":")) { // a heading with nothing under it that fits
+      int cut = told.lastIndexOf(' ');
+      told = cut < 0 ? "" : told.substring(0, cut);
+    }
+    return told;
+  }
+
+  private static boolean endsSentence(StringBuilder text) {
+    char last = text.charAt(text.length() - 1);
+    return last == ':' || last == '!' || last == '?';
+  }
+
+  /** {@code text} without markdown's strong emphasis ("__" is also part of names: stg_a__b). */
+  private static String plain(String text) {
+    return EMPHASIS.matcher(text).replaceAll("").strip();
+  }
+
+  private static final Pattern HEADING = Pattern.compile("(#{1,6})\\s+(.+?)\\s*#*");
+
+  private static final Pattern LIST_ITEM = Pattern.compile("(?:[-*+]|\\d{1,3}[.)])\\s+(.+)");
+
+  /** A line that only underlines a heading (reStructuredText, setext) or rules a page. */
+  private static final Pattern UNDERLINE = Pattern.compile("[=\\-~^*#_]{3,}");
+
+  private static final Pattern EMPHASIS = Pattern.compile("\\*\\*");
+
+  /**
    * A lead-in before the rules an answer tells: "Before writing it:", "Noting the migration rules
    * here before I generate anything:", at most twelve words and nothing quoted.
    */
@@ -159,12 +236,20 @@ final class ProjectRules {
       Pattern.compile(
           "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
               + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
+              + "|(?:style|architecture|guidelines|standards|rules)\\.(?:md|rst|txt|adoc)"
               + "|\\.clang-(?:tidy|format)|\\.editorconfig"
               + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"
               + "|\\.eslintrc(?:\\.\\w+)?|eslint\\.config\\.\\w+|\\.prettierrc(?:\\.\\w+)?"
               + "|\\.stylelintrc(?:\\.\\w+)?|\\.?(?:ruff|rustfmt|clippy)\\.toml|\\.rubocop\\.ya?ml"
               + "|\\.golangci\\.ya?ml|detekt\\.ya?ml|checkstyle\\.xml|\\.pylintrc"
               + "|\\.swiftlint\\.ya?ml");
+
+  /**
+   * The rules files written in prose, whose own lines can stand for the rules ({@link
+   * #rulesWritten}); a linter's configuration says nothing unless the answer tells it.
+   */
+  private static final Pattern GUIDE =
+      Pattern.compile("(?i)[^.]+(?:\\.(?:md|markdown|rst|txt|adoc))?");
 
   /** Words of an answer that tells rules: "rules", "convention", "must", "strict about". */
   private static final Pattern SPEAKS_OF_RULES =

@@ -662,7 +662,7 @@ final class ProjectSettings {
    * What a tool printed: a file reader's content or a shell's standard output when the tool
    * answered with JSON holding one, else the output as it is (a JSON file read is its own text).
    */
-  private static String printed(String raw) {
+  static String printed(String raw) {
     ToolPayload output = ToolPayload.of(raw);
     for (String field : List.of("content", "stdout")) {
       if (output.fields().containsKey(field)) {
@@ -978,7 +978,7 @@ final class ProjectSettings {
   }
 
   /** The lines of a read, without a file reader's line numbers, bounded. */
-  private static List<String> lines(String text) {
+  static List<String> lines(String text) {
     List<String> out = new ArrayList<>();
     for (String line : TextCuts.head(text, MAX_CHARS).split("\r?\n", MAX_LINES + 1)) {
       if (out.size() == MAX_LINES) {
