@@ -121,7 +121,8 @@ public final class HeuristicConsolidator implements Consolidator {
     int facts = 0;
     int stated = 0;
     ObservationView offer = null; // the agent's answer since the last prompt
-    for (ObservationView v : views) {
+    for (int at = 0; at < views.size(); at++) {
+      ObservationView v = views.get(at);
       if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
         List<Statements.Statement> said = new ArrayList<>();
         Statements.Statement chose =
@@ -144,13 +145,24 @@ public final class HeuristicConsolidator implements Consolidator {
             break;
           }
           String content = TextCuts.asSentence(TextCuts.atWord(st.text(), 2_000));
+          List<ObservationView> sources = List.of(v);
+          ObservationView done = Statements.askedForGood(st) ? closingAnswer(views, at) : null;
+          if (done != null && !done.said().isBlank()) {
+            // "move it to half past four utc instead, that's the official time from now on":
+            // the agent's answer says what the time now is ("cron(…, hour=4, minute=30)")
+            content +=
+                " Done: "
+                    + TextCuts.asSentence(
+                        TextCuts.atWord(TextCuts.flat(done.said(), 2_000), MAX_DONE));
+            sources = List.of(v, done);
+          }
           add(
               out,
               st.type(),
               titlePrefix(st.type()),
               content,
               importance(st.type()),
-              List.of(v),
+              sources,
               content,
               st.correction(),
               Statements.subjects(st.text()));
@@ -541,7 +553,8 @@ public final class HeuristicConsolidator implements Consolidator {
       Pattern.compile(
           "(?i)(?:the )?fix(?:ed)?\\s*[:—–-]|(?:so )?(?:(?:i|we)(?: have|'ve)? )?(?:changed|switched"
               + "|moved|replaced|removed|added|made|set|raised|lowered|wrapped|pinned|reverted"
-              + "|rewrote|dropped|clamped|injected|localised|localized|converted|fixed|marked)\\b");
+              + "|rewrote|dropped|clamped|injected|localised|localized|converted|fixed(?![,.;!])"
+              + "|marked)\\b");
 
   /**
    * The agent's answer that closes the turn of the run at {@code run}: the first answer after it
@@ -562,23 +575,63 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /**
    * The sentences of an agent's answer that explain, up to {@value #MAX_EXPLANATION} characters:
-   * those {@link FactAdmission} admits, and "Found it: …", whose opener reads as scaffolding.
+   * those {@link FactAdmission} admits, and "Found it: …", whose opener reads as scaffolding. A
+   * bug's summary shows only the opening of this, so what says nothing of the bug is left out: a
+   * lead-in ("Two things combine here:"), a run's status ("Fixed, full suite green (96 passed).")
+   * and list and emphasis marks; a short label ("Fix:") is joined to the item that follows it.
    */
   private static String explanation(String said) {
     StringBuilder explained = new StringBuilder();
-    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
-      if (FactAdmission.rejection(sentence)
+    String label = "";
+    for (String raw : TextCuts.sentences(said, Spoken.WINDOW)) {
+      String sentence = LIST_MARK.matcher(raw.replace("**", "")).replaceFirst("").strip();
+      int words = sentence.split("\\s+").length;
+      if (sentence.endsWith(":") && (words <= MAX_LEAD_IN_WORDS && sentence.indexOf('`') < 0)) {
+        // "Fix:" labels what follows; "Two things combine here:" only leads into it
+        label = words <= MAX_LABEL_WORDS ? sentence + " " : "";
+        continue;
+      }
+      if (RUN_STATUS.matcher(sentence).find() && sentence.indexOf('`') < 0) {
+        continue;
+      }
+      String told =
+          label
+              + (sentence.endsWith(":") ? sentence.substring(0, sentence.length() - 1) : sentence);
+      label = "";
+      if (FactAdmission.rejection(told)
               .filter(
                   r ->
                       r != FactAdmission.Rejection.SCAFFOLDING
-                          || !sentence.toLowerCase(Locale.ROOT).startsWith("found"))
+                          || !told.toLowerCase(Locale.ROOT).startsWith("found"))
               .isEmpty()
           && explained.length() < MAX_EXPLANATION) {
-        explained.append(explained.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence));
+        explained.append(explained.length() == 0 ? "" : " ").append(TextCuts.asSentence(told));
       }
     }
     return explained.toString();
   }
+
+  /** The most characters of the agent's answer kept with a request made to hold from now on. */
+  static final int MAX_DONE = 300;
+
+  /** The most words of a label that opens the item after it ("Root cause:", "The fix:"). */
+  private static final int MAX_LABEL_WORDS = 3;
+
+  /** The most words of a lead-in into a list ("Two things combine here:"). */
+  private static final int MAX_LEAD_IN_WORDS = 6;
+
+  /** A list item's mark: "- ", "* ", "1. ". */
+  private static final Pattern LIST_MARK = Pattern.compile("^(?:[-*•+]|\\d{1,2}[.)])\\s+");
+
+  /**
+   * A sentence that reports how a run went, with nothing of the cause or the change: "Fixed, full
+   * suite green (96 passed).", "All 6 nodes pass.", "Reproduced."
+   */
+  private static final Pattern RUN_STATUS =
+      Pattern.compile(
+          "(?i)^(?:(?:fixed|done|reproduced|confirmed|verified)[,.!;:]*\\s*)?(?:(?:the |full |whole"
+              + " |all )*(?:suite|tests?|build|ci|checks?|\\d+ \\w+) (?:is |are |now )?(?:green|pass"
+              + "(?:es|ed|ing)?)\\b[^`]{0,40}$|(?:fixed|done|reproduced|confirmed)[.!]?$)");
 
   /**
    * The user's report of the problem the run at {@code failed} shows: the nearest of the {@value
@@ -627,6 +680,15 @@ public final class HeuristicConsolidator implements Consolidator {
    * "make the empty state friendlier" is a task, not a report.
    */
   private static String reported(String said, boolean notAsked) {
+    String written = PastedOutput.without(said);
+    if (!written.equals(said)) {
+      // what the user wrote about the problem, not the trace pasted under it, unless the trace is
+      // all there is ("got this: TypeError: x is undefined")
+      String report = reported(written, notAsked);
+      if (!report.isEmpty()) {
+        return report;
+      }
+    }
     StringBuilder out = new StringBuilder();
     for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
       if (Statements.reportsProblem(sentence)
@@ -639,13 +701,15 @@ public final class HeuristicConsolidator implements Consolidator {
   }
 
   /**
-   * Whether {@code sentence} states a decision or a preference: a rule, which a problem word in it
-   * ("never double") does not make a report. A fact or a pattern ("CORS errors on every request")
-   * may well be the report.
+   * Whether {@code sentence} states a decision, a preference or a procedure: a rule, which a
+   * problem word in it ("never double", "run parse first to catch import errors") does not make a
+   * report. A fact or a pattern ("CORS errors on every request") may well be the report.
    */
   private static boolean statesARule(String sentence) {
     for (Statements.Statement s : Statements.of(sentence)) {
-      if (s.type() == MemoryType.DECISION || s.type() == MemoryType.PREFERENCE) {
+      if (s.type() == MemoryType.DECISION
+          || s.type() == MemoryType.PREFERENCE
+          || s.type() == MemoryType.WORKFLOW) {
         return true;
       }
     }

@@ -187,8 +187,9 @@ final class Statements {
   /** Says that something is fine: beside a reported problem, the contrast that locates it. */
   private static final Pattern FINE =
       Pattern.compile(
-          "(?i)\\b(?:is|are|was|were|works?|worked|looks?|seems?|runs?|renders?|builds?)"
-              + " (?:totally |perfectly |just |all )?fine\\b");
+          "(?i)\\b(?:(?:is|are|was|were|works?|worked|looks?|seems?|runs?|renders?|builds?)"
+              + " (?:totally |perfectly |just |all )?fine|works? (?:on my (?:machine|laptop|box|mac)"
+              + "|locally|for me))\\b");
 
   /**
    * An alternative offered in place of what was just ruled out ("use date-fns instead", "return
@@ -215,19 +216,20 @@ final class Statements {
 
   /** The words that announce a correction, alone or before the subject they correct. */
   private static final String CORRECTION_LEADS =
-      "correction|update|updated|change of plan|small correction|one correction";
+      "correction|update|updated|change of plans?|small correction|one correction";
 
   /**
    * Lead-ins that announce a correction; removed, and they mark the statement a correction. One
    * that names its subject before a colon ("change of plan on the MSRV: we're bumping it to 1.75")
-   * leaves the subject ("On the MSRV: …"), which says what the statement corrects.
+   * leaves the subject ("On the MSRV: …"), which says what the statement corrects; one that names
+   * who changed it ("change of plans from the warehouse people: …") goes whole.
    */
   private static final Pattern CORRECTS =
       Pattern.compile(
           "(?i)^(?:(?:actually(?:,? scratch that)?|scratch that|turns out(?: that)?)\\s*[:,;.-]?"
               + "|(?:"
               + CORRECTION_LEADS
-              + "|wait|oops|my bad|my mistake)\\s*[:,;.-]|(?:"
+              + "|wait|oops|my bad|my mistake)(?:\\s+from\\s+[^:.;]{1,40})?\\s*[:,;.-]|(?:"
               + CORRECTION_LEADS
               + ")(?=\\s+(?:on|for|about|re|regarding)\\s+[^:.;]{1,40}:))"
               + "\\s*(?:no\\s*[,;:—–-]+\\s*)?");
@@ -373,6 +375,24 @@ final class Statements {
               + "(?:the|that|this|those|these)(?:\\s+[^\\s.!…]+){0,2}"
               + "(?:\\s+(?:in|under|from|on|at|of|inside)\\s+[^\\s!…]+)?[.!…]*");
 
+  /**
+   * A yes that lets the agent go on with the task at hand: "yes you can add the packages for this",
+   * "sure, go ahead and bump it", "ok feel free to delete them".
+   */
+  private static final Pattern PERMISSION =
+      Pattern.compile(
+          "(?i)(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine)[,!.]*\\s+(?:you can|you may|feel free|go"
+              + " ahead)\\b");
+
+  /**
+   * "Never" with a past form: what the user has not done ("never used any of them", "never tried
+   * drift"), not an instruction never to do it.
+   */
+  private static final Pattern NEVER_DONE =
+      Pattern.compile(
+          "never (?:(?!embed\\b|shed\\b)\\w*[^e\\W]ed|been|done|seen|had|heard|met|known|got"
+              + "|gotten|made|built|written|ridden|taken|given|gone)\\b");
+
   private static final Pattern DECISION =
       Pattern.compile(
           "(?i)\\b(?:decided|decision|decide|agreed|agree on|settled on|settle on|going with|go"
@@ -419,10 +439,16 @@ final class Statements {
               + "|overlaps (?:the|my|our)|flashes (?:unstyled|white|blank|black|empty)|whining"
               + "|(?:lint|ci|build|pipeline|tests?|checks?|main|job|jobs|workflow)(?: \\w+)? (?:is|are"
               + "|went|turned|goes) red|(?:is|are|was|were|returns?|returned|gives?|gave|got|throws?)"
-              + " (?:a|an) [45]\\d\\d"
+              + " (?:a|an) [45]\\d\\d|(?:returns?|returned|returning|gives?|gave|giving|got|getting"
+              + "|throws?|threw|throwing|answers?|answered|responds?|responded) (?:with )?[45]\\d\\d\\b"
+              + "(?! (?:rows|items|records|results|lines|entries|ms|bytes|users|objects|elements))"
+              + "|\\b[45]\\d\\d(?:ing|ed)|(?:takes|sits?|sat|stays?|stayed|spins?|waits?|waited|queued"
+              + "|pending|loads|loading|hangs?) (?:\\S+ ){0,4}forever|nothing (?:runs|works|loads"
+              + "|shows|renders|starts|gets (?:scheduled|picked up|sent|saved))"
               + "|(?:goes|went|just) silent|even (?:on|when|though|after|with|if)"
               + "|got (?:a |another )?(?:bug )?reports?|reports? (?:that|from (?:a|an|some|two|users?"
-              + "|customers?|members?))|(?:users?|customers?|members?|people) (?:report|complain)"
+              + "|customers?|members?))|(?:yell|scream|shout|moan)(?:s|ing)"
+              + "|(?:users?|customers?|members?|people) (?:report|complain)"
               + "(?:s|ed|ing)?|complain(?:s|ed|ing)? (?:that|about)|complaints? (?:that|about|from)"
               + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen))"
               + "\\b");
@@ -648,12 +674,14 @@ final class Statements {
   /**
    * A choice between alternatives: "pnpm, not npm", "tabs rather than spaces", "AssertJ instead of
    * Hamcrest". Said with a verb of manner ("use …", "write …") it is a standing choice, not a
-   * one-off request. Stricter than {@link #CONTRAST}: "not" only after a comma ("so it does not
-   * block" chooses nothing), and no "over" ("run it over the weekend").
+   * one-off request. Stricter than {@link #CONTRAST}: "not" only after a comma or after code ("use
+   * `make gen` not build_runner"; "so it does not block" chooses nothing), and no "over" ("run it
+   * over the weekend").
    */
   private static final Pattern CHOICE =
       Pattern.compile(
-          "(?i)[\\w.@#/:+-]+(?:,\\s+not|,?\\s+(?:instead of|rather than))\\s+[\\w.@#/:+-]+");
+          "(?i)[\\w.@#/:+`-]+(?:,\\s+not|(?<=`)\\s+not|,?\\s+(?:instead of|rather than))"
+              + "\\s+[\\w.@#/:+`-]+");
 
   /**
    * A verb of style applied to a whole kind of thing: "keep functions under 40 lines", "spell
@@ -743,7 +771,7 @@ final class Statements {
     List<Statement> out = new ArrayList<>();
     boolean retracted = false;
     boolean afterPreference = false; // whether the clause before made the last preference of out
-    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
+    List<String> sentences = TextCuts.sentences(PastedOutput.without(said), Spoken.WINDOW);
     List<String> all = new ArrayList<>();
     sentences.forEach(sentence -> all.addAll(clauses(sentence)));
     List<Statement> own = new ArrayList<>(all.size()); // what each clause states on its own
@@ -767,6 +795,27 @@ final class Statements {
                 retracted || own.get(i) != null && own.get(i).correction()));
         afterPreference = true;
         i = end;
+        continue;
+      }
+      int asks = i - 1;
+      while (asks >= 0 && CONNECTIVE_ONLY.matcher(all.get(asks).strip()).matches()) {
+        asks--; // "… instead. and fyi that's …" leaves a bare "and" between the two
+      }
+      if (asks >= 0 && own.get(asks) == null && madeForGood(all.get(asks), clause)) {
+        // "move it to half past four utc instead. and that's the official time from now on":
+        // the request is what holds from now on, and alone would read as a task of the moment
+        String asked = TextCuts.asSentence(capitalised(all.get(asks).strip()));
+        String kept =
+            CONNECTIVE.matcher(clause.strip().toLowerCase(Locale.ROOT)).lookingAt()
+                ? clause
+                    .strip()
+                    .replaceFirst(
+                        "(?i)^(?:(?:oh,? )?and also|oh,? and|also|and|plus|then)[,]?\\s+", "")
+                : clause.strip();
+        out.add(
+            new Statement(
+                MemoryType.DECISION, asked + " " + TextCuts.asSentence(capitalised(kept)), true));
+        afterPreference = false;
         continue;
       }
       if (afterPreference && INSTEAD.matcher(clause).find()) {
@@ -1051,6 +1100,9 @@ final class Statements {
   /** The statement {@code clause} makes, or null if it is not a standing one. */
   static Statement statement(String clause) {
     String text = clause.strip();
+    if (PERMISSION.matcher(text).lookingAt()) {
+      return null; // "yes you can add the packages for this": leave for the task at hand
+    }
     boolean remember = REMEMBER.matcher(text).find();
     boolean correction = false;
     for (int round = 0; round < 5; round++) {
@@ -1095,12 +1147,16 @@ final class Statements {
     if (POINTS_ELSEWHERE.matcher(lower).matches()) {
       return null; // "No, the other file": points the agent at something for this turn only
     }
+    boolean experience = NEVER_DONE.matcher(lower).lookingAt();
+    if (experience && subjects(text).isEmpty()) {
+      return null; // "never used any of them": the user's experience, naming nothing
+    }
     boolean negation =
         lower.startsWith("don't ")
             || lower.startsWith("dont ")
             || lower.startsWith("please dont ")
             || lower.startsWith("do not ")
-            || lower.startsWith("never ")
+            || lower.startsWith("never ") && !experience
             || lower.startsWith("please don't ")
             || lower.startsWith("please never ")
             || lower.startsWith("no ")
@@ -1125,6 +1181,7 @@ final class Statements {
         && !correction
         && !decision
         && !instruction(lower, manner && general)
+        && !WORKFLOW.matcher(lower).lookingAt() // "to try it locally, run X first to catch errors"
         && PROBLEM.matcher(lower).find()) {
       return null;
     }
@@ -1221,27 +1278,119 @@ final class Statements {
   }
 
   /**
-   * Whether {@code part} opens with a word used as a label or a count rather than a verb: "fix:" in
-   * "(feat:, fix:, chore:)", "port 3001" in "192.168.1.40, port 3001".
-   */
-  /**
    * Whether the first word of {@code lower}, a request verb, is a noun of the subject instead:
    * "mock server runs on my desktop", "test data lives in fixtures", where a verb of being follows
-   * within two words.
+   * within two words, or within three when the words between are no determiner or pronoun ("commit
+   * msgs here are conventional commits", not "check the db is up" nor "check if it is running").
    */
   private static boolean nounPhraseSubject(String lower) {
-    String[] words = lower.strip().split("\\s+", 4);
-    for (int i = 1; i < Math.min(3, words.length); i++) {
-      if (COPULAS.contains(words[i]) || STATE_VERBS.contains(words[i])) {
+    String[] words = lower.strip().split("\\s+", 5);
+    for (int i = 1; i < Math.min(4, words.length); i++) {
+      if ((COPULAS.contains(words[i]) || STATE_VERBS.contains(words[i]))
+          && (i < 3
+              || !NOT_IN_A_SUBJECT.contains(words[1]) && !NOT_IN_A_SUBJECT.contains(words[2]))) {
         return true;
       }
     }
     return false;
   }
 
+  /**
+   * Whether {@code clause} makes the request {@code before} it hold from now on: it refers back to
+   * it ("that's", "this is", "keep it", "make that") and says it lasts ("from now on", "going
+   * forward", "the official …", "for good", "the new default").
+   */
+  private static boolean madeForGood(String before, String clause) {
+    String lower = clause.strip().toLowerCase(Locale.ROOT).replace('’', '\'');
+    lower = CONNECTIVE.matcher(lower).replaceFirst("");
+    lower = lower.replaceFirst("^(?:fyi|btw)[,:]?\\s+", "");
+    return REFERS_BACK.matcher(lower).lookingAt()
+        && FOR_GOOD.matcher(lower).find()
+        && request(before.strip().toLowerCase(Locale.ROOT).replace('’', '\''));
+  }
+
+  /**
+   * Whether {@code statement}, one of {@link #of}, is a request made to hold from now on ("Move it
+   * to half past four utc instead. That's the official time from now on."): what the agent then did
+   * says the value the user's words only point at.
+   */
+  static boolean askedForGood(Statement statement) {
+    String lower = statement.text().toLowerCase(Locale.ROOT);
+    return statement.type() == MemoryType.DECISION
+        && FOR_GOOD.matcher(lower).find()
+        && opensARequest(lower);
+  }
+
+  /** A clause that is only a connective: "and", "also", "so". */
+  private static final Pattern CONNECTIVE_ONLY =
+      Pattern.compile("(?i)(?:and|also|plus|so|then|oh and)[,.]?");
+
+  /** Opens by referring to what was just asked: "that's", "this is", "keep it", "make that". */
+  private static final Pattern REFERS_BACK =
+      Pattern.compile(
+          "(?:that'?s|thats|that is|this is|it'?s|(?:keep|make|leave) (?:it|that|this))\\b");
+
+  /** Says that something lasts: "from now on", "going forward", "official", "for good". */
+  private static final Pattern FOR_GOOD =
+      Pattern.compile(
+          "\\b(?:from now on|going forward|official|for good|permanent(?:ly)?|the (?:new )?(?:default"
+              + "|standard|rule))\\b");
+
+  /** A connective before a clause: "also", "and", "plus", "oh and". */
+  private static final Pattern CONNECTIVE =
+      Pattern.compile("^(?:(?:oh,? )?and also|oh,? and|also|and|plus|then)[,]?\\s+");
+
+  /**
+   * A topic before a colon, at most three words and no verb of being: "labels: ", "ci: ", "auth
+   * module - "; not "the order is: ", which leads into what it tells.
+   */
+  private static final Pattern TOPIC =
+      Pattern.compile(
+          "^(?!(?:\\S+ ){0,2}(?:is|are|was|were|be)\\b)[a-z][\\w/.-]*(?: [\\w/.-]+){0,2}"
+              + "\\s*(?::|\\s-)\\s+");
+
+  /** Words that make the words after a request verb its object or clause, not a subject. */
+  private static final Set<String> NOT_IN_A_SUBJECT =
+      Set.of(
+          ("the a an this that these those it its my our your their if whether why how what when"
+                  + " where who which sure there all every each any some")
+              .split(" "));
+
+  /**
+   * Whether {@code part} opens with a word used as a label or a count rather than a verb: "fix:" in
+   * "(feat:, fix:, chore:)", "port 3001" in "192.168.1.40, port 3001".
+   */
   private static final Set<String> STATE_VERBS =
       Set.of(
-          "has", "have", "takes", "needs", "sits", "returns", "expects", "gets", "goes", "stays");
+          "has",
+          "have",
+          "takes",
+          "needs",
+          "sits",
+          "returns",
+          "expects",
+          "gets",
+          "goes",
+          "stays",
+          // what a thing does wrong: "build fails on the new agent", "test keeps timing out"
+          "fails",
+          "failed",
+          "crashes",
+          "crashed",
+          "breaks",
+          "broke",
+          "hangs",
+          "dies",
+          "died",
+          "errors",
+          "throws",
+          "threw",
+          "keeps",
+          "stopped",
+          "doesn't",
+          "won't",
+          "isn't",
+          "didn't");
 
   private static boolean labelOrCount(String part) {
     String[] words = part.strip().split("\\s+", 3);
@@ -1343,9 +1492,19 @@ final class Statements {
   private static final Set<String> COPULAS =
       Set.of("is", "are", "was", "uses", "runs", "lives", "listens", "means", "equals");
 
-  private static boolean request(String lower) {
-    if (WORKFLOW.matcher(lower).find() && !ASKS.matcher(lower).find()) {
+  private static boolean request(String said) {
+    if (WORKFLOW.matcher(said).find() && !ASKS.matcher(said).find()) {
       return false; // "To release, bump the version…": a procedure told in imperatives
+    }
+    // "also allow PNG for now", "labels: add a format field": a request after a connective or
+    // under a topic
+    String lower = CONNECTIVE.matcher(said).replaceFirst("");
+    Matcher topic = TOPIC.matcher(lower);
+    if (topic.lookingAt()) {
+      String rest = lower.substring(topic.end());
+      if (REQUEST_VERBS.contains(firstWord(rest)) && !nounPhraseSubject(rest)) {
+        return true;
+      }
     }
     if (ASKS.matcher(lower).find()) {
       return true;

@@ -378,6 +378,35 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aGuideTheAgentFollowedWithoutRetellingIt_isKeptFromItsOwnLines() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "add the dbt staging side for klaviyo")),
+            read(
+                "r1",
+                "/w/quarry/dbt/STYLE.md",
+                "     1\t# dbt style guide (quarry)\n     2\t\n     3\t## Naming\n     4\t-"
+                    + " Staging models: `stg_<source>__<entity>.sql`, **double underscore**"
+                    + " between source and entity\n     5\t  (e.g. `stg_shopify__orders.sql`)."
+                    + " Entity is plural.\n     6\t\n     7\t```sql\n     8\tselect 1\n"
+                    + "     9\t```\n    10\t| layer | folder |\n    11\t## SQL\n    12\t- CTEs,"
+                    + " not subqueries"),
+            answer("a1", "Added `models/staging/klaviyo/` with two models. All 6 nodes pass."));
+
+    List<Consolidation> rules =
+        consolidate(turns).stream().filter(c -> c.content().startsWith("Project rules")).toList();
+
+    assertEquals(1, rules.size(), rules.toString());
+    assertEquals(
+        "Project rules in STYLE.md: Naming: Staging models: `stg_<source>__<entity>.sql`, double"
+            + " underscore between source and entity (e.g. `stg_shopify__orders.sql`). Entity is"
+            + " plural. SQL: CTEs, not subqueries. (Read for the task \"add the dbt staging side"
+            + " for klaviyo\".)",
+        rules.get(0).content(),
+        "headings label the items; the title, code blocks, tables and bold marks are left out");
+  }
+
+  @Test
   void aLinterConfigurationThatIsADotfile_isARulesFileToo() {
     List<Memory> turns =
         List.of(
@@ -808,6 +837,67 @@ class HeuristicConsolidatorTest {
                     + " you type. Cause and fix: Two settings were fighting"),
         bug.content());
     assertTrue(bug.content().contains("Fix: edited "), bug.content());
+  }
+
+  @Test
+  void aRequestMadeToHoldFromNowOn_isADecision_withWhatTheAgentDid() {
+    List<Consolidation> decisions =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "move the recon job to half past four utc instead. and fyi thats the"
+                                + " official time from now on")),
+                    edit("e1"),
+                    agent(
+                        "a1",
+                        "Moved it: `cron(run_reconciliation, hour=4, minute=30)` in"
+                            + " `app/worker.py`."),
+                    stored(prompt("p2", "add a test for the csv export")),
+                    agent("a2", "Added `test_export_csv`."))),
+            MemoryType.DECISION);
+
+    assertEquals(1, decisions.size(), decisions.toString());
+    assertEquals(
+        "Move the recon job to half past four utc instead. Thats the official time from now on."
+            + " Done: Moved it: `cron(run_reconciliation, hour=4, minute=30)` in `app/worker.py`.",
+        decisions.get(0).content());
+    assertEquals(List.of("p1", "a1"), ids(decisions.get(0)));
+    assertTrue(decisions.get(0).corrects(), "what holds from now on replaces what held before");
+  }
+
+  @Test
+  void aBugsExplanation_leavesOutLeadInsRunStatusAndThePastedTrace() {
+    List<Consolidation> bugs =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        prompt(
+                            "p1",
+                            "GET /invoices/7 returns 500 since the line items change went in."
+                                + " traceback:\n  File \"app/api/routes/invoices.py\", line 48,"
+                                + " in get_invoice\nsqlalchemy.exc.MissingGreenlet:"
+                                + " greenlet_spawn has not been called (Background on this error"
+                                + " at: https://sqlalche.me/e/20/xd2s)")),
+                    edit("e1"),
+                    agent(
+                        "a1",
+                        "Two things combine here:\n\n1. **Lazy loading in async.**"
+                            + " `Invoice.line_items` is a lazy relationship.\n\nFix:\n- eager-load"
+                            + " it with `selectinload(Invoice.line_items)`\n\nFixed, full suite"
+                            + " green (96 passed)."))),
+            MemoryType.BUG);
+
+    assertEquals(1, bugs.size(), bugs.toString());
+    assertEquals(
+        "Reported: GET /invoices/7 returns 500 since the line items change went in. Cause and"
+            + " fix: Lazy loading in async. Fix: eager-load it with"
+            + " `selectinload(Invoice.line_items)`. `Invoice.line_items` is a lazy relationship."
+            + " Fix: edited /work/calc/src/main/java/dev/example/Calculator.java.",
+        bugs.get(0).content());
   }
 
   @Test

@@ -352,6 +352,107 @@ class StatementsTest {
   }
 
   @Test
+  void aTracePastedUnderAReport_statesNothing_butWhatTheUserWroteAroundItStays() {
+    assertEquals(
+        List.of("We use uv, not pip"),
+        texts(
+            "GET /invoices/7 returns 500 since the line items change went in. traceback:\n\n"
+                + "  File \"/home/dev/src/ledgerly/app/api/routes/invoices.py\", line 48, in"
+                + " get_invoice\n"
+                + "    return InvoiceWithLines.model_validate(invoice)\n"
+                + "sqlalchemy.exc.MissingGreenlet: greenlet_spawn has not been called; can't call"
+                + " await_only() here.\n"
+                + "we use uv, not pip"));
+    assertEquals(
+        List.of(),
+        texts(
+            "reminders crash since the deploy:\n"
+                + "at Clinicore.Infrastructure.Reminders.ReminderWorker.TickAsync(CancellationToken"
+                + " ct) in /src/Reminders/ReminderWorker.cs:line 44\n"
+                + "```\nThe reminder worker depends on the clock service here\n```"));
+  }
+
+  @Test
+  void aProblemToldInEverydayWords_isAReport_notAFact() {
+    for (String report :
+        List.of(
+            "GET /carrier-accounts/:id is 500ing in dev since the migration",
+            "POST /invoices returns 422 when due_date is sent without time",
+            "tasks sit in 'queued' forever in my local airflow since yesterday",
+            "eslint is yelling in CI about unused imports")) {
+      assertTrue(Statements.reportsProblem(report), report);
+      assertEquals(List.of(), texts(report), report);
+    }
+    assertFalse(Statements.reportsProblem("the export returns 400 rows per page"));
+    assertEquals(
+        List.of(),
+        texts(
+            "build fails on the new CI agent with 'A compatible SDK was not found'. works on my"
+                + " machine"),
+        "what works elsewhere is the report's context");
+  }
+
+  @Test
+  void aRequestAfterAConnectiveOrUnderATopic_isARequest_butATopicThatTellsIsNot() {
+    assertEquals(List.of(), texts("also allow PNG for now"));
+    assertEquals(List.of(), texts("labels: add a `format` field to CreateLabelDto."));
+    assertEquals(
+        List.of(
+            "The order is: `make fetch STATION=all`, then `snakemake -j8 forecasts`, and last the"
+                + " report"),
+        texts(
+            "the order is: `make fetch STATION=all`, then `snakemake -j8 forecasts`, and last the"
+                + " report"));
+  }
+
+  @Test
+  void aNounBeforeAVerbOfBeing_isASubject_evenThreeWordsIn() {
+    assertEquals(
+        List.of("Commit msgs here are conventional commits with the nest module as the scope"),
+        texts("commit msgs here are conventional commits with the nest module as the scope"));
+    assertEquals(List.of(), texts("check the db is up"));
+    assertEquals(List.of(), texts("check if it is still running"));
+  }
+
+  @Test
+  void whatTheUserHasNeverDone_andALetToGoOn_areNoRules() {
+    assertEquals(List.of(), texts("hive, isar or drift? never used any of them"));
+    assertEquals(List.of(), texts("yes you can add the packages for this"));
+    assertEquals(List.of(), texts("sure, go ahead and bump it"));
+    assertEquals(
+        List.of("Never run goreleaser locally, it'll publish with your personal token"),
+        texts("never run goreleaser locally, it'll publish with your personal token"));
+    assertEquals(
+        List.of("Never embed secrets in the image"), texts("never embed secrets in the image"));
+  }
+
+  @Test
+  void aRequestMadeToHoldFromNowOn_isOneDecision_butAPlainRequestIsNone() {
+    List<Statements.Statement> said =
+        Statements.of(
+            "move it to half past four utc instead. and fyi thats the official time from now on,"
+                + " the 2am thing is wrong everywhere");
+    assertEquals(1, said.size(), said.toString());
+    assertEquals(
+        "Move it to half past four utc instead. Thats the official time from now on, the 2am"
+            + " thing is wrong everywhere.",
+        said.get(0).text());
+    assertTrue(Statements.askedForGood(said.get(0)));
+    assertEquals(List.of(), texts("move it to half past four utc instead. thanks"));
+  }
+
+  @Test
+  void aChangeOfPlansFromSomeone_isACorrection_withoutItsLead() {
+    List<Statements.Statement> said =
+        Statements.of(
+            "change of plans from the warehouse people: the default label format has to be ZPL,"
+                + " not PDF");
+    assertEquals(1, said.size(), said.toString());
+    assertEquals("The default label format has to be ZPL, not PDF", said.get(0).text());
+    assertTrue(said.get(0).correction());
+  }
+
+  @Test
   void aNoThatOnlyPointsAtAnotherThing_isNoStandingStatement() {
     assertEquals(List.of(), texts("No, the other file"));
     assertEquals(List.of(), texts("no the one in src/lib"));
