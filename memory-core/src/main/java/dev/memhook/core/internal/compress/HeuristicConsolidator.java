@@ -739,7 +739,6 @@ public final class HeuristicConsolidator implements Consolidator {
     return !start.isEmpty() && title.contains(start) ? "" : " (" + statement + ")";
   }
 
-  /** A shared file, a shared concept that is not a tool or language, or the same command. */
   /**
    * Whether {@code later} ran the command that failed in {@code failure} again, and this time its
    * output shows no failure: the fix's verification for a tool whose success line no rule knows (a
@@ -758,6 +757,7 @@ public final class HeuristicConsolidator implements Consolidator {
             .isBlank();
   }
 
+  /** A shared file, a shared concept that is not a tool or language, or the same command. */
   private static boolean related(ObservationView a, ObservationView b) {
     for (String file : a.memory().files()) {
       if (b.memory().files().contains(file)) {
