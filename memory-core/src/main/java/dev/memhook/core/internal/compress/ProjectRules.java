@@ -74,8 +74,15 @@ final class ProjectRules {
       for (var entry : reads.entrySet()) {
         String name = entry.getKey();
         String rules = rulesTold(v.said(), name);
+        String sections = "";
         if (rules.isEmpty() && GUIDE.matcher(name).matches()) {
-          rules = rulesWritten(entry.getValue()); // followed without a word about them
+          // followed without a word about them: the guide's own lines, after the list of its
+          // sections, since an injection shows a memory's opening and a later section may be cut
+          Written written = rulesWritten(entry.getValue());
+          rules = written.rules();
+          if (!rules.isEmpty() && written.sections().size() >= 2) {
+            sections = " (" + String.join("; ", written.sections()) + ")";
+          }
         }
         if (rules.isEmpty()) {
           continue;
@@ -91,7 +98,8 @@ final class ProjectRules {
         }
         sources.add(entry.getValue());
         sources.add(v);
-        out.add(new Told("Project rules in " + name + ": " + rules + task, rules, sources));
+        out.add(
+            new Told("Project rules in " + name + sections + ": " + rules + task, rules, sources));
       }
       reads.clear();
     }
@@ -153,16 +161,19 @@ final class ProjectRules {
   /**
    * The rules a guide written in prose lays down, as the read shows them: its section headings as
    * labels ("Naming:") and its list items and paragraphs as sentences, without its title, code
-   * blocks, tables or emphasis marks, whole items up to {@value #MAX_RULES} characters; empty if it
-   * shows nothing. An agent often follows such a guide without retelling it (it reads the dbt style
-   * guide, then names the new models as it says): what it read is then what a later task of the
-   * kind needs.
+   * blocks, tables or emphasis marks, whole items up to {@value #MAX_RULES} characters, and no
+   * heading left at the end with nothing under it; with every section heading of the guide. An
+   * agent often follows such a guide without retelling it (it reads the dbt style guide, then names
+   * the new models as it says): what it read is then what a later task of the kind needs.
    */
-  static String rulesWritten(ObservationView read) {
+  static Written rulesWritten(ObservationView read) {
     String output =
         ProjectSettings.printed(ObservationText.part(read.memory().content(), "output"));
     StringBuilder rules = new StringBuilder();
+    List<String> sections = new ArrayList<>();
+    int told = 0; // where the last item or paragraph ends: headings after it label nothing
     boolean code = false;
+    boolean full = false;
     for (String raw : ProjectSettings.lines(output)) {
       String line = raw.strip();
       if (line.startsWith("```") || line.startsWith("~~~")) {
@@ -174,33 +185,59 @@ final class ProjectRules {
       }
       Matcher heading = HEADING.matcher(line);
       String part;
+      boolean label;
       if (heading.matches()) {
         if (heading.group(1).length() == 1) {
           continue; // the document's title
         }
-        part = plain(heading.group(2)) + ":";
+        String section = TextCuts.atWord(plain(heading.group(2)), MAX_SECTION);
+        if (sections.size() < MAX_SECTIONS) {
+          sections.add(section);
+        }
+        part = section + ":";
+        label = true;
       } else {
         Matcher item = LIST_ITEM.matcher(line);
         String text = plain(item.matches() ? item.group(1) : line);
         boolean continues =
             !item.matches() && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
-        part = continues || text.endsWith(":") ? text : TextCuts.asSentence(text);
-        if (continues && rules.charAt(rules.length() - 1) == '.') {
+        label = text.endsWith(":") && !continues;
+        part = continues || label ? text : TextCuts.asSentence(text);
+        if (!full && continues && rules.charAt(rules.length() - 1) == '.') {
           rules.setLength(rules.length() - 1); // an item wrapped onto the next line goes on
         }
       }
-      if (rules.length() + part.length() + 1 > MAX_RULES) {
-        break;
+      if (full || rules.length() + part.length() + 1 > MAX_RULES) {
+        full = true; // the rest is read for its section headings only
+        continue;
       }
       rules.append(rules.length() == 0 ? "" : " ").append(part);
+      if (!label) {
+        told = rules.length();
+      }
     }
-    String told = rules.toString();
-    while (told.endsWith(":")) { // a heading with nothing under it that fits
-      int cut = told.lastIndexOf(' ');
-      told = cut < 0 ? "" : told.substring(0, cut);
-    }
-    return told;
+    rules.setLength(told);
+    return new Written(sections, rules.toString());
   }
+
+  /**
+   * What a guide's own lines lay down.
+   *
+   * @param sections its section headings in order, at most {@value #MAX_SECTIONS}, each at most
+   *     {@value #MAX_SECTION} characters; the ones past what {@code rules} holds too
+   * @param rules its headings as labels and its items and paragraphs as sentences, or ""
+   */
+  record Written(List<String> sections, String rules) {
+    Written {
+      sections = List.copyOf(sections);
+    }
+  }
+
+  /** The most section headings a guide's rules name. */
+  static final int MAX_SECTIONS = 8;
+
+  /** The most characters of one section heading. */
+  static final int MAX_SECTION = 60;
 
   private static boolean endsSentence(StringBuilder text) {
     char last = text.charAt(text.length() - 1);

@@ -398,12 +398,55 @@ class HeuristicConsolidatorTest {
 
     assertEquals(1, rules.size(), rules.toString());
     assertEquals(
-        "Project rules in STYLE.md: Naming: Staging models: `stg_<source>__<entity>.sql`, double"
+        "Project rules in STYLE.md (Naming; SQL): Naming: Staging models:"
+            + " `stg_<source>__<entity>.sql`, double"
             + " underscore between source and entity (e.g. `stg_shopify__orders.sql`). Entity is"
             + " plural. SQL: CTEs, not subqueries. (Read for the task \"add the dbt staging side"
             + " for klaviyo\".)",
         rules.get(0).content(),
         "headings label the items; the title, code blocks, tables and bold marks are left out");
+  }
+
+  @Test
+  void aLongGuide_namesEverySection_andLeavesNoHeadingWithNothingUnderIt() {
+    String longItem = "Only renaming and casting in staging models " + "x".repeat(540);
+    List<Memory> longGuide =
+        List.of(
+            stored(prompt("p1", "add the staging models")),
+            read(
+                "r1",
+                "/w/q/CONVENTIONS.md",
+                "## Layers\n- "
+                    + longItem
+                    + "\n## Naming\n- Models are plural.\n## Error handling"),
+            answer("a1", "Added the models."));
+    List<Memory> shortGuide =
+        List.of(
+            stored(prompt("p1", "add the staging models")),
+            read("r1", "/w/q/CONVENTIONS.md", "## Naming\n- Models are plural.\n## Error handling"),
+            answer("a1", "Added the models."));
+
+    String cut = rules(consolidate(longGuide));
+    String whole = rules(consolidate(shortGuide));
+
+    assertTrue(
+        cut.startsWith(
+            "Project rules in CONVENTIONS.md (Layers; Naming; Error handling): Layers: Only"
+                + " renaming"),
+        cut);
+    assertFalse(cut.contains("Naming:"), "the second section does not fit: " + cut);
+    assertEquals(
+        "Project rules in CONVENTIONS.md (Naming; Error handling): Naming: Models are plural."
+            + " (Read for the task \"add the staging models\".)",
+        whole);
+  }
+
+  private static String rules(List<Consolidation> found) {
+    return found.stream()
+        .map(Consolidation::content)
+        .filter(c -> c.startsWith("Project rules"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(found.toString()));
   }
 
   @Test
