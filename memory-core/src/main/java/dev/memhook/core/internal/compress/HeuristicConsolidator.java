@@ -584,7 +584,7 @@ public final class HeuristicConsolidator implements Consolidator {
     StringBuilder explained = new StringBuilder();
     String label = "";
     for (String raw : TextCuts.sentences(said, Spoken.WINDOW)) {
-      String sentence = LIST_MARK.matcher(raw.replace("**", "")).replaceFirst("").strip();
+      String sentence = TextCuts.LIST_MARK.matcher(raw.replace("**", "")).replaceFirst("").strip();
       int words = sentence.split("\\s+").length;
       if (sentence.endsWith(":") && (words <= MAX_LEAD_IN_WORDS && sentence.indexOf('`') < 0)) {
         // "Fix:" labels what follows; "Two things combine here:" only leads into it
@@ -619,9 +619,6 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /** The most words of a lead-in into a list ("Two things combine here:"). */
   private static final int MAX_LEAD_IN_WORDS = 6;
-
-  /** A list item's mark: "- ", "* ", "1. ". */
-  private static final Pattern LIST_MARK = Pattern.compile("^(?:[-*•+]|\\d{1,2}[.)])\\s+");
 
   /**
    * A sentence that reports how a run went, with nothing of the cause or the change: "Fixed, full

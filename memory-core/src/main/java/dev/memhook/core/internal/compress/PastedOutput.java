@@ -51,11 +51,10 @@ final class PastedOutput {
       return false;
     }
     boolean indented = line.startsWith("  ") || line.startsWith("\t");
-    return indented && !LIST_ITEM.matcher(t).lookingAt() || TRACE_LINE.matcher(t).lookingAt();
+    // a list item is written, and people indent one: "  - always run the linter"
+    return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt()
+        || TRACE_LINE.matcher(t).lookingAt();
   }
-
-  /** A list item, which people indent when they write one: "- ", "* ", "• ", "1. ", "2)". */
-  private static final Pattern LIST_ITEM = Pattern.compile("(?:[-*•+]|\\d{1,3}[.)])\\s");
 
   /**
    * A line of a stack trace or a log: a Python frame ({@code File "x.py", line 3, in f}) or its

@@ -197,10 +197,11 @@ final class ProjectRules {
         part = section + ":";
         label = true;
       } else {
-        Matcher item = LIST_ITEM.matcher(line);
-        String text = plain(item.matches() ? item.group(1) : line);
+        Matcher mark = TextCuts.LIST_MARK.matcher(line);
+        boolean item = mark.lookingAt() && mark.end() < line.length();
+        String text = plain(item ? line.substring(mark.end()) : line);
         boolean continues =
-            !item.matches() && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
+            !item && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
         label = text.endsWith(":") && !continues;
         part = continues || label ? text : TextCuts.asSentence(text);
         if (!full && continues && rules.charAt(rules.length() - 1) == '.') {
@@ -250,8 +251,6 @@ final class ProjectRules {
   }
 
   private static final Pattern HEADING = Pattern.compile("(#{1,6})\\s+(.+?)\\s*#*");
-
-  private static final Pattern LIST_ITEM = Pattern.compile("(?:[-*+]|\\d{1,3}[.)])\\s+(.+)");
 
   /** A line that only underlines a heading (reStructuredText, setext) or rules a page. */
   private static final Pattern UNDERLINE = Pattern.compile("[=\\-~^*#_]{3,}");

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.compress;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Short pieces of long text: the first line, the first sentence, sentences, whitespace folded, and
@@ -14,6 +15,12 @@ final class TextCuts {
 
   /** What ends a text cut at a word boundary here. */
   static final String ELLIPSIS = "…";
+
+  /**
+   * The mark that opens a list item as people write one, with the space after it: "- ", "* ", "• ",
+   * "+ ", "1. ", "2) ".
+   */
+  static final Pattern LIST_MARK = Pattern.compile("^(?:[-*•+]|\\d{1,3}[.)])\\s+");
 
   private TextCuts() {}
 
