@@ -805,13 +805,7 @@ final class Statements {
         // "move it to half past four utc instead. and that's the official time from now on":
         // the request is what holds from now on, and alone would read as a task of the moment
         String asked = TextCuts.asSentence(capitalised(all.get(asks).strip()));
-        String kept =
-            CONNECTIVE.matcher(clause.strip().toLowerCase(Locale.ROOT)).lookingAt()
-                ? clause
-                    .strip()
-                    .replaceFirst(
-                        "(?i)^(?:(?:oh,? )?and also|oh,? and|also|and|plus|then)[,]?\\s+", "")
-                : clause.strip();
+        String kept = CONNECTIVE.matcher(clause.strip()).replaceFirst("");
         out.add(
             new Statement(
                 MemoryType.DECISION, asked + " " + TextCuts.asSentence(capitalised(kept)), true));
@@ -1338,7 +1332,7 @@ final class Statements {
 
   /** A connective before a clause: "also", "and", "plus", "oh and". */
   private static final Pattern CONNECTIVE =
-      Pattern.compile("^(?:(?:oh,? )?and also|oh,? and|also|and|plus|then)[,]?\\s+");
+      Pattern.compile("(?i)^(?:(?:oh,? )?and also|oh,? and|also|and|plus|then)[,]?\\s+");
 
   /**
    * A topic before a colon, at most three words and no verb of being: "labels: ", "ci: ", "auth
