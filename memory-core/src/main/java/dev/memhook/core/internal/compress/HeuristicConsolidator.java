@@ -677,8 +677,9 @@ public final class HeuristicConsolidator implements Consolidator {
    * "make the empty state friendlier" is a task, not a report.
    */
   private static String reported(String said, boolean notAsked) {
-    String written = PastedOutput.without(said);
-    if (!written.equals(said)) {
+    String read = TextCuts.head(said, Spoken.WINDOW);
+    String written = PastedOutput.without(read);
+    if (!written.equals(read)) {
       // what the user wrote about the problem, not the trace pasted under it, unless the trace is
       // all there is ("got this: TypeError: x is undefined")
       String report = reported(written, notAsked);

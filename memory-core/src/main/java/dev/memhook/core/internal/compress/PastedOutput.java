@@ -21,7 +21,7 @@ final class PastedOutput {
    * stay apart), or {@code said} itself if nothing in it was pasted.
    */
   static String without(String said) {
-    if (said.indexOf('\n') < 0 && !TRACE_LINE.matcher(said.strip()).lookingAt()) {
+    if (said.indexOf('\n') < 0 && !traceLine(said.strip())) {
       return said; // one line that is no trace line: the common case, nothing to do
     }
     String[] lines = said.split("\n", -1);
@@ -52,9 +52,24 @@ final class PastedOutput {
     }
     boolean indented = line.startsWith("  ") || line.startsWith("\t");
     // a list item is written, and people indent one: "  - always run the linter"
-    return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt()
-        || TRACE_LINE.matcher(t).lookingAt();
+    return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt() || traceLine(t);
   }
+
+  /**
+   * Whether {@code t} opens as a trace or log line, judged on its first {@value #TRACE_HEAD}
+   * characters: what shows it is one comes first, and a bounded look keeps a hostile line of
+   * megabytes ("at a.a.a.a…") from costing time or the matcher's stack.
+   */
+  private static boolean traceLine(String t) {
+    return TRACE_LINE
+        .matcher(t)
+        .region(0, Math.min(t.length(), TRACE_HEAD))
+        .useAnchoringBounds(false)
+        .lookingAt();
+  }
+
+  /** How much of a line {@link #traceLine} reads. */
+  static final int TRACE_HEAD = 400;
 
   /**
    * A line of a stack trace or a log: a Python frame ({@code File "x.py", line 3, in f}) or its

@@ -771,7 +771,8 @@ final class Statements {
     List<Statement> out = new ArrayList<>();
     boolean retracted = false;
     boolean afterPreference = false; // whether the clause before made the last preference of out
-    List<String> sentences = TextCuts.sentences(PastedOutput.without(said), Spoken.WINDOW);
+    List<String> sentences =
+        TextCuts.sentences(PastedOutput.without(TextCuts.head(said, Spoken.WINDOW)), Spoken.WINDOW);
     List<String> all = new ArrayList<>();
     sentences.forEach(sentence -> all.addAll(clauses(sentence)));
     List<Statement> own = new ArrayList<>(all.size()); // what each clause states on its own

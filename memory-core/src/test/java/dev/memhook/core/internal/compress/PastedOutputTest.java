@@ -46,6 +46,16 @@ class PastedOutputTest {
     assertEquals("my words\n", PastedOutput.without("my words\n" + line));
   }
 
+  @Test
+  void aLineOfMegabytes_isJudgedByItsHead_withoutOverflowingTheMatchersStack() {
+    String dotted = "at " + "a.".repeat(5_000_000);
+    assertSame(dotted, PastedOutput.without(dotted), "no call in parentheses: no frame");
+    assertEquals(
+        "we use uv\n",
+        PastedOutput.without(
+            "we use uv\njava.lang.IllegalStateException: " + "x".repeat(5_000_000)));
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

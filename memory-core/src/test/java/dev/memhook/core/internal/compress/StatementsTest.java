@@ -373,6 +373,15 @@ class StatementsTest {
   }
 
   @Test
+  void aHostileMessageOfMegabytes_isReadWithinItsWindow() {
+    assertEquals(List.of(), Statements.of("at " + "a.".repeat(5_000_000)));
+    assertEquals(
+        List.of(),
+        Statements.of("  File \"a.py\", line 1, in f\n".repeat(300_000)),
+        "a pasted trace of any length states nothing");
+  }
+
+  @Test
   void aProblemToldInEverydayWords_isAReport_notAFact() {
     for (String report :
         List.of(
