@@ -186,7 +186,7 @@ final class ProjectRules {
       Matcher heading = HEADING.matcher(line);
       String part;
       boolean label;
-      if (heading.matches()) {
+      if (line.length() <= MAX_HEADING_LINE && heading.matches()) {
         if (heading.group(1).length() == 1) {
           continue; // the document's title
         }
@@ -233,6 +233,9 @@ final class ProjectRules {
       sections = List.copyOf(sections);
     }
   }
+
+  /** The longest line read as a heading: a heading is short, and a longer line is a paragraph. */
+  private static final int MAX_HEADING_LINE = 200;
 
   /** The most section headings a guide's rules name. */
   static final int MAX_SECTIONS = 8;
