@@ -31,7 +31,7 @@ final class PastedOutput {
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i];
       String t = line.strip();
-      boolean fence = t.startsWith("```") || t.startsWith("~~~");
+      boolean fence = TextCuts.codeFence(t);
       boolean pasted = fence || fenced || pasted(line, t);
       if (fence) {
         fenced = !fenced;

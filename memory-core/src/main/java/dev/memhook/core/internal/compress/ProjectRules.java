@@ -176,7 +176,7 @@ final class ProjectRules {
     boolean full = false;
     for (String raw : ProjectSettings.lines(output)) {
       String line = raw.strip();
-      if (line.startsWith("```") || line.startsWith("~~~")) {
+      if (TextCuts.codeFence(line)) {
         code = !code;
         continue;
       }

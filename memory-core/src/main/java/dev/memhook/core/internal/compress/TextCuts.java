@@ -22,6 +22,11 @@ final class TextCuts {
    */
   static final Pattern LIST_MARK = Pattern.compile("^(?:[-*•+]|\\d{1,3}[.)])\\s+");
 
+  /** Whether {@code stripped}, a line without its indent, opens or closes a fenced code block. */
+  static boolean codeFence(String stripped) {
+    return stripped.startsWith("```") || stripped.startsWith("~~~");
+  }
+
   private TextCuts() {}
 
   /** {@code text} cut to its first {@code window} characters, never inside a surrogate pair. */
