@@ -41,7 +41,11 @@ final class OfferedChoices {
     }
     String picked =
         CHOICE_LEAD.matcher(sentences.get(0).strip()).replaceFirst("").replaceAll("[.!,;:]+$", "");
-    String option = option(CHOICE_TAIL.matcher(picked).replaceFirst("").strip(), offer);
+    String words = CHOICE_TAIL.matcher(picked).replaceFirst("").strip();
+    String option = option(words, offer);
+    if (option == null) {
+      option = byWords(words, offer);
+    }
     if (option != null) {
       return chose(option, reason(sentences.subList(1, sentences.size())));
     }
@@ -76,7 +80,7 @@ final class OfferedChoices {
    * something).
    */
   private static String option(String picked, String offer) {
-    if (picked.isEmpty() || picked.split("\\s+").length > MAX_CHOICE_WORDS) {
+    if (picked.length() < 2 || picked.split("\\s+").length > MAX_CHOICE_WORDS) {
       return null;
     }
     Matcher named =
@@ -122,18 +126,9 @@ final class OfferedChoices {
     }
     String label = picked.group(1) != null ? picked.group(1) : picked.group(2);
     int index = index(label);
-    List<String> options = new ArrayList<>();
-    Matcher option = LABELLED_OPTION.matcher(TextCuts.head(offer, MAX_OFFER));
-    while (option.find()) {
-      if (index(option.group(2)) != options.size()
-          || label.length() == 1
-              && Character.isDigit(label.charAt(0))
-                  != Character.isDigit(option.group(2).charAt(0))) {
-        break; // options come in order, 1, 2, 3 or a, b, c, and "b" picks no "2."
-      }
-      options.add(optionName(option.group(1) != null, option.group(3)));
-    }
-    if (options.size() < 2 || index < 0 || index >= options.size()) {
+    List<String> options =
+        labelledOptions(offer, label.length() == 1 ? Character.isDigit(label.charAt(0)) : null);
+    if (index < 0 || index >= options.size()) {
       return null;
     }
     String name = options.get(index);
@@ -147,6 +142,57 @@ final class OfferedChoices {
         "Chose " + name + (reason.isEmpty() ? "." : ": " + TextCuts.asSentence(reason)),
         false);
   }
+
+  /**
+   * The names of the options {@code offer} lists under labels in order ("1. …", "2. …" or "(a) …",
+   * "(b) …", "**A) …**"), or none if it lists fewer than two. {@code digits} says which kind of
+   * label counts (a reply's "b" picks no "2."), null either, as the first one listed is.
+   */
+  private static List<String> labelledOptions(String offer, Boolean digits) {
+    List<String> options = new ArrayList<>();
+    Matcher option = LABELLED_OPTION.matcher(TextCuts.head(offer, MAX_OFFER));
+    while (option.find()) {
+      boolean digit = Character.isDigit(option.group(2).charAt(0));
+      if (index(option.group(2)) != options.size() || digits != null && digits != digit) {
+        break; // options come in order, 1, 2, 3 or a, b, c
+      }
+      digits = digit;
+      options.add(optionName(option.group(1) != null, option.group(3)));
+    }
+    return options.size() < 2 ? List.of() : options;
+  }
+
+  /**
+   * The one labelled option whose name holds every word {@code picked} says, or null: "virtual
+   * threads" picks "2. **Stay imperative, run endpoints on virtual threads**", "the type safe one"
+   * picks "1. **Jetpack Navigation Compose with type-safe routes**". A hyphen counts as a space; a
+   * leading "the" and a trailing "one", "option" or "approach" name nothing. Words that fit two
+   * options, or none, pick nothing.
+   */
+  private static String byWords(String picked, String offer) {
+    String words =
+        PICKED_WORDS_FRAME
+            .matcher(picked.toLowerCase(Locale.ROOT).replace('-', ' '))
+            .replaceAll("");
+    if (words.isBlank() || words.split("\\s+").length > MAX_CHOICE_WORDS) {
+      return null;
+    }
+    Pattern inName = Pattern.compile("(?<![\\w])" + Pattern.quote(words.strip()) + "(?![\\w])");
+    String found = null;
+    for (String name : labelledOptions(offer, null)) {
+      if (inName.matcher(name.toLowerCase(Locale.ROOT).replace('-', ' ')).find()) {
+        if (found != null) {
+          return null;
+        }
+        found = name;
+      }
+    }
+    return found;
+  }
+
+  /** What frames the words of a pick without naming anything: "the …", "… one". */
+  private static final Pattern PICKED_WORDS_FRAME =
+      Pattern.compile("^(?:the\\s+)|\\s+(?:one|option|approach|way)$");
 
   /** The position of a label: "1" and "a" are 0, "second" and "two" are 1; -1 for none. */
   private static int index(String label) {
@@ -206,7 +252,8 @@ final class OfferedChoices {
    * text after it.
    */
   private static final Pattern LABELLED_OPTION =
-      Pattern.compile("(?m)^[ \\t]*(?:[-*][ \\t]+)?(\\*\\*)?\\(?([1-9a-f])[.)]\\)?[ \\t]+(\\S.*)$");
+      Pattern.compile(
+          "(?m)^[ \\t]*(?:[-*][ \\t]+)?(\\*\\*)?\\(?([1-9a-fA-F])[.)]\\)?[ \\t]+(\\S.*)$");
 
   /** Words after a picked label that give no reason: "option 1 please", "b then". */
   private static final Pattern COURTESY =

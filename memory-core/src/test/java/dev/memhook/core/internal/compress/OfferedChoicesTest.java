@@ -98,6 +98,53 @@ class OfferedChoicesTest {
   }
 
   @Test
+  void capitalLetterLabels_pickTheOptionsName_notTheLetter() {
+    String offer =
+        "Three realistic options:\n\n"
+            + "**A) `barryvdh/laravel-dompdf`** — pure PHP, zero infra.\n\n"
+            + "**B) `spatie/browsershot`** — drives headless Chromium through Puppeteer.\n\n"
+            + "**C) A hosted API** — no infra, but documents leave our servers.\n\n"
+            + "Which one?";
+    assertEquals(
+        "Chose spatie/browsershot: node is already in the image for vite anyway.",
+        OfferedChoices.of("yep, B. node is already in the image for vite anyway", offer).text());
+    assertNull(
+        OfferedChoices.of("B", "Either works: Browsershot or dompdf."),
+        "a letter is a label, never a name of its own");
+  }
+
+  @Test
+  void aReplyInWordsOfOneLabelledOption_picksThatOption() {
+    String offer =
+        "Options:\n\n"
+            + "1. **Go reactive end-to-end** — Hibernate Reactive Panache, endpoints return Uni.\n"
+            + "2. **Stay imperative, run endpoints on virtual threads** — `@RunOnVirtualThread`.\n"
+            + "3. **Just drop `@NonBlocking` from the endpoints** — requests go to the worker pool.\n\n"
+            + "Which way?";
+    assertEquals(
+        "Chose Stay imperative, run endpoints on virtual threads: nobody on the team can read"
+            + " mutiny chains.",
+        OfferedChoices.of("virtual threads. nobody on the team can read mutiny chains", offer)
+            .text());
+    assertEquals(
+        "Chose Go reactive end-to-end.", OfferedChoices.of("the reactive one", offer).text());
+    String navigation =
+        "Three realistic choices:\n\n"
+            + "1. **Jetpack Navigation Compose with type-safe routes** (navigation 2.8+).\n"
+            + "2. **Voyager** — screen classes with their own lifecycle.\n"
+            + "3. **Decompose** — multiplatform-ready.\n";
+    assertEquals(
+        "Chose Jetpack Navigation Compose with type-safe routes.",
+        OfferedChoices.of("type safe one", navigation).text());
+    assertNull(
+        OfferedChoices.of("endpoints", offer), "words in two options' names pick neither of them");
+    assertNull(OfferedChoices.of("worker pool", offer), "only an option's name counts");
+    assertNull(
+        OfferedChoices.of("virtual threads", "Use virtual threads or a reactive stack?"),
+        "words of a choice offered in prose are no name unless written as one");
+  }
+
+  @Test
   void aLabelTheOfferDoesNotList_orAListThatIsNoChoice_isNoDecision() {
     String numbered = "Options:\n1. **Redis** – fast.\n2. **Postgres** – already there.";
     assertNull(OfferedChoices.of("3. whatever works", numbered));
