@@ -812,51 +812,64 @@ public final class HeuristicConsolidator implements Consolidator {
   /**
    * What the agent read of the project's configuration, restated by {@link ProjectSettings}: one
    * FACT per file or remote, at most {@value #MAX_SETTINGS} a session. A file read again in the
-   * session restates the same settings and merges as a near-duplicate; a read of a file the session
-   * edits afterwards is not restated, since what it read may no longer hold, unless the edit only
+   * session restates the same settings and merges as a near-duplicate. A file the session edits
+   * after reading it is restated as the edits left it ({@link EditReplay}), since what it read may
+   * no longer hold; if the edits cannot be replayed, it is not restated, unless every edit only
    * added to it (its new text keeps the old text whole), which leaves every line read as it was.
    */
   private static void settings(List<ObservationView> views, List<Consolidation> out) {
     int read = 0;
     for (int i = 0; i < views.size() && read < MAX_SETTINGS; i++) {
-      ProjectSettings.Found found = ProjectSettings.of(views.get(i)).orElse(null);
-      if (found != null && !editedAfter(views, i, found.file())) {
-        ObservationView v = views.get(i);
-        read++;
-        add(
-            out,
-            MemoryType.FACT,
-            "Project setting: ",
-            found.content(),
-            0.55,
-            List.of(v),
-            found.title(),
-            false,
-            found.subjects());
+      ObservationView v = views.get(i);
+      ProjectSettings.Found found = ProjectSettings.of(v).orElse(null);
+      if (found == null) {
+        continue;
       }
+      List<ObservationView> edits = editsAfter(views, i, found.file());
+      List<ObservationView> sources = new ArrayList<>(List.of(v));
+      if (!edits.isEmpty()) {
+        ProjectSettings.Found now = ProjectSettings.afterEdits(v, edits).orElse(null);
+        if (now != null) {
+          found = now;
+          sources.addAll(edits);
+        } else if (!edits.stream().allMatch(HeuristicConsolidator::onlyAdds)) {
+          continue;
+        }
+      }
+      read++;
+      add(
+          out,
+          MemoryType.FACT,
+          "Project setting: ",
+          found.content(),
+          0.55,
+          sources,
+          found.title(),
+          false,
+          found.subjects());
     }
   }
 
-  /**
-   * Whether an edit after {@code index} changed what was read of a file named {@code name} (""
-   * never is): any edit of it but one that only added text.
-   */
-  private static boolean editedAfter(List<ObservationView> views, int index, String name) {
+  /** The file edits after {@code index} of a file named {@code name} ("" names none), in order. */
+  private static List<ObservationView> editsAfter(
+      List<ObservationView> views, int index, String name) {
+    List<ObservationView> edits = new ArrayList<>();
     if (name.isEmpty()) {
-      return false;
+      return edits;
     }
     for (int j = index + 1; j < views.size(); j++) {
       ObservationView v = views.get(j);
-      if (v.kind() == ObservationKind.FILE_EDIT && !onlyAdds(v)) {
+      if (v.kind() == ObservationKind.FILE_EDIT) {
         for (String file : v.memory().files()) {
           String edited = file.replace('\\', '/');
           if (edited.substring(edited.lastIndexOf('/') + 1).equals(name)) {
-            return true;
+            edits.add(v);
+            break;
           }
         }
       }
     }
-    return false;
+    return edits;
   }
 
   /**

@@ -179,10 +179,14 @@ final class ProjectSettings {
   private static final Pattern ELIXIR_ENV =
       Pattern.compile("^if\\s+config_env\\(\\)\\s*==\\s*:(\\w{1,20})\\s+do$");
 
-  /** {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}. */
+  /**
+   * {@code key = value}, {@code key: value}, {@code "key": value}, or {@code key "value"}; a dotted
+   * key may quote a part of it ({@code quarkus.cache.caffeine."latest-rate".maximum-size}).
+   */
   private static final Pattern PAIR =
       Pattern.compile(
-          "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80})\\1\\s*(?:[:=]|(?=[\"']))\\s*(.*)$");
+          "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80}(?:\\.\"[\\w.\\-]{1,40}\"[\\w$.\\-@]{0,80})*)"
+              + "\\1(?:\\s*[:=]|\\s+(?=[\"']))\\s*(.*)$");
 
   /** {@code name {} or {@code name = {}: a block with no value on its own line. */
   private static final Pattern BLOCK = Pattern.compile("^([A-Za-z_][\\w.\\-]{0,80})\\s*\\{$");
@@ -267,17 +271,45 @@ final class ProjectSettings {
       if (filter != null) {
         return environment(command, filter, output);
       }
-      String file = printedFile(command);
-      return file == null ? Optional.empty() : read(file, output);
     }
+    String file = wholeFile(view);
+    return file.isBlank() ? Optional.empty() : read(file, output);
+  }
+
+  /**
+   * The restatement of what {@code view} read of a whole file, as {@code edits} left the file: the
+   * session's later edits of it, in order ({@link EditReplay}). Empty unless {@code view} read one
+   * whole file (a reading tool, or a command printing one file) and every edit can be replayed on
+   * what it read.
+   */
+  static Optional<Found> afterEdits(ObservationView view, List<ObservationView> edits) {
+    String file = wholeFile(view);
+    if (file.isBlank()) {
+      return Optional.empty();
+    }
+    String read = printed(ObservationText.part(view.memory().content(), "output"));
+    String now = EditReplay.replayed(file, String.join("\n", lines(read)), edits);
+    return now == null ? Optional.empty() : read(file, now);
+  }
+
+  /**
+   * The file {@code view} read whole: the path a reading tool was given, or the one file a shell
+   * command printed; "" for anything else.
+   */
+  private static String wholeFile(ObservationView view) {
+    String command = view.command();
+    if (!command.isEmpty()) {
+      String file = printedFile(command);
+      return file == null ? "" : file;
+    }
+    String content = view.memory().content();
     String header = TextCuts.firstLine(content, 400);
     String tool = header.indexOf(' ') < 0 ? "" : header.substring(header.indexOf(' ') + 1);
     if (!readingTool(tool)) {
-      return Optional.empty();
+      return "";
     }
-    ToolPayload input = ToolPayload.of(ObservationText.part(content, "input"));
-    String file = input.field("file_path", "filePath", "path", "file");
-    return file.isBlank() ? Optional.empty() : read(file, output);
+    return ToolPayload.of(ObservationText.part(content, "input"))
+        .field("file_path", "filePath", "path", "file");
   }
 
   /**

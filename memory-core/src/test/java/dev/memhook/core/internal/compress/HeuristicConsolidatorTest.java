@@ -228,7 +228,7 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
-  void aReadOfAFileTheSessionThenEdits_isNotRestated_butAReadAfterTheEditIs() {
+  void aReadOfAFileTheSessionThenEdits_isRestatedAsTheEditLeftIt() {
     String editInput =
         "{\"file_path\":\"/work/calc/.nvmrc\",\"old_string\":\"20.11.1\",\"new_string\":\"22.2.0\"}";
     List<Memory> turns =
@@ -247,51 +247,55 @@ class HeuristicConsolidatorTest {
     assertEquals(
         "This project pins its Node.js runtime to version 22.2.0 (.nvmrc).",
         facts.get(0).content());
-    assertEquals(List.of("c2"), ids(facts.get(0)));
+    assertEquals(List.of("c1", "e1", "c2"), ids(facts.get(0)), "the read again merges with it");
   }
 
   @Test
-  void aReadOfAFileTheSessionOnlyAddsTo_isStillRestated() {
+  void aReadEditedInWaysThatCannotBeReplayed_isNotRestated_unlessTheEditsOnlyAdd() {
     String read =
         "{\"stdout\":\"FetchContent_Declare(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git"
             + " GIT_TAG 10.2.1)\\nFetchContent_MakeAvailable(fmt)\\n\",\"stderr\":\"\"}";
+    // the old text of each edit is not in what was read (the read was of an older state, or cut)
     String adds =
-        "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"FetchContent_MakeAvailable(fmt)\","
-            + "\"new_string\":\"set(FMT_INSTALL ON)\\nFetchContent_MakeAvailable(fmt)\"}";
+        "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"FetchContent_MakeAvailable(spdlog)\","
+            + "\"new_string\":\"set(SPDLOG_FMT_EXTERNAL ON)\\nFetchContent_MakeAvailable(spdlog)\"}";
     String changes =
+        "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"GIT_TAG 10.2.0\","
+            + "\"new_string\":\"GIT_TAG 11.0.2\"}";
+    String replayable =
         "{\"file_path\":\"/work/app/cmake/deps.cmake\",\"old_string\":\"GIT_TAG 10.2.1\","
             + "\"new_string\":\"GIT_TAG 11.0.2\"}";
     Memory cat = stored(bash("c1", "cat cmake/deps.cmake", read));
 
-    List<Consolidation> kept =
-        ofType(
-            consolidate(
-                List.of(
-                    cat,
-                    stored(
-                        observation(
-                            "e1",
-                            LifecycleEventType.POST_TOOL_USE,
-                            EventData.tool("Edit", adds, "The file has been updated."))))),
-            MemoryType.FACT);
-    List<Consolidation> dropped =
-        ofType(
-            consolidate(
-                List.of(
-                    cat,
-                    stored(
-                        observation(
-                            "e2",
-                            LifecycleEventType.POST_TOOL_USE,
-                            EventData.tool("Edit", changes, "The file has been updated."))))),
-            MemoryType.FACT);
-
-    assertEquals(1, kept.size(), kept.toString());
     assertEquals(
-        "This project fetches these dependencies at pinned versions in deps.cmake: fmt version"
-            + " 10.2.1.",
-        kept.get(0).content());
-    assertEquals(List.of(), dropped);
+        List.of(
+            "This project fetches these dependencies at pinned versions in deps.cmake: fmt version"
+                + " 10.2.1."),
+        facts(cat, "e1", adds),
+        "an edit that only adds leaves every line read as it was");
+    assertEquals(List.of(), facts(cat, "e2", changes), "what the file holds now is unknown");
+    assertEquals(
+        List.of(
+            "This project fetches these dependencies at pinned versions in deps.cmake: fmt version"
+                + " 11.0.2."),
+        facts(cat, "e3", replayable));
+  }
+
+  /** The contents of the facts kept from {@code read} followed by one edit. */
+  private List<String> facts(Memory read, String editId, String editInput) {
+    return ofType(
+            consolidate(
+                List.of(
+                    read,
+                    stored(
+                        observation(
+                            editId,
+                            LifecycleEventType.POST_TOOL_USE,
+                            EventData.tool("Edit", editInput, "The file has been updated."))))),
+            MemoryType.FACT)
+        .stream()
+        .map(Consolidation::content)
+        .toList();
   }
 
   private static Memory answer(String id, String said) {

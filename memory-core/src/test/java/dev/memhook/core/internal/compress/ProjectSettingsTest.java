@@ -218,6 +218,18 @@ class ProjectSettingsTest {
     assertEquals("Settings in application.properties: server port (server.port): 8080.", said);
   }
 
+  @Test
+  void aDottedKeyWithAQuotedPart_isOneKey_andAKeyBeforeAQuotedValueStillReads() {
+    assertEquals(
+        "Settings in application.properties: quarkus cache caffeine \"latest rates\" expire after"
+            + " write (quarkus.cache.caffeine.\"latest-rates\".expire-after-write): 90S.",
+        content(
+            "application.properties",
+            "quarkus.cache.caffeine.\"latest-rates\".expire-after-write=90S\n"));
+    assertEquals(
+        "Settings in Gemfile.toml: ruby: 3.3.1.", content("Gemfile.toml", "ruby \"3.3.1\"\n"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {".env", ".env.local", ".env.production", "deploy/prod.env"})
   void aLiveEnvironmentFile_isNotRestated_itsTemplateIs(String path) {
