@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  *       services, stateful sets, cron jobs or ingresses, with {@code -n}/{@code -A} at most): their
  *       names, with the namespace when the table has one. Pods and other short-lived objects are
  *       not restated: their names change with every rollout.
+ *   <li><b>Helm releases</b> ({@code helm list}, with {@code -n}/{@code -A} at most): each
+ *       release's chart version and app version, "cert-manager chart v1.14.4 app v1.14.4".
  *   <li><b>Who committed to a path</b> ({@code git shortlog -sn}, with {@code -- path}): the
  *       authors and their commit counts, most first, "who knows this code" in the history's words.
  *   <li><b>Scheduled jobs</b> ({@code crontab -l}, also through {@code sudo} or {@code ssh host}):
@@ -110,6 +112,12 @@ final class Listings {
       return kind == null || !namespaceFlagsOnly(words.subList(3, words.size()))
           ? Optional.empty()
           : kubernetes(kind, lines);
+    }
+    if (program.equals("helm")
+        && words.size() >= 2
+        && (words.get(1).equals("list") || words.get(1).equals("ls"))
+        && namespaceFlagsOnly(words.subList(2, words.size()))) {
+      return helmReleases(lines);
     }
     if (program.equals("git") && words.size() >= 2 && words.get(1).equals("shortlog")) {
       return committers(words, lines);
@@ -231,6 +239,54 @@ final class Listings {
                 "the Kubernetes " + kind,
                 "The Kubernetes " + kind + " (kubectl get): " + String.join(", ", names) + ".",
                 List.of("kubernetes"),
+                ""));
+  }
+
+  /**
+   * {@code helm list}: each release with its chart's version (the chart's name said once when it is
+   * the release's, "cert-manager chart v1.14.4"), its app version, its namespace when that is not
+   * the release's name, and its status unless deployed; short, so that the opening a recall shows
+   * names most releases.
+   */
+  private static Optional<ProjectSettings.Found> helmReleases(List<String> lines) {
+    Table table = Table.of(lines);
+    if (table == null || !table.has("NAME") || !table.has("CHART")) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    for (List<String> row : table.rows()) {
+      String name = table.cell(row, "NAME");
+      String chart = table.cell(row, "CHART");
+      if (name.isEmpty() || chart.isEmpty()) {
+        continue;
+      }
+      StringBuilder s = new StringBuilder(name).append(" chart ");
+      s.append(chart.startsWith(name + "-") ? chart.substring(name.length() + 1) : chart);
+      String app = table.cell(row, "APP VERSION");
+      if (!app.isEmpty()) {
+        s.append(" app ").append(app);
+      }
+      String namespace = table.cell(row, "NAMESPACE");
+      String status = table.cell(row, "STATUS");
+      List<String> about = new ArrayList<>();
+      if (!namespace.isEmpty() && !namespace.equals(name)) {
+        about.add("namespace " + namespace);
+      }
+      if (!status.isEmpty() && !status.equals("deployed")) {
+        about.add(status);
+      }
+      if (!about.isEmpty()) {
+        s.append(" (").append(String.join(", ", about)).append(')');
+      }
+      said.add(s.toString());
+    }
+    return said.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            new ProjectSettings.Found(
+                "the Helm releases",
+                "Helm releases installed (helm list): " + String.join("; ", said) + ".",
+                List.of("helm", "kubernetes"),
                 ""));
   }
 

@@ -34,6 +34,9 @@ import java.util.regex.Pattern;
  *       either end of a chain ({@code terraform version}, {@code go version && head go.mod}): "The
  *       installed Terraform is version 1.7.5 (terraform version: Terraform v1.7.5; …)"; see {@link
  *       InstalledVersions}.
+ *   <li><b>The versions an environment report names</b> ({@code php artisan about}, {@code dotnet
+ *       --info}): "Installed versions (php artisan about): Laravel 11.9.2, PHP 8.3.7, …"; see
+ *       {@link EnvironmentReports}.
  *   <li><b>A coverage threshold</b> a test run's coverage tool stated, met or not (Jest, nyc,
  *       pytest-cov, JaCoCo; {@link RunSignals}): "The project's tests must reach a coverage
  *       threshold (yarn test --coverage): Jest: "global" coverage threshold for lines (85%) not
@@ -240,6 +243,10 @@ final class ProjectSettings {
               () -> ToolPayload.of(ObservationText.part(content, "output")).field("stderr"));
       if (version.isPresent()) {
         return version;
+      }
+      Optional<Found> report = EnvironmentReports.of(command, output);
+      if (report.isPresent()) {
+        return report;
       }
       if (pushCommand(command)) {
         // git prints where it pushed on standard error

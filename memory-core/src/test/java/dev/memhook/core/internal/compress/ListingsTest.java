@@ -80,6 +80,51 @@ class ListingsTest {
   }
 
   @Test
+  void helmReleases_areStatedWithChartAndAppVersions_namespaceAndStatusWhenTheyTellSomething() {
+    String columns = "%-14s%-14s%-10s%-37s%-10s%-22s%s%n";
+    String table =
+        String.format(
+                columns,
+                "NAME",
+                "NAMESPACE",
+                "REVISION",
+                "UPDATED",
+                "STATUS",
+                "CHART",
+                "APP VERSION")
+            + String.format(
+                columns,
+                "cert-manager",
+                "cert-manager",
+                "3",
+                "2024-03-19 14:22:07.731 +0000 UTC",
+                "deployed",
+                "cert-manager-v1.14.4",
+                "v1.14.4")
+            + String.format(
+                columns,
+                "edge",
+                "proxy",
+                "12",
+                "2024-06-30 08:11:40.005 +0000 UTC",
+                "failed",
+                "nginx-0.9.0",
+                "1.27.0");
+
+    ProjectSettings.Found found = Listings.of("helm list -A", table).orElseThrow();
+
+    assertEquals(
+        "Helm releases installed (helm list): cert-manager chart v1.14.4 app v1.14.4; edge chart"
+            + " nginx-0.9.0 app 1.27.0 (namespace proxy, failed).",
+        found.content());
+    assertEquals("the Helm releases", found.title());
+    assertTrue(Listings.of("helm list --output json", table).isEmpty(), "another shape");
+    assertTrue(Listings.of("helm history edge", table).isEmpty());
+    assertTrue(
+        Listings.of("helm list -A", table.replace("CHART", "THING")).isEmpty(), "no chart column");
+  }
+
+  @Test
   void lastingKubernetesObjects_areNamed_withTheirNamespace() {
     String ns =
         "NAME              STATUS   AGE\n"

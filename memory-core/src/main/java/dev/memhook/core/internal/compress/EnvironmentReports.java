@@ -1,0 +1,99 @@
+package dev.memhook.core.internal.compress;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The versions an environment report names, stated as installed versions: {@code php artisan about}
+ * prints "Laravel Version ........ 11.9.2" among forty other lines, and a later session asks "what
+ * exact framework version are we on?". A report is a single command whose last word asks for one
+ * ({@code php artisan about}, {@code bin/rails about}, {@code dotnet --info}, {@code docker info});
+ * its lines of a key and a value (after a dotted leader, a colon or a run of spaces) whose key says
+ * "version" and whose value names one are kept, named by the rest of the key ("Laravel Version" is
+ * Laravel) or, for a bare "Version", by the section the line stands in ("Horizon ......" then
+ * "Version ..... 5.24.5" is Horizon; ".NET SDK:" then " Version: 8.0.303"): "Installed versions
+ * (php artisan about): Laravel 11.9.2, PHP 8.3.7, Horizon 5.24.5."
+ *
+ * <p>At most {@value #MAX_VERSIONS} versions are stated and {@value #MAX_CHARS} characters of
+ * output scanned; a line the sanitizer touched is left out. Stateless and thread-safe.
+ */
+final class EnvironmentReports {
+
+  /** The most versions stated. */
+  static final int MAX_VERSIONS = 12;
+
+  private static final int MAX_CHARS = 12_000;
+
+  /** The last words of a command that asks for an environment report. */
+  private static final Set<String> REPORTS = Set.of("about", "--info", "info");
+
+  /** A key, a dotted leader, a colon or two spaces, and a value (maybe none). */
+  private static final Pattern KEY_VALUE =
+      Pattern.compile(
+          "^([A-Za-z.][\\w .+#/()-]{0,60}?)\\s*(?:\\s\\.{2,}|:|\\s{2,})\\s*(.{0,200})$");
+
+  /** A version number: two parts at least, an optional pre-release. */
+  private static final Pattern VERSION =
+      Pattern.compile(
+          "(?<![\\w.])v?(\\d{1,6}(?:\\.\\d{1,6}){1,3}(?:-[0-9A-Za-z.]{1,20})?)(?![\\w])");
+
+  private static final Pattern VERSION_WORD = Pattern.compile("(?i)\\bversion\\b");
+
+  private EnvironmentReports() {}
+
+  /** The versions {@code command}'s report named in {@code output}, if it is a report. */
+  static Optional<ProjectSettings.Found> of(String command, String output) {
+    String[] words = command.strip().split("\\s+");
+    if (command.length() > 120
+        || words.length < 2
+        || words.length > 4
+        || !REPORTS.contains(words[words.length - 1])
+        || !ToolFamily.singleCommand(command)
+        || ToolFamily.of("Bash", command) == ToolFamily.READ) { // "cat about" prints a file
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    String section = "";
+    for (String line : TextCuts.head(output, MAX_CHARS).lines().toList()) {
+      String t = line.strip();
+      Matcher m = KEY_VALUE.matcher(t);
+      if (t.isEmpty() || ProjectSettings.redacted(t) || !m.matches()) {
+        continue;
+      }
+      String key = m.group(1).strip();
+      String value = m.group(2).strip();
+      if (value.isEmpty() || value.chars().allMatch(c -> c == '.')) {
+        section = key; // "Horizon ......", ".NET SDK:": the lines below are its
+        continue;
+      }
+      Matcher version = VERSION.matcher(TextCuts.head(value, 60));
+      if (!VERSION_WORD.matcher(key).find() || !version.find()) {
+        continue;
+      }
+      String named = VERSION_WORD.matcher(key).replaceAll("").replaceAll("\\s+", " ").strip();
+      String subject = named.isEmpty() ? section : named;
+      String stated = (subject + " " + version.group(1)).strip();
+      if (!subject.isEmpty() && !said.contains(stated)) {
+        said.add(stated);
+      }
+      if (said.size() == MAX_VERSIONS) {
+        break;
+      }
+    }
+    if (said.isEmpty()) {
+      return Optional.empty();
+    }
+    String program = words[0].substring(words[0].lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+    return Optional.of(
+        new ProjectSettings.Found(
+            "the installed versions, " + command.strip(),
+            "Installed versions (" + command.strip() + "): " + String.join(", ", said) + ".",
+            List.of(program),
+            ""));
+  }
+}
