@@ -811,42 +811,45 @@ public final class HeuristicConsolidator implements Consolidator {
 
   /**
    * What the agent read of the project's configuration, restated by {@link ProjectSettings}: one
-   * FACT per file or remote, at most {@value #MAX_SETTINGS} a session. A file read again in the
-   * session restates the same settings and merges as a near-duplicate. A file the session edits
-   * after reading it is restated as the edits left it ({@link EditReplay}), since what it read may
-   * no longer hold; if the edits cannot be replayed, it is not restated, unless every edit only
-   * added to it (its new text keeps the old text whole), which leaves every line read as it was.
+   * FACT per file or remote (two for a manifest: its settings, its dependencies), at most {@value
+   * #MAX_SETTINGS} a session. A file read again in the session restates the same settings and
+   * merges as a near-duplicate. A file the session edits after reading it is restated as the edits
+   * left it ({@link EditReplay}), since what it read may no longer hold; if the edits cannot be
+   * replayed, it is not restated, unless every edit only added to it (its new text keeps the old
+   * text whole), which leaves every line read as it was.
    */
   private static void settings(List<ObservationView> views, List<Consolidation> out) {
     int read = 0;
     for (int i = 0; i < views.size() && read < MAX_SETTINGS; i++) {
       ObservationView v = views.get(i);
-      ProjectSettings.Found found = ProjectSettings.of(v).orElse(null);
-      if (found == null) {
+      List<ProjectSettings.Found> found = ProjectSettings.all(v);
+      if (found.isEmpty()) {
         continue;
       }
-      List<ObservationView> edits = editsAfter(views, i, found.file());
+      List<ObservationView> edits = editsAfter(views, i, found.get(0).file());
       List<ObservationView> sources = new ArrayList<>(List.of(v));
       if (!edits.isEmpty()) {
-        ProjectSettings.Found now = ProjectSettings.afterEdits(v, edits).orElse(null);
-        if (now != null) {
+        List<ProjectSettings.Found> now = ProjectSettings.afterEdits(v, edits);
+        if (!now.isEmpty()) {
           found = now;
           sources.addAll(edits);
         } else if (!edits.stream().allMatch(HeuristicConsolidator::onlyAdds)) {
           continue;
         }
       }
-      read++;
-      add(
-          out,
-          MemoryType.FACT,
-          "Project setting: ",
-          found.content(),
-          0.55,
-          sources,
-          found.title(),
-          false,
-          found.subjects());
+      for (ProjectSettings.Found f : found) {
+        read++;
+        add(
+            out,
+            MemoryType.FACT,
+            "Project setting: ",
+            f.content(),
+            0.55,
+            sources,
+            f.title(),
+            false,
+            f.subjects());
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.compress;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObservationKind;
 import java.util.ArrayDeque;
@@ -57,6 +58,8 @@ import java.util.regex.Pattern;
  *       Elixir {@code config} call configures. Lock files, data files, a live {@code .env} (its
  *       template is read), values the sanitizer replaced and values of keys that name a secret
  *       ({@code DB_PASSWORD}, {@code api.key}) are left out.
+ *   <li><b>A manifest's dependencies</b> ({@code package.json}, {@code composer.json}), apart from
+ *       its settings, as names and versions: see {@link #dependencies}.
  * </ul>
  *
  * A file is read from a file-reading tool's input path (a tool named like {@code Read}) or from a
@@ -289,14 +292,36 @@ final class ProjectSettings {
    * whole file (a reading tool, or a command printing one file) and every edit can be replayed on
    * what it read.
    */
-  static Optional<Found> afterEdits(ObservationView view, List<ObservationView> edits) {
+  static List<Found> afterEdits(ObservationView view, List<ObservationView> edits) {
     String file = wholeFile(view);
     if (file.isBlank()) {
-      return Optional.empty();
+      return List.of();
     }
     String read = printed(ObservationText.part(view.memory().content(), "output"));
     String now = EditReplay.replayed(file, String.join("\n", lines(read)), edits);
-    return now == null ? Optional.empty() : read(file, now);
+    if (now == null) {
+      return List.of();
+    }
+    List<Found> out = new ArrayList<>();
+    read(file, now).ifPresent(out::add);
+    dependencies(file, now).ifPresent(out::add);
+    return out;
+  }
+
+  /**
+   * Everything {@code view} restates: what {@link #of} finds, then, for a manifest read whole, its
+   * dependencies ({@link #dependencies}).
+   */
+  static List<Found> all(ObservationView view) {
+    List<Found> out = new ArrayList<>();
+    Optional<Found> found = of(view);
+    found.ifPresent(out::add);
+    String file = wholeFile(view);
+    if (!file.isBlank() && (found.isEmpty() || found.get().file().equals(fileName(file)))) {
+      String read = printed(ObservationText.part(view.memory().content(), "output"));
+      dependencies(file, read).ifPresent(out::add);
+    }
+    return out;
   }
 
   /**
@@ -348,7 +373,7 @@ final class ProjectSettings {
     }
     List<String[]> settings =
         lower.endsWith(".json")
-            ? jsonSettings(String.join("\n", lines))
+            ? jsonSettings(String.join("\n", lines), MANIFESTS.getOrDefault(lower, List.of()))
             : lower.endsWith(".exs") ? elixirSettings(lines) : lineSettings(lines);
     if (settings.isEmpty()) {
       return Optional.empty();
@@ -873,7 +898,11 @@ final class ProjectSettings {
     return out;
   }
 
-  private static List<String[]> jsonSettings(String text) {
+  /**
+   * The settings of a JSON file's text, leaving out the top-level objects named in {@code
+   * dependencies} (a manifest's, which {@link #dependencies} restates apart).
+   */
+  private static List<String[]> jsonSettings(String text, List<String> dependencies) {
     JsonNode root;
     try {
       root = ToolPayload.readTree(text);
@@ -884,10 +913,84 @@ final class ProjectSettings {
       // a part of the file, such as the lines a grep printed: "react-native": "0.73.6",
       return lineSettings(text.lines().toList());
     }
+    if (!dependencies.isEmpty()) {
+      root = ((ObjectNode) root.deepCopy()).without(dependencies);
+    }
     List<String[]> out = new ArrayList<>();
     json(root, new ArrayList<>(), out);
     return out;
   }
+
+  /**
+   * The dependencies a manifest declares, with the versions it asks for, in the words a later
+   * question uses ("which drizzle-orm do we pin?"): "Dependencies in package.json, with their
+   * versions: next 14.2.4, drizzle-orm 0.33.0; devDependencies: vitest ^1.6.0." Each is a name and
+   * a version, the compact form, so that the opening a recall shows names many of them; at most
+   * {@value #MAX_DEPENDENCIES}. Empty for a file that is no manifest ({@link #MANIFESTS}) or
+   * declares none.
+   */
+  static Optional<Found> dependencies(String path, String text) {
+    String name = fileName(path);
+    List<String> sections = MANIFESTS.get(name.toLowerCase(Locale.ROOT));
+    if (sections == null) {
+      return Optional.empty();
+    }
+    JsonNode root;
+    try {
+      root = ToolPayload.readTree(String.join("\n", lines(text)));
+    } catch (Exception e) { // a cut or commented read: its dependencies are not known whole
+      return Optional.empty();
+    }
+    if (root == null || !root.isObject()) {
+      return Optional.empty();
+    }
+    List<String> said = new ArrayList<>();
+    int count = 0;
+    for (String section : sections) {
+      JsonNode declared = root.get(section);
+      if (declared == null || !declared.isObject()) {
+        continue;
+      }
+      List<String> pairs = new ArrayList<>();
+      for (Map.Entry<String, JsonNode> e : declared.properties()) {
+        String version = e.getValue().isTextual() ? e.getValue().asText().strip() : "";
+        if (count == MAX_DEPENDENCIES) {
+          break;
+        }
+        if (!version.isEmpty()
+            && version.length() <= MAX_VALUE
+            && e.getKey().length() <= MAX_VALUE
+            && !redacted(version)
+            && !redacted(e.getKey())) {
+          pairs.add(e.getKey() + " " + version);
+          count++;
+        }
+      }
+      if (!pairs.isEmpty()) {
+        said.add((said.isEmpty() ? "" : section + ": ") + String.join(", ", pairs));
+      }
+    }
+    if (said.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            name + ", its dependencies",
+            "Dependencies in " + name + ", with their versions: " + String.join("; ", said) + ".",
+            List.of(name, "dependencies"),
+            name));
+  }
+
+  /** The most dependencies of one manifest restated. */
+  static final int MAX_DEPENDENCIES = 60;
+
+  /** Manifests by file name, with their sections of dependencies, the runtime ones first. */
+  private static final Map<String, List<String>> MANIFESTS =
+      Map.of(
+          "package.json",
+          List.of("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"),
+          "composer.json",
+          List.of("require", "require-dev"));
 
   private static void json(JsonNode node, List<String> path, List<String[]> out) {
     for (Map.Entry<String, JsonNode> e : node.properties()) {

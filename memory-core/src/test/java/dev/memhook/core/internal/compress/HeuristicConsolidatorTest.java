@@ -251,6 +251,22 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aManifestRead_keepsItsSettingsAndItsDependenciesAsTwoFacts() {
+    String read =
+        "{\"stdout\":\"{\\\"name\\\": \\\"shop\\\", \\\"dependencies\\\": {\\\"next\\\":"
+            + " \\\"14.2.4\\\"}}\",\"stderr\":\"\"}";
+
+    List<Consolidation> facts =
+        ofType(consolidate(List.of(stored(bash("c1", "cat package.json", read)))), MemoryType.FACT);
+
+    assertEquals(
+        List.of(
+            "Settings in package.json: name: shop.",
+            "Dependencies in package.json, with their versions: next 14.2.4."),
+        facts.stream().map(Consolidation::content).toList());
+  }
+
+  @Test
   void aReadEditedInWaysThatCannotBeReplayed_isNotRestated_unlessTheEditsOnlyAdd() {
     String read =
         "{\"stdout\":\"FetchContent_Declare(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git"

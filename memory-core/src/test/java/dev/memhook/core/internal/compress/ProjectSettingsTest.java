@@ -141,6 +141,46 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void aManifestsDependencies_areRestatedApart_asNamesAndVersions_runtimeFirst() {
+    String manifest =
+        """
+        {"name": "mealcraft", "scripts": { "dev": "next dev -p 3100" },
+         "devDependencies": { "vitest": "^1.6.0" },
+         "dependencies": { "drizzle-orm": "0.33.0", "@trpc/server": "11.0.0-rc.477",
+                           "private-lib": "[redacted:token]" }}
+        """;
+
+    assertEquals(
+        "Settings in package.json: name: mealcraft; scripts dev: next dev -p 3100.",
+        content("package.json", manifest),
+        "the dependencies are not settings");
+    ProjectSettings.Found dependencies =
+        ProjectSettings.dependencies("/home/dev/src/mealcraft/package.json", manifest)
+            .orElseThrow();
+    assertEquals(
+        "Dependencies in package.json, with their versions: drizzle-orm 0.33.0, @trpc/server"
+            + " 11.0.0-rc.477; devDependencies: vitest ^1.6.0.",
+        dependencies.content());
+    assertEquals("package.json, its dependencies", dependencies.title());
+    assertEquals(
+        "Dependencies in composer.json, with their versions: php ^8.3, laravel/framework ^11.9.",
+        ProjectSettings.dependencies(
+                "composer.json",
+                "{\"require\": {\"php\": \"^8.3\", \"laravel/framework\": \"^11.9\"}}")
+            .orElseThrow()
+            .content());
+  }
+
+  @Test
+  void dependenciesOfAFileThatIsNoManifest_orOfAReadCutShort_areNotRestated() {
+    String deps = "{\"dependencies\": {\"left-pad\": \"1.3.0\"}}";
+    assertTrue(ProjectSettings.dependencies("tsconfig.json", deps).isEmpty());
+    assertTrue(
+        ProjectSettings.dependencies("package.json", "{\"dependencies\": {\"a\": \"1.0").isEmpty());
+    assertTrue(ProjectSettings.dependencies("package.json", "{\"name\": \"x\"}").isEmpty());
+  }
+
+  @Test
   void aJavaScriptConfig_readsTheExportedObjectsKeys() {
     String said =
         content(
