@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * The project's rules as the agent read them: after a read of a contributing, style or architecture
  * guide, an agents' instructions file, or the configuration of a linter, a formatter or a
  * commit-message check, what the agent's answer tells of its rules, or, when it followed a guide
- * written in prose without retelling it, the guide's own headings and items; with the task that
- * needed them.
+ * written in prose without speaking of its rules, the guide's own headings and items; with the task
+ * that needed them.
  *
  * <p>Stateless and thread-safe.
  */
@@ -47,8 +47,10 @@ final class ProjectRules {
    * the same kind is worded like the one that made the agent read the file ("add a notes column to
    * stops", later "the depots table needs a timezone column"), not like the rules, so the content
    * keeps both: the rules first, since a memory's summary, which an injection shows, is its opening
-   * sentences, then the task. An answer that tells none after reading a prose guide lets the guide
-   * speak for itself ({@link #rulesWritten}). One a file a session.
+   * sentences, then the task. After a guide in prose, an answer that tells no rule, or only names
+   * the guide before a recap of the work ("Done, following CONTRIBUTING.md: - branch …"), lets the
+   * guide speak for itself ({@link #rulesWritten}); either way the guide's sections are listed
+   * first. One a file a session.
    */
   static List<Told> of(List<ObservationView> views) {
     List<Told> out = new ArrayList<>();
@@ -75,11 +77,15 @@ final class ProjectRules {
         String name = entry.getKey();
         String rules = rulesTold(v.said(), name);
         String sections = "";
-        if (rules.isEmpty() && GUIDE.matcher(name).matches()) {
-          // followed without a word about them: the guide's own lines, after the list of its
-          // sections, since an injection shows a memory's opening and a later section may be cut
+        if (GUIDE.matcher(name).matches()) {
+          // a guide in prose: its sections are listed first, since an injection shows a memory's
+          // opening and a later section may be cut; and unless the answer speaks of its rules
+          // ("CONTRIBUTING.md is strict about …"), rather than only naming it before a recap of
+          // the work ("Done, following CONTRIBUTING.md: …"), the guide's own lines say them
           Written written = rulesWritten(entry.getValue());
-          rules = written.rules();
+          if (!written.rules().isEmpty() && !speaksOfRules(rules)) {
+            rules = written.rules();
+          }
           if (!rules.isEmpty() && written.sections().size() >= 2) {
             sections = " (" + String.join("; ", written.sections()) + ")";
           }
@@ -124,6 +130,12 @@ final class ProjectRules {
       }
     }
     return null;
+  }
+
+  /** Whether the first sentence of {@code told} speaks of rules ({@link #SPEAKS_OF_RULES}). */
+  private static boolean speaksOfRules(String told) {
+    List<String> sentences = TextCuts.sentences(told, Spoken.WINDOW);
+    return !sentences.isEmpty() && SPEAKS_OF_RULES.matcher(sentences.get(0)).find();
   }
 
   /** The most characters of the rules an answer tells that a convention keeps. */
@@ -174,6 +186,7 @@ final class ProjectRules {
     int told = 0; // where the last item or paragraph ends: headings after it label nothing
     boolean code = false;
     boolean full = false;
+    boolean stopAdded = false; // whether the last part's full stop is ours, not the guide's
     for (String raw : ProjectSettings.lines(output)) {
       String line = raw.strip();
       if (TextCuts.codeFence(line)) {
@@ -186,6 +199,7 @@ final class ProjectRules {
       Matcher heading = HEADING.matcher(line);
       String part;
       boolean label;
+      boolean wraps = false; // this line goes on with the item before it
       if (line.length() <= MAX_HEADING_LINE && heading.matches()) {
         if (heading.group(1).length() == 1) {
           continue; // the document's title
@@ -204,13 +218,18 @@ final class ProjectRules {
             !item && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
         label = text.endsWith(":") && !continues;
         part = continues || label ? text : TextCuts.asSentence(text);
-        if (!full && continues && rules.charAt(rules.length() - 1) == '.') {
+        if (!full && continues && stopAdded) {
           rules.setLength(rules.length() - 1); // an item wrapped onto the next line goes on
         }
+        stopAdded = !continues && !label && !part.equals(text);
+        wraps = continues;
       }
       if (full || rules.length() + part.length() + 1 > MAX_RULES) {
         full = true; // the rest is read for its section headings only
         continue;
+      }
+      if (!wraps && rules.length() > 0 && ".!?:".indexOf(rules.charAt(rules.length() - 1)) < 0) {
+        rules.append('.'); // a wrapped item before this part ended without a stop
       }
       rules.append(rules.length() == 0 ? "" : " ").append(part);
       if (!label) {
@@ -276,6 +295,7 @@ final class ProjectRules {
           "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
               + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
               + "|(?:style|architecture|guidelines|standards|rules)\\.(?:md|rst|txt|adoc)"
+              + "|[\\w.]{1,40}[-_](?:style|guidelines|conventions|standards)\\.(?:md|rst|txt|adoc)"
               + "|\\.clang-(?:tidy|format)|\\.editorconfig"
               + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"
               + "|\\.eslintrc(?:\\.\\w+)?|eslint\\.config\\.\\w+|\\.prettierrc(?:\\.\\w+)?"

@@ -428,6 +428,61 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void anAnswerThatOnlyRecapsTheWorkDoneByAGuide_letsTheGuideSayItsRules() {
+    String guide =
+        "# Contributing\n\n## Branches\n- Name branches `td-<ticket>/<slug>`, e.g.\n"
+            + "  `td-377/fix-proration`.\n- Never commit to `main`.\n\n## Commits\n"
+            + "- Format: `[TD-<ticket>] Summary`, e.g.\n  `[TD-377] Fix proration`\n"
+            + "- One logical change per commit.";
+    List<Memory> recap =
+        List.of(
+            stored(prompt("p1", "new ticket TD-391: staff notes on requests")),
+            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
+            answer(
+                "a1",
+                "Done, following CONTRIBUTING.md:\n\n- branch `td-391/notes`\n- migration with"
+                    + " `down()`, so it never breaks a rollback\n- committed as `[TD-391] Add"
+                    + " notes`"));
+    List<Memory> told =
+        List.of(
+            stored(prompt("p1", "new ticket TD-391: staff notes on requests")),
+            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
+            answer("a1", "CONTRIBUTING.md is strict about commits: one logical change each."));
+
+    assertEquals(
+        "Project rules in CONTRIBUTING.md (Branches; Commits): Branches: Name branches"
+            + " `td-<ticket>/<slug>`, e.g. `td-377/fix-proration`. Never commit to `main`."
+            + " Commits: Format: `[TD-<ticket>] Summary`, e.g. `[TD-377] Fix proration`. One"
+            + " logical change per commit. (Read for the task \"new ticket TD-391: staff notes on"
+            + " requests\".)",
+        rules(consolidate(recap)),
+        "a wrapped item keeps the guide's own stop, and one that ends unmarked gets one");
+    assertEquals(
+        "Project rules in CONTRIBUTING.md (Branches; Commits): CONTRIBUTING.md is strict about"
+            + " commits: one logical change each. (Read for the task \"new ticket TD-391: staff"
+            + " notes on requests\".)",
+        rules(consolidate(told)),
+        "an answer that speaks of the rules says the ones the task needed");
+  }
+
+  @Test
+  void aGuideNamedForItsTopic_isARulesFile() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "build the Profile screen, follow docs/compose-guidelines.md")),
+            read(
+                "r1",
+                "/w/trailmark/docs/compose-guidelines.md",
+                "# Compose guidelines\n\n1. Every screen has a stateless `XxxScreen`.\n"),
+            answer("a1", "Profile screen done per the guidelines."));
+
+    assertEquals(
+        "Project rules in compose-guidelines.md: Every screen has a stateless `XxxScreen`. (Read"
+            + " for the task \"build the Profile screen, follow docs/compose-guidelines.md\".)",
+        rules(consolidate(turns)));
+  }
+
+  @Test
   void aLongGuide_namesEverySection_andLeavesNoHeadingWithNothingUnderIt() {
     String longItem = "Only renaming and casting in staging models " + "x".repeat(540);
     List<Memory> longGuide =
