@@ -276,7 +276,9 @@ final class Statements {
    * that something works or can be seen ("it builds now", "I can actually see it now"); or after
    * what the speaker just did ("I pasted it now"). And a change told as the time or the reason of
    * what the statement says ("never use the english text as the key, that bit us when copy
-   * changed"): the statement itself changes nothing. "Left off" and "left over" leave nothing.
+   * changed"): the statement itself changes nothing. "Left off" and "left over" leave nothing. A
+   * "now" that opens the next topic ("now the problem: …", "now, …", "now for the tests") says
+   * nothing changed either.
    */
   private static final Pattern NOT_A_CHANGE =
       Pattern.compile(
@@ -287,7 +289,9 @@ final class Statements {
               + "|\\bi (?:just )?\\w+ed (?:it|them|that|this) now\\b"
               + "|\\b(?:when|whenever|after|because|if|once) (?:the |our |a )?\\w+(?: \\w+)?"
               + " (?:changed|moved|switched)\\b"
-              + "|\\bleft (?:off|over)\\b");
+              + "|\\bleft (?:off|over)\\b"
+              + "|^(?:(?:ok(?:ay)?|so|and)[, ]+)?now\\b(?:,|(?=\\s+(?:for|to|on to|onto)\\b)"
+              + "|\\s+the\\s+[^:.,;]{1,30}:)");
 
   /** Courtesy openers: a thanks or a "great" says nothing to keep. */
   private static final Set<String> COURTESY =
@@ -450,8 +454,10 @@ final class Statements {
               + "|customers?|members?))|(?:yell|scream|shout|moan)(?:s|ing)"
               + "|(?:users?|customers?|members?|people) (?:report|complain)"
               + "(?:s|ed|ing)?|complain(?:s|ed|ing)? (?:that|about)|complaints? (?:that|about|from)"
-              + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen))"
-              + "\\b");
+              + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen)"
+              + "|(?:gives?|gave|returns?|returned|comes? back|came back|downloads?|downloaded"
+              + "|produces?|produced|exports?|exported)(?: an?)? empty|the problem(?=\\s*:)"
+              + "|the problem is)\\b");
 
   /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
   private static final String ASKS_AT_ONCE =
@@ -1002,7 +1008,7 @@ final class Statements {
     }
     parts.add(outside.substring(from));
     List<String> split = new ArrayList<>();
-    for (String part : parts) {
+    for (String part : firstPersonClauses(parts)) {
       String held = null;
       for (String piece : part.split(";\\s+")) {
         if (held != null && continuesInstruction(held, piece)) {
@@ -1026,6 +1032,37 @@ final class Statements {
     }
     return cleaned;
   }
+
+  /**
+   * {@code parts} that speak in the first person cut before each ", and I …" that goes on with
+   * another ("I'm based in Auckland, so mornings suit me, and I don't work Wednesdays"): each says
+   * something of its own about the speaker, and a problem word in one ("nothing gets scheduled")
+   * must not take the other with it. A part that sets a condition stays whole, and so does one
+   * whose pieces would be too short to say anything alone.
+   */
+  private static List<String> firstPersonClauses(List<String> parts) {
+    List<String> out = new ArrayList<>();
+    for (String part : parts) {
+      String lower = part.strip().toLowerCase(Locale.ROOT);
+      List<String> pieces =
+          FIRST_PERSON.matcher(lower).find() && !CONDITIONAL.matcher(lower).find()
+              ? List.of(AND_I.split(part))
+              : List.of(part);
+      if (pieces.stream()
+          .allMatch(p -> p.strip().split("\\s+").length >= FactAdmission.MIN_WORDS)) {
+        out.addAll(pieces);
+      } else {
+        out.add(part); // "I use pnpm, and I never run npm here": too short to say it alone
+      }
+    }
+    return out;
+  }
+
+  /** The speaker as a subject: "I …", "I'm …". */
+  private static final Pattern FIRST_PERSON = Pattern.compile("\\b(?:i|i'm|i’m|im)\\b");
+
+  /** ", and I …": another first-person clause. */
+  private static final Pattern AND_I = Pattern.compile("(?i),\\s+and\\s+(?=(?:i|i'm|i’m|im)\\b)");
 
   /**
    * {@code clause} cut before a request that follows a statement in it: "the real one is

@@ -294,6 +294,8 @@ class StatementsTest {
         "I get it now, the cache key includes the locale",
         "never use the english text as the key, that bit us when copy changed",
         "the migration picks up where the last import left off",
+        "now the thing I need: the migrations that are not on prod yet",
+        "now, the staging cluster runs three nodes",
       })
   void aChangeWordThatOnlySaysWhen_isNoCorrection(String said) {
     assertFalse(only(said).correction(), said);
@@ -382,13 +384,36 @@ class StatementsTest {
   }
 
   @Test
+  void firstPersonClausesJoinedByAndI_areEachTheirOwn_soAProblemWordInOneLeavesTheOther() {
+    assertEquals(
+        List.of(
+            "Some context: I'm the only SRE here, I'm based in Auckland so anything that needs me"
+                + " awake should be in my morning"),
+        texts(
+            "some context: I'm the only SRE here, I'm based in Auckland so anything that needs me"
+                + " awake should be in my morning, and I don't work Wednesdays, nothing gets"
+                + " scheduled then."));
+    assertEquals(
+        List.of("I use pnpm, and I never run npm install in this repo."),
+        texts("I use pnpm, and I never run npm install in this repo."));
+    assertEquals(
+        List.of("if the deploy fails at night, and I am not around, roll it back with kamal"),
+        Statements.clauses(
+            "if the deploy fails at night, and I am not around, roll it back with kamal"),
+        "a condition stays whole");
+  }
+
+  @Test
   void aProblemToldInEverydayWords_isAReport_notAFact() {
     for (String report :
         List.of(
             "GET /carrier-accounts/:id is 500ing in dev since the migration",
             "POST /invoices returns 422 when due_date is sent without time",
             "tasks sit in 'queued' forever in my local airflow since yesterday",
-            "eslint is yelling in CI about unused imports")) {
+            "eslint is yelling in CI about unused imports",
+            "now the problem: the export button gives empty file when the list has 50 items",
+            "the problem is the webhook retries twice",
+            "the csv export came back empty for march")) {
       assertTrue(Statements.reportsProblem(report), report);
       assertEquals(List.of(), texts(report), report);
     }
