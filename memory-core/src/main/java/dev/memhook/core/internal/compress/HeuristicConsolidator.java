@@ -688,15 +688,30 @@ public final class HeuristicConsolidator implements Consolidator {
       }
     }
     StringBuilder out = new StringBuilder();
-    for (String sentence : TextCuts.sentences(said, Spoken.WINDOW)) {
+    List<String> sentences = TextCuts.sentences(said, Spoken.WINDOW);
+    for (String sentence : sentences) {
       if (Statements.reportsProblem(sentence)
           && !statesARule(sentence)
           && !(notAsked && Statements.opensARequest(sentence))) {
         out.append(out.length() == 0 ? "" : " ").append(TextCuts.asSentence(sentence.strip()));
       }
     }
+    if (out.length() > 0 && out.toString().split("\\s+").length <= MAX_EXCLAMATION_WORDS) {
+      // only an exclamation reports ("… returns full objects in JVM mode. wtf"): the problem is
+      // in the words around it, which are then the report
+      out.setLength(0);
+      for (String sentence : sentences) {
+        if (!(notAsked && Statements.opensARequest(sentence))) {
+          String s = sentence.strip().replaceFirst(":$", ""); // "…, BUT:" led into the paste
+          out.append(out.length() == 0 ? "" : " ").append(TextCuts.asSentence(s));
+        }
+      }
+    }
     return out.length() == 0 ? "" : TextCuts.atWord(out.toString(), MAX_REPORT);
   }
+
+  /** The most words of a report that is only an exclamation ("wtf", "what the hell"): {@value}. */
+  private static final int MAX_EXCLAMATION_WORDS = 3;
 
   /**
    * Whether {@code sentence} states a decision, a preference or a procedure: a rule, which a

@@ -4,8 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * The lines of a message that a person pasted from a program rather than wrote: a fenced code
- * block, an indented block (not a list item), and the lines of a stack trace or a log wherever they
- * stand. "traceback from the logs:" followed by {@code File "app/api/routes/invoices.py", line 48,
+ * block, an indented block (not a list item), a command after a shell prompt ({@code $ curl …}),
+ * a line of nothing but brackets and commas (a JSON document's {@code {} and {@code ],}), and the
+ * lines of a stack trace or a log wherever they stand. "traceback from the logs:" followed by {@code File "app/api/routes/invoices.py", line 48,
  * in get_invoice} and {@code sqlalchemy.exc.MissingGreenlet: greenlet_spawn has not been called}
  * states no standing fact, though each line reads as a sentence naming a file. What the user wrote
  * around the paste is left as it is.
@@ -52,8 +53,17 @@ final class PastedOutput {
     }
     boolean indented = line.startsWith("  ") || line.startsWith("\t");
     // a list item is written, and people indent one: "  - always run the linter"
-    return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt() || traceLine(t);
+    return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt()
+        || SHELL_PROMPT.matcher(t).lookingAt()
+        || BRACKETS_ONLY.matcher(t).matches()
+        || traceLine(t);
   }
+
+  /** A command pasted with its shell prompt: "$ curl -s localhost:8082/v1/rates | jq". */
+  private static final Pattern SHELL_PROMPT = Pattern.compile("\\$ \\S");
+
+  /** A line of brackets and commas alone, as a pasted JSON document or code block has them. */
+  private static final Pattern BRACKETS_ONLY = Pattern.compile("[\\[\\]{}(),;]+");
 
   /**
    * Whether {@code t} opens as a trace or log line, judged on its first {@value #TRACE_HEAD}

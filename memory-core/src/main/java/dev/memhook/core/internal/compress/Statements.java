@@ -189,7 +189,8 @@ final class Statements {
       Pattern.compile(
           "(?i)\\b(?:(?:is|are|was|were|works?|worked|looks?|seems?|runs?|renders?|builds?)"
               + " (?:totally |perfectly |just |all )?fine|works? (?:on my (?:machine|laptop|box|mac)"
-              + "|locally|for me))\\b");
+              + "|locally|for me)|the same (?:\\w+ ){1,2}(?:works|worked|returns|returned|gives|gave"
+              + "|passes|passed|is fine))\\b");
 
   /**
    * An alternative offered in place of what was just ruled out ("use date-fns instead", "return
@@ -457,7 +458,7 @@ final class Statements {
               + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen)"
               + "|(?:gives?|gave|returns?|returned|comes? back|came back|downloads?|downloaded"
               + "|produces?|produced|exports?|exported)(?: an?)? empty|the problem(?=\\s*:)"
-              + "|the problem is)\\b");
+              + "|the problem is|wtf|wth|what the (?:hell|heck))\\b");
 
   /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
   private static final String ASKS_AT_ONCE =
@@ -850,13 +851,16 @@ final class Statements {
       // in a message that reports a problem (not one asking to fix it), a plain fact that names
       // nothing is the report's context ("started after last week's deploy, I think"), and so is
       // what is fine beside the problem ("works fine on mac/linux", "every other texture is
-      // fine"): not something a later session should know
+      // fine", "in JVM mode the same call returns full objects"), and so is a sentence that only
+      // leads into what was pasted ("native build is done, BUT:"): not something a later session
+      // should know
       out.removeIf(
           s ->
               (s.type() == MemoryType.FACT || s.type() == MemoryType.PATTERN)
                   && !s.correction()
                   && (s.type() == MemoryType.FACT && subjects(s.text()).isEmpty()
-                      || FINE.matcher(s.text()).find()));
+                      || FINE.matcher(s.text()).find()
+                      || s.text().strip().endsWith(":")));
     }
     return out;
   }

@@ -958,6 +958,35 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aReportThatOnlyExclaims_isReportedByTheWordsAroundThePaste() {
+    List<Consolidation> kept =
+        consolidate(
+            List.of(
+                stored(
+                    prompt(
+                        "p1",
+                        "native build is done, starts in 40ms, BUT:\n\n$ curl -s"
+                            + " localhost:8082/v1/rates | jq\n{\n  \"items\": [{}, {}]\n}\n\nin"
+                            + " JVM mode the same call returns full objects. wtf")),
+                edit("e1"),
+                agent(
+                    "a1",
+                    "A native-image reflection problem: RateView is not registered. Added"
+                        + " @RegisterForReflection to it.")));
+
+    List<Consolidation> bugs = ofType(kept, MemoryType.BUG);
+    assertEquals(1, bugs.size(), kept.toString());
+    assertTrue(
+        bugs.get(0)
+            .content()
+            .startsWith(
+                "Reported: native build is done, starts in 40ms, BUT. in JVM mode the same call"
+                    + " returns full objects. wtf. Cause and fix: A native-image reflection"),
+        bugs.get(0).content());
+    assertEquals(List.of(), ofType(kept, MemoryType.FACT), "the report's context is no fact");
+  }
+
+  @Test
   void aRequestMadeToHoldFromNowOn_isADecision_withWhatTheAgentDid() {
     List<Consolidation> decisions =
         ofType(

@@ -40,7 +40,10 @@ class PastedOutputTest {
         "E   assert 3 == 4",
         "2024-06-13T17:04:12.377+0000 scheduler exited",
         "[ERROR] Failed to execute goal",
-        "#3 0x55d4c8b40a27 in main /w/main.cpp:12"
+        "#3 0x55d4c8b40a27 in main /w/main.cpp:12",
+        "$ curl -s localhost:8082/v1/rates/latest | jq",
+        "{",
+        "],"
       })
   void aTraceOrLogLine_isPasted_wherever_itStands(String line) {
     assertEquals("my words\n", PastedOutput.without("my words\n" + line));
