@@ -155,7 +155,7 @@ final class Statements {
 
   /** Hesitations and reply words: "hmm", "ugh", "ok", "yeah", "then", "just". */
   private static final String INTERJECTIONS =
-      "h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|well|then|just";
+      "h+m+|u+m+|u+h+|ugh|eh|meh|a+h+|oh|ok(?:ay)?|yeah|yep|yes|yup|sure|well|then|just";
 
   /**
    * A hesitation or a reply word before a clause ("hmm use polars…", "yeah docker runs…", "ok then

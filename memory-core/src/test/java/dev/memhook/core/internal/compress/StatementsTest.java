@@ -159,6 +159,8 @@ class StatementsTest {
         "maybe we add a linter for that later",
         "every plan shows the task definition must be replaced, even on a branch that only touches dns",
         "rule:",
+        "yes add the test too. thx",
+        "sure, add him to codeowners",
       })
   void aRequestQuestionProblemOrCourtesy_isNoStatement(String said) {
     assertEquals(List.of(), Statements.of(said));
@@ -381,6 +383,13 @@ class StatementsTest {
         List.of(),
         Statements.of("  File \"a.py\", line 1, in f\n".repeat(300_000)),
         "a pasted trace of any length states nothing");
+  }
+
+  @Test
+  void aReplyWordBeforeAStatement_isLeftOut() {
+    assertEquals(
+        List.of("The rule in our group: notebooks/ only, named date_initials_topic."),
+        texts("yes the rule in our group: notebooks/ only, named date_initials_topic."));
   }
 
   @Test
