@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  *   <li><b>The installed versions of its packages</b> a package manager listed ({@code pnpm
  *       outdated}, {@code pip list}, {@code npm ls}): see {@link PackageVersions}.
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
- *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, and JSON,
+ *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, Python
+ *       settings modules ({@code settings.py}, {@code config.py}: Django's, pydantic's), and JSON,
  *       YAML and JavaScript files whose name says they configure something, such as {@code
  *       package.json} or {@code vite.config.ts}), and Elixir's {@code config/*.exs}: each scalar
  *       setting as its key in words, the key itself and its value ("base url (baseUrl):
@@ -374,7 +375,14 @@ final class ProjectSettings {
     List<String[]> settings =
         lower.endsWith(".json")
             ? jsonSettings(String.join("\n", lines), MANIFESTS.getOrDefault(lower, List.of()))
-            : lower.endsWith(".exs") ? elixirSettings(lines) : lineSettings(lines);
+            : lower.endsWith(".exs")
+                ? elixirSettings(lines)
+                : lineSettings(
+                    lower.endsWith(".py")
+                        ? pythonAssignments(lines)
+                        : HASH_COMMENTS.matcher(lower).find()
+                            ? withoutTrailingComments(lines)
+                            : lines);
     if (settings.isEmpty()) {
       return Optional.empty();
     }
@@ -764,11 +772,58 @@ final class ProjectSettings {
               || path.contains("/.github/")
               || CONFIG_WORDS.stream().anyMatch(stem::contains);
       case "exs" -> path.contains("config/"); // Elixir's config/config.exs, runtime.exs, prod.exs
+      case "py" -> PYTHON_SETTINGS.contains(stem) || path.contains("/settings/");
       case "js", "cjs", "mjs", "ts" ->
           stem.contains("config") || (name.startsWith(".") && stem.endsWith("rc"));
       default -> false;
     };
   }
+
+  /** The stems of a Python module that holds settings: Django's, a pydantic settings class. */
+  private static final Set<String> PYTHON_SETTINGS =
+      Set.of("settings", "config", "conf", "configuration");
+
+  /**
+   * A Python settings module's lines as assignments {@link #lineSettings} reads: an annotated one
+   * ({@code access_token_ttl_minutes: int = 25}, a pydantic settings field) loses its type, one
+   * with a type and no value says nothing and goes, and a comment after a value goes.
+   */
+  private static List<String> pythonAssignments(List<String> lines) {
+    List<String> out = new ArrayList<>();
+    for (String line : lines) {
+      Matcher typed = PYTHON_ANNOTATED.matcher(line);
+      if (typed.matches()) {
+        line = typed.group(3) == null ? "" : typed.group(1) + " = " + typed.group(3);
+      }
+      out.add(line);
+    }
+    return withoutTrailingComments(out);
+  }
+
+  /**
+   * {@code lines} without a comment after a value ({@code tag: "" # set per environment}), in the
+   * formats whose comments may follow a value on its line (YAML, TOML, Python); a {@code #} with a
+   * quote after it may be inside a string, and stays.
+   */
+  private static List<String> withoutTrailingComments(List<String> lines) {
+    List<String> out = new ArrayList<>(lines.size());
+    for (String line : lines) {
+      Matcher comment = TRAILING_COMMENT.matcher(line);
+      out.add(comment.find() ? line.substring(0, comment.start()) : line);
+    }
+    return out;
+  }
+
+  /** The files whose comments may follow a value on its line. */
+  private static final Pattern HASH_COMMENTS = Pattern.compile("\\.(?:ya?ml|toml)$");
+
+  /** {@code name: Type = value} or {@code name: Type}; group 1 the indent and name, 3 the value. */
+  private static final Pattern PYTHON_ANNOTATED =
+      Pattern.compile(
+          "^(\\s*[A-Za-z_]\\w{0,80})\\s*:\\s*([A-Za-z_][\\w\\[\\], .|]{0,80}?)(?:\\s*=\\s*(.+))?$");
+
+  /** A comment after a value with no quote in it: {@code DEBUG = False # never in prod}. */
+  private static final Pattern TRAILING_COMMENT = Pattern.compile("(?<=\\S)\\s+#(?=[^\"']*$)");
 
   /** Settings of a file read line by line: keys nested by indentation, braces or a section. */
   private static List<String[]> lineSettings(List<String> lines) {
@@ -832,7 +887,6 @@ final class ProjectSettings {
     return out.size() > MAX_SETTINGS ? out.subList(0, MAX_SETTINGS) : out;
   }
 
-  /** Settings of a JSON document: every scalar, and every list of scalars, with its keys. */
   /**
    * The settings of an Elixir config file: {@code config :app, Module,} (or {@code config :app,})
    * opens a context whose indented {@code key: value} lines, or whose one {@code key: value} on the
@@ -899,8 +953,9 @@ final class ProjectSettings {
   }
 
   /**
-   * The settings of a JSON file's text, leaving out the top-level objects named in {@code
-   * dependencies} (a manifest's, which {@link #dependencies} restates apart).
+   * The settings of a JSON file's text: every scalar, and every list of scalars, with its keys;
+   * leaving out the top-level objects named in {@code dependencies} (a manifest's, which {@link
+   * #dependencies} restates apart).
    */
   private static List<String[]> jsonSettings(String text, List<String> dependencies) {
     JsonNode root;
@@ -1053,13 +1108,48 @@ final class ProjectSettings {
   }
 
   private static boolean secret(String key) {
-    for (String word : words(key).split(" ")) {
+    String[] words = words(key).split(" ");
+    if (SECRET_MEASURES.contains(words[words.length - 1])) {
+      return false; // "access token ttl minutes", "jwt key algorithm": a measure of it, no secret
+    }
+    for (String word : words) {
       if (SECRET_WORDS.contains(word)) {
         return true;
       }
     }
     return false;
   }
+
+  /**
+   * Last words of a key that name a measure or a kind of a secret rather than the secret itself
+   * ({@code access_token_ttl_minutes}, {@code api_key_header}): its value is a number, a flag or a
+   * name, and kept.
+   */
+  private static final Set<String> SECRET_MEASURES =
+      Set.of(
+          "ttl",
+          "minutes",
+          "minute",
+          "seconds",
+          "second",
+          "hours",
+          "hour",
+          "days",
+          "day",
+          "expiry",
+          "expiration",
+          "lifetime",
+          "length",
+          "size",
+          "count",
+          "max",
+          "min",
+          "limit",
+          "timeout",
+          "algorithm",
+          "enabled",
+          "header",
+          "type");
 
   private static boolean opens(String value) {
     return value.isEmpty()

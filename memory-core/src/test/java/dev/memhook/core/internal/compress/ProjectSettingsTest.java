@@ -181,6 +181,45 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void aPythonSettingsModule_isReadAsAssignments_withoutTypesCallsOrSecrets() {
+    String pydantic =
+        """
+        from pydantic_settings import BaseSettings, SettingsConfigDict
+
+        class Settings(BaseSettings):
+            model_config = SettingsConfigDict(env_file=".env")
+            database_url: str
+            jwt_secret: str = "change-me"
+            access_token_ttl_minutes: int = 25  # short on purpose
+            api_key_header: str = "X-Api-Key"
+
+        settings = Settings()
+        """;
+    assertEquals(
+        "Settings in config.py: access token ttl minutes (access_token_ttl_minutes): 25; api key"
+            + " header (api_key_header): X-Api-Key.",
+        content("/w/ledgerly/app/core/config.py", pydantic),
+        "a measure or a kind of a secret is no secret; the secret and a bare annotation are out");
+    assertEquals(
+        "Settings in settings.py: debug (DEBUG): False; time zone (TIME_ZONE): Europe/Berlin.",
+        content(
+            "/w/shop/shop/settings.py",
+            "SECRET_KEY = 'django-insecure-x'\nDEBUG = False\nTIME_ZONE = 'Europe/Berlin'\n"));
+    assertTrue(ProjectSettings.read("/w/shop/shop/views.py", "DEBUG = False\n").isEmpty());
+  }
+
+  @Test
+  void aCommentAfterAValue_isNoPartOfIt_inYamlAndToml() {
+    assertEquals(
+        "Settings in values.yaml: service port: 8082; docs: http://docs/#setup.",
+        content(
+            "charts/app/values.yaml",
+            "tag: \"\"  # set per environment\nservice:\n  port: 8082  # the service port\n"
+                + "docs: \"http://docs/#setup\"\n"),
+        "an empty value with a comment says nothing; a # inside a string stays");
+  }
+
+  @Test
   void aJavaScriptConfig_readsTheExportedObjectsKeys() {
     String said =
         content(
