@@ -135,7 +135,8 @@ final class ProjectSettings {
           "composer",
           "project",
           "renovate",
-          "workflow");
+          "workflow",
+          "global"); // .NET's global.json: the SDK version a repository builds with
 
   /** How an environment file that is a template, not the live one, ends its name. */
   private static final List<String> TEMPLATES =

@@ -220,6 +220,16 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void dotnetsGlobalJson_isConfiguration() {
+    assertEquals(
+        "Settings in global.json: sdk version: 8.0.204; sdk roll forward (rollForward):"
+            + " latestFeature.",
+        content(
+            "global.json",
+            "{\"sdk\": {\"version\": \"8.0.204\", \"rollForward\": \"latestFeature\"}}"));
+  }
+
+  @Test
   void aJavaScriptConfig_readsTheExportedObjectsKeys() {
     String said =
         content(
