@@ -52,13 +52,14 @@ import java.util.regex.Pattern;
  *   <li><b>Settings</b> of a configuration file ({@code .env.example} and other environment
  *       templates, {@code .properties}, {@code .ini}, {@code .toml}, Gradle build files, Python
  *       settings modules ({@code settings.py}, {@code config.py}: Django's, pydantic's), and JSON,
- *       YAML and JavaScript files whose name says they configure something, such as {@code
- *       package.json} or {@code vite.config.ts}), and Elixir's {@code config/*.exs}: each scalar
- *       setting as its key in words, the key itself and its value ("base url (baseUrl):
- *       /handbook/"), with up to two enclosing keys, the TOML or INI section, or the module an
- *       Elixir {@code config} call configures. Lock files, data files, a live {@code .env} (its
- *       template is read), values the sanitizer replaced and values of keys that name a secret
- *       ({@code DB_PASSWORD}, {@code api.key}) are left out.
+ *       YAML and JavaScript files whose name or directory says they configure something, such as
+ *       {@code package.json}, {@code vite.config.ts}, {@code cdk.json} or {@code
+ *       conf/data/kelp.yaml}), and Elixir's {@code config/*.exs}: each scalar setting as its key in
+ *       words, the key itself and its value ("base url (baseUrl): /handbook/"), with up to two
+ *       enclosing keys, the TOML or INI section, or the module an Elixir {@code config} call
+ *       configures. Lock files, data files, a live {@code .env} (its template is read), values the
+ *       sanitizer replaced and values of keys that name a secret ({@code DB_PASSWORD}, {@code
+ *       api.key}) are left out.
  *   <li><b>A manifest's dependencies</b> ({@code package.json}, {@code composer.json}), apart from
  *       its settings, as names and versions: see {@link #dependencies}.
  * </ul>
@@ -195,6 +196,13 @@ final class ProjectSettings {
       Pattern.compile(
           "^(?:export\\s+)?([\"']?)([A-Za-z_$@][\\w$.\\-@]{0,80}(?:\\.\"[\\w.\\-]{1,40}\"[\\w$.\\-@]{0,80})*)"
               + "\\1(?:\\s*[:=]|\\s+(?=[\"']))\\s*(.*)$");
+
+  /**
+   * A quoted key of any characters but quotes ({@code '/products/**': { swr: 600 }}, {@code
+   * "Content-Type": …}), with {@link #PAIR}'s groups: 1 the quote, 2 the key, 3 the value.
+   */
+  private static final Pattern QUOTED_PAIR =
+      Pattern.compile("^([\"'])([^\"'\\n]{1,80})\\1\\s*[:=]\\s*(.*)$");
 
   /** {@code name {} or {@code name = {}: a block with no value on its own line. */
   private static final Pattern BLOCK = Pattern.compile("^([A-Za-z_][\\w.\\-]{0,80})\\s*\\{$");
@@ -771,7 +779,9 @@ final class ProjectSettings {
       case "json", "yaml", "yml" ->
           name.startsWith(".")
               || path.contains("/.github/")
-              || CONFIG_WORDS.stream().anyMatch(stem::contains);
+              || CONFIG_WORDS.stream().anyMatch(stem::contains)
+              || TOOL_CONFIGS.contains(name)
+              || CONFIG_DIRECTORY.matcher(path).find() && !path.contains("/locales/");
       case "exs" -> path.contains("config/"); // Elixir's config/config.exs, runtime.exs, prod.exs
       case "py" -> PYTHON_SETTINGS.contains(stem) || path.contains("/settings/");
       case "js", "cjs", "mjs", "ts" ->
@@ -779,6 +789,22 @@ final class ProjectSettings {
       default -> false;
     };
   }
+
+  /** Well-known tools' configuration files whose names do not say so. */
+  private static final Set<String> TOOL_CONFIGS =
+      Set.of(
+          "cdk.json",
+          "angular.json",
+          "nx.json",
+          "turbo.json",
+          "vercel.json",
+          "firebase.json",
+          "deno.json",
+          "biome.json",
+          "lerna.json");
+
+  /** A directory of configuration: Hydra's {@code conf/}, {@code configs/}, {@code config/}. */
+  private static final Pattern CONFIG_DIRECTORY = Pattern.compile("/(?:conf|configs?)/");
 
   /** The stems of a Python module that holds settings: Django's, a pydantic settings class. */
   private static final Set<String> PYTHON_SETTINGS =
@@ -852,7 +878,7 @@ final class ProjectSettings {
         continue;
       }
       Matcher pair = PAIR.matcher(t);
-      if (!pair.matches()) {
+      if (!pair.matches() && !(pair = QUOTED_PAIR.matcher(t)).matches()) {
         continue;
       }
       String key = pair.group(2);
@@ -874,7 +900,7 @@ final class ProjectSettings {
         path.add(key);
         for (String part : value.substring(1, value.length() - 1).split(",")) {
           Matcher inner = PAIR.matcher(part.strip());
-          if (inner.matches()) {
+          if (inner.matches() || (inner = QUOTED_PAIR.matcher(part.strip())).matches()) {
             add(out, path, inner.group(2), trimEnd(inner.group(3)));
           }
         }

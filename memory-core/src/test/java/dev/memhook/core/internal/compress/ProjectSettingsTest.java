@@ -230,6 +230,29 @@ class ProjectSettingsTest {
   }
 
   @Test
+  void aFileInAConfigurationDirectory_orAToolsKnownConfig_isConfiguration_notALocaleFile() {
+    assertEquals(
+        "Settings in kelp.yaml: tile size (tile_size): 384.",
+        content("/w/kelpnet/conf/data/kelp.yaml", "tile_size: 384\n"));
+    assertEquals(
+        "Settings in cdk.json: context max azs (maxAzs): 2.",
+        content("/w/infra/cdk.json", "{\"context\": {\"maxAzs\": 2}}"));
+    assertTrue(
+        ProjectSettings.read("/w/shop/config/locales/en.yml", "greeting: Hello\n").isEmpty());
+    assertTrue(ProjectSettings.read("/w/shop/data/kelp.yaml", "tile_size: 384\n").isEmpty());
+  }
+
+  @Test
+  void aQuotedKeyOfAnyCharacters_isAKey() {
+    assertEquals(
+        "Settings in nuxt.config.ts: route rules /products/** swr: 600.",
+        content(
+            "nuxt.config.ts",
+            "export default defineNuxtConfig({\n  routeRules: {\n    '/products/**': { swr: 600 },\n"
+                + "  },\n})\n"));
+  }
+
+  @Test
   void aJavaScriptConfig_readsTheExportedObjectsKeys() {
     String said =
         content(
