@@ -49,8 +49,8 @@ final class ProjectRules {
    * keeps both: the rules first, since a memory's summary, which an injection shows, is its opening
    * sentences, then the task. After a guide in prose, an answer that tells no rule, or only names
    * the guide before a recap of the work ("Done, following CONTRIBUTING.md: - branch …"), lets the
-   * guide speak for itself ({@link #rulesWritten}); either way the guide's sections are listed
-   * first. One a file a session.
+   * guide speak for itself ({@link #rulesWritten}), its sections listed first. One a file a
+   * session.
    */
   static List<Told> of(List<ObservationView> views) {
     List<Told> out = new ArrayList<>();
@@ -77,17 +77,17 @@ final class ProjectRules {
         String name = entry.getKey();
         String rules = rulesTold(v.said(), name);
         String sections = "";
-        if (GUIDE.matcher(name).matches()) {
-          // a guide in prose: its sections are listed first, since an injection shows a memory's
-          // opening and a later section may be cut; and unless the answer speaks of its rules
-          // ("CONTRIBUTING.md is strict about …"), rather than only naming it before a recap of
-          // the work ("Done, following CONTRIBUTING.md: …"), the guide's own lines say them
+        if (GUIDE.matcher(name).matches() && !speaksOfRules(rules)) {
+          // a guide in prose whose rules the answer does not speak of ("CONTRIBUTING.md is strict
+          // about …"), but at most names before a recap of the work ("Done, following
+          // CONTRIBUTING.md: …"): the guide's own lines say them, after the list of its sections,
+          // since an injection shows a memory's opening and a later section may be cut
           Written written = rulesWritten(entry.getValue());
-          if (!written.rules().isEmpty() && !speaksOfRules(rules)) {
+          if (!written.rules().isEmpty()) {
             rules = written.rules();
-          }
-          if (!rules.isEmpty() && written.sections().size() >= 2) {
-            sections = " (" + String.join("; ", written.sections()) + ")";
+            if (written.sections().size() >= 2) {
+              sections = " (" + String.join("; ", written.sections()) + ")";
+            }
           }
         }
         if (rules.isEmpty()) {

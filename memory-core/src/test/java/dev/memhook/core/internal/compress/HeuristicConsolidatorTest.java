@@ -458,9 +458,8 @@ class HeuristicConsolidatorTest {
         rules(consolidate(recap)),
         "a wrapped item keeps the guide's own stop, and one that ends unmarked gets one");
     assertEquals(
-        "Project rules in CONTRIBUTING.md (Branches; Commits): CONTRIBUTING.md is strict about"
-            + " commits: one logical change each. (Read for the task \"new ticket TD-391: staff"
-            + " notes on requests\".)",
+        "Project rules in CONTRIBUTING.md: CONTRIBUTING.md is strict about commits: one logical"
+            + " change each. (Read for the task \"new ticket TD-391: staff notes on requests\".)",
         rules(consolidate(told)),
         "an answer that speaks of the rules says the ones the task needed");
   }
