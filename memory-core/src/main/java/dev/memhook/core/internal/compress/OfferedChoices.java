@@ -39,6 +39,9 @@ final class OfferedChoices {
     if (byLabel != null) {
       return byLabel;
     }
+    if (ACCEPTS.matcher(TextCuts.head(reply, Spoken.WINDOW).strip()).matches()) {
+      return recommended(offer); // "that", after "… I'd go with 2 now; it's small and SSR-safe."
+    }
     String picked =
         CHOICE_LEAD.matcher(sentences.get(0).strip()).replaceFirst("").replaceAll("[.!,;:]+$", "");
     String words = CHOICE_TAIL.matcher(picked).replaceFirst("").strip();
@@ -96,6 +99,62 @@ final class OfferedChoices {
     }
     return null;
   }
+
+  /**
+   * The decision an acceptance makes of the option the agent recommended, or null: "I'd go with 2
+   * now; it's small, SSR-safe" (a label), "I'd pick **b**.", "I'd pick Drizzle: it fits both
+   * drivers" (words of one option's name), with what the agent's sentence says after its pick as
+   * the reason: "Chose Drizzle ORM: it fits both drivers."
+   */
+  private static Statements.Statement recommended(String offer) {
+    Matcher pick = RECOMMENDS.matcher(TextCuts.head(offer, MAX_OFFER));
+    if (!pick.find()) {
+      return null;
+    }
+    String named = pick.group(1).replaceAll("[*`]", "").strip();
+    String option = null;
+    Matcher label = BARE_LABEL.matcher(named);
+    if (label.lookingAt()) {
+      List<String> options = labelledOptions(offer, null);
+      int index = index(label.group(1));
+      option = index >= 0 && index < options.size() ? options.get(index) : null;
+    } else {
+      option = option(named, offer);
+      if (option == null) {
+        option = byWords(named, offer);
+      }
+    }
+    if (option == null || option.isEmpty()) {
+      return null;
+    }
+    String rest = offer.substring(pick.end(), Math.min(offer.length(), pick.end() + MAX_NAME * 3));
+    Matcher why = RECOMMENDATION_REASON.matcher(rest);
+    return chose(option, why.lookingAt() ? why.group(1).strip() : "");
+  }
+
+  /** A reply that only accepts: "that", "yes", "sounds good", "do it", "that one". */
+  private static final Pattern ACCEPTS =
+      Pattern.compile(
+          "(?i)(?:that(?: one)?|this one|yes|yep|yeah|ok(?:ay)?|sure|sounds good|go for it"
+              + "|do it|do that|let'?s do (?:it|that)|agreed|perfect|deal)[.!]*");
+
+  /**
+   * The agent's own pick among the options it offered, group 1 what it names, a label or up to
+   * three words: "I'd go with 2", "I'd pick **b**", "I'd pick Drizzle", "I recommend option 1".
+   */
+  private static final Pattern RECOMMENDS =
+      Pattern.compile(
+          "(?i)\\b(?:i'?d (?:go with|pick|choose|take|recommend|suggest|lean (?:to|towards))"
+              + "|i (?:recommend|suggest|would go with|lean towards?)|my (?:pick|recommendation|vote)"
+              + " (?:is|would be))\\s+(?:option\\s+)?((?:\\*\\*)?[\\w`'()/-]+(?:\\*\\*)?"
+              + "(?: (?!now\\b|here\\b|for\\b|because\\b|since\\b|unless\\b)[\\w`'()/-]+){0,2})");
+
+  /** A label alone: "2", "b", "(b)". */
+  private static final Pattern BARE_LABEL = Pattern.compile("\\(?([1-9a-fA-F])\\)?(?:\\s|$)");
+
+  /** What the agent says after its pick, up to the sentence's end: ": it fits both drivers". */
+  private static final Pattern RECOMMENDATION_REASON =
+      Pattern.compile("(?:\\s+now)?\\s*[:;,—–-]\\s*([^.!?\\n]{3,200})");
 
   /** The last sentence of a reply, counted from 0, that may settle the pick after its reasons. */
   private static final int MAX_SETTLING_SENTENCE = 3;
@@ -285,7 +344,7 @@ final class OfferedChoices {
       Pattern.compile(
           "(?i)\\b(?:or|either|choices?|options?|alternatives?|vs\\.?|versus|which (?:one|do you"
               + "|would you|should|way|approach)|your call|(?:do|would) you (?:prefer|want|like)"
-              + "|prefer|comparison|compared)\\b");
+              + "|prefer|comparison|compared|ways|approaches)\\b");
 
   /** What may open a reply that picks an option: "ok,", "yes", "let's go with", "use". */
   private static final Pattern CHOICE_LEAD =

@@ -145,6 +145,41 @@ class OfferedChoicesTest {
   }
 
   @Test
+  void anAcceptance_choosesTheOptionTheAgentRecommended_withItsReason() {
+    String byLabel =
+        "Options:\n\n1. **pinia-plugin-persistedstate**: one line per store.\n"
+            + "2. **`useCookie('fl_cart')`**: SSR renders the right count.\n"
+            + "3. **Server-side cart**: most robust.\n\n"
+            + "I'd go with 2 now; it's small, SSR-safe, and we can migrate to 3 later.";
+    assertEquals(
+        "Chose useCookie('fl_cart'): it's small, SSR-safe, and we can migrate to 3 later.",
+        OfferedChoices.of("that", byLabel).text());
+    assertEquals(
+        "Chose useCookie('fl_cart'): it's small, SSR-safe, and we can migrate to 3 later.",
+        OfferedChoices.of("sounds good!", byLabel).text());
+    String byName =
+        "Options:\n1. **Prisma**: great DX.\n2. **Drizzle ORM**: native drivers for both.\n\n"
+            + "I'd pick drizzle: it fits both drivers and gives us migrations.";
+    assertEquals(
+        "Chose Drizzle: it fits both drivers and gives us migrations.",
+        OfferedChoices.of("yes", byName).text());
+    String ways =
+        "Three ways to do it:\n\n**a) `PlayerInput` component.** Quick.\n\n"
+            + "**b) Input Actions asset with a generated class.** Strongly typed.\n\n"
+            + "I'd pick **b**.";
+    assertEquals(
+        "Chose Input Actions asset with a generated class.", OfferedChoices.of("b", ways).text());
+    assertEquals(
+        "Chose Input Actions asset with a generated class.", OfferedChoices.of("ok", ways).text());
+    assertNull(
+        OfferedChoices.of("yes", "Should I also update the docs? I'd recommend it."),
+        "a recommendation that names no offered option chooses nothing");
+    assertNull(
+        OfferedChoices.of("that", "Options:\n1. **Prisma**.\n2. **Drizzle**.\n\nYour call."),
+        "without a recommendation an acceptance picks nothing");
+  }
+
+  @Test
   void aLabelTheOfferDoesNotList_orAListThatIsNoChoice_isNoDecision() {
     String numbered = "Options:\n1. **Redis** – fast.\n2. **Postgres** – already there.";
     assertNull(OfferedChoices.of("3. whatever works", numbered));
