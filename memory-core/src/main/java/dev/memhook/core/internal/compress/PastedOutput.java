@@ -5,8 +5,9 @@ import java.util.regex.Pattern;
 /**
  * The lines of a message that a person pasted from a program rather than wrote: a fenced code
  * block, an indented block (not a list item), a command after a shell prompt ({@code $ curl …}),
- * a line of nothing but brackets and commas (a JSON document's {@code {} and {@code ],}), and the
- * lines of a stack trace or a log wherever they stand. "traceback from the logs:" followed by {@code File "app/api/routes/invoices.py", line 48,
+ * a line of nothing but brackets and commas (a JSON document's {@code {} and {@code ],}), a row of
+ * a program's table ({@code stack | UPDATE_FAILED | …}), and the lines of a stack trace or a log
+ * wherever they stand. "traceback from the logs:" followed by {@code File "app/api/routes/invoices.py", line 48,
  * in get_invoice} and {@code sqlalchemy.exc.MissingGreenlet: greenlet_spawn has not been called}
  * states no standing fact, though each line reads as a sentence naming a file. What the user wrote
  * around the paste is left as it is.
@@ -56,11 +57,18 @@ final class PastedOutput {
     return indented && !TextCuts.LIST_MARK.matcher(t).lookingAt()
         || SHELL_PROMPT.matcher(t).lookingAt()
         || BRACKETS_ONLY.matcher(t).matches()
+        || TABLE_ROW.matcher(t).matches()
         || traceLine(t);
   }
 
   /** A command pasted with its shell prompt: "$ curl -s localhost:8082/v1/rates | jq". */
   private static final Pattern SHELL_PROMPT = Pattern.compile("\\$ \\S");
+
+  /**
+   * A row of a program's table, cells between " | " ("Hl-Staging-Shared | UPDATE_FAILED |
+   * AWS::CloudFormation::Stack"); a table a person writes opens with its bar.
+   */
+  private static final Pattern TABLE_ROW = Pattern.compile("[^|]{1,120}(?: \\| [^|]{0,200}){2,}");
 
   /** A line of brackets and commas alone, as a pasted JSON document or code block has them. */
   private static final Pattern BRACKETS_ONLY = Pattern.compile("[\\[\\]{}(),;]+");

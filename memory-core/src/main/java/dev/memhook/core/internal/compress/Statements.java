@@ -458,7 +458,8 @@ final class Statements {
               + "|how (?:is|was) (?:that|this|it) (?:even )?possible|how can (?:that|this) (?:be|happen)"
               + "|(?:gives?|gave|returns?|returned|comes? back|came back|downloads?|downloaded"
               + "|produces?|produced|exports?|exported)(?: an?)? empty|the problem(?=\\s*:)"
-              + "|the problem is|wtf|wth|what the (?:hell|heck))\\b");
+              + "|the problem is|wtf|wth|what the (?:hell|heck)|(?:gets?|got|is|are|was|were) blocked"
+              + "|blocked by)\\b");
 
   /** How a request opens when it asks at once: "can you …", "I need you to …", "let's …". */
   private static final String ASKS_AT_ONCE =
@@ -1317,10 +1318,14 @@ final class Statements {
    * Whether the first word of {@code lower}, a request verb, is a noun of the subject instead:
    * "mock server runs on my desktop", "test data lives in fixtures", where a verb of being follows
    * within two words, or within three when the words between are no determiner or pronoun ("commit
-   * msgs here are conventional commits", not "check the db is up" nor "check if it is running").
+   * msgs here are conventional commits", not "check the db is up" nor "check if it is running"), or
+   * "of" follows it ("deploy of the shared stack blows up").
    */
   private static boolean nounPhraseSubject(String lower) {
     String[] words = lower.strip().split("\\s+", 5);
+    if (words.length > 2 && words[1].equals("of")) {
+      return true; // "deploy of the shared stack blows up": no request takes "of" after its verb
+    }
     for (int i = 1; i < Math.min(4, words.length); i++) {
       if ((COPULAS.contains(words[i]) || STATE_VERBS.contains(words[i]))
           && (i < 3

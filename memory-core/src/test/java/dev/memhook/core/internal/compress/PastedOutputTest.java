@@ -42,6 +42,7 @@ class PastedOutputTest {
         "[ERROR] Failed to execute goal",
         "#3 0x55d4c8b40a27 in main /w/main.cpp:12",
         "$ curl -s localhost:8082/v1/rates/latest | jq",
+        "Hl-Staging-Shared | UPDATE_FAILED | AWS::CloudFormation::Stack | Hl-Staging-Shared",
         "{",
         "],"
       })
@@ -65,7 +66,9 @@ class PastedOutputTest {
         "Fix: clamp the width at 1",
         "Note: the staging db is on 5433",
         "at the moment we deploy by hand",
-        "Errors: none so far"
+        "Errors: none so far",
+        "| layer | folder |",
+        "use pnpm | never npm"
       })
   void aSentenceAPersonWrites_isNotALogLine(String line) {
     String said = "first\n" + line;
