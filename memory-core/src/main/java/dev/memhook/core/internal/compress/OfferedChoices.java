@@ -104,7 +104,7 @@ final class OfferedChoices {
    * The decision an acceptance makes of the option the agent recommended, or null: "I'd go with 2
    * now; it's small, SSR-safe" (a label), "I'd pick **b**.", "I'd pick Drizzle: it fits both
    * drivers" (words of one option's name), with what the agent's sentence says after its pick as
-   * the reason: "Chose Drizzle ORM: it fits both drivers."
+   * the reason: "Chose Drizzle: it fits both drivers."
    */
   private static Statements.Statement recommended(String offer) {
     Matcher pick = RECOMMENDS.matcher(TextCuts.head(offer, MAX_OFFER));
