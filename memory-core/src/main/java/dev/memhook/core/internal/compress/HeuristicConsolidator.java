@@ -121,6 +121,7 @@ public final class HeuristicConsolidator implements Consolidator {
     int facts = 0;
     int stated = 0;
     ObservationView offer = null; // the agent's answer since the last prompt
+    boolean edited = false; // whether the agent edited files since its last answer
     for (int at = 0; at < views.size(); at++) {
       ObservationView v = views.get(at);
       if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
@@ -140,6 +141,7 @@ public final class HeuristicConsolidator implements Consolidator {
           }
         }
         offer = null;
+        edited = false;
         for (Statements.Statement st : said) {
           if (stated++ >= MAX_STATEMENTS) {
             break;
@@ -170,9 +172,27 @@ public final class HeuristicConsolidator implements Consolidator {
         continue;
       }
       if (v.type() != LifecycleEventType.AGENT_RESPONSE) {
+        edited |= v.kind() == ObservationKind.FILE_EDIT;
         continue;
       }
+      Statements.Statement carried =
+          offer != null && edited ? OfferedChoices.carriedOut(offer.said(), v.said()) : null;
+      if (carried != null) {
+        // "I'd go with 2 now", answered "that" (stored as no observation), then done: the
+        // decision the user's acknowledgement made
+        add(
+            out,
+            carried.type(),
+            titlePrefix(carried.type()),
+            carried.text(),
+            importance(carried.type()),
+            List.of(offer, v),
+            carried.text(),
+            false,
+            Statements.subjects(carried.text()));
+      }
       offer = v;
+      edited = false;
       for (String s : TextCuts.sentences(v.said(), Spoken.WINDOW)) {
         if (!FactAdmission.admits(s)) {
           continue;

@@ -107,6 +107,45 @@ final class OfferedChoices {
    * the reason: "Chose Drizzle: it fits both drivers."
    */
   private static Statements.Statement recommended(String offer) {
+    String[] chosen = recommendation(offer);
+    return chosen == null ? null : chose(chosen[0], chosen[1]);
+  }
+
+  /**
+   * The decision the agent carried out after recommending an option, or null: the user's reply in
+   * between was an acknowledgement ("that", "yes", which is stored as no observation), and the
+   * agent then edited files and its answer ({@code done}) names the recommended option by a word of
+   * its name ("Drizzle is set up: …", "the cart store now writes back to the `fl_cart` cookie"). A
+   * question in between (also stored as none) makes the agent answer, not edit.
+   *
+   * @param offer the agent's answer that offered the options
+   * @param done its next answer, after edits and no stored prompt
+   */
+  static Statements.Statement carriedOut(String offer, String done) {
+    String[] chosen = recommendation(offer);
+    if (chosen == null) {
+      return null;
+    }
+    String said = TextCuts.head(done, MAX_OFFER).toLowerCase(Locale.ROOT);
+    for (String word : chosen[0].split("[^\\w-]+")) {
+      if (word.length() >= MIN_NAMING_WORD
+          && Pattern.compile(
+                  "(?<![\\w-])" + Pattern.quote(word.toLowerCase(Locale.ROOT)) + "(?![\\w-])")
+              .matcher(said)
+              .find()) {
+        return chose(chosen[0], chosen[1]);
+      }
+    }
+    return null;
+  }
+
+  /** The shortest word of an option's name that names it in the agent's later answer. */
+  private static final int MIN_NAMING_WORD = 4;
+
+  /**
+   * The option {@code offer} recommends and the reason it gives, or null; see {@link #recommended}.
+   */
+  private static String[] recommendation(String offer) {
     Matcher pick = RECOMMENDS.matcher(TextCuts.head(offer, MAX_OFFER));
     if (!pick.find()) {
       return null;
@@ -129,7 +168,7 @@ final class OfferedChoices {
     }
     String rest = offer.substring(pick.end(), Math.min(offer.length(), pick.end() + MAX_NAME * 3));
     Matcher why = RECOMMENDATION_REASON.matcher(rest);
-    return chose(option, why.lookingAt() ? why.group(1).strip() : "");
+    return new String[] {option, why.lookingAt() ? why.group(1).strip() : ""};
   }
 
   /** A reply that only accepts: "that", "yes", "sounds good", "do it", "that one". */

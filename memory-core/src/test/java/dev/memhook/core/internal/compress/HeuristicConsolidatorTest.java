@@ -10,6 +10,7 @@ import static dev.memhook.core.internal.compress.CaptureFixtures.session;
 import static dev.memhook.core.internal.compress.CaptureFixtures.stored;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.Memory;
@@ -983,6 +984,40 @@ class HeuristicConsolidatorTest {
                     + " returns full objects. wtf. Cause and fix: A native-image reflection"),
         bugs.get(0).content());
     assertEquals(List.of(), ofType(kept, MemoryType.FACT), "the report's context is no fact");
+  }
+
+  @Test
+  void aRecommendedOptionTheAgentCarriedOutAfterAnAcknowledgement_isTheDecision() {
+    String offer =
+        "Options:\n1. **Prisma**: great DX.\n2. **Drizzle ORM**: native drivers for both.\n\n"
+            + "I'd pick Drizzle: it fits both drivers and gives us migrations.";
+    // the user's "that" between the two answers is an acknowledgement, stored as no observation
+    List<Consolidation> carried =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "we need a real db layer, what would you use?")),
+                    agent("a1", offer),
+                    edit("e1"),
+                    agent("a2", "Drizzle is set up: schema, client and a baseline migration."))),
+            MemoryType.DECISION);
+    List<Consolidation> onlyAnswered =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "we need a real db layer, what would you use?")),
+                    agent("a1", offer),
+                    agent("a2", "Drizzle is stable; it is at 0.30 and widely used."))),
+            MemoryType.DECISION);
+
+    assertEquals(
+        List.of("Chose Drizzle: it fits both drivers and gives us migrations."),
+        carried.stream().map(Consolidation::content).toList());
+    assertEquals(List.of("a1", "a2"), ids(carried.get(0)));
+    assertEquals(List.of(), onlyAnswered, "no edit: the reply between was a question");
+    assertNull(
+        OfferedChoices.carriedOut(offer, "Prisma is set up instead, as you asked."),
+        "an answer that names another option carried out no recommendation");
   }
 
   @Test
