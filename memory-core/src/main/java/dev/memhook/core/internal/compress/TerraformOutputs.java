@@ -173,7 +173,7 @@ final class TerraformOutputs {
         return;
       }
     }
-    String words = ProjectSettings.words(name);
+    String words = ConfigurationFiles.words(name);
     String shown = words.equals(name) ? words : words + " (" + name + ")";
     String kind = values.size() == 1 ? kind(values.get(0)) : "";
     said.add(shown + " = " + String.join(", ", values) + (kind.isEmpty() ? "" : ", " + kind));

@@ -376,8 +376,8 @@ class ProjectSettingsTest {
       big.append("OPTION_").append(i).append('=').append("v".repeat(i % 300)).append('\n');
     }
     String said = content(".env.example", big.toString());
-    assertTrue(said.split("; ").length <= ProjectSettings.MAX_SETTINGS, said);
-    assertFalse(said.contains("v".repeat(ProjectSettings.MAX_VALUE + 1)), said);
+    assertTrue(said.split("; ").length <= ConfigurationFiles.MAX_SETTINGS, said);
+    assertFalse(said.contains("v".repeat(ConfigurationFiles.MAX_VALUE + 1)), said);
 
     assertTrue(ProjectSettings.read("package.json", "{\"a\":" + "[".repeat(5_000)).isEmpty());
     assertTrue(ran("terraform version", "9.".repeat(45_000)).isEmpty());
@@ -400,7 +400,7 @@ class ProjectSettingsTest {
         "x|x"
       })
   void aKeyInWords(String key, String words) {
-    assertEquals(words, ProjectSettings.words(key));
+    assertEquals(words, ConfigurationFiles.words(key));
   }
 
   @Test
