@@ -35,13 +35,8 @@ final class EditReplay {
   }
 
   private static String applied(String path, String text, ObservationView edit) {
-    String content = edit.memory().content();
-    String header = TextCuts.firstLine(content, 400);
-    String tool =
-        header.indexOf(' ') < 0
-            ? ""
-            : header.substring(header.indexOf(' ') + 1).strip().toLowerCase(Locale.ROOT);
-    ToolPayload input = ToolPayload.of(ObservationText.part(content, "input"));
+    String tool = edit.tool().toLowerCase(Locale.ROOT);
+    ToolPayload input = ToolPayload.of(ObservationText.part(edit.memory().content(), "input"));
     if (input.fields().isEmpty()
         || !samePath(path, input.field("file_path", "filePath", "path", "file"))) {
       return null;

@@ -29,6 +29,16 @@ record ObservationView(
     String command,
     RunSignals.Outcome outcome) {
 
+  /**
+   * The name of the tool the observation's event ran, from its header line ({@code "PostToolUse
+   * Read"} is {@code "Read"}), as the agent spelled it; "" for an event with no tool.
+   */
+  String tool() {
+    String header = TextCuts.firstLine(memory.content(), 400);
+    int space = header.indexOf(' ');
+    return space < 0 ? "" : header.substring(space + 1).strip();
+  }
+
   /** The attribute holding the observation's hook type (wire or enum name). */
   static final String HOOK_TYPE = "memhook.hookType";
 

@@ -140,14 +140,11 @@ final class ProjectSettings {
     if (threshold.isPresent()) {
       return threshold;
     }
-    if (view.type() != LifecycleEventType.POST_TOOL_USE
-        || view.failed()
-        || view.kind() == ObservationKind.FILE_EDIT
-        || view.kind() == ObservationKind.ERROR) {
+    if (!succeededRun(view)) {
       return Optional.empty();
     }
     String content = view.memory().content();
-    String output = printed(ObservationText.part(content, "output"));
+    String output = printedOutput(view);
     String command = view.command();
     if (output.isBlank()
         && (command.isEmpty() || !(InstalledVersions.asks(command) || pushCommand(command)))) {
@@ -216,8 +213,7 @@ final class ProjectSettings {
     if (file.isBlank()) {
       return List.of();
     }
-    String read = printed(ObservationText.part(view.memory().content(), "output"));
-    String now = EditReplay.replayed(file, String.join("\n", lines(read)), edits);
+    String now = EditReplay.replayed(file, String.join("\n", lines(printedOutput(view))), edits);
     if (now == null) {
       return List.of();
     }
@@ -235,12 +231,24 @@ final class ProjectSettings {
     List<Found> out = new ArrayList<>();
     Optional<Found> found = of(view);
     found.ifPresent(out::add);
-    String file = wholeFile(view);
+    String file = succeededRun(view) ? wholeFile(view) : "";
     if (!file.isBlank() && (found.isEmpty() || found.get().file().equals(fileName(file)))) {
-      String read = printed(ObservationText.part(view.memory().content(), "output"));
-      dependencies(file, read).ifPresent(out::add);
+      dependencies(file, printedOutput(view)).ifPresent(out::add);
     }
     return out;
+  }
+
+  /** Whether {@code view} is a tool run that succeeded and changed nothing: a read may be one. */
+  private static boolean succeededRun(ObservationView view) {
+    return view.type() == LifecycleEventType.POST_TOOL_USE
+        && !view.failed()
+        && view.kind() != ObservationKind.FILE_EDIT
+        && view.kind() != ObservationKind.ERROR;
+  }
+
+  /** What {@code view}'s tool printed, as {@link #printed} reads it. */
+  private static String printedOutput(ObservationView view) {
+    return printed(ObservationText.part(view.memory().content(), "output"));
   }
 
   /**
@@ -253,13 +261,10 @@ final class ProjectSettings {
       String file = printedFile(command);
       return file == null ? "" : file;
     }
-    String content = view.memory().content();
-    String header = TextCuts.firstLine(content, 400);
-    String tool = header.indexOf(' ') < 0 ? "" : header.substring(header.indexOf(' ') + 1);
-    if (!readingTool(tool)) {
+    if (!readingTool(view.tool())) {
       return "";
     }
-    return ToolPayload.of(ObservationText.part(content, "input"))
+    return ToolPayload.of(ObservationText.part(view.memory().content(), "input"))
         .field("file_path", "filePath", "path", "file");
   }
 
