@@ -81,6 +81,59 @@ class ProjectSettingsCaptureTest {
   }
 
   @Test
+  void aLongConfigurationReadAgain_replacesEachPartItRestates_andLeavesNoStaleValue() {
+    StringBuilder file = new StringBuilder();
+    for (int i = 0; i < 8; i++) {
+      file.append("quarkus.datasource.setting-").append(i).append("=value-").append(i).append('\n');
+    }
+    file.append("mp.messaging.outgoing.rate-updates.topic=fx.rates.v2\n");
+    file.append("mp.messaging.outgoing.rate-updates.retries=3\n");
+    String before = file.toString();
+    String after = before.replace("fx.rates.v2", "fx.rates.v3");
+    try (MemoryService memory = service()) {
+      memory.capture().observe(prompt("s1", 1, "check the config"));
+      memory
+          .capture()
+          .observe(
+              postTool(
+                  "s1",
+                  2,
+                  "Bash",
+                  "{\"command\":\"cat src/main/resources/application.properties\"}",
+                  printed(before)));
+      memory.capture().observe(sessionEnd("s1", 3));
+      flush(memory);
+      List<Memory> first = latestFacts(memory);
+      assertTrue(first.size() >= 2, first.toString());
+      first.forEach(m -> assertTrue(m.content().length() <= 300, m.content()));
+
+      memory.capture().observe(prompt("s2", 10, "and now?"));
+      memory
+          .capture()
+          .observe(
+              postTool(
+                  "s2",
+                  11,
+                  "Bash",
+                  "{\"command\":\"cat src/main/resources/application.properties\"}",
+                  printed(after)));
+      memory.capture().observe(sessionEnd("s2", 12));
+      flush(memory);
+
+      List<Memory> latest = latestFacts(memory);
+      assertEquals(
+          first.stream().map(Memory::title).sorted().toList(),
+          latest.stream().map(Memory::title).sorted().toList(),
+          "the same parts");
+      assertTrue(
+          latest.stream().anyMatch(m -> m.content().contains("fx.rates.v3")), latest.toString());
+      assertTrue(
+          latest.stream().noneMatch(m -> m.content().contains("fx.rates.v2")),
+          "the part that changed is replaced: " + latest);
+    }
+  }
+
+  @Test
   void aConfigurationRead_neverRestatesASecretsValue_norALiveEnvironmentFile() {
     try (MemoryService memory = service()) {
       memory.capture().observe(prompt("s1", 1, "have a look at the project config"));

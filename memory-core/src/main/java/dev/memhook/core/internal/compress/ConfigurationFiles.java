@@ -420,7 +420,10 @@ final class ConfigurationFiles {
     }
   }
 
-  /** Adds {@code path.key = value} as {key in words, value} if the value is a setting's. */
+  /**
+   * Adds {@code path.key = value} as {key in words, value, the whole key path joined by dots} if
+   * the value is a setting's.
+   */
   private static void add(List<String[]> out, List<String> path, String key, String raw) {
     String value = ProjectSettings.unquoted(raw.strip());
     if (value.isEmpty()
@@ -441,7 +444,9 @@ final class ConfigurationFiles {
     }
     String shown =
         words(key).equals(key) ? words.toString() : words + " (" + key + ")"; // the key as written
-    out.add(new String[] {shown, value});
+    List<String> all = new ArrayList<>(path);
+    all.add(key);
+    out.add(new String[] {shown, value, String.join(".", all)});
   }
 
   /** A key in words: {@code baseUrl}, {@code BASE_URL} and {@code base-url} give "base url". */

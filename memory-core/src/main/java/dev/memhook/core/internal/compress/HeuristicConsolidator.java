@@ -874,16 +874,20 @@ public final class HeuristicConsolidator implements Consolidator {
       }
       for (ProjectSettings.Found f : found) {
         read++;
-        add(
-            out,
-            MemoryType.FACT,
-            "Project setting: ",
-            f.content(),
-            0.55,
-            sources,
-            f.title(),
-            false,
-            f.subjects());
+        List<ProjectSettings.Found> parts = SettingParts.of(f);
+        for (int p = 0; p < parts.size(); p++) {
+          ProjectSettings.Found part = parts.get(p);
+          add(
+              out,
+              MemoryType.FACT,
+              "Project setting: ",
+              part.content(),
+              p == 0 ? 0.55 : SettingParts.LATER_PART_IMPORTANCE,
+              sources,
+              part.title(),
+              false,
+              part.subjects());
+        }
       }
     }
   }

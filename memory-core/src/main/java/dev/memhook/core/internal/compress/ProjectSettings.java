@@ -84,10 +84,18 @@ final class ProjectSettings {
    * @param content the restatement
    * @param subjects the concepts it names (a runtime, a file name)
    * @param file the name of the file read, or "" for a remote listing
+   * @param settings the settings restated, each {key in words, value, key path}, when the content
+   *     is a configuration file's settings ({@link SettingParts} cuts them into parts); else empty
    */
-  record Found(String title, String content, List<String> subjects, String file) {
+  record Found(
+      String title, String content, List<String> subjects, String file, List<String[]> settings) {
     Found {
       subjects = List.copyOf(subjects);
+      settings = List.copyOf(settings);
+    }
+
+    Found(String title, String content, List<String> subjects, String file) {
+      this(title, content, subjects, file, List.of());
     }
   }
 
@@ -301,7 +309,12 @@ final class ProjectSettings {
       return Optional.empty();
     }
     return Optional.of(
-        new Found(name, "Settings in " + name + ": " + said(settings) + ".", List.of(name), name));
+        new Found(
+            name,
+            "Settings in " + name + ": " + said(settings) + ".",
+            List.of(name),
+            name,
+            settings));
   }
 
   private static Optional<Found> pin(String name, String[] pin, List<String> lines) {
@@ -497,7 +510,8 @@ final class ProjectSettings {
   }
 
   /** {key in words, value} pairs as they are said: "base url (baseUrl): /handbook/; …". */
-  private static String said(List<String[]> settings) {
+  /** {@code settings} as a restatement says them: "key: value; key: value". */
+  static String said(List<String[]> settings) {
     List<String> said = new ArrayList<>();
     for (String[] s : settings) {
       said.add(s[0] + ": " + s[1]);

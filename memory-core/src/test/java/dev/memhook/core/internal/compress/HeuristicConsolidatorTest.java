@@ -268,6 +268,61 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aLongConfigurationRead_isRestatedInParts_theFirstStandingAboveTheRest() {
+    StringBuilder file = new StringBuilder();
+    String[] lines = {
+      "quarkus.application.name=ratewire",
+      "quarkus.http.port=8082",
+      "quarkus.datasource.db-kind=postgresql",
+      "quarkus.datasource.username=ratewire",
+      "quarkus.datasource.jdbc.max-size=50",
+      "quarkus.flyway.migrate-at-start=true",
+      "kafka.bootstrap.servers=localhost:9092",
+      "mp.messaging.outgoing.rate-updates.connector=smallrye-kafka",
+      "mp.messaging.outgoing.rate-updates.topic=fx.rates.v2",
+      "mp.messaging.outgoing.rate-updates.retries=3"
+    };
+    for (int i = 0; i < lines.length; i++) {
+      file.append(String.format("%6d\t%s%n", i + 1, lines[i]));
+    }
+
+    List<Consolidation> facts =
+        ofType(
+            consolidate(
+                List.of(
+                    read(
+                        "r1",
+                        "/work/app/src/main/resources/application.properties",
+                        file.toString()))),
+            MemoryType.FACT);
+
+    assertEquals(
+        List.of(
+            "Project setting: application.properties: quarkus",
+            "Project setting: application.properties: quarkus 2, kafka",
+            "Project setting: application.properties: mp",
+            "Project setting: application.properties: mp 2"),
+        facts.stream().map(Consolidation::title).toList());
+    assertTrue(
+        facts.get(0).content().contains("quarkus http port (quarkus.http.port): 8082"),
+        facts.get(0).content());
+    assertTrue(
+        facts.get(2).content().contains("(mp.messaging.outgoing.rate-updates.topic): fx.rates.v2"),
+        facts.get(2).content());
+    assertEquals(
+        List.of(
+            0.55,
+            SettingParts.LATER_PART_IMPORTANCE,
+            SettingParts.LATER_PART_IMPORTANCE,
+            SettingParts.LATER_PART_IMPORTANCE),
+        facts.stream().map(Consolidation::importance).toList());
+    for (Consolidation c : facts) {
+      assertTrue(c.content().length() <= SettingParts.PART_CHARS, c.content());
+      assertEquals(List.of("r1"), ids(c));
+    }
+  }
+
+  @Test
   void aReadEditedInWaysThatCannotBeReplayed_isNotRestated_unlessTheEditsOnlyAdd() {
     String read =
         "{\"stdout\":\"FetchContent_Declare(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git"
