@@ -113,12 +113,17 @@ final class ProjectRules {
   }
 
   /**
-   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A dotfile without
-   * an extension that the compressor's token scan does not know ({@code .stylelintrc}) is no file
-   * to it, so the name is also taken from the read's title ("Read /w/.stylelintrc").
+   * The name of the rules file {@code read} read ({@link #RULES_FILE}), or null. A read is of one
+   * file: a listing that names several ({@code Glob *.md}, {@code ls docs/}) reads none of them,
+   * and the read of the guide that follows it is the one that says its rules. A dotfile without an
+   * extension that the compressor's token scan does not know ({@code .stylelintrc}) is no file to
+   * it, so the name is also taken from the read's title ("Read /w/.stylelintrc").
    */
   private static String rulesFileRead(ObservationView read) {
-    List<String> paths = new ArrayList<>(read.memory().files());
+    List<String> paths = new ArrayList<>();
+    if (read.memory().files().size() == 1) {
+      paths.add(read.memory().files().get(0));
+    }
     String title = read.memory().title();
     if (title.startsWith("Read ") && title.indexOf(' ', 5) < 0) {
       paths.add(title.substring(5));

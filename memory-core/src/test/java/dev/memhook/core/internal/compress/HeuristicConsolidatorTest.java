@@ -521,6 +521,34 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aListingThatNamesTheGuide_isNoReadOfIt_theReadAfterItSaysTheRules() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "we need a new crate for the fs backend, check the rules first")),
+            stored(
+                observation(
+                    "g1",
+                    LifecycleEventType.POST_TOOL_USE,
+                    EventData.tool(
+                        "Glob",
+                        "{\"pattern\":\"*.md\"}",
+                        "/w/tidepool/README.md\n/w/tidepool/CONTRIBUTING.md\n"
+                            + "/w/tidepool/docs/architecture.md"))),
+            read(
+                "r1",
+                "/w/tidepool/CONTRIBUTING.md",
+                "# Contributing\n\n## New crates\n- Name crates `tp-<name>`.\n"
+                    + "- Dependencies come from `[workspace.dependencies]`.\n"),
+            answer("a1", "Created `crates/tp-store-fs`."));
+
+    assertEquals(
+        "Project rules in CONTRIBUTING.md: New crates: Name crates `tp-<name>`. Dependencies come"
+            + " from `[workspace.dependencies]`. (Read for the task \"we need a new crate for the fs"
+            + " backend, check the rules first\".)",
+        rules(consolidate(turns)));
+  }
+
+  @Test
   void aGuideNamedForItsTopic_isARulesFile() {
     List<Memory> turns =
         List.of(
