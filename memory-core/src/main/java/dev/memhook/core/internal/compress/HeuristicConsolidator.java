@@ -86,6 +86,9 @@ public final class HeuristicConsolidator implements Consolidator {
   /** The most reads of the project's configuration one session yields. */
   static final int MAX_SETTINGS = 8;
 
+  /** Where one command of a shell chain ends and the next begins. */
+  private static final Pattern CHAIN = Pattern.compile("&&|\\|\\||;");
+
   private static final int MAX_CONCEPTS = SyntheticCompressor.MAX_CONCEPTS;
 
   @Override
@@ -929,15 +932,25 @@ public final class HeuristicConsolidator implements Consolidator {
     return !before.isBlank() && after.contains(before);
   }
 
+  /**
+   * Whether {@code command} builds or checks the project: one of the commands it chains ({@code
+   * &&}, {@code ||}, {@code ;}) runs a build tool (not git or docker: {@code git pull && cargo
+   * xtask ci} does), or it speaks of testing, building, verifying, compiling or linting.
+   */
   private static boolean buildOrTest(String command) {
     if (command.isEmpty()) {
       return false;
     }
-    String program = ToolFamily.firstWord(command);
+    boolean buildTool = false;
+    for (String part : CHAIN.split(command)) {
+      String program = ToolFamily.firstWord(part);
+      buildTool |=
+          ToolFamily.COMMAND_CONCEPTS.containsKey(program)
+              && !program.equals("git")
+              && !program.equals("docker");
+    }
     String lower = command.toLowerCase(Locale.ROOT);
-    return ToolFamily.COMMAND_CONCEPTS.containsKey(program)
-            && !program.equals("git")
-            && !program.equals("docker")
+    return buildTool
         || lower.contains("test")
         || lower.contains("build")
         || lower.contains("verify")

@@ -293,13 +293,15 @@ final class ProjectRules {
 
   /**
    * A file that sets how work is done in a project: a contributing or style guide, an agents'
-   * instructions file, or the configuration of a linter, a formatter or a commit-message check.
+   * instructions file, a guide to releasing or deploying it ({@code RELEASING.md}), or the
+   * configuration of a linter, a formatter or a commit-message check.
    */
   private static final Pattern RULES_FILE =
       Pattern.compile(
           "(?i)(?:contributing|conventions?|coding[-_]?(?:style|standards|guidelines)"
               + "|style[-_]?guide|styleguide|agents|claude|hacking)(?:\\.(?:md|rst|txt|adoc))?"
-              + "|(?:style|architecture|guidelines|standards|rules)\\.(?:md|rst|txt|adoc)"
+              + "|(?:style|architecture|guidelines|standards|rules|releasing|deploying)"
+              + "\\.(?:md|rst|txt|adoc)"
               + "|[\\w.]{1,40}[-_](?:style|guidelines|conventions|standards)\\.(?:md|rst|txt|adoc)"
               + "|\\.clang-(?:tidy|format)|\\.editorconfig"
               + "|\\.?commitlint(?:rc)?(?:\\.config)?(?:\\.(?:c?js|mjs|ts|json|ya?ml))?"

@@ -2,6 +2,7 @@ package dev.memhook.core.internal.compress;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * What a command's output says about how it went: test counts (JUnit and Maven Surefire, Gradle,
@@ -190,7 +191,7 @@ record RunSignals(
       at = lastLineWith(text, " passed", " failed", " failing", " failure");
     }
     if (at < 0) {
-      return null;
+      return goPackages(text, facts);
     }
     String line = lineAt(text, at);
     int passed = numberBefore(line, " passed");
@@ -235,6 +236,36 @@ record RunSignals(
     }
     return null;
   }
+
+  /**
+   * [packages, 0] from {@code go test}'s per-package lines ({@code ok \tgithub.com/a/b\t1.09s},
+   * {@code ok \tpkg\t(cached)}) when no package or test failed ({@code FAIL\tpkg}, {@code ---
+   * FAIL:}), adding a fact; null if there is none. Go prints no count of tests, so a package stands
+   * for its tests.
+   */
+  private static int[] goPackages(String text, List<String> facts) {
+    if (text.contains("--- FAIL:")) {
+      return null;
+    }
+    int ok = 0;
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("FAIL\t") || line.equals("FAIL")) {
+        return null;
+      }
+      if (GO_OK.matcher(line).lookingAt()) {
+        ok++;
+      }
+    }
+    if (ok == 0) {
+      return null;
+    }
+    facts.add("Go tests passed in " + ok + (ok == 1 ? " package." : " packages."));
+    return new int[] {ok, 0};
+  }
+
+  /** A line of {@code go test} for a package whose tests passed. */
+  private static final Pattern GO_OK =
+      Pattern.compile("ok {1,4}\\t\\S+\\t(?:[\\d.]+s|\\(cached\\))");
 
   /** The run's size where a summary counts failures only ("5 examples", "3 tests"), or 0. */
   private static int total(String line) {

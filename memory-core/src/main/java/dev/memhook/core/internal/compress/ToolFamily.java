@@ -47,7 +47,12 @@ enum ToolFamily {
           Map.entry("java", "java"),
           Map.entry("javac", "java"),
           Map.entry("jest", "jest"),
-          Map.entry("dotnet", "dotnet"));
+          Map.entry("dotnet", "dotnet"),
+          Map.entry("mix", "mix"),
+          Map.entry("flutter", "flutter"),
+          Map.entry("dart", "dart"),
+          Map.entry("bun", "bun"),
+          Map.entry("deno", "deno"));
 
   /**
    * The family of the tool named {@code tool} (null is {@link #OTHER}) run with {@code command}.

@@ -943,6 +943,76 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aCheckChainedAfterGit_orAnAliasOfABuildTool_isAWorkflow() {
+    List<Consolidation> chained =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        bash(
+                            "b1",
+                            "git pull -q && cargo xtask ci 2>&1 | tail -3",
+                            "{\"stdout\":\"[xtask] cargo test --workspace ... ok (212 passed, 3"
+                                + " ignored)\",\"stderr\":\"\"}")))),
+            MemoryType.WORKFLOW);
+    List<Consolidation> alias =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        bash(
+                            "b1",
+                            "mix precommit",
+                            "{\"stdout\":\"Finished in 3.2 seconds\\n142 tests, 0 failures\","
+                                + "\"stderr\":\"\"}")))),
+            MemoryType.WORKFLOW);
+    List<Consolidation> goTests =
+        ofType(
+            consolidate(
+                List.of(
+                    stored(
+                        bash(
+                            "b1",
+                            "make lint && make test",
+                            "{\"stdout\":\"ok  \\tgithub.com/acme/billing/internal/http\\t1.402s\","
+                                + "\"stderr\":\"\"}")))),
+            MemoryType.WORKFLOW);
+
+    assertEquals(
+        List.of(
+            "To build and test, run git pull -q && cargo xtask ci 2>&1 | tail -3. It passed: Ran git"
+                + " pull -q && cargo xtask ci 2>&1 | tail -3: 212 passed."),
+        chained.stream().map(Consolidation::content).toList());
+    assertEquals(
+        List.of("To build and test, run mix precommit. It passed: Ran mix precommit: 142 passed."),
+        alias.stream().map(Consolidation::content).toList());
+    assertEquals(
+        List.of(
+            "To build and test, run make lint && make test. It passed: Ran make lint && make test:"
+                + " 1 passed."),
+        goTests.stream().map(Consolidation::content).toList());
+  }
+
+  @Test
+  void aReleasingGuide_isARulesFile() {
+    List<Memory> turns =
+        List.of(
+            stored(prompt("p1", "let's release v0.8.0, how did it go again?")),
+            read(
+                "r1",
+                "/w/tidepool/RELEASING.md",
+                "# Releasing\n\n1. Run the full local check: `cargo xtask ci`.\n"
+                    + "2. Generate the changelog: `git cliff --tag vX.Y.Z -o CHANGELOG.md`.\n"),
+            answer("a1", "v0.8.0 is tagged and pushed."));
+
+    assertEquals(
+        "Project rules in RELEASING.md: Run the full local check: `cargo xtask ci`. Generate the"
+            + " changelog: `git cliff --tag vX.Y.Z -o CHANGELOG.md`. (Read for the task \"let's"
+            + " release v0.8.0, how did it go again?\".)",
+        rules(consolidate(turns)));
+  }
+
+  @Test
   void everyConsolidation_hasSources_amongTheGivenObservations_andNoObservationType() {
     Set<MemoryId> given = session.stream().map(Memory::id).collect(Collectors.toSet());
     List<Consolidation> all = consolidate(session);

@@ -31,10 +31,12 @@ class RunSignalsTest {
           Node, TAP                  | ok 1 - formats\\n# tests 2\\n# pass 1\\n# fail 1 | FAILED | 1 failure
           Mocha                      |   3 passing (12ms)\\n  1 failing                 | FAILED | 1 failure
           a runner's bare count      | FAIL (1 failure)\\nthe cart total is NaN\\n  at line 12 | FAILED | 1 failure
+          go test, packages ok       | ok  \\tgithub.com/acme/billing/internal/http\\t1.402s\\nok  \\tgithub.com/acme/billing/internal/store\\t(cached)\\n?   \\tgithub.com/acme/billing/cmd\\t[no test files] | PASSED | 2 passed
+          go test, a package failed  | ok  \\tgithub.com/acme/a\\t0.2s\\n--- FAIL: TestTotal (0.00s)\\nFAIL\\tgithub.com/acme/b\\t0.1s | FAILED | tests failed
           """)
   void aTestSummary_givesTheOutcomeAndItsCount(
       String runner, String output, RunSignals.Outcome outcome, String label) {
-    RunSignals s = RunSignals.of(output.replace("\\n", "\n"));
+    RunSignals s = RunSignals.of(output.replace("\\n", "\n").replace("\\t", "\t"));
     assertTrue(s.tests(), runner);
     assertEquals(outcome, s.outcome(), runner);
     assertEquals(label, s.label(), runner);
