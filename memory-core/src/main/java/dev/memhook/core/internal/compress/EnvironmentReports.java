@@ -12,12 +12,15 @@ import java.util.regex.Pattern;
  * The versions an environment report names, stated as installed versions: {@code php artisan about}
  * prints "Laravel Version ........ 11.9.2" among forty other lines, and a later session asks "what
  * exact framework version are we on?". A report is a single command whose last word asks for one
- * ({@code php artisan about}, {@code bin/rails about}, {@code dotnet --info}, {@code docker info});
- * its lines of a key and a value (after a dotted leader, a colon or a run of spaces) whose key says
- * "version" and whose value names one are kept, named by the rest of the key ("Laravel Version" is
- * Laravel) or, for a bare "Version", by the section the line stands in ("Horizon ......" then
- * "Version ..... 5.24.5" is Horizon; ".NET SDK:" then " Version: 8.0.303"): "Installed versions
- * (php artisan about): Laravel 11.9.2, PHP 8.3.7, Horizon 5.24.5."
+ * ({@code php artisan about}, {@code bin/rails about}, {@code dotnet --info}, {@code docker info})
+ * or a program's own report ({@code flutter doctor -v}, {@code rustup show}). A line that names a
+ * thing and its version, after any bullet or check mark, is kept as it says it ("• Dart version
+ * 3.4.3" is Dart 3.4.3; the active toolchain's "rustc 1.79.0 (…)" is rustc 1.79.0); of the other
+ * lines, those of a key and a value (after a dotted leader, a colon or a run of spaces) whose key
+ * says "version" and whose value names one are kept, named by the rest of the key ("Laravel
+ * Version" is Laravel) or, for a bare "Version", by the section the line stands in ("Horizon
+ * ......" then "Version ..... 5.24.5" is Horizon; ".NET SDK:" then " Version: 8.0.303"): "Installed
+ * versions (php artisan about): Laravel 11.9.2, PHP 8.3.7, Horizon 5.24.5."
  *
  * <p>At most {@value #MAX_VERSIONS} versions are stated and {@value #MAX_CHARS} characters of
  * output scanned; a line the sanitizer touched is left out. Stateless and thread-safe.
@@ -31,6 +34,23 @@ final class EnvironmentReports {
 
   /** The last words of a command that asks for an environment report. */
   private static final Set<String> REPORTS = Set.of("about", "--info", "info");
+
+  /**
+   * Reports named by their program and command, with any flags after them: {@code flutter doctor
+   * -v} ("• Dart version 3.4.3"), {@code rustup show} (the active toolchain's "rustc 1.79.0 (…)").
+   */
+  private static final Set<String> PROGRAM_REPORTS = Set.of("flutter doctor", "rustup show");
+
+  /** What marks a report's item: a bullet, a check mark in brackets. */
+  private static final Pattern ITEM_MARK = Pattern.compile("^(?:[•*-]|\\[[^\\]]{1,2}\\])\\s+");
+
+  /** "Dart version 3.4.3", "Flutter version 3.22.2 on channel stable": a name, then "version". */
+  private static final Pattern NAME_VERSION =
+      Pattern.compile("^([A-Za-z][\\w.+-]{0,30}(?: [A-Za-z][\\w.+-]{0,30}){0,2}) version\\s+(.+)$");
+
+  /** "rustc 1.79.0 (129f3b996 2024-06-10)": a program in lower case and its version. */
+  private static final Pattern PROGRAM_VERSION =
+      Pattern.compile("^([a-z][\\w-]{1,30}) (v?\\d{1,6}\\.\\d{1,6}\\.\\d{1,6}\\b.*)$");
 
   /** A key, a dotted leader, a colon or two spaces, and a value (maybe none). */
   private static final Pattern KEY_VALUE =
@@ -49,10 +69,16 @@ final class EnvironmentReports {
   /** The versions {@code command}'s report named in {@code output}, if it is a report. */
   static Optional<ProjectSettings.Found> of(String command, String output) {
     String[] words = command.strip().split("\\s+");
+    int named = words.length;
+    while (named > 2 && words[named - 1].startsWith("-")) {
+      named--; // flutter doctor -v
+    }
+    String program = words[0].substring(words[0].lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
     if (command.length() > 120
         || words.length < 2
         || words.length > 4
-        || !REPORTS.contains(words[words.length - 1])
+        || !(REPORTS.contains(words[words.length - 1])
+            || PROGRAM_REPORTS.contains(program + " " + words[named - 1]))
         || !ToolFamily.singleCommand(command)
         || ToolFamily.of("Bash", command) == ToolFamily.READ) { // "cat about" prints a file
       return Optional.empty();
@@ -60,9 +86,29 @@ final class EnvironmentReports {
     List<String> said = new ArrayList<>();
     String section = "";
     for (String line : TextCuts.head(output, MAX_CHARS).lines().toList()) {
-      String t = line.strip();
+      String t = ITEM_MARK.matcher(line.strip()).replaceFirst("");
+      if (t.isEmpty() || ProjectSettings.redacted(t)) {
+        continue;
+      }
+      Matcher nameVersion = NAME_VERSION.matcher(t);
+      if (!nameVersion.matches()) {
+        nameVersion = PROGRAM_VERSION.matcher(t);
+      }
+      if (nameVersion.matches()) {
+        Matcher version = VERSION.matcher(TextCuts.head(nameVersion.group(2), 60));
+        if (version.lookingAt()) {
+          String stated = nameVersion.group(1) + " " + version.group(1);
+          if (!said.contains(stated)) {
+            said.add(stated);
+          }
+          if (said.size() == MAX_VERSIONS) {
+            break;
+          }
+          continue;
+        }
+      }
       Matcher m = KEY_VALUE.matcher(t);
-      if (t.isEmpty() || ProjectSettings.redacted(t) || !m.matches()) {
+      if (!m.matches()) {
         continue;
       }
       String key = m.group(1).strip();
@@ -75,8 +121,8 @@ final class EnvironmentReports {
       if (!VERSION_WORD.matcher(key).find() || !version.find()) {
         continue;
       }
-      String named = VERSION_WORD.matcher(key).replaceAll("").replaceAll("\\s+", " ").strip();
-      String subject = named.isEmpty() ? section : named;
+      String rest = VERSION_WORD.matcher(key).replaceAll("").replaceAll("\\s+", " ").strip();
+      String subject = rest.isEmpty() ? section : rest;
       String stated = (subject + " " + version.group(1)).strip();
       if (!subject.isEmpty() && !said.contains(stated)) {
         said.add(stated);
@@ -88,7 +134,6 @@ final class EnvironmentReports {
     if (said.isEmpty()) {
       return Optional.empty();
     }
-    String program = words[0].substring(words[0].lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
     return Optional.of(
         new ProjectSettings.Found(
             "the installed versions, " + command.strip(),

@@ -63,6 +63,32 @@ class EnvironmentReportsTest {
   }
 
   @Test
+  void aProgramsOwnReport_statesTheVersionsItsItemsName() {
+    String doctor =
+        "[✓] Flutter (Channel stable, 3.22.2, on macOS 14.5 23F79 darwin-arm64)\n"
+            + "    • Flutter version 3.22.2 on channel stable at /Users/k/fvm/versions/3.22.2\n"
+            + "    • Framework revision 761747bfc5 (4 weeks ago), 2024-06-05 22:15:13 +0200\n"
+            + "    • Dart version 3.4.3\n"
+            + "    • DevTools version 2.34.3\n"
+            + "[!] Android toolchain - develop for Android devices (Android SDK version 34.0.0)\n"
+            + "    • Java version OpenJDK Runtime Environment (build 17.0.10+0-17.0.10b1087.21)\n";
+    String rustup =
+        "installed toolchains\n--------------------\n\nstable-aarch64-apple-darwin (default)\n\n"
+            + "active toolchain\n----------------\n\nstable-aarch64-apple-darwin (default)\n"
+            + "rustc 1.79.0 (129f3b996 2024-06-10)\n";
+
+    assertEquals(
+        "Installed versions (flutter doctor -v): Flutter 3.22.2, Dart 3.4.3, DevTools 2.34.3.",
+        EnvironmentReports.of("flutter doctor -v", doctor).orElseThrow().content());
+    assertEquals(
+        "Installed versions (rustup show): rustc 1.79.0.",
+        EnvironmentReports.of("rustup show", rustup).orElseThrow().content());
+    assertTrue(
+        EnvironmentReports.of("git show", "rustc 1.79.0 (129f3b996 2024-06-10)\n").isEmpty(),
+        "show is a report of rustup's only");
+  }
+
+  @Test
   void aReportNamingNoVersion_orOnlyRedactedLines_givesNothing() {
     assertTrue(EnvironmentReports.of("docker info", "Containers: 3\n Running: 1\n").isEmpty());
     assertTrue(
