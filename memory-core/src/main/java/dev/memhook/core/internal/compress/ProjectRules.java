@@ -317,9 +317,15 @@ final class ProjectRules {
   private static final Pattern GUIDE =
       Pattern.compile("(?i)[^.]+(?:\\.(?:md|markdown|rst|txt|adoc))?");
 
-  /** Words of an answer that tells rules: "rules", "convention", "must", "strict about". */
+  /**
+   * Words of an answer that tells rules: "rules", "convention", "must", "strict about"; and the
+   * words for rules and conventions of the languages an agent answers its user in most often
+   * (German "Regeln", Spanish "reglas", French "règles", Portuguese "regras", Italian "regole").
+   */
   private static final Pattern SPEAKS_OF_RULES =
       Pattern.compile(
-          "(?i)\\b(?:rules?|conventions?|naming|must|mandatory|required|strict about|not allowed"
-              + "|never|always|has to|have to)\\b");
+          "(?iu)\\b(?:rules?|conventions?|naming|must|mandatory|required|strict about|not allowed"
+              + "|never|always|has to|have to"
+              + "|regeln|konventionen?|reglas|convenciones|règles|regras|convenções|regole"
+              + "|convenzioni)\\b");
 }

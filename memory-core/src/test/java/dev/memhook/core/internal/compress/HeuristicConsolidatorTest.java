@@ -518,6 +518,16 @@ class HeuristicConsolidatorTest {
             + " change each. (Read for the task \"new ticket TD-391: staff notes on requests\".)",
         rules(consolidate(told)),
         "an answer that speaks of the rules says the ones the task needed");
+    List<Memory> toldInGerman =
+        List.of(
+            stored(prompt("p1", "neues Ticket TD-391")),
+            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
+            answer("a1", "Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit je Änderung."));
+    assertEquals(
+        "Project rules in CONTRIBUTING.md: Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit"
+            + " je Änderung. (Read for the task \"neues Ticket TD-391\".)",
+        rules(consolidate(toldInGerman)),
+        "an answer in another language that speaks of the rules is kept too");
   }
 
   @Test
