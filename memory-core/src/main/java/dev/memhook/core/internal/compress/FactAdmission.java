@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The filter a sentence passes before it is kept as a durable fact, preference or decision: it must
@@ -33,6 +34,16 @@ public final class FactAdmission {
 
   /** The fewest words a fact has: {@value}; "Use tabs" says too little to stand alone. */
   static final int MIN_WORDS = 4;
+
+  /**
+   * A sentence that only says something was found or fixed, not what: "I found the problem.",
+   * "Found the culprit!", "I fixed the issue." What was found comes after it, if anywhere.
+   */
+  private static final Pattern EMPTY_FINDING =
+      Pattern.compile(
+          "(?:i(?:'ve| have)? )?(?:found|fixed|spotted|solved|located)"
+              + " (?:it|(?:the|a|an) (?:problem|issue|bug|cause|culprit|reason|root cause|error))"
+              + "[.!]*");
 
   private static final Set<String> QUESTION_WORDS =
       Set.of(
@@ -147,6 +158,9 @@ public final class FactAdmission {
       if (opensWith(lower, opener)) {
         return Optional.of(Rejection.SCAFFOLDING);
       }
+    }
+    if (EMPTY_FINDING.matcher(lower).matches()) {
+      return Optional.of(Rejection.SCAFFOLDING);
     }
     if (words.length < MIN_WORDS || command(words)) {
       return Optional.of(Rejection.FRAGMENT);

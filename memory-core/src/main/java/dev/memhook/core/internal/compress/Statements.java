@@ -1040,10 +1040,12 @@ final class Statements {
 
   /**
    * {@code parts} that speak in the first person cut before each ", and I …" that goes on with
-   * another ("I'm based in Auckland, so mornings suit me, and I don't work Wednesdays"): each says
-   * something of its own about the speaker, and a problem word in one ("nothing gets scheduled")
-   * must not take the other with it. A part that sets a condition stays whole, and so does one
-   * whose pieces would be too short to say anything alone.
+   * another ("I'm based in Auckland, so mornings suit me, and I don't work Wednesdays") and before
+   * a ", so …" that asks something of the agent because of it ("I use a screen reader (NVDA), so no
+   * tables in your answers please"): each says something of its own about the speaker, and a
+   * problem word in one ("nothing gets scheduled") must not take the other with it. A part that
+   * sets a condition stays whole, and so does one whose pieces would be too short to say anything
+   * alone.
    */
   private static List<String> firstPersonClauses(List<String> parts) {
     List<String> out = new ArrayList<>();
@@ -1066,8 +1068,14 @@ final class Statements {
   /** The speaker as a subject: "I …", "I'm …". */
   private static final Pattern FIRST_PERSON = Pattern.compile("\\b(?:i|i'm|i’m|im)\\b");
 
-  /** ", and I …": another first-person clause. */
-  private static final Pattern AND_I = Pattern.compile("(?i),\\s+and\\s+(?=(?:i|i'm|i’m|im)\\b)");
+  /**
+   * ", and I …": another first-person clause; ", so no …", ", so please …": what the speaker asks
+   * because of what they said ("I use a screen reader, so no tables in your answers please").
+   */
+  private static final Pattern AND_I =
+      Pattern.compile(
+          "(?i),\\s+(?:and\\s+(?=(?:i|i'm|i’m|im)\\b)"
+              + "|so\\s+(?=(?:no|don't|dont|do not|never|please|always|avoid)\\b))");
 
   /**
    * {@code clause} cut before a request that follows a statement in it: "the real one is

@@ -20,7 +20,9 @@ class FactAdmissionTest {
         "We decided to keep the parser hand-written.",
         "The staging database runs on port 5433.",
         "Surefire reports are written to target/surefire-reports.",
-        "Greatest common divisor is computed in MathUtil."
+        "Greatest common divisor is computed in MathUtil.",
+        "I found the problem: the scheduler uses UTC.",
+        "I found that the cache key ignores the locale."
       })
   void statements_areAdmitted(String sentence) {
     assertEquals(Optional.empty(), FactAdmission.rejection(sentence));
@@ -50,7 +52,10 @@ class FactAdmissionTest {
         "Sure, that is easy to change in the config.|SCAFFOLDING",
         "Great, all twelve tests pass now.|SCAFFOLDING",
         "Looking at the stack trace, the cache is stale.|SCAFFOLDING",
-        "Running the tests again with more logging enabled.|SCAFFOLDING"
+        "Running the tests again with more logging enabled.|SCAFFOLDING",
+        "I found the problem.|SCAFFOLDING",
+        "I've found the root cause!|SCAFFOLDING",
+        "Fixed the issue.|SCAFFOLDING"
       })
   void questionsFragmentsAndScaffolding_areNotAdmitted(String sentence, Rejection why) {
     assertEquals(Optional.of(why), FactAdmission.rejection(sentence), sentence);

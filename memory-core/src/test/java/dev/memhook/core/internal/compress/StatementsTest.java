@@ -413,6 +413,26 @@ class StatementsTest {
   }
 
   @Test
+  void aFirstPersonFact_thenSoAndWhatItAsksOfTheAgent_areEachTheirOwn() {
+    assertEquals(
+        List.of(
+            "I use a screen reader (NVDA)",
+            "No tables, no ascii diagrams, no emoji in your answers please."),
+        texts(
+            "btw I use a screen reader (NVDA), so no tables, no ascii diagrams, no emoji in your"
+                + " answers please."));
+    assertEquals(
+        List.of(MemoryType.FACT, MemoryType.PREFERENCE),
+        Statements.of("I use a screen reader (NVDA), so no tables in your answers please.").stream()
+            .map(Statements.Statement::type)
+            .toList());
+    assertEquals(
+        List.of(),
+        texts("I changed the config, so the tests fail now."),
+        "a consequence that is no request leaves the report whole");
+  }
+
+  @Test
   void aProblemToldInEverydayWords_isAReport_notAFact() {
     for (String report :
         List.of(
