@@ -15,12 +15,13 @@ import java.util.regex.Pattern;
  * ({@code php artisan about}, {@code bin/rails about}, {@code dotnet --info}, {@code docker info})
  * or a program's own report ({@code flutter doctor -v}, {@code rustup show}). A line that names a
  * thing and its version, after any bullet or check mark, is kept as it says it ("• Dart version
- * 3.4.3" is Dart 3.4.3; the active toolchain's "rustc 1.79.0 (…)" is rustc 1.79.0); of the other
- * lines, those of a key and a value (after a dotted leader, a colon or a run of spaces) whose key
- * says "version" and whose value names one are kept, named by the rest of the key ("Laravel
- * Version" is Laravel) or, for a bare "Version", by the section the line stands in ("Horizon
- * ......" then "Version ..... 5.24.5" is Horizon; ".NET SDK:" then " Version: 8.0.303"): "Installed
- * versions (php artisan about): Laravel 11.9.2, PHP 8.3.7, Horizon 5.24.5."
+ * 3.4.3" is Dart 3.4.3, "[✓] Xcode - develop for iOS and macOS (Xcode 15.4)" is Xcode 15.4; the
+ * active toolchain's "rustc 1.79.0 (…)" is rustc 1.79.0); of the other lines, those of a key and a
+ * value (after a dotted leader, a colon or a run of spaces) whose key says "version" and whose
+ * value names one are kept, named by the rest of the key ("Laravel Version" is Laravel) or, for a
+ * bare "Version", by the section the line stands in ("Horizon ......" then "Version ..... 5.24.5"
+ * is Horizon; ".NET SDK:" then " Version: 8.0.303"): "Installed versions (php artisan about):
+ * Laravel 11.9.2, PHP 8.3.7, Horizon 5.24.5."
  *
  * <p>At most {@value #MAX_VERSIONS} versions are stated and {@value #MAX_CHARS} characters of
  * output scanned; a line the sanitizer touched is left out. Stateless and thread-safe.
@@ -47,6 +48,16 @@ final class EnvironmentReports {
   /** "Dart version 3.4.3", "Flutter version 3.22.2 on channel stable": a name, then "version". */
   private static final Pattern NAME_VERSION =
       Pattern.compile("^([A-Za-z][\\w.+-]{0,30}(?: [A-Za-z][\\w.+-]{0,30}){0,2}) version\\s+(.+)$");
+
+  /**
+   * An item that gives its version in brackets at its end: "Xcode - develop for iOS and macOS
+   * (Xcode 15.4)", "Android Studio (version 2023.3)"; named by the bracket's words, else by the
+   * item.
+   */
+  private static final Pattern BRACKETED_VERSION =
+      Pattern.compile(
+          "^([A-Za-z][^()]{0,60}?)\\s*(?:-[^()]*)?\\((?:([A-Za-z][\\w .+-]{0,40}?)\\s+)??"
+              + "(?:version\\s+)?v?(\\d{1,6}(?:\\.\\d{1,6}){1,3})\\)$");
 
   /** "rustc 1.79.0 (129f3b996 2024-06-10)": a program in lower case and its version. */
   private static final Pattern PROGRAM_VERSION =
@@ -88,6 +99,18 @@ final class EnvironmentReports {
     for (String line : TextCuts.head(output, MAX_CHARS).lines().toList()) {
       String t = ITEM_MARK.matcher(line.strip()).replaceFirst("");
       if (t.isEmpty() || ProjectSettings.redacted(t)) {
+        continue;
+      }
+      Matcher bracketed = BRACKETED_VERSION.matcher(t);
+      if (bracketed.matches()) {
+        String name = bracketed.group(2) != null ? bracketed.group(2) : bracketed.group(1);
+        String stated = name.strip() + " " + bracketed.group(3);
+        if (!said.contains(stated)) {
+          said.add(stated);
+        }
+        if (said.size() == MAX_VERSIONS) {
+          break;
+        }
         continue;
       }
       Matcher nameVersion = NAME_VERSION.matcher(t);

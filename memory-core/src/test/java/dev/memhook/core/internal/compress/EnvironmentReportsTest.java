@@ -71,14 +71,18 @@ class EnvironmentReportsTest {
             + "    • Dart version 3.4.3\n"
             + "    • DevTools version 2.34.3\n"
             + "[!] Android toolchain - develop for Android devices (Android SDK version 34.0.0)\n"
-            + "    • Java version OpenJDK Runtime Environment (build 17.0.10+0-17.0.10b1087.21)\n";
+            + "    • Java version OpenJDK Runtime Environment (build 17.0.10+0-17.0.10b1087.21)\n"
+            + "[✓] Xcode - develop for iOS and macOS (Xcode 15.4)\n"
+            + "    • Build 15F31d\n"
+            + "[✓] Android Studio (version 2023.3)\n";
     String rustup =
         "installed toolchains\n--------------------\n\nstable-aarch64-apple-darwin (default)\n\n"
             + "active toolchain\n----------------\n\nstable-aarch64-apple-darwin (default)\n"
             + "rustc 1.79.0 (129f3b996 2024-06-10)\n";
 
     assertEquals(
-        "Installed versions (flutter doctor -v): Flutter 3.22.2, Dart 3.4.3, DevTools 2.34.3.",
+        "Installed versions (flutter doctor -v): Flutter 3.22.2, Dart 3.4.3, DevTools 2.34.3,"
+            + " Android SDK 34.0.0, Xcode 15.4, Android Studio 2023.3.",
         EnvironmentReports.of("flutter doctor -v", doctor).orElseThrow().content());
     assertEquals(
         "Installed versions (rustup show): rustc 1.79.0.",
