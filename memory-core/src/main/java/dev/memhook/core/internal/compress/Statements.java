@@ -1057,7 +1057,7 @@ final class Statements {
               : List.of(part);
       if (pieces.stream()
           .allMatch(p -> p.strip().split("\\s+").length >= FactAdmission.MIN_WORDS)) {
-        out.addAll(pieces);
+        pieces.forEach(p -> out.addAll(soAsks(p)));
       } else {
         out.add(part); // "I use pnpm, and I never run npm here": too short to say it alone
       }
@@ -1065,17 +1065,35 @@ final class Statements {
     return out;
   }
 
+  /**
+   * {@code part} cut before a ", so …" that asks something of the agent, if it speaks in the first
+   * person and each half is a statement on its own; else whole ("small thing: I'm colorblind
+   * (deuteranopia), so don't …" stays one preference, since "I'm colorblind" alone says too little
+   * to be kept, and the reason would be lost).
+   */
+  private static List<String> soAsks(String part) {
+    if (!FIRST_PERSON.matcher(part.toLowerCase(Locale.ROOT)).find()) {
+      return List.of(part);
+    }
+    List<String> pieces = List.of(SO_ASKS.split(part, 2));
+    if (pieces.size() < 2 || pieces.stream().anyMatch(p -> statement(p) == null)) {
+      return List.of(part);
+    }
+    return pieces;
+  }
+
   /** The speaker as a subject: "I …", "I'm …". */
   private static final Pattern FIRST_PERSON = Pattern.compile("\\b(?:i|i'm|i’m|im)\\b");
 
+  /** ", and I …": another first-person clause. */
+  private static final Pattern AND_I = Pattern.compile("(?i),\\s+and\\s+(?=(?:i|i'm|i’m|im)\\b)");
+
   /**
-   * ", and I …": another first-person clause; ", so no …", ", so please …": what the speaker asks
-   * because of what they said ("I use a screen reader, so no tables in your answers please").
+   * ", so no …", ", so please …": what the speaker asks of the agent because of what they said ("I
+   * use a screen reader, so no tables in your answers please").
    */
-  private static final Pattern AND_I =
-      Pattern.compile(
-          "(?i),\\s+(?:and\\s+(?=(?:i|i'm|i’m|im)\\b)"
-              + "|so\\s+(?=(?:no|don't|dont|do not|never|please|always|avoid)\\b))");
+  private static final Pattern SO_ASKS =
+      Pattern.compile("(?i),\\s+so\\s+(?=(?:no|don't|dont|do not|never|please|always|avoid)\\b)");
 
   /**
    * {@code clause} cut before a request that follows a statement in it: "the real one is

@@ -430,6 +430,14 @@ class StatementsTest {
         List.of(),
         texts("I changed the config, so the tests fail now."),
         "a consequence that is no request leaves the report whole");
+    assertEquals(
+        List.of(
+            "I'm colorblind (deuteranopia), so don't describe diffs or chart lines to me by red vs"
+                + " green, name them or use shapes"),
+        texts(
+            "small thing: I'm colorblind (deuteranopia), so don't describe diffs or chart lines to"
+                + " me by red vs green, name them or use shapes"),
+        "a half too short to keep alone leaves the sentence whole, with its reason");
   }
 
   @Test
