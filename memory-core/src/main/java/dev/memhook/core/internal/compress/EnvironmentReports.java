@@ -77,6 +77,28 @@ final class EnvironmentReports {
 
   private EnvironmentReports() {}
 
+  /**
+   * "Name version" of an item that names a thing and its version ({@link #BRACKETED_VERSION},
+   * {@link #NAME_VERSION}, {@link #PROGRAM_VERSION}), or null.
+   */
+  private static String itemVersion(String item) {
+    Matcher bracketed = BRACKETED_VERSION.matcher(item);
+    if (bracketed.matches()) {
+      String name = bracketed.group(2) != null ? bracketed.group(2) : bracketed.group(1);
+      return name.strip() + " " + bracketed.group(3);
+    }
+    for (Pattern p : List.of(NAME_VERSION, PROGRAM_VERSION)) {
+      Matcher named = p.matcher(item);
+      if (named.matches()) {
+        Matcher version = VERSION.matcher(TextCuts.head(named.group(2), 60));
+        if (version.lookingAt()) {
+          return named.group(1) + " " + version.group(1);
+        }
+      }
+    }
+    return null;
+  }
+
   /** The versions {@code command}'s report named in {@code output}, if it is a report. */
   static Optional<ProjectSettings.Found> of(String command, String output) {
     String[] words = command.strip().split("\\s+");
@@ -101,53 +123,27 @@ final class EnvironmentReports {
       if (t.isEmpty() || ProjectSettings.redacted(t)) {
         continue;
       }
-      Matcher bracketed = BRACKETED_VERSION.matcher(t);
-      if (bracketed.matches()) {
-        String name = bracketed.group(2) != null ? bracketed.group(2) : bracketed.group(1);
-        String stated = name.strip() + " " + bracketed.group(3);
-        if (!said.contains(stated)) {
-          said.add(stated);
-        }
-        if (said.size() == MAX_VERSIONS) {
-          break;
-        }
-        continue;
-      }
-      Matcher nameVersion = NAME_VERSION.matcher(t);
-      if (!nameVersion.matches()) {
-        nameVersion = PROGRAM_VERSION.matcher(t);
-      }
-      if (nameVersion.matches()) {
-        Matcher version = VERSION.matcher(TextCuts.head(nameVersion.group(2), 60));
-        if (version.lookingAt()) {
-          String stated = nameVersion.group(1) + " " + version.group(1);
-          if (!said.contains(stated)) {
-            said.add(stated);
-          }
-          if (said.size() == MAX_VERSIONS) {
-            break;
-          }
+      String stated = itemVersion(t);
+      if (stated == null) {
+        Matcher m = KEY_VALUE.matcher(t);
+        if (!m.matches()) {
           continue;
         }
+        String key = m.group(1).strip();
+        String value = m.group(2).strip();
+        if (value.isEmpty() || value.chars().allMatch(c -> c == '.')) {
+          section = key; // "Horizon ......", ".NET SDK:": the lines below are its
+          continue;
+        }
+        Matcher version = VERSION.matcher(TextCuts.head(value, 60));
+        if (!VERSION_WORD.matcher(key).find() || !version.find()) {
+          continue;
+        }
+        String rest = VERSION_WORD.matcher(key).replaceAll("").replaceAll("\\s+", " ").strip();
+        String subject = rest.isEmpty() ? section : rest;
+        stated = subject.isEmpty() ? null : subject + " " + version.group(1);
       }
-      Matcher m = KEY_VALUE.matcher(t);
-      if (!m.matches()) {
-        continue;
-      }
-      String key = m.group(1).strip();
-      String value = m.group(2).strip();
-      if (value.isEmpty() || value.chars().allMatch(c -> c == '.')) {
-        section = key; // "Horizon ......", ".NET SDK:": the lines below are its
-        continue;
-      }
-      Matcher version = VERSION.matcher(TextCuts.head(value, 60));
-      if (!VERSION_WORD.matcher(key).find() || !version.find()) {
-        continue;
-      }
-      String rest = VERSION_WORD.matcher(key).replaceAll("").replaceAll("\\s+", " ").strip();
-      String subject = rest.isEmpty() ? section : rest;
-      String stated = (subject + " " + version.group(1)).strip();
-      if (!subject.isEmpty() && !said.contains(stated)) {
+      if (stated != null && !said.contains(stated)) {
         said.add(stated);
       }
       if (said.size() == MAX_VERSIONS) {
