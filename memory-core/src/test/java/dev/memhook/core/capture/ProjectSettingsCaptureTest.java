@@ -37,6 +37,25 @@ class ProjectSettingsCaptureTest {
     return "{\"stdout\":\"" + stdout.replace("\n", "\\n") + "\",\"stderr\":\"\"}";
   }
 
+  /**
+   * A session, starting at second {@code at}, that prints application.properties holding {@code
+   * text}.
+   */
+  private static void catInASession(MemoryService memory, String session, int at, String text) {
+    memory.capture().observe(prompt(session, at, "check the config"));
+    memory
+        .capture()
+        .observe(
+            postTool(
+                session,
+                at + 1,
+                "Bash",
+                "{\"command\":\"cat src/main/resources/application.properties\"}",
+                printed(text)));
+    memory.capture().observe(sessionEnd(session, at + 2));
+    flush(memory);
+  }
+
   private MemoryService service() {
     return Memhook.builder()
         .directory(dir)
@@ -91,34 +110,12 @@ class ProjectSettingsCaptureTest {
     String before = file.toString();
     String after = before.replace("fx.rates.v2", "fx.rates.v3");
     try (MemoryService memory = service()) {
-      memory.capture().observe(prompt("s1", 1, "check the config"));
-      memory
-          .capture()
-          .observe(
-              postTool(
-                  "s1",
-                  2,
-                  "Bash",
-                  "{\"command\":\"cat src/main/resources/application.properties\"}",
-                  printed(before)));
-      memory.capture().observe(sessionEnd("s1", 3));
-      flush(memory);
+      catInASession(memory, "s1", 1, before);
       List<Memory> first = latestFacts(memory);
       assertTrue(first.size() >= 2, first.toString());
       first.forEach(m -> assertTrue(m.content().length() <= 300, m.content()));
 
-      memory.capture().observe(prompt("s2", 10, "and now?"));
-      memory
-          .capture()
-          .observe(
-              postTool(
-                  "s2",
-                  11,
-                  "Bash",
-                  "{\"command\":\"cat src/main/resources/application.properties\"}",
-                  printed(after)));
-      memory.capture().observe(sessionEnd("s2", 12));
-      flush(memory);
+      catInASession(memory, "s2", 10, after);
 
       List<Memory> latest = latestFacts(memory);
       assertEquals(

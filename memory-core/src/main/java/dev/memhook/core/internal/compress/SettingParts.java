@@ -50,14 +50,17 @@ final class SettingParts {
     List<Group> part = new ArrayList<>();
     // what a part's settings may take: the part less its "Settings in <file>: " and full stop
     int room = PART_CHARS - ("Settings in " + found.file() + ": .").length();
+    int length = 0; // of the part's settings said, "; " between them
     for (Group g : groups(found.settings(), room)) {
-      List<Group> with = new ArrayList<>(part);
-      with.add(g);
-      if (!part.isEmpty() && part(found, with).content().length() > PART_CHARS) {
+      int added = g.said().length() + (part.isEmpty() ? 0 : 2);
+      if (!part.isEmpty() && length + added > room) {
         out.add(part(found, part));
-        with = new ArrayList<>(List.of(g));
+        part = new ArrayList<>();
+        added = g.said().length();
+        length = 0;
       }
-      part = with;
+      part.add(g);
+      length += added;
     }
     if (!part.isEmpty()) {
       out.add(part(found, part));
@@ -67,16 +70,13 @@ final class SettingParts {
 
   private static ProjectSettings.Found part(ProjectSettings.Found found, List<Group> groups) {
     String names = String.join(", ", groups.stream().map(Group::name).toList());
+    List<String[]> settings = groups.stream().flatMap(g -> g.settings().stream()).toList();
     return new ProjectSettings.Found(
         found.title() + ": " + names,
-        "Settings in "
-            + found.file()
-            + ": "
-            + ProjectSettings.said(groups.stream().flatMap(g -> g.settings().stream()).toList())
-            + ".",
+        "Settings in " + found.file() + ": " + ProjectSettings.said(settings) + ".",
         found.subjects(),
         found.file(),
-        groups.stream().flatMap(g -> g.settings().stream()).toList());
+        settings);
   }
 
   /**

@@ -490,20 +490,16 @@ class HeuristicConsolidatorTest {
             + "  `td-377/fix-proration`.\n- Never commit to `main`.\n\n## Commits\n"
             + "- Format: `[TD-<ticket>] Summary`, e.g.\n  `[TD-377] Fix proration`\n"
             + "- One logical change per commit.";
+    String task = "new ticket TD-391: staff notes on requests";
     List<Memory> recap =
-        List.of(
-            stored(prompt("p1", "new ticket TD-391: staff notes on requests")),
-            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
-            answer(
-                "a1",
-                "Done, following CONTRIBUTING.md:\n\n- branch `td-391/notes`\n- migration with"
-                    + " `down()`, so it never breaks a rollback\n- committed as `[TD-391] Add"
-                    + " notes`"));
+        guideThenAnswer(
+            task,
+            guide,
+            "Done, following CONTRIBUTING.md:\n\n- branch `td-391/notes`\n- migration with"
+                + " `down()`, so it never breaks a rollback\n- committed as `[TD-391] Add notes`");
     List<Memory> told =
-        List.of(
-            stored(prompt("p1", "new ticket TD-391: staff notes on requests")),
-            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
-            answer("a1", "CONTRIBUTING.md is strict about commits: one logical change each."));
+        guideThenAnswer(
+            task, guide, "CONTRIBUTING.md is strict about commits: one logical change each.");
 
     assertEquals(
         "Project rules in CONTRIBUTING.md (Branches; Commits): Branches: Name branches"
@@ -519,10 +515,10 @@ class HeuristicConsolidatorTest {
         rules(consolidate(told)),
         "an answer that speaks of the rules says the ones the task needed");
     List<Memory> toldInGerman =
-        List.of(
-            stored(prompt("p1", "neues Ticket TD-391")),
-            read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
-            answer("a1", "Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit je Änderung."));
+        guideThenAnswer(
+            "neues Ticket TD-391",
+            guide,
+            "Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit je Änderung.");
     assertEquals(
         "Project rules in CONTRIBUTING.md: Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit"
             + " je Änderung. (Read for the task \"neues Ticket TD-391\".)",
@@ -607,6 +603,14 @@ class HeuristicConsolidatorTest {
         "Project rules in CONVENTIONS.md (Naming; Error handling): Naming: Models are plural."
             + " (Read for the task \"add the staging models\".)",
         whole);
+  }
+
+  /** A task, a read of CONTRIBUTING.md holding {@code guide}, and the agent's answer. */
+  private static List<Memory> guideThenAnswer(String task, String guide, String answer) {
+    return List.of(
+        stored(prompt("p1", task)),
+        read("r1", "/w/tenantdesk/CONTRIBUTING.md", guide),
+        answer("a1", answer));
   }
 
   private static String rules(List<Consolidation> found) {
@@ -954,53 +958,38 @@ class HeuristicConsolidatorTest {
 
   @Test
   void aCheckChainedAfterGit_orAnAliasOfABuildTool_isAWorkflow() {
-    List<Consolidation> chained =
-        ofType(
-            consolidate(
-                List.of(
-                    stored(
-                        bash(
-                            "b1",
-                            "git pull -q && cargo xtask ci 2>&1 | tail -3",
-                            "{\"stdout\":\"[xtask] cargo test --workspace ... ok (212 passed, 3"
-                                + " ignored)\",\"stderr\":\"\"}")))),
-            MemoryType.WORKFLOW);
-    List<Consolidation> alias =
-        ofType(
-            consolidate(
-                List.of(
-                    stored(
-                        bash(
-                            "b1",
-                            "mix precommit",
-                            "{\"stdout\":\"Finished in 3.2 seconds\\n142 tests, 0 failures\","
-                                + "\"stderr\":\"\"}")))),
-            MemoryType.WORKFLOW);
-    List<Consolidation> goTests =
-        ofType(
-            consolidate(
-                List.of(
-                    stored(
-                        bash(
-                            "b1",
-                            "make lint && make test",
-                            "{\"stdout\":\"ok  \\tgithub.com/acme/billing/internal/http\\t1.402s\","
-                                + "\"stderr\":\"\"}")))),
-            MemoryType.WORKFLOW);
+    List<String> chained =
+        workflows(
+            "git pull -q && cargo xtask ci 2>&1 | tail -3",
+            "[xtask] cargo test --workspace ... ok (212 passed, 3 ignored)");
+    List<String> alias =
+        workflows("mix precommit", "Finished in 3.2 seconds\\n142 tests, 0 failures");
+    List<String> goTests =
+        workflows(
+            "make lint && make test", "ok  \\tgithub.com/acme/billing/internal/http\\t1.402s");
 
     assertEquals(
         List.of(
             "To build and test, run git pull -q && cargo xtask ci 2>&1 | tail -3. It passed: Ran git"
                 + " pull -q && cargo xtask ci 2>&1 | tail -3: 212 passed."),
-        chained.stream().map(Consolidation::content).toList());
+        chained);
     assertEquals(
         List.of("To build and test, run mix precommit. It passed: Ran mix precommit: 142 passed."),
-        alias.stream().map(Consolidation::content).toList());
+        alias);
     assertEquals(
         List.of(
             "To build and test, run make lint && make test. It passed: Ran make lint && make test:"
                 + " 1 passed."),
-        goTests.stream().map(Consolidation::content).toList());
+        goTests);
+  }
+
+  /** The workflows of a session whose one shell run printed {@code stdout} (JSON-escaped). */
+  private List<String> workflows(String command, String stdout) {
+    String output = "{\"stdout\":\"" + stdout + "\",\"stderr\":\"\"}";
+    return ofType(consolidate(List.of(stored(bash("b1", command, output)))), MemoryType.WORKFLOW)
+        .stream()
+        .map(Consolidation::content)
+        .toList();
   }
 
   @Test
