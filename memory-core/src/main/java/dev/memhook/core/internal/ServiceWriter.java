@@ -70,6 +70,18 @@ final class ServiceWriter implements ServiceWrites {
     }
   }
 
+  /** The actor of the audit records of a memory capture retired ({@link #retire}). */
+  static final String RETIRING_ACTOR = "memhook capture";
+
+  @Override
+  public boolean retire(MemoryId id, String reason) {
+    Optional<Forgotten> forgotten =
+        forget(id, intake.forgetRequest(RETIRING_ACTOR, reason), ForgetMode.MEMORY_ONLY);
+    // a consolidated memory and its versions are never captured observations: no captured turn
+    // quotes them, so there is no capture session to clear (which would wait for capture itself)
+    return forgotten.isPresent();
+  }
+
   /**
    * What a forget removed: its audit records, one per removed id in the order of {@link
    * dev.memhook.api.MemoryService#forget(MemoryId, String, String, ForgetMode)}, and the capture

@@ -9,15 +9,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryDraft;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import dev.memhook.api.capture.CaptureOptions;
+import dev.memhook.api.trace.CaptureEvent;
+import dev.memhook.api.trace.MemoryListener;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,10 +65,15 @@ class ProjectSettingsCaptureTest {
   }
 
   private MemoryService service() {
+    return service(new MemoryListener() {});
+  }
+
+  private MemoryService service(MemoryListener listener) {
     return Memhook.builder()
         .directory(dir)
         .embedder(HashingEmbedder.create())
         .capture(CaptureOptions.defaults())
+        .listener(listener)
         .build();
   }
 
@@ -127,6 +140,139 @@ class ProjectSettingsCaptureTest {
       assertTrue(
           latest.stream().noneMatch(m -> m.content().contains("fx.rates.v2")),
           "the part that changed is replaced: " + latest);
+    }
+  }
+
+  /**
+   * application.properties with {@code groups} top-level keys of six settings each: "alpha.host"
+   * holds "alpha-host-value".
+   */
+  private static String properties(List<String> groups) {
+    StringBuilder file = new StringBuilder();
+    for (String g : groups) {
+      for (String key : List.of("host", "port", "user", "timeout", "retries", "region")) {
+        file.append(g).append('.').append(key).append('=').append(g).append('-').append(key);
+        file.append("-value\n");
+      }
+    }
+    return file.toString();
+  }
+
+  private static List<String> titles(List<Memory> memories) {
+    return memories.stream().map(Memory::title).sorted().toList();
+  }
+
+  @Test
+  void aConfigurationReadAgainWithFewerParts_retiresThePartItNoLongerYields() {
+    String before = properties(List.of("alpha", "beta", "gamma"));
+    String after =
+        properties(List.of("alpha", "beta")).replace("beta-timeout-value", "beta-timeout-changed");
+    List<CaptureEvent> forgotten = new CopyOnWriteArrayList<>();
+    List<MemoryId> retired = new ArrayList<>();
+    MemoryListener listener =
+        new MemoryListener() {
+          @Override
+          public void captured(CaptureEvent event) {
+            if (event.kind() == CaptureEvent.Kind.MEMORY_FORGOTTEN) {
+              forgotten.add(event);
+            }
+          }
+        };
+    try (MemoryService memory = service(listener)) {
+      catInASession(memory, "s1", 1, before);
+      List<Memory> first = latestFacts(memory);
+      List<Memory> gamma = first.stream().filter(m -> m.title().contains(": gamma")).toList();
+      assertFalse(gamma.isEmpty(), first.toString());
+      gamma.forEach(m -> assertFalse(m.content().contains("beta-"), "gamma's parts are its own"));
+      assertTrue(
+          first.stream().anyMatch(m -> m.content().contains("gamma-host-value")), first.toString());
+
+      catInASession(memory, "s2", 10, after);
+
+      List<Memory> latest = latestFacts(memory);
+      assertTrue(
+          latest.stream().noneMatch(m -> m.content().contains("gamma-")),
+          "no part of the file states a group it no longer has: " + latest);
+      assertTrue(
+          latest.stream().anyMatch(m -> m.content().contains("beta-timeout-changed")),
+          latest.toString());
+      assertTrue(
+          latest.stream().noneMatch(m -> m.content().contains("beta-timeout-value")),
+          latest.toString());
+      List<ForgetRecord> audits = memory.maintenance().forgotten(Scope.DEFAULT);
+      for (Memory part : gamma) {
+        assertTrue(memory.get(part.id()).isEmpty(), "the retired part is forgotten: " + part);
+        ForgetRecord audit =
+            audits.stream().filter(r -> r.id().equals(part.id())).findFirst().orElseThrow();
+        assertEquals("memhook capture", audit.actor());
+        assertEquals(
+            "Project setting: application.properties restated by session s2 without this part",
+            audit.reason());
+        retired.add(part.id());
+      }
+      assertEquals(gamma.size(), audits.size(), "nothing else is forgotten: " + audits);
+      assertTrue(
+          all(memory).stream().anyMatch(m -> m.type() == MemoryType.OBSERVATION),
+          "the observations the parts came from stay");
+    }
+    // listeners are told on a thread of their own; closing the service delivers what is queued
+    assertEquals(
+        retired.stream().sorted().toList(),
+        forgotten.stream().map(CaptureEvent::memoryId).sorted().toList());
+    assertEquals("s2", forgotten.get(0).sessionId());
+  }
+
+  @Test
+  void aFileRestatedWholeBefore_isRetiredWhenItsSettingsAreRestatedInParts() {
+    String file = properties(List.of("alpha", "beta", "gamma"));
+    try (MemoryService memory = service()) {
+      // what a release that restated a file whole left: the file's title, made by capture
+      Memory whole =
+          memory.remember(
+              MemoryDraft.builder(
+                      Scope.DEFAULT,
+                      "Settings in application.properties: alpha host (alpha.host):"
+                          + " alpha-old-host.")
+                  .type(MemoryType.FACT)
+                  .title("Project setting: application.properties")
+                  .attributes(Map.of("memhook.consolidatedFrom", "s0"))
+                  .build());
+      // a host's own fact under the same title is not capture's to retire
+      Memory hosts =
+          memory.remember(
+              MemoryDraft.builder(Scope.DEFAULT, "We keep application.properties under review.")
+                  .type(MemoryType.FACT)
+                  .title("Project setting: application.properties: review")
+                  .build());
+
+      catInASession(memory, "s1", 1, file);
+
+      List<Memory> latest = latestFacts(memory);
+      assertTrue(memory.get(whole.id()).isEmpty(), "the whole-file restatement is retired");
+      assertTrue(latest.stream().anyMatch(m -> m.id().equals(hosts.id())), "the host's stays");
+      assertTrue(latest.size() >= 3, latest.toString());
+      assertTrue(
+          latest.stream().noneMatch(m -> m.content().contains("alpha-old-host")),
+          latest.toString());
+    }
+  }
+
+  @Test
+  void aPartRestatedUnchanged_isNeitherRewrittenNorRetired() {
+    String file = properties(List.of("alpha", "beta", "gamma"));
+    try (MemoryService memory = service()) {
+      catInASession(memory, "s1", 1, file);
+      List<Memory> first = latestFacts(memory);
+
+      catInASession(memory, "s2", 10, file);
+
+      List<Memory> latest = latestFacts(memory);
+      assertEquals(titles(first), titles(latest));
+      assertEquals(
+          first.stream().map(Memory::id).sorted().toList(),
+          latest.stream().map(Memory::id).sorted().toList(),
+          "the same memories");
+      assertTrue(memory.maintenance().forgotten(Scope.DEFAULT).isEmpty());
     }
   }
 

@@ -108,7 +108,8 @@ final class CaptureWorker {
             inputs.store(), inputs.embedder(), inputs.intake(), parts.compressor());
     this.book = parts.book();
     this.consolidation =
-        new SessionConsolidation(inputs.store(), parts.consolidator(), inputs.writes());
+        new SessionConsolidation(
+            inputs.store(), parts.consolidator(), inputs.writes(), inputs.events(), inputs.clock());
     this.counters = parts.counters();
     this.progress = Objects.requireNonNull(progress, "progress");
     this.clock = inputs.clock();

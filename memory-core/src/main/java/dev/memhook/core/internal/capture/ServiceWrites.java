@@ -15,4 +15,13 @@ public interface ServiceWrites {
 
   /** Stores a new version of a latest memory; see {@code MemoryService.update}. */
   Memory update(MemoryId id, MemoryDraft draft);
+
+  /**
+   * Forgets a memory capture consolidated, with its older versions but not its sources, because a
+   * later consolidation restated its subject without it; see {@code MemoryService.forget} with
+   * {@code ForgetMode.MEMORY_ONLY}. The audit records name capture as the actor and {@code reason}.
+   *
+   * @return whether anything was forgotten (false when the memory is already gone)
+   */
+  boolean retire(MemoryId id, String reason);
 }

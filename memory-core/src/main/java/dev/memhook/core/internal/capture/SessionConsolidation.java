@@ -11,18 +11,26 @@ import dev.memhook.api.capture.Consolidator;
 import dev.memhook.api.capture.Session;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
+import dev.memhook.api.trace.CaptureEvent;
 import dev.memhook.core.internal.compress.Corrections;
 import dev.memhook.core.internal.compress.HeuristicConsolidator;
 import dev.memhook.core.internal.compress.NearDuplicates;
+import dev.memhook.core.internal.compress.SettingParts;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +39,15 @@ import org.slf4j.LoggerFactory;
  * keeping, then stores each as a new memory or, when the scope already holds a near-duplicate of it
  * (or, for a fact, a fact of the same title, such as a configuration file's settings read again),
  * as a new version of that memory (so repeated sessions refine a memory instead of piling up
- * copies). Each consolidated memory names the observations it came from in the {@value #SOURCES}
- * attribute; a new version keeps the sources of the version it supersedes, so a memory refined over
- * many sessions still links to each. The ids are kept within the attribute value limit: when they
- * do not all fit, the newest are kept and {@value #SOURCES_TRUNCATED} says older ones were left
- * out. A consolidation that {@linkplain Consolidation#corrects() corrects} what the scope knew
- * becomes a new version of the memory it corrects ({@link Corrections}), so the old statement is
- * superseded: no longer recalled, offered or fetched as latest.
+ * copies). A restated project setting is matched by its title alone, and the parts of a file's
+ * settings the session restated under titles it no longer gives are retired ({@link HeldSettings}).
+ * Each consolidated memory names the observations it came from in the {@value #SOURCES} attribute;
+ * a new version keeps the sources of the version it supersedes, so a memory refined over many
+ * sessions still links to each. The ids are kept within the attribute value limit: when they do not
+ * all fit, the newest are kept and {@value #SOURCES_TRUNCATED} says older ones were left out. A
+ * consolidation that {@linkplain Consolidation#corrects() corrects} what the scope knew becomes a
+ * new version of the memory it corrects ({@link Corrections}), so the old statement is superseded:
+ * no longer recalled, offered or fetched as latest.
  *
  * <p>Asking ({@link #propose}) and storing ({@link #store}) are two steps, so that the worker can
  * drop what was proposed when closing the service cut capture short in between: the session is then
@@ -61,17 +71,33 @@ final class SessionConsolidation {
   /** Attribute: the session this version of a consolidated memory came from. */
   static final String FROM_SESSION = "memhook.consolidatedFrom";
 
+  /** How many of a scope's facts are listed to find the parts of a setting restated again. */
+  private static final int FACTS_LISTED = 1_000;
+
   /** How many text hits are checked for a near-duplicate. */
   private static final int DUPLICATE_CANDIDATES = 10;
 
   private final MemoryStore store;
   private final Consolidator consolidator;
   private final ServiceWrites writes;
+  private final Consumer<CaptureEvent> events;
+  private final Clock clock;
 
-  SessionConsolidation(MemoryStore store, Consolidator consolidator, ServiceWrites writes) {
+  /**
+   * @param events told of each memory retired ({@link CaptureEvent.Kind#MEMORY_FORGOTTEN})
+   * @param clock when a retirement is said to have happened
+   */
+  SessionConsolidation(
+      MemoryStore store,
+      Consolidator consolidator,
+      ServiceWrites writes,
+      Consumer<CaptureEvent> events,
+      Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.consolidator = Objects.requireNonNull(consolidator, "consolidator");
     this.writes = Objects.requireNonNull(writes, "writes");
+    this.events = Objects.requireNonNull(events, "events");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /** The session's stored observations, oldest first. */
@@ -118,10 +144,11 @@ final class SessionConsolidation {
   int store(Session session, List<Consolidation> found, List<Memory> observations) {
     Map<MemoryId, Memory> byId = new LinkedHashMap<>();
     observations.forEach(m -> byId.put(m.id(), m));
+    HeldSettings held = HeldSettings.of(store, session.scope(), found);
     int written = 0;
     for (Consolidation c : found) {
       try {
-        if (store(session, c, byId)) {
+        if (store(session, c, byId, held)) {
           written++;
         }
       } catch (IllegalArgumentException e) {
@@ -131,10 +158,149 @@ final class SessionConsolidation {
             e.getMessage());
       }
     }
+    for (Memory m : held.unrestated()) {
+      retire(session, m);
+    }
     return written;
   }
 
-  private boolean store(Session session, Consolidation c, Map<MemoryId, Memory> observations) {
+  /**
+   * What the scope holds of the project settings a session's consolidations restate ({@link
+   * SettingParts#subject}): a setting's restatement replaces the held memory of its title, and
+   * never a memory of another title, however alike (two parts of one file read alike: "alpha host:
+   * …", "beta host: …"). A held memory of a subject restated under a title the session no longer
+   * gives is {@linkplain #unrestated() unrestated}: a part of a file's settings a later read cut
+   * differently, or the file restated whole before it was restated in parts. Left alone, it would
+   * stay latest beside the new parts, with values the file may no longer hold.
+   *
+   * @param byTitle the latest consolidated facts of the restated subjects, by title (the newest,
+   *     when two share one)
+   * @param older held facts that share a title with a newer one, which a store written before
+   *     titles were matched alone may hold: unrestated too
+   * @param titles the titles the session restates, by subject
+   */
+  private record HeldSettings(
+      Map<String, Memory> byTitle, List<Memory> older, Map<String, Set<String>> titles) {
+
+    static HeldSettings of(MemoryStore store, Scope scope, List<Consolidation> found) {
+      Map<String, Set<String>> titles = new HashMap<>();
+      List<Consolidation> restating = new ArrayList<>();
+      for (Consolidation c : found) {
+        String title = c.title().strip();
+        if (c.type() == MemoryType.FACT && SettingParts.subject(title).isPresent()) {
+          titles
+              .computeIfAbsent(SettingParts.subject(title).get(), k -> new HashSet<>())
+              .add(title);
+          restating.add(c);
+        }
+      }
+      Map<String, Memory> byTitle = new HashMap<>();
+      List<Memory> older = new ArrayList<>();
+      if (restating.isEmpty()) {
+        return new HeldSettings(byTitle, older, titles);
+      }
+      for (Memory m : facts(store, scope, restating)) {
+        String title = m.title().strip();
+        Optional<String> subject = SettingParts.subject(title);
+        if (subject.isPresent()
+            && titles.containsKey(subject.get())
+            && m.attributes().containsKey(FROM_SESSION)) {
+          Memory other = byTitle.get(title);
+          if (other == null || m.occurredAt().isAfter(other.occurredAt())) {
+            byTitle.put(title, m);
+          }
+          if (other != null) {
+            older.add(other == byTitle.get(title) ? m : other);
+          }
+        }
+      }
+      return new HeldSettings(byTitle, older, titles);
+    }
+
+    /**
+     * The latest facts of {@code scope} that may restate what {@code restating} does: the facts the
+     * store lists first (up to {@value #FACTS_LISTED}) and the best text matches of each, in case
+     * the scope holds more facts than that.
+     */
+    private static Collection<Memory> facts(
+        MemoryStore store, Scope scope, List<Consolidation> restating) {
+      Map<MemoryId, Memory> held = new LinkedHashMap<>();
+      try {
+        store
+            .listByType(scope, List.of(MemoryType.FACT), FACTS_LISTED)
+            .memories()
+            .forEach(m -> held.put(m.id(), m));
+      } catch (UnsupportedOperationException e) {
+        // a store that cannot list its memories is searched by text alone
+      }
+      List<MemoryId> ids = new ArrayList<>();
+      for (Consolidation c : restating) {
+        for (StoreHit hit : store.searchText(scope, c.content(), DUPLICATE_CANDIDATES).hits()) {
+          if (!held.containsKey(hit.id())) {
+            ids.add(hit.id());
+          }
+        }
+      }
+      held.putAll(store.getAll(ids));
+      held.values().removeIf(m -> !m.latest() || m.type() != MemoryType.FACT);
+      return held.values();
+    }
+
+    /** The held memory {@code c} replaces, if it restates a setting; else null. */
+    Optional<Memory> twin(Consolidation c) {
+      return Optional.ofNullable(byTitle.get(c.title().strip()));
+    }
+
+    /** Whether {@code c} restates a setting, and is matched by its title alone. */
+    boolean restates(Consolidation c) {
+      Optional<String> subject = SettingParts.subject(c.title().strip());
+      return c.type() == MemoryType.FACT
+          && subject.isPresent()
+          && titles.containsKey(subject.get());
+    }
+
+    /** The held memories of restated subjects under a title the session no longer gives. */
+    List<Memory> unrestated() {
+      List<Memory> out = new ArrayList<>(older);
+      byTitle.forEach(
+          (title, m) -> {
+            if (!titles.get(SettingParts.subject(title).orElseThrow()).contains(title)) {
+              out.add(m);
+            }
+          });
+      out.sort(Comparator.comparing(Memory::id));
+      return out;
+    }
+  }
+
+  /**
+   * Forgets {@code m}, a restatement of a setting {@code session} restated without it, through the
+   * service's forget of the memory alone (its audit record says why); a retirement that fails is
+   * logged and the memory stays.
+   */
+  private void retire(Session session, Memory m) {
+    String subject = SettingParts.subject(m.title().strip()).orElseThrow();
+    try {
+      // a title is at most MAX_TITLE characters and a session id MAX_SESSION: within MAX_REASON
+      if (writes.retire(
+          m.id(), subject + " restated by session " + session.id() + " without this part")) {
+        events.accept(
+            new CaptureEvent(
+                CaptureEvent.Kind.MEMORY_FORGOTTEN,
+                clock.instant(),
+                session.scope(),
+                session.id(),
+                m.id(),
+                "retired by capture: a part of settings restated again without it"));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "memhook: could not retire {}, a part of settings restated again; it stays", m.id(), e);
+    }
+  }
+
+  private boolean store(
+      Session session, Consolidation c, Map<MemoryId, Memory> observations, HeldSettings held) {
     List<Memory> sources = new ArrayList<>();
     for (MemoryId id : c.sources()) {
       Memory m = observations.get(id);
@@ -148,7 +314,7 @@ final class SessionConsolidation {
             .map(Memory::occurredAt)
             .max(Comparator.naturalOrder())
             .orElse(session.lastEventAt());
-    Optional<Memory> twin = nearDuplicate(session.scope(), c);
+    Optional<Memory> twin = held.restates(c) ? held.twin(c) : nearDuplicate(session.scope(), c);
     if (twin.isEmpty() && c.corrects()) {
       twin = corrected(session.scope(), c);
     }
@@ -192,9 +358,13 @@ final class SessionConsolidation {
       ids.add(hit.id());
     }
     for (Memory m : store.getAll(ids).values()) {
+      // a setting's restatement is replaced by its title alone (HeldSettings), not by a statement
+      // that reads like it
       if (m.latest()
           && m.type() != MemoryType.OBSERVATION
-          && (NearDuplicates.nearDuplicate(m.content(), c.content()) || sameFact(m, c))) {
+          && (sameFact(m, c)
+              || (SettingParts.subject(m.title().strip()).isEmpty()
+                  && NearDuplicates.nearDuplicate(m.content(), c.content())))) {
         return Optional.of(m);
       }
     }

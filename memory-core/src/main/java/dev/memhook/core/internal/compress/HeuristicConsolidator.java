@@ -883,7 +883,7 @@ public final class HeuristicConsolidator implements Consolidator {
           add(
               out,
               MemoryType.FACT,
-              "Project setting: ",
+              SettingParts.TITLE_PREFIX,
               part.content(),
               p == 0 ? 0.55 : SettingParts.LATER_PART_IMPORTANCE,
               sources,
@@ -1016,18 +1016,24 @@ public final class HeuristicConsolidator implements Consolidator {
         }
       }
     }
+    String title =
+        TextCuts.atWord(
+            titlePrefix + TextCuts.flat(stripDot(titleText), 1_000), MemoryDraft.MAX_TITLE);
+    // a setting's restatement is the same as another only under the same title: two parts of one
+    // file read alike ("alpha host: …" and "beta host: …") but each holds settings the other lacks
+    boolean byTitle = SettingParts.subject(title).isPresent();
     for (int i = 0; i < out.size(); i++) {
       Consolidation earlier = out.get(i);
-      if (earlier.type() == type && NearDuplicates.nearDuplicate(earlier.content(), body)) {
+      if (earlier.type() == type
+          && (byTitle
+              ? earlier.title().equals(title)
+              : NearDuplicates.nearDuplicate(earlier.content(), body))) {
         Set<MemoryId> all = new LinkedHashSet<>(earlier.sources());
         all.addAll(ids);
         out.set(i, merged(earlier, all, concepts, files));
         return;
       }
     }
-    String title =
-        TextCuts.atWord(
-            titlePrefix + TextCuts.flat(stripDot(titleText), 1_000), MemoryDraft.MAX_TITLE);
     out.add(
         new Consolidation(
             type,

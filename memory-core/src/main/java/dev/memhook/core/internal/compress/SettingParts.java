@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A configuration file's restated settings cut into parts an injection shows whole.
@@ -20,11 +21,17 @@ import java.util.Map;
  * own). Each part is a memory of its own, found by its own words, titled by the file and the groups
  * it holds ("nuxt.config.ts: routeRules, image, nitro"), so that a later read of the same file
  * replaces each part whose groups it restates again; a file whose settings fit in one part is
- * restated whole, as before.
+ * restated whole, as before. A later read may cut the file differently (a value grew, a group
+ * went): a part it no longer yields would stand beside the new ones with old values, so the
+ * memories of one file's settings share a subject ({@link #subject}), and capture retires those of
+ * a subject a session restated that it did not restate again.
  *
  * <p>Stateless and thread-safe.
  */
-final class SettingParts {
+public final class SettingParts {
+
+  /** How the title of every restatement of a project's setting begins. */
+  static final String TITLE_PREFIX = "Project setting: ";
 
   /** The most characters of a part's restatement: about what an injection shows of a memory. */
   static final int PART_CHARS = 300;
@@ -77,6 +84,21 @@ final class SettingParts {
         found.subjects(),
         found.file(),
         settings);
+  }
+
+  /**
+   * The subject of a consolidated memory's title when it restates a project's setting: the title up
+   * to the part's groups ("Project setting: nuxt.config.ts" for "Project setting: nuxt.config.ts:
+   * routeRules, image"), the title itself for a file restated whole or any other setting ("Project
+   * setting: .nvmrc, the Node.js version"); empty for every other title. Every part of one file's
+   * settings, and the file restated whole, share one subject.
+   */
+  public static Optional<String> subject(String title) {
+    if (!title.startsWith(TITLE_PREFIX)) {
+      return Optional.empty();
+    }
+    int groups = title.indexOf(": ", TITLE_PREFIX.length());
+    return Optional.of(groups < 0 ? title : title.substring(0, groups));
   }
 
   /**

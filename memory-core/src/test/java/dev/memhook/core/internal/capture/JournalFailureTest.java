@@ -125,5 +125,10 @@ class JournalFailureTest {
     public Memory update(MemoryId id, MemoryDraft draft) {
       throw new AssertionError("nothing is consolidated in this test");
     }
+
+    @Override
+    public boolean retire(MemoryId id, String reason) {
+      throw new AssertionError("nothing is consolidated in this test");
+    }
   }
 }

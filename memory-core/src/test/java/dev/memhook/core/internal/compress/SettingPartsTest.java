@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SettingPartsTest {
@@ -137,5 +138,20 @@ class SettingPartsTest {
   void theTopLevelOfAKeyPath_isItsFirstDottedLevel() {
     assertEquals("routeRules", SettingParts.topLevel("routeRules./products/**.swr"));
     assertEquals("modules", SettingParts.topLevel("modules"));
+  }
+
+  @Test
+  void everyPartOfAFilesSettings_andTheFileRestatedWhole_shareOneSubject() {
+    assertEquals(
+        Optional.of("Project setting: nuxt.config.ts"),
+        SettingParts.subject("Project setting: nuxt.config.ts: routeRules, image"));
+    assertEquals(
+        Optional.of("Project setting: nuxt.config.ts"),
+        SettingParts.subject("Project setting: nuxt.config.ts"));
+    assertEquals(
+        Optional.of("Project setting: .nvmrc, the Node.js version"),
+        SettingParts.subject("Project setting: .nvmrc, the Node.js version"));
+    assertEquals(Optional.empty(), SettingParts.subject("Decision: use Postgres: for billing"));
+    assertEquals(Optional.empty(), SettingParts.subject("nuxt.config.ts: routeRules"));
   }
 }
