@@ -106,6 +106,7 @@ public final class HeuristicConsolidator implements Consolidator {
     Set<Integer> reports = bugs(views, out);
     fixesInTurn(views, reports, out);
     workflow(views, out);
+    recaps(views, out);
     settings(views, out);
     return out;
   }
@@ -845,6 +846,37 @@ public final class HeuristicConsolidator implements Consolidator {
             + ". It passed: "
             + TextCuts.asSentence(views.get(last).memory().title());
     add(out, MemoryType.WORKFLOW, "Workflow: ", content, 0.55, sources, String.join(" → ", steps));
+  }
+
+  /**
+   * The steps the agent's answers set down for next time ({@link AgentRecaps}), each a workflow
+   * with the task of its turn, sourced from the answer and the prompt before it.
+   */
+  private static void recaps(List<ObservationView> views, List<Consolidation> out) {
+    for (AgentRecaps.Recap r : AgentRecaps.of(views)) {
+      ObservationView prompt = null;
+      for (ObservationView v : views) {
+        if (v == r.source()) {
+          break;
+        }
+        if (v.type() == LifecycleEventType.PROMPT_SUBMIT) {
+          prompt = v;
+        }
+      }
+      List<ObservationView> sources = new ArrayList<>();
+      if (prompt != null) {
+        sources.add(prompt);
+      }
+      sources.add(r.source());
+      add(
+          out,
+          MemoryType.WORKFLOW,
+          "Workflow: ",
+          AgentRecaps.withTask(r, prompt),
+          0.55,
+          sources,
+          r.lead());
+    }
   }
 
   /**
