@@ -192,7 +192,11 @@ final class ProjectRules {
     boolean code = false;
     boolean full = false;
     boolean stopAdded = false; // whether the last part's full stop is ours, not the guide's
-    for (String raw : ProjectSettings.lines(output)) {
+    boolean titled = false; // whether the document's title has been read
+    boolean preambleItems = false; // whether the lines before the first section hold list items
+    List<String> lines = ProjectSettings.lines(output);
+    for (int i = 0; i < lines.size(); i++) {
+      String raw = lines.get(i);
       String line = raw.strip();
       if (TextCuts.codeFence(line)) {
         code = !code;
@@ -202,14 +206,27 @@ final class ProjectRules {
         continue;
       }
       Matcher heading = HEADING.matcher(line);
+      boolean hashes = line.length() <= MAX_HEADING_LINE && heading.matches();
+      String underlined = underlinedHeading(lines, i);
       String part;
       boolean label;
       boolean wraps = false; // this line goes on with the item before it
-      if (line.length() <= MAX_HEADING_LINE && heading.matches()) {
-        if (heading.group(1).length() == 1) {
+      if (hashes || underlined != null) {
+        if (hashes ? heading.group(1).length() == 1 : !titled && told == 0 && sections.isEmpty()) {
+          titled = true;
           continue; // the document's title
         }
-        String section = TextCuts.atWord(plain(heading.group(2)), MAX_SECTION);
+        if (sections.isEmpty() && !preambleItems) {
+          // what comes before the first section welcomes the reader ("Thanks for working on
+          // routekeeper", "Read this before adding models"); the rules are in the sections, and
+          // an injection shows a memory's opening
+          rules.setLength(0);
+          told = 0;
+          full = false;
+          stopAdded = false;
+        }
+        String section =
+            TextCuts.atWord(plain(hashes ? heading.group(2) : underlined), MAX_SECTION);
         if (sections.size() < MAX_SECTIONS) {
           sections.add(section);
         }
@@ -218,6 +235,7 @@ final class ProjectRules {
       } else {
         Matcher mark = TextCuts.LIST_MARK.matcher(line);
         boolean item = mark.lookingAt() && mark.end() < line.length();
+        preambleItems |= item && sections.isEmpty();
         String text = plain(item ? line.substring(mark.end()) : line);
         boolean continues =
             !item && rules.length() > 0 && !endsSentence(rules) && raw.startsWith(" ");
@@ -243,6 +261,27 @@ final class ProjectRules {
     }
     rules.setLength(told);
     return new Written(sections, rules.toString());
+  }
+
+  /**
+   * The heading {@code lines.get(i)} is when the next line underlines it, as reStructuredText and
+   * Markdown's setext headings do ("Commit messages" over "---------------"), or null: a short line
+   * that is no list item, with a line of one repeated mark at least as long under it.
+   */
+  private static String underlinedHeading(List<String> lines, int i) {
+    if (i + 1 >= lines.size()) {
+      return null;
+    }
+    String line = lines.get(i).strip();
+    String under = lines.get(i + 1).strip();
+    if (line.length() > MAX_HEADING_LINE
+        || TextCuts.LIST_MARK.matcher(line).lookingAt()
+        || under.length() < line.length()
+        || !UNDERLINE.matcher(under).matches()
+        || under.chars().distinct().count() != 1) {
+      return null;
+    }
+    return line;
   }
 
   /**

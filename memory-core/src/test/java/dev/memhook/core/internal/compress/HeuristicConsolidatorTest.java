@@ -484,6 +484,40 @@ class HeuristicConsolidatorTest {
   }
 
   @Test
+  void aGuidesWelcomeBeforeItsFirstSection_isLeftOut_andUnderlinedHeadingsAreSections() {
+    String markdown =
+        "# Contributing to routekeeper\n\nThanks for working on routekeeper. Read it once,"
+            + " follow it always.\n\n## Branches\n- Branch names: `rk-<ticket>/<slug>`.\n\n"
+            + "## Reviews\n- Two approvals before merge.";
+    String rst =
+        "Contributing to SoilSense firmware\n==================================\n\nWe follow"
+            + " Zephyr's conventions where it makes sense.\n\nCommit messages\n"
+            + "---------------\n\n* Use ``git commit -s``: every commit carries a"
+            + " Signed-off-by line.\n\nKconfig\n-------\n\n* Prefix every symbol"
+            + " ``SOILSENSE_``.";
+    String itemsFirst = "# Style\n\n- Never push to main.\n\n## Naming\n- Tables in snake_case.";
+    String task = "commit the LED patterns";
+    String answer = "Committed the LED patterns.";
+
+    assertEquals(
+        "Project rules in CONTRIBUTING.md (Branches; Reviews): Branches: Branch names:"
+            + " `rk-<ticket>/<slug>`. Reviews: Two approvals before merge. (Read for the task"
+            + " \"commit the LED patterns\".)",
+        rules(consolidate(guideThenAnswer(task, markdown, answer))));
+    assertEquals(
+        "Project rules in CONTRIBUTING.md (Commit messages; Kconfig): Commit messages: Use"
+            + " ``git commit -s``: every commit carries a Signed-off-by line. Kconfig: Prefix every"
+            + " symbol ``SOILSENSE_``. (Read for the task \"commit the LED patterns\".)",
+        rules(consolidate(guideThenAnswer(task, rst, answer))),
+        "reStructuredText's underlined headings are sections, its first the title");
+    assertEquals(
+        "Project rules in CONTRIBUTING.md: Never push to main. Naming: Tables in snake_case."
+            + " (Read for the task \"commit the LED patterns\".)",
+        rules(consolidate(guideThenAnswer(task, itemsFirst, answer))),
+        "items before the first section are rules, and stay");
+  }
+
+  @Test
   void anAnswerThatOnlyRecapsTheWorkDoneByAGuide_letsTheGuideSayItsRules() {
     String guide =
         "# Contributing\n\n## Branches\n- Name branches `td-<ticket>/<slug>`, e.g.\n"
