@@ -92,6 +92,56 @@ final class InstalledVersions {
   }
 
   /**
+   * The installed versions a chain that ends with several version asks answered ({@code node -v &&
+   * npm -v}, {@code grep URL .env; node -v; pnpm -v}), one for each, in order: each ask answers
+   * with one line, so the output's last lines, one per ask, are their answers, each taken only when
+   * it names its program or is a bare version. Empty for a chain that ends with fewer than two asks
+   * ({@link #of} reads a single one), or when a line does not answer its ask: the asks then printed
+   * more than a line each, and which line is whose is not known.
+   */
+  static List<ProjectSettings.Found> eachOfChain(String command, String output) {
+    if (command.length() > MAX_CHAINED_COMMAND) {
+      return List.of();
+    }
+    String[] segments = CHAIN.split(command.strip());
+    int first = segments.length;
+    while (first > 0 && versionAsked(segments[first - 1]) != null) {
+      first--;
+    }
+    int asks = segments.length - first;
+    if (asks < 2) {
+      return List.of();
+    }
+    List<String> lines =
+        TextCuts.tail(output, MAX_OUTPUT)
+            .lines()
+            .map(String::strip)
+            .filter(l -> !l.isEmpty())
+            .toList();
+    if (lines.size() < asks) {
+      return List.of();
+    }
+    List<ProjectSettings.Found> out = new ArrayList<>();
+    for (int i = 0; i < asks; i++) {
+      String ask = segments[first + i];
+      String program = versionAsked(ask);
+      String answer = lines.get(lines.size() - asks + i);
+      if (!answers(program, answer)) {
+        return List.of();
+      }
+      version(program, ask, answer, false).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** Whether {@code line} answers a version ask of {@code program}: it names it, or is bare. */
+  private static boolean answers(String program, String line) {
+    String first = line.split("\\s+")[0].replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
+    String named = program.replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
+    return first.equals(named) || bareVersion(line);
+  }
+
+  /**
    * The program {@code command} asks for its version and nothing else ({@code terraform version},
    * {@code node -v}), or null: two words, a program name and a version flag, with at most a
    * redirection of standard error after them ({@code java -version 2>&1}).
@@ -156,9 +206,7 @@ final class InstalledVersions {
     for (int i = all.size() - 1; i >= 0 && last.isEmpty(); i--) {
       last = all.get(i).strip();
     }
-    String first = last.split("\\s+")[0].replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
-    String named = program.replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
-    if (last.isEmpty() || !(first.equals(named) || bareVersion(last))) {
+    if (last.isEmpty() || !answers(program, last)) {
       return Optional.empty();
     }
     return version(program, ask, last, false);

@@ -239,6 +239,14 @@ final class ProjectSettings {
     List<Found> out = new ArrayList<>();
     Optional<Found> found = of(view);
     found.ifPresent(out::add);
+    if (succeededRun(view) && !view.command().isEmpty()) {
+      // a chain of version asks answers each: of(view) read one of them
+      for (Found f : InstalledVersions.eachOfChain(view.command(), printedOutput(view))) {
+        if (out.stream().noneMatch(o -> o.title().equals(f.title()))) {
+          out.add(f);
+        }
+      }
+    }
     String file = succeededRun(view) ? wholeFile(view) : "";
     if (!file.isBlank() && (found.isEmpty() || found.get().file().equals(fileName(file)))) {
       dependencies(file, printedOutput(view)).ifPresent(out::add);

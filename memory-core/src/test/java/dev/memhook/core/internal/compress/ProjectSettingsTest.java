@@ -669,6 +669,32 @@ class ProjectSettingsTest {
             .isEmpty());
   }
 
+  private static List<String> allSaid(String command, String output) {
+    return ProjectSettings.all(ObservationView.of(stored(bash("v1", command, output)))).stream()
+        .map(ProjectSettings.Found::content)
+        .toList();
+  }
+
+  @Test
+  void aChainThatEndsWithSeveralVersionAsks_statesEachAnswer() {
+    assertEquals(
+        List.of(
+            "The installed pnpm is version 9.6.0 (pnpm -v: 9.6.0).",
+            "The installed node is version 20.15.1 (node -v: v20.15.1)."),
+        allSaid(
+            "grep DATABASE_URL .env; node -v; pnpm -v",
+            "DATABASE_URL=postgres://localhost:5433/potluck\nv20.15.1\n9.6.0\n"));
+    assertEquals(
+        List.of(
+            "The installed node is version 20.11.1 (node -v: v20.11.1).",
+            "The installed npm is version 10.2.4 (npm -v: 10.2.4)."),
+        allSaid("cd app && node -v && npm -v", "v20.11.1\n10.2.4\n"));
+    assertEquals(
+        List.of(),
+        allSaid("node -v; npm -v", "v20.11.1 (nightly build, see notes)\nmore notes\n10.2.4\n"),
+        "an answer of more than a line leaves which line is whose unknown");
+  }
+
   @Test
   void aPush_statesTheRepositoryItWentTo() {
     String output =
