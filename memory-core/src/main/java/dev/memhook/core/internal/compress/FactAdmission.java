@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  *   <li><b>Question</b>: ends with {@code ?}, or starts with a question word (who, what, when,
  *       where, why, how, which) or an auxiliary that opens a question (can, could, should, would,
  *       do, does, did, is, are, …); "do not" and "don't" open instructions, not questions.
- *   <li><b>Fragment</b>: fewer than {@value #MIN_WORDS} words, no letters, a bare path, or a
- *       command line (a known command first, then flags or no ordinary English words).
+ *   <li><b>Fragment</b>: fewer than {@value #MIN_WORDS} words, no letters, a bare path, a command
+ *       line (a known command first, then flags or no ordinary English words), or a lead-in that
+ *       ends with a colon ("Root cause and fix, for the record:").
  *   <li><b>Scaffolding</b>: opens with what an agent says while it works ("Let me…", "I'll now…",
  *       "Now I will…", "Okay", "Sure", "Great", "Looking at…", "Running…").
  * </ul>
@@ -162,10 +163,23 @@ public final class FactAdmission {
     if (EMPTY_FINDING.matcher(lower).matches()) {
       return Optional.of(Rejection.SCAFFOLDING);
     }
-    if (words.length < MIN_WORDS || command(words)) {
+    if (words.length < MIN_WORDS || command(words) || leadIn(lower)) {
       return Optional.of(Rejection.FRAGMENT);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether {@code lower} ends with a colon (and at most a stop after it): it introduces what
+   * follows ("Root cause and fix, for the record:", "Here is what I prefer:"), which is the fact if
+   * anything is.
+   */
+  private static boolean leadIn(String lower) {
+    int end = lower.length();
+    while (end > 0 && ".!".indexOf(lower.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return end > 0 && lower.charAt(end - 1) == ':';
   }
 
   /** Whether {@code lower} opens with {@code opener} as whole words ("sure", not "surefire"). */

@@ -22,7 +22,8 @@ class FactAdmissionTest {
         "Surefire reports are written to target/surefire-reports.",
         "Greatest common divisor is computed in MathUtil.",
         "I found the problem: the scheduler uses UTC.",
-        "I found that the cache key ignores the locale."
+        "I found that the cache key ignores the locale.",
+        "Note: the staging database runs on port 5433."
       })
   void statements_areAdmitted(String sentence) {
     assertEquals(Optional.empty(), FactAdmission.rejection(sentence));
@@ -45,6 +46,8 @@ class FactAdmissionTest {
         "mvn -q -pl memory-core verify|FRAGMENT",
         "git commit -am fix|FRAGMENT",
         "12345 67890 !!! ###|FRAGMENT",
+        "Root cause and fix, for the record:|FRAGMENT",
+        "Here is what I prefer for new tests:.|FRAGMENT",
         "Let me look at the failing test first.|SCAFFOLDING",
         "I'll now run the whole build again.|SCAFFOLDING",
         "Now I will update the documentation for you.|SCAFFOLDING",
