@@ -246,7 +246,7 @@ final class SessionConsolidation {
       return held.values();
     }
 
-    /** The held memory {@code c} replaces, if it restates a setting; else null. */
+    /** The held memory of {@code c}'s title, which {@code c} replaces; empty when none is held. */
     Optional<Memory> twin(Consolidation c) {
       return Optional.ofNullable(byTitle.get(c.title().strip()));
     }
