@@ -695,6 +695,43 @@ class ProjectSettingsTest {
         "an answer of more than a line leaves which line is whose unknown");
   }
 
+  private static List<ProjectSettings.Found> readWith(String input, String lines) {
+    return ProjectSettings.all(
+        ObservationView.of(
+            stored(
+                observation(
+                    "r1",
+                    LifecycleEventType.POST_TOOL_USE,
+                    EventData.tool("Read", input, lines)))));
+  }
+
+  @Test
+  void aReadOfSomeOfAFilesLines_isTitledApartFromTheWholeFile_andKeptWhole() {
+    String lines = "    40\tserver.port=8081\n    41\tspring.application.name=shop\n";
+    String file = "\"/w/shop/application.properties\"";
+    assertEquals(
+        List.of(
+            "application.properties, the lines from 40",
+            "application.properties, its first 2 lines",
+            "application.properties, some of its lines",
+            "application.properties"),
+        List.of(
+                "{\"file_path\":" + file + ",\"offset\":40,\"limit\":2}",
+                "{\"file_path\":" + file + ",\"limit\":2}",
+                "{\"path\":" + file + ",\"view_range\":[40,41]}",
+                "{\"file_path\":" + file + "}")
+            .stream()
+            .map(input -> readWith(input, lines).get(0).title())
+            .toList());
+    ProjectSettings.Found part =
+        readWith("{\"file_path\":" + file + ",\"offset\":40}", lines).get(0);
+    assertEquals(
+        "Settings in application.properties: server port (server.port): 8081; spring application"
+            + " name (spring.application.name): shop.",
+        part.content());
+    assertEquals(List.of(), part.settings(), "kept whole: no parts to retire the file's by");
+  }
+
   @Test
   void aPush_statesTheRepositoryItWentTo() {
     String output =
