@@ -187,10 +187,9 @@ final class SessionConsolidation {
       List<Consolidation> restating = new ArrayList<>();
       for (Consolidation c : found) {
         String title = c.title().strip();
-        if (c.type() == MemoryType.FACT && SettingParts.subject(title).isPresent()) {
-          titles
-              .computeIfAbsent(SettingParts.subject(title).get(), k -> new HashSet<>())
-              .add(title);
+        Optional<String> subject = SettingParts.subject(title);
+        if (c.type() == MemoryType.FACT && subject.isPresent()) {
+          titles.computeIfAbsent(subject.get(), k -> new HashSet<>()).add(title);
           restating.add(c);
         }
       }

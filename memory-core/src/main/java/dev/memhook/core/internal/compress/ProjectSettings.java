@@ -62,8 +62,9 @@ import java.util.regex.Pattern;
  *       its settings, as names and versions: see {@link #dependencies}.
  * </ul>
  *
- * A file is read from a file-reading tool's input path (a tool named like {@code Read}, not asked
- * for some lines only: an {@code offset}, a {@code limit} or a {@code view_range}) or from a shell
+ * A file is read from a file-reading tool's input path (a tool named like {@code Read}; asked for
+ * some lines only, an {@code offset}, a {@code limit} or a {@code view_range}, it is titled apart
+ * from a read of the whole file, "runtime.exs, the lines from 30", and kept whole) or from a shell
  * command that prints one file ({@code cat .nvmrc}, {@code head -n 40 app.toml}; a pipe, a
  * redirection or a second file makes it something else), or some of its lines from a {@code grep}
  * of one file that prints them as they are ({@code grep -w react-native package.json}), titled
@@ -207,17 +208,17 @@ final class ProjectSettings {
         return environment(command, filter, output);
       }
     }
-    String file = wholeFile(view);
-    if (!file.isBlank()) {
-      return read(file, output);
+    FileRead file = fileRead(view);
+    if (file == null) {
+      return Optional.empty();
     }
-    String[] part = partRead(view);
+    Optional<Found> found = read(file.path(), output);
     // some of a file's lines say nothing of the rest: titled apart from the whole file, so that
     // neither replaces the other, and whole, not in parts
-    return part == null
-        ? Optional.empty()
-        : read(part[0], output)
-            .map(f -> new Found(f.title() + ", " + part[1], f.content(), f.subjects(), f.file()));
+    return file.whole()
+        ? found
+        : found.map(
+            f -> new Found(f.title() + ", " + file.lines(), f.content(), f.subjects(), f.file()));
   }
 
   /**
@@ -278,44 +279,41 @@ final class ProjectSettings {
   }
 
   /**
-   * The file {@code view} read whole: the path a reading tool was given, or the one file a shell
-   * command printed; "" for anything else, a reading tool asked for some of the file's lines
-   * included ({@link #partRead}).
+   * One file a read printed.
+   *
+   * @param path the path the reading tool was given, or the file the shell command printed
+   * @param lines "" for the whole file; for a reading tool asked for some of its lines ({@code
+   *     offset}, {@code limit}, {@code start_line}, {@code view_range}), which: "the lines from
+   *     30", "its first 40 lines", "some of its lines". Such a read says nothing of the rest of the
+   *     file: restated as the file, it would replace, and retire, what a read of the whole file
+   *     said
    */
-  private static String wholeFile(ObservationView view) {
+  private record FileRead(String path, String lines) {
+    boolean whole() {
+      return lines.isEmpty();
+    }
+  }
+
+  /** The file {@code view} read (a reading tool, or a command printing one file), or null. */
+  private static FileRead fileRead(ObservationView view) {
     String command = view.command();
     if (!command.isEmpty()) {
       String file = printedFile(command);
-      return file == null ? "" : file;
+      return file == null ? null : new FileRead(file, "");
     }
-    if (!readingTool(view.tool()) || partRead(view) != null) {
-      return "";
-    }
-    return ToolPayload.of(ObservationText.part(view.memory().content(), "input"))
-        .field("file_path", "filePath", "path", "file");
-  }
-
-  /**
-   * {path, which lines} when {@code view} is a reading tool asked for some of a file's lines
-   * ({@code offset}, {@code limit}, {@code start_line}, {@code view_range}): "the lines from 30",
-   * "its first 40 lines", "some of its lines"; else null. Such a read says nothing of the rest of
-   * the file: restated as the file, it would replace, and retire, what a read of the whole file
-   * said.
-   */
-  private static String[] partRead(ObservationView view) {
-    if (!view.command().isEmpty() || !readingTool(view.tool())) {
+    if (!readingTool(view.tool())) {
       return null;
     }
     String raw = ObservationText.part(view.memory().content(), "input");
     ToolPayload input = ToolPayload.of(raw);
+    String path = input.field("file_path", "filePath", "path", "file");
+    if (path.isBlank()) {
+      return null;
+    }
     String from = input.field("offset", "start_line", "startLine");
     String limit = input.field("limit", "end_line", "endLine");
     if (from.isEmpty() && limit.isEmpty() && !raw.contains("\"view_range\"")) {
-      return null;
-    }
-    String path = input.field("file_path", "filePath", "path", "file");
-    if (path.isEmpty()) {
-      return null;
+      return new FileRead(path, "");
     }
     String which =
         from.matches("\\d{1,9}")
@@ -323,7 +321,13 @@ final class ProjectSettings {
             : from.isEmpty() && limit.matches("\\d{1,9}")
                 ? "its first " + limit + " lines"
                 : "some of its lines";
-    return new String[] {path, which};
+    return new FileRead(path, which);
+  }
+
+  /** The file {@code view} read whole ({@link #fileRead}), or "". */
+  private static String wholeFile(ObservationView view) {
+    FileRead file = fileRead(view);
+    return file == null || !file.whole() ? "" : file.path();
   }
 
   /**
