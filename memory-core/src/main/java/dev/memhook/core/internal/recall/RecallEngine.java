@@ -104,15 +104,16 @@ public final class RecallEngine {
     Objects.requireNonNull(embedder, "embedder");
     this.options = Objects.requireNonNull(options, "options");
     this.embeddings = new QueryEmbeddings(embedder, options.queryCacheSize());
+    this.background = new Background(embedder);
     this.signals =
-        new SignalSearch(store, options, embeddings, Objects.requireNonNull(executor, "executor"));
+        new SignalSearch(
+            store, options, embeddings, background, Objects.requireNonNull(executor, "executor"));
     this.gate = new RelevanceGate(options, MAX_LISTED_TAIL_DROPS);
     this.graph = new GraphExpansion(store, options, gate);
     this.neighbours = new SessionNeighbours(store);
     this.assembly = new ResultAssembly(options, MAX_LISTED_TAIL_DROPS);
     this.screen = new ExclusionScreen(gate, options.graphSeeds());
     this.reranking = new Reranking(options);
-    this.background = new Background(embedder);
   }
 
   /** The options in force. */
@@ -203,9 +204,14 @@ public final class RecallEngine {
       return new Exclusion.Result(RecallResult.empty(), List.of());
     }
     int depth = Math.max(options.candidatesPerSignal(), query.limit());
-    SignalSearch.DirectSignals direct = signals.search(query.scope(), text, depth);
+    SignalSearch.DirectSignals direct =
+        signals.search(
+            query.scope(),
+            text,
+            depth,
+            ResultAssembly.firstRead(reranking.placesWanted(query.limit())));
     double ceiling = direct.textCeiling();
-    GateBasis basis = basis(text, ceiling, direct.vector().hits().size(), depth);
+    GateBasis basis = basis(text, direct, depth);
     AdaptiveWeights.Choice weights =
         AdaptiveWeights.choose(options, text, direct.text(), direct.vector(), ceiling);
     Fusion.RankedList textList = direct.text().withWeight(weights.textWeight());
@@ -213,7 +219,7 @@ public final class RecallEngine {
     List<Candidate> fused =
         Fusion.fuse(List.of(textList, vector), options.fusion(), options.rrfK());
 
-    RecordReader records = new RecordReader(store);
+    RecordReader records = new RecordReader(store, direct.read());
     List<RecalledMemory> excluded = new ArrayList<>();
     fused = screen.screen(fused, basis, exclusion, records, excluded);
     // the crowd is the scope's other memories: an excluded one (the hook's own conversation,
@@ -310,13 +316,18 @@ public final class RecallEngine {
    * returned some but fewer ({@code vectorHits}): a store returns the nearest it holds, so it held
    * no more (the hook's own conversation counts, as the store holds it; a memory stored without a
    * vector, from a zero embedding, does not). Not with absolute floors, nor when the options ask no
-   * cosine evidence.
+   * cosine evidence. The closeness is the vector side's, or measured here if it has none (the
+   * vector signal was not searched).
    */
-  private GateBasis basis(String text, double ceiling, int vectorHits, int depth) {
+  private GateBasis basis(String text, SignalSearch.DirectSignals direct, int depth) {
+    double ceiling = direct.textCeiling();
     if (options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE) {
       return GateBasis.absolute(ceiling);
     }
-    GateBasis basis = new GateBasis(ceiling, background.closeness(embeddings.of(text)).high());
+    Background.Closeness closeness =
+        direct.closeness() != null ? direct.closeness() : background.closeness(embeddings.of(text));
+    GateBasis basis = new GateBasis(ceiling, closeness.high());
+    int vectorHits = direct.vector().hits().size();
     boolean whole = options.evidenceCosine() > -1 && vectorHits > 0 && vectorHits < depth;
     return whole ? basis.searchedWhole() : basis;
   }

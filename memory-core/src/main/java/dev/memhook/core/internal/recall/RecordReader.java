@@ -22,6 +22,15 @@ final class RecordReader {
   }
 
   /**
+   * A reader that starts with the records {@code read} already holds (read earlier in the same
+   * recall); ids absent from it are read from {@code store} when asked for.
+   */
+  RecordReader(MemoryStore store, Map<MemoryId, Memory> read) {
+    this.store = store;
+    records.putAll(read);
+  }
+
+  /**
    * Reads the records of the candidates not read before, in one {@link MemoryStore#getAll} call, or
    * in none if every one was read.
    */

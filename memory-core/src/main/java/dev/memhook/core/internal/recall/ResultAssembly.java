@@ -61,8 +61,7 @@ final class ResultAssembly {
       // read usually fills the places; the loop reads on if it did not. Each record the store has
       // not cached is a read of its own, so reading far beyond the places left costs reads whose
       // records are never returned (see benchmarks/RESULTS.md).
-      int need = wanted - kept.size();
-      int end = Math.min(gated.size(), next + need + Math.max(2, need / 4));
+      int end = Math.min(gated.size(), next + firstRead(wanted - kept.size()));
       records.read(gated.subList(next, end));
       for (; next < end && kept.size() < wanted; next++) {
         Candidate c = gated.get(next);
@@ -100,6 +99,14 @@ final class ResultAssembly {
               c.signalHits()));
     }
     return kept;
+  }
+
+  /**
+   * How many records assembly reads at once for {@code need} places left: the places and a margin
+   * of a quarter of them, at least 2.
+   */
+  static int firstRead(int need) {
+    return need + Math.max(2, need / 4);
   }
 
   /**

@@ -1,13 +1,18 @@
 package dev.memhook.core.internal.recall;
 
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
+import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
@@ -28,6 +33,16 @@ import java.util.concurrent.RejectedExecutionException;
  * become free, and with an executor that runs tasks on the calling thread the searches run one
  * after the other as they would without one.
  *
+ * <p>Each side then does what it can before the other is done, so that less is left for after both.
+ * The vector side measures how close the query's embedding is to unrelated text ({@link
+ * Background#closeness}), which the relevance gate needs and which depends on the embedding alone.
+ * The calling thread, if the vector side is still running when its text search ends (always, with a
+ * model that embeds the query: the embedding takes longer than the text search), reads the records
+ * of the first text hits, as many as result assembly reads first: most of a result's places are
+ * text hits near the top, so those reads are ones the recall would make after fusion. The vector
+ * side does not read its own hits' records: measured, they were seldom among the places, and the
+ * reads slowed the recall (benchmarks/RESULTS.md, section 7).
+ *
  * <p>Thread-safe: it holds the store, the options, the query-embedding cache and the executor.
  */
 final class SignalSearch {
@@ -41,48 +56,66 @@ final class SignalSearch {
    *     shares of the relevance gate divide by; 0 when text was not searched or matched nothing
    * @param textTook how long the text search took
    * @param vectorTook how long embedding the query and the vector search took
+   * @param closeness how close the query's embedding is to unrelated text, or null if the vector
+   *     side did not embed the query or the gate's floors do not count from it
+   * @param read the records read while the vector side ran, by id (those the store no longer had
+   *     are absent); for {@link RecordReader}
    */
   record DirectSignals(
       Fusion.RankedList text,
       Fusion.RankedList vector,
       double textCeiling,
       Duration textTook,
-      Duration vectorTook) {}
+      Duration vectorTook,
+      Background.Closeness closeness,
+      Map<MemoryId, Memory> read) {}
 
   private final MemoryStore store;
   private final RecallOptions options;
   private final QueryEmbeddings embeddings;
+  private final Background background;
   private final Executor executor;
 
   /**
+   * @param background what the vector side measures the query's closeness to unrelated text
+   *     against, unless the options' floors are absolute
    * @param executor where the vector side runs while the calling thread searches the text; {@code
    *     Runnable::run} runs them one after the other
    */
   SignalSearch(
-      MemoryStore store, RecallOptions options, QueryEmbeddings embeddings, Executor executor) {
+      MemoryStore store,
+      RecallOptions options,
+      QueryEmbeddings embeddings,
+      Background background,
+      Executor executor) {
     this.store = store;
     this.options = options;
     this.embeddings = embeddings;
+    this.background = background;
     this.executor = executor;
   }
 
   /**
    * Searches text and vectors in {@code scope}, at most {@code depth} hits each, side by side when
-   * both are searched. Each signal's time is its own, so the two may overlap.
+   * both are searched. Each signal's time is its own, so the two may overlap. While the vector side
+   * runs, reads the records of the first {@code firstReads} text hits.
    *
    * @throws RuntimeException as the store or the embedder threw it, on whichever thread
    */
-  DirectSignals search(Scope scope, String text, int depth) {
+  DirectSignals search(Scope scope, String text, int depth, int firstReads) {
     boolean vectors = options.vectorWeight() > 0;
     FutureTask<VectorSide> vectorSide =
         new FutureTask<>(() -> vectors ? vectorSide(scope, text, depth) : VectorSide.NONE);
-    if (vectors && options.textWeight() > 0) {
+    boolean beside = vectors && options.textWeight() > 0;
+    if (beside) {
       offer(vectorSide);
     }
     long start = System.nanoTime();
     TextHits found =
         options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
     long textDone = System.nanoTime();
+    Map<MemoryId, Memory> read =
+        beside && !vectorSide.isDone() ? firstRecords(found.hits(), firstReads) : Map.of();
     vectorSide.run(); // here, unless a pool thread has started it
     VectorSide side = result(vectorSide);
     return new DirectSignals(
@@ -90,18 +123,38 @@ final class SignalSearch {
         new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), side.hits()),
         found.ceiling(),
         Duration.ofNanos(textDone - start),
-        side.took());
+        side.took(),
+        side.closeness(),
+        read);
   }
 
-  /** What the vector side found, and how long it took on its thread. */
-  private record VectorSide(List<StoreHit> hits, Duration took) {
-    static final VectorSide NONE = new VectorSide(List.of(), Duration.ZERO);
+  /** The records of the first {@code n} of {@code hits}, in one read; none for no hits. */
+  private Map<MemoryId, Memory> firstRecords(List<StoreHit> hits, int n) {
+    if (hits.isEmpty() || n <= 0) {
+      return Map.of();
+    }
+    List<MemoryId> ids = new ArrayList<>(Math.min(n, hits.size()));
+    for (StoreHit h : hits.subList(0, Math.min(n, hits.size()))) {
+      ids.add(h.id());
+    }
+    return store.getAll(ids);
+  }
+
+  /** What the vector side found and measured, and how long its search took on its thread. */
+  private record VectorSide(List<StoreHit> hits, Duration took, Background.Closeness closeness) {
+    static final VectorSide NONE = new VectorSide(List.of(), Duration.ZERO, null);
   }
 
   private VectorSide vectorSide(Scope scope, String text, int depth) {
     long start = System.nanoTime();
-    List<StoreHit> hits = store.searchVector(scope, embeddings.of(text), depth);
-    return new VectorSide(hits, Duration.ofNanos(System.nanoTime() - start));
+    Embedding query = embeddings.of(text);
+    List<StoreHit> hits = store.searchVector(scope, query, depth);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    Background.Closeness closeness =
+        options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE
+            ? null
+            : background.closeness(query);
+    return new VectorSide(hits, took, closeness);
   }
 
   private void offer(Runnable task) {

@@ -1,9 +1,12 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
@@ -14,8 +17,11 @@ import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -65,19 +71,27 @@ class SignalSearchTest {
 
   private SignalSearch search(RecallOptions options) {
     return new SignalSearch(
-        store, options, new QueryEmbeddings(recording, options.queryCacheSize()), Runnable::run);
+        store,
+        options,
+        new QueryEmbeddings(recording, options.queryCacheSize()),
+        new Background(store.embedder), // its sample's embeddings are not the queries'
+        Runnable::run);
   }
 
   private SignalSearch search(MemoryStore over, Executor executor) {
     RecallOptions options = RecallOptions.defaults();
     return new SignalSearch(
-        over, options, new QueryEmbeddings(store.embedder, options.queryCacheSize()), executor);
+        over,
+        options,
+        new QueryEmbeddings(store.embedder, options.queryCacheSize()),
+        new Background(store.embedder),
+        executor);
   }
 
   @Test
   void bothSignals_areSearchedAtTheDepth_withTheirWeights_andTheTextCeiling() {
     RecallOptions options = RecallOptions.builder().weights(1, 0.3, 0.5).build();
-    SignalSearch.DirectSignals found = search(options).search(Scope.DEFAULT, "jwt tokens", 7);
+    SignalSearch.DirectSignals found = search(options).search(Scope.DEFAULT, "jwt tokens", 7, 0);
     assertEquals(List.of("jwt tokens"), store.textSearches);
     assertEquals(List.of(7), store.textDepths);
     assertEquals(List.of(7), store.vectorDepths);
@@ -95,7 +109,7 @@ class SignalSearchTest {
   void theTextSignalOfWeightZero_isNotSearched_andHasNoCeiling() {
     SignalSearch.DirectSignals found =
         search(RecallOptions.builder().weights(0, 1, 0).build())
-            .search(Scope.DEFAULT, "jwt tokens", 7);
+            .search(Scope.DEFAULT, "jwt tokens", 7, 0);
     assertTrue(store.textSearches.isEmpty());
     assertTrue(found.text().hits().isEmpty());
     assertEquals(0, found.textCeiling());
@@ -106,7 +120,7 @@ class SignalSearchTest {
   void theVectorSignalOfWeightZero_isNeitherSearchedNorEmbedded() {
     SignalSearch.DirectSignals found =
         search(RecallOptions.builder().weights(1, 0, 0).build())
-            .search(Scope.DEFAULT, "jwt tokens", 7);
+            .search(Scope.DEFAULT, "jwt tokens", 7, 0);
     assertTrue(store.vectorDepths.isEmpty());
     assertTrue(embedded.isEmpty(), embedded.toString());
     assertTrue(found.vector().hits().isEmpty());
@@ -116,9 +130,9 @@ class SignalSearchTest {
   @Test
   void aRepeatedQuery_isEmbeddedOnce() {
     SignalSearch search = search(RecallOptions.defaults());
-    search.search(Scope.DEFAULT, "jwt tokens", 5);
-    search.search(Scope.DEFAULT, "jwt tokens", 5);
-    search.search(Scope.DEFAULT, "pizza", 5);
+    search.search(Scope.DEFAULT, "jwt tokens", 5, 0);
+    search.search(Scope.DEFAULT, "jwt tokens", 5, 0);
+    search.search(Scope.DEFAULT, "pizza", 5, 0);
     assertEquals(List.of("jwt tokens", "pizza"), embedded);
   }
 
@@ -148,12 +162,81 @@ class SignalSearchTest {
         };
     try (VectorSideThreads threads = new VectorSideThreads(1)) {
       SignalSearch.DirectSignals found =
-          search(overlapping, threads).search(Scope.DEFAULT, "jwt tokens", 5);
+          search(overlapping, threads).search(Scope.DEFAULT, "jwt tokens", 5, 0);
 
       assertEquals("jwt", found.text().hits().get(0).id().value());
       assertEquals("jwt", found.vector().hits().get(0).id().value());
       assertTrue(vectorThread.get().startsWith("memhook-recall-vector-"), vectorThread.get());
     }
+  }
+
+  @Test
+  void whileTheVectorSideRuns_theCallerReadsTheFirstTextHitsRecords_andHandsThemOn()
+      throws Exception {
+    store.add("jwt-2", "jwt tokens are signed with the rotating key");
+    store.add("jwt-3", "refresh tokens outlive jwt access tokens");
+    CountDownLatch read = new CountDownLatch(1);
+    List<String> readers = Collections.synchronizedList(new ArrayList<>());
+    MemoryStore waitingVectors =
+        new ForwardingMemoryStore(store) {
+          @Override
+          public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
+            try {
+              // only a read made while this search runs can open the latch
+              assertTrue(read.await(30, TimeUnit.SECONDS), "no record read meanwhile");
+            } catch (InterruptedException e) {
+              throw new AssertionError(e);
+            }
+            return super.searchVector(scope, query, k);
+          }
+
+          @Override
+          public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
+            readers.add(Thread.currentThread().getName());
+            read.countDown();
+            return super.getAll(ids);
+          }
+        };
+    try (VectorSideThreads threads = new VectorSideThreads(1)) {
+      SignalSearch.DirectSignals found =
+          search(waitingVectors, threads).search(Scope.DEFAULT, "jwt tokens", 5, 2);
+
+      List<MemoryId> firstTwo =
+          found.text().hits().subList(0, 2).stream().map(StoreHit::id).toList();
+      assertEquals(3, found.text().hits().size());
+      assertEquals(List.of(firstTwo), store.reads);
+      assertEquals(Set.copyOf(firstTwo), found.read().keySet());
+      firstTwo.forEach(id -> assertEquals(id, found.read().get(id).id()));
+      assertEquals(List.of(Thread.currentThread().getName()), readers);
+    }
+  }
+
+  @Test
+  void aVectorSideDoneBeforeTheText_leavesNothingToReadMeanwhile() {
+    Executor runsAtOnce = Runnable::run; // the vector side is done before the text search starts
+    SignalSearch.DirectSignals found =
+        search(store, runsAtOnce).search(Scope.DEFAULT, "jwt tokens", 5, 12);
+
+    assertTrue(found.read().isEmpty());
+    assertTrue(store.reads.isEmpty(), store.reads.toString());
+  }
+
+  @Test
+  void theVectorSide_measuresTheQuerysClosenessToUnrelatedText_unlessFloorsAreAbsolute() {
+    Background background = new Background(store.embedder);
+    SignalSearch.DirectSignals found =
+        search(RecallOptions.defaults()).search(Scope.DEFAULT, "jwt tokens", 5, 0);
+    Background.Closeness expected = background.closeness(store.embedder.embed("jwt tokens"));
+    assertEquals(expected, found.closeness());
+
+    SignalSearch.DirectSignals absolute =
+        search(RecallOptions.builder().cosineBase(RecallOptions.CosineBase.ABSOLUTE).build())
+            .search(Scope.DEFAULT, "jwt tokens", 5, 0);
+    assertNull(absolute.closeness());
+    SignalSearch.DirectSignals textOnly =
+        search(RecallOptions.builder().weights(1, 0, 0).build())
+            .search(Scope.DEFAULT, "jwt tokens", 5, 0);
+    assertNull(textOnly.closeness());
   }
 
   @Test
@@ -166,7 +249,7 @@ class SignalSearchTest {
         };
 
     SignalSearch.DirectSignals found =
-        search(recordingThreads, refusing).search(Scope.DEFAULT, "jwt tokens", 5);
+        search(recordingThreads, refusing).search(Scope.DEFAULT, "jwt tokens", 5, 0);
 
     String caller = Thread.currentThread().getName();
     assertEquals(List.of(caller, caller), threads);
@@ -190,8 +273,9 @@ class SignalSearchTest {
               store,
               options,
               new QueryEmbeddings(store.embedder, options.queryCacheSize()),
+              new Background(store.embedder),
               counting)
-          .search(Scope.DEFAULT, "jwt tokens", 5);
+          .search(Scope.DEFAULT, "jwt tokens", 5, 0);
     }
     assertEquals(0, offered.get());
   }
@@ -209,7 +293,7 @@ class SignalSearchTest {
       IllegalStateException e =
           assertThrows(
               IllegalStateException.class,
-              () -> search(failing, threads).search(Scope.DEFAULT, "jwt tokens", 5));
+              () -> search(failing, threads).search(Scope.DEFAULT, "jwt tokens", 5, 0));
       assertEquals("the vector index is unreadable", e.getMessage());
     }
   }
@@ -231,7 +315,7 @@ class SignalSearchTest {
       Thread.currentThread().interrupt();
       try {
         SignalSearch.DirectSignals found =
-            search(slowVectors, threads).search(Scope.DEFAULT, "jwt tokens", 5);
+            search(slowVectors, threads).search(Scope.DEFAULT, "jwt tokens", 5, 0);
 
         assertEquals("jwt", found.vector().hits().get(0).id().value());
         assertTrue(Thread.currentThread().isInterrupted());
