@@ -50,16 +50,16 @@ class ProjectSettingsCaptureTest {
    * text}.
    */
   private static void catInASession(MemoryService memory, String session, int at, String text) {
+    catInASession(memory, session, at, "application.properties", text);
+  }
+
+  private static void catInASession(
+      MemoryService memory, String session, int at, String path, String text) {
     memory.capture().observe(prompt(session, at, "check the config"));
     memory
         .capture()
         .observe(
-            postTool(
-                session,
-                at + 1,
-                "Bash",
-                "{\"command\":\"cat src/main/resources/application.properties\"}",
-                printed(text)));
+            postTool(session, at + 1, "Bash", "{\"command\":\"cat " + path + "\"}", printed(text)));
     memory.capture().observe(sessionEnd(session, at + 2));
     flush(memory);
   }
@@ -220,6 +220,39 @@ class ProjectSettingsCaptureTest {
         retired.stream().sorted().toList(),
         forgotten.stream().map(CaptureEvent::memoryId).sorted().toList());
     assertEquals("s2", forgotten.get(0).sessionId());
+  }
+
+  @Test
+  void aFileOfTheSameNameInAnotherDirectory_retiresNothingOfThisOnesParts() {
+    try (MemoryService memory = service()) {
+      catInASession(
+          memory,
+          "s1",
+          1,
+          "services/api/application.properties",
+          properties(List.of("alpha", "beta", "gamma")));
+      List<Memory> api = latestFacts(memory);
+      assertTrue(api.size() >= 3, api.toString());
+      api.forEach(
+          m ->
+              assertTrue(
+                  m.title().startsWith("Project setting: services/api/application.properties"),
+                  m.title()));
+
+      catInASession(
+          memory, "s2", 10, "services/web/application.properties", properties(List.of("delta")));
+
+      List<Memory> latest = latestFacts(memory);
+      api.forEach(m -> assertTrue(latest.contains(m), "the api file's part stays: " + m));
+      assertTrue(
+          latest.stream()
+              .anyMatch(
+                  m ->
+                      m.title().startsWith("Project setting: services/web/application.properties")
+                          && m.content().contains("delta-")),
+          latest.toString());
+      assertTrue(memory.maintenance().forgotten(Scope.DEFAULT).isEmpty(), "nothing forgotten");
+    }
   }
 
   @Test

@@ -107,7 +107,7 @@ public final class HeuristicConsolidator implements Consolidator {
     fixesInTurn(views, reports, out);
     workflow(views, out);
     recaps(views, out);
-    settings(views, out);
+    settings(session.cwd() == null ? "" : session.cwd(), views, out);
     return out;
   }
 
@@ -888,18 +888,24 @@ public final class HeuristicConsolidator implements Consolidator {
    * replayed, it is not restated, unless every edit only added to it (its new text keeps the old
    * text whole), which leaves every line read as it was.
    */
-  private static void settings(List<ObservationView> views, List<Consolidation> out) {
+  private static void settings(String cwd, List<ObservationView> views, List<Consolidation> out) {
     int read = 0;
     for (int i = 0; i < views.size() && read < MAX_SETTINGS; i++) {
       ObservationView v = views.get(i);
-      List<ProjectSettings.Found> found = ProjectSettings.all(v);
+      List<ProjectSettings.Found> found = ProjectSettings.all(v, cwd);
       if (found.isEmpty()) {
         continue;
       }
-      List<ObservationView> edits = editsAfter(views, i, found.get(0).file());
+      List<ObservationView> edits =
+          editsAfter(
+              views,
+              i,
+              found.get(0).file(),
+              ProjectSettings.projectPath(ProjectSettings.pathRead(v), cwd),
+              cwd);
       List<ObservationView> sources = new ArrayList<>(List.of(v));
       if (!edits.isEmpty()) {
-        List<ProjectSettings.Found> now = ProjectSettings.afterEdits(v, edits);
+        List<ProjectSettings.Found> now = ProjectSettings.afterEdits(v, edits, cwd);
         if (!now.isEmpty()) {
           found = now;
           sources.addAll(edits);
@@ -927,9 +933,14 @@ public final class HeuristicConsolidator implements Consolidator {
     }
   }
 
-  /** The file edits after {@code index} of a file named {@code name} ("" names none), in order. */
+  /**
+   * The file edits after {@code index} of a file named {@code name} ("" names none), in order,
+   * except those known to be of another file of that name: both in the project's directories
+   * ({@link ProjectSettings#projectPath}), at different paths. An edit whose place is not known
+   * counts, so that a read it may have changed is not restated as it was.
+   */
   private static List<ObservationView> editsAfter(
-      List<ObservationView> views, int index, String name) {
+      List<ObservationView> views, int index, String name, String where, String cwd) {
     List<ObservationView> edits = new ArrayList<>();
     if (name.isEmpty()) {
       return edits;
@@ -939,7 +950,8 @@ public final class HeuristicConsolidator implements Consolidator {
       if (v.kind() == ObservationKind.FILE_EDIT) {
         for (String file : v.memory().files()) {
           String edited = file.replace('\\', '/');
-          if (edited.substring(edited.lastIndexOf('/') + 1).equals(name)) {
+          if (edited.substring(edited.lastIndexOf('/') + 1).equals(name)
+              && !otherFile(where, ProjectSettings.projectPath(file, cwd))) {
             edits.add(v);
             break;
           }
@@ -947,6 +959,11 @@ public final class HeuristicConsolidator implements Consolidator {
       }
     }
     return edits;
+  }
+
+  /** Whether two files' paths in the project, {@code a} and {@code b}, are known and differ. */
+  private static boolean otherFile(String a, String b) {
+    return !a.isEmpty() && !b.isEmpty() && !a.equals(b);
   }
 
   /**

@@ -227,7 +227,11 @@ final class ProjectSettings {
    * whole file (a reading tool, or a command printing one file) and every edit can be replayed on
    * what it read.
    */
-  static List<Found> afterEdits(ObservationView view, List<ObservationView> edits) {
+  static List<Found> afterEdits(ObservationView view, List<ObservationView> edits, String cwd) {
+    return placed(afterEdits(view, edits), wholeFile(view), cwd);
+  }
+
+  private static List<Found> afterEdits(ObservationView view, List<ObservationView> edits) {
     String file = wholeFile(view);
     if (file.isBlank()) {
       return List.of();
@@ -243,10 +247,19 @@ final class ProjectSettings {
   }
 
   /**
+   * Everything {@code view} restates, in a session whose working directory is {@code cwd} ("" if
+   * not known): {@link #everything}, a file in a directory of the project titled by its path there
+   * ({@link #placed}).
+   */
+  static List<Found> all(ObservationView view, String cwd) {
+    return placed(everything(view), pathRead(view), cwd);
+  }
+
+  /**
    * Everything {@code view} restates: what {@link #of} finds, then, for a manifest read whole, its
    * dependencies ({@link #dependencies}).
    */
-  static List<Found> all(ObservationView view) {
+  private static List<Found> everything(ObservationView view) {
     List<Found> out = new ArrayList<>();
     Optional<Found> found = of(view);
     found.ifPresent(out::add);
@@ -322,6 +335,82 @@ final class ProjectSettings {
                 ? "its first " + limit + " lines"
                 : "some of its lines";
     return new FileRead(path, which);
+  }
+
+  /**
+   * The path of the one file {@code view} read, as the agent gave it: by a reading tool, a command
+   * printing it, or a {@code grep} of its lines; "" for none.
+   */
+  static String pathRead(ObservationView view) {
+    if (!view.command().isEmpty()) {
+      String[] grep = greppedFile(view.command());
+      if (grep != null) {
+        return grep[1];
+      }
+    }
+    FileRead file = fileRead(view);
+    return file == null ? "" : file.path();
+  }
+
+  /**
+   * Where {@code path} lies in the project whose directory is {@code cwd}, when that is inside one
+   * of its directories ("services/api/application.properties"); "" for a file at the project's top
+   * ("package.json", "./package.json", "/work/shop/package.json" in "/work/shop"), one outside it
+   * ("../other/x.toml", "/etc/hosts"), and an absolute path when {@code cwd} is not known. Only the
+   * relative form names one file the same way in every session of the project, whatever directory
+   * the agent wrote the path from.
+   */
+  static String projectPath(String path, String cwd) {
+    String p = unquoted(path.strip()).replace('\\', '/');
+    String root = cwd == null ? "" : cwd.strip().replace('\\', '/');
+    while (root.endsWith("/")) {
+      root = root.substring(0, root.length() - 1);
+    }
+    if (absolute(p)) {
+      if (root.isEmpty() || !p.startsWith(root + "/")) {
+        return "";
+      }
+      p = p.substring(root.length() + 1);
+    }
+    while (p.startsWith("./")) {
+      p = p.substring(2);
+    }
+    if (p.startsWith("~") || p.startsWith("$") || p.contains("../") || p.contains("/./")) {
+      return "";
+    }
+    return p.indexOf('/') > 0 && !p.endsWith("/") && !p.contains("//") ? p : "";
+  }
+
+  private static boolean absolute(String p) {
+    return p.startsWith("/") || p.matches("(?s)[A-Za-z]:/.*");
+  }
+
+  /**
+   * {@code found} with each restatement of file {@code path} titled by the file's path in the
+   * project ({@link #projectPath}) instead of its name, when the file lies in one of the project's
+   * directories: "Project setting: services/api/application.properties" and "…:
+   * services/web/application.properties" are two files of one monorepo, and a title by name alone
+   * made the second read of either replace what the first kept of the other.
+   */
+  static List<Found> placed(List<Found> found, String path, String cwd) {
+    String where = path.isBlank() ? "" : projectPath(path, cwd);
+    if (where.isEmpty()) {
+      return found;
+    }
+    String name = fileName(path);
+    List<Found> out = new ArrayList<>(found.size());
+    for (Found f : found) {
+      out.add(
+          f.file().equals(name) && f.title().startsWith(name)
+              ? new Found(
+                  where + f.title().substring(name.length()),
+                  f.content(),
+                  f.subjects(),
+                  f.file(),
+                  f.settings())
+              : f);
+    }
+    return out;
   }
 
   /** The file {@code view} read whole ({@link #fileRead}), or "". */

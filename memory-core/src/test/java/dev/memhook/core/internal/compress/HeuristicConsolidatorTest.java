@@ -413,6 +413,40 @@ class HeuristicConsolidatorTest {
     assertEquals(ids(ofType(found, MemoryType.BUG).get(0)), ids(lessons.get(0)));
   }
 
+  @Test
+  void twoFilesOfOneNameInTheProjectsDirectories_keepTheirOwnSettings_andTheirOwnEdits() {
+    String editInput =
+        "{\"file_path\":\"/work/calc/services/web/application.properties\","
+            + "\"old_string\":\"server.port=8080\",\"new_string\":\"server.port=9090\"}";
+    List<Memory> turns =
+        List.of(
+            read(
+                "r1",
+                "/work/calc/services/api/application.properties",
+                "server.port=8080\nspring.application.name=orders-api\n"),
+            read(
+                "r2",
+                "/work/calc/services/web/application.properties",
+                "server.port=8080\nspring.application.name=orders-web\n"),
+            stored(
+                observation(
+                    "e1",
+                    LifecycleEventType.POST_TOOL_USE,
+                    EventData.tool("Edit", editInput, "The file has been updated."))));
+
+    List<Consolidation> facts = ofType(consolidate(turns), MemoryType.FACT);
+
+    assertEquals(
+        List.of(
+            "Project setting: services/api/application.properties",
+            "Project setting: services/web/application.properties"),
+        facts.stream().map(Consolidation::title).toList());
+    assertTrue(facts.get(0).content().contains("(server.port): 8080"), facts.get(0).content());
+    assertEquals(List.of("r1"), ids(facts.get(0)), "the other file's edit is not this one's");
+    assertTrue(facts.get(1).content().contains("(server.port): 9090"), facts.get(1).content());
+    assertEquals(List.of("r2", "e1"), ids(facts.get(1)));
+  }
+
   private static Memory read(String id, String path, String content) {
     return stored(
         observation(

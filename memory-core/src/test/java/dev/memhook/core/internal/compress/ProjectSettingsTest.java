@@ -670,7 +670,9 @@ class ProjectSettingsTest {
   }
 
   private static List<String> allSaid(String command, String output) {
-    return ProjectSettings.all(ObservationView.of(stored(bash("v1", command, output)))).stream()
+    return ProjectSettings.all(
+            ObservationView.of(stored(bash("v1", command, output))), "/work/calc")
+        .stream()
         .map(ProjectSettings.Found::content)
         .toList();
   }
@@ -696,13 +698,63 @@ class ProjectSettingsTest {
   }
 
   private static List<ProjectSettings.Found> readWith(String input, String lines) {
+    return readWith(input, lines, "/work/calc");
+  }
+
+  private static List<ProjectSettings.Found> readWith(String input, String lines, String cwd) {
     return ProjectSettings.all(
         ObservationView.of(
             stored(
                 observation(
-                    "r1",
-                    LifecycleEventType.POST_TOOL_USE,
-                    EventData.tool("Read", input, lines)))));
+                    "r1", LifecycleEventType.POST_TOOL_USE, EventData.tool("Read", input, lines)))),
+        cwd);
+  }
+
+  @Test
+  void aFileInADirectoryOfTheProject_isTitledByItsPathThere_oneAtTheTopByItsName() {
+    String lines = "     1\tserver.port=8081\n     2\tspring.application.name=orders\n";
+    assertEquals(
+        List.of("services/api/application.properties"),
+        titles(
+            readWith("{\"file_path\":\"/work/calc/services/api/application.properties\"}", lines)));
+    assertEquals(
+        List.of("services/web/application.properties"),
+        titles(readWith("{\"file_path\":\"./services/web/application.properties\"}", lines)),
+        "a relative path is the project's already");
+    assertEquals(
+        List.of("application.properties"),
+        titles(readWith("{\"file_path\":\"/work/calc/application.properties\"}", lines)));
+    assertEquals(
+        List.of("application.properties"),
+        titles(readWith("{\"file_path\":\"/srv/other/conf/application.properties\"}", lines)),
+        "outside the project");
+    assertEquals(
+        List.of("application.properties"),
+        titles(readWith("{\"file_path\":\"/work/calc/api/application.properties\"}", lines, "")),
+        "an absolute path in a session whose directory is not known");
+    assertEquals(
+        List.of("services/api/application.properties, the lines from 1"),
+        titles(
+            readWith(
+                "{\"file_path\":\"/work/calc/services/api/application.properties\",\"offset\":1}",
+                lines)));
+  }
+
+  @Test
+  void projectPath_isTheRelativePathInsideADirectory_andNothingElse() {
+    assertEquals("a/b.toml", ProjectSettings.projectPath("/work/calc/a/b.toml", "/work/calc/"));
+    assertEquals("a/b.toml", ProjectSettings.projectPath("'./a/b.toml'", "/work/calc"));
+    assertEquals(
+        "a/b.toml", ProjectSettings.projectPath("C:\\work\\calc\\a\\b.toml", "C:\\work\\calc"));
+    assertEquals("", ProjectSettings.projectPath("/work/calculator/a/b.toml", "/work/calc"));
+    assertEquals("", ProjectSettings.projectPath("../shared/a/b.toml", "/work/calc"));
+    assertEquals("", ProjectSettings.projectPath("~/.config/b.toml", "/work/calc"));
+    assertEquals("", ProjectSettings.projectPath("b.toml", "/work/calc"));
+    assertEquals("", ProjectSettings.projectPath("a/", "/work/calc"));
+  }
+
+  private static List<String> titles(List<ProjectSettings.Found> found) {
+    return found.stream().map(ProjectSettings.Found::title).toList();
   }
 
   @Test
