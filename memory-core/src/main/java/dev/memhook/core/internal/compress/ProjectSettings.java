@@ -358,7 +358,8 @@ final class ProjectSettings {
    * ("package.json", "./package.json", "/work/shop/package.json" in "/work/shop"), one outside it
    * ("../other/x.toml", "/etc/hosts"), and an absolute path when {@code cwd} is not known. Only the
    * relative form names one file the same way in every session of the project, whatever directory
-   * the agent wrote the path from.
+   * the agent wrote the path from. A path longer than {@value #MAX_PLACE} characters keeps its last
+   * directories ("…/resources/config/application.yml").
    */
   static String projectPath(String path, String cwd) {
     String p = unquoted(path.strip()).replace('\\', '/');
@@ -378,8 +379,24 @@ final class ProjectSettings {
     if (p.startsWith("~") || p.startsWith("$") || p.contains("../") || p.contains("/./")) {
       return "";
     }
-    return p.indexOf('/') > 0 && !p.endsWith("/") && !p.contains("//") ? p : "";
+    if (p.indexOf('/') <= 0 || p.endsWith("/") || p.contains("//")) {
+      return "";
+    }
+    // a title holds at most MemoryDraft.MAX_TITLE characters: a deep path keeps its last
+    // directories, so that the parts of its file, titled by the path and their groups, stay apart
+    if (p.length() <= MAX_PLACE) {
+      return p;
+    }
+    int cut = p.indexOf('/', p.length() - (MAX_PLACE - 2) - 1);
+    String last = cut < 0 ? "" : p.substring(cut + 1);
+    return last.indexOf('/') > 0 ? "…/" + last : "";
   }
+
+  /**
+   * The longest path in the project a title names a file by; a longer one keeps its last
+   * directories after "…/", and one whose file name alone is longer is named by its name.
+   */
+  static final int MAX_PLACE = 96;
 
   private static boolean absolute(String p) {
     return p.startsWith("/") || p.matches("(?s)[A-Za-z]:/.*");

@@ -751,6 +751,20 @@ class ProjectSettingsTest {
     assertEquals("", ProjectSettings.projectPath("~/.config/b.toml", "/work/calc"));
     assertEquals("", ProjectSettings.projectPath("b.toml", "/work/calc"));
     assertEquals("", ProjectSettings.projectPath("a/", "/work/calc"));
+    String deep = "apps/" + "nested/".repeat(20) + "resources/config/application.yml";
+    String kept = ProjectSettings.projectPath("/work/calc/" + deep, "/work/calc");
+    assertTrue(kept.startsWith("…/") && deep.endsWith(kept.substring(2)), kept);
+    assertTrue(kept.length() <= ProjectSettings.MAX_PLACE, kept);
+    assertTrue(kept.endsWith("/resources/config/application.yml"), kept);
+    assertEquals(
+        "",
+        ProjectSettings.projectPath("a/" + "x".repeat(200) + ".yml", "/work/calc"),
+        "a file name longer than any place");
+    String huge =
+        ProjectSettings.projectPath(
+            "/work/calc/" + "d/".repeat(5_000_000) + "app.yml", "/work/calc");
+    assertTrue(huge.startsWith("…/d/") && huge.endsWith("/d/app.yml"), huge);
+    assertTrue(huge.length() <= ProjectSettings.MAX_PLACE, huge);
   }
 
   private static List<String> titles(List<ProjectSettings.Found> found) {
