@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.DroppedCandidate;
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
@@ -12,19 +11,12 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.StoreHit;
-import dev.memhook.testkit.ForwardingMemoryStore;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -322,25 +314,7 @@ class RecallEngineTest {
     RecallQuery query = RecallQuery.of(Scope.DEFAULT, "release train note 7");
     RecallResult oneAfterTheOther = engine(RecallOptions.builder().build()).recall(query);
     store.clearCalls();
-    CountDownLatch read = new CountDownLatch(1);
-    MemoryStore waitingVectors =
-        new ForwardingMemoryStore(store) {
-          @Override
-          public List<StoreHit> searchVector(Scope scope, Embedding q, int k) {
-            try {
-              assertTrue(read.await(30, TimeUnit.SECONDS), "no record read meanwhile");
-            } catch (InterruptedException e) {
-              throw new AssertionError(e);
-            }
-            return super.searchVector(scope, q, k);
-          }
-
-          @Override
-          public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
-            read.countDown();
-            return super.getAll(ids);
-          }
-        };
+    MemoryStore waitingVectors = new VectorsAwaitingARead(store);
     RecallResult beside;
     try (VectorSideThreads threads = new VectorSideThreads(1)) {
       beside =

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Scope;
@@ -17,10 +16,8 @@ import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -175,28 +172,7 @@ class SignalSearchTest {
       throws Exception {
     store.add("jwt-2", "jwt tokens are signed with the rotating key");
     store.add("jwt-3", "refresh tokens outlive jwt access tokens");
-    CountDownLatch read = new CountDownLatch(1);
-    List<String> readers = Collections.synchronizedList(new ArrayList<>());
-    MemoryStore waitingVectors =
-        new ForwardingMemoryStore(store) {
-          @Override
-          public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
-            try {
-              // only a read made while this search runs can open the latch
-              assertTrue(read.await(30, TimeUnit.SECONDS), "no record read meanwhile");
-            } catch (InterruptedException e) {
-              throw new AssertionError(e);
-            }
-            return super.searchVector(scope, query, k);
-          }
-
-          @Override
-          public Map<MemoryId, Memory> getAll(Collection<MemoryId> ids) {
-            readers.add(Thread.currentThread().getName());
-            read.countDown();
-            return super.getAll(ids);
-          }
-        };
+    VectorsAwaitingARead waitingVectors = new VectorsAwaitingARead(store);
     try (VectorSideThreads threads = new VectorSideThreads(1)) {
       SignalSearch.DirectSignals found =
           search(waitingVectors, threads).search(Scope.DEFAULT, "jwt tokens", 5, 2);
@@ -207,7 +183,7 @@ class SignalSearchTest {
       assertEquals(List.of(firstTwo), store.reads);
       assertEquals(Set.copyOf(firstTwo), found.read().keySet());
       firstTwo.forEach(id -> assertEquals(id, found.read().get(id).id()));
-      assertEquals(List.of(Thread.currentThread().getName()), readers);
+      assertEquals(List.of(Thread.currentThread().getName()), waitingVectors.readers);
     }
   }
 
