@@ -379,8 +379,8 @@ final class ProjectSettings {
     if (p.startsWith("~") || p.startsWith("$") || p.contains("../") || p.contains("/./")) {
       return "";
     }
-    if (p.indexOf('/') <= 0 || p.endsWith("/") || p.contains("//")) {
-      return "";
+    if (p.indexOf('/') <= 0 || p.endsWith("/") || p.contains("//") || p.contains(": ")) {
+      return ""; // ": " ends a title's subject (SettingParts.subject)
     }
     // a title holds at most MemoryDraft.MAX_TITLE characters: a deep path keeps its last
     // directories, so that the parts of its file, titled by the path and their groups, stay apart

@@ -751,6 +751,8 @@ class ProjectSettingsTest {
     assertEquals("", ProjectSettings.projectPath("~/.config/b.toml", "/work/calc"));
     assertEquals("", ProjectSettings.projectPath("b.toml", "/work/calc"));
     assertEquals("", ProjectSettings.projectPath("a/", "/work/calc"));
+    assertEquals(
+        "", ProjectSettings.projectPath("notes: old/b.toml", "/work/calc"), "would end a subject");
     String deep = "apps/" + "nested/".repeat(20) + "resources/config/application.yml";
     String kept = ProjectSettings.projectPath("/work/calc/" + deep, "/work/calc");
     assertTrue(kept.startsWith("…/") && deep.endsWith(kept.substring(2)), kept);
