@@ -256,6 +256,26 @@ class ProjectSettingsCaptureTest {
   }
 
   @Test
+  void aSecretInTheFilesPath_reachesNoTitle() {
+    String token = "ghp_" + "Zq8xT2mVb7Lk4Wn9Rc1Yp6Hd3Js5Gf0Ea7Uo";
+    try (MemoryService memory = service()) {
+      catInASession(
+          memory,
+          "s1",
+          1,
+          "deploy/" + token + "/application.properties",
+          properties(List.of("alpha")));
+
+      List<Memory> latest = latestFacts(memory);
+      assertFalse(latest.isEmpty(), "the settings are kept");
+      for (Memory m : all(memory)) {
+        assertFalse(m.title().contains(token) || m.content().contains(token), m.toString());
+        assertFalse(m.title().contains(token.substring(8, 24)), m.title());
+      }
+    }
+  }
+
+  @Test
   void aFileRestatedWholeBefore_isRetiredWhenItsSettingsAreRestatedInParts() {
     String file = properties(List.of("alpha", "beta", "gamma"));
     try (MemoryService memory = service()) {
