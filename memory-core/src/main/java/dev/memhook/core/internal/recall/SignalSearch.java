@@ -97,8 +97,8 @@ final class SignalSearch {
 
   /**
    * Searches text and vectors in {@code scope}, at most {@code depth} hits each, side by side when
-   * both are searched. Each signal's time is its own, so the two may overlap. While the vector side
-   * runs, reads the records of the first {@code firstReads} text hits.
+   * both are searched. Each signal's time is its own, so the two may overlap. While a vector side
+   * the executor took has not ended, reads the records of the first {@code firstReads} text hits.
    *
    * @throws RuntimeException as the store or the embedder threw it, on whichever thread
    */
@@ -106,10 +106,8 @@ final class SignalSearch {
     boolean vectors = options.vectorWeight() > 0;
     FutureTask<VectorSide> vectorSide =
         new FutureTask<>(() -> vectors ? vectorSide(scope, text, depth) : VectorSide.NONE);
-    boolean beside = vectors && options.textWeight() > 0;
-    if (beside) {
-      offer(vectorSide);
-    }
+    // a side the executor refused runs after the text search, on this thread: nothing to wait for
+    boolean beside = vectors && options.textWeight() > 0 && offer(vectorSide);
     long start = System.nanoTime();
     TextHits found =
         options.textWeight() > 0 ? store.searchText(scope, text, depth) : TextHits.none();
@@ -157,11 +155,14 @@ final class SignalSearch {
     return new VectorSide(hits, took, closeness);
   }
 
-  private void offer(Runnable task) {
+  /** Whether {@code executor} took {@code task}; if not, the caller runs it. */
+  private boolean offer(Runnable task) {
     try {
       executor.execute(task);
+      return true;
     } catch (RejectedExecutionException e) {
       // a full or shut-down pool: the calling thread runs the task after the text search
+      return false;
     }
   }
 

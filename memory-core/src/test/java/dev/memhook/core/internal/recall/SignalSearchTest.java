@@ -216,7 +216,7 @@ class SignalSearchTest {
   }
 
   @Test
-  void anExecutorThatRefuses_leavesBothSearchesToTheCallingThread() {
+  void anExecutorThatRefuses_leavesBothSearchesToTheCallingThread_withNoReadBetween() {
     List<String> threads = Collections.synchronizedList(new ArrayList<>());
     MemoryStore recordingThreads = threadRecording(threads);
     Executor refusing =
@@ -225,10 +225,12 @@ class SignalSearchTest {
         };
 
     SignalSearch.DirectSignals found =
-        search(recordingThreads, refusing).search(Scope.DEFAULT, "jwt tokens", 5, 0);
+        search(recordingThreads, refusing).search(Scope.DEFAULT, "jwt tokens", 5, 12);
 
     String caller = Thread.currentThread().getName();
     assertEquals(List.of(caller, caller), threads);
+    assertTrue(store.reads.isEmpty(), "nothing runs beside the text search: " + store.reads);
+    assertTrue(found.read().isEmpty());
     assertEquals("jwt", found.text().hits().get(0).id().value());
     assertEquals("jwt", found.vector().hits().get(0).id().value());
   }
