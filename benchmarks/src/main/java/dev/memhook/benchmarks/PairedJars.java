@@ -27,11 +27,14 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  * java -Xmx10g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.PairedJars \
- *     A.jar B.jar DIR_A DIR_B [--questions 3000] [--mode fused]
+ *     A.jar B.jar DIR_A DIR_B [--questions 3000] [--mode fused] [--embed-us 0]
  * </pre>
  *
- * {@link PairedSide} is loaded into each side from the jar that runs this main, if the side's jar
- * lacks it: an older build is compared with the same harness.
+ * {@code --embed-us} makes each query's embedding take that long (the precomputed vector, returned
+ * after a spin): what a model costs a recall's vector side, without loading one.
+ *
+ * <p>{@link PairedSide} is loaded into each side from the jar that runs this main, if the side's
+ * jar lacks it: an older build is compared with the same harness.
  */
 public final class PairedJars {
   private PairedJars() {}
@@ -44,31 +47,35 @@ public final class PairedJars {
   static void run(String[] args, PrintStream out) throws Exception {
     if (args.length < 4) {
       throw new IllegalArgumentException(
-          "usage: PairedJars A.jar B.jar DIR_A DIR_B [--questions N] [--mode text|vector|fused]");
+          "usage: PairedJars A.jar B.jar DIR_A DIR_B [--questions N] [--mode text|vector|fused]"
+              + " [--embed-us MICROS]");
     }
     int n = 3_000;
     String mode = "fused";
+    long embedMicros = 0;
     for (int i = 4; i < args.length; i++) {
       switch (args[i]) {
         case "--questions" -> n = Integer.parseInt(args[++i]);
         case "--mode" -> mode = args[++i];
+        case "--embed-us" -> embedMicros = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
       }
     }
-    IntConsumer a = side(Path.of(args[0]), args[2], 4 * n, mode);
-    IntConsumer b = side(Path.of(args[1]), args[3], 4 * n, mode);
+    IntConsumer a = side(Path.of(args[0]), args[2], 4 * n, mode, embedMicros);
+    IntConsumer b = side(Path.of(args[1]), args[3], 4 * n, mode, embedMicros);
     long[][] took = alternate(a, b, n);
     long[] ta = took[0];
     long[] tb = took[1];
     out.printf(
         Locale.ROOT,
-        "%s recall, %d questions a side after %d warm-up recalls%n"
+        "%s recall, %d questions a side after %d warm-up recalls, each query embedded in %d us%n"
             + "A %s: median %.3f ms, p90 %.3f, p99 %.3f%n"
             + "B %s: median %.3f ms, p90 %.3f, p99 %.3f%n"
             + "B / A: median %.3f, p99 %.3f%n",
         mode,
         n,
         2 * n,
+        embedMicros,
         args[0],
         ms(ta, 50),
         ms(ta, 90),
@@ -115,16 +122,16 @@ public final class PairedJars {
     return sorted[Math.min(sorted.length - 1, sorted.length * percentile / 100)] / 1e6;
   }
 
-  private static IntConsumer side(Path jar, String dir, int questions, String mode)
-      throws Exception {
+  private static IntConsumer side(
+      Path jar, String dir, int questions, String mode, long embedMicros) throws Exception {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalArgumentException("no such jar: " + jar);
     }
     ClassLoader loader = new SideLoader(jar);
     Class<?> c = loader.loadClass(PairedSide.class.getName());
     return (IntConsumer)
-        c.getMethod("open", String.class, int.class, String.class)
-            .invoke(null, dir, questions, mode);
+        c.getMethod("open", String.class, int.class, String.class, long.class)
+            .invoke(null, dir, questions, mode, embedMicros);
   }
 
   /**
@@ -141,7 +148,8 @@ public final class PairedJars {
       try {
         return super.findClass(name);
       } catch (ClassNotFoundException e) {
-        if (!name.equals(PairedSide.class.getName())) {
+        String side = PairedSide.class.getName();
+        if (!name.equals(side) && !name.startsWith(side + "$")) {
           throw e;
         }
         try (InputStream in =

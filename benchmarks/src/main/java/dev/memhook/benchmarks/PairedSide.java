@@ -3,9 +3,14 @@ package dev.memhook.benchmarks;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.SimilarityCalibration;
 import dev.memhook.core.Memhook;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
@@ -26,6 +31,15 @@ public final class PairedSide {
    * exits.
    */
   public static IntConsumer open(String dir, int questions, String mode) {
+    return open(dir, questions, mode, 0);
+  }
+
+  /**
+   * {@link #open(String, int, String)} with each query's embedding taking {@code embedMicros} (the
+   * precomputed vector, returned after the calling thread has spun that long): a model's cost
+   * without the model, so that a recall's vector side outlasts its text search as it does with one.
+   */
+  public static IntConsumer open(String dir, int questions, String mode, long embedMicros) {
     System.setProperty("memhook.bench.dir", dir);
     Scope scope = RecallLatencyBenchmark.SCOPE;
     SyntheticCorpus corpus =
@@ -36,13 +50,14 @@ public final class PairedSide {
     PrecomputedEmbedder.Builder eb =
         PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
-    PrecomputedEmbedder embedder = eb.unrelatedForUnknown().build();
+    PrecomputedEmbedder precomputed = eb.unrelatedForUnknown().build();
+    Embedder embedder = embedMicros <= 0 ? precomputed : new Spinning(precomputed, embedMicros);
     MemoryStore store =
         BenchStores.open(
             BenchStores.Kind.LUCENE,
             corpus,
             scope,
-            embedder.space(),
+            precomputed.space(),
             corpus::embedding,
             BenchStores.Settings.DEFAULTS.withLayout(BenchStores.Layout.IDLE));
     MemoryService service =
@@ -52,5 +67,46 @@ public final class PairedSide {
             .recallOptions(RecallLatencyBenchmark.options(mode))
             .build();
     return i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10));
+  }
+
+  /** An embedder whose every embedding takes at least a set time, spun on the calling thread. */
+  private static final class Spinning implements Embedder {
+    private final Embedder inner;
+    private final long nanos;
+
+    Spinning(Embedder inner, long micros) {
+      this.inner = inner;
+      this.nanos = micros * 1_000;
+    }
+
+    @Override
+    public Embedding embed(String text) {
+      long until = System.nanoTime() + nanos;
+      Embedding e = inner.embed(text);
+      while (System.nanoTime() < until) {
+        Thread.onSpinWait();
+      }
+      return e;
+    }
+
+    @Override
+    public int dimension() {
+      return inner.dimension();
+    }
+
+    @Override
+    public String modelId() {
+      return inner.modelId();
+    }
+
+    @Override
+    public EmbeddingSpace space() {
+      return inner.space();
+    }
+
+    @Override
+    public Optional<SimilarityCalibration> similarityCalibration() {
+      return inner.similarityCalibration();
+    }
   }
 }
