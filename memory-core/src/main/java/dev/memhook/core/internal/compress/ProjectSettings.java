@@ -252,7 +252,9 @@ final class ProjectSettings {
    * ({@link #placed}).
    */
   static List<Found> all(ObservationView view, String cwd) {
-    return placed(everything(view), pathRead(view), cwd);
+    List<Found> found = everything(view);
+    // most observations restate nothing: their input is not parsed again for a path
+    return found.isEmpty() ? found : placed(found, pathRead(view), cwd);
   }
 
   /**
