@@ -42,7 +42,9 @@ import org.apache.lucene.util.Bits;
  *       that the scope cannot answer it;
  *   <li>an exact-form or SHA term counts only if the scope holds it: those clauses rank among
  *       memories that match already, and a missing exact form (a plural, say) says nothing about
- *       the topic;
+ *       the topic (an exact form spelled as its code term has no clause of its own: its weight is
+ *       the part of the content term's boost above 1, and counts only if the scope holds the term,
+ *       so a lacking word counts at weight 1 as before);
  *   <li>a phrase counts the sum of its terms' idf, as Lucene scores it, and nothing if the scope
  *       lacks one of them: it cannot match there.
  * </ul>
@@ -114,7 +116,9 @@ final class TextCeiling {
     }
     if (q instanceof TermQuery tq) {
       TermStates states = states(tq);
-      return boost * idf(tq.getTerm(), states, inScope(tq.getTerm(), states));
+      boolean held = inScope(tq.getTerm(), states);
+      // a content term boosted above 1 carries its exact form's weight, which counts only if held
+      return (held ? boost : Math.min(boost, 1.0)) * idf(tq.getTerm(), states, held);
     }
     if (q instanceof PhraseQuery pq) {
       double sum = 0;

@@ -32,6 +32,15 @@ import org.apache.lucene.search.TermQuery;
  * phraseWeight > 0}, the whole query as a phrase on the content. Function words are left out of the
  * term clauses.
  *
+ * <p>An exact term spelled as one of the code terms (a word the code chain leaves as it is, such as
+ * {@code after} or an error code such as {@code PAY-4012}) is no clause of its own: its code term's
+ * clause carries {@code 1 + exactWeight}. The two clauses would match the same memories (but for
+ * those where the code term came from a stem or an identifier's part) with scores in step, and
+ * every clause of the disjunction is one more postings list for every search to walk: common words
+ * are most of a slow query's clauses (benchmarks/RESULTS.md, section 1). An exact term the code
+ * chain changes ({@code running}, stemmed to {@code run}) keeps its own clause, which is what
+ * rewards the exact spelling.
+ *
  * <p>Immutable and thread-safe.
  */
 final class TextQueryBuilder {
@@ -73,9 +82,17 @@ final class TextQueryBuilder {
     if (codeTerms.isEmpty() && exactDistinct.isEmpty() && hexTerms.isEmpty()) {
       return null;
     }
+    Set<String> spelledAsCode = new HashSet<>(codeTerms);
+    List<String> exactOwn = new ArrayList<>(exactDistinct.size());
+    Set<String> folded = new HashSet<>();
+    for (String t : exactDistinct) {
+      (spelledAsCode.contains(t) ? folded : exactOwn).add(t);
+    }
     BooleanQuery.Builder any = new BooleanQuery.Builder();
-    addTerms(any, F_TEXT, codeTerms, 1.0f);
-    addTerms(any, F_TEXT_EXACT, exactDistinct, exactWeight);
+    for (String t : codeTerms) {
+      addTerm(any, F_TEXT, t, folded.contains(t) && exactWeight > 0 ? 1 + exactWeight : 1.0f);
+    }
+    addTerms(any, F_TEXT_EXACT, exactOwn, exactWeight);
     if (phraseWeight > 0 && exactTerms.size() >= 2 && exactTerms.size() <= MAX_PHRASE_TERMS) {
       PhraseQuery.Builder phrase = new PhraseQuery.Builder();
       for (PositionedTerm t : exactTerms) {
@@ -120,9 +137,13 @@ final class TextQueryBuilder {
       return;
     }
     for (String t : terms) {
-      Query term = new TermQuery(new Term(field, t));
-      into.add(boost == 1.0f ? term : new BoostQuery(term, boost), Occur.SHOULD);
+      addTerm(into, field, t, boost);
     }
+  }
+
+  private static void addTerm(BooleanQuery.Builder into, String field, String t, float boost) {
+    Query term = new TermQuery(new Term(field, t));
+    into.add(boost == 1.0f ? term : new BoostQuery(term, boost), Occur.SHOULD);
   }
 
   private static List<String> distinct(List<PositionedTerm> terms) {

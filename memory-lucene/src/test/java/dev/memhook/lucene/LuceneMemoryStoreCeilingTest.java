@@ -75,6 +75,19 @@ class LuceneMemoryStoreCeilingTest {
   }
 
   @Test
+  void aWordSpelledAlikeByBothChains_countsItsExactWeightOnlyWhereTheScopeHoldsIt() {
+    try (LuceneMemoryStore store = inMemory()) {
+      store.put(memory("kafka", A, "kafka runs here"), vector(1));
+      store.put(memory("other", A, "nothing else"), vector(2));
+      double rare = Math.log(2); // BM25's idf of a term in 1 of 2 memories, as Lucene rounds it
+      // held: the content term at 1 plus its exact form's 0.5, in one clause
+      assertEquals(1.5 * rare, store.searchText(A, "kafka", 10).ceiling(), 1e-6);
+      // lacking: as rare as a match could have been, at the content clause's own weight
+      assertEquals(2.5 * rare, store.searchText(A, "kafka zebra", 10).ceiling(), 1e-6);
+    }
+  }
+
+  @Test
   void ceiling_boundsEveryHit_whenTheScopeHoldsEveryTerm() {
     try (LuceneMemoryStore store = inMemory()) {
       store.put(memory("both", A, "money money discount discount discount"), vector(1));

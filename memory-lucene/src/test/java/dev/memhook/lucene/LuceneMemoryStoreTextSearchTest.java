@@ -228,6 +228,22 @@ class LuceneMemoryStoreTextSearchTest {
   }
 
   @Test
+  void theExactSpelling_outranksAStemOfIt_andAPlainWordMatchesAsBefore() {
+    Memory exact = memory("exact", A, "running the nightly import job");
+    Memory stemmed = memory("stemmed", A, "runs the nightly import job");
+    Memory other = memory("other", A, "the weekly export job");
+    try (LuceneMemoryStore store = inMemory()) {
+      store.putAll(Map.of(exact, vector(1), stemmed, vector(2), other, vector(3)));
+      // "running" stems to "run": both match it, the exact form only the first
+      assertEquals(List.of("exact", "stemmed"), ids(store.searchText(A, "running", 10)));
+      assertEquals(List.of("stemmed", "exact"), ids(store.searchText(A, "runs", 10)));
+      // "nightly" is spelled alike by both chains: one clause, the same score for both
+      List<StoreHit> nightly = store.searchText(A, "nightly", 10).hits();
+      assertEquals(Set.of("exact", "stemmed"), new HashSet<>(ids(nightly)));
+    }
+  }
+
+  @Test
   void chineseAndJapanese_areSearchable() {
     try (LuceneMemoryStore store = analysisCorpus()) {
       assertEquals(List.of("zh"), ids(store.searchText(A, "主数据库是什么", 10)));
