@@ -27,14 +27,17 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  * java -Xmx10g -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.PairedJars \
- *     A.jar B.jar DIR_A DIR_B [--questions 3000] [--mode fused] [--embed-us 0]
+ *     A.jar B.jar DIR_A DIR_B [--questions 3000] [--mode fused] [--embed-us 0] [--size 100000]
  * </pre>
  *
- * {@code --embed-us} makes each query's embedding take that long (the precomputed vector, returned
- * after a spin): what a model costs a recall's vector side, without loading one.
+ * {@code --size} names the kept index's size (SettledRecall's {@code --size}), whose corpus gives
+ * the questions.
  *
- * <p>{@link PairedSide} is loaded into each side from the jar that runs this main, if the side's
- * jar lacks it: an older build is compared with the same harness.
+ * <p>{@code --embed-us} makes each query's embedding take that long (the precomputed vector,
+ * returned after a spin): what a model costs a recall's vector side, without loading one.
+ *
+ * <p>{@link PairedSide} is loaded into each side from the jar that runs this main, whatever the
+ * side's jar holds: an older build is compared with the same harness.
  */
 public final class PairedJars {
   private PairedJars() {}
@@ -48,21 +51,23 @@ public final class PairedJars {
     if (args.length < 4) {
       throw new IllegalArgumentException(
           "usage: PairedJars A.jar B.jar DIR_A DIR_B [--questions N] [--mode text|vector|fused]"
-              + " [--embed-us MICROS]");
+              + " [--embed-us MICROS] [--size N]");
     }
     int n = 3_000;
     String mode = "fused";
     long embedMicros = 0;
+    int size = 100_000;
     for (int i = 4; i < args.length; i++) {
       switch (args[i]) {
         case "--questions" -> n = Integer.parseInt(args[++i]);
         case "--mode" -> mode = args[++i];
         case "--embed-us" -> embedMicros = Long.parseLong(args[++i]);
+        case "--size" -> size = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
       }
     }
-    IntConsumer a = side(Path.of(args[0]), args[2], 4 * n, mode, embedMicros);
-    IntConsumer b = side(Path.of(args[1]), args[3], 4 * n, mode, embedMicros);
+    IntConsumer a = side(Path.of(args[0]), args[2], 4 * n, mode, embedMicros, size);
+    IntConsumer b = side(Path.of(args[1]), args[3], 4 * n, mode, embedMicros, size);
     long[][] took = alternate(a, b, n);
     long[] ta = took[0];
     long[] tb = took[1];
@@ -123,20 +128,21 @@ public final class PairedJars {
   }
 
   private static IntConsumer side(
-      Path jar, String dir, int questions, String mode, long embedMicros) throws Exception {
+      Path jar, String dir, int questions, String mode, long embedMicros, int size)
+      throws Exception {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalArgumentException("no such jar: " + jar);
     }
     ClassLoader loader = new SideLoader(jar);
     Class<?> c = loader.loadClass(PairedSide.class.getName());
     return (IntConsumer)
-        c.getMethod("open", String.class, int.class, String.class, long.class)
-            .invoke(null, dir, questions, mode, embedMicros);
+        c.getMethod("open", String.class, int.class, String.class, long.class, int.class)
+            .invoke(null, dir, questions, mode, embedMicros, size);
   }
 
   /**
    * A jar's own class loader, under the platform loader so that nothing of this JVM's class path is
-   * shared; {@link PairedSide} is defined from this main's copy if the jar has none.
+   * shared; {@link PairedSide} is defined from this main's copy, never the jar's.
    */
   private static final class SideLoader extends URLClassLoader {
     SideLoader(Path jar) throws IOException {
@@ -144,24 +150,29 @@ public final class PairedJars {
     }
 
     @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      try {
-        return super.findClass(name);
-      } catch (ClassNotFoundException e) {
-        String side = PairedSide.class.getName();
-        if (!name.equals(side) && !name.startsWith(side + "$")) {
-          throw e;
-        }
-        try (InputStream in =
-            PairedJars.class.getResourceAsStream("/" + name.replace('.', '/') + ".class")) {
-          if (in == null) {
-            throw e;
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      String side = PairedSide.class.getName();
+      if (!name.equals(side) && !name.startsWith(side + "$")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          try (InputStream in =
+              PairedJars.class.getResourceAsStream("/" + name.replace('.', '/') + ".class")) {
+            if (in == null) {
+              throw new ClassNotFoundException(name);
+            }
+            byte[] bytes = in.readAllBytes();
+            c = defineClass(name, bytes, 0, bytes.length);
+          } catch (IOException io) {
+            throw new ClassNotFoundException(name, io);
           }
-          byte[] bytes = in.readAllBytes();
-          return defineClass(name, bytes, 0, bytes.length);
-        } catch (IOException io) {
-          throw new ClassNotFoundException(name, io);
         }
+        if (resolve) {
+          resolveClass(c);
+        }
+        return c;
       }
     }
   }

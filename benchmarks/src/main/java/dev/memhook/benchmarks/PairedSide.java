@@ -40,11 +40,20 @@ public final class PairedSide {
    * without the model, so that a recall's vector side outlasts its text search as it does with one.
    */
   public static IntConsumer open(String dir, int questions, String mode, long embedMicros) {
+    return open(dir, questions, mode, embedMicros, 100_000);
+  }
+
+  /**
+   * {@link #open(String, int, String, long)} over {@link SettledRecall}'s kept index of {@code
+   * size} memories.
+   */
+  public static IntConsumer open(
+      String dir, int questions, String mode, long embedMicros, int size) {
     System.setProperty("memhook.bench.dir", dir);
     Scope scope = RecallLatencyBenchmark.SCOPE;
     SyntheticCorpus corpus =
         SyntheticCorpus.generate(
-            RecallLatencyBenchmark.SEED, 100_000, RecallLatencyBenchmark.DIMENSION);
+            RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
     // SettledRecall's question stream, so both sides ask questions neither warm-up asked
     List<SyntheticCorpus.Query> qs = corpus.queries(7, questions);
     PrecomputedEmbedder.Builder eb =
