@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
@@ -61,7 +62,9 @@ final class EachSegmentKnn {
   /**
    * The best {@code k} of the {@code n} nearest documents to {@code target} that match {@code
    * filter}, whose documents in the index number {@code inScope} and are counted per segment by
-   * {@code scopeTerm}'s document frequency.
+   * {@code scopeTerm}'s document frequency. The first walks of the segments are offered to {@code
+   * walkers}, the calling thread walking every segment no helper has started ({@link
+   * SegmentWalkers}); with {@code walkers} null, the calling thread walks them all.
    */
   static TopDocs nearest(
       IndexSearcher searcher,
@@ -70,7 +73,8 @@ final class EachSegmentKnn {
       Term scopeTerm,
       int inScope,
       int n,
-      int k)
+      int k,
+      Executor walkers)
       throws IOException {
     IndexReader reader = searcher.getIndexReader();
     List<LeafReaderContext> leaves = reader.leaves();
@@ -79,7 +83,7 @@ final class EachSegmentKnn {
       budgets[leaf.ord] = budget(n, leaf.reader().docFreq(scopeTerm) / (double) inScope);
     }
     Budgeted first = new Budgeted(target, budgets, n, filter);
-    TopDocs top = searcher.search(first, n);
+    TopDocs top = (walkers == null ? searcher : lending(searcher, walkers)).search(first, n);
     List<ScoreDoc> merged = new ArrayList<>(List.of(top.scoreDocs));
     boolean again = false;
     for (LeafReaderContext leaf : leaves) {
@@ -144,14 +148,31 @@ final class EachSegmentKnn {
     return kept >= gave;
   }
 
+  /**
+   * A searcher over {@code searcher}'s reader whose query rewrites run their per-segment work as a
+   * task group on {@code walkers}: Lucene's kNN query walks each segment in a task of its own.
+   */
+  private static IndexSearcher lending(IndexSearcher searcher, Executor walkers) {
+    IndexSearcher lending = new IndexSearcher(searcher.getIndexReader(), walkers);
+    sameCaching(searcher, lending);
+    return lending;
+  }
+
+  /**
+   * {@code to} with {@code from}'s query cache (the scope filter's bits), policy and similarity.
+   */
+  private static void sameCaching(IndexSearcher from, IndexSearcher to) {
+    to.setQueryCache(from.getQueryCache()); // the scope filter's cached bits, by segment
+    to.setQueryCachingPolicy(from.getQueryCachingPolicy());
+    to.setSimilarity(from.getSimilarity());
+  }
+
   /** The best {@code n} of {@code leaf}, walked as if it were the index, in the index's numbers. */
   private static List<ScoreDoc> walkAgain(
       IndexSearcher searcher, LeafReaderContext leaf, float[] target, Query filter, int n)
       throws IOException {
     IndexSearcher alone = new IndexSearcher(leaf.reader());
-    alone.setQueryCache(searcher.getQueryCache()); // the scope filter's cached bits, by segment
-    alone.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
-    alone.setSimilarity(searcher.getSimilarity());
+    sameCaching(searcher, alone);
     TopDocs top = alone.search(new KnnFloatVectorQuery(F_VECTOR, target, n, filter), n);
     List<ScoreDoc> out = new ArrayList<>(top.scoreDocs.length);
     for (ScoreDoc sd : top.scoreDocs) {

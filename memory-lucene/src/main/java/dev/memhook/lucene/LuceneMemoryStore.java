@@ -480,6 +480,7 @@ public final class LuceneMemoryStore implements MemoryStore {
       }
     } finally {
       parts.graphs().close(); // the writer has finished its merges, or given them up
+      parts.searches().close();
     }
   }
 
@@ -750,8 +751,11 @@ public final class LuceneMemoryStore implements MemoryStore {
      *
      * <p>More workers finish these jobs sooner, and while they run they take that many cores from
      * the host; 1 keeps every merge and every batch on its one thread. The helper threads ({@code
-     * memhook-store-worker-N}, daemon) exist only while a job uses them. Flushes and searches are
-     * not affected.
+     * memhook-store-worker-N}, daemon) exist only while a job uses them. The same number bounds how
+     * many threads a vector search of an index of several segments walks their graphs on, its own
+     * included: a walk is queued for a helper ({@code memhook-store-walker-N}, daemon, ended after
+     * a few idle seconds), and the searching thread walks every segment no helper has started, so a
+     * search never waits for one. Flushes and text searches are not affected.
      *
      * @throws IllegalArgumentException if {@code workers} is out of range
      */

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.Executor;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReader;
@@ -98,10 +99,12 @@ final class ScopedSearch {
    * The nearest latest memories of {@code scope} to {@code target}, a unit vector: exactly for a
    * scope of at most {@link #EXACT_SEARCH_MAX_DOCS} documents ({@link #exactNearest}), else
    * approximately, by HNSW with the scope as pre-filter, gathering {@code max(k, candidates)}
-   * before the cut to {@code k} (on several segments, each walked for its share: {@link
-   * EachSegmentKnn}). Scores are Lucene's for the index's similarity either way.
+   * before the cut to {@code k} (on several segments, each walked for its share, the walks offered
+   * to {@code walkers} when not null: {@link EachSegmentKnn}). Scores are Lucene's for the index's
+   * similarity either way.
    */
-  static TopDocs nearest(IndexSearcher searcher, float[] target, Scope scope, int k, int candidates)
+  static TopDocs nearest(
+      IndexSearcher searcher, float[] target, Scope scope, int k, int candidates, Executor walkers)
       throws IOException {
     Term live = new Term(F_LIVE, scope.value());
     int inScope = searcher.getIndexReader().docFreq(live);
@@ -114,7 +117,7 @@ final class ScopedSearch {
     int gathered = cap(searcher, Math.max(k, candidates));
     if (searcher.getIndexReader().leaves().size() > 1) {
       return EachSegmentKnn.nearest(
-          searcher, target, inScope(scope), live, inScope, gathered, cap(searcher, k));
+          searcher, target, inScope(scope), live, inScope, gathered, cap(searcher, k), walkers);
     }
     return searcher.search(
         new KnnFloatVectorQuery(F_VECTOR, target, gathered, inScope(scope)), cap(searcher, k));

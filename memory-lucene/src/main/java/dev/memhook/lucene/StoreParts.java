@@ -59,7 +59,8 @@ record StoreParts(
             reader,
             metadata,
             config.efSearch(),
-            unreadable);
+            unreadable,
+            config.workers() > 1 ? new SegmentWalkers(config.workers() - 1) : null);
     RecordCache records =
         new RecordCache(
             config.cacheSize(), ids -> searchers.withSearcher(r -> reader.memories(r, ids)));

@@ -27,9 +27,11 @@ import org.apache.lucene.search.Query;
  * HitReader}. Arguments arrive checked by {@link LuceneMemoryStore}, which keeps the contract
  * (nulls, {@code k}, open state); this class keeps the how.
  *
- * <p>Thread-safe: it holds only thread-safe parts, and each call acquires its own searcher.
+ * <p>Thread-safe: it holds only thread-safe parts, and each call acquires its own searcher. {@link
+ * #close} stops the threads that help vector searches walk their segments; searches still work
+ * after it, on their own threads.
  */
-final class StoreSearches {
+final class StoreSearches implements AutoCloseable {
 
   private final FreshSearchers searchers;
   private final TextQueryBuilder textQueries;
@@ -37,20 +39,27 @@ final class StoreSearches {
   private final IndexMetadata metadata;
   private final int efSearch;
   private final UnreadableRecords unreadable;
+  private final SegmentWalkers walkers; // null: every segment walked on the searching thread
 
+  /**
+   * @param walkers the threads a vector search over several segments lends its walks to, or null to
+   *     walk them all on the searching thread
+   */
   StoreSearches(
       FreshSearchers searchers,
       TextQueryBuilder textQueries,
       HitReader reader,
       IndexMetadata metadata,
       int efSearch,
-      UnreadableRecords unreadable) {
+      UnreadableRecords unreadable,
+      SegmentWalkers walkers) {
     this.searchers = searchers;
     this.textQueries = textQueries;
     this.reader = reader;
     this.metadata = metadata;
     this.efSearch = efSearch;
     this.unreadable = unreadable;
+    this.walkers = walkers;
   }
 
   /**
@@ -82,7 +91,9 @@ final class StoreSearches {
     }
     float[] target = IndexSchema.unit(query);
     return searchers.withSearcher(
-        s -> HitReader.cosineHits(s, ScopedSearch.nearest(s, target, scope, k, efSearch), k));
+        s ->
+            HitReader.cosineHits(
+                s, ScopedSearch.nearest(s, target, scope, k, efSearch, walkers), k));
   }
 
   /** Latest memories scored by the concepts and files they share with the given sets. */
@@ -132,5 +143,13 @@ final class StoreSearches {
 
   int segmentCount() {
     return searchers.withSearcher(s -> s.getIndexReader().leaves().size());
+  }
+
+  /** Stops the segment walkers' threads; idempotent. */
+  @Override
+  public void close() {
+    if (walkers != null) {
+      walkers.close();
+    }
   }
 }

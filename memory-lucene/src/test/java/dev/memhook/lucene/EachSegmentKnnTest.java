@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The vector search of an index of several segments walks each segment's graph on its own, for its
  * share of the candidates ({@link EachSegmentKnn}): it finds about as many of the true nearest
- * neighbours as walking every segment for all of them, and a segment that holds more of the best
- * than its share is walked again for all of them.
+ * neighbours as walking every segment for all of them, a segment that holds more of the best than
+ * its share is walked again for all of them, and walks lent to helper threads ({@link
+ * SegmentWalkers}) find exactly what the searching thread finds alone.
  */
 class EachSegmentKnnTest {
 
@@ -68,7 +69,7 @@ class EachSegmentKnnTest {
           found +=
               truePositives(
                   searcher,
-                  hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES)),
+                  hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES, null)),
                   truth);
           foundWalkingAll += truePositives(searcher, eachSegmentAlone(reader, query), truth);
         }
@@ -107,7 +108,7 @@ class EachSegmentKnnTest {
         for (int q = 0; q < QUERIES / 4; q++) {
           float[] query = near(recent, random);
           List<ScoreDoc> got =
-              hits(ScopedSearch.nearest(searcher, query, SCOPE, CANDIDATES, CANDIDATES));
+              hits(ScopedSearch.nearest(searcher, query, SCOPE, CANDIDATES, CANDIDATES, null));
           assertEquals(CANDIDATES, got.size());
           assertTrue(
               got.stream().allMatch(sd -> sd.doc >= last.docBase),
@@ -122,6 +123,42 @@ class EachSegmentKnnTest {
                   + q
                   + ": that segment walked for all of the candidates, "
                   + Seeds.replay(seed));
+        }
+      }
+    }
+  }
+
+  @Test
+  void walksLentToHelperThreads_findExactlyWhatTheSearchingThreadFindsAlone() throws IOException {
+    long seed = Seeds.seed();
+    Random random = new Random(seed);
+    List<float[]> centres = centres(random);
+    List<float[]> vectors = new ArrayList<>();
+    try (Directory dir = new ByteBuffersDirectory()) {
+      write(dir, vectors, segment -> near(centres.get(random.nextInt(TOPICS)), random));
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        SegmentWalkers walkers = new SegmentWalkers(2);
+        try {
+          for (int q = 0; q < QUERIES / 4; q++) {
+            float[] query = near(centres.get(random.nextInt(TOPICS)), random);
+            List<String> alone =
+                text(hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES, null)));
+            assertEquals(
+                alone,
+                text(hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES, walkers))),
+                "question " + q + " with helpers, " + Seeds.replay(seed));
+          }
+          // SEGMENTS walks a search: the first search queued some for a helper, which started
+          assertTrue(walkers.threadsStarted() >= 1, "helpers started: " + walkers.threadsStarted());
+          walkers.close();
+          float[] query = near(centres.get(0), random);
+          assertEquals(
+              text(hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES, null))),
+              text(hits(ScopedSearch.nearest(searcher, query, SCOPE, K, CANDIDATES, walkers))),
+              "after close the searching thread walks every segment, " + Seeds.replay(seed));
+        } finally {
+          walkers.close();
         }
       }
     }
