@@ -1,6 +1,7 @@
 package dev.memhook.lucene;
 
 import static dev.memhook.lucene.IndexSchema.F_CREATED;
+import static dev.memhook.lucene.IndexSchema.F_LIVE;
 import static dev.memhook.lucene.IndexSchema.F_OCCURRED;
 import static dev.memhook.lucene.IndexSchema.F_SESSION;
 
@@ -9,6 +10,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.SessionWindow;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,18 +20,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedDocValues;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.TermInSetQuery;
-import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -39,14 +38,17 @@ import org.apache.lucene.util.BytesRef;
  *
  * <h2>Design note</h2>
  *
- * One query finds the asked memories among the scope's latest and reads their sessions from the
- * {@link IndexSchema#F_SESSION} doc values; then one more query, the scope's {@link
- * IndexSchema#F_LIVE} term and the set of those sessions as filters, visits every latest memory of
- * those sessions in index order, reading its id, session, {@link IndexSchema#F_OCCURRED} and {@link
- * IndexSchema#F_CREATED} from doc values, and each session's memories are sorted by time, then
- * storage time, then id. No record is read, each doc-values iterator only moves forward, and the
- * work is bounded by the sessions asked about, not by the scope. Memories indexed before the
- * session field existed are in no session until written again.
+ * The asked memories are found by their ids in each segment's term dictionary, and those that are
+ * latest memories of the scope (their {@link IndexSchema#F_LIVE} doc value) give their sessions,
+ * read from the {@link IndexSchema#F_SESSION} doc values; then the same lookup of those sessions'
+ * terms visits every latest memory of them in index order, reading its id, session, {@link
+ * IndexSchema#F_OCCURRED} and {@link IndexSchema#F_CREATED} from doc values, and each session's
+ * memories are sorted by time, then storage time, then id. No record is read, each doc-values
+ * iterator only moves forward, and the work is bounded by the sessions asked about, not by the
+ * scope. The lookups go to the postings directly rather than through a query: for the few terms a
+ * recall asks about, a query's rewriting, weights and cost estimates took longer than the walk
+ * itself (benchmarks/RESULTS.md, section 1). Memories indexed before the session field existed are
+ * in no session until written again.
  *
  * <p>Stateless and thread-safe.
  */
@@ -94,33 +96,32 @@ final class SessionWindows {
   /** The session of each of {@code ids} that is a latest memory of {@code scope} with one. */
   private static Map<MemoryId, String> sessionsOf(
       IndexSearcher searcher, Scope scope, Set<MemoryId> ids) throws IOException {
-    Query q =
-        new BooleanQuery.Builder()
-            .add(ScopedSearch.inScope(scope), Occur.FILTER)
-            .add(IndexSchema.idsQuery(ids), Occur.FILTER)
-            .build();
+    List<BytesRef> terms = new ArrayList<>(ids.size());
+    ids.forEach(id -> terms.add(new BytesRef(id.value())));
     Map<MemoryId, String> out = new HashMap<>();
-    forEachDocument(searcher, q, (id, session, occurred, created) -> out.put(id, session));
+    forEachDocument(
+        searcher,
+        scope,
+        IndexSchema.F_ID,
+        terms,
+        (id, session, occurred, created) -> out.put(id, session));
     return out;
   }
 
   /**
    * The latest memories of each of {@code sessions} in {@code scope}, each session's in its order:
-   * one query for all of them.
+   * one pass for all of them.
    */
   private static Map<String, List<MemoryId>> inOrder(
       IndexSearcher searcher, Scope scope, Collection<String> sessions) throws IOException {
     List<BytesRef> terms = new ArrayList<>(sessions.size());
     sessions.forEach(s -> terms.add(new BytesRef(s)));
-    Query q =
-        new BooleanQuery.Builder()
-            .add(ScopedSearch.inScope(scope), Occur.FILTER)
-            .add(new TermInSetQuery(F_SESSION, terms), Occur.FILTER)
-            .build();
     Map<String, List<Placed>> placed = new HashMap<>();
     forEachDocument(
         searcher,
-        q,
+        scope,
+        F_SESSION,
+        terms,
         (id, session, occurred, created) ->
             placed
                 .computeIfAbsent(session, k -> new ArrayList<>())
@@ -142,28 +143,72 @@ final class SessionWindows {
   }
 
   /**
-   * Hands {@code sink} the id, session and times of every live document that matches {@code query}
-   * and has a valid id and a session, read from doc values as the documents go by in index order
-   * (each iterator only moves forward, and no record is read). A missing time reads as 0, as the
-   * index's sort of a missing long value did.
+   * Hands {@code sink} the id, session and times of every live document that holds one of {@code
+   * terms} in {@code field}, is a latest memory of {@code scope} (its {@link IndexSchema#F_LIVE}
+   * doc value, as {@link ScopedSearch#inScope} indexes it) and has a valid id and a session. The
+   * documents come from each segment's term dictionary and postings, then are visited in index
+   * order, reading doc values (each iterator only moves forward; no record is read). A missing time
+   * reads as 0, as the index's sort of a missing long value did. The few terms a window asks about
+   * are looked up directly: a query would cost more in planning than the lookups do.
    */
-  private static void forEachDocument(IndexSearcher searcher, Query query, DocumentSink sink)
+  private static void forEachDocument(
+      IndexSearcher searcher, Scope scope, String field, List<BytesRef> terms, DocumentSink sink)
       throws IOException {
-    Weight weight =
-        searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    BytesRef scopeValue = new BytesRef(scope.value());
+    PostingsEnum postings = null;
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-      Scorer scorer = weight.scorer(leaf);
-      SortedDocValues sessions = leaf.reader().getSortedDocValues(F_SESSION);
-      BinaryDocValues ids = leaf.reader().getBinaryDocValues(IndexSchema.F_ID);
-      if (scorer == null || sessions == null || ids == null) {
+      LeafReader reader = leaf.reader();
+      Terms indexed = reader.terms(field);
+      SortedDocValues live = reader.getSortedDocValues(F_LIVE);
+      if (indexed == null || live == null) {
         continue;
       }
-      NumericDocValues occurred = leaf.reader().getNumericDocValues(F_OCCURRED);
-      NumericDocValues created = leaf.reader().getNumericDocValues(F_CREATED);
-      Bits live = leaf.reader().getLiveDocs(); // a scorer does not skip deleted documents
-      DocIdSetIterator docs = scorer.iterator();
-      for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
-        if ((live != null && !live.get(d)) || !sessions.advanceExact(d) || !ids.advanceExact(d)) {
+      int scopeOrd = live.lookupTerm(scopeValue);
+      if (scopeOrd < 0) {
+        continue; // no latest memory of the scope in this segment
+      }
+      TermsEnum te = indexed.iterator();
+      Bits liveDocs = reader.getLiveDocs();
+      int[] docs = new int[8];
+      int n = 0;
+      for (BytesRef term : terms) {
+        if (!te.seekExact(term)) {
+          continue;
+        }
+        postings = te.postings(postings, PostingsEnum.NONE);
+        for (int d = postings.nextDoc();
+            d != DocIdSetIterator.NO_MORE_DOCS;
+            d = postings.nextDoc()) {
+          if (liveDocs == null || liveDocs.get(d)) {
+            if (n == docs.length) {
+              docs = Arrays.copyOf(docs, 2 * n);
+            }
+            docs[n++] = d;
+          }
+        }
+      }
+      if (n == 0) {
+        continue;
+      }
+      Arrays.sort(docs, 0, n);
+      SortedDocValues sessions = reader.getSortedDocValues(F_SESSION);
+      BinaryDocValues ids = reader.getBinaryDocValues(IndexSchema.F_ID);
+      if (sessions == null || ids == null) {
+        continue;
+      }
+      NumericDocValues occurred = reader.getNumericDocValues(F_OCCURRED);
+      NumericDocValues created = reader.getNumericDocValues(F_CREATED);
+      int previous = -1;
+      for (int i = 0; i < n; i++) {
+        int d = docs[i];
+        if (d == previous) {
+          continue; // a document found under two of the terms
+        }
+        previous = d;
+        if (!live.advanceExact(d)
+            || live.ordValue() != scopeOrd
+            || !sessions.advanceExact(d)
+            || !ids.advanceExact(d)) {
           continue;
         }
         String id = ids.binaryValue().utf8ToString();

@@ -17,10 +17,13 @@ import static dev.memhook.lucene.LuceneStoreFixtures.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.SessionWindow;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.testkit.Seeds;
@@ -139,6 +142,80 @@ class LuceneMemoryStoreSearchTest {
         }
       }
     }
+  }
+
+  @Test
+  void sessionWindows_spreadOverManySegments_withForgottenAndOtherScopes_matchTheSessionsOrder() {
+    try (LuceneMemoryStore store =
+        LuceneMemoryStore.builder().inMemory().groupCommit(Duration.ofMinutes(1)).build()) {
+      store.attach(SPACE);
+      // two sessions told side by side, a third scope reusing one session's name, each memory
+      // written on its own so the sessions lie across many segments, stored out of time order
+      Map<String, List<String>> told = new HashMap<>(); // session -> ids in time order
+      int maxSegments = 0;
+      int[] order = {7, 2, 9, 0, 5, 3, 8, 1, 6, 4};
+      for (int i : order) {
+        for (String session : List.of("chat-x", "chat-y")) {
+          String id = session.substring(5) + i;
+          store.put(
+              memory(id, A, "turn " + id).toBuilder()
+                  .sourceSession(session)
+                  .occurredAt(LuceneStoreFixtures.T0.plusSeconds(60L * i))
+                  .build(),
+              vector(i));
+          maxSegments = Math.max(maxSegments, store.segmentCount());
+        }
+        store.put(
+            memory("b" + i, B, "other scope " + i).toBuilder()
+                .sourceSession("chat-x")
+                .occurredAt(LuceneStoreFixtures.T0.plusSeconds(60L * i + 30))
+                .build(),
+            vector(i));
+      }
+      assertTrue(maxSegments > 1, "precondition: several segments, got " + maxSegments);
+      for (String forgotten : List.of("x5", "y0", "b4")) {
+        assertTrue(
+            store.delete(
+                MemoryId.of(forgotten),
+                new ForgetRecord(
+                    MemoryId.of(forgotten),
+                    forgotten.startsWith("b") ? B : A,
+                    "alice",
+                    "gone",
+                    LuceneStoreFixtures.T0)));
+      }
+      for (String session : List.of("x", "y")) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          ids.add(session + i);
+        }
+        ids.removeAll(List.of("x5", "y0"));
+        told.put(session, ids);
+      }
+      List<MemoryId> asked =
+          List.of("x6", "y1", "x0", "y9", "x5", "b3").stream().map(MemoryId::of).toList();
+      Map<MemoryId, SessionWindow> windows = store.sessionWindows(A, asked, 2);
+      assertEquals(
+          List.of("x6", "y1", "x0", "y9"),
+          windows.keySet().stream().map(MemoryId::value).toList(),
+          "in the order asked; none for a forgotten memory or one of another scope");
+      for (Map.Entry<MemoryId, SessionWindow> e : windows.entrySet()) {
+        String id = e.getKey().value();
+        List<String> session = told.get(id.substring(0, 1));
+        int at = session.indexOf(id);
+        List<String> before = new ArrayList<>();
+        for (int i = at - 1; i >= Math.max(0, at - 2); i--) {
+          before.add(session.get(i));
+        }
+        List<String> after = session.subList(at + 1, Math.min(session.size(), at + 3));
+        assertEquals(before, values(e.getValue().before()), id + " before");
+        assertEquals(after, values(e.getValue().after()), id + " after");
+      }
+    }
+  }
+
+  private static List<String> values(List<MemoryId> ids) {
+    return ids.stream().map(MemoryId::value).toList();
   }
 
   @Test
