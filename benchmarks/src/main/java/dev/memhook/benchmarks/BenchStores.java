@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
@@ -269,6 +270,12 @@ public final class BenchStores {
                 SyntheticCorpus.GENERATOR_VERSION,
                 LuceneMemoryStore.INDEX_FORMAT)
             + (settings.layout() == Layout.AS_BUILT ? "" : "-" + settings.layout().param);
+    OptionalDouble limit = IdleSettling.maxSegmentMB();
+    if (limit.isPresent()
+        && (settings.layout() == Layout.IDLE || settings.layout() == Layout.SETTLED)) {
+      // a layout the store's own merges chose depends on their segment limit
+      name += String.format(Locale.ROOT, "-max%.0fmb", limit.getAsDouble());
+    }
     return base.resolve(name);
   }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.lucene.index.SegmentInfos;
@@ -42,6 +43,22 @@ final class IdleSettling {
     return Duration.ofSeconds(Long.getLong("memhook.bench.quietSeconds", 60));
   }
 
+  /**
+   * The largest segment the store's merges build while it is built and settled, in MB: {@code
+   * -Dmemhook.bench.maxSegmentMB=N} sets {@link LuceneMemoryStore.Builder#maxSegmentMB} instead of
+   * its default, to measure the layout a host with another limit gets; empty for the default.
+   */
+  static OptionalDouble maxSegmentMB() {
+    String value = System.getProperty("memhook.bench.maxSegmentMB");
+    return value == null ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(value));
+  }
+
+  /** {@code builder} with {@link #maxSegmentMB()} applied when it is set. */
+  private static LuceneMemoryStore.Builder withSegmentLimit(LuceneMemoryStore.Builder builder) {
+    maxSegmentMB().ifPresent(builder::maxSegmentMB);
+    return builder;
+  }
+
   private IdleSettling() {}
 
   /**
@@ -50,20 +67,21 @@ final class IdleSettling {
    * {@link #quietBeforeMeasuring()} and until its merges are done, printing the time of each phase
    * and the segment count after each (to standard error); closes it. {@code
    * -Dmemhook.bench.workers=N} sets {@link LuceneMemoryStore.Builder#workers} instead of its
-   * default, to compare.
+   * default, to compare, and {@link #maxSegmentMB()} its segment limit.
    */
   static void buildAndLeaveIdle(Path dir, boolean quantized, Consumer<LuceneMemoryStore> load) {
     long start = System.nanoTime();
     LuceneMemoryStore.Builder builder =
-        LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized);
+        withSegmentLimit(LuceneMemoryStore.builder().directory(dir).scalarQuantization(quantized));
     Integer workers = Integer.getInteger("memhook.bench.workers");
     if (workers != null) {
       builder.workers(workers);
     }
     System.err.printf(
         Locale.ROOT,
-        "store workers: %s%n",
-        workers == null ? "the store's default" : workers.toString());
+        "store workers: %s; largest merged segment: %s%n",
+        workers == null ? "the store's default" : workers.toString(),
+        maxSegmentMB().isPresent() ? maxSegmentMB().getAsDouble() + " MB" : "the store's default");
     try (LuceneMemoryStore store = builder.build()) {
       load.accept(store);
       long loaded = System.nanoTime();
@@ -115,7 +133,7 @@ final class IdleSettling {
   @SuppressWarnings("try") // the store is open only for its idle merges to run
   static void settle(Path dir, boolean quantized) {
     try (LuceneMemoryStore store =
-        LuceneMemoryStore.builder()
+        withSegmentLimit(LuceneMemoryStore.builder())
             .directory(dir)
             .scalarQuantization(quantized)
             .idleMerge(IDLE)
