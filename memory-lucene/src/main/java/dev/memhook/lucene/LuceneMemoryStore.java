@@ -724,7 +724,10 @@ public final class LuceneMemoryStore implements MemoryStore {
      * The largest segment the store's own merges build, in MB, from 1 to 5120 (Lucene's own
      * default): natural merges and idle merges alike; see {@link #DEFAULT_MAX_SEGMENT_MB}. A
      * smaller value keeps each merge and each rewrite that erases a forgotten memory short at the
-     * price of more segments for each search to visit. An explicit {@link
+     * price of more segments for each search to visit. A larger one makes a large store's searches
+     * faster and each purge's rewrite longer: raise {@link #purgeDelay} with it, since a purge ends
+     * within its delay only while a rewrite takes less than three eighths of the delay (the times
+     * per segment size are in benchmarks/RESULTS.md). An explicit {@link
      * LuceneMemoryStore#forceMerge forceMerge} is not limited by it.
      */
     public Builder maxSegmentMB(double mb) {
