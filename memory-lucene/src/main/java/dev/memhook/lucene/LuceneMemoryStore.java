@@ -726,9 +726,9 @@ public final class LuceneMemoryStore implements MemoryStore {
      * smaller value keeps each merge and each rewrite that erases a forgotten memory short at the
      * price of more segments for each search to visit. A larger one makes a large store's searches
      * faster and each purge's rewrite longer: raise {@link #purgeDelay} with it, since a purge ends
-     * within its delay only while a rewrite takes less than three eighths of the delay (the times
-     * per segment size are in benchmarks/RESULTS.md). An explicit {@link
-     * LuceneMemoryStore#forceMerge forceMerge} is not limited by it.
+     * within its delay only while a rewrite takes less than half of the delay (the times per
+     * segment size are in benchmarks/RESULTS.md). An explicit {@link LuceneMemoryStore#forceMerge
+     * forceMerge} is not limited by it.
      */
     public Builder maxSegmentMB(double mb) {
       checkUnset("maxSegmentMB");
@@ -804,14 +804,15 @@ public final class LuceneMemoryStore implements MemoryStore {
      * segments (the words of its text in the term dictionaries, its vector, its encrypted record)
      * goes when those segments are rewritten: the purge, which runs in the background, starts a
      * quarter of the delay after the first forget it covers, and is done within the delay as long
-     * as the rewrite of the segments it touches takes less than three eighths of it (a forget that
-     * arrives during a purge waits for the next one). A purge past its deadline when the store
-     * closes is completed by {@link LuceneMemoryStore#close()} (a short-lived process would
-     * otherwise never stay open long enough); one not yet due, or cut short by a crash, runs after
-     * the store reopens, by its original deadline (or this delay, if sooner), at once if that has
-     * passed. {@link LuceneMemoryStore#purge()} runs one now. Default {@link #DEFAULT_PURGE_DELAY};
-     * {@link Duration#ZERO} rewrites the segments before a forget returns, under the write lock
-     * (each forget then costs a rewrite of its segment, and writes wait for it).
+     * as the rewrite of the segments it touches takes less than half of it (a forget that arrives
+     * during a purge waits for the next one, which starts when that one ends). A purge past its
+     * deadline when the store closes is completed by {@link LuceneMemoryStore#close()} (a
+     * short-lived process would otherwise never stay open long enough); one not yet due, or cut
+     * short by a crash, runs after the store reopens, by its original deadline (or this delay, if
+     * sooner), at once if that has passed. {@link LuceneMemoryStore#purge()} runs one now. Default
+     * {@link #DEFAULT_PURGE_DELAY}; {@link Duration#ZERO} rewrites the segments before a forget
+     * returns, under the write lock (each forget then costs a rewrite of its segment, and writes
+     * wait for it).
      *
      * @throws NullPointerException if {@code delay} is null
      * @throws IllegalArgumentException if {@code delay} is negative or longer than a day

@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * segment files. A purge is due {@code delay} after the first forget it covers; it starts a quarter
  * of the delay after that forget, so that the forgets of the next moments share it, and has the
  * rest of the delay to finish (rewriting a segment rebuilds its vector graph). A forget that
- * arrives while a purge runs is covered by the next one.
+ * arrives while a purge runs is covered by the next one, due a delay after that forget like any
+ * other, which starts once the running one has ended (and a quarter of the delay has passed since
+ * the forget). So every purge is done within its delay as long as rewriting the segments takes less
+ * than half of it: a forget just after a purge began waits for that rewrite, then for its own.
  *
  * <p><b>Journaled.</b> Two entries of the commit user data make it survive a crash: {@value
  * #KEYS_TO_DESTROY} names the ids whose keys the committed forget must still destroy (written in
@@ -87,6 +90,12 @@ final class Purges {
   private final Set<String> keysToDestroy = new LinkedHashSet<>();
   private long purgeBy = -1;
   private long forgets;
+
+  /** The count of forgets the running purge covers; {@link Long#MAX_VALUE} while none runs. */
+  private long purgeCovers = Long.MAX_VALUE;
+
+  /** When the first forget the running purge does not cover came, in epoch ms; -1: none yet. */
+  private long firstUncoveredAt = -1;
 
   private ScheduledExecutorService timer;
   private IndexWriter writer;
@@ -164,6 +173,9 @@ final class Purges {
   synchronized void forgetting(IndexWriter writer, Collection<MemoryId> ids) {
     ids.forEach(id -> keysToDestroy.add(id.value()));
     forgets++;
+    if (forgets > purgeCovers && firstUncoveredAt < 0) {
+      firstUncoveredAt = clock.millis(); // came while a purge runs: its deadline counts from now
+    }
     if (!immediate() && purgeBy < 0) {
       purgeBy = clock.millis() + delay.toMillis();
     }
@@ -298,6 +310,8 @@ final class Purges {
           return;
         }
         covered = forgets;
+        purgeCovers = covered;
+        firstUncoveredAt = -1;
       }
       long began = clock.millis();
       boolean[] residue = new boolean[1];
@@ -313,23 +327,33 @@ final class Purges {
       }
       LOG.debug("{}: purged in {} ms", location, clock.millis() - began);
     } finally {
+      synchronized (this) {
+        purgeCovers = Long.MAX_VALUE;
+        firstUncoveredAt = -1;
+      }
       running.unlock();
     }
   }
 
   /**
    * Under the write lock, just before the purge's commit: the purge is done unless forgets came
-   * after it began, or a segment still holds a deleted document; then the next purge is due {@code
-   * delay} from now at the latest. Forgets that came while it ran came no later than now. A deleted
-   * document survives the purge when a merge that was running as its rounds of expunging ended (a
-   * natural or idle merge that took a segment with a delete) carried the delete into its result, or
-   * when a write replaced a memory while it ran.
+   * after it began, or a segment still holds a deleted document. Forgets that came while it ran are
+   * due {@code delay} after the first of them, as if no purge had run, so the next purge starts as
+   * soon as the check sees this one ended if a quarter of the delay has passed since that forget; a
+   * deleted document left behind alone is due {@code delay} from now. A deleted document survives
+   * the purge when a merge that was running as its rounds of expunging ended (a natural or idle
+   * merge that took a segment with a delete) carried the delete into its result, or when a write
+   * replaced a memory while it ran.
    *
    * @return whether a segment still holds a deleted document
    */
   private synchronized boolean finished(IndexWriter writer, long covered) {
     boolean residue = !immediate() && writer.hasDeletions();
-    purgeBy = forgets == covered && !residue ? -1 : clock.millis() + delay.toMillis();
+    if (forgets != covered) {
+      purgeBy = (firstUncoveredAt < 0 ? clock.millis() : firstUncoveredAt) + delay.toMillis();
+    } else {
+      purgeBy = residue ? clock.millis() + delay.toMillis() : -1;
+    }
     writeCommitData(writer);
     return residue;
   }
