@@ -19,9 +19,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.store.FSDirectory;
 
 /**
@@ -42,8 +45,10 @@ import org.apache.lucene.store.FSDirectory;
  * stormSeconds} on a second thread while the main thread recalls without pause, and recalls go on
  * until the background purge the storm's forgets are due for has committed (recall p50/p99 during
  * the storm and during the purge, the ratio of each p99 to the quiet one, and when the purge was
- * done against its deadline). A directory given with {@code dir} keeps the loaded index between
- * runs (the store is copied per run; it is never changed). Not thread-safe; a command-line harness.
+ * done against the first storm forget's deadline); then, per storm forget, whether the commit that
+ * purged it came within the delay of that forget, and the longest such wait. A directory given with
+ * {@code dir} keeps the loaded index between runs (the store is copied per run; it is never
+ * changed). Not thread-safe; a command-line harness.
  */
 public final class ForgetLatency {
   private static final int DIMENSION = 384;
@@ -154,6 +159,7 @@ public final class ForgetLatency {
       AtomicBoolean stormOver = new AtomicBoolean();
       AtomicLong firstForget = new AtomicLong();
       List<Long> stormForgets = Collections.synchronizedList(new ArrayList<>());
+      PurgeWatch watch = new PurgeWatch(index);
       List<MemoryId> stormVictims = victims.subList(nextVictim, nextVictim + storm);
       long pace = stormSeconds * 1_000_000_000L / storm;
       Thread forgetter =
@@ -175,6 +181,7 @@ public final class ForgetLatency {
                   long t0 = System.nanoTime();
                   service.forget(stormVictims.get(i), "bench", "storm");
                   stormForgets.add(System.nanoTime() - t0);
+                  watch.forgotten(stormVictims.get(i));
                 }
                 stormOver.set(true);
               },
@@ -184,13 +191,16 @@ public final class ForgetLatency {
       forgetter.start();
       while (!stormOver.get()) {
         during.addAll(recalls(service, queries, random, 10));
+        watch.checkEvery(WATCH_MILLIS);
       }
       forgetter.join();
       long purgeDeadline = firstForget.get() + purgeDelay.toMillis();
       long doneAt;
       while (true) {
         purging.addAll(recalls(service, queries, random, 20));
+        watch.checkEvery(WATCH_MILLIS);
         if (!purgePending(index)) {
+          watch.check();
           doneAt = System.currentTimeMillis();
           break;
         }
@@ -233,8 +243,83 @@ public final class ForgetLatency {
             doneAt <= purgeDeadline ? "met" : "missed",
             committedSegments(index));
       }
+      System.out.printf(
+          Locale.ROOT,
+          "per storm forget: %d of %d purged within %d s of the forget; the longest from a forget"
+              + " to the commit that purged it: %.0f s; not seen purged: %d%n",
+          watch.within(purgeDelay),
+          storm,
+          purgeDelay.toSeconds(),
+          watch.longestMillis() / 1e3,
+          watch.pending());
     } finally {
       BenchStores.deleteRecursively(run);
+    }
+  }
+
+  /** How often the storm's forgets are looked for in the committed index. */
+  private static final long WATCH_MILLIS = 500;
+
+  /**
+   * When each forgotten memory left the committed index: its id term in no segment of the latest
+   * commit (a deleted document keeps its terms until its segment is rewritten), seen by a reader of
+   * that commit at most every {@link #WATCH_MILLIS}. Counts from when the forget returned, as the
+   * store's promise does ({@link LuceneMemoryStore.Builder#purgeDelay}).
+   */
+  private static final class PurgeWatch {
+    private final Path index;
+    private final Map<MemoryId, Long> forgottenAt = new ConcurrentHashMap<>();
+    private final List<Long> lags = Collections.synchronizedList(new ArrayList<>());
+    private long lastCheck;
+
+    PurgeWatch(Path index) {
+      this.index = index;
+    }
+
+    void forgotten(MemoryId id) {
+      forgottenAt.put(id, System.currentTimeMillis());
+    }
+
+    void checkEvery(long millis) {
+      if (System.currentTimeMillis() - lastCheck >= millis) {
+        check();
+      }
+    }
+
+    /** Looks each forgotten id up in the latest commit; records the lag of those gone. */
+    void check() {
+      lastCheck = System.currentTimeMillis();
+      if (forgottenAt.isEmpty()) {
+        return;
+      }
+      try (FSDirectory d = FSDirectory.open(index);
+          DirectoryReader reader = DirectoryReader.open(d)) {
+        long now = System.currentTimeMillis();
+        for (Map.Entry<MemoryId, Long> e : List.copyOf(forgottenAt.entrySet())) {
+          if (reader.docFreq(new Term("id", e.getKey().value())) == 0) {
+            lags.add(now - e.getValue());
+            forgottenAt.remove(e.getKey());
+          }
+        }
+      } catch (IOException e) {
+        // a commit's files deleted while they were opened: the next check reads the next commit
+      }
+    }
+
+    int within(Duration delay) {
+      synchronized (lags) {
+        return (int) lags.stream().filter(l -> l <= delay.toMillis()).count();
+      }
+    }
+
+    long longestMillis() {
+      synchronized (lags) {
+        return lags.stream().mapToLong(Long::longValue).max().orElse(0);
+      }
+    }
+
+    int pending() {
+      return forgottenAt.size();
     }
   }
 
