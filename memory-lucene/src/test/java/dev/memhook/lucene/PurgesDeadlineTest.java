@@ -115,12 +115,18 @@ class PurgesDeadlineTest {
     }
   }
 
-  /** A clock the test sets. */
+  /** A clock the test sets; its copies in other zones move with it. */
   private static final class TestClock extends Clock {
     private final AtomicLong millis;
+    private final ZoneId zone;
 
     TestClock(Instant start) {
-      this.millis = new AtomicLong(start.toEpochMilli());
+      this(new AtomicLong(start.toEpochMilli()), ZoneOffset.UTC);
+    }
+
+    private TestClock(AtomicLong millis, ZoneId zone) {
+      this.millis = millis;
+      this.zone = zone;
     }
 
     void set(long epochMillis) {
@@ -129,12 +135,12 @@ class PurgesDeadlineTest {
 
     @Override
     public ZoneId getZone() {
-      return ZoneOffset.UTC;
+      return zone;
     }
 
     @Override
     public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException();
+      return new TestClock(millis, zone);
     }
 
     @Override
