@@ -14,12 +14,8 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -71,30 +67,11 @@ class PurgesDeadlineTest {
           new IndexWriter(
               dir, new IndexWriterConfig().setMergePolicy(purges.policy(slowRewrite)))) {
         writerRef[0] = writer;
-        for (String[] segment : new String[][] {{"a", "b"}, {"c", "d"}}) {
-          for (String id : segment) {
-            Document doc = new Document();
-            doc.add(new StringField("id", id, Field.Store.NO));
-            writer.addDocument(doc);
-          }
-          writer.commit();
-        }
+        PurgesFixture.twoSegments(writer);
         purges.forgetting(writer, List.of(MemoryId.of("a")));
         writer.deleteDocuments(new Term("id", "a"));
         writer.commit();
-        FreshSearchers searchers = new FreshSearchers(writer, "test index");
-        WritePath writes =
-            new WritePath(
-                writer,
-                dir,
-                searchers,
-                new RecordCache(0, ids -> Map.of()),
-                keys,
-                purges,
-                "test index",
-                Optional.empty(),
-                false);
-        purges.start(writer, writes);
+        FreshSearchers searchers = PurgesFixture.start(purges, writer, dir, keys);
         try {
           purges.purgeNow();
 

@@ -8,10 +8,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.MergePolicy;
@@ -55,30 +51,11 @@ class PurgesResidueTest {
         IndexWriter writer =
             new IndexWriter(dir, new IndexWriterConfig().setMergePolicy(purges.policy(policy)));
         RecordKeys keys = RecordKeys.open(keysDir, false)) {
-      for (String[] segment : new String[][] {{"a", "b"}, {"c", "d"}}) {
-        for (String id : segment) {
-          Document doc = new Document();
-          doc.add(new StringField("id", id, Field.Store.NO));
-          writer.addDocument(doc);
-        }
-        writer.commit(); // two segments, so that deleting one document deletes no whole segment
-      }
+      PurgesFixture.twoSegments(writer);
       writer.deleteDocuments(new Term("id", "a"));
       writer.commit();
       assertTrue(writer.hasDeletions());
-      FreshSearchers searchers = new FreshSearchers(writer, "test index");
-      WritePath writes =
-          new WritePath(
-              writer,
-              dir,
-              searchers,
-              new RecordCache(0, ids -> Map.of()),
-              keys,
-              purges,
-              "test index",
-              Optional.empty(),
-              false);
-      purges.start(writer, writes);
+      FreshSearchers searchers = PurgesFixture.start(purges, writer, dir, keys);
       try {
         purges.purgeNow();
         boolean residue = writer.hasDeletions();
