@@ -14,7 +14,7 @@ n=${1:-100000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for version in 9.12.3 10.6.0; do
-  mvn -B -q dependency:copy -Dartifact="org.apache.lucene:lucene-core:$version" \
+  mvn -B -q -N dependency:copy -Dartifact="org.apache.lucene:lucene-core:$version" \
     -DoutputDirectory="$work/lib" -Dmdep.stripVersion=false
 done
 src=benchmarks/scripts/lucene-purge/PurgeMerge.java
