@@ -125,8 +125,12 @@ public class PurgeMerge {
       StoredFields stored = searcher.storedFields();
       double found = 0;
       for (float[] q : queries) {
+        double[] scores = new double[vectors.length]; // each dot product once, not per comparison
+        for (int i = 0; i < vectors.length; i++) {
+          scores[i] = dot(vectors[i], q);
+        }
         PriorityQueue<Integer> exact =
-            new PriorityQueue<>(Comparator.comparingDouble(i -> dot(vectors[i], q)));
+            new PriorityQueue<>(Comparator.comparingDouble(i -> scores[i]));
         for (int i = 0; i < vectors.length; i++) {
           if (!deleted.contains(i)) {
             exact.add(i);
