@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -24,6 +25,8 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -74,14 +77,17 @@ public final class DamagedIndexes {
   }
 
   /**
-   * Flips a bit inside the encrypted record of memory {@code id} where it first appears in a file
-   * of the index at {@code index}, in place, as a flipped bit on disk would; the index may be open.
-   * A sealed record starts with its version, the id's length and the id in clear ({@link
-   * RecordCipher}), which stored fields keep as a literal even when compressed; the bit flipped is
-   * in the ciphertext after the nonce.
+   * Flips a bit inside the encrypted record of memory {@code id} where it first appears in the
+   * stored fields of the index at {@code index} (a {@code .fdt} file, or that part of a compound
+   * file), in place, as a flipped bit on disk would; the index may be open. A sealed record starts
+   * with its version, the id's length and the id in clear ({@link RecordCipher}), which stored
+   * fields keep as a literal even when compressed; the bit flipped is in the ciphertext after the
+   * nonce. Only the stored fields are searched: the same first bytes can begin a term another file
+   * keeps (a terms metadata file holds each field's smallest and largest term), and which of those
+   * files comes first in a compound file differs between Lucene versions.
    *
    * @return the file changed
-   * @throws IllegalStateException if no file holds the record
+   * @throws IllegalStateException if no stored fields hold the record
    */
   static Path flipInSealedRecord(Path index, MemoryId id) throws IOException {
     byte[] idBytes = id.value().getBytes(StandardCharsets.US_ASCII);
@@ -95,8 +101,13 @@ public final class DamagedIndexes {
       files = s.filter(f -> f.getFileName().toString().startsWith("_")).sorted().toList();
     }
     for (Path f : files) {
+      long[] range = storedFieldsRange(index, f);
+      if (range == null) {
+        continue;
+      }
       byte[] bytes = Files.readAllBytes(f);
-      for (int i = 0; i + wanted.length + into <= bytes.length; i++) {
+      int end = (int) Math.min(bytes.length, range[0] + range[1]);
+      for (int i = (int) range[0]; i + wanted.length + into <= end; i++) {
         if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
           try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
             c.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[i + into] ^ 0x20)}), i + into);
@@ -105,7 +116,37 @@ public final class DamagedIndexes {
         }
       }
     }
-    throw new IllegalStateException("no file of " + index + " holds the record of " + id);
+    throw new IllegalStateException("no stored fields of " + index + " hold the record of " + id);
+  }
+
+  /**
+   * Where the stored fields' data lies in {@code file}: all of a {@code .fdt} file; in a {@code
+   * .cfs} compound file, the range its entries file ({@code .cfe}: a header, the count, then each
+   * entry's name, offset and length) gives the {@code .fdt} entry; null for any other file.
+   */
+  private static long[] storedFieldsRange(Path index, Path file) throws IOException {
+    String name = file.getFileName().toString();
+    if (name.endsWith(".fdt")) {
+      return new long[] {0, Files.size(file)};
+    }
+    if (!name.endsWith(".cfs")) {
+      return null;
+    }
+    String entries = name.substring(0, name.length() - ".cfs".length()) + ".cfe";
+    try (Directory dir = FSDirectory.open(index);
+        IndexInput in = dir.openInput(entries, IOContext.READONCE)) {
+      CodecUtil.readIndexHeader(in);
+      int count = in.readVInt();
+      for (int i = 0; i < count; i++) {
+        String entry = in.readString();
+        long offset = in.readLong();
+        long length = in.readLong();
+        if (entry.endsWith(".fdt")) {
+          return new long[] {offset, length};
+        }
+      }
+    }
+    return null;
   }
 
   private static long size(Path f) {
