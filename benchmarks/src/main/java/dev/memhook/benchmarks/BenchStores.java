@@ -308,12 +308,8 @@ public final class BenchStores {
   }
 
   /**
-   * Copies the index files of {@code from} (not its completion marker), with their subdirectories
-   * (the record keys), into a new {@code to}.
-   */
-  /**
-   * Copies the index files under {@code from} to {@code to}, leaving out the lock and this class's
-   * completeness marker.
+   * Copies the index files under {@code from}, with their subdirectories (the record keys), into a
+   * new {@code to}, leaving out the lock and this class's completeness marker.
    */
   static void copyIndex(Path from, Path to) {
     try {

@@ -275,14 +275,14 @@ final class HookSpool {
     return name.endsWith(".json") || name.endsWith(ENCRYPTED);
   }
 
+  /** A file in the spool and when it was last written. */
+  private record Waiting(Path file, Instant modified) {}
+
   /**
    * The event JSON in the claimed file {@code claimed}, first named {@code name}: as written for a
    * {@code .json} file; decrypted, completed and redacted for a {@code .json.enc} file, or null
    * when it holds an event that cannot be captured (a {@code Stop} without assistant text).
    */
-  /** A file in the spool and when it was last written. */
-  private record Waiting(Path file, Instant modified) {}
-
   private String read(String name, Path claimed, Instant modified) throws IOException {
     if (!name.endsWith(ENCRYPTED)) {
       return Files.readString(claimed, StandardCharsets.UTF_8);

@@ -92,14 +92,6 @@ final class EvalIngest {
   }
 
   /**
-   * Stores every non-blank memory of {@code data} through {@code service}, noting unparseable times
-   * and skipped memories on {@code out}. With {@code namedSpeakers} false, every memory is stored
-   * as {@code Origin.user()} and its context names the previous speaker {@code "user"}, as capture
-   * stores a prompt.
-   *
-   * @return the eval id of each stored memory, by the id the service assigned it
-   */
-  /**
    * Who said a memory, as a host would record it: an assistant's turn (speaker {@code assistant},
    * {@code agent} or {@code ai}, any case) as the agent's, everything else as a user's, named
    * unless {@code namedSpeakers} is off.
@@ -115,6 +107,14 @@ final class EvalIngest {
   private static final java.util.Set<String> ASSISTANT_SPEAKERS =
       java.util.Set.of("assistant", "agent", "ai");
 
+  /**
+   * Stores every non-blank memory of {@code data} through {@code service}, noting unparseable times
+   * and skipped memories on {@code out}. With {@code namedSpeakers} false, every memory is stored
+   * as {@code Origin.user()} and its context names the previous speaker {@code "user"}, as capture
+   * stores a prompt.
+   *
+   * @return the eval id of each stored memory, by the id the service assigned it
+   */
   static Map<MemoryId, String> storeAll(
       EvalData data,
       Map<String, Scope> scopes,

@@ -671,7 +671,6 @@ final class ProjectSettings {
             ""));
   }
 
-  /** {key in words, value} pairs as they are said: "base url (baseUrl): /handbook/; …". */
   /** {@code settings} as a restatement says them: "key: value; key: value". */
   static String said(List<String[]> settings) {
     List<String> said = new ArrayList<>();
