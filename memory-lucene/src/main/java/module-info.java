@@ -10,6 +10,8 @@ module dev.memhook.lucene {
   requires transitive dev.memhook.api;
   requires org.apache.lucene.core;
   requires org.apache.lucene.analysis.common;
+  // a store written by Lucene 9.12 names that Lucene's codecs, which Lucene 10 keeps here
+  requires org.apache.lucene.backward_codecs;
   requires com.fasterxml.jackson.databind;
   requires com.github.benmanes.caffeine;
   requires com.google.common;

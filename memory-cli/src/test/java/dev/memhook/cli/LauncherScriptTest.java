@@ -28,8 +28,6 @@ class LauncherScriptTest {
 
   private static final String ADD_MODULE = "--add-modules";
   private static final String VECTOR_MODULE = "jdk.incubator.vector";
-  private static final String LUCENE_CEILING =
-      "-Dorg.apache.lucene.vectorization.upperJavaFeatureVersion=";
 
   /**
    * A {@code java} whose {@code --list-modules} prints {@code java.base@$FAKE_JAVA_VERSION} and,
@@ -85,27 +83,18 @@ class LauncherScriptTest {
   }
 
   @Test
-  void serve_onJava25WithTheVectorModule_addsTheModuleAndRaisesLucenesCeilingTo25()
-      throws Exception {
+  void serve_onJava25WithTheVectorModule_addsTheModule() throws Exception {
     Launch launch = launch("25.0.3", true, Map.of(), "serve", "--dir", "store");
 
     assertEquals(
         List.of(
-            "-XX:+UseSerialGC",
-            ADD_MODULE,
-            VECTOR_MODULE,
-            LUCENE_CEILING + "25",
-            "-jar",
-            jar,
-            "serve",
-            "--dir",
-            "store"),
+            "-XX:+UseSerialGC", ADD_MODULE, VECTOR_MODULE, "-jar", jar, "serve", "--dir", "store"),
         launch.args());
     assertEquals(1, launch.probes());
   }
 
   @Test
-  void mcp_onJava21_addsTheModuleAndLeavesLucenesCeilingAlone() throws Exception {
+  void mcp_onJava21_addsTheModule() throws Exception {
     Launch launch = launch("21", true, Map.of(), "mcp", "--dir", "store");
 
     assertEquals(
@@ -121,11 +110,13 @@ class LauncherScriptTest {
   }
 
   @Test
-  void serve_onAJavaNewerThanTheNewestTested_passesNoVectorFlags() throws Exception {
+  void serve_onAJavaNewerThanAnyTried_stillAddsTheModule_forLuceneToDecide() throws Exception {
     Launch launch = launch("26.0.1", true, Map.of(), "serve", "--dir", "store");
 
     assertEquals(
-        List.of("-XX:+UseSerialGC", "-jar", jar, "serve", "--dir", "store"), launch.args());
+        List.of(
+            "-XX:+UseSerialGC", ADD_MODULE, VECTOR_MODULE, "-jar", jar, "serve", "--dir", "store"),
+        launch.args());
   }
 
   @Test
@@ -170,16 +161,7 @@ class LauncherScriptTest {
         launch("24", true, Map.of("MEMHOOK_JAVA_OPTS", "-Xmx512m"), "mcp", "--dir", "store");
 
     assertEquals(
-        List.of(
-            ADD_MODULE,
-            VECTOR_MODULE,
-            LUCENE_CEILING + "24",
-            "-Xmx512m",
-            "-jar",
-            jar,
-            "mcp",
-            "--dir",
-            "store"),
+        List.of(ADD_MODULE, VECTOR_MODULE, "-Xmx512m", "-jar", jar, "mcp", "--dir", "store"),
         launch.args());
   }
 

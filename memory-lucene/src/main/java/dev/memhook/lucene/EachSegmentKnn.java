@@ -82,6 +82,11 @@ final class EachSegmentKnn {
     for (LeafReaderContext leaf : leaves) {
       budgets[leaf.ord] = budget(n, leaf.reader().docFreq(scopeTerm) / (double) inScope);
     }
+    int smallest = Budgeted.smallest(budgets);
+    for (LeafReaderContext leaf : leaves) {
+      double share = leaf.reader().maxDoc() / (double) reader.maxDoc();
+      budgets[leaf.ord] = Math.max(budgets[leaf.ord], luceneLeafCount(smallest, share));
+    }
     Budgeted first = new Budgeted(target, budgets, n, filter);
     TopDocs top = (walkers == null ? searcher : lending(searcher, walkers)).search(first, n);
     List<ScoreDoc> merged = new ArrayList<>(List.of(top.scoreDocs));
@@ -125,6 +130,16 @@ final class EachSegmentKnn {
    */
   static int budgetFloor(int n) {
     return (n + 1) / 2;
+  }
+
+  /**
+   * The fewest hits Lucene 10's kNN query accepts from a walk of a segment holding {@code share} of
+   * the index's documents when the query's count is {@code k}: with fewer it searches the segment
+   * exactly (its per-segment count, {@code k·share} plus 16 binomial deviations). A collector
+   * smaller than this would turn every walk of that segment into a scan.
+   */
+  static int luceneLeafCount(int k, double share) {
+    return (int) Math.max(1, k * share + 16 * Math.sqrt(k * share * (1 - share)));
   }
 
   /**
@@ -213,7 +228,8 @@ final class EachSegmentKnn {
 
     @Override
     protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
-      return (visitedLimit, context) -> new TopKnnCollector(budgets[context.ord], visitedLimit);
+      return (visitedLimit, strategy, context) ->
+          new TopKnnCollector(budgets[context.ord], visitedLimit, strategy);
     }
 
     @Override
@@ -230,7 +246,7 @@ final class EachSegmentKnn {
       return returned[ord];
     }
 
-    private static int smallest(int[] budgets) {
+    static int smallest(int[] budgets) {
       int min = Integer.MAX_VALUE;
       for (int b : budgets) {
         min = Math.min(min, b);

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -67,6 +68,8 @@ final class Export {
       Bits live = leaf.reader().getLiveDocs(); // a scorer does not skip deleted documents
       FloatVectorValues vectors =
           dimension > 0 ? leaf.reader().getFloatVectorValues(IndexSchema.F_VECTOR) : null;
+      // one iterator per segment: a sparse segment's values hand out the same one every time
+      KnnVectorValues.DocIndexIterator withVectors = vectors == null ? null : vectors.iterator();
       DocIdSetIterator docs = scorer.iterator();
       for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
         if (live != null && !live.get(d)) {
@@ -77,7 +80,10 @@ final class Export {
           unreadable++;
         } else {
           sink.accept(
-              m, dimension > 0 ? Optional.of(vector(vectors, d, dimension)) : Optional.empty());
+              m,
+              dimension > 0
+                  ? Optional.of(vector(vectors, withVectors, d, dimension))
+                  : Optional.empty());
           exported++;
         }
       }
@@ -86,12 +92,13 @@ final class Export {
   }
 
   /** The vector of {@code doc}, or zeros if it has none; documents come in increasing order. */
-  private static Embedding vector(FloatVectorValues vectors, int doc, int dimension)
+  private static Embedding vector(
+      FloatVectorValues vectors, KnnVectorValues.DocIndexIterator it, int doc, int dimension)
       throws IOException {
     if (vectors != null) {
-      int at = vectors.docID() < doc ? vectors.advance(doc) : vectors.docID();
+      int at = it.docID() < doc ? it.advance(doc) : it.docID();
       if (at == doc) {
-        return Embedding.of(vectors.vectorValue());
+        return Embedding.of(vectors.vectorValue(it.index()));
       }
     }
     return Embedding.of(new float[dimension]);

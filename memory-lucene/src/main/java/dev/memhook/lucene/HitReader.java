@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
@@ -285,8 +286,11 @@ final class HitReader {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     FloatVectorValues vectors = leaf.reader().getFloatVectorValues(F_VECTOR);
     int target = doc - leaf.docBase;
-    if (vectors != null && vectors.advance(target) == target) {
-      return vectors.vectorValue().clone();
+    if (vectors != null) {
+      KnnVectorValues.DocIndexIterator it = vectors.iterator();
+      if (it.advance(target) == target) {
+        return vectors.vectorValue(it.index()).clone();
+      }
     }
     return null;
   }

@@ -156,7 +156,7 @@ public record IndexInfo(
         SegmentInfos one = commit.clone();
         one.clear();
         one.add(segment.clone());
-        try (DirectoryReader reader = StandardDirectoryReader.open(dir, one, null, null)) {
+        try (DirectoryReader reader = StandardDirectoryReader.open(dir, one, null, null, null)) {
           for (LeafReaderContext leaf : reader.leaves()) {
             leaf.reader().checkIntegrity();
           }

@@ -8,7 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -176,7 +176,7 @@ record OpenIndex(
         .setMergePolicy(idle.policy(purges.policy(Expunge.policy(mergePolicy))))
         .setRAMBufferSizeMB(RAM_BUFFER_MB)
         .setCodec(
-            new Lucene912Codec() {
+            new Lucene104Codec() {
               @Override
               public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
                 return graphs.format(); // asked when a segment's or a merge's vectors begin

@@ -71,7 +71,7 @@ final class ReadOnlyIndex {
       SegmentInfos one = commit.clone();
       one.clear();
       one.add(segment.clone());
-      try (DirectoryReader reader = StandardDirectoryReader.open(dir, one, null, null)) {
+      try (DirectoryReader reader = StandardDirectoryReader.open(dir, one, null, null, null)) {
         checkIntegrity(reader);
         readable.add(segment);
       } catch (IOException | RuntimeException e) {
@@ -82,7 +82,7 @@ final class ReadOnlyIndex {
     SegmentInfos salvaged = commit.clone();
     salvaged.clear();
     readable.forEach(s -> salvaged.add(s.clone()));
-    return StandardDirectoryReader.open(dir, salvaged, null, null);
+    return StandardDirectoryReader.open(dir, salvaged, null, null, null);
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.Executor;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
@@ -146,16 +147,18 @@ final class ScopedSearch {
       VectorSimilarityFunction similarity =
           reader.getFieldInfos().fieldInfo(F_VECTOR).getVectorSimilarityFunction();
       Bits liveDocs = reader.getLiveDocs();
+      KnnVectorValues.DocIndexIterator it = vectors.iterator();
       for (int doc = inScope.nextDoc();
           doc != DocIdSetIterator.NO_MORE_DOCS;
           doc = inScope.nextDoc()) {
         if ((liveDocs != null && !liveDocs.get(doc))
-            || (vectors.docID() < doc && vectors.advance(doc) != doc)
-            || vectors.docID() != doc) {
+            || (it.docID() < doc && it.advance(doc) != doc)
+            || it.docID() != doc) {
           continue;
         }
         best.add(
-            new ScoreDoc(leaf.docBase + doc, similarity.compare(target, vectors.vectorValue())));
+            new ScoreDoc(
+                leaf.docBase + doc, similarity.compare(target, vectors.vectorValue(it.index()))));
         if (best.size() > k) {
           best.poll();
         }
@@ -184,7 +187,7 @@ final class ScopedSearch {
     private final BytesRef scope;
 
     TopInScope(IndexSearcher searcher, int n, BytesRef scope) {
-      this.tops = new TopScoreDocCollectorManager(n, null, n, searcher.getSlices().length > 1);
+      this.tops = new TopScoreDocCollectorManager(n, null, n);
       this.scope = scope;
     }
 

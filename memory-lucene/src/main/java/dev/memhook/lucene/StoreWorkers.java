@@ -9,8 +9,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 
 /**
  * The threads that help the store with its two heavy jobs: building a merged segment's HNSW graph,
@@ -80,8 +81,8 @@ final class StoreWorkers implements AutoCloseable {
    */
   KnnVectorsFormat format(int maxConn, int beamWidth, boolean quantized) {
     if (quantized) {
-      return new Lucene99HnswScalarQuantizedVectorsFormat(
-          maxConn, beamWidth, workers, 7, false, null, helpers);
+      return new Lucene104HnswScalarQuantizedVectorsFormat(
+          ScalarEncoding.SEVEN_BIT, maxConn, beamWidth, workers, helpers);
     }
     return helpers == null
         ? new Lucene99HnswVectorsFormat(maxConn, beamWidth)

@@ -25,6 +25,7 @@ import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.IOSupplier;
 
 /**
  * The ceiling of a text query in one index: the sum, over its leaf clauses, of boost * idf.
@@ -86,7 +87,7 @@ final class TextCeiling {
       BooleanQuery.Builder out = new BooleanQuery.Builder();
       out.setMinimumNumberShouldMatch(bq.getMinimumNumberShouldMatch());
       for (BooleanClause c : bq.clauses()) {
-        out.add(bind(searcher, c.getQuery()), c.getOccur());
+        out.add(bind(searcher, c.query()), c.occur());
       }
       return out.build();
     }
@@ -108,8 +109,8 @@ final class TextCeiling {
     if (q instanceof BooleanQuery bq) {
       double sum = 0;
       for (BooleanClause c : bq.clauses()) {
-        if (c.getOccur() == Occur.SHOULD || c.getOccur() == Occur.MUST) {
-          sum += sum(c.getQuery(), boost);
+        if (c.occur() == Occur.SHOULD || c.occur() == Occur.MUST) {
+          sum += sum(c.query(), boost);
         }
       }
       return sum;
@@ -197,7 +198,8 @@ final class TextCeiling {
   /** The postings of {@code term} in {@code leaf}, positioned by its state; null if absent. */
   private static PostingsEnum postings(LeafReaderContext leaf, Term term, TermStates states)
       throws IOException {
-    TermState state = states.get(leaf);
+    IOSupplier<TermState> supplier = states.get(leaf);
+    TermState state = supplier == null ? null : supplier.get();
     Terms terms = state == null ? null : leaf.reader().terms(term.field());
     if (terms == null) {
       return null;

@@ -176,9 +176,7 @@ final class VectorGraphs {
           .read(segment.info.dir, segment.info, generation, IOContext.READONCE);
     }
     try (Directory compound =
-        codec
-            .compoundFormat()
-            .getCompoundReader(segment.info.dir, segment.info, IOContext.READONCE)) {
+        codec.compoundFormat().getCompoundReader(segment.info.dir, segment.info)) {
       return codec.fieldInfosFormat().read(compound, segment.info, "", IOContext.READONCE);
     }
   }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LuceneMemoryStoreBulkLoadTest {
   private static final String GRAPH = "Lucene99HnswVectorsFormat";
-  private static final String QUANTIZED_GRAPH = "Lucene99HnswScalarQuantizedVectorsFormat";
+  private static final String QUANTIZED_GRAPH = "Lucene104HnswBinaryQuantizedVectorsFormat";
 
   /**
    * More than a scope searched exhaustively anyway ({@link ScopedSearch#EXACT_SEARCH_MAX_DOCS}).

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
@@ -127,12 +128,16 @@ class LuceneMemoryStoreVersionsTest {
       LeafReaderContext leaf = reader.leaves().get(ReaderUtil.subIndex(doc, reader.leaves()));
       FloatVectorValues vectors = leaf.reader().getFloatVectorValues(IndexSchema.F_VECTOR);
       assertNotNull(vectors);
-      assertEquals(doc - leaf.docBase, vectors.advance(doc - leaf.docBase), "v1 keeps a vector");
+      KnnVectorValues.DocIndexIterator it = vectors.iterator();
+      assertEquals(doc - leaf.docBase, it.advance(doc - leaf.docBase), "v1 keeps a vector");
       float[] unit = new float[DIM];
       unit[0] = 0.6f;
       unit[1] = 0.8f;
       assertArrayEquals(
-          unit, vectors.vectorValue(), 1e-6f, "the vector v1 was put with, at unit length");
+          unit,
+          vectors.vectorValue(it.index()),
+          1e-6f,
+          "the vector v1 was put with, at unit length");
       assertEquals(
           1,
           searcher.count(new TermQuery(new Term(IndexSchema.F_TEXT, "capacitor"))),

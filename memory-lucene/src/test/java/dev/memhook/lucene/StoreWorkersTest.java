@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
@@ -209,7 +209,7 @@ class StoreWorkersTest {
     IndexWriterConfig config =
         new IndexWriterConfig()
             .setCodec(
-                new Lucene912Codec() {
+                new Lucene104Codec() {
                   @Override
                   public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
                     return format;

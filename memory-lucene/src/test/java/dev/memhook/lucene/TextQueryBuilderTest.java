@@ -54,7 +54,7 @@ class TextQueryBuilderTest {
     Map<String, Float> out = new TreeMap<>();
     for (BooleanClause c : ((BooleanQuery) query).clauses()) {
       float boost = 1f;
-      Query q = c.getQuery();
+      Query q = c.query();
       if (q instanceof BoostQuery b) {
         boost = b.getBoost();
         q = b.getQuery();

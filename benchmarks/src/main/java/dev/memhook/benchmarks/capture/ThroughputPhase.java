@@ -239,7 +239,7 @@ final class ThroughputPhase {
     Set<Long> ids = new java.util.HashSet<>();
     for (Thread t : Thread.getAllStackTraces().keySet()) {
       if (t.getName().equals("memhook-capture") && t.isAlive()) {
-        ids.add(t.getId());
+        ids.add(t.threadId());
       }
     }
     return ids;

@@ -11,6 +11,7 @@ import org.apache.lucene.index.ByteVectorValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SegmentWriteState;
+import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.hnsw.RandomVectorScorer;
@@ -87,15 +88,15 @@ public final class GraphlessVectorsFormat extends KnnVectorsFormat {
     }
 
     @Override
-    public void search(String field, float[] target, KnnCollector collector, Bits acceptDocs)
+    public void search(String field, float[] target, KnnCollector collector, AcceptDocs acceptDocs)
         throws IOException {
-      collect(flat.getRandomVectorScorer(field, target), collector, acceptDocs);
+      collect(flat.getRandomVectorScorer(field, target), collector, acceptDocs.bits());
     }
 
     @Override
-    public void search(String field, byte[] target, KnnCollector collector, Bits acceptDocs)
+    public void search(String field, byte[] target, KnnCollector collector, AcceptDocs acceptDocs)
         throws IOException {
-      collect(flat.getRandomVectorScorer(field, target), collector, acceptDocs);
+      collect(flat.getRandomVectorScorer(field, target), collector, acceptDocs.bits());
     }
 
     /**
@@ -123,11 +124,6 @@ public final class GraphlessVectorsFormat extends KnnVectorsFormat {
     @Override
     public KnnVectorsReader getMergeInstance() {
       return this;
-    }
-
-    @Override
-    public long ramBytesUsed() {
-      return flat.ramBytesUsed();
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
@@ -23,6 +23,7 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
@@ -71,8 +72,13 @@ class GraphlessVectorsFormatTest {
           // the format's own search, without the query's fall-back to an exhaustive search
           LeafReader leaf = reader.leaves().get(0).reader();
           TopDocs direct =
-              leaf.searchNearestVectors("v", target, 10, leaf.getLiveDocs(), Integer.MAX_VALUE);
-          assertEquals(DOCS - 2, direct.totalHits.value, "every live vector compared");
+              leaf.searchNearestVectors(
+                  "v",
+                  target,
+                  10,
+                  AcceptDocs.fromLiveDocs(leaf.getLiveDocs(), leaf.maxDoc()),
+                  Integer.MAX_VALUE);
+          assertEquals(DOCS - 2, direct.totalHits.value(), "every live vector compared");
           assertArrayEquals(
               exact(vectors, target, i -> i != 3 && i != 10, 10),
               ids(searcher, direct),
@@ -119,7 +125,7 @@ class GraphlessVectorsFormatTest {
   private static IndexWriterConfig config(KnnVectorsFormat format) {
     return new IndexWriterConfig()
         .setCodec(
-            new Lucene912Codec() {
+            new Lucene104Codec() {
               @Override
               public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
                 return format;
