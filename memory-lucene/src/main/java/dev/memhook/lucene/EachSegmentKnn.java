@@ -209,10 +209,11 @@ final class EachSegmentKnn {
    * segments' candidates merged into the best {@code n}, and how many each segment gave kept for
    * the second walk's decision.
    *
-   * <p>Lucene's query takes one count, {@code k}: it searches a segment exactly when the filter
-   * leaves it at most {@code k} documents, drops to an exact search when a walk gave fewer than
-   * {@code k}, and an exact search gives {@code k}. So {@code k} here is the smallest budget, each
-   * segment's collector holds its own, and the merge keeps {@code n}.
+   * <p>Lucene's query takes one count, {@code k}, and derives from it a count per segment ({@link
+   * #luceneLeafCount}): it searches a segment exactly when the filter leaves it at most that many
+   * documents or when a walk gave fewer, and an exact search gives {@code k}. So {@code k} here is
+   * the smallest budget, each segment's collector holds its own budget, raised to Lucene's count
+   * for the segment where that is larger, and the merge keeps {@code n}.
    */
   static final class Budgeted extends KnnFloatVectorQuery {
     final int[] budgets;

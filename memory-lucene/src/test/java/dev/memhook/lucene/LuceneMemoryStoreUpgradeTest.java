@@ -24,9 +24,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A store written by Memhook on Lucene 9.12 opens on Lucene 10, reads and searches as it did, and
- * its first compaction rewrites it without the old codecs. The fixtures were written by main's
- * memory-lucene (Lucene 9.12.3): 24 memories of scope A ("note i about WORD and WORD", vector
- * {@link LuceneStoreFixtures#vector}-like on axis {@code i % 8}), m5 forgotten and purged.
+ * its first compaction rewrites it without the old codecs. The fixtures were written by
+ * memory-lucene at {@code 307a2883} (Lucene 9.12.3): 24 memories of scope A ("note i about WORD and
+ * WORD", vector {@link LuceneStoreFixtures#vector}-like on axis {@code i % 8}), m5 forgotten and
+ * purged.
  */
 class LuceneMemoryStoreUpgradeTest {
   @TempDir Path dir;
