@@ -82,12 +82,11 @@ final class EachSegmentKnn {
     for (LeafReaderContext leaf : leaves) {
       budgets[leaf.ord] = budget(n, leaf.reader().docFreq(scopeTerm) / (double) inScope);
     }
-    int smallest = Budgeted.smallest(budgets);
+    double[] docShares = new double[leaves.size()];
     for (LeafReaderContext leaf : leaves) {
-      double share = leaf.reader().maxDoc() / (double) reader.maxDoc();
-      budgets[leaf.ord] = Math.max(budgets[leaf.ord], luceneLeafCount(smallest, share));
+      docShares[leaf.ord] = leaf.reader().maxDoc() / (double) reader.maxDoc();
     }
-    Budgeted first = new Budgeted(target, budgets, n, filter);
+    Budgeted first = firstWalk(target, budgets, docShares, n, filter);
     TopDocs top = (walkers == null ? searcher : lending(searcher, walkers)).search(first, n);
     List<ScoreDoc> merged = new ArrayList<>(List.of(top.scoreDocs));
     boolean again = false;
@@ -143,15 +142,40 @@ final class EachSegmentKnn {
   }
 
   /**
-   * Whether {@code leaf} may hold more of the best {@code n} than its first walk gave: it gave its
-   * budget, or the query's smallest count (what an exact search of a segment gives), fewer than
-   * {@code n}, and every one of them is among the merged best. A segment that gave another count
-   * ran out of documents of the scope.
+   * The first walk's query for segments with {@code budgets} and {@code docShares} of the index's
+   * documents: the query's count is the smallest budget, each collector's size {@link
+   * #collectorSizes}.
+   */
+  static Budgeted firstWalk(
+      float[] target, int[] budgets, double[] docShares, int n, Query filter) {
+    int queryK = Budgeted.smallest(budgets);
+    return new Budgeted(target, collectorSizes(budgets, docShares, queryK), queryK, n, filter);
+  }
+
+  /**
+   * What each segment's collector holds in the first walk: its budget, raised where needed to
+   * {@link #luceneLeafCount} for the query's count {@code queryK} and the segment's share of the
+   * index's documents, so that Lucene never turns a walk into a scan. {@code queryK} stays the
+   * smallest budget: derived from the raised sizes instead, it would raise Lucene's counts too.
+   */
+  static int[] collectorSizes(int[] budgets, double[] docShares, int queryK) {
+    int[] sizes = new int[budgets.length];
+    for (int i = 0; i < budgets.length; i++) {
+      sizes[i] = Math.max(budgets[i], luceneLeafCount(queryK, docShares[i]));
+    }
+    return sizes;
+  }
+
+  /**
+   * Whether {@code leaf} may hold more of the best {@code n} than its first walk gave: it gave what
+   * its collector holds, or the query's smallest count (what an exact search of a segment gives),
+   * fewer than {@code n}, and every one of them is among the merged best. A segment that gave
+   * another count ran out of documents of the scope.
    */
   private static boolean mayHoldMore(
       LeafReaderContext leaf, Budgeted first, List<ScoreDoc> merged) {
     int gave = first.returned(leaf.ord);
-    if ((gave != first.budgets[leaf.ord] && gave != first.getK()) || gave >= first.n) {
+    if ((gave != first.sizes[leaf.ord] && gave != first.getK()) || gave >= first.n) {
       return false;
     }
     int kept = 0;
@@ -216,21 +240,25 @@ final class EachSegmentKnn {
    * for the segment where that is larger, and the merge keeps {@code n}.
    */
   static final class Budgeted extends KnnFloatVectorQuery {
-    final int[] budgets;
+    final int[] sizes;
     final int n;
     private final int[] returned;
 
-    Budgeted(float[] target, int[] budgets, int n, Query filter) {
-      super(F_VECTOR, target, smallest(budgets), filter);
-      this.budgets = budgets;
+    /**
+     * @param sizes what each segment's collector holds ({@link #collectorSizes})
+     * @param queryK the query's count: the smallest budget before {@link #collectorSizes}
+     */
+    Budgeted(float[] target, int[] sizes, int queryK, int n, Query filter) {
+      super(F_VECTOR, target, queryK, filter);
+      this.sizes = sizes;
       this.n = n;
-      this.returned = new int[budgets.length];
+      this.returned = new int[sizes.length];
     }
 
     @Override
     protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
       return (visitedLimit, strategy, context) ->
-          new TopKnnCollector(budgets[context.ord], visitedLimit, strategy);
+          new TopKnnCollector(sizes[context.ord], visitedLimit, strategy);
     }
 
     @Override

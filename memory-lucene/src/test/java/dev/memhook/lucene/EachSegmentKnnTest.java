@@ -176,6 +176,65 @@ class EachSegmentKnnTest {
     assertEquals(100, EachSegmentKnn.budget(100, 0.0)); // never used: no document of the scope
   }
 
+  @Test
+  void fiveEqualSegments_eachCollectorHoldsLucenesCount_forTheQuerysCountOfTheSmallestBudget() {
+    int[] budgets = {50, 50, 50, 50, 50}; // budget(100, 0.2) each
+    double[] shares = {0.2, 0.2, 0.2, 0.2, 0.2};
+
+    int[] sizes = EachSegmentKnn.collectorSizes(budgets, shares, 50);
+
+    // 50 x 0.2 + 16 x sqrt(50 x 0.2 x 0.8) = 55.25: Lucene searches exactly a walk giving fewer
+    assertEquals(
+        List.of(55, 55, 55, 55, 55), List.of(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]));
+    assertEquals(55, EachSegmentKnn.luceneLeafCount(50, 0.2));
+    // the query's count must stay 50: at 55, Lucene's count for each segment would be 58
+    assertEquals(58, EachSegmentKnn.luceneLeafCount(55, 0.2));
+  }
+
+  @Test
+  void noSegmentsCollector_isSmallerThanWhatLuceneAcceptsFromItsWalk() {
+    long seed = Seeds.seed();
+    Random random = new Random(seed);
+    for (int layout = 0; layout < 2_000; layout++) {
+      int segments = 1 + random.nextInt(12);
+      double[] docs = new double[segments];
+      double[] scoped = new double[segments];
+      double allDocs = 0;
+      double allScoped = 0;
+      for (int i = 0; i < segments; i++) {
+        docs[i] = 1 + random.nextInt(400_000);
+        scoped[i] = random.nextInt(3) == 0 ? 0 : docs[i] * random.nextDouble();
+        allDocs += docs[i];
+        allScoped += scoped[i];
+      }
+      if (allScoped == 0) {
+        continue;
+      }
+      int n = 10 + random.nextInt(300);
+      int[] budgets = new int[segments];
+      double[] shares = new double[segments];
+      for (int i = 0; i < segments; i++) {
+        budgets[i] = EachSegmentKnn.budget(n, scoped[i] / allScoped);
+        shares[i] = docs[i] / allDocs;
+      }
+
+      EachSegmentKnn.Budgeted first =
+          EachSegmentKnn.firstWalk(new float[] {1, 0}, budgets, shares, n, null);
+      int queryK = first.getK();
+      int[] sizes = first.sizes;
+
+      for (int i = 0; i < segments; i++) {
+        String where = "layout " + layout + ", segment " + i + "; " + Seeds.replay(seed);
+        assertEquals(
+            EachSegmentKnn.Budgeted.smallest(budgets), queryK, "the query's count: " + where);
+        assertTrue(sizes[i] >= budgets[i], "a collector holds at least its budget: " + where);
+        assertTrue(
+            sizes[i] >= EachSegmentKnn.luceneLeafCount(queryK, shares[i]),
+            "a collector holds at least Lucene's count for the segment: " + where);
+      }
+    }
+  }
+
   /** Writes {@link #SEGMENTS} segments of {@link #PER_SEGMENT} vectors made by {@code vector}. */
   private static void write(Directory dir, List<float[]> vectors, IntFunction<float[]> vector)
       throws IOException {
