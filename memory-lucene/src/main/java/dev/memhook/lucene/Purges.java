@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * and writes go on; then the result is committed and the searchers refreshed, which deletes the old
  * segment files. A purge is due {@code delay} after the first forget it covers; it starts a quarter
  * of the delay after that forget, so that the forgets of the next moments share it, and has the
- * rest of the delay to finish (rewriting a segment rebuilds its vector graph). A forget that
+ * rest of the delay to finish (a rewrite writes the whole segment again; its vector graph starts
+ * from the segment's own, without the deleted documents' nodes). A forget that
  * arrives while a purge runs is covered by the next one, due a delay after that forget like any
  * other, which starts once the running one has ended (and a quarter of the delay has passed since
  * the forget). So every purge is done within its delay as long as rewriting the segments takes less

@@ -76,7 +76,7 @@
  * <h2>Forgetting erases</h2>
  *
  * A Lucene delete only marks a document deleted; its stored record and terms stay in the segment's
- * files until a merge rewrites the segment, and rewriting a segment rebuilds its vector graph. So
+ * files until a merge rewrites the segment, and rewriting a segment writes all of it again. So
  * forgetting erases in two stages. Each memory's record is stored encrypted with a key of the
  * memory's own, kept outside the segments in small shard files that are cheap to rewrite ({@code
  * RecordKeys}, {@code RecordCipher}); {@code delete} deletes the documents, commits, and destroys
