@@ -36,7 +36,8 @@ import java.util.Locale;
  * repeated question would find its records in the read cache); recall@10 is over {@code
  * --recall-queries} (default 500) other questions, with the store's default {@code efSearch} or
  * with each of {@code --ef-search N[,N...]} in turn (the index is the same; only the search's
- * candidates change).
+ * candidates change). {@code --timed-ef N} times the three recall modes with that {@code efSearch}
+ * instead of the store's default.
  */
 public final class SettledRecall {
 
@@ -56,17 +57,19 @@ public final class SettledRecall {
     int queries = 2_000;
     int recallQueries = 500;
     int[] efSearches = {0};
+    int timedEf = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--size" -> size = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         case "--recall-queries" -> recallQueries = Integer.parseInt(args[++i]);
+        case "--timed-ef" -> timedEf = Integer.parseInt(args[++i]);
         case "--ef-search" ->
             efSearches = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         default ->
             throw new IllegalArgumentException(
                 "usage: SettledRecall [--size N] [--queries N] [--recall-queries N]"
-                    + " [--ef-search N[,N...]]");
+                    + " [--ef-search N[,N...]] [--timed-ef N]");
       }
     }
     long t0 = System.nanoTime();
@@ -83,7 +86,7 @@ public final class SettledRecall {
     PrecomputedEmbedder embedder = eb.unrelatedForUnknown().build();
     EmbeddingSpace space = embedder.space();
     BenchStores.Settings settings =
-        BenchStores.Settings.DEFAULTS.withLayout(BenchStores.Layout.IDLE);
+        new BenchStores.Settings(false, timedEf, BenchStores.Layout.IDLE);
     System.err.printf(Locale.ROOT, "corpus generated in %.0f s%n", (System.nanoTime() - t0) / 1e9);
 
     long t1 = System.nanoTime();

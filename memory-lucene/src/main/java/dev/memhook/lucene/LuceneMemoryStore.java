@@ -532,11 +532,14 @@ public final class LuceneMemoryStore implements MemoryStore {
      * while it is written and the merges of a quiet store ({@link #DEFAULT_IDLE_MERGE}), which
      * leave a store smaller than this in one segment and a larger one in about {@code size / 512
      * MB} of them. Every search visits every segment, so fewer are faster; but a merge, and the
-     * rewrite that erases a forgotten memory from its segment, rewrite the whole segment and
-     * rebuilds its vector graph, which takes minutes per few hundred thousand memories on one core.
-     * 512 MB holds about a quarter of a million memories with 384-dimension vectors, so that stores
-     * of that size search a single segment while no rewrite grows past a few minutes. The figures
-     * behind it are in benchmarks/RESULTS.md.
+     * rewrite that erases a forgotten memory from its segment, write a whole segment again, and
+     * the larger one segment's vector graph, the fewer of its true nearest neighbours a walk of it
+     * with the default {@link #efSearch} finds. 512 MB holds about a quarter of a million memories
+     * with 384-dimension vectors: stores of that size search a single segment, a rewrite takes
+     * seconds, and a vector search of a settled store of any size finds nearly every neighbour an
+     * exact scan finds. A larger limit searches a store of a million memories faster but finds
+     * fewer of them unless {@link #efSearch} is raised with it. The figures behind it are in
+     * benchmarks/RESULTS.md.
      */
     public static final double DEFAULT_MAX_SEGMENT_MB = 512;
 
@@ -725,10 +728,11 @@ public final class LuceneMemoryStore implements MemoryStore {
      * default): natural merges and idle merges alike; see {@link #DEFAULT_MAX_SEGMENT_MB}. A
      * smaller value keeps each merge and each rewrite that erases a forgotten memory short at the
      * price of more segments for each search to visit. A larger one makes a large store's searches
-     * faster and each purge's rewrite longer: raise {@link #purgeDelay} with it, since a purge ends
-     * within its delay only while a rewrite takes less than half of the delay (the times per
-     * segment size are in benchmarks/RESULTS.md). An explicit {@link LuceneMemoryStore#forceMerge
-     * forceMerge} is not limited by it.
+     * faster, each rewrite longer (a purge ends within its {@link #purgeDelay} only while a rewrite
+     * takes less than half of the delay) and each segment's vector graph larger, which a walk with
+     * the same {@link #efSearch} searches less completely: raise {@code efSearch} with it (the
+     * times and recall per segment size are in benchmarks/RESULTS.md). An explicit {@link
+     * LuceneMemoryStore#forceMerge forceMerge} is not limited by it.
      */
     public Builder maxSegmentMB(double mb) {
       checkUnset("maxSegmentMB");

@@ -114,8 +114,9 @@
  * 64 MB RAM buffer (default: 16 MB), reached only by bursts of writes with no read or commit
  * between them. Merges build segments of at most {@code maxSegmentMB} (512 MB by default, about a
  * quarter of a million memories with 384-dimension vectors: a merge, and the rewrite that erases a
- * forgotten memory from its segment, rewrite a whole segment and rebuild its vector graph, so the
- * limit bounds how long one rewrite runs; {@code StoreWorkers} builds a merged graph with {@code
+ * forgotten memory from its segment, write a whole segment again, so the limit bounds how long one
+ * rewrite runs, and it bounds the size of one vector graph, which a walk with the default {@code
+ * efSearch} searches less completely the larger it is; {@code StoreWorkers} builds a merged graph with {@code
  * workers} threads, the processors up to 4, and adds a large {@code putAll} in parts with them).
  * Natural merges leave several segments per tier and none over half the limit merged, so once the
  * store has seen no write for {@code idleMerge} (15 s by default) and its natural merges are done,
