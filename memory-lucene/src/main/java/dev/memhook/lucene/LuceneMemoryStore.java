@@ -532,13 +532,13 @@ public final class LuceneMemoryStore implements MemoryStore {
      * while it is written and the merges of a quiet store ({@link #DEFAULT_IDLE_MERGE}), which
      * leave a store smaller than this in one segment and a larger one in about {@code size / 512
      * MB} of them. Every search visits every segment, so fewer are faster; but a merge, and the
-     * rewrite that erases a forgotten memory from its segment, write a whole segment again, and
-     * the larger one segment's vector graph, the fewer of its true nearest neighbours a walk of it
-     * with the default {@link #efSearch} finds. 512 MB holds about a quarter of a million memories
-     * with 384-dimension vectors: stores of that size search a single segment, a rewrite takes
-     * seconds, and a vector search of a settled store of any size finds nearly every neighbour an
-     * exact scan finds. A larger limit searches a store of a million memories faster but finds
-     * fewer of them unless {@link #efSearch} is raised with it. The figures behind it are in
+     * rewrite that erases a forgotten memory from its segment, write a whole segment again, and the
+     * larger one segment's vector graph, the fewer of its true nearest neighbours a walk of it with
+     * the default {@link #efSearch} finds. 512 MB holds about a quarter of a million memories with
+     * 384-dimension vectors: stores of that size search a single segment, a rewrite takes seconds,
+     * and a vector search of a settled store of any size finds nearly every neighbour an exact scan
+     * finds. A larger limit searches a store of a million memories faster but finds fewer of them
+     * unless {@link #efSearch} is raised with it. The figures behind it are in
      * benchmarks/RESULTS.md.
      */
     public static final double DEFAULT_MAX_SEGMENT_MB = 512;

@@ -41,11 +41,11 @@ import org.slf4j.LoggerFactory;
  * segment files. A purge is due {@code delay} after the first forget it covers; it starts a quarter
  * of the delay after that forget, so that the forgets of the next moments share it, and has the
  * rest of the delay to finish (a rewrite writes the whole segment again; its vector graph starts
- * from the segment's own, without the deleted documents' nodes). A forget that
- * arrives while a purge runs is covered by the next one, due a delay after that forget like any
- * other, which starts once the running one has ended (and a quarter of the delay has passed since
- * the forget). So every purge is done within its delay as long as rewriting the segments takes less
- * than half of it: a forget just after a purge began waits for that rewrite, then for its own.
+ * from the segment's own, without the deleted documents' nodes). A forget that arrives while a
+ * purge runs is covered by the next one, due a delay after that forget like any other, which starts
+ * once the running one has ended (and a quarter of the delay has passed since the forget). So every
+ * purge is done within its delay as long as rewriting the segments takes less than half of it: a
+ * forget just after a purge began waits for that rewrite, then for its own.
  *
  * <p><b>Journaled.</b> Two entries of the commit user data make it survive a crash: {@value
  * #KEYS_TO_DESTROY} names the ids whose keys the committed forget must still destroy (written in

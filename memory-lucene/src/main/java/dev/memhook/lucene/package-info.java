@@ -116,32 +116,32 @@
  * quarter of a million memories with 384-dimension vectors: a merge, and the rewrite that erases a
  * forgotten memory from its segment, write a whole segment again, so the limit bounds how long one
  * rewrite runs, and it bounds the size of one vector graph, which a walk with the default {@code
- * efSearch} searches less completely the larger it is; {@code StoreWorkers} builds a merged graph with {@code
- * workers} threads, the processors up to 4, and adds a large {@code putAll} in parts with them).
- * Natural merges leave several segments per tier and none over half the limit merged, so once the
- * store has seen no write for {@code idleMerge} (15 s by default) and its natural merges are done,
- * {@code IdleMerges} packs the segments into as few as {@code IdleMergePlan} finds of at most the
- * limit (first-fit decreasing by live size; a segment that cannot join another is rewritten alone
- * when a tenth of it is deleted), merges them in the background and commits: a quiet store under
- * the limit ends in one segment, a larger one in about {@code size / limit}. After a bulk import,
- * {@code forceMerge(n)} merges down to {@code n} segments and commits, past the limit. A bulk load
- * ({@code putAll} batches of 16 or more, on a store with idle merges) writes its vectors without an
- * HNSW graph until the store is next quiet ({@code VectorGraphs}, Lucene's flat vector files under
- * a format of the store's own, {@code GraphlessVectorsFormat}, searched exactly meanwhile); the
- * idle merge, or {@code forceMerge}, then builds each merged segment's graph once rather than
- * vector by vector and again at every merge. Searches read their hits' ids from the {@code id}
- * field's binary doc values (a stored-field read would decompress a block of records per hit).
- * Vectors are scaled to unit length at index and query time and compared by dot product, which for
- * unit vectors is the cosine and is cheaper per comparison than Lucene's cosine, which divides by
- * both norms each time. Every search and count filters on {@code live}, the scope of a latest
- * memory (absent on superseded memories and audit records); vector search takes it as a pre-filter
- * whose bit set per segment is cached. For text and related searches, when the scope holds at least
- * half of the index the query runs unfiltered and a collector keeps the scope's documents by their
- * doc values, which keeps Lucene's fast scoring of a pure disjunction (MaxScore); a smaller scope
- * is intersected as a filter. Hits are collected with pruning from the first {@code k} hits on (no
- * total hit count is needed). What each of these costs and saves is measured in
- * benchmarks/RESULTS.md. These make index format 2; an index of another format fails to open with
- * an {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
+ * efSearch} searches less completely the larger it is; {@code StoreWorkers} builds a merged graph
+ * with {@code workers} threads, the processors up to 4, and adds a large {@code putAll} in parts
+ * with them). Natural merges leave several segments per tier and none over half the limit merged,
+ * so once the store has seen no write for {@code idleMerge} (15 s by default) and its natural
+ * merges are done, {@code IdleMerges} packs the segments into as few as {@code IdleMergePlan} finds
+ * of at most the limit (first-fit decreasing by live size; a segment that cannot join another is
+ * rewritten alone when a tenth of it is deleted), merges them in the background and commits: a
+ * quiet store under the limit ends in one segment, a larger one in about {@code size / limit}.
+ * After a bulk import, {@code forceMerge(n)} merges down to {@code n} segments and commits, past
+ * the limit. A bulk load ({@code putAll} batches of 16 or more, on a store with idle merges) writes
+ * its vectors without an HNSW graph until the store is next quiet ({@code VectorGraphs}, Lucene's
+ * flat vector files under a format of the store's own, {@code GraphlessVectorsFormat}, searched
+ * exactly meanwhile); the idle merge, or {@code forceMerge}, then builds each merged segment's
+ * graph once rather than vector by vector and again at every merge. Searches read their hits' ids
+ * from the {@code id} field's binary doc values (a stored-field read would decompress a block of
+ * records per hit). Vectors are scaled to unit length at index and query time and compared by dot
+ * product, which for unit vectors is the cosine and is cheaper per comparison than Lucene's cosine,
+ * which divides by both norms each time. Every search and count filters on {@code live}, the scope
+ * of a latest memory (absent on superseded memories and audit records); vector search takes it as a
+ * pre-filter whose bit set per segment is cached. For text and related searches, when the scope
+ * holds at least half of the index the query runs unfiltered and a collector keeps the scope's
+ * documents by their doc values, which keeps Lucene's fast scoring of a pure disjunction
+ * (MaxScore); a smaller scope is intersected as a filter. Hits are collected with pruning from the
+ * first {@code k} hits on (no total hit count is needed). What each of these costs and saves is
+ * measured in benchmarks/RESULTS.md. These make index format 2; an index of another format fails to
+ * open with an {@link dev.memhook.api.IncompatibleStoreException} saying to rebuild it.
  *
  * <h2>Search</h2>
  *
