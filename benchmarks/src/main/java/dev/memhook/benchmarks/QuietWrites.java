@@ -2,11 +2,8 @@ package dev.memhook.benchmarks;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.MemoryService;
-import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.EmbeddingSpace;
-import dev.memhook.core.Memhook;
 import dev.memhook.lucene.LuceneMemoryStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -63,8 +60,7 @@ public final class QuietWrites {
     SyntheticCorpus corpus =
         SyntheticCorpus.generate(
             RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
-    String[] modes = {"text", "vector", "fused"};
-    List<SyntheticCorpus.Query> qs = corpus.queries(7, 2 * queries * modes.length);
+    List<SyntheticCorpus.Query> qs = corpus.queries(7, 2 * queries * SettledRecall.MODES.size());
     PrecomputedEmbedder.Builder eb =
         PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
@@ -133,24 +129,17 @@ public final class QuietWrites {
         rounds * writes,
         totalWait / 1e9);
 
-    StepTimes.header(out);
-    for (int m = 0; m < modes.length; m++) {
-      try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).build();
-          MemoryService service =
-              Memhook.builder()
-                  .store(store)
-                  .embedder(embedder)
-                  .recallOptions(RecallLatencyBenchmark.options(modes[m]))
-                  .build()) {
-        store.attach(space);
-        StepTimes.time(
-            out,
-            modes[m] + " recall",
-            2 * queries * m,
-            queries,
-            i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
-      }
-    }
+    SettledRecall.timeModes(
+        out,
+        m -> {
+          LuceneMemoryStore store = LuceneMemoryStore.builder().directory(index).build();
+          store.attach(space);
+          return store;
+        },
+        embedder,
+        scope,
+        qs,
+        queries);
     BenchStores.deleteRecursively(run);
   }
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntFunction;
 
 /**
  * Recall as a store leaves itself, end to end in one run: builds a {@link SyntheticCorpus} store
@@ -40,6 +41,9 @@ import java.util.Locale;
  * instead of the store's default.
  */
 public final class SettledRecall {
+
+  /** The recall modes {@link #timeModes} times, in order. */
+  static final List<String> MODES = List.of("text", "vector", "fused");
 
   private SettledRecall() {}
 
@@ -77,9 +81,8 @@ public final class SettledRecall {
     SyntheticCorpus corpus =
         SyntheticCorpus.generate(
             RecallLatencyBenchmark.SEED, size, RecallLatencyBenchmark.DIMENSION);
-    String[] modes = {"text", "vector", "fused"};
     // Disjoint blocks of questions: warm-up and measurement per mode, then the recall@10 check.
-    List<SyntheticCorpus.Query> qs = corpus.queries(7, 2 * queries * modes.length + recallQueries);
+    List<SyntheticCorpus.Query> qs = corpus.queries(7, 2 * queries * MODES.size() + recallQueries);
     PrecomputedEmbedder.Builder eb =
         PrecomputedEmbedder.builder("bench-synthetic-d" + corpus.dimension(), corpus.dimension());
     qs.forEach(q -> eb.put(q.text(), q.vector()));
@@ -102,31 +105,20 @@ public final class SettledRecall {
         IdleSettling.committedSegments(dir),
         BenchStores.sizeOnDisk(dir) / 1048576.0);
 
-    StepTimes.header(out);
-    for (int m = 0; m < modes.length; m++) {
-      MemoryStore store =
-          m == 0
-              ? first
-              : BenchStores.open(
-                  BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, settings);
-      try (MemoryService service =
-          Memhook.builder()
-              .store(store)
-              .embedder(embedder)
-              .recallOptions(RecallLatencyBenchmark.options(modes[m]))
-              .build()) {
-        int from = 2 * queries * m;
-        StepTimes.time(
-            out,
-            modes[m] + " recall",
-            from,
-            queries,
-            i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
-      }
-    }
+    timeModes(
+        out,
+        m ->
+            m == 0
+                ? first
+                : BenchStores.open(
+                    BenchStores.Kind.LUCENE, corpus, scope, space, corpus::embedding, settings),
+        embedder,
+        scope,
+        qs,
+        queries);
 
     ExactScan exact = new ExactScan(corpus.vectors());
-    int from = 2 * queries * modes.length;
+    int from = 2 * queries * MODES.size();
     int[][] truth = new int[recallQueries][];
     for (int i = 0; i < recallQueries; i++) {
       truth[i] = exact.topK(qs.get(from + i).vector(), 10);
@@ -161,5 +153,36 @@ public final class SettledRecall {
       }
     }
     out.printf(Locale.ROOT, "whole run %.0f s%n", (System.nanoTime() - t0) / 1e9);
+  }
+
+  /**
+   * Times recall in each of {@link #MODES} ({@link RecallLatencyBenchmark#options}) through a
+   * service over {@code storeFor.apply(m)} for mode {@code m}, which the service closes: {@code
+   * queries} recalls after as many warm-up ones, on questions {@code 2·queries·m} onwards of {@code
+   * qs}, none asked twice; prints the table header and a row per mode.
+   */
+  static void timeModes(
+      PrintStream out,
+      IntFunction<MemoryStore> storeFor,
+      PrecomputedEmbedder embedder,
+      Scope scope,
+      List<SyntheticCorpus.Query> qs,
+      int queries) {
+    StepTimes.header(out);
+    for (int m = 0; m < MODES.size(); m++) {
+      try (MemoryService service =
+          Memhook.builder()
+              .store(storeFor.apply(m))
+              .embedder(embedder)
+              .recallOptions(RecallLatencyBenchmark.options(MODES.get(m)))
+              .build()) {
+        StepTimes.time(
+            out,
+            MODES.get(m) + " recall",
+            2 * queries * m,
+            queries,
+            i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10)));
+      }
+    }
   }
 }
