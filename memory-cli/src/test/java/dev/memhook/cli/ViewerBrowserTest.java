@@ -22,11 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -312,6 +313,26 @@ class ViewerBrowserTest {
   private void navigate(WebElement target) {
     WebElement page = browser.findElement(By.tagName("html"));
     target.click();
-    new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(page));
+    new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> isGone(page));
+  }
+
+  /**
+   * Whether {@code element}'s page has been replaced. ChromeDriver reports that as a stale element,
+   * or, when it asks about the node while the new document replaces the old one, as an inspector
+   * error saying the node does not belong to the document; both mean the old page is gone (the
+   * second made a navigation fail about once in a few runs of this class).
+   */
+  private static boolean isGone(WebElement element) {
+    try {
+      element.isEnabled();
+      return false;
+    } catch (StaleElementReferenceException gone) {
+      return true;
+    } catch (WebDriverException e) {
+      if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+        return true;
+      }
+      throw e;
+    }
   }
 }
