@@ -14,19 +14,20 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The time and preference stage of recall: what the question says beyond its topic. When it names a
- * time ({@link TimeWords}), memories that happened in that window, or near it, move up; when it
- * asks for advice or a standing choice ({@link PreferenceCue}), memories that state a preference,
- * habit, plan or choice move up.
+ * The time, preference and asker stage of recall: what the question says beyond its topic. When it
+ * names a time ({@link TimeWords}), memories that happened in that window, or near it, move up;
+ * when it asks for advice or a standing choice ({@link PreferenceCue}), memories that state a
+ * preference, habit, plan or choice move up; when it asks about its asker ({@link AskerCue}: "how
+ * many weddings have I been to?"), what a person told moves up past what agents and tools wrote.
  *
- * <p>Both are soft: the stage multiplies a candidate's fused score by {@code 1 + } {@link
- * #TIME_BOOST} {@code · closeness + } {@link #PREFERENCE_BOOST} {@code · stance}, closeness and
- * stance each in [0, 1], and nothing is removed. So the rule it keeps is: <b>a candidate whose
- * fused score was more than {@link #maxFactor} times another's still ranks above it</b>; a direct
- * hit that led by that much cannot be pushed down by a memory the question's time or wording
- * favours, and a window that names the wrong time (or a question that merely sounds like a request)
- * costs at most that margin. Fused scores are positive for every fusion method, which the rule
- * needs.
+ * <p>All three are soft: the stage multiplies a candidate's fused score by {@code 1 + } {@link
+ * #TIME_BOOST} {@code · closeness + } {@link #PREFERENCE_BOOST} {@code · stance + } {@link
+ * #ASKER_BOOST} {@code · told}, each of closeness, stance and told in [0, 1], and nothing is
+ * removed. So the rule it keeps is: <b>a candidate whose fused score was more than {@link
+ * #maxFactor} times another's still ranks above it</b>; a direct hit that led by that much cannot
+ * be pushed down by a memory the question's time or wording favours, and a window that names the
+ * wrong time (or a question that merely sounds like a request) costs at most that margin. Fused
+ * scores are positive for every fusion method, which the rule needs.
  *
  * <p>Only candidates that can still take one of the result's places are looked at: of the first
  * {@code depth}, those read in ranking order until the places are held ({@link Places#hold}), and
@@ -35,8 +36,8 @@ import java.util.Set;
  * candidates holding the places, whose scores only rise; so the rest keep their scores unread, and
  * a later stage that lifts one of them raises it first as this stage would have ({@link
  * Boosted#catchUp}). The records looked at are read once, for result assembly too. A question that
- * names no time and asks for no preference reads nothing and leaves the ranking as it was.
- * Stateless and thread-safe.
+ * names no time, asks for no preference and is not about its asker reads nothing and leaves the
+ * ranking as it was. Stateless and thread-safe.
  */
 final class CueBoost {
 
@@ -49,6 +50,15 @@ final class CueBoost {
 
   /** The most a preference question adds to a fused score, as a share of it. */
   static final double PREFERENCE_BOOST = 0.5;
+
+  /**
+   * What a question about its asker adds to the fused score of a memory a person told, as a share
+   * of it: as much as the other cues, so that the asker's own mention of the topic passes an
+   * agent's reply that matched the topic's words somewhat better (an assistant's long answer
+   * repeats the question's words; the fact is in the user's turn), never one that matched it far
+   * better.
+   */
+  static final double ASKER_BOOST = 0.5;
 
   /** How far outside an open window ("before May") closeness falls to 0. */
   static final Duration OPEN_MARGIN = Duration.ofDays(7);
@@ -64,17 +74,21 @@ final class CueBoost {
    *
    * @param window the time it names, or null
    * @param preference whether it asks for advice or a standing choice
+   * @param asker whether it asks about its asker
    */
-  record Cues(TimeWords.TimeWindow window, boolean preference) {
+  record Cues(TimeWords.TimeWindow window, boolean preference, boolean asker) {
 
     /** The cues of {@code text} asked at {@code reference}. */
     static Cues of(String text, Instant reference) {
-      return new Cues(TimeWords.window(text, reference).orElse(null), PreferenceCue.asks(text));
+      return new Cues(
+          TimeWords.window(text, reference).orElse(null),
+          PreferenceCue.asks(text),
+          AskerCue.asks(text));
     }
 
-    /** Whether either cue fired. */
+    /** Whether any cue fired. */
     boolean any() {
-      return window != null || preference;
+      return window != null || preference || asker;
     }
   }
 
@@ -107,7 +121,7 @@ final class CueBoost {
 
     /** {@code sorted} as it was: no cue fired. */
     static Boosted unchanged(List<Candidate> sorted) {
-      return new Boosted(sorted, "", new Cues(null, false), new HashSet<>());
+      return new Boosted(sorted, "", new Cues(null, false, false), new HashSet<>());
     }
 
     /** The candidates, best first. */
@@ -140,14 +154,15 @@ final class CueBoost {
 
   /** The most a candidate's fused score is multiplied by. */
   static double maxFactor() {
-    return 1 + TIME_BOOST + PREFERENCE_BOOST;
+    return 1 + TIME_BOOST + PREFERENCE_BOOST + ASKER_BOOST;
   }
 
   /** The most the cues of {@code cues} multiply a fused score by. */
   static double maxFactor(Cues cues) {
     return 1
         + (cues.window() != null ? TIME_BOOST : 0)
-        + (cues.preference() ? PREFERENCE_BOOST : 0);
+        + (cues.preference() ? PREFERENCE_BOOST : 0)
+        + (cues.asker() ? ASKER_BOOST : 0);
   }
 
   /**
@@ -169,6 +184,7 @@ final class CueBoost {
     List<Candidate> head = sorted.subList(0, looked);
     int inWindow = 0;
     int stating = 0;
+    int toldByPeople = 0;
     for (Candidate c : head) {
       Memory m = records.get(c.id);
       if (m == null) {
@@ -176,13 +192,19 @@ final class CueBoost {
       }
       double closeness = closeness(cues, m);
       double stance = stance(cues, m);
+      double told = told(cues, m);
       inWindow += closeness > 0 ? 1 : 0;
       stating += stance > 0 ? 1 : 0;
-      c.fused *= factor(closeness, stance);
+      toldByPeople += told > 0 ? 1 : 0;
+      c.fused *= factor(closeness, stance, told);
     }
     List<Candidate> out = new ArrayList<>(sorted);
     out.sort(BEST_FIRST);
-    return new Boosted(out, describe(cues, inWindow, stating, head.size()), cues, passedOver);
+    return new Boosted(
+        out,
+        describe(cues, new Counts(inWindow, stating, toldByPeople, head.size())),
+        cues,
+        passedOver);
   }
 
   /**
@@ -203,14 +225,15 @@ final class CueBoost {
 
   /** What {@code cues} multiply the fused score of {@code m} by. */
   private static double factor(Cues cues, Memory m) {
-    return factor(closeness(cues, m), stance(cues, m));
+    return factor(closeness(cues, m), stance(cues, m), told(cues, m));
   }
 
   /**
-   * The factor of a memory at {@code closeness} to the window with {@code stance}, each in [0, 1].
+   * The factor of a memory at {@code closeness} to the window with {@code stance}, told by a person
+   * or not ({@code told}), each in [0, 1].
    */
-  private static double factor(double closeness, double stance) {
-    return 1 + TIME_BOOST * closeness + PREFERENCE_BOOST * stance;
+  private static double factor(double closeness, double stance, double told) {
+    return 1 + TIME_BOOST * closeness + PREFERENCE_BOOST * stance + ASKER_BOOST * told;
   }
 
   private static double closeness(Cues cues, Memory m) {
@@ -219,6 +242,10 @@ final class CueBoost {
 
   private static double stance(Cues cues, Memory m) {
     return cues.preference() ? PreferenceCue.stance(m) : 0;
+  }
+
+  private static double told(Cues cues, Memory m) {
+    return cues.asker() ? AskerCue.told(m) : 0;
   }
 
   /**
@@ -239,35 +266,45 @@ final class CueBoost {
     return a.compareTo(b) >= 0 ? a : b;
   }
 
-  private static String describe(Cues cues, int inWindow, int stating, int looked) {
-    StringBuilder sb = new StringBuilder();
+  /** How many of the {@code looked} candidates each cue favoured. */
+  private record Counts(int inWindow, int stating, int told, int looked) {}
+
+  private static String describe(Cues cues, Counts n) {
+    List<String> parts = new ArrayList<>(3);
     if (cues.window() != null) {
       TimeWords.TimeWindow w = cues.window();
-      sb.append(
+      parts.add(
           String.format(
               Locale.ROOT,
               "time \"%s\": from %s until %s, %d of %d candidates in or near it (score up to x%.2f)",
               w.phrase(),
               day(w.start()),
               day(w.end()),
-              inWindow,
-              looked,
+              n.inWindow(),
+              n.looked(),
               1 + TIME_BOOST));
     }
     if (cues.preference()) {
-      if (sb.length() > 0) {
-        sb.append("; ");
-      }
-      sb.append(
+      parts.add(
           String.format(
               Locale.ROOT,
               "preference question: %d of %d candidates state a preference, habit, plan or"
                   + " choice (score up to x%.2f)",
-              stating,
-              looked,
+              n.stating(),
+              n.looked(),
               1 + PREFERENCE_BOOST));
     }
-    return sb.toString();
+    if (cues.asker()) {
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "question about the asker: %d of %d candidates are a person's own words (score up to"
+                  + " x%.2f)",
+              n.told(),
+              n.looked(),
+              1 + ASKER_BOOST));
+    }
+    return String.join("; ", parts);
   }
 
   /** A window bound as a day, "open" for an open side. */

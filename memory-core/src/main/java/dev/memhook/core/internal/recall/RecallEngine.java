@@ -37,9 +37,9 @@ import java.util.concurrent.Executor;
  *       would give the query its evidence or seed the graph;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
- *   <li>{@link CueBoost}: memories of the time the question names, and for a question asking for
- *       advice or a standing choice memories that state one, move up (a bounded boost, never a
- *       filter);
+ *   <li>{@link CueBoost}: memories of the time the question names, for a question asking for advice
+ *       or a standing choice memories that state one, and for a question about its asker what a
+ *       person told, move up (a bounded boost, never a filter);
  *   <li>{@link SessionNeighbours}: the seeds' speakers' own turns just before and after them in
  *       their sessions move up or join, lifted by a share of their seed's score and always below
  *       it;
@@ -284,11 +284,11 @@ public final class RecallEngine {
   }
 
   /**
-   * The places the time and preference stage and the neighbouring turns read for: the result's (or
-   * the reranker's), and at least as many as the graph's seeds, so that every seed is looked at.
-   * They are held by candidates no later stage moves down: a direct hit the gate lets through, and
-   * not one the graph lifted (the graph's reordering, {@link Fusion#belowSeeds}, moves those under
-   * its seeds).
+   * The places the cue stage ({@link CueBoost}) and the neighbouring turns read for: the result's
+   * (or the reranker's), and at least as many as the graph's seeds, so that every seed is looked
+   * at. They are held by candidates no later stage moves down: a direct hit the gate lets through,
+   * and not one the graph lifted (the graph's reordering, {@link Fusion#belowSeeds}, moves those
+   * under its seeds).
    */
   private Places places(
       RecallQuery query, Exclusion exclusion, GateBasis basis, List<Candidate> seeds) {

@@ -118,6 +118,68 @@ class CueBoostTest {
   }
 
   @Test
+  void aQuestionAboutTheAsker_liftsWhatAPersonTold_aboveAnAgentsBetterMatch_andSaysWhy() {
+    store.add(
+        "agent",
+        "Wedding venues: barns, vineyards and beaches all work for a wedding.",
+        b -> b.origin(Origin.agent()));
+    store.add("user", "I went to my cousin's wedding last spring.", b -> b.origin(Origin.user()));
+    store.add("tool", "weddings.csv: 3 rows", b -> b.origin(Origin.tool("csv")));
+    List<Candidate> sorted =
+        List.of(
+            Candidates.of("agent", 2.0), Candidates.of("tool", 1.9), Candidates.of("user", 1.5));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("How many weddings have I attended?", REF),
+            new RecordReader(store),
+            50,
+            Candidates.unboundedPlaces());
+    assertEquals(
+        List.of(MemoryId.of("user"), MemoryId.of("agent"), MemoryId.of("tool")), ids(out.ranked()));
+    assertEquals(1.5 * 1.5, out.ranked().get(0).fused, 1e-12);
+    assertEquals(2.0, out.ranked().get(1).fused, 1e-12);
+    assertEquals(
+        "question about the asker: 1 of 3 candidates are a person's own words (score up to x1.50)",
+        out.description());
+  }
+
+  @Test
+  void aQuestionAboutTheAsker_neverLiftsAPersonsWordsPastAMatchLeadingByMoreThanItsFactor() {
+    store.add("agent", "Wedding venues and their costs.", b -> b.origin(Origin.agent()));
+    store.add("user", "I like weddings.", b -> b.origin(Origin.user()));
+    List<Candidate> sorted = List.of(Candidates.of("agent", 1.6), Candidates.of("user", 1.0));
+    CueBoost.Boosted out =
+        CueBoost.apply(
+            sorted,
+            CueBoost.Cues.of("how many weddings did I go to", REF),
+            new RecordReader(store),
+            50,
+            Candidates.unboundedPlaces());
+    assertEquals(List.of(MemoryId.of("agent"), MemoryId.of("user")), ids(out.ranked()));
+  }
+
+  @Test
+  void aHowToQuestion_orOneAddressingTheAssistant_keepsTheRanking_andReadsNothing() {
+    store.add("tool", "make e2e: needs a kind cluster", b -> b.origin(Origin.tool("bash")));
+    store.add("user", "I ran the e2e tests once.", b -> b.origin(Origin.user()));
+    List<Candidate> sorted = List.of(Candidates.of("tool", 2.0), Candidates.of("user", 1.9));
+    for (String question :
+        List.of("How do I run the e2e tests locally?", "What did you say about my e2e tests?")) {
+      CueBoost.Boosted out =
+          CueBoost.apply(
+              sorted,
+              CueBoost.Cues.of(question, REF),
+              new RecordReader(store),
+              50,
+              Candidates.unboundedPlaces());
+      assertSame(sorted, out.ranked(), question);
+      assertEquals("", out.description(), question);
+    }
+    assertTrue(store.reads.isEmpty());
+  }
+
+  @Test
   void onlyTheFirstDepthCandidates_areReadAndBoosted() {
     add("a", "x", REF);
     add("b", "x", REF);
@@ -152,6 +214,7 @@ class CueBoostTest {
       "any suggestions for the team?",
       "three weeks ago, which tool did we choose?",
       "before April 2023",
+      "how many books have I read?",
       "where is it"
     };
     qt().withFixedSeed(seed)
