@@ -8,13 +8,17 @@ import java.util.Locale;
 
 /**
  * Questions about the asker, and the memories that answer them. A question is about its asker when
- * it speaks of them in the first person singular ("how many weddings have I been to this year?",
- * "what speed is my internet plan?") and neither addresses the assistant ("you", "your": "can you
- * remind me what you recommended?" asks what the assistant said) nor asks how to do something ("how
- * do I run the tests?", "where can I watch the final?": instructions are what an agent or a tool
- * wrote). Its answer is what the asker told: a person's own turns ({@link Origin.Kind#USER}), and
- * what consolidation distilled from them (a distilled memory keeps its source's origin), not an
- * agent's reply that repeats the topic's words at length, nor a tool's output.
+ * it is a question (it holds a question mark or opens with a question word: "what", "how", "did",
+ * "is"…), speaks of the asker in the first person singular ("how many weddings have I been to this
+ * year?", "what speed is my internet plan?"), does not address the assistant ("you", "your": "can
+ * you remind me what you recommended?" asks what the assistant said) and does not ask what to do
+ * ("how do I run the tests?", "where can I watch the final?", "anything else I need to do?":
+ * instructions are what an agent, a tool or a convention says). Its answer is what the asker told:
+ * a person's own turns ({@link Origin.Kind#USER}), and what consolidation distilled from them (a
+ * distilled memory keeps its source's origin), not an agent's reply that repeats the topic's words
+ * at length, nor a tool's output. A statement in the first person ("the rotations in my batches
+ * repeat") reports a situation; what helps with it is seldom what the user said before, so it is no
+ * question about the asker.
  *
  * <p>A person's memory is {@linkplain #told told by the asker} whoever that person is: a hook
  * stores its user's turns as the user's, and in a conversation of several named people every one of
@@ -30,8 +34,10 @@ final class AskerCue {
   /** The assistant addressed; "you" also matches "you're", "you've", "you'd" and "you'll". */
   private static final Phrases ADDRESSED = Phrases.of(List.of("you", "your", "yours", "yourself"));
 
-  /** A request for instructions: "how do I", "how can I", "where should I", "how to". */
-  private static final Phrases HOW_TO =
+  /**
+   * A request for instructions: "how do I", "where can I", "how to", "do I need to", "I have to".
+   */
+  private static final Phrases WHAT_TO_DO =
       Phrases.of(
           concat(
               Phrases.combine(
@@ -39,7 +45,21 @@ final class AskerCue {
                       List.of("how", "where"),
                       List.of("do", "can", "could", "should", "would", "will", "shall"),
                       List.of("i"))),
+              Phrases.combine(
+                  List.of(
+                      List.of("", "do", "will", "would"),
+                      List.of("i"),
+                      List.of("need", "have"),
+                      List.of("to"))),
               List.of("how to")));
+
+  /** The words a question opens with, when it has no question mark. */
+  private static final Phrases QUESTION_OPENING =
+      Phrases.of(
+          List.of(
+              "what", "what's", "which", "who", "whose", "whom", "when", "where", "why", "how",
+              "did", "do", "does", "have", "has", "had", "was", "were", "is", "are", "am", "can",
+              "could", "should", "would", "will"));
 
   private AskerCue() {}
 
@@ -47,7 +67,10 @@ final class AskerCue {
   static boolean asks(String query) {
     String text =
         query.strip().toLowerCase(Locale.ROOT).replace('\u2019', '\'').replaceAll("\\s+", " ");
-    return FIRST_PERSON.foundIn(text) && !ADDRESSED.foundIn(text) && !HOW_TO.foundIn(text);
+    return (text.indexOf('?') >= 0 || QUESTION_OPENING.startOf(text))
+        && FIRST_PERSON.foundIn(text)
+        && !ADDRESSED.foundIn(text)
+        && !WHAT_TO_DO.foundIn(text);
   }
 
   /** 1 when a person told {@code m} ({@link Origin.Kind#USER}), else 0. */
@@ -55,9 +78,12 @@ final class AskerCue {
     return m.origin().kind() == Origin.Kind.USER ? 1 : 0;
   }
 
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> all = new ArrayList<>(a);
-    all.addAll(b);
+  @SafeVarargs
+  private static List<String> concat(List<String>... lists) {
+    List<String> all = new ArrayList<>();
+    for (List<String> l : lists) {
+      all.addAll(l);
+    }
     return all;
   }
 }

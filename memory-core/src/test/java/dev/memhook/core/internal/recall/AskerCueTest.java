@@ -27,9 +27,11 @@ class AskerCueTest {
         "I\u2019m planning my meal prep next week, any suggestions for new recipes?",
         "which device did I get first?",
         "WHAT DID I  EAT ON MONDAY",
-        "Remind me: which gym did I join?"
+        "Remind me: which gym did I join?",
+        "my dog's name?",
+        "did I pay the invoice already"
       })
-  void asks_whenTheQuestionSpeaksOfItsAskerInTheFirstPerson(String question) {
+  void asks_whenAQuestionSpeaksOfItsAskerInTheFirstPerson(String question) {
     assertTrue(AskerCue.asks(question));
   }
 
@@ -45,6 +47,11 @@ class AskerCueTest {
         "how can i pair a controller with my television",
         "Where can I watch the tennis final?",
         "how to rotate my API keys",
+        "Added a flag. Anything else I have to do before I push?",
+        "what do I need to change on my machine?",
+        // a statement reports a situation; it asks nothing about the asker
+        "the random rotations in my batches repeat every few images",
+        "I changed the ingress template.",
         // not in the first person singular
         "When did Caroline go to the support group?",
         "What did we decide about the migrations?",
@@ -56,7 +63,7 @@ class AskerCueTest {
         "what is the mime type of the export?",
         "退款审计表叫什么名字？"
       })
-  void asks_not_whenItAddressesTheAssistant_asksHowTo_orSpeaksOfNoOneInTheFirstPerson(
+  void asks_not_forStatements_orWhenItAddressesTheAssistant_asksWhatToDo_orHasNoFirstPerson(
       String question) {
     assertFalse(AskerCue.asks(question));
   }
