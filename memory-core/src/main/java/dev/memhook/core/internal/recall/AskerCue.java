@@ -2,7 +2,6 @@ package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.Memory;
 import dev.memhook.api.Origin;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,20 +37,19 @@ final class AskerCue {
    * A request for instructions: "how do I", "where can I", "how to", "do I need to", "I have to".
    */
   private static final Phrases WHAT_TO_DO =
-      Phrases.of(
-          concat(
-              Phrases.combine(
-                  List.of(
-                      List.of("how", "where"),
-                      List.of("do", "can", "could", "should", "would", "will", "shall"),
-                      List.of("i"))),
-              Phrases.combine(
-                  List.of(
-                      List.of("", "do", "will", "would"),
-                      List.of("i"),
-                      List.of("need", "have"),
-                      List.of("to"))),
-              List.of("how to")));
+      Phrases.ofAll(
+          Phrases.combine(
+              List.of(
+                  List.of("how", "where"),
+                  List.of("do", "can", "could", "should", "would", "will", "shall"),
+                  List.of("i"))),
+          Phrases.combine(
+              List.of(
+                  List.of("", "do", "will", "would"),
+                  List.of("i"),
+                  List.of("need", "have"),
+                  List.of("to"))),
+          List.of("how to"));
 
   /** The words a question opens with, when it has no question mark. */
   private static final Phrases QUESTION_OPENING =
@@ -76,14 +74,5 @@ final class AskerCue {
   /** 1 when a person told {@code m} ({@link Origin.Kind#USER}), else 0. */
   static double told(Memory m) {
     return m.origin().kind() == Origin.Kind.USER ? 1 : 0;
-  }
-
-  @SafeVarargs
-  private static List<String> concat(List<String>... lists) {
-    List<String> all = new ArrayList<>();
-    for (List<String> l : lists) {
-      all.addAll(l);
-    }
-    return all;
   }
 }

@@ -55,6 +55,16 @@ final class Phrases {
     return new Phrases(b.build());
   }
 
+  /** The phrases of all {@code lists}, as {@link #of} takes them. */
+  @SafeVarargs
+  static Phrases ofAll(List<String>... lists) {
+    List<String> all = new ArrayList<>();
+    for (List<String> l : lists) {
+      all.addAll(l);
+    }
+    return of(all);
+  }
+
   /**
    * Every combination of one word of each part, in order, joined by single spaces; a word that
    * starts with an apostrophe ({@code "'d"}) is joined without one, and an empty string in a part

@@ -3,7 +3,6 @@ package dev.memhook.core.internal.recall;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Origin;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -51,76 +50,72 @@ final class PreferenceCue {
    * this runs over every candidate of a preference question.
    */
   private static final Phrases STANCE =
-      Phrases.of(
-          concat(
-              Phrases.combine(
-                  List.of(
-                      List.of("i", "we"),
-                      List.of(
-                          "",
-                          "really",
-                          "usually",
-                          "always",
-                          "never",
-                          "often",
-                          "mostly",
-                          "generally",
-                          "also",
-                          "still",
-                          "just",
-                          "do not",
-                          "don't",
-                          "didn't",
-                          "did not"),
-                      List.of(
-                          "prefer",
-                          "like",
-                          "love",
-                          "enjoy",
-                          "hate",
-                          "dislike",
-                          "want",
-                          "chose",
-                          "choose",
-                          "picked",
-                          "decided",
-                          "agreed",
-                          "settled",
-                          "tend",
-                          "avoid",
-                          "can't stand",
-                          "use"))),
-              Phrases.combine(
-                  List.of(
-                      List.of("i", "we"),
-                      List.of("'d", "would"),
-                      List.of("rather", "like", "prefer"))),
-              Phrases.combine(
-                  List.of(
-                      List.of("i'm", "i am", "we're", "we are"),
-                      List.of(
-                          "into",
-                          "planning",
-                          "thinking of",
-                          "considering",
-                          "a fan of",
-                          "fond of",
-                          "going with",
-                          "using",
-                          "sticking with"))),
-              Phrases.combine(
-                  List.of(
-                      List.of("my"),
-                      List.of("favorite", "favourite", "preference", "go-to", "usual"))),
+      Phrases.ofAll(
+          Phrases.combine(
               List.of(
-                  "decision",
-                  "decided",
-                  "always",
-                  "never",
-                  "prefer",
-                  "preferably",
-                  "instead of",
-                  "rather than")));
+                  List.of("i", "we"),
+                  List.of(
+                      "",
+                      "really",
+                      "usually",
+                      "always",
+                      "never",
+                      "often",
+                      "mostly",
+                      "generally",
+                      "also",
+                      "still",
+                      "just",
+                      "do not",
+                      "don't",
+                      "didn't",
+                      "did not"),
+                  List.of(
+                      "prefer",
+                      "like",
+                      "love",
+                      "enjoy",
+                      "hate",
+                      "dislike",
+                      "want",
+                      "chose",
+                      "choose",
+                      "picked",
+                      "decided",
+                      "agreed",
+                      "settled",
+                      "tend",
+                      "avoid",
+                      "can't stand",
+                      "use"))),
+          Phrases.combine(
+              List.of(
+                  List.of("i", "we"), List.of("'d", "would"), List.of("rather", "like", "prefer"))),
+          Phrases.combine(
+              List.of(
+                  List.of("i'm", "i am", "we're", "we are"),
+                  List.of(
+                      "into",
+                      "planning",
+                      "thinking of",
+                      "considering",
+                      "a fan of",
+                      "fond of",
+                      "going with",
+                      "using",
+                      "sticking with"))),
+          Phrases.combine(
+              List.of(
+                  List.of("my"), List.of("favorite", "favourite", "preference", "go-to", "usual"))),
+          List.of(
+              "decision",
+              "decided",
+              "always",
+              "never",
+              "prefer",
+              "preferably",
+              "instead of",
+              "rather than"));
 
   /** A stance that opens the text: "do not…", "don't…", "no…", "please don't…". */
   private static final Phrases STANCE_OPENING =
@@ -159,15 +154,6 @@ final class PreferenceCue {
       return 1;
     }
     return FIRST_PERSON_WORDS.foundIn(text) ? FIRST_PERSON : 0;
-  }
-
-  @SafeVarargs
-  private static List<String> concat(List<String>... lists) {
-    List<String> all = new ArrayList<>();
-    for (List<String> l : lists) {
-      all.addAll(l);
-    }
-    return all;
   }
 
   /** Lower case, curly apostrophes straightened, so the patterns need one spelling. */
