@@ -42,6 +42,16 @@ class CueBoostTest {
     store.close();
   }
 
+  /** The stage over {@code sorted} for {@code question} asked at {@link #REF}, every place open. */
+  private CueBoost.Boosted boost(List<Candidate> sorted, String question) {
+    return CueBoost.apply(
+        sorted,
+        CueBoost.Cues.of(question, REF),
+        new RecordReader(store),
+        50,
+        Candidates.unboundedPlaces());
+  }
+
   private void add(String id, String content, Instant at) {
     store.add(id, content, b -> b.occurredAt(at).createdAt(at));
   }
@@ -50,13 +60,7 @@ class CueBoostTest {
   void aQuestionWithoutCues_keepsTheRanking_andReadsNothing() {
     add("a", "note", REF);
     List<Candidate> sorted = List.of(Candidates.of("a", 2.0), Candidates.of("b", 1.0));
-    CueBoost.Boosted out =
-        CueBoost.apply(
-            sorted,
-            CueBoost.Cues.of("where is the config?", REF),
-            new RecordReader(store),
-            50,
-            Candidates.unboundedPlaces());
+    CueBoost.Boosted out = boost(sorted, "where is the config?");
     assertSame(sorted, out.ranked());
     assertEquals("", out.description());
     assertTrue(store.reads.isEmpty());
@@ -67,13 +71,7 @@ class CueBoostTest {
     add("old", "we talked about the release", Instant.parse("2023-03-02T10:00:00Z"));
     add("recent", "we talked about the release", Instant.parse("2023-05-24T10:00:00Z"));
     List<Candidate> sorted = List.of(Candidates.of("old", 2.0), Candidates.of("recent", 1.9));
-    CueBoost.Boosted out =
-        CueBoost.apply(
-            sorted,
-            CueBoost.Cues.of("what did we say about the release last week?", REF),
-            new RecordReader(store),
-            50,
-            Candidates.unboundedPlaces());
+    CueBoost.Boosted out = boost(sorted, "what did we say about the release last week?");
     assertEquals(List.of(MemoryId.of("recent"), MemoryId.of("old")), ids(out.ranked()));
     assertEquals(1.9 * 1.5, out.ranked().get(0).fused, 1e-12);
     assertEquals(
@@ -103,13 +101,7 @@ class CueBoostTest {
         "agent", "Here are ten tips for guitars.", b -> b.origin(Origin.agent()).occurredAt(REF));
     store.add("user", "I prefer guitars with a slim neck.", b -> b.origin(Origin.user()));
     List<Candidate> sorted = List.of(Candidates.of("agent", 2.0), Candidates.of("user", 1.5));
-    CueBoost.Boosted out =
-        CueBoost.apply(
-            sorted,
-            CueBoost.Cues.of("Any tips on what to look for in a guitar?", REF),
-            new RecordReader(store),
-            50,
-            Candidates.unboundedPlaces());
+    CueBoost.Boosted out = boost(sorted, "Any tips on what to look for in a guitar?");
     assertEquals(List.of(MemoryId.of("user"), MemoryId.of("agent")), ids(out.ranked()));
     assertEquals(
         "preference question: 1 of 2 candidates state a preference, habit, plan or choice (score"
@@ -128,13 +120,7 @@ class CueBoostTest {
     List<Candidate> sorted =
         List.of(
             Candidates.of("agent", 2.0), Candidates.of("tool", 1.9), Candidates.of("user", 1.5));
-    CueBoost.Boosted out =
-        CueBoost.apply(
-            sorted,
-            CueBoost.Cues.of("How many weddings have I attended?", REF),
-            new RecordReader(store),
-            50,
-            Candidates.unboundedPlaces());
+    CueBoost.Boosted out = boost(sorted, "How many weddings have I attended?");
     assertEquals(
         List.of(MemoryId.of("user"), MemoryId.of("agent"), MemoryId.of("tool")), ids(out.ranked()));
     assertEquals(1.5 * 1.5, out.ranked().get(0).fused, 1e-12);
@@ -149,13 +135,7 @@ class CueBoostTest {
     store.add("agent", "Wedding venues and their costs.", b -> b.origin(Origin.agent()));
     store.add("user", "I like weddings.", b -> b.origin(Origin.user()));
     List<Candidate> sorted = List.of(Candidates.of("agent", 1.6), Candidates.of("user", 1.0));
-    CueBoost.Boosted out =
-        CueBoost.apply(
-            sorted,
-            CueBoost.Cues.of("how many weddings did I go to", REF),
-            new RecordReader(store),
-            50,
-            Candidates.unboundedPlaces());
+    CueBoost.Boosted out = boost(sorted, "how many weddings did I go to");
     assertEquals(List.of(MemoryId.of("agent"), MemoryId.of("user")), ids(out.ranked()));
   }
 
@@ -166,13 +146,7 @@ class CueBoostTest {
     List<Candidate> sorted = List.of(Candidates.of("tool", 2.0), Candidates.of("user", 1.9));
     for (String question :
         List.of("How do I run the e2e tests locally?", "What did you say about my e2e tests?")) {
-      CueBoost.Boosted out =
-          CueBoost.apply(
-              sorted,
-              CueBoost.Cues.of(question, REF),
-              new RecordReader(store),
-              50,
-              Candidates.unboundedPlaces());
+      CueBoost.Boosted out = boost(sorted, question);
       assertSame(sorted, out.ranked(), question);
       assertEquals("", out.description(), question);
     }
