@@ -1,0 +1,347 @@
+package dev.memhook.benchmarks.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memhook.api.Origin;
+import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
+import dev.memhook.benchmarks.BenchEmbedders;
+import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
+import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Measures, offline, what one vector per sentence would give the vector signal: each memory that
+ * says two sentences or more is scored by the better of its stored vector's cosine and its best
+ * sentence's, for the candidates the two signals found (or, "own hits", for the vector signal's
+ * own), and the vector list is ranked again. A control isolates what is the sentences' doing: the
+ * same memories scored by their whole text's vector instead ("text hits by their own vector"),
+ * which brings the text signal's hits into the vector list as the sentences do, without splitting.
+ * Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, 50 deep) and its data set,
+ * and embeds the sentences of the memories it scores (of the content {@link RetrievalEval} stores,
+ * each after its speaker's name when named, as the memory's embedded text has it), nothing else; no
+ * store, fusion or gate. Prints turn recall@5 and @10 per category for text, vector and vector by
+ * sentence, each alone and fused by reciprocal rank with text ({@code k} 60, equal weights: a fixed
+ * fusion, so the two vector lists are compared on one footing, not the service's adaptive one), and
+ * for the off-topic lines of the dump how far the best cosine moves, which a relevance gate reading
+ * it would have to absorb.
+ *
+ * <pre>
+ * java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar \
+ *   dev.memhook.benchmarks.eval.SentenceVectorProbe --data lme-s-dev48.jsonl --dump lme.dump \
+ *   [--embedder djl-int8] [--speakers people|all] [--distractors N [--distractor-seed S]]
+ * </pre>
+ *
+ * <p>{@code --distractors} and {@code --distractor-seed} must be those of the dump's run (the
+ * coding set's generated memories, {@link CodingDistractors}).
+ *
+ * <p>{@code --speakers people} (the default) splits only what a person said (a memory whose origin
+ * {@link EvalIngest#originOf} makes {@link Origin.Kind#USER}); {@code all} splits the assistant's
+ * turns too.
+ */
+public final class SentenceVectorProbe {
+
+  /**
+   * Sentences shorter than this (stripped) are not embedded on their own: "Thanks!" says little.
+   */
+  static final int MIN_SENTENCE_CHARS = 15;
+
+  /** The reciprocal-rank constant of the fixed fusion. */
+  private static final int RRF_K = 60;
+
+  private SentenceVectorProbe() {}
+
+  /** Runs the probe; see the class description for the arguments. */
+  public static void main(String[] args) throws IOException {
+    Map<String, String> opts = options(args);
+    EvalData data = EvalData.load(Path.of(required(opts, "--data")));
+    int distractors = Integer.parseInt(opts.getOrDefault("--distractors", "0"));
+    if (distractors > 0) {
+      // the same generated memories the dump's run added, so they are split and scored too
+      data =
+          CodingDistractors.addTo(
+              data, distractors, Long.parseLong(opts.getOrDefault("--distractor-seed", "42")));
+    }
+    Path dump = Path.of(required(opts, "--dump"));
+    boolean allSpeakers = "all".equals(opts.getOrDefault("--speakers", "people"));
+    try (Embedder embedder = BenchEmbedders.create(opts.getOrDefault("--embedder", "djl-int8"))) {
+      run(data, dump, embedder, allSpeakers, System.out);
+    }
+  }
+
+  /**
+   * The sentences of {@code text} of at least {@link #MIN_SENTENCE_CHARS} characters, stripped, as
+   * {@link BreakIterator} finds them (line breaks end a sentence too); empty if fewer than two, for
+   * then the memory's own vector says it all.
+   */
+  static List<String> sentences(String text) {
+    List<String> out = new ArrayList<>();
+    for (String line : text.split("\\R+")) {
+      BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
+      it.setText(line);
+      for (int start = it.first(), end = it.next();
+          end != BreakIterator.DONE;
+          start = end, end = it.next()) {
+        String s = line.substring(start, end).strip();
+        if (s.length() >= MIN_SENTENCE_CHARS) {
+          out.add(s);
+        }
+      }
+    }
+    return out.size() < 2 ? List.of() : out;
+  }
+
+  /**
+   * {@code vector} ranked again with each memory of {@code pool} scored by the better of its cosine
+   * in {@code vector} and its best sentence's in {@code sentenceCosines}; a memory of the pool
+   * outside {@code vector} has only the latter. Ties keep {@code vector}'s order, then the pool's.
+   * As long as {@code vector}, so that a fusion reading it sees lists of the same depth as before.
+   */
+  static List<String> rescored(
+      List<Map.Entry<String, Double>> vector,
+      List<String> pool,
+      Map<String, Double> sentenceCosines) {
+    Map<String, Double> score = new LinkedHashMap<>();
+    vector.forEach(e -> score.put(e.getKey(), e.getValue()));
+    for (String id : pool) {
+      Double s = sentenceCosines.get(id);
+      if (s != null) {
+        score.merge(id, s, Math::max);
+      }
+    }
+    List<String> ids = new ArrayList<>(score.keySet());
+    ids.sort((a, b) -> Double.compare(score.get(b), score.get(a)));
+    return ids.subList(0, Math.min(ids.size(), vector.size()));
+  }
+
+  /**
+   * {@code lists} fused by reciprocal rank, equal weights, best first; ties in first-seen order.
+   */
+  static List<String> reciprocalRank(List<List<String>> lists) {
+    Map<String, Double> score = new LinkedHashMap<>();
+    for (List<String> list : lists) {
+      for (int i = 0; i < list.size(); i++) {
+        score.merge(list.get(i), 1.0 / (RRF_K + i + 1), Double::sum);
+      }
+    }
+    List<String> ids = new ArrayList<>(score.keySet());
+    ids.sort((a, b) -> Double.compare(score.get(b), score.get(a)));
+    return ids;
+  }
+
+  private static void run(
+      EvalData data, Path dump, Embedder embedder, boolean allSpeakers, PrintStream out)
+      throws IOException {
+    Map<String, EvalMemory> memories = new HashMap<>();
+    data.memories().forEach(m -> memories.put(m.id(), m));
+    Map<String, EvalQuery> queries = new HashMap<>();
+    data.queries().forEach(q -> queries.put(q.id(), q));
+    Map<String, float[][]> sentenceVectors = new HashMap<>();
+    Map<String, float[]> wholeVectors = new HashMap<>();
+    Map<String, Map<String, List<Double>>> byCategory = new TreeMap<>();
+    List<Double> offTopicBest = new ArrayList<>();
+    List<Double> offTopicBestBySentence = new ArrayList<>();
+    long embedNanos = 0;
+    int embedded = 0;
+    int split = 0;
+    ObjectMapper json = new ObjectMapper();
+    try (BufferedReader in = Files.newBufferedReader(dump, StandardCharsets.UTF_8)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        JsonNode d = json.readTree(line);
+        EvalQuery q = queries.get(d.get("id").asText());
+        List<Map.Entry<String, Double>> vector = hits(d.get("vector"));
+        List<String> text = new ArrayList<>();
+        hits(d.get("text")).forEach(e -> text.add(e.getKey()));
+        List<String> pool = new ArrayList<>(text);
+        vector.forEach(e -> pool.add(e.getKey()));
+        // embed the sentences of the pool's memories not seen yet, in one batch
+        List<String> todo = new ArrayList<>();
+        List<String> batch = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
+        for (String id : new HashSet<>(pool)) {
+          EvalMemory m = memories.get(id);
+          if (m == null || sentenceVectors.containsKey(id)) {
+            continue;
+          }
+          Origin origin = EvalIngest.originOf(m, true);
+          List<String> s =
+              allSpeakers || origin.kind() == Origin.Kind.USER
+                  ? sentences(EvalIngest.content(m))
+                  : List.of();
+          // each sentence names its speaker, as the memory's embedded text does
+          String who = origin.name() == null ? "" : origin.name() + ": ";
+          s = s.stream().map(t -> who + t).toList();
+          sentenceVectors.put(id, new float[0][]);
+          if (!s.isEmpty()) {
+            todo.add(id);
+            counts.add(s.size() + 1);
+            batch.add(who + EvalIngest.content(m));
+            batch.addAll(s);
+          }
+        }
+        if (!batch.isEmpty()) {
+          long start = System.nanoTime();
+          List<Embedding> vectors = embedder.embedDocuments(batch);
+          embedNanos += System.nanoTime() - start;
+          embedded += batch.size() - todo.size();
+          split += todo.size();
+          int next = 0;
+          for (int i = 0; i < todo.size(); i++) {
+            wholeVectors.put(todo.get(i), vectors.get(next++).normalized().toArray());
+            float[][] v = new float[counts.get(i) - 1][];
+            for (int j = 0; j < v.length; j++) {
+              v[j] = vectors.get(next++).normalized().toArray();
+            }
+            sentenceVectors.put(todo.get(i), v);
+          }
+        }
+        float[] query = embedder.embedQuery(d.get("q").asText()).normalized().toArray();
+        Map<String, Double> sentenceCosines = new HashMap<>();
+        Map<String, Double> wholeCosines = new HashMap<>();
+        for (String id : pool) {
+          float[][] v = sentenceVectors.get(id);
+          if (v != null && v.length > 0) {
+            sentenceCosines.put(id, best(query, v));
+            wholeCosines.put(id, best(query, new float[][] {wholeVectors.get(id)}));
+          }
+        }
+        List<String> byVector = new ArrayList<>();
+        vector.forEach(e -> byVector.add(e.getKey()));
+        List<String> bySentence = rescored(vector, pool, sentenceCosines);
+        List<String> ownBySentence = rescored(vector, byVector, sentenceCosines);
+        List<String> byWhole = rescored(vector, pool, wholeCosines);
+        String kind = d.get("kind").asText();
+        if (!"own".equals(kind)) {
+          double whole = vector.isEmpty() ? 0 : vector.get(0).getValue();
+          offTopicBest.add(whole);
+          offTopicBestBySentence.add(
+              Math.max(
+                  whole,
+                  sentenceCosines.values().stream()
+                      .mapToDouble(Double::doubleValue)
+                      .max()
+                      .orElse(0)));
+          continue;
+        }
+        if (q == null || q.relevant().isEmpty()) {
+          continue;
+        }
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        lists.put("text", text);
+        lists.put("vector", byVector);
+        lists.put("vector, text hits by their own vector", byWhole);
+        lists.put("vector by sentence", bySentence);
+        lists.put("vector by sentence, own hits", ownBySentence);
+        lists.put("text + vector (rrf)", reciprocalRank(List.of(text, byVector)));
+        lists.put(
+            "text + vector, text hits by their own vector (rrf)",
+            reciprocalRank(List.of(text, byWhole)));
+        lists.put("text + vector by sentence (rrf)", reciprocalRank(List.of(text, bySentence)));
+        lists.put(
+            "text + vector by sentence, own hits (rrf)",
+            reciprocalRank(List.of(text, ownBySentence)));
+        for (String category : List.of(q.categoryName(), "all")) {
+          Map<String, List<Double>> cell =
+              byCategory.computeIfAbsent(category, c -> new LinkedHashMap<>());
+          lists.forEach(
+              (name, ranked) -> {
+                cell.computeIfAbsent(name + " @5", n -> new ArrayList<>())
+                    .add(Metrics.recallAt(5, ranked, q.relevant()));
+                cell.computeIfAbsent(name + " @10", n -> new ArrayList<>())
+                    .add(Metrics.recallAt(10, ranked, q.relevant()));
+              });
+        }
+      }
+    }
+    out.printf(
+        Locale.ROOT,
+        "sentences embedded: %d for %d memories split (%s), %.2f ms a sentence%n",
+        embedded,
+        split,
+        allSpeakers ? "every speaker" : "people only",
+        embedded == 0 ? 0 : embedNanos / 1e6 / embedded);
+    out.println("turn recall by category (questions with evidence, their own conversation):");
+    byCategory.forEach(
+        (category, cell) -> {
+          out.println("  " + category + " (" + cell.values().iterator().next().size() + ")");
+          cell.forEach(
+              (name, values) -> out.printf(Locale.ROOT, "    %-52s %.3f%n", name, mean(values)));
+        });
+    out.printf(
+        Locale.ROOT,
+        "off-topic recalls: %d; best cosine, median %.3f -> %.3f by sentence%n",
+        offTopicBest.size(),
+        median(offTopicBest),
+        median(offTopicBestBySentence));
+  }
+
+  private static double best(float[] query, float[][] vectors) {
+    double best = -1;
+    for (float[] v : vectors) {
+      double dot = 0;
+      for (int i = 0; i < v.length; i++) {
+        dot += v[i] * query[i];
+      }
+      best = Math.max(best, dot);
+    }
+    return best;
+  }
+
+  private static List<Map.Entry<String, Double>> hits(JsonNode array) {
+    List<Map.Entry<String, Double>> out = new ArrayList<>();
+    for (JsonNode hit : array) {
+      out.add(Map.entry(hit.get(0).asText(), hit.get(1).asDouble()));
+    }
+    return out;
+  }
+
+  private static double mean(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+  }
+
+  private static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> out = new HashMap<>();
+    for (int i = 0; i < args.length; i += 2) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException(
+            "expected --option value pairs, got " + String.join(" ", args));
+      }
+      out.put(args[i], args[i + 1]);
+    }
+    return out;
+  }
+
+  private static String required(Map<String, String> opts, String name) {
+    String v = opts.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException(
+          "missing "
+              + name
+              + "; usage: --data FILE --dump FILE [--embedder NAME] [--speakers people|all]");
+    }
+    return v;
+  }
+}
