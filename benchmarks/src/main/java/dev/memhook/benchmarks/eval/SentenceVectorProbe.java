@@ -17,8 +17,8 @@ import java.nio.file.Path;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,14 +31,14 @@ import java.util.TreeMap;
  * own), and the vector list is ranked again. A control isolates what is the sentences' doing: the
  * same memories scored by their whole text's vector instead ("text hits by their own vector"),
  * which brings the text signal's hits into the vector list as the sentences do, without splitting.
- * Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, 50 deep) and its data set,
- * and embeds the sentences of the memories it scores (of the content {@link RetrievalEval} stores,
- * each after its speaker's name when named, as the memory's embedded text has it), nothing else; no
- * store, fusion or gate. Prints turn recall@5 and @10 per category for text, vector and vector by
- * sentence, each alone and fused by reciprocal rank with text ({@code k} 60, equal weights: a fixed
- * fusion, so the two vector lists are compared on one footing, not the service's adaptive one), and
- * for the off-topic lines of the dump how far the best cosine moves, which a relevance gate reading
- * it would have to absorb.
+ * Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, as deep as it writes them)
+ * and its data set, and embeds the sentences of the memories it scores (of the content {@link
+ * RetrievalEval} stores, each after its speaker's name when named, as the memory's embedded text
+ * has it), nothing else; no store, fusion or gate. Prints turn recall@5 and @10 per category for
+ * text, vector and vector by sentence, each alone and fused by reciprocal rank with text ({@code k}
+ * 60, equal weights: a fixed fusion, so the two vector lists are compared on one footing, not the
+ * service's adaptive one), and for the off-topic lines of the dump how far the best cosine moves,
+ * which a relevance gate reading it would have to absorb.
  *
  * <pre>
  * java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar \
@@ -157,6 +157,7 @@ public final class SentenceVectorProbe {
     List<Double> offTopicBestBySentence = new ArrayList<>();
     long embedNanos = 0;
     int embedded = 0;
+    int texts = 0;
     int split = 0;
     ObjectMapper json = new ObjectMapper();
     try (BufferedReader in = Files.newBufferedReader(dump, StandardCharsets.UTF_8)) {
@@ -172,7 +173,8 @@ public final class SentenceVectorProbe {
         List<String> todo = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         List<Integer> counts = new ArrayList<>();
-        for (String id : new HashSet<>(pool)) {
+        // in the pool's order: a batch's int8 vectors depend a little on the batch's other texts
+        for (String id : new LinkedHashSet<>(pool)) {
           EvalMemory m = memories.get(id);
           if (m == null || sentenceVectors.containsKey(id)) {
             continue;
@@ -197,6 +199,7 @@ public final class SentenceVectorProbe {
           long start = System.nanoTime();
           List<Embedding> vectors = embedder.embedDocuments(batch);
           embedNanos += System.nanoTime() - start;
+          texts += batch.size();
           embedded += batch.size() - todo.size();
           split += todo.size();
           int next = 0;
@@ -269,11 +272,12 @@ public final class SentenceVectorProbe {
     }
     out.printf(
         Locale.ROOT,
-        "sentences embedded: %d for %d memories split (%s), %.2f ms a sentence%n",
+        "sentences embedded: %d for %d memories split (%s); %.2f ms a text embedded, the split"
+            + " memories' whole texts counted%n",
         embedded,
         split,
         allSpeakers ? "every speaker" : "people only",
-        embedded == 0 ? 0 : embedNanos / 1e6 / embedded);
+        texts == 0 ? 0 : embedNanos / 1e6 / texts);
     out.println("turn recall by category (questions with evidence, their own conversation):");
     byCategory.forEach(
         (category, cell) -> {
