@@ -79,7 +79,7 @@ public final class SentenceVectorProbe {
     Path dump = Path.of(required(opts, "--dump"));
     boolean allSpeakers = "all".equals(opts.getOrDefault("--speakers", "people"));
     try (Embedder embedder = BenchEmbedders.create(opts.getOrDefault("--embedder", "djl-int8"))) {
-      run(data, dump, embedder, allSpeakers, System.out);
+      print(measure(data, dump, embedder, allSpeakers), System.out);
     }
   }
 
@@ -143,8 +143,31 @@ public final class SentenceVectorProbe {
     return ids;
   }
 
-  private static void run(
-      EvalData data, Path dump, Embedder embedder, boolean allSpeakers, PrintStream out)
+  /**
+   * What the probe measured.
+   *
+   * @param recall per category (and {@code all}), per list ("vector by sentence @10" and the like),
+   *     the mean turn recall over the questions with evidence
+   * @param sentences how many sentences were embedded
+   * @param split how many memories were split into them
+   * @param speakers which speakers' memories were split: "people only" or "every speaker"
+   * @param millisPerText the embedding time per text, the split memories' whole texts counted
+   * @param offTopic how many off-topic recalls the dump held
+   * @param offTopicBest the median best cosine of the off-topic recalls
+   * @param offTopicBestBySentence the same with the sentences' cosines
+   */
+  record Result(
+      Map<String, Map<String, Double>> recall,
+      int sentences,
+      int split,
+      String speakers,
+      double millisPerText,
+      int offTopic,
+      double offTopicBest,
+      double offTopicBestBySentence) {}
+
+  /** Replays {@code dump} over {@code data}; see the class description. */
+  static Result measure(EvalData data, Path dump, Embedder embedder, boolean allSpeakers)
       throws IOException {
     Map<String, EvalMemory> memories = new HashMap<>();
     data.memories().forEach(m -> memories.put(m.id(), m));
@@ -270,27 +293,47 @@ public final class SentenceVectorProbe {
         }
       }
     }
+    Map<String, Map<String, Double>> recall = new LinkedHashMap<>();
+    byCategory.forEach(
+        (category, cell) -> {
+          Map<String, Double> means = new LinkedHashMap<>();
+          cell.forEach((name, values) -> means.put(name, mean(values)));
+          recall.put(category + " (" + cell.values().iterator().next().size() + ")", means);
+        });
+    return new Result(
+        recall,
+        embedded,
+        split,
+        allSpeakers ? "every speaker" : "people only",
+        texts == 0 ? 0 : embedNanos / 1e6 / texts,
+        offTopicBest.size(),
+        median(offTopicBest),
+        median(offTopicBestBySentence));
+  }
+
+  private static void print(Result r, PrintStream out) {
     out.printf(
         Locale.ROOT,
         "sentences embedded: %d for %d memories split (%s); %.2f ms a text embedded, the split"
             + " memories' whole texts counted%n",
-        embedded,
-        split,
-        allSpeakers ? "every speaker" : "people only",
-        texts == 0 ? 0 : embedNanos / 1e6 / texts);
+        r.sentences(),
+        r.split(),
+        r.speakers(),
+        r.millisPerText());
     out.println("turn recall by category (questions with evidence, their own conversation):");
-    byCategory.forEach(
-        (category, cell) -> {
-          out.println("  " + category + " (" + cell.values().iterator().next().size() + ")");
-          cell.forEach(
-              (name, values) -> out.printf(Locale.ROOT, "    %-52s %.3f%n", name, mean(values)));
-        });
+    r.recall()
+        .forEach(
+            (category, means) -> {
+              out.println("  " + category);
+              means.forEach(
+                  (name, value) -> out.printf(Locale.ROOT, "    %-52s %.3f%n", name, value));
+            });
     out.printf(
         Locale.ROOT,
         "off-topic recalls: %d; best cosine, median %.3f -> %.3f by sentence%n",
-        offTopicBest.size(),
-        median(offTopicBest),
-        median(offTopicBestBySentence));
+        r.offTopic(),
+        r.offTopicBest(),
+        r.offTopicBestBySentence());
   }
 
   private static double best(float[] query, float[][] vectors) {

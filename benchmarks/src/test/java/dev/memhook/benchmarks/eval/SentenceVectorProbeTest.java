@@ -1,13 +1,87 @@
 package dev.memhook.benchmarks.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.core.HashingEmbedder;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The probe's pure parts: how a memory is split, how the vector list is ranked again, the rrf. */
+/**
+ * The probe's parts (how a memory is split, how the vector list is ranked again, the rrf) and one
+ * replay of a dump written here, with the hashing embedder.
+ */
 class SentenceVectorProbeTest {
+
+  private static final String QUESTION = "What new job did my brother Alex get?";
+  private static final String ANSWER = "By the way, my brother Alex got a new job downtown.";
+
+  private static final String DATA =
+      """
+      {"type":"memory","conv":"c","id":"told","session":"s1","speaker":"user","text":"I need the traffic forecast for the drive to my grandparents this weekend. %s"}
+      {"type":"memory","conv":"c","id":"reply","session":"s1","speaker":"assistant","text":"Here is the forecast for the weekend drive. Congratulations to your brother Alex on the new job."}
+      {"type":"query","conv":"c","id":"q","text":"%s","relevant":["told"],"category":1,"category_name":"multi-session"}
+      """
+          .formatted(ANSWER, QUESTION);
+
+  /**
+   * The person's turn ranks eleventh by its whole vector in the dump, under ten candidates just
+   * below its answering sentence's cosine: by sentence it comes first. The assistant's reply is not
+   * split unless every speaker is asked for.
+   */
+  @Test
+  void measure_liftsATurnWhoseOneSentenceAnswers_andSplitsOnlyWhatPeopleSaid(@TempDir Path dir)
+      throws Exception {
+    try (HashingEmbedder embedder = HashingEmbedder.create()) {
+      double answer =
+          embedder
+              .embedQuery(QUESTION)
+              .normalized()
+              .dot(embedder.embed("user: " + ANSWER).normalized());
+      List<String> text = new ArrayList<>();
+      List<String> vector = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        text.add("[\"d" + i + "\"," + (10 - i) + "]");
+        vector.add(String.format(Locale.ROOT, "[\"d%d\",%.6f]", i, answer - 0.01 * (i + 1)));
+      }
+      vector.add("[\"told\",0.05]");
+      vector.add("[\"reply\",0.04]");
+      String own =
+          "{\"id\":\"q\",\"kind\":\"own\",\"q\":\"%s\",\"text\":%s,\"vector\":%s}"
+              .formatted(QUESTION, text, vector);
+      String other =
+          "{\"id\":\"q\",\"kind\":\"other\",\"q\":\"%s\",\"text\":[],\"vector\":[[\"told\",0.05]]}"
+              .formatted(QUESTION);
+      Path dump = dir.resolve("dump.jsonl");
+      Files.writeString(dump, own + "\n" + other + "\n");
+      EvalData data = EvalData.parse(new StringReader(DATA));
+
+      SentenceVectorProbe.Result people = SentenceVectorProbe.measure(data, dump, embedder, false);
+
+      Map<String, Double> all = people.recall().get("all (1)");
+      assertEquals(0.0, all.get("vector @10"), "eleventh by its whole vector");
+      assertEquals(1.0, all.get("vector by sentence @5"), "first by its answering sentence");
+      assertEquals(1.0, all.get("vector by sentence, own hits @5"));
+      assertEquals(0.0, all.get("text @10"));
+      assertEquals(2, people.sentences());
+      assertEquals(1, people.split(), "the assistant's reply is not split");
+      assertEquals(1, people.offTopic());
+      assertEquals(0.05, people.offTopicBest(), 1e-9);
+      assertEquals(answer, people.offTopicBestBySentence(), 1e-6);
+
+      SentenceVectorProbe.Result everyone = SentenceVectorProbe.measure(data, dump, embedder, true);
+      assertEquals(4, everyone.sentences());
+      assertEquals(2, everyone.split());
+      assertTrue(everyone.recall().containsKey("multi-session (1)"), everyone.recall().toString());
+    }
+  }
 
   @Test
   void sentences_splitsAtSentenceEndsAndLineBreaks_andDropsShortOnes() {
