@@ -65,21 +65,92 @@ public final class SentenceVectorProbe {
 
   private SentenceVectorProbe() {}
 
+  /**
+   * The probe's arguments.
+   *
+   * @param data the data set the dump was written from
+   * @param dump the {@code RetrievalEval --dump} file
+   * @param embedder the embedder's name, as {@code RetrievalEval} takes it
+   * @param allSpeakers whether the assistant's turns are split too
+   * @param distractors the generated memories per conversation the dump's run added, 0 for none
+   * @param distractorSeed their seed
+   */
+  record Options(
+      Path data,
+      Path dump,
+      String embedder,
+      boolean allSpeakers,
+      int distractors,
+      long distractorSeed) {
+
+    /**
+     * Reads {@code --option value} pairs.
+     *
+     * @throws IllegalArgumentException naming what is missing, unknown or unreadable
+     */
+    static Options parse(String... args) {
+      Map<String, String> opts = new HashMap<>();
+      for (int i = 0; i < args.length; i += 2) {
+        if (!KNOWN.contains(args[i]) || i + 1 >= args.length) {
+          throw new IllegalArgumentException(
+              "expected --option value pairs of " + KNOWN + ", got " + String.join(" ", args));
+        }
+        opts.put(args[i], args[i + 1]);
+      }
+      String speakers = opts.getOrDefault("--speakers", "people");
+      if (!speakers.equals("people") && !speakers.equals("all")) {
+        throw new IllegalArgumentException("--speakers is people or all, got " + speakers);
+      }
+      try {
+        return new Options(
+            file(opts, "--data"),
+            file(opts, "--dump"),
+            opts.getOrDefault("--embedder", "djl-int8"),
+            speakers.equals("all"),
+            Integer.parseInt(opts.getOrDefault("--distractors", "0")),
+            Long.parseLong(opts.getOrDefault("--distractor-seed", "42")));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--distractors and --distractor-seed are numbers", e);
+      }
+    }
+
+    private static Path file(Map<String, String> opts, String name) {
+      String v = opts.get(name);
+      if (v == null) {
+        throw new IllegalArgumentException("missing " + name + "; " + USAGE);
+      }
+      Path path = Path.of(v);
+      if (!Files.isReadable(path)) {
+        throw new IllegalArgumentException(name + " " + v + " is not a readable file");
+      }
+      return path;
+    }
+  }
+
+  private static final List<String> KNOWN =
+      List.of("--data", "--dump", "--embedder", "--speakers", "--distractors", "--distractor-seed");
+
+  private static final String USAGE =
+      "usage: --data FILE --dump FILE [--embedder NAME] [--speakers people|all]"
+          + " [--distractors N [--distractor-seed S]]";
+
   /** Runs the probe; see the class description for the arguments. */
   public static void main(String[] args) throws IOException {
-    Map<String, String> opts = options(args);
-    EvalData data = EvalData.load(Path.of(required(opts, "--data")));
-    int distractors = Integer.parseInt(opts.getOrDefault("--distractors", "0"));
-    if (distractors > 0) {
-      // the same generated memories the dump's run added, so they are split and scored too
-      data =
-          CodingDistractors.addTo(
-              data, distractors, Long.parseLong(opts.getOrDefault("--distractor-seed", "42")));
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
     }
-    Path dump = Path.of(required(opts, "--dump"));
-    boolean allSpeakers = "all".equals(opts.getOrDefault("--speakers", "people"));
-    try (Embedder embedder = BenchEmbedders.create(opts.getOrDefault("--embedder", "djl-int8"))) {
-      print(measure(data, dump, embedder, allSpeakers), System.out);
+    EvalData data = EvalData.load(options.data());
+    if (options.distractors() > 0) {
+      // the same generated memories the dump's run added, so they are split and scored too
+      data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
+    }
+    try (Embedder embedder = BenchEmbedders.create(options.embedder())) {
+      print(measure(data, options.dump(), embedder, options.allSpeakers()), System.out);
     }
   }
 
@@ -367,28 +438,5 @@ public final class SentenceVectorProbe {
     List<Double> sorted = new ArrayList<>(values);
     sorted.sort(null);
     return sorted.get(sorted.size() / 2);
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> out = new HashMap<>();
-    for (int i = 0; i < args.length; i += 2) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException(
-            "expected --option value pairs, got " + String.join(" ", args));
-      }
-      out.put(args[i], args[i + 1]);
-    }
-    return out;
-  }
-
-  private static String required(Map<String, String> opts, String name) {
-    String v = opts.get(name);
-    if (v == null) {
-      throw new IllegalArgumentException(
-          "missing "
-              + name
-              + "; usage: --data FILE --dump FILE [--embedder NAME] [--speakers people|all]");
-    }
-    return v;
   }
 }

@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.core.HashingEmbedder;
@@ -81,6 +82,44 @@ class SentenceVectorProbeTest {
       assertEquals(2, everyone.split());
       assertTrue(everyone.recall().containsKey("multi-session (1)"), everyone.recall().toString());
     }
+  }
+
+  @Test
+  void options_nameWhatIsMissingUnknownOrUnreadable(@TempDir Path dir) throws Exception {
+    Path data = Files.writeString(dir.resolve("data.jsonl"), DATA);
+    Path dump = Files.writeString(dir.resolve("dump.jsonl"), "");
+    String d = data.toString();
+
+    assertEquals(
+        new SentenceVectorProbe.Options(data, dump, "djl-int8", false, 0, 42),
+        SentenceVectorProbe.Options.parse("--data", d, "--dump", dump.toString()));
+    assertEquals(
+        new SentenceVectorProbe.Options(data, dump, "hashing", true, 3000, 7),
+        SentenceVectorProbe.Options.parse(
+            "--data",
+            d,
+            "--dump",
+            dump.toString(),
+            "--embedder",
+            "hashing",
+            "--speakers",
+            "all",
+            "--distractors",
+            "3000",
+            "--distractor-seed",
+            "7"));
+    assertMessage("missing --dump", "--data", d);
+    assertMessage("is not a readable file", "--data", d, "--dump", dir.resolve("no").toString());
+    assertMessage("--speakers is people or all, got some", "--data", d, "--speakers", "some");
+    assertMessage("expected --option value pairs", "--data", d, "--dumb", dump.toString());
+    assertMessage("expected --option value pairs", "--data");
+    assertMessage("are numbers", "--data", d, "--dump", dump.toString(), "--distractors", "x");
+  }
+
+  private static void assertMessage(String part, String... args) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SentenceVectorProbe.Options.parse(args));
+    assertTrue(e.getMessage().contains(part), e.getMessage());
   }
 
   @Test
