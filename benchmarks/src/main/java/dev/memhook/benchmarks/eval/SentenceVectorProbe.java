@@ -25,20 +25,20 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Measures, offline, what one vector per sentence would give the vector signal: each memory that
- * says two sentences or more is scored by the better of its stored vector's cosine and its best
- * sentence's, for the candidates the two signals found (or, "own hits", for the vector signal's
- * own), and the vector list is ranked again. A control isolates what is the sentences' doing: the
- * same memories scored by their whole text's vector instead ("text hits by their own vector"),
- * which brings the text signal's hits into the vector list as the sentences do, without splitting.
- * Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, as deep as it writes them)
- * and its data set, and embeds the sentences of the memories it scores (of the content {@link
- * RetrievalEval} stores, each after its speaker's name when named, as the memory's embedded text
- * has it), nothing else; no store, fusion or gate. Prints turn recall@5 and @10 per category for
- * text, vector and vector by sentence, each alone and fused by reciprocal rank with text ({@code k}
- * 60, equal weights: a fixed fusion, so the two vector lists are compared on one footing, not the
- * service's adaptive one), and for the off-topic lines of the dump how far the best cosine moves,
- * which a relevance gate reading it would have to absorb.
+ * Measures, offline, what one vector per sentence would give the vector signal: each memory a
+ * person said in two sentences or more is scored by the better of its stored vector's cosine and
+ * its best sentence's, for the candidates the two signals found (or, "own hits", for the vector
+ * signal's own), and the vector list is ranked again. A control isolates what is the sentences'
+ * doing: the same memories scored by their whole text's vector instead ("text hits by their own
+ * vector"), which brings the text signal's hits into the vector list as the sentences do, without
+ * splitting. Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, as deep as it
+ * writes them) and its data set, and embeds the sentences of the memories it scores (of the content
+ * {@link RetrievalEval} stores, each after its speaker's name when named, as the memory's embedded
+ * text has it), nothing else; no store, fusion or gate. Prints turn recall@5 and @10 per category
+ * for text, vector and vector by sentence, each alone and fused by reciprocal rank with text
+ * ({@code k} 60, equal weights: a fixed fusion, so the two vector lists are compared on one
+ * footing, not the service's adaptive one), and for the off-topic lines of the dump how far the
+ * best cosine moves, which a relevance gate reading it would have to absorb.
  *
  * <pre>
  * java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar \
