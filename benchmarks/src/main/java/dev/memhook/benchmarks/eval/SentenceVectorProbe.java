@@ -36,9 +36,9 @@ import java.util.TreeMap;
  * {@link RetrievalEval} stores, each after its speaker's name when named, as the memory's embedded
  * text has it), nothing else; no store, fusion or gate. Prints turn recall@5 and @10 per category
  * for text, vector and vector by sentence, each alone and fused by reciprocal rank with text
- * ({@code k} 60, equal weights: a fixed fusion, so the two vector lists are compared on one
- * footing, not the service's adaptive one), and for the off-topic lines of the dump how far the
- * best cosine moves, which a relevance gate reading it would have to absorb.
+ * ({@code k} {@value #RRF_K}, equal weights: a fixed fusion, so the two vector lists are compared
+ * on one footing, not the service's adaptive one), and for the off-topic lines of the dump how far
+ * the best cosine moves, which a relevance gate reading it would have to absorb.
  *
  * <pre>
  * java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar \
@@ -60,8 +60,10 @@ public final class SentenceVectorProbe {
    */
   static final int MIN_SENTENCE_CHARS = 15;
 
-  /** The reciprocal-rank constant of the fixed fusion. */
-  private static final int RRF_K = 60;
+  /**
+   * The reciprocal-rank constant of the fixed fusion: the usual one since the method was proposed.
+   */
+  static final int RRF_K = 60;
 
   private SentenceVectorProbe() {}
 
