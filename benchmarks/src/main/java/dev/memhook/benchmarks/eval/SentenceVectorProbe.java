@@ -269,7 +269,7 @@ public final class SentenceVectorProbe {
         List<String> todo = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         List<Integer> counts = new ArrayList<>();
-        // in the pool's order: a batch's int8 vectors depend a little on the batch's other texts
+        // in the pool's order: a quantised model's vectors depend a little on the batch's other texts
         for (String id : new LinkedHashSet<>(pool)) {
           EvalMemory m = memories.get(id);
           if (m == null || sentenceVectors.containsKey(id)) {
