@@ -34,11 +34,11 @@ import java.util.TreeMap;
  * splitting. Reads a {@link RetrievalEval} {@code --dump} (the signals' raw lists, as deep as it
  * writes them) and its data set, and embeds the sentences of the memories it scores (of the content
  * {@link RetrievalEval} stores, each after its speaker's name when named, as the memory's embedded
- * text has it), nothing else; no store, fusion or gate. Prints turn recall@5 and @10 per category
- * for text, vector and vector by sentence, each alone and fused by reciprocal rank with text
- * ({@code k} {@value #RRF_K}, equal weights: a fixed fusion, so the two vector lists are compared
- * on one footing, not the service's adaptive one), and for the off-topic lines of the dump how far
- * the best cosine moves, which a relevance gate reading it would have to absorb.
+ * text has it), nothing else; no store, fusion or gate. Prints turn recall in the first 5 and 10
+ * per category for text, vector and vector by sentence, each alone and fused by reciprocal rank
+ * with text ({@code k} {@value #RRF_K}, equal weights: a fixed fusion, so the two vector lists are
+ * compared on one footing, not the service's adaptive one), and for the off-topic lines of the dump
+ * how far the best cosine moves, which a relevance gate reading it would have to absorb.
  *
  * <pre>
  * java -Dai.djl.offline=true -cp benchmarks/target/benchmarks.jar \
@@ -269,7 +269,8 @@ public final class SentenceVectorProbe {
         List<String> todo = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         List<Integer> counts = new ArrayList<>();
-        // in the pool's order: a quantised model's vectors depend a little on the batch's other texts
+        // in the pool's order: a quantised model's vectors depend a little on the batch's other
+        // texts
         for (String id : new LinkedHashSet<>(pool)) {
           EvalMemory m = memories.get(id);
           if (m == null || sentenceVectors.containsKey(id)) {
