@@ -7,6 +7,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.benchmarks.BenchEmbedders;
+import dev.memhook.benchmarks.CommandLine;
 import dev.memhook.benchmarks.Unowned;
 import dev.memhook.core.Memhook;
 import dev.memhook.lucene.LuceneMemoryStore;
@@ -208,14 +209,7 @@ public final class RetrievalEval {
   private RetrievalEval() {}
 
   public static void main(String[] args) throws IOException {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Options options = CommandLine.parseOrExit(Options::parse, args);
     run(options, System.out);
   }
 

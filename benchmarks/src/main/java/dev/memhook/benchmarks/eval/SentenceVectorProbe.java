@@ -6,6 +6,7 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.benchmarks.BenchEmbedders;
+import dev.memhook.benchmarks.CommandLine;
 import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
 import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import java.io.BufferedReader;
@@ -138,14 +139,7 @@ public final class SentenceVectorProbe {
 
   /** Runs the probe; see the class description for the arguments. */
   public static void main(String[] args) throws IOException {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Options options = CommandLine.parseOrExit(Options::parse, args);
     EvalData data = EvalData.load(options.data());
     if (options.distractors() > 0) {
       // the same generated memories the dump's run added, so they are split and scored too

@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks.loop;
 
 import dev.memhook.benchmarks.BenchEmbedders;
+import dev.memhook.benchmarks.CommandLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -270,14 +271,7 @@ public final class MemoryLoopEval {
     if (System.getProperty("ai.djl.offline") == null) {
       System.setProperty("ai.djl.offline", "true");
     }
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Options options = CommandLine.parseOrExit(Options::parse, args);
     Report report = run(options, System.out, System.err);
     if (options.json() != null) {
       LoopReportJson.write(report, options.json());
