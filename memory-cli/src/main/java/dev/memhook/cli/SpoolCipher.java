@@ -87,8 +87,10 @@ final class SpoolCipher {
   /**
    * The plain bytes of {@code sealed}.
    *
-   * @throws IllegalArgumentException if it is not in this format, or not sealed under {@code
-   *     passphrase} (a wrong key or damaged bytes)
+   * @throws IllegalArgumentException if it is not in this format, or its padding does not check out
+   *     under {@code passphrase}: a wrong key or damaged bytes, mostly. The format has no
+   *     authentication tag, so about one wrong key in 256 decrypts to valid padding and returns
+   *     bytes that are not the plain text; the caller's parse of them refuses those.
    */
   static byte[] open(byte[] sealed, String passphrase) {
     if (sealed.length < MAGIC.length + SALT_BYTES + 16
