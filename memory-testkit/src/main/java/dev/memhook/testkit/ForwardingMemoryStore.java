@@ -69,6 +69,27 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
   }
 
   @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+    delegate.put(memory, embedding, passages);
+  }
+
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    delegate.putAll(batch, passages);
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+    delegate.putNewVersion(next, embedding, passages);
+  }
+
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    return delegate.passageCosines(scope, ids, query);
+  }
+
+  @Override
   public Optional<Memory> get(MemoryId id) {
     return delegate.get(id);
   }

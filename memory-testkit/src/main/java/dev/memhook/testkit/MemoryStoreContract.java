@@ -177,6 +177,7 @@ public abstract class MemoryStoreContract
           switch (capability) {
             case DURABLE -> DurableStoreContract.class;
             case ATOMIC_BATCH -> AtomicBatchStoreContract.class;
+            case PASSAGE_VECTORS -> PassageVectorsStoreContract.class;
           };
       assertTrue(
           contract.isInstance(this),

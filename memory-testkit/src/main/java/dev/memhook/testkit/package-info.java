@@ -11,10 +11,11 @@
  * dev.memhook.testkit.StoreWriteContract}, {@link dev.memhook.testkit.StoreSearchContract} and
  * {@link dev.memhook.testkit.StoreListingContract}) and one interface per {@link
  * dev.memhook.api.spi.StoreCapability} it declares ({@link
- * dev.memhook.testkit.DurableStoreContract}, {@link dev.memhook.testkit.AtomicBatchStoreContract});
- * {@link dev.memhook.testkit.ForwardingMemoryStore} for tests that break or observe one store
- * method; {@link dev.memhook.testkit.Seeds}, the seed convention of randomised tests; and the
- * seeded generators of hostile input, {@link dev.memhook.testkit.HostileStrings} for text and
- * {@link dev.memhook.testkit.HostileArguments} for the argument text of a model's tool call.
+ * dev.memhook.testkit.DurableStoreContract}, {@link dev.memhook.testkit.AtomicBatchStoreContract},
+ * {@link dev.memhook.testkit.PassageVectorsStoreContract}); {@link
+ * dev.memhook.testkit.ForwardingMemoryStore} for tests that break or observe one store method;
+ * {@link dev.memhook.testkit.Seeds}, the seed convention of randomised tests; and the seeded
+ * generators of hostile input, {@link dev.memhook.testkit.HostileStrings} for text and {@link
+ * dev.memhook.testkit.HostileArguments} for the argument text of a model's tool call.
  */
 package dev.memhook.testkit;

@@ -8,6 +8,7 @@ import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,30 @@ public interface MemoryStore extends AutoCloseable {
   void put(Memory memory, Embedding embedding);
 
   /**
+   * The most passage vectors one memory may be stored with: a store that declares {@link
+   * StoreCapability#PASSAGE_VECTORS} keeps at least this many.
+   */
+  int MAX_PASSAGES = 16;
+
+  /**
+   * {@link #put(Memory, Embedding)}, with the vectors of passages of the memory's text (its
+   * sentences, say), each in the attached space, which a store that declares {@link
+   * StoreCapability#PASSAGE_VECTORS} keeps with the memory for {@link #passageCosines}: as one
+   * write with the memory, replaced by the next put of its id, dropped with it by {@link #delete}.
+   * Which passages a memory has is the caller's rule; an empty list stores none.
+   *
+   * <p>The default ignores {@code passages} (after checking them as a store that keeps them would)
+   * and puts the memory alone.
+   *
+   * @throws IllegalArgumentException if there are more than {@link #MAX_PASSAGES} passages or one
+   *     of them has another dimension than {@code embedding}; nothing is written then
+   */
+  default void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+    checkPassages(embedding, passages);
+    put(memory, embedding);
+  }
+
+  /**
    * Stores or replaces several memories. A store that declares {@link StoreCapability#ATOMIC_BATCH}
    * writes them as one write: all are visible afterwards or, if this throws, none of them is
    * written. The default puts them one by one in the map's iteration order and is <em>not</em>
@@ -74,6 +99,21 @@ public interface MemoryStore extends AutoCloseable {
   }
 
   /**
+   * {@link #putAll(Map)}, with passage vectors for some of the batch's memories, keyed by id, as
+   * {@link #put(Memory, Embedding, List)} takes them; a memory whose id is not a key has none. A
+   * store that declares {@link StoreCapability#ATOMIC_BATCH} writes the memories and their passages
+   * as one write. The default checks the passages and puts the batch without them.
+   *
+   * @throws IllegalArgumentException if two keys of {@code batch} have the same id, if {@code
+   *     passages} names an id that is not in the batch, or if a memory's passages break {@link
+   *     #put(Memory, Embedding, List)}'s rule; nothing is written then
+   */
+  default void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    checkPassages(batch, passages);
+    putAll(batch);
+  }
+
+  /**
    * Stores {@code next}, a new version of the memory {@code next.supersedes()} names, and marks
    * that version superseded (not latest), as one write: if this throws, neither change is visible.
    * The superseded version keeps its text and its vector; it is no longer searched, and {@link
@@ -84,6 +124,19 @@ public interface MemoryStore extends AutoCloseable {
    *     next}'s scope; nothing is written then
    */
   void putNewVersion(Memory next, Embedding embedding);
+
+  /**
+   * {@link #putNewVersion(Memory, Embedding)}, with the new version's passage vectors as {@link
+   * #put(Memory, Embedding, List)} takes them; the superseded version keeps its own, unsearched.
+   * The default checks the passages and stores the new version without them.
+   *
+   * @throws IllegalArgumentException as {@link #putNewVersion(Memory, Embedding)} does, or if the
+   *     passages break {@link #put(Memory, Embedding, List)}'s rule; nothing is written then
+   */
+  default void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+    checkPassages(embedding, passages);
+    putNewVersion(next, embedding);
+  }
 
   /** The memory with this id, latest or not; empty if unknown or forgotten. */
   Optional<Memory> get(MemoryId id);
@@ -146,6 +199,76 @@ public interface MemoryStore extends AutoCloseable {
 
   /** The latest memories of {@code scope} nearest to {@code query}, scored by cosine similarity. */
   List<StoreHit> searchVector(Scope scope, Embedding query, int k);
+
+  /**
+   * For each of {@code ids} that names a latest memory of {@code scope} stored with passage
+   * vectors, the highest cosine similarity of one of its passages to {@code query}, keyed in the
+   * order asked. Recall reads it for the candidates its searches found, so it is one call for at
+   * most a few hundred ids and its work must be bounded by them, not by the scope; the vectors stay
+   * in the store. A store may keep the passages at a lower precision than it was given them (int8,
+   * say), so a cosine may differ from the exact one by about a hundredth.
+   *
+   * <p>An id that is unknown, forgotten, superseded, of another scope or stored without passages is
+   * not in the map. The default keeps no passages and returns an empty map, as does every store
+   * without {@link StoreCapability#PASSAGE_VECTORS}.
+   *
+   * @throws NullPointerException if {@code scope}, {@code ids}, an id or {@code query} is null
+   * @throws IllegalArgumentException if {@code query} is not of the attached space's dimension
+   */
+  default Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    Objects.requireNonNull(scope, "scope");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    Objects.requireNonNull(query, "query");
+    return Map.of();
+  }
+
+  /**
+   * Checks the passage vectors of a memory as {@link #put(Memory, Embedding, List)} states: for a
+   * store's own overrides and for the defaults.
+   *
+   * @throws NullPointerException if an argument or a passage is null
+   * @throws IllegalArgumentException if there are more than {@link #MAX_PASSAGES} or one has
+   *     another dimension than {@code embedding}
+   */
+  static void checkPassages(Embedding embedding, List<Embedding> passages) {
+    Objects.requireNonNull(embedding, "embedding");
+    Objects.requireNonNull(passages, "passages");
+    if (passages.size() > MAX_PASSAGES) {
+      throw new IllegalArgumentException(
+          "at most " + MAX_PASSAGES + " passages per memory, got " + passages.size());
+    }
+    for (Embedding p : passages) {
+      Objects.requireNonNull(p, "passage");
+      if (p.dimension() != embedding.dimension()) {
+        throw new IllegalArgumentException(
+            "a passage has dimension " + p.dimension() + ", its memory " + embedding.dimension());
+      }
+    }
+  }
+
+  /**
+   * Checks the passages of a batch as {@link #putAll(Map, Map)} states.
+   *
+   * @throws NullPointerException if an argument, a key or a passage is null
+   * @throws IllegalArgumentException if {@code passages} names an id not in {@code batch}, or a
+   *     memory's passages break {@link #checkPassages(Embedding, List)}
+   */
+  static void checkPassages(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    Objects.requireNonNull(batch, "batch");
+    Objects.requireNonNull(passages, "passages");
+    Map<MemoryId, Embedding> byId = new HashMap<>();
+    batch.forEach((m, e) -> byId.put(m.id(), e));
+    passages.forEach(
+        (id, list) -> {
+          Embedding embedding = byId.get(Objects.requireNonNull(id, "passage id"));
+          if (embedding == null) {
+            throw new IllegalArgumentException(
+                "passages for " + id + ", which is not in the batch");
+          }
+          checkPassages(embedding, list);
+        });
+  }
 
   /**
    * The latest memories of {@code scope} that share concepts or files with the given sets, scored

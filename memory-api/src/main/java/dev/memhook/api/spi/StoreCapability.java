@@ -16,5 +16,14 @@ public enum StoreCapability {
    * {@link MemoryStore#putAll} is all-or-none: after it returns every memory of the batch is
    * visible; if it throws, none of them was written and what the store held before is unchanged.
    */
-  ATOMIC_BATCH
+  ATOMIC_BATCH,
+  /**
+   * The store keeps the passage vectors given to the three-argument {@link MemoryStore#put(
+   * dev.memhook.api.Memory, Embedding, java.util.List) put}, {@link MemoryStore#putAll(
+   * java.util.Map, java.util.Map) putAll} and {@link MemoryStore#putNewVersion(
+   * dev.memhook.api.Memory, Embedding, java.util.List) putNewVersion} with their memory, and {@link
+   * MemoryStore#passageCosines} answers from them. A store without it keeps none and answers
+   * nothing; recall then ranks memories by their whole vectors only.
+   */
+  PASSAGE_VECTORS
 }
