@@ -6,6 +6,7 @@ import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,6 +54,36 @@ final class TimedStore extends ForwardingMemoryStore {
     long t0 = System.nanoTime();
     try {
       super.putNewVersion(next, embedding);
+    } finally {
+      wrote(t0);
+    }
+  }
+
+  @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+    long t0 = System.nanoTime();
+    try {
+      super.put(memory, embedding, passages);
+    } finally {
+      wrote(t0);
+    }
+  }
+
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    long t0 = System.nanoTime();
+    try {
+      super.putAll(batch, passages);
+    } finally {
+      wrote(t0);
+    }
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+    long t0 = System.nanoTime();
+    try {
+      super.putNewVersion(next, embedding, passages);
     } finally {
       wrote(t0);
     }

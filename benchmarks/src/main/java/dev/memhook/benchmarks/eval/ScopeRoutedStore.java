@@ -99,6 +99,31 @@ final class ScopeRoutedStore implements MemoryStore {
   }
 
   @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+    of(memory.scope()).put(memory, embedding, passages);
+    scopeOf.put(memory.id(), memory.scope());
+  }
+
+  /** Checks the whole batch first, then puts memory by memory: not atomic, as {@code putAll}. */
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    MemoryStore.checkPassages(batch, passages);
+    batch.forEach((m, e) -> put(m, e, passages.getOrDefault(m.id(), List.of())));
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+    of(next.scope()).putNewVersion(next, embedding, passages);
+    scopeOf.put(next.id(), next.scope());
+  }
+
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    return of(scope).passageCosines(scope, ids, query);
+  }
+
+  @Override
   public Optional<Memory> get(MemoryId id) {
     ensureOpen();
     Scope scope = scopeOf.get(Objects.requireNonNull(id, "id"));

@@ -1,13 +1,11 @@
 package dev.memhook.core.internal;
 
-import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.core.internal.observe.EmbeddingText;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,12 +31,12 @@ final class BatchImport {
   static final int BATCH = 256;
 
   private final MemoryStore store;
-  private final Embedder embedder;
+  private final DocumentEmbedder documents;
   private final MemoryIntake intake;
 
-  BatchImport(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+  BatchImport(MemoryStore store, DocumentEmbedder documents, MemoryIntake intake) {
     this.store = store;
-    this.embedder = embedder;
+    this.documents = documents;
     this.intake = intake;
   }
 
@@ -58,24 +56,12 @@ final class BatchImport {
     ImportPipeline.run(
         memories,
         BATCH,
-        batch -> embedded(embedder, batch),
+        documents::embedAll,
         store,
         stored ->
             progress.accept(
                 new ImportProgress(
                     stored, memories.size(), Duration.ofNanos(System.nanoTime() - start))));
     return List.copyOf(memories);
-  }
-
-  /** The document vectors of {@code batch}, in one {@link Embedder#embedDocuments} call. */
-  static List<Embedding> embedded(Embedder embedder, List<Memory> batch) {
-    List<String> texts = new ArrayList<>(batch.size());
-    batch.forEach(m -> texts.add(EmbeddingText.of(m)));
-    List<Embedding> vectors = embedder.embedDocuments(texts);
-    if (vectors.size() != batch.size()) {
-      throw new EmbeddingException(
-          "the embedder returned " + vectors.size() + " vectors for " + batch.size() + " texts");
-    }
-    return vectors;
   }
 }

@@ -4,11 +4,9 @@ import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryException;
 import dev.memhook.api.MemoryStoreException;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import java.util.LinkedHashMap;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -59,7 +57,7 @@ final class ImportPipeline {
      *
      * @throws MemoryException if they cannot be had (the embedder failed)
      */
-    List<Embedding> of(List<Memory> batch);
+    List<DocumentEmbedder.Vectors> of(List<Memory> batch);
   }
 
   private ImportPipeline() {}
@@ -89,7 +87,7 @@ final class ImportPipeline {
       for (int from = 0; from < memories.size(); from += batchSize) {
         int to = Math.min(memories.size(), from + batchSize);
         List<Memory> batch = memories.subList(from, to);
-        List<Embedding> embedded;
+        List<DocumentEmbedder.Vectors> embedded;
         try {
           embedded = vectors.of(batch);
         } catch (RuntimeException e) {
@@ -103,11 +101,13 @@ final class ImportPipeline {
           throw failure;
         }
         finish(pending, stored);
-        Map<Memory, Embedding> write = new LinkedHashMap<>();
-        for (int i = 0; i < batch.size(); i++) {
-          write.put(batch.get(i), embedded.get(i));
-        }
-        pending = new Write(from, to, memories.size(), writer.submit(() -> store.putAll(write)));
+        List<DocumentEmbedder.Vectors> written = embedded;
+        pending =
+            new Write(
+                from,
+                to,
+                memories.size(),
+                writer.submit(() -> DocumentEmbedder.putAll(store, batch, written)));
       }
       finish(pending, stored);
     } finally {

@@ -32,6 +32,7 @@ import dev.memhook.core.internal.inject.HookParts;
 import dev.memhook.core.internal.inject.StandingProfiles;
 import dev.memhook.core.internal.notify.ListenerDispatch;
 import dev.memhook.core.internal.notify.ReceiptBook;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import dev.memhook.core.internal.recall.RecallEngine;
 import dev.memhook.core.internal.recall.VectorSideThreads;
@@ -115,9 +116,10 @@ public final class LocalMemoryService implements MemoryService {
     this.engine = new RecallEngine(this.store, embedder, parts.recall(), clock, vectorSideThreads);
     this.standing = new StandingProfiles(this.store);
     this.warmUp = new RecallWarmUp(engine);
-    this.writes = new ServiceWriter(this.store, embedder, intake);
-    this.imports = new BatchImport(this.store, embedder, intake);
-    this.restores = new Restore(this.store, embedder, intake);
+    DocumentEmbedder documents = DocumentEmbedder.forStore(embedder, this.store);
+    this.writes = new ServiceWriter(this.store, documents, intake);
+    this.imports = new BatchImport(this.store, documents, intake);
+    this.restores = new Restore(this.store, documents, intake);
     try {
       this.store.attach(embedder.space());
       storage.replay();

@@ -14,6 +14,7 @@ import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import dev.memhook.core.internal.observe.EmbeddingText;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.time.Duration;
@@ -55,12 +56,14 @@ final class Restore {
   static final String STAND_IN = "forgotten memory";
 
   private final MemoryStore store;
+  private final DocumentEmbedder documents;
   private final Embedder embedder;
   private final MemoryIntake intake;
 
-  Restore(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+  Restore(MemoryStore store, DocumentEmbedder documents, MemoryIntake intake) {
     this.store = store;
-    this.embedder = embedder;
+    this.documents = documents;
+    this.embedder = documents.embedder();
     this.intake = intake;
   }
 
@@ -141,7 +144,7 @@ final class Restore {
     ImportPipeline.run(
         clean,
         BatchImport.BATCH,
-        batch -> vectors(batch, reused),
+        batch -> documents.embedAll(batch, reused),
         store,
         stored ->
             progress.accept(
@@ -204,25 +207,6 @@ final class Restore {
 
   private static boolean inSpace(MemoryVector vector, EmbeddingSpace space) {
     return vector.modelId().equals(space.modelId()) && vector.dimension() == space.dimension();
-  }
-
-  /** The vectors of {@code batch}: those reused as given, the rest embedded in one call. */
-  private List<Embedding> vectors(List<Memory> batch, Map<MemoryId, Embedding> reused) {
-    List<Memory> missing = new ArrayList<>();
-    for (Memory m : batch) {
-      if (!reused.containsKey(m.id())) {
-        missing.add(m);
-      }
-    }
-    List<Embedding> embedded =
-        missing.isEmpty() ? List.of() : BatchImport.embedded(embedder, missing);
-    List<Embedding> out = new ArrayList<>(batch.size());
-    int next = 0;
-    for (Memory m : batch) {
-      Embedding e = reused.get(m.id());
-      out.add(e != null ? e : embedded.get(next++));
-    }
-    return out;
   }
 
   private int restoreRecords(List<ForgetRecord> records) {

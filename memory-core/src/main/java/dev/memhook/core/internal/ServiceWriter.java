@@ -8,13 +8,11 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.ServiceWrites;
 import dev.memhook.core.internal.capture.SourceObservations;
-import dev.memhook.core.internal.observe.EmbeddingText;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -38,22 +36,22 @@ final class ServiceWriter implements ServiceWrites {
   private static final int MAX_VERSIONS_FORGOTTEN = 10_000;
 
   private final MemoryStore store;
-  private final Embedder embedder;
+  private final DocumentEmbedder documents;
   private final MemoryIntake intake;
   private final Object writeLock = new Object();
 
-  ServiceWriter(MemoryStore store, Embedder embedder, MemoryIntake intake) {
+  ServiceWriter(MemoryStore store, DocumentEmbedder documents, MemoryIntake intake) {
     this.store = store;
-    this.embedder = embedder;
+    this.documents = documents;
     this.intake = intake;
   }
 
   @Override
   public Memory remember(MemoryDraft draft) {
     Memory memory = intake.newMemory(draft);
-    // embed is the document side of an asymmetric embedder; recall queries use embedQuery
-    Embedding embedding = embedder.embed(EmbeddingText.of(memory));
-    store.put(memory, embedding);
+    // the document side of an asymmetric embedder; recall queries use embedQuery
+    DocumentEmbedder.Vectors vectors = documents.embed(memory);
+    store.put(memory, vectors.memory(), vectors.passages());
     return memory;
   }
 
@@ -64,8 +62,8 @@ final class ServiceWriter implements ServiceWrites {
           store.get(id).orElseThrow(() -> new IllegalArgumentException("no memory with id " + id));
       checkArgument(previous.latest(), "%s is not the latest version; update the latest one", id);
       Memory next = intake.nextVersion(previous, draft);
-      Embedding embedding = embedder.embed(EmbeddingText.of(next));
-      store.putNewVersion(next, embedding);
+      DocumentEmbedder.Vectors vectors = documents.embed(next);
+      store.putNewVersion(next, vectors.memory(), vectors.passages());
       return next;
     }
   }
@@ -115,7 +113,8 @@ final class ServiceWriter implements ServiceWrites {
         if (QuotedTurns.captured(m) && m.sourceSession() != null) {
           capturedSessions.add(m.sourceSession());
           for (Memory cleared : QuotedTurns.quoting(store, m, removedIds)) {
-            store.put(cleared, embedder.embed(EmbeddingText.of(cleared)));
+            DocumentEmbedder.Vectors vectors = documents.embed(cleared);
+            store.put(cleared, vectors.memory(), vectors.passages());
           }
         }
       }

@@ -5,11 +5,10 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.capture.CompressedObservation;
 import dev.memhook.api.capture.Observation;
 import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.core.internal.compress.GuardedCompressor;
 import dev.memhook.core.internal.compress.NoiseAdmission;
-import dev.memhook.core.internal.observe.EmbeddingText;
+import dev.memhook.core.internal.observe.DocumentEmbedder;
 import dev.memhook.core.internal.observe.MemoryIntake;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,14 +49,14 @@ final class ObservationWriter {
   }
 
   private final MemoryStore store;
-  private final Embedder embedder;
+  private final DocumentEmbedder documents;
   private final MemoryIntake intake;
   private final GuardedCompressor compressor;
 
   ObservationWriter(
       MemoryStore store, Embedder embedder, MemoryIntake intake, GuardedCompressor compressor) {
     this.store = Objects.requireNonNull(store, "store");
-    this.embedder = Objects.requireNonNull(embedder, "embedder");
+    this.documents = DocumentEmbedder.forStore(Objects.requireNonNull(embedder, "embedder"), store);
     this.intake = Objects.requireNonNull(intake, "intake");
     this.compressor = Objects.requireNonNull(compressor, "compressor");
   }
@@ -103,14 +102,7 @@ final class ObservationWriter {
       out.add(new Written(a, o, memory, null));
     }
     if (!fresh.isEmpty()) {
-      List<String> texts = new ArrayList<>(fresh.size());
-      fresh.forEach(m -> texts.add(EmbeddingText.of(m)));
-      List<Embedding> vectors = embedder.embedDocuments(texts);
-      Map<Memory, Embedding> writes = new LinkedHashMap<>();
-      for (int i = 0; i < fresh.size(); i++) {
-        writes.put(fresh.get(i), vectors.get(i));
-      }
-      store.putAll(writes);
+      DocumentEmbedder.putAll(store, fresh, documents.embedAll(fresh));
     }
     return out;
   }
