@@ -14,6 +14,13 @@ final class Candidate {
   double fused;
   final Map<Signal, SignalHit> hits = new EnumMap<>(Signal.class);
 
+  /**
+   * The cosine of the memory's own vector to the query, as the store's nearest-vector search
+   * returned it; NaN if that search did not return it. The relevance gate reads this one, not the
+   * {@link Signal#VECTOR} hit's score, which a passage may have raised ({@link SignalSearch}).
+   */
+  double cosine = Double.NaN;
+
   Candidate(MemoryId id) {
     this.id = id;
   }
@@ -21,6 +28,11 @@ final class Candidate {
   double score(Signal signal, double absent) {
     SignalHit hit = hits.get(signal);
     return hit == null ? absent : hit.score();
+  }
+
+  /** {@link #cosine}, or {@code absent} if the nearest-vector search did not return it. */
+  double cosine(double absent) {
+    return Double.isNaN(cosine) ? absent : cosine;
   }
 
   /**

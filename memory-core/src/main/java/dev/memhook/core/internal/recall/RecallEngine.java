@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -216,8 +217,8 @@ public final class RecallEngine {
         AdaptiveWeights.choose(options, text, direct.text(), direct.vector(), ceiling);
     Fusion.RankedList textList = direct.text().withWeight(weights.textWeight());
     Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
-    List<Candidate> fused =
-        Fusion.fuse(List.of(textList, vector), options.fusion(), options.rrfK());
+    Map<MemoryId, Double> cosines = cosines(direct.nearest());
+    List<Candidate> fused = fuse(List.of(textList, vector), cosines);
 
     RecordReader records = new RecordReader(store, direct.read());
     List<RecalledMemory> excluded = new ArrayList<>();
@@ -237,10 +238,7 @@ public final class RecallEngine {
           new Fusion.RankedList(Signal.GRAPH, options.graphWeight(), related);
       fused =
           ExclusionScreen.without(
-              Fusion.belowSeeds(
-                  Fusion.fuse(
-                      List.of(textList, vector, graphList), options.fusion(), options.rrfK()),
-                  seeds),
+              Fusion.belowSeeds(fuse(List.of(textList, vector, graphList), cosines), seeds),
               excluded);
     }
 
@@ -256,7 +254,10 @@ public final class RecallEngine {
     fused = told.ranked();
     took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
 
-    String fusion = join(join(weights.description(), boosted.description()), told.description());
+    String lifted =
+        direct.lifted() == 0 ? "" : "passages lifted " + direct.lifted() + " by their sentences";
+    String fusion =
+        join(join(join(weights.description(), lifted), boosted.description()), told.description());
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, basis, dropped);
     if (gated.isEmpty()) {
@@ -303,6 +304,25 @@ public final class RecallEngine {
         m -> ResultAssembly.returnable(query, m, exclusion));
   }
 
+  /**
+   * The lists fused with the service's method, each candidate given its own vector's cosine from
+   * {@code cosines} ({@link Candidate#cosine}), which the gate reads.
+   */
+  private List<Candidate> fuse(List<Fusion.RankedList> lists, Map<MemoryId, Double> cosines) {
+    List<Candidate> fused = Fusion.fuse(lists, options.fusion(), options.rrfK());
+    for (Candidate c : fused) {
+      c.cosine = cosines.getOrDefault(c.id, Double.NaN);
+    }
+    return fused;
+  }
+
+  /** Each memory's cosine in the store's nearest-vector hits, the first if one repeats. */
+  private static Map<MemoryId, Double> cosines(List<StoreHit> nearest) {
+    Map<MemoryId, Double> out = new HashMap<>();
+    nearest.forEach(h -> out.putIfAbsent(h.id(), h.score()));
+    return out;
+  }
+
   /** {@code a} and {@code b} joined by "; ", or the one that is not empty. */
   private static String join(String a, String b) {
     return a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b;
@@ -327,7 +347,7 @@ public final class RecallEngine {
     Background.Closeness closeness =
         direct.closeness() != null ? direct.closeness() : background.closeness(embeddings.of(text));
     GateBasis basis = new GateBasis(ceiling, closeness.high());
-    int vectorHits = direct.vector().hits().size();
+    int vectorHits = direct.nearest().size();
     boolean whole = options.evidenceCosine() > -1 && vectorHits > 0 && vectorHits < depth;
     return whole ? basis.searchedWhole() : basis;
   }
@@ -345,7 +365,7 @@ public final class RecallEngine {
     Set<MemoryId> left = new HashSet<>();
     excluded.forEach(m -> left.add(m.id()));
     double crowdCosine = Double.NEGATIVE_INFINITY;
-    double neighbour = crowdScore(direct.vector().hits(), left);
+    double neighbour = crowdScore(direct.nearest(), left);
     // an evidence cosine of -1 (no relevance gate) asks no evidence of the cosine: nothing to clear
     if (options.cosineBase() != RecallOptions.CosineBase.ABSOLUTE
         && options.evidenceCosine() > -1

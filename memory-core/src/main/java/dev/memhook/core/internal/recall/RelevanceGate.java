@@ -143,7 +143,7 @@ final class RelevanceGate {
    * gate's per-candidate test without the graph route, and what makes a candidate a graph seed.
    */
   boolean passesDirectFloor(Candidate c, GateBasis basis) {
-    double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
+    double cosine = c.cosine(Double.NEGATIVE_INFINITY);
     return cosine >= basis.cosineFloor(options.minCosine())
         || c.textShare(basis.ceiling()) >= options.minTextScore();
   }
@@ -180,7 +180,7 @@ final class RelevanceGate {
   }
 
   private boolean reachesEvidence(Candidate c, GateBasis basis, double cosineFloor) {
-    double cosine = c.score(Signal.VECTOR, Double.NEGATIVE_INFINITY);
+    double cosine = c.cosine(Double.NEGATIVE_INFINITY);
     double text = c.textShare(basis.ceiling());
     return (cosine >= cosineFloor && cosine >= basis.crowdCosine())
         || (text >= options.evidenceTextScore() && text >= basis.crowdTextShare());
@@ -206,8 +206,8 @@ final class RelevanceGate {
     double bestCosine = Double.NaN;
     double bestText = Double.NaN;
     for (Candidate c : fused) {
-      if (c.hits.containsKey(Signal.VECTOR)) {
-        double cosine = c.score(Signal.VECTOR, 0);
+      if (!Double.isNaN(c.cosine)) {
+        double cosine = c.cosine;
         bestCosine = Double.isNaN(bestCosine) ? cosine : Math.max(bestCosine, cosine);
       }
       double t = c.textShare(ceiling);
@@ -249,9 +249,7 @@ final class RelevanceGate {
     return String.format(
         Locale.ROOT,
         "cosine %s < %.2f, text %s < %.2f, shared %s < %d",
-        c.hits.containsKey(Signal.VECTOR)
-            ? String.format(Locale.ROOT, "%.3f", c.score(Signal.VECTOR, 0))
-            : "-",
+        !Double.isNaN(c.cosine) ? String.format(Locale.ROOT, "%.3f", c.cosine) : "-",
         basis.cosineFloor(options.minCosine()),
         Double.isNaN(text) ? "-" : String.format(Locale.ROOT, "%.3f", text),
         options.minTextScore(),

@@ -7,12 +7,18 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
@@ -22,6 +28,16 @@ import java.util.concurrent.RejectedExecutionException;
  * The direct signals of a recall: the store's BM25 text top-k and nearest-vector top-k for the
  * query, as weighted lists for {@link Fusion}. A signal of weight 0 is not searched and gives an
  * empty list.
+ *
+ * <p>With a store that keeps passage vectors ({@link StoreCapability#PASSAGE_VECTORS}: the
+ * sentences of what a person said, {@code observe.PassageText}), the vector list fusion reads is
+ * ranked again ({@link #rescored}): each memory either search found scores the better of its own
+ * cosine and its best passage's, so a memory that says the answer in one sentence among several
+ * ranks where that sentence would. The text search's hits take part, since a memory whose whole
+ * vector is far from the query may still be one the text found. The store's own list, by whole
+ * vectors, is kept beside it ({@link DirectSignals#nearest}): the relevance gate and its crowd read
+ * that one, because a single sentence of an unrelated memory is close to an off-topic question more
+ * often than a whole memory is, and the gate's floors are calibrated on whole memories.
  *
  * <h2>Design note</h2>
  *
@@ -51,7 +67,11 @@ final class SignalSearch {
    * What the direct searches found.
    *
    * @param text the text hits, best first, with the text weight
-   * @param vector the vector hits, best first, with the vector weight
+   * @param vector the vector hits fusion reads, best first, with the vector weight: the store's
+   *     nearest ranked again by their passages, with the text hits that have passages
+   * @param nearest the store's nearest memories by their own vectors, best first: what the gate
+   *     reads; the same hits as {@code vector} when no passage was read
+   * @param lifted how many memories of {@code vector} a passage scored above their own cosine
    * @param textCeiling the query's text-score ceiling ({@link TextHits#ceiling()}), which the text
    *     shares of the relevance gate divide by; 0 when text was not searched or matched nothing
    * @param textTook how long the text search took
@@ -64,6 +84,8 @@ final class SignalSearch {
   record DirectSignals(
       Fusion.RankedList text,
       Fusion.RankedList vector,
+      List<StoreHit> nearest,
+      int lifted,
       double textCeiling,
       Duration textTook,
       Duration vectorTook,
@@ -71,6 +93,7 @@ final class SignalSearch {
       Map<MemoryId, Memory> read) {}
 
   private final MemoryStore store;
+  private final boolean passages;
   private final RecallOptions options;
   private final QueryEmbeddings embeddings;
   private final Background background;
@@ -89,6 +112,7 @@ final class SignalSearch {
       Background background,
       Executor executor) {
     this.store = store;
+    this.passages = store.capabilities().contains(StoreCapability.PASSAGE_VECTORS);
     this.options = options;
     this.embeddings = embeddings;
     this.background = background;
@@ -116,14 +140,76 @@ final class SignalSearch {
         beside && !vectorSide.isDone() ? firstRecords(found.hits(), firstReads) : Map.of();
     vectorSide.run(); // here, unless a pool thread has started it
     VectorSide side = result(vectorSide);
+    List<StoreHit> vector = side.hits();
+    int lifted = 0;
+    Duration vectorTook = side.took();
+    if (passages && side.query() != null) {
+      long passagesStart = System.nanoTime();
+      Map<MemoryId, Double> cosines =
+          store.passageCosines(scope, pool(side.hits(), found.hits()), side.query());
+      if (!cosines.isEmpty()) {
+        vector = rescored(side.hits(), found.hits(), cosines, depth);
+        lifted = lifted(side.hits(), vector);
+      }
+      vectorTook = vectorTook.plusNanos(System.nanoTime() - passagesStart);
+    }
     return new DirectSignals(
         new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits(), depth),
-        new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), side.hits()),
+        new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vector),
+        side.hits(),
+        lifted,
         found.ceiling(),
         Duration.ofNanos(textDone - start),
-        side.took(),
+        vectorTook,
         side.closeness(),
         read);
+  }
+
+  /** The ids of {@code vector}'s hits, then of {@code text}'s not among them. */
+  private static List<MemoryId> pool(List<StoreHit> vector, List<StoreHit> text) {
+    Set<MemoryId> ids = new LinkedHashSet<>();
+    vector.forEach(h -> ids.add(h.id()));
+    text.forEach(h -> ids.add(h.id()));
+    return new ArrayList<>(ids);
+  }
+
+  /**
+   * The vector list ranked again: each memory of {@code vector} or {@code text} scored by the
+   * better of its own cosine (from {@code vector}) and its best passage's (from {@code passages});
+   * a text hit with neither is left out. Best first; ties keep {@code vector}'s order, then {@code
+   * text}'s. At most {@code depth}, as many as the vector search was asked for, so that fusion
+   * reads lists of the depth it always did.
+   */
+  static List<StoreHit> rescored(
+      List<StoreHit> vector, List<StoreHit> text, Map<MemoryId, Double> passages, int depth) {
+    Map<MemoryId, Double> score = new LinkedHashMap<>();
+    for (StoreHit h : vector) {
+      score.putIfAbsent(h.id(), Math.max(h.score(), passages.getOrDefault(h.id(), h.score())));
+    }
+    for (StoreHit h : text) {
+      Double passage = passages.get(h.id());
+      if (passage != null) {
+        score.putIfAbsent(h.id(), passage);
+      }
+    }
+    List<StoreHit> out = new ArrayList<>(score.size());
+    score.forEach((id, cosine) -> out.add(new StoreHit(id, cosine)));
+    out.sort(Comparator.comparingDouble(StoreHit::score).reversed()); // stable: ties keep order
+    return out.size() > depth ? List.copyOf(out.subList(0, depth)) : out;
+  }
+
+  /** How many hits of {@code rescored} score above their own cosine in {@code nearest}. */
+  private static int lifted(List<StoreHit> nearest, List<StoreHit> rescored) {
+    Map<MemoryId, Double> own = new HashMap<>();
+    nearest.forEach(h -> own.putIfAbsent(h.id(), h.score()));
+    int lifted = 0;
+    for (StoreHit h : rescored) {
+      Double cosine = own.get(h.id());
+      if (cosine == null || h.score() > cosine) {
+        lifted++;
+      }
+    }
+    return lifted;
   }
 
   /** The records of the first {@code n} of {@code hits}, in one read; none for no hits. */
@@ -138,9 +224,13 @@ final class SignalSearch {
     return store.getAll(ids);
   }
 
-  /** What the vector side found and measured, and how long its search took on its thread. */
-  private record VectorSide(List<StoreHit> hits, Duration took, Background.Closeness closeness) {
-    static final VectorSide NONE = new VectorSide(List.of(), Duration.ZERO, null);
+  /**
+   * What the vector side found and measured, how long its search took on its thread, and the
+   * query's embedding (null when it did not embed the query).
+   */
+  private record VectorSide(
+      List<StoreHit> hits, Duration took, Background.Closeness closeness, Embedding query) {
+    static final VectorSide NONE = new VectorSide(List.of(), Duration.ZERO, null, null);
   }
 
   private VectorSide vectorSide(Scope scope, String text, int depth) {
@@ -152,7 +242,7 @@ final class SignalSearch {
         options.cosineBase() == RecallOptions.CosineBase.ABSOLUTE
             ? null
             : background.closeness(query);
-    return new VectorSide(hits, took, closeness);
+    return new VectorSide(hits, took, closeness, query);
   }
 
   /** Whether {@code executor} took {@code task}; if not, the caller runs it. */

@@ -11,12 +11,21 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
+import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -334,5 +343,61 @@ class RecallEngineTest {
         "the first text hits, as many as assembly reads first: " + store.reads);
     List<MemoryId> everyRead = store.reads.stream().flatMap(List::stream).toList();
     assertEquals(new HashSet<>(everyRead).size(), everyRead.size(), "read twice: " + store.reads);
+  }
+
+  /** {@link #store} declaring passage vectors, every id of {@code cosines} with that best one. */
+  private MemoryStore withPassages(Map<MemoryId, Double> cosines) {
+    return new ForwardingMemoryStore(store) {
+      @Override
+      public Set<StoreCapability> capabilities() {
+        return EnumSet.of(StoreCapability.PASSAGE_VECTORS);
+      }
+
+      @Override
+      public Map<MemoryId, Double> passageCosines(
+          Scope scope, Collection<MemoryId> ids, Embedding query) {
+        Map<MemoryId, Double> out = new LinkedHashMap<>();
+        ids.forEach(id -> Optional.ofNullable(cosines.get(id)).ifPresent(c -> out.put(id, c)));
+        return out;
+      }
+    };
+  }
+
+  @Test
+  void aMemoryWhosePassageMatches_ranksAboveItsLookAlike_andTheFusionSaysSo() {
+    store.add("a", "lisbon trip notes: flights and the hotel");
+    store.add("b", "lisbon trip notes: flights and the ferry");
+    for (int i = 0; i < 20; i++) {
+      store.add("n" + i, "unrelated note about the garden, number " + i);
+    }
+    RecallQuery query = RecallQuery.of(Scope.DEFAULT, "lisbon trip notes flights");
+    RecallOptions options = RecallOptions.builder().noRelevanceGate().build();
+    List<MemoryId> plain = engine(options).recall(query).ids();
+    MemoryId second = plain.get(1);
+    assertTrue(Set.of(MemoryId.of("a"), MemoryId.of("b")).contains(second), plain.toString());
+
+    RecallResult lifted =
+        new RecallEngine(withPassages(Map.of(second, 0.99)), store.embedder, options).recall(query);
+
+    assertEquals(second, lifted.ids().get(0), lifted.explain());
+    assertTrue(lifted.fusion().contains("passages lifted 1 by their sentences"), lifted.fusion());
+  }
+
+  @Test
+  void theGate_readsAMemorysOwnCosine_notTheCosineOfAPassageThatLiftedIt() {
+    store.add("pizza", "favourite pizza topping is anchovies");
+    store.add("budget", "the quarterly budget review moved to thursday");
+    RecallQuery offTopic = RecallQuery.of(Scope.DEFAULT, "which telescope should I buy");
+    RecallOptions gated = RecallOptions.builder().build();
+    assertEquals(List.of(), engine(gated).recall(offTopic).ids(), "nothing there without passages");
+
+    RecallResult result =
+        new RecallEngine(withPassages(Map.of(MemoryId.of("pizza"), 0.95)), store.embedder, gated)
+            .recall(offTopic);
+
+    assertEquals(List.of(), result.ids(), result.explain());
+    assertTrue(
+        result.dropped().stream().anyMatch(d -> d.id().equals(MemoryId.of("pizza"))),
+        "the gate saw it and dropped it: " + result.explain());
   }
 }

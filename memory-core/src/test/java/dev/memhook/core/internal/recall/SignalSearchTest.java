@@ -12,12 +12,19 @@ import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -343,5 +350,107 @@ class SignalSearchTest {
         return super.searchVector(scope, query, k);
       }
     };
+  }
+
+  /** {@code store} declaring passage vectors, answering {@code cosines} and recording each ask. */
+  private MemoryStore withPassages(Map<MemoryId, Double> cosines, List<List<MemoryId>> asked) {
+    return new ForwardingMemoryStore(store) {
+      @Override
+      public Set<StoreCapability> capabilities() {
+        return EnumSet.of(StoreCapability.PASSAGE_VECTORS);
+      }
+
+      @Override
+      public Map<MemoryId, Double> passageCosines(
+          Scope scope, Collection<MemoryId> ids, Embedding query) {
+        asked.add(List.copyOf(ids));
+        Map<MemoryId, Double> out = new LinkedHashMap<>();
+        ids.forEach(id -> Optional.ofNullable(cosines.get(id)).ifPresent(c -> out.put(id, c)));
+        return out;
+      }
+    };
+  }
+
+  @Test
+  void aPassageCloserThanItsMemory_liftsTheMemoryInTheListFusionReads_notInTheGatesList() {
+    List<List<MemoryId>> asked = new ArrayList<>();
+    MemoryStore passages = withPassages(Map.of(MemoryId.of("pizza"), 0.97), asked);
+
+    SignalSearch.DirectSignals found =
+        search(passages, Runnable::run).search(Scope.DEFAULT, "jwt tokens", 5, 0);
+
+    assertEquals(List.of("pizza", "jwt"), ids(found.vector().hits()));
+    assertEquals(0.97, found.vector().hits().get(0).score());
+    assertEquals(List.of("jwt", "pizza"), ids(found.nearest()), "the store's own order");
+    assertTrue(found.nearest().get(1).score() < 0.97, "the gate's list keeps the whole cosine");
+    assertEquals(1, found.lifted());
+    assertEquals(1, asked.size(), "one read for the recall");
+  }
+
+  @Test
+  void passagesAreAskedForTheVectorHitsThenTheTextHitsNotAmongThem() {
+    store.add("lisbon", "Alice moved to Lisbon. She rents a flat by the river.");
+    SignalSearch.DirectSignals plain =
+        search(store, Runnable::run).search(Scope.DEFAULT, "pizza by the river", 2, 0);
+    Set<MemoryId> pool = new LinkedHashSet<>();
+    plain.vector().hits().forEach(h -> pool.add(h.id()));
+    plain.text().hits().forEach(h -> pool.add(h.id()));
+    List<List<MemoryId>> asked = new ArrayList<>();
+
+    search(withPassages(Map.of(), asked), Runnable::run)
+        .search(Scope.DEFAULT, "pizza by the river", 2, 0);
+
+    assertEquals(List.of(List.copyOf(pool)), asked);
+    assertTrue(pool.contains(MemoryId.of("lisbon")), "the text found the river: " + pool);
+  }
+
+  @Test
+  void aStoreWithoutPassageVectors_isNotAsked_andFusionReadsTheStoresList() {
+    List<List<MemoryId>> asked = new ArrayList<>();
+    MemoryStore noCapability =
+        new ForwardingMemoryStore(store) {
+          @Override
+          public Map<MemoryId, Double> passageCosines(
+              Scope scope, Collection<MemoryId> ids, Embedding query) {
+            asked.add(List.copyOf(ids));
+            return Map.of();
+          }
+        };
+
+    SignalSearch.DirectSignals found =
+        search(noCapability, Runnable::run).search(Scope.DEFAULT, "jwt tokens", 5, 0);
+
+    assertTrue(asked.isEmpty(), asked.toString());
+    assertEquals(found.nearest(), found.vector().hits());
+    assertEquals(0, found.lifted());
+  }
+
+  @Test
+  void rescored_takesTheBetterCosine_keepsOrderOnTies_addsTextHitsWithPassages_andCutsToDepth() {
+    List<StoreHit> vector = List.of(hit("a", 0.80), hit("b", 0.70), hit("c", 0.60), hit("d", 0.50));
+    List<StoreHit> text = List.of(hit("t1", 12.0), hit("b", 9.0), hit("t2", 8.0));
+    Map<MemoryId, Double> passages =
+        Map.of(
+            MemoryId.of("c"), 0.90, // lifted above everyone
+            MemoryId.of("a"), 0.10, // a lower passage never lowers a memory
+            MemoryId.of("t2"), 0.70, // a text hit the vector search missed, tied with b
+            MemoryId.of("d"), 0.50); // equal: no change
+
+    assertEquals(
+        List.of("c", "a", "b", "t2", "d"), ids(SignalSearch.rescored(vector, text, passages, 9)));
+    assertEquals(0.90, SignalSearch.rescored(vector, text, passages, 9).get(0).score());
+    assertEquals(List.of("c", "a"), ids(SignalSearch.rescored(vector, text, passages, 2)));
+    assertEquals(
+        List.of("a", "b", "c", "d"),
+        ids(SignalSearch.rescored(vector, text, Map.of(), 9)),
+        "t1 has no passage and no cosine: left out");
+  }
+
+  private static StoreHit hit(String id, double score) {
+    return new StoreHit(MemoryId.of(id), score);
+  }
+
+  private static List<String> ids(List<StoreHit> hits) {
+    return hits.stream().map(h -> h.id().value()).toList();
   }
 }
