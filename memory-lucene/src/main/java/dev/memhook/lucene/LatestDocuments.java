@@ -19,7 +19,8 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * The latest memories of a scope that hold one of a few terms of a keyword field, segment by
- * segment: how {@link SessionWindows} finds the asked ids and their sessions.
+ * segment: how {@link SessionWindows} finds the asked ids and their sessions, and {@link
+ * PassageVectors} the asked ids.
  *
  * <h2>Design note</h2>
  *
