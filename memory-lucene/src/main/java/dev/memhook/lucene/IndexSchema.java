@@ -98,6 +98,15 @@ final class IndexSchema {
   static final String F_OCCURRED = "occurred";
 
   static final String F_VECTOR = "vector";
+
+  /**
+   * The vectors of a memory's passages, a byte per dimension (binary doc values, encoded by {@link
+   * PassageVectors}), absent on a memory stored without passages: what {@code passageCosines}
+   * answers from. A memory indexed before the field existed has none, as if stored without, so
+   * adding it left {@link #FORMAT} as it was (an older Memhook ignores the field).
+   */
+  static final String F_PASSAGES = "passages";
+
   static final String F_CONCEPT_KEY = "concept_key";
   static final String F_FILE_KEY = "file_key";
   static final String F_SHA = "sha";

@@ -15,10 +15,12 @@ import org.apache.lucene.search.TermQuery;
 /**
  * The store's writes, each one atomic Lucene update through the {@link WritePath}: an upsert, a
  * batch, a new version together with the superseded old one, and a forget together with its audit
- * record. Each builds the documents it can before it takes the write lock, so that the lock is held
- * only to apply them. What a write must read first (the version it supersedes, whether the memory
- * to forget exists) it reads under the lock: no write is in flight then, and the searchers refresh
- * to every applied one, so what it reads is current.
+ * record. A memory's passage vectors are on its document ({@link PassageVectors}), so they are
+ * written, replaced and deleted with it, by the same update. Each builds the documents it can
+ * before it takes the write lock, so that the lock is held only to apply them. What a write must
+ * read first (the version it supersedes, whether the memory to forget exists) it reads under the
+ * lock: no write is in flight then, and the searchers refresh to every applied one, so what it
+ * reads is current.
  *
  * <p>Thread-safe. The store checks the arguments; these check that the store is open.
  */
@@ -51,10 +53,13 @@ final class IndexWrites {
     this.unreadable = unreadable;
   }
 
-  /** Stores or replaces {@code memory}: a delete by its id and an add, as one update. */
-  void put(Memory memory, Embedding embedding) {
+  /**
+   * Stores or replaces {@code memory} with its {@code passages} (checked; none if empty): a delete
+   * by its id and an add, as one update.
+   */
+  void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     writes.ensureOpen();
-    Document doc = documents.memory(memory, embedding);
+    Document doc = documents.memory(memory, embedding, passages);
     writes.write(
         List.of(memory.id()),
         w -> {
@@ -65,17 +70,17 @@ final class IndexWrites {
   }
 
   /**
-   * Stores or replaces every memory of {@code batch}: a delete by their ids and a block add; a
-   * batch of at least two {@link #MIN_PART parts} in parts that the store's workers add at once
-   * ({@link #addInParts}), with the searchers' refreshes held off until every part is in, so that
-   * no read sees half of the batch.
+   * Stores or replaces every memory of {@code batch}, each with its {@code passages} (checked) if
+   * any: a delete by their ids and a block add; a batch of at least two {@link #MIN_PART parts} in
+   * parts that the store's workers add at once ({@link #addInParts}), with the searchers' refreshes
+   * held off until every part is in, so that no read sees half of the batch.
    */
-  void putAll(Map<Memory, Embedding> batch) {
+  void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
     writes.ensureOpen();
     if (batch.isEmpty()) {
       return;
     }
-    MemoryDocuments.Batch docs = documents.batch(batch);
+    MemoryDocuments.Batch docs = documents.batch(batch, passages);
     graphs.bulkWrite(batch.size()); // a bulk load: its graph is built once, when it is over
     int parts = parts(docs.ids().size(), workers.workers());
     writes.write(
@@ -134,16 +139,17 @@ final class IndexWrites {
   }
 
   /**
-   * Stores {@code next}, a latest version, and rewrites the version it supersedes as not latest: a
-   * delete of both ids and a block add of both documents.
+   * Stores {@code next}, a latest version, with its {@code passages} (checked; none if empty), and
+   * rewrites the version it supersedes as not latest: a delete of both ids and a block add of both
+   * documents.
    *
    * @throws IllegalArgumentException if the superseded version is not a latest memory of {@code
    *     next}'s scope; nothing is written then
    */
-  void putNewVersion(Memory next, Embedding embedding) {
+  void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     writes.ensureOpen();
     MemoryId previousId = next.supersedes();
-    Document nextDoc = documents.memory(next, embedding);
+    Document nextDoc = documents.memory(next, embedding, passages);
     List<MemoryId> ids = List.of(next.id(), previousId);
     writes.write(
         ids,

@@ -35,9 +35,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default {@link MemoryStore}: one Lucene index on disk (or in memory, for tests)
- * holding the records as JSON, code-aware BM25 text fields, keyword fields for the entity graph and
- * an HNSW vector field. The index layout, the durability policy and the analysis chain are
- * described in the {@linkplain dev.memhook.lucene package documentation}.
+ * holding the records as JSON, code-aware BM25 text fields, keyword fields for the entity graph, an
+ * HNSW vector field and each memory's passage vectors ({@link StoreCapability#PASSAGE_VECTORS}).
+ * The index layout, the durability policy and the analysis chain are described in the {@linkplain
+ * dev.memhook.lucene package documentation}.
  *
  * <pre>{@code
  * try (LuceneMemoryStore store = LuceneMemoryStore.builder().directory(Path.of("memhook-index")).build()) {
@@ -116,7 +117,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     return builder().inMemory().build();
   }
 
-  /** {@link StoreCapability#ATOMIC_BATCH} always; {@link StoreCapability#DURABLE} on disk. */
+  /**
+   * {@link StoreCapability#ATOMIC_BATCH} and {@link StoreCapability#PASSAGE_VECTORS} always; {@link
+   * StoreCapability#DURABLE} on disk.
+   */
   @Override
   public Set<StoreCapability> capabilities() {
     return parts.capabilities();
@@ -134,16 +138,33 @@ public final class LuceneMemoryStore implements MemoryStore {
   }
 
   /**
-   * Stores or replaces {@code memory} (upsert by id) with its embedding.
+   * Stores or replaces {@code memory} (upsert by id) with its embedding and no passages: {@link
+   * #put(Memory, Embedding, List)} with none, so a memory put again this way loses the passages it
+   * had.
    *
    * @throws IllegalStateException if {@link #attach} was not called
    * @throws IllegalArgumentException if the embedding's dimension is not the attached space's
    */
   @Override
   public void put(Memory memory, Embedding embedding) {
+    put(memory, embedding, List.of());
+  }
+
+  /**
+   * Stores or replaces {@code memory} (upsert by id) with its embedding and its passages' vectors,
+   * on one document and in one Lucene update: the passages are replaced or deleted with the memory.
+   * They are kept at one byte per dimension (see the {@linkplain dev.memhook.lucene package
+   * documentation}).
+   *
+   * @throws IllegalStateException if {@link #attach} was not called
+   * @throws IllegalArgumentException if the embedding's dimension is not the attached space's, or
+   *     the passages break {@link MemoryStore#checkPassages(Embedding, List)}; nothing is written
+   */
+  @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(memory, "memory");
-    Objects.requireNonNull(embedding, "embedding");
-    parts.memoryWrites().put(memory, embedding);
+    MemoryStore.checkPassages(embedding, passages);
+    parts.memoryWrites().put(memory, embedding, passages);
   }
 
   /**
@@ -155,26 +176,54 @@ public final class LuceneMemoryStore implements MemoryStore {
    * starts hold their vectors without an HNSW graph, and a vector search compares the query with
    * each of their vectors (exact, and slower than a graph for a large segment); the idle merge then
    * builds the graph once for the whole load, and {@link #compact()} does so at once.
+   *
+   * <p>{@link #putAll(Map, Map)} with no passages: a memory of the batch loses the passages it had.
    */
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
-    Objects.requireNonNull(batch, "batch");
-    parts.memoryWrites().putAll(batch);
+    putAll(batch, Map.of());
+  }
+
+  /**
+   * {@link #putAll(Map)}, each memory with the passages {@code passages} has for its id, on its
+   * document: the same one update and commit.
+   *
+   * @throws IllegalArgumentException as {@link MemoryStore#checkPassages(Map, Map)} says, or if two
+   *     memories have the same id; nothing is written then
+   */
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    MemoryStore.checkPassages(batch, passages);
+    parts.memoryWrites().putAll(batch, passages);
   }
 
   /**
    * Stores {@code next} and rewrites the version it supersedes as not latest, in one Lucene update
    * (delete both ids, add both documents as a block) and one commit. The old version's vector is
-   * read back from the index, so nothing is embedded again.
+   * read back from the index, so nothing is embedded again; so are its passages, which it keeps
+   * unanswered. {@link #putNewVersion(Memory, Embedding, List)} with no passages for the new
+   * version.
    */
   @Override
   public void putNewVersion(Memory next, Embedding embedding) {
+    putNewVersion(next, embedding, List.of());
+  }
+
+  /**
+   * {@link #putNewVersion(Memory, Embedding)}, the new version with its passages' vectors on its
+   * document: the same one update and commit.
+   *
+   * @throws IllegalArgumentException as {@link #putNewVersion(Memory, Embedding)} does, or if the
+   *     passages break {@link MemoryStore#checkPassages(Embedding, List)}; nothing is written then
+   */
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(next, "next");
-    Objects.requireNonNull(embedding, "embedding");
+    MemoryStore.checkPassages(embedding, passages);
     checkArgument(
         next.supersedes() != null, "%s supersedes nothing; use put for a first version", next.id());
     checkArgument(next.latest(), "the new version %s must be latest", next.id());
-    parts.memoryWrites().putNewVersion(next, embedding);
+    parts.memoryWrites().putNewVersion(next, embedding, passages);
   }
 
   /**
@@ -323,6 +372,25 @@ public final class LuceneMemoryStore implements MemoryStore {
     checkArgument(span >= 1, "span must be at least 1, got %s", span);
     parts.writes().ensureOpen();
     return parts.searches().sessionWindows(scope, ids, span);
+  }
+
+  /**
+   * The asked ids are found in each segment's postings, as {@link #sessionWindows} finds them, and
+   * their passages read from the segment's doc values: no record is read, and the work is bounded
+   * by the ids. The passages are kept at one byte per dimension, so a cosine may differ from the
+   * exact one by a few thousandths. A memory indexed before this store kept passages has none.
+   *
+   * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
+   */
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(ids, "ids");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    Objects.requireNonNull(query, "query");
+    parts.writes().ensureOpen();
+    return parts.searches().passageCosines(scope, ids, query);
   }
 
   @Override

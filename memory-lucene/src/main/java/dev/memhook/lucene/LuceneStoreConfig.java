@@ -92,7 +92,8 @@ record LuceneStoreConfig(
   /** What the store declares: {@link StoreCapability#DURABLE} only for an index on disk. */
   Set<StoreCapability> capabilities() {
     return directory.isPresent()
-        ? Set.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH)
-        : Set.of(StoreCapability.ATOMIC_BATCH);
+        ? Set.of(
+            StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH, StoreCapability.PASSAGE_VECTORS)
+        : Set.of(StoreCapability.ATOMIC_BATCH, StoreCapability.PASSAGE_VECTORS);
   }
 }

@@ -69,9 +69,9 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The documents the store writes: a memory (its record, its keys, its weighted text and its
- * vector), the not-latest rewrite of a memory that a new version supersedes, and the audit record
- * of a forgotten memory. The fields are those of {@link IndexSchema}.
+ * The documents the store writes: a memory (its record, its keys, its weighted text, its vector and
+ * its passages' vectors), the not-latest rewrite of a memory that a new version supersedes, and the
+ * audit record of a forgotten memory. The fields are those of {@link IndexSchema}.
  *
  * <p>A memory's searchable parts go into the weighted text fields as one token stream per part,
  * each token counted its part's weight in {@link IndexSchema#WEIGHT_UNITS}: Lucene adds custom term
@@ -123,11 +123,12 @@ final class MemoryDocuments {
   }
 
   /**
-   * The documents of every memory of {@code batch}.
+   * The documents of every memory of {@code batch}, each with its passages in {@code passages}
+   * (checked: {@link dev.memhook.api.spi.MemoryStore#checkPassages(Map, Map)}), if any.
    *
    * @throws IllegalArgumentException if two memories have the same id
    */
-  Batch batch(Map<Memory, Embedding> batch) {
+  Batch batch(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
     List<Document> docs = new ArrayList<>(batch.size());
     List<Memory> memories = new ArrayList<>(batch.size());
     Set<MemoryId> ids = new LinkedHashSet<>();
@@ -138,19 +139,30 @@ final class MemoryDocuments {
           if (!ids.add(m.id())) {
             throw new IllegalArgumentException("batch holds two memories with id " + m.id());
           }
-          docs.add(memory(m, e));
+          docs.add(memory(m, e, passages.getOrDefault(m.id(), List.of())));
           memories.add(m);
         });
     return new Batch(List.copyOf(ids), docs, memories);
   }
 
   /**
-   * The document of {@code m} with {@code embedding} (stored without a vector if it is zero).
+   * The document of {@code m} with {@code embedding} (stored without a vector if it is zero) and
+   * the vectors of its {@code passages} (checked: {@link
+   * dev.memhook.api.spi.MemoryStore#checkPassages(Embedding, List)}; none stored if empty).
    *
    * @throws IllegalArgumentException if the store could not store or read it back ({@link
    *     RecordLimits})
    */
-  Document memory(Memory m, Embedding embedding) {
+  Document memory(Memory m, Embedding embedding, List<Embedding> passages) {
+    Document doc = memory(m, embedding);
+    if (!passages.isEmpty()) {
+      doc.add(PassageVectors.field(passages));
+    }
+    return doc;
+  }
+
+  /** The document of {@code m} with {@code embedding}, without passages. */
+  private Document memory(Memory m, Embedding embedding) {
     EmbeddingSpace s = metadata.attachedSpace();
     IndexMetadata.checkDimension(embedding, s);
     Document doc = new Document();
@@ -218,9 +230,10 @@ final class MemoryDocuments {
   }
 
   /**
-   * The document of the memory {@code id} rewritten as not latest, with the vector the index holds
-   * for it, so that superseding it needs no embedding of it. {@code searcher} must reflect every
-   * write.
+   * The document of the memory {@code id} rewritten as not latest, with the vector and the passages
+   * the index holds for it, so that superseding it needs no embedding of it (the passages, as
+   * {@code MemoryStore.putNewVersion} says, are kept and no longer answered for). {@code searcher}
+   * must reflect every write.
    *
    * @throws IllegalArgumentException if {@code id} is not a latest memory of {@code scope}
    */
@@ -250,7 +263,12 @@ final class MemoryDocuments {
             ? Embedding.of(vector)
             : Embedding.of(new float[metadata.attachedSpace().dimension()]);
     Memory superseded = previous.withLatest(false);
-    return sealed(memory(superseded, embedding), superseded);
+    Document rewritten = memory(superseded, embedding);
+    BytesRef passages = PassageVectors.stored(searcher, doc);
+    if (passages != null) {
+      rewritten.add(PassageVectors.field(passages));
+    }
+    return sealed(rewritten, superseded);
   }
 
   /** The audit document of a forgotten memory: no search sees it, {@code forgotten} reads it. */

@@ -1,7 +1,6 @@
 package dev.memhook.lucene;
 
 import static dev.memhook.lucene.IndexSchema.F_CREATED;
-import static dev.memhook.lucene.IndexSchema.F_LIVE;
 import static dev.memhook.lucene.IndexSchema.F_OCCURRED;
 import static dev.memhook.lucene.IndexSchema.F_SESSION;
 
@@ -10,7 +9,6 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.SessionWindow;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,16 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.index.BinaryDocValues;
-import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedDocValues;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -39,16 +30,15 @@ import org.apache.lucene.util.BytesRef;
  * <h2>Design note</h2>
  *
  * The asked memories are found by their ids in each segment's term dictionary, and those that are
- * latest memories of the scope (their {@link IndexSchema#F_LIVE} doc value) give their sessions,
- * read from the {@link IndexSchema#F_SESSION} doc values; then the same lookup of those sessions'
- * terms visits every latest memory of them in index order, reading its id, session, {@link
- * IndexSchema#F_OCCURRED} and {@link IndexSchema#F_CREATED} from doc values, and each session's
- * memories are sorted by time, then storage time, then id. No record is read, each doc-values
- * iterator only moves forward, and the work is bounded by the sessions asked about, not by the
- * scope. The lookups go to the postings directly rather than through a query: for the few terms a
- * recall asks about, a query's rewriting, weights and cost estimates took longer than the walk
- * itself (benchmarks/RESULTS.md, section 1). Memories indexed before the session field existed are
- * in no session until written again.
+ * latest memories of the scope give their sessions, read from the {@link IndexSchema#F_SESSION} doc
+ * values; then the same lookup of those sessions' terms ({@link LatestDocuments}) visits every
+ * latest memory of them in index order, reading its id, session, {@link IndexSchema#F_OCCURRED} and
+ * {@link IndexSchema#F_CREATED} from doc values, and each session's memories are sorted by time,
+ * then storage time, then id. No record is read, each doc-values iterator only moves forward, and
+ * the work is bounded by the sessions asked about, not by the scope. The lookups go to the postings
+ * directly rather than through a query: for the few terms a recall asks about, a query's rewriting,
+ * weights and cost estimates took longer than the walk itself (benchmarks/RESULTS.md, section 1).
+ * Memories indexed before the session field existed are in no session until written again.
  *
  * <p>Stateless and thread-safe.
  */
@@ -144,83 +134,41 @@ final class SessionWindows {
 
   /**
    * Hands {@code sink} the id, session and times of every live document that holds one of {@code
-   * terms} in {@code field}, is a latest memory of {@code scope} (its {@link IndexSchema#F_LIVE}
-   * doc value, as {@link ScopedSearch#inScope} indexes it) and has a valid id and a session. The
-   * documents come from each segment's term dictionary and postings, then are visited in index
-   * order, reading doc values (each iterator only moves forward; no record is read). A missing time
-   * reads as 0, as the index's sort of a missing long value did. The few terms a window asks about
-   * are looked up directly: a query would cost more in planning than the lookups do.
+   * terms} in {@code field}, is a latest memory of {@code scope} ({@link LatestDocuments}) and has
+   * a valid id and a session, reading them from doc values (no record is read). A missing time
+   * reads as 0, as the index's sort of a missing long value did.
    */
   private static void forEachDocument(
       IndexSearcher searcher, Scope scope, String field, List<BytesRef> terms, DocumentSink sink)
       throws IOException {
-    BytesRef scopeValue = new BytesRef(scope.value());
-    PostingsEnum postings = null;
-    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-      LeafReader reader = leaf.reader();
-      Terms indexed = reader.terms(field);
-      SortedDocValues live = reader.getSortedDocValues(F_LIVE);
-      if (indexed == null || live == null) {
-        continue;
-      }
-      int scopeOrd = live.lookupTerm(scopeValue);
-      if (scopeOrd < 0) {
-        continue; // no latest memory of the scope in this segment
-      }
-      TermsEnum te = indexed.iterator();
-      Bits liveDocs = reader.getLiveDocs();
-      int[] docs = new int[8];
-      int n = 0;
-      for (BytesRef term : terms) {
-        if (!te.seekExact(term)) {
-          continue;
-        }
-        postings = te.postings(postings, PostingsEnum.NONE);
-        for (int d = postings.nextDoc();
-            d != DocIdSetIterator.NO_MORE_DOCS;
-            d = postings.nextDoc()) {
-          if (liveDocs == null || liveDocs.get(d)) {
-            if (n == docs.length) {
-              docs = Arrays.copyOf(docs, 2 * n);
-            }
-            docs[n++] = d;
+    LatestDocuments.find(
+        searcher,
+        scope,
+        field,
+        terms,
+        (reader, docs, n) -> {
+          SortedDocValues sessions = reader.getSortedDocValues(F_SESSION);
+          BinaryDocValues ids = reader.getBinaryDocValues(IndexSchema.F_ID);
+          if (sessions == null || ids == null) {
+            return;
           }
-        }
-      }
-      if (n == 0) {
-        continue;
-      }
-      Arrays.sort(docs, 0, n);
-      SortedDocValues sessions = reader.getSortedDocValues(F_SESSION);
-      BinaryDocValues ids = reader.getBinaryDocValues(IndexSchema.F_ID);
-      if (sessions == null || ids == null) {
-        continue;
-      }
-      NumericDocValues occurred = reader.getNumericDocValues(F_OCCURRED);
-      NumericDocValues created = reader.getNumericDocValues(F_CREATED);
-      int previous = -1;
-      for (int i = 0; i < n; i++) {
-        int d = docs[i];
-        if (d == previous) {
-          continue; // a document found under two of the terms
-        }
-        previous = d;
-        if (!live.advanceExact(d)
-            || live.ordValue() != scopeOrd
-            || !sessions.advanceExact(d)
-            || !ids.advanceExact(d)) {
-          continue;
-        }
-        String id = ids.binaryValue().utf8ToString();
-        if (MemoryId.isValid(id)) {
-          sink.accept(
-              MemoryId.of(id),
-              sessions.lookupOrd(sessions.ordValue()).utf8ToString(),
-              valueOf(occurred, d),
-              valueOf(created, d));
-        }
-      }
-    }
+          NumericDocValues occurred = reader.getNumericDocValues(F_OCCURRED);
+          NumericDocValues created = reader.getNumericDocValues(F_CREATED);
+          for (int i = 0; i < n; i++) {
+            int d = docs[i];
+            if (!sessions.advanceExact(d) || !ids.advanceExact(d)) {
+              continue;
+            }
+            String id = ids.binaryValue().utf8ToString();
+            if (MemoryId.isValid(id)) {
+              sink.accept(
+                  MemoryId.of(id),
+                  sessions.lookupOrd(sessions.ordValue()).utf8ToString(),
+                  valueOf(occurred, d),
+                  valueOf(created, d));
+            }
+          }
+        });
   }
 
   private static long valueOf(NumericDocValues values, int doc) throws IOException {

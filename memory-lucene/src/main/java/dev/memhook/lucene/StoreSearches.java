@@ -110,6 +110,25 @@ final class StoreSearches implements AutoCloseable {
     return searchers.withSearcher(s -> SessionWindows.find(s, scope, ids, span));
   }
 
+  /**
+   * The best passage cosine of each of {@code ids} that is a latest memory of {@code scope} stored
+   * with passages; none before a space is known. See {@link PassageVectors}.
+   *
+   * @throws IllegalArgumentException if {@code query}'s dimension is not the attached space's
+   */
+  Map<MemoryId, Double> passageCosines(Scope scope, Collection<MemoryId> ids, Embedding query) {
+    EmbeddingSpace space = metadata.space();
+    if (space == null) {
+      return Map.of();
+    }
+    IndexMetadata.checkDimension(query, space);
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    float[] target = IndexSchema.unit(query); // a zero query stays zero: every cosine is 0
+    return searchers.withSearcher(s -> PassageVectors.best(s, scope, ids, target, unreadable));
+  }
+
   /** The latest memories of {@code scope} by type; see {@link ListByType}. */
   TypeListing byType(Scope scope, List<MemoryType> types, int limit) {
     return searchers.withSearcher(s -> ListByType.list(s, reader, scope, types, limit));

@@ -29,6 +29,7 @@ final class UnreadableRecords {
   private final String location;
   private final Set<String> known = ConcurrentHashMap.newKeySet();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+  private final Set<String> loggedPassages = ConcurrentHashMap.newKeySet();
   private final AtomicLong found = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
 
@@ -50,6 +51,21 @@ final class UnreadableRecords {
           what,
           location,
           cause.toString());
+    }
+  }
+
+  /**
+   * Reports the passage vectors of the memory {@code id} as unreadable (written by a newer Memhook,
+   * or damaged): logs it the first time. Not counted: the memory's record is readable, and {@code
+   * passageCosines} only leaves the memory out.
+   */
+  void reportPassages(String id) {
+    if (loggedPassages.add(id)) {
+      LOG.warn(
+          "the passage vectors of {} in the {} are unreadable, so recall ranks it by its whole"
+              + " vector: put the memory again, or upgrade Memhook if a newer one wrote them",
+          id,
+          location);
     }
   }
 
@@ -84,6 +100,7 @@ final class UnreadableRecords {
     for (MemoryId id : ids) {
       known.remove(id.value());
       logged.remove(id.value());
+      loggedPassages.remove(id.value());
     }
   }
 

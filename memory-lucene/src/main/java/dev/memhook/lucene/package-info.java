@@ -26,9 +26,10 @@
  *       text} and {@code text_exact}, the weighted text fields (below); {@code phrase} (the
  *       content, exact analysis, with positions, for phrase matches); {@code sha} (hex ids and
  *       their prefixes); {@code concept_key} (lower-cased) and {@code file_key} (exact) keywords
- *       for the entity graph; and {@code vector}, an HNSW {@code KnnFloatVectorField} with
- *       dot-product similarity over the embedding scaled to unit length (see <i>Segments</i>). A
- *       zero embedding is stored without a vector.
+ *       for the entity graph; {@code vector}, an HNSW {@code KnnFloatVectorField} with dot-product
+ *       similarity over the embedding scaled to unit length (see <i>Segments</i>), absent for a
+ *       zero embedding; and {@code passages}, only on a memory put with passage vectors: binary doc
+ *       values holding them all, a byte per dimension each (see <i>Passages</i>).
  *   <li><b>audit</b>: one per forgotten memory: {@code audit_id}, {@code audit_scope} and the
  *       {@code ForgetRecord} as JSON. No search reads the fields audit documents have, and the
  *       delete of the memory and the add of its audit record are one atomic Lucene update, so one
@@ -156,6 +157,23 @@
  * walked for its share of them and again if it may hold more); the score returned is the cosine
  * ({@code 2s - 1} of Lucene's {@code (1 + cos) / 2}). Related: one constant-score clause per
  * concept or file, so the score is the number shared.
+ *
+ * <h2>Passages</h2>
+ *
+ * A memory may be put with the vectors of its passages (its sentences, say: at most 16), and {@code
+ * passageCosines} answers the best cosine of one of them to a query for a few ids, so that recall
+ * can rank a memory by the sentence that matches rather than by its whole vector, which averages
+ * everything it says. They are a binary doc value on the memory's own document ({@code
+ * PassageVectors}): the update that writes, replaces or deletes the document takes them with it, so
+ * a batch and a new version stay one write, a plain put of the id drops them, and a forget's purge
+ * erases them with its segment; a superseded version keeps its own, never answered. The value is a
+ * 6-byte header (format, count, dimension) and then each passage as one signed byte per dimension,
+ * quantised against its largest component, so a passage costs its dimension in bytes. The cosine is
+ * computed from the bytes and their norm, within a few thousandths of the exact one; a zero
+ * passage's is 0. The asked ids are looked up in each segment's postings and kept if they are
+ * latest memories of the scope ({@code LatestDocuments}, which {@code SessionWindows} uses too),
+ * and their values read per segment: the work is bounded by the ids. Memories indexed before the
+ * field existed have no passages (the index format is unchanged).
  *
  * <h2>Analysis</h2>
  *

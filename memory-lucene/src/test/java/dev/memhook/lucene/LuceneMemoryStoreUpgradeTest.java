@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -23,11 +24,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A store written by Memhook on Lucene 9.12 opens on Lucene 10, reads and searches as it did, and
- * its first compaction rewrites it without the old codecs. The fixtures were written by
- * memory-lucene at {@code 307a2883} (Lucene 9.12.3): 24 memories of scope A ("note i about WORD and
- * WORD", vector {@link LuceneStoreFixtures#vector}-like on axis {@code i % 8}), m5 forgotten and
- * purged.
+ * A store written by Memhook on Lucene 9.12 opens on Lucene 10, reads and searches as it did (its
+ * memories, written before passages were kept, have none), and its first compaction rewrites it
+ * without the old codecs. The fixtures were written by memory-lucene at {@code 307a2883} (Lucene
+ * 9.12.3): 24 memories of scope A ("note i about WORD and WORD", vector {@link
+ * LuceneStoreFixtures#vector}-like on axis {@code i % 8}), m5 forgotten and purged.
  */
 class LuceneMemoryStoreUpgradeTest {
   @TempDir Path dir;
@@ -42,7 +43,14 @@ class LuceneMemoryStoreUpgradeTest {
     assertTrue(fileNames(index).stream().anyMatch(f -> f.contains("Lucene912")), "a 9.12 index");
     try (LuceneMemoryStore store = open(index, quantized)) {
       assertWrittenContent(store);
-      store.put(LuceneStoreFixtures.memory("m100", A, "note 100 about kafka"), vector(3, 0.9f));
+      assertEquals(
+          Map.of(),
+          store.passageCosines(A, List.of(MemoryId.of("m0"), MemoryId.of("m1")), vector(0, 0f)),
+          "memories written before passages were kept have none");
+      store.put(
+          LuceneStoreFixtures.memory("m100", A, "note 100 about kafka"),
+          vector(3, 0.9f),
+          List.of(vector(5, 0f)));
       store.compact();
     }
     Set<String> files = fileNames(index);
@@ -53,6 +61,13 @@ class LuceneMemoryStoreUpgradeTest {
       assertWrittenContent(store);
       assertEquals(24, store.count(A));
       assertEquals("note 100 about kafka", store.get(MemoryId.of("m100")).orElseThrow().content());
+      assertEquals(
+          1.0,
+          store
+              .passageCosines(A, List.of(MemoryId.of("m100")), vector(5, 0f))
+              .get(MemoryId.of("m100")),
+          0.01,
+          "a memory put in an old store keeps its passages through the compaction");
     }
   }
 

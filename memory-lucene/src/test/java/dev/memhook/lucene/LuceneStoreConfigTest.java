@@ -51,7 +51,8 @@ class LuceneStoreConfigTest {
     }
     assertEquals(units, c.weightUnits());
     assertEquals("in-memory index", c.location());
-    assertEquals(Set.of(StoreCapability.ATOMIC_BATCH), c.capabilities());
+    assertEquals(
+        Set.of(StoreCapability.ATOMIC_BATCH, StoreCapability.PASSAGE_VECTORS), c.capabilities());
   }
 
   @Test
@@ -96,7 +97,10 @@ class LuceneStoreConfigTest {
     assertEquals(6, c.weightUnits().get(SearchField.SUMMARY)); // default 1.5, untouched
     assertEquals(List.of(SearchField.values()), List.copyOf(c.weightUnits().keySet()));
     assertEquals("index at " + index.toAbsolutePath(), c.location());
-    assertEquals(Set.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH), c.capabilities());
+    assertEquals(
+        Set.of(
+            StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH, StoreCapability.PASSAGE_VECTORS),
+        c.capabilities());
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.memhook.api.spi.TextHits;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,34 +94,37 @@ final class ScopeRoutedStore implements MemoryStore {
   }
 
   @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+    of(memory.scope()).put(memory, embedding, passages);
+    scopeOf.put(memory.id(), memory.scope());
+  }
+
+  /**
+   * Puts the memories one by one, each into its scope's store with its passages: not atomic, as
+   * {@link MemoryStore#putAll(Map)}'s default is not.
+   */
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    MemoryStore.checkPassages(batch, passages);
+    Set<MemoryId> seen = new HashSet<>();
+    for (Memory m : batch.keySet()) {
+      if (!seen.add(m.id())) {
+        throw new IllegalArgumentException("batch holds two memories with id " + m.id());
+      }
+    }
+    batch.forEach((m, e) -> put(m, e, passages.getOrDefault(m.id(), List.of())));
+  }
+
+  @Override
   public void putNewVersion(Memory next, Embedding embedding) {
     of(next.scope()).putNewVersion(next, embedding);
     scopeOf.put(next.id(), next.scope());
   }
 
   @Override
-  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
-    of(memory.scope()).put(memory, embedding, passages);
-    scopeOf.put(memory.id(), memory.scope());
-  }
-
-  /** Checks the whole batch first, then puts memory by memory: not atomic, as {@code putAll}. */
-  @Override
-  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
-    MemoryStore.checkPassages(batch, passages);
-    batch.forEach((m, e) -> put(m, e, passages.getOrDefault(m.id(), List.of())));
-  }
-
-  @Override
   public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     of(next.scope()).putNewVersion(next, embedding, passages);
     scopeOf.put(next.id(), next.scope());
-  }
-
-  @Override
-  public Map<MemoryId, Double> passageCosines(
-      Scope scope, Collection<MemoryId> ids, Embedding query) {
-    return of(scope).passageCosines(scope, ids, query);
   }
 
   @Override
@@ -157,6 +161,12 @@ final class ScopeRoutedStore implements MemoryStore {
   public Map<MemoryId, SessionWindow> sessionWindows(
       Scope scope, Collection<MemoryId> ids, int span) {
     return of(scope).sessionWindows(scope, ids, span);
+  }
+
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    return of(scope).passageCosines(scope, ids, query);
   }
 
   @Override
