@@ -22,15 +22,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store's reads and its text and related searches, each one statement (so one snapshot), with
  * the scope in the WHERE clause of every statement that has one to filter by.
  *
  * <p>Thread-safe; the only state is the set of records found unreadable, each counted once (by
- * memory id, or by a forget record's text), a concurrent set.
+ * memory id, a memory's passages by its id, or a forget record's text), a concurrent set.
  */
 final class MemoryReads {
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryReads.class);
+
   /**
    * Rows fetched per round trip while exporting, so an export does not hold the table in memory.
    */
@@ -91,6 +95,45 @@ final class MemoryReads {
       Memory m = found.get(id.value());
       if (m != null) {
         out.put(id, m);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The best passage cosine to {@code unitQuery} of each of {@code ids} that is a latest memory of
+   * {@code scope} stored with passages, keyed in the order asked: one statement by primary key, so
+   * bounded by the ids. A row whose passages cannot be read is left out, logged and counted as
+   * unreadable.
+   */
+  Map<MemoryId, Double> passageCosines(
+      Connection c, Scope scope, Collection<MemoryId> ids, float[] unitQuery) throws SQLException {
+    Map<String, Double> found = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT id, passages FROM "
+                + schema.table("memhook_memory")
+                + " WHERE id = ANY (?) AND scope = ? AND latest AND passages IS NOT NULL")) {
+      ps.setArray(1, c.createArrayOf("text", ids.stream().map(MemoryId::value).toArray()));
+      ps.setString(2, scope.value());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString(1);
+          try {
+            found.put(id, PassageBytes.bestCosine(rs.getBytes(2), unitQuery));
+          } catch (IllegalArgumentException e) {
+            if (unreadable.add("passages:" + id)) {
+              LOG.warn("the passages of memory {} are unreadable: {}", id, e.getMessage());
+            }
+          }
+        }
+      }
+    }
+    Map<MemoryId, Double> out = new LinkedHashMap<>();
+    for (MemoryId id : ids) {
+      Double cosine = found.get(id.value());
+      if (cosine != null) {
+        out.putIfAbsent(id, cosine);
       }
     }
     return out;

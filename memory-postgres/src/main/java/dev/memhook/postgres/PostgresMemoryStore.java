@@ -50,6 +50,11 @@ import javax.sql.DataSource;
  *   <li><b>Durability</b>: a write is committed when it returns, as durable as the server's own
  *       settings make a commit. {@link #putAll} is one transaction ({@link
  *       StoreCapability#ATOMIC_BATCH}).
+ *   <li><b>Passage vectors</b> ({@link StoreCapability#PASSAGE_VECTORS}): a memory's passages are
+ *       kept in a column of its row, a signed byte per dimension of each unit-normalised passage,
+ *       so every write of the row writes, replaces or drops them in its transaction (a put without
+ *       passages clears them). {@link #passageCosines} reads them in PostgreSQL by id; the replicas
+ *       keep none. A database written before they existed opens with its memories without passages.
  *   <li><b>Where searches run</b>: reads by id, counts and exports run in PostgreSQL. Searches and
  *       listings by type ({@link #listByType}) and session windows ({@link #sessionWindows}) run in
  *       this instance's <em>replica</em> of the scope: its latest memories copied into an embedded
@@ -75,13 +80,13 @@ import javax.sql.DataSource;
  *   <li><b>Scopes</b>: every search and count filters by scope in its SQL. {@link #delete} deletes
  *       a memory only in the scope of its audit record.
  *   <li><b>Forgetting</b>: when {@link #delete} returns, the memory's row (record, search terms,
- *       vector) is deleted: no read returns it, nor a search through this instance (others: see
- *       above). PostgreSQL keeps the deleted row's bytes in the table's pages until {@code VACUUM}
- *       lets them be reused (or {@code VACUUM FULL} rewrites the table), and in its write-ahead log
- *       and backups as long as those are kept; the store does not run {@code VACUUM} itself (it
- *       cannot run in a transaction, needs the table's owner, and would stall writers), so an
- *       operator who must erase text from disk runs {@code VACUUM FULL} on {@code memhook_memory}
- *       as the database's own procedures prescribe.
+ *       vector, passage vectors) is deleted: no read returns it, nor a search through this instance
+ *       (others: see above). PostgreSQL keeps the deleted row's bytes in the table's pages until
+ *       {@code VACUUM} lets them be reused (or {@code VACUUM FULL} rewrites the table), and in its
+ *       write-ahead log and backups as long as those are kept; the store does not run {@code
+ *       VACUUM} itself (it cannot run in a transaction, needs the table's owner, and would stall
+ *       writers), so an operator who must erase text from disk runs {@code VACUUM FULL} on {@code
+ *       memhook_memory} as the database's own procedures prescribe.
  *   <li><b>Text search in PostgreSQL</b> ({@link TextSearch#DATABASE}) ranks with {@code ts_rank}
  *       over the code-aware terms the Lucene store uses; scores are not BM25.
  *   <li><b>Errors</b>: a database failure is a {@link dev.memhook.api.MemoryStoreException} whose
@@ -92,7 +97,11 @@ import javax.sql.DataSource;
  */
 public final class PostgresMemoryStore implements MemoryStore {
   private static final Set<StoreCapability> CAPABILITIES =
-      Set.copyOf(EnumSet.of(StoreCapability.DURABLE, StoreCapability.ATOMIC_BATCH));
+      Set.copyOf(
+          EnumSet.of(
+              StoreCapability.DURABLE,
+              StoreCapability.ATOMIC_BATCH,
+              StoreCapability.PASSAGE_VECTORS));
 
   private final PostgresStoreConfig config;
   private final Jdbc jdbc;
@@ -163,11 +172,17 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
   }
 
+  /** Stores {@code memory} without passages: a replaced memory's passages are dropped. */
   @Override
   public void put(Memory memory, Embedding embedding) {
+    put(memory, embedding, List.of());
+  }
+
+  @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(embedding, "embedding");
-    RowWrites.Row row = writes.row(memory, embedding, attached().dimension());
+    RowWrites.Row row = writes.row(memory, embedding, passages, attached().dimension());
     write(
         "store memory " + memory.id().value(),
         (c, changes) -> writes.put(c, List.of(row), changes));
@@ -175,8 +190,13 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
+    putAll(batch, Map.of());
+  }
+
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
     Objects.requireNonNull(batch, "batch");
-    List<RowWrites.Row> rows = writes.rows(batch, attached().dimension());
+    List<RowWrites.Row> rows = writes.rows(batch, passages, attached().dimension());
     if (rows.isEmpty()) {
       return;
     }
@@ -187,9 +207,14 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   @Override
   public void putNewVersion(Memory next, Embedding embedding) {
+    putNewVersion(next, embedding, List.of());
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
-    RowWrites.Row row = writes.newVersionRow(next, embedding, attached().dimension());
+    RowWrites.Row row = writes.newVersionRow(next, embedding, passages, attached().dimension());
     write(
         "store new version " + next.id().value(),
         (c, changes) -> writes.putNewVersion(c, row, changes));
@@ -301,6 +326,40 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
     attached();
     return replication.search(scope, copy -> copy.sessionWindows(scope, ids, span));
+  }
+
+  /**
+   * Runs in PostgreSQL, whatever {@link TextSearch} says: one statement by primary key over the
+   * memories' {@code passages} column, decoded and compared here, so the work is bounded by {@code
+   * ids}. While PostgreSQL is unreachable it answers an empty map, as a store without passages
+   * would (the replicas keep none): recall goes on by whole vectors, and {@link #replicaStatus()}
+   * says why.
+   *
+   * @throws IllegalStateException if the store is not attached yet (it knows no dimension), or
+   *     closed
+   */
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(ids, "ids");
+    ids.forEach(id -> Objects.requireNonNull(id, "id"));
+    Objects.requireNonNull(query, "query");
+    int dimension = attached().dimension();
+    if (query.dimension() != dimension) {
+      throw new IllegalArgumentException(
+          "the query has " + query.dimension() + " dimensions, the store's space " + dimension);
+    }
+    List<MemoryId> asked = List.copyOf(ids);
+    if (asked.isEmpty()) {
+      return Map.of();
+    }
+    float[] unitQuery = PassageBytes.unit(query);
+    return replication.passageCosines(
+        () ->
+            jdbc.read(
+                "read the passages of " + asked.size() + " memories",
+                c -> reads.passageCosines(c, scope, asked, unitQuery)));
   }
 
   @Override

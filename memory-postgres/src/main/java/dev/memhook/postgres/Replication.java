@@ -84,6 +84,26 @@ final class Replication implements AutoCloseable {
     return replicas.getAll(ids);
   }
 
+  /**
+   * The best passage cosines of some ids: {@code fromDatabase}, or, when PostgreSQL is unreachable
+   * (known already, or found by this read), none. The replicas keep no passages (no search of
+   * theirs reads them, and they would multiply each replica's heap), so recall then ranks by the
+   * memories' whole vectors, as over a store without passages, while its searches go on from the
+   * replicas; {@link FeedHealth} has logged the loss and told the listener.
+   */
+  Map<MemoryId, Double> passageCosines(Supplier<Map<MemoryId, Double>> fromDatabase) {
+    if (health.reachable()) {
+      try {
+        return fromDatabase.get();
+      } catch (MemoryStoreException e) {
+        if (!health.noteIfUnreachable(e)) {
+          throw e;
+        }
+      }
+    }
+    return Map.of();
+  }
+
   /** Stops the follower, then drops the replicas. */
   @Override
   public void close() {

@@ -6,6 +6,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.lucene.MemoryRecordJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,8 +25,8 @@ import java.util.TreeSet;
 
 /**
  * The store's writes, each one transaction: a memory row with everything derived from it (record,
- * {@code tsvector}, entity keys, vector), the forget records, and the {@link ChangeFeed} rows of
- * every scope and id a write changed.
+ * {@code tsvector}, entity keys, vector, passage vectors), the forget records, and the {@link
+ * ChangeFeed} rows of every scope and id a write changed.
  *
  * <h2>Design note</h2>
  *
@@ -36,14 +37,19 @@ import java.util.TreeSet;
  * orders. Every statement names the scope it writes in its WHERE clause, except the by-id lookups
  * of the SPI's global ids (the id's current scope, and the upsert keyed by id).
  *
- * <p>Everything a write could refuse (a vector of the wrong dimension, an unpaired surrogate, two
- * memories with one id) is checked before the transaction starts, so a refusal writes nothing.
+ * <p>Everything a write could refuse (a vector of the wrong dimension, passages the SPI does not
+ * allow, an unpaired surrogate, two memories with one id) is checked before the transaction starts,
+ * so a refusal writes nothing. A memory's passages are a column of its row, so every write of the
+ * row (a replace, a new version, a delete) writes or drops them with it.
  *
  * <p>Thread-safe: no state besides the immutable schema and codec.
  */
 final class RowWrites {
-  /** A memory checked and encoded, ready to write. */
-  record Row(Memory memory, String record, String terms, byte[] vector) {}
+  /**
+   * A memory checked and encoded, ready to write; {@code passages} is null for a memory without
+   * ({@link PassageBytes}).
+   */
+  record Row(Memory memory, String record, String terms, byte[] vector, byte[] passages) {}
 
   private final Schema schema;
   private final RecordCodec codec;
@@ -55,7 +61,14 @@ final class RowWrites {
     this.feed = feed;
   }
 
-  Row row(Memory m, Embedding e, int dimension) {
+  /**
+   * The row of {@code m} with its passages, checked.
+   *
+   * @throws IllegalArgumentException if the embedding is not of {@code dimension}, the passages
+   *     break {@link MemoryStore#checkPassages(Embedding, List)}, or the memory cannot be written
+   */
+  Row row(Memory m, Embedding e, List<Embedding> passages, int dimension) {
+    MemoryStore.checkPassages(e, passages);
     if (e.dimension() != dimension) {
       throw new IllegalArgumentException(
           "the embedding of memory "
@@ -66,15 +79,23 @@ final class RowWrites {
               + dimension
               + "; nothing was written");
     }
-    return new Row(m, codec.write(m), TextTerms.vectorOf(m), VectorBytes.encode(e));
+    return new Row(
+        m,
+        codec.write(m),
+        TextTerms.vectorOf(m),
+        VectorBytes.encode(e),
+        PassageBytes.encode(passages, dimension));
   }
 
   /**
-   * The rows of {@code batch}, checked.
+   * The rows of {@code batch}, each with its passages by id (none for an id not a key), checked.
    *
-   * @throws IllegalArgumentException if two memories share an id, or a memory cannot be written
+   * @throws IllegalArgumentException if two memories share an id, {@code passages} names an id not
+   *     in the batch, or a memory cannot be written
    */
-  List<Row> rows(Map<Memory, Embedding> batch, int dimension) {
+  List<Row> rows(
+      Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages, int dimension) {
+    MemoryStore.checkPassages(batch, passages);
     Set<MemoryId> seen = new HashSet<>();
     List<Row> rows = new ArrayList<>(batch.size());
     for (Map.Entry<Memory, Embedding> e : batch.entrySet()) {
@@ -84,17 +105,23 @@ final class RowWrites {
                 + e.getKey().id().value()
                 + "; nothing was written");
       }
-      rows.add(row(e.getKey(), Objects.requireNonNull(e.getValue(), "embedding"), dimension));
+      rows.add(
+          row(
+              e.getKey(),
+              Objects.requireNonNull(e.getValue(), "embedding"),
+              passages.getOrDefault(e.getKey().id(), List.of()),
+              dimension));
     }
     return rows;
   }
 
   /**
-   * The row of a new version, checked.
+   * The row of a new version with its passages, checked.
    *
-   * @throws IllegalArgumentException if {@code next} supersedes nothing or is not latest
+   * @throws IllegalArgumentException if {@code next} supersedes nothing or is not latest, or as
+   *     {@link #row} does
    */
-  Row newVersionRow(Memory next, Embedding embedding, int dimension) {
+  Row newVersionRow(Memory next, Embedding embedding, List<Embedding> passages, int dimension) {
     if (next.supersedes() == null) {
       throw new IllegalArgumentException(
           "memory " + next.id().value() + " supersedes nothing; nothing was written");
@@ -103,7 +130,7 @@ final class RowWrites {
       throw new IllegalArgumentException(
           "new version " + next.id().value() + " is not latest; nothing was written");
     }
-    return row(next, embedding, dimension);
+    return row(next, embedding, passages, dimension);
   }
 
   /**
@@ -258,13 +285,13 @@ final class RowWrites {
         c.prepareStatement(
             "INSERT INTO "
                 + schema.table("memhook_memory")
-                + " (id, scope, latest, supersedes, record, terms, concept_keys, file_keys, vector)"
-                + " VALUES (?, ?, ?, ?, ?, ?::tsvector, ?, ?, ?)"
+                + " (id, scope, latest, supersedes, record, terms, concept_keys, file_keys, vector,"
+                + " passages) VALUES (?, ?, ?, ?, ?, ?::tsvector, ?, ?, ?, ?)"
                 + " ON CONFLICT (id) DO UPDATE SET scope = EXCLUDED.scope,"
                 + " latest = EXCLUDED.latest, supersedes = EXCLUDED.supersedes,"
                 + " record = EXCLUDED.record, terms = EXCLUDED.terms,"
                 + " concept_keys = EXCLUDED.concept_keys, file_keys = EXCLUDED.file_keys,"
-                + " vector = EXCLUDED.vector")) {
+                + " vector = EXCLUDED.vector, passages = EXCLUDED.passages")) {
       for (Row r : rows) {
         Memory m = r.memory();
         ps.setString(1, m.id().value());
@@ -276,6 +303,7 @@ final class RowWrites {
         ps.setArray(7, c.createArrayOf("text", conceptKeys(m.concepts()).toArray()));
         ps.setArray(8, c.createArrayOf("text", fileKeys(m.files()).toArray()));
         ps.setBytes(9, r.vector());
+        ps.setBytes(10, r.passages()); // null: none, and none left of a replaced row's
         ps.addBatch();
         changes.add(m.scope().value(), m.id());
       }

@@ -70,8 +70,8 @@ final class Schema {
 
   /**
    * The migrations, by version starting at 1; {@code %s.} is replaced by the quoted schema. 1: the
-   * memories, forget records, scope change values and the embedding space. Then: capture's session
-   * records ({@link PostgresSessionStore}).
+   * memories, forget records, scope change values and the embedding space. Then: the change feed,
+   * capture's session records ({@link PostgresSessionStore}), and the memories' passage vectors.
    */
   private static final List<List<String>> MIGRATIONS =
       List.of(
@@ -134,7 +134,11 @@ final class Schema {
                   + " memory_id text NOT NULL,"
                   + " PRIMARY KEY (session_id, memory_id))",
               "CREATE INDEX memhook_session_observation_order"
-                  + " ON %s.memhook_session_observation (session_id, seq)"));
+                  + " ON %s.memhook_session_observation (session_id, seq)"),
+          // 4: passage vectors (PassageBytes), NULL for a memory stored without, as for every row
+          // an older version wrote; a nullable column without a default is added without
+          // rewriting the table
+          List.of("ALTER TABLE %s.memhook_memory ADD COLUMN passages bytea"));
 
   /** The version this code writes. */
   static final int VERSION = MIGRATIONS.size();

@@ -23,6 +23,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -32,8 +33,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Instance B reaches PostgreSQL through a proxy the test cuts, as when the network or the server
  * goes away; instance A keeps writing directly. While cut, B answers searches of the scopes it
- * holds from its replica and says so, and its writes fail retriably; once restored, B has caught up
- * on every change made meanwhile, each once, before it says it follows again.
+ * holds from its replica and says so, answers no passage cosines (the replicas keep no passages),
+ * and its writes fail retriably; once restored, B has caught up on every change made meanwhile,
+ * each once, before it says it follows again.
  */
 class ReplicaFailoverTest {
   private CuttableProxy proxy;
@@ -79,8 +81,9 @@ class ReplicaFailoverTest {
   @Test
   void unreachable_heldScopesAreStillSearched_andRead_writesFailRetriably_andTheStatusSaysSo() {
     Memory m1 = memory("m1", A, "the deploy runs on friday");
-    a.put(m1, vector(1));
+    a.put(m1, vector(1), List.of(vector(5)));
     assertEventually(List.of("m1"), () -> ids(b.searchText(A, "deploy", 10)), "B holds A");
+    assertEquals(Set.of(m1.id()), b.passageCosines(A, List.of(m1.id()), vector(5)).keySet());
 
     proxy.cut();
     MemoryStoreException write =
@@ -92,6 +95,10 @@ class ReplicaFailoverTest {
     assertEquals(List.of("m1"), ids(b.searchText(A, "deploy", 10)), "from the replica");
     assertEquals(List.of("m1"), ids(b.searchVector(A, vector(1), 10)));
     assertEquals(m1, b.get(m1.id()).orElseThrow(), "read by id from the replica");
+    assertEquals(
+        Map.of(),
+        b.passageCosines(A, List.of(m1.id()), vector(5)),
+        "no passages while away: the replicas keep none");
     MemoryStoreException notHeld =
         assertThrows(MemoryStoreException.class, () -> b.searchText(B, "deploy", 10));
     assertTrue(notHeld.retriable(), notHeld.getMessage());
