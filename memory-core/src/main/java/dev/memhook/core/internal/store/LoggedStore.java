@@ -156,7 +156,7 @@ public final class LoggedStore implements MemoryStore {
       if (!ids.add(e.getKey().id())) {
         throw new IllegalArgumentException("batch holds two memories with id " + e.getKey().id());
       }
-      byte[] entry = StoreRecords.entry(e.getKey(), e.getValue());
+      byte[] entry = StoreRecords.entry(e.getKey(), e.getValue(), List.of());
       if (!part.isEmpty() && partBytes + entry.length > PART_BYTES) {
         parts.add(part);
         part = new ArrayList<>();
@@ -185,7 +185,7 @@ public final class LoggedStore implements MemoryStore {
   public void putNewVersion(Memory next, Embedding embedding) {
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(embedding, "embedding");
-    byte[] payload = StoreRecords.newVersion(next, embedding);
+    byte[] payload = StoreRecords.newVersion(next, embedding, List.of());
     logged(
         StoreRecords.KIND_NEW_VERSION,
         batchId -> List.of(payload),

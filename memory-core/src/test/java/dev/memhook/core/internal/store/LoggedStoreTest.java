@@ -102,7 +102,7 @@ class LoggedStoreTest {
     try (Journal journal = Journal.open(dir)) {
       journal.append(
           StoreRecords.KIND_PUT,
-          StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(c, embed(c)))));
+          StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(c, embed(c), List.of()))));
       journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(audit)));
     }
     LuceneMemoryStore store = freshStore();
@@ -133,9 +133,9 @@ class LoggedStoreTest {
               0,
               1,
               List.of(
-                  StoreRecords.entry(c, embed(c)),
-                  StoreRecords.entry(d, embed(d)),
-                  StoreRecords.entry(e, embed(e)))));
+                  StoreRecords.entry(c, embed(c), List.of()),
+                  StoreRecords.entry(d, embed(d), List.of()),
+                  StoreRecords.entry(e, embed(e), List.of()))));
       journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(forC, forD, forE)));
     }
     LuceneMemoryStore store = freshStore();
@@ -200,8 +200,8 @@ class LoggedStoreTest {
     try (Journal journal = Journal.open(dir)) {
       journal.append(
           StoreRecords.KIND_PUT,
-          StoreRecords.put(7, 0, 2, List.of(StoreRecords.entry(a, embed(a)))));
-      journal.append(StoreRecords.KIND_PUT, new byte[] {StoreRecords.FORMAT, 1, 2}); // damaged
+          StoreRecords.put(7, 0, 2, List.of(StoreRecords.entry(a, embed(a), List.of()))));
+      journal.append(StoreRecords.KIND_PUT, new byte[] {StoreRecords.PUT_FORMAT, 1, 2}); // damaged
     }
     try (LoggedStore reopened = open(freshStore())) {
       assertTrue(reopened.get(a.id()).isEmpty());
@@ -277,7 +277,8 @@ class LoggedStoreTest {
             .sourcePins(List.of(new SourcePin("a/b.txt", "sha256:00")))
             .build();
     Embedding e = Embedding.of(0.5f, -0.25f, Float.MIN_VALUE);
-    StoreRecords.NewVersion read = StoreRecords.readNewVersion(StoreRecords.newVersion(full, e));
+    StoreRecords.NewVersion read =
+        StoreRecords.readNewVersion(StoreRecords.newVersion(full, e, List.of()));
     assertEquals(full, read.next());
     assertEquals(e, read.embedding());
     ForgetRecord r = new ForgetRecord(full.id(), full.scope(), "actor", "reason", T);
@@ -296,7 +297,7 @@ class LoggedStoreTest {
     long seed = Seeds.seed();
     Random random = new Random(seed);
     Memory m = memory("mem_h", "hostile");
-    byte[] good = StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(m, embed(m))));
+    byte[] good = StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(m, embed(m), List.of())));
     for (int i = 0; i < 2_000; i++) {
       byte[] bytes =
           random.nextBoolean() ? good.clone() : new byte[random.nextInt(good.length * 2 + 1)];
