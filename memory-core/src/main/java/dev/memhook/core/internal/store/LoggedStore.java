@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * the store, which makes it visible without committing; so the log's order is the order in which
  * writes reach the store. Outside the lock the journal is forced ({@link Journal#sync()}: writers
  * waiting at the same time share one fsync) and the write returns. From then on it survives a
- * SIGKILL and a power loss: it is in the log, and the log is replayed on open.
+ * SIGKILL and a power loss: it is in the log, and the log is replayed on open. A put or a new
+ * version is logged with its passage vectors when the store keeps them ({@link
+ * StoreCapability#PASSAGE_VECTORS}), and the store is given them with the write either way; the
+ * two-argument writes are these with no passages.
  *
  * <p><b>The checkpoint.</b> A daemon thread ({@code memhook-store-checkpoint}) commits the store
  * every {@link #CHECKPOINT_INTERVAL}, sooner when {@link #CHECKPOINT_BYTES} of writes are waiting;
@@ -62,8 +65,9 @@ import org.slf4j.LoggerFactory;
  * version whose id the store holds is skipped; a forget of a memory that is gone forgets nothing.
  * Records are replayed in log order; a batch split over several records is applied only whole.
  *
- * <p>Thread-safe. Reads and searches go straight to the store. Owns the store and the journal from
- * {@link #open} to {@link #close()}.
+ * <p>Thread-safe. Reads and searches, {@link #passageCosines} among them, go straight to the store:
+ * every write is applied to it before it returns, so it holds every acknowledged write. Owns the
+ * store and the journal from {@link #open} to {@link #close()}.
  */
 public final class LoggedStore implements MemoryStore {
 
@@ -84,6 +88,12 @@ public final class LoggedStore implements MemoryStore {
   private final ReentrantLock writeLock = new ReentrantLock();
   private final StoreCheckpoints checkpoints;
 
+  /**
+   * Whether the store declares {@link StoreCapability#PASSAGE_VECTORS}: only then does the journal
+   * hold the passages a write is given, since a store that keeps none would drop them on replay.
+   */
+  private final boolean keepsPassages;
+
   private volatile boolean closed;
 
   private LoggedStore(MemoryStore store, JournalCursor cursor, Duration interval) {
@@ -91,6 +101,7 @@ public final class LoggedStore implements MemoryStore {
     this.cursor = cursor;
     this.journal = cursor.journal();
     this.checkpoints = new StoreCheckpoints(store, cursor, interval, CHECKPOINT_BYTES);
+    this.keepsPassages = store.capabilities().contains(StoreCapability.PASSAGE_VECTORS);
   }
 
   /**
@@ -123,6 +134,10 @@ public final class LoggedStore implements MemoryStore {
     return applied;
   }
 
+  /**
+   * The store's, {@link StoreCapability#PASSAGE_VECTORS} among them exactly when the store declares
+   * it: the journal carries the passages the store keeps and none that it would drop.
+   */
   @Override
   public Set<StoreCapability> capabilities() {
     return store.capabilities();
@@ -135,17 +150,30 @@ public final class LoggedStore implements MemoryStore {
 
   @Override
   public void put(Memory memory, Embedding embedding) {
+    put(memory, embedding, List.of());
+  }
+
+  @Override
+  public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(embedding, "embedding");
-    putAll(Map.of(memory, embedding));
+    Objects.requireNonNull(passages, "passages");
+    putAll(
+        Map.of(memory, embedding), passages.isEmpty() ? Map.of() : Map.of(memory.id(), passages));
   }
 
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
-    Objects.requireNonNull(batch, "batch");
+    putAll(batch, Map.of());
+  }
+
+  @Override
+  public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+    MemoryStore.checkPassages(batch, passages);
     if (batch.isEmpty()) {
       return;
     }
+    Map<MemoryId, List<Embedding>> journaled = keepsPassages ? passages : Map.of();
     Set<MemoryId> ids = new HashSet<>();
     List<List<byte[]>> parts = new ArrayList<>();
     List<byte[]> part = new ArrayList<>();
@@ -153,10 +181,12 @@ public final class LoggedStore implements MemoryStore {
     for (Map.Entry<Memory, Embedding> e : batch.entrySet()) {
       Objects.requireNonNull(e.getKey(), "memory");
       Objects.requireNonNull(e.getValue(), "embedding");
-      if (!ids.add(e.getKey().id())) {
-        throw new IllegalArgumentException("batch holds two memories with id " + e.getKey().id());
+      MemoryId id = e.getKey().id();
+      if (!ids.add(id)) {
+        throw new IllegalArgumentException("batch holds two memories with id " + id);
       }
-      byte[] entry = StoreRecords.entry(e.getKey(), e.getValue());
+      byte[] entry =
+          StoreRecords.entry(e.getKey(), e.getValue(), journaled.getOrDefault(id, List.of()));
       if (!part.isEmpty() && partBytes + entry.length > PART_BYTES) {
         parts.add(part);
         part = new ArrayList<>();
@@ -176,21 +206,26 @@ public final class LoggedStore implements MemoryStore {
           return payloads;
         },
         () -> {
-          store.putAll(batch);
+          store.putAll(batch, passages);
           return null;
         });
   }
 
   @Override
   public void putNewVersion(Memory next, Embedding embedding) {
+    putNewVersion(next, embedding, List.of());
+  }
+
+  @Override
+  public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     Objects.requireNonNull(next, "next");
-    Objects.requireNonNull(embedding, "embedding");
-    byte[] payload = StoreRecords.newVersion(next, embedding);
+    MemoryStore.checkPassages(embedding, passages);
+    byte[] payload = StoreRecords.newVersion(next, embedding, keepsPassages ? passages : List.of());
     logged(
         StoreRecords.KIND_NEW_VERSION,
         batchId -> List.of(payload),
         () -> {
-          store.putNewVersion(next, embedding);
+          store.putNewVersion(next, embedding, passages);
           return null;
         });
   }
@@ -248,6 +283,13 @@ public final class LoggedStore implements MemoryStore {
   @Override
   public List<StoreHit> searchVector(Scope scope, Embedding query, int k) {
     return store.searchVector(scope, query, k);
+  }
+
+  /** The store's own: a write is applied to the store before it returns, so it has them all. */
+  @Override
+  public Map<MemoryId, Double> passageCosines(
+      Scope scope, Collection<MemoryId> ids, Embedding query) {
+    return store.passageCosines(scope, ids, query);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -17,29 +18,61 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The binary form of the store's log records: a put (one part of a batch of memories with their
- * embeddings), a new version, a forget (its audit records with the ids each lists). Every record
- * starts with a format byte; strings are UTF-8 with an int length, instants are seconds and nanos,
- * vectors are an int dimension and floats. The payloads only ever hold what the store holds:
- * sanitized memories and audit records.
+ * embeddings and passage vectors), a new version (likewise), a forget (its audit records with the
+ * ids each lists). The payloads only ever hold what the store holds: sanitized memories, their
+ * vectors and audit records.
+ *
+ * <h2>Layout</h2>
+ *
+ * Every record starts with a format byte, which says how the rest is laid out; each kind keeps
+ * reading the formats earlier versions wrote, so a journal left by one is still replayed. Counts
+ * and lengths are big-endian ints, strings UTF-8 with their byte length, instants seconds (long)
+ * and nanos (int), a vector its dimension and then its floats; a memory is its fields in the order
+ * of {@code writeMemory}.
+ *
+ * <pre>
+ * put          format 2: batch (long), part, parts, n, then n entries
+ *              format 1: the same, each entry without its passages
+ * new version  format 2: one entry
+ *              format 1: one entry without its passages
+ * entry        memory, embedding, passage count (0 to MemoryStore.MAX_PASSAGES), and as many
+ *              vectors of the embedding's dimension
+ * forget       format 2: n, then n audit records: id, scope, actor, reason, instant, a boolean
+ *              "the removed ids of the record before", and unless it is true, the removed ids
+ *              format 1: n, then n audit records: id, scope, actor, reason, instant (each record
+ *              then removed its own id only)
+ * </pre>
+ *
+ * <p>Floats are kept whole: the journal holds a write until the next checkpoint only, so its size
+ * is transient.
  *
  * <p>Stateless; thread-safe. Decoding throws {@link IllegalArgumentException} for bytes this codec
- * did not write (a damaged record the journal's CRC missed, or a format from a newer version).
+ * did not write (a damaged record the journal's CRC missed, or a format from a newer version), and
+ * allocates no more than the bytes given could fill: a count or a dimension larger than the rest of
+ * the record could hold, or more passages than a store keeps, is damage.
  */
 final class StoreRecords {
 
-  /** Bumped when the encoding changes incompatibly. */
-  static final byte FORMAT = 1;
+  /** The format of every record before each kind had its own: still read. */
+  static final byte FIRST_FORMAT = 1;
+
+  /**
+   * The format of a put or a new version written now: format 1 with each memory's passage vectors
+   * after its embedding.
+   */
+  static final byte PUT_FORMAT = 2;
 
   /**
    * The format of a forget written now: format 1 and each record's removed ids, written once for a
-   * run of records that share them (the records of one forget all do). A forget of format 1,
-   * written before records listed their forget's ids, is still read: each record lists its own id.
+   * run of records that share them (the records of one forget all do).
    */
   static final byte FORGET_FORMAT = 2;
 
@@ -51,24 +84,33 @@ final class StoreRecords {
 
   private StoreRecords() {}
 
-  /** One part of a put: memories {@code part} of {@code parts} of one batch. */
-  record PutPart(long batch, int part, int parts, Map<Memory, Embedding> memories) {}
+  /**
+   * One part of a put: memories {@code part} of {@code parts} of one batch, and the passages of
+   * those of them stored with some, keyed by id as {@link MemoryStore#putAll(Map, Map)} takes them.
+   */
+  record PutPart(
+      long batch,
+      int part,
+      int parts,
+      Map<Memory, Embedding> memories,
+      Map<MemoryId, List<Embedding>> passages) {}
 
-  /** A new version and its embedding. */
-  record NewVersion(Memory next, Embedding embedding) {}
+  /** A new version, its embedding and its passages (empty for none). */
+  record NewVersion(Memory next, Embedding embedding, List<Embedding> passages) {}
 
-  /** One memory and its embedding, encoded for {@link #put}. */
-  static byte[] entry(Memory memory, Embedding embedding) {
-    return bytes(
-        out -> {
-          writeMemory(out, memory);
-          writeVector(out, embedding);
-        });
+  /**
+   * One memory, its embedding and its passages (empty for none), encoded for {@link #put}. The
+   * passages must pass {@link MemoryStore#checkPassages(Embedding, List)}, or the record cannot be
+   * read back.
+   */
+  static byte[] entry(Memory memory, Embedding embedding, List<Embedding> passages) {
+    return bytes(out -> writeEntry(out, memory, embedding, passages));
   }
 
   /** Part {@code part} of {@code parts} of the batch {@code batch}: entries from {@link #entry}. */
   static byte[] put(long batch, int part, int parts, List<byte[]> entries) {
     return encode(
+        PUT_FORMAT,
         out -> {
           out.writeLong(batch);
           out.writeInt(part);
@@ -80,12 +122,9 @@ final class StoreRecords {
         });
   }
 
-  static byte[] newVersion(Memory next, Embedding embedding) {
-    return encode(
-        out -> {
-          writeMemory(out, next);
-          writeVector(out, embedding);
-        });
+  /** A new version, with its passages as {@link #entry} takes them. */
+  static byte[] newVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+    return encode(PUT_FORMAT, out -> writeEntry(out, next, embedding, passages));
   }
 
   static byte[] forget(List<ForgetRecord> audits) {
@@ -114,33 +153,53 @@ final class StoreRecords {
   static PutPart readPut(byte[] payload) {
     return decode(
         payload,
-        FORMAT,
-        in -> {
+        PUT_FORMAT,
+        (in, format) -> {
           long batch = in.readLong();
           int part = in.readInt();
           int parts = in.readInt();
           int n = count(in);
           Map<Memory, Embedding> memories = new LinkedHashMap<>();
+          Map<MemoryId, List<Embedding>> passages = new LinkedHashMap<>();
+          Set<MemoryId> ids = new HashSet<>();
           for (int i = 0; i < n; i++) {
-            memories.put(readMemory(in), readVector(in));
+            Memory memory = readMemory(in);
+            Embedding embedding = readVector(in);
+            List<Embedding> its = format == PUT_FORMAT ? readPassages(in, embedding) : List.of();
+            // passages are keyed by id, and a batch never holds an id twice
+            if (!ids.add(memory.id())) {
+              throw new IOException("memory " + memory.id() + " twice in one part");
+            }
+            memories.put(memory, embedding);
+            if (!its.isEmpty()) {
+              passages.put(memory.id(), its);
+            }
           }
           if (part < 0 || part >= parts) {
             throw new IOException("part " + part + " of " + parts);
           }
-          return new PutPart(batch, part, parts, memories);
+          return new PutPart(batch, part, parts, memories, passages);
         });
   }
 
   static NewVersion readNewVersion(byte[] payload) {
-    return decode(payload, FORMAT, in -> new NewVersion(readMemory(in), readVector(in)));
+    return decode(
+        payload,
+        PUT_FORMAT,
+        (in, format) -> {
+          Memory next = readMemory(in);
+          Embedding embedding = readVector(in);
+          List<Embedding> passages = format == PUT_FORMAT ? readPassages(in, embedding) : List.of();
+          return new NewVersion(next, embedding, passages);
+        });
   }
 
   static List<ForgetRecord> readForget(byte[] payload) {
-    boolean listed = payload.length > 0 && payload[0] == FORGET_FORMAT;
     return decode(
         payload,
-        listed ? FORGET_FORMAT : FORMAT,
-        in -> {
+        FORGET_FORMAT,
+        (in, format) -> {
+          boolean listed = format == FORGET_FORMAT;
           int n = count(in);
           List<ForgetRecord> audits = new ArrayList<>(n);
           List<MemoryId> previous = null;
@@ -163,6 +222,39 @@ final class StoreRecords {
           }
           return audits;
         });
+  }
+
+  private static void writeEntry(
+      DataOutputStream out, Memory memory, Embedding embedding, List<Embedding> passages)
+      throws IOException {
+    writeMemory(out, memory);
+    writeVector(out, embedding);
+    out.writeInt(passages.size());
+    for (Embedding p : passages) {
+      writeVector(out, p);
+    }
+  }
+
+  /**
+   * An entry's passages: a store was never given more than it keeps, nor one of another dimension
+   * than its memory's, so either is damage.
+   */
+  private static List<Embedding> readPassages(DataInputStream in, Embedding embedding)
+      throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > MemoryStore.MAX_PASSAGES) {
+      throw new IOException(n + " passages; a memory has at most " + MemoryStore.MAX_PASSAGES);
+    }
+    List<Embedding> passages = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Embedding p = readVector(in);
+      if (p.dimension() != embedding.dimension()) {
+        throw new IOException(
+            "a passage of dimension " + p.dimension() + ", its memory " + embedding.dimension());
+      }
+      passages.add(p);
+    }
+    return List.copyOf(passages);
   }
 
   private static void writeMemory(DataOutputStream out, Memory m) throws IOException {
@@ -239,7 +331,12 @@ final class StoreRecords {
   }
 
   private static Embedding readVector(DataInputStream in) throws IOException {
-    float[] v = new float[count(in)];
+    int dimension = in.readInt();
+    if (dimension < 0 || dimension > in.available() / Float.BYTES) {
+      throw new IOException(
+          "a vector of dimension " + dimension + " with " + in.available() + " bytes left");
+    }
+    float[] v = new float[dimension];
     for (int i = 0; i < v.length; i++) {
       v[i] = in.readFloat();
     }
@@ -312,14 +409,11 @@ final class StoreRecords {
 
   @FunctionalInterface
   private interface Reader<T> {
-    T read(DataInputStream in) throws IOException;
+    /** Reads a record of {@code format}, one this codec reads, from after its format byte. */
+    T read(DataInputStream in, byte format) throws IOException;
   }
 
   /** A record: the format byte, then what {@code writer} writes. */
-  private static byte[] encode(Writer writer) {
-    return encode(FORMAT, writer);
-  }
-
   private static byte[] encode(byte format, Writer writer) {
     return bytes(
         out -> {
@@ -338,14 +432,20 @@ final class StoreRecords {
     return bytes.toByteArray();
   }
 
-  private static <T> T decode(byte[] payload, byte expected, Reader<T> reader) {
+  /** Reads a record of a format from {@link #FIRST_FORMAT} to {@code newest}, whole. */
+  private static <T> T decode(byte[] payload, byte newest, Reader<T> reader) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
       byte format = in.readByte();
-      if (format != expected) {
+      if (format < FIRST_FORMAT || format > newest) {
         throw new IllegalArgumentException(
-            "store log record of format " + format + "; this version reads format " + expected);
+            "store log record of format "
+                + format
+                + "; this version reads formats "
+                + FIRST_FORMAT
+                + " to "
+                + newest);
       }
-      T value = reader.read(in);
+      T value = reader.read(in, format);
       if (in.available() != 0) {
         throw new IllegalArgumentException(in.available() + " bytes after the record");
       }

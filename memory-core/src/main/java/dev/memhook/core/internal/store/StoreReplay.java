@@ -89,8 +89,10 @@ final class StoreReplay {
 
   private void putPart(StoreRecords.PutPart part) {
     Map<Memory, Embedding> memories;
+    Map<MemoryId, List<Embedding>> passages;
     if (part.parts() == 1) {
       memories = part.memories();
+      passages = part.passages();
     } else {
       List<StoreRecords.PutPart> parts =
           openBatches.computeIfAbsent(part.batch(), b -> new ArrayList<>());
@@ -100,13 +102,16 @@ final class StoreReplay {
       }
       openBatches.remove(part.batch());
       memories = new LinkedHashMap<>();
+      passages = new HashMap<>();
       for (StoreRecords.PutPart p : parts) {
         memories.putAll(p.memories());
+        passages.putAll(p.passages());
       }
     }
     List<MemoryId> ids = memories.keySet().stream().map(Memory::id).toList();
     Map<MemoryId, Memory> held = store.getAll(ids);
     Map<Memory, Embedding> toPut = new LinkedHashMap<>();
+    Map<MemoryId, List<Embedding>> theirPassages = new HashMap<>();
     memories.forEach(
         (m, e) -> {
           Memory current = held.get(m.id());
@@ -117,10 +122,14 @@ final class StoreReplay {
           // back until the forget is replayed, and that forget would then record a second audit
           if (!superseded && (current != null || !forgotten(m).contains(m.id()))) {
             toPut.put(m, e);
+            List<Embedding> its = passages.get(m.id());
+            if (its != null) {
+              theirPassages.put(m.id(), its);
+            }
           }
         });
     if (!toPut.isEmpty()) {
-      store.putAll(toPut);
+      store.putAll(toPut, theirPassages);
     }
   }
 
@@ -139,6 +148,6 @@ final class StoreReplay {
     if (store.get(v.next().id()).isPresent()) {
       return; // committed already
     }
-    store.putNewVersion(v.next(), v.embedding());
+    store.putNewVersion(v.next(), v.embedding(), v.passages());
   }
 }

@@ -13,21 +13,30 @@ import dev.memhook.api.Origin;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SourcePin;
 import dev.memhook.api.spi.Embedding;
+import dev.memhook.api.spi.MemoryStore;
+import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.internal.journal.Journal;
 import dev.memhook.core.internal.journal.JournalCursor;
 import dev.memhook.lucene.IndexFiles;
 import dev.memhook.lucene.LuceneMemoryStore;
+import dev.memhook.testkit.ForwardingMemoryStore;
 import dev.memhook.testkit.Seeds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -63,8 +72,15 @@ class LoggedStoreTest {
     return store;
   }
 
-  /** A logged store over a fresh in-memory store and the journal in {@code dir}. */
-  private LoggedStore open(LuceneMemoryStore store) {
+  /** A fresh store that keeps passages, attached. */
+  private PassageKeepingStore freshPassageStore() {
+    PassageKeepingStore store = PassageKeepingStore.inMemory();
+    store.attach(embedder.space());
+    return store;
+  }
+
+  /** A logged store over {@code store}, fresh, and the journal in {@code dir}. */
+  private LoggedStore open(MemoryStore store) {
     // no checkpoint but the ones a test makes: an abandoned journal then holds every write
     LoggedStore logged =
         LoggedStore.open(store, new JournalCursor(Journal.open(dir)), Duration.ofDays(1));
@@ -102,7 +118,7 @@ class LoggedStoreTest {
     try (Journal journal = Journal.open(dir)) {
       journal.append(
           StoreRecords.KIND_PUT,
-          StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(c, embed(c)))));
+          StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(c, embed(c), List.of()))));
       journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(audit)));
     }
     LuceneMemoryStore store = freshStore();
@@ -133,9 +149,9 @@ class LoggedStoreTest {
               0,
               1,
               List.of(
-                  StoreRecords.entry(c, embed(c)),
-                  StoreRecords.entry(d, embed(d)),
-                  StoreRecords.entry(e, embed(e)))));
+                  StoreRecords.entry(c, embed(c), List.of()),
+                  StoreRecords.entry(d, embed(d), List.of()),
+                  StoreRecords.entry(e, embed(e), List.of()))));
       journal.append(StoreRecords.KIND_FORGET, StoreRecords.forget(List.of(forC, forD, forE)));
     }
     LuceneMemoryStore store = freshStore();
@@ -200,8 +216,8 @@ class LoggedStoreTest {
     try (Journal journal = Journal.open(dir)) {
       journal.append(
           StoreRecords.KIND_PUT,
-          StoreRecords.put(7, 0, 2, List.of(StoreRecords.entry(a, embed(a)))));
-      journal.append(StoreRecords.KIND_PUT, new byte[] {StoreRecords.FORMAT, 1, 2}); // damaged
+          StoreRecords.put(7, 0, 2, List.of(StoreRecords.entry(a, embed(a), List.of()))));
+      journal.append(StoreRecords.KIND_PUT, new byte[] {StoreRecords.PUT_FORMAT, 1, 2}); // damaged
     }
     try (LoggedStore reopened = open(freshStore())) {
       assertTrue(reopened.get(a.id()).isEmpty());
@@ -277,7 +293,8 @@ class LoggedStoreTest {
             .sourcePins(List.of(new SourcePin("a/b.txt", "sha256:00")))
             .build();
     Embedding e = Embedding.of(0.5f, -0.25f, Float.MIN_VALUE);
-    StoreRecords.NewVersion read = StoreRecords.readNewVersion(StoreRecords.newVersion(full, e));
+    StoreRecords.NewVersion read =
+        StoreRecords.readNewVersion(StoreRecords.newVersion(full, e, List.of()));
     assertEquals(full, read.next());
     assertEquals(e, read.embedding());
     ForgetRecord r = new ForgetRecord(full.id(), full.scope(), "actor", "reason", T);
@@ -296,7 +313,7 @@ class LoggedStoreTest {
     long seed = Seeds.seed();
     Random random = new Random(seed);
     Memory m = memory("mem_h", "hostile");
-    byte[] good = StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(m, embed(m))));
+    byte[] good = StoreRecords.put(1, 0, 1, List.of(StoreRecords.entry(m, embed(m), List.of())));
     for (int i = 0; i < 2_000; i++) {
       byte[] bytes =
           random.nextBoolean() ? good.clone() : new byte[random.nextInt(good.length * 2 + 1)];
@@ -316,7 +333,182 @@ class LoggedStoreTest {
     }
   }
 
+  @Test
+  void passages_areJournaled_answeredAtOnce_andReplayedIntoAStoreThatLostThem() {
+    Memory a = memory("mem_a", "the deploy uses blue green. rollbacks are manual");
+    Memory b = memory("mem_b", "no passages here");
+    Memory c = memory("mem_c", "tests run with gradle. the daemon is off");
+    Memory a2 =
+        a.toBuilder()
+            .id(MemoryId.of("mem_a2"))
+            .version(2)
+            .supersedes(a.id())
+            .content("v2. blue green is gone")
+            .build();
+    List<Embedding> ofA =
+        List.of(
+            embedder.embed("the deploy uses blue green"), embedder.embed("rollbacks are manual"));
+    List<Embedding> ofC = List.of(embedder.embed("the daemon is off"));
+    List<Embedding> ofA2 = List.of(embedder.embed("blue green is gone"));
+    Embedding query = embedder.embed("the daemon is off");
+    List<MemoryId> asked = List.of(a.id(), a2.id(), b.id(), c.id());
+    LoggedStore logged = open(freshPassageStore());
+    logged.put(a, embed(a), ofA);
+    Map<Memory, Embedding> batch = new LinkedHashMap<>();
+    batch.put(b, embed(b));
+    batch.put(c, embed(c));
+    logged.putAll(batch, Map.of(c.id(), ofC));
+    logged.putNewVersion(a2, embed(a2), ofA2);
+    Map<MemoryId, Double> before = logged.passageCosines(SCOPE, asked, query);
+    logged.abandon(); // the store is never committed: only the journal has the writes
+
+    PassageKeepingStore lost = freshPassageStore();
+    try (LoggedStore reopened = open(lost)) {
+      assertEquals(ofA, lost.passagesOf(a.id()), "the superseded version keeps its own");
+      assertEquals(List.of(), lost.passagesOf(b.id()));
+      assertEquals(ofC, lost.passagesOf(c.id()));
+      assertEquals(ofA2, lost.passagesOf(a2.id()));
+      Map<MemoryId, Double> after = reopened.passageCosines(SCOPE, asked, query);
+      assertEquals(List.of(a2.id(), c.id()), new ArrayList<>(after.keySet()), "latest, with some");
+      assertEquals(1.0, after.get(c.id()), 1e-6, "c's passage is the query");
+      assertEquals(before, after, "the same answers as before the crash, without a checkpoint");
+    }
+  }
+
+  @Test
+  void aBatchSplitIntoParts_isReplayedWithThePassagesOfEachPart() {
+    Memory a = memory("mem_a", "in the first part");
+    Memory b = memory("mem_b", "in the second part");
+    List<Embedding> ofA = List.of(embedder.embed("first"));
+    List<Embedding> ofB = List.of(embedder.embed("second"), embedder.embed("part"));
+    try (Journal journal = Journal.open(dir)) {
+      journal.append(
+          StoreRecords.KIND_PUT,
+          StoreRecords.put(9, 0, 2, List.of(StoreRecords.entry(a, embed(a), ofA))));
+      journal.append(
+          StoreRecords.KIND_PUT,
+          StoreRecords.put(9, 1, 2, List.of(StoreRecords.entry(b, embed(b), ofB))));
+    }
+    PassageKeepingStore store = freshPassageStore();
+    try (Journal journal = Journal.open(dir)) {
+      assertEquals(2, StoreReplay.apply(journal, store));
+    }
+    assertEquals(ofA, store.passagesOf(a.id()));
+    assertEquals(ofB, store.passagesOf(b.id()));
+    store.close();
+  }
+
+  @Test
+  void overAStoreWithoutPassageVectors_theJournalHoldsNoPassages() {
+    Memory a = memory("mem_a", "first");
+    Memory a2 =
+        a.toBuilder().id(MemoryId.of("mem_a2")).version(2).supersedes(a.id()).content("v2").build();
+    LoggedStore logged = open(new PassagelessStore(freshStore()));
+    logged.put(a, embed(a), List.of(embed(a)));
+    logged.putNewVersion(a2, embed(a2), List.of(embed(a2)));
+    logged.abandon();
+
+    PassageKeepingStore keeping = freshPassageStore();
+    try (LoggedStore reopened = open(keeping)) {
+      assertTrue(reopened.get(a2.id()).orElseThrow().latest(), "both writes are replayed");
+      assertEquals(List.of(), keeping.passagesOf(a.id()));
+      assertEquals(List.of(), keeping.passagesOf(a2.id()));
+    }
+  }
+
+  @Test
+  void capabilities_areTheStores_passageVectorsExactlyWhenItDeclaresThem() {
+    PassageKeepingStore keeping = freshPassageStore();
+    MemoryStore without = new PassagelessStore(freshStore());
+    try (LoggedStore overKeeping =
+            LoggedStore.open(keeping, new JournalCursor(Journal.inMemory()));
+        LoggedStore overWithout =
+            LoggedStore.open(without, new JournalCursor(Journal.inMemory()))) {
+      assertEquals(keeping.capabilities(), overKeeping.capabilities());
+      assertTrue(overKeeping.capabilities().contains(StoreCapability.PASSAGE_VECTORS));
+      assertEquals(without.capabilities(), overWithout.capabilities());
+      assertFalse(overWithout.capabilities().contains(StoreCapability.PASSAGE_VECTORS));
+    }
+  }
+
+  @Test
+  void badPassages_throwIllegalArgument_andNeitherTheJournalNorTheStoreChanges() {
+    Memory a = memory("mem_a", "kept as it was");
+    Memory changed = memory("mem_a", "replaced?");
+    Memory b = memory("mem_b", "a batch");
+    Memory a2 =
+        a.toBuilder().id(MemoryId.of("mem_a2")).version(2).supersedes(a.id()).content("v2").build();
+    List<Embedding> ofA = List.of(embed(a));
+    List<Embedding> tooMany = Collections.nCopies(MemoryStore.MAX_PASSAGES + 1, embed(b));
+    Embedding otherDimension = Embedding.of(1f, 0f);
+    PassageKeepingStore store = freshPassageStore();
+    LoggedStore logged = open(store);
+    logged.put(a, embed(a), ofA);
+    long lastLogged = logged.journalForTests().lastSequence();
+
+    List<Executable> writes =
+        List.of(
+            () -> logged.put(changed, embed(changed), tooMany),
+            () -> logged.put(changed, embed(changed), List.of(embed(b), otherDimension)),
+            () -> logged.putAll(Map.of(b, embed(b)), Map.of(b.id(), List.of(otherDimension))),
+            () -> logged.putAll(Map.of(b, embed(b)), Map.of(a2.id(), List.of(embed(b)))),
+            () -> logged.putNewVersion(a2, embed(a2), tooMany));
+    for (int i = 0; i < writes.size(); i++) {
+      assertThrows(IllegalArgumentException.class, writes.get(i), "write " + i);
+    }
+
+    assertEquals(lastLogged, logged.journalForTests().lastSequence(), "nothing was journaled");
+    assertEquals(a, store.get(a.id()).orElseThrow(), "still latest, unchanged");
+    assertEquals(ofA, store.passagesOf(a.id()));
+    assertTrue(store.get(b.id()).isEmpty());
+    assertTrue(store.get(a2.id()).isEmpty());
+    logged.close();
+  }
+
   private boolean journalHolds(String text) throws IOException {
     return !IndexFiles.filesContaining(dir, text).isEmpty();
+  }
+
+  /**
+   * A store that keeps no passages whatever its store does: it declares no {@code PASSAGE_VECTORS}
+   * and drops them as the SPI's defaults do.
+   */
+  private static final class PassagelessStore extends ForwardingMemoryStore {
+
+    PassagelessStore(MemoryStore store) {
+      super(store);
+    }
+
+    @Override
+    public Set<StoreCapability> capabilities() {
+      Set<StoreCapability> capabilities = EnumSet.noneOf(StoreCapability.class);
+      capabilities.addAll(super.capabilities());
+      capabilities.remove(StoreCapability.PASSAGE_VECTORS);
+      return capabilities;
+    }
+
+    @Override
+    public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
+      MemoryStore.checkPassages(embedding, passages);
+      put(memory, embedding);
+    }
+
+    @Override
+    public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
+      MemoryStore.checkPassages(batch, passages);
+      putAll(batch);
+    }
+
+    @Override
+    public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
+      MemoryStore.checkPassages(embedding, passages);
+      putNewVersion(next, embedding);
+    }
+
+    @Override
+    public Map<MemoryId, Double> passageCosines(
+        Scope scope, Collection<MemoryId> ids, Embedding query) {
+      return Map.of();
+    }
   }
 }
