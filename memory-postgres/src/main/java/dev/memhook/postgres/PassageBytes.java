@@ -6,8 +6,9 @@ import java.nio.ByteOrder;
 import java.util.List;
 
 /**
- * The {@code passages} column's encoding: a memory's passage vectors, each unit-normalised and
- * quantised to one signed byte per dimension, {@code round(v * 127)}, behind a six-byte header.
+ * The {@code passages} column's encoding: a memory's passage vectors, each quantised to one signed
+ * byte per dimension against its own largest component, {@code b[i] = round(127 * v[i] / max|v|)},
+ * behind a six-byte header.
  *
  * <pre>
  * byte 0      format, {@value #FORMAT}
@@ -17,11 +18,19 @@ import java.util.List;
  * </pre>
  *
  * A memory without passages has none stored (the column is NULL), never a header with count 0. A
- * byte per dimension makes a passage a quarter of the size of the memory's own float32 vector, and
- * moves a cosine by well under the hundredth the SPI allows: {@link #bestCosine} divides by the
- * quantised vector's own norm, so a passage still has cosine 1 with itself, and a zero passage (all
- * bytes 0) has cosine 0 with anything, never NaN. The dimension is kept although the store's space
- * fixes it, so that a row is checked on its own before it is read.
+ * byte per dimension makes a passage a quarter of the size of the memory's own float32 vector.
+ *
+ * <p>The quantisation is the Lucene store's. Scaling each passage so that its largest component
+ * becomes ±127 uses the whole byte range whatever the dimension: the components of a unit vector of
+ * a few hundred dimensions are small, and a fixed 127 per unit would leave each of them only a few
+ * steps, too coarse for the cosines of real embeddings. No scale is stored, since a cosine does not
+ * depend on a vector's length: with a unit query {@code q}, {@link #bestCosine} computes {@code
+ * dot(q, b) / |b|}, both sums in one pass over the bytes, and clamps it to [-1, 1]. Rounding moves
+ * each component by at most half a step, {@code max|v| / 254}, and these errors, of either sign,
+ * keep a cosine well within the hundredth the SPI allows; a passage still has a cosine of about 1
+ * with itself. A zero passage (all bytes 0) has cosine 0 with anything, as has a zero query, never
+ * NaN. The dimension is kept although the store's space fixes it, so that a row is checked on its
+ * own before it is read.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,10 +54,13 @@ final class PassageBytes {
         ByteBuffer.allocate(HEADER + passages.size() * dimension).order(ByteOrder.LITTLE_ENDIAN);
     b.put(FORMAT).put((byte) passages.size()).putInt(dimension);
     for (Embedding passage : passages) {
-      Embedding unit = passage.normalized(); // a zero vector stays zero
+      double max = 0;
       for (int i = 0; i < dimension; i++) {
-        long q = Math.round(unit.get(i) * 127.0);
-        b.put((byte) Math.max(-127, Math.min(127, q)));
+        max = Math.max(max, Math.abs(passage.get(i)));
+      }
+      for (int i = 0; i < dimension; i++) {
+        // |v[i] / max| <= 1, so the byte lies in [-127, 127]; a zero passage stays zero
+        b.put(max == 0 ? 0 : (byte) Math.round(127 * (passage.get(i) / max)));
       }
     }
     return b.array();
@@ -56,7 +68,7 @@ final class PassageBytes {
 
   /**
    * The highest cosine similarity of one of the passages {@code bytes} hold to {@code unitQuery}, a
-   * query of unit length (or zero, which gives 0).
+   * query of unit length (or zero, which gives 0), clamped to [-1, 1].
    *
    * @throws IllegalArgumentException if {@code bytes} are not passages of {@code unitQuery.length}
    *     dimensions in this format
@@ -95,7 +107,7 @@ final class PassageBytes {
       }
       best = Math.max(best, squares == 0 ? 0 : dot / Math.sqrt(squares));
     }
-    return best;
+    return Math.max(-1.0, Math.min(1.0, best));
   }
 
   /** {@code query} scaled to unit length, as {@link #bestCosine} takes it; zero stays zero. */
