@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks;
 
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.EmbeddingSpace;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -227,7 +229,21 @@ public final class BenchStores {
     return b.build();
   }
 
-  /** Attaches {@code space} and writes the corpus in batches. */
+  /**
+   * How many passage vectors each memory of a corpus is stored with ({@link
+   * SyntheticCorpus#passages}): the system property {@code memhook.bench.passages}, 0 (none) by
+   * default. A kept index with passages has its own directory.
+   */
+  static int passages() {
+    int n = Integer.getInteger("memhook.bench.passages", 0);
+    if (n < 0 || n > MemoryStore.MAX_PASSAGES) {
+      throw new IllegalArgumentException(
+          "memhook.bench.passages must be 0 to " + MemoryStore.MAX_PASSAGES + ", got " + n);
+    }
+    return n;
+  }
+
+  /** Attaches {@code space} and writes the corpus in batches, with {@link #passages()} each. */
   static void fill(
       MemoryStore store,
       SyntheticCorpus corpus,
@@ -235,16 +251,23 @@ public final class BenchStores {
       EmbeddingSpace space,
       IntFunction<Embedding> embeddings) {
     store.attach(space);
+    int passages = passages();
     Map<Memory, Embedding> batch = new LinkedHashMap<>();
+    Map<MemoryId, List<Embedding>> passagesOfBatch = new LinkedHashMap<>();
     for (int i = 0; i < corpus.size(); i++) {
-      batch.put(corpus.memory(i, scope), embeddings.apply(i));
+      Memory m = corpus.memory(i, scope);
+      batch.put(m, embeddings.apply(i));
+      if (passages > 0) {
+        passagesOfBatch.put(m.id(), corpus.passages(i, passages));
+      }
       if (batch.size() == BATCH) {
-        store.putAll(batch);
+        store.putAll(batch, passagesOfBatch);
         batch.clear();
+        passagesOfBatch.clear();
       }
     }
     if (!batch.isEmpty()) {
-      store.putAll(batch);
+      store.putAll(batch, passagesOfBatch);
     }
   }
 
@@ -269,7 +292,8 @@ public final class BenchStores {
                 settings.quantized() ? 1 : 0,
                 SyntheticCorpus.GENERATOR_VERSION,
                 LuceneMemoryStore.INDEX_FORMAT)
-            + (settings.layout() == Layout.AS_BUILT ? "" : "-" + settings.layout().param);
+            + (settings.layout() == Layout.AS_BUILT ? "" : "-" + settings.layout().param)
+            + (passages() == 0 ? "" : "-p" + passages());
     OptionalDouble limit = IdleSettling.maxSegmentMB();
     if (limit.isPresent()
         && (settings.layout() == Layout.IDLE || settings.layout() == Layout.SETTLED)) {

@@ -202,6 +202,27 @@ public final class SyntheticCorpus {
   }
 
   /**
+   * {@code count} passage vectors of item {@code index}, as a memory said in several sentences is
+   * stored with ({@code MemoryStore.passageCosines}): each {@code normalize(vector + 0.7 * noise)}
+   * around the item's own vector, drawn from a generator of the corpus's seed and the index, so the
+   * same arguments give the same passages without the corpus holding them.
+   */
+  public List<Embedding> passages(int index, int count) {
+    Random random = new Random(seed * 0x9E3779B97F4A7C15L + index);
+    float[] own = vectors[index];
+    List<Embedding> out = new ArrayList<>(count);
+    for (int p = 0; p < count; p++) {
+      float[] noise = TopicVectors.unitGaussian(random, dimension);
+      float[] v = new float[dimension];
+      for (int d = 0; d < dimension; d++) {
+        v[d] = own[d] + 0.7f * noise[d];
+      }
+      out.add(Embedding.of(v).normalized());
+    }
+    return out;
+  }
+
+  /**
    * {@code count} questions drawn with {@code querySeed}, each with its own vector; the same
    * arguments give the same questions.
    */
