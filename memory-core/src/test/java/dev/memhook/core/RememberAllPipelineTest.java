@@ -11,6 +11,7 @@ import dev.memhook.api.ImportProgress;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryException;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
@@ -58,14 +59,14 @@ class RememberAllPipelineTest {
     void beforeWrite(int number) {}
 
     @Override
-    public void putAll(Map<Memory, Embedding> batch) {
+    public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
       if (batch.size() > 1) { // a batch of the import, not the service's warm-up
         int number = written.size();
         writers.add(Thread.currentThread());
         beforeWrite(number);
         written.add(batch.size());
       }
-      super.putAll(batch);
+      super.putAll(batch, passages);
     }
   }
 

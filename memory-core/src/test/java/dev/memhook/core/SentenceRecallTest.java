@@ -49,9 +49,7 @@ class SentenceRecallTest {
                 .build());
     Memory lookAlike =
         memory.remember(
-            MemoryDraft.builder(SCOPE, "Cello lessons on Tuesdays")
-                .origin(Origin.agent())
-                .build());
+            MemoryDraft.builder(SCOPE, "Cello lessons on Tuesdays").origin(Origin.agent()).build());
     return new Memory[] {told, lookAlike};
   }
 

@@ -28,6 +28,11 @@ import java.util.function.Consumer;
  * method (a store that fails, stalls or counts calls) and benchmarks that wrap a store. Override
  * what you change; everything else behaves as the delegate does, so thread safety and null handling
  * are the delegate's.
+ *
+ * <p>Every write reaches one method of each kind: the two-argument {@code put}, {@code putAll} and
+ * {@code putNewVersion} call the three-argument ones with no passages, and those forward to the
+ * delegate. To break or observe writes, override the three-argument methods: they see every write,
+ * whichever form the caller used (a service stores with them).
  */
 public abstract class ForwardingMemoryStore implements MemoryStore {
 
@@ -48,9 +53,10 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
     return delegate.capabilities();
   }
 
+  /** Calls {@link #putNewVersion(Memory, Embedding, List)} with no passages. */
   @Override
   public void putNewVersion(Memory next, Embedding embedding) {
-    delegate.putNewVersion(next, embedding);
+    putNewVersion(next, embedding, List.of());
   }
 
   @Override
@@ -58,14 +64,16 @@ public abstract class ForwardingMemoryStore implements MemoryStore {
     delegate.attach(space);
   }
 
+  /** Calls {@link #put(Memory, Embedding, List)} with no passages. */
   @Override
   public void put(Memory memory, Embedding embedding) {
-    delegate.put(memory, embedding);
+    put(memory, embedding, List.of());
   }
 
+  /** Calls {@link #putAll(Map, Map)} with no passages. */
   @Override
   public void putAll(Map<Memory, Embedding> batch) {
-    delegate.putAll(batch);
+    putAll(batch, Map.of());
   }
 
   @Override

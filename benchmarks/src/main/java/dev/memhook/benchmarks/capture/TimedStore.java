@@ -30,36 +30,6 @@ final class TimedStore extends ForwardingMemoryStore {
   }
 
   @Override
-  public void put(Memory memory, Embedding embedding) {
-    long t0 = System.nanoTime();
-    try {
-      super.put(memory, embedding);
-    } finally {
-      wrote(t0);
-    }
-  }
-
-  @Override
-  public void putAll(Map<Memory, Embedding> batch) {
-    long t0 = System.nanoTime();
-    try {
-      super.putAll(batch);
-    } finally {
-      wrote(t0);
-    }
-  }
-
-  @Override
-  public void putNewVersion(Memory next, Embedding embedding) {
-    long t0 = System.nanoTime();
-    try {
-      super.putNewVersion(next, embedding);
-    } finally {
-      wrote(t0);
-    }
-  }
-
-  @Override
   public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     long t0 = System.nanoTime();
     try {

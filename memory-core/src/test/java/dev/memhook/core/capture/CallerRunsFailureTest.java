@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import dev.memhook.api.Scope;
@@ -26,6 +27,7 @@ import dev.memhook.lucene.LuceneMemoryStore;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -175,7 +177,7 @@ class CallerRunsFailureTest {
     }
 
     @Override
-    public void putAll(Map<Memory, Embedding> batch) {
+    public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
       int n = writes.incrementAndGet();
       if (n == 1) {
         entered.countDown();
@@ -187,7 +189,7 @@ class CallerRunsFailureTest {
       } else if (n == 2 && failure == Failure.STORE_WRITE_THROWS_AN_ERROR) {
         throw new AssertionError("injected: a store invariant broke");
       }
-      super.putAll(batch);
+      super.putAll(batch, passages);
     }
 
     @Override

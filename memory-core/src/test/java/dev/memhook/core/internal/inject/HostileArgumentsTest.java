@@ -276,17 +276,17 @@ class HostileArgumentsTest {
     }
 
     @Override
-    public void put(Memory memory, Embedding embedding) {
+    public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
       throw new AssertionError("get_memory wrote to the store");
     }
 
     @Override
-    public void putAll(Map<Memory, Embedding> batch) {
+    public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
       throw new AssertionError("get_memory wrote to the store");
     }
 
     @Override
-    public void putNewVersion(Memory next, Embedding embedding) {
+    public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
       throw new AssertionError("get_memory wrote to the store");
     }
 

@@ -17,12 +17,18 @@ final class Candidates {
     return out;
   }
 
-  /** A candidate with id {@code id}, fused score {@code fused} and the given signal hits. */
+  /**
+   * A candidate with id {@code id}, fused score {@code fused} and the given signal hits; a vector
+   * hit's score is also its own cosine ({@link Candidate#cosine}), as when no passage lifted it.
+   */
   static Candidate of(String id, double fused, SignalHit... hits) {
     Candidate c = new Candidate(MemoryId.of(id));
     c.fused = fused;
     for (SignalHit hit : hits) {
       c.hits.put(hit.signal(), hit);
+      if (hit.signal() == dev.memhook.api.Signal.VECTOR) {
+        c.cosine = hit.score();
+      }
     }
     return c;
   }

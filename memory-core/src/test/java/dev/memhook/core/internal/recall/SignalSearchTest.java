@@ -410,6 +410,11 @@ class SignalSearchTest {
     MemoryStore noCapability =
         new ForwardingMemoryStore(store) {
           @Override
+          public Set<StoreCapability> capabilities() {
+            return EnumSet.noneOf(StoreCapability.class);
+          }
+
+          @Override
           public Map<MemoryId, Double> passageCosines(
               Scope scope, Collection<MemoryId> ids, Embedding query) {
             asked.add(List.copyOf(ids));

@@ -490,19 +490,19 @@ class LoggedStoreTest {
     @Override
     public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
       MemoryStore.checkPassages(embedding, passages);
-      put(memory, embedding);
+      delegate().put(memory, embedding);
     }
 
     @Override
     public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
       MemoryStore.checkPassages(batch, passages);
-      putAll(batch);
+      delegate().putAll(batch);
     }
 
     @Override
     public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
       MemoryStore.checkPassages(embedding, passages);
-      putNewVersion(next, embedding);
+      delegate().putNewVersion(next, embedding);
     }
 
     @Override

@@ -21,10 +21,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A store that keeps passage vectors, for the logged store's tests whatever the embedded store does
- * with them: a store (an in-memory Lucene store) for everything else, and each memory's passages,
- * exact, in a map beside it. It declares {@link StoreCapability#PASSAGE_VECTORS} on top of its
- * store's capabilities, and passes {@code PassageVectorsStoreContract}.
+ * A store that keeps passage vectors exactly as given, for the logged store's tests: a store (an
+ * in-memory Lucene store, given no passages) for everything else, and each memory's passages,
+ * exact, in a map beside it, so a test can compare what a replay gave back vector by vector. It
+ * declares {@link StoreCapability#PASSAGE_VECTORS} on top of its store's capabilities, and passes
+ * {@code PassageVectorsStoreContract}.
  *
  * <p>Thread-safe as far as its store is, but a write and its passages are two steps: a reader
  * between them may see the memory with its earlier passages. Tests that check passages write from
@@ -65,38 +66,23 @@ final class PassageKeepingStore extends ForwardingMemoryStore {
   }
 
   @Override
-  public void put(Memory memory, Embedding embedding) {
-    put(memory, embedding, List.of());
-  }
-
-  @Override
   public void put(Memory memory, Embedding embedding, List<Embedding> passages) {
     MemoryStore.checkPassages(embedding, passages);
-    super.put(memory, embedding);
+    delegate().put(memory, embedding);
     keep(memory.id(), passages);
-  }
-
-  @Override
-  public void putAll(Map<Memory, Embedding> batch) {
-    putAll(batch, Map.of());
   }
 
   @Override
   public void putAll(Map<Memory, Embedding> batch, Map<MemoryId, List<Embedding>> passages) {
     MemoryStore.checkPassages(batch, passages);
-    super.putAll(batch);
+    delegate().putAll(batch);
     batch.keySet().forEach(m -> keep(m.id(), passages.getOrDefault(m.id(), List.of())));
-  }
-
-  @Override
-  public void putNewVersion(Memory next, Embedding embedding) {
-    putNewVersion(next, embedding, List.of());
   }
 
   @Override
   public void putNewVersion(Memory next, Embedding embedding, List<Embedding> passages) {
     MemoryStore.checkPassages(embedding, passages);
-    super.putNewVersion(next, embedding);
+    delegate().putNewVersion(next, embedding);
     keep(next.id(), passages);
   }
 
