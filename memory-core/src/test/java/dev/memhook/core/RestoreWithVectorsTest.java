@@ -8,6 +8,7 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
+import dev.memhook.api.Origin;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryVector;
 import dev.memhook.api.RecallQuery;
@@ -132,6 +133,26 @@ class RestoreWithVectorsTest {
               .ids()
               .get(0));
       assertEquals(records, memory.maintenance().forgotten(SCOPE));
+    }
+  }
+
+  @Test
+  void aRoundTrip_embedsOnlyTheSentencesOfWhatAPersonSaid_andRecallReadsThem() {
+    String said = "I moved to Lisbon in May. My brother plays the cello in an orchestra.";
+    try (MemoryService memory = open(source, HashingEmbedder.create())) {
+      memory.remember(MemoryDraft.builder(SCOPE, said).origin(Origin.user("Ann")).build());
+    }
+    List<ExportedMemory> exported = exported(source, new ArrayList<>());
+    CountingEmbedder counting = new CountingEmbedder(HashingEmbedder.create().modelId());
+    try (MemoryService memory = open(target, counting)) {
+      int before = counting.texts.get();
+
+      RestoreResult result = memory.maintenance().restoreExported(exported, List.of(), p -> {});
+
+      assertEquals(new RestoreResult(0, 1, 0), result, "the memory's own vector is reused");
+      assertEquals(2, counting.texts.get() - before, "its two sentences are embedded");
+      String fusion = memory.recall(RecallQuery.of(SCOPE, "who plays the cello")).fusion();
+      assertTrue(fusion.contains("passages lifted 1"), fusion);
     }
   }
 
