@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.capture.LifecycleEvent;
+import dev.memhook.api.spi.MemoryStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +66,15 @@ class CaptureBenchSmokeTest {
     for (ThroughputPhase.Row row : report.throughput()) {
       assertEquals(300, row.processed(), printed);
       assertEquals(5, row.recallsFound(), printed);
-      assertEquals(300, row.embedTexts(), printed);
+      // one text per event, and the sentences of what a person said beside it
+      assertTrue(row.embedTexts() > 300, printed);
+      assertTrue(row.embedTexts() <= 300 * (1 + MemoryStore.MAX_PASSAGES), printed);
       assertTrue(row.windowNanos() > 0, printed);
     }
+    assertEquals(
+        report.throughput().get(0).embedTexts(),
+        report.throughput().get(1).embedTexts(),
+        "the batch size changes how texts are grouped, not which: " + printed);
     assertTrue(printed.contains("target p99 <= 50 µs"), printed);
   }
 

@@ -11,20 +11,13 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.Signal;
-import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.StoreCapability;
-import dev.memhook.testkit.ForwardingMemoryStore;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -345,24 +338,6 @@ class RecallEngineTest {
     assertEquals(new HashSet<>(everyRead).size(), everyRead.size(), "read twice: " + store.reads);
   }
 
-  /** {@link #store} declaring passage vectors, every id of {@code cosines} with that best one. */
-  private MemoryStore withPassages(Map<MemoryId, Double> cosines) {
-    return new ForwardingMemoryStore(store) {
-      @Override
-      public Set<StoreCapability> capabilities() {
-        return EnumSet.of(StoreCapability.PASSAGE_VECTORS);
-      }
-
-      @Override
-      public Map<MemoryId, Double> passageCosines(
-          Scope scope, Collection<MemoryId> ids, Embedding query) {
-        Map<MemoryId, Double> out = new LinkedHashMap<>();
-        ids.forEach(id -> Optional.ofNullable(cosines.get(id)).ifPresent(c -> out.put(id, c)));
-        return out;
-      }
-    };
-  }
-
   @Test
   void aMemoryWhosePassageMatches_ranksAboveItsLookAlike_andTheFusionSaysSo() {
     store.add("a", "lisbon trip notes: flights and the hotel");
@@ -377,7 +352,8 @@ class RecallEngineTest {
     assertTrue(Set.of(MemoryId.of("a"), MemoryId.of("b")).contains(second), plain.toString());
 
     RecallResult lifted =
-        new RecallEngine(withPassages(Map.of(second, 0.99)), store.embedder, options).recall(query);
+        new RecallEngine(new PassageAnswers(store, Map.of(second, 0.99)), store.embedder, options)
+            .recall(query);
 
     assertEquals(second, lifted.ids().get(0), lifted.explain());
     assertTrue(lifted.fusion().contains("passages lifted 1 by their sentences"), lifted.fusion());
@@ -392,7 +368,10 @@ class RecallEngineTest {
     assertEquals(List.of(), engine(gated).recall(offTopic).ids(), "nothing there without passages");
 
     RecallResult result =
-        new RecallEngine(withPassages(Map.of(MemoryId.of("pizza"), 0.95)), store.embedder, gated)
+        new RecallEngine(
+                new PassageAnswers(store, Map.of(MemoryId.of("pizza"), 0.95)),
+                store.embedder,
+                gated)
             .recall(offTopic);
 
     assertEquals(List.of(), result.ids(), result.explain());

@@ -20,11 +20,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -352,29 +350,9 @@ class SignalSearchTest {
     };
   }
 
-  /** {@code store} declaring passage vectors, answering {@code cosines} and recording each ask. */
-  private MemoryStore withPassages(Map<MemoryId, Double> cosines, List<List<MemoryId>> asked) {
-    return new ForwardingMemoryStore(store) {
-      @Override
-      public Set<StoreCapability> capabilities() {
-        return EnumSet.of(StoreCapability.PASSAGE_VECTORS);
-      }
-
-      @Override
-      public Map<MemoryId, Double> passageCosines(
-          Scope scope, Collection<MemoryId> ids, Embedding query) {
-        asked.add(List.copyOf(ids));
-        Map<MemoryId, Double> out = new LinkedHashMap<>();
-        ids.forEach(id -> Optional.ofNullable(cosines.get(id)).ifPresent(c -> out.put(id, c)));
-        return out;
-      }
-    };
-  }
-
   @Test
   void aPassageCloserThanItsMemory_liftsTheMemoryInTheListFusionReads_notInTheGatesList() {
-    List<List<MemoryId>> asked = new ArrayList<>();
-    MemoryStore passages = withPassages(Map.of(MemoryId.of("pizza"), 0.97), asked);
+    PassageAnswers passages = new PassageAnswers(store, Map.of(MemoryId.of("pizza"), 0.97));
 
     SignalSearch.DirectSignals found =
         search(passages, Runnable::run).search(Scope.DEFAULT, "jwt tokens", 5, 0);
@@ -384,7 +362,7 @@ class SignalSearchTest {
     assertEquals(List.of("jwt", "pizza"), ids(found.nearest()), "the store's own order");
     assertTrue(found.nearest().get(1).score() < 0.97, "the gate's list keeps the whole cosine");
     assertEquals(1, found.lifted());
-    assertEquals(1, asked.size(), "one read for the recall");
+    assertEquals(1, passages.asked.size(), "one read for the recall");
   }
 
   @Test
@@ -395,12 +373,11 @@ class SignalSearchTest {
     Set<MemoryId> pool = new LinkedHashSet<>();
     plain.vector().hits().forEach(h -> pool.add(h.id()));
     plain.text().hits().forEach(h -> pool.add(h.id()));
-    List<List<MemoryId>> asked = new ArrayList<>();
+    PassageAnswers passages = new PassageAnswers(store, Map.of());
 
-    search(withPassages(Map.of(), asked), Runnable::run)
-        .search(Scope.DEFAULT, "pizza by the river", 2, 0);
+    search(passages, Runnable::run).search(Scope.DEFAULT, "pizza by the river", 2, 0);
 
-    assertEquals(List.of(List.copyOf(pool)), asked);
+    assertEquals(List.of(List.copyOf(pool)), passages.asked);
     assertTrue(pool.contains(MemoryId.of("lisbon")), "the text found the river: " + pool);
   }
 
