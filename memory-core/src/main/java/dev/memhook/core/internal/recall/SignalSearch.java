@@ -143,10 +143,10 @@ final class SignalSearch {
     List<StoreHit> vector = side.hits();
     int lifted = 0;
     Duration vectorTook = side.took();
-    if (passages && side.query() != null) {
+    List<MemoryId> pool = passages && side.query() != null ? pool(side.hits(), found.hits()) : null;
+    if (pool != null && !pool.isEmpty()) { // nothing found: no store read to ask for nothing
       long passagesStart = System.nanoTime();
-      Map<MemoryId, Double> cosines =
-          store.passageCosines(scope, pool(side.hits(), found.hits()), side.query());
+      Map<MemoryId, Double> cosines = store.passageCosines(scope, pool, side.query());
       if (!cosines.isEmpty()) {
         vector = rescored(side.hits(), found.hits(), cosines, depth);
         lifted = lifted(side.hits(), vector);

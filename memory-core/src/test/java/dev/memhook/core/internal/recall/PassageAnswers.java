@@ -16,9 +16,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A store that declares {@link StoreCapability#PASSAGE_VECTORS} and answers {@code passageCosines}
- * with the cosines a test chose, whatever the query: the recall stages' view of a store whose
- * memories have sentences. Every other call goes to the store it wraps. Not thread-safe.
+ * A store that declares {@link StoreCapability#PASSAGE_VECTORS} (unless made {@link #undeclared})
+ * and answers {@code passageCosines} with the cosines a test chose, whatever the query: the recall
+ * stages' view of a store whose memories have sentences. Every other call goes to the store it
+ * wraps. Not thread-safe.
  */
 final class PassageAnswers extends ForwardingMemoryStore {
 
@@ -27,15 +28,32 @@ final class PassageAnswers extends ForwardingMemoryStore {
   /** The ids each {@code passageCosines} call asked for, in order. */
   final List<List<MemoryId>> asked = new ArrayList<>();
 
+  private final boolean declared;
+
   /** Over {@code store}: each id of {@code cosines} answers its cosine, any other id nothing. */
   PassageAnswers(MemoryStore store, Map<MemoryId, Double> cosines) {
+    this(store, cosines, true);
+  }
+
+  private PassageAnswers(MemoryStore store, Map<MemoryId, Double> cosines, boolean declared) {
     super(store);
     this.cosines = Map.copyOf(cosines);
+    this.declared = declared;
+  }
+
+  /**
+   * The same store declaring no capability at all: a recall must not ask it, and {@link #asked}
+   * says whether one did.
+   */
+  static PassageAnswers undeclared(MemoryStore store, Map<MemoryId, Double> cosines) {
+    return new PassageAnswers(store, cosines, false);
   }
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return EnumSet.of(StoreCapability.PASSAGE_VECTORS);
+    return declared
+        ? EnumSet.of(StoreCapability.PASSAGE_VECTORS)
+        : EnumSet.noneOf(StoreCapability.class);
   }
 
   @Override

@@ -12,14 +12,11 @@ import dev.memhook.api.Signal;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
-import dev.memhook.api.spi.StoreCapability;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
 import dev.memhook.testkit.ForwardingMemoryStore;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -383,28 +380,26 @@ class SignalSearchTest {
 
   @Test
   void aStoreWithoutPassageVectors_isNotAsked_andFusionReadsTheStoresList() {
-    List<List<MemoryId>> asked = new ArrayList<>();
-    MemoryStore noCapability =
-        new ForwardingMemoryStore(store) {
-          @Override
-          public Set<StoreCapability> capabilities() {
-            return EnumSet.noneOf(StoreCapability.class);
-          }
-
-          @Override
-          public Map<MemoryId, Double> passageCosines(
-              Scope scope, Collection<MemoryId> ids, Embedding query) {
-            asked.add(List.copyOf(ids));
-            return Map.of();
-          }
-        };
+    PassageAnswers noCapability =
+        PassageAnswers.undeclared(store, Map.of(MemoryId.of("pizza"), 0.97));
 
     SignalSearch.DirectSignals found =
         search(noCapability, Runnable::run).search(Scope.DEFAULT, "jwt tokens", 5, 0);
 
-    assertTrue(asked.isEmpty(), asked.toString());
+    assertTrue(noCapability.asked.isEmpty(), noCapability.asked.toString());
     assertEquals(found.nearest(), found.vector().hits());
     assertEquals(0, found.lifted());
+  }
+
+  @Test
+  void aScopeWithNothingFound_isNotAskedForPassages() {
+    PassageAnswers passages = new PassageAnswers(store, Map.of());
+
+    SignalSearch.DirectSignals found =
+        search(passages, Runnable::run).search(Scope.of("empty"), "jwt tokens", 5, 0);
+
+    assertTrue(found.vector().hits().isEmpty());
+    assertTrue(passages.asked.isEmpty(), passages.asked.toString());
   }
 
   @Test
