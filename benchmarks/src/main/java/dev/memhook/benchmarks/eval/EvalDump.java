@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
+import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.api.spi.TextHits;
@@ -13,8 +14,10 @@ import dev.memhook.benchmarks.eval.EvalData.EvalQuery;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes each query's raw signal lists to a JSON Lines file ({@code --dump FILE}), so fusion and
@@ -23,8 +26,10 @@ import java.util.Map;
  * conversation), {@code other} (the same query against the next conversation) or {@code question}
  * (a question no memory answers, against its own conversation). Each line holds the query, its
  * category and relevant eval ids, the store's text hits with their raw scores and the query's text
- * ceiling, and the vector hits with their cosines, {@code depth} of each, straight from the store:
- * no fusion, graph or gate. Stateless.
+ * ceiling, the vector hits with their cosines, {@code depth} of each, straight from the store, and
+ * {@code passages}: the best passage cosine of each memory either list holds, for a store that
+ * keeps passage vectors (what recall ranks the vector list again by); no fusion, graph or gate.
+ * Stateless.
  */
 final class EvalDump {
 
@@ -66,7 +71,13 @@ final class EvalDump {
       int depth)
       throws IOException {
     TextHits text = store.searchText(scope, q.text(), depth);
-    List<StoreHit> vector = store.searchVector(scope, embedder.embedQuery(q.text()), depth);
+    Embedding query = embedder.embedQuery(q.text());
+    List<StoreHit> vector = store.searchVector(scope, query, depth);
+    Set<MemoryId> pool = new LinkedHashSet<>();
+    vector.forEach(h -> pool.add(h.id()));
+    text.hits().forEach(h -> pool.add(h.id()));
+    Map<MemoryId, Double> passages =
+        pool.isEmpty() ? Map.of() : store.passageCosines(scope, pool, query);
     g.writeStartObject();
     g.writeStringField("id", q.id());
     g.writeStringField("kind", kind);
@@ -80,6 +91,14 @@ final class EvalDump {
     g.writeNumberField("ceiling", text.ceiling());
     hits(g, "text", text.hits(), evalIds);
     hits(g, "vector", vector, evalIds);
+    g.writeArrayFieldStart("passages");
+    for (Map.Entry<MemoryId, Double> e : passages.entrySet()) {
+      g.writeStartArray();
+      g.writeString(evalIds.getOrDefault(e.getKey(), e.getKey().value()));
+      g.writeNumber(e.getValue());
+      g.writeEndArray();
+    }
+    g.writeEndArray();
     g.writeEndObject();
     g.writeRaw('\n');
   }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
@@ -14,8 +16,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,6 +118,46 @@ class RetrievalEvalSmokeTest {
     // captured without speaker names: a4 ("My cello teacher says ...") shares no term with "Which
     // instrument is Ben learning?" without "Ben" beside it, so BM25 finds one of qa2's two
     assertEquals(5.0 / 6, report.overall().get("text").recall10(), 1e-9, printed);
+  }
+
+  @Test
+  void dump_writesEachRecallsListsAndTheBestPassageCosineOfMemoriesWithSentences(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    // a1 says two sentences, and a3 one beside its image's caption, so each is stored with a
+    // vector per sentence; a2 and a4 say one sentence each and have none
+    Files.writeString(
+        file,
+        DATA.replace(
+            "from the shelter.\"",
+            "from the shelter. She sleeps on top of the piano every single afternoon.\""));
+    Path dump = dir.resolve("tiny.dump");
+    try (PrintStream out =
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)) {
+      RetrievalEval.run(
+          RetrievalEval.Options.parse(
+              "--data", file.toString(), "--embedder", "hashing", "--dump", dump.toString()),
+          out);
+    }
+
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(dump)) {
+      lines.add(json.readTree(line));
+    }
+    // each on-topic query against its own conversation and against the next one
+    assertEquals(6, lines.size());
+    JsonNode own =
+        lines.stream()
+            .filter(l -> l.get("id").asText().equals("qa1") && l.get("kind").asText().equals("own"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(own.get("text").size() > 0, own.toString());
+    assertTrue(own.get("vector").size() > 0, own.toString());
+    Map<String, Double> passages = new HashMap<>();
+    own.get("passages").forEach(p -> passages.put(p.get(0).asText(), p.get(1).asDouble()));
+    assertEquals(Set.of("a1", "a3"), passages.keySet(), own.toString());
+    passages.values().forEach(c -> assertTrue(Math.abs(c) <= 1.0 + 1e-6, own.toString()));
   }
 
   @Test
