@@ -62,11 +62,14 @@ public final class RecallOptions {
   public static final double DEFAULT_TEXT_WEIGHT = 1.0;
 
   /**
-   * Default vector weight ({@value}), below the text weight: the local MiniLM model's vectors alone
-   * rank below text, yet lift what text misses. It is the prior that each query's own evidence
-   * moves: the signal whose list has the more pronounced best hit gets the larger share of the text
-   * and vector weights together, and a query shaped like an exact reference uses a fifth of the
-   * vector share ({@link FusionMethod}; benchmarks/RESULTS.md, section 20).
+   * Default vector weight ({@value}), below the text weight: the local MiniLM model's whole-memory
+   * vectors alone rank below text, yet lift what text misses. A vector list the store ranked by its
+   * memories' sentence vectors weighs 5/3 of it (1.25 by default, above text), because it finds the
+   * one sentence of a long turn that answers (benchmarks/RESULTS.md, section 29). It is the prior
+   * that each query's own evidence moves: the signal whose list has the more pronounced best hit
+   * gets the larger share of the text and vector weights together, and a query shaped like an exact
+   * reference uses a fifth of the vector share ({@link FusionMethod}; benchmarks/RESULTS.md,
+   * section 20).
    */
   public static final double DEFAULT_VECTOR_WEIGHT = 0.75;
 

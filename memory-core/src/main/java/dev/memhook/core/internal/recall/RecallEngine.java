@@ -214,7 +214,8 @@ public final class RecallEngine {
     double ceiling = direct.textCeiling();
     GateBasis basis = basis(text, direct, depth);
     AdaptiveWeights.Choice weights =
-        AdaptiveWeights.choose(options, text, direct.text(), direct.vector(), ceiling);
+        AdaptiveWeights.choose(
+            options, text, direct.text(), direct.vector(), direct.bySentences(), ceiling);
     Fusion.RankedList textList = direct.text().withWeight(weights.textWeight());
     Fusion.RankedList vector = direct.vector().withWeight(weights.vectorWeight());
     Map<MemoryId, Double> cosines = cosines(direct.nearest());

@@ -71,6 +71,8 @@ final class SignalSearch {
    *     nearest ranked again by their passages, with the text hits that have passages
    * @param nearest the store's nearest memories by their own vectors, best first: what the gate
    *     reads; the same hits as {@code vector} when no passage was read
+   * @param bySentences whether {@code vector} was ranked again by passages: the store answered a
+   *     passage cosine for at least one memory either search found
    * @param lifted how many memories of {@code vector} a passage scored above their own cosine
    * @param textCeiling the query's text-score ceiling ({@link TextHits#ceiling()}), which the text
    *     shares of the relevance gate divide by; 0 when text was not searched or matched nothing
@@ -85,6 +87,7 @@ final class SignalSearch {
       Fusion.RankedList text,
       Fusion.RankedList vector,
       List<StoreHit> nearest,
+      boolean bySentences,
       int lifted,
       double textCeiling,
       Duration textTook,
@@ -141,6 +144,7 @@ final class SignalSearch {
     vectorSide.run(); // here, unless a pool thread has started it
     VectorSide side = result(vectorSide);
     List<StoreHit> vector = side.hits();
+    boolean bySentences = false;
     int lifted = 0;
     Duration vectorTook = side.took();
     List<MemoryId> pool = passages && side.query() != null ? pool(side.hits(), found.hits()) : null;
@@ -149,6 +153,7 @@ final class SignalSearch {
       Map<MemoryId, Double> cosines = store.passageCosines(scope, pool, side.query());
       if (!cosines.isEmpty()) {
         vector = rescored(side.hits(), found.hits(), cosines, depth);
+        bySentences = true;
         lifted = lifted(side.hits(), vector);
       }
       vectorTook = vectorTook.plusNanos(System.nanoTime() - passagesStart);
@@ -157,6 +162,7 @@ final class SignalSearch {
         new Fusion.RankedList(Signal.TEXT, options.textWeight(), found.hits(), depth),
         new Fusion.RankedList(Signal.VECTOR, options.vectorWeight(), vector),
         side.hits(),
+        bySentences,
         lifted,
         found.ceiling(),
         Duration.ofNanos(textDone - start),

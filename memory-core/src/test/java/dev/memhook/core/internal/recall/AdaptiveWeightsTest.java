@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -63,7 +64,7 @@ class AdaptiveWeightsTest {
     Fusion.RankedList flatText = text(flat("t", 50, 10, 0.01));
     Fusion.RankedList peakedVector = vector(peaked("v", 50, 0.8, 0.4));
     AdaptiveWeights.Choice c =
-        AdaptiveWeights.choose(DEFAULTS, NATURAL, flatText, peakedVector, CEILING);
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, flatText, peakedVector, false, CEILING);
 
     assertTrue(c.confidence().vectorPeak() > 5, c.toString());
     assertTrue(c.confidence().textPeak() < 2, c.toString());
@@ -81,7 +82,7 @@ class AdaptiveWeightsTest {
     Fusion.RankedList peakedText = text(peaked("t", 50, 15, 3));
     Fusion.RankedList flatVector = vector(flat("v", 50, 0.6, 0.001));
     AdaptiveWeights.Choice c =
-        AdaptiveWeights.choose(DEFAULTS, NATURAL, peakedText, flatVector, CEILING);
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, peakedText, flatVector, false, CEILING);
 
     assertTrue(c.confidence().textPeak() > c.confidence().vectorPeak(), c.toString());
     assertTrue(c.textWeight() > DEFAULTS.textWeight(), c.toString());
@@ -98,7 +99,7 @@ class AdaptiveWeightsTest {
     double byVector = DEFAULTS.vectorWeight() * (1 + vp) * (1 + vp);
     double sum = DEFAULTS.textWeight() + DEFAULTS.vectorWeight();
 
-    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, CEILING);
+    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, false, CEILING);
 
     assertEquals(sum * byText / (byText + byVector), c.textWeight(), 1e-12);
     assertEquals(sum * byVector / (byText + byVector), c.vectorWeight(), 1e-12);
@@ -128,14 +129,16 @@ class AdaptiveWeightsTest {
     assertEquals(0, AdaptiveWeights.peak(emptyText));
 
     // neither list has a peak; text found nothing, so vectors weigh at least as much as text
-    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, emptyText, equal, CEILING);
+    AdaptiveWeights.Choice c =
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, emptyText, equal, false, CEILING);
     assertEquals(DEFAULTS.textWeight(), c.textWeight(), 1e-12);
     assertEquals(DEFAULTS.textWeight(), c.vectorWeight(), 1e-12);
 
     // an unpadded text list of equal scores, found enough: the configured weights stand
     Fusion.RankedList equalText =
         new Fusion.RankedList(Signal.TEXT, 1, List.of(hit("a", 9), hit("b", 9)));
-    AdaptiveWeights.Choice d = AdaptiveWeights.choose(DEFAULTS, NATURAL, equalText, one, CEILING);
+    AdaptiveWeights.Choice d =
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, equalText, one, false, CEILING);
     assertEquals(DEFAULTS.textWeight(), d.textWeight(), 1e-12);
     assertEquals(DEFAULTS.vectorWeight(), d.vectorWeight(), 1e-12);
   }
@@ -145,10 +148,10 @@ class AdaptiveWeightsTest {
     Fusion.RankedList t = text(peaked("t", 50, 12, 4));
     Fusion.RankedList v = vector(flat("v", 50, 0.7, 0.005));
     AdaptiveWeights.Choice natural =
-        AdaptiveWeights.choose(DEFAULTS, "what broke in ship", t, v, 30);
+        AdaptiveWeights.choose(DEFAULTS, "what broke in ship", t, v, false, 30);
     for (double ceiling : new double[] {0, 12 / 0.1, 30}) {
       AdaptiveWeights.Choice exact =
-          AdaptiveWeights.choose(DEFAULTS, "what broke in SHIP-E009", t, v, ceiling);
+          AdaptiveWeights.choose(DEFAULTS, "what broke in SHIP-E009", t, v, false, ceiling);
       assertEquals(natural.vectorWeight() * 0.2, exact.vectorWeight(), 1e-12);
       assertEquals(natural.textWeight(), exact.textWeight(), 1e-12);
       assertTrue(
@@ -163,7 +166,7 @@ class AdaptiveWeightsTest {
   void aNaturalQuery_whereTextFoundLittle_weighsVectorsAtLeastAsMuchAsText() {
     Fusion.RankedList t = text(peaked("t", 50, 1.6, 0.5));
     Fusion.RankedList v = vector(flat("v", 50, 0.45, 0.002));
-    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, CEILING);
+    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, false, CEILING);
     assertEquals(0.08, c.confidence().bestTextShare(), 1e-12);
     assertEquals(c.textWeight(), c.vectorWeight(), 1e-12);
     assertTrue(c.description().contains("text found little (best share 0.08 < 0.15)"));
@@ -175,7 +178,7 @@ class AdaptiveWeightsTest {
     Fusion.RankedList v = vector(flat("v", 50, 0.7, 0.005));
     RecallOptions ranks =
         RecallOptions.builder().fusion(FusionMethod.RECIPROCAL_RANKS).weights(2, 0.7, 0).build();
-    AdaptiveWeights.Choice c = AdaptiveWeights.choose(ranks, NATURAL, t, v, CEILING);
+    AdaptiveWeights.Choice c = AdaptiveWeights.choose(ranks, NATURAL, t, v, false, CEILING);
     assertEquals(
         String.format(
             java.util.Locale.ROOT,
@@ -195,14 +198,54 @@ class AdaptiveWeightsTest {
     Fusion.RankedList v = vector(peaked("v", 50, 0.9, 0.3));
     RecallOptions textOnly = RecallOptions.builder().weights(1, 0, 0).build();
     for (String q : List.of("anything at all", "user_id")) {
-      AdaptiveWeights.Choice c = AdaptiveWeights.choose(textOnly, q, t, v, 0);
+      AdaptiveWeights.Choice c = AdaptiveWeights.choose(textOnly, q, t, v, false, 0);
       assertEquals(0, c.vectorWeight());
       assertEquals(1, c.textWeight(), 1e-12);
     }
     RecallOptions vectorOnly = RecallOptions.builder().weights(0, 1, 0).build();
-    AdaptiveWeights.Choice c = AdaptiveWeights.choose(vectorOnly, NATURAL, t, v, CEILING);
+    AdaptiveWeights.Choice c = AdaptiveWeights.choose(vectorOnly, NATURAL, t, v, false, CEILING);
     assertEquals(0, c.textWeight());
     assertEquals(1, c.vectorWeight(), 1e-12);
+  }
+
+  @Test
+  void aVectorListRankedBySentences_startsFromFiveThirdsOfTheConfiguredVectorWeight() {
+    // lists without peaks, text found enough: the prior is all that sets the weights
+    Fusion.RankedList equalText =
+        new Fusion.RankedList(Signal.TEXT, 1, List.of(hit("a", 9), hit("b", 9)));
+    Fusion.RankedList one = vector(List.of(hit("a", 0.7)));
+
+    AdaptiveWeights.Choice whole =
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, equalText, one, false, CEILING);
+    AdaptiveWeights.Choice sentences =
+        AdaptiveWeights.choose(DEFAULTS, NATURAL, equalText, one, true, CEILING);
+
+    assertEquals(1.0, whole.textWeight(), 1e-12);
+    assertEquals(0.75, whole.vectorWeight(), 1e-12);
+    assertFalse(whole.description().contains("by sentences"), whole.description());
+    assertEquals(1.0, sentences.textWeight(), 1e-12);
+    assertEquals(1.25, sentences.vectorWeight(), 1e-12);
+    assertTrue(
+        sentences.description().contains("vector list by sentences (its weight x1.67)"),
+        sentences.description());
+
+    // with peaks, the raised prior is what the peaks rescale, to the raised sum
+    Fusion.RankedList t = text(peaked("t", 50, 12, 4));
+    Fusion.RankedList v = vector(peaked("v", 50, 0.8, 0.4));
+    AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, true, CEILING);
+    double tp = c.confidence().textPeak();
+    double vp = c.confidence().vectorPeak();
+    double byText = (1 + tp) * (1 + tp);
+    double byVector = 1.25 * (1 + vp) * (1 + vp);
+    assertEquals(2.25 * byText / (byText + byVector), c.textWeight(), 1e-12);
+    assertEquals(2.25 * byVector / (byText + byVector), c.vectorWeight(), 1e-12);
+
+    // a vector weight of 0 stays 0, and the fusion text does not claim the list was read
+    RecallOptions textOnly = RecallOptions.builder().weights(1, 0, 0).build();
+    AdaptiveWeights.Choice none =
+        AdaptiveWeights.choose(textOnly, NATURAL, equalText, one, true, CEILING);
+    assertEquals(0, none.vectorWeight());
+    assertFalse(none.description().contains("by sentences"), none.description());
   }
 
   @Test
@@ -217,19 +260,25 @@ class AdaptiveWeightsTest {
               Fusion.RankedList t = text(randomList(r, "t", textSize, 25));
               Fusion.RankedList v = vector(randomList(r, "v", vectorSize, 1));
               double ceiling = r.nextInt(3) == 0 ? 0 : 1 + r.nextDouble() * 40;
+              boolean bySentences = r.nextBoolean();
               String what = "lists from " + listSeed + ", " + Seeds.replay(seed);
-              AdaptiveWeights.Choice c = AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, ceiling);
+              AdaptiveWeights.Choice c =
+                  AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, bySentences, ceiling);
               assertTrue(Double.isFinite(c.textWeight()) && c.textWeight() >= 0, what);
               assertTrue(Double.isFinite(c.vectorWeight()) && c.vectorWeight() >= 0, what);
               assertTrue(Double.isFinite(c.confidence().textPeak()), what);
               assertTrue(Double.isFinite(c.confidence().vectorPeak()), what);
-              double sum = DEFAULTS.textWeight() + DEFAULTS.vectorWeight();
+              double sum =
+                  DEFAULTS.textWeight()
+                      + DEFAULTS.vectorWeight()
+                          * (bySentences ? AdaptiveWeights.SENTENCE_LIST_FACTOR : 1);
               if (c.confidence().bestTextShare() >= AdaptiveWeights.WEAK_TEXT_SHARE) {
                 assertEquals(sum, c.textWeight() + c.vectorWeight(), 1e-9, what);
               } else {
                 assertTrue(c.vectorWeight() >= c.textWeight(), what);
               }
-              assertEquals(c, AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, ceiling), what);
+              assertEquals(
+                  c, AdaptiveWeights.choose(DEFAULTS, NATURAL, t, v, bySentences, ceiling), what);
             });
   }
 

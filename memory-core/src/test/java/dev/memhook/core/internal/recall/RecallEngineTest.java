@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.DroppedCandidate;
@@ -357,6 +358,28 @@ class RecallEngineTest {
 
     assertEquals(second, lifted.ids().get(0), lifted.explain());
     assertTrue(lifted.fusion().contains("passages lifted 1 by their sentences"), lifted.fusion());
+  }
+
+  @Test
+  void aVectorListRankedBySentences_weighsFiveThirdsOfTheConfiguredVectorWeight_andSaysSo() {
+    store.add("a", "lisbon trip notes: flights and the hotel");
+    store.add("b", "an unrelated note about the garden");
+    RecallQuery query = RecallQuery.of(Scope.DEFAULT, "lisbon trip notes flights");
+    RecallOptions options = RecallOptions.builder().noRelevanceGate().build();
+
+    RecallResult whole = engine(options).recall(query);
+    RecallResult bySentences =
+        new RecallEngine(
+                new PassageAnswers(store, Map.of(MemoryId.of("b"), -0.99)), store.embedder, options)
+            .recall(query);
+
+    assertFalse(whole.fusion().contains("by sentences"), whole.fusion());
+    // the store answered a passage cosine, so the vector list was ranked by sentences even though
+    // no passage lifted a memory
+    assertTrue(
+        bySentences.fusion().contains("vector list by sentences (its weight x1.67)"),
+        bySentences.fusion());
+    assertFalse(bySentences.fusion().contains("passages lifted"), bySentences.fusion());
   }
 
   @Test
