@@ -63,12 +63,27 @@ final class AskerCue {
 
   /** Whether {@code query} asks about its asker (see the class comment). */
   static boolean asks(String query) {
-    String text =
-        query.strip().toLowerCase(Locale.ROOT).replace('\u2019', '\'').replaceAll("\\s+", " ");
-    return (text.indexOf('?') >= 0 || QUESTION_OPENING.startOf(text))
+    String text = normalised(query);
+    return isQuestion(text)
         && FIRST_PERSON.foundIn(text)
         && !ADDRESSED.foundIn(text)
         && !WHAT_TO_DO.foundIn(text);
+  }
+
+  /**
+   * {@code query} as the cues read it: stripped, lower-cased, a typographic apostrophe made plain
+   * and each run of white space one space.
+   */
+  static String normalised(String query) {
+    return query.strip().toLowerCase(Locale.ROOT).replace('\u2019', '\'').replaceAll("\\s+", " ");
+  }
+
+  /**
+   * Whether {@code text}, {@linkplain #normalised normalised}, is a question: it holds a question
+   * mark or opens with a question word ("what", "how", "did", "is"…).
+   */
+  static boolean isQuestion(String text) {
+    return text.indexOf('?') >= 0 || QUESTION_OPENING.startOf(text);
   }
 
   /** 1 when a person told {@code m} ({@link Origin.Kind#USER}), else 0. */

@@ -44,6 +44,9 @@ import java.util.concurrent.Executor;
  *   <li>{@link SessionNeighbours}: the seeds' speakers' own turns just before and after them in
  *       their sessions move up or join, lifted by a share of their seed's score and always below
  *       it;
+ *   <li>{@link SessionSpread}: for a question that counts or adds up across occasions ({@link
+ *       CountingCue}), each further candidate of a source session gives way a little, so the places
+ *       spread over more conversations;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
  *   <li>{@link ResultAssembly}: records read in ranking order, the rest of an exclusion's memories
@@ -254,11 +257,18 @@ public final class RecallEngine {
         neighbours.apply(query.scope(), fused, seeds, records, boosted, places);
     fused = told.ranked();
     took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
+    SessionSpread.Spread spread =
+        SessionSpread.apply(fused, CountingCue.asks(text), records, depth, places);
+    fused = spread.ranked();
 
     String lifted =
         direct.lifted() == 0 ? "" : "passages lifted " + direct.lifted() + " by their sentences";
     String fusion =
-        join(join(join(weights.description(), lifted), boosted.description()), told.description());
+        join(
+            join(
+                join(join(weights.description(), lifted), boosted.description()),
+                told.description()),
+            spread.description());
     List<DroppedCandidate> dropped = new ArrayList<>();
     List<Candidate> gated = gate.apply(fused, basis, dropped);
     if (gated.isEmpty()) {

@@ -383,6 +383,31 @@ class RecallEngineTest {
   }
 
   @Test
+  void aCountingQuestion_spreadsItsPlacesOverSessions_andSaysSo_anotherQuestionDoesNot() {
+    for (String id : List.of("a1", "a2", "a3")) {
+      store.add(id, "the wedding by the lake", b -> b.sourceSession("summer"));
+    }
+    store.add("b1", "the wedding by the sea", b -> b.sourceSession("winter"));
+    RecallEngine engine = engine(TEXT_ONLY);
+
+    // the four match these questions equally; without the spread, ties go by id
+    RecallResult once =
+        engine.recall(new RecallQuery(Scope.DEFAULT, "when was the wedding by the water?", 2));
+    RecallResult counted =
+        engine.recall(
+            new RecallQuery(Scope.DEFAULT, "how many times was the wedding by the water?", 2));
+
+    assertEquals(List.of(MemoryId.of("a1"), MemoryId.of("a2")), once.ids(), once.explain());
+    assertFalse(once.fusion().contains("counting question"), once.fusion());
+    assertEquals(List.of(MemoryId.of("a1"), MemoryId.of("b1")), counted.ids(), counted.explain());
+    assertTrue(
+        counted
+            .fusion()
+            .contains("counting question: 2 of 4 candidates follow another of their" + " session"),
+        counted.fusion());
+  }
+
+  @Test
   void theGate_readsAMemorysOwnCosine_notTheCosineOfAPassageThatLiftedIt() {
     store.add("pizza", "favourite pizza topping is anchovies");
     store.add("budget", "the quarterly budget review moved to thursday");
