@@ -66,8 +66,13 @@ final class AskerCue {
     String text = normalised(query);
     return isQuestion(text)
         && FIRST_PERSON.foundIn(text)
-        && !ADDRESSED.foundIn(text)
+        && !addressesTheAssistant(text)
         && !WHAT_TO_DO.foundIn(text);
+  }
+
+  /** Whether {@code text}, {@linkplain #normalised normalised}, says "you" or "your". */
+  static boolean addressesTheAssistant(String text) {
+    return ADDRESSED.foundIn(text);
   }
 
   /**

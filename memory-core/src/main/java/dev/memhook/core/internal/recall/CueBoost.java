@@ -14,20 +14,24 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The time, preference and asker stage of recall: what the question says beyond its topic. When it
- * names a time ({@link TimeWords}), memories that happened in that window, or near it, move up;
- * when it asks for advice or a standing choice ({@link PreferenceCue}), memories that state a
- * preference, habit, plan or choice move up; when it asks about its asker ({@link AskerCue}: "how
- * many weddings have I been to?"), what a person told moves up past what agents and tools wrote.
+ * The time, preference, asker and assistant stage of recall: what the question says beyond its
+ * topic. When it names a time ({@link TimeWords}), memories that happened in that window, or near
+ * it, move up; when it asks for advice or a standing choice ({@link PreferenceCue}), memories that
+ * state a preference, habit, plan or choice move up; when it asks about its asker ({@link
+ * AskerCue}: "how many weddings have I been to?"), what a person told moves up past what agents and
+ * tools wrote; when it asks what the assistant said before ({@link AgentCue}: "can you remind me of
+ * the venue you recommended?"), what an agent said moves up past the asker's own turns on the
+ * topic.
  *
- * <p>All three are soft: the stage multiplies a candidate's fused score by {@code 1 + } {@link
+ * <p>All four are soft: the stage multiplies a candidate's fused score by {@code 1 + } {@link
  * #TIME_BOOST} {@code · closeness + } {@link #PREFERENCE_BOOST} {@code · stance + } {@link
- * #ASKER_BOOST} {@code · told}, each of closeness, stance and told in [0, 1], and nothing is
- * removed. So the rule it keeps is: <b>a candidate whose fused score was more than {@link
- * #maxFactor} times another's still ranks above it</b>; a direct hit that led by that much cannot
- * be pushed down by a memory the question's time or wording favours, and a window that names the
- * wrong time (or a question that merely sounds like a request) costs at most that margin. Fused
- * scores are positive for every fusion method, which the rule needs.
+ * #ASKER_BOOST} {@code · told + } {@link #AGENT_BOOST} {@code · said}, each of closeness, stance,
+ * told and said in [0, 1] (told and said never both above 0: the asker and assistant cues never
+ * fire together), and nothing is removed. So the rule it keeps is: <b>a candidate whose fused score
+ * was more than {@link #maxFactor} times another's still ranks above it</b>; a direct hit that led
+ * by that much cannot be pushed down by a memory the question's time or wording favours, and a
+ * window that names the wrong time (or a question that merely sounds like a request) costs at most
+ * that margin. Fused scores are positive for every fusion method, which the rule needs.
  *
  * <p>Only candidates that can still take one of the result's places are looked at: of the first
  * {@code depth}, those read in ranking order until the places are held ({@link Places#hold}), and
@@ -60,6 +64,12 @@ final class CueBoost {
    */
   static final double ASKER_BOOST = 0.5;
 
+  /**
+   * What a question about the assistant's earlier words adds to the fused score of a memory an
+   * agent said, as a share of it: as much as the asker cue adds to a person's words, its mirror.
+   */
+  static final double AGENT_BOOST = 0.5;
+
   /** How far outside an open window ("before May") closeness falls to 0. */
   static final Duration OPEN_MARGIN = Duration.ofDays(7);
 
@@ -75,20 +85,22 @@ final class CueBoost {
    * @param window the time it names, or null
    * @param preference whether it asks for advice or a standing choice
    * @param asker whether it asks about its asker
+   * @param agent whether it asks what the assistant said before
    */
-  record Cues(TimeWords.TimeWindow window, boolean preference, boolean asker) {
+  record Cues(TimeWords.TimeWindow window, boolean preference, boolean asker, boolean agent) {
 
     /** The cues of {@code text} asked at {@code reference}. */
     static Cues of(String text, Instant reference) {
       return new Cues(
           TimeWords.window(text, reference).orElse(null),
           PreferenceCue.asks(text),
-          AskerCue.asks(text));
+          AskerCue.asks(text),
+          AgentCue.asks(text));
     }
 
     /** Whether any cue fired. */
     boolean any() {
-      return window != null || preference || asker;
+      return window != null || preference || asker || agent;
     }
   }
 
@@ -121,7 +133,7 @@ final class CueBoost {
 
     /** {@code sorted} as it was: no cue fired. */
     static Boosted unchanged(List<Candidate> sorted) {
-      return new Boosted(sorted, "", new Cues(null, false, false), new HashSet<>());
+      return new Boosted(sorted, "", new Cues(null, false, false, false), new HashSet<>());
     }
 
     /** The candidates, best first. */
@@ -152,9 +164,12 @@ final class CueBoost {
 
   private CueBoost() {}
 
-  /** The most a candidate's fused score is multiplied by. */
+  /**
+   * The most a candidate's fused score is multiplied by: the asker and assistant cues never fire
+   * together, so only the larger of their boosts counts.
+   */
   static double maxFactor() {
-    return 1 + TIME_BOOST + PREFERENCE_BOOST + ASKER_BOOST;
+    return 1 + TIME_BOOST + PREFERENCE_BOOST + Math.max(ASKER_BOOST, AGENT_BOOST);
   }
 
   /** The most the cues of {@code cues} multiply a fused score by. */
@@ -162,7 +177,8 @@ final class CueBoost {
     return 1
         + (cues.window() != null ? TIME_BOOST : 0)
         + (cues.preference() ? PREFERENCE_BOOST : 0)
-        + (cues.asker() ? ASKER_BOOST : 0);
+        + (cues.asker() ? ASKER_BOOST : 0)
+        + (cues.agent() ? AGENT_BOOST : 0);
   }
 
   /**
@@ -185,6 +201,7 @@ final class CueBoost {
     int inWindow = 0;
     int stating = 0;
     int toldByPeople = 0;
+    int saidByAgents = 0;
     for (Candidate c : head) {
       Memory m = records.get(c.id);
       if (m == null) {
@@ -193,16 +210,18 @@ final class CueBoost {
       double closeness = closeness(cues, m);
       double stance = stance(cues, m);
       double told = told(cues, m);
+      double said = said(cues, m);
       inWindow += closeness > 0 ? 1 : 0;
       stating += stance > 0 ? 1 : 0;
       toldByPeople += told > 0 ? 1 : 0;
-      c.fused *= factor(closeness, stance, told);
+      saidByAgents += said > 0 ? 1 : 0;
+      c.fused *= factor(closeness, stance, told, said);
     }
     List<Candidate> out = new ArrayList<>(sorted);
     out.sort(BEST_FIRST);
     return new Boosted(
         out,
-        describe(cues, new Counts(inWindow, stating, toldByPeople, head.size())),
+        describe(cues, new Counts(inWindow, stating, toldByPeople, saidByAgents, head.size())),
         cues,
         passedOver);
   }
@@ -225,15 +244,19 @@ final class CueBoost {
 
   /** What {@code cues} multiply the fused score of {@code m} by. */
   private static double factor(Cues cues, Memory m) {
-    return factor(closeness(cues, m), stance(cues, m), told(cues, m));
+    return factor(closeness(cues, m), stance(cues, m), told(cues, m), said(cues, m));
   }
 
   /**
    * The factor of a memory at {@code closeness} to the window with {@code stance}, told by a person
-   * or not ({@code told}), each in [0, 1].
+   * or not ({@code told}), said by an agent or not ({@code said}), each in [0, 1].
    */
-  private static double factor(double closeness, double stance, double told) {
-    return 1 + TIME_BOOST * closeness + PREFERENCE_BOOST * stance + ASKER_BOOST * told;
+  private static double factor(double closeness, double stance, double told, double said) {
+    return 1
+        + TIME_BOOST * closeness
+        + PREFERENCE_BOOST * stance
+        + ASKER_BOOST * told
+        + AGENT_BOOST * said;
   }
 
   private static double closeness(Cues cues, Memory m) {
@@ -246,6 +269,10 @@ final class CueBoost {
 
   private static double told(Cues cues, Memory m) {
     return cues.asker() ? AskerCue.told(m) : 0;
+  }
+
+  private static double said(Cues cues, Memory m) {
+    return cues.agent() ? AgentCue.said(m) : 0;
   }
 
   /**
@@ -267,10 +294,10 @@ final class CueBoost {
   }
 
   /** How many of the {@code looked} candidates each cue favoured. */
-  private record Counts(int inWindow, int stating, int told, int looked) {}
+  private record Counts(int inWindow, int stating, int told, int said, int looked) {}
 
   private static String describe(Cues cues, Counts n) {
-    List<String> parts = new ArrayList<>(3);
+    List<String> parts = new ArrayList<>(4);
     if (cues.window() != null) {
       TimeWords.TimeWindow w = cues.window();
       parts.add(
@@ -303,6 +330,16 @@ final class CueBoost {
               n.told(),
               n.looked(),
               1 + ASKER_BOOST));
+    }
+    if (cues.agent()) {
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "question about what the assistant said: %d of %d candidates are an agent's words"
+                  + " (score up to x%.2f)",
+              n.said(),
+              n.looked(),
+              1 + AGENT_BOOST));
     }
     return String.join("; ", parts);
   }

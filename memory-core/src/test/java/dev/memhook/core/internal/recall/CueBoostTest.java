@@ -140,12 +140,38 @@ class CueBoostTest {
   }
 
   @Test
+  void
+      aQuestionAboutWhatTheAssistantSaid_liftsAnAgentsWords_aboveTheAskersBetterMatch_andSaysWhy() {
+    store.add(
+        "user",
+        "I want to use tea tree oil on my scalp, is that safe?",
+        b -> b.origin(Origin.user()));
+    store.add(
+        "agent",
+        "Dilute tea tree oil: about 12 drops per ounce of carrier oil.",
+        b -> b.origin(Origin.agent()));
+    store.add("tool", "oils.csv: tea tree, lavender", b -> b.origin(Origin.tool("csv")));
+    List<Candidate> sorted =
+        List.of(
+            Candidates.of("user", 2.0), Candidates.of("tool", 1.9), Candidates.of("agent", 1.5));
+    CueBoost.Boosted out = boost(sorted, "What ratio did you recommend for tea tree oil?");
+    assertEquals(
+        List.of(MemoryId.of("agent"), MemoryId.of("user"), MemoryId.of("tool")), ids(out.ranked()));
+    assertEquals(1.5 * 1.5, out.ranked().get(0).fused, 1e-12);
+    assertEquals(2.0, out.ranked().get(1).fused, 1e-12);
+    assertEquals(
+        "question about what the assistant said: 1 of 3 candidates are an agent's words (score up"
+            + " to x1.50)",
+        out.description());
+  }
+
+  @Test
   void aHowToQuestion_orOneAddressingTheAssistant_keepsTheRanking_andReadsNothing() {
     store.add("tool", "make e2e: needs a kind cluster", b -> b.origin(Origin.tool("bash")));
     store.add("user", "I ran the e2e tests once.", b -> b.origin(Origin.user()));
     List<Candidate> sorted = List.of(Candidates.of("tool", 2.0), Candidates.of("user", 1.9));
     for (String question :
-        List.of("How do I run the e2e tests locally?", "What did you say about my e2e tests?")) {
+        List.of("How do I run the e2e tests locally?", "Can you run my e2e tests?")) {
       CueBoost.Boosted out = boost(sorted, question);
       assertSame(sorted, out.ranked(), question);
       assertEquals("", out.description(), question);
@@ -189,6 +215,7 @@ class CueBoostTest {
       "three weeks ago, which tool did we choose?",
       "before April 2023",
       "how many books have I read?",
+      "in May, which library did you recommend?",
       "where is it"
     };
     qt().withFixedSeed(seed)
