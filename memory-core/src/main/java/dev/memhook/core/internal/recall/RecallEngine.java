@@ -43,10 +43,9 @@ import java.util.concurrent.Executor;
  *       person told, move up (a bounded boost, never a filter);
  *   <li>{@link SessionNeighbours}: the seeds' speakers' own turns just before and after them in
  *       their sessions move up or join, lifted by a share of their seed's score and always below
- *       it;
- *   <li>{@link SessionSpread}: for a question that counts or adds up across occasions ({@link
- *       CountingCue}), each further candidate of a source session gives way a little, so the places
- *       spread over more conversations;
+ *       it; not for a question that counts or adds up across occasions ({@link CountingCue});
+ *   <li>{@link SessionSpread}: for such a counting question, each further candidate of a source
+ *       session gives way a little, so the places spread over more conversations;
  *   <li>{@link RelevanceGate}: the query needs evidence, and each candidate a signal over its
  *       floor;
  *   <li>{@link ResultAssembly}: records read in ranking order, the rest of an exclusion's memories
@@ -252,13 +251,17 @@ public final class RecallEngine {
         CueBoost.apply(fused, CueBoost.Cues.of(text, asOf), records, depth, places);
     // the graph adds candidates but never outranks its seeds, boosted or not
     fused = related.isEmpty() ? boosted.ranked() : Fusion.belowSeeds(boosted.ranked(), seeds);
+    // a counting question wants the other sessions' mentions, not more turns of the seeds' own
+    // sessions: it skips the neighbouring turns, and its places spread over sessions
+    boolean counting = CountingCue.asks(text);
     long neighboursStart = System.nanoTime();
     SessionNeighbours.Expanded told =
-        neighbours.apply(query.scope(), fused, seeds, records, boosted, places);
+        counting
+            ? new SessionNeighbours.Expanded(fused, "")
+            : neighbours.apply(query.scope(), fused, seeds, records, boosted, places);
     fused = told.ranked();
     took.put(Signal.NEIGHBOUR, Duration.ofNanos(System.nanoTime() - neighboursStart));
-    SessionSpread.Spread spread =
-        SessionSpread.apply(fused, CountingCue.asks(text), records, depth, places);
+    SessionSpread.Spread spread = SessionSpread.apply(fused, counting, records, depth, places);
     fused = spread.ranked();
 
     String lifted =

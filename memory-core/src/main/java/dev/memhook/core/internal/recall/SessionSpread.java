@@ -27,7 +27,9 @@ import java.util.PriorityQueue;
  * first candidate never moves down. Memories without a source session are never discounted and
  * count for none. Only a counting question is touched: for other questions the neighbouring turns
  * of one session are often the evidence itself (a question about one occasion), and spreading costs
- * them (benchmarks/RESULTS.md, section 30).
+ * them (benchmarks/RESULTS.md, section 30). For the same reason the engine does not lift a counting
+ * question's neighbouring turns ({@link SessionNeighbours}), which would give the seeds' sessions
+ * more places.
  *
  * <p>Only what can change the result's places is read: candidates are read in ranking order, each
  * discounted as it comes, until the places are held ({@link Places}: the gate's direct floors,

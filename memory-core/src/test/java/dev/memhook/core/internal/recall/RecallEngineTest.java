@@ -57,13 +57,21 @@ class RecallEngineTest {
                 .occurredAt(java.time.Instant.EPOCH.plusSeconds(60L * at)));
   }
 
-  @Test
-  void theSameSpeakersNextTurn_comesBelowTheHitItWasToldAfter_throughTheGate_andIsExplained() {
+  /**
+   * Session "trip": Ann tells of a booking (t1) and what followed (t3), Bob reacts (t2, t4); and
+   * one unrelated memory.
+   */
+  private void lighthouseTrip() {
     turn("t1", "Ann", 1, "we finally booked the lighthouse cabin on the coast");
     turn("t2", "Bob", 2, "oh nice, how long are you staying?");
     turn("t3", "Ann", 3, "a whole week, and my sister flies in on the second day");
     turn("t4", "Bob", 4, "sounds relaxing");
     store.add("other", "the quarterly budget review moved to thursday");
+  }
+
+  @Test
+  void theSameSpeakersNextTurn_comesBelowTheHitItWasToldAfter_throughTheGate_andIsExplained() {
+    lighthouseTrip();
     RecallResult result =
         engine(RecallOptions.builder().build())
             .recall(RecallQuery.of(Scope.DEFAULT, "lighthouse cabin booked"));
@@ -90,6 +98,23 @@ class RecallEngineTest {
             .stream()
             .noneMatch(m -> m.signals().stream().anyMatch(h -> h.signal() == Signal.NEIGHBOUR)),
         "graph weight 0 turns expansion from the seeds off, neighbours too");
+  }
+
+  @Test
+  void aCountingQuestion_liftsNoNeighbouringTurn_whereTheSameTopicAskedOtherwiseDoes() {
+    lighthouseTrip();
+    RecallEngine engine = engine(RecallOptions.builder().build());
+
+    RecallResult once = engine.recall(RecallQuery.of(Scope.DEFAULT, "lighthouse cabin booked"));
+    RecallResult counted =
+        engine.recall(
+            RecallQuery.of(Scope.DEFAULT, "how many times was the lighthouse cabin booked?"));
+
+    assertTrue(once.ids().contains(MemoryId.of("t3")), once.explain());
+    assertEquals(MemoryId.of("t1"), counted.ids().get(0), counted.explain());
+    assertFalse(counted.ids().contains(MemoryId.of("t3")), counted.explain());
+    assertFalse(counted.fusion().contains("neighbouring turns"), counted.fusion());
+    assertTrue(counted.fusion().contains("counting question: "), counted.fusion());
   }
 
   @Test
