@@ -33,6 +33,41 @@ final class Candidates {
     return c;
   }
 
+  /**
+   * {@code size} fused scores drawn from {@code r}, between 0.05 and 1.05, about half of them
+   * rounded to a multiple of 0.05 so that ties occur.
+   */
+  static double[] drawnScores(java.util.Random r, int size) {
+    double[] scores = new double[size];
+    for (int i = 0; i < size; i++) {
+      double f = 0.05 + r.nextDouble();
+      scores[i] = r.nextBoolean() ? Math.round(f * 20) / 20.0 : f;
+    }
+    return scores;
+  }
+
+  /**
+   * Places drawn from {@code r} over memories {@code ids}: about one in six fails the gate, one in
+   * ten is not returnable, 1 to 10 places, and no session cap or one of 1 to 3, half the time each.
+   */
+  static Places drawnPlaces(java.util.Random r, java.util.List<String> ids) {
+    java.util.Set<MemoryId> failsGate = new java.util.HashSet<>();
+    java.util.Set<MemoryId> excluded = new java.util.HashSet<>();
+    for (String id : ids) {
+      if (r.nextInt(6) == 0) {
+        failsGate.add(MemoryId.of(id));
+      }
+      if (r.nextInt(10) == 0) {
+        excluded.add(MemoryId.of(id));
+      }
+    }
+    return new Places(
+        1 + r.nextInt(10),
+        r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3),
+        c -> !failsGate.contains(c.id),
+        m -> !excluded.contains(m.id()));
+  }
+
   /** Places that never fill: a stage reading under them reads every candidate up to its depth. */
   static Places unboundedPlaces() {
     return new Places(Integer.MAX_VALUE, Integer.MAX_VALUE, c -> true, m -> true);

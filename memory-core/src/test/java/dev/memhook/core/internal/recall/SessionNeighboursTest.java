@@ -16,11 +16,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -257,35 +255,20 @@ class SessionNeighboursTest {
               Random r = new Random(exampleSeed);
               List<String> shuffled = new ArrayList<>(all);
               java.util.Collections.shuffle(shuffled, r);
-              int size = 3 + r.nextInt(30);
-              double[] scores = new double[size];
-              for (int i = 0; i < size; i++) {
-                double f = 0.05 + r.nextDouble();
-                scores[i] = r.nextBoolean() ? Math.round(f * 20) / 20.0 : f;
-              }
-              Set<MemoryId> failsGate = new HashSet<>();
-              Set<MemoryId> excluded = new HashSet<>();
-              for (String id : all) {
-                if (r.nextInt(6) == 0) {
-                  failsGate.add(MemoryId.of(id));
-                }
-                if (r.nextInt(10) == 0) {
-                  excluded.add(MemoryId.of(id));
-                }
-              }
-              Places places =
-                  new Places(
-                      1 + r.nextInt(10),
-                      r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3),
-                      c -> !failsGate.contains(c.id),
-                      m -> !excluded.contains(m.id()));
+              double[] scores = Candidates.drawnScores(r, 3 + r.nextInt(30));
+              Places places = Candidates.drawnPlaces(r, all);
               CueBoost.Cues cues = CueBoost.Cues.of(questions[r.nextInt(questions.length)], asOf);
               int seedCount = 1 + r.nextInt(5);
               List<String> everything =
                   bothStages(
-                      shuffled, scores, cues, seedCount, failsGate, Candidates.unboundedPlaces());
+                      shuffled,
+                      scores,
+                      cues,
+                      seedCount,
+                      places.passesGate(),
+                      Candidates.unboundedPlaces());
               List<String> bounded =
-                  bothStages(shuffled, scores, cues, seedCount, failsGate, places);
+                  bothStages(shuffled, scores, cues, seedCount, places.passesGate(), places);
               assertEquals(
                   Candidates.placesFilled(rankedOf(everything), places, store),
                   Candidates.placesFilled(rankedOf(bounded), places, store),
@@ -303,7 +286,7 @@ class SessionNeighboursTest {
       double[] scores,
       CueBoost.Cues cues,
       int seedCount,
-      Set<MemoryId> failsGate,
+      java.util.function.Predicate<Candidate> passesGate,
       Places places) {
     List<Candidate> sorted = new ArrayList<>();
     for (int i = 0; i < scores.length; i++) {
@@ -313,7 +296,7 @@ class SessionNeighboursTest {
         java.util.Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id));
     List<Candidate> seeds = new ArrayList<>();
     for (Candidate c : sorted) {
-      if (seeds.size() < seedCount && !failsGate.contains(c.id)) {
+      if (seeds.size() < seedCount && passesGate.test(c)) {
         seeds.add(c);
       }
     }

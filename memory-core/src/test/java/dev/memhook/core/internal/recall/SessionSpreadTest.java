@@ -11,10 +11,8 @@ import dev.memhook.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -180,31 +178,14 @@ class SessionSpreadTest {
               Random r = new Random(exampleSeed);
               List<String> shuffled = new ArrayList<>(all);
               Collections.shuffle(shuffled, r);
-              int size = 1 + r.nextInt(60);
-              double[] scores = new double[size];
-              for (int i = 0; i < size; i++) {
-                double f = 0.05 + r.nextDouble();
-                scores[i] = r.nextBoolean() ? Math.round(f * 20) / 20.0 : f;
-              }
-              Set<MemoryId> failsGate = new HashSet<>();
-              Set<MemoryId> excluded = new HashSet<>();
-              for (String id : all) {
-                if (r.nextInt(6) == 0) {
-                  failsGate.add(MemoryId.of(id));
-                }
-                if (r.nextInt(10) == 0) {
-                  excluded.add(MemoryId.of(id));
-                }
-              }
-              int cap = r.nextBoolean() ? Integer.MAX_VALUE : 1 + r.nextInt(3);
-              Places places =
-                  new Places(
-                      1 + r.nextInt(10),
-                      cap,
-                      c -> !failsGate.contains(c.id),
-                      m -> !excluded.contains(m.id()));
+              double[] scores = Candidates.drawnScores(r, 1 + r.nextInt(60));
+              Places places = Candidates.drawnPlaces(r, all);
               Places everything =
-                  new Places(Integer.MAX_VALUE, cap, places.passesGate(), places.returnable());
+                  new Places(
+                      Integer.MAX_VALUE,
+                      places.maxPerSession(),
+                      places.passesGate(),
+                      places.returnable());
               int depth = 1 + r.nextInt(60);
               assertEquals(
                   Candidates.placesFilled(
