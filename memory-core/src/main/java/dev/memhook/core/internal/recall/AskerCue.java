@@ -10,14 +10,14 @@ import java.util.Locale;
  * it is a question (it holds a question mark or opens with a question word: "what", "how", "did",
  * "is"…), speaks of the asker in the first person singular ("how many weddings have I been to this
  * year?", "what speed is my internet plan?"), does not address the assistant ("you", "your": "can
- * you remind me what you recommended?" asks what the assistant said) and does not ask what to do
- * ("how do I run the tests?", "where can I watch the final?", "anything else I need to do?":
- * instructions are what an agent, a tool or a convention says). Its answer is what the asker told:
- * a person's own turns ({@link Origin.Kind#USER}), and what consolidation distilled from them (a
- * distilled memory keeps its source's origin), not an agent's reply that repeats the topic's words
- * at length, nor a tool's output. A statement in the first person ("the rotations in my batches
- * repeat") reports a situation; what helps with it is seldom what the user said before, so it is no
- * question about the asker.
+ * you remind me what you recommended?" asks what the assistant said, {@link AgentCue}) and does not
+ * ask what to do ("how do I run the tests?", "where can I watch the final?", "anything else I need
+ * to do?": instructions are what an agent, a tool or a convention says). Its answer is what the
+ * asker told: a person's own turns ({@link Origin.Kind#USER}), and what consolidation distilled
+ * from them (a distilled memory keeps its source's origin), not an agent's reply that repeats the
+ * topic's words at length, nor a tool's output. A statement in the first person ("the rotations in
+ * my batches repeat") reports a situation; what helps with it is seldom what the user said before,
+ * so it is no question about the asker.
  *
  * <p>A person's memory is {@linkplain #told told by the asker} whoever that person is: a hook
  * stores its user's turns as the user's, and in a conversation of several named people every one of

@@ -39,8 +39,9 @@ import java.util.concurrent.Executor;
  *   <li>{@link GraphExpansion}: the seeds' concepts and files find memories that share them, and
  *       fusion runs again with that third list;
  *   <li>{@link CueBoost}: memories of the time the question names, for a question asking for advice
- *       or a standing choice memories that state one, and for a question about its asker what a
- *       person told, move up (a bounded boost, never a filter);
+ *       or a standing choice memories that state one, for a question about its asker what a person
+ *       told, and for a question about what the assistant said what an agent said, move up (a
+ *       bounded boost, never a filter);
  *   <li>{@link SessionNeighbours}: the seeds' speakers' own turns just before and after them in
  *       their sessions move up or join, lifted by a share of their seed's score and always below
  *       it; not for a question that counts or adds up across occasions ({@link CountingCue});
