@@ -111,13 +111,15 @@ final class EvalRecalls {
    * (timed; the turn metrics and the gate read it), and untimed with {@link
    * RetrievalEval#SESSION_DEPTH}, whose first distinct sessions the session metrics read. Up to the
    * candidate depth the limit only cuts the fused list, so the deeper ranking starts with the same
-   * ids; the run counts the queries where it did not.
+   * ids; the run counts the queries where it did not. Each {@link RetrievalEval#LIMIT} recall is
+   * written to {@code trace}.
    */
   static Quality quality(
       EvalData data,
       Map<String, Scope> scopes,
       Map<String, MemoryService> services,
-      Map<MemoryId, String> evalIds) {
+      Map<MemoryId, String> evalIds,
+      EvalTrace trace) {
     EvalSessions sessions = EvalSessions.of(data);
     AskedAt asked = AskedAt.of(data);
     Map<String, SessionRankings> sessionRankings = new LinkedHashMap<>();
@@ -149,6 +151,7 @@ final class EvalRecalls {
         if (sessions.rankedSessions(deeper).size() < 10) {
           underTenSessions++;
         }
+        trace.ranking(config, q, ranked, r);
         all.add(ranked, deeper, q.relevant(), sessions);
         String category = categoryLabel(q);
         categories.add(category);
@@ -187,14 +190,16 @@ final class EvalRecalls {
    * Runs every query through {@code gated}. An on-topic query runs against the next conversation
    * (the last against the first), which should return nothing, and against its own, compared with
    * {@code fusedTop}. A question no memory answers ({@code relevant} empty) runs against its own
-   * conversation only, which should return nothing.
+   * conversation only, which should return nothing. Each recall is written to {@code trace} with
+   * what it counted as.
    */
   static Gate gate(
       EvalData data,
       Map<String, Scope> scopes,
       MemoryService gated,
       Map<String, List<String>> fusedTop,
-      Map<MemoryId, String> evalIds) {
+      Map<MemoryId, String> evalIds,
+      EvalTrace trace) {
     int limit = RetrievalEval.LIMIT;
     AskedAt asked = AskedAt.of(data);
     List<String> convs = new ArrayList<>(scopes.keySet());
@@ -209,30 +214,38 @@ final class EvalRecalls {
     for (EvalQuery q : data.queries()) {
       if (q.relevant().isEmpty()) {
         offTopicQuestions++;
-        if (gated.recall(asked.query(scopes.get(q.conv()), q, limit)).memories().isEmpty()) {
+        RecallResult r = gated.recall(asked.query(scopes.get(q.conv()), q, limit));
+        if (r.memories().isEmpty()) {
           offTopicQuestionsEmpty++;
         }
+        trace.gate("question", q, q.conv(), offTopicOutcome(r), ranked(r, evalIds), r, evalIds);
         continue;
       }
       if (convs.size() > 1) {
         String other = convs.get((convs.indexOf(q.conv()) + 1) % convs.size());
         offTopic++;
-        if (gated.recall(asked.query(scopes.get(other), q, limit)).memories().isEmpty()) {
+        RecallResult r = gated.recall(asked.query(scopes.get(other), q, limit));
+        if (r.memories().isEmpty()) {
           offTopicEmpty++;
         }
+        trace.gate("other", q, other, offTopicOutcome(r), ranked(r, evalIds), r, evalIds);
       }
-      List<String> gatedTop =
-          ranked(gated.recall(asked.query(scopes.get(q.conv()), q, limit)), evalIds);
+      RecallResult own = gated.recall(asked.query(scopes.get(q.conv()), q, limit));
+      List<String> gatedTop = ranked(own, evalIds);
       if (gatedTop.isEmpty()) {
         onTopicEmpty++;
       }
+      String outcome = "no evidence";
       if (Metrics.anyAt(limit, fusedTop.get(q.id()), q.relevant()) > 0) {
         withEvidence++;
+        outcome = "kept evidence";
         if (Metrics.anyAt(limit, gatedTop, q.relevant()) == 0) {
           evidenceLost++;
           lostByCategory.merge(q.categoryName(), 1, Integer::sum);
+          outcome = "lost evidence";
         }
       }
+      trace.gate("own", q, q.conv(), outcome, gatedTop, own, evalIds);
     }
     return new Gate(
         offTopic,
@@ -244,6 +257,10 @@ final class EvalRecalls {
         onTopicEmpty,
         onTopic(data).size(),
         Collections.unmodifiableSortedMap(lostByCategory));
+  }
+
+  private static String offTopicOutcome(RecallResult r) {
+    return r.memories().isEmpty() ? "empty" : "injected";
   }
 
   /** The queries some memory answers, in file order. */

@@ -1,5 +1,8 @@
 package dev.memhook.benchmarks.eval;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Parses {@link RetrievalEval}'s command line into {@link RetrievalEval.Options}. Stateless. */
@@ -10,7 +13,8 @@ final class OptionsParser {
           + " [--store lucene|lucene-per-scope] [--no-session-cap | --max-per-session N] [--min-cosine X] [--min-text X]"
           + " [--evidence-cosine X --evidence-text X] [--no-context]"
           + " [--ingest remember|capture] [--unnamed-speakers]"
-          + " [--distractors N] [--distractor-seed S] [--dump FILE.jsonl]";
+          + " [--distractors N] [--distractor-seed S] [--dump FILE.jsonl]"
+          + " [--trace FILE.jsonl]";
 
   private OptionsParser() {}
 
@@ -35,6 +39,7 @@ final class OptionsParser {
     int distractors = 0;
     long distractorSeed = CodingDistractors.DEFAULT_SEED;
     Path dump = null;
+    Path trace = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -53,6 +58,7 @@ final class OptionsParser {
         case "--distractors" -> distractors = Integer.parseInt(value(args, ++i, a));
         case "--distractor-seed" -> distractorSeed = Long.parseLong(value(args, ++i, a));
         case "--dump" -> dump = Path.of(value(args, ++i, a));
+        case "--trace" -> trace = Path.of(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
       }
     }
@@ -73,6 +79,13 @@ final class OptionsParser {
       throw new IllegalArgumentException(
           "--no-context applies to --ingest remember only (capture always stores the previous turn)");
     }
+    if (sameFile(dump, data) || sameFile(trace, data)) {
+      throw new IllegalArgumentException(
+          "--dump and --trace write their files; neither may be the --data file");
+    }
+    if (sameFile(dump, trace)) {
+      throw new IllegalArgumentException("--dump and --trace need files of their own");
+    }
     return new RetrievalEval.Options(
         data,
         embedder,
@@ -88,7 +101,26 @@ final class OptionsParser {
         named,
         distractors,
         distractorSeed,
-        dump);
+        dump,
+        trace);
+  }
+
+  /**
+   * Whether {@code out}, a file a run writes, is {@code other}: the same file when both exist, else
+   * the same absolute path. False when either is null.
+   */
+  private static boolean sameFile(Path out, Path other) {
+    if (out == null || other == null) {
+      return false;
+    }
+    if (Files.exists(out) && Files.exists(other)) {
+      try {
+        return Files.isSameFile(out, other);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize());
   }
 
   private static RetrievalEval.Ingest ingest(String name) {

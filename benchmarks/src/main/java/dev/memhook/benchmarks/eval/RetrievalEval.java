@@ -119,6 +119,8 @@ public final class RetrievalEval {
    * @param distractors generated memories added to each conversation ({@link CodingDistractors})
    * @param distractorSeed the generator's seed
    * @param dump where to write each query's raw signal lists ({@link EvalDump}), or null
+   * @param trace where to write what each measured recall returned and why ({@link EvalTrace}), or
+   *     null
    */
   public record Options(
       Path data,
@@ -135,7 +137,8 @@ public final class RetrievalEval {
       boolean namedSpeakers,
       int distractors,
       long distractorSeed,
-      Path dump) {
+      Path dump,
+      Path trace) {
 
     /** Requires the ingest mode. */
     public Options {
@@ -220,6 +223,15 @@ public final class RetrievalEval {
       data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
     }
     Map<String, Scope> scopes = EvalIngest.scopes(data.conversations());
+    try (EvalTrace trace =
+        options.trace() == null ? EvalTrace.none() : EvalTrace.to(options.trace())) {
+      return run(options, data, scopes, trace, out);
+    }
+  }
+
+  private static Report run(
+      Options options, EvalData data, Map<String, Scope> scopes, EvalTrace trace, PrintStream out)
+      throws IOException {
     Embedder embedder = BenchEmbedders.create(options.embedder());
     MemoryStore store = openStore(options.store());
     Map<String, RecallOptions> configs = new LinkedHashMap<>();
@@ -281,12 +293,15 @@ public final class RetrievalEval {
         EvalDump.write(options.dump(), data, scopes, store, embedder, evalIds, DUMP_DEPTH);
         out.println("dumped the raw signal lists to " + options.dump());
       }
-      EvalRecalls.Quality quality = EvalRecalls.quality(data, scopes, services, evalIds);
+      EvalRecalls.Quality quality = EvalRecalls.quality(data, scopes, services, evalIds, trace);
       EvalReportPrinter.quality(quality, out);
       EvalRecalls.Gate gate =
-          EvalRecalls.gate(data, scopes, services.get("gated"), quality.fusedTop(), evalIds);
+          EvalRecalls.gate(data, scopes, services.get("gated"), quality.fusedTop(), evalIds, trace);
       EvalReportPrinter.gate(gate, configs.get("gated"), out);
       EvalReportPrinter.latency(quality.latencyMillis(), out);
+      if (options.trace() != null) {
+        out.println("traced each measured recall to " + options.trace());
+      }
       return new Report(
           quality.overall(),
           quality.perCategory(),

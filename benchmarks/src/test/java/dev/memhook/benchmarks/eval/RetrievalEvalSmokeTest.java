@@ -161,6 +161,130 @@ class RetrievalEvalSmokeTest {
   }
 
   @Test
+  void trace_writesEveryMeasuredRecall_andItsOutcomesAddUpToTheReportsGate(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    // and a question no memory answers, recalled against its own conversation only
+    Files.writeString(
+        file,
+        DATA
+            + "{\"type\":\"query\",\"conv\":\"beta\",\"id\":\"qb2\",\"text\":\"Who won the"
+            + " chess final?\",\"relevant\":[],\"category\":2,\"category_name\":\"temporal\"}\n");
+    Path trace = dir.resolve("tiny.trace");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    RetrievalEval.Report report;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      report =
+          RetrievalEval.run(
+              RetrievalEval.Options.parse(
+                  "--data", file.toString(), "--embedder", "hashing", "--trace", trace.toString()),
+              out);
+    }
+    assertTrue(
+        bytes.toString(StandardCharsets.UTF_8).contains("traced each measured recall to " + trace));
+
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> rankings = new ArrayList<>();
+    Map<String, List<JsonNode>> gateByRecall = new HashMap<>();
+    for (String line : Files.readAllLines(trace)) {
+      JsonNode n = json.readTree(line);
+      switch (n.get("kind").asText()) {
+        case "ranking" -> rankings.add(n);
+        case "gate" ->
+            gateByRecall.computeIfAbsent(n.get("recall").asText(), k -> new ArrayList<>()).add(n);
+        default -> throw new AssertionError("unknown kind: " + n);
+      }
+    }
+    // three on-topic questions, each ranked by text, vector and fused
+    assertEquals(9, rankings.size());
+    for (JsonNode r : rankings) {
+      List<String> relevant = strings(r.get("relevant"));
+      List<String> ranked = strings(r.get("ranked"));
+      List<Integer> found = new ArrayList<>();
+      for (int i = 0; i < ranked.size(); i++) {
+        if (relevant.contains(ranked.get(i))) {
+          found.add(i + 1);
+        }
+      }
+      List<Integer> written = new ArrayList<>();
+      r.get("found").forEach(f -> written.add(f.asInt()));
+      assertEquals(found, written, r.toString());
+    }
+    JsonNode fusedQa1 =
+        rankings.stream()
+            .filter(r -> r.get("config").asText().equals("fused"))
+            .filter(r -> r.get("id").asText().equals("qa1"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals("What is the name of Ann's cat?", fusedQa1.get("q").asText());
+    assertEquals("alpha", fusedQa1.get("conv").asText());
+    assertTrue(
+        fusedQa1.get("fusion").asText().startsWith("standardised scores"), fusedQa1.toString());
+
+    // each on-topic question against its own conversation and the next; qb2 against its own
+    assertEquals(3, gateByRecall.get("own").size());
+    assertEquals(3, gateByRecall.get("other").size());
+    assertEquals(1, gateByRecall.get("question").size());
+    assertEquals(
+        "alpha",
+        gateByRecall.get("other").stream()
+            .filter(g -> g.get("id").asText().equals("qb1"))
+            .findFirst()
+            .orElseThrow()
+            .get("against")
+            .asText());
+    List<JsonNode> offTopic = new ArrayList<>(gateByRecall.get("other"));
+    offTopic.addAll(gateByRecall.get("question"));
+    long empty = 0;
+    for (JsonNode g : offTopic) {
+      String outcome = g.get("outcome").asText();
+      assertTrue(Set.of("empty", "injected").contains(outcome), g.toString());
+      assertEquals(outcome.equals("empty"), g.get("ranked").isEmpty(), g.toString());
+      empty += outcome.equals("empty") ? 1 : 0;
+    }
+    assertEquals(report.gatePrecision(), (double) empty / offTopic.size(), 1e-9);
+    long kept = 0;
+    long lost = 0;
+    for (JsonNode g : gateByRecall.get("own")) {
+      String outcome = g.get("outcome").asText();
+      assertTrue(
+          Set.of("kept evidence", "lost evidence", "no evidence").contains(outcome), g.toString());
+      kept += outcome.equals("kept evidence") ? 1 : 0;
+      lost += outcome.equals("lost evidence") ? 1 : 0;
+      assertTrue(g.get("dropped").size() <= EvalTrace.DROPS_WRITTEN, g.toString());
+    }
+    assertTrue(kept + lost > 0, gateByRecall.toString());
+    assertEquals(report.gateCost(), (double) lost / (kept + lost), 1e-9);
+  }
+
+  @Test
+  void trace_toADirectoryThatIsNotThere_failsBeforeAnythingIsStored(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, DATA);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      org.junit.jupiter.api.Assertions.assertThrows(
+          java.io.IOException.class,
+          () ->
+              RetrievalEval.run(
+                  RetrievalEval.Options.parse(
+                      "--data",
+                      file.toString(),
+                      "--trace",
+                      dir.resolve("absent").resolve("t.jsonl").toString()),
+                  out));
+    }
+    assertEquals("", bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  @Test
   void captureMatch_pairsEqualContentsOfOneSessionByTheirContext() {
     Scope scope = Scope.of("eval", "c");
     Memory first = observation("m1", scope, "s", "Yes!", "user: Tea?");
@@ -226,5 +350,27 @@ class RetrievalEvalSmokeTest {
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
         () -> RetrievalEval.Options.parse("--data", "x", "--ingest", "capture", "--no-context"));
+  }
+
+  @Test
+  void options_refuseToWriteADumpOrTraceOverTheDataOrOverEachOther(@TempDir Path dir)
+      throws Exception {
+    Path data = Files.writeString(dir.resolve("d.jsonl"), DATA);
+    String d = data.toString();
+    String same = dir.resolve(".").resolve("d.jsonl").toString();
+    for (String[] args :
+        List.of(
+            new String[] {"--data", d, "--trace", d},
+            new String[] {"--data", d, "--dump", same},
+            new String[] {"--data", d, "--dump", "out.jsonl", "--trace", "./out.jsonl"})) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class, () -> RetrievalEval.Options.parse(args));
+      assertTrue(e.getMessage().contains("--trace"), e.getMessage());
+    }
+    assertEquals(DATA, Files.readString(data));
+    RetrievalEval.Options ok =
+        RetrievalEval.Options.parse("--data", d, "--dump", "a.jsonl", "--trace", "b.jsonl");
+    assertEquals(Path.of("b.jsonl"), ok.trace());
   }
 }
