@@ -89,22 +89,17 @@ class RetrievalEvalSmokeTest {
       throws Exception {
     Path file = dir.resolve("tiny.jsonl");
     Files.writeString(file, DATA);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    RetrievalEval.Report report;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      report =
-          RetrievalEval.run(
-              RetrievalEval.Options.parse(
-                  "--data",
-                  file.toString(),
-                  "--embedder",
-                  "hashing",
-                  "--ingest",
-                  "capture",
-                  "--unnamed-speakers"),
-              out);
-    }
-    String printed = bytes.toString(StandardCharsets.UTF_8);
+    Ran ran =
+        run(
+            "--data",
+            file.toString(),
+            "--embedder",
+            "hashing",
+            "--ingest",
+            "capture",
+            "--unnamed-speakers");
+    RetrievalEval.Report report = ran.report();
+    String printed = ran.printed();
 
     assertTrue(printed.contains("ingest=capture"), printed);
     assertTrue(
@@ -132,19 +127,9 @@ class RetrievalEvalSmokeTest {
             "from the shelter.\"",
             "from the shelter. She sleeps on top of the piano every single afternoon.\""));
     Path dump = dir.resolve("tiny.dump");
-    try (PrintStream out =
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)) {
-      RetrievalEval.run(
-          RetrievalEval.Options.parse(
-              "--data", file.toString(), "--embedder", "hashing", "--dump", dump.toString()),
-          out);
-    }
+    run("--data", file.toString(), "--embedder", "hashing", "--dump", dump.toString());
 
-    ObjectMapper json = new ObjectMapper();
-    List<JsonNode> lines = new ArrayList<>();
-    for (String line : Files.readAllLines(dump)) {
-      lines.add(json.readTree(line));
-    }
+    List<JsonNode> lines = jsonLines(dump);
     // each on-topic query against its own conversation and against the next one
     assertEquals(6, lines.size());
     JsonNode own =
@@ -171,23 +156,13 @@ class RetrievalEvalSmokeTest {
             + "{\"type\":\"query\",\"conv\":\"beta\",\"id\":\"qb2\",\"text\":\"Who won the"
             + " chess final?\",\"relevant\":[],\"category\":2,\"category_name\":\"temporal\"}\n");
     Path trace = dir.resolve("tiny.trace");
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    RetrievalEval.Report report;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      report =
-          RetrievalEval.run(
-              RetrievalEval.Options.parse(
-                  "--data", file.toString(), "--embedder", "hashing", "--trace", trace.toString()),
-              out);
-    }
-    assertTrue(
-        bytes.toString(StandardCharsets.UTF_8).contains("traced each measured recall to " + trace));
+    Ran ran = run("--data", file.toString(), "--embedder", "hashing", "--trace", trace.toString());
+    RetrievalEval.Report report = ran.report();
+    assertTrue(ran.printed().contains("traced each measured recall to " + trace), ran.printed());
 
-    ObjectMapper json = new ObjectMapper();
     List<JsonNode> rankings = new ArrayList<>();
     Map<String, List<JsonNode>> gateByRecall = new HashMap<>();
-    for (String line : Files.readAllLines(trace)) {
-      JsonNode n = json.readTree(line);
+    for (JsonNode n : jsonLines(trace)) {
       switch (n.get("kind").asText()) {
         case "ranking" -> rankings.add(n);
         case "gate" ->
@@ -276,6 +251,26 @@ class RetrievalEvalSmokeTest {
                   out));
     }
     assertEquals("", bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  /** What a run returned and printed. */
+  private record Ran(RetrievalEval.Report report, String printed) {}
+
+  private static Ran run(String... args) throws java.io.IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      RetrievalEval.Report report = RetrievalEval.run(RetrievalEval.Options.parse(args), out);
+      return new Ran(report, bytes.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static List<JsonNode> jsonLines(Path file) throws java.io.IOException {
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      lines.add(json.readTree(line));
+    }
+    return lines;
   }
 
   private static List<String> strings(JsonNode array) {
