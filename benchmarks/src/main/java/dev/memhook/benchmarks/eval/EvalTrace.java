@@ -32,11 +32,11 @@ import java.util.Map;
  *       on-topic question against its own conversation), {@code other} (the same against the next
  *       conversation, {@code against}) or {@code question} (a question no memory answers), with
  *       {@code outcome}, {@code ranked}, {@code fusion} and {@code dropped}: the first {@link
- *       #DROPS_WRITTEN} candidates the gate or another rule left out ({@code id}, {@code rule},
- *       {@code detail}). The outcomes: {@code empty} or {@code injected} for an off-topic recall;
- *       for an own one, {@code kept evidence}, {@code lost evidence} (the ungated fused top 10 held
- *       a relevant memory and the gated one none: the gate's cost) or {@code no evidence} (the
- *       ungated top 10 held none, so the gate could not cost it).
+ *       #DROPS_WRITTEN} candidates the gate or another rule left out, in the result's order ({@code
+ *       id}, {@code rule}, {@code detail}). The outcomes: {@code empty} or {@code injected} for an
+ *       off-topic recall; for an own one, {@code kept evidence}, {@code lost evidence} (the ungated
+ *       fused top 10 held a relevant memory and the gated one none: the gate's cost) or {@code no
+ *       evidence} (the ungated top 10 held none, so the gate could not cost it).
  * </ul>
  *
  * A trace made with {@link #none()} writes nothing. Not thread-safe: one run writes it, in order.
@@ -44,7 +44,7 @@ import java.util.Map;
  */
 final class EvalTrace implements Closeable {
 
-  /** How many dropped candidates a gate line lists, from the top of the fused order. */
+  /** How many dropped candidates a gate line lists: the first of {@link RecallResult#dropped()}. */
   static final int DROPS_WRITTEN = 5;
 
   /** Null when nothing is written. */
