@@ -34,7 +34,9 @@ import java.util.function.IntConsumer;
  * the questions.
  *
  * <p>{@code --embed-us} makes each query's embedding take that long (the precomputed vector,
- * returned after a spin): what a model costs a recall's vector side, without loading one.
+ * returned after a spin): what a model costs a recall's vector side, without loading one. With it,
+ * the sides recall without the query-embedding cache ({@link PairedSide#options}), since the
+ * question stream repeats texts and a cache hit would skip the spin.
  *
  * <p>{@link PairedSide} is loaded into each side from the jar that runs this main, whatever the
  * side's jar holds: an older build is compared with the same harness.

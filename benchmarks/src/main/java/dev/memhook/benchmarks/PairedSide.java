@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks;
 
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
@@ -73,15 +74,37 @@ public final class PairedSide {
         Memhook.builder()
             .store(store)
             .embedder(embedder)
-            .recallOptions(RecallLatencyBenchmark.options(mode))
+            .recallOptions(options(mode, embedMicros))
             .build();
     return i -> service.recall(new RecallQuery(scope, qs.get(i).text(), 10));
   }
 
-  /** An embedder whose every embedding takes at least a set time, spun on the calling thread. */
-  private static final class Spinning implements Embedder {
+  /**
+   * The recall options of {@code mode} ({@link RecallLatencyBenchmark#options}); with a model's
+   * time ({@code embedMicros} above 0), without the query-embedding cache. The synthetic question
+   * stream repeats its texts (about 5,400 distinct in the 12,000 of a 3,000-question run), and a
+   * cached embedding would skip the time the flag stands for on a repeated text, on each side as
+   * often as it happened to ask that text before. Without the cache every recall embeds, as a new
+   * question does; a build that embeds one question more than once in a recall still pays once, as
+   * its cache would make it ({@link Spinning}).
+   */
+  static RecallOptions options(String mode, long embedMicros) {
+    RecallOptions options = RecallLatencyBenchmark.options(mode);
+    return embedMicros > 0 ? options.toBuilder().queryCacheSize(0).build() : options;
+  }
+
+  /**
+   * An embedder whose embedding of a text takes at least a set time, spun on the calling thread,
+   * unless the text is the one it embedded last: a recall that embeds its question twice (older
+   * builds did, and their query cache answered the second) pays once, and the next recall's
+   * question, another text, pays again. Thread-safe: one side's recalls run one at a time, each
+   * perhaps embedding on a thread of its own.
+   */
+  static final class Spinning implements Embedder {
     private final Embedder inner;
     private final long nanos;
+    private String last;
+    private int spins;
 
     Spinning(Embedder inner, long micros) {
       this.inner = inner;
@@ -92,10 +115,22 @@ public final class PairedSide {
     public Embedding embed(String text) {
       long until = System.nanoTime() + nanos;
       Embedding e = inner.embed(text);
+      synchronized (this) {
+        if (text.equals(last)) {
+          return e;
+        }
+        last = text;
+        spins++;
+      }
       while (System.nanoTime() < until) {
         Thread.onSpinWait();
       }
       return e;
+    }
+
+    /** How many embeddings paid the time so far. */
+    synchronized int spins() {
+      return spins;
     }
 
     @Override

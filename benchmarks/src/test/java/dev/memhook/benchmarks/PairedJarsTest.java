@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memhook.api.RecallOptions;
+import dev.memhook.api.spi.Embedding;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,36 @@ class PairedJarsTest {
         assertTrue(side[i - 1] <= side[i], "sorted");
       }
     }
+  }
+
+  @Test
+  void aModelsTime_turnsTheQueryEmbeddingCacheOff_soThatEveryRecallPaysIt() {
+    for (String mode : List.of("text", "vector", "fused")) {
+      RecallOptions plain = PairedSide.options(mode, 0);
+      RecallOptions timed = PairedSide.options(mode, 3_500);
+      assertEquals(RecallOptions.DEFAULT_QUERY_CACHE_SIZE, plain.queryCacheSize(), mode);
+      assertEquals(0, timed.queryCacheSize(), mode);
+      // nothing else changes (RecallOptions has no equals; its description names every other
+      // setting)
+      String asTheBenchmark = RecallLatencyBenchmark.options(mode).toString();
+      assertEquals(asTheBenchmark, plain.toString(), mode);
+      assertEquals(asTheBenchmark, timed.toString(), mode);
+    }
+  }
+
+  @Test
+  void theSpinningEmbedder_paysOncePerTextInARow_asAQuestionEmbeddedTwiceInOneRecallWould() {
+    PrecomputedEmbedder.Builder b = PrecomputedEmbedder.builder("paired-test", 2);
+    b.put("first question", new float[] {1, 0});
+    b.put("second question", new float[] {0, 1});
+    PairedSide.Spinning spinning = new PairedSide.Spinning(b.build(), 1);
+
+    assertEquals(Embedding.of(new float[] {1, 0}), spinning.embed("first question"));
+    spinning.embed("first question");
+    assertEquals(1, spinning.spins(), "the same text again, as in one recall: paid once");
+    spinning.embed("second question");
+    spinning.embed("first question");
+    assertEquals(3, spinning.spins(), "another text in between: each pays again");
   }
 
   @Test
