@@ -47,16 +47,16 @@ final class OptionsParser {
         case "--embedder" -> embedder = value(args, ++i, a);
         case "--store" -> store = value(args, ++i, a);
         case "--no-session-cap" -> noCap = true;
-        case "--max-per-session" -> maxPerSession = Integer.parseInt(value(args, ++i, a));
-        case "--min-cosine" -> minCosine = Double.parseDouble(value(args, ++i, a));
-        case "--min-text" -> minText = Double.parseDouble(value(args, ++i, a));
-        case "--evidence-cosine" -> evidenceCosine = Double.parseDouble(value(args, ++i, a));
-        case "--evidence-text" -> evidenceText = Double.parseDouble(value(args, ++i, a));
+        case "--max-per-session" -> maxPerSession = count(value(args, ++i, a), a);
+        case "--min-cosine" -> minCosine = number(value(args, ++i, a), a);
+        case "--min-text" -> minText = number(value(args, ++i, a), a);
+        case "--evidence-cosine" -> evidenceCosine = number(value(args, ++i, a), a);
+        case "--evidence-text" -> evidenceText = number(value(args, ++i, a), a);
         case "--no-context" -> context = false;
         case "--ingest" -> ingest = ingest(value(args, ++i, a));
         case "--unnamed-speakers" -> named = false;
-        case "--distractors" -> distractors = Integer.parseInt(value(args, ++i, a));
-        case "--distractor-seed" -> distractorSeed = Long.parseLong(value(args, ++i, a));
+        case "--distractors" -> distractors = count(value(args, ++i, a), a);
+        case "--distractor-seed" -> distractorSeed = seed(value(args, ++i, a), a);
         case "--dump" -> dump = Path.of(value(args, ++i, a));
         case "--trace" -> trace = Path.of(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
@@ -71,9 +71,6 @@ final class OptionsParser {
     }
     if (Double.isNaN(evidenceCosine) != Double.isNaN(evidenceText)) {
       throw new IllegalArgumentException("--evidence-cosine and --evidence-text go together");
-    }
-    if (distractors < 0) {
-      throw new IllegalArgumentException("--distractors must be >= 0");
     }
     if (ingest == RetrievalEval.Ingest.CAPTURE && !context) {
       throw new IllegalArgumentException(
@@ -131,6 +128,45 @@ final class OptionsParser {
           throw new IllegalArgumentException(
               "unknown ingest '" + name + "'; known: remember, capture\n" + USAGE);
     };
+  }
+
+  /** A whole number of at least 0, or a usage error naming {@code option}. */
+  private static int count(String value, String option) {
+    int n;
+    try {
+      n = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " needs a whole number, not '" + value + "'\n" + USAGE, e);
+    }
+    if (n < 0) {
+      throw new IllegalArgumentException(option + " must be >= 0, not " + n);
+    }
+    return n;
+  }
+
+  private static long seed(String value, String option) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " needs a whole number, not '" + value + "'\n" + USAGE, e);
+    }
+  }
+
+  /** A finite number, or a usage error naming {@code option}. */
+  private static double number(String value, String option) {
+    double x;
+    try {
+      x = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " needs a number, not '" + value + "'\n" + USAGE, e);
+    }
+    if (!Double.isFinite(x)) {
+      throw new IllegalArgumentException(option + " needs a finite number, not " + value);
+    }
+    return x;
   }
 
   private static String value(String[] args, int i, String option) {

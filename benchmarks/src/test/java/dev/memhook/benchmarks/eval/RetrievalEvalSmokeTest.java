@@ -348,6 +348,33 @@ class RetrievalEvalSmokeTest {
   }
 
   @Test
+  void options_refuseAMalformedNumber_namingItsOption() {
+    for (String[] given :
+        List.of(
+            new String[] {"--distractors", "3k"},
+            new String[] {"--distractors", "-1"},
+            new String[] {"--max-per-session", "two"},
+            new String[] {"--distractor-seed", "0x2a"},
+            new String[] {"--min-cosine", "0,3"},
+            new String[] {"--min-text", "NaN"},
+            new String[] {"--evidence-cosine", "Infinity", "--evidence-text", "0.2"})) {
+      List<String> args = new ArrayList<>(List.of("--data", "x"));
+      args.addAll(List.of(given));
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> RetrievalEval.Options.parse(args.toArray(String[]::new)));
+      assertTrue(e.getMessage().startsWith(given[0] + " "), e.getMessage());
+      assertTrue(e.getMessage().contains(given[1]), e.getMessage());
+    }
+    RetrievalEval.Options ok =
+        RetrievalEval.Options.parse(
+            "--data", "x", "--distractors", "0", "--distractor-seed", "-7", "--min-cosine", "0.3");
+    assertEquals(0, ok.distractors());
+    assertEquals(-7, ok.distractorSeed());
+  }
+
+  @Test
   void options_refuseToWriteADumpOrTraceOverTheDataOrOverEachOther(@TempDir Path dir)
       throws Exception {
     Path data = Files.writeString(dir.resolve("d.jsonl"), DATA);
