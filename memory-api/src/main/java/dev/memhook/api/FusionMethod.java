@@ -13,9 +13,10 @@ package dev.memhook.api;
  * that looks like an exact reference (an identifier such as {@code AuthMiddleware} or {@code
  * user_id}, a path, a file name, a commit SHA, an error code, a command-line flag or code in
  * backquotes) keeps a fifth of its vector weight: exact text decides such a query, and a model's
- * nearest neighbours of {@code SHIP-E017} are guesses. A query whose text search found little
- * weighs vectors at least as much as text. {@link RecallResult#fusion()} says what each list
- * showed, which weights a recall used and why.
+ * nearest neighbours of {@code SHIP-E017} are guesses. An abbreviation in brackets right after the
+ * words it abbreviates ("the Museum of Modern Art (MoMA)") is a name, not an identifier. A query
+ * whose text search found little weighs vectors at least as much as text. {@link
+ * RecallResult#fusion()} says what each list showed, which weights a recall used and why.
  */
 public enum FusionMethod {
 

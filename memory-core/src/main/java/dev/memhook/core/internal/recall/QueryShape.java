@@ -25,13 +25,25 @@ import java.util.regex.Pattern;
  *   <li>a word of 40 characters or more (a URL, a token, a hash).
  * </ul>
  *
- * Natural-language questions, however technical their topic, are not exact. Each word is tested
- * alone, so the cost is linear in the query's length. Stateless and thread-safe.
+ * Natural-language questions, however technical their topic, are not exact. Neither is an
+ * abbreviation in brackets right after the words it abbreviates, letter for initial ("the Museum of
+ * Modern Art (MoMA)", "Server-Sent Events (SSE)"): it names what the words before it name, whatever
+ * its capitals. Each word is tested alone but for that look back at the initials of the words
+ * before it, which is bounded, so the cost is linear in the query's length. Stateless and
+ * thread-safe.
  */
 final class QueryShape {
 
   /** Words at least this long are exact whatever they hold. */
   static final int LONG_WORD = 40;
+
+  /**
+   * The longest abbreviation in brackets read as the words before it: letters, not counting them.
+   */
+  static final int MAX_ABBREVIATION = 10;
+
+  /** Stands for a word part that starts with no letter: no letter of an abbreviation equals it. */
+  private static final char NOT_AN_INITIAL = '\0';
 
   private static final Pattern INNER_CAPITAL = Pattern.compile("[a-z][A-Z]");
   private static final Pattern SNAKE = Pattern.compile("[A-Za-z0-9]_[A-Za-z0-9]");
@@ -113,6 +125,8 @@ final class QueryShape {
   static boolean exact(String query) {
     int n = query.length();
     int i = 0;
+    // the initials of the words read so far, the last MAX_ABBREVIATION of them
+    StringBuilder initials = new StringBuilder(MAX_ABBREVIATION + 4);
     while (i < n) {
       while (i < n && Character.isWhitespace(query.charAt(i))) {
         i++;
@@ -121,11 +135,66 @@ final class QueryShape {
       while (i < n && !Character.isWhitespace(query.charAt(i))) {
         i++;
       }
-      if (i > start && exactWord(query, start, i)) {
-        return true;
+      if (i > start) {
+        if (!abbreviates(query, start, i, initials) && exactWord(query, start, i)) {
+          return true;
+        }
+        addInitials(query, start, i, initials);
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the word from {@code start} to {@code end} is an abbreviation in brackets, of 2 to
+   * {@link #MAX_ABBREVIATION} letters, whose letters are the {@code initials} of the words just
+   * before it, in order, whatever their case.
+   */
+  private static boolean abbreviates(String query, int start, int end, CharSequence initials) {
+    while (end > start && ".,;:?!".indexOf(query.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    int letters = end - start - 2;
+    if (letters < 2
+        || letters > MAX_ABBREVIATION
+        || letters > initials.length()
+        || query.charAt(start) != '('
+        || query.charAt(end - 1) != ')') {
+      return false;
+    }
+    int from = initials.length() - letters;
+    for (int k = 0; k < letters; k++) {
+      char c = query.charAt(start + 1 + k);
+      if (!Character.isLetter(c)
+          || Character.toLowerCase(c) != Character.toLowerCase(initials.charAt(from + k))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Appends the initials of the word from {@code start} to {@code end}, one per hyphenated part
+   * ({@code Server-Sent}: S, S), a part that does not start with a letter as a character no letter
+   * equals, and keeps the last {@link #MAX_ABBREVIATION}.
+   */
+  private static void addInitials(String query, int start, int end, StringBuilder initials) {
+    while (start < end && EDGE_PUNCTUATION.indexOf(query.charAt(start)) >= 0) {
+      start++;
+    }
+    boolean partStart = true;
+    for (int k = start; k < end; k++) {
+      char c = query.charAt(k);
+      if (c == '-') {
+        partStart = true;
+      } else if (partStart) {
+        initials.append(Character.isLetter(c) ? c : NOT_AN_INITIAL);
+        if (initials.length() > MAX_ABBREVIATION) {
+          initials.deleteCharAt(0);
+        }
+        partStart = false;
+      }
+    }
   }
 
   private static boolean exactWord(String query, int start, int end) {

@@ -60,17 +60,48 @@ class QueryShapeTest {
     assertFalse(QueryShape.exact(query), query);
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "my visit to the Museum of Modern Art (MoMA) in May",
+        "When did I last visit the museum of modern art (MoMA)?",
+        "how does a Peer-to-Peer (PtP) network find its peers?"
+      })
+  void anAbbreviationInBracketsAfterTheWordsItAbbreviates_isNotExact(String query) {
+    assertFalse(QueryShape.exact(query), query);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // the same shapes without the words they would abbreviate just before them
+        "my visit to (MoMA) in May",
+        "the Museum of Modern Art and (MoMA)",
+        "MoMA, the Museum of Modern Art",
+        "the Museum of Modern Art (MoMA2)",
+        "the auth middleware (AuthMiddleware)",
+        "the Museum of Modern Art MoMA",
+        // an identifier elsewhere in the query is still one
+        "the Museum of Modern Art (MoMA) and AuthMiddleware"
+      })
+  void anAbbreviationWithoutItsWords_orBesideAnIdentifier_isExact(String query) {
+    assertEquals(true, QueryShape.exact(query), query);
+  }
+
   @Test
   void aLongQuery_isClassifiedInLinearTime() {
     String words = "lorem ipsum dolor sit amet ".repeat(200_000);
     String oneWord = "a/".repeat(500_000);
     String dots = "a.".repeat(500_000) + " ";
+    String abbreviated = "a- b (aB) ".repeat(200_000);
     assertTimeoutPreemptively(
         Duration.ofSeconds(10),
         () -> {
           assertFalse(QueryShape.exact(words));
           assertEquals(true, QueryShape.exact(oneWord));
           assertEquals(true, QueryShape.exact(dots));
+          // each "(aB)" abbreviates the two words before it, so none is exact
+          assertFalse(QueryShape.exact(abbreviated));
         });
   }
 }
