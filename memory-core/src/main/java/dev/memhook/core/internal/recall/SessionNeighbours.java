@@ -41,6 +41,10 @@ import java.util.Set;
  * candidate that led a neighbour by more than {@code LIFT} times the best fused score still leads
  * it</b>. A neighbour carries a {@link Signal#NEIGHBOUR} hit: the rank of its seed and what it
  * added to the fused score (0 for one that already ranked above where the rules let it rise).
+ * Neighbours that the rules stop at the same score (both sides of one seed, just below it) keep the
+ * order their whole lifts would have given them, and only then their ids': the ids are drawn at
+ * random when memories are stored, so two stores of the same memories would otherwise order them
+ * differently.
  *
  * <p>The speakers are read from the records, but only where a lift can still change the result's
  * places ({@link Places}): a side of a seed none of whose memories could rise to the score of the
@@ -80,9 +84,6 @@ final class SessionNeighbours {
    * evidence, and a memory lifted only for where it was told must not push it down a short recall.
    */
   static final double PROTECTED = 0.5;
-
-  private static final Comparator<Candidate> BEST_FIRST =
-      Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
 
   /**
    * What the stage did.
@@ -193,6 +194,9 @@ final class SessionNeighbours {
       protectedCount++;
     }
     List<Candidate> out = new ArrayList<>(ranked);
+    // each lifted neighbour's score before its cap: neighbours capped alike keep the order their
+    // lifts would have given them
+    Map<Candidate, Double> uncapped = new HashMap<>();
     int joined = 0;
     for (Map.Entry<MemoryId, Lift> e : lifts.entrySet()) {
       Candidate n = byId.get(e.getKey());
@@ -213,12 +217,17 @@ final class SessionNeighbours {
           break;
         }
       }
-      n.fused = Math.max(own, Math.min(own + LIFT * seed.fused, cap));
+      double wanted = own + LIFT * seed.fused;
+      n.fused = Math.max(own, Math.min(wanted, cap));
+      uncapped.put(n, Math.max(own, wanted));
       n.hits.put(
           Signal.NEIGHBOUR,
           new SignalHit(Signal.NEIGHBOUR, e.getValue().seedRank(), n.fused - own));
     }
-    out.sort(BEST_FIRST);
+    out.sort(
+        Comparator.<Candidate>comparingDouble(c -> -c.fused)
+            .thenComparingDouble(c -> -uncapped.getOrDefault(c, c.fused))
+            .thenComparing(c -> c.id));
     return new Expanded(out, describe(lifts.size(), joined, seedsWithNeighbours));
   }
 

@@ -129,6 +129,23 @@ class SessionNeighboursTest {
   }
 
   @Test
+  void neighboursStoppedAtOneScore_keepTheOrderTheirWholeLiftsWouldGive_notTheirIds() {
+    dialogue(5);
+    Candidate seed = direct("t3", 1.0);
+    Candidate strong = direct("strong", 0.55); // half the best or more: no neighbour passes it
+    // 0.3 + 0.3 and 0.4 + 0.3 would both pass the strong hit, so both stop just below it: t5's
+    // whole lift is the larger, and it comes first although "t1" sorts before "t5"
+    Candidate t1 = direct("t1", 0.3);
+    Candidate t5 = direct("t5", 0.4);
+    store.add("strong", "strong");
+    SessionNeighbours.Expanded out =
+        apply(new ArrayList<>(List.of(seed, strong, t5, t1)), List.of(seed));
+    assertEquals(List.of("t3", "strong", "t5", "t1"), ids(out.ranked()));
+    assertEquals(Math.nextDown(0.55), find(out.ranked(), "t1").fused);
+    assertEquals(Math.nextDown(0.55), find(out.ranked(), "t5").fused);
+  }
+
+  @Test
   void aNeighbourTheCueStagePassedOver_isLiftedFromTheScoreTheCuesWouldHaveGivenIt() {
     dialogue(5);
     store.add("a", "a");
