@@ -253,7 +253,8 @@ public final class TraceCompare {
     Trace after = Trace.read(options.after(), options.config());
     sameKeys(options, before.rankings.keySet(), after.rankings.keySet(), "rankings");
     int at = options.at();
-    Map<String, List<double[]>> pairs = new TreeMap<>();
+    List<double[]> all = new ArrayList<>();
+    Map<String, List<double[]>> byCategory = new TreeMap<>();
     List<Moved> moved = new ArrayList<>();
     for (Ranking b : before.rankings.values()) {
       Ranking a = after.rankings.get(b.key());
@@ -271,8 +272,8 @@ public final class TraceCompare {
                 + ": traces of different data");
       }
       double[] pair = {b.recall(at), a.recall(at)};
-      pairs.computeIfAbsent("overall", k -> new ArrayList<>()).add(pair);
-      pairs.computeIfAbsent(b.category(), k -> new ArrayList<>()).add(pair);
+      all.add(pair);
+      byCategory.computeIfAbsent(b.category(), k -> new ArrayList<>()).add(pair);
       if (pair[0] != pair[1]) {
         moved.add(
             new Moved(
@@ -286,8 +287,8 @@ public final class TraceCompare {
       }
     }
     List<Row> rows = new ArrayList<>();
-    rows.add(row("overall", pairs.remove("overall")));
-    pairs.forEach((category, p) -> rows.add(row(category, p)));
+    rows.add(row("overall", all));
+    byCategory.forEach((category, p) -> rows.add(row(category, p)));
     moved.sort(
         Comparator.comparingDouble((Moved m) -> m.after() - m.before()).thenComparing(Moved::key));
 

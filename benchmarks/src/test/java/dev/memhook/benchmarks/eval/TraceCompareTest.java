@@ -135,6 +135,24 @@ class TraceCompareTest {
   }
 
   @Test
+  void aCategoryNamedOverall_isItsOwnRow(@TempDir Path dir) throws Exception {
+    Path trace =
+        write(
+            dir,
+            "t.jsonl",
+            ranking("fused", "q1", "overall", "\"a\"", "1"),
+            ranking("fused", "q2", "other", "\"b\"", ""));
+    TraceCompare.Comparison c =
+        TraceCompare.compare(TraceCompare.Options.parse(trace.toString(), trace.toString()));
+    assertEquals(
+        List.of(
+            new TraceCompare.Row("overall", 2, 0.5, 0.5, 0, 0, 1.0),
+            new TraceCompare.Row("other", 1, 0, 0, 0, 0, 1.0),
+            new TraceCompare.Row("overall", 1, 1, 1, 0, 0, 1.0)),
+        c.rows());
+  }
+
+  @Test
   void signTest_isTheExactTwoSidedBinomialTail() {
     assertEquals(1.0, TraceCompare.signTest(0, 0));
     assertEquals(1.0, TraceCompare.signTest(3, 3));
@@ -263,6 +281,7 @@ class TraceCompareTest {
       {ranking("fused", "q1", "x", "7", "1"), "line 1: 'relevant' holds a non-text element"},
       {ranking("text", "q1", "x", "\"a\"", "1"), "holds no 'fused' rankings"},
       {"", "holds no 'fused' rankings"},
+      {"[".repeat(100_000) + "\n", "line 1: not JSON"},
     };
     for (String[] c : cases) {
       Path bad = write(dir, "bad.jsonl", c[0]);
