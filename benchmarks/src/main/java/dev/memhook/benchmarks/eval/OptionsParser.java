@@ -130,21 +130,17 @@ final class OptionsParser {
     };
   }
 
-  /** A whole number of at least 0, or a usage error naming {@code option}. */
+  /** A whole number from 0 to {@link Integer#MAX_VALUE}, or a usage error naming {@code option}. */
   private static int count(String value, String option) {
-    int n;
-    try {
-      n = Integer.parseInt(value);
-    } catch (NumberFormatException e) {
+    long n = seed(value, option);
+    if (n < 0 || n > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          option + " needs a whole number, not '" + value + "'\n" + USAGE, e);
+          option + " must be 0 to " + Integer.MAX_VALUE + ", not " + value);
     }
-    if (n < 0) {
-      throw new IllegalArgumentException(option + " must be >= 0, not " + n);
-    }
-    return n;
+    return (int) n;
   }
 
+  /** A whole number, or a usage error naming {@code option}. */
   private static long seed(String value, String option) {
     try {
       return Long.parseLong(value);

@@ -353,6 +353,7 @@ class RetrievalEvalSmokeTest {
         List.of(
             new String[] {"--distractors", "3k"},
             new String[] {"--distractors", "-1"},
+            new String[] {"--distractors", "3000000000"},
             new String[] {"--max-per-session", "two"},
             new String[] {"--distractor-seed", "0x2a"},
             new String[] {"--min-cosine", "0,3"},
