@@ -27,9 +27,9 @@ import java.util.regex.Pattern;
  *
  * Natural-language questions, however technical their topic, are not exact. Neither is an
  * abbreviation in brackets right after the words it abbreviates, letter for initial ("the Museum of
- * Modern Art (MoMA)", "Server-Sent Events (SSE)"): it names what the words before it name, whatever
- * its capitals. Each word is tested alone but for that look back at the initials of the words
- * before it, which is bounded, so the cost is linear in the query's length. Stateless and
+ * Modern Art (MoMA)", "a Peer-to-Peer (PtP) network"): it names what the words before it name,
+ * whatever its capitals. Each word is tested alone but for that look back at the initials of the
+ * words before it, which is bounded, so the cost is linear in the query's length. Stateless and
  * thread-safe.
  */
 final class QueryShape {
