@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -75,9 +74,6 @@ final class CueBoost {
 
   /** A closed window's margin is its length, but at least this: a day's memories are near it. */
   static final Duration MIN_MARGIN = Duration.ofDays(1);
-
-  private static final Comparator<Candidate> BEST_FIRST =
-      Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
 
   /**
    * What a question says beyond its topic.
@@ -218,7 +214,7 @@ final class CueBoost {
       c.fused *= factor(closeness, stance, told, said);
     }
     List<Candidate> out = new ArrayList<>(sorted);
-    out.sort(BEST_FIRST);
+    out.sort(Candidate.BEST_FIRST);
     return new Boosted(
         out,
         describe(cues, new Counts(inWindow, stating, toldByPeople, saidByAgents, head.size())),

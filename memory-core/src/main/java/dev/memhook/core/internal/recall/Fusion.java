@@ -6,7 +6,6 @@ import dev.memhook.api.Signal;
 import dev.memhook.api.SignalHit;
 import dev.memhook.api.spi.StoreHit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,9 +43,6 @@ final class Fusion {
       return new RankedList(signal, newWeight, hits, padTo);
     }
   }
-
-  private static final Comparator<Candidate> BEST_FIRST =
-      Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
 
   /**
    * What a standardised hit gets for being in its list at all, in standard deviations: the lowest
@@ -93,7 +89,7 @@ final class Fusion {
       }
       c.fused = sum;
     }
-    out.sort(BEST_FIRST);
+    out.sort(Candidate.BEST_FIRST);
     return out;
   }
 
@@ -160,7 +156,7 @@ final class Fusion {
       }
       c.fused = sum;
     }
-    out.sort(BEST_FIRST);
+    out.sort(Candidate.BEST_FIRST);
     return out;
   }
 
@@ -198,7 +194,7 @@ final class Fusion {
       out.add(c);
     }
     out.addAll(sorted.subList(lastSeed + 1, sorted.size()));
-    out.sort(BEST_FIRST);
+    out.sort(Candidate.BEST_FIRST);
     return out;
   }
 

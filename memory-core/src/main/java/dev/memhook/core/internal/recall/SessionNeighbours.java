@@ -42,9 +42,10 @@ import java.util.Set;
  * it</b>. A neighbour carries a {@link Signal#NEIGHBOUR} hit: the rank of its seed and what it
  * added to the fused score (0 for one that already ranked above where the rules let it rise).
  * Neighbours that the rules stop at the same score (both sides of one seed, just below it) keep the
- * order their whole lifts would have given them, and only then their ids': the ids are drawn at
- * random when memories are stored, so two stores of the same memories would otherwise order them
- * differently.
+ * order their whole lifts would have given them; lifted by the same amount as well (both sides of
+ * one seed, neither a candidate before), the order they were found in: by their seeds' ranks, the
+ * turn told before a seed first. Never by their ids: the ids are drawn at random when memories are
+ * stored, so two stores of the same memories would order them differently.
  *
  * <p>The speakers are read from the records, but only where a lift can still change the result's
  * places ({@link Places}): a side of a seed none of whose memories could rise to the score of the
@@ -195,8 +196,10 @@ final class SessionNeighbours {
     }
     List<Candidate> out = new ArrayList<>(ranked);
     // each lifted neighbour's score before its cap: neighbours capped alike keep the order their
-    // lifts would have given them
+    // lifts would have given them; lifted alike too (both sides of one seed, new to the ranking),
+    // the order they were found in: by their seeds' ranks, the turn before a seed first
     Map<Candidate, Double> uncapped = new HashMap<>();
+    Map<Candidate, Integer> found = new HashMap<>();
     int joined = 0;
     for (Map.Entry<MemoryId, Lift> e : lifts.entrySet()) {
       Candidate n = byId.get(e.getKey());
@@ -220,6 +223,7 @@ final class SessionNeighbours {
       double wanted = own + LIFT * seed.fused;
       n.fused = Math.max(own, Math.min(wanted, cap));
       uncapped.put(n, Math.max(own, wanted));
+      found.put(n, found.size());
       n.hits.put(
           Signal.NEIGHBOUR,
           new SignalHit(Signal.NEIGHBOUR, e.getValue().seedRank(), n.fused - own));
@@ -227,7 +231,8 @@ final class SessionNeighbours {
     out.sort(
         Comparator.<Candidate>comparingDouble(c -> -c.fused)
             .thenComparingDouble(c -> -uncapped.getOrDefault(c, c.fused))
-            .thenComparing(c -> c.id));
+            .thenComparingInt(c -> found.getOrDefault(c, Integer.MAX_VALUE))
+            .thenComparing(Candidate.BEST_FIRST));
     return new Expanded(out, describe(lifts.size(), joined, seedsWithNeighbours));
   }
 

@@ -2,7 +2,6 @@ package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.Memory;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,9 +46,6 @@ final class SessionSpread {
    * not one that matched far better.
    */
   static final double DISCOUNT = 0.9;
-
-  private static final Comparator<Candidate> BEST_FIRST =
-      Comparator.<Candidate>comparingDouble(c -> -c.fused).thenComparing(c -> c.id);
 
   /**
    * What the stage did.
@@ -117,7 +113,7 @@ final class SessionSpread {
       return new Spread(ranked, describe(0, looked));
     }
     List<Candidate> out = new ArrayList<>(ranked);
-    out.sort(BEST_FIRST);
+    out.sort(Candidate.BEST_FIRST);
     return new Spread(out, describe(discounted, looked));
   }
 

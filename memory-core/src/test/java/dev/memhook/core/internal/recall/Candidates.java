@@ -9,6 +9,42 @@ final class Candidates {
   private Candidates() {}
 
   /** Each candidate as {@code id=fused{hits}}, in order: what two fusions are compared by. */
+  /**
+   * Where fusion of {@code lists} (one list per signal) first lists {@code id}: the first signal in
+   * {@link dev.memhook.api.Signal} order whose list holds it, then its first rank there, ordered as
+   * {@link Candidate#BEST_FIRST} orders ties; worked out from the lists, not from the candidate.
+   */
+  static long firstListed(java.util.List<Fusion.RankedList> lists, dev.memhook.api.MemoryId id) {
+    for (dev.memhook.api.Signal s : dev.memhook.api.Signal.values()) {
+      for (Fusion.RankedList l : lists) {
+        if (l.signal() != s) {
+          continue;
+        }
+        for (int i = 0; i < l.hits().size(); i++) {
+          if (l.hits().get(i).id().equals(id)) {
+            return ((long) s.ordinal() << 32) | (i + 1);
+          }
+        }
+      }
+    }
+    return Long.MAX_VALUE;
+  }
+
+  /**
+   * Whether {@code before} may rank right above {@code after} among the candidates fusion made of
+   * {@code lists}: a higher fused score, or an equal one and listed first, or listed alike and the
+   * smaller id.
+   */
+  static boolean ranksAbove(
+      java.util.List<Fusion.RankedList> lists, Candidate before, Candidate after) {
+    if (before.fused != after.fused) {
+      return before.fused > after.fused;
+    }
+    long b = firstListed(lists, before.id);
+    long a = firstListed(lists, after.id);
+    return b < a || (b == a && before.id.compareTo(after.id) < 0);
+  }
+
   static java.util.List<String> render(java.util.List<Candidate> candidates) {
     java.util.List<String> out = new java.util.ArrayList<>();
     for (Candidate c : candidates) {

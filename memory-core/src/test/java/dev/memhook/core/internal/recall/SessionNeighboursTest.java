@@ -146,6 +146,20 @@ class SessionNeighboursTest {
   }
 
   @Test
+  void bothSidesOfASeedLiftedAlike_comeTheTurnToldBeforeTheSeedFirst_notByTheirIds() {
+    turn("zz", "chat", "Ann", 1);
+    turn("yy", "chat", "Bob", 2);
+    turn("seed", "chat", "Ann", 3);
+    turn("xx", "chat", "Bob", 4);
+    turn("aa", "chat", "Ann", 5);
+    Candidate seed = direct("seed", 1.0);
+    SessionNeighbours.Expanded out = apply(new ArrayList<>(List.of(seed)), List.of(seed));
+    // neither was a candidate: each joins at the same lift, and "aa" would sort before "zz"
+    assertEquals(List.of("seed", "zz", "aa"), ids(out.ranked()));
+    assertEquals(find(out.ranked(), "zz").fused, find(out.ranked(), "aa").fused);
+  }
+
+  @Test
   void aNeighbourTheCueStagePassedOver_isLiftedFromTheScoreTheCuesWouldHaveGivenIt() {
     dialogue(5);
     store.add("a", "a");
