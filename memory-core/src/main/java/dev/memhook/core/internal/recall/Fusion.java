@@ -18,8 +18,10 @@ import java.util.Set;
  * scores ({@code fused(d) = Σ_s weight_s · ((score_s(d) − min_s) / σ_s + 0.5)}, min and standard
  * deviation over signal s's own list) or weighted reciprocal ranks ({@code Σ_s weight_s / (k +
  * rank_s(d))}, ranks 1-based), over the signals that returned {@code d}. Either way the result is
- * ordered by fused score, then by id, so it does not depend on the order the signals are given in.
- * Stateless and thread-safe.
+ * ordered by {@link Candidate#BEST_FIRST}: by fused score, then by the first signal in {@link
+ * Signal} order that listed each and its rank there, then by id, so it depends neither on the order
+ * the signals are given in nor, for memories a signal scored alike, on their random ids. Stateless
+ * and thread-safe.
  */
 final class Fusion {
 
