@@ -3,13 +3,74 @@ package dev.memhook.benchmarks;
 import java.util.function.Function;
 
 /**
- * How the harnesses' {@code main} methods read their arguments: a usage error is printed to {@code
- * System.err} and ends the process with status 2, so a mistyped option never surfaces as a stack
- * trace or runs with a default the user did not ask for. Stateless.
+ * How the harnesses' {@code main} methods read their arguments: each option's value through one
+ * reader that names the option when the value is missing or malformed, and, for the harnesses that
+ * parse before they run, a usage error printed to {@code System.err} that ends the process with
+ * status 2, so a mistyped option never runs with a default the user did not ask for. Stateless.
  */
 public final class CommandLine {
 
   private CommandLine() {}
+
+  /**
+   * The value after option {@code args[i - 1]}: {@code args[i]}.
+   *
+   * @throws IllegalArgumentException naming the option when the arguments end before its value
+   */
+  public static String value(String[] args, int i) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(args[i - 1] + " needs a value");
+    }
+    return args[i];
+  }
+
+  /**
+   * The {@linkplain #value value} after option {@code args[i - 1]} as a whole number from 0 to
+   * {@link Integer#MAX_VALUE}: a count, a size, a number of milliseconds.
+   *
+   * @throws IllegalArgumentException naming the option and the value when it is not one
+   */
+  public static int count(String[] args, int i) {
+    long n = whole(args, i);
+    if (n < 0 || n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          args[i - 1] + " must be 0 to " + Integer.MAX_VALUE + ", not " + args[i]);
+    }
+    return (int) n;
+  }
+
+  /**
+   * The {@linkplain #value value} after option {@code args[i - 1]} as a whole number (a seed).
+   *
+   * @throws IllegalArgumentException naming the option and the value when it is not one
+   */
+  public static long whole(String[] args, int i) {
+    String v = value(args, i);
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(args[i - 1] + " needs a whole number, not '" + v + "'", e);
+    }
+  }
+
+  /**
+   * The {@linkplain #value value} after option {@code args[i - 1]} as a finite number.
+   *
+   * @throws IllegalArgumentException naming the option and the value when it is not one
+   */
+  public static double number(String[] args, int i) {
+    String v = value(args, i);
+    double x;
+    try {
+      x = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(args[i - 1] + " needs a number, not '" + v + "'", e);
+    }
+    if (!Double.isFinite(x)) {
+      throw new IllegalArgumentException(args[i - 1] + " needs a finite number, not " + v);
+    }
+    return x;
+  }
 
   /**
    * {@code parse} applied to {@code args}; if it throws an {@link IllegalArgumentException}, its

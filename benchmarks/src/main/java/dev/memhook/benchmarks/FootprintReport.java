@@ -35,7 +35,7 @@ public final class FootprintReport {
     int size = 100_000;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--size")) {
-        size = Integer.parseInt(args[++i]);
+        size = CommandLine.count(args, ++i);
       } else {
         System.err.println("usage: FootprintReport [--size N]");
         System.exit(2);

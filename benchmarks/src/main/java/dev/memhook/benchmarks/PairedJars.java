@@ -61,10 +61,10 @@ public final class PairedJars {
     int size = 100_000;
     for (int i = 4; i < args.length; i++) {
       switch (args[i]) {
-        case "--questions" -> n = Integer.parseInt(args[++i]);
-        case "--mode" -> mode = args[++i];
-        case "--embed-us" -> embedMicros = Long.parseLong(args[++i]);
-        case "--size" -> size = Integer.parseInt(args[++i]);
+        case "--questions" -> n = CommandLine.count(args, ++i);
+        case "--mode" -> mode = CommandLine.value(args, ++i);
+        case "--embed-us" -> embedMicros = CommandLine.count(args, ++i);
+        case "--size" -> size = CommandLine.count(args, ++i);
         default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
       }
     }

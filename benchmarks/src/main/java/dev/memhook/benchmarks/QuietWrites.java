@@ -46,10 +46,10 @@ public final class QuietWrites {
     int queries = 2_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--writes" -> writes = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--rounds" -> rounds = CommandLine.count(args, ++i);
+        case "--writes" -> writes = CommandLine.count(args, ++i);
+        case "--queries" -> queries = CommandLine.count(args, ++i);
         default ->
             throw new IllegalArgumentException(
                 "usage: QuietWrites [--size N] [--rounds N] [--writes N] [--queries N]");

@@ -62,9 +62,9 @@ public final class RecallBreakdown {
     BenchStores.Layout layout = BenchStores.Layout.AS_BUILT;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
-        case "--store" -> storeName = args[++i];
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--queries" -> queries = CommandLine.count(args, ++i);
+        case "--store" -> storeName = CommandLine.value(args, ++i);
         case "--force-merge" -> layout = BenchStores.Layout.MERGED;
         case "--settled" -> layout = BenchStores.Layout.SETTLED;
         default ->

@@ -91,17 +91,18 @@ public final class ServeLatency {
     List<String> serverJvm = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--jar" -> jar = Path.of(args[++i]);
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--dir" -> dir = Path.of(args[++i]);
-        case "--oneshot" -> oneshot = Integer.parseInt(args[++i]);
-        case "--requests" -> requests = Integer.parseInt(args[++i]);
+        case "--jar" -> jar = Path.of(CommandLine.value(args, ++i));
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--dir" -> dir = Path.of(CommandLine.value(args, ++i));
+        case "--oneshot" -> oneshot = CommandLine.count(args, ++i);
+        case "--requests" -> requests = CommandLine.count(args, ++i);
         case "--random-vectors" -> randomVectors = true;
-        case "--pace-ms" -> paceMillis = Integer.parseInt(args[++i]);
-        case "--mcp-requests" -> mcpRequests = Integer.parseInt(args[++i]);
-        case "--mcp-stdio" -> mcpStdio = Integer.parseInt(args[++i]);
+        case "--pace-ms" -> paceMillis = CommandLine.count(args, ++i);
+        case "--mcp-requests" -> mcpRequests = CommandLine.count(args, ++i);
+        case "--mcp-stdio" -> mcpStdio = CommandLine.count(args, ++i);
         case "--build-only" -> buildOnly = true;
-        case "--server-jvm" -> serverJvm.addAll(Arrays.asList(args[++i].split(" ")));
+        case "--server-jvm" ->
+            serverJvm.addAll(Arrays.asList(CommandLine.value(args, ++i).split(" ")));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }

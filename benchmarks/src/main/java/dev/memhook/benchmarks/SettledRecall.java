@@ -64,12 +64,15 @@ public final class SettledRecall {
     int timedEf = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
-        case "--recall-queries" -> recallQueries = Integer.parseInt(args[++i]);
-        case "--timed-ef" -> timedEf = Integer.parseInt(args[++i]);
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--queries" -> queries = CommandLine.count(args, ++i);
+        case "--recall-queries" -> recallQueries = CommandLine.count(args, ++i);
+        case "--timed-ef" -> timedEf = CommandLine.count(args, ++i);
         case "--ef-search" ->
-            efSearches = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+            efSearches =
+                Arrays.stream(CommandLine.value(args, ++i).split(","))
+                    .mapToInt(Integer::parseInt)
+                    .toArray();
         default ->
             throw new IllegalArgumentException(
                 "usage: SettledRecall [--size N] [--queries N] [--recall-queries N]"

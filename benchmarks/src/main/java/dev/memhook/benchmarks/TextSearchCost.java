@@ -53,8 +53,8 @@ public final class TextSearchCost {
     boolean onlyStore = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--queries" -> queries = CommandLine.count(args, ++i);
         case "--force-merge" -> layout = BenchStores.Layout.MERGED;
         case "--settled" -> layout = BenchStores.Layout.SETTLED;
         case "--only-store" -> onlyStore = true;

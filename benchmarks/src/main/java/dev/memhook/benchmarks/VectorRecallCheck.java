@@ -47,10 +47,13 @@ public final class VectorRecallCheck {
     boolean langChain4j = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--size" -> size = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
+        case "--size" -> size = CommandLine.count(args, ++i);
+        case "--queries" -> queries = CommandLine.count(args, ++i);
         case "--ef" ->
-            efs = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+            efs =
+                Arrays.stream(CommandLine.value(args, ++i).split(","))
+                    .mapToInt(Integer::parseInt)
+                    .toArray();
         case "--quantized" -> quantized = true;
         case "--force-merge" -> forceMerge = true;
         case "--no-langchain4j" -> langChain4j = false;

@@ -79,5 +79,17 @@ class PairedJarsTest {
             IllegalArgumentException.class,
             () -> PairedJars.run(new String[] {"a.jar", "b.jar", "x", "y", "--fast"}, out));
     assertEquals("unknown argument: --fast", unknown.getMessage());
+    IllegalArgumentException count =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PairedJars.run(
+                    new String[] {"a.jar", "b.jar", "x", "y", "--questions", "3k"}, out));
+    assertEquals("--questions needs a whole number, not '3k'", count.getMessage());
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PairedJars.run(new String[] {"a.jar", "b.jar", "x", "y", "--mode"}, out));
+    assertEquals("--mode needs a value", missing.getMessage());
   }
 }

@@ -1,5 +1,6 @@
 package dev.memhook.benchmarks.eval;
 
+import dev.memhook.benchmarks.CommandLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,16 +48,16 @@ final class OptionsParser {
         case "--embedder" -> embedder = value(args, ++i, a);
         case "--store" -> store = value(args, ++i, a);
         case "--no-session-cap" -> noCap = true;
-        case "--max-per-session" -> maxPerSession = count(value(args, ++i, a), a);
-        case "--min-cosine" -> minCosine = number(value(args, ++i, a), a);
-        case "--min-text" -> minText = number(value(args, ++i, a), a);
-        case "--evidence-cosine" -> evidenceCosine = number(value(args, ++i, a), a);
-        case "--evidence-text" -> evidenceText = number(value(args, ++i, a), a);
+        case "--max-per-session" -> maxPerSession = CommandLine.count(args, ++i);
+        case "--min-cosine" -> minCosine = CommandLine.number(args, ++i);
+        case "--min-text" -> minText = CommandLine.number(args, ++i);
+        case "--evidence-cosine" -> evidenceCosine = CommandLine.number(args, ++i);
+        case "--evidence-text" -> evidenceText = CommandLine.number(args, ++i);
         case "--no-context" -> context = false;
         case "--ingest" -> ingest = ingest(value(args, ++i, a));
         case "--unnamed-speakers" -> named = false;
-        case "--distractors" -> distractors = count(value(args, ++i, a), a);
-        case "--distractor-seed" -> distractorSeed = seed(value(args, ++i, a), a);
+        case "--distractors" -> distractors = CommandLine.count(args, ++i);
+        case "--distractor-seed" -> distractorSeed = CommandLine.whole(args, ++i);
         case "--dump" -> dump = Path.of(value(args, ++i, a));
         case "--trace" -> trace = Path.of(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
@@ -128,41 +129,6 @@ final class OptionsParser {
           throw new IllegalArgumentException(
               "unknown ingest '" + name + "'; known: remember, capture\n" + USAGE);
     };
-  }
-
-  /** A whole number from 0 to {@link Integer#MAX_VALUE}, or a usage error naming {@code option}. */
-  private static int count(String value, String option) {
-    long n = seed(value, option);
-    if (n < 0 || n > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          option + " must be 0 to " + Integer.MAX_VALUE + ", not " + value);
-    }
-    return (int) n;
-  }
-
-  /** A whole number, or a usage error naming {@code option}. */
-  private static long seed(String value, String option) {
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          option + " needs a whole number, not '" + value + "'\n" + USAGE, e);
-    }
-  }
-
-  /** A finite number, or a usage error naming {@code option}. */
-  private static double number(String value, String option) {
-    double x;
-    try {
-      x = Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          option + " needs a number, not '" + value + "'\n" + USAGE, e);
-    }
-    if (!Double.isFinite(x)) {
-      throw new IllegalArgumentException(option + " needs a finite number, not " + value);
-    }
-    return x;
   }
 
   private static String value(String[] args, int i, String option) {

@@ -77,7 +77,7 @@ public final class TraceCompare {
         String a = args[i];
         switch (a) {
           case "--config" -> config = value(args, ++i, a);
-          case "--at" -> at = depth(value(args, ++i, a));
+          case "--at" -> at = depth(args, ++i);
           default -> {
             if (a.startsWith("--")) {
               throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
@@ -97,13 +97,8 @@ public final class TraceCompare {
       return new Options(files.get(0), files.get(1), config, at);
     }
 
-    private static int depth(String value) {
-      int at;
-      try {
-        at = Integer.parseInt(value);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--at needs a whole number, not '" + value + "'", e);
-      }
+    private static int depth(String[] args, int i) {
+      int at = CommandLine.count(args, i);
       if (at < 1 || at > RetrievalEval.LIMIT) {
         throw new IllegalArgumentException(
             "--at must be 1 to "

@@ -1,0 +1,66 @@
+package dev.memhook.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** How the harnesses read an option's value: what they accept, and what they say when refusing. */
+class CommandLineTest {
+
+  @Test
+  void eachReader_returnsTheValueAfterItsOption() {
+    String[] args = {"--size", "100000", "--seed", "-7", "--floor", "0.25", "--mode", "fused"};
+    assertEquals(100_000, CommandLine.count(args, 1));
+    assertEquals(-7L, CommandLine.whole(args, 3));
+    assertEquals(0.25, CommandLine.number(args, 5));
+    assertEquals("fused", CommandLine.value(args, 7));
+    assertEquals(0, CommandLine.count(new String[] {"--n", "0"}, 1));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "count  | --size   | 3k         | --size needs a whole number, not '3k'",
+        "count  | --size   | -1         | --size must be 0 to 2147483647, not -1",
+        "count  | --size   | 3000000000 | --size must be 0 to 2147483647, not 3000000000",
+        "whole  | --seed   | 0x2a       | --seed needs a whole number, not '0x2a'",
+        "number | --floor  | 0,25       | --floor needs a number, not '0,25'",
+        "number | --floor  | NaN        | --floor needs a finite number, not NaN",
+        "number | --floor  | -Infinity  | --floor needs a finite number, not -Infinity",
+      })
+  void aMalformedValue_isRefusedNamingItsOptionAndTheValue(
+      String reader, String option, String value, String message) {
+    String[] args = {option, value};
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> {
+              switch (reader) {
+                case "count" -> CommandLine.count(args, 1);
+                case "whole" -> CommandLine.whole(args, 1);
+                default -> CommandLine.number(args, 1);
+              }
+            });
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void anOptionAtTheEnd_isRefusedForItsMissingValue_byEveryReader() {
+    String[] args = {"--size"};
+    for (Runnable read :
+        new Runnable[] {
+          () -> CommandLine.value(args, 1),
+          () -> CommandLine.count(args, 1),
+          () -> CommandLine.whole(args, 1),
+          () -> CommandLine.number(args, 1)
+        }) {
+      assertEquals(
+          "--size needs a value",
+          assertThrows(IllegalArgumentException.class, read::run).getMessage());
+    }
+  }
+}
