@@ -28,8 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeout), the probe's prompt sent once (the fake model answers {@code ok}). The outcome is what
  * the hook injected: every synthetic {@code get_memory} result, each entry of its summary array one
  * memory whose text is its fields but the id, marked standing when the hook's receipts say it was
- * offered as a standing memory; characters are the results' text. A recall failure reported to the
- * hook's listener is noted in the outcome. Stateless.
+ * offered as a standing memory; characters are the results' text. The outcome also keeps every
+ * candidate the receipts list, with the hook's decision, so a miss can say what became of the fact
+ * ({@link MissCause}). A recall failure reported to the hook's listener is noted in the outcome.
+ * Stateless.
  */
 final class ChatProbe {
 
@@ -50,6 +52,7 @@ final class ChatProbe {
     List<ChatMessage> messages;
     int injectedIds;
     Set<String> standing = new HashSet<>();
+    List<ProbeOutcome.Considered> considered = new ArrayList<>();
     try (MemoryService memory = services.open(dir, clock);
         MemoryHook hook = memory.hookInto(chat, options)) {
       ChatReplay.await(
@@ -61,6 +64,7 @@ final class ChatProbe {
           if (c.decision() == ReceiptCandidate.Decision.STANDING) {
             standing.add(c.id().value());
           }
+          considered.add(new ProbeOutcome.Considered(c.id().value(), c.decision(), c.detail()));
         }
       }
     }
@@ -77,7 +81,7 @@ final class ChatProbe {
     if (injected.size() != injectedIds) {
       failures.add(injectedIds + " ids injected, " + injected.size() + " summaries read");
     }
-    return new ProbeOutcome(probe, injected, chars, List.copyOf(failures));
+    return new ProbeOutcome(probe, injected, chars, List.copyOf(failures), considered);
   }
 
   /**

@@ -11,8 +11,9 @@ import java.util.Locale;
 
 /**
  * Writes a {@link Report} as one JSON document ({@code --json}): the options, the replays, per mode
- * its figures and every probe's outcome (prompt, expected strings, hit, where the fact was, the
- * injected memories). NaN rates are written as null. Stateless.
+ * its figures and every probe's outcome (prompt, expected strings, hit, where the fact was, for an
+ * on-topic miss what the hook did with the fact ({@link MissCause}: its cause, and the memory and
+ * receipt entry that decided it), the injected memories). NaN rates are written as null. Stateless.
  */
 final class LoopReportJson {
 
@@ -75,6 +76,18 @@ final class LoopReportJson {
         p.put("irrelevant", o.irrelevant());
         p.put("chars", o.chars());
         p.put("fact", s.where().name().toLowerCase(Locale.ROOT));
+        if (s.miss().cause() != MissCause.NONE) {
+          ObjectNode miss = p.putObject("miss");
+          miss.put("cause", s.miss().cause().name().toLowerCase(Locale.ROOT));
+          ProbeOutcome.Considered holder = s.miss().holder();
+          if (holder == null) {
+            miss.putNull("memory").putNull("decision").putNull("detail");
+          } else {
+            miss.put("memory", holder.id())
+                .put("decision", holder.decision().name())
+                .put("detail", holder.detail());
+          }
+        }
         ArrayNode injected = p.putArray("injected");
         for (ProbeOutcome.InjectedMemory im : o.injected()) {
           injected

@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * Prints a {@link Report} as Markdown: the replays, then per mode the hit rate per category, the
- * off-topic, irrelevant and size figures, where the facts of the misses were, and a few misses with
- * what was injected instead. Stateless.
+ * off-topic, irrelevant and size figures, where the facts of the misses were and what the hook did
+ * with them ({@link MissCause}), and a few misses with what was injected instead. Stateless.
  */
 final class LoopReportPrinter {
 
@@ -99,6 +99,7 @@ final class LoopReportPrinter {
         x.p90Chars(),
         x.failures());
     missCauses(m.scored(), out);
+    missPaths(m.scored(), out);
     examples(m.scored(), examples, out);
   }
 
@@ -117,6 +118,26 @@ final class LoopReportPrinter {
       int[] c = causes.getOrDefault(w, new int[2]);
       out.printf(Locale.ROOT, "| %s | %d | %d |%n", w.label, c[0], c[1]);
     }
+    out.println();
+  }
+
+  /**
+   * On-topic misses by what the hook did with their fact ({@link MissCause}) and whether anything
+   * else was injected; a cause no miss has is left out.
+   */
+  private static void missPaths(List<Scored> scored, PrintStream out) {
+    Map<MissCause, int[]> causes = new EnumMap<>(MissCause.class);
+    for (Scored s : scored) {
+      if (s.miss().cause() != MissCause.NONE) {
+        causes
+            .computeIfAbsent(s.miss().cause(), c -> new int[2])[
+            s.outcome().injected().isEmpty() ? 0 : 1]++;
+      }
+    }
+    out.println(
+        "| on-topic misses: at the hook, the fact was | nothing injected | others injected |");
+    out.println("|---|---:|---:|");
+    causes.forEach((c, n) -> out.printf(Locale.ROOT, "| %s | %d | %d |%n", c.label, n[0], n[1]));
     out.println();
   }
 
@@ -140,12 +161,13 @@ final class LoopReportPrinter {
         shown.add(s);
         out.printf(
             Locale.ROOT,
-            "- miss [%s] %s: \"%s\" expects %s; fact %s; injected %d (%d chars)%s%n",
+            "- miss [%s] %s: \"%s\" expects %s; fact %s%s; injected %d (%d chars)%s%n",
             o.probe().category(),
             o.probe().scenario(),
             o.probe().prompt(),
             o.probe().expect(),
             s.where().label,
+            missed(s.miss()),
             o.injected().size(),
             o.chars(),
             o.failures().isEmpty() ? "" : "; failures " + o.failures());
@@ -155,6 +177,16 @@ final class LoopReportPrinter {
       }
     }
     out.println();
+  }
+
+  /** ", then ‹cause› (‹the receipt's reason›)" for a traced miss, "" otherwise. */
+  private static String missed(MissCause.Traced miss) {
+    if (miss.cause() == MissCause.NONE) {
+      return "";
+    }
+    return ", then "
+        + miss.cause().label
+        + (miss.holder() == null ? "" : " (" + shorten(miss.holder().detail()) + ")");
   }
 
   static String shorten(String text) {

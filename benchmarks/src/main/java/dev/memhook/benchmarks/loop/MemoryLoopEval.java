@@ -190,12 +190,20 @@ public final class MemoryLoopEval {
   }
 
   /**
-   * One probe's outcome and where its fact was in the store it was asked of.
+   * One probe's outcome, where its fact was in the store it was asked of, and, for a miss, why.
    *
    * @param outcome what was injected
    * @param where where the fact was
+   * @param miss why an on-topic probe missed ({@link MissCause#NONE} otherwise)
    */
-  record Scored(ProbeOutcome outcome, StoreCensus.Where where) {}
+  record Scored(ProbeOutcome outcome, StoreCensus.Where where, MissCause.Traced miss) {
+
+    /** {@code outcome} scored against the store it was asked of. */
+    static Scored of(ProbeOutcome outcome, StoreCensus census) {
+      LoopData.Probe p = outcome.probe();
+      return new Scored(outcome, census.where(p), MissCause.of(outcome, census.holders(p)));
+    }
+  }
 
   /**
    * One mode's figures and outcomes.
@@ -310,17 +318,16 @@ public final class MemoryLoopEval {
           }
           hookTally.census(census);
           for (LoopData.Probe p : s.probes()) {
-            StoreCensus.Where where = census.where(p);
             if (options.modes().contains(Mode.HOOK_CHAT)) {
               Path copy = copy(store, dir.resolve("probe"));
               scored
                   .get(Mode.HOOK_CHAT)
-                  .add(new Scored(ChatProbe.ask(p, copy, Clock.systemUTC(), services), where));
+                  .add(Scored.of(ChatProbe.ask(p, copy, Clock.systemUTC(), services), census));
               delete(copy);
             }
             if (options.modes().contains(Mode.HOOK_CLI)) {
               Path copy = copy(store, dir.resolve("probe"));
-              scored.get(Mode.HOOK_CLI).add(new Scored(CliProbe.ask(p, copy), where));
+              scored.get(Mode.HOOK_CLI).add(Scored.of(CliProbe.ask(p, copy), census));
               delete(copy);
             }
           }
@@ -340,9 +347,7 @@ public final class MemoryLoopEval {
             Path copy = copy(store, dir.resolve("probe"));
             scored
                 .get(Mode.CHAT_CHAT)
-                .add(
-                    new Scored(
-                        ChatProbe.ask(p, copy, Clock.systemUTC(), services), census.where(p)));
+                .add(Scored.of(ChatProbe.ask(p, copy, Clock.systemUTC(), services), census));
             delete(copy);
           }
         }

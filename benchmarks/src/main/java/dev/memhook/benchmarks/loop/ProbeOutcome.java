@@ -1,5 +1,6 @@
 package dev.memhook.benchmarks.loop;
 
+import dev.memhook.api.trace.ReceiptCandidate;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,16 +18,45 @@ import java.util.Objects;
  *     their framing)
  * @param failures what went wrong on the way (a recall timeout, a hook that answered nothing
  *     parseable), each once; empty normally
+ * @param considered every memory the hook's receipts say it considered, in their order, when the
+ *     probe could read them ({@link ChatProbe}); null when it could not ({@link CliProbe}: the hook
+ *     ran in another process)
  */
 record ProbeOutcome(
-    LoopData.Probe probe, List<InjectedMemory> injected, int chars, List<String> failures) {
+    LoopData.Probe probe,
+    List<InjectedMemory> injected,
+    int chars,
+    List<String> failures,
+    List<Considered> considered) {
 
   ProbeOutcome {
     Objects.requireNonNull(probe, "probe");
     injected = List.copyOf(injected);
     failures = List.copyOf(failures);
+    considered = considered == null ? null : List.copyOf(considered);
     if (chars < 0) {
       throw new IllegalArgumentException("chars must be >= 0, got " + chars);
+    }
+  }
+
+  /** An outcome whose hook's receipts could not be read. */
+  ProbeOutcome(
+      LoopData.Probe probe, List<InjectedMemory> injected, int chars, List<String> failures) {
+    this(probe, injected, chars, failures, null);
+  }
+
+  /**
+   * One memory the hook considered for the probe and what it decided, from its receipt.
+   *
+   * @param id the memory
+   * @param decision what the hook did with it
+   * @param detail the receipt's reason, with its numbers (a gate drop names each floor missed)
+   */
+  record Considered(String id, ReceiptCandidate.Decision decision, String detail) {
+    Considered {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(decision, "decision");
+      Objects.requireNonNull(detail, "detail");
     }
   }
 

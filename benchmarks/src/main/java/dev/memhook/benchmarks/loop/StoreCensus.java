@@ -4,7 +4,9 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.MemoryType;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a scenario's store holds after its replay: its latest memories, raw observations apart from
@@ -38,10 +40,11 @@ record StoreCensus(List<Stored> memories) {
   /**
    * One stored memory.
    *
+   * @param id its id
    * @param distilled whether it is of another type than {@link MemoryType#OBSERVATION}
    * @param text its title, summary and content
    */
-  record Stored(boolean distilled, String text) {}
+  record Stored(String id, boolean distilled, String text) {}
 
   /** The latest memories of {@code memory}'s store. */
   static StoreCensus of(MemoryService memory) {
@@ -59,7 +62,9 @@ record StoreCensus(List<Stored> memories) {
 
   private static Stored stored(Memory m) {
     return new Stored(
-        m.type() != MemoryType.OBSERVATION, m.title() + "\n" + m.summary() + "\n" + m.content());
+        m.id().value(),
+        m.type() != MemoryType.OBSERVATION,
+        m.title() + "\n" + m.summary() + "\n" + m.content());
   }
 
   /** How many raw observations. */
@@ -87,5 +92,18 @@ record StoreCensus(List<Stored> memories) {
       }
     }
     return best;
+  }
+
+  /** The ids of the memories holding one of {@code probe}'s expected strings, in store order. */
+  Set<String> holders(LoopData.Probe probe) {
+    Set<String> ids = new LinkedHashSet<>();
+    if (!probe.offTopic()) {
+      for (Stored s : memories) {
+        if (probe.matches(s.text())) {
+          ids.add(s.id());
+        }
+      }
+    }
+    return ids;
   }
 }

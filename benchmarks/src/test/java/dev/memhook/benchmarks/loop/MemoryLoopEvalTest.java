@@ -243,8 +243,26 @@ class MemoryLoopEvalTest {
     assertTrue(hook.observations() > 0, "the replay stored something");
     assertTrue(printed.contains("| **on-topic** | 2 |"), printed);
     assertTrue(printed.contains("on-topic misses: the fact was"), printed);
+    assertTrue(printed.contains("on-topic misses: at the hook, the fact was"), printed);
     JsonNode tree = HookReplay.JSON.readTree(json.toFile());
     assertEquals(3, tree.path("modes").path("hook-cli").path("probes").size());
+    for (Mode mode : Mode.values()) {
+      List<MemoryLoopEval.Scored> scored = report.mode(mode).scored();
+      JsonNode probes = tree.path("modes").path(mode.key).path("probes");
+      for (int i = 0; i < scored.size(); i++) {
+        MemoryLoopEval.Scored s = scored.get(i);
+        boolean miss = !s.outcome().probe().offTopic() && !s.outcome().hit();
+        assertEquals(miss, s.miss().cause() != MissCause.NONE, mode.key + " probe " + i);
+        assertEquals(miss, probes.get(i).has("miss"), mode.key + " probe " + i);
+        if (miss && s.miss().cause() != MissCause.NOT_STORED) {
+          // only the chat probe reads the hook's receipts
+          assertEquals(
+              mode == Mode.HOOK_CLI,
+              s.miss().cause() == MissCause.UNTRACED,
+              mode.key + " probe " + i + ": " + s.miss());
+        }
+      }
+    }
     assertFalse(tree.path("modes").path("chat-chat").path("onTopic").isMissingNode());
   }
 
