@@ -4,9 +4,11 @@ import java.util.function.Function;
 
 /**
  * How the harnesses' {@code main} methods read their arguments: each option's value through one
- * reader that names the option when the value is missing or malformed, and, for the harnesses that
- * parse before they run, a usage error printed to {@code System.err} that ends the process with
- * status 2, so a mistyped option never runs with a default the user did not ask for. Stateless.
+ * reader that names the option when the value is missing or malformed (a {@code key=value} pair's
+ * or a positional argument's through the same rules, named by the caller), and, for the harnesses
+ * that parse before they run, a usage error printed to {@code System.err} that ends the process
+ * with status 2, so a mistyped option never runs with a default the user did not ask for.
+ * Stateless.
  */
 public final class CommandLine {
 
@@ -31,12 +33,7 @@ public final class CommandLine {
    * @throws IllegalArgumentException naming the option and the value when it is not one
    */
   public static int count(String[] args, int i) {
-    long n = whole(args, i);
-    if (n < 0 || n > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          args[i - 1] + " must be 0 to " + Integer.MAX_VALUE + ", not " + args[i]);
-    }
-    return (int) n;
+    return count(args[i - 1], value(args, i));
   }
 
   /**
@@ -45,12 +42,7 @@ public final class CommandLine {
    * @throws IllegalArgumentException naming the option and the value when it is not one
    */
   public static long whole(String[] args, int i) {
-    String v = value(args, i);
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(args[i - 1] + " needs a whole number, not '" + v + "'", e);
-    }
+    return whole(args[i - 1], value(args, i));
   }
 
   /**
@@ -59,15 +51,53 @@ public final class CommandLine {
    * @throws IllegalArgumentException naming the option and the value when it is not one
    */
   public static double number(String[] args, int i) {
-    String v = value(args, i);
+    return number(args[i - 1], value(args, i));
+  }
+
+  /**
+   * {@code text} as a whole number from 0 to {@link Integer#MAX_VALUE}, for a value that is not the
+   * next argument after its option: a {@code key=value} pair's, a positional argument's.
+   *
+   * @param name what the errors call the value: the option or key, or what the positional argument
+   *     means
+   * @throws IllegalArgumentException naming {@code name} and {@code text} when it is not one
+   */
+  public static int count(String name, String text) {
+    long n = whole(name, text);
+    if (n < 0 || n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          name + " must be 0 to " + Integer.MAX_VALUE + ", not " + text);
+    }
+    return (int) n;
+  }
+
+  /**
+   * {@code text} as a whole number, as {@link #count(String, String)} reads one.
+   *
+   * @throws IllegalArgumentException naming {@code name} and {@code text} when it is not one
+   */
+  public static long whole(String name, String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " needs a whole number, not '" + text + "'", e);
+    }
+  }
+
+  /**
+   * {@code text} as a finite number, as {@link #count(String, String)} reads one.
+   *
+   * @throws IllegalArgumentException naming {@code name} and {@code text} when it is not one
+   */
+  public static double number(String name, String text) {
     double x;
     try {
-      x = Double.parseDouble(v);
+      x = Double.parseDouble(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(args[i - 1] + " needs a number, not '" + v + "'", e);
+      throw new IllegalArgumentException(name + " needs a number, not '" + text + "'", e);
     }
     if (!Double.isFinite(x)) {
-      throw new IllegalArgumentException(args[i - 1] + " needs a finite number, not " + v);
+      throw new IllegalArgumentException(name + " needs a finite number, not " + text);
     }
     return x;
   }

@@ -49,6 +49,45 @@ class CommandLineTest {
   }
 
   @Test
+  void eachReaderOfANamedText_returnsItsValue() {
+    assertEquals(3000, CommandLine.count("memories", "3000"));
+    assertEquals(0, CommandLine.count("--distractors", "0"));
+    assertEquals(-7L, CommandLine.whole("--distractor-seed", "-7"));
+    assertEquals(0.5, CommandLine.number("seconds", "0.5"));
+  }
+
+  /**
+   * A {@code key=value} pair's value or a positional argument's is refused by the rules the option
+   * readers apply, naming what the caller calls it.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "count  | memories          | 3k         | memories needs a whole number, not '3k'",
+        "count  | memories          | ''         | memories needs a whole number, not ''",
+        "count  | N (memories)      | -1         | N (memories) must be 0 to 2147483647, not -1",
+        "count  | requests          | 3000000000 | requests must be 0 to 2147483647, not 3000000000",
+        "whole  | --distractor-seed | 4.2        | --distractor-seed needs a whole number, not '4.2'",
+        "number | seconds           | 5s         | seconds needs a number, not '5s'",
+        "number | caps              | Infinity   | caps needs a finite number, not Infinity",
+      })
+  void aMalformedNamedText_isRefusedNamingItAndTheValue(
+      String reader, String name, String text, String message) {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> {
+              switch (reader) {
+                case "count" -> CommandLine.count(name, text);
+                case "whole" -> CommandLine.whole(name, text);
+                default -> CommandLine.number(name, text);
+              }
+            });
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
   void anOptionAtTheEnd_isRefusedForItsMissingValue_byEveryReader() {
     String[] args = {"--size"};
     for (Runnable read :
