@@ -44,8 +44,9 @@ public final class DurableWrites {
   private DurableWrites() {}
 
   public static void main(String[] args) throws Exception {
-    double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    double seconds = CommandLine.parseOrExit(a -> a.length > 0 ? seconds(a[0]) : 5, args);
+    int rounds =
+        CommandLine.parseOrExit(a -> a.length > 1 ? CommandLine.count("rounds", a[1]) : 3, args);
     Path root = Files.createTempDirectory("memhook-durable-bench-");
     List<String> names = List.of("logged", "commit-per-write");
     List<Function<Path, MemoryService>> services =
@@ -82,6 +83,19 @@ public final class DurableWrites {
             names.get(s), threads[t], median(rates[s][t]), rounds, Arrays.toString(rates[s][t]));
       }
     }
+  }
+
+  /**
+   * The first argument: how long each run writes, more than 0 seconds.
+   *
+   * @throws IllegalArgumentException naming the argument when it is not such a number
+   */
+  private static double seconds(String text) {
+    double seconds = CommandLine.number("seconds", text);
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("seconds must be more than 0, not " + text);
+    }
+    return seconds;
   }
 
   private static double writesPerSecond(MemoryService memory, int threads, double seconds)

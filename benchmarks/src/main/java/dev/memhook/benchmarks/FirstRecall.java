@@ -30,7 +30,8 @@ public final class FirstRecall {
   private FirstRecall() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2
+    int needed = args.length > 0 && args[0].equals("prepare") ? 3 : 2;
+    if (args.length < needed
         || !(args[0].equals("prepare")
             || args[0].equals("measure")
             || args[0].equals("hooked")
@@ -41,7 +42,7 @@ public final class FirstRecall {
     }
     Path dir = Path.of(args[1]);
     if (args[0].equals("prepare")) {
-      int n = Integer.parseInt(args[2]);
+      int n = CommandLine.parseOrExit(a -> CommandLine.count("N (memories)", a[2]), args);
       Random r = new Random(42);
       String[] words = {"deploy", "billing", "database", "refund", "webhook", "retry", "cache"};
       List<MemoryDraft> drafts = new ArrayList<>(n);

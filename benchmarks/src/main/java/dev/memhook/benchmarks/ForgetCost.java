@@ -52,22 +52,46 @@ public final class ForgetCost {
 
   private ForgetCost() {}
 
-  public static void main(String[] args) throws IOException {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.split("=", 2);
-      if (kv.length != 2) {
-        throw new IllegalArgumentException("expected key=value, got " + arg);
+  /**
+   * The command line: {@code key=value} pairs, each key at most once (the last wins).
+   *
+   * @param memories memories in the store
+   * @param forgets forgets timed per cap
+   * @param caps the {@code maxSegmentMB} caps, one store each
+   * @param settled whether the idle merges run and are waited for before the first round
+   */
+  private record Options(int memories, int forgets, double[] caps, boolean settled) {
+
+    /**
+     * Parses {@code args}.
+     *
+     * @throws IllegalArgumentException naming the pair or the key whose value is malformed
+     */
+    static Options parse(String[] args) {
+      Map<String, String> options = new LinkedHashMap<>();
+      for (String arg : args) {
+        String[] kv = arg.split("=", 2);
+        if (kv.length != 2) {
+          throw new IllegalArgumentException("expected key=value, got " + arg);
+        }
+        options.put(kv[0], kv[1]);
       }
-      options.put(kv[0], kv[1]);
+      return new Options(
+          CommandLine.count("memories", options.getOrDefault("memories", "20000")),
+          CommandLine.count("forgets", options.getOrDefault("forgets", "15")),
+          Arrays.stream(options.getOrDefault("caps", "5120,64,32,16").split(","))
+              .mapToDouble(cap -> CommandLine.number("caps", cap))
+              .toArray(),
+          Boolean.parseBoolean(options.getOrDefault("settled", "false")));
     }
-    int memories = Integer.parseInt(options.getOrDefault("memories", "20000"));
-    int forgets = Integer.parseInt(options.getOrDefault("forgets", "15"));
-    double[] caps =
-        Arrays.stream(options.getOrDefault("caps", "5120,64,32,16").split(","))
-            .mapToDouble(Double::parseDouble)
-            .toArray();
-    boolean settled = Boolean.parseBoolean(options.getOrDefault("settled", "false"));
+  }
+
+  public static void main(String[] args) throws IOException {
+    Options options = CommandLine.parseOrExit(Options::parse, args);
+    int memories = options.memories();
+    int forgets = options.forgets();
+    double[] caps = options.caps();
+    boolean settled = options.settled();
     SyntheticCorpus corpus = SyntheticCorpus.generate(42, memories, DIMENSION);
     System.out.printf(
         "ForgetCost: %d memories, %d dimensions, %d forgets per cap, Java %s%n",

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,25 +58,70 @@ public final class ForgetLatency {
 
   private ForgetLatency() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> o = new LinkedHashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.split("=", 2);
-      if (kv.length != 2) {
-        throw new IllegalArgumentException("expected key=value, got " + arg);
+  /**
+   * The command line: {@code key=value} pairs, each key at most once (the last wins).
+   *
+   * @param memories memories in the store
+   * @param segments segments the loaded store is merged into
+   * @param forgets forgets timed one at a time
+   * @param storm forgets in the storm
+   * @param stormSeconds the storm's length
+   * @param purgeDelay the store's purge delay
+   * @param cache where the loaded index is kept between runs
+   */
+  private record Options(
+      int memories,
+      int segments,
+      int forgets,
+      int storm,
+      int stormSeconds,
+      Duration purgeDelay,
+      Path cache) {
+
+    /**
+     * Parses {@code args}.
+     *
+     * @throws IllegalArgumentException naming the pair or the key whose value is malformed
+     */
+    static Options parse(String[] args) {
+      Map<String, String> o = new LinkedHashMap<>();
+      for (String arg : args) {
+        String[] kv = arg.split("=", 2);
+        if (kv.length != 2) {
+          throw new IllegalArgumentException("expected key=value, got " + arg);
+        }
+        o.put(kv[0], kv[1]);
       }
-      o.put(kv[0], kv[1]);
+      String purgeDelay = o.getOrDefault("purgeDelay", "PT10M");
+      Duration delay;
+      try {
+        delay = Duration.parse(purgeDelay);
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "purgeDelay needs an ISO-8601 duration such as PT10M, not '" + purgeDelay + "'", e);
+      }
+      return new Options(
+          CommandLine.count("memories", o.getOrDefault("memories", "100000")),
+          CommandLine.count("segments", o.getOrDefault("segments", "1")),
+          CommandLine.count("forgets", o.getOrDefault("forgets", "200")),
+          CommandLine.count("storm", o.getOrDefault("storm", "1000")),
+          CommandLine.count("stormSeconds", o.getOrDefault("stormSeconds", "60")),
+          delay,
+          Path.of(
+              o.getOrDefault(
+                  "dir", System.getProperty("java.io.tmpdir") + "/memhook-forget-latency")));
     }
-    int memories = Integer.parseInt(o.getOrDefault("memories", "100000"));
-    int segments = Integer.parseInt(o.getOrDefault("segments", "1"));
-    int forgets = Integer.parseInt(o.getOrDefault("forgets", "200"));
-    int storm = Integer.parseInt(o.getOrDefault("storm", "1000"));
-    int stormSeconds = Integer.parseInt(o.getOrDefault("stormSeconds", "60"));
-    Duration purgeDelay = Duration.parse(o.getOrDefault("purgeDelay", "PT10M"));
-    Path cache =
-        Path.of(
-            o.getOrDefault(
-                "dir", System.getProperty("java.io.tmpdir") + "/memhook-forget-latency"));
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = CommandLine.parseOrExit(Options::parse, args);
+    int memories = o.memories();
+    int segments = o.segments();
+    int forgets = o.forgets();
+    int storm = o.storm();
+    int stormSeconds = o.stormSeconds();
+    Duration purgeDelay = o.purgeDelay();
+    Path cache = o.cache();
     SyntheticCorpus corpus = SyntheticCorpus.generate(42, memories, DIMENSION);
     List<SyntheticCorpus.Query> queries = corpus.queries(7, 4_096);
     PrecomputedEmbedder.Builder eb =

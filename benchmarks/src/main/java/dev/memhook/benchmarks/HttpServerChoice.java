@@ -42,8 +42,11 @@ public final class HttpServerChoice {
   private HttpServerChoice() {}
 
   public static void main(String[] args) throws Exception {
-    int requests = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int requests =
+        CommandLine.parseOrExit(
+            a -> a.length > 0 ? CommandLine.count("requests", a[0]) : 5_000, args);
+    int rounds =
+        CommandLine.parseOrExit(a -> a.length > 1 ? CommandLine.count("rounds", a[1]) : 3, args);
     System.out.printf(Locale.ROOT, "request body: %d bytes%n", EVENT.length);
     for (int round = 1; round <= rounds; round++) {
       jdk(requests, round);

@@ -64,7 +64,10 @@ public final class ImportThroughput {
   public static void main(String[] args) throws IOException {
     List<String> given = new ArrayList<>(List.of(args));
     boolean restoreOnly = given.remove("--restore-only");
-    int n = given.isEmpty() ? 5_000 : Integer.parseInt(given.get(0));
+    int n =
+        CommandLine.parseOrExit(
+            a -> a.length == 0 ? 5_000 : CommandLine.count("N (memories)", a[0]),
+            given.toArray(String[]::new));
     List<MemoryDraft> drafts = drafts(n, new Random(42));
     Path dir = Files.createTempDirectory("memhook-import-bench-");
     try (Embedder model =

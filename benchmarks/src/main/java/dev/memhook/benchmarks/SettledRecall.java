@@ -71,7 +71,7 @@ public final class SettledRecall {
         case "--ef-search" ->
             efSearches =
                 Arrays.stream(CommandLine.value(args, ++i).split(","))
-                    .mapToInt(Integer::parseInt)
+                    .mapToInt(ef -> CommandLine.count("--ef-search", ef))
                     .toArray();
         default ->
             throw new IllegalArgumentException(

@@ -52,7 +52,7 @@ public final class VectorRecallCheck {
         case "--ef" ->
             efs =
                 Arrays.stream(CommandLine.value(args, ++i).split(","))
-                    .mapToInt(Integer::parseInt)
+                    .mapToInt(ef -> CommandLine.count("--ef", ef))
                     .toArray();
         case "--quantized" -> quantized = true;
         case "--force-merge" -> forceMerge = true;

@@ -127,4 +127,19 @@ class BreakdownSmokeTest {
         IllegalArgumentException.class,
         () -> RecallBreakdown.run(new String[] {"--bogus"}, System.out));
   }
+
+  @Test
+  void settledRecall_refusesAMalformedOrNegativeEfSearch_namingItsOption() {
+    for (String[] refused :
+        new String[][] {
+          {"100,3k", "--ef-search needs a whole number, not '3k'"},
+          {"-50", "--ef-search must be 0 to 2147483647, not -50"}
+        }) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> SettledRecall.run(new String[] {"--ef-search", refused[0]}, System.out));
+      assertEquals(refused[1], e.getMessage());
+    }
+  }
 }

@@ -104,17 +104,13 @@ public final class SentenceVectorProbe {
       if (!speakers.equals("people") && !speakers.equals("all")) {
         throw new IllegalArgumentException("--speakers is people or all, got " + speakers);
       }
-      try {
-        return new Options(
-            file(opts, "--data"),
-            file(opts, "--dump"),
-            opts.getOrDefault("--embedder", "djl-int8"),
-            speakers.equals("all"),
-            Integer.parseInt(opts.getOrDefault("--distractors", "0")),
-            Long.parseLong(opts.getOrDefault("--distractor-seed", "42")));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--distractors and --distractor-seed are numbers", e);
-      }
+      return new Options(
+          file(opts, "--data"),
+          file(opts, "--dump"),
+          opts.getOrDefault("--embedder", "djl-int8"),
+          speakers.equals("all"),
+          CommandLine.count("--distractors", opts.getOrDefault("--distractors", "0")),
+          CommandLine.whole("--distractor-seed", opts.getOrDefault("--distractor-seed", "42")));
     }
 
     private static Path file(Map<String, String> opts, String name) {

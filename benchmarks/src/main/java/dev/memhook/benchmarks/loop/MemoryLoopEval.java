@@ -152,21 +152,20 @@ public final class MemoryLoopEval {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
-          case "--scenarios" -> scenarios = Path.of(value(args, ++i, a));
-          case "--embedder" -> embedder = value(args, ++i, a);
-          case "--limit" -> limit = Integer.parseInt(value(args, ++i, a));
+          case "--scenarios" -> scenarios = Path.of(CommandLine.value(args, ++i));
+          case "--embedder" -> embedder = CommandLine.value(args, ++i);
+          case "--limit" -> limit = CommandLine.count(args, ++i);
           case "--modes" -> {
             modes = EnumSet.noneOf(Mode.class);
-            for (String m : value(args, ++i, a).split(",")) {
+            for (String m : CommandLine.value(args, ++i).split(",")) {
               modes.add(Mode.of(m.strip()));
             }
           }
-          case "--examples" -> examples = Integer.parseInt(value(args, ++i, a));
-          case "--recall-timeout-ms" ->
-              timeout = Duration.ofMillis(Long.parseLong(value(args, ++i, a)));
-          case "--json" -> json = Path.of(value(args, ++i, a));
+          case "--examples" -> examples = CommandLine.count(args, ++i);
+          case "--recall-timeout-ms" -> timeout = Duration.ofMillis(CommandLine.count(args, ++i));
+          case "--json" -> json = Path.of(CommandLine.value(args, ++i));
           case "--consolidator" -> {
-            String c = value(args, ++i, a);
+            String c = CommandLine.value(args, ++i);
             if (!c.equals("local") && !c.equals("scripted")) {
               throw new IllegalArgumentException("unknown consolidator '" + c + "'\n" + USAGE);
             }
@@ -179,13 +178,6 @@ public final class MemoryLoopEval {
         throw new IllegalArgumentException("unknown embedder '" + embedder + "'\n" + USAGE);
       }
       return new Options(scenarios, embedder, limit, modes, examples, timeout, json, scripted);
-    }
-
-    private static String value(String[] args, int i, String option) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-      }
-      return args[i];
     }
   }
 

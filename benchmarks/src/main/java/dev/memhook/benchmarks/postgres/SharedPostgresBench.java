@@ -1,5 +1,6 @@
 package dev.memhook.benchmarks.postgres;
 
+import dev.memhook.benchmarks.CommandLine;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -207,13 +208,13 @@ public final class SharedPostgresBench {
     }
   }
 
+  /**
+   * Option {@code name}'s {@code value} as a {@linkplain CommandLine#count count} of at least
+   * {@code min}; digits may be grouped with {@code _} or {@code ,} ({@code 10_000}, {@code
+   * 10,000}).
+   */
   private static int atLeast(int min, String name, String value) {
-    int n;
-    try {
-      n = Integer.parseInt(value.replace("_", "").replace(",", ""));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " takes a number, got '" + value + "'\n" + USAGE);
-    }
+    int n = CommandLine.count(name, value.replace("_", "").replace(",", ""));
     if (n < min) {
       throw new IllegalArgumentException(name + " must be at least " + min + ", got " + n);
     }

@@ -1,9 +1,11 @@
 package dev.memhook.benchmarks.soak;
 
 import dev.memhook.api.HookOptions;
+import dev.memhook.benchmarks.CommandLine;
 import dev.memhook.testkit.Seeds;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -134,26 +136,22 @@ record SoakConfig(
     double ratio = c.heapGrowthRatio;
     Path dir = null;
     for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + name + " needs a value");
-      }
-      String v = args[++i];
-      switch (name) {
-        case "--memories" -> memories = Integer.parseInt(v);
-        case "--hooks" -> hooks = Integer.parseInt(v);
-        case "--workers" -> workers = Integer.parseInt(v);
-        case "--observers" -> observers = Integer.parseInt(v);
-        case "--scopes" -> scopes = Integer.parseInt(v);
-        case "--duration" -> duration = parseDuration(v);
-        case "--seed" -> seed = Long.parseLong(v);
-        case "--embedder" -> embedder = v;
-        case "--turns" -> turns = Integer.parseInt(v);
-        case "--recall-timeout-ms" -> recallTimeout = Duration.ofMillis(Long.parseLong(v));
-        case "--stall-seconds" -> stall = Duration.ofSeconds(Long.parseLong(v));
-        case "--heap-ratio" -> ratio = Double.parseDouble(v);
-        case "--dir" -> dir = Path.of(v);
-        default -> throw new IllegalArgumentException("unknown option " + name);
+      switch (args[i]) {
+        case "--memories" -> memories = CommandLine.count(args, ++i);
+        case "--hooks" -> hooks = CommandLine.count(args, ++i);
+        case "--workers" -> workers = CommandLine.count(args, ++i);
+        case "--observers" -> observers = CommandLine.count(args, ++i);
+        case "--scopes" -> scopes = CommandLine.count(args, ++i);
+        case "--duration" -> duration = parseDuration(CommandLine.value(args, ++i));
+        case "--seed" -> seed = CommandLine.whole(args, ++i);
+        case "--embedder" -> embedder = CommandLine.value(args, ++i);
+        case "--turns" -> turns = CommandLine.count(args, ++i);
+        case "--recall-timeout-ms" ->
+            recallTimeout = Duration.ofMillis(CommandLine.count(args, ++i));
+        case "--stall-seconds" -> stall = Duration.ofSeconds(CommandLine.count(args, ++i));
+        case "--heap-ratio" -> ratio = CommandLine.number(args, ++i);
+        case "--dir" -> dir = Path.of(CommandLine.value(args, ++i));
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     return new SoakConfig(
@@ -173,18 +171,35 @@ record SoakConfig(
         dir);
   }
 
-  /** {@code 90s}, {@code 10m}, {@code 1h}, or ISO-8601 such as {@code PT10M}. */
+  /**
+   * {@code 90s}, {@code 10m}, {@code 1h}, or ISO-8601 such as {@code PT10M}.
+   *
+   * @throws IllegalArgumentException naming {@code --duration} and {@code v} when it is none of
+   *     these
+   */
   static Duration parseDuration(String v) {
     String s = v.trim().toLowerCase(Locale.ROOT);
-    if (s.startsWith("pt")) {
-      return Duration.parse(s.toUpperCase(Locale.ROOT));
+    try {
+      if (s.startsWith("pt")) {
+        return Duration.parse(s.toUpperCase(Locale.ROOT));
+      }
+      if (s.length() > 1) {
+        long n = Long.parseLong(s.substring(0, s.length() - 1));
+        Duration d =
+            switch (s.charAt(s.length() - 1)) {
+              case 's' -> Duration.ofSeconds(n);
+              case 'm' -> Duration.ofMinutes(n);
+              case 'h' -> Duration.ofHours(n);
+              default -> null;
+            };
+        if (d != null) {
+          return d;
+        }
+      }
+    } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
+      // refused below, with what a duration looks like
     }
-    long n = Long.parseLong(s.substring(0, s.length() - 1));
-    return switch (s.charAt(s.length() - 1)) {
-      case 's' -> Duration.ofSeconds(n);
-      case 'm' -> Duration.ofMinutes(n);
-      case 'h' -> Duration.ofHours(n);
-      default -> throw new IllegalArgumentException("duration like 30s, 10m or 1h, got " + v);
-    };
+    throw new IllegalArgumentException(
+        "--duration needs a length like 30s, 10m, 1h or PT10M, not '" + v + "'");
   }
 }

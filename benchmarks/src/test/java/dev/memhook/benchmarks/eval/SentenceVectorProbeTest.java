@@ -113,7 +113,27 @@ class SentenceVectorProbeTest {
     assertMessage("--speakers is people or all, got some", "--data", d, "--speakers", "some");
     assertMessage("expected --option value pairs", "--data", d, "--dumb", dump.toString());
     assertMessage("expected --option value pairs", "--data");
-    assertMessage("are numbers", "--data", d, "--dump", dump.toString(), "--distractors", "x");
+  }
+
+  @Test
+  void options_refuseAMalformedOrNegativeNumber_namingItsOption(@TempDir Path dir)
+      throws Exception {
+    String data = Files.writeString(dir.resolve("data.jsonl"), DATA).toString();
+    String dump = Files.writeString(dir.resolve("dump.jsonl"), "").toString();
+    for (String[] refused :
+        new String[][] {
+          {"--distractors", "3k", "--distractors needs a whole number, not '3k'"},
+          {"--distractors", "-1", "--distractors must be 0 to 2147483647, not -1"},
+          {"--distractor-seed", "x", "--distractor-seed needs a whole number, not 'x'"}
+        }) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  SentenceVectorProbe.Options.parse(
+                      "--data", data, "--dump", dump, refused[0], refused[1]));
+      assertEquals(refused[2], e.getMessage());
+    }
   }
 
   private static void assertMessage(String part, String... args) {

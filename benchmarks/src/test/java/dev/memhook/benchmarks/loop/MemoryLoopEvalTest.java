@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -294,5 +295,30 @@ class MemoryLoopEvalTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> MemoryLoopEval.Options.parse("--consolidator", "llm"));
+  }
+
+  @Test
+  void options_refuseAMalformedOrNegativeNumber_namingItsOption() {
+    Map<List<String>, String> refused = new LinkedHashMap<>();
+    refused.put(List.of("--limit", "3k"), "--limit needs a whole number, not '3k'");
+    refused.put(List.of("--examples", "five"), "--examples needs a whole number, not 'five'");
+    refused.put(
+        List.of("--recall-timeout-ms", "-5"),
+        "--recall-timeout-ms must be 0 to 2147483647, not -5");
+    refused.put(
+        List.of("--recall-timeout-ms", "10000000000"),
+        "--recall-timeout-ms must be 0 to 2147483647, not 10000000000");
+    refused.put(List.of("--examples", "-1"), "--examples must be 0 to 2147483647, not -1");
+    // the harness's own floor, stricter than a count's, still holds
+    refused.put(List.of("--limit", "0"), "--limit must be >= 1, got 0");
+    refused.forEach(
+        (args, message) ->
+            assertEquals(
+                message,
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> MemoryLoopEval.Options.parse(args.toArray(String[]::new)))
+                    .getMessage(),
+                args.toString()));
   }
 }

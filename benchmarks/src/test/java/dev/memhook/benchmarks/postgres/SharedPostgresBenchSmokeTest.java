@@ -92,11 +92,17 @@ class SharedPostgresBenchSmokeTest {
   }
 
   @Test
-  void badNumber_isRejected_namingTheOption() {
+  void aMalformedOrOutOfRangeNumber_isRefusedNamingItsOption_digitsGroupedAreRead() {
+    assertRefused("--size needs a whole number, not 'ten'", "--size", "ten");
+    assertRefused("--writes must be 0 to 2147483647, not 3000000000", "--writes", "3000000000");
+    assertRefused("--size must be at least 1, got 0", "--size", "0");
+    assertEquals(
+        10_000, SharedPostgresBench.parse(new String[] {"--size", "10,000"}).size(), "grouped");
+  }
+
+  private static void assertRefused(String message, String... args) {
     IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> SharedPostgresBench.parse(new String[] {"--size", "ten"}));
-    assertTrue(e.getMessage().contains("--size takes a number"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> SharedPostgresBench.parse(args));
+    assertEquals(message, e.getMessage());
   }
 }
