@@ -39,7 +39,10 @@ import java.util.Optional;
  * the full floor held back the answers a project's next sessions ask for in other words. Such
  * evidence vouches only for itself: when no candidate reaches the evidence floor, a recall returns
  * the candidates over that lower floor, and none on a candidate floor alone. An evidence floor
- * above 1 keeps the cosine route closed.
+ * above 1 keeps the cosine route closed. A question about trouble (one that names an error, a
+ * failure, a crash, something broken, lost or that cannot work) that reaches no evidence floor
+ * returns the {@link MemoryType#BUG} memories over a candidate floor and ahead of the scope's
+ * crowd, and nothing else: its symptom and the recorded fix seldom share words.
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}. Every setter validates at once.
  */

@@ -274,7 +274,17 @@ public final class RecallEngine {
                 told.description()),
             spread.description());
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> gated = gate.apply(fused, basis, dropped);
+    List<Candidate> gated =
+        gate.apply(
+            fused,
+            basis,
+            TroubleCue.asks(text)
+                ? over -> {
+                  records.read(over);
+                  return over.stream().filter(c -> TroubleCue.answers(records.get(c.id))).toList();
+                }
+                : over -> List.of(),
+            dropped);
     if (gated.isEmpty()) {
       return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), excluded);
     }

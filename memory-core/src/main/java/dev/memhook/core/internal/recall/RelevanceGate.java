@@ -1,11 +1,16 @@
 package dev.memhook.core.internal.recall;
 
 import dev.memhook.api.DroppedCandidate;
+import dev.memhook.api.MemoryId;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.Signal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The relevance gate, both levels absolute (see {@link RecallOptions}): a recall passes anything
@@ -43,6 +48,14 @@ import java.util.Locale;
  * still applies. Evidence under the evidence floor itself is weaker, so it vouches only for itself:
  * such a recall passes the candidates that reach the lower floor, not the companions over the
  * candidate floors that evidence at the full floor brings along.
+ *
+ * <p>A question about trouble ({@link TroubleCue}: "the order summary shows NaN for the total")
+ * that reaches no evidence floor passes the bugs the project recorded ({@link MemoryType#BUG}) that
+ * clear a candidate floor and, on that signal, the scope's crowd, each vouching only for itself.
+ * The question tells the symptom and the bug its cause and fix, in other words, so the model scores
+ * the pair modestly; what such a question finds instead, when the project never met the trouble, is
+ * rarely a bug record, and a question that is not about trouble never passes one this way. The
+ * measurement that kept it is in benchmarks/RESULTS.md, section 36.
  *
  * <p>Stateless and thread-safe.
  */
@@ -97,7 +110,29 @@ final class RelevanceGate {
    * @param basis the query's text ceiling and cosine base
    */
   List<Candidate> apply(List<Candidate> fused, GateBasis basis, List<DroppedCandidate> dropped) {
+    return apply(fused, basis, over -> List.of(), dropped);
+  }
+
+  /**
+   * {@link #apply(List, GateBasis, List)} for a question about trouble ({@link TroubleCue}): when
+   * no candidate reaches an evidence floor, the candidates over a candidate floor and clear of the
+   * scope's crowd that {@code bugsAmong} says record a bug pass, each vouching only for itself (the
+   * rest are dropped), instead of none.
+   *
+   * @param bugsAmong given the candidates over a candidate floor and clear of the crowd, in fused
+   *     order, those that record a bug (each memory a {@link MemoryType#BUG}), in the same order;
+   *     asked only when no candidate reaches an evidence floor
+   */
+  List<Candidate> apply(
+      List<Candidate> fused,
+      GateBasis basis,
+      UnaryOperator<List<Candidate>> bugsAmong,
+      List<DroppedCandidate> dropped) {
     if (!hasEvidence(fused, basis, evidenceCosineFloor(basis))) {
+      List<Candidate> bugs = bugsAmong.apply(clearOfCrowd(fused, basis));
+      if (!bugs.isEmpty()) {
+        return bugsOnly(fused, bugs, basis, dropped);
+      }
       String detail = evidenceDetail(fused, basis);
       int listed = Math.min(fused.size(), maxListedDrops);
       for (int i = 0; i < listed; i++) {
@@ -132,6 +167,51 @@ final class RelevanceGate {
                         evidenceCosineFloor(basis),
                         detail)
                     : detail,
+                c.signalHits()));
+      }
+    }
+    return passed;
+  }
+
+  /**
+   * The candidates of {@code fused} over a candidate floor on a direct signal and, on that signal,
+   * clear of the scope's crowd, in its order: what could answer a question about trouble where
+   * nothing reached an evidence floor.
+   */
+  private List<Candidate> clearOfCrowd(List<Candidate> fused, GateBasis basis) {
+    List<Candidate> clear = new ArrayList<>();
+    double cosineFloor = basis.cosineFloor(options.minCosine());
+    for (Candidate c : fused) {
+      double cosine = c.cosine(Double.NEGATIVE_INFINITY);
+      double text = c.textShare(basis.ceiling());
+      if ((cosine >= cosineFloor && cosine >= basis.crowdCosine())
+          || (text >= options.minTextScore() && text >= basis.crowdTextShare())) {
+        clear.add(c);
+      }
+    }
+    return clear;
+  }
+
+  /** {@code bugs} passed, in the order of {@code fused}; every other candidate dropped. */
+  private List<Candidate> bugsOnly(
+      List<Candidate> fused,
+      List<Candidate> bugs,
+      GateBasis basis,
+      List<DroppedCandidate> dropped) {
+    Set<MemoryId> passing = new HashSet<>();
+    bugs.forEach(c -> passing.add(c.id));
+    List<Candidate> passed = new ArrayList<>(bugs.size());
+    for (Candidate c : fused) {
+      if (passing.contains(c.id)) {
+        passed.add(c);
+      } else {
+        dropped.add(
+            new DroppedCandidate(
+                c.id,
+                DroppedCandidate.Rule.RELEVANCE_GATE,
+                "no candidate reached the evidence floors; a question about trouble passes only"
+                    + " the bugs over a candidate floor: "
+                    + floorsDetail(c, basis),
                 c.signalHits()));
       }
     }

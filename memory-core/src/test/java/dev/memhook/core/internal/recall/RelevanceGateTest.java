@@ -10,6 +10,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
+import dev.memhook.api.MemoryType;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
@@ -100,6 +101,91 @@ class RelevanceGateTest {
       assertEquals(2, result.dropped().size());
       assertTrue(result.dropped().get(0).detail().contains("evidence floors"), result.explain());
     }
+  }
+
+  /**
+   * A bug and a fact at one cosine, over the candidate floor (0.3) and under the lower evidence
+   * floor of a scope searched whole (0.45), and a bug under the candidate floor.
+   */
+  private static List<Memory> bugAndFact(MemoryService memory) {
+    return List.of(
+        memory.remember(MemoryDraft.builder(Scope.DEFAULT, "bug").type(MemoryType.BUG).build()),
+        memory.remember(MemoryDraft.builder(Scope.DEFAULT, "fact").type(MemoryType.FACT).build()),
+        memory.remember(
+            MemoryDraft.builder(Scope.DEFAULT, "faint bug").type(MemoryType.BUG).build()));
+  }
+
+  private static final Map<String, Double> BUG_AND_FACT =
+      Map.of("bug", 0.4, "fact", 0.4, "faint bug", 0.2);
+
+  @Test
+  void aQuestionAboutTrouble_withoutEvidence_passesTheBugsOverACandidateFloor_only() {
+    try (MemoryService memory = service(BUG_AND_FACT)) {
+      List<Memory> stored = bugAndFact(memory);
+      RecallResult result =
+          memory.recall(RecallQuery.of(Scope.DEFAULT, "why does the checkout total show NaN?"));
+
+      assertEquals(List.of(stored.get(0).id()), result.ids(), result.explain());
+      DroppedCandidate fact =
+          result.dropped().stream()
+              .filter(d -> d.id().equals(stored.get(1).id()))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(fact.detail().contains("passes only the bugs"), fact.detail());
+      assertTrue(
+          result.dropped().stream().anyMatch(d -> d.id().equals(stored.get(2).id())),
+          "the bug under the candidate floor stays out: " + result.explain());
+    }
+  }
+
+  @Test
+  void anOrdinaryQuestion_withoutEvidence_passesNoBug() {
+    try (MemoryService memory = service(BUG_AND_FACT)) {
+      bugAndFact(memory);
+      RecallResult result =
+          memory.recall(RecallQuery.of(Scope.DEFAULT, "what did we decide for the checkout?"));
+
+      assertTrue(result.memories().isEmpty(), result.explain());
+      assertTrue(result.dropped().get(0).detail().contains("evidence floors"), result.explain());
+    }
+  }
+
+  @Test
+  void theBugsAreLookedFor_onlyWithoutEvidence_andOnlyOverACandidateFloor() {
+    List<List<String>> asked = new ArrayList<>();
+    List<Candidate> fused =
+        List.of(
+            Candidates.of("over", 0.05, vector(0.4)),
+            Candidates.of("text", 0.04, text(3)),
+            Candidates.of("under", 0.03, vector(0.2)));
+    List<DroppedCandidate> dropped = new ArrayList<>();
+
+    List<Candidate> passed =
+        GATE.apply(
+            fused,
+            GateBasis.absolute(CEILING),
+            over -> {
+              asked.add(ids(over));
+              return over.subList(0, 1);
+            },
+            dropped);
+
+    assertEquals(List.of(List.of("over", "text")), asked);
+    assertEquals(List.of("over"), ids(passed));
+    assertEquals(List.of("text", "under"), dropped.stream().map(d -> d.id().value()).toList());
+
+    asked.clear();
+    List<Candidate> withEvidence =
+        GATE.apply(
+            List.of(Candidates.of("strong", 0.05, vector(0.7)), fused.get(0)),
+            GateBasis.absolute(CEILING),
+            over -> {
+              asked.add(ids(over));
+              return List.of();
+            },
+            new ArrayList<>());
+    assertEquals(List.of(), asked, "a recall with evidence does not look for bugs");
+    assertEquals(List.of("strong", "over"), ids(withEvidence));
   }
 
   @Test
