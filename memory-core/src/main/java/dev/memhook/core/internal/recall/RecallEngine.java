@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 
 /**
  * Recall above the store, the same for every store, as stages run in order:
@@ -274,17 +275,7 @@ public final class RecallEngine {
                 told.description()),
             spread.description());
     List<DroppedCandidate> dropped = new ArrayList<>();
-    List<Candidate> gated =
-        gate.apply(
-            fused,
-            basis,
-            TroubleCue.asks(text)
-                ? over -> {
-                  records.read(over);
-                  return over.stream().filter(c -> TroubleCue.answers(records.get(c.id))).toList();
-                }
-                : over -> List.of(),
-            dropped);
+    List<Candidate> gated = gate.apply(fused, basis, bugsAmong(text, records), dropped);
     if (gated.isEmpty()) {
       return new Exclusion.Result(new RecallResult(List.of(), dropped, took, fusion), excluded);
     }
@@ -307,6 +298,22 @@ public final class RecallEngine {
             took,
             join(fusion, placed.description())),
         excluded);
+  }
+
+  /**
+   * What the gate asks of a recall without evidence ({@link RelevanceGate#apply(List, GateBasis,
+   * UnaryOperator, List)}): for a question about trouble ({@link TroubleCue}), which of the
+   * candidates it offers record a bug, their records read in one call; for any other question,
+   * none. The question is read, and records fetched, only when the gate asks.
+   */
+  private static UnaryOperator<List<Candidate>> bugsAmong(String text, RecordReader records) {
+    return over -> {
+      if (over.isEmpty() || !TroubleCue.asks(text)) {
+        return List.of();
+      }
+      records.read(over);
+      return over.stream().filter(c -> TroubleCue.answers(records.get(c.id))).toList();
+    };
   }
 
   /**

@@ -53,9 +53,9 @@ import java.util.function.UnaryOperator;
  * that reaches no evidence floor passes the bugs the project recorded ({@link MemoryType#BUG}) that
  * clear a candidate floor and, on that signal, the scope's crowd, each vouching only for itself.
  * The question tells the symptom and the bug its cause and fix, in other words, so the model scores
- * the pair modestly; what such a question finds instead, when the project never met the trouble, is
- * rarely a bug record, and a question that is not about trouble never passes one this way. The
- * measurement that kept it is in benchmarks/RESULTS.md, section 36.
+ * the pair modestly. A question that is not about trouble never passes a bug this way; one about
+ * trouble the project never met may pass a bug it did meet, which is the rule's cost (both are
+ * measured in benchmarks/RESULTS.md, section 36).
  *
  * <p>Stateless and thread-safe.
  */
