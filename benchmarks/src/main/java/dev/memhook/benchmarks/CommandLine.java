@@ -1,5 +1,9 @@
 package dev.memhook.benchmarks;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -100,6 +104,45 @@ public final class CommandLine {
       throw new IllegalArgumentException(name + " needs a finite number, not " + text);
     }
     return x;
+  }
+
+  /**
+   * {@code text} as a flag: {@code true} or {@code false}, in any case. {@link
+   * Boolean#parseBoolean} reads anything else as false, so {@code settled=yes} would run unsettled.
+   *
+   * @throws IllegalArgumentException naming {@code name} and {@code text} when it is neither
+   */
+  public static boolean flag(String name, String text) {
+    if (text.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (text.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException(name + " needs true or false, not '" + text + "'");
+  }
+
+  /**
+   * {@code args} read as {@code key=value} pairs, each key one of {@code keys} (the last of a key
+   * given twice wins), in the order given.
+   *
+   * @throws IllegalArgumentException naming an argument that is not a pair, or a key not among
+   *     {@code keys} with the keys there are, so a mistyped key never runs with its default
+   */
+  public static Map<String, String> pairs(String[] args, Set<String> keys) {
+    Map<String, String> pairs = new LinkedHashMap<>();
+    for (String arg : args) {
+      String[] kv = arg.split("=", 2);
+      if (kv.length != 2) {
+        throw new IllegalArgumentException("expected key=value, got " + arg);
+      }
+      if (!keys.contains(kv[0])) {
+        throw new IllegalArgumentException(
+            "unknown key '" + kv[0] + "'; known: " + String.join(", ", new TreeSet<>(keys)));
+      }
+      pairs.put(kv[0], kv[1]);
+    }
+    return pairs;
   }
 
   /**

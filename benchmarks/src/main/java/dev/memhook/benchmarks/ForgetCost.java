@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
@@ -68,21 +69,15 @@ public final class ForgetCost {
      * @throws IllegalArgumentException naming the pair or the key whose value is malformed
      */
     static Options parse(String[] args) {
-      Map<String, String> options = new LinkedHashMap<>();
-      for (String arg : args) {
-        String[] kv = arg.split("=", 2);
-        if (kv.length != 2) {
-          throw new IllegalArgumentException("expected key=value, got " + arg);
-        }
-        options.put(kv[0], kv[1]);
-      }
+      Map<String, String> options =
+          CommandLine.pairs(args, Set.of("memories", "forgets", "caps", "settled"));
       return new Options(
           CommandLine.count("memories", options.getOrDefault("memories", "20000")),
           CommandLine.count("forgets", options.getOrDefault("forgets", "15")),
           Arrays.stream(options.getOrDefault("caps", "5120,64,32,16").split(","))
               .mapToDouble(cap -> CommandLine.number("caps", cap))
               .toArray(),
-          Boolean.parseBoolean(options.getOrDefault("settled", "false")));
+          CommandLine.flag("settled", options.getOrDefault("settled", "false")));
     }
   }
 

@@ -15,11 +15,11 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,14 +84,11 @@ public final class ForgetLatency {
      * @throws IllegalArgumentException naming the pair or the key whose value is malformed
      */
     static Options parse(String[] args) {
-      Map<String, String> o = new LinkedHashMap<>();
-      for (String arg : args) {
-        String[] kv = arg.split("=", 2);
-        if (kv.length != 2) {
-          throw new IllegalArgumentException("expected key=value, got " + arg);
-        }
-        o.put(kv[0], kv[1]);
-      }
+      Map<String, String> o =
+          CommandLine.pairs(
+              args,
+              Set.of(
+                  "memories", "segments", "forgets", "storm", "stormSeconds", "purgeDelay", "dir"));
       String purgeDelay = o.getOrDefault("purgeDelay", "PT10M");
       Duration delay;
       try {

@@ -45,24 +45,29 @@ public final class VectorRecallCheck {
     boolean quantized = false;
     boolean forceMerge = false;
     boolean langChain4j = true;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--size" -> size = CommandLine.count(args, ++i);
-        case "--queries" -> queries = CommandLine.count(args, ++i);
-        case "--ef" ->
-            efs =
-                Arrays.stream(CommandLine.value(args, ++i).split(","))
-                    .mapToInt(ef -> CommandLine.count("--ef", ef))
-                    .toArray();
-        case "--quantized" -> quantized = true;
-        case "--force-merge" -> forceMerge = true;
-        case "--no-langchain4j" -> langChain4j = false;
-        default -> {
-          System.err.println(
-              "usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized] [--force-merge] [--no-langchain4j]");
-          System.exit(2);
+    String usage =
+        "usage: VectorRecallCheck [--size N] [--queries N] [--ef 50,100,200] [--quantized]"
+            + " [--force-merge] [--no-langchain4j]";
+    try {
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--size" -> size = CommandLine.count(args, ++i);
+          case "--queries" -> queries = CommandLine.count(args, ++i);
+          case "--ef" ->
+              efs =
+                  Arrays.stream(CommandLine.value(args, ++i).split(","))
+                      .mapToInt(ef -> CommandLine.count("--ef", ef))
+                      .toArray();
+          case "--quantized" -> quantized = true;
+          case "--force-merge" -> forceMerge = true;
+          case "--no-langchain4j" -> langChain4j = false;
+          default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
         }
       }
+    } catch (IllegalArgumentException e) {
+      // a malformed value is a usage error, as for the harnesses that parse through parseOrExit
+      System.err.println(e.getMessage() + "\n" + usage);
+      System.exit(2);
     }
     Scope scope = VectorSearchBenchmark.SCOPE;
     SyntheticCorpus corpus =

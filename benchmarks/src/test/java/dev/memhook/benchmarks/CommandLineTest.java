@@ -3,6 +3,8 @@ package dev.memhook.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -101,5 +103,34 @@ class CommandLineTest {
           "--size needs a value",
           assertThrows(IllegalArgumentException.class, read::run).getMessage());
     }
+  }
+
+  @Test
+  void aFlag_isTrueOrFalseInAnyCase_andAnythingElseIsRefused() {
+    assertEquals(true, CommandLine.flag("settled", "TRUE"));
+    assertEquals(false, CommandLine.flag("settled", "false"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.flag("settled", "yes"));
+    assertEquals("settled needs true or false, not 'yes'", e.getMessage());
+  }
+
+  @Test
+  void pairs_keepTheLastValueOfAKey_andRefuseANonPairOrAnUnknownKey_namingTheKnownOnes() {
+    Set<String> keys = Set.of("memories", "caps");
+    assertEquals(
+        Map.of("memories", "10", "caps", "16,32=x"),
+        CommandLine.pairs(new String[] {"memories=5", "caps=16,32=x", "memories=10"}, keys));
+    assertEquals(Map.of(), CommandLine.pairs(new String[0], keys));
+
+    IllegalArgumentException notAPair =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CommandLine.pairs(new String[] {"memories"}, keys));
+    assertEquals("expected key=value, got memories", notAPair.getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CommandLine.pairs(new String[] {"memorys=5"}, keys));
+    assertEquals("unknown key 'memorys'; known: caps, memories", unknown.getMessage());
   }
 }
