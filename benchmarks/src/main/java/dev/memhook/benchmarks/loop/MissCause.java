@@ -6,11 +6,12 @@ import java.util.Set;
 
 /**
  * Why an on-topic probe missed, read from the hook's own receipts: what the hook did with the
- * memories that hold the probe's fact. A miss whose fact was stored has one of four causes on the
+ * memories that hold the probe's fact. A miss whose fact was stored has one of five causes on the
  * recall path, and each points at a different part of the system: the fact was never a candidate
- * (neither signal reached it: ranking, or the words of what was stored), it was a candidate and the
- * relevance gate dropped it, it passed the gate and ranked below what the hook injects, or it was
- * injected and what the model reads of it (its title and summary) lacks the expected string.
+ * (neither signal reached it: ranking, or the words of what was stored), it was left out as the
+ * probe's own conversation, it was a candidate and the relevance gate dropped it, it passed the
+ * gate and ranked below what the hook injects, or it was injected and what the model reads of it
+ * (its title and summary) lacks the expected string.
  *
  * <p>When several memories hold the fact, the one that came nearest to the model decides, in the
  * order of the constants from {@link #SHOWN_WITHOUT_FACT} to {@link #NOT_CANDIDATE}: one memory
