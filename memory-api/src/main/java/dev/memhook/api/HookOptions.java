@@ -44,7 +44,9 @@ import java.util.Objects;
  * @param standingChars the budget, in characters of what the model reads, of the standing memories
  *     ({@link StandingProfile}) the hook offers with its first injection: the profiles of its
  *     scopes, in scope order, share it; 0 offers none. At most half of {@code maxResultChars}, so
- *     that what the first message recalls fits beside them in one result
+ *     that what the first message recalls fits beside them in one result. It counts their summary
+ *     entries; the excerpt the first message's words pick out of a standing memory (the summary
+ *     call's {@code focus}) comes on top
  */
 public record HookOptions(
     List<Scope> scopes,

@@ -163,7 +163,8 @@ public final class AsyncMemoryHook implements MemoryHook {
             parts.recall(),
             parts.standing(),
             options,
-            () -> capture.map(ConversationCapture::sessionId).orElse(null));
+            () -> capture.map(ConversationCapture::sessionId).orElse(null),
+            parts.sanitizer()::sanitize);
     this.hostChecks = new HostChecks(id);
     this.executor = parts.executor();
     this.onDispose = Objects.requireNonNull(onDispose, "onDispose");

@@ -19,7 +19,8 @@ import java.util.function.UnaryOperator;
  * <ol>
  *   <li>{@code ids} given as one id string is read as a one-element list;
  *   <li>an id repeated in {@code ids} is answered once, in the place it first appears;
- *   <li>{@code offset} may be any JSON number with a whole value ({@code 5}, {@code 5.0}).
+ *   <li>{@code offset} may be any JSON number with a whole value ({@code 5}, {@code 5.0});
+ *   <li>an empty {@code focus} is no focus.
  * </ol>
  *
  * Anything else is refused with a code and a message: an unknown argument, both or neither of
@@ -33,6 +34,9 @@ final class FetchArguments {
 
   /** The most characters of the model's text an error message echoes. */
   private static final int ECHO_CHARS = 40;
+
+  /** The longest {@code focus} a call may give. */
+  static final int MAX_FOCUS_CHARS = 1_000;
 
   /** The most argument keys a log line names. */
   private static final int LOGGED_KEYS = 5;
@@ -61,13 +65,21 @@ final class FetchArguments {
     }
   }
 
-  /** Several memories, as summaries or in full; no id twice. */
-  record Batch(List<String> ids, boolean summary) implements Parsed {
+  /**
+   * Several memories, as summaries or in full; no id twice.
+   *
+   * @param focus the words a summary's excerpt is chosen for ({@link Excerpts}); empty for none,
+   *     and always empty without {@code summary}
+   */
+  record Batch(List<String> ids, boolean summary, String focus) implements Parsed {
     @Override
     public Map<String, Object> effective() {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("ids", ids.stream().map(FetchArguments::echo).toList());
       out.put("summary", summary);
+      if (!focus.isEmpty()) {
+        out.put("focus", focus);
+      }
       return out;
     }
   }
@@ -78,12 +90,13 @@ final class FetchArguments {
       if (!"id".equals(key)
           && !"ids".equals(key)
           && !"summary".equals(key)
-          && !"offset".equals(key)) {
+          && !"offset".equals(key)
+          && !"focus".equals(key)) {
         return new Refused(
             "invalid_arguments",
             "unknown argument "
                 + (key == null ? "null" : "'" + echo(key) + "'")
-                + "; expected id (and offset), or ids (and summary)");
+                + "; expected id (and offset), or ids (and summary, and focus with summary)");
       }
     }
     boolean hasId = args.containsKey("id");
@@ -97,6 +110,16 @@ final class FetchArguments {
     if (summaryArg != null && !(summaryArg instanceof Boolean)) {
       return new Refused("invalid_arguments", "summary must be a boolean");
     }
+    Object focusArg = args.get("focus");
+    if (focusArg != null && (!(focusArg instanceof String f) || f.length() > MAX_FOCUS_CHARS)) {
+      return new Refused(
+          "invalid_arguments",
+          "focus must be a string of at most " + MAX_FOCUS_CHARS + " characters");
+    }
+    String focus = focusArg == null ? "" : (String) focusArg;
+    if (!focus.isEmpty() && (hasId || !Boolean.TRUE.equals(summaryArg))) {
+      return new Refused("invalid_arguments", "focus applies to ids with summary: true only");
+    }
     if (hasId) {
       if (summaryArg != null) {
         return new Refused("invalid_arguments", "summary applies to ids only");
@@ -107,7 +130,7 @@ final class FetchArguments {
       return new Refused(
           "invalid_arguments", "offset applies to id only: page through one memory at a time");
     }
-    return batch(args.get("ids"), Boolean.TRUE.equals(summaryArg));
+    return batch(args.get("ids"), Boolean.TRUE.equals(summaryArg), focus);
   }
 
   private static Parsed single(Object idArg, Object offsetArg) {
@@ -126,7 +149,7 @@ final class FetchArguments {
     return new Single(s, offset);
   }
 
-  private static Parsed batch(Object idsArg, boolean summary) {
+  private static Parsed batch(Object idsArg, boolean summary, String focus) {
     List<?> list;
     if (idsArg instanceof String one) {
       list = List.of(one); // rule 1
@@ -163,7 +186,7 @@ final class FetchArguments {
       }
       ids.add(s);
     }
-    return new Batch(new ArrayList<>(ids), summary);
+    return new Batch(new ArrayList<>(ids), summary, focus);
   }
 
   /**

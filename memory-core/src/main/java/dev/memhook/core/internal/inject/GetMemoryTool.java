@@ -44,6 +44,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code {"ids": [ID, …], "summary": true}}: {@code [{"id", "summary"}, …]} in one result, at
  *       most {@value #MAX_SUMMARY_IDS} ids; without {@code summary: true} the full memories, at
  *       most {@value #MAX_FULL_IDS}. A repeated id is answered once, in the place it first appears.
+ *   <li>{@code {"ids": [ID, …], "summary": true, "focus": "words"}}: each summary entry also
+ *       carries {@code "excerpt"}, the run of its content (at most {@value
+ *       Excerpts#MAX_EXCERPT_CHARS} characters) that holds the most of the focus's words and that
+ *       the summary does not already show, when there is one ({@link Excerpts}). The hook's own
+ *       summary call names the words of the messages it recalled for, so each memory it injects
+ *       shows the line the message asked about beside its summary.
  * </ul>
  *
  * <h2>What it gets back</h2>
@@ -107,7 +113,8 @@ public final class GetMemoryTool implements ToolHandler {
         "Fetch long-term memories by id. Pass {\"id\": ID} for one memory in full, "
             + "{\"ids\": [ID, ...], \"summary\": true} for short summaries of several (at most "
             + MAX_SUMMARY_IDS
-            + "), or {\"ids\": [ID, ...]} for several in full (at most "
+            + "; add \"focus\": \"words\" to get with each the excerpt of its content about"
+            + " those words), or {\"ids\": [ID, ...]} for several in full (at most "
             + MAX_FULL_IDS
             + "). Results are limited in size. Long content comes in pages: a memory whose "
             + "content was cut has \"truncated\": true and \"nextOffset\": N; call "
@@ -124,7 +131,11 @@ public final class GetMemoryTool implements ToolHandler {
             + "\"ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":"
             + MAX_SUMMARY_IDS
             + "},"
-            + "\"summary\":{\"type\":\"boolean\",\"description\":\"with ids: return summaries only\"}},"
+            + "\"summary\":{\"type\":\"boolean\",\"description\":\"with ids: return summaries only\"},"
+            + "\"focus\":{\"type\":\"string\",\"maxLength\":"
+            + FetchArguments.MAX_FOCUS_CHARS
+            + ",\"description\":\"with ids and summary: words to find in each memory; its"
+            + " summary comes with the excerpt that holds them\"}},"
             + "\"additionalProperties\":false}");
   }
 
@@ -270,6 +281,7 @@ public final class GetMemoryTool implements ToolHandler {
     Map<MemoryId, Memory> found = store.getAll(ids);
     List<IntFunction<Rendered>> entries = new ArrayList<>(ids.size());
     List<FetchRecord.FetchedId> outcomes = new ArrayList<>(ids.size());
+    List<String> terms = Excerpts.terms(request.focus());
     for (MemoryId id : ids) {
       Memory m = found.get(id);
       outcomes.add(fetched(id.value(), m));
@@ -277,7 +289,8 @@ public final class GetMemoryTool implements ToolHandler {
         Rendered notFound = MemoryRendering.notFound(id);
         entries.add(cap -> notFound);
       } else if (request.summary()) {
-        entries.add(cap -> MemoryRendering.summary(m, cap, showScope));
+        String excerpt = Excerpts.of(m, terms);
+        entries.add(cap -> MemoryRendering.summary(m, excerpt, cap, showScope));
       } else {
         entries.add(cap -> MemoryRendering.full(m, 0, Math.min(cap, maxMemoryChars), showScope));
       }

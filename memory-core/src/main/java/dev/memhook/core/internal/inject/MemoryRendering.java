@@ -38,6 +38,9 @@ final class MemoryRendering {
   /** The most one attribute value takes. */
   private static final int VALUE_CAP = 500;
 
+  /** The least room a cut excerpt is shown in; with less, it is left out. */
+  static final int MIN_EXCERPT_CHARS = 40;
+
   private MemoryRendering() {}
 
   /** A JSON value and the exact length of its rendering. */
@@ -108,11 +111,32 @@ final class MemoryRendering {
    * withScope}, {@code {"id", "scope", "summary"}}.
    */
   static Rendered summary(Memory m, int cap, boolean withScope) {
+    return summary(m, "", cap, withScope);
+  }
+
+  /**
+   * As {@link #summary(Memory, int, boolean)}, followed by {@code "excerpt"} when {@code excerpt}
+   * ({@link Excerpts}) is not empty. The excerpt gives way first: cut to the room the whole summary
+   * leaves (ending with {@link JsonText#ELLIPSIS}), left out when less than {@value
+   * #MIN_EXCERPT_CHARS} characters are left, and always left out of an entry whose summary is cut.
+   */
+  static Rendered summary(Memory m, String excerpt, int cap, boolean withScope) {
     ObjectNode o = JSON.createObjectNode().put("id", m.id().value());
     if (withScope) {
       o.put("scope", m.scope().value());
     }
     o.put("summary", m.summary());
+    if (!excerpt.isEmpty()) {
+      ObjectNode withExcerpt = o.deepCopy().put("excerpt", excerpt);
+      Rendered whole = Rendered.of(withExcerpt);
+      if (whole.length() <= cap) {
+        return whole;
+      }
+      int room = cap - render(o).length() - ",\"excerpt\":\"\"".length();
+      if (room >= MIN_EXCERPT_CHARS) {
+        return checked(o.put("excerpt", abbreviate(excerpt, room)), m.id(), cap);
+      }
+    }
     Rendered whole = Rendered.of(o);
     if (whole.length() <= cap) {
       return whole;

@@ -99,6 +99,9 @@ final class PairInjector {
     Map<String, Object> args = new LinkedHashMap<>();
     args.put("ids", idStrings);
     args.put("summary", true);
+    if (!outcome.focus().isEmpty()) {
+      args.put("focus", outcome.focus());
+    }
     long started = System.nanoTime();
     tool.expectOwnInjection(idStrings);
     CompletionStage<?> call;

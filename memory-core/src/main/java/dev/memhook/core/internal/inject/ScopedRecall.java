@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * What one hook recalls for the messages a callback scans, over the hook's ordered scopes, and the
@@ -76,13 +77,16 @@ final class ScopedRecall {
    * @param anyPassedGate whether some recalled candidate passed a recall's gate (whatever the hook
    *     then decided); standing memories are not recalled, so they pass no gate
    * @param offeredStanding whether this attempt read the standing profiles (whatever they held)
+   * @param focus the words of the messages recalled for, as the summary call's {@code focus} names
+   *     them ({@link Excerpts#focus}); empty for none
    */
   record Outcome(
       List<MemoryId> selected,
       List<ReceiptCandidate> candidates,
       Map<Signal, Duration> took,
       boolean anyPassedGate,
-      boolean offeredStanding) {
+      boolean offeredStanding,
+      String focus) {
     Outcome {
       selected = List.copyOf(selected);
       candidates = List.copyOf(candidates);
@@ -97,18 +101,22 @@ final class ScopedRecall {
   private final int perCallback;
   private final int standingChars;
   private final Supplier<String> ownSession;
+  private final UnaryOperator<String> sanitize;
 
   /**
    * @param standing the service's standing profiles
    * @param ownSession the session the hook captures into, whose memories are never injected back
    *     (it is named after the conversation's first message, so it is asked each time); giving null
    *     when the hook does not capture
+   * @param sanitize what the messages' text goes through before its words become the summary call's
+   *     focus, which the chat service may log with the call
    */
   ScopedRecall(
       HookRecall recall,
       StandingProfiles standing,
       HookOptions options,
-      Supplier<String> ownSession) {
+      Supplier<String> ownSession,
+      UnaryOperator<String> sanitize) {
     this.recall = Objects.requireNonNull(recall, "recall");
     this.standing = Objects.requireNonNull(standing, "standing");
     this.scopes = options.scopes();
@@ -116,6 +124,7 @@ final class ScopedRecall {
     this.perCallback = Math.min(options.maxPerCallback(), GetMemoryTool.MAX_SUMMARY_IDS);
     this.standingChars = options.standingChars();
     this.ownSession = Objects.requireNonNull(ownSession, "ownSession");
+    this.sanitize = Objects.requireNonNull(sanitize, "sanitize");
   }
 
   /**
@@ -142,6 +151,7 @@ final class ScopedRecall {
     int recalledCandidatesFrom = candidates.size();
     int recallCap = Math.min(perCallback, GetMemoryTool.MAX_SUMMARY_IDS - standingIds.size());
     int recalled = 0;
+    List<String> asked = new ArrayList<>();
     for (ChatMessage message : messages) {
       // a full callback recalls no further: nothing more could be selected
       if (recalled >= recallCap || abandoned.getAsBoolean()) {
@@ -150,6 +160,7 @@ final class ScopedRecall {
       if (message.text().isBlank()) {
         continue;
       }
+      asked.add(sanitize.apply(Excerpts.head(message.text())));
       List<Ranked> fused = fused(message, own, session, candidates, took, abandoned);
       for (int i = 0; i < fused.size(); i++) {
         Ranked r = fused.get(i);
@@ -193,7 +204,11 @@ final class ScopedRecall {
                     c.decision() != Decision.RELEVANCE_GATE
                         && c.decision() != Decision.SESSION_CAP
                         && c.decision() != Decision.LIMIT);
-    return new Outcome(new ArrayList<>(selected), candidates, took, passedGate, offered);
+    if (asked.isEmpty() && !standingIds.isEmpty()) {
+      asked.add(sanitize.apply(Excerpts.head(messages.get(0).text())));
+    }
+    return new Outcome(
+        new ArrayList<>(selected), candidates, took, passedGate, offered, Excerpts.focus(asked));
   }
 
   /**

@@ -151,6 +151,27 @@ class GetMemoryToolBudgetTest {
         true,
         where);
 
+    // ids with summary and a focus of the memories' own words: excerpts stay within the budget,
+    // and each is cut rather than the summary
+    String focus =
+        JsonText.abbreviate(
+            mine.get(0).content().substring(0, Math.min(300, mine.get(0).content().length()))
+                + " "
+                + mine.get(1).summary(),
+            FetchArguments.MAX_FOCUS_CHARS);
+    JsonNode focused =
+        bounded(
+            call(tool, args("ids", mixed, "summary", true, "focus", focus)),
+            options.maxResultChars(),
+            where);
+    checkBatch(focused, mixed, store, true, where);
+    for (JsonNode entry : focused) {
+      if (entry.has("excerpt")) {
+        assertFalse(entry.path("truncated").asBoolean(false), "a cut summary has no excerpt");
+        assertTrue(entry.get("excerpt").asText().length() <= Excerpts.MAX_EXCERPT_CHARS + 2, where);
+      }
+    }
+
     // errors echo the model's text abbreviated, within the budget too
     String huge = HostileText.of(r, 200_000);
     for (Map<String, Object> bad :

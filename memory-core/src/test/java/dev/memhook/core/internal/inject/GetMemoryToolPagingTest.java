@@ -220,7 +220,10 @@ class GetMemoryToolPagingTest {
     JsonNode schema = JsonText.JSON.readTree(GetMemoryTool.DEFINITION.parametersSchema());
     assertEquals("integer", schema.at("/properties/offset/type").asText());
     assertEquals(0, schema.at("/properties/offset/minimum").asInt());
-    assertEquals(List.of("id", "offset", "ids", "summary"), fieldNames(schema.get("properties")));
+    assertEquals(
+        List.of("id", "offset", "ids", "summary", "focus"), fieldNames(schema.get("properties")));
+    assertEquals("string", schema.at("/properties/focus/type").asText());
+    assertEquals(FetchArguments.MAX_FOCUS_CHARS, schema.at("/properties/focus/maxLength").asInt());
     String description = GetMemoryTool.DEFINITION.description();
     assertTrue(description.contains("\"nextOffset\"") && description.contains("\"offset\""));
     assertTrue(description.contains("not instructions"), description);

@@ -236,6 +236,110 @@ class GetMemoryToolTest {
     assertTrue(resultText.contains("The on-call rotation changes every Monday."), resultText);
   }
 
+  @Test
+  void summaryBatch_withAFocus_showsTheExcerptHoldingItsWords_besideTheSummary() throws Exception {
+    Memory checklist =
+        memory.remember(
+            MemoryDraft.builder(
+                    Scope.DEFAULT,
+                    "Deploy checklist.\nThe release branch is cut from main on Monday.\n"
+                        + "Rollback: run deploy/rollback.sh with the previous tag.")
+                .summary("Deploy checklist")
+                .build());
+    ToolResult result =
+        call(
+            args(
+                "ids",
+                List.of(checklist.id().value(), first.id().value()),
+                "summary",
+                true,
+                "focus",
+                "rollback previous"));
+    assertFalse(result.error(), result.content());
+    JsonNode array = JSON.readTree(result.content());
+    assertEquals(List.of("id", "summary", "excerpt"), fieldNames(array.get(0)));
+    assertEquals("Deploy checklist", array.get(0).get("summary").asText());
+    assertEquals(
+        "…Rollback: run deploy/rollback.sh with the previous tag.",
+        array.get(0).get("excerpt").asText());
+    assertEquals(List.of("id", "summary"), fieldNames(array.get(1)), "no focus word, no excerpt");
+  }
+
+  @Test
+  void theHooksOwnSummaryCall_focusesOnTheMessagesWords_butNeverOnASecretInThem() throws Exception {
+    // the gate is not what this test is about: a scope of one memory and a hashing embedder
+    java.nio.file.Files.createDirectories(dir.resolve("ungated"));
+    try (MemoryService ungated =
+            Memhook.builder()
+                .store(stores.open(dir.resolve("ungated")))
+                .embedder(HashingEmbedder.create())
+                .recallOptions(dev.memhook.api.RecallOptions.builder().noRelevanceGate().build())
+                .build();
+        MemoryHook focused =
+            ungated.hookInto(
+                chat,
+                dev.memhook.api.HookOptions.builder()
+                    .noCapture()
+                    .recallTimeout(java.time.Duration.ofSeconds(30))
+                    .toolName("recall_memory")
+                    .build())) {
+      ungated.remember(
+          MemoryDraft.builder(
+                  Scope.DEFAULT,
+                  "Deploy checklist.\nThe release branch is cut from main on Monday.\n"
+                      + "Rollback: run deploy/rollback.sh with the previous tag.")
+              .summary("Deploy checklist")
+              .build());
+      String secret = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+      chat.sendUser("how do I rollback the deploy? my token is " + secret)
+          .toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
+      dev.memhook.api.chat.ChatMessage injected =
+          chat.messages().stream()
+              .filter(
+                  m ->
+                      m.role() == dev.memhook.api.chat.ChatRole.TOOL_RESULT
+                          && m.origin() == dev.memhook.api.chat.MessageOrigin.SYNTHETIC
+                          && m.toolCall().toolName().equals("recall_memory"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("nothing injected: " + focused.receipts()));
+      assertEquals(
+          "rollback deploy token github",
+          injected.toolCall().arguments().get("focus"),
+          "the sanitizer's marker is read, not the key");
+      assertFalse(injected.toolCall().arguments().toString().contains("a1B2c3D4"));
+      assertTrue(
+          injected.text().contains("\"excerpt\":\"…Rollback: run deploy/rollback.sh"),
+          injected.text());
+    }
+  }
+
+  @Test
+  void aFocusThatIsNotAShortString_orComesWithoutASummaryBatch_isAStructuredError()
+      throws Exception {
+    String id = first.id().value();
+    for (Map<String, Object> bad :
+        List.of(
+            args("ids", List.of(id), "summary", true, "focus", 42),
+            args("ids", List.of(id), "summary", true, "focus", List.of("deploy")),
+            args(
+                "ids",
+                List.of(id),
+                "summary",
+                true,
+                "focus",
+                "x".repeat(FetchArguments.MAX_FOCUS_CHARS + 1)),
+            args("ids", List.of(id), "focus", "deploy"),
+            args("id", id, "focus", "deploy"))) {
+      ToolResult result = call(bad);
+      assertEquals("invalid_arguments", errorCode(result), bad.keySet().toString());
+      assertTrue(result.content().contains("focus"), result.content());
+    }
+    assertFalse(
+        call(args("ids", List.of(id), "summary", true, "focus", "")).error(),
+        "an empty focus is no focus");
+  }
+
   private static List<String> fieldNames(JsonNode node) {
     List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);

@@ -1,0 +1,386 @@
+package dev.memhook.core.internal.inject;
+
+import dev.memhook.api.Memory;
+import dev.memhook.lucene.internal.analysis.SimpleTokens;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The excerpt of a memory's content that holds what a message asked about: the words a summary
+ * call's {@code focus} names. A summary is written once, when the memory is stored, and says what
+ * the memory is about; the line a later question needs (the fix at the end of a bug report, one
+ * version in a lock file, one rule of a contributing guide) is often further in. The excerpt puts
+ * that line beside the summary, so the model sees it without fetching the memory in full.
+ *
+ * <h2>The focus</h2>
+ *
+ * The hook names the words of the messages it recalled for ({@link #focus}): their distinct content
+ * words in order of first appearance, read from the first {@value #SCANNED_CHARS} characters of
+ * each message after sanitizing, at most {@value #MAX_TERMS} words and {@value #MAX_FOCUS_CHARS}
+ * characters. Content words are {@link SimpleTokens}' (lower-cased words and the parts of
+ * compounds, English stop words left out), without the words of a request that say nothing about
+ * its subject ({@link #CHATTER}: "can", "want", "should", "again"…, and the sanitizer's
+ * "redacted"), without one-character words and without words over {@value #MAX_WORD_CHARS}
+ * characters. A word and its plural are one term ({@link #term}).
+ *
+ * <h2>The excerpt</h2>
+ *
+ * The content is cut into units: its lines, and a line longer than {@value #MAX_EXCERPT_CHARS}
+ * characters into its sentences, and a sentence longer than that into pieces at spaces. An excerpt
+ * is a run of consecutive units of at most {@value #MAX_EXCERPT_CHARS} characters (whitespace
+ * collapsed) that begins and ends with a unit holding a term. It scores the sum, over the distinct
+ * terms it holds, of each term's rarity among the memory's own units ({@code ln(1 + units / units
+ * holding the term)}), so that a lock file's one line naming the package outweighs the many lines
+ * naming a version, and a run holding both wins. The best excerpt that the title and summary do not
+ * already show is taken. A tie goes to the run that opens with the rarer unit (a block is read from
+ * the line naming its subject: a package, then its version, not the version before it), then to the
+ * shorter, then to the earlier. An excerpt that does not begin or end where the content does is
+ * marked with {@code …} there. No term in the content, or nothing the summary does not show: no
+ * excerpt.
+ *
+ * <p>Linear in the content's length times the units an excerpt can span. Stateless and thread-safe;
+ * null is never accepted.
+ */
+final class Excerpts {
+
+  /** The most terms a focus holds; a term is a bit of a unit's mask. */
+  static final int MAX_TERMS = 24;
+
+  /** The most characters of a focus the hook writes. */
+  static final int MAX_FOCUS_CHARS = 300;
+
+  /** The most characters of each message the hook reads for its focus. */
+  static final int SCANNED_CHARS = 4_000;
+
+  /**
+   * The longest word a focus names: a longer one is more likely a key, a hash or a token than a
+   * word an excerpt would hold.
+   */
+  static final int MAX_WORD_CHARS = 40;
+
+  /** The longest excerpt, in characters of text (before JSON escaping). */
+  static final int MAX_EXCERPT_CHARS = 300;
+
+  /**
+   * Words of a request or a chat turn that name no subject: how one asks ("can you", "please"),
+   * what one wants done ("want", "need", "make"), when ("now", "again") and fillers. Without them a
+   * excerpt is chosen for the subject's words; with them a line saying "you can" would do.
+   */
+  static final Set<String> CHATTER =
+      Set.of(
+          "about",
+          "actually",
+          "again",
+          "all",
+          "also",
+          "any",
+          "anything",
+          "are",
+          "back",
+          "can",
+          "could",
+          "didn",
+          "doesn",
+          "don",
+          "from",
+          "get",
+          "getting",
+          "go",
+          "going",
+          "got",
+          "hey",
+          "isn",
+          "just",
+          "know",
+          "let",
+          "like",
+          "look",
+          "make",
+          "maybe",
+          "more",
+          "much",
+          "need",
+          "now",
+          "ok",
+          "okay",
+          "one",
+          "only",
+          "out",
+          "please",
+          "really",
+          "redacted",
+          "remind",
+          "said",
+          "say",
+          "see",
+          "should",
+          "some",
+          "something",
+          "still",
+          "sure",
+          "tell",
+          "thanks",
+          "thing",
+          "think",
+          "up",
+          "us",
+          "use",
+          "using",
+          "very",
+          "want",
+          "wasn",
+          "way",
+          "where",
+          "why",
+          "won",
+          "would",
+          "yes",
+          "yet");
+
+  private Excerpts() {}
+
+  /**
+   * The focus a summary call names for {@code texts}: their distinct content words, space
+   * separated, as described above; empty when they hold none.
+   */
+  static String focus(List<String> texts) {
+    Set<String> seen = new LinkedHashSet<>();
+    StringBuilder out = new StringBuilder();
+    for (String text : texts) {
+      for (String token : SimpleTokens.tokenize(head(text))) {
+        if (seen.size() == MAX_TERMS) {
+          return out.toString();
+        }
+        if (!counts(token) || token.length() > MAX_WORD_CHARS || !seen.add(term(token))) {
+          continue;
+        }
+        if (out.length() + 1 + token.length() > MAX_FOCUS_CHARS) {
+          return out.toString();
+        }
+        out.append(out.length() == 0 ? "" : " ").append(token);
+      }
+    }
+    return out.toString();
+  }
+
+  /** The part of a message {@link #focus} reads: its first {@value #SCANNED_CHARS} characters. */
+  static String head(String text) {
+    if (text.length() <= SCANNED_CHARS) {
+      return text;
+    }
+    int end = SCANNED_CHARS;
+    return text.substring(0, Character.isLowSurrogate(text.charAt(end)) ? end - 1 : end);
+  }
+
+  /**
+   * The terms of {@code focus} as excerpts match them: its content words as {@link #focus} keeps
+   * them, each once, at most {@value #MAX_TERMS}.
+   */
+  static List<String> terms(String focus) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String token : SimpleTokens.tokenize(focus)) {
+      if (out.size() == MAX_TERMS) {
+        break;
+      }
+      if (counts(token)) {
+        out.add(term(token));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The excerpt of {@code m}'s content for {@code terms} (from {@link #terms}), or an empty string
+   * when there is none to show.
+   */
+  static String of(Memory m, List<String> terms) {
+    if (terms.isEmpty()) {
+      return "";
+    }
+    Map<String, Integer> bits = new LinkedHashMap<>();
+    for (String t : terms) {
+      if (bits.size() < MAX_TERMS) {
+        bits.putIfAbsent(t, bits.size());
+      }
+    }
+    String content = m.content();
+    List<Unit> units = units(content);
+    int n = units.size();
+    int[] masks = new int[n];
+    int[] holding = new int[bits.size()];
+    for (int i = 0; i < n; i++) {
+      for (String token : SimpleTokens.tokenize(units.get(i).text())) {
+        Integer bit = bits.get(term(token));
+        if (bit != null) {
+          masks[i] |= 1 << bit;
+        }
+      }
+      for (int b = 0; b < holding.length; b++) {
+        if ((masks[i] & (1 << b)) != 0) {
+          holding[b]++;
+        }
+      }
+    }
+    double[] rarity = new double[holding.length];
+    for (int b = 0; b < holding.length; b++) {
+      rarity[b] = holding[b] == 0 ? 0 : Math.log(1 + (double) n / holding[b]);
+    }
+    String shown = collapse(m.title()) + "\n" + collapse(m.summary());
+    String best = "";
+    double bestScore = 0;
+    double bestLead = 0;
+    int bestLength = Integer.MAX_VALUE;
+    for (int i = 0; i < n; i++) {
+      if (masks[i] == 0) {
+        continue;
+      }
+      int mask = 0;
+      int length = -1;
+      for (int j = i; j < n; j++) {
+        length += 1 + units.get(j).text().length();
+        if (length > MAX_EXCERPT_CHARS) {
+          break;
+        }
+        mask |= masks[j];
+        if (masks[j] == 0) {
+          continue;
+        }
+        double score = score(mask, rarity);
+        double lead = score(masks[i], rarity);
+        boolean better =
+            score > bestScore + 1e-9
+                || (score > bestScore - 1e-9
+                    && (lead > bestLead + 1e-9 || (lead > bestLead - 1e-9 && length < bestLength)));
+        if (!better) {
+          continue;
+        }
+        String text = join(units, i, j);
+        if (shown.contains(text)) {
+          continue;
+        }
+        best =
+            (units.get(i).start() > 0 ? JsonText.ELLIPSIS : "")
+                + text
+                + (units.get(j).end() < content.length() ? JsonText.ELLIPSIS : "");
+        bestScore = score;
+        bestLead = lead;
+        bestLength = length;
+      }
+    }
+    return best;
+  }
+
+  /** A word and its plural, and a word in any case, as one term. */
+  static String term(String token) {
+    int n = token.length();
+    if (n > 3 && token.endsWith("s") && !token.endsWith("ss")) {
+      return token.substring(0, n - 1);
+    }
+    return token;
+  }
+
+  private static boolean counts(String token) {
+    return token.codePointCount(0, token.length()) > 1 && !CHATTER.contains(token);
+  }
+
+  private static double score(int mask, double[] rarity) {
+    double s = 0;
+    for (int b = 0; b < rarity.length; b++) {
+      if ((mask & (1 << b)) != 0) {
+        s += rarity[b];
+      }
+    }
+    return s;
+  }
+
+  /** A unit of content: where it is, and its text with whitespace collapsed; never empty. */
+  private record Unit(int start, int end, String text) {}
+
+  private static List<Unit> units(String content) {
+    List<Unit> out = new ArrayList<>();
+    int lineStart = 0;
+    while (lineStart <= content.length()) {
+      int newline = content.indexOf('\n', lineStart);
+      int lineEnd = newline < 0 ? content.length() : newline;
+      splitLine(content, lineStart, lineEnd, out);
+      if (newline < 0) {
+        break;
+      }
+      lineStart = newline + 1;
+    }
+    return out;
+  }
+
+  /** Adds the units of {@code content[from, to)}: itself, or its sentences, or their pieces. */
+  private static void splitLine(String content, int from, int to, List<Unit> out) {
+    if (to - from <= MAX_EXCERPT_CHARS) {
+      add(content, from, to, out);
+      return;
+    }
+    int start = from;
+    for (int i = from; i < to - 1; i++) {
+      char c = content.charAt(i);
+      if ((c == '.' || c == '!' || c == '?' || c == ';')
+          && Character.isWhitespace(content.charAt(i + 1))) {
+        splitSentence(content, start, i + 1, out);
+        start = i + 1;
+      }
+    }
+    splitSentence(content, start, to, out);
+  }
+
+  /** Adds {@code content[from, to)} in pieces of at most the longest excerpt, cut at spaces. */
+  private static void splitSentence(String content, int from, int to, List<Unit> out) {
+    int start = from;
+    while (to - start > MAX_EXCERPT_CHARS) {
+      int cut = content.lastIndexOf(' ', start + MAX_EXCERPT_CHARS);
+      if (cut <= start) {
+        cut = start + MAX_EXCERPT_CHARS;
+        if (Character.isLowSurrogate(content.charAt(cut))) {
+          cut--;
+        }
+      }
+      add(content, start, cut, out);
+      start = cut;
+    }
+    add(content, start, to, out);
+  }
+
+  private static void add(String content, int from, int to, List<Unit> out) {
+    String text = collapse(content.substring(from, to));
+    if (!text.isEmpty()) {
+      out.add(new Unit(from, to, text));
+    }
+  }
+
+  private static String join(List<Unit> units, int from, int to) {
+    StringBuilder b = new StringBuilder(units.get(from).text());
+    for (int k = from + 1; k <= to; k++) {
+      b.append(' ').append(units.get(k).text());
+    }
+    return b.toString();
+  }
+
+  /** {@code s} with each run of whitespace one space, and none at either end. */
+  static String collapse(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    boolean space = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isWhitespace(c)) {
+        space = b.length() > 0;
+      } else {
+        if (space) {
+          b.append(' ');
+          space = false;
+        }
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,167 @@
+package dev.memhook.core.internal.inject;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memhook.api.Memory;
+import dev.memhook.api.Scope;
+import dev.memhook.core.HostileText;
+import dev.memhook.testkit.Seeds;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The focus a hook names for its messages, and the excerpt a memory shows for it. */
+class ExcerptsTest {
+
+  private static Memory memory(String title, String summary, String content) {
+    return ToolFixtures.memory("mem_excerpt", Scope.DEFAULT, content)
+        .title(title)
+        .summary(summary)
+        .build();
+  }
+
+  @Test
+  void focus_keepsEachContentWordOnce_inOrder_withoutStopWordsChatterOrPlurals() {
+    assertEquals(
+        "prod repo pool size set",
+        Excerpts.focus(
+            List.of("Can you remind me what's the prod Repo pool size when POOL_SIZE isn't set?")));
+    assertEquals(
+        "staging models file called",
+        Excerpts.focus(List.of("staging models", "what should the model file be called")),
+        "a plural and its singular are one term; the first spelling is kept");
+  }
+
+  @Test
+  void focus_stopsAtItsTermCap_andReadsOnlyTheHeadOfALongMessage() {
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      many.append("word").append((char) ('a' + i % 26)).append((char) ('a' + i / 26)).append(' ');
+    }
+    assertEquals(Excerpts.MAX_TERMS, Excerpts.focus(List.of(many.toString())).split(" ").length);
+    String late = "x ".repeat(Excerpts.SCANNED_CHARS) + "kubernetes";
+    assertEquals("", Excerpts.focus(List.of(late)), "a word past the head is not read");
+    assertEquals("", Excerpts.focus(List.of("a".repeat(Excerpts.MAX_WORD_CHARS + 1))));
+    assertTrue(
+        Excerpts.focus(List.of(many.toString().repeat(50))).length() <= Excerpts.MAX_FOCUS_CHARS);
+  }
+
+  @Test
+  void terms_readAFocusAsFocusWroteIt() {
+    assertEquals(List.of("pool", "size", "model"), Excerpts.terms("pool size models model"));
+    assertEquals(List.of(), Excerpts.terms("the and please"));
+  }
+
+  @Test
+  void aLockFile_showsTheRunNamingThePackage_notTheFirstVersionLine() {
+    String content =
+        String.join(
+            "\n",
+            "{",
+            "  \"pins\" : [",
+            "    {",
+            "      \"identity\" : \"alamofire\",",
+            "      \"location\" : \"https://github.com/Alamofire/Alamofire.git\",",
+            "      \"state\" : {",
+            "        \"version\" : \"5.9.1\"",
+            "      }",
+            "    },",
+            "    {",
+            "      \"identity\" : \"grdb.swift\",",
+            "      \"location\" : \"https://github.com/groue/GRDB.swift\",",
+            "      \"state\" : {",
+            "        \"version\" : \"6.29.1\"",
+            "      }",
+            "    },",
+            "    {",
+            "      \"identity\" : \"kingfisher\",",
+            "      \"state\" : {",
+            "        \"version\" : \"7.12.0\"",
+            "      }",
+            "    }",
+            "  ]",
+            "}");
+    String excerpt =
+        Excerpts.of(
+            memory("Read Package.resolved", "Package.resolved: the resolved pins", content),
+            Excerpts.terms(Excerpts.focus(List.of("which GRDB version are we pinned to?"))));
+    assertTrue(excerpt.contains("6.29.1"), excerpt);
+    assertFalse(excerpt.contains("5.9.1") || excerpt.contains("7.12.0"), excerpt);
+    assertTrue(excerpt.startsWith("…") && excerpt.endsWith("…"), excerpt);
+  }
+
+  @Test
+  void aBugReport_showsTheFixItsSummaryLeftOut() {
+    String content =
+        "Cause: with sql_package pgx/v5, sqlc maps nullable text columns to pgtype.Text, a struct"
+            + " without a JSON marshaller. It started when 00039 made notes nullable.\n"
+            + "Fix: set emit_pointers_for_null_types: true in sqlc.yaml, so nullable columns"
+            + " become *string and marshal as null.\n"
+            + "Then regenerate with sqlc generate.";
+    Memory bug =
+        memory(
+            "Nullable columns serialize as objects",
+            "Cause: with sql_package pgx/v5, sqlc maps nullable text columns to pgtype.Text, a"
+                + " struct without a JSON marshaller.",
+            content);
+    String excerpt =
+        Excerpts.of(
+            bug,
+            Excerpts.terms(
+                Excerpts.focus(
+                    List.of(
+                        "the API shows a weird object with Valid false for a nullable column"))));
+    assertEquals(
+        "…Fix: set emit_pointers_for_null_types: true in sqlc.yaml, so nullable columns become"
+            + " *string and marshal as null.…",
+        excerpt);
+  }
+
+  @Test
+  void noExcerpt_whenNoTermIsInTheContent_orTheSummaryAlreadyShowsIt() {
+    Memory whole = memory("", "Deploys happen on Tuesdays.", "Deploys happen on Tuesdays.");
+    assertEquals("", Excerpts.of(whole, Excerpts.terms("deploys tuesdays")));
+    assertEquals("", Excerpts.of(whole, Excerpts.terms("kubernetes")));
+    assertEquals("", Excerpts.of(whole, List.of()));
+  }
+
+  @Test
+  void aExcerptAtTheStartOrEndOfTheContent_isMarkedOnlyWhereItIsCut() {
+    Memory m = memory("", "About the cache", "The cache TTL is 300 seconds.\nRedis holds it.");
+    assertEquals("The cache TTL is 300 seconds.…", Excerpts.of(m, Excerpts.terms("ttl")));
+    assertEquals("…Redis holds it.", Excerpts.of(m, Excerpts.terms("redis")));
+  }
+
+  static LongStream seeds() {
+    return Seeds.seeds(20);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void anyContent_givesAExcerptOfBoundedLength_madeOfItsOwnText(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    String where = Seeds.replay(seed);
+    int length = 1 + r.nextInt(r.nextBoolean() ? 2_000 : 100_000);
+    String content = r.nextInt(4) == 0 ? "y".repeat(length) : HostileText.storable(r, length);
+    Memory m = memory("", HostileText.storable(r, r.nextInt(200)), content);
+    int from = r.nextInt(content.length());
+    String focus = content.substring(from, Math.min(content.length(), from + 200));
+    String excerpt = Excerpts.of(m, Excerpts.terms(focus));
+    assertTrue(excerpt.length() <= Excerpts.MAX_EXCERPT_CHARS + 2, where);
+    String bare = excerpt.replace("…", "");
+    assertTrue(
+        Excerpts.collapse(content).contains(bare) || content.contains("…"),
+        "an excerpt is the content's own text, whitespace collapsed: " + where);
+    for (int i = 0; i < bare.length(); i++) {
+      assertFalse(
+          Character.isHighSurrogate(bare.charAt(i))
+              && (i + 1 == bare.length() || !Character.isLowSurrogate(bare.charAt(i + 1))),
+          "no surrogate pair is split: " + where);
+    }
+  }
+}
