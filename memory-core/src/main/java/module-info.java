@@ -1,11 +1,14 @@
 /**
  * The memory service: {@link dev.memhook.core.Memhook#builder()} and the few public types around
- * it. The data path ({@code dev.memhook.core.internal.*}) is not exported.
+ * it. The data path ({@code dev.memhook.core.internal.*}) is not exported, but for the excerpts,
+ * which {@code memhook hook} (memory-cli) shows as the chat hook does.
  *
  * <p>The "requires-automatic" lint is suppressed here only: async-util ships no module name, so it
- * is required by the automatic name javac derives from its file name.
+ * is required by the automatic name javac derives from its file name. The "module" lint is
+ * suppressed because memory-cli, the target of the one qualified export, is built after this module
+ * and javac cannot see it here.
  */
-@SuppressWarnings("requires-automatic")
+@SuppressWarnings({"requires-automatic", "module"})
 module dev.memhook.core {
   requires transitive dev.memhook.api;
   requires dev.memhook.lucene;
@@ -16,6 +19,9 @@ module dev.memhook.core {
   requires asyncutil;
 
   exports dev.memhook.core;
+  // the excerpt a recalled memory shows for a prompt's words, shared with `memhook hook`'s answers
+  exports dev.memhook.core.internal.inject.excerpt to
+      dev.memhook.cli;
 
   // Memhook.builder() finds a default embedder (memory-djl-embeddings provides one)
   uses dev.memhook.api.spi.EmbedderProvider;

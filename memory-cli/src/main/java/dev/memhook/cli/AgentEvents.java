@@ -12,6 +12,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObserveResult;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -297,8 +298,14 @@ final class AgentEvents {
     if (chosen.isEmpty()) {
       return Optional.empty();
     }
+    List<String> terms =
+        prompt
+            ? Excerpts.terms(Excerpts.focus(List.of(event.payload().path("prompt").asText(""))))
+            : List.of();
     List<String> lines =
-        chosen.stream().map(m -> prompt ? recalledLine(m) : standingLine(m)).toList();
+        chosen.stream()
+            .map(m -> prompt ? recalledLine(m, Excerpts.of(m, terms)) : standingLine(m))
+            .toList();
     ContextBudget budget = settings.contextChars();
     ContextBudget.Fit fit = budget.fit(prompt ? RECALLED_HEADER : STANDING_HEADER, lines);
     log.info(budget.report(event.prepared().wireName(), fit));
@@ -324,8 +331,8 @@ final class AgentEvents {
   /** The header of what {@code UserPromptSubmit} says; each recalled memory follows on a line. */
   static final String RECALLED_HEADER =
       "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
-          + " title: summary. If a get_memory tool is available, it returns one in full by"
-          + " id.\n";
+          + " title: summary, then, where the prompt's words are further in, an excerpt. If a"
+          + " get_memory tool is available, it returns one in full by id.\n";
 
   /**
    * A standing memory's line, {@code - id (type): summary}: never longer than the memory's summary
@@ -342,8 +349,13 @@ final class AgentEvents {
         + "\n";
   }
 
-  /** A recalled memory's line, {@code - id (type) title: summary}. */
-  static String recalledLine(Memory m) {
+  /**
+   * A recalled memory's line, {@code - id (type) title: summary}, followed by {@code excerpt: …}
+   * when {@code excerpt} is not empty: the run of its content that holds the most of the prompt's
+   * words and that its summary does not show ({@link Excerpts}), as the chat hook's summary call
+   * shows it.
+   */
+  static String recalledLine(Memory m, String excerpt) {
     return "- "
         + m.id()
         + " ("
@@ -352,6 +364,7 @@ final class AgentEvents {
         + m.title()
         + ": "
         + m.summary().replace('\n', ' ')
+        + (excerpt.isEmpty() ? "" : " excerpt: " + excerpt)
         + "\n";
   }
 }

@@ -228,6 +228,32 @@ class HookCommandTest {
   }
 
   @Test
+  void promptSubmit_showsBesideASummaryTheExcerptHoldingThePromptsWords() throws Exception {
+    Memory checklist;
+    try (MemoryService memory = open()) {
+      checklist =
+          memory.remember(
+              MemoryDraft.builder(
+                      Scope.DEFAULT,
+                      "Deploy checklist.\nRollback: run deploy/rollback.sh with the previous tag.")
+                  .summary("Deploy checklist")
+                  .build());
+    }
+
+    String offered = additionalContext(promptIn("s-40", "rollback the deploy to the previous tag"));
+
+    assertTrue(
+        offered.contains(
+            checklist.id()
+                + " (observation) "
+                + checklist.title()
+                + ": Deploy checklist excerpt: …Rollback: run deploy/rollback.sh with the"
+                + " previous tag.\n"),
+        offered);
+    assertTrue(offered.startsWith(AgentEvents.RECALLED_HEADER), offered);
+  }
+
+  @Test
   void promptSubmit_offersTheChatHooksNumberPerMessage_unlessTheLimitIsGiven() throws Exception {
     String prompt = sixInvoiceExportFacts();
 

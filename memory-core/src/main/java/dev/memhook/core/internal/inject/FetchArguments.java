@@ -2,6 +2,7 @@ package dev.memhook.core.internal.inject;
 
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.trace.FetchRecord;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

@@ -16,6 +16,7 @@ import dev.memhook.api.trace.FetchRecord;
 import dev.memhook.api.trace.InjectionReceipt;
 import dev.memhook.core.internal.failure.FatalErrors;
 import dev.memhook.core.internal.inject.MemoryRendering.Rendered;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;

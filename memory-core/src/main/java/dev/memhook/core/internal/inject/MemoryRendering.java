@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -14,6 +14,7 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.spi.TypeListing;
 import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.api.trace.ReceiptCandidate.Decision;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import dev.memhook.core.internal.recall.Exclusion;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -15,6 +15,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.chat.ToolResult;
 import dev.memhook.core.HostileText;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import dev.memhook.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,13 +1,15 @@
-package dev.memhook.core.internal.inject;
+package dev.memhook.core.internal.inject.excerpt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.Memory;
+import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HostileText;
 import dev.memhook.testkit.Seeds;
+import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
@@ -18,8 +20,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The focus a hook names for its messages, and the excerpt a memory shows for it. */
 class ExcerptsTest {
 
+  private static final Instant T = Instant.parse("2025-01-02T03:04:05Z");
+
   private static Memory memory(String title, String summary, String content) {
-    return ToolFixtures.memory("mem_excerpt", Scope.DEFAULT, content)
+    return Memory.builder()
+        .id(MemoryId.of("mem_excerpt"))
+        .scope(Scope.DEFAULT)
+        .content(content)
+        .occurredAt(T)
+        .createdAt(T)
         .title(title)
         .summary(summary)
         .build();

@@ -1,4 +1,4 @@
-package dev.memhook.core.internal.inject;
+package dev.memhook.core.internal.inject.excerpt;
 
 import dev.memhook.api.Memory;
 import dev.memhook.lucene.internal.analysis.SimpleTokens;
@@ -42,35 +42,40 @@ import java.util.Set;
  * marked with {@code …} there. No term in the content, or nothing the summary does not show: no
  * excerpt.
  *
- * <p>Linear in the content's length times the units an excerpt can span. Stateless and thread-safe;
- * null is never accepted.
+ * <p>The chat hook's summary call ({@code core.internal.inject.GetMemoryTool}) and the coding-agent
+ * hook's answers ({@code memhook hook}, to which this package is exported) choose their excerpts
+ * here. Linear in the content's length times the units an excerpt can span. Stateless and
+ * thread-safe; null is never accepted.
  */
-final class Excerpts {
+public final class Excerpts {
+
+  /** What marks an excerpt's end that is not the content's. */
+  public static final String ELLIPSIS = "\u2026";
 
   /** The most terms a focus holds; a term is a bit of a unit's mask. */
-  static final int MAX_TERMS = 24;
+  public static final int MAX_TERMS = 24;
 
   /** The most characters of a focus the hook writes. */
-  static final int MAX_FOCUS_CHARS = 300;
+  public static final int MAX_FOCUS_CHARS = 300;
 
   /** The most characters of each message the hook reads for its focus. */
-  static final int SCANNED_CHARS = 4_000;
+  public static final int SCANNED_CHARS = 4_000;
 
   /**
    * The longest word a focus names: a longer one is more likely a key, a hash or a token than a
    * word an excerpt would hold.
    */
-  static final int MAX_WORD_CHARS = 40;
+  public static final int MAX_WORD_CHARS = 40;
 
   /** The longest excerpt, in characters of text (before JSON escaping). */
-  static final int MAX_EXCERPT_CHARS = 300;
+  public static final int MAX_EXCERPT_CHARS = 300;
 
   /**
    * Words of a request or a chat turn that name no subject: how one asks ("can you", "please"),
    * what one wants done ("want", "need", "make"), when ("now", "again") and fillers. Without them a
    * excerpt is chosen for the subject's words; with them a line saying "you can" would do.
    */
-  static final Set<String> CHATTER =
+  public static final Set<String> CHATTER =
       Set.of(
           "about",
           "actually",
@@ -147,7 +152,7 @@ final class Excerpts {
    * The focus a summary call names for {@code texts}: their distinct content words, space
    * separated, as described above; empty when they hold none.
    */
-  static String focus(List<String> texts) {
+  public static String focus(List<String> texts) {
     Set<String> seen = new LinkedHashSet<>();
     StringBuilder out = new StringBuilder();
     for (String text : texts) {
@@ -168,7 +173,7 @@ final class Excerpts {
   }
 
   /** The part of a message {@link #focus} reads: its first {@value #SCANNED_CHARS} characters. */
-  static String head(String text) {
+  public static String head(String text) {
     if (text.length() <= SCANNED_CHARS) {
       return text;
     }
@@ -180,7 +185,7 @@ final class Excerpts {
    * The terms of {@code focus} as excerpts match them: its content words as {@link #focus} keeps
    * them, each once, at most {@value #MAX_TERMS}.
    */
-  static List<String> terms(String focus) {
+  public static List<String> terms(String focus) {
     Set<String> out = new LinkedHashSet<>();
     for (String token : SimpleTokens.tokenize(focus)) {
       if (out.size() == MAX_TERMS) {
@@ -197,7 +202,7 @@ final class Excerpts {
    * The excerpt of {@code m}'s content for {@code terms} (from {@link #terms}), or an empty string
    * when there is none to show.
    */
-  static String of(Memory m, List<String> terms) {
+  public static String of(Memory m, List<String> terms) {
     if (terms.isEmpty()) {
       return "";
     }
@@ -263,9 +268,9 @@ final class Excerpts {
           continue;
         }
         best =
-            (units.get(i).start() > 0 ? JsonText.ELLIPSIS : "")
+            (units.get(i).start() > 0 ? ELLIPSIS : "")
                 + text
-                + (units.get(j).end() < content.length() ? JsonText.ELLIPSIS : "");
+                + (units.get(j).end() < content.length() ? ELLIPSIS : "");
         bestScore = score;
         bestLead = lead;
         bestLength = length;
@@ -366,7 +371,7 @@ final class Excerpts {
   }
 
   /** {@code s} with each run of whitespace one space, and none at either end. */
-  static String collapse(String s) {
+  public static String collapse(String s) {
     StringBuilder b = new StringBuilder(s.length());
     boolean space = false;
     for (int i = 0; i < s.length(); i++) {
