@@ -18,6 +18,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.ScopedMemory;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
@@ -129,7 +130,8 @@ final class McpTools {
         tool(
             "memory_recall",
             "Recall the memories of this project that matter for a question or task, best first:"
-                + " id, type, title and summary of each. Fetch one in full with get_memory.",
+                + " id, type, title and summary of each, and an excerpt where the query's words"
+                + " are further in. Fetch one in full with get_memory.",
             new ToolSchema()
                 .required("query", "string", "What to recall for: a question, a task, an error.")
                 .optional(
@@ -213,15 +215,21 @@ final class McpTools {
     ScopedMemory scoped = memory.scoped(scope);
     RecallQuery q =
         new RecallQuery(scope, a.requiredString("query"), a.integer("limit", 5, 1, MAX_RECALL));
+    List<String> terms = Excerpts.terms(Excerpts.focus(List.of(q.text())));
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode list = out.putArray("memories");
     for (RecalledMemory r : scoped.recall(q).memories()) {
-      list.addObject()
-          .put("id", r.id().value())
-          .put("type", JsonRecords.lower(r.memory().type()))
-          .put("title", r.memory().title())
-          .put("summary", r.memory().summary())
-          .put("score", r.score());
+      ObjectNode entry =
+          list.addObject()
+              .put("id", r.id().value())
+              .put("type", JsonRecords.lower(r.memory().type()))
+              .put("title", r.memory().title())
+              .put("summary", r.memory().summary());
+      String excerpt = Excerpts.of(r.memory(), terms);
+      if (!excerpt.isEmpty()) {
+        entry.put("excerpt", excerpt);
+      }
+      entry.put("score", r.score());
     }
     return ok(out);
   }

@@ -95,6 +95,30 @@ class McpServerTest {
       assertEquals(newId, found.get("memories").get(0).get("id").asText());
       error(client, "memory_remember", Map.of("content", "x", "type", "gossip"), "/type");
 
+      String checklist =
+          ok(
+                  client,
+                  "memory_remember",
+                  Map.of(
+                      "content",
+                      "Deploy checklist.\nRollback: run deploy/rollback.sh with the previous tag.",
+                      "summary",
+                      "Deploy checklist",
+                      "type",
+                      "workflow"))
+              .get("id")
+              .asText();
+      JsonNode excerpted =
+          ok(client, "memory_recall", Map.of("query", "rollback the deploy to the previous tag"));
+      JsonNode entry = excerpted.get("memories").get(0);
+      assertEquals(checklist, entry.get("id").asText(), excerpted.toString());
+      assertEquals(
+          "…Rollback: run deploy/rollback.sh with the previous tag.",
+          entry.get("excerpt").asText());
+      assertTrue(
+          found.get("memories").get(0).get("excerpt") == null,
+          "the summary shows all there is: " + found);
+
       ok(client, "memory_forget", Map.of("id", newId, "reason", "wrong"));
       JsonNode gone = ok(client, "get_memory", Map.of("ids", List.of(newId)));
       assertEquals(newId, gone.get("notFound").get(0).asText());
