@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
  * cuts at a word boundary. Every method looks at a bounded window of its input, so its cost does
  * not grow with the input.
  *
- * <p>Stateless and thread-safe.
+ * <p>Public for {@code core.internal.inject.excerpt}, whose excerpts fold whitespace and cut a
+ * message's head by the same rules. Stateless and thread-safe.
  */
-final class TextCuts {
+public final class TextCuts {
 
   /** What ends a text cut at a word boundary here. */
   static final String ELLIPSIS = "…";
@@ -30,7 +31,7 @@ final class TextCuts {
   private TextCuts() {}
 
   /** {@code text} cut to its first {@code window} characters, never inside a surrogate pair. */
-  static String head(String text, int window) {
+  public static String head(String text, int window) {
     if (text.length() <= window) {
       return text;
     }
@@ -72,7 +73,7 @@ final class TextCuts {
   }
 
   /** The whitespace of the first {@code window} characters folded to single spaces, stripped. */
-  static String flat(String text, int window) {
+  public static String flat(String text, int window) {
     String head = head(text, window);
     StringBuilder sb = new StringBuilder(head.length());
     boolean space = false;

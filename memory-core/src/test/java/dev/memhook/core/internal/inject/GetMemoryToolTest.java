@@ -236,16 +236,18 @@ class GetMemoryToolTest {
     assertTrue(resultText.contains("The on-call rotation changes every Monday."), resultText);
   }
 
+  /** A memory whose summary leaves out its last line. */
+  private static final MemoryDraft CHECKLIST =
+      MemoryDraft.builder(
+              Scope.DEFAULT,
+              "Deploy checklist.\nThe release branch is cut from main on Monday.\n"
+                  + "Rollback: run deploy/rollback.sh with the previous tag.")
+          .summary("Deploy checklist")
+          .build();
+
   @Test
   void summaryBatch_withAFocus_showsTheExcerptHoldingItsWords_besideTheSummary() throws Exception {
-    Memory checklist =
-        memory.remember(
-            MemoryDraft.builder(
-                    Scope.DEFAULT,
-                    "Deploy checklist.\nThe release branch is cut from main on Monday.\n"
-                        + "Rollback: run deploy/rollback.sh with the previous tag.")
-                .summary("Deploy checklist")
-                .build());
+    Memory checklist = memory.remember(CHECKLIST);
     ToolResult result =
         call(
             args(
@@ -283,13 +285,7 @@ class GetMemoryToolTest {
                     .recallTimeout(java.time.Duration.ofSeconds(30))
                     .toolName("recall_memory")
                     .build())) {
-      ungated.remember(
-          MemoryDraft.builder(
-                  Scope.DEFAULT,
-                  "Deploy checklist.\nThe release branch is cut from main on Monday.\n"
-                      + "Rollback: run deploy/rollback.sh with the previous tag.")
-              .summary("Deploy checklist")
-              .build());
+      ungated.remember(CHECKLIST);
       String secret = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
       chat.sendUser("how do I rollback the deploy? my token is " + secret)
           .toCompletableFuture()

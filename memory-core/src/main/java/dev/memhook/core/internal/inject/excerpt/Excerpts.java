@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.inject.excerpt;
 
 import dev.memhook.api.Memory;
+import dev.memhook.core.internal.compress.TextCuts;
 import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -174,11 +175,7 @@ public final class Excerpts {
 
   /** The part of a message {@link #focus} reads: its first {@value #SCANNED_CHARS} characters. */
   public static String head(String text) {
-    if (text.length() <= SCANNED_CHARS) {
-      return text;
-    }
-    int end = SCANNED_CHARS;
-    return text.substring(0, Character.isLowSurrogate(text.charAt(end)) ? end - 1 : end);
+    return TextCuts.head(text, SCANNED_CHARS);
   }
 
   /**
@@ -234,7 +231,10 @@ public final class Excerpts {
     for (int b = 0; b < holding.length; b++) {
       rarity[b] = holding[b] == 0 ? 0 : Math.log(1 + (double) n / holding[b]);
     }
-    String shown = collapse(m.title()) + "\n" + collapse(m.summary());
+    String shown =
+        TextCuts.flat(m.title(), Integer.MAX_VALUE)
+            + "\n"
+            + TextCuts.flat(m.summary(), Integer.MAX_VALUE);
     String best = "";
     double bestScore = 0;
     double bestLead = 0;
@@ -356,7 +356,7 @@ public final class Excerpts {
   }
 
   private static void add(String content, int from, int to, List<Unit> out) {
-    String text = collapse(content.substring(from, to));
+    String text = TextCuts.flat(content.substring(from, to), Integer.MAX_VALUE);
     if (!text.isEmpty()) {
       out.add(new Unit(from, to, text));
     }
@@ -366,25 +366,6 @@ public final class Excerpts {
     StringBuilder b = new StringBuilder(units.get(from).text());
     for (int k = from + 1; k <= to; k++) {
       b.append(' ').append(units.get(k).text());
-    }
-    return b.toString();
-  }
-
-  /** {@code s} with each run of whitespace one space, and none at either end. */
-  public static String collapse(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    boolean space = false;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isWhitespace(c)) {
-        space = b.length() > 0;
-      } else {
-        if (space) {
-          b.append(' ');
-          space = false;
-        }
-        b.append(c);
-      }
     }
     return b.toString();
   }

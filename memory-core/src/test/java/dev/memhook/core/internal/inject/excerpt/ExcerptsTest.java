@@ -8,6 +8,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HostileText;
+import dev.memhook.core.internal.compress.TextCuts;
 import dev.memhook.testkit.Seeds;
 import java.time.Instant;
 import java.util.List;
@@ -164,7 +165,7 @@ class ExcerptsTest {
     assertTrue(excerpt.length() <= Excerpts.MAX_EXCERPT_CHARS + 2, where);
     String bare = excerpt.replace("…", "");
     assertTrue(
-        Excerpts.collapse(content).contains(bare) || content.contains("…"),
+        TextCuts.flat(content, Integer.MAX_VALUE).contains(bare) || content.contains("…"),
         "an excerpt is the content's own text, whitespace collapsed: " + where);
     for (int i = 0; i < bare.length(); i++) {
       assertFalse(
