@@ -39,9 +39,9 @@ import java.util.Set;
  * naming a version, and a run holding both wins. The best excerpt that the title and summary do not
  * already show is taken. A tie goes to the run that opens with the rarer unit (a block is read from
  * the line naming its subject: a package, then its version, not the version before it), then to the
- * shorter, then to the earlier. An excerpt that does not begin or end where the content does is
- * marked with {@code …} there. No term in the content, or nothing the summary does not show: no
- * excerpt.
+ * shorter, then to the earlier. An excerpt that does not begin with the content's first text or end
+ * with its last is marked with {@code …} there. No term in the content, or nothing the summary does
+ * not show: no excerpt.
  *
  * <p>The chat hook's summary call ({@code core.internal.inject.GetMemoryTool}) and the coding-agent
  * hook's answers ({@code memhook hook}, to which this package is exported) choose their excerpts
@@ -243,6 +243,7 @@ public final class Excerpts {
       if (masks[i] == 0) {
         continue;
       }
+      double lead = score(masks[i], rarity);
       int mask = 0;
       int length = -1;
       for (int j = i; j < n; j++) {
@@ -255,7 +256,6 @@ public final class Excerpts {
           continue;
         }
         double score = score(mask, rarity);
-        double lead = score(masks[i], rarity);
         boolean better =
             score > bestScore + 1e-9
                 || (score > bestScore - 1e-9
@@ -267,10 +267,7 @@ public final class Excerpts {
         if (shown.contains(text)) {
           continue;
         }
-        best =
-            (units.get(i).start() > 0 ? ELLIPSIS : "")
-                + text
-                + (units.get(j).end() < content.length() ? ELLIPSIS : "");
+        best = (i > 0 ? ELLIPSIS : "") + text + (j < n - 1 ? ELLIPSIS : "");
         bestScore = score;
         bestLead = lead;
         bestLength = length;
@@ -302,8 +299,8 @@ public final class Excerpts {
     return s;
   }
 
-  /** A unit of content: where it is, and its text with whitespace collapsed; never empty. */
-  private record Unit(int start, int end, String text) {}
+  /** A unit of content: its text with whitespace collapsed; never empty. */
+  private record Unit(String text) {}
 
   private static List<Unit> units(String content) {
     List<Unit> out = new ArrayList<>();
@@ -358,7 +355,7 @@ public final class Excerpts {
   private static void add(String content, int from, int to, List<Unit> out) {
     String text = TextCuts.flat(content.substring(from, to), Integer.MAX_VALUE);
     if (!text.isEmpty()) {
-      out.add(new Unit(from, to, text));
+      out.add(new Unit(text));
     }
   }
 

@@ -145,6 +145,13 @@ class ExcerptsTest {
     Memory m = memory("", "About the cache", "The cache TTL is 300 seconds.\nRedis holds it.");
     assertEquals("The cache TTL is 300 seconds.…", Excerpts.of(m, Excerpts.terms("ttl")));
     assertEquals("…Redis holds it.", Excerpts.of(m, Excerpts.terms("redis")));
+    Memory padded =
+        memory("", "About the cache", "\n\n  The cache TTL is 300 seconds.\nRedis.\n\n");
+    assertEquals(
+        "The cache TTL is 300 seconds.…",
+        Excerpts.of(padded, Excerpts.terms("ttl")),
+        "blank lines around the content cut nothing");
+    assertEquals("…Redis.", Excerpts.of(padded, Excerpts.terms("redis")));
   }
 
   static LongStream seeds() {
