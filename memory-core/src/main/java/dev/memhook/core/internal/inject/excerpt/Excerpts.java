@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -215,7 +216,11 @@ public final class Excerpts {
     int[] masks = new int[n];
     int[] holding = new int[bits.size()];
     for (int i = 0; i < n; i++) {
-      for (String token : SimpleTokens.tokenize(units.get(i).text())) {
+      String text = units.get(i).text();
+      if (!mayHold(text.toLowerCase(Locale.ROOT), bits.keySet())) {
+        continue; // most units hold no term: a scan for each is cheaper than their tokens
+      }
+      for (String token : SimpleTokens.tokenize(text)) {
         Integer bit = bits.get(term(token));
         if (bit != null) {
           masks[i] |= 1 << bit;
@@ -283,6 +288,20 @@ public final class Excerpts {
       return token.substring(0, n - 1);
     }
     return token;
+  }
+
+  /**
+   * Whether {@code lower} (a unit, lower-cased) contains some term: a token whose {@link #term} is
+   * a term holds the term, so a unit without any holds no such token (but for a Greek word whose
+   * final sigma lower-cases differently inside the unit than alone, which may lose its excerpt).
+   */
+  private static boolean mayHold(String lower, Set<String> terms) {
+    for (String t : terms) {
+      if (lower.contains(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean counts(String token) {
