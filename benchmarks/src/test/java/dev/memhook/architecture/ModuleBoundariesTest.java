@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The boundaries between modules and packages, checked on the compiled classes of every module. It
  * runs here because this module's tests see all the others (memory-api, memory-lucene, memory-core,
- * memory-djl-embeddings, memory-testkit, memory-postgres, examples and the benchmarks themselves);
- * the rules about memory-core alone are in memory-core's {@code ArchitectureTest}.
+ * memory-djl-embeddings, memory-testkit, memory-postgres, memory-cli, examples and the benchmarks
+ * themselves); the rules about memory-core alone are in memory-core's {@code ArchitectureTest}.
  */
 class ModuleBoundariesTest {
 
@@ -49,7 +49,8 @@ class ModuleBoundariesTest {
           "dev.memhook.springai.autoconfigure",
           "dev.memhook.testkit",
           "dev.memhook.examples",
-          "dev.memhook.benchmarks"
+          "dev.memhook.benchmarks",
+          "dev.memhook.cli"
         }) {
       if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
         throw new AssertionError(
@@ -59,15 +60,26 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void nothingOutsideMemoryCore_usesItsInternalPackages() {
+  void nothingOutsideMemoryCore_usesItsInternalPackages_butTheCliItsExcerpts() {
     noClasses()
         .that()
-        .resideOutsideOfPackage("dev.memhook.core..")
+        .resideOutsideOfPackages("dev.memhook.core..", "dev.memhook.cli..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.memhook.core.internal..")
         .because(
             "core.internal is not exported: hosts, adapters, stores and benchmarks use the public API")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memhook.cli..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.memhook.core.internal..")
+                .and(resideOutsideOfPackages("dev.memhook.core.internal.inject.excerpt..")))
+        .because(
+            "of core.internal, only inject.excerpt is exported, to memory-cli alone: memhook hook"
+                + " and memory_recall show the excerpts the chat hook shows")
         .check(classes);
   }
 
