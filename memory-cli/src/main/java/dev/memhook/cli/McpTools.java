@@ -49,6 +49,9 @@ final class McpTools {
   static final int MAX_IDS = 20;
   static final int MAX_RECALL = 20;
 
+  /** The longest {@code focus} get_memory takes, as the chat hook's tool. */
+  static final int MAX_FOCUS = 1_000;
+
   /** The values of {@code memory_forget}'s {@code sources} argument. */
   static final String SOURCES_FORGET = "forget";
 
@@ -146,7 +149,14 @@ final class McpTools {
             new ToolSchema()
                 .required(
                     "ids", withDescription(stringArray, "Memory ids, at most " + MAX_IDS + "."))
-                .optional("summary", "boolean", "Only the summaries; false if omitted."),
+                .optional("summary", "boolean", "Only the summaries; false if omitted.")
+                .optional(
+                    "focus",
+                    "string",
+                    "With summary=true: words to find in each memory; its summary comes with the"
+                        + " excerpt that holds them. At most "
+                        + MAX_FOCUS
+                        + " characters."),
             this::get),
         tool(
             "memory_remember",
@@ -241,6 +251,14 @@ final class McpTools {
       throw new IllegalArgumentException("'ids' is required and must hold at least one id");
     }
     boolean summaryOnly = a.bool("summary", false);
+    String focus = a.string("focus", "");
+    if (focus.length() > MAX_FOCUS) {
+      throw new IllegalArgumentException("'focus' must be at most " + MAX_FOCUS + " characters");
+    }
+    if (!focus.isEmpty() && !summaryOnly) {
+      throw new IllegalArgumentException("'focus' applies with summary=true only");
+    }
+    List<String> terms = Excerpts.terms(focus);
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode found = out.putArray("memories");
     ArrayNode notFound = out.putArray("notFound");
@@ -258,6 +276,10 @@ final class McpTools {
               .put("type", JsonRecords.lower(m.get().type()))
               .put("title", m.get().title())
               .put("summary", m.get().summary());
+      String excerpt = Excerpts.of(m.get(), terms);
+      if (!excerpt.isEmpty()) {
+        o.put("excerpt", excerpt);
+      }
       if (!summaryOnly) {
         o.put("content", m.get().content()).put("createdAt", m.get().createdAt().toString());
       }

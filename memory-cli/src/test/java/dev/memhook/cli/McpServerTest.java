@@ -118,6 +118,30 @@ class McpServerTest {
       assertTrue(
           found.get("memories").get(0).get("excerpt") == null,
           "the summary shows all there is: " + found);
+      JsonNode focused =
+          ok(
+              client,
+              "get_memory",
+              Map.of("ids", List.of(checklist), "summary", true, "focus", "rollback previous"));
+      assertEquals(
+          "…Rollback: run deploy/rollback.sh with the previous tag.",
+          focused.get("memories").get(0).get("excerpt").asText());
+      error(
+          client,
+          "get_memory",
+          Map.of("ids", List.of(checklist), "focus", "rollback"),
+          "'focus' applies with summary=true only");
+      error(
+          client,
+          "get_memory",
+          Map.of(
+              "ids",
+              List.of(checklist),
+              "summary",
+              true,
+              "focus",
+              "x".repeat(McpTools.MAX_FOCUS + 1)),
+          "'focus' must be at most 1000 characters");
 
       ok(client, "memory_forget", Map.of("id", newId, "reason", "wrong"));
       JsonNode gone = ok(client, "get_memory", Map.of("ids", List.of(newId)));
