@@ -229,17 +229,7 @@ final class McpTools {
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode list = out.putArray("memories");
     for (RecalledMemory r : scoped.recall(q).memories()) {
-      ObjectNode entry =
-          list.addObject()
-              .put("id", r.id().value())
-              .put("type", JsonRecords.lower(r.memory().type()))
-              .put("title", r.memory().title())
-              .put("summary", r.memory().summary());
-      String excerpt = Excerpts.of(r.memory(), terms);
-      if (!excerpt.isEmpty()) {
-        entry.put("excerpt", excerpt);
-      }
-      entry.put("score", r.score());
+      summaryEntry(list, r.id().value(), r.memory(), terms).put("score", r.score());
     }
     return ok(out);
   }
@@ -269,22 +259,30 @@ final class McpTools {
         notFound.add(text);
         continue;
       }
-      ObjectNode o =
-          found
-              .addObject()
-              .put("id", text)
-              .put("type", JsonRecords.lower(m.get().type()))
-              .put("title", m.get().title())
-              .put("summary", m.get().summary());
-      String excerpt = Excerpts.of(m.get(), terms);
-      if (!excerpt.isEmpty()) {
-        o.put("excerpt", excerpt);
-      }
+      ObjectNode o = summaryEntry(found, text, m.get(), terms);
       if (!summaryOnly) {
         o.put("content", m.get().content()).put("createdAt", m.get().createdAt().toString());
       }
     }
     return ok(out);
+  }
+
+  /**
+   * Adds {@code m}'s entry to {@code list} as both tools show it: id, type, title, summary, and the
+   * excerpt for {@code terms} when it has one ({@link Excerpts}).
+   */
+  private static ObjectNode summaryEntry(ArrayNode list, String id, Memory m, List<String> terms) {
+    ObjectNode entry =
+        list.addObject()
+            .put("id", id)
+            .put("type", JsonRecords.lower(m.type()))
+            .put("title", m.title())
+            .put("summary", m.summary());
+    String excerpt = Excerpts.of(m, terms);
+    if (!excerpt.isEmpty()) {
+      entry.put("excerpt", excerpt);
+    }
+    return entry;
   }
 
   private CallToolResult remember(Scope scope, ToolArguments a) {
