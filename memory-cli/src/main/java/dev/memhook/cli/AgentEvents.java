@@ -37,7 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>What each answer holds: {@code SessionStart} the scope's standing memories ({@link
  * MemoryService#standing}) within the standing budget, {@code UserPromptSubmit} what recall finds
  * for the prompt within the context limit, less what the session was offered before (which keeps
- * its place: nothing ranked below the limit is offered instead, as in the chat hook).
+ * its place: nothing ranked below the limit is offered instead, as in the chat hook), and at the
+ * session's first prompt the excerpts for it of the standing memories offered at its start.
  *
  * <p>Problems that cost an event or an answer, not the agent's step, are reported through the
  * {@link HookLog}. Thread-safe: answers are given one at a time, so that a session's offered ids
@@ -263,8 +264,9 @@ final class AgentEvents {
       throws IOException {
     String session = event.session();
     OfferedMemories book = new OfferedMemories(dir, session);
-    Set<MemoryId> offered = book.offered();
+    OfferedMemories.Offered before = book.read();
     List<Memory> chosen = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
     boolean prompt = event.prepared().type() == LifecycleEventType.PROMPT_SUBMIT;
     if (prompt) {
       String text = event.payload().path("prompt").asText("");
@@ -279,9 +281,15 @@ final class AgentEvents {
       // agent's context already, and what ranks below the limit is not offered in its stead (on
       // the memory-loop scenarios those lower ranks were mostly noise: benchmarks/RESULTS.md §15.3)
       for (RecalledMemory r : memory.recall(query).memories()) {
-        if (fresh(r.memory(), session, offered)) {
+        if (fresh(r.memory(), session, before.ids())) {
           chosen.add(r.memory());
         }
+      }
+      List<String> terms = Excerpts.terms(Excerpts.focus(List.of(text)));
+      chosen.forEach(m -> lines.add(recalledLine(m, Excerpts.of(m, terms))));
+      if (!before.prompted()) {
+        book.markPrompted();
+        lines.addAll(standingExcerpts(memory, before.beforePrompt(), terms));
       }
     } else {
       // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
@@ -290,22 +298,15 @@ final class AgentEvents {
         return Optional.empty();
       }
       for (Memory m : memory.standing(scope, standingBudget).memories()) {
-        if (fresh(m, session, offered)) {
+        if (fresh(m, session, before.ids())) {
           chosen.add(m);
+          lines.add(standingLine(m));
         }
       }
     }
-    if (chosen.isEmpty()) {
+    if (lines.isEmpty()) {
       return Optional.empty();
     }
-    List<String> terms =
-        prompt
-            ? Excerpts.terms(Excerpts.focus(List.of(event.payload().path("prompt").asText(""))))
-            : List.of();
-    List<String> lines =
-        chosen.stream()
-            .map(m -> prompt ? recalledLine(m, Excerpts.of(m, terms)) : standingLine(m))
-            .toList();
     ContextBudget budget = settings.contextChars();
     ContextBudget.Fit fit = budget.fit(prompt ? RECALLED_HEADER : STANDING_HEADER, lines);
     log.info(budget.report(event.prepared().wireName(), fit));
@@ -313,8 +314,34 @@ final class AgentEvents {
       return Optional.empty();
     }
     ObjectNode out = AgentPayloads.answer(event.agent(), event.prepared().wireName(), fit.text());
-    book.add(fit.kept().stream().map(i -> chosen.get(i).id()).toList());
+    // the lines past the chosen memories' are excerpts of memories offered before
+    book.add(
+        fit.kept().stream().filter(i -> i < chosen.size()).map(i -> chosen.get(i).id()).toList());
     return Optional.of(out);
+  }
+
+  /**
+   * The excerpt lines ({@link #excerptLine}) of the memories {@code SessionStart} offered, for the
+   * session's first prompt: a standing memory's line shows its summary only, since no prompt was
+   * known then, and the chat hook's first injection shows a standing memory's excerpt for the first
+   * message beside its summary. A memory forgotten since, or whose summary already shows the
+   * prompt's words, has none.
+   */
+  private static List<String> standingExcerpts(
+      MemoryService memory, List<MemoryId> standing, List<String> terms) {
+    List<String> lines = new ArrayList<>();
+    for (MemoryId id : standing) {
+      memory
+          .get(id)
+          .ifPresent(
+              m -> {
+                String excerpt = Excerpts.of(m, terms);
+                if (!excerpt.isEmpty()) {
+                  lines.add(excerptLine(m, excerpt));
+                }
+              });
+    }
+    return lines;
   }
 
   /** Whether {@code m} may be offered: not of the session itself, not offered to it before. */
@@ -328,11 +355,15 @@ final class AgentEvents {
           + " workflows and facts to follow. Each line: id (type): summary. If a get_memory"
           + " tool is available, it returns one in full by id.\n";
 
-  /** The header of what {@code UserPromptSubmit} says; each recalled memory follows on a line. */
+  /**
+   * The header of what {@code UserPromptSubmit} says; each recalled memory follows on a line, then,
+   * at the session's first prompt, each standing memory with an excerpt for it.
+   */
   static final String RECALLED_HEADER =
       "Memories from earlier sessions that may matter here (Memhook). Each line: id, type,"
-          + " title: summary, then, where the prompt's words are further in, an excerpt. If a"
-          + " get_memory tool is available, it returns one in full by id.\n";
+          + " title: summary, then, where the prompt's words are further in, an excerpt; a"
+          + " standing memory shown at the session's start comes again with its excerpt alone. If"
+          + " a get_memory tool is available, it returns one in full by id.\n";
 
   /**
    * A standing memory's line, {@code - id (type): summary}: never longer than the memory's summary
@@ -366,5 +397,13 @@ final class AgentEvents {
         + m.summary().replace('\n', ' ')
         + (excerpt.isEmpty() ? "" : " excerpt: " + excerpt)
         + "\n";
+  }
+
+  /**
+   * A standing memory's line at the session's first prompt, {@code - id (type) excerpt: …}: its
+   * summary was shown at {@code SessionStart}, so only the excerpt for the prompt is new.
+   */
+  static String excerptLine(Memory m, String excerpt) {
+    return "- " + m.id() + " (" + JsonRecords.lower(m.type()) + ") excerpt: " + excerpt + "\n";
   }
 }

@@ -253,6 +253,65 @@ class HookCommandTest {
     assertTrue(offered.startsWith(AgentEvents.RECALLED_HEADER), offered);
   }
 
+  /**
+   * A standing memory's line at {@code SessionStart} shows its summary, since no prompt is known
+   * yet; the chat hook's first injection shows a standing memory's excerpt for the first message
+   * beside it. The session's first prompt gets that excerpt on a line of its own, once.
+   */
+  @Test
+  void firstPrompt_showsTheExcerptOfAStandingMemory_thatItsSummaryLeftOut_once() throws Exception {
+    Memory guide;
+    try (MemoryService memory = open()) {
+      guide =
+          memory.remember(
+              MemoryDraft.builder(
+                      Scope.DEFAULT,
+                      "Contributing guide.\nCommits: one change each, subject in the imperative.\n"
+                          + "Migrations: name each file V<n>__<ticket>.sql and never edit one"
+                          + " already merged.")
+                  .type(MemoryType.PATTERN)
+                  .summary("Contributing guide")
+                  .build());
+    }
+    String standing = additionalContext(hook("SessionStart", "s-50"));
+    assertEquals(List.of(guide.id()), ids(standing), standing);
+    assertTrue(standing.contains("(pattern): Contributing guide\n"), standing);
+
+    String first =
+        additionalContext(promptIn("s-50", "add a migration for the credit notes table"));
+
+    assertTrue(
+        first.contains(
+            "- "
+                + guide.id()
+                + " (pattern) excerpt: …Migrations: name each file V<n>__<ticket>.sql and never"
+                + " edit one already merged.\n"),
+        first);
+    assertTrue(first.startsWith(AgentEvents.RECALLED_HEADER), first);
+    assertEquals(
+        1, first.split(guide.id().value(), -1).length - 1, "one line of the guide: " + first);
+
+    Cli.Result second = promptIn("s-50", "now a migration for the refunds table");
+    assertEquals(0, second.code(), second.err());
+    assertTrue(
+        !second.out().contains(guide.id().value()), "the first prompt only: " + second.out());
+  }
+
+  @Test
+  void firstPrompt_showsNoExcerpt_whereTheStandingSummaryHoldsThePromptsWords() throws Exception {
+    Memory preference;
+    try (MemoryService memory = open()) {
+      preference = remember(memory, MemoryType.PREFERENCE, 0.5, "Use pnpm, never npm.");
+    }
+    assertEquals(List.of(preference.id()), ids(additionalContext(hook("SessionStart", "s-51"))));
+
+    Cli.Result first = promptIn("s-51", "install the deps with pnpm please");
+
+    assertEquals(0, first.code(), first.err());
+    assertTrue(
+        !first.out().contains(preference.id().value()), "nothing new to show: " + first.out());
+  }
+
   @Test
   void promptSubmit_offersTheChatHooksNumberPerMessage_unlessTheLimitIsGiven() throws Exception {
     String prompt = sixInvoiceExportFacts();
