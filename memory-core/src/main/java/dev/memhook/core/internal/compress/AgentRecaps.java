@@ -49,10 +49,7 @@ final class AgentRecaps {
     if (prompt == null || prompt.said().isBlank()) {
       return recap.content();
     }
-    return TextCuts.asSentence(recap.content())
-        + " (For the task \""
-        + TextCuts.atWord(TextCuts.flat(prompt.said(), 400), 160)
-        + "\".)";
+    return TextCuts.asSentence(recap.content()) + TaskNote.workedOutFor(prompt.said());
   }
 
   /**

@@ -97,10 +97,7 @@ final class ProjectRules {
         String task = "";
         if (prompt != null) {
           sources.add(prompt);
-          task =
-              " (Read for the task \""
-                  + TextCuts.atWord(TextCuts.flat(prompt.said(), 400), 160)
-                  + "\".)";
+          task = TaskNote.readFor(prompt.said());
         }
         sources.add(entry.getValue());
         sources.add(v);

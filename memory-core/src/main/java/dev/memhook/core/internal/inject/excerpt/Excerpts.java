@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.inject.excerpt;
 
 import dev.memhook.api.Memory;
+import dev.memhook.core.internal.compress.TaskNote;
 import dev.memhook.core.internal.compress.TextCuts;
 import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.ArrayList;
@@ -31,18 +32,20 @@ import java.util.Set;
  *
  * <h2>The excerpt</h2>
  *
- * The content is cut into units: its lines, and a line longer than {@value #MAX_EXCERPT_CHARS}
- * characters into its sentences, and a sentence longer than that into pieces at spaces. An excerpt
- * is a run of consecutive units of at most {@value #MAX_EXCERPT_CHARS} characters (whitespace
- * collapsed) that begins and ends with a unit holding a term. It scores the sum, over the distinct
- * terms it holds, of each term's rarity among the memory's own units ({@code ln(1 + units / units
- * holding the term)}), so that a lock file's one line naming the package outweighs the many lines
- * naming a version, and a run holding both wins. The best excerpt that the title and summary do not
- * already show is taken. A tie goes to the run that opens with the rarer unit (a block is read from
- * the line naming its subject: a package, then its version, not the version before it), then to the
- * shorter, then to the earlier. An excerpt that does not begin with the content's first text or end
- * with its last is marked with {@code …} there. No term in the content, or nothing the summary does
- * not show: no excerpt.
+ * The note that closes a memory made for a task, quoting that task ({@link TaskNote}: "(Read for
+ * the task "…".)"), is left out: its words are an earlier request's, which match a later request by
+ * design and would outscore the rule it needs. The rest of the content is cut into units: its
+ * lines, and a line longer than {@value #MAX_EXCERPT_CHARS} characters into its sentences, and a
+ * sentence longer than that into pieces at spaces. An excerpt is a run of consecutive units of at
+ * most {@value #MAX_EXCERPT_CHARS} characters (whitespace collapsed) that begins and ends with a
+ * unit holding a term. It scores the sum, over the distinct terms it holds, of each term's rarity
+ * among the memory's own units ({@code ln(1 + units / units holding the term)}), so that a lock
+ * file's one line naming the package outweighs the many lines naming a version, and a run holding
+ * both wins. The best excerpt that the title and summary do not already show is taken. A tie goes
+ * to the run that opens with the rarer unit (a block is read from the line naming its subject: a
+ * package, then its version, not the version before it), then to the shorter, then to the earlier.
+ * An excerpt that does not begin with the content's first text or end with its last is marked with
+ * {@code …} there. No term in the content, or nothing the summary does not show: no excerpt.
  *
  * <p>The chat hook's summary call ({@code core.internal.inject.GetMemoryTool}) and the coding-agent
  * hook's answers ({@code memhook hook}, to which this package is exported) choose their excerpts
@@ -211,7 +214,8 @@ public final class Excerpts {
       }
     }
     String content = m.content();
-    List<Unit> units = units(content);
+    int end = TaskNote.start(content);
+    List<Unit> units = units(content.substring(0, end));
     int n = units.size();
     int[] masks = new int[n];
     int[] holding = new int[bits.size()];
@@ -272,7 +276,8 @@ public final class Excerpts {
         if (shown.contains(text)) {
           continue;
         }
-        best = (i > 0 ? ELLIPSIS : "") + text + (j < n - 1 ? ELLIPSIS : "");
+        best =
+            (i > 0 ? ELLIPSIS : "") + text + (j < n - 1 || end < content.length() ? ELLIPSIS : "");
         bestScore = score;
         bestLead = lead;
         bestLength = length;

@@ -67,6 +67,36 @@ class ExcerptsTest {
     assertEquals(List.of(), Excerpts.terms("the and please"));
   }
 
+  /**
+   * A rules memory closes with the task it was read for, whose words a later task of the same kind
+   * shares by design ("branch", "driver", the ticket's prefix); the excerpt shows the rule.
+   */
+  @Test
+  void theTaskNoteClosingARulesMemory_isNoExcerpt_theRuleIs() {
+    String rules =
+        "Project rules in CONTRIBUTING.md (Layout; Branches):\nLayout: `domain/` is pure Kotlin.\n"
+            + "Branches: `rk-<ticket>/<slug>`, squash-merge only.";
+    String content =
+        rules
+            + " (Read for the task \"RK-388: ETA shown to drivers is off by a minute. fix it,"
+            + " do branch + commit\".)";
+    Memory m =
+        memory("Project rules in CONTRIBUTING.md", "Project rules in CONTRIBUTING.md", content);
+
+    String excerpt =
+        Excerpts.of(
+            m, Excerpts.terms(Excerpts.focus(List.of("starting RK-401, set up the branch"))));
+
+    assertEquals(
+        "…Branches: `rk-<ticket>/<slug>`, squash-merge only.…",
+        excerpt,
+        "the rule, marked as followed by text left out");
+    assertEquals(
+        "",
+        Excerpts.of(m, Excerpts.terms("drivers minute eta")),
+        "words only the note holds give no excerpt");
+  }
+
   @Test
   void aLockFile_showsTheRunNamingThePackage_notTheFirstVersionLine() {
     String content =
