@@ -28,7 +28,8 @@ final class ProjectRules {
   /**
    * The rules told of one file.
    *
-   * @param content "Project rules in FILE: RULES (Read for the task "…".)"
+   * @param content "Project rules in FILE: RULES (Read for the task "…".)", where a guide whose
+   *     rules the answer told has its own rules after them ("… As the file writes them: …")
    * @param rules the rules alone
    * @param sources the task's prompt (when the session had one), the read and the answer
    */
@@ -49,7 +50,9 @@ final class ProjectRules {
    * keeps both: the rules first, since a memory's summary, which an injection shows, is its opening
    * sentences, then the task. After a guide in prose, an answer that tells no rule, or only names
    * the guide before a recap of the work ("Done, following CONTRIBUTING.md: - branch …"), lets the
-   * guide speak for itself ({@link #rulesWritten}), its sections listed first. One a file a
+   * guide speak for itself ({@link #rulesWritten}), its sections listed first; after an answer that
+   * told a guide's rules, the guide's own follow them ({@link #AS_WRITTEN}), since the task that
+   * made the agent read it needed one section and a later task may need another. One a file a
    * session.
    */
   static List<Told> of(List<ObservationView> views) {
@@ -77,18 +80,25 @@ final class ProjectRules {
         String name = entry.getKey();
         String rules = rulesTold(v.said(), name);
         String sections = "";
-        if (GUIDE.matcher(name).matches() && !speaksOfRules(rules)) {
+        String guide = "";
+        Written written =
+            GUIDE.matcher(name).matches() ? rulesWritten(entry.getValue()) : Written.NONE;
+        if (!speaksOfRules(rules)) {
           // a guide in prose whose rules the answer does not speak of ("CONTRIBUTING.md is strict
           // about …"), but at most names before a recap of the work ("Done, following
           // CONTRIBUTING.md: …"): the guide's own lines say them, after the list of its sections,
           // since an injection shows a memory's opening and a later section may be cut
-          Written written = rulesWritten(entry.getValue());
           if (!written.rules().isEmpty()) {
             rules = written.rules();
             if (written.sections().size() >= 2) {
               sections = " (" + String.join("; ", written.sections()) + ")";
             }
           }
+        } else if (!written.rules().isEmpty()) {
+          // the answer told the rules its task needed (the bucket's name); a later task needs
+          // another section (the modules' names), which the guide's own lines say after them and
+          // the excerpt beside the summary shows
+          guide = " " + AS_WRITTEN + written.rules();
         }
         if (rules.isEmpty()) {
           continue;
@@ -102,7 +112,10 @@ final class ProjectRules {
         sources.add(entry.getValue());
         sources.add(v);
         out.add(
-            new Told("Project rules in " + name + sections + ": " + rules + task, rules, sources));
+            new Told(
+                "Project rules in " + name + sections + ": " + rules + guide + task,
+                rules,
+                sources));
       }
       reads.clear();
     }
@@ -144,6 +157,15 @@ final class ProjectRules {
   static final int MAX_RULES = 600;
 
   /**
+   * The most characters of a guide's own rules that a convention keeps ({@link #rulesWritten}). An
+   * injection shows a memory's summary, its opening, and beside it the excerpt holding the words
+   * the message asked about (core.internal.inject.excerpt), so a later section of the guide (its
+   * Kconfig names after its commit rules) reaches the agent when a task asks for it; kept to {@link
+   * #MAX_RULES}, a guide lost every section past its first one or two.
+   */
+  static final int MAX_WRITTEN_RULES = 4_000;
+
+  /**
    * The rules {@code said} tells of {@code file}: its sentences from the first that names the file
    * or speaks of a rule ({@link #SPEAKS_OF_RULES}), whole sentences up to {@value #MAX_RULES}
    * characters; empty if none does.
@@ -175,8 +197,8 @@ final class ProjectRules {
   /**
    * The rules a guide written in prose lays down, as the read shows them: its section headings as
    * labels ("Naming:") and its list items and paragraphs as sentences, without its title, code
-   * blocks, tables or emphasis marks, whole items up to {@value #MAX_RULES} characters, and no
-   * heading left at the end with nothing under it; with every section heading of the guide. An
+   * blocks, tables or emphasis marks, whole items up to {@value #MAX_WRITTEN_RULES} characters, and
+   * no heading left at the end with nothing under it; with every section heading of the guide. An
    * agent often follows such a guide without retelling it (it reads the dbt style guide, then names
    * the new models as it says): what it read is then what a later task of the kind needs.
    */
@@ -244,7 +266,7 @@ final class ProjectRules {
         stopAdded = !continues && !label && !part.equals(text);
         wraps = continues;
       }
-      if (full || rules.length() + part.length() + 1 > MAX_RULES) {
+      if (full || rules.length() + part.length() + 1 > MAX_WRITTEN_RULES) {
         full = true; // the rest is read for its section headings only
         continue;
       }
@@ -289,10 +311,16 @@ final class ProjectRules {
    * @param rules its headings as labels and its items and paragraphs as sentences, or ""
    */
   record Written(List<String> sections, String rules) {
+    /** A file that is no guide: nothing written to keep. */
+    static final Written NONE = new Written(List.of(), "");
+
     Written {
       sections = List.copyOf(sections);
     }
   }
+
+  /** What introduces a guide's own rules after the rules an answer told of it. */
+  static final String AS_WRITTEN = "As the file writes them: ";
 
   /** The longest line read as a heading: a heading is short, and a longer line is a paragraph. */
   private static final int MAX_HEADING_LINE = 200;

@@ -481,8 +481,9 @@ class HeuristicConsolidatorTest {
     assertEquals(
         "Project rules in CONTRIBUTING.md: CONTRIBUTING.md is strict about Flyway naming."
             + " Versioned migrations are `V<yyyyMMddHHmm>__<description>.sql` with the UTC creation"
-            + " time as the version, and merged migrations are never edited. (Read for the task"
-            + " \"add a notes text column to stops\".)",
+            + " time as the version, and merged migrations are never edited. As the file writes"
+            + " them: Database migrations: File name: V<yyyyMMddHHmm>__<description>.sql. (Read for"
+            + " the task \"add a notes text column to stops\".)",
         rules.get(0).content());
     assertEquals(3, rules.get(0).sources().size(), "the task, the read and the answer");
   }
@@ -579,9 +580,13 @@ class HeuristicConsolidatorTest {
         "a wrapped item keeps the guide's own stop, and one that ends unmarked gets one");
     assertEquals(
         "Project rules in CONTRIBUTING.md: CONTRIBUTING.md is strict about commits: one logical"
-            + " change each. (Read for the task \"new ticket TD-391: staff notes on requests\".)",
+            + " change each. As the file writes them: Branches: Name branches `td-<ticket>/<slug>`,"
+            + " e.g. `td-377/fix-proration`. Never commit to `main`. Commits: Format:"
+            + " `[TD-<ticket>] Summary`, e.g. `[TD-377] Fix proration`. One logical change per"
+            + " commit. (Read for the task \"new ticket TD-391: staff notes on requests\".)",
         rules(consolidate(told)),
-        "an answer that speaks of the rules says the ones the task needed");
+        "an answer that speaks of the rules says the ones the task needed first, then the"
+            + " guide's own, for a later task that needs another section");
     List<Memory> toldInGerman =
         guideThenAnswer(
             "neues Ticket TD-391",
@@ -589,7 +594,10 @@ class HeuristicConsolidatorTest {
             "Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit je Änderung.");
     assertEquals(
         "Project rules in CONTRIBUTING.md: Angelegt nach den Regeln aus CONTRIBUTING.md: ein Commit"
-            + " je Änderung. (Read for the task \"neues Ticket TD-391\".)",
+            + " je Änderung. As the file writes them: Branches: Name branches `td-<ticket>/<slug>`,"
+            + " e.g. `td-377/fix-proration`. Never commit to `main`. Commits: Format:"
+            + " `[TD-<ticket>] Summary`, e.g. `[TD-377] Fix proration`. One logical change per"
+            + " commit. (Read for the task \"neues Ticket TD-391\".)",
         rules(consolidate(toldInGerman)),
         "an answer in another language that speaks of the rules is kept too");
   }
@@ -641,7 +649,9 @@ class HeuristicConsolidatorTest {
 
   @Test
   void aLongGuide_namesEverySection_andLeavesNoHeadingWithNothingUnderIt() {
-    String longItem = "Only renaming and casting in staging models " + "x".repeat(540);
+    String longItem =
+        "Only renaming and casting in staging models "
+            + "x".repeat(ProjectRules.MAX_WRITTEN_RULES - 60);
     List<Memory> longGuide =
         List.of(
             stored(prompt("p1", "add the staging models")),
@@ -671,6 +681,39 @@ class HeuristicConsolidatorTest {
         "Project rules in CONVENTIONS.md (Naming; Error handling): Naming: Models are plural."
             + " (Read for the task \"add the staging models\".)",
         whole);
+  }
+
+  /**
+   * A guide's later section is kept with its first: an injection shows the opening as the summary
+   * and the section a later task asks about as its excerpt, so the Kconfig rule after a long commit
+   * section must be in the memory.
+   */
+  @Test
+  void aGuidesLaterSection_isKept_pastTheLengthOfAnAnswersRules() {
+    StringBuilder commits = new StringBuilder("Commit messages\n---------------\n\n");
+    for (int i = 0; i < 8; i++) {
+      commits.append("* Commit rule ").append(i).append(": ").append("keep it tidy ".repeat(8));
+      commits.append("\n");
+    }
+    String guide =
+        "Contributing\n============\n\n"
+            + commits
+            + "\nKconfig\n-------\n\n* Every application symbol is prefixed ``SOILSENSE_``,"
+            + " i.e. ``CONFIG_SOILSENSE_<AREA>_<NAME>``.\n";
+    assertTrue(commits.length() > ProjectRules.MAX_RULES, "the first section alone is longer");
+
+    String rules =
+        rules(
+            consolidate(
+                List.of(
+                    stored(prompt("p1", "commit the battery sampling")),
+                    read("r1", "/w/fw/docs/contributing.rst", guide),
+                    answer("a1", "Committed."))));
+
+    assertTrue(
+        rules.contains("Kconfig: Every application symbol is prefixed ``SOILSENSE_``"), rules);
+    assertTrue(
+        rules.startsWith("Project rules in contributing.rst (Commit messages; Kconfig):"), rules);
   }
 
   /** A task, a read of CONTRIBUTING.md holding {@code guide}, and the agent's answer. */
