@@ -6,8 +6,10 @@ import dev.memhook.cli.InProcessMemhook;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Asks a probe as a coding agent's user would: {@code memhook hook --dir DIR} run in process twice,
@@ -16,9 +18,12 @@ import java.util.Map;
  * input. The outcome is the {@code hookSpecificOutput.additionalContext} of both answers (the
  * session start's marked as standing memories): each memory line ({@code - id (type) title:
  * summary}) one memory whose text is the line without the id; characters are both contexts' length.
- * The command chooses its embedder itself ({@code auto}: the store's own model), so it loads the
- * model on every run, as the agent's hook does. Anything it prints on standard error is noted as a
- * failure. Stateless.
+ * A line of the prompt's answer whose memory the session start offered is that standing memory's
+ * excerpt for the prompt ({@code - id (type) excerpt: …}) and is marked standing too, as the chat
+ * hook's first injection shows a standing memory's excerpt inside its standing entry. The command
+ * chooses its embedder itself ({@code auto}: the store's own model), so it loads the model on every
+ * run, as the agent's hook does. Anything it prints on standard error is noted as a failure.
+ * Stateless.
  */
 final class CliProbe {
 
@@ -41,7 +46,7 @@ final class CliProbe {
       }
       String context = additionalContext(r.out(), failures);
       chars += context.length();
-      parse(context, injected, p == start);
+      parse(context, injected, p == start ? Set.of() : standingIds(injected), p == start);
     }
     return new ProbeOutcome(probe, injected, chars, failures);
   }
@@ -61,10 +66,15 @@ final class CliProbe {
   }
 
   /**
-   * Adds each memory line of {@code context} to {@code injected}; {@code standing} for the session
-   * start's answer, which offers the scope's standing memories.
+   * Adds each memory line of {@code context} to {@code injected}, marked standing for the session
+   * start's answer ({@code standing}), which offers the scope's standing memories, and for a line
+   * of a memory in {@code standingIds}, which that answer offered.
    */
-  static void parse(String context, List<ProbeOutcome.InjectedMemory> injected, boolean standing) {
+  static void parse(
+      String context,
+      List<ProbeOutcome.InjectedMemory> injected,
+      Set<String> standingIds,
+      boolean standing) {
     for (String line : context.lines().toList()) {
       if (!line.startsWith("- ")) {
         continue;
@@ -73,8 +83,15 @@ final class CliProbe {
       int space = rest.indexOf(' ');
       String id = space < 0 ? rest : rest.substring(0, space);
       String text = space < 0 ? "" : rest.substring(space + 1);
-      injected.add(new ProbeOutcome.InjectedMemory(id, text, standing));
+      injected.add(new ProbeOutcome.InjectedMemory(id, text, standing || standingIds.contains(id)));
     }
+  }
+
+  /** The ids of the standing memories among {@code injected}. */
+  private static Set<String> standingIds(List<ProbeOutcome.InjectedMemory> injected) {
+    Set<String> ids = new HashSet<>();
+    injected.stream().filter(ProbeOutcome.InjectedMemory::standing).forEach(m -> ids.add(m.id()));
+    return ids;
   }
 
   private static ObjectNode payload(LoopData.Probe probe, String event) {
