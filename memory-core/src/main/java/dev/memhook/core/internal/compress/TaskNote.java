@@ -19,7 +19,9 @@ public final class TaskNote {
   /** How much of the task's text a note quotes, cut at a word: about a prompt's first sentence. */
   static final int QUOTED_CHARS = 160;
 
-  private static final String[] LEADS = {"Read for the task", "For the task"};
+  private static final String READ_FOR = "Read for the task";
+
+  private static final String WORKED_OUT_FOR = "For the task";
 
   private static final String CLOSE = "\".)";
 
@@ -32,26 +34,27 @@ public final class TaskNote {
 
   /** {@link #of} for project rules: {@code (Read for the task "…".)}. */
   static String readFor(String task) {
-    return of(LEADS[0], task);
+    return of(READ_FOR, task);
   }
 
   /** {@link #of} for steps worked out: {@code (For the task "…".)}. */
   static String workedOutFor(String task) {
-    return of(LEADS[1], task);
+    return of(WORKED_OUT_FOR, task);
   }
 
   /**
-   * Where the note that closes {@code content} begins (at the space before its bracket), or {@code
-   * content.length()} when it closes with none.
+   * Where the note that closes {@code content} begins (at the space before its bracket; the last
+   * such opening, should the quoted task hold one), or {@code content.length()} when it closes with
+   * none.
    */
   public static int start(String content) {
     if (!content.endsWith(CLOSE)) {
       return content.length();
     }
-    int start = -1;
-    for (String lead : LEADS) {
-      start = Math.max(start, content.lastIndexOf(" (" + lead + " \""));
-    }
+    int start =
+        Math.max(
+            content.lastIndexOf(" (" + READ_FOR + " \""),
+            content.lastIndexOf(" (" + WORKED_OUT_FOR + " \""));
     return start < 0 ? content.length() : start;
   }
 }
