@@ -229,16 +229,11 @@ class HookCommandTest {
 
   @Test
   void promptSubmit_showsBesideASummaryTheExcerptHoldingThePromptsWords() throws Exception {
-    Memory checklist;
-    try (MemoryService memory = open()) {
-      checklist =
-          memory.remember(
-              MemoryDraft.builder(
-                      Scope.DEFAULT,
-                      "Deploy checklist.\nRollback: run deploy/rollback.sh with the previous tag.")
-                  .summary("Deploy checklist")
-                  .build());
-    }
+    Memory checklist =
+        rememberSummarised(
+            MemoryType.OBSERVATION,
+            "Deploy checklist.\nRollback: run deploy/rollback.sh with the previous tag.",
+            "Deploy checklist");
 
     String offered = additionalContext(promptIn("s-40", "rollback the deploy to the previous tag"));
 
@@ -260,19 +255,13 @@ class HookCommandTest {
    */
   @Test
   void firstPrompt_showsTheExcerptOfAStandingMemory_thatItsSummaryLeftOut_once() throws Exception {
-    Memory guide;
-    try (MemoryService memory = open()) {
-      guide =
-          memory.remember(
-              MemoryDraft.builder(
-                      Scope.DEFAULT,
-                      "Contributing guide.\nCommits: one change each, subject in the imperative.\n"
-                          + "Migrations: name each file V<n>__<ticket>.sql and never edit one"
-                          + " already merged.")
-                  .type(MemoryType.PATTERN)
-                  .summary("Contributing guide")
-                  .build());
-    }
+    Memory guide =
+        rememberSummarised(
+            MemoryType.PATTERN,
+            "Contributing guide.\nCommits: one change each, subject in the imperative.\n"
+                + "Migrations: name each file V<n>__<ticket>.sql and never edit one already"
+                + " merged.",
+            "Contributing guide");
     String standing = additionalContext(hook("SessionStart", "s-50"));
     assertEquals(List.of(guide.id()), ids(standing), standing);
     assertTrue(standing.contains("(pattern): Contributing guide\n"), standing);
@@ -469,6 +458,14 @@ class HookCommandTest {
         .get("hookSpecificOutput")
         .get("additionalContext")
         .asText();
+  }
+
+  /** Stores {@code content} of {@code type} under a summary shorter than it, in its own run. */
+  private Memory rememberSummarised(MemoryType type, String content, String summary) {
+    try (MemoryService memory = open()) {
+      return memory.remember(
+          MemoryDraft.builder(Scope.DEFAULT, content).type(type).summary(summary).build());
+    }
   }
 
   private static Memory remember(
