@@ -289,7 +289,7 @@ final class AgentEvents {
       chosen.forEach(m -> lines.add(recalledLine(m, Excerpts.of(m, terms))));
       if (!before.prompted()) {
         book.markPrompted();
-        lines.addAll(standingExcerpts(memory, before.beforePrompt(), terms));
+        lines.addAll(standingExcerpts(memory, scope, before.beforePrompt(), terms));
       }
     } else {
       // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
@@ -324,15 +324,17 @@ final class AgentEvents {
    * The excerpt lines ({@link #excerptLine}) of the memories {@code SessionStart} offered, for the
    * session's first prompt: a standing memory's line shows its summary only, since no prompt was
    * known then, and the chat hook's first injection shows a standing memory's excerpt for the first
-   * message beside its summary. A memory forgotten since, or whose summary already shows the
-   * prompt's words, has none.
+   * message beside its summary. A memory forgotten since, one of another scope (the session's start
+   * was answered for another {@code --scope}), or one whose summary already shows the prompt's
+   * words, has none.
    */
   private static List<String> standingExcerpts(
-      MemoryService memory, List<MemoryId> standing, List<String> terms) {
+      MemoryService memory, Scope scope, List<MemoryId> standing, List<String> terms) {
     List<String> lines = new ArrayList<>();
     for (MemoryId id : standing) {
       memory
           .get(id)
+          .filter(m -> m.scope().equals(scope))
           .ifPresent(
               m -> {
                 String excerpt = Excerpts.of(m, terms);

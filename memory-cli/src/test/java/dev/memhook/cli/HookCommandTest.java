@@ -286,6 +286,35 @@ class HookCommandTest {
         !second.out().contains(guide.id().value()), "the first prompt only: " + second.out());
   }
 
+  /** A session whose start was answered for one scope shows another scope nothing of it. */
+  @Test
+  void firstPrompt_inAnotherScope_showsNoExcerptOfTheStartsScope() throws Exception {
+    Memory guide =
+        rememberSummarised(
+            MemoryType.PATTERN,
+            "Contributing guide.\nMigrations: name each file V<n>__<ticket>.sql.",
+            "Contributing guide");
+    assertEquals(List.of(guide.id()), ids(additionalContext(hook("SessionStart", "s-52"))));
+
+    String payload =
+        resource("UserPromptSubmit.json")
+            .replace("SESSION", "s-52")
+            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"))
+            .replace(
+                "We build the shop service with Gradle, never with Maven. Run the tests please.",
+                "add a migration for the credit notes table");
+    Cli.Result other =
+        cli.withStdin(payload, "hook", "--embedder", "hashing", "--scope", "someone/else");
+
+    assertEquals(0, other.code(), other.err());
+    assertTrue(!other.out().contains(guide.id().value()), "another scope: " + other.out());
+    assertEquals(0, hook("SessionStart", "s-53").code());
+    assertTrue(
+        additionalContext(promptIn("s-53", "add a migration for the credit notes table"))
+            .contains(guide.id() + " (pattern) excerpt: "),
+        "the same start and prompt in the guide's scope show its excerpt");
+  }
+
   @Test
   void firstPrompt_showsNoExcerpt_whereTheStandingSummaryHoldsThePromptsWords() throws Exception {
     Memory preference;
