@@ -292,6 +292,7 @@ final class AgentEvents {
         lines.addAll(standingExcerpts(memory, scope, before.beforePrompt(), terms));
       }
     } else {
+      prune(book);
       // checked here, not up front: a bad $MEMHOOK_STANDING_CHARS costs this answer, not capture
       int standingBudget = settings.standingBudget();
       if (standingBudget == 0) {
@@ -318,6 +319,27 @@ final class AgentEvents {
     book.add(
         fit.kept().stream().filter(i -> i < chosen.size()).map(i -> chosen.get(i).id()).toList());
     return Optional.of(out);
+  }
+
+  /**
+   * At a session's start, deletes the other sessions' records idle past {@link
+   * OfferedMemories#KEPT}, so that {@code DIR/hook-offered} does not grow by a file per session for
+   * good. A failure is reported and costs neither the answer nor a record.
+   */
+  private void prune(OfferedMemories book) {
+    try {
+      int pruned = book.pruneOthers(Instant.now());
+      if (pruned > 0) {
+        log.info(
+            "deleted the offered-memory records of "
+                + pruned
+                + " sessions idle for over "
+                + OfferedMemories.KEPT.toDays()
+                + " days");
+      }
+    } catch (IOException e) {
+      log.warn("could not list the offered-memory records to prune them: " + e.getMessage());
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,7 +15,9 @@ import java.util.Objects;
  * Where {@code memhook hook} reports what went wrong, since it never fails the agent's step:
  * standard error (which agents show in a verbose or debug view) and {@code <store>/}{@value #FILE},
  * appended; and, in the file only, what it did that is no problem (how much of the context budget
- * an answer used). A failure to write the file is ignored: the report is best effort.
+ * an answer used). A failure to write the file is ignored: the report is best effort. The file is
+ * bounded: once it holds {@link #MAX_BYTES}, it becomes {@value #PREVIOUS} (replacing the one
+ * before) and a new file starts, so the log keeps the latest one to two mebibytes of reports.
  *
  * <p>Every message is redacted first, with the store's rules, on both streams: a message may quote
  * the payload (an unknown event name, a path that is no path, a capture error), and the log is kept
@@ -23,6 +26,15 @@ import java.util.Objects;
  */
 final class HookLog {
   static final String FILE = "hook.log";
+
+  /** The name the full log takes when a new one starts. */
+  static final String PREVIOUS = "hook.log.1";
+
+  /**
+   * The size at which the log starts anew. An answer appends a line of its budget each time, so a
+   * log left to grow would take megabytes a year of a coding agent's use.
+   */
+  static final long MAX_BYTES = 1L << 20;
 
   private final PrintStream err;
   private final Path file;
@@ -57,6 +69,7 @@ final class HookLog {
   private void append(String line) {
     try {
       Files.createDirectories(file.getParent());
+      startAnewIfFull();
       Files.writeString(
           file,
           line + System.lineSeparator(),
@@ -65,6 +78,20 @@ final class HookLog {
           StandardOpenOption.APPEND);
     } catch (IOException | RuntimeException e) {
       // best effort: stderr has it
+    }
+  }
+
+  /**
+   * Moves a full log aside. Two processes may both find it full; the second move replaces the
+   * first's new file, which held their few lines: best effort, as the rest of the log.
+   */
+  private void startAnewIfFull() {
+    try {
+      if (Files.size(file) >= MAX_BYTES) {
+        Files.move(file, file.resolveSibling(PREVIOUS), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      // no log yet, or another process moved it first: append to what is there
     }
   }
 

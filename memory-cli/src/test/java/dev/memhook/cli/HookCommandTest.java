@@ -25,8 +25,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -471,6 +473,49 @@ class HookCommandTest {
     assertEquals(0, bad.code(), "a hook never fails the agent's step");
     assertEquals("", bad.out());
     assertTrue(bad.err().contains("--context-chars) must be 1-100000, got 0"), bad.err());
+  }
+
+  @Test
+  void sessionStart_deletesOtherSessionsRecordsIdlePastTheirKeep_andNothingElse() throws Exception {
+    try (MemoryService memory = open()) {
+      remember(memory, MemoryType.PREFERENCE, 0.9, "Always use tabs, never spaces.");
+    }
+    assertEquals(0, standingStart("s-60", Map.of()).code());
+    assertEquals(0, standingStart("s-61", Map.of()).code());
+    assertEquals(0, standingStart("s-62", Map.of()).code());
+    Path idle = recordOf("s-60");
+    Path recent = recordOf("s-61");
+    Path resumed = recordOf("s-62");
+    Path foreign =
+        Files.writeString(dir.resolve(OfferedMemories.DIRECTORY).resolve("notes.txt"), "other");
+    Instant now = Instant.now();
+    FileTime longAgo = FileTime.from(now.minus(OfferedMemories.KEPT).minus(Duration.ofDays(1)));
+    FileTime lately = FileTime.from(now.minus(OfferedMemories.KEPT).plus(Duration.ofDays(1)));
+    Files.setLastModifiedTime(idle, longAgo);
+    Files.setLastModifiedTime(recent, lately);
+    Files.setLastModifiedTime(resumed, longAgo);
+    Files.setLastModifiedTime(foreign, longAgo);
+
+    Cli.Result start = standingStart("s-62", Map.of());
+
+    assertEquals(0, start.code());
+    assertEquals("", start.err());
+    assertFalse(Files.exists(idle), "a session idle past the keep loses its record");
+    assertTrue(Files.exists(recent), "a session active within the keep keeps it");
+    assertTrue(Files.exists(resumed), "the starting session's own record is read, not pruned");
+    assertTrue(Files.exists(foreign), "a file the hook did not name is not touched");
+    assertEquals("", start.out(), "the resumed session was offered its standing memory before");
+    assertTrue(
+        Files.readString(dir.resolve(HookLog.FILE))
+            .contains("deleted the offered-memory records of 1 sessions idle for over 30 days"),
+        Files.readString(dir.resolve(HookLog.FILE)));
+  }
+
+  /** The file {@link OfferedMemories} keeps for {@code session}, which must exist. */
+  private Path recordOf(String session) {
+    Path file = new OfferedMemories(dir, session).file();
+    assertTrue(Files.exists(file), "no record of " + session);
+    return file;
   }
 
   private Cli.Result standingStart(String session, Map<String, String> env, String... options)
