@@ -3,12 +3,15 @@ package dev.memhook.core.internal.recall;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.SourceObservations;
+import dev.memhook.core.internal.inject.excerpt.Excerpts;
+import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,7 +32,13 @@ import java.util.Set;
  * #CANDIDATES} text matches of the observation's title and content, their opening {@value
  * #QUERY_CHARS} characters, in its scope (a distilled memory repeats the words of its source), and
  * kept only if it is latest, of the same source session, names the observation among its sources
- * and may be returned to this query. Only captured observations are looked up ({@link
+ * and may be returned to this query. The memory made of a tool's run takes the run's place only if
+ * it holds every word of the query that the run holds ({@link #lacking}): a run's output records
+ * many values, of which consolidation may keep one (the Go version that {@code go version && head
+ * go.mod} printed) and leave the rest (the module's grpc pin), and a question about the rest must
+ * still find the run. A person's or an agent's turn says one thing, which the memory made of it
+ * restates with what the session learned (a report and the bug's cause and fix), so it gives its
+ * place whatever words the memory puts it in. Only captured observations are looked up ({@link
  * QuotedTurns#captured}): memories a host wrote itself are never consolidated, so a recall over
  * them costs nothing more. One text search and one read of its matches for each of the first
  * {@value #MAX_LOOKUPS} captured observations in the result, no more.
@@ -60,7 +69,8 @@ final class DistilledInPlace {
    *
    * @param memories the result, best first
    * @param description each replacement, "distilled ID for OBSERVATION", joined by ", " after "in
-   *     place of their source: "; empty if none
+   *     place of their source: ", and each tool run kept, "OBSERVATION kept: distilled ID lacks
+   *     WORDS", joined the same way after "source kept: "; empty if neither
    */
   record Placed(List<RecalledMemory> memories, String description) {}
 
@@ -79,6 +89,8 @@ final class DistilledInPlace {
     }
     List<RecalledMemory> out = new ArrayList<>(kept.size());
     List<String> replaced = new ArrayList<>();
+    List<String> sourcesKept = new ArrayList<>();
+    List<String> asked = Excerpts.terms(Excerpts.focus(List.of(query.text())));
     Set<MemoryId> placed = new HashSet<>();
     int lookups = 0;
     for (RecalledMemory r : kept) {
@@ -89,6 +101,15 @@ final class DistilledInPlace {
       if (lookups < MAX_LOOKUPS && lookedUp(r.memory())) {
         lookups++;
         distilled = distilled(store, query, r.memory(), records, exclusion);
+      }
+      List<String> lacking =
+          distilled == null || r.memory().origin().kind() != Origin.Kind.TOOL
+              ? List.of()
+              : lacking(distilled, r.memory(), asked);
+      if (!lacking.isEmpty()) {
+        sourcesKept.add(
+            r.id() + " kept: distilled " + distilled.id() + " lacks " + String.join(" ", lacking));
+        distilled = null;
       }
       if (distilled == null) {
         out.add(r);
@@ -101,8 +122,46 @@ final class DistilledInPlace {
         placed.add(distilled.id());
       }
     }
-    return new Placed(
-        out, replaced.isEmpty() ? "" : "in place of their source: " + String.join(", ", replaced));
+    String description =
+        replaced.isEmpty() ? "" : "in place of their source: " + String.join(", ", replaced);
+    if (!sourcesKept.isEmpty()) {
+      description =
+          (description.isEmpty() ? "" : description + "; ")
+              + "source kept: "
+              + String.join(", ", sourcesKept);
+    }
+    return new Placed(out, description);
+  }
+
+  /**
+   * The words of the query ({@code asked}: its terms as {@link Excerpts#terms} reads them) that
+   * {@code observation} holds and {@code distilled} does not, in the query's order: empty when the
+   * distilled memory carries everything the query found in its source, and so may stand for it.
+   * Each memory is read whole, title and summary included.
+   */
+  static List<String> lacking(Memory distilled, Memory observation, List<String> asked) {
+    if (asked.isEmpty()) {
+      return List.of();
+    }
+    Set<String> source = terms(observation);
+    Set<String> made = terms(distilled);
+    List<String> out = new ArrayList<>();
+    for (String t : asked) {
+      if (source.contains(t) && !made.contains(t)) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> terms(Memory m) {
+    Set<String> out = new HashSet<>();
+    for (String text : List.of(m.title(), m.summary(), m.content())) {
+      for (String token : SimpleTokens.tokenize(text)) {
+        out.add(Excerpts.term(token));
+      }
+    }
+    return out;
   }
 
   private static boolean lookedUp(Memory m) {

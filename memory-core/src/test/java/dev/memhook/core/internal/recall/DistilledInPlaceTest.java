@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryType;
+import dev.memhook.api.Origin;
 import dev.memhook.api.RecallOptions;
 import dev.memhook.api.RecallQuery;
 import dev.memhook.api.RecallResult;
@@ -180,6 +181,107 @@ class DistilledInPlaceTest {
                     .attributes(Map.of("memhook.sources", "obs-run-7")));
 
     assertEquals(List.of(workflow.id()), ids(List.of(recalled(last, 0.5)), Exclusion.none()));
+  }
+
+  /**
+   * Consolidation kept the Go version of a run that printed go.mod as well; a question about a
+   * module the run printed is answered by the run, not by the fact made of its other half.
+   */
+  @Test
+  void aDistilledMemoryLackingAWordTheQueryFoundInItsSource_leavesTheSourceInItsPlace() {
+    Memory run =
+        store.add(
+            "obs-run",
+            "go version go1.22.4 linux/amd64\nmodule github.com/quill/quill\nrequire (\n"
+                + "\tgoogle.golang.org/grpc v1.64.0\n\tgithub.com/jackc/pgx/v5 v5.6.0\n)",
+            b ->
+                b.sourceSession("s1")
+                    .origin(Origin.tool("Bash"))
+                    .title("Ran go version && head -12 go.mod"));
+    Memory fact =
+        store.add(
+            "fact-go",
+            "The installed go is version 1.22.4 (go version: go version go1.22.4 linux/amd64).",
+            b ->
+                b.type(MemoryType.FACT)
+                    .sourceSession("s1")
+                    .title("Project setting: the installed go version")
+                    .attributes(Map.of("memhook.sources", "obs-run")));
+    List<RecalledMemory> kept = List.of(recalled(run, 0.8));
+
+    DistilledInPlace.Placed asked =
+        DistilledInPlace.apply(
+            store,
+            RecallQuery.of(Scope.DEFAULT, "which grpc-go releases are we pinned to?"),
+            kept,
+            new RecordReader(store),
+            Exclusion.none());
+    DistilledInPlace.Placed goVersion =
+        DistilledInPlace.apply(
+            store,
+            RecallQuery.of(Scope.DEFAULT, "which go version is installed here?"),
+            kept,
+            new RecordReader(store),
+            Exclusion.none());
+
+    assertEquals(kept, asked.memories());
+    assertEquals("source kept: obs-run kept: distilled fact-go lacks grpc", asked.description());
+    assertEquals(
+        List.of(fact.id()), goVersion.memories().stream().map(RecalledMemory::id).toList());
+    assertEquals(
+        "in place of their source: distilled fact-go for obs-run", goVersion.description());
+  }
+
+  @Test
+  void aToolRunsWord_isHeldByItsPluralOrInAnotherCase() {
+    Memory run =
+        store.add(
+            "obs-ls",
+            "Gateway-2.3.tgz\nRELEASES.md",
+            b -> b.sourceSession("s1").origin(Origin.tool("Bash")).title("Ran ls dist"));
+    store.add(
+        "fact-1",
+        "The gateway release in dist/ is 2.3.",
+        b ->
+            b.type(MemoryType.FACT)
+                .sourceSession("s1")
+                .attributes(Map.of("memhook.sources", "obs-ls")));
+
+    List<RecalledMemory> out =
+        DistilledInPlace.apply(
+                store,
+                RecallQuery.of(Scope.DEFAULT, "which GATEWAY releases did we build"),
+                List.of(recalled(run, 0.5)),
+                new RecordReader(store),
+                Exclusion.none())
+            .memories();
+
+    assertEquals(List.of(MemoryId.of("fact-1")), out.stream().map(RecalledMemory::id).toList());
+  }
+
+  /** A report's words the bug made of it leaves out do not keep the report in its place. */
+  @Test
+  void aPersonsTurn_givesItsPlace_evenToAMemoryLackingSomeOfTheQuerysWords() {
+    Memory report = report();
+    Memory bug =
+        store.add(
+            "bug-1",
+            "Invoice totals were computed in double; now BigDecimal with HALF_EVEN.",
+            b ->
+                b.type(MemoryType.BUG)
+                    .sourceSession("s1")
+                    .attributes(Map.of("memhook.sources", "obs-report")));
+
+    List<RecalledMemory> out =
+        DistilledInPlace.apply(
+                store,
+                RecallQuery.of(Scope.DEFAULT, "invoice totals are off sometimes, seen this?"),
+                List.of(recalled(report, 0.5)),
+                new RecordReader(store),
+                Exclusion.none())
+            .memories();
+
+    assertEquals(List.of(bug.id()), out.stream().map(RecalledMemory::id).toList());
   }
 
   @Test

@@ -286,8 +286,11 @@ public final class Excerpts {
     return best;
   }
 
-  /** A word and its plural, and a word in any case, as one term. */
-  static String term(String token) {
+  /**
+   * A token of {@link SimpleTokens} as a term: a word and its plural, and a word in any case, as
+   * one term.
+   */
+  public static String term(String token) {
     int n = token.length();
     if (n > 3 && token.endsWith("s") && !token.endsWith("ss")) {
       return token.substring(0, n - 1);
