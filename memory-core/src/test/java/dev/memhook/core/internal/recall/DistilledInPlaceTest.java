@@ -51,12 +51,30 @@ class DistilledInPlaceTest {
                 .attributes(Map.of("memhook.sources", sources)));
   }
 
+  /** A memory of {@code type} session "s1" distilled from {@code source}. */
+  private Memory distilled(String id, MemoryType type, String content, String source) {
+    return store.add(
+        id,
+        content,
+        b -> b.type(type).sourceSession("s1").attributes(Map.of("memhook.sources", source)));
+  }
+
   private static RecalledMemory recalled(Memory m, double score) {
     return new RecalledMemory(m, score, List.of(new SignalHit(Signal.VECTOR, 1, score)));
   }
 
   private List<MemoryId> ids(List<RecalledMemory> kept, Exclusion exclusion) {
     return apply(kept, exclusion).stream().map(RecalledMemory::id).toList();
+  }
+
+  /** The stage over {@code kept} for {@code question}, without an exclusion. */
+  private DistilledInPlace.Placed asked(String question, List<RecalledMemory> kept) {
+    return DistilledInPlace.apply(
+        store,
+        RecallQuery.of(Scope.DEFAULT, question),
+        kept,
+        new RecordReader(store),
+        Exclusion.none());
   }
 
   private List<RecalledMemory> apply(List<RecalledMemory> kept, Exclusion exclusion) {
@@ -199,33 +217,18 @@ class DistilledInPlaceTest {
                     .origin(Origin.tool("Bash"))
                     .title("Ran go version && head -12 go.mod"));
     Memory fact =
-        store.add(
+        distilled(
             "fact-go",
+            MemoryType.FACT,
             "The installed go is version 1.22.4 (go version: go version go1.22.4 linux/amd64).",
-            b ->
-                b.type(MemoryType.FACT)
-                    .sourceSession("s1")
-                    .title("Project setting: the installed go version")
-                    .attributes(Map.of("memhook.sources", "obs-run")));
+            "obs-run");
     List<RecalledMemory> kept = List.of(recalled(run, 0.8));
 
-    DistilledInPlace.Placed asked =
-        DistilledInPlace.apply(
-            store,
-            RecallQuery.of(Scope.DEFAULT, "which grpc-go releases are we pinned to?"),
-            kept,
-            new RecordReader(store),
-            Exclusion.none());
-    DistilledInPlace.Placed goVersion =
-        DistilledInPlace.apply(
-            store,
-            RecallQuery.of(Scope.DEFAULT, "which go version is installed here?"),
-            kept,
-            new RecordReader(store),
-            Exclusion.none());
+    DistilledInPlace.Placed grpc = asked("which grpc-go releases are we pinned to?", kept);
+    DistilledInPlace.Placed goVersion = asked("which go version is installed here?", kept);
 
-    assertEquals(kept, asked.memories());
-    assertEquals("source kept: obs-run kept: distilled fact-go lacks grpc", asked.description());
+    assertEquals(kept, grpc.memories());
+    assertEquals("source kept: obs-run kept: distilled fact-go lacks grpc", grpc.description());
     assertEquals(
         List.of(fact.id()), goVersion.memories().stream().map(RecalledMemory::id).toList());
     assertEquals(
@@ -239,22 +242,10 @@ class DistilledInPlaceTest {
             "obs-ls",
             "Gateway-2.3.tgz\nRELEASES.md",
             b -> b.sourceSession("s1").origin(Origin.tool("Bash")).title("Ran ls dist"));
-    store.add(
-        "fact-1",
-        "The gateway release in dist/ is 2.3.",
-        b ->
-            b.type(MemoryType.FACT)
-                .sourceSession("s1")
-                .attributes(Map.of("memhook.sources", "obs-ls")));
+    distilled("fact-1", MemoryType.FACT, "The gateway release in dist/ is 2.3.", "obs-ls");
 
     List<RecalledMemory> out =
-        DistilledInPlace.apply(
-                store,
-                RecallQuery.of(Scope.DEFAULT, "which GATEWAY releases did we build"),
-                List.of(recalled(run, 0.5)),
-                new RecordReader(store),
-                Exclusion.none())
-            .memories();
+        asked("which GATEWAY releases did we build", List.of(recalled(run, 0.5))).memories();
 
     assertEquals(List.of(MemoryId.of("fact-1")), out.stream().map(RecalledMemory::id).toList());
   }
@@ -264,21 +255,14 @@ class DistilledInPlaceTest {
   void aPersonsTurn_givesItsPlace_evenToAMemoryLackingSomeOfTheQuerysWords() {
     Memory report = report();
     Memory bug =
-        store.add(
+        distilled(
             "bug-1",
+            MemoryType.BUG,
             "Invoice totals were computed in double; now BigDecimal with HALF_EVEN.",
-            b ->
-                b.type(MemoryType.BUG)
-                    .sourceSession("s1")
-                    .attributes(Map.of("memhook.sources", "obs-report")));
+            "obs-report");
 
     List<RecalledMemory> out =
-        DistilledInPlace.apply(
-                store,
-                RecallQuery.of(Scope.DEFAULT, "invoice totals are off sometimes, seen this?"),
-                List.of(recalled(report, 0.5)),
-                new RecordReader(store),
-                Exclusion.none())
+        asked("invoice totals are off sometimes, seen this?", List.of(recalled(report, 0.5)))
             .memories();
 
     assertEquals(List.of(bug.id()), out.stream().map(RecalledMemory::id).toList());
