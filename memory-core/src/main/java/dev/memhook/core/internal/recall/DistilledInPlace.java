@@ -69,8 +69,8 @@ final class DistilledInPlace {
    *
    * @param memories the result, best first
    * @param description each replacement, "distilled ID for OBSERVATION", joined by ", " after "in
-   *     place of their source: ", and each tool run kept, "OBSERVATION kept: distilled ID lacks
-   *     WORDS", joined the same way after "source kept: "; empty if neither
+   *     place of their source: ", and each tool run kept, "OBSERVATION (distilled ID lacks WORDS)",
+   *     joined the same way after "source kept: "; empty if neither
    */
   record Placed(List<RecalledMemory> memories, String description) {}
 
@@ -108,7 +108,7 @@ final class DistilledInPlace {
               : lacking(distilled, r.memory(), asked);
       if (!lacking.isEmpty()) {
         sourcesKept.add(
-            r.id() + " kept: distilled " + distilled.id() + " lacks " + String.join(" ", lacking));
+            r.id() + " (distilled " + distilled.id() + " lacks " + String.join(" ", lacking) + ")");
         distilled = null;
       }
       if (distilled == null) {

@@ -228,7 +228,7 @@ class DistilledInPlaceTest {
     DistilledInPlace.Placed goVersion = asked("which go version is installed here?", kept);
 
     assertEquals(kept, grpc.memories());
-    assertEquals("source kept: obs-run kept: distilled fact-go lacks grpc", grpc.description());
+    assertEquals("source kept: obs-run (distilled fact-go lacks grpc)", grpc.description());
     assertEquals(
         List.of(fact.id()), goVersion.memories().stream().map(RecalledMemory::id).toList());
     assertEquals(
