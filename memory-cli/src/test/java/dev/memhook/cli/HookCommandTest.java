@@ -118,26 +118,14 @@ class HookCommandTest {
     }
 
     Cli.Result prompt =
-        hookWith(
-            "UserPromptSubmit",
-            "s-3",
-            p ->
-                p.replace(
-                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                    "Which build tool does the shop service use, Gradle or Maven?"));
+        promptIn("s-3", "Which build tool does the shop service use, Gradle or Maven?");
     JsonNode recalled = JsonRecords.MAPPER.readTree(prompt.out()).get("hookSpecificOutput");
     assertEquals("UserPromptSubmit", recalled.get("hookEventName").asText());
     String context = recalled.get("additionalContext").asText();
     assertTrue(context.contains("Gradle"), context);
 
     Cli.Result again =
-        hookWith(
-            "UserPromptSubmit",
-            "s-3",
-            p ->
-                p.replace(
-                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                    "Which build tool does the shop service use, Gradle or Maven?"));
+        promptIn("s-3", "Which build tool does the shop service use, Gradle or Maven?");
     for (MemoryId id : ids(context)) {
       assertTrue(!again.out().contains(id.value()), "offered once per session: " + again.out());
     }
@@ -171,14 +159,7 @@ class HookCommandTest {
 
     String question =
         "Did we choose Koin over Hilt, and does the checkout service charge cards via Stripe?";
-    Cli.Result prompt =
-        hookWith(
-            "UserPromptSubmit",
-            "s-7",
-            p ->
-                p.replace(
-                    "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                    question));
+    Cli.Result prompt = promptIn("s-7", question);
     String recalled =
         JsonRecords.MAPPER
             .readTree(prompt.out())
@@ -298,15 +279,8 @@ class HookCommandTest {
             "Contributing guide");
     assertEquals(List.of(guide.id()), ids(additionalContext(hook("SessionStart", "s-52"))));
 
-    String payload =
-        resource("UserPromptSubmit.json")
-            .replace("SESSION", "s-52")
-            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"))
-            .replace(
-                "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                "add a migration for the credit notes table");
     Cli.Result other =
-        cli.withStdin(payload, "hook", "--embedder", "hashing", "--scope", "someone/else");
+        promptIn("s-52", "add a migration for the credit notes table", "--scope", "someone/else");
 
     assertEquals(0, other.code(), other.err());
     assertTrue(!other.out().contains(guide.id().value()), "another scope: " + other.out());
@@ -339,15 +313,7 @@ class HookCommandTest {
     String offered = additionalContext(promptIn("s-30", prompt));
     assertEquals(HookOptions.DEFAULT_MAX_PER_MESSAGE, ids(offered).size(), offered);
 
-    String payload =
-        resource("UserPromptSubmit.json")
-            .replace("SESSION", "s-31")
-            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"))
-            .replace(
-                "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                prompt);
-    Cli.Result five =
-        cli.withStdin(payload, "hook", "--embedder", "hashing", "--context-limit", "5");
+    Cli.Result five = promptIn("s-31", prompt, "--context-limit", "5");
     assertEquals(5, ids(additionalContext(five)).size(), five.out());
   }
 
@@ -393,14 +359,21 @@ class HookCommandTest {
     return "where does the invoice export job write invoice exports?";
   }
 
-  private Cli.Result promptIn(String session, String prompt) throws IOException {
-    return hookWith(
-        "UserPromptSubmit",
-        session,
-        p ->
-            p.replace(
+  /**
+   * Runs {@code memhook hook} with the hashing embedder and {@code options} on the recorded {@code
+   * UserPromptSubmit} of {@code session}, its prompt replaced by {@code prompt}.
+   */
+  private Cli.Result promptIn(String session, String prompt, String... options) throws IOException {
+    String payload =
+        resource("UserPromptSubmit.json")
+            .replace("SESSION", session)
+            .replace("TRANSCRIPT", transcript.toString().replace("\\", "\\\\"))
+            .replace(
                 "We build the shop service with Gradle, never with Maven. Run the tests please.",
-                prompt));
+                prompt);
+    List<String> args = new ArrayList<>(List.of("hook", "--embedder", "hashing"));
+    args.addAll(List.of(options));
+    return cli.withStdin(payload, args.toArray(String[]::new));
   }
 
   @Test
