@@ -90,7 +90,7 @@ final class DistilledInPlace {
     List<RecalledMemory> out = new ArrayList<>(kept.size());
     List<String> replaced = new ArrayList<>();
     List<String> sourcesKept = new ArrayList<>();
-    List<String> asked = Excerpts.terms(Excerpts.focus(List.of(query.text())));
+    List<String> asked = null; // the query's words, read once a tool run needs them
     Set<MemoryId> placed = new HashSet<>();
     int lookups = 0;
     for (RecalledMemory r : kept) {
@@ -102,10 +102,13 @@ final class DistilledInPlace {
         lookups++;
         distilled = distilled(store, query, r.memory(), records, exclusion);
       }
-      List<String> lacking =
-          distilled == null || r.memory().origin().kind() != Origin.Kind.TOOL
-              ? List.of()
-              : lacking(distilled, r.memory(), asked);
+      List<String> lacking = List.of();
+      if (distilled != null && r.memory().origin().kind() == Origin.Kind.TOOL) {
+        if (asked == null) {
+          asked = Excerpts.terms(Excerpts.focus(List.of(query.text())));
+        }
+        lacking = lacking(distilled, r.memory(), asked);
+      }
       if (!lacking.isEmpty()) {
         sourcesKept.add(
             r.id() + " (distilled " + distilled.id() + " lacks " + String.join(" ", lacking) + ")");
