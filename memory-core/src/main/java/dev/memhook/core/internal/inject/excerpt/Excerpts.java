@@ -44,8 +44,13 @@ import java.util.Set;
  * both wins. The best excerpt that the title and summary do not already show is taken. A tie goes
  * to the run that opens with the rarer unit (a block is read from the line naming its subject: a
  * package, then its version, not the version before it), then to the shorter, then to the earlier.
- * An excerpt that does not begin with the content's first text or end with its last is marked with
- * {@code …} there. No term in the content, or nothing the summary does not show: no excerpt.
+ * The run taken then goes on through the units that follow it on its own line while the bound
+ * allows. A line is a block as its author wrote it (a flattened guide is one line of sentences),
+ * and the sentence after a matched rule often holds what the rule asks for without repeating the
+ * question's words ("`modules/` — reusable modules. Name them `modules/gcp-<thing>`."); the next
+ * line is another block (a lock file's next package) and is never added. An excerpt that does not
+ * begin with the content's first text or end with its last is marked with {@code …} there. No term
+ * in the content, or nothing the summary does not show: no excerpt.
  *
  * <p>The chat hook's summary call ({@code core.internal.inject.GetMemoryTool}) and the coding-agent
  * hook's answers ({@code memhook hook}, to which this package is exported) choose their excerpts
@@ -244,7 +249,8 @@ public final class Excerpts {
         TextCuts.flat(m.title(), Integer.MAX_VALUE)
             + "\n"
             + TextCuts.flat(m.summary(), Integer.MAX_VALUE);
-    String best = "";
+    int bestFrom = -1;
+    int bestTo = -1;
     double bestScore = 0;
     double bestLead = 0;
     int bestLength = Integer.MAX_VALUE;
@@ -272,18 +278,29 @@ public final class Excerpts {
         if (!better) {
           continue;
         }
-        String text = join(units, i, j);
-        if (shown.contains(text)) {
+        if (shown.contains(join(units, i, j))) {
           continue;
         }
-        best =
-            (i > 0 ? ELLIPSIS : "") + text + (j < n - 1 || end < content.length() ? ELLIPSIS : "");
+        bestFrom = i;
+        bestTo = j;
         bestScore = score;
         bestLead = lead;
         bestLength = length;
       }
     }
-    return best;
+    if (bestFrom < 0) {
+      return "";
+    }
+    int to = bestTo;
+    int length = bestLength;
+    while (to + 1 < n
+        && units.get(to + 1).line() == units.get(to).line()
+        && length + 1 + units.get(to + 1).text().length() <= MAX_EXCERPT_CHARS) {
+      length += 1 + units.get(++to).text().length();
+    }
+    return (bestFrom > 0 ? ELLIPSIS : "")
+        + join(units, bestFrom, to)
+        + (to < n - 1 || end < content.length() ? ELLIPSIS : "");
   }
 
   /**
@@ -326,16 +343,19 @@ public final class Excerpts {
     return s;
   }
 
-  /** A unit of content: its text with whitespace collapsed; never empty. */
-  private record Unit(String text) {}
+  /**
+   * A unit of content: its text with whitespace collapsed, never empty, and the number of the line
+   * it is (or is part of).
+   */
+  private record Unit(String text, int line) {}
 
   private static List<Unit> units(String content) {
     List<Unit> out = new ArrayList<>();
     int lineStart = 0;
-    while (lineStart <= content.length()) {
+    for (int line = 0; lineStart <= content.length(); line++) {
       int newline = content.indexOf('\n', lineStart);
       int lineEnd = newline < 0 ? content.length() : newline;
-      splitLine(content, lineStart, lineEnd, out);
+      splitLine(content, lineStart, lineEnd, line, out);
       if (newline < 0) {
         break;
       }
@@ -345,9 +365,9 @@ public final class Excerpts {
   }
 
   /** Adds the units of {@code content[from, to)}: itself, or its sentences, or their pieces. */
-  private static void splitLine(String content, int from, int to, List<Unit> out) {
+  private static void splitLine(String content, int from, int to, int line, List<Unit> out) {
     if (to - from <= MAX_EXCERPT_CHARS) {
-      add(content, from, to, out);
+      add(content, from, to, line, out);
       return;
     }
     int start = from;
@@ -355,15 +375,15 @@ public final class Excerpts {
       char c = content.charAt(i);
       if ((c == '.' || c == '!' || c == '?' || c == ';')
           && Character.isWhitespace(content.charAt(i + 1))) {
-        splitSentence(content, start, i + 1, out);
+        splitSentence(content, start, i + 1, line, out);
         start = i + 1;
       }
     }
-    splitSentence(content, start, to, out);
+    splitSentence(content, start, to, line, out);
   }
 
   /** Adds {@code content[from, to)} in pieces of at most the longest excerpt, cut at spaces. */
-  private static void splitSentence(String content, int from, int to, List<Unit> out) {
+  private static void splitSentence(String content, int from, int to, int line, List<Unit> out) {
     int start = from;
     while (to - start > MAX_EXCERPT_CHARS) {
       int cut = content.lastIndexOf(' ', start + MAX_EXCERPT_CHARS);
@@ -373,16 +393,16 @@ public final class Excerpts {
           cut--;
         }
       }
-      add(content, start, cut, out);
+      add(content, start, cut, line, out);
       start = cut;
     }
-    add(content, start, to, out);
+    add(content, start, to, line, out);
   }
 
-  private static void add(String content, int from, int to, List<Unit> out) {
+  private static void add(String content, int from, int to, int line, List<Unit> out) {
     String text = TextCuts.flat(content.substring(from, to), Integer.MAX_VALUE);
     if (!text.isEmpty()) {
-      out.add(new Unit(text));
+      out.add(new Unit(text, line));
     }
   }
 

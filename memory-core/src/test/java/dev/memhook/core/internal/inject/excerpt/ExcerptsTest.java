@@ -98,6 +98,36 @@ class ExcerptsTest {
   }
 
   @Test
+  void aRuleMatchedInMidLine_isShownWithTheSentencesThatFollowItOnItsLine_withinTheBound() {
+    String guide =
+        "Project rules in CONVENTIONS.md: As the file writes them: Layout: `envs/<env>/` — one"
+            + " root module per environment. `modules/` — reusable modules. Name them"
+            + " `modules/gcp-<thing>` (e.g. `modules/gcp-bucket`). No resources in `modules/` may"
+            + " hardcode a project or region. Versions: Terraform and provider versions are pinned"
+            + " in `versions.tf` of each env. Bump providers in a separate PR. Naming: most"
+            + " resources are `${var.env}-<service>-<kind>`.\n"
+            + "State: one GCS backend prefix per env.";
+    Memory m = memory("Project rules in CONVENTIONS.md", "Project rules in CONVENTIONS.md", guide);
+
+    String excerpt =
+        Excerpts.of(
+            m,
+            Excerpts.terms(
+                Excerpts.focus(
+                    List.of(
+                        "I want a reusable module for Memorystore Redis — what should it be"
+                            + " called?"))));
+
+    assertTrue(
+        excerpt.startsWith("…`modules/` — reusable modules. Name them `modules/gcp-<thing>`"),
+        "the matched rule, then the sentence naming the instance, which holds no asked word: "
+            + excerpt);
+    assertTrue(excerpt.endsWith("…"), excerpt);
+    assertTrue(excerpt.length() <= Excerpts.MAX_EXCERPT_CHARS + 2, excerpt);
+    assertFalse(excerpt.contains("State:"), "the next line is another block: " + excerpt);
+  }
+
+  @Test
   void aLockFile_showsTheRunNamingThePackage_notTheFirstVersionLine() {
     String content =
         String.join(
