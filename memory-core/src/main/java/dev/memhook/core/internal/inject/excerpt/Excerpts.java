@@ -41,16 +41,19 @@ import java.util.Set;
  * unit holding a term. It scores the sum, over the distinct terms it holds, of each term's rarity
  * among the memory's own units ({@code ln(1 + units / units holding the term)}), so that a lock
  * file's one line naming the package outweighs the many lines naming a version, and a run holding
- * both wins. The best excerpt that the title and summary do not already show is taken. A tie goes
- * to the run that opens with the rarer unit (a block is read from the line naming its subject: a
- * package, then its version, not the version before it), then to the shorter, then to the earlier.
- * The run taken then goes on through the units that follow it on its own line while the bound
- * allows. A line is a block as its author wrote it (a flattened guide is one line of sentences),
- * and the sentence after a matched rule often holds what the rule asks for without repeating the
- * question's words ("`modules/` — reusable modules. Name them `modules/gcp-<thing>`."); the next
- * line is another block (a lock file's next package) and is never added. An excerpt that does not
- * begin with the content's first text or end with its last is marked with {@code …} there. No term
- * in the content, or nothing the summary does not show: no excerpt.
+ * both wins. The best run that the title and summary do not already show is taken, and the units it
+ * opens with that they show are left out of its excerpt: a summary is the content's opening, so a
+ * run found there (a rules memory's list of sections, "Commits;"; a lock file's first package) goes
+ * on past it, and the excerpt shows that part only. A tie goes to the run that opens with the rarer
+ * unit (a block is read from the line naming its subject: a package, then its version, not the
+ * version before it), then to the shorter, then to the earlier. The run taken then goes on through
+ * the units that follow it on its own line while the bound allows. A line is a block as its author
+ * wrote it (a flattened guide is one line of sentences), and the sentence after a matched rule
+ * often holds what the rule asks for without repeating the question's words ("`modules/` — reusable
+ * modules. Name them `modules/gcp-<thing>`."); the next line is another block (a lock file's next
+ * package) and is never added. An excerpt that does not begin with the content's first text or end
+ * with its last is marked with {@code …} there. No term in the content, or nothing the summary does
+ * not show: no excerpt.
  *
  * <p>The chat hook's summary call ({@code core.internal.inject.GetMemoryTool}) and the coding-agent
  * hook's answers ({@code memhook hook}, to which this package is exported) choose their excerpts
@@ -278,10 +281,14 @@ public final class Excerpts {
         if (!better) {
           continue;
         }
-        if (shown.contains(join(units, i, j))) {
+        int from = i;
+        while (from <= j && shown.contains(units.get(from).text())) {
+          from++; // the summary shows how the run opens: the excerpt starts where it does not
+        }
+        if (from > j || shown.contains(join(units, from, j))) {
           continue;
         }
-        bestFrom = i;
+        bestFrom = from;
         bestTo = j;
         bestScore = score;
         bestLead = lead;
@@ -292,7 +299,7 @@ public final class Excerpts {
       return "";
     }
     int to = bestTo;
-    int length = bestLength;
+    int length = join(units, bestFrom, bestTo).length();
     while (to + 1 < n
         && units.get(to + 1).line() == units.get(to).line()
         && length + 1 + units.get(to + 1).text().length() <= MAX_EXCERPT_CHARS) {

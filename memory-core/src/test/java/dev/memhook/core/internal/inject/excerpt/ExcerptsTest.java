@@ -11,6 +11,7 @@ import dev.memhook.core.HostileText;
 import dev.memhook.core.internal.compress.TextCuts;
 import dev.memhook.testkit.Seeds;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
@@ -33,6 +34,35 @@ class ExcerptsTest {
         .title(title)
         .summary(summary)
         .build();
+  }
+
+  /** A Package.resolved file of {@code pins} ({@link #pin}), one line per field. */
+  private static String resolved(String... pins) {
+    List<String> lines = new ArrayList<>(List.of("{", "  \"pins\" : ["));
+    for (int k = 0; k < pins.length; k++) {
+      lines.add("    {");
+      lines.add(pins[k]);
+      lines.add(k < pins.length - 1 ? "    }," : "    }");
+    }
+    lines.add("  ]");
+    lines.add("}");
+    return String.join("\n", lines);
+  }
+
+  /** The lines of one pin; a null location or revision is left out. */
+  private static String pin(String identity, String location, String revision, String version) {
+    List<String> lines = new ArrayList<>();
+    lines.add("      \"identity\" : \"" + identity + "\",");
+    if (location != null) {
+      lines.add("      \"location\" : \"" + location + "\",");
+    }
+    lines.add("      \"state\" : {");
+    if (revision != null) {
+      lines.add("        \"revision\" : \"" + revision + "\",");
+    }
+    lines.add("        \"version\" : \"" + version + "\"");
+    lines.add("      }");
+    return String.join("\n", lines);
   }
 
   @Test
@@ -128,34 +158,63 @@ class ExcerptsTest {
   }
 
   @Test
+  void theUnitsARunOpensWith_thatTheSummaryShows_areLeftOutOfItsExcerpt() {
+    String summary =
+        "Project rules in CONTRIBUTING.md (Repository layout; Branches; Commits; Releases):"
+            + " Repository layout: `domain/` – pure Kotlin model.";
+    String guide =
+        summary
+            + " `tools/` – CLI utilities (import scripts, load generators). Branches: `main` is"
+            + " always deployable, and nobody pushes to it directly. Branch names are"
+            + " `rk-<ticket>/<short-slug>`, lowercase, where the ticket is the number of the Linear"
+            + " issue. No personal prefixes, no `feature/` or `fix/` prefixes. Delete your branch"
+            + " after merge; GitHub does it automatically once the pull request is closed. Commits:"
+            + " Conventional Commits with the module as scope, and a `Refs: RK-<ticket>` footer.";
+    Memory m = memory("Project rules in CONTRIBUTING.md", summary, guide);
+
+    String excerpt =
+        Excerpts.of(
+            m, Excerpts.terms(Excerpts.focus(List.of("commit this, it's the shift import thing"))));
+
+    assertTrue(
+        excerpt.startsWith("…`tools/` – CLI utilities (import scripts"),
+        "the summary's list of sections, split at its semicolons, is not shown again for its"
+            + " \"Commits;\": "
+            + excerpt);
+  }
+
+  @Test
+  void aRunThatOpensInTheSummary_stillCountsWhatTheSummaryShows_andShowsTheRest() {
+    String content =
+        resolved(
+            pin(
+                "grdb.swift",
+                "https://github.com/groue/GRDB.swift.git",
+                "2cf6c756e1e5ef6901ebae16576a7e4e4b834622",
+                "6.29.1"),
+            pin("swift-collections", null, null, "1.1.0"));
+    String summary =
+        "{ \"pins\" : [ { \"identity\" : \"grdb.swift\","
+            + " \"location\" : \"https://github.com/groue/GRDB.swift.git\", \"state\" : {…";
+
+    String excerpt =
+        Excerpts.of(
+            memory("Read Package.resolved", summary, content),
+            Excerpts.terms(Excerpts.focus(List.of("which GRDB version are we pinned to?"))));
+
+    assertTrue(
+        excerpt.startsWith("…\"revision\"") && excerpt.contains("6.29.1"),
+        "the package the summary names, read on where the summary stops: " + excerpt);
+    assertFalse(excerpt.contains("1.1.0"), excerpt);
+  }
+
+  @Test
   void aLockFile_showsTheRunNamingThePackage_notTheFirstVersionLine() {
     String content =
-        String.join(
-            "\n",
-            "{",
-            "  \"pins\" : [",
-            "    {",
-            "      \"identity\" : \"alamofire\",",
-            "      \"location\" : \"https://github.com/Alamofire/Alamofire.git\",",
-            "      \"state\" : {",
-            "        \"version\" : \"5.9.1\"",
-            "      }",
-            "    },",
-            "    {",
-            "      \"identity\" : \"grdb.swift\",",
-            "      \"location\" : \"https://github.com/groue/GRDB.swift\",",
-            "      \"state\" : {",
-            "        \"version\" : \"6.29.1\"",
-            "      }",
-            "    },",
-            "    {",
-            "      \"identity\" : \"kingfisher\",",
-            "      \"state\" : {",
-            "        \"version\" : \"7.12.0\"",
-            "      }",
-            "    }",
-            "  ]",
-            "}");
+        resolved(
+            pin("alamofire", "https://github.com/Alamofire/Alamofire.git", null, "5.9.1"),
+            pin("grdb.swift", "https://github.com/groue/GRDB.swift", null, "6.29.1"),
+            pin("kingfisher", null, null, "7.12.0"));
     String excerpt =
         Excerpts.of(
             memory("Read Package.resolved", "Package.resolved: the resolved pins", content),
