@@ -227,6 +227,20 @@ record LoopData(List<Scenario> scenarios) {
     return new LoopData(out);
   }
 
+  /**
+   * The scenario {@code id} alone.
+   *
+   * @throws IllegalArgumentException when no scenario has that id
+   */
+  LoopData only(String id) {
+    return new LoopData(
+        List.of(
+            scenarios.stream()
+                .filter(s -> s.id().equals(id))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no scenario '" + id + "'"))));
+  }
+
   /** The first {@code n} scenarios. */
   LoopData limit(int n) {
     return new LoopData(scenarios.subList(0, Math.min(n, scenarios.size())));

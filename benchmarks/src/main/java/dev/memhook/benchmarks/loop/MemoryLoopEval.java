@@ -51,10 +51,16 @@ import java.util.stream.Stream;
  * mvn -B -q -pl benchmarks -am -DskipTests package
  * java -cp benchmarks/target/benchmarks.jar dev.memhook.benchmarks.loop.MemoryLoopEval \
  *     --scenarios benchmarks/eval/loop-dev.jsonl [--embedder hashing|djl-int8] [--limit N] \
- *     [--modes hook-chat,hook-cli,chat-chat] [--examples N] [--json out.json]
+ *     [--modes hook-chat,hook-cli,chat-chat] [--examples N] [--json out.json] \
+ *     [--scenario ID] [--keep DIR]
  * </pre>
  *
- * Exit status 0 after a run, 2 on a bad argument. Progress goes to standard error, the report to
+ * With {@code --keep DIR} the replayed stores stay in {@code DIR}, one directory per scenario
+ * ({@code 00-<id>/hook}, {@code 00-<id>/chat}: its place in the run and its id), for {@code memhook
+ * search --dir DIR/00-<id>/hook --explain "a probe"} to show why a probe missed; {@code --scenario
+ * ID} replays that scenario alone.
+ *
+ * <p>Exit status 0 after a run, 2 on a bad argument. Progress goes to standard error, the report to
  * standard output. Not thread-safe; one run at a time.
  */
 public final class MemoryLoopEval {
@@ -62,7 +68,8 @@ public final class MemoryLoopEval {
   static final String USAGE =
       "usage: MemoryLoopEval [--scenarios FILE.jsonl] [--embedder hashing|djl-int8]"
           + " [--limit N] [--modes hook-chat,hook-cli,chat-chat] [--examples N]"
-          + " [--recall-timeout-ms N] [--json OUT.json] [--consolidator local|scripted]";
+          + " [--recall-timeout-ms N] [--json OUT.json] [--consolidator local|scripted]"
+          + " [--scenario ID] [--keep DIR]";
 
   /** The scenario file used without {@code --scenarios}, relative to the working directory. */
   static final Path DEFAULT_SCENARIOS = Path.of("benchmarks/eval/loop-dev.jsonl");
@@ -113,6 +120,9 @@ public final class MemoryLoopEval {
    * @param json where to write the report as JSON, or null
    * @param scriptedConsolidator whether capture consolidates through {@link ScriptedConsolidator},
    *     a provider plugged in through the SPI, instead of the local consolidator
+   * @param scenario the id of the one scenario to run, or null for all
+   * @param keep where to keep the replayed stores (a directory that does not exist or is empty), or
+   *     null to delete them
    */
   record Options(
       Path scenarios,
@@ -122,7 +132,9 @@ public final class MemoryLoopEval {
       int examples,
       Duration recallTimeout,
       Path json,
-      boolean scriptedConsolidator) {
+      boolean scriptedConsolidator,
+      String scenario,
+      Path keep) {
     Options {
       Objects.requireNonNull(scenarios, "scenarios");
       Objects.requireNonNull(embedder, "embedder");
@@ -149,6 +161,8 @@ public final class MemoryLoopEval {
       Duration timeout = DEFAULT_RECALL_TIMEOUT;
       Path json = null;
       boolean scripted = false;
+      String scenario = null;
+      Path keep = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -171,13 +185,16 @@ public final class MemoryLoopEval {
             }
             scripted = c.equals("scripted");
           }
+          case "--scenario" -> scenario = CommandLine.value(args, ++i);
+          case "--keep" -> keep = Path.of(CommandLine.value(args, ++i));
           default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
         }
       }
       if (!embedder.equals("hashing") && !embedder.startsWith("djl-")) {
         throw new IllegalArgumentException("unknown embedder '" + embedder + "'\n" + USAGE);
       }
-      return new Options(scenarios, embedder, limit, modes, examples, timeout, json, scripted);
+      return new Options(
+          scenarios, embedder, limit, modes, examples, timeout, json, scripted, scenario, keep);
     }
   }
 
@@ -281,7 +298,12 @@ public final class MemoryLoopEval {
   /** Runs the evaluation, printing the report on {@code out} and progress on {@code progress}. */
   static Report run(Options options, PrintStream out, PrintStream progress) throws IOException {
     long started = System.nanoTime();
-    LoopData data = LoopData.read(options.scenarios()).limit(options.limit());
+    LoopData data = LoopData.read(options.scenarios());
+    if (options.scenario() != null) {
+      data = data.only(options.scenario());
+    }
+    data = data.limit(options.limit());
+    Path kept = options.keep() == null ? null : keepDirectory(options.keep());
     Map<Mode, List<Scored>> scored = new EnumMap<>(Mode.class);
     options.modes().forEach(m -> scored.put(m, new ArrayList<>()));
     ReplayTally hookTally = new ReplayTally();
@@ -296,7 +318,10 @@ public final class MemoryLoopEval {
             options.scriptedConsolidator() ? new ScriptedConsolidator() : null)) {
       int done = 0;
       for (LoopData.Scenario s : data.scenarios()) {
-        Path dir = root.resolve("s" + done);
+        Path dir =
+            kept == null
+                ? root.resolve("s" + done)
+                : kept.resolve(String.format(Locale.ROOT, "%02d-%s", done, fileName(s.id())));
         if (hookReplay) {
           Path store = dir.resolve("hook");
           StoreCensus census = null;
@@ -343,7 +368,9 @@ public final class MemoryLoopEval {
             delete(copy);
           }
         }
-        delete(dir);
+        if (kept == null) {
+          delete(dir);
+        }
         done++;
         progress.printf(
             Locale.ROOT,
@@ -354,6 +381,9 @@ public final class MemoryLoopEval {
       }
     } finally {
       delete(root);
+    }
+    if (kept != null) {
+      progress.printf(Locale.ROOT, "[loop] the replayed stores are kept in %s%n", kept);
     }
     List<ModeResult> modes = new ArrayList<>();
     scored.forEach(
@@ -407,6 +437,30 @@ public final class MemoryLoopEval {
       }
     }
     return to;
+  }
+
+  /**
+   * {@code dir}, created if it does not exist; refused when it is not a directory or holds
+   * anything, so that a run never mixes its stores with another's or deletes what it did not make.
+   */
+  static Path keepDirectory(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalArgumentException("--keep " + dir + " is not a directory");
+      }
+      try (var entries = Files.list(dir)) {
+        if (entries.findAny().isPresent()) {
+          throw new IllegalArgumentException("--keep " + dir + " is not empty");
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  /** {@code id} as a file name: every character but a letter, digit, '.', '_' or '-' as '_'. */
+  static String fileName(String id) {
+    String name = id.replaceAll("[^A-Za-z0-9._-]", "_");
+    return name.startsWith(".") ? "_" + name.substring(1) : name;
   }
 
   /** Deletes the tree at {@code dir}, if any. */

@@ -298,6 +298,93 @@ class MemoryLoopEvalTest {
   }
 
   @Test
+  void oneScenario_keptWithItsStores_andAKeepDirectoryInUse_refusedWithItsFilesLeft(
+      @TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tiny.jsonl");
+    Files.writeString(file, TINY);
+    Path kept = dir.resolve("kept");
+    MemoryLoopEval.Report report;
+    ByteArrayOutputStream progressed = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(new ByteArrayOutputStream(), true);
+        PrintStream progress = new PrintStream(progressed, true, StandardCharsets.UTF_8)) {
+      report =
+          MemoryLoopEval.run(
+              MemoryLoopEval.Options.parse(
+                  "--scenarios",
+                  file.toString(),
+                  "--embedder",
+                  "hashing",
+                  "--modes",
+                  "hook-chat",
+                  "--scenario",
+                  "port",
+                  "--keep",
+                  kept.toString()),
+              out,
+              progress);
+    }
+
+    assertEquals(1, report.scenarios());
+    assertEquals(List.of("port"), scenariosOf(report));
+    try (var entries = Files.list(kept)) {
+      assertEquals(List.of("00-port"), entries.map(p -> p.getFileName().toString()).toList());
+    }
+    Path store = kept.resolve("00-port");
+    assertTrue(Files.isDirectory(store.resolve("hook")), "the replayed store is kept");
+    assertFalse(Files.exists(store.resolve("probe")), "a probe's copy is not");
+    try (var files = Files.walk(store.resolve("hook"))) {
+      assertTrue(files.anyMatch(Files::isRegularFile), "the kept store holds its files");
+    }
+    assertTrue(
+        progressed.toString(StandardCharsets.UTF_8).contains("kept in " + kept), "says where");
+
+    Path marker =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("used")).resolve("notes.txt"), "mine");
+    IllegalArgumentException inUse =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                MemoryLoopEval.run(
+                    MemoryLoopEval.Options.parse(
+                        "--scenarios",
+                        file.toString(),
+                        "--embedder",
+                        "hashing",
+                        "--keep",
+                        marker.getParent().toString()),
+                    System.out,
+                    System.err));
+    assertEquals("--keep " + marker.getParent() + " is not empty", inUse.getMessage());
+    assertEquals("mine", Files.readString(marker), "nothing in it is touched");
+    assertEquals(
+        "no scenario 'nope'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    MemoryLoopEval.run(
+                        MemoryLoopEval.Options.parse(
+                            "--scenarios",
+                            file.toString(),
+                            "--embedder",
+                            "hashing",
+                            "--scenario",
+                            "nope"),
+                        System.out,
+                        System.err))
+            .getMessage());
+    assertEquals("a_b_c", MemoryLoopEval.fileName("a/b\\c"));
+    assertEquals("_.x", MemoryLoopEval.fileName("..x"));
+  }
+
+  private static List<String> scenariosOf(MemoryLoopEval.Report report) {
+    return report.mode(Mode.HOOK_CHAT).scored().stream()
+        .map(x -> x.outcome().probe().scenario())
+        .distinct()
+        .toList();
+  }
+
+  @Test
   void options_refuseAMalformedOrNegativeNumber_namingItsOption() {
     Map<List<String>, String> refused = new LinkedHashMap<>();
     refused.put(List.of("--limit", "3k"), "--limit needs a whole number, not '3k'");
