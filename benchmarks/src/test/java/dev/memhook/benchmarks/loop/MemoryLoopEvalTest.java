@@ -9,11 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.benchmarks.loop.MemoryLoopEval.Mode;
 import dev.memhook.testkit.ModelReply;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -270,25 +272,9 @@ class MemoryLoopEvalTest {
   @Test
   void aScriptedProviderConsolidator_isHandedTheSessions_andWhatItReturnsIsStored(@TempDir Path dir)
       throws Exception {
-    Path file = dir.resolve("tiny.jsonl");
-    Files.writeString(file, TINY);
-    MemoryLoopEval.Report report;
-    try (PrintStream out = new PrintStream(new ByteArrayOutputStream(), true);
-        PrintStream progress = new PrintStream(new ByteArrayOutputStream(), true)) {
-      report =
-          MemoryLoopEval.run(
-              MemoryLoopEval.Options.parse(
-                  "--scenarios",
-                  file.toString(),
-                  "--embedder",
-                  "hashing",
-                  "--modes",
-                  "hook-chat",
-                  "--consolidator",
-                  "scripted"),
-              out,
-              progress);
-    }
+    MemoryLoopEval.Report report =
+        runTiny(
+            dir, new ByteArrayOutputStream(), "--modes", "hook-chat", "--consolidator", "scripted");
 
     MemoryLoopEval.ReplayStats hook = report.replays().get("hook");
     assertTrue(hook.distilled() > 0, "the provider's consolidations were stored");
@@ -300,29 +286,18 @@ class MemoryLoopEvalTest {
   @Test
   void oneScenario_keptWithItsStores_andAKeepDirectoryInUse_refusedWithItsFilesLeft(
       @TempDir Path dir) throws Exception {
-    Path file = dir.resolve("tiny.jsonl");
-    Files.writeString(file, TINY);
     Path kept = dir.resolve("kept");
-    MemoryLoopEval.Report report;
     ByteArrayOutputStream progressed = new ByteArrayOutputStream();
-    try (PrintStream out = new PrintStream(new ByteArrayOutputStream(), true);
-        PrintStream progress = new PrintStream(progressed, true, StandardCharsets.UTF_8)) {
-      report =
-          MemoryLoopEval.run(
-              MemoryLoopEval.Options.parse(
-                  "--scenarios",
-                  file.toString(),
-                  "--embedder",
-                  "hashing",
-                  "--modes",
-                  "hook-chat",
-                  "--scenario",
-                  "port",
-                  "--keep",
-                  kept.toString()),
-              out,
-              progress);
-    }
+    MemoryLoopEval.Report report =
+        runTiny(
+            dir,
+            progressed,
+            "--modes",
+            "hook-chat",
+            "--scenario",
+            "port",
+            "--keep",
+            kept.toString());
 
     assertEquals(1, report.scenarios());
     assertEquals(List.of("port"), scenariosOf(report));
@@ -338,43 +313,39 @@ class MemoryLoopEvalTest {
     assertTrue(
         progressed.toString(StandardCharsets.UTF_8).contains("kept in " + kept), "says where");
 
-    Path marker =
-        Files.writeString(
-            Files.createDirectories(dir.resolve("used")).resolve("notes.txt"), "mine");
+    Path used = Files.createDirectories(dir.resolve("used"));
+    Path marker = Files.writeString(used.resolve("notes.txt"), "mine");
     IllegalArgumentException inUse =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                MemoryLoopEval.run(
-                    MemoryLoopEval.Options.parse(
-                        "--scenarios",
-                        file.toString(),
-                        "--embedder",
-                        "hashing",
-                        "--keep",
-                        marker.getParent().toString()),
-                    System.out,
-                    System.err));
-    assertEquals("--keep " + marker.getParent() + " is not empty", inUse.getMessage());
+            () -> runTiny(dir, new ByteArrayOutputStream(), "--keep", used.toString()));
+    assertEquals("--keep " + used + " is not empty", inUse.getMessage());
     assertEquals("mine", Files.readString(marker), "nothing in it is touched");
     assertEquals(
         "no scenario 'nope'",
         assertThrows(
                 IllegalArgumentException.class,
-                () ->
-                    MemoryLoopEval.run(
-                        MemoryLoopEval.Options.parse(
-                            "--scenarios",
-                            file.toString(),
-                            "--embedder",
-                            "hashing",
-                            "--scenario",
-                            "nope"),
-                        System.out,
-                        System.err))
+                () -> runTiny(dir, new ByteArrayOutputStream(), "--scenario", "nope"))
             .getMessage());
     assertEquals("a_b_c", MemoryLoopEval.fileName("a/b\\c"));
     assertEquals("_.x", MemoryLoopEval.fileName("..x"));
+  }
+
+  /**
+   * Runs the harness on {@link #TINY} with the hashing embedder and {@code args}, its progress on
+   * {@code progressed}, its report discarded.
+   */
+  private static MemoryLoopEval.Report runTiny(
+      Path dir, ByteArrayOutputStream progressed, String... args) throws IOException {
+    Path file = Files.writeString(dir.resolve("tiny.jsonl"), TINY);
+    List<String> all =
+        new ArrayList<>(List.of("--scenarios", file.toString(), "--embedder", "hashing"));
+    all.addAll(Arrays.asList(args));
+    try (PrintStream out = new PrintStream(new ByteArrayOutputStream(), true);
+        PrintStream progress = new PrintStream(progressed, true, StandardCharsets.UTF_8)) {
+      return MemoryLoopEval.run(
+          MemoryLoopEval.Options.parse(all.toArray(String[]::new)), out, progress);
+    }
   }
 
   private static List<String> scenariosOf(MemoryLoopEval.Report report) {
