@@ -60,7 +60,8 @@ import java.util.stream.Stream;
  * search --dir DIR/00-<id>/hook --explain "a probe"} to show why a probe missed; {@code --scenario
  * ID} replays that scenario alone.
  *
- * <p>Exit status 0 after a run, 2 on a bad argument. Progress goes to standard error, the report to
+ * <p>Exit status 0 after a run, 2 on a bad argument (an option, or a scenario file, {@code
+ * --scenario} or {@code --keep} the run cannot use). Progress goes to standard error, the report to
  * standard output. Not thread-safe; one run at a time.
  */
 public final class MemoryLoopEval {
@@ -289,7 +290,14 @@ public final class MemoryLoopEval {
       System.setProperty("ai.djl.offline", "true");
     }
     Options options = CommandLine.parseOrExit(Options::parse, args);
-    Report report = run(options, System.out, System.err);
+    Report report;
+    try {
+      report = run(options, System.out, System.err);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage()); // a file, scenario or directory the run cannot use
+      System.exit(2);
+      return;
+    }
     if (options.json() != null) {
       LoopReportJson.write(report, options.json());
     }
