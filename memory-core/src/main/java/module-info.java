@@ -1,12 +1,13 @@
 /**
  * The memory service: {@link dev.memhook.core.Memhook#builder()} and the few public types around
- * it. The data path ({@code dev.memhook.core.internal.*}) is not exported, but for the excerpts,
- * which {@code memhook hook} (memory-cli) shows as the chat hook does.
+ * it. The data path ({@code dev.memhook.core.internal.*}) is not exported, but for the excerpts and
+ * the query words they are chosen for, which {@code memhook hook} (memory-cli) shows and reads as
+ * the chat hook does.
  *
  * <p>The "requires-automatic" lint is suppressed here only: async-util ships no module name, so it
  * is required by the automatic name javac derives from its file name. The "module" lint is
- * suppressed because memory-cli, the target of the one qualified export, is built after this module
- * and javac cannot see it here.
+ * suppressed because memory-cli, the target of the two qualified exports, is built after this
+ * module and javac cannot see it here.
  */
 @SuppressWarnings({"requires-automatic", "module"})
 module dev.memhook.core {
@@ -21,6 +22,8 @@ module dev.memhook.core {
   exports dev.memhook.core;
   // the excerpt a recalled memory shows for a prompt's words, shared with `memhook hook`'s answers
   exports dev.memhook.core.internal.inject.excerpt to
+      dev.memhook.cli;
+  exports dev.memhook.core.internal.recall.words to
       dev.memhook.cli;
 
   // Memhook.builder() finds a default embedder (memory-djl-embeddings provides one)

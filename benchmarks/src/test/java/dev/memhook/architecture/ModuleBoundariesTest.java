@@ -60,7 +60,7 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void nothingOutsideMemoryCore_usesItsInternalPackages_butTheCliItsExcerpts() {
+  void nothingOutsideMemoryCore_usesItsInternalPackages_butTheCliItsExcerptsAndQueryWords() {
     noClasses()
         .that()
         .resideOutsideOfPackages("dev.memhook.core..", "dev.memhook.cli..")
@@ -76,10 +76,14 @@ class ModuleBoundariesTest {
         .should()
         .dependOnClassesThat(
             resideInAPackage("dev.memhook.core.internal..")
-                .and(resideOutsideOfPackages("dev.memhook.core.internal.inject.excerpt..")))
+                .and(
+                    resideOutsideOfPackages(
+                        "dev.memhook.core.internal.inject.excerpt..",
+                        "dev.memhook.core.internal.recall.words..")))
         .because(
-            "of core.internal, only inject.excerpt is exported, to memory-cli alone: memhook hook"
-                + " and memory_recall show the excerpts the chat hook shows")
+            "of core.internal, only inject.excerpt and recall.words are exported, to memory-cli"
+                + " alone: memhook hook and memory_recall show the excerpts the chat hook shows,"
+                + " for the words it reads")
         .check(classes);
   }
 

@@ -13,6 +13,7 @@ import dev.memhook.api.StandingProfile;
 import dev.memhook.api.capture.LifecycleEventType;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.core.internal.inject.excerpt.Excerpts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -285,7 +286,7 @@ final class AgentEvents {
           chosen.add(r.memory());
         }
       }
-      List<String> terms = Excerpts.terms(Excerpts.focus(List.of(text)));
+      List<String> terms = QueryWords.terms(QueryWords.focus(List.of(text)));
       chosen.forEach(m -> lines.add(recalledLine(m, Excerpts.of(m, terms))));
       if (!before.prompted()) {
         book.markPrompted();

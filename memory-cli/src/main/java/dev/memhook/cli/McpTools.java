@@ -19,6 +19,7 @@ import dev.memhook.api.ScopedMemory;
 import dev.memhook.api.capture.ObserveResult;
 import dev.memhook.api.capture.Session;
 import dev.memhook.core.internal.inject.excerpt.Excerpts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
@@ -225,7 +226,7 @@ final class McpTools {
     ScopedMemory scoped = memory.scoped(scope);
     RecallQuery q =
         new RecallQuery(scope, a.requiredString("query"), a.integer("limit", 5, 1, MAX_RECALL));
-    List<String> terms = Excerpts.terms(Excerpts.focus(List.of(q.text())));
+    List<String> terms = QueryWords.terms(QueryWords.focus(List.of(q.text())));
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode list = out.putArray("memories");
     for (RecalledMemory r : scoped.recall(q).memories()) {
@@ -248,7 +249,7 @@ final class McpTools {
     if (!focus.isEmpty() && !summaryOnly) {
       throw new IllegalArgumentException("'focus' applies with summary=true only");
     }
-    List<String> terms = Excerpts.terms(focus);
+    List<String> terms = QueryWords.terms(focus);
     ObjectNode out = JsonRecords.MAPPER.createObjectNode();
     ArrayNode found = out.putArray("memories");
     ArrayNode notFound = out.putArray("notFound");

@@ -17,6 +17,7 @@ import dev.memhook.api.trace.InjectionReceipt;
 import dev.memhook.core.internal.failure.FatalErrors;
 import dev.memhook.core.internal.inject.MemoryRendering.Rendered;
 import dev.memhook.core.internal.inject.excerpt.Excerpts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -282,7 +283,7 @@ public final class GetMemoryTool implements ToolHandler {
     Map<MemoryId, Memory> found = store.getAll(ids);
     List<IntFunction<Rendered>> entries = new ArrayList<>(ids.size());
     List<FetchRecord.FetchedId> outcomes = new ArrayList<>(ids.size());
-    List<String> terms = Excerpts.terms(request.focus());
+    List<String> terms = QueryWords.terms(request.focus());
     for (MemoryId id : ids) {
       Memory m = found.get(id);
       outcomes.add(fetched(id.value(), m));

@@ -16,6 +16,7 @@ import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.api.trace.ReceiptCandidate.Decision;
 import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import dev.memhook.core.internal.recall.Exclusion;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -161,7 +162,7 @@ final class ScopedRecall {
       if (message.text().isBlank()) {
         continue;
       }
-      asked.add(sanitize.apply(Excerpts.head(message.text())));
+      asked.add(sanitize.apply(QueryWords.head(message.text())));
       List<Ranked> fused = fused(message, own, session, candidates, took, abandoned);
       for (int i = 0; i < fused.size(); i++) {
         Ranked r = fused.get(i);
@@ -206,10 +207,10 @@ final class ScopedRecall {
                         && c.decision() != Decision.SESSION_CAP
                         && c.decision() != Decision.LIMIT);
     if (asked.isEmpty() && !standingIds.isEmpty()) {
-      asked.add(sanitize.apply(Excerpts.head(messages.get(0).text())));
+      asked.add(sanitize.apply(QueryWords.head(messages.get(0).text())));
     }
     return new Outcome(
-        new ArrayList<>(selected), candidates, took, passedGate, offered, Excerpts.focus(asked));
+        new ArrayList<>(selected), candidates, took, passedGate, offered, QueryWords.focus(asked));
   }
 
   /**

@@ -10,7 +10,7 @@ import dev.memhook.api.spi.MemoryStore;
 import dev.memhook.api.spi.StoreHit;
 import dev.memhook.core.internal.capture.QuotedTurns;
 import dev.memhook.core.internal.capture.SourceObservations;
-import dev.memhook.core.internal.inject.excerpt.Excerpts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -105,7 +105,7 @@ final class DistilledInPlace {
       List<String> lacking = List.of();
       if (distilled != null && r.memory().origin().kind() == Origin.Kind.TOOL) {
         if (asked == null) {
-          asked = Excerpts.terms(Excerpts.focus(List.of(query.text())));
+          asked = QueryWords.terms(QueryWords.focus(List.of(query.text())));
         }
         lacking = lacking(distilled, r.memory(), asked);
       }
@@ -137,7 +137,7 @@ final class DistilledInPlace {
   }
 
   /**
-   * The words of the query ({@code asked}: its terms as {@link Excerpts#terms} reads them) that
+   * The words of the query ({@code asked}: its terms as {@link QueryWords#terms} reads them) that
    * {@code observation} holds and {@code distilled} does not, in the query's order: empty when the
    * distilled memory carries everything the query found in its source, and so may stand for it.
    * Each memory is read whole, title and summary included.
@@ -161,7 +161,7 @@ final class DistilledInPlace {
     Set<String> out = new HashSet<>();
     for (String text : List.of(m.title(), m.summary(), m.content())) {
       for (String token : SimpleTokens.tokenize(text)) {
-        out.add(Excerpts.term(token));
+        out.add(QueryWords.term(token));
       }
     }
     return out;

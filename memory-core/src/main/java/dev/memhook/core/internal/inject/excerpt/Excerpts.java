@@ -3,10 +3,10 @@ package dev.memhook.core.internal.inject.excerpt;
 import dev.memhook.api.Memory;
 import dev.memhook.core.internal.compress.TaskNote;
 import dev.memhook.core.internal.compress.TextCuts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import dev.memhook.lucene.internal.analysis.SimpleTokens;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,16 +19,8 @@ import java.util.Set;
  * version in a lock file, one rule of a contributing guide) is often further in. The excerpt puts
  * that line beside the summary, so the model sees it without fetching the memory in full.
  *
- * <h2>The focus</h2>
- *
- * The hook names the words of the messages it recalled for ({@link #focus}): their distinct content
- * words in order of first appearance, read from the first {@value #SCANNED_CHARS} characters of
- * each message after sanitizing, at most {@value #MAX_TERMS} words and {@value #MAX_FOCUS_CHARS}
- * characters. Content words are {@link SimpleTokens}' (lower-cased words and the parts of
- * compounds, English stop words left out), without the words of a request that say nothing about
- * its subject ({@link #CHATTER}: "can", "want", "should", "again"…, and the sanitizer's
- * "redacted"), without one-character words and without words over {@value #MAX_WORD_CHARS}
- * characters. A word and its plural are one term ({@link #term}).
+ * <p>The words are a query's, as {@link QueryWords} reads them: the hook names them in a summary
+ * call's {@code focus}, and {@link #of} takes them back as {@link QueryWords#terms}.
  *
  * <h2>The excerpt</h2>
  *
@@ -65,151 +57,14 @@ public final class Excerpts {
   /** What marks an excerpt's end that is not the content's. */
   public static final String ELLIPSIS = "\u2026";
 
-  /** The most terms a focus holds; a term is a bit of a unit's mask. */
-  public static final int MAX_TERMS = 24;
-
-  /** The most characters of a focus the hook writes. */
-  public static final int MAX_FOCUS_CHARS = 300;
-
-  /** The most characters of each message the hook reads for its focus. */
-  public static final int SCANNED_CHARS = 4_000;
-
-  /**
-   * The longest word a focus names: a longer one is more likely a key, a hash or a token than a
-   * word an excerpt would hold.
-   */
-  public static final int MAX_WORD_CHARS = 40;
-
   /** The longest excerpt, in characters of text (before JSON escaping). */
   public static final int MAX_EXCERPT_CHARS = 300;
-
-  /**
-   * Words of a request or a chat turn that name no subject: how one asks ("can you", "please"),
-   * what one wants done ("want", "need", "make"), when ("now", "again") and fillers. Without them a
-   * excerpt is chosen for the subject's words; with them a line saying "you can" would do.
-   */
-  public static final Set<String> CHATTER =
-      Set.of(
-          "about",
-          "actually",
-          "again",
-          "all",
-          "also",
-          "any",
-          "anything",
-          "are",
-          "back",
-          "can",
-          "could",
-          "didn",
-          "doesn",
-          "don",
-          "from",
-          "get",
-          "getting",
-          "go",
-          "going",
-          "got",
-          "hey",
-          "isn",
-          "just",
-          "know",
-          "let",
-          "like",
-          "look",
-          "make",
-          "maybe",
-          "more",
-          "much",
-          "need",
-          "now",
-          "ok",
-          "okay",
-          "one",
-          "only",
-          "out",
-          "please",
-          "really",
-          "redacted",
-          "remind",
-          "said",
-          "say",
-          "see",
-          "should",
-          "some",
-          "something",
-          "still",
-          "sure",
-          "tell",
-          "thanks",
-          "thing",
-          "think",
-          "up",
-          "us",
-          "use",
-          "using",
-          "very",
-          "want",
-          "wasn",
-          "way",
-          "where",
-          "why",
-          "won",
-          "would",
-          "yes",
-          "yet");
 
   private Excerpts() {}
 
   /**
-   * The focus a summary call names for {@code texts}: their distinct content words, space
-   * separated, as described above; empty when they hold none.
-   */
-  public static String focus(List<String> texts) {
-    Set<String> seen = new LinkedHashSet<>();
-    StringBuilder out = new StringBuilder();
-    for (String text : texts) {
-      for (String token : SimpleTokens.tokenize(head(text))) {
-        if (seen.size() == MAX_TERMS) {
-          return out.toString();
-        }
-        if (!counts(token) || token.length() > MAX_WORD_CHARS || !seen.add(term(token))) {
-          continue;
-        }
-        if (out.length() + 1 + token.length() > MAX_FOCUS_CHARS) {
-          return out.toString();
-        }
-        out.append(out.length() == 0 ? "" : " ").append(token);
-      }
-    }
-    return out.toString();
-  }
-
-  /** The part of a message {@link #focus} reads: its first {@value #SCANNED_CHARS} characters. */
-  public static String head(String text) {
-    return TextCuts.head(text, SCANNED_CHARS);
-  }
-
-  /**
-   * The terms of {@code focus} as excerpts match them: its content words as {@link #focus} keeps
-   * them, each once, at most {@value #MAX_TERMS}.
-   */
-  public static List<String> terms(String focus) {
-    Set<String> out = new LinkedHashSet<>();
-    for (String token : SimpleTokens.tokenize(focus)) {
-      if (out.size() == MAX_TERMS) {
-        break;
-      }
-      if (counts(token)) {
-        out.add(term(token));
-      }
-    }
-    return List.copyOf(out);
-  }
-
-  /**
-   * The excerpt of {@code m}'s content for {@code terms} (from {@link #terms}), or an empty string
-   * when there is none to show.
+   * The excerpt of {@code m}'s content for {@code terms} (from {@link QueryWords#terms}), or an
+   * empty string when there is none to show.
    */
   public static String of(Memory m, List<String> terms) {
     if (terms.isEmpty()) {
@@ -217,7 +72,7 @@ public final class Excerpts {
     }
     Map<String, Integer> bits = new LinkedHashMap<>();
     for (String t : terms) {
-      if (bits.size() < MAX_TERMS) {
+      if (bits.size() < QueryWords.MAX_TERMS) {
         bits.putIfAbsent(t, bits.size());
       }
     }
@@ -233,7 +88,7 @@ public final class Excerpts {
         continue; // most units hold no term: a scan for each is cheaper than their tokens
       }
       for (String token : SimpleTokens.tokenize(text)) {
-        Integer bit = bits.get(term(token));
+        Integer bit = bits.get(QueryWords.term(token));
         if (bit != null) {
           masks[i] |= 1 << bit;
         }
@@ -311,21 +166,10 @@ public final class Excerpts {
   }
 
   /**
-   * A token of {@link SimpleTokens} as a term: a word and its plural, and a word in any case, as
-   * one term.
-   */
-  public static String term(String token) {
-    int n = token.length();
-    if (n > 3 && token.endsWith("s") && !token.endsWith("ss")) {
-      return token.substring(0, n - 1);
-    }
-    return token;
-  }
-
-  /**
-   * Whether {@code lower} (a unit, lower-cased) contains some term: a token whose {@link #term} is
-   * a term holds the term, so a unit without any holds no such token (but for a Greek word whose
-   * final sigma lower-cases differently inside the unit than alone, which may lose its excerpt).
+   * Whether {@code lower} (a unit, lower-cased) contains some term: a token whose {@link
+   * QueryWords#term} is a term holds the term, so a unit without any holds no such token (but for a
+   * Greek word whose final sigma lower-cases differently inside the unit than alone, which may lose
+   * its excerpt).
    */
   private static boolean mayHold(String lower, Set<String> terms) {
     for (String t : terms) {
@@ -334,10 +178,6 @@ public final class Excerpts {
       }
     }
     return false;
-  }
-
-  private static boolean counts(String token) {
-    return token.codePointCount(0, token.length()) > 1 && !CHATTER.contains(token);
   }
 
   private static double score(int mask, double[] rarity) {

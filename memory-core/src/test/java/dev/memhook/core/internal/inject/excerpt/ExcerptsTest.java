@@ -9,6 +9,7 @@ import dev.memhook.api.MemoryId;
 import dev.memhook.api.Scope;
 import dev.memhook.core.HostileText;
 import dev.memhook.core.internal.compress.TextCuts;
+import dev.memhook.core.internal.recall.words.QueryWords;
 import dev.memhook.testkit.Seeds;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The focus a hook names for its messages, and the excerpt a memory shows for it. */
+/** The excerpt a memory shows for a query's words. */
 class ExcerptsTest {
 
   private static final Instant T = Instant.parse("2025-01-02T03:04:05Z");
@@ -65,38 +66,6 @@ class ExcerptsTest {
     return String.join("\n", lines);
   }
 
-  @Test
-  void focus_keepsEachContentWordOnce_inOrder_withoutStopWordsChatterOrPlurals() {
-    assertEquals(
-        "prod repo pool size set",
-        Excerpts.focus(
-            List.of("Can you remind me what's the prod Repo pool size when POOL_SIZE isn't set?")));
-    assertEquals(
-        "staging models file called",
-        Excerpts.focus(List.of("staging models", "what should the model file be called")),
-        "a plural and its singular are one term; the first spelling is kept");
-  }
-
-  @Test
-  void focus_stopsAtItsTermCap_andReadsOnlyTheHeadOfALongMessage() {
-    StringBuilder many = new StringBuilder();
-    for (int i = 0; i < 40; i++) {
-      many.append("word").append((char) ('a' + i % 26)).append((char) ('a' + i / 26)).append(' ');
-    }
-    assertEquals(Excerpts.MAX_TERMS, Excerpts.focus(List.of(many.toString())).split(" ").length);
-    String late = "x ".repeat(Excerpts.SCANNED_CHARS) + "kubernetes";
-    assertEquals("", Excerpts.focus(List.of(late)), "a word past the head is not read");
-    assertEquals("", Excerpts.focus(List.of("a".repeat(Excerpts.MAX_WORD_CHARS + 1))));
-    assertTrue(
-        Excerpts.focus(List.of(many.toString().repeat(50))).length() <= Excerpts.MAX_FOCUS_CHARS);
-  }
-
-  @Test
-  void terms_readAFocusAsFocusWroteIt() {
-    assertEquals(List.of("pool", "size", "model"), Excerpts.terms("pool size models model"));
-    assertEquals(List.of(), Excerpts.terms("the and please"));
-  }
-
   /**
    * A rules memory closes with the task it was read for, whose words a later task of the same kind
    * shares by design ("branch", "driver", the ticket's prefix); the excerpt shows the rule.
@@ -115,7 +84,7 @@ class ExcerptsTest {
 
     String excerpt =
         Excerpts.of(
-            m, Excerpts.terms(Excerpts.focus(List.of("starting RK-401, set up the branch"))));
+            m, QueryWords.terms(QueryWords.focus(List.of("starting RK-401, set up the branch"))));
 
     assertEquals(
         "…Branches: `rk-<ticket>/<slug>`, squash-merge only.…",
@@ -123,7 +92,7 @@ class ExcerptsTest {
         "the rule, marked as followed by text left out");
     assertEquals(
         "",
-        Excerpts.of(m, Excerpts.terms("drivers minute eta")),
+        Excerpts.of(m, QueryWords.terms("drivers minute eta")),
         "words only the note holds give no excerpt");
   }
 
@@ -142,8 +111,8 @@ class ExcerptsTest {
     String excerpt =
         Excerpts.of(
             m,
-            Excerpts.terms(
-                Excerpts.focus(
+            QueryWords.terms(
+                QueryWords.focus(
                     List.of(
                         "I want a reusable module for Memorystore Redis — what should it be"
                             + " called?"))));
@@ -174,7 +143,9 @@ class ExcerptsTest {
 
     String excerpt =
         Excerpts.of(
-            m, Excerpts.terms(Excerpts.focus(List.of("commit this, it's the shift import thing"))));
+            m,
+            QueryWords.terms(
+                QueryWords.focus(List.of("commit this, it's the shift import thing"))));
 
     assertTrue(
         excerpt.startsWith("…`tools/` – CLI utilities (import scripts"),
@@ -200,7 +171,7 @@ class ExcerptsTest {
     String excerpt =
         Excerpts.of(
             memory("Read Package.resolved", summary, content),
-            Excerpts.terms(Excerpts.focus(List.of("which GRDB version are we pinned to?"))));
+            QueryWords.terms(QueryWords.focus(List.of("which GRDB version are we pinned to?"))));
 
     assertTrue(
         excerpt.startsWith("…\"revision\"") && excerpt.contains("6.29.1"),
@@ -218,7 +189,7 @@ class ExcerptsTest {
     String excerpt =
         Excerpts.of(
             memory("Read Package.resolved", "Package.resolved: the resolved pins", content),
-            Excerpts.terms(Excerpts.focus(List.of("which GRDB version are we pinned to?"))));
+            QueryWords.terms(QueryWords.focus(List.of("which GRDB version are we pinned to?"))));
     assertTrue(excerpt.contains("6.29.1"), excerpt);
     assertFalse(excerpt.contains("5.9.1") || excerpt.contains("7.12.0"), excerpt);
     assertTrue(excerpt.startsWith("…") && excerpt.endsWith("…"), excerpt);
@@ -241,8 +212,8 @@ class ExcerptsTest {
     String excerpt =
         Excerpts.of(
             bug,
-            Excerpts.terms(
-                Excerpts.focus(
+            QueryWords.terms(
+                QueryWords.focus(
                     List.of(
                         "the API shows a weird object with Valid false for a nullable column"))));
     assertEquals(
@@ -254,23 +225,23 @@ class ExcerptsTest {
   @Test
   void noExcerpt_whenNoTermIsInTheContent_orTheSummaryAlreadyShowsIt() {
     Memory whole = memory("", "Deploys happen on Tuesdays.", "Deploys happen on Tuesdays.");
-    assertEquals("", Excerpts.of(whole, Excerpts.terms("deploys tuesdays")));
-    assertEquals("", Excerpts.of(whole, Excerpts.terms("kubernetes")));
+    assertEquals("", Excerpts.of(whole, QueryWords.terms("deploys tuesdays")));
+    assertEquals("", Excerpts.of(whole, QueryWords.terms("kubernetes")));
     assertEquals("", Excerpts.of(whole, List.of()));
   }
 
   @Test
   void aExcerptAtTheStartOrEndOfTheContent_isMarkedOnlyWhereItIsCut() {
     Memory m = memory("", "About the cache", "The cache TTL is 300 seconds.\nRedis holds it.");
-    assertEquals("The cache TTL is 300 seconds.…", Excerpts.of(m, Excerpts.terms("ttl")));
-    assertEquals("…Redis holds it.", Excerpts.of(m, Excerpts.terms("redis")));
+    assertEquals("The cache TTL is 300 seconds.…", Excerpts.of(m, QueryWords.terms("ttl")));
+    assertEquals("…Redis holds it.", Excerpts.of(m, QueryWords.terms("redis")));
     Memory padded =
         memory("", "About the cache", "\n\n  The cache TTL is 300 seconds.\nRedis.\n\n");
     assertEquals(
         "The cache TTL is 300 seconds.…",
-        Excerpts.of(padded, Excerpts.terms("ttl")),
+        Excerpts.of(padded, QueryWords.terms("ttl")),
         "blank lines around the content cut nothing");
-    assertEquals("…Redis.", Excerpts.of(padded, Excerpts.terms("redis")));
+    assertEquals("…Redis.", Excerpts.of(padded, QueryWords.terms("redis")));
   }
 
   static LongStream seeds() {
@@ -287,7 +258,7 @@ class ExcerptsTest {
     Memory m = memory("", HostileText.storable(r, r.nextInt(200)), content);
     int from = r.nextInt(content.length());
     String focus = content.substring(from, Math.min(content.length(), from + 200));
-    String excerpt = Excerpts.of(m, Excerpts.terms(focus));
+    String excerpt = Excerpts.of(m, QueryWords.terms(focus));
     assertTrue(excerpt.length() <= Excerpts.MAX_EXCERPT_CHARS + 2, where);
     String bare = excerpt.replace("…", "");
     assertTrue(
