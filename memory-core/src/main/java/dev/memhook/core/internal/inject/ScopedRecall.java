@@ -14,7 +14,6 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.spi.TypeListing;
 import dev.memhook.api.trace.ReceiptCandidate;
 import dev.memhook.api.trace.ReceiptCandidate.Decision;
-import dev.memhook.core.internal.inject.excerpt.Excerpts;
 import dev.memhook.core.internal.recall.Exclusion;
 import dev.memhook.core.internal.recall.words.QueryWords;
 import java.time.Duration;
@@ -80,7 +79,7 @@ final class ScopedRecall {
    *     then decided); standing memories are not recalled, so they pass no gate
    * @param offeredStanding whether this attempt read the standing profiles (whatever they held)
    * @param focus the words of the messages recalled for, as the summary call's {@code focus} names
-   *     them ({@link Excerpts#focus}); empty for none
+   *     them ({@link QueryWords#focus}); empty for none
    */
   record Outcome(
       List<MemoryId> selected,
