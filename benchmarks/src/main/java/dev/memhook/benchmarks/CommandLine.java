@@ -1,6 +1,7 @@
 package dev.memhook.benchmarks;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -143,6 +144,25 @@ public final class CommandLine {
       pairs.put(kv[0], kv[1]);
     }
     return pairs;
+  }
+
+  /**
+   * {@code args} read as {@code --option value} pairs, each option one of {@code known} (the last
+   * of an option given twice wins).
+   *
+   * @throws IllegalArgumentException naming the options there are, when an option is not among them
+   *     or has no value
+   */
+  public static Map<String, String> options(String[] args, List<String> known) {
+    Map<String, String> opts = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i += 2) {
+      if (!known.contains(args[i]) || i + 1 >= args.length) {
+        throw new IllegalArgumentException(
+            "expected --option value pairs of " + known + ", got " + String.join(" ", args));
+      }
+      opts.put(args[i], args[i + 1]);
+    }
+    return opts;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.memhook.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -132,5 +133,26 @@ class CommandLineTest {
             IllegalArgumentException.class,
             () -> CommandLine.pairs(new String[] {"memorys=5"}, keys));
     assertEquals("unknown key 'memorys'; known: caps, memories", unknown.getMessage());
+  }
+
+  @Test
+  void
+      options_keepTheLastValueOfAnOption_andRefuseAnUnknownOneOrAMissingValue_namingTheKnownOnes() {
+    List<String> known = List.of("--data", "--at");
+    assertEquals(
+        Map.of("--data", "b.jsonl", "--at", "5"),
+        CommandLine.options(
+            new String[] {"--data", "a.jsonl", "--at", "5", "--data", "b.jsonl"}, known));
+    assertEquals(Map.of(), CommandLine.options(new String[0], known));
+
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CommandLine.options(new String[] {"--dat", "a.jsonl"}, known));
+    assertEquals(
+        "expected --option value pairs of [--data, --at], got --dat a.jsonl", unknown.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CommandLine.options(new String[] {"--data", "a.jsonl", "--at"}, known));
   }
 }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,14 +96,7 @@ public final class CommonDirectionProbe {
      * @throws IllegalArgumentException naming what is missing, unknown or unreadable
      */
     static Options parse(String... args) {
-      Map<String, String> opts = new HashMap<>();
-      for (int i = 0; i < args.length; i += 2) {
-        if (!KNOWN.contains(args[i]) || i + 1 >= args.length) {
-          throw new IllegalArgumentException(
-              "expected --option value pairs of " + KNOWN + ", got " + String.join(" ", args));
-        }
-        opts.put(args[i], args[i + 1]);
-      }
+      Map<String, String> opts = CommandLine.options(args, KNOWN);
       String data = opts.get("--data");
       if (data == null) {
         throw new IllegalArgumentException("missing --data; " + USAGE);

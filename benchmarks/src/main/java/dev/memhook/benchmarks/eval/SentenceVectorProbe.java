@@ -92,14 +92,7 @@ public final class SentenceVectorProbe {
      * @throws IllegalArgumentException naming what is missing, unknown or unreadable
      */
     static Options parse(String... args) {
-      Map<String, String> opts = new HashMap<>();
-      for (int i = 0; i < args.length; i += 2) {
-        if (!KNOWN.contains(args[i]) || i + 1 >= args.length) {
-          throw new IllegalArgumentException(
-              "expected --option value pairs of " + KNOWN + ", got " + String.join(" ", args));
-        }
-        opts.put(args[i], args[i + 1]);
-      }
+      Map<String, String> opts = CommandLine.options(args, KNOWN);
       String speakers = opts.getOrDefault("--speakers", "people");
       if (!speakers.equals("people") && !speakers.equals("all")) {
         throw new IllegalArgumentException("--speakers is people or all, got " + speakers);
