@@ -1,6 +1,8 @@
 package dev.memhook.benchmarks.eval;
 
 import dev.memhook.benchmarks.eval.EvalData.EvalMemory;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -95,6 +97,19 @@ public final class CodingDistractors {
   };
 
   private CodingDistractors() {}
+
+  /**
+   * The data set in {@code file}, with {@code perConversation} generated memories of {@code seed}
+   * appended to each conversation ({@link #addTo}) when {@code perConversation} is above 0: how the
+   * harnesses' {@code --data}, {@code --distractors} and {@code --distractor-seed} read a set.
+   *
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException if a line is malformed or {@code perConversation < 0}
+   */
+  public static EvalData load(Path file, int perConversation, long seed) throws IOException {
+    EvalData data = EvalData.load(file);
+    return perConversation == 0 ? data : addTo(data, perConversation, seed);
+  }
 
   /**
    * {@code data} with {@code perConversation} generated memories appended for each of its

@@ -140,10 +140,8 @@ public final class CommonDirectionProbe {
   /** Runs the probe; see the class description for the arguments. */
   public static void main(String[] args) throws IOException {
     Options options = CommandLine.parseOrExit(Options::parse, args);
-    EvalData data = EvalData.load(options.data());
-    if (options.distractors() > 0) {
-      data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
-    }
+    EvalData data =
+        CodingDistractors.load(options.data(), options.distractors(), options.distractorSeed());
     try (Embedder embedder = BenchEmbedders.create(options.embedder())) {
       print(measure(data, embedder, options.at()), options.at(), System.out);
     }
@@ -204,7 +202,11 @@ public final class CommonDirectionProbe {
           if (other != own) {
             onOff
                 .computeIfAbsent(v, k -> new ArrayList<>())
-                .add(new double[] {max(scores), max(scores(v, query, other))});
+                .add(
+                    new double[] {
+                      Arrays.stream(scores).max().orElseThrow(),
+                      Arrays.stream(scores(v, query, other)).max().orElseThrow()
+                    });
           }
         }
       }
@@ -314,42 +316,13 @@ public final class CommonDirectionProbe {
    * traces.
    */
   static double auc(List<double[]> pairs) {
-    double[] off = pairs.stream().mapToDouble(p -> p[1]).sorted().toArray();
     double wins = 0;
-    for (double[] p : pairs) {
-      int below = lowerBound(off, p[0]);
-      int notAbove = upperBound(off, p[0]);
-      wins += below + 0.5 * (notAbove - below);
-    }
-    return wins / ((double) pairs.size() * off.length);
-  }
-
-  private static int lowerBound(double[] sorted, double value) {
-    int lo = 0;
-    int hi = sorted.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] < value) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
+    for (double[] on : pairs) {
+      for (double[] off : pairs) {
+        wins += on[0] > off[1] ? 1 : on[0] == off[1] ? 0.5 : 0;
       }
     }
-    return lo;
-  }
-
-  private static int upperBound(double[] sorted, double value) {
-    int lo = 0;
-    int hi = sorted.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] <= value) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return wins / ((double) pairs.size() * pairs.size());
   }
 
   private static float[] centredOn(float[] v, float[] mean) {
@@ -366,14 +339,6 @@ public final class CommonDirectionProbe {
       }
     }
     return out;
-  }
-
-  private static double max(double[] values) {
-    double best = Double.NEGATIVE_INFINITY;
-    for (double v : values) {
-      best = Math.max(best, v);
-    }
-    return best;
   }
 
   private static double dot(float[] a, float[] b) {

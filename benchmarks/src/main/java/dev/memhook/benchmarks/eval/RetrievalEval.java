@@ -218,10 +218,8 @@ public final class RetrievalEval {
 
   /** Runs the evaluation and prints its tables to {@code out}. */
   public static Report run(Options options, PrintStream out) throws IOException {
-    EvalData data = EvalData.load(options.data());
-    if (options.distractors() > 0) {
-      data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
-    }
+    EvalData data =
+        CodingDistractors.load(options.data(), options.distractors(), options.distractorSeed());
     Map<String, Scope> scopes = EvalIngest.scopes(data.conversations());
     try (EvalTrace trace =
         options.trace() == null ? EvalTrace.none() : EvalTrace.to(options.trace())) {

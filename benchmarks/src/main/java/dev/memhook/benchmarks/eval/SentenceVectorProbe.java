@@ -129,11 +129,9 @@ public final class SentenceVectorProbe {
   /** Runs the probe; see the class description for the arguments. */
   public static void main(String[] args) throws IOException {
     Options options = CommandLine.parseOrExit(Options::parse, args);
-    EvalData data = EvalData.load(options.data());
-    if (options.distractors() > 0) {
-      // the same generated memories the dump's run added, so they are split and scored too
-      data = CodingDistractors.addTo(data, options.distractors(), options.distractorSeed());
-    }
+    // the same generated memories the dump's run added, so they are split and scored too
+    EvalData data =
+        CodingDistractors.load(options.data(), options.distractors(), options.distractorSeed());
     try (Embedder embedder = BenchEmbedders.create(options.embedder())) {
       print(measure(data, options.dump(), embedder, options.allSpeakers()), System.out);
     }

@@ -75,6 +75,15 @@ class CodingDevSetTest {
   }
 
   @Test
+  void load_addsTheDistractorsOfItsSeed_orNoneForZero() throws Exception {
+    EvalData data = load();
+    assertEquals(data, CodingDistractors.load(FILE, 0, 7));
+    assertEquals(CodingDistractors.addTo(data, 30, 7), CodingDistractors.load(FILE, 30, 7));
+    assertEquals(
+        data.memories().size() + 2 * 30, CodingDistractors.load(FILE, 30, 7).memories().size());
+  }
+
+  @Test
   void distractors_areDeterministicPerSeed_andFreeOfTheRareTokens() throws Exception {
     EvalData data = load();
     List<String> relevantTexts = new ArrayList<>();
