@@ -13,6 +13,7 @@ import dev.memhook.api.Scope;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.SimilarityCalibration;
+import dev.memhook.core.JointEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.core.internal.recall.RecallEngine;
 import java.nio.file.Path;
@@ -211,6 +212,33 @@ class BundledModelTest {
     }
   }
 
+  @Test
+  void minilmAndE5AsOne_weighEachByItsSpread_andRankTheAnswerFirst() {
+    DjlEmbedder minilm = embedders.get(BundledModel.MINILM_L6_V2_Q);
+    DjlEmbedder e5 = embedders.get(BundledModel.E5_SMALL_V2_Q);
+    try (JointEmbedder pair = JointEmbedder.of(unowned(minilm), unowned(e5))) {
+      double m = 1 / BundledModel.MINILM_L6_V2_Q.similarityCalibration().unrelatedDeviation();
+      double e = 1 / BundledModel.E5_SMALL_V2_Q.similarityCalibration().unrelatedDeviation();
+      assertEquals(m / (m + e), pair.firstWeight(), 1e-12);
+      // the id memory-djl-embeddings/README.md shows
+      assertEquals(
+          "joint(all-minilm-l6-v2-q,e5-small-v2-q+e5-query-passage;0.282)", pair.modelId());
+      assertEquals(768, pair.dimension());
+
+      String question = "how do I reset my password?";
+      String answer = "To change your password, open Settings, choose Security and click Reset.";
+      String unrelated = "The train to Berlin leaves from platform 4 at noon.";
+      Embedding q = pair.embedQuery(question);
+      List<Embedding> d = pair.embedDocuments(List.of(answer, unrelated));
+      double w = pair.firstWeight();
+      double expected =
+          w * minilm.embedQuery(question).cosine(minilm.embed(answer))
+              + (1 - w) * e5.embedQuery(question).cosine(e5.embed(answer));
+      assertEquals(expected, q.dot(d.get(0)), UNIT);
+      assertTrue(q.dot(d.get(0)) > q.dot(d.get(1)), q.dot(d.get(0)) + " vs " + q.dot(d.get(1)));
+    }
+  }
+
   private static Embedder unowned(Embedder embedder) {
     return new Renamed(embedder, embedder.modelId());
   }
@@ -240,6 +268,11 @@ class BundledModelTest {
     @Override
     public int dimension() {
       return delegate.dimension();
+    }
+
+    @Override
+    public Optional<SimilarityCalibration> similarityCalibration() {
+      return delegate.similarityCalibration();
     }
 
     @Override
