@@ -31,11 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * records, and {@code fused} ({@link RecallOptions#defaults()}: text + vector + graph, session cap,
  * gate on: what a host gets).
  *
- * <p>The corpus is a {@link SyntheticCorpus} of developer-chat memories with 384-dimension vectors
- * correlated with their topic; queries come with precomputed vectors served by a {@link
- * PrecomputedEmbedder}, so no model runs. Memories are written once per trial with {@code putAll}
- * (see {@link BenchStores}); recall goes through the public service, so fusion, the gate, the
- * session cap and record fetches are measured.
+ * <p>The corpus is a {@link SyntheticCorpus} of developer-chat memories with vectors (384
+ * dimensions unless {@code -p dimension=N}) correlated with their topic; queries come with
+ * precomputed vectors served by a {@link PrecomputedEmbedder}, so no model runs. Memories are
+ * written once per trial with {@code putAll} (see {@link BenchStores}); recall goes through the
+ * public service, so fusion, the gate, the session cap and record fetches are measured.
  *
  * <p>Each call asks the next of {@value #QUERIES} generated questions, so with the settings below a
  * question is not asked twice in a run (except at 10k in text mode, the fastest, which wraps once):
@@ -63,7 +63,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 3)
 public class RecallLatencyBenchmark {
 
-  /** Vector dimension of the corpus: that of all-MiniLM-L6-v2. */
+  /** Vector dimension of the corpus by default: that of all-MiniLM-L6-v2. */
   static final int DIMENSION = 384;
 
   static final long SEED = 42;
@@ -90,6 +90,13 @@ public class RecallLatencyBenchmark {
   @Param({"asbuilt"})
   public String segments;
 
+  /**
+   * The corpus's vector dimension: {@value #DIMENSION} by default; 768 is that of two 384-dimension
+   * models as one {@link dev.memhook.core.JointEmbedder}.
+   */
+  @Param({"384"})
+  public int dimension;
+
   private MemoryService service;
   private List<SyntheticCorpus.Query> queries;
   private int next;
@@ -97,10 +104,10 @@ public class RecallLatencyBenchmark {
   /** Builds the corpus and the service once per trial, then checks a sample of answers. */
   @Setup(Level.Trial)
   public void setUp() {
-    SyntheticCorpus corpus = SyntheticCorpus.generate(SEED, size, DIMENSION);
+    SyntheticCorpus corpus = SyntheticCorpus.generate(SEED, size, dimension);
     queries = corpus.queries(7, QUERIES);
     PrecomputedEmbedder.Builder embedder =
-        PrecomputedEmbedder.builder("bench-synthetic-d" + DIMENSION, DIMENSION);
+        PrecomputedEmbedder.builder("bench-synthetic-d" + dimension, dimension);
     queries.forEach(q -> embedder.put(q.text(), q.vector()));
     PrecomputedEmbedder built = embedder.unrelatedForUnknown().build();
     EmbeddingSpace space = built.space();

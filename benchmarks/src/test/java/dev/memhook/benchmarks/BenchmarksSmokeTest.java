@@ -88,6 +88,20 @@ class BenchmarksSmokeTest {
   }
 
   @Test
+  void recallLatencyBenchmark_withAJointEmbeddersDimension_runs() throws RunnerException {
+    assertEachProducedAResult(
+        new Runner(
+                smoke(RecallLatencyBenchmark.class)
+                    .param("size", "1000")
+                    .param("store", "lucene")
+                    .param("mode", "fused")
+                    .param("dimension", "768")
+                    .build())
+            .run(),
+        1);
+  }
+
+  @Test
   void vectorSearchBenchmark_runs() throws RunnerException {
     assertEachProducedAResult(
         new Runner(smoke(VectorSearchBenchmark.class).param("size", "1000").build()).run(),
