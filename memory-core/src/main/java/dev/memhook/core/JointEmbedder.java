@@ -21,14 +21,14 @@ import java.util.Optional;
  *
  * <h2>Weights</h2>
  *
- * Models score on different scales: E5 gives unrelated text cosines around 0.70 that spread by
- * 0.04, MiniLM cosines around 0.07 that spread by 0.09, so a plain mean would let MiniLM's wider
- * swings decide. When both parts declare a {@link Embedder#similarityCalibration()}, each part's
- * weight is the inverse of its unrelated spread, normalised to sum to one: the joint cosine then
- * orders memories as the mean of the two cosines measured in their own model's spreads would. When
- * either part declares none, the weights are one half each. The weights are fixed when the joint
- * embedder is made, and {@link #modelId()} records the first part's ({@code
- * joint(first,second;0.282)}), so vectors made with other weights are another space.
+ * Models score on different scales: E5 gives unrelated text high cosines in a narrow band, MiniLM
+ * low ones in a band about twice as wide, so in a plain mean MiniLM's wider swings would decide.
+ * When both parts declare a {@link Embedder#similarityCalibration()}, each part's weight is the
+ * inverse of its unrelated spread, normalised to sum to one: the joint cosine then orders memories
+ * as the mean of the two cosines measured in their own model's spreads would. When either part
+ * declares none, the weights are one half each. The weights are fixed when the joint embedder is
+ * made, and {@link #modelId()} records the first part's ({@code joint(first,second;0.282)}), so
+ * vectors made with other weights are another space.
  *
  * <h2>Contract</h2>
  *
