@@ -214,52 +214,42 @@ class JointEmbedderTest {
 
   /** {@code vectors} declaring an unrelated spread of {@code deviation}. */
   private static Embedder calibrated(HashingEmbedder vectors, double deviation) {
-    return new Embedder() {
-      @Override
-      public Embedding embed(String text) {
-        return vectors.embed(text);
-      }
-
-      @Override
-      public int dimension() {
-        return vectors.dimension();
-      }
-
-      @Override
-      public String modelId() {
-        return vectors.modelId() + "+calibrated";
-      }
-
-      @Override
-      public Optional<SimilarityCalibration> similarityCalibration() {
-        return Optional.of(new SimilarityCalibration(0.1, deviation));
-      }
-    };
+    return new Part(vectors, Optional.of(new SimilarityCalibration(0.1, deviation)), () -> {});
   }
 
+  /** Hashing vectors that run {@code onClose} when closed. */
   private static Embedder closing(Runnable onClose) {
-    HashingEmbedder vectors = HashingEmbedder.create();
-    return new Embedder() {
-      @Override
-      public Embedding embed(String text) {
-        return vectors.embed(text);
-      }
+    return new Part(HashingEmbedder.create(), Optional.empty(), onClose);
+  }
 
-      @Override
-      public int dimension() {
-        return vectors.dimension();
-      }
+  /** A part of a joint embedder: hashing vectors, a calibration to declare, a close to run. */
+  private record Part(
+      HashingEmbedder vectors, Optional<SimilarityCalibration> calibration, Runnable onClose)
+      implements Embedder {
+    @Override
+    public Embedding embed(String text) {
+      return vectors.embed(text);
+    }
 
-      @Override
-      public String modelId() {
-        return "closing";
-      }
+    @Override
+    public int dimension() {
+      return vectors.dimension();
+    }
 
-      @Override
-      public void close() {
-        onClose.run();
-      }
-    };
+    @Override
+    public String modelId() {
+      return vectors.modelId() + "+part";
+    }
+
+    @Override
+    public Optional<SimilarityCalibration> similarityCalibration() {
+      return calibration;
+    }
+
+    @Override
+    public void close() {
+      onClose.run();
+    }
   }
 
   private static String words(SplittableRandom random) {
