@@ -218,9 +218,10 @@ public final class Memhook {
     }
 
     /**
-     * Turns capture off: no journal is opened, {@link
-     * dev.memhook.api.capture.MemoryCapture#observe} throws {@link IllegalStateException}, and
-     * hooks capture nothing.
+     * Turns capture off: {@link dev.memhook.api.capture.MemoryCapture#observe} throws {@link
+     * IllegalStateException}, and hooks capture nothing. With {@link #directory(Path)} the journal
+     * is still opened for the store's writes; events a capturing service of the same directory
+     * accepted and had not stored stay in it, untouched, for the next service that captures.
      */
     public Builder noCapture() {
       checkUnset("capture", captureOptions != null ? captureOptions : noCapture ? "off" : null);

@@ -37,6 +37,12 @@ public record ServiceStorage(
    * Opens the journal in {@code journalDirectory} (in memory when empty) if {@code logWrites} or
    * {@code capture} needs it, and puts {@code store} behind it if {@code logWrites}.
    *
+   * <p>A service that logs its writes but does not capture still owns the journal an earlier,
+   * capturing service of the same directory wrote, and may hold events that service accepted and
+   * had not stored. Nothing of this service reads them, so they are held pending for its whole
+   * lifetime: the checkpoint its own writes move stops below them, and the next service that
+   * captures replays them (with the store's writes after them, which replay again harmlessly).
+   *
    * @throws IllegalArgumentException if {@code logWrites} without a directory
    */
   public static ServiceStorage open(
@@ -54,8 +60,28 @@ public record ServiceStorage(
     if (!logWrites) {
       return new ServiceStorage(store, Optional.of(cursor), Optional.empty());
     }
+    if (!capture) {
+      try {
+        holdOthers(cursor);
+      } catch (RuntimeException e) {
+        cursor.journal().close();
+        throw e;
+      }
+    }
     LoggedStore logged = LoggedStore.open(store, cursor);
     return new ServiceStorage(logged, Optional.of(cursor), Optional.of(logged));
+  }
+
+  /** Marks every record beyond the checkpoint that is not one of the store's writes pending. */
+  private static void holdOthers(JournalCursor cursor) {
+    cursor
+        .journal()
+        .replay(
+            entry -> {
+              if (!StoreRecords.isStoreKind(entry.kind())) {
+                cursor.replayed(entry.seq());
+              }
+            });
   }
 
   /** Replays the logged store's writes; call after {@code attach}. Nothing to do if not logged. */

@@ -84,6 +84,11 @@ final class StoreRecords {
 
   private StoreRecords() {}
 
+  /** Whether a journal record of {@code kind} is one of the store's writes. */
+  static boolean isStoreKind(byte kind) {
+    return kind == KIND_PUT || kind == KIND_NEW_VERSION || kind == KIND_FORGET;
+  }
+
   /**
    * One part of a put: memories {@code part} of {@code parts} of one batch, and the passages of
    * those of them stored with some, keyed by id as {@link MemoryStore#putAll(Map, Map)} takes them.
