@@ -2,7 +2,6 @@ package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.Scope;
 import dev.memhook.lucene.IndexInfo;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +23,7 @@ final class CompactCommand implements Callable<Integer> {
   public Integer call() {
     CliContext context = root.context();
     IndexInfo before = store.info(context);
-    try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, false)) {
+    try (MemoryService memory = store.openForUpkeep(context)) {
       memory.maintenance().compact();
       memory.capture().flush(java.time.Duration.ofSeconds(30));
     }

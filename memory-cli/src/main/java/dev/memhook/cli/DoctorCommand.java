@@ -131,15 +131,16 @@ final class DoctorCommand implements Callable<Integer> {
       }
     }
     try (MemoryService memory = store.openReadOnly(context)) {
+      boolean withoutModel = store.readsWithoutModel(info);
       findings.add(
           new Finding(
               "embedding",
-              Status.OK,
+              withoutModel ? Status.INFO : Status.OK,
               info.space() == null
                   ? "no vectors yet"
                   : info.space().modelId() + ", " + info.space().dimension() + " dimensions",
-              ""));
-      sample(memory, dir, findings);
+              withoutModel ? UnbundledModel.explain(info.space()) : ""));
+      sample(memory, dir, findings, withoutModel);
     } catch (CliException e) {
       boolean space = e.getCause() instanceof dev.memhook.api.IncompatibleStoreException;
       findings.add(
@@ -154,7 +155,8 @@ final class DoctorCommand implements Callable<Integer> {
     }
   }
 
-  private static void sample(MemoryService memory, Path dir, List<Finding> findings) {
+  private static void sample(
+      MemoryService memory, Path dir, List<Finding> findings, boolean withoutModel) {
     List<Memory> latest = new ArrayList<>();
     ExportResult exported =
         memory
@@ -178,6 +180,11 @@ final class DoctorCommand implements Callable<Integer> {
                 rescue(dir)));
     if (latest.isEmpty()) {
       findings.add(new Finding("sample recall", Status.INFO, "no memory to recall", ""));
+      return;
+    }
+    if (withoutModel) {
+      findings.add(
+          new Finding("sample recall", Status.INFO, "skipped: it needs the store's model", ""));
       return;
     }
     Memory probe =

@@ -3,6 +3,7 @@ package dev.memhook.cli;
 import dev.memhook.api.spi.Embedder;
 import dev.memhook.api.spi.EmbeddingSpace;
 import dev.memhook.core.HashingEmbedder;
+import dev.memhook.djl.DjlEmbedder;
 import dev.memhook.djl.DjlEmbedderProvider;
 
 /**
@@ -10,7 +11,11 @@ import dev.memhook.djl.DjlEmbedderProvider;
  * {@code memory-djl-embeddings} (the default a host gets) and the dependency-free hashing one.
  */
 enum EmbedderChoice {
-  /** The model the store's vectors are in, if it is one of the others; MiniLM for a new store. */
+  /**
+   * The model the store's vectors are in if it is one of the others, else that model's space
+   * without the model ({@link UnbundledModel}: the store can be read, not searched); MiniLM for a
+   * new store.
+   */
   AUTO,
   /** The bundled int8 all-MiniLM-L6-v2, offline: the library's default. */
   MINILM,
@@ -27,11 +32,21 @@ enum EmbedderChoice {
     return switch (this) {
       case MINILM -> new DjlEmbedderProvider().create();
       case HASHING -> hashing(recorded);
-      case AUTO ->
-          recorded != null && recorded.modelId().startsWith(HASHING_PREFIX)
-              ? hashing(recorded)
-              : new DjlEmbedderProvider().create();
+      case AUTO -> {
+        if (recorded != null && !offers(recorded)) {
+          yield new UnbundledModel(recorded);
+        }
+        yield recorded != null && recorded.modelId().startsWith(HASHING_PREFIX)
+            ? hashing(recorded)
+            : new DjlEmbedderProvider().create();
+      }
     };
+  }
+
+  /** Whether one of the choices embeds in {@code space}. */
+  static boolean offers(EmbeddingSpace space) {
+    return space.modelId().equals(DjlEmbedder.MINILM_INT8_ID)
+        || space.modelId().startsWith(HASHING_PREFIX);
   }
 
   private static Embedder hashing(EmbeddingSpace recorded) {

@@ -7,7 +7,6 @@ import dev.memhook.api.ForgetRecord;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.MemoryService;
-import dev.memhook.api.Scope;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -111,7 +110,7 @@ final class ForgetCommand implements Callable<Integer> {
     if (who.isBlank()) {
       throw new CliException(ExitCode.USAGE, "--actor must not be blank");
     }
-    try (MemoryService memory = store.openWritable(context, Scope.DEFAULT, false)) {
+    try (MemoryService memory = store.openForUpkeep(context)) {
       List<Memory> targets = targets(memory);
       if (targets.isEmpty()) {
         context.err().println("nothing matches: nothing forgotten");

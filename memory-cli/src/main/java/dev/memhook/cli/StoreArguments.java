@@ -56,8 +56,9 @@ final class StoreArguments {
       names = "--embedder",
       paramLabel = "NAME",
       description =
-          "auto (the model the store was built with; MiniLM for a new store), minilm or hashing."
-              + " Default: ${DEFAULT-VALUE}.")
+          "auto (the model the store was built with; MiniLM for a new store; a store of a model"
+              + " memhook does not have is read and edited without it, not searched), minilm or"
+              + " hashing. Default: ${DEFAULT-VALUE}.")
   EmbedderChoice embedder = EmbedderChoice.AUTO;
 
   @Option(names = "--json", description = "Print JSON with stable field names, for scripts.")
@@ -108,6 +109,16 @@ final class StoreArguments {
               + ")",
           e);
     }
+  }
+
+  /**
+   * Whether a store that recorded {@code info}'s space opens here without its model ({@link
+   * UnbundledModel}): with {@code --embedder auto}, when memhook does not have the model.
+   */
+  boolean readsWithoutModel(IndexInfo info) {
+    return embedder == EmbedderChoice.AUTO
+        && info.space() != null
+        && !EmbedderChoice.offers(info.space());
   }
 
   /**
@@ -166,6 +177,51 @@ final class StoreArguments {
     }
     Path directory = directory(context);
     IndexInfo info = create && !hasIndex(directory) ? null : info(context);
+    refuseLocked(info, directory);
+    EmbeddingSpace recorded = info == null ? null : info.space();
+    Embedder chosen = embedder.create(recorded == null ? preferred : recorded);
+    if (chosen instanceof UnbundledModel) {
+      if (recorded != null) {
+        throw new CliException(
+            ExitCode.STORE_UNAVAILABLE,
+            "this command writes to the store at "
+                + directory
+                + ", and "
+                + UnbundledModel.explain(recorded));
+      }
+      chosen = embedder.create(null); // a new store: the import embeds again what it cannot reuse
+    }
+    return open(writable(directory).capture(captureOptions(captureScope)), chosen, context);
+  }
+
+  /**
+   * The store opened for writing what needs no new vector ({@code forget}, {@code compact}): as
+   * {@link #openWritable(CliContext, Scope, boolean)} into {@link Scope#DEFAULT}, except that a
+   * store built with a model memhook does not have opens too, without capture, whose replay would
+   * need the model (the events an earlier process left in the journal stay there for the next
+   * process that captures with it).
+   *
+   * @throws CliException ({@link ExitCode#STORE_UNAVAILABLE}) if it cannot be opened, naming a lock
+   *     another process holds
+   */
+  MemoryService openForUpkeep(CliContext context) {
+    if (context.served().isPresent()) {
+      return lent(context.served().get());
+    }
+    Path directory = directory(context);
+    IndexInfo info = info(context);
+    refuseLocked(info, directory);
+    Embedder chosen = embedder.create(info.space());
+    Memhook.Builder builder = writable(directory);
+    if (chosen instanceof UnbundledModel) {
+      builder.noCapture();
+    } else {
+      builder.capture(captureOptions(Scope.DEFAULT));
+    }
+    return open(builder, chosen, context);
+  }
+
+  private static void refuseLocked(IndexInfo info, Path directory) {
     if (info != null && info.writeLocked()) {
       throw new CliException(
           ExitCode.STORE_UNAVAILABLE,
@@ -174,17 +230,18 @@ final class StoreArguments {
               + " is open in another process, and this command writes: close that process and"
               + " retry (stats, list, show, search, export and doctor work meanwhile)");
     }
-    Memhook.Builder builder =
-        Memhook.builder()
-            .directory(directory)
-            .redaction(REDACTION)
-            .capture(
-                CaptureOptions.builder()
-                    .scope(captureScope)
-                    .keepSessionsOpenOnClose()
-                    .closeTimeout(CLOSE_TIMEOUT)
-                    .build());
-    return open(builder, info == null || info.space() == null ? preferred : info.space(), context);
+  }
+
+  private static Memhook.Builder writable(Path directory) {
+    return Memhook.builder().directory(directory).redaction(REDACTION);
+  }
+
+  private static CaptureOptions captureOptions(Scope captureScope) {
+    return CaptureOptions.builder()
+        .scope(captureScope)
+        .keepSessionsOpenOnClose()
+        .closeTimeout(CLOSE_TIMEOUT)
+        .build();
   }
 
   /**
@@ -199,11 +256,10 @@ final class StoreArguments {
   }
 
   private MemoryService open(Memhook.Builder builder, IndexInfo info, CliContext context) {
-    return open(builder, info == null ? null : info.space(), context);
+    return open(builder, embedder.create(info == null ? null : info.space()), context);
   }
 
-  private MemoryService open(Memhook.Builder builder, EmbeddingSpace recorded, CliContext context) {
-    Embedder chosen = embedder.create(recorded);
+  private MemoryService open(Memhook.Builder builder, Embedder chosen, CliContext context) {
     builder.embedder(chosen);
     try {
       return builder.build();
@@ -219,7 +275,9 @@ final class StoreArguments {
     } catch (IncompatibleStoreException e) {
       return new CliException(
           ExitCode.STORE_UNAVAILABLE,
-          e.getMessage() + " (choose the model with --embedder; auto picks the store's own)",
+          e.getMessage()
+              + " (--embedder auto opens the store with its own model, or reads it when memhook"
+              + " does not have that model)",
           e);
     } catch (MemoryStoreException e) {
       return new CliException(

@@ -1,5 +1,6 @@
 package dev.memhook.core.internal;
 
+import dev.memhook.api.EmbeddingException;
 import dev.memhook.api.Scope;
 import dev.memhook.core.internal.recall.RecallEngine;
 import java.util.List;
@@ -58,6 +59,11 @@ final class RecallWarmUp {
           "warmed the recall path for scope {} in {} ms",
           scope,
           (System.nanoTime() - start) / 1_000_000);
+    } catch (EmbeddingException e) {
+      // the embedder's own message says why; a stack trace through the recall adds nothing
+      LOG.warn(
+          "the embedder could not embed the warm-up question, so recalls may fail the same way: {}",
+          e.getMessage());
     } catch (RuntimeException e) {
       LOG.warn("warming the recall path failed; the first recall will be slower", e);
     }
