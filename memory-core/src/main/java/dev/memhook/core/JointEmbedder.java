@@ -9,15 +9,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * Two embedders used as one: a text's vector is the first model's unit vector and the second's side
  * by side, scaled so that the cosine of two joint vectors is a weighted mean of the two models'
  * cosines. Two small models trained on different data miss different paraphrases, and together they
- * find some that neither finds alone; what it costs is both models' time for every text embedded
- * (queries included: the two run one after the other) and vectors as long as both together. Whether
- * a pair is worth it is a measurement, not a rule: see {@code benchmarks/RESULTS.md}, which
- * measures the bundled MiniLM with the bundled E5.
+ * find some that neither finds alone; what it costs is both models' work for every text embedded
+ * (the second part runs on a virtual thread of its own while the caller's thread runs the first, so
+ * a query waits for the slower model, not for both) and vectors as long as both together. Whether a
+ * pair is worth it is a measurement, not a rule: see {@code benchmarks/RESULTS.md}, which measures
+ * the bundled MiniLM with the bundled E5.
  *
  * <h2>Weights</h2>
  *
@@ -48,6 +52,9 @@ import java.util.Optional;
  * second even when closing the first fails.
  */
 public final class JointEmbedder implements Embedder {
+
+  /** The name of the threads that run the second part. */
+  static final String THREAD = "memhook-joint-embedder";
 
   private final Embedder first;
   private final Embedder second;
@@ -96,7 +103,8 @@ public final class JointEmbedder implements Embedder {
   @Override
   public Embedding embed(String text) {
     Objects.requireNonNull(text, "text");
-    return join(first.embed(text), second.embed(text));
+    Both<Embedding> both = both(part -> part.embed(text));
+    return join(both.first, both.second);
   }
 
   /** The same as {@link #embedDocuments}: both embed stored texts. */
@@ -111,8 +119,9 @@ public final class JointEmbedder implements Embedder {
     for (String text : texts) {
       Objects.requireNonNull(text, "texts holds a null");
     }
-    List<Embedding> a = counted(first, first.embedDocuments(texts), texts.size());
-    List<Embedding> b = counted(second, second.embedDocuments(texts), texts.size());
+    Both<List<Embedding>> both = both(part -> part.embedDocuments(texts));
+    List<Embedding> a = counted(first, both.first, texts.size());
+    List<Embedding> b = counted(second, both.second, texts.size());
     List<Embedding> out = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
       out.add(join(a.get(i), b.get(i)));
@@ -123,7 +132,8 @@ public final class JointEmbedder implements Embedder {
   @Override
   public Embedding embedQuery(String text) {
     Objects.requireNonNull(text, "text");
-    return join(first.embedQuery(text), second.embedQuery(text));
+    Both<Embedding> both = both(part -> part.embedQuery(text));
+    return join(both.first, both.second);
   }
 
   /** The sum of the two parts' dimensions. */
@@ -166,6 +176,32 @@ public final class JointEmbedder implements Embedder {
   @Override
   public String toString() {
     return "JointEmbedder[" + modelId() + "]";
+  }
+
+  /** What the two parts answered to one call. */
+  private record Both<T>(T first, T second) {}
+
+  /**
+   * {@code call} on both parts at once: the second on a new virtual thread (nothing to pool or shut
+   * down), the first on the caller's. What either throws reaches the caller as it was thrown, the
+   * first part's first.
+   */
+  private <T> Both<T> both(Function<Embedder, T> call) {
+    CompletableFuture<T> b =
+        CompletableFuture.supplyAsync(
+            () -> call.apply(second), task -> Thread.ofVirtual().name(THREAD).start(task));
+    T a = call.apply(first);
+    try {
+      return new Both<>(a, b.join());
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error r) {
+        throw r;
+      }
+      throw e;
+    }
   }
 
   private Embedding join(Embedding a, Embedding b) {

@@ -24,6 +24,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -175,6 +179,26 @@ class JointEmbedderTest {
   }
 
   @Test
+  void thePartsEmbed_atTheSameTime_onEverySide() {
+    CyclicBarrier meet = new CyclicBarrier(2);
+    JointEmbedder joint = JointEmbedder.of(new Meeting(meet), new Meeting(meet));
+    // each part waits for the other inside its call: run one after the other, the first would
+    // wait alone until its timeout and fail
+    assertEquals(2 * HashingEmbedder.DEFAULT_DIMENSION, joint.embedQuery("q").dimension());
+    assertEquals(2 * HashingEmbedder.DEFAULT_DIMENSION, joint.embed("d").dimension());
+    assertEquals(2, joint.embedDocuments(List.of("a", "b")).size());
+  }
+
+  @Test
+  void whatTheSecondPartThrows_reachesTheCaller_asItWasThrown() {
+    EmbeddingException broken = new EmbeddingException("second part's model is gone");
+    JointEmbedder joint = JointEmbedder.of(HashingEmbedder.create(), new Failing(broken));
+    assertSame(broken, assertThrows(EmbeddingException.class, () -> joint.embedQuery("q")));
+    assertSame(
+        broken, assertThrows(EmbeddingException.class, () -> joint.embedDocuments(List.of("d"))));
+  }
+
+  @Test
   void close_closesBothParts_theSecondEvenWhenTheFirstFails() {
     AtomicInteger closed = new AtomicInteger();
     RuntimeException broken = new IllegalStateException("first part's close failed");
@@ -209,6 +233,58 @@ class JointEmbedderTest {
       assertTrue(result.memories().get(0).memory().content().contains("6543"), result::toString);
       assertTrue(a.queries.contains(question), "first part's queries: " + a.queries);
       assertTrue(b.queries.contains(question), "second part's queries: " + b.queries);
+    }
+  }
+
+  /** Hashing vectors, each call made only once the other part's call has begun too. */
+  private record Meeting(CyclicBarrier meet) implements Embedder {
+    @Override
+    public Embedding embed(String text) {
+      try {
+        meet.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+        throw new AssertionError("the other part was not called at the same time", e);
+      }
+      return HashingEmbedder.create().embed(text);
+    }
+
+    @Override
+    public List<Embedding> embedAll(List<String> texts) {
+      embed("");
+      return texts.stream().map(HashingEmbedder.create()::embed).toList();
+    }
+
+    @Override
+    public int dimension() {
+      return HashingEmbedder.DEFAULT_DIMENSION;
+    }
+
+    @Override
+    public String modelId() {
+      return "meeting@" + System.identityHashCode(this);
+    }
+  }
+
+  /** A part whose every call throws {@code failure}. */
+  private record Failing(RuntimeException failure) implements Embedder {
+    @Override
+    public Embedding embed(String text) {
+      throw failure;
+    }
+
+    @Override
+    public List<Embedding> embedAll(List<String> texts) {
+      throw failure;
+    }
+
+    @Override
+    public int dimension() {
+      return HashingEmbedder.DEFAULT_DIMENSION;
+    }
+
+    @Override
+    public String modelId() {
+      return "failing";
     }
   }
 
