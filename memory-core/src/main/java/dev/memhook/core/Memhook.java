@@ -221,7 +221,9 @@ public final class Memhook {
      * Turns capture off: {@link dev.memhook.api.capture.MemoryCapture#observe} throws {@link
      * IllegalStateException}, and hooks capture nothing. With {@link #directory(Path)} the journal
      * is still opened for the store's writes; events a capturing service of the same directory
-     * accepted and had not stored stay in it, untouched, for the next service that captures.
+     * accepted and had not stored stay in it, untouched, for the next service that captures (a
+     * warning at build says how many: until such a service opens, the journal also keeps every
+     * write made after them).
      */
     public Builder noCapture() {
       checkUnset("capture", captureOptions != null ? captureOptions : noCapture ? "off" : null);

@@ -6,6 +6,8 @@ import dev.memhook.core.internal.journal.JournalCursor;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store and journal a service writes through: one journal for the store's writes and capture's
@@ -18,6 +20,8 @@ import java.util.Optional;
  */
 public record ServiceStorage(
     MemoryStore store, Optional<JournalCursor> cursor, Optional<LoggedStore> logged) {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceStorage.class);
 
   /**
    * @throws IllegalArgumentException if there is a logged store that is not {@code store} or has no
@@ -42,6 +46,7 @@ public record ServiceStorage(
    * had not stored. Nothing of this service reads them, so they are held pending for its whole
    * lifetime: the checkpoint its own writes move stops below them, and the next service that
    * captures replays them (with the store's writes after them, which replay again harmlessly).
+   * Until then the journal cannot drop what is written after them; a warning says so.
    *
    * @throws IllegalArgumentException if {@code logWrites} without a directory
    */
@@ -72,16 +77,29 @@ public record ServiceStorage(
     return new ServiceStorage(logged, Optional.of(cursor), Optional.of(logged));
   }
 
-  /** Marks every record beyond the checkpoint that is not one of the store's writes pending. */
+  /**
+   * Marks every record beyond the checkpoint that is not one of the store's writes pending, and
+   * warns if there is one: until a service that captures opens, the journal keeps everything
+   * written after it.
+   */
   private static void holdOthers(JournalCursor cursor) {
+    long[] held = {0};
     cursor
         .journal()
         .replay(
             entry -> {
               if (!StoreRecords.isStoreKind(entry.kind())) {
                 cursor.replayed(entry.seq());
+                held[0]++;
               }
             });
+    if (held[0] > 0) {
+      LOG.warn(
+          "memhook: the journal holds {} captured records an earlier service did not store; they"
+              + " are kept for the next service with capture on, and until one opens the journal"
+              + " keeps every write made after them",
+          held[0]);
+    }
   }
 
   /** Replays the logged store's writes; call after {@code attach}. Nothing to do if not logged. */
