@@ -11,6 +11,7 @@ import dev.memhook.api.RecallResult;
 import dev.memhook.api.RecalledMemory;
 import dev.memhook.api.Scope;
 import dev.memhook.api.SignalHit;
+import dev.memhook.lucene.IndexInfo;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -96,18 +97,30 @@ final class SearchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CliContext context = root.context();
+    // a store whose model memhook does not have is searched by its words (a server never has one)
+    IndexInfo info = context.served().isPresent() ? null : store.info(context);
+    boolean wordsOnly = info != null && store.readsWithoutModel(info);
     RecallQuery query;
     RecallOptions options;
     try {
       query = new RecallQuery(scope, String.join(" ", words), limit);
-      options = options();
+      options = options(wordsOnly);
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage(), e);
+    }
+    if (wordsOnly) {
+      context
+          .err()
+          .println(
+              "memhook: searched by words only: the store's vectors are in model '"
+                  + info.space().modelId()
+                  + "', which memhook does not have, so the vector signal is off and the"
+                  + " relevance gate reads no cosine");
     }
     RecallResult result;
     // a server's store recalls with the default options: only a tuned search needs its own
     try (MemoryService memory =
-        tuned() ? store.openReadOnly(context, options) : store.openReadOnly(context)) {
+        tuned() || wordsOnly ? store.openReadOnly(context, options) : store.openReadOnly(context)) {
       result = memory.recall(query);
     }
     if (store.json) {
@@ -142,7 +155,12 @@ final class SearchCommand implements Callable<Integer> {
         || minTextScore != null;
   }
 
-  private RecallOptions options() {
+  /**
+   * The recall options the flags ask for; {@code wordsOnly}, with the vector weight at 0 and the
+   * cosine floors absolute, so that nothing embeds the query (the text and graph weights stay as
+   * asked).
+   */
+  private RecallOptions options(boolean wordsOnly) {
     RecallOptions.Builder b = RecallOptions.builder();
     if (fusion != null) {
       b.fusion(fusion);
@@ -150,10 +168,20 @@ final class SearchCommand implements Callable<Integer> {
     if (rrfK != null) {
       b.rrfK(rrfK);
     }
-    if (weights != null) {
-      if (weights.length != 3) {
-        throw new IllegalArgumentException("--weights takes three numbers: text,vector,graph");
+    if (weights != null && weights.length != 3) {
+      throw new IllegalArgumentException("--weights takes three numbers: text,vector,graph");
+    }
+    if (wordsOnly) {
+      RecallOptions d = RecallOptions.defaults();
+      double text = weights == null ? d.textWeight() : weights[0];
+      if (text == 0) {
+        throw new IllegalArgumentException(
+            "this store is searched by words only (memhook does not have its model): the text"
+                + " weight must be positive");
       }
+      b.weights(text, 0, weights == null ? d.graphWeight() : weights[2]);
+      b.cosineBase(RecallOptions.CosineBase.ABSOLUTE);
+    } else if (weights != null) {
       b.weights(weights[0], weights[1], weights[2]);
     }
     if (candidates != null) {

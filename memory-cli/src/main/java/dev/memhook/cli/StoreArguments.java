@@ -57,8 +57,8 @@ final class StoreArguments {
       paramLabel = "NAME",
       description =
           "auto (the model the store was built with; MiniLM for a new store; a store of a model"
-              + " memhook does not have is read and edited without it, not searched), minilm or"
-              + " hashing. Default: ${DEFAULT-VALUE}.")
+              + " memhook does not have is read, edited and searched by words without it), minilm"
+              + " or hashing. Default: ${DEFAULT-VALUE}.")
   EmbedderChoice embedder = EmbedderChoice.AUTO;
 
   @Option(names = "--json", description = "Print JSON with stable field names, for scripts.")

@@ -12,9 +12,9 @@ import java.util.Objects;
  * The embedding space of a store built with a model the {@code memhook} command does not have (a
  * host's own model, another bundled one, a {@code JointEmbedder} pair): it answers the store's
  * model id and dimension, so the store opens, and embeds nothing. What needs no new vector works on
- * such a store (stats, list, show, export, doctor, forget, compact); whatever would embed text (a
- * search, a write) fails with an {@link EmbeddingException} that says what to do instead. Immutable
- * and thread-safe.
+ * such a store (stats, list, show, export, doctor, forget, compact, and search by words only, whose
+ * options ask for no query vector); whatever would embed text fails with an {@link
+ * EmbeddingException} that says what to do instead. Immutable and thread-safe.
  */
 final class UnbundledModel implements Embedder {
 
@@ -33,9 +33,9 @@ final class UnbundledModel implements Embedder {
         + " dimensions), which memhook does not have (it has "
         + DjlEmbedder.MINILM_INT8_ID
         + " and the hashing embedder): stats, list, show, export, doctor, forget and compact work"
-        + " on this store, but searching it or adding to it needs that model; do that from a"
-        + " program that configures it, or export the store and import the file into a new"
-        + " directory, which memhook builds with "
+        + " on this store and search finds by words only, but adding to it needs that model; do"
+        + " that from a program that configures it, or export the store and import the file into"
+        + " a new directory, which memhook builds with "
         + DjlEmbedder.MINILM_INT8_ID;
   }
 

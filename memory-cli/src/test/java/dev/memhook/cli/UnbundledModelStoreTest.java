@@ -74,12 +74,21 @@ class UnbundledModelStoreTest {
   }
 
   @Test
-  void search_refuses_namingTheModelAndWhatWorks() {
-    Cli.Result r = cli.run("search", "when do we deploy");
-    assertEquals(ExitCode.FAILED, r.code(), r.out() + r.err());
+  void search_findsByWordsOnly_andSaysSo() {
+    Cli.Result r = cli.run("search", "--explain", "when do we deploy from the release branch");
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().startsWith("1. " + deploys.id().value()), r.out());
+    assertFalse(r.out().contains(password.id().value()), r.out());
+    assertTrue(r.err().contains("searched by words only"), r.err());
     assertTrue(r.err().contains("'" + HOST_MODEL + "'"), r.err());
-    assertTrue(r.err().contains("stats, list, show, export, doctor, forget"), r.err());
-    assertFalse(r.out().contains(deploys.id().value()), r.out());
+
+    Cli.Result unrelated = cli.run("search", "favourite hiking trails near the lake");
+    assertEquals(0, unrelated.code(), unrelated.out() + unrelated.err());
+    assertTrue(unrelated.out().contains("nothing relevant enough"), unrelated.out());
+
+    Cli.Result noText = cli.run("search", "--weights", "0,1,0", "release branch");
+    assertEquals(ExitCode.USAGE, noText.code(), noText.out() + noText.err());
+    assertTrue(noText.err().contains("words only"), noText.err());
   }
 
   @Test
