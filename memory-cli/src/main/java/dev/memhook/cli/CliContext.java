@@ -45,8 +45,22 @@ record CliContext(
     this(in, out, err, env, terminal, Optional.empty());
   }
 
-  /** The process's own. */
+  /** The process's own, printing through {@link #escaping}. */
   static CliContext system() {
-    return new CliContext(System.in, System.out, System.err, System.getenv(), Terminal.system());
+    return escaping(System.in, System.out, System.err, System.getenv(), Terminal.system());
+  }
+
+  /**
+   * A context whose {@code out} and {@code err} write control characters as visible escapes ({@link
+   * ControlEscapes}; {@code err} keeps carriage returns for its progress line).
+   */
+  static CliContext escaping(
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
+      Map<String, String> env,
+      Terminal terminal) {
+    return new CliContext(
+        in, ControlEscapes.around(out, false), ControlEscapes.around(err, true), env, terminal);
   }
 }
