@@ -1,7 +1,10 @@
 package dev.memhook.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memhook.api.MemoryStoreException;
 import dev.memhook.api.Scope;
+import dev.memhook.api.spi.EmbeddingSpace;
+import dev.memhook.lucene.IndexInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -141,6 +144,7 @@ final class InstallCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--port must be 1-65535, got " + port);
     }
     Path store = StoreArguments.directory(dir, context).toAbsolutePath().normalize();
+    refuseUnbundled(store);
     Instant now = Instant.now();
     PrintStream out = context.out();
 
@@ -279,6 +283,32 @@ final class InstallCommand implements Callable<Integer> {
   private String url(String path) {
     // a scope is letters, digits and ._@+-/; of those only + means something else in a query
     return "http://127.0.0.1:" + port + "/" + path + "?scope=" + scope.value().replace("+", "%2B");
+  }
+
+  /**
+   * Refuses a store built with a model memhook does not have: the hooks and {@code memhook serve}
+   * write to it, which needs that model, so every event would wait in the spool. A directory
+   * without a readable store yet is left to the first hook, as before.
+   */
+  private static void refuseUnbundled(Path store) {
+    if (!StoreArguments.hasIndex(store)) {
+      return;
+    }
+    EmbeddingSpace space;
+    try {
+      space = IndexInfo.read(store).space();
+    } catch (MemoryStoreException e) {
+      return;
+    }
+    if (space != null && !EmbedderChoice.offers(space)) {
+      throw new CliException(
+          ExitCode.STORE_UNAVAILABLE,
+          "the hooks and memhook serve write to the store at "
+              + store
+              + ", and "
+              + UnbundledModel.explain(space)
+              + "; nothing was installed");
+    }
   }
 
   /** The user's home with {@code user}, else the project: the current directory. */

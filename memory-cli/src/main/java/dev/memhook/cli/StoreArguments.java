@@ -289,7 +289,8 @@ final class StoreArguments {
     }
   }
 
-  private static boolean hasIndex(Path directory) {
+  /** Whether {@code directory} holds a store's index (it may not be readable). */
+  static boolean hasIndex(Path directory) {
     try (Stream<Path> files = Files.list(directory)) {
       return files.anyMatch(f -> f.getFileName().toString().startsWith("segments_"));
     } catch (IOException e) {
