@@ -45,6 +45,24 @@ final class ControlEscapes extends FilterOutputStream {
     return new PrintStream(new ControlEscapes(stream, charset, keepCarriageReturn), true, charset);
   }
 
+  /**
+   * {@code text} with every control character written as {@code \}{@code u00XX}, line breaks and
+   * tabs included: one line of a log file, which a reader shows with {@code cat} or {@code tail},
+   * and which a message that quotes a payload must neither split nor use to drive the terminal.
+   */
+  static String oneLine(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
   @Override
   public void write(int b) throws IOException {
     int u = b & 0xff;

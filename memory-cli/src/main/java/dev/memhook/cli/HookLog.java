@@ -21,8 +21,10 @@ import java.util.Objects;
  *
  * <p>Every message is redacted first, with the store's rules, on both streams: a message may quote
  * the payload (an unknown event name, a path that is no path, a capture error), and the log is kept
- * on the disk. A message the redaction fails on is replaced by a fixed one. Callers still never
- * pass a whole payload.
+ * on the disk. Its control characters, line breaks among them, are then written as escapes, so a
+ * quoted payload can neither forge a line of the log nor drive the terminal that shows it. A
+ * message the redaction fails on is replaced by a fixed one. Callers still never pass a whole
+ * payload.
  */
 final class HookLog {
   static final String FILE = "hook.log";
@@ -62,8 +64,9 @@ final class HookLog {
     append(line(message));
   }
 
+  /** One line, whatever the message quotes: its control characters written as escapes. */
   private String line(String message) {
-    return Instant.now() + " memhook hook: " + redacted(message);
+    return Instant.now() + " memhook hook: " + ControlEscapes.oneLine(redacted(message));
   }
 
   private void append(String line) {

@@ -69,6 +69,24 @@ class HookLogTest {
   }
 
   @Test
+  void aReportQuotingControlCharacters_staysOneLine_withoutThem() throws IOException {
+    log().warn("unknown event \u001b]0;PWNED\u0007\n2026-01-01T00:00:00Z memhook hook: forged\r");
+
+    List<String> lines = Files.readAllLines(dir.resolve(HookLog.FILE));
+    assertEquals(1, lines.size(), lines.toString());
+    assertTrue(
+        lines
+            .get(0)
+            .endsWith(
+                "unknown event \\u001b]0;PWNED\\u0007\\u000a2026-01-01T00:00:00Z"
+                    + " memhook hook: forged\\u000d"),
+        lines.get(0));
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    assertFalse(stderr.contains("\u001b") || stderr.contains("\r"), stderr);
+    assertEquals(1, stderr.lines().count(), stderr);
+  }
+
+  @Test
   void aSecretInAReport_isRedactedInBothPlaces() throws IOException {
     log().warn("rejected: " + PlantedSecrets.GITHUB_TOKEN + " in the payload");
 
