@@ -8,9 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
-import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -159,34 +156,15 @@ class InstallCommandTest {
 
   @Test
   void aStoreOfAModelMemhookLacks_isRefused_andNothingIsWritten() throws IOException {
-    Embedder hostModel =
-        new Embedder() {
-          private final HashingEmbedder vectors = HashingEmbedder.create();
-
-          @Override
-          public Embedding embed(String text) {
-            return vectors.embed(text);
-          }
-
-          @Override
-          public int dimension() {
-            return vectors.dimension();
-          }
-
-          @Override
-          public String modelId() {
-            return "host-model-v3";
-          }
-        };
     try (MemoryService memory =
-        Memhook.builder().directory(store).embedder(hostModel).noCapture().build()) {
+        Memhook.builder().directory(store).embedder(new HostModel()).noCapture().build()) {
       memory.remember(MemoryDraft.of(Scope.DEFAULT, "We deploy on Thursdays."));
     }
     Path settings = project.resolve("settings.json");
     Files.writeString(settings, EXISTING);
     Cli.Result r = install("claude-code", "--settings", settings);
     assertEquals(ExitCode.STORE_UNAVAILABLE, r.code(), r.out() + r.err());
-    assertTrue(r.err().contains("'host-model-v3'"), r.err());
+    assertTrue(r.err().contains("'" + HostModel.ID + "'"), r.err());
     assertTrue(r.err().contains("nothing was installed"), r.err());
     assertEquals(EXISTING, Files.readString(settings));
     assertEquals(List.of(), backups(settings));

@@ -9,9 +9,6 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
-import dev.memhook.api.spi.Embedder;
-import dev.memhook.api.spi.Embedding;
-import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.lucene.IndexInfo;
 import java.nio.file.Files;
@@ -26,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnbundledModelStoreTest {
 
-  /** A model of the host's, by its id: hashing vectors under a name memhook does not know. */
-  private static final String HOST_MODEL = "host-model-v3";
+  private static final String HOST_MODEL = HostModel.ID;
 
   @TempDir Path dir;
   @TempDir Path other;
@@ -147,25 +143,5 @@ class UnbundledModelStoreTest {
       }
     }
     throw new AssertionError("no check " + name + " in " + checks);
-  }
-
-  /** The hashing embedder under the host's model id. */
-  private static final class HostModel implements Embedder {
-    private final HashingEmbedder vectors = HashingEmbedder.create();
-
-    @Override
-    public Embedding embed(String text) {
-      return vectors.embed(text);
-    }
-
-    @Override
-    public int dimension() {
-      return vectors.dimension();
-    }
-
-    @Override
-    public String modelId() {
-      return HOST_MODEL;
-    }
   }
 }
