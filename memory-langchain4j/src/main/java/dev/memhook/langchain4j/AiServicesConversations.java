@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * {@link ConversationRegistry}, which bounds them and never evicts a busy one, opened over the
  * application's chat memory and hooked, and held busy from AiServices' "call started" to its "call
  * completed" or "call failed" ({@link #callListeners()}). The public contract of the bound is
- * stated on {@link MemhookLangChain4j} and {@link MemhookLangChain4j.Builder#maxConversations}.
+ * stated on {@link MemhookLangChain4j} and {@link MemhookLangChain4j.Builder#maxConversations}. The
+ * end of a call also ends the calling thread's record of its conversation ({@link
+ * HookedChatModel#clearCurrent}), which AiServices' last use of the chat memory may have left.
  *
  * <p>Thread-safe. Memory ids are never null here: the public methods check them.
  */
@@ -123,6 +125,10 @@ final class AiServicesConversations {
   }
 
   private void callEnded(InvocationContext call) {
+    // a call can end without a model call after its last use of the chat memory (a tool that
+    // returns immediately, a failing request transformer): the next model call on this thread is
+    // not that conversation's
+    hookedModel.clearCurrent();
     if (call == null || call.invocationId() == null) {
       return;
     }

@@ -21,7 +21,10 @@ import java.util.Set;
  * memory: AiServices reads or writes the memory on its own thread right before each model call, and
  * the wrapper ({@link MemhookChatMemory}) records the conversation for that thread with {@link
  * #setCurrent}. A call takes the record and clears it; a call with no record goes straight to the
- * model.
+ * model. An AiServices call that ends without a model call after its last use of the memory (its
+ * tool returned immediately) would leave the record behind for an unrelated model call on the same
+ * thread, so the end of every AiServices call clears it too ({@link
+ * AiServicesConversations#callListeners()}).
  *
  * <p>Thread-safe; the record is per thread.
  */

@@ -203,8 +203,11 @@ public final class MemhookLangChain4j implements AutoCloseable {
 
   /**
    * The AiServices listeners that tell which conversations are in a call, so the bound never evicts
-   * one under its caller. {@link #configure} registers them; hosts that wire {@link #chatModel()},
-   * {@link #chatMemoryProvider} and {@link #toolProvider()} themselves register them with {@code
+   * one under its caller, and that end a call's hold on its thread, so a later model call on that
+   * thread outside an AiServices conversation goes straight to the model even when the call ended
+   * without a model call after its last use of the chat memory (a tool that returns immediately).
+   * {@link #configure} registers them; hosts that wire {@link #chatModel()}, {@link
+   * #chatMemoryProvider} and {@link #toolProvider()} themselves register them with {@code
    * AiServices.registerListeners}.
    */
   public List<AiServiceListener<?>> aiServiceListeners() {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.langchain4j.agent.tool.ReturnBehavior;
+import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
@@ -13,6 +15,7 @@ import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.Result;
 import dev.memhook.api.HookOptions;
 import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
@@ -38,6 +41,21 @@ class MemhookLangChain4jTest {
 
   interface UserAssistant {
     String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
+  }
+
+  interface BookingAssistant {
+    Result<String> chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
+  }
+
+  interface Summarizer {
+    String summarize(String text);
+  }
+
+  public static final class BookingTools {
+    @Tool(returnBehavior = ReturnBehavior.IMMEDIATE)
+    public String bookRoom() {
+      return "booked";
+    }
   }
 
   private static final String STAGING = "The staging database is reset every night at 2am.";
@@ -203,6 +221,37 @@ class MemhookLangChain4jTest {
       script.then(ModelReply.text("plain"));
       assertEquals("plain", memhook.chatModel().chat("hi"));
       assertEquals(1, model.rawRequests().get(0).messages().size());
+    }
+  }
+
+  @Test
+  void aTurnEndedByAnImmediateTool_leavesNoConversationOnItsThread_forADirectModelCall() {
+    try (MemoryService memory = service();
+        MemhookLangChain4j memhook = MemhookLangChain4j.create(model, memory, options())) {
+      BookingAssistant assistant =
+          memhook
+              .configure(
+                  AiServices.builder(BookingAssistant.class),
+                  id -> MessageWindowChatMemory.withMaxMessages(50))
+              .tools(new BookingTools())
+              .build();
+      // a service without chat memory on the same model, as an application shares one model bean
+      Summarizer summarizer =
+          AiServices.builder(Summarizer.class).chatModel(memhook.chatModel()).build();
+      script.then(
+          ModelReply.builder().toolCall("bookRoom", Map.of()).build(),
+          ModelReply.text("The weather is nice."));
+
+      // the tool's result is the answer: AiServices adds it to the chat memory and calls no model
+      assertEquals(1, assistant.chat("alice", "book me a room").toolExecutions().size());
+      List<ChatMessage> alices = memhook.conversation("alice").orElseThrow().langChain4jMessages();
+
+      assertEquals("The weather is nice.", summarizer.summarize("Summarize: it is sunny."));
+      assertEquals(
+          alices,
+          memhook.conversation("alice").orElseThrow().langChain4jMessages(),
+          "another call on the thread is not alice's");
+      assertEquals(1, model.rawRequests().get(1).messages().size());
     }
   }
 
