@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -33,7 +34,7 @@ final class Conversations {
   private static final Logger LOG = LoggerFactory.getLogger(Conversations.class);
 
   private final MemoryService service;
-  private final HookOptions hookOptions;
+  private final Function<String, HookOptions> hookOptions;
   private final Duration callbackTimeout;
   private final String defaultConversationId;
   private final int maxLoopsPerCall;
@@ -57,15 +58,16 @@ final class Conversations {
   }
 
   /**
-   * Conversations hooking {@code service} (null for none) into each view with {@code hookOptions};
-   * {@code callbackTimeout} bounds each phase's callbacks and the model's call of a registered
-   * tool, requests without a conversation id belong to {@code defaultConversationId}, at most
-   * {@code maxConversations} (1 to {@link ConversationRegistry#MAX_MAX_CONVERSATIONS}) are held
-   * while idle, and a call runs at most {@code maxLoopsPerCall} loops.
+   * Conversations hooking {@code service} (null for none) into each view with the options {@code
+   * hookOptions} gives for its conversation id; {@code callbackTimeout} bounds each phase's
+   * callbacks and the model's call of a registered tool, requests without a conversation id belong
+   * to {@code defaultConversationId}, at most {@code maxConversations} (1 to {@link
+   * ConversationRegistry#MAX_MAX_CONVERSATIONS}) are held while idle, and a call runs at most
+   * {@code maxLoopsPerCall} loops.
    */
   Conversations(
       MemoryService service,
-      HookOptions hookOptions,
+      Function<String, HookOptions> hookOptions,
       Duration callbackTimeout,
       String defaultConversationId,
       int maxConversations,
@@ -159,12 +161,17 @@ final class Conversations {
   }
 
   /**
-   * The hook options for one conversation: the configured ones, with the captured session named
-   * after the conversation when the options name none, so each conversation captures into its own
-   * session {@code spring-ai-<conversation id>}.
+   * The hook options for one conversation: the configured ones for its id, with the captured
+   * session named after the conversation when the options name none, so each conversation captures
+   * into its own session {@code spring-ai-<conversation id>}.
+   *
+   * @throws NullPointerException if the host's function returned null
    */
   private HookOptions optionsFor(String conversationId) {
-    HookOptions o = hookOptions;
+    HookOptions o =
+        Objects.requireNonNull(
+            hookOptions.apply(conversationId),
+            "the hook options function returned null for conversation " + conversationId);
     String session = "spring-ai-" + conversationId;
     if (o.sessionId() != null || session.length() > MemoryDraft.MAX_SESSION) {
       return o;

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -33,7 +34,10 @@ import reactor.core.publisher.Flux;
  * Builder#defaultConversationId default conversation} when absent) the advisor keeps a {@link
  * ChatService} view of the conversation with one {@link MemoryService#hookInto(ChatService,
  * HookOptions) hook} attached; recall, the relevance gate, at-most-once injection and capture are
- * the hook's, not re-implemented here. For each call:
+ * the hook's, not re-implemented here. Every conversation is hooked with the same {@linkplain
+ * Builder#hookOptions options}, so all of them recall from and capture into the same scopes, unless
+ * {@link Builder#hookOptionsByConversationId} gives each its own (a user's or a tenant's). For each
+ * call:
  *
  * <ol>
  *   <li>the prompt's last user message joins the view, and the {@code beforeSendLoop} callbacks
@@ -276,11 +280,13 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
 
   /**
    * Builds a {@link MemhookAdvisor}. Each setter may be called once and checks its argument at
-   * once. Not thread-safe.
+   * once; {@link #hookOptions} and {@link #hookOptionsByConversationId} exclude each other. Not
+   * thread-safe.
    */
   public static final class Builder {
     private final MemoryService service;
-    private HookOptions hookOptions = HookOptions.defaults();
+    private Function<String, HookOptions> hookOptions = conversationId -> HookOptions.defaults();
+    private boolean hookOptionsSet;
     private int order = DEFAULT_ORDER;
     private Duration callbackTimeout = DEFAULT_CALLBACK_TIMEOUT;
     private int maxLoopsPerCall = DEFAULT_MAX_LOOPS_PER_CALL;
@@ -293,13 +299,41 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
     }
 
     /**
-     * The options of each conversation's hook; default {@link HookOptions#defaults()}. When they
-     * name no session, each conversation captures into session {@code spring-ai-<conversation id>}.
+     * The options of every conversation's hook; default {@link HookOptions#defaults()}. Every
+     * conversation recalls from and captures into the scopes they name, so conversations of
+     * different users recall each other's memories; give each its own scope with {@link
+     * #hookOptionsByConversationId} instead. When the options name no session, each conversation
+     * captures into session {@code spring-ai-<conversation id>}.
      */
     public Builder hookOptions(HookOptions value) {
-      once("hookOptions");
-      this.hookOptions = Objects.requireNonNull(value, "hookOptions");
+      Objects.requireNonNull(value, "hookOptions");
+      setHookOptions("hookOptions", conversationId -> value);
       return this;
+    }
+
+    /**
+     * The options of each conversation's hook, by conversation id: typically its own {@link
+     * dev.memhook.api.Scope} when the id names a user or tenant, so conversations never recall each
+     * other's memories. Called once per conversation opened (again after it was ended or evicted).
+     * It must not return null; if it throws or returns null, the conversation's calls go on without
+     * memory and a warning says why. When the options name no session, the conversation captures
+     * into session {@code spring-ai-<conversation id>}.
+     */
+    public Builder hookOptionsByConversationId(Function<String, HookOptions> value) {
+      setHookOptions(
+          "hookOptionsByConversationId",
+          Objects.requireNonNull(value, "hookOptionsByConversationId"));
+      return this;
+    }
+
+    private void setHookOptions(String setter, Function<String, HookOptions> value) {
+      once(setter);
+      if (hookOptionsSet) {
+        throw new IllegalStateException(
+            "hookOptions and hookOptionsByConversationId exclude each other; set one of them");
+      }
+      this.hookOptions = value;
+      this.hookOptionsSet = true;
     }
 
     /** The advisor's order; default {@link #DEFAULT_ORDER}. */

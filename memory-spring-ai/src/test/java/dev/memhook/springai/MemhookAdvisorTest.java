@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.HookOptions;
@@ -163,6 +164,46 @@ class MemhookAdvisorTest {
     // c1 captured meanwhile)
     assertEquals(1, getMemoryCalls(requests.get(2)).size());
     assertTrue(advisor.hook("c2").orElseThrow().injectedIds().contains(fact));
+  }
+
+  @Test
+  void optionsPerConversationId_keepEachUsersMemoriesInTheirScope() {
+    MemoryId alices = memory.remember(MemoryDraft.of(Scope.of("acme", "alice"), FACT)).id();
+    try (MemhookAdvisor perUser =
+        MemhookAdvisor.builder(memory)
+            .hookOptionsByConversationId(
+                id ->
+                    id.equals("nobody")
+                        ? null
+                        : HookOptions.builder()
+                            .scope(Scope.of("acme", id))
+                            .recallTimeout(GENEROUS)
+                            .noCapture()
+                            .build())
+            .callbackTimeout(GENEROUS)
+            .build()) {
+      ChatClient client =
+          ChatClient.builder(new ScriptedChatModel(model)).defaultAdvisors(perUser).build();
+
+      ask(client, "bob", QUESTION);
+      ask(client, "alice", QUESTION);
+      assertEquals("ok", ask(client, "nobody", QUESTION), "no options: the call goes on");
+
+      assertEquals(Scope.of("acme", "bob"), perUser.hook("bob").orElseThrow().scope());
+      assertEquals(List.of(ChatRole.USER), roles(model.requests().get(0)), "bob's turn alone");
+      assertTrue(perUser.hook("bob").orElseThrow().injectedIds().isEmpty());
+      assertEquals(
+          List.of(ChatRole.TOOL_CALL, ChatRole.TOOL_RESULT, ChatRole.USER),
+          roles(model.requests().get(1)));
+      assertEquals(List.of(alices), List.copyOf(perUser.hook("alice").orElseThrow().injectedIds()));
+      assertEquals(List.of(ChatRole.USER), roles(model.requests().get(2)));
+      assertTrue(perUser.hook("nobody").isEmpty());
+    }
+    MemhookAdvisor.Builder both =
+        MemhookAdvisor.builder(memory).hookOptions(HookOptions.defaults());
+    assertThrows(
+        IllegalStateException.class,
+        () -> both.hookOptionsByConversationId(id -> HookOptions.defaults()));
   }
 
   @Test
