@@ -359,7 +359,11 @@ public final class MemhookAdvisor implements CallAdvisor, StreamAdvisor, AutoClo
       return this;
     }
 
-    /** The most model calls one call makes, resends included, 1 to 10; default 3. */
+    /**
+     * The most requests one call hands down the chain, the first and its resends, 1 to 10; default
+     * 3. Spring AI's tool loop, inside this advisor, calls the model once more per round of tool
+     * calls with each of them; this does not bound those rounds.
+     */
     public Builder maxLoopsPerCall(int value) {
       once("maxLoopsPerCall");
       if (value < 1 || value > 10) {

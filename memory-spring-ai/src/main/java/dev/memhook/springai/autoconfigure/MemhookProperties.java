@@ -347,7 +347,11 @@ public class MemhookProperties {
      */
     private Duration callbackTimeout = MemhookAdvisor.DEFAULT_CALLBACK_TIMEOUT;
 
-    /** The most model calls one ChatClient call makes, resends for new memories included. */
+    /**
+     * The most requests the advisor hands on per ChatClient call: the first and its resends for new
+     * memories. Spring AI's tool loop inside the advisor calls the model once more per round of
+     * tool calls, which this does not bound.
+     */
     private int maxLoopsPerCall = MemhookAdvisor.DEFAULT_MAX_LOOPS_PER_CALL;
 
     /** The conversation of requests that carry no conversation id. */
