@@ -31,7 +31,9 @@ final class OpenErrors {
 
   /**
    * Checks {@code path} before anything is opened: it must not be a file; read-only, it must be a
-   * directory; otherwise, if it exists, writable.
+   * directory; otherwise, if it exists, writable, and if not, it is created here. Lucene would
+   * create it too, but a failure there reads like damage to an index ("no such file") or a full
+   * disk, when the path is what is wrong: a parent that is a file, or one nobody may create.
    *
    * @throws MemoryStoreException saying what is wrong and what to do
    */
@@ -51,6 +53,20 @@ final class OpenErrors {
     }
     if (!readOnly && Files.isDirectory(path) && !Files.isWritable(path)) {
       throw notWritable(location, null, onReadOnlyFileStore(path));
+    }
+    if (!readOnly && !Files.exists(path)) {
+      try {
+        Files.createDirectories(path);
+      } catch (IOException | SecurityException e) {
+        throw new MemoryStoreException(
+            "could not create the index directory "
+                + path.toAbsolutePath()
+                + " ("
+                + e
+                + "): check the path; its nearest existing parent must be a directory this"
+                + " process may write",
+            e);
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import static dev.memhook.lucene.LuceneStoreFixtures.memory;
 import static dev.memhook.lucene.LuceneStoreFixtures.open;
 import static dev.memhook.lucene.LuceneStoreFixtures.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -199,6 +200,20 @@ class LuceneMemoryStoreDamageTest {
         assertThrows(
             MemoryStoreException.class, () -> LuceneMemoryStore.builder().directory(file).build());
     assertTrue(e.getMessage().contains("is a file, not a directory"), e.getMessage());
+  }
+
+  @Test
+  void aDirectoryThatCannotBeCreated_isReportedAsSuch_notAsDamage() throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    Path index = file.resolve("index"); // its parent is a file: no directory can be made there
+    MemoryStoreException e =
+        assertThrows(
+            MemoryStoreException.class, () -> LuceneMemoryStore.builder().directory(index).build());
+    assertTrue(
+        e.getMessage().startsWith("could not create the index directory " + index.toAbsolutePath()),
+        e.getMessage());
+    assertFalse(e.getMessage().contains("damaged"), e.getMessage());
+    assertEquals("x", Files.readString(file), "the file in the way is left as it was");
   }
 
   @Test
