@@ -9,7 +9,8 @@ import java.util.Locale;
  * (quotes kept, trailing punctuation kept); it is left alone when it is an ordinary word ({@link
  * OrdinaryWords}: {@code the password is required}), and a PIN must be 4 to 8 digits. {@code
  * password policy}, {@code the password field} and {@code the password isn't} have no value and are
- * left alone.
+ * left alone. With no verb or colon at all, the next word is the value only when it reads as one
+ * ({@link #isBareSecret}): {@code the password hunter2-Xyzzy-99}, {@code my PIN 4821}.
  *
  * <p>A verb with a colon ({@code the password is: correct horse battery staple}, {@code was:},
  * {@code is now:}) says that a disclosure follows, so the value is the whole clause, ordinary words
@@ -48,8 +49,17 @@ final class SpokenSecrets implements Rule {
    */
   static final int MAX_DISCLOSURE = 128;
 
-  /** Where a value starts, and whether a verb with a colon made it a disclosed clause. */
-  private record Separator(int valueStart, boolean disclosure) {}
+  /**
+   * Where a value starts, whether a verb with a colon made it a disclosed clause, and whether the
+   * value follows the keyword with nothing but blanks between ({@code the password hunter2}).
+   */
+  private record Separator(int valueStart, boolean disclosure, boolean bare) {}
+
+  /**
+   * The fewest characters of a value right after a non-PIN keyword that, holding a digit, is taken
+   * for a secret: {@code password hunter2} is one, {@code password v2} is a version.
+   */
+  static final int MIN_BARE = 6;
 
   @Override
   public String kind() {
@@ -103,7 +113,9 @@ final class SpokenSecrets implements Rule {
       int end = trimPunctuation(text, valueStart, valueEnd);
       if (end > valueStart
           && !Rule.isMarkerAt(text, valueStart)
-          && isSecret(text.substring(valueStart, end), pin)) {
+          && (separator.bare()
+              ? isBareSecret(text.substring(valueStart, end), keyword)
+              : isSecret(text.substring(valueStart, end), pin))) {
         edits.add(valueStart, end);
       }
     }
@@ -182,7 +194,7 @@ final class SpokenSecrets implements Rule {
     int blanks = skipBlanks(folded, i);
     if (blanks < folded.length()
         && (folded.charAt(blanks) == ':' || folded.charAt(blanks) == '=')) {
-      return new Separator(skipBlanks(folded, blanks + 1), false);
+      return new Separator(skipBlanks(folded, blanks + 1), false, false);
     }
     if (blanks == i) {
       return null;
@@ -191,7 +203,10 @@ final class SpokenSecrets implements Rule {
       return afterVerb(folded, blanks);
     }
     int verb = afterQualifier(folded, blanks);
-    return verb < 0 ? null : afterVerb(folded, verb);
+    if (verb >= 0) {
+      return afterVerb(folded, verb);
+    }
+    return blanks < folded.length() ? new Separator(blanks, false, true) : null;
   }
 
   /** The value after the verb {@code is} or {@code was} at {@code verb}, or null. */
@@ -210,9 +225,9 @@ final class SpokenSecrets implements Rule {
       }
     }
     if (next < folded.length() && folded.charAt(next) == ':') {
-      return new Separator(skipBlanks(folded, next + 1), true);
+      return new Separator(skipBlanks(folded, next + 1), true, false);
     }
-    return next > i ? new Separator(next, false) : null;
+    return next > i ? new Separator(next, false, false) : null;
   }
 
   /**
@@ -272,6 +287,27 @@ final class SpokenSecrets implements Rule {
           && value.chars().allMatch(c -> c >= '0' && c <= '9');
     }
     return !OrdinaryWords.AFTER_A_KEYWORD.contains(value.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * Whether {@code value}, right after {@code keyword} with no verb or colon between, is a secret
+   * rather than the next word of a sentence ({@code the password reset flow}): after {@code pin} or
+   * {@code passcode}, 4 to 8 digits; after any keyword but {@code pin}, a word of at least {@link
+   * #MIN_BARE} characters that holds a digit, which words seldom do and passwords mostly do. It
+   * must start with a letter or digit: {@code and password (1.6s)} is a test report's timing.
+   */
+  private static boolean isBareSecret(String value, String keyword) {
+    if (!Character.isLetterOrDigit(value.charAt(0))) {
+      return false;
+    }
+    boolean pinLike = keyword.equals("pin") || keyword.equals("passcode");
+    if (pinLike && isSecret(value, true)) {
+      return true;
+    }
+    return !keyword.equals("pin")
+        && value.length() >= MIN_BARE
+        && value.chars().anyMatch(c -> c >= '0' && c <= '9')
+        && isSecret(value, false);
   }
 
   private static int skipBlanks(String text, int i) {

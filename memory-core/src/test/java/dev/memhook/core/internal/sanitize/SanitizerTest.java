@@ -192,6 +192,35 @@ class SanitizerTest {
     assertEquals(expected, sanitize(input));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "I will log in with the password hunter2-Xyzzy-99|I will log in with the password [redacted:secret]",
+        "use password Tr0ub4dor&3 for the admin|use password [redacted:secret] for the admin",
+        "the wifi password \"s3cretw1fi\" works|the wifi password \"[redacted:secret]\" works",
+        "my PIN 4821 again|my PIN [redacted:secret] again",
+        "the pin code 998877.|the pin code [redacted:secret].",
+        "the passcode 77316 opens it|the passcode [redacted:secret] opens it"
+      })
+  void aValueRightAfterTheKeyword_isRedacted_whenItHoldsADigit(String input, String expected) {
+    assertEquals(expected, sanitize(input));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "the password reset flow sends a mail",
+        "a password manager such as KeePass",
+        "the password v2 endpoint",
+        "pin 13 on the board drives the LED",
+        "the password hunter is an ordinary word here",
+        "login with email and password (1.6s)"
+      })
+  void aWordRightAfterTheKeyword_isLeftAlone(String text) {
+    assertEquals(text, sanitize(text));
+  }
+
   @Test
   void privateKeyBlocks_areRedacted_throughTheirEndLine() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
