@@ -37,6 +37,14 @@ public final class FieldText {
     return sanitizer.sanitize(wellFormed(text)).strip();
   }
 
+  /**
+   * {@code value}, held under {@code key} in a structure, with lone surrogates replaced, sanitized
+   * in the light of its key ({@link Sanitizer#sanitizeValue}) and stripped.
+   */
+  public static String cleanValue(Sanitizer sanitizer, String key, String value) {
+    return sanitizer.sanitizeValue(key, wellFormed(value)).strip();
+  }
+
   /** {@code text} with every unpaired surrogate replaced by U+FFFD. */
   public static String wellFormed(String text) {
     StringBuilder out = null;

@@ -213,7 +213,10 @@ public final class MemoryIntake {
         (k, v) -> {
           String key = clean(k);
           key = FieldText.cutEnd(key.isEmpty() ? "[redacted]" : key, MemoryDraft.MAX_ATTRIBUTE_KEY);
-          String value = FieldText.cutEnd(clean(v), MemoryDraft.MAX_ATTRIBUTE_VALUE);
+          // the value of a key that names a secret goes whole: the pair is never text to redact
+          String value =
+              FieldText.cutEnd(
+                  FieldText.cleanValue(sanitizer, k, v), MemoryDraft.MAX_ATTRIBUTE_VALUE);
           if (out.putIfAbsent(key, value) != null) {
             throw new IllegalArgumentException(
                 "two attribute keys read '"

@@ -1,6 +1,7 @@
 package dev.memhook.core.internal.sanitize;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Redacts the value of a secret-named key in configuration, environment, JSON and YAML shapes:
@@ -54,6 +55,9 @@ final class KeyValueSecrets implements Rule {
   static final List<String> AWS_SECRET_SUFFIXES =
       List.of("secret_access_key", "secretaccesskey", "secret-access-key");
 
+  private static final String GENERIC_KIND = "secret";
+  private static final String AWS_KIND = "aws-secret-key";
+
   /** The longest key read; a longer token is not a key. */
   static final int MAX_KEY = 64;
 
@@ -73,17 +77,44 @@ final class KeyValueSecrets implements Rule {
   /** Values of keys ending with {@link #SECRET_SUFFIXES}, kind {@code secret}. */
   static KeyValueSecrets generic() {
     // one of these literals occurs in every suffix
-    return new KeyValueSecrets("secret", SECRET_SUFFIXES, "pass", "pwd", "secret", "token", "key");
+    return new KeyValueSecrets(
+        GENERIC_KIND, SECRET_SUFFIXES, "pass", "pwd", "secret", "token", "key");
   }
 
   /** Values of keys ending with {@link #AWS_SECRET_SUFFIXES}, kind {@code aws-secret-key}. */
   static KeyValueSecrets awsSecretAccessKeys() {
-    return new KeyValueSecrets("aws-secret-key", AWS_SECRET_SUFFIXES, "secret");
+    return new KeyValueSecrets(AWS_KIND, AWS_SECRET_SUFFIXES, "secret");
   }
 
   @Override
   public String kind() {
     return kind;
+  }
+
+  /**
+   * The kind of secret a structure's key names, as this rule reads a key in text: the last token of
+   * key characters in {@code key}, at most {@link #MAX_KEY} long, ending with an AWS secret word
+   * ({@code aws-secret-key}) or another secret word ({@code secret}); or null. For a value held
+   * apart from its key (a memory's attribute), where no {@code key=value} text exists for the rule
+   * to find.
+   */
+  static String kindOfKey(String key) {
+    int end = key.length();
+    while (end > 0 && !isKeyChar(key.charAt(end - 1))) {
+      end--;
+    }
+    int start = end;
+    while (start > 0 && isKeyChar(key.charAt(start - 1))) {
+      start--;
+    }
+    if (start == end || end - start > MAX_KEY) {
+      return null;
+    }
+    String folded = key.substring(start, end).toLowerCase(Locale.ROOT);
+    if (endsWithSecretWord(folded, 0, folded.length(), AWS_SECRET_SUFFIXES)) {
+      return AWS_KIND;
+    }
+    return endsWithSecretWord(folded, 0, folded.length(), SECRET_SUFFIXES) ? GENERIC_KIND : null;
   }
 
   @Override

@@ -112,6 +112,24 @@ public final class Sanitizer {
     return out;
   }
 
+  /**
+   * {@code value} as the value of {@code key} in a structure, such as a memory's attribute:
+   * redacted whole when {@code key} names a secret ({@code password}, {@code db_password}, {@code
+   * Deploy Token}, {@code aws_secret_access_key}), as the rules redact the value of such a key in
+   * {@code key=value} text, and otherwise sanitized as any text. The key and the value are held
+   * apart, so no text holds the pair for a rule to find, and a secret without a shape of its own (a
+   * password) would be stored as given.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException as {@link #sanitize}
+   */
+  public String sanitizeValue(String key, String value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    String kind = KeyValueSecrets.kindOfKey(key);
+    return kind != null && !value.isBlank() ? Rule.marker(kind) : sanitize(value);
+  }
+
   private String applyRules(String input, int originalLength) {
     Subject subject = new Subject(input);
     for (Rule rule : rules) {

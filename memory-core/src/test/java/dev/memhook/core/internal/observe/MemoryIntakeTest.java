@@ -125,6 +125,32 @@ class MemoryIntakeTest {
   }
 
   @Test
+  void anAttributeWhoseKeyNamesASecret_hasItsValueRedacted_asKeyEqualsValueTextWouldHave() {
+    Map<String, String> attributes = new java.util.LinkedHashMap<>();
+    attributes.put("db_password", "Zq8vNwx3Lmk2Rt");
+    attributes.put("Deploy Token", "correct horse battery staple");
+    attributes.put("aws_secret_access_key", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+    attributes.put("password_policy", "twelve characters");
+    attributes.put("owner", "alice");
+    Memory m =
+        intake.newMemory(
+            MemoryDraft.builder(Scope.DEFAULT, "Staging credentials rotated.")
+                .attributes(attributes)
+                .build());
+
+    assertEquals(
+        Map.of(
+            "db_password", "[redacted:secret]",
+            "Deploy Token", "[redacted:secret]",
+            "aws_secret_access_key", "[redacted:aws-secret-key]",
+            "password_policy", "twelve characters",
+            "owner", "alice"),
+        m.attributes());
+    Memory restored = intake.restored(m.toBuilder().attributes(attributes).build());
+    assertEquals(m.attributes(), restored.attributes(), "a restored memory's too");
+  }
+
+  @Test
   void twoAttributeKeysThatSanitizeAlike_areRejected_notMerged() {
     Map<String, String> attributes = new java.util.LinkedHashMap<>();
     attributes.put("password=hunter2", "a");
