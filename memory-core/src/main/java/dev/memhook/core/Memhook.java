@@ -138,6 +138,8 @@ public final class Memhook {
      * {@link IllegalStateException}. Needs {@code directory}. It reads the index's last commit and
      * not the journal: writes acknowledged since that commit (about the last second of them, or
      * more after a crash) show once a writable service has opened the directory and replayed them.
+     * It captures nothing, so {@link #build()} throws with {@link #capture(CaptureOptions)} or
+     * {@link #sessionStore(SessionStore)}.
      */
     public Builder readOnly() {
       checkUnset("readOnly", readOnly ? Boolean.TRUE : null);
@@ -208,7 +210,8 @@ public final class Memhook {
      * #directory(Path)}, the capture journal and session records live in its {@code journal}
      * subdirectory unless {@code value} names another; with {@link #inMemory()} or {@link
      * #store(MemoryStore)} and no journal directory, accepted events are kept in memory until
-     * processed and do not survive a crash.
+     * processed and do not survive a crash. {@link #build()} throws with {@link #readOnly()}, which
+     * captures nothing.
      */
     public Builder capture(CaptureOptions value) {
       Objects.requireNonNull(value, "capture");
@@ -265,7 +268,9 @@ public final class Memhook {
      * out (a failed warm-up is logged and ignored; the store is not touched). On failure, closes
      * what it opened (see ownership above) and rethrows.
      *
-     * @throws IllegalStateException if no store was chosen, or this builder already built a service
+     * @throws IllegalStateException if no store was chosen, two choices conflict ({@code
+     *     readOnly()} with {@code capture(...)} or {@code sessionStore(...)}, say), or this builder
+     *     already built a service
      * @throws dev.memhook.api.MemoryStoreException if the store cannot be opened (for example, its
      *     directory is locked by another open store)
      * @throws dev.memhook.api.IncompatibleStoreException if the store holds vectors of another
@@ -282,6 +287,12 @@ public final class Memhook {
       }
       if (readOnly && directory == null) {
         throw new IllegalStateException("readOnly() opens a directory: choose directory(path)");
+      }
+      if (captureOptions != null && readOnly) {
+        throw new IllegalStateException(
+            "capture("
+                + captureOptions
+                + ") captures, but readOnly() writes nothing: drop one of them");
       }
       if (sessionStore != null && (noCapture || readOnly)) {
         throw new IllegalStateException(

@@ -9,6 +9,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryDraft;
 import dev.memhook.api.MemoryService;
 import dev.memhook.api.Scope;
+import dev.memhook.api.capture.CaptureOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,25 @@ class MemhookReadOnlyTest {
       assertTrue(memory.capture().flush(java.time.Duration.ofSeconds(1)));
       assertEquals(0, memory.capture().stats().accepted());
     }
+  }
+
+  @Test
+  void readOnly_withCaptureOptions_isRefusedAtBuild_notSilentlyLeftWithoutCapture() {
+    try (MemoryService memory =
+        Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).build()) {
+      memory.remember(MemoryDraft.of(Scope.DEFAULT, "the gateway timeout is 30 seconds"));
+    }
+    Memhook.Builder builder =
+        Memhook.builder()
+            .directory(dir)
+            .readOnly()
+            .capture(CaptureOptions.defaults())
+            .embedder(HashingEmbedder.create());
+
+    IllegalStateException e = assertThrows(IllegalStateException.class, builder::build);
+
+    assertTrue(e.getMessage().contains("readOnly()"), e.getMessage());
+    assertTrue(e.getMessage().contains("capture("), e.getMessage());
   }
 
   @Test
