@@ -318,4 +318,31 @@ class MemoryServiceTest {
     assertFalse(a.equals(b));
     assertTrue(a.value().matches("mem_[0-9a-z]{26}"), a.value());
   }
+
+  @Test
+  void aMemoryOfEitherEndOfTime_isStoredAndRecalled_andARecallAsOfEitherEndAnswers() {
+    Memory oldest =
+        memory.remember(
+            MemoryDraft.builder(Scope.DEFAULT, "The oldest note: the wedding was in the chapel.")
+                .occurredAt(Instant.MIN)
+                .build());
+    Memory newest =
+        memory.remember(
+            MemoryDraft.builder(Scope.DEFAULT, "The newest note: the wedding moved to the barn.")
+                .occurredAt(Instant.MAX)
+                .build());
+    assertEquals(oldest, memory.get(oldest.id()).orElseThrow());
+    assertEquals(newest, memory.get(newest.id()).orElseThrow());
+    // neither memory is of last week, counted from now or from no day at all: one ranking
+    RecallQuery query = RecallQuery.of(Scope.DEFAULT, "the wedding note of last week");
+    List<MemoryId> now = ids(memory.recall(query));
+    assertFalse(now.isEmpty());
+    for (Instant asOf : List.of(Instant.MIN, Instant.MAX)) {
+      assertEquals(now, ids(memory.recall(query.withAsOf(asOf))), "as of " + asOf);
+    }
+  }
+
+  private static List<MemoryId> ids(RecallResult r) {
+    return r.memories().stream().map(m -> m.memory().id()).toList();
+  }
 }

@@ -31,6 +31,8 @@ import dev.memhook.lucene.internal.analysis.DerivedText;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -87,6 +89,15 @@ import org.apache.lucene.util.BytesRef;
 final class MemoryDocuments {
   private static final DateTimeFormatter LONG_DATE =
       DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
+
+  /**
+   * The first and the last instant that fall on a calendar date: {@link Instant#MIN} and {@link
+   * Instant#MAX}, which a host may give a memory whose time it does not know, lie beyond them.
+   */
+  private static final Instant FIRST_DATED = LocalDate.MIN.atStartOfDay(ZoneOffset.UTC).toInstant();
+
+  private static final Instant LAST_DATED =
+      LocalDate.MAX.atTime(LocalTime.MAX).toInstant(ZoneOffset.UTC);
 
   private final IndexSchema schema;
   private final IndexMetadata metadata;
@@ -320,8 +331,16 @@ final class MemoryDocuments {
     }
   }
 
+  /**
+   * When it happened, as words and as an ISO date, in UTC; nothing for an instant beyond {@link
+   * #FIRST_DATED} and {@link #LAST_DATED}, which no date names.
+   */
   private static String dateText(Memory m) {
-    ZonedDateTime t = m.occurredAt().atZone(ZoneOffset.UTC);
+    Instant at = m.occurredAt();
+    if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
+      return ""; // no date names it
+    }
+    ZonedDateTime t = at.atZone(ZoneOffset.UTC);
     return LONG_DATE.format(t) + " " + DateTimeFormatter.ISO_LOCAL_DATE.format(t);
   }
 

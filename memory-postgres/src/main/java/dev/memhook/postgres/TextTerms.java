@@ -2,6 +2,9 @@ package dev.memhook.postgres;
 
 import dev.memhook.api.Memory;
 import dev.memhook.lucene.CodeAwareTerms;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -69,6 +72,15 @@ final class TextTerms {
   private static final DateTimeFormatter LONG_DATE =
       DateTimeFormatter.ofPattern("EEEE d MMMM yyyy", Locale.ENGLISH);
 
+  /**
+   * The first and the last instant that fall on a calendar date: {@link Instant#MIN} and {@link
+   * Instant#MAX}, which a host may give a memory whose time it does not know, lie beyond them.
+   */
+  private static final Instant FIRST_DATED = LocalDate.MIN.atStartOfDay(ZoneOffset.UTC).toInstant();
+
+  private static final Instant LAST_DATED =
+      LocalDate.MAX.atTime(LocalTime.MAX).toInstant(ZoneOffset.UTC);
+
   private TextTerms() {}
 
   /**
@@ -105,9 +117,16 @@ final class TextTerms {
     return out.toString();
   }
 
-  /** When it happened, as words and as an ISO date, in UTC: the Lucene store's date field. */
+  /**
+   * When it happened, as words and as an ISO date, in UTC: the Lucene store's date field; nothing
+   * for an instant beyond {@link #FIRST_DATED} and {@link #LAST_DATED}, which no date names.
+   */
   private static String dateText(Memory m) {
-    ZonedDateTime t = m.occurredAt().atZone(ZoneOffset.UTC);
+    Instant at = m.occurredAt();
+    if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
+      return ""; // no date names it
+    }
+    ZonedDateTime t = at.atZone(ZoneOffset.UTC);
     return LONG_DATE.format(t) + " " + DateTimeFormatter.ISO_LOCAL_DATE.format(t);
   }
 

@@ -18,6 +18,7 @@ import dev.memhook.api.Memory;
 import dev.memhook.api.MemoryId;
 import dev.memhook.api.spi.Embedding;
 import dev.memhook.api.spi.MemoryStore;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,6 +65,20 @@ public interface StoreWriteContract {
             .build();
     store.put(m, vector(1));
     assertEquals(m, store.get(m.id()).orElseThrow());
+  }
+
+  @Test
+  default void put_aMemoryThatHappenedAtEitherEndOfTime_isStored_andFoundByItsWords() {
+    MemoryStore store = store();
+    Memory first =
+        memory("m1", A, "the oldest note about gradle").toBuilder().occurredAt(Instant.MIN).build();
+    Memory last =
+        memory("m2", A, "the newest note about gradle").toBuilder().occurredAt(Instant.MAX).build();
+    store.put(first, vector(1));
+    store.put(last, vector(2));
+    assertEquals(first, store.get(first.id()).orElseThrow());
+    assertEquals(last, store.get(last.id()).orElseThrow());
+    assertEquals(Set.of("m1", "m2"), Set.copyOf(ids(store.searchText(A, "gradle", 10))));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.recall;
 
+import java.time.DateTimeException;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,9 +152,19 @@ final class TimeWords {
 
   /**
    * The narrowest window {@code query} names, counted from {@code reference}, or empty if it names
-   * none this class reads (see the class comment).
+   * none this class reads (see the class comment), or if {@code reference} lies so near either end
+   * of time ({@link Instant#MIN} and {@link Instant#MAX}, which a host may pass as "whenever") that
+   * the calendar cannot count a window from it.
    */
   static Optional<TimeWindow> window(String query, Instant reference) {
+    try {
+      return windowFrom(query, reference);
+    } catch (DateTimeException e) {
+      return Optional.empty(); // a day beyond the calendar's years
+    }
+  }
+
+  private static Optional<TimeWindow> windowFrom(String query, Instant reference) {
     LocalDate today = LocalDate.ofInstant(reference, ZoneOffset.UTC);
     TimeWindow best = null;
     for (TimeWindow w :

@@ -1,5 +1,6 @@
 package dev.memhook.core.internal.recall;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.strings;
@@ -8,6 +9,7 @@ import dev.memhook.testkit.Seeds;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -133,5 +135,24 @@ class TimeWordsTest {
     assertEquals(
         "2022-05-01..2022-06-01",
         render(TimeWords.window("in May", Instant.parse("2023-02-01T00:00:00Z"))));
+  }
+
+  @Test
+  void window_fromAReferenceNoCalendarCountsFrom_isNone_neverAnException() {
+    for (Instant reference :
+        List.of(
+            Instant.MIN,
+            Instant.MAX,
+            LocalDate.MAX.atStartOfDay(ZoneOffset.UTC).toInstant(),
+            LocalDate.MIN.atStartOfDay(ZoneOffset.UTC).toInstant())) {
+      for (String query :
+          List.of("yesterday", "today", "last week", "this year", "in May", "on Monday")) {
+        Optional<TimeWords.TimeWindow> w =
+            assertDoesNotThrow(() -> TimeWords.window(query, reference), query + " " + reference);
+        if (reference.equals(Instant.MIN) || reference.equals(Instant.MAX)) {
+          assertEquals(Optional.empty(), w, query + " " + reference);
+        }
+      }
+    }
   }
 }
