@@ -123,11 +123,27 @@ public final class FakeChatService implements ChatService {
     return chat.queued();
   }
 
-  /** Every tool call in the conversation and the queue, in order, for the named tool. */
+  /**
+   * Every tool call in the conversation and the queue, in order, for the named tool: each once,
+   * also while a send moves the queue into the conversation on another thread.
+   */
   public List<ToolCall> toolCalls(String toolName) {
     Objects.requireNonNull(toolName, "toolName");
+    // The conversation and the queue are two snapshots; a send that flushed the queue between them
+    // would hide its calls from both. The conversation only grows, so an unchanged size around the
+    // queue's snapshot says no flush came between.
+    List<ChatMessage> conversation = chat.messages();
+    List<ChatMessage> queue;
+    while (true) {
+      queue = chat.queued();
+      List<ChatMessage> again = chat.messages();
+      if (again.size() == conversation.size()) {
+        break;
+      }
+      conversation = again;
+    }
     List<ToolCall> out = new ArrayList<>();
-    for (List<ChatMessage> list : List.of(chat.messages(), chat.queued())) {
+    for (List<ChatMessage> list : List.of(conversation, queue)) {
       for (ChatMessage m : list) {
         if (m.role() == ChatRole.TOOL_CALL && m.toolCall().toolName().equals(toolName)) {
           out.add(m.toolCall());
