@@ -290,6 +290,45 @@ class FallbackHookScriptTest {
   }
 
   @Test
+  void serverUp_aScopeWithAPlus_reachesTheServerAsThatScope() throws Exception {
+    List<Scope> scopes = new CopyOnWriteArrayList<>();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/hook",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          int status = 200;
+          try {
+            scopes.add(HookServer.scope(exchange.getRequestURI().getRawQuery()));
+          } catch (IllegalArgumentException e) {
+            status = 400; // as the real server answers an invalid scope
+          }
+          exchange.sendResponseHeaders(status, -1);
+          exchange.close();
+        });
+    server.start();
+    try {
+      Files.writeString(
+          store.resolve("serve.json"),
+          "{\"pid\":"
+              + ProcessHandle.current().pid()
+              + ",\"port\":"
+              + server.getAddress().getPort()
+              + ",\"token\":\""
+              + "ab".repeat(32)
+              + "\",\"version\":\"test\"}\n");
+      Run run = run(EVENTS.get(0), System.getenv("PATH"), "me/c++");
+      assertEquals(0, run.code(), run.err());
+      assertEquals(
+          List.of(new Scope("me/c++")), scopes, "a '+' in a query is a space unless encoded");
+      assertEquals(List.of(), ScriptTools.spooled(store), "the server took the event");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void serveJsonOfADeadProcess_isNotCalled_theEventIsSpooled() throws Exception {
     List<String> received = new CopyOnWriteArrayList<>();
     HttpServer server =
