@@ -64,6 +64,8 @@ import reactor.core.publisher.Mono;
  *   <li>a body that is not one JSON value in UTF-8: 400 with a JSON-RPC parse error ({@code
  *       -32700}); one JSON value that is no JSON-RPC message (an array: MCP has no batches since
  *       its 2025-06-18 revision): 400 with {@code -32600};
+ *   <li>a request whose {@code params} its method cannot take ({@link McpParams}): 200 with a
+ *       JSON-RPC invalid params error ({@code -32602}) and the request's id;
  *   <li>a request: 200, {@code application/json}, its response; a notification or a response: 202
  *       with no body.
  * </ul>
@@ -208,6 +210,15 @@ final class McpHttpEndpoint implements McpStatelessServerTransport, AutoCloseabl
     }
     McpTransportContext context = McpTools.context(scope);
     if (message instanceof JSONRPCRequest request) {
+      String unfit = McpParams.problem(mapper, request);
+      if (unfit != null) {
+        send(
+            x,
+            200,
+            errorBody(
+                request.id(), McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params: " + unfit));
+        return;
+      }
       JSONRPCResponse response;
       try {
         response =

@@ -56,6 +56,8 @@ import reactor.core.publisher.Mono;
  *   <li>an object that is no JSON-RPC 2.0 request or notification ({@code jsonrpc} is not {@code
  *       "2.0"}, {@code method} is no string, {@code id} is neither a string nor an integer, or the
  *       SDK cannot read it): {@code -32600}, with the object's {@code id} when it is a valid one;
+ *   <li>a request whose {@code params} its method cannot take ({@link McpParams}): {@code -32602}
+ *       (invalid params), with the request's {@code id};
  *   <li>a response (no {@code method}, a {@code result} or an {@code error}): handed to the session
  *       if it is well formed, else dropped with a report, never answered, so two peers cannot
  *       answer each other's errors for ever;
@@ -92,6 +94,7 @@ final class McpStdioTransport implements McpServerTransportProvider {
 
   private static final int PARSE_ERROR = McpSchema.ErrorCodes.PARSE_ERROR;
   private static final int INVALID_REQUEST = McpSchema.ErrorCodes.INVALID_REQUEST;
+  private static final int INVALID_PARAMS = McpSchema.ErrorCodes.INVALID_PARAMS;
   private static final ObjectReader ONE_VALUE =
       JsonRecords.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -249,6 +252,13 @@ final class McpStdioTransport implements McpServerTransportProvider {
         refuse(answerId, INVALID_REQUEST, "Invalid request: not a JSON-RPC message", number);
       }
       return;
+    }
+    if (parsed instanceof McpSchema.JSONRPCRequest request) {
+      String unfit = McpParams.problem(mapper, request);
+      if (unfit != null) {
+        refuse(answerId, INVALID_PARAMS, "Invalid params: " + unfit, number);
+        return;
+      }
     }
     session
         .handle(parsed)

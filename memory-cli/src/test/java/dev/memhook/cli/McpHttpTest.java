@@ -24,6 +24,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,6 +149,40 @@ class McpHttpTest {
     assertEquals(400, noVersion.statusCode());
     assertEquals(-32600, json(noVersion).at("/error/code").asInt());
 
+    HttpResponse<String> init = rpc(ALICE, request("initialize", initializeParams()));
+    assertEquals(200, init.statusCode(), "still serving: " + init.body());
+  }
+
+  @Test
+  void paramsOfTheWrongShape_areInvalidParams_neverQuoted() throws Exception {
+    String secret = "hunter2-" + "z".repeat(12);
+    List<String> bodies =
+        List.of(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":\""
+                + secret
+                + "\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"memory_recall\",\"arguments\":\""
+                + secret
+                + "\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"capabilities\":\""
+                + secret
+                + "\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[\"" + secret + "\"]}");
+    for (String body : bodies) {
+      HttpResponse<String> r = rpc(ALICE, body);
+      assertEquals(200, r.statusCode(), body + " -> " + r.body());
+      assertEquals(-32602, json(r).at("/error/code").asInt(), r.body());
+      assertEquals(1, json(r).get("id").asInt(), r.body());
+      assertFalse(r.body().contains(secret), "never quoted: " + r.body());
+    }
+    Path log = dir.resolve(HookLog.FILE);
+    assertFalse(
+        Files.exists(log) && Files.readString(log).contains("hunter2"),
+        "the log does not quote it either");
     HttpResponse<String> init = rpc(ALICE, request("initialize", initializeParams()));
     assertEquals(200, init.statusCode(), "still serving: " + init.body());
   }

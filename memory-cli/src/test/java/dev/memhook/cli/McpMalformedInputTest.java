@@ -145,6 +145,43 @@ class McpMalformedInputTest {
     assertStoreReleased();
   }
 
+  @Test
+  void paramsOfTheWrongShape_areInvalidParams_neverQuoted_andReadingGoesOn() throws Exception {
+    String secret = "hunter2-" + "z".repeat(12);
+    try (Server server = Server.start(dir)) {
+      initialize(server);
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"tools/call\",\"params\":\""
+              + secret
+              + "\"}");
+      server.send("{\"jsonrpc\":\"2.0\",\"id\":32,\"method\":\"tools/call\"}");
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"tools/call\",\"params\":"
+              + "{\"name\":\"memory_recall\",\"arguments\":\""
+              + secret
+              + "\"}}");
+      server.send("{\"jsonrpc\":\"2.0\",\"id\":34,\"method\":\"initialize\"}");
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":35,\"method\":\"initialize\",\"params\":"
+              + "{\"capabilities\":\""
+              + secret
+              + "\"}}");
+      server.send("{\"jsonrpc\":\"2.0\",\"id\":36,\"method\":\"logging/setLevel\"}");
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":37,\"method\":\"ping\",\"params\":[\"" + secret + "\"]}");
+      for (int id = 31; id <= 37; id++) {
+        JsonNode reply = server.reply();
+        assertError(reply, id, -32602);
+        assertFalse(reply.toString().contains(secret), "never quoted: " + reply);
+      }
+      server.send(TOOLS_LIST.formatted(38));
+      assertEquals(38, server.reply().get("id").asInt());
+      assertEquals(0, server.endInput(), server.err());
+      assertFalse(server.err().contains(secret), "never quoted: " + server.err());
+    }
+    assertStoreReleased();
+  }
+
   private static void initialize(Server server) throws Exception {
     server.send(INITIALIZE.formatted(10));
     JsonNode init = server.reply();
