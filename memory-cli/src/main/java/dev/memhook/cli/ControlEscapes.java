@@ -39,10 +39,22 @@ final class ControlEscapes extends FilterOutputStream {
     this.keepCarriageReturn = keepCarriageReturn;
   }
 
-  /** {@code stream} (auto-flushing, in its own charset) printing through the escapes. */
+  /**
+   * {@code stream} (auto-flushing, in its own charset) printing through the escapes. Its {@link
+   * PrintStream#checkError} reports {@code stream}'s errors too: a {@link PrintStream} records a
+   * failed write (a broken pipe, a full disk) instead of throwing, and asks the stream under it for
+   * its error only when that is a {@link PrintStream} itself, which this filter is not; without it
+   * an export to a full disk would say it succeeded, and {@code memhook mcp} would not see that its
+   * client stopped reading.
+   */
   static PrintStream around(PrintStream stream, boolean keepCarriageReturn) {
     Charset charset = stream.charset();
-    return new PrintStream(new ControlEscapes(stream, charset, keepCarriageReturn), true, charset);
+    return new PrintStream(new ControlEscapes(stream, charset, keepCarriageReturn), true, charset) {
+      @Override
+      public boolean checkError() {
+        return super.checkError() | stream.checkError(); // both: each flushes its own
+      }
+    };
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.memhook.core.HashingEmbedder;
 import dev.memhook.core.Memhook;
 import dev.memhook.testkit.Seeds;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -130,6 +131,39 @@ class ControlEscapesTest {
       assertFalse(printed.contains("\u001b"), String.join(" ", args) + ": " + printed);
       assertFalse(printed.contains("\u009b"), String.join(" ", args) + ": " + printed);
     }
+  }
+
+  @Test
+  void aFailingStreamUnderneath_isAnErrorOfTheEscapingOne() {
+    PrintStream failing =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    failing.close(); // a PrintStream records a failed write, as it does a write after close
+    PrintStream out = ControlEscapes.around(failing, false);
+    out.println("a line");
+    assertTrue(out.checkError(), "a broken pipe or a full disk under it is seen");
+  }
+
+  @Test
+  void memhookExport_toAStandardOutputThatFails_failsAndSaysSo(@TempDir Path dir) {
+    try (MemoryService memory =
+        Memhook.builder().directory(dir).embedder(HashingEmbedder.create()).noCapture().build()) {
+      memory.remember(MemoryDraft.builder(Scope.DEFAULT, "we use tabs").build());
+    }
+    PrintStream full =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    full.close();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CliContext context =
+        CliContext.escaping(
+            java.io.InputStream.nullInputStream(),
+            full,
+            printStream(err, StandardCharsets.UTF_8),
+            Map.of(StoreArguments.DIR_VARIABLE, dir.toString()),
+            Terminal.NONE);
+    int code = MemhookCli.run(new String[] {"export"}, context);
+    String said = err.toString(StandardCharsets.UTF_8);
+    assertEquals(ExitCode.FAILED, code, said);
+    assertTrue(said.contains("writing the export failed"), said);
   }
 
   private static String print(String text, Charset charset, boolean keepCarriageReturn) {
