@@ -58,6 +58,8 @@ import reactor.core.publisher.Mono;
  *       SDK cannot read it): {@code -32600}, with the object's {@code id} when it is a valid one;
  *   <li>a request whose {@code params} its method cannot take ({@link McpParams}): {@code -32602}
  *       (invalid params), with the request's {@code id};
+ *   <li>a {@code ping}: answered here with an empty result, at any time; the SDK's session would
+ *       hold it until the client's {@code notifications/initialized};
  *   <li>a response (no {@code method}, a {@code result} or an {@code error}): handed to the session
  *       if it is well formed, else dropped with a report, never answered, so two peers cannot
  *       answer each other's errors for ever;
@@ -259,6 +261,10 @@ final class McpStdioTransport implements McpServerTransportProvider {
         refuse(answerId, INVALID_PARAMS, "Invalid params: " + unfit, number);
         return;
       }
+      if (McpSchema.METHOD_PING.equals(request.method())) {
+        pong(answerId);
+        return;
+      }
     }
     session
         .handle(parsed)
@@ -278,6 +284,23 @@ final class McpStdioTransport implements McpServerTransportProvider {
       return "a request or notification has a string \"method\"";
     }
     return null;
+  }
+
+  /**
+   * Answers a ping, here rather than in the SDK's session, which holds every request but {@code
+   * initialize} until the client's {@code notifications/initialized}: MCP lets a client ping before
+   * that, and a ping must be answered promptly whenever it comes.
+   */
+  private void pong(JsonNode id) {
+    ObjectNode reply = JsonRecords.MAPPER.createObjectNode();
+    reply.put("jsonrpc", "2.0");
+    reply.set("id", id.deepCopy());
+    reply.putObject("result");
+    try {
+      queue(JsonRecords.MAPPER.writeValueAsString(reply));
+    } catch (JsonProcessingException | RejectedExecutionException e) {
+      report("a ping's answer could not be written: " + e);
+    }
   }
 
   /** Answers input line {@code number} with an error, and reports it. */

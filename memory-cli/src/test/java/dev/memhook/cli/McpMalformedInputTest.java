@@ -182,6 +182,25 @@ class McpMalformedInputTest {
     assertStoreReleased();
   }
 
+  @Test
+  void aPing_isAnsweredBeforeInitialization_asAtAnyTime() throws Exception {
+    try (Server server = Server.start(dir)) {
+      server.send("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"ping\"}");
+      JsonNode before = server.reply();
+      assertEquals(41, before.get("id").asInt(), before.toString());
+      assertTrue(before.get("result").isObject(), before.toString());
+      server.send(INITIALIZE.formatted(42));
+      JsonNode init = server.reply();
+      assertEquals(42, init.get("id").asInt(), init.toString());
+      server.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+      JsonNode between = server.reply();
+      assertEquals("p", between.get("id").asText(), between.toString());
+      assertTrue(between.get("result").isObject(), between.toString());
+      assertEquals(0, server.endInput(), server.err());
+    }
+    assertStoreReleased();
+  }
+
   private static void initialize(Server server) throws Exception {
     server.send(INITIALIZE.formatted(10));
     JsonNode init = server.reply();
