@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The client half of {@code memhook search/list/show/stats/export/forget} when a {@code memhook
@@ -57,8 +59,18 @@ final class RemoteCli {
   /** How long connecting to the server may take: it is on this machine. */
   private static final int CONNECT_MILLIS = 1000;
 
-  /** How long a command may run in the server before the client gives up: an export is longest. */
-  private static final int READ_MILLIS = 10 * 60 * 1000;
+  /**
+   * How long an export may run in the server before the client gives up on it: a large store's
+   * export is the longest a served command takes.
+   */
+  static final Duration EXPORT_ANSWER = Duration.ofMinutes(10);
+
+  /**
+   * How long any other served command may take to answer: a working server answers them from its
+   * open store in well under a second, so a server that takes this long is hung (stopped, or stuck
+   * in a pause), and the command runs here instead of waiting as long as an export may.
+   */
+  static final Duration COMMAND_ANSWER = Duration.ofSeconds(30);
 
   /** How many questions one run answers: forget asks two; more means the store keeps changing. */
   private static final int MAX_QUESTIONS = 8;
@@ -70,6 +82,15 @@ final class RemoteCli {
    * when the command is to run in this process instead.
    */
   static OptionalInt run(String[] args, CliContext context, String version) {
+    return run(args, context, version, RemoteCli::answerTime);
+  }
+
+  /**
+   * {@link #run(String[], CliContext, String)}, waiting for each answer as long as {@code
+   * answerTime} gives for the command's name.
+   */
+  static OptionalInt run(
+      String[] args, CliContext context, String version, Function<String, Duration> answerTime) {
     if (args.length == 0 || !COMMANDS.contains(args[0])) {
       return OptionalInt.empty();
     }
@@ -92,7 +113,7 @@ final class RemoteCli {
       return fallBack(context, who + " runs version " + server.version() + ", this is " + version);
     }
     try {
-      return converse(args, context, version, dir, server, who);
+      return converse(args, context, version, dir, server, who, answerTime.apply(args[0]));
     } catch (IOException | IllegalArgumentException e) {
       return fallBack(context, who + " did not answer (" + e.getMessage() + ")");
     }
@@ -104,7 +125,8 @@ final class RemoteCli {
       String version,
       Path dir,
       ServeFiles.Running server,
-      String who)
+      String who,
+      Duration answerTime)
       throws IOException {
     List<String> env = new ArrayList<>();
     for (String name : FORWARDED_ENV) {
@@ -126,7 +148,7 @@ final class RemoteCli {
       request.put("interactive", context.terminal().interactive());
       request.put("answers", answers);
       request.put("shown", shown);
-      Answer answer = post(server, FlatJson.write(request));
+      Answer answer = post(server, FlatJson.write(request), answerTime);
       if (answer.status() != 200) {
         return fallBack(
             context,
@@ -214,13 +236,22 @@ final class RemoteCli {
     }
   }
 
-  /** {@code POST /cli} with {@code json}, over HTTP/1.1 on a plain socket. */
-  private static Answer post(ServeFiles.Running server, String json) throws IOException {
+  /** How long the server may take to answer {@code command}. */
+  static Duration answerTime(String command) {
+    return command.equals("export") ? EXPORT_ANSWER : COMMAND_ANSWER;
+  }
+
+  /**
+   * {@code POST /cli} with {@code json}, over HTTP/1.1 on a plain socket, waiting for each read at
+   * most {@code answerTime}.
+   */
+  private static Answer post(ServeFiles.Running server, String json, Duration answerTime)
+      throws IOException {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     InetAddress loopback = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(loopback, server.port()), CONNECT_MILLIS);
-      socket.setSoTimeout(READ_MILLIS);
+      socket.setSoTimeout(Math.toIntExact(answerTime.toMillis()));
       OutputStream out = new BufferedOutputStream(socket.getOutputStream());
       String head =
           "POST /cli HTTP/1.1\r\nHost: 127.0.0.1:"

@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -287,6 +288,46 @@ class RemoteCliTest {
   }
 
   @Test
+  void aServerThatTakesTheConnectionButNeverAnswers_fallsBackAfterTheCommandsAnswerTime()
+      throws Exception {
+    Run expected = runLocally(dir, "list");
+    owner = new ProcessBuilder("sleep", "600").start();
+    // a hung server: the kernel takes the connection into the backlog, nothing ever reads it
+    try (java.net.ServerSocket hung = new java.net.ServerSocket(0)) {
+      announce(owner.pid(), hung.getLocalPort(), TOKEN, VERSION);
+      List<String> asked = new ArrayList<>();
+      Run r =
+          run(
+              true,
+              dir,
+              List.of(),
+              command -> {
+                asked.add(command);
+                return Duration.ofMillis(300);
+              },
+              "list");
+
+      assertEquals(List.of("list"), asked, "the answer time is the command's");
+      assertFalse(r.served());
+      assertEquals(expected.out(), r.out());
+      String[] lines = r.err().split("\n", 2);
+      assertTrue(
+          lines[0].startsWith("memhook: memhook serve (pid " + owner.pid() + ") did not answer ("),
+          r.err());
+      assertEquals(expected.err(), lines[1]);
+    }
+  }
+
+  @Test
+  void onlyAnExport_waitsAsLongAsALargeStoreTakes() {
+    assertEquals(RemoteCli.EXPORT_ANSWER, RemoteCli.answerTime("export"));
+    for (String command : List.of("stats", "list", "show", "search", "forget")) {
+      assertEquals(RemoteCli.COMMAND_ANSWER, RemoteCli.answerTime(command), command);
+    }
+    assertTrue(RemoteCli.COMMAND_ANSWER.compareTo(RemoteCli.EXPORT_ANSWER) < 0);
+  }
+
+  @Test
   void aServerOfAnotherVersion_fallsBackToTheLocalRun_withOneNote() throws Exception {
     Run expected = runLocally(dir, "list");
     serve();
@@ -422,6 +463,15 @@ class RemoteCliTest {
   }
 
   private static Run run(boolean viaServer, Path store, List<String> answers, String... args) {
+    return run(viaServer, store, answers, RemoteCli::answerTime, args);
+  }
+
+  private static Run run(
+      boolean viaServer,
+      Path store,
+      List<String> answers,
+      java.util.function.Function<String, Duration> answerTime,
+      String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     List<String> asked = new ArrayList<>();
@@ -433,7 +483,8 @@ class RemoteCliTest {
             new PrintStream(err, true, StandardCharsets.UTF_8),
             Map.of(StoreArguments.DIR_VARIABLE, store.toString(), "USER", "tester"),
             terminal);
-    OptionalInt served = viaServer ? RemoteCli.run(args, context, VERSION) : OptionalInt.empty();
+    OptionalInt served =
+        viaServer ? RemoteCli.run(args, context, VERSION, answerTime) : OptionalInt.empty();
     int code = served.isPresent() ? served.getAsInt() : MemhookCli.run(args, context);
     return new Run(
         code,
