@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * failure leaves the schema at the previous version. A schema recorded at a version newer than this
  * code knows is refused rather than written with an old layout.
  *
+ * <p>A schema already at {@link #VERSION} is opened without any DDL, existence being read from the
+ * catalog, so an application whose database user may only read and write the tables (the schema
+ * migrated by its owner) opens it; only a migration needs the privilege to create.
+ *
  * <p>Identifiers cannot be statement parameters, so the schema name is checked against {@link
  * #VALID_NAME} (a plain lower-case identifier) and quoted; every value is a parameter.
  *
@@ -164,10 +168,13 @@ final class Schema {
         if (!schemaExists(c)) {
           s.execute("CREATE SCHEMA \"" + name + '"');
         }
-        s.execute(
-            "CREATE TABLE IF NOT EXISTS "
-                + table("memhook_schema")
-                + " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+        if (!versionTableExists(c)) {
+          s.execute(
+              "CREATE TABLE "
+                  + table("memhook_schema")
+                  + " (version integer PRIMARY KEY,"
+                  + " applied_at timestamptz NOT NULL DEFAULT now())");
+        }
       }
       int current = currentVersion(c);
       if (current > VERSION) {
@@ -205,6 +212,23 @@ final class Schema {
   private boolean schemaExists(Connection c) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /**
+   * Whether {@code memhook_schema} exists, read from the catalog: {@code CREATE TABLE IF NOT
+   * EXISTS} would need the privilege to create in the schema even when the table is there.
+   */
+  private boolean versionTableExists(Connection c) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM pg_catalog.pg_class t"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace"
+                + " WHERE n.nspname = ? AND t.relname = 'memhook_schema'")) {
       ps.setString(1, name);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
