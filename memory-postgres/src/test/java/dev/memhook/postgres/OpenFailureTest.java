@@ -12,7 +12,11 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
-/** Opening the store on a database it cannot reach, and the builder's checks; no server needed. */
+/**
+ * Opening the store on a database it cannot reach, or as a user or on a database the server does
+ * not know (those need the test server), and the builder's checks: the message says what the server
+ * said and what to check, and whether to retry.
+ */
 class OpenFailureTest {
 
   @Test
@@ -38,7 +42,49 @@ class OpenFailureTest {
       assertFalse(message.contains("hunter2"), message);
       assertFalse(message.contains("s3cret-too"), message);
       assertTrue(message.contains("reachable"), message);
+      assertTrue(e.retriable(), "the server may come up");
     }
+  }
+
+  @Test
+  void anUnknownUser_failsAtBuild_sayingSo_andToCheckTheCredentials() {
+    MemoryStoreException e = openThroughAPool(withParameter("user", "no_such_user_x9"));
+    assertTrue(e.getMessage().contains("no_such_user_x9"), "the server's words: " + e.getMessage());
+    assertTrue(e.getMessage().contains("user name and password"), e.getMessage());
+    assertFalse(e.getMessage().contains("create the schema"), e.getMessage());
+    assertFalse(e.retriable());
+  }
+
+  @Test
+  void anUnknownDatabase_failsAtBuild_sayingSo_andToCheckTheUrl() {
+    String url = TestDatabase.url().replaceFirst("/([^/?]+)(\\?|$)", "/no_such_db_x9$2");
+    MemoryStoreException e = openThroughAPool(url);
+    assertTrue(e.getMessage().contains("no_such_db_x9"), "the server's words: " + e.getMessage());
+    assertTrue(e.getMessage().contains("database name"), e.getMessage());
+    assertFalse(e.retriable());
+  }
+
+  /** What build() throws over a pool (which wraps the driver's failure) to {@code url}. */
+  private static MemoryStoreException openThroughAPool(String url) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setConnectionTimeout(500);
+    config.setInitializationFailTimeout(-1);
+    try (HikariDataSource ds = new HikariDataSource(config)) {
+      return assertThrows(
+          MemoryStoreException.class,
+          () -> PostgresMemoryStore.builder().dataSource(ds).schema("never_made").build());
+    }
+  }
+
+  /** The test server's URL with its {@code name} parameter set to {@code value}. */
+  private static String withParameter(String name, String value) {
+    String url = TestDatabase.url().replaceAll("([?&])" + name + "=[^&]*&?", "$1");
+    return url
+        + (url.contains("?") ? (url.endsWith("?") || url.endsWith("&") ? "" : "&") : "?")
+        + name
+        + "="
+        + value;
   }
 
   @Test
