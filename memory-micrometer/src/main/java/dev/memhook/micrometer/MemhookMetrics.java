@@ -52,8 +52,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * A receipt carries the whole recall's time, recorded as {@code memhook.recall{signal=all}}, and
  * each signal's ({@link dev.memhook.api.trace.InjectionReceipt#recallTimes()}), recorded under
- * {@code text}, {@code vector} and {@code graph}. A host that calls {@link MemoryService#recall}
- * itself can feed the per-signal timers with {@link #recordRecall(RecallResult)}.
+ * {@code text}, {@code vector}, {@code graph} and {@code neighbour}. A host that calls {@link
+ * MemoryService#recall} itself can feed the per-signal timers with {@link
+ * #recordRecall(RecallResult)}.
  *
  * <h2>Contract</h2>
  *
