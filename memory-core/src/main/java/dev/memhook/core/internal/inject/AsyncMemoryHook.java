@@ -241,6 +241,11 @@ public final class AsyncMemoryHook implements MemoryHook {
     return disposed;
   }
 
+  /** The host mistake this hook warned about ({@link HostChecks}), or null if none. */
+  String hostWarning() {
+    return hostChecks.warning();
+  }
+
   /**
    * {@inheritDoc}
    *
@@ -358,7 +363,8 @@ public final class AsyncMemoryHook implements MemoryHook {
     List<ChatMessage> conversation = chat.messages();
     capture.ifPresent(c -> c.capture(conversation));
     if (phase == HookPhase.AFTER_SEND) {
-      hostChecks.afterReply(conversation, scanned);
+      // a message whose recall timed out was seen in time, though handed back to be scanned again
+      hostChecks.afterReply(conversation, id -> scanned.contains(id) || retries.handedBack(id));
     }
     receipts.seen(conversation);
     List<ChatMessage> fresh = new ArrayList<>();

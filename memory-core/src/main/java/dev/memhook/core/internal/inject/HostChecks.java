@@ -4,8 +4,8 @@ import dev.memhook.api.chat.ChatMessage;
 import dev.memhook.api.chat.ChatRole;
 import dev.memhook.api.chat.MessageOrigin;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,18 +27,21 @@ final class HostChecks {
 
   private final String hookId;
   private final AtomicBoolean warned = new AtomicBoolean();
+  private volatile String warning;
 
   HostChecks(String hookId) {
     this.hookId = hookId;
   }
 
   /**
-   * Checks the conversation as {@code afterSend} sees it, against the message ids the hook has
-   * scanned so far (every user message a {@code beforeSendLoop} saw is among them).
+   * Checks the conversation as {@code afterSend} sees it, against what the hook has seen so far:
+   * {@code seen} holds every user message a {@code beforeSendLoop} saw, those it scanned and those
+   * whose recall timed out and was handed back to the next callback, which are not scanned now but
+   * were in time.
    *
    * @return the warning logged, or null when none was
    */
-  String afterReply(List<ChatMessage> conversation, Set<String> scanned) {
+  String afterReply(List<ChatMessage> conversation, Predicate<String> seen) {
     if (warned.get()) {
       return null;
     }
@@ -48,7 +51,7 @@ final class HostChecks {
     for (ChatMessage m : conversation) {
       if (m.role() == ChatRole.USER && m.origin() == MessageOrigin.USER) {
         anyUser = true;
-        if (unseen == null && !scanned.contains(m.id())) {
+        if (unseen == null && !seen.test(m.id())) {
           unseen = m;
         }
       } else if (m.origin() == MessageOrigin.MODEL) {
@@ -79,8 +82,14 @@ final class HostChecks {
     }
     if (warned.compareAndSet(false, true)) {
       LOG.warn(warning);
+      this.warning = warning;
       return warning;
     }
     return null;
+  }
+
+  /** The warning this hook logged, or null if none. */
+  String warning() {
+    return warning;
   }
 }

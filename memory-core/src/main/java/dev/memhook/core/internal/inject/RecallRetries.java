@@ -50,4 +50,9 @@ final class RecallRetries {
             + ". If this repeats, raise HookOptions.recallTimeout or give recall an executor with"
             + " more threads");
   }
+
+  /** Whether the message {@code id} was handed back once: it was seen, its recall timed out. */
+  boolean handedBack(String id) {
+    return retried.contains(id);
+  }
 }

@@ -4,6 +4,8 @@ import static dev.memhook.core.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memhook.api.HookOptions;
@@ -130,6 +132,26 @@ class HookAbandonedRecallTest {
     assertEquals(0, recalls.get(), "the abandoned recall ran after its callback gave up");
     assertEquals(List.of(), chat.toolCalls("get_memory"));
     assertEquals(Set.of(), hook.injectedIds());
+  }
+
+  @Test
+  void aUserMessageWhoseRecallTimedOut_isNotTakenForOneTheHostShowedTooLate() throws Exception {
+    HeldExecutor executor = new HeldExecutor();
+    AsyncMemoryHook hook = hook(Duration.ofMillis(1), counting(), executor);
+    chat.append(ChatMessage.user("when does the staging db reset?"));
+    chat.fireBeforeSendLoop().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    eventually(() -> assertEquals(1, failures.size(), "the timeout was reported: " + failures));
+
+    chat.append(ChatMessage.assistant("I do not know."));
+    chat.fireAfterSend().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+    assertNull(hook.hostWarning(), "the host showed the message in time; only the recall was slow");
+    assertEquals(1, executor.held.size(), "the handed-back message is recalled again");
+
+    // the check itself still works for this hook: a user message no beforeSendLoop saw
+    chat.append(ChatMessage.user("and the prod db?"), ChatMessage.assistant("No idea."));
+    chat.fireAfterSend().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    assertNotNull(hook.hostWarning());
   }
 
   @Test

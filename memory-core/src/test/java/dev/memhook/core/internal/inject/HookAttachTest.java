@@ -83,17 +83,18 @@ class HookAttachTest {
     ChatMessage late = ChatMessage.user("hi");
     List<ChatMessage> conversation = List.of(late, ChatMessage.assistant("hello"));
 
-    String warning = checks.afterReply(conversation, Set.of());
+    String warning = checks.afterReply(conversation, id -> false);
 
     assertNotNull(warning);
     assertTrue(warning.contains(late.id()) && warning.contains("beforeSendLoop"), warning);
-    assertNull(checks.afterReply(conversation, Set.of()), "warned once per hook");
+    assertNull(checks.afterReply(conversation, id -> false), "warned once per hook");
   }
 
   @Test
   void hostChecks_nameAConversationWithAnswersButNoUserMessage() {
     String warning =
-        new HostChecks("hook_test").afterReply(List.of(ChatMessage.assistant("hello")), Set.of());
+        new HostChecks("hook_test")
+            .afterReply(List.of(ChatMessage.assistant("hello")), id -> false);
 
     assertNotNull(warning);
     assertTrue(warning.contains("no user message"), warning);
@@ -105,6 +106,6 @@ class HookAttachTest {
 
     assertNull(
         new HostChecks("hook_test")
-            .afterReply(List.of(user, ChatMessage.assistant("hello")), Set.of(user.id())));
+            .afterReply(List.of(user, ChatMessage.assistant("hello")), user.id()::equals));
   }
 }
