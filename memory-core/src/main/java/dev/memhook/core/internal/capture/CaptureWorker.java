@@ -179,7 +179,11 @@ final class CaptureWorker {
         } catch (RuntimeException | LinkageError e) {
           ended += release ? 0 : 1;
           counters.failed.increment();
-          warn("storing a captured event failed; it stays in the journal for the next open", e);
+          warn(
+              "storing a captured event failed; it stays in the journal, and the next service to"
+                  + " open the journal's directory stores it (a journal kept in memory, with no"
+                  + " directory, loses it at close)",
+              e);
           continue;
         }
         ended += release ? 0 : 1;
