@@ -3,7 +3,9 @@ package dev.memhook.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -41,6 +43,14 @@ final class SettingsFile {
               .withSeparators(
                   Separators.createDefaultInstance()
                       .withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
+
+  /**
+   * Reads one JSON value and fails on anything after it: a brace closed too early makes a file
+   * whose first object is valid and whose rest the agent refuses; read without this check, the rest
+   * would be silently dropped when the file is written back.
+   */
+  private static final ObjectReader STRICT =
+      JsonRecords.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /**
    * What {@link #update} did.
@@ -132,7 +142,7 @@ final class SettingsFile {
     }
     JsonNode n;
     try {
-      n = JsonRecords.MAPPER.readTree(text);
+      n = STRICT.readTree(text);
     } catch (JsonProcessingException e) {
       String where =
           e.getLocation() == null

@@ -185,6 +185,22 @@ class InstallCommandTest {
   }
 
   @Test
+  void settingsWithContentAfterTheirObject_areAClearError_andLeftUntouched() throws IOException {
+    // a brace closed too early: the agent refuses the file, and rewriting only its first object
+    // would drop the permissions after it
+    Path settings = project.resolve("settings.json");
+    String broken =
+        "{\n  \"model\": \"opus\"\n  },\n  \"permissions\": {\"allow\": [\"Bash(mvn test)\"]}\n}\n";
+    Files.writeString(settings, broken);
+    Cli.Result r = install("claude-code", "--settings", settings);
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.out());
+    assertTrue(r.err().contains(settings + " is not valid JSON at line 3"), r.err());
+    assertEquals(broken, Files.readString(settings));
+    assertEquals(List.of(), backups(settings));
+    assertFalse(Files.exists(store.resolve("bin")), "not even the script");
+  }
+
+  @Test
   void codexAndGemini_getTheirOwnEventsAndLayout() throws IOException {
     Path codex = project.resolve("codex-hooks.json");
     assertEquals(0, install("codex", "--settings", codex).code());
