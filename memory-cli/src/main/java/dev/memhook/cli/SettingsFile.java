@@ -35,6 +35,9 @@ final class SettingsFile {
   /** The infix of a backup's name: {@code settings.json.memhook-backup-20261202T101500Z}. */
   static final String BACKUP_INFIX = ".memhook-backup-";
 
+  /** The most symbolic links followed from a settings file, as the kernel's own limit. */
+  private static final int MAX_LINKS = 40;
+
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
   private static final ObjectWriter PRETTY =
@@ -96,25 +99,32 @@ final class SettingsFile {
    * backed up beside it, the new one written to a temporary file with the old one's permissions and
    * renamed over it. The caller has checked that the text changed; for settings in another format
    * than JSON ({@link CodexConfig}).
+   *
+   * <p>A symbolic link is written through: the file it leads to is replaced, beside itself, and the
+   * link stays. Settings are often kept in a dotfiles repository and linked into place; renaming
+   * over the link would turn it into a copy that the repository never sees, and leave the linked
+   * file without the change.
    */
   static Outcome replace(Path file, String text, Instant now) throws IOException {
     boolean exists = Files.exists(file);
-    Path dir = file.toAbsolutePath().getParent();
+    Path target = linkTarget(file);
+    Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Optional<Path> backup = Optional.empty();
     if (exists) {
       backup = Optional.of(backup(file, now));
     }
-    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".memhook-tmp");
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".memhook-tmp");
     try {
       Files.writeString(tmp, text, StandardCharsets.UTF_8);
       if (exists) {
-        copyPermissions(file, tmp);
+        copyPermissions(target, tmp);
       }
       try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }
     } finally {
       Files.deleteIfExists(tmp);
@@ -167,6 +177,26 @@ final class SettingsFile {
               + " was changed");
     }
     return object;
+  }
+
+  /**
+   * The file {@code file} leads to through its symbolic links, itself if it is none. A link whose
+   * file does not exist yet is followed too, so that the file is created where it points.
+   *
+   * @throws IOException if the links form a loop
+   */
+  private static Path linkTarget(Path file) throws IOException {
+    if (Files.exists(file)) {
+      return file.toRealPath();
+    }
+    Path target = file.toAbsolutePath();
+    for (int hops = 0; Files.isSymbolicLink(target); hops++) {
+      if (hops == MAX_LINKS) {
+        throw new IOException(file + ": too many levels of symbolic links");
+      }
+      target = target.resolveSibling(Files.readSymbolicLink(target)).normalize();
+    }
+    return target;
   }
 
   /** Copies {@code file} beside itself, named for {@code now}, and returns the copy. */

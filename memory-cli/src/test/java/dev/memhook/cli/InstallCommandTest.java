@@ -201,6 +201,38 @@ class InstallCommandTest {
   }
 
   @Test
+  void symlinkedSettings_areWrittenThroughTheLink_whichStays() throws IOException {
+    // settings kept in a dotfiles repository and linked into place, as many users keep them
+    Path dotfiles = Files.createDirectories(project.resolve("dotfiles"));
+    Path real = dotfiles.resolve("settings.json");
+    Files.writeString(real, EXISTING, StandardCharsets.UTF_8);
+    Path settings = project.resolve(".claude/settings.json");
+    Files.createDirectories(settings.getParent());
+    Files.createSymbolicLink(settings, Path.of("../dotfiles/settings.json"));
+    Path realToml = dotfiles.resolve("config.toml");
+    Files.writeString(realToml, "model = \"o3\"\n");
+    Path toml = project.resolve("codex-config.toml");
+    Files.createSymbolicLink(toml, realToml);
+
+    assertEquals(0, install("claude-code", "--settings", settings).code());
+    assertEquals(0, install("codex", "--settings", project.resolve("hooks.json")).code());
+
+    assertTrue(Files.isSymbolicLink(settings), "the link is kept");
+    assertTrue(Files.isSymbolicLink(toml), "the link is kept");
+    JsonNode s = JsonRecords.MAPPER.readTree(real.toFile());
+    assertEquals("opus", s.path("model").asText());
+    assertTrue(AgentHooks.ours(s.at("/hooks/SessionStart/0/hooks/0")), s.toString());
+    assertTrue(Files.readString(realToml).contains("[mcp_servers.memhook]"));
+    assertEquals(EXISTING, Files.readString(backups(settings).get(0)), "backed up beside the link");
+    try (Stream<Path> files = Files.list(dotfiles)) {
+      assertEquals(2, files.count(), "nothing but the two files in the linked directory");
+    }
+    byte[] before = Files.readAllBytes(real);
+    assertEquals(0, install("claude-code", "--settings", settings).code());
+    assertEquals(new String(before), Files.readString(real), "idempotent through the link");
+  }
+
+  @Test
   void codexAndGemini_getTheirOwnEventsAndLayout() throws IOException {
     Path codex = project.resolve("codex-hooks.json");
     assertEquals(0, install("codex", "--settings", codex).code());
