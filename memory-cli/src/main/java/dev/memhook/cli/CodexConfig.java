@@ -139,11 +139,15 @@ final class CodexConfig {
     return SettingsFile.replace(file, after, now);
   }
 
-  /** Fails as {@link #update} would, writing nothing. */
-  static void check(Path file) throws IOException {
+  /**
+   * Fails as {@link #update} would with the same arguments, writing nothing: a file that defines
+   * the server in another form, or one that is read-only and would change.
+   */
+  static void check(Path file, String url, String tokenVariable) throws IOException {
     Optional<String> text = read(file);
-    if (text.isPresent()) {
-      merge(text.get(), table("http://127.0.0.1/", "X"), file);
+    if (text.isPresent()
+        && !merge(text.get(), table(url, tokenVariable), file).equals(text.get())) {
+      SettingsFile.refuseReadOnly(file);
     }
   }
 

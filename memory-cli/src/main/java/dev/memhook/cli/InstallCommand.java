@@ -195,7 +195,7 @@ final class InstallCommand implements Callable<Integer> {
     SettingsFile.check(hooksFile, settingsChange);
     if (mcpFile != null && !mcpWithHooks) {
       if (target == CodingAgent.CODEX) {
-        CodexConfig.check(mcpFile);
+        CodexConfig.check(mcpFile, mcpUrl, AgentHooks.TOKEN_VARIABLE);
       } else {
         SettingsFile.check(mcpFile, mcpChange);
       }

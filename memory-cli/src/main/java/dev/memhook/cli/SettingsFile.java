@@ -14,10 +14,12 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +27,8 @@ import java.util.function.Consumer;
  * key and value the change does not touch is kept (in its order), a file the change leaves equal is
  * not written at all, the old file is first copied to a timestamped backup beside it, and the new
  * one replaces it by an atomic rename, with the old file's permissions, so the agent never reads
- * half a file. A file that is not one JSON object is refused and left untouched.
+ * half a file. A file that is not one JSON object is refused and left untouched, and so is a
+ * read-only file that would change.
  *
  * <p>The rewritten file is indented with two spaces; the JSON text of a file that needed no change
  * is never touched, however it was formatted. Stateless and thread-safe; two processes changing one
@@ -112,6 +115,7 @@ final class SettingsFile {
     Files.createDirectories(dir);
     Optional<Path> backup = Optional.empty();
     if (exists) {
+      refuseReadOnly(file);
       backup = Optional.of(backup(file, now));
     }
     Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".memhook-tmp");
@@ -136,12 +140,53 @@ final class SettingsFile {
    * Fails as {@link #update} would with {@code change}, writing nothing: a command that changes
    * several files checks them all first, so that a bad one leaves every file as it was.
    *
-   * @throws CliException ({@link ExitCode#BAD_INPUT}) if the file is not one JSON object, or the
-   *     change refuses what it holds
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) if the file is not one JSON object, the
+   *     change refuses what it holds, or the file is read-only and the change would alter it
    */
   static void check(Path file, Consumer<ObjectNode> change) throws IOException {
     if (Files.exists(file)) {
-      change.accept(read(file).deepCopy());
+      ObjectNode before = read(file);
+      ObjectNode after = before.deepCopy();
+      change.accept(after);
+      if (!after.equals(before)) {
+        refuseReadOnly(file);
+      }
+    }
+  }
+
+  /**
+   * Refuses to change {@code file} (through its links) if it exists and is read-only. A rename
+   * replaces a file whatever its permissions, so without this the file its owner protected from
+   * writes would be rewritten all the same; a read-only file that needs no change is no error.
+   *
+   * @throws CliException ({@link ExitCode#BAD_INPUT}) if it is read-only
+   */
+  static void refuseReadOnly(Path file) throws IOException {
+    Path target = linkTarget(file);
+    if (Files.exists(target) && !writable(target)) {
+      throw new CliException(
+          ExitCode.BAD_INPUT,
+          file
+              + " is read-only: make it writable, or add Memhook's entries to it yourself, and run"
+              + " install again; nothing was changed");
+    }
+  }
+
+  /**
+   * Whether {@code file} may be written: the process may write it, and, where the file system has
+   * POSIX permissions, it has a write permission at all (which a superuser's access check ignores).
+   */
+  private static boolean writable(Path file) throws IOException {
+    if (!Files.isWritable(file)) {
+      return false;
+    }
+    try {
+      Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
+      return p.contains(PosixFilePermission.OWNER_WRITE)
+          || p.contains(PosixFilePermission.GROUP_WRITE)
+          || p.contains(PosixFilePermission.OTHERS_WRITE);
+    } catch (UnsupportedOperationException notPosix) {
+      return true;
     }
   }
 

@@ -233,6 +233,38 @@ class InstallCommandTest {
   }
 
   @Test
+  void readOnlySettings_areRefusedWhenTheyWouldChange_andLeftUntouched() throws IOException {
+    Path settings = project.resolve("settings.json");
+    Files.writeString(settings, EXISTING);
+    Files.setPosixFilePermissions(settings, PosixFilePermissions.fromString("r--r--r--"));
+    Cli.Result r = install("claude-code", "--settings", settings);
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.out());
+    assertTrue(r.err().contains(settings + " is read-only"), r.err());
+    assertEquals(EXISTING, Files.readString(settings));
+    assertEquals(List.of(), backups(settings));
+    assertFalse(Files.exists(store.resolve("bin")), "not even the script");
+
+    // Codex's config.toml, checked before any file is written
+    Path toml = mcpFile("codex");
+    Files.writeString(toml, "model = \"o3\"\n");
+    Files.setPosixFilePermissions(toml, PosixFilePermissions.fromString("r--r--r--"));
+    Path hooks = project.resolve("codex-hooks.json");
+    r = install("codex", "--settings", hooks);
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.out());
+    assertTrue(r.err().contains(toml + " is read-only"), r.err());
+    assertEquals("model = \"o3\"\n", Files.readString(toml));
+    assertFalse(Files.exists(hooks), "the hooks are not written either");
+
+    // a read-only file that already holds what install writes is no error: nothing is written
+    Files.setPosixFilePermissions(settings, PosixFilePermissions.fromString("rw-r--r--"));
+    assertEquals(0, install("claude-code", "--settings", settings).code());
+    Files.setPosixFilePermissions(settings, PosixFilePermissions.fromString("r--r--r--"));
+    r = install("claude-code", "--settings", settings);
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains(settings + " (unchanged)"), r.out());
+  }
+
+  @Test
   void codexAndGemini_getTheirOwnEventsAndLayout() throws IOException {
     Path codex = project.resolve("codex-hooks.json");
     assertEquals(0, install("codex", "--settings", codex).code());
