@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * <p>Not handled, and refused rather than broken ({@link ExitCode#BAD_INPUT}, nothing written): a
  * {@code memhook} server defined in another form, with dotted keys or an inline table ({@code
  * mcp_servers.memhook.url = …} at the top, {@code memhook = {…}} under {@code [mcp_servers]}),
- * where a second definition would make the file invalid. Stateless.
+ * where a second definition would make the file invalid; and all the servers written as one inline
+ * table at the top ({@code mcp_servers = {…}}), which TOML closes to any table added under it.
+ * Stateless.
  */
 final class CodexConfig {
   /** The table's name under {@code mcp_servers}. */
@@ -45,6 +47,13 @@ final class CodexConfig {
       Pattern.compile(
           "^\\s*mcp_servers\\s*(\\.\\s*(\"memhook\"|memhook)\\s*[.=]|=.*\\bmemhook\\b).*$",
           Pattern.DOTALL);
+
+  /**
+   * A top-level {@code mcp_servers = {…}}: an inline table is complete where it closes, so a table
+   * header under it would define it twice and make the file invalid.
+   */
+  private static final Pattern INLINE_SERVERS =
+      Pattern.compile("^\\s*(\"mcp_servers\"|'mcp_servers'|mcp_servers)\\s*=.*$", Pattern.DOTALL);
 
   private CodexConfig() {}
 
@@ -79,6 +88,17 @@ final class CodexConfig {
         continue;
       }
       boolean topLevel = table0.isEmpty();
+      if (topLevel && INLINE_SERVERS.matcher(lines.get(i)).matches()) {
+        throw new CliException(
+            ExitCode.BAD_INPUT,
+            file
+                + " defines mcp_servers at line "
+                + (i + 1)
+                + " as one inline table, to which TOML lets no [mcp_servers."
+                + SERVER
+                + "] table be added: write each of its servers as a [mcp_servers.NAME] table, and"
+                + " run install again; nothing was changed");
+      }
       if ((topLevel && TOP_KEY_OF_OURS.matcher(lines.get(i)).matches())
           || (table0.equals("mcp_servers") && KEY_OF_OURS.matcher(lines.get(i)).matches())) {
         throw new CliException(

@@ -103,6 +103,24 @@ class CodexConfigTest {
   }
 
   @Test
+  void mcpServersWrittenAsOneInlineTable_isRefused_sinceNoTableCanBeAddedToIt() {
+    // TOML closes an inline table: a [mcp_servers.memhook] after it defines the table twice, and
+    // Codex would refuse the whole file
+    for (String before :
+        List.of(
+            "model = \"o3\"\nmcp_servers = { docs = { command = \"docs-mcp\" } }\n",
+            "mcp_servers = {}\n[profiles.fast]\nmodel = \"o4-mini\"\n")) {
+      CliException e =
+          assertThrows(CliException.class, () -> CodexConfig.merge(before, TABLE, FILE), before);
+      assertEquals(ExitCode.BAD_INPUT, e.exitCode());
+      assertTrue(e.getMessage().contains("inline table"), e.getMessage());
+    }
+    // a server defined with dotted keys at the top takes a [mcp_servers.memhook] beside it
+    String dotted = "mcp_servers.docs.command = \"docs-mcp\"\n";
+    assertEquals(dotted + "\n" + OURS, CodexConfig.merge(dotted, TABLE, FILE));
+  }
+
+  @Test
   void otherServersUnderMcpServers_areLeftAlone() {
     String before = "[mcp_servers]\n\n[mcp_servers.memhook-old]\ncommand = \"x\"\n";
     assertEquals(before + "\n" + OURS, CodexConfig.merge(before, TABLE, FILE));
