@@ -255,14 +255,15 @@ final class InstallCommand implements Callable<Integer> {
               + ", its token from $"
               + AgentHooks.TOKEN_VARIABLE);
     }
+    // quoted for the shell it is pasted into: a store's path may hold spaces, quotes or $
     out.println(
         "Start the server with `memhook serve --dir "
-            + store
+            + AgentHooks.shellQuote(store.toString())
             + (port == DEFAULT_PORT ? "" : " --port " + port)
             + "`, and give the agent its token: export "
             + AgentHooks.TOKEN_VARIABLE
             + "=$(cat "
-            + store.resolve("serve.token")
+            + AgentHooks.shellQuote(store.resolve("serve.token").toString())
             + ")");
     return ExitCode.OK;
   }

@@ -265,6 +265,28 @@ class InstallCommandTest {
   }
 
   @Test
+  void theCommandsToStartTheServer_areQuotedForTheShell() throws IOException {
+    Path odd = Files.createDirectories(project.resolve("it's $HOME"));
+    Cli.Result r =
+        new Cli(odd)
+            .run(
+                "install",
+                "--agent",
+                "claude-code",
+                "--dir",
+                odd.toString(),
+                "--settings",
+                project.resolve("settings.json").toString(),
+                "--no-mcp");
+    assertEquals(0, r.code(), r.err());
+    String quoted = AgentHooks.shellQuote(odd.toString());
+    assertTrue(r.out().contains("`memhook serve --dir " + quoted + "`"), r.out());
+    assertTrue(
+        r.out().contains("=$(cat " + AgentHooks.shellQuote(odd.resolve("serve.token").toString())),
+        r.out());
+  }
+
+  @Test
   void codexAndGemini_getTheirOwnEventsAndLayout() throws IOException {
     Path codex = project.resolve("codex-hooks.json");
     assertEquals(0, install("codex", "--settings", codex).code());
