@@ -18,23 +18,23 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li><b>Clauses.</b> The message is cut into sentences, and each sentence again where one
  *       message carries two things: at an aside's opener ("Anyway,", "Oh and btw,", "Also,", "Now,"
- *       but not "right now,"; "btw" and "fyi" also without a comma), around a parenthesised aside
- *       ("(FYI …)"), at a semicolon, unless what follows it completes an instruction ("never use
- *       npm here; use pnpm"), and before a task that follows a fact ("the real one is
- *       com.pebblepay.mobile, fix both platforms": {@link #withoutTrailingRequest}). A lead-in that
- *       only announces a statement ("remember that", "FYI", "Quick note before we start:", "heads
- *       up", "small thing about me:") is removed, and a clause that is nothing but one is no
- *       statement; so is a hesitation or reply word ("hmm", "yeah", "ok then just"), which makes
- *       the clause neither a statement nor a request; a lead-in that announces a correction
- *       ("correction:", "actually", "scratch that", "update:", "turns out", "oops") marks it, and
- *       one that names its subject ("change of plan on the MSRV:") leaves the subject. A clause
- *       that only says something said before was wrong ("wait no, I mixed it up", "scratch the 1.21
- *       thing", "I gave you the wrong bundle id") is no statement, and marks every statement after
- *       it in the message a correction. A clause that rules something out ("no CBVs please", "can
- *       we not use iostream", "eh no, not a whole component lib") and the clause after it that says
- *       what to do instead ("plain function-based views", "just use a plain dialog element",
- *       "kotest assertions pls") are one preference: apart, the second reads as a request of the
- *       moment.
+ *       but not "right now," nor the "now" that closes a clause, "it's kamal now, not capistrano";
+ *       "btw" and "fyi" also without a comma), around a parenthesised aside ("(FYI …)"), at a
+ *       semicolon, unless what follows it completes an instruction ("never use npm here; use
+ *       pnpm"), and before a task that follows a fact ("the real one is com.pebblepay.mobile, fix
+ *       both platforms": {@link #withoutTrailingRequest}). A lead-in that only announces a
+ *       statement ("remember that", "FYI", "Quick note before we start:", "heads up", "small thing
+ *       about me:") is removed, and a clause that is nothing but one is no statement; so is a
+ *       hesitation or reply word ("hmm", "yeah", "ok then just"), which makes the clause neither a
+ *       statement nor a request; a lead-in that announces a correction ("correction:", "actually",
+ *       "scratch that", "update:", "turns out", "oops") marks it, and one that names its subject
+ *       ("change of plan on the MSRV:") leaves the subject. A clause that only says something said
+ *       before was wrong ("wait no, I mixed it up", "scratch the 1.21 thing", "I gave you the wrong
+ *       bundle id") is no statement, and marks every statement after it in the message a
+ *       correction. A clause that rules something out ("no CBVs please", "can we not use iostream",
+ *       "eh no, not a whole component lib") and the clause after it that says what to do instead
+ *       ("plain function-based views", "just use a plain dialog element", "kotest assertions pls")
+ *       are one preference: apart, the second reads as a request of the moment.
  *   <li><b>Standing or not.</b> A question, a fragment or scaffolding ({@link FactAdmission}) is
  *       not. A request is not: a clause that opens with a verb telling the agent what to do now
  *       ("add…", "can you…", "please fix…", "need a…"), unless it says it holds beyond this task
@@ -86,11 +86,21 @@ final class Statements {
   /** One standing statement: its type, its text without lead-ins, and whether it corrects. */
   record Statement(MemoryType type, String text, boolean correction) {}
 
-  /** Openers of an aside inside one sentence: what follows is a separate clause. */
+  /**
+   * Openers of an aside inside one sentence: what follows is a separate clause. "Now," opens one
+   * only where it starts something: capitalised, a sentence whose full stop was left out ("moving
+   * to PostgreSQL 16 Now, add a toString"), or after a mark that ends a part ("ok, now: the
+   * migrations") or "not" ("not now, I'll open an issue"). A lower-case "now" straight after a word
+   * is the adverb that closes its clause ("it's #infra-pager now, not the old one"; "the controller
+   * lives on the NUC now, hostname nuc-shed"): cut there, the clause lost the word that makes it a
+   * correction and what follows lost what it was said of.
+   */
   private static final Pattern ASIDE =
       Pattern.compile(
           "(?i)(?<=\\S)\\s+(?:anyway|oh,? and btw|oh,? and by the way|btw|by the way|also|and also"
-              + "|oh and|ps)\\s*[,:]\\s+|(?<=\\S)(?<!\\bright|\\bfor|\\bjust|\\bby)\\s+now\\s*[,:]\\s+"
+              + "|oh and|ps)\\s*[,:]\\s+"
+              + "|(?<=\\S)(?<!\\bright|\\bfor|\\bjust|\\bby)\\s+(?-i:Now)\\s*[,:]\\s+"
+              + "|(?:(?<=[.!?]|\\bnot)|\\s*[,;:\u2014\u2013])\\s+now\\s*[,:]\\s+"
               + "|(?<=\\S)\\s+(?:btw|fyi)\\s+(?=\\w)");
 
   /** A parenthesised aside, "(FYI …)", taken as a clause of its own. */

@@ -309,6 +309,44 @@ class StatementsTest {
     assertTrue(only(said).correction(), said);
   }
 
+  /**
+   * A lower-case "now" right after a word closes the clause that states the changed value; what
+   * follows its comma or colon (the old value ruled out, a detail of the new one, a reason) belongs
+   * to the same statement. Cut there, the statement lost the "now" that makes it a correction and
+   * the rest was kept alone ("Not yarn.") or dropped ("hostname nuc-shed").
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "we use pnpm now, not yarn|pnpm|yarn",
+        "the API lives on port 8443 now, behind the gateway|8443|gateway",
+        "the controller runs on the NUC in the shed now, hostname nuc-shed, x86_64|NUC|nuc-shed",
+        "releases are cut from the trunk branch now: tag it and CI publishes|trunk|CI publishes",
+        "the bucket is called acme-prod-assets now, the old one was deleted|acme-prod-assets|deleted",
+      })
+  void aChangeClosedByNow_keepsWhatFollowsAndIsACorrection(String said, String value, String rest) {
+    Statements.Statement statement = only(said);
+    assertTrue(statement.correction(), said + " -> " + statement);
+    assertTrue(statement.text().contains(value), statement.text());
+    assertTrue(statement.text().contains(rest), statement.text());
+  }
+
+  /**
+   * "Now," still opens a new part where it starts one: capitalised after a statement whose full
+   * stop was left out, after a mark that ends a part, or as "not now" (a deferral, not a change).
+   */
+  @Test
+  void nowThatStartsAPart_stillCutsTheSentence() {
+    assertEquals(
+        List.of("We settled on Airflow for orchestration"),
+        texts("We settled on Airflow for orchestration Now, add a toString to the Money class"));
+    assertEquals(
+        List.of("Staging runs on k3s"),
+        texts("staging runs on k3s, now: add the retry to the uploader"));
+    assertEquals(List.of(), texts("not now, I'll open an issue"));
+  }
+
   @Test
   void whatIsRuledOut_andWhatToDoInstead_areOnePreference() {
     assertEquals(
