@@ -42,10 +42,15 @@ import java.util.regex.Pattern;
  *       alternatives with a verb of manner ("use pnpm, not npm") or opens with a negation
  *       ("don't…", "never…"), gives the speaker's own liking as its reason ("mock with MockK — I
  *       can't stand Mockito's backticks") or sets a condition ("if there's a migration, deploy
- *       first then …"), which make it a standing instruction; "we need to …" and "we should …" ask
- *       too when they name a change to make or say when ("we should add tracking", "we need to ship
- *       it today"; "we need to support Python 3.9" is a constraint); "let's go with Redis", a
- *       decision's wording that names its choice, is a decision, and so is a choice under a label
+ *       first then …"), which make it a standing instruction. A request worded as a question ("can
+ *       you always use spaces", "can we please stick to spaces", "would you …") is read as the
+ *       imperative it asks, "please always use spaces", by the same rules; it is a question and no
+ *       statement when it ends with a question mark and says no "please" ("could we use Redis
+ *       here?") or asks for an answer ("can you explain why the build fails"), unless its own words
+ *       say it holds from now on ("can you use spaces from now on?"). "We need to …" and "we should
+ *       …" ask too when they name a change to make or say when ("we should add tracking", "we need
+ *       to ship it today"; "we need to support Python 3.9" is a constraint); "let's go with Redis",
+ *       a decision's wording that names its choice, is a decision, and so is a choice under a label
  *       however short ("decision: solid queue"). Numbered steps after a lead that says they are a
  *       procedure ("how releases work here: 1) bump … 2) tag …") are a workflow, whatever the
  *       lead's verb. A report of a problem (fails, error, slow, broken, typo…) is not: the bug's
@@ -1208,6 +1213,16 @@ final class Statements {
     if (NUMBERED_STEPS.matcher(text).find()) {
       return new Statement(MemoryType.WORKFLOW, text, false); // the steps say what it is
     }
+    Matcher polite = POLITE.matcher(text);
+    if (polite.lookingAt()) {
+      // "can you always use spaces", "can we please stick to spaces": the request it asks, read
+      // by the rules an imperative is read by
+      String asked = askedImperative(text, text.substring(polite.end()));
+      if (asked == null) {
+        return null; // "can you explain why the build fails?", "could we use Redis here?"
+      }
+      text = asked;
+    }
     if (!admitted(text)
         || COURTESY.contains(firstWord(text.toLowerCase(Locale.ROOT)))
         || NoiseAdmission.acknowledgement(text)) {
@@ -1282,6 +1297,57 @@ final class Statements {
       return null; // "they asked that too", "feels like it's growing": only the moment's context
     }
     return new Statement(type, text, correction);
+  }
+
+  /**
+   * A request worded as a question: "can you …", "could we please …", "would you …", "will you …"
+   * (not "can we not …", which rules something out: {@link #REJECTION}). What it asks follows.
+   */
+  private static final Pattern POLITE =
+      Pattern.compile(
+          "(?i)^(?:(?:please|pls|kindly)\\s+)?(?:can|could|would|will)\\s+(?:you|u|we)\\s+"
+              + "(?:(?:please|pls|plz|kindly)\\s+)?+(?!not\\b)(?=[a-z])");
+
+  /** Says "please": a request, whatever mark ends it. */
+  private static final Pattern PLEASE = Pattern.compile("(?i)\\b(?:please|pls|plz|kindly)\\b");
+
+  /** A "please" that closes a request: "…, please?". */
+  private static final Pattern CLOSING_PLEASE =
+      Pattern.compile("(?i)[,\\s]+(?:please|pls|plz)\\s*$");
+
+  /**
+   * A question that a request asks as its object, within its first words: "explain why …", "check
+   * whether …", "tell me what …", "have a look at why …" ("if you ever" is no question, and "what"
+   * further on, "… because ruff is what we run", says what something is).
+   */
+  private static final Pattern EMBEDDED_QUESTION =
+      Pattern.compile(
+          "(?i)^(?:[\\w'-]+\\s+){1,4}?"
+              + "(?=(?:why|what|how|where|which|who|whether|if(?! you\\b))\\b)");
+
+  /**
+   * The imperative a polite request ({@link #POLITE}) asks, {@code rest} being what follows its
+   * opener, as "Please …", so that the rules of a request read it as they read "please always use
+   * spaces": it stands only when it says that it holds beyond this task. Or null when it is a
+   * question rather than a request: it ends with a question mark and says no "please" ("could we
+   * use Redis here?", "would you use Kafka or SQS?"), or it asks for an answer ("can you explain
+   * why the build fails"), unless its own words say it holds from now on ("can you always use
+   * spaces?", "can you use spaces from now on?", "can you stop adding emojis?"), before any
+   * question it embeds ("could you explain why the deploy always fails" says when it fails).
+   */
+  private static String askedImperative(String text, String rest) {
+    String asked = rest.strip().replaceFirst("[?.!\\s]+$", "");
+    asked = CLOSING_PLEASE.matcher(asked).replaceFirst("");
+    String lower = asked.toLowerCase(Locale.ROOT).replace('’', '\'');
+    Matcher embedded = EMBEDDED_QUESTION.matcher(lower);
+    String head = embedded.lookingAt() ? lower.substring(0, embedded.end()) : lower;
+    boolean question = text.strip().endsWith("?") && !PLEASE.matcher(text).find();
+    if ((question || head.length() < lower.length())
+        && !GENERAL.matcher(head).find()
+        && !STOP_HABIT.matcher(lower).lookingAt()) {
+      return null;
+    }
+    return "Please " + asked;
   }
 
   /** The most words of a remark about what was just said ({@link #ABOUT_WHAT_WAS_SAID}). */

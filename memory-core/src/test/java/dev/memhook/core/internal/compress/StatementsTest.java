@@ -634,6 +634,45 @@ class StatementsTest {
             .type());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "can you always run the formatter before you commit|Please always run the formatter before you commit",
+        "could you reply in British English from now on?|Please reply in British English from now on",
+        "ugh. can we please stick to two-space indents in the YAML files|Please stick to two-space indents in the YAML files",
+        "would you please never push straight to main|Please never push straight to main",
+        "can you stop adding emojis to the commit messages?|Please stop adding emojis to the commit messages",
+        "hmm can u use pytest fixtures instead of setUp methods in this repo|Please use pytest fixtures instead of setUp methods in this repo",
+        "could you keep commit subjects under 50 characters|Please keep commit subjects under 50 characters",
+        "will you answer in German by default?|Please answer in German by default",
+      })
+  void aPoliteRequestThatSaysItHolds_isTheStandingInstruction_anImperativeWouldBe(
+      String said, String text) {
+    Statements.Statement s = only(said);
+    assertEquals(MemoryType.PREFERENCE, s.type(), s.toString());
+    assertEquals(
+        text, s.text().endsWith(".") ? s.text().substring(0, s.text().length() - 1) : s.text());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "can you explain why the build fails?",
+        "could we use Redis here?",
+        "would you use Kafka or SQS for this?",
+        "can we keep the old endpoint around for now?",
+        "can you add a retry to the payment client",
+        "could you rename the helper to parseRow please",
+        "could you explain why the deploy always fails",
+        "can you check whether the nightly job always runs at 2am?",
+        "can you tell me what we always do before a release",
+        "can we not just use the helper?",
+      })
+  void aPoliteRequestForNow_orARealQuestion_isNoStatement(String said) {
+    assertEquals(List.of(), Statements.of(said));
+  }
+
   @Test
   void subjects_nameBothSidesOfAContrast_andTheWordsThatNameThings() {
     assertEquals(List.of("pnpm", "npm"), Statements.subjects("we use pnpm not npm in this repo"));
