@@ -57,16 +57,20 @@ import java.util.regex.Pattern;
  *       consolidation keeps it with its fix; but an instruction that names a problem as its reason
  *       or its subject ("never use npm, it breaks the lockfile", "never ignore a failing test") is
  *       one, and so is an order under a condition ("when you return errors wrap them with
- *       fmt.Errorf"). A word that opens requests but is followed by a verb of being is a noun
- *       ("mock server runs on my desktop"). Everything else that is declarative is a standing
+ *       fmt.Errorf"). A problem word counts only in the main clause: inside an exception to a rule
+ *       ("unless …", "except when …", "except if …") it qualifies the rule, "one line is plenty
+ *       unless the function does something genuinely weird", when what is left says something on
+ *       its own and not that something works ("the checkout page works unless the cart has a weird
+ *       discount code" reports). A word that opens requests but is followed by a verb of being is a
+ *       noun ("mock server runs on my desktop"). Everything else that is declarative is a standing
  *       statement, including a label before one ("how releases work here: nobody bumps versions by
  *       hand") and three words that state a value ("staging is eu-central-1"); a lead-in that asks
  *       to remember makes any admitted clause one. A clause of courtesy words only ("good enough
  *       for now") is not one. A request may carry a rule in brackets ("scaffold the package (for
  *       new packages I'd rather use vitest)"): the bracket is read as a clause of its own.
- *   <li><b>The message around it.</b> In a message that reports a problem without asking for its
- *       fix, a plain fact that names nothing ("started after last week's deploy, I think") is the
- *       report's context and is left out.
+ *   <li><b>The message around it.</b> In a message that reports a problem (in a main clause, as
+ *       above) without asking for its fix, a plain fact that names nothing ("started after last
+ *       week's deploy, I think") is the report's context and is left out.
  *   <li><b>Type</b>, from the wording, first match wins: a first-person liking or an instruction
  *       about how to work is a {@link MemoryType#PREFERENCE}; a choice made ("decided", "agreed",
  *       "settled on", "chose", "going with", "is out") a {@link MemoryType#DECISION}; a procedure
@@ -863,7 +867,11 @@ final class Statements {
         afterPreference = s.type() == MemoryType.PREFERENCE;
       }
     }
-    if (sentences.stream().anyMatch(x -> reportsProblem(x) && !opensARequest(x))) {
+    if (sentences.stream()
+        .anyMatch(
+            x ->
+                PROBLEM.matcher(mainClause(x.strip().toLowerCase(Locale.ROOT))).find()
+                    && !opensARequest(x))) {
       // in a message that reports a problem (not one asking to fix it), a plain fact that names
       // nothing is the report's context ("started after last week's deploy, I think"), and so is
       // what is fine beside the problem ("works fine on mac/linux", "every other texture is
@@ -1270,7 +1278,7 @@ final class Statements {
         && !decision
         && !instruction(lower, manner && general)
         && !WORKFLOW.matcher(lower).lookingAt() // "to try it locally, run X first to catch errors"
-        && PROBLEM.matcher(lower).find()) {
+        && PROBLEM.matcher(mainClause(lower)).find()) {
       return null;
     }
     correction =
@@ -1363,6 +1371,44 @@ final class Statements {
       Pattern.compile(
           "(?:they|it|it's|its|that|that's|this|these|those|he|she|feels|seems|looks|sounds|time"
               + " to)\\b");
+
+  /**
+   * An exception to a rule, up to the next comma, semicolon or dash: "unless …", "except when …",
+   * "except if …", "except for …" (not Python's "except ValueError").
+   */
+  private static final Pattern EXCEPTION =
+      Pattern.compile(
+          "(?i)\\b(?:unless|except (?:when|whenever|if|where|for|while|during|on|in|after|before))"
+              + "\\b[^,;—–]*");
+
+  /**
+   * Says that something works: "the checkout page works", "it runs fine", "the tests pass". With an
+   * exception after it ("… works unless the cart has a weird discount code") it reports when it
+   * does not.
+   */
+  private static final Pattern WORKS =
+      Pattern.compile("\\b(?:works?|worked|working|loads|passes|renders|compiles|succeeds)\\b");
+
+  /**
+   * {@code lower} without the exceptions it makes to its rule ({@link #EXCEPTION}), when what is
+   * left still says something on its own ({@link FactAdmission}) and does not say that something
+   * works ({@link #WORKS}, {@link #FINE}): "one line is plenty unless the function does something
+   * genuinely weird" is a rule with an exception, and the problem word qualifies the rule rather
+   * than reporting a problem. "The export fails unless I restart the worker" still reports one in
+   * its main clause; "the checkout page works unless the cart has a weird discount code" and "login
+   * works unless …" (two words) are read whole.
+   */
+  private static String mainClause(String lower) {
+    Matcher m = EXCEPTION.matcher(lower);
+    if (!m.find()) {
+      return lower;
+    }
+    String main =
+        m.replaceAll(" ").replaceAll("\\s+([,;.!?])", "$1").replaceAll("^[\\s,;—–-]+", "").strip();
+    return FactAdmission.admits(main) && !WORKS.matcher(main).find() && !FINE.matcher(main).find()
+        ? main
+        : lower;
+  }
 
   /**
    * Whether {@code sentence} reports something wrong ("the dashboard freezes", "tests fail on CI

@@ -673,6 +673,47 @@ class StatementsTest {
     assertEquals(List.of(), Statements.of(said));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "one line is plenty for a docstring unless the function does something weird",
+        "we deploy on fridays unless the build is broken",
+        "unless the canary errors, we promote the release after an hour",
+        "migrations go in db/migrate except when they are flaky data fixes",
+        "integration tests run nightly on the big runner, except if the staging cluster is broken",
+        "keep docstrings to one line, one line is plenty unless the function does something"
+            + " genuinely weird",
+      })
+  void aProblemWordInsideAnExceptionToARule_doesNotMakeTheRuleAReport(String said) {
+    assertEquals(1, Statements.of(said).size(), said + " -> " + Statements.of(said));
+  }
+
+  @Test
+  void anExceptionClause_keepsItsRuleInAMessageThatReportsNothingElse() {
+    assertEquals(
+        List.of("One line is plenty unless the function does something genuinely weird"),
+        texts(
+            "why does every function here come with a docstring essay? one line is plenty unless"
+                + " the function does something genuinely weird"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "the export fails unless I restart the worker",
+        "the sync never finishes unless I clear the cache",
+        "login breaks except when I use the staging database",
+        "uploads work unless the file is huge, then it times out",
+        "users get logged out if the token refresh fails",
+        "the page goes blank when the API is slow",
+        "our retry wrapper has a bare except that hides the timeout errors",
+        "the checkout page works unless the cart has a weird discount code",
+        "the app runs fine on my laptop unless the VPN is on and then every request fails",
+      })
+  void aProblemInTheMainClause_orInAPlainCondition_isStillAReport(String said) {
+    assertEquals(List.of(), Statements.of(said));
+  }
+
   @Test
   void subjects_nameBothSidesOfAContrast_andTheWordsThatNameThings() {
     assertEquals(List.of("pnpm", "npm"), Statements.subjects("we use pnpm not npm in this repo"));
