@@ -35,7 +35,8 @@ enum CodingAgent {
 
   /**
    * OpenAI Codex CLI: {@code .codex/hooks.json}, Claude Code's payloads and names, command hooks
-   * only, five events (no failure, compaction, subagent or session-end event is documented).
+   * only. Its hook schemas name no tool failure and no session end; its {@code PostCompact}, {@code
+   * SubagentStart} and {@code StopFailure} carry nothing Memhook keeps.
    */
   CODEX(
       "codex",
@@ -48,7 +49,9 @@ enum CodingAgent {
           AgentEvent.of("UserPromptSubmit"),
           AgentEvent.tool("PreToolUse"),
           AgentEvent.tool("PostToolUse"),
-          AgentEvent.of("Stop"))),
+          AgentEvent.of("PreCompact"),
+          AgentEvent.of("Stop"),
+          AgentEvent.of("SubagentStop"))),
 
   /**
    * Gemini CLI: {@code .gemini/settings.json}, Claude Code's payload fields under its own event

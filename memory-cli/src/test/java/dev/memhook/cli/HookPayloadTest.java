@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** HookPayload: Gemini CLI's event names are read as the events they name. */
+/** HookPayload: Gemini CLI's event names and Codex's payloads are read as Claude Code's. */
 class HookPayloadTest {
   private static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
 
@@ -36,6 +36,33 @@ class HookPayloadTest {
     assertEquals("Stop", event.path("hook_event_name").asText());
     assertEquals("Because of X.", event.at("/data/message").asText());
     assertEquals("2026-12-02T11:59:59Z", event.path("timestamp").asText(), "the agent's time kept");
+  }
+
+  @Test
+  void codexCompactionAndSubagentPayloads_areReadAsClaudeCodes() throws Exception {
+    // the fields of Codex's own pre-compact and subagent-stop input schemas, transcript null
+    ObjectNode compact =
+        (ObjectNode)
+            JsonRecords.MAPPER.readTree(
+                "{\"session_id\":\"c-1\",\"turn_id\":\"t-3\",\"model\":\"gpt-5\","
+                    + "\"cwd\":\"/home/dev/shop\",\"transcript_path\":null,"
+                    + "\"hook_event_name\":\"PreCompact\",\"trigger\":\"auto\"}");
+    HookPayload.Prepared p = HookPayload.prepare(compact, NOW);
+    assertEquals(LifecycleEventType.PRE_COMPACT, p.type());
+    assertEquals("shop", p.event().orElseThrow().path("project").asText());
+
+    ObjectNode subagent =
+        (ObjectNode)
+            JsonRecords.MAPPER.readTree(
+                "{\"session_id\":\"c-1\",\"turn_id\":\"t-4\",\"model\":\"gpt-5\","
+                    + "\"cwd\":\"/home/dev/shop\",\"transcript_path\":null,"
+                    + "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"a-7\","
+                    + "\"agent_type\":\"reviewer\",\"agent_transcript_path\":null,"
+                    + "\"last_assistant_message\":\"The diff is fine.\","
+                    + "\"permission_mode\":\"default\",\"stop_hook_active\":false}");
+    HookPayload.Prepared s = HookPayload.prepare(subagent, NOW);
+    assertEquals(LifecycleEventType.SUBAGENT_STOP, s.type());
+    assertEquals("reviewer", s.event().orElseThrow().at("/data/agentName").asText());
   }
 
   private static ObjectNode payload(String event, String more) throws Exception {

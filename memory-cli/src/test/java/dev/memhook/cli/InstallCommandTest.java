@@ -292,7 +292,15 @@ class InstallCommandTest {
     assertEquals(0, install("codex", "--settings", codex).code());
     JsonNode c = JsonRecords.MAPPER.readTree(codex.toFile()).path("hooks");
     assertEquals(
-        List.of("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"), names(c));
+        List.of(
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "PreCompact",
+            "Stop",
+            "SubagentStop"),
+        names(c));
     assertEquals(10, c.at("/PreToolUse/0/hooks/0/timeout").asInt());
     assertTrue(c.at("/PreToolUse/0/matcher").isMissingNode(), "no matcher: every tool");
 
