@@ -26,8 +26,9 @@ import java.util.Optional;
  *   <li>{@code eventId}: the event name and {@code tool_use_id}, so a redelivered tool event is
  *       stored once;
  *   <li>for {@code Stop} and {@code SubagentStop}, {@code data.message}: the payload's {@code
- *       last_assistant_message}, else the last assistant text of the transcript; and for {@code
- *       SubagentStop} {@code data.agentName} from {@code agent_type} or {@code agent_id};
+ *       last_assistant_message}, else the last assistant text of the transcript (a subagent's own,
+ *       {@code agent_transcript_path}); and for {@code SubagentStop} {@code data.agentName} from
+ *       {@code agent_type} or {@code agent_id};
  *   <li>Gemini CLI's event names, which name the same events in its own words ({@link
  *       #GEMINI_NAMES}), with its {@code prompt_response} as the {@code AfterAgent} message.
  * </ul>
@@ -111,6 +112,16 @@ final class HookPayload {
         return new Prepared(type, name, Optional.empty());
       }
       data.put("message", message);
+    }
+    if (type == LifecycleEventType.SUBAGENT_STOP && !data.has("message")) {
+      // the subagent's report; its own transcript, not the session's, holds its last answer
+      String message = text(event, "last_assistant_message", null);
+      if (message == null) {
+        message = lastAssistantText(text(event, "agent_transcript_path", null)).orElse(null);
+      }
+      if (message != null && !message.isBlank()) {
+        data.put("message", message); // without one, the stop is still kept, as the subagent's
+      }
     }
     return new Prepared(type, name, Optional.of(event));
   }

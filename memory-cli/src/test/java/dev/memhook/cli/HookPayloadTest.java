@@ -1,6 +1,7 @@
 package dev.memhook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memhook.api.capture.LifecycleEventType;
@@ -63,6 +64,38 @@ class HookPayloadTest {
     HookPayload.Prepared s = HookPayload.prepare(subagent, NOW);
     assertEquals(LifecycleEventType.SUBAGENT_STOP, s.type());
     assertEquals("reviewer", s.event().orElseThrow().at("/data/agentName").asText());
+    assertEquals(
+        "The diff is fine.",
+        s.event().orElseThrow().at("/data/message").asText(),
+        "the subagent's report is what its stop keeps");
+  }
+
+  @Test
+  void aSubagentStopWithoutItsReport_readsItFromTheSubagentsTranscript_orIsKeptWithout(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path transcript = dir.resolve("agent.jsonl");
+    java.nio.file.Files.writeString(
+        transcript,
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
+            + "[{\"type\":\"text\",\"text\":\"Two tests fail in CartTest.\"}]}}\n");
+    ObjectNode fromTranscript =
+        payload(
+            "SubagentStop",
+            ",\"agent_type\":\"tester\",\"agent_transcript_path\":\""
+                + transcript.toString().replace("\\", "\\\\")
+                + "\"");
+    assertEquals(
+        "Two tests fail in CartTest.",
+        HookPayload.prepare(fromTranscript, NOW)
+            .event()
+            .orElseThrow()
+            .at("/data/message")
+            .asText());
+
+    ObjectNode without = payload("SubagentStop", ",\"agent_id\":\"a-9\"");
+    ObjectNode kept = HookPayload.prepare(without, NOW).event().orElseThrow();
+    assertEquals("a-9", kept.at("/data/agentName").asText());
+    assertTrue(kept.at("/data/message").isMissingNode());
   }
 
   private static ObjectNode payload(String event, String more) throws Exception {
