@@ -64,36 +64,25 @@ final class CredentialRules {
 
   private CredentialRules() {}
 
-  /** The built-in rules after private regions, in order: specific shapes before generic ones. */
+  /**
+   * The built-in rules after private regions, in order: specific shapes before generic ones, and a
+   * token whose random body can hold another token's prefix before that token.
+   */
   static List<Rule> all() {
     return List.of(
         new PrivateKeyBlocks(),
         new UrlCredentials(),
-        triggered("aws-key", "(?:AKIA|ASIA)[0-9A-Z]{16}", false, "", group(0), "AKIA", "ASIA"),
+        // tokens with a long random body first: another token's short prefix (gho_, xox,
+        // AIza, npm_) can occur inside such a body, and redacted first as that token it would
+        // cut the body in two and leave the rest of the secret in the text
         triggered(
-            "stripe-key",
-            "(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}+|whsec_[A-Za-z0-9]{24,}+)",
+            "pypi-token",
+            // the fixed prefix is the macaroon's location, pypi.org or test.pypi.org, in base64
+            "pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+",
             false,
             "",
             group(0),
-            "sk_live_",
-            "sk_test_",
-            "rk_live_",
-            "rk_test_",
-            "whsec_"),
-        triggered("anthropic-key", "sk-ant-[A-Za-z0-9_-]{20,}+", false, "", group(0), "sk-ant-"),
-        triggered(
-            "github-token",
-            "(?:gh[pousr]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{22,}+)",
-            false,
-            "",
-            group(0),
-            "ghp_",
-            "gho_",
-            "ghu_",
-            "ghs_",
-            "ghr_",
-            "github_pat_"),
+            "pypi-AgE"),
         triggered(
             "gitlab-token",
             // a routable token ends in .<version>.<checksum>; the optional group reads a bounded
@@ -106,6 +95,31 @@ final class CredentialRules {
             "gldt-",
             "glrt-",
             "glptt-"),
+        triggered("anthropic-key", "sk-ant-[A-Za-z0-9_-]{20,}+", false, "", group(0), "sk-ant-"),
+        triggered("aws-key", "(?:AKIA|ASIA)[0-9A-Z]{16}", false, "", group(0), "AKIA", "ASIA"),
+        triggered(
+            "stripe-key",
+            "(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}+|whsec_[A-Za-z0-9]{24,}+)",
+            false,
+            "",
+            group(0),
+            "sk_live_",
+            "sk_test_",
+            "rk_live_",
+            "rk_test_",
+            "whsec_"),
+        triggered(
+            "github-token",
+            "(?:gh[pousr]_[A-Za-z0-9]{30,}+|github_pat_[A-Za-z0-9_]{22,}+)",
+            false,
+            "",
+            group(0),
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_"),
         triggered(
             "slack-token",
             "(?:xox[abeprs](?:\\.xox[a-z])?+|xapp)-[A-Za-z0-9-]{10,}+",
@@ -123,14 +137,6 @@ final class CredentialRules {
             "hooks.slack.com/"),
         triggered("google-key", "AIza[0-9A-Za-z_-]{35}", false, "", group(0), "AIza"),
         triggered("npm-token", "npm_[A-Za-z0-9]{36}", false, "", group(0), "npm_"),
-        triggered(
-            "pypi-token",
-            // the fixed prefix is the macaroon's location, pypi.org or test.pypi.org, in base64
-            "pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+",
-            false,
-            "",
-            group(0),
-            "pypi-AgE"),
         triggered(
             "jwt",
             "eyJ[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+\\.[A-Za-z0-9_-]{8,}+",

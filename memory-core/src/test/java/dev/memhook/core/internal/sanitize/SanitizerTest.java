@@ -222,6 +222,21 @@ class SanitizerTest {
   }
 
   @Test
+  void aTokenWhoseBodyHoldsAnotherTokensPrefix_isRedactedWhole_asItsOwnKind() {
+    // a PyPI token's random body happened to hold "gho_" and 30 letters and digits: redacted as
+    // a GitHub token first, the body was cut in two and its tail stayed in the text
+    String token =
+        "pypi-AgENdGVzdC5weXBpLm9yZwYzhOTrCSmEicaZ4G48I3SeNMV8-P9DYWhipNkMizXgdOKvU_w5Rqp2"
+            + "_uWtLXs0asf3MvXzYKyBN3wyRGGmmlXcogqKUUIVW9YrK7PPnyJu_IJzjdgho_hZ5k9RmTIh4WqBmFQU"
+            + "2qJU6JKVIee8tGQmP0PdHoPVS9BS8L-eHcDfbPIZAMA1jErlgrtT0qYLqCub";
+    assertEquals(
+        "export PYPITOKEN=[redacted:pypi-token] ran",
+        sanitize("export PYPITOKEN=" + token + " ran"));
+    String gitlab = "glpat-Xq3" + "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6" + "-tail9Z";
+    assertEquals("t [redacted:gitlab-token] t", sanitize("t " + gitlab + " t"));
+  }
+
+  @Test
   void privateKeyBlocks_areRedacted_throughTheirEndLine() {
     String key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
     assertEquals("cfg [redacted:private-key] end", sanitize("cfg " + key + " end"));
